@@ -1,0 +1,82 @@
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { Kysely } from 'kysely';
+import './http/fastify-types.ts';
+import type { Config } from './config.ts';
+import type { DB } from './db/types.ts';
+import { createJwtVerifier } from './auth/jwt.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { registerValidation } from './http/validation.ts';
+import { FeatureSet } from './http/features.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { registerSecurity } from './http/security.ts';
+import { registerResponseHeaders } from './http/response-headers.ts';
+import { registerIdempotency } from './http/idempotency.ts';
+import { systemRoutes } from './modules/system/routes.ts';
+import { usersRoutes } from './modules/users/routes.ts';
+
+/** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
+export const BODY_LIMIT = 128 * 1024;
+
+export interface AppDeps {
+  config: Config;
+  db: Kysely<DB>;
+  /** Extra route plugins, registered after the built-in ones (tests use it to exercise plugins). */
+  plugins?: FastifyPluginAsync[];
+}
+
+/** Builds the API; never listens (src/server.ts does). Tests build it and inject requests. */
+export async function buildApp({ config, db, plugins = [] }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: {
+      level: config.logLevel,
+      // Credentials never reach the log, even if a serializer someday includes headers.
+      redact: ['req.headers.authorization', 'req.headers["service-account-id"]', 'req.headers.cookie'],
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.decorate('features', new FeatureSet());
+
+  registerValidation(app);
+  registerErrorHandling(app);
+  // JSON only: a text/plain body is a 415, never a string the schemas then misread.
+  app.removeContentTypeParser(['text/plain']);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sheaf API',
+        version: '2',
+        description:
+          'Time tracking, expenses and invoicing. Authenticate with `Authorization: Bearer <key>` and `Service-Account-Id: <workspace id>`, or with an identity-provider JWT alone.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          account: { type: 'apiKey', in: 'header', name: 'Service-Account-Id' },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const access = route.config?.access;
+      const security = access && access !== 'public' ? [{ bearer: [], account: [] }, { bearer: [] }] : [];
+      return { schema: { ...schema, security } as typeof schema, url };
+    },
+  });
+
+  await registerRateLimit(app, config.rateLimit);
+  registerSecurity(app, { db, clock: config.clock, jwt: config.jwt ? createJwtVerifier(config.jwt) : null });
+  registerIdempotency(app);
+  registerResponseHeaders(app);
+
+  await app.register(systemRoutes);
+  await app.register(usersRoutes);
+  for (const plugin of plugins) await app.register(plugin);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,113 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
+import type { Clock } from '../clock.ts';
+import { isId } from '../ids.ts';
+import { unauthorized } from '../http/errors.ts';
+import { hashKey, isApiKeyToken, looksLikeKey } from './keys.ts';
+import type { JwtVerifier } from './jwt.ts';
+import type { Principal } from './principal.ts';
+
+export interface AuthDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  jwt: JwtVerifier | null;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+const single = (value: string | string[] | undefined) => (Array.isArray(value) ? undefined : value);
+
+/**
+ * Turns the request's credentials into a principal, or throws 401. Keys need
+ * `Authorization: Bearer <key>` and `Service-Account-Id: <company id>`; an
+ * identity-provider JWT needs only the bearer token (the workspace is a claim).
+ * Every call reads the credential, membership and user afresh.
+ */
+export async function authenticate(headers: Headers, deps: AuthDeps): Promise<Principal> {
+  const authorization = single(headers.authorization);
+  const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
+  if (!match) throw unauthorized('Send your API key as "Authorization: Bearer <key>".');
+  const token = match[1];
+  const account = single(headers['service-account-id'])?.trim();
+  if (isApiKeyToken(token)) return authenticateKey(token, account, deps);
+  return authenticateJwt(token, account, deps);
+}
+
+function principalQuery(db: Kysely<DB>) {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .innerJoin('companies as co', 'co.id', 'm.company_id')
+    .select([
+      'm.company_id',
+      'co.name as company_name',
+      'm.user_id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'u.user_type',
+      'm.role',
+      'm.permissions',
+      'm.is_contractor',
+      'm.is_active',
+    ]);
+}
+
+type PrincipalRow = Awaited<ReturnType<ReturnType<typeof principalQuery>['executeTakeFirst']>> & {};
+
+function toPrincipal(row: PrincipalRow, kind: Principal['kind'], credentialId: string | null): Principal {
+  if (!row.is_active) throw unauthorized('This user is deactivated in the workspace.');
+  return {
+    kind,
+    credentialId,
+    companyId: row.company_id,
+    companyName: row.company_name,
+    userId: row.user_id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    userType: row.user_type,
+    role: row.role,
+    permissions: row.permissions,
+    isContractor: row.is_contractor,
+    isActive: row.is_active,
+  };
+}
+
+async function authenticateKey(token: string, account: string | undefined, deps: AuthDeps): Promise<Principal> {
+  if (!account) throw unauthorized('Send the workspace id in the Service-Account-Id header.');
+  if (!isId(account) || !looksLikeKey(token)) throw unauthorized('The API key or workspace id is not valid.');
+  // Auth runs before the tenant is known to be real, so it reads as the service
+  // itself, filtered by the account header and the key's hash.
+  const row = await principalQuery(deps.db)
+    .innerJoin('credentials as c', (j) => j.onRef('c.company_id', '=', 'm.company_id').onRef('c.user_id', '=', 'm.user_id'))
+    .select(['c.id as credential_id', 'c.kind', 'c.expires_at', 'c.revoked_at'])
+    .where('c.company_id', '=', account)
+    .where('c.secret_hash', '=', hashKey(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at) throw unauthorized('The API key or workspace id is not valid.');
+  if (row.expires_at && row.expires_at <= deps.clock()) throw unauthorized('This API key has been rotated and has expired.');
+  return toPrincipal(row, row.kind, row.credential_id);
+}
+
+async function authenticateJwt(token: string, account: string | undefined, deps: AuthDeps): Promise<Principal> {
+  if (!deps.jwt || token.split('.').length !== 3) throw unauthorized('The API key or token is not valid.');
+  let claims;
+  try {
+    claims = await deps.jwt.verify(token);
+  } catch {
+    throw unauthorized('The identity-provider token is not valid or has expired.');
+  }
+  const companyId = claims.company_id;
+  const sub = claims.sub;
+  if (!isId(companyId) || typeof sub !== 'string' || !sub) {
+    throw unauthorized('The token lacks the company_id or sub claim.');
+  }
+  if (account && account !== companyId) throw unauthorized('Service-Account-Id does not match the token.');
+  const row = await principalQuery(deps.db)
+    .where('m.company_id', '=', companyId)
+    .where(isId(sub) ? 'u.id' : 'u.email', '=', isId(sub) ? sub : String(sub).toLowerCase())
+    .executeTakeFirst();
+  if (!row) throw unauthorized('The token names no member of this workspace.');
+  return toPrincipal(row, 'jwt', null);
+}

@@ -1,0 +1,24 @@
+import type { ManagerPermission, Role, UserType } from '../db/types.ts';
+
+/** How the request authenticated. */
+export type CredentialKind = 'integration' | 'personal' | 'jwt';
+
+/**
+ * Who is calling, read fresh from the database on every request (no caches), so a
+ * change of role, permission, membership or key applies on the next request.
+ */
+export interface Principal {
+  kind: CredentialKind;
+  credentialId: string | null;
+  companyId: string;
+  companyName: string;
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  userType: UserType;
+  role: Role;
+  permissions: readonly ManagerPermission[];
+  isContractor: boolean;
+  isActive: boolean;
+}

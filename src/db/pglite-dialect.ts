@@ -1,0 +1,92 @@
+import type { PGlite } from '@electric-sql/pglite';
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+import { Mutex } from './mutex.ts';
+import { typeParsers } from './type-parsers.ts';
+
+const QUERY_OPTIONS = { rowMode: 'object', parsers: typeParsers } as const;
+
+/**
+ * Kysely dialect for the embedded PGlite database. PGlite is a single backend with
+ * no connection pool, so "acquiring a connection" takes a mutex: a transaction owns
+ * the database until it commits, and other requests queue behind it. Code inside a
+ * transaction must use the transaction handle, never the outer `db`, or it waits
+ * for itself.
+ */
+export class PGliteDialect implements Dialect {
+  constructor(private readonly pglite: PGlite) {}
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createDriver(): Driver {
+    return new PGliteDriver(this.pglite);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new PostgresIntrospector(db);
+  }
+}
+
+class PGliteDriver implements Driver {
+  private readonly mutex = new Mutex();
+  constructor(private readonly pglite: PGlite) {}
+
+  async init() {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const release = await this.mutex.lock();
+    return new PGliteConnection(this.pglite, release);
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
+    const level = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
+    await connection.executeQuery(CompiledQuery.raw(`begin${level}`));
+  }
+  async commitTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  async releaseConnection(connection: DatabaseConnection) {
+    (connection as PGliteConnection).release();
+  }
+  async destroy() {
+    if (!this.pglite.closed) await this.pglite.close();
+  }
+}
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(
+    private readonly pglite: PGlite,
+    readonly release: () => void,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    // Parameterless SQL goes through the simple protocol, which (unlike the extended
+    // one) accepts several statements at once: migrations and DO blocks need it.
+    const result =
+      query.parameters.length === 0
+        ? (await this.pglite.exec(query.sql, QUERY_OPTIONS)).at(-1)!
+        : await this.pglite.query<R>(query.sql, query.parameters as unknown[], QUERY_OPTIONS);
+    const affected = result.affectedRows ?? 0;
+    return { rows: result.rows as R[], numAffectedRows: BigInt(affected) };
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('PGlite does not support streaming queries');
+  }
+}

@@ -1,0 +1,151 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Kysely table types, one per table of the migrations. Keep in step with src/db/migrations. */
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+/** numeric columns: strings in and out, never binary floats. */
+type Decimal = ColumnType<string, string | number, string | number>;
+
+export type Role = 'owner' | 'administrator' | 'manager' | 'member' | 'client';
+export type UserType = 'human' | 'agent';
+export type CredentialKind = 'integration' | 'personal';
+export type Rounding = 'none' | 'up' | 'nearest' | 'down';
+export type WeekStart = 'monday' | 'sunday' | 'saturday';
+export const MANAGER_PERMISSIONS = [
+  'edit_projects',
+  'edit_clients_and_tasks',
+  'view_billable_rates',
+  'view_invoices',
+  'approve_managed_projects',
+  'view_internal_costs',
+] as const;
+export type ManagerPermission = (typeof MANAGER_PERMISSIONS)[number];
+
+export interface CompaniesTable {
+  id: string;
+  name: string;
+  address: string | null;
+  timezone: Generated<string>;
+  currency: Generated<string>;
+  week_start: Generated<WeekStart>;
+  rounding: Generated<Rounding>;
+  rounding_minutes: Generated<number>;
+  approvals_enabled: Generated<boolean>;
+  allow_past_timer_starts: Generated<boolean>;
+  invoice_before_approval: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: Generated<string>;
+  user_type: Generated<UserType>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  company_id: string;
+  user_id: string;
+  role: Role;
+  permissions: ColumnType<ManagerPermission[], ManagerPermission[] | undefined, ManagerPermission[]>;
+  is_contractor: Generated<boolean>;
+  is_active: Generated<boolean>;
+  expected_weekly_hours: Decimal | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface TeammateAssignmentsTable {
+  company_id: string;
+  manager_id: string;
+  teammate_id: string;
+  created_at: CreatedAt;
+}
+
+export interface CredentialsTable {
+  company_id: string;
+  id: string;
+  user_id: string;
+  kind: CredentialKind;
+  name: Generated<string>;
+  prefix: string;
+  secret_hash: Buffer;
+  family_id: string;
+  created_at: CreatedAt;
+  expires_at: Date | null;
+  replaced_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface IdempotencyKeysTable {
+  company_id: string;
+  credential_key: string;
+  key: string;
+  request_hash: string;
+  permission_hash: string;
+  state: 'in_flight' | 'completed';
+  status_code: number | null;
+  response_headers: ColumnType<Record<string, string> | null, string | null, string | null>;
+  response_body: string | null;
+  created_at: CreatedAt;
+}
+
+export interface FilesTable {
+  company_id: string;
+  id: string;
+  filename: string;
+  content_type: string;
+  byte_size: number;
+  sha256: string;
+  data: Buffer;
+  created_at: CreatedAt;
+}
+
+export interface OutboxTable {
+  company_id: string;
+  id: string;
+  kind: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  available_at: Timestamp;
+  last_error: string | null;
+  created_at: CreatedAt;
+  sent_at: Date | null;
+}
+
+export interface AuditLogsTable {
+  company_id: string;
+  id: string;
+  occurred_at: CreatedAt;
+  actor_user_id: string | null;
+  credential_id: string | null;
+  action: string;
+  subject_type: string;
+  subject_id: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, never>;
+}
+
+export interface DB {
+  companies: CompaniesTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  teammate_assignments: TeammateAssignmentsTable;
+  credentials: CredentialsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  files: FilesTable;
+  outbox: OutboxTable;
+  audit_logs: AuditLogsTable;
+}
+
+export type Company = Selectable<CompaniesTable>;
+export type User = Selectable<UsersTable>;
+export type Membership = Selectable<MembershipsTable>;
+export type Credential = Selectable<CredentialsTable>;
+export type NewCompany = Insertable<CompaniesTable>;
+export type CompanyUpdate = Updateable<CompaniesTable>;

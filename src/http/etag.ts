@@ -1,0 +1,27 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './errors.ts';
+
+/**
+ * Strong ETags: a hash of the exact permission-filtered JSON body of the item, so
+ * two callers who see different fields get different tags.
+ */
+export function etagOf(body: unknown): string {
+  return `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 32)}"`;
+}
+
+/**
+ * Checks `If-Match` against the record's current ETag: a stale tag is 412, a
+ * missing one 428 where the operation requires it (permanent deletes). `*`
+ * matches any existing record. Weak tags never match (strong comparison).
+ */
+export function checkIfMatch(request: FastifyRequest, currentEtag: string, { required }: { required: boolean }) {
+  const header = request.headers['if-match'];
+  if (header === undefined || header === '') {
+    if (required) throw new ApiError('precondition_required', 'This request requires an If-Match header with the current ETag.');
+    return;
+  }
+  const tags = header.split(',').map((t) => t.trim());
+  if (tags.includes('*') || tags.includes(currentEtag)) return;
+  throw new ApiError('precondition_failed', 'The record has changed since you read it (If-Match does not match its ETag).');
+}

@@ -1,0 +1,91 @@
+import { Type } from '@sinclair/typebox';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { FastifyRequest } from 'fastify';
+
+export const MAX_PER_PAGE = 2000;
+export const DEFAULT_PER_PAGE = 100;
+
+/** `page` and `per_page` for every collection: absurd values are a 400, not a clamp. */
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Page number, from 1.' })),
+  per_page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, description: `Page size, default ${DEFAULT_PER_PAGE}.` }),
+  ),
+};
+
+export interface PageParams {
+  page: number;
+  perPage: number;
+}
+
+export function pageParams(query: { page?: number; per_page?: number }): PageParams {
+  return { page: query.page ?? 1, perPage: query.per_page ?? DEFAULT_PER_PAGE };
+}
+
+export const LinksSchema = Type.Object({
+  first: Type.String(),
+  next: Type.Union([Type.String(), Type.Null()]),
+  previous: Type.Union([Type.String(), Type.Null()]),
+  last: Type.String(),
+});
+
+/** The envelope fields that sit next to a collection's entity array. */
+export const EnvelopeSchema = {
+  per_page: Type.Integer(),
+  total_pages: Type.Integer(),
+  total_entries: Type.Integer(),
+  page: Type.Integer(),
+  links: LinksSchema,
+};
+
+/**
+ * Runs one page of a query. The total rides along as a window count, so a page
+ * costs one round trip; only a page past the end needs a separate count.
+ */
+export async function fetchPage<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  { page, perPage }: PageParams,
+): Promise<{ rows: O[]; total: number }> {
+  const rows = (await query
+    .select(sql<string>`count(*) over ()`.as('__total'))
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .execute()) as Array<O & { __total?: string }>;
+  if (rows.length > 0) {
+    const total = Number(rows[0].__total);
+    for (const row of rows) delete row.__total;
+    return { rows, total };
+  }
+  if (page === 1) return { rows: [], total: 0 };
+  const counted = await query
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<string>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
+  return { rows: [], total: Number((counted as { n: string }).n) };
+}
+
+/** A relative link to another page of the same request, keeping its filters. */
+function pageLink(request: FastifyRequest, page: number, perPage: number): string {
+  const [path, search = ''] = request.url.split('?');
+  const params = new URLSearchParams(search);
+  params.set('page', String(page));
+  params.set('per_page', String(perPage));
+  return `${path}?${params.toString()}`;
+}
+
+export function pageEnvelope(request: FastifyRequest, { page, perPage }: PageParams, total: number) {
+  const totalPages = Math.max(1, Math.ceil(total / perPage));
+  return {
+    per_page: perPage,
+    total_pages: totalPages,
+    total_entries: total,
+    page,
+    links: {
+      first: pageLink(request, 1, perPage),
+      next: page < totalPages ? pageLink(request, page + 1, perPage) : null,
+      previous: page > 1 ? pageLink(request, Math.min(page - 1, totalPages), perPage) : null,
+      last: pageLink(request, totalPages, perPage),
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { Type } from '@sinclair/typebox';
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+
+export async function systemRoutes(app: FastifyInstance) {
+  app.get(
+    '/healthz',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness and database health',
+        response: {
+          200: Type.Object({ status: Type.Literal('ok') }),
+          503: Type.Object({ status: Type.Literal('unavailable') }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await sql`select 1`.execute(app.db);
+        return { status: 'ok' as const };
+      } catch {
+        return reply.code(503).send({ status: 'unavailable' as const });
+      }
+    },
+  );
+
+  app.get(
+    '/api/v2/openapi.json',
+    { config: { access: 'public' }, schema: { hide: true } },
+    async () => app.swagger(),
+  );
+}

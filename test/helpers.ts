@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyPluginAsync, InjectOptions } from 'fastify';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import type { CredentialKind, DB, ManagerPermission, Role, UserType } from '../src/db/types.ts';
+import { createWorkspace } from '../src/modules/workspaces/service.ts';
+import { createMember } from '../src/modules/users/admin-service.ts';
+import { createKey } from '../src/modules/credentials/service.ts';
+
+/**
+ * Test database: in-memory PGlite by default; with DATABASE_URL set, a fresh
+ * PostgreSQL schema per test file (dropped afterwards), so runs never collide.
+ */
+export const DATABASE_URL = process.env.DATABASE_URL;
+export const onPostgres = Boolean(DATABASE_URL);
+
+export function uniqueSchema(): string {
+  return `sheaf_test_${randomBytes(6).toString('hex')}`;
+}
+
+export async function openTestDatabase(): Promise<Database & { schema?: string }> {
+  const schema = DATABASE_URL ? uniqueSchema() : undefined;
+  const database = await openDatabase({ databaseUrl: DATABASE_URL, dataDir: null, schema, poolSize: 20 });
+  await migrate(database.db);
+  return {
+    ...database,
+    schema,
+    close: async () => {
+      await database.close();
+      if (schema) await dropSchema(schema);
+    },
+  };
+}
+
+export async function dropSchema(schema: string) {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A clock tests can move. */
+export class TestClock {
+  constructor(private current = new Date()) {}
+  now = () => new Date(this.current.getTime());
+  advance(ms: number) {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Kysely<DB>;
+  clock: TestClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function createTestContext(
+  options: { config?: Partial<Config>; env?: Record<string, string>; plugins?: FastifyPluginAsync[] } = {},
+): Promise<TestContext> {
+  const database = await openTestDatabase();
+  const clock = new TestClock();
+  const config = loadConfig(
+    { LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000', ...options.env },
+    { clock: clock.now, dataDir: null, ...options.config },
+  );
+  const app = await buildApp({ config, db: database.db, plugins: options.plugins });
+  return {
+    app,
+    db: database.db,
+    clock,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export interface Caller {
+  userId: string;
+  companyId: string;
+  email: string;
+  key: string;
+  keyId: string;
+  headers: Record<string, string>;
+}
+
+let counter = 0;
+const uniqueEmail = (label: string) => `${label}.${Date.now().toString(36)}.${++counter}.${randomBytes(3).toString('hex')}@example.com`;
+
+export interface MemberOptions {
+  role?: Role;
+  permissions?: ManagerPermission[];
+  userType?: UserType;
+  isContractor?: boolean;
+  keyKind?: CredentialKind;
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+}
+
+/** Adds a member with a key of the given kind (full-access by default) and returns ready-made headers. */
+export async function addMember(db: Kysely<DB>, companyId: string, options: MemberOptions = {}): Promise<Caller> {
+  const member = await createMember(db, companyId, {
+    email: options.email ?? uniqueEmail(options.role ?? 'member'),
+    first_name: options.firstName ?? 'Test',
+    last_name: options.lastName ?? (options.role ?? 'member'),
+    role: options.role ?? 'member',
+    permissions: options.permissions,
+    user_type: options.userType,
+    is_contractor: options.isContractor,
+  });
+  return issueKey(db, companyId, member.user_id, member.email, options.keyKind ?? 'integration');
+}
+
+export async function issueKey(
+  db: Kysely<DB>,
+  companyId: string,
+  userId: string,
+  email: string,
+  kind: CredentialKind,
+): Promise<Caller> {
+  const { secret, credential } = await createKey(db, companyId, { userId, kind });
+  return {
+    userId,
+    companyId,
+    email,
+    key: secret,
+    keyId: credential.id,
+    headers: { authorization: `Bearer ${secret}`, 'service-account-id': companyId },
+  };
+}
+
+/** A workspace with an owner holding a full-access key. */
+export async function createWorkspaceWithOwner(db: Kysely<DB>, name = 'Acme') {
+  const company = await createWorkspace(db, { name });
+  const owner = await addMember(db, company.id, { role: 'owner', firstName: 'Olive', lastName: 'Owner' });
+  return { company, owner };
+}
+
+/** Injects a request as a caller; JSON bodies are serialized for you. */
+export function request(app: FastifyInstance, caller: Caller | null, options: InjectOptions) {
+  return app.inject({
+    ...options,
+    headers: { ...(caller?.headers ?? {}), ...(options.headers ?? {}) },
+  });
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    // Each file gets its own database (in-memory PGlite, or its own PostgreSQL schema).
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});
