@@ -131,7 +131,7 @@ export interface AuditLogsTable {
   details: ColumnType<Record<string, unknown>, string | undefined, never>;
 }
 
-export interface DB {
+export interface DB extends CatalogTables {
   companies: CompaniesTable;
   users: UsersTable;
   memberships: MembershipsTable;
@@ -149,3 +149,120 @@ export type Membership = Selectable<MembershipsTable>;
 export type Credential = Selectable<CredentialsTable>;
 export type NewCompany = Insertable<CompaniesTable>;
 export type CompanyUpdate = Updateable<CompaniesTable>;
+
+// ---- catalog (0002_catalog.sql) ----
+
+export type PaymentTerms = 'upon_receipt' | 'net_15' | 'net_30' | 'net_45' | 'net_60' | 'custom';
+export type BillBy = 'project' | 'tasks' | 'people' | 'none';
+export type BudgetBy = 'project' | 'project_cost' | 'task' | 'task_fees' | 'person' | 'none';
+type DateCol = ColumnType<string, string | undefined | null, string | null>;
+
+export interface ClientsTable {
+  company_id: string;
+  id: string;
+  name: string;
+  address: string | null;
+  currency: string | null;
+  payment_terms: PaymentTerms | null;
+  payment_days: number | null;
+  tax: Decimal | null;
+  tax2: Decimal | null;
+  discount: Decimal | null;
+  is_active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ContactsTable {
+  company_id: string;
+  id: string;
+  client_id: string;
+  first_name: string;
+  last_name: Generated<string>;
+  title: string | null;
+  email: string | null;
+  phone_office: string | null;
+  phone_mobile: string | null;
+  fax: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface TasksTable {
+  company_id: string;
+  id: string;
+  name: string;
+  billable_by_default: Generated<boolean>;
+  default_hourly_rate: Decimal | null;
+  is_default: Generated<boolean>;
+  is_active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ProjectsTable {
+  company_id: string;
+  id: string;
+  client_id: string;
+  name: string;
+  code: string | null;
+  notes: string | null;
+  owner_id: string | null;
+  is_active: Generated<boolean>;
+  is_billable: Generated<boolean>;
+  bill_by: Generated<BillBy>;
+  is_fixed_fee: Generated<boolean>;
+  fee: Decimal | null;
+  cost_budget: Decimal | null;
+  budget_by: Generated<BudgetBy>;
+  budget: Decimal | null;
+  budget_is_monthly: Generated<boolean>;
+  show_budget_to_all: Generated<boolean>;
+  starts_on: DateCol | null;
+  ends_on: DateCol | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ProjectUserAssignmentsTable {
+  company_id: string;
+  project_id: string;
+  user_id: string;
+  is_project_manager: Generated<boolean>;
+  is_active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ProjectTaskAssignmentsTable {
+  company_id: string;
+  project_id: string;
+  task_id: string;
+  is_active: Generated<boolean>;
+  billable: Generated<boolean>;
+  budget: Decimal | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface RatesTable {
+  company_id: string;
+  id: string;
+  kind: 'billable' | 'cost';
+  project_id: string | null;
+  task_id: string | null;
+  user_id: string | null;
+  effective_from: string;
+  hourly_rate: Decimal;
+  created_at: CreatedAt;
+}
+
+export interface CatalogTables {
+  clients: ClientsTable;
+  contacts: ContactsTable;
+  tasks: TasksTable;
+  projects: ProjectsTable;
+  project_user_assignments: ProjectUserAssignmentsTable;
+  project_task_assignments: ProjectTaskAssignmentsTable;
+  rates: RatesTable;
+}
