@@ -131,7 +131,7 @@ export interface AuditLogsTable {
   details: ColumnType<Record<string, unknown>, string | undefined, never>;
 }
 
-export interface DB extends CatalogTables {
+export interface DB extends CatalogTables, TimeTables {
   companies: CompaniesTable;
   users: UsersTable;
   memberships: MembershipsTable;
@@ -265,4 +265,81 @@ export interface CatalogTables {
   project_user_assignments: ProjectUserAssignmentsTable;
   project_task_assignments: ProjectTaskAssignmentsTable;
   rates: RatesTable;
+}
+
+// ---- time and expenses (0010_time_and_expenses.sql) ----
+
+export type TimeSource = 'web' | 'cli' | 'api' | 'agent' | 'calendar' | 'desktop';
+export type ExpenseSource = 'web' | 'cli' | 'api' | 'agent';
+export type ApprovalStatus = 'unsubmitted' | 'submitted' | 'approved' | 'rejected';
+type Json = ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+
+export interface TimeEntriesTable {
+  company_id: string;
+  id: string;
+  user_id: string;
+  project_id: string;
+  task_id: string;
+  spent_date: string;
+  duration_seconds: Generated<number>;
+  hours_entered: Decimal | null;
+  is_running: Generated<boolean>;
+  timer_started_at: Date | null;
+  started_time: string | null;
+  ended_time: string | null;
+  notes: string | null;
+  billable: boolean;
+  billable_rate: Decimal | null;
+  source: TimeSource;
+  metadata: Json;
+  external_reference: Json;
+  external_reference_id: ColumnType<string | null, never, never>;
+  external_reference_service: ColumnType<string | null, never, never>;
+  approval_status: Generated<ApprovalStatus>;
+  is_billed: Generated<boolean>;
+  invoice_id: string | null;
+  invoice_line_id: string | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ExpenseCategoriesTable {
+  company_id: string;
+  id: string;
+  name: string;
+  unit_name: string | null;
+  unit_price: Decimal | null;
+  is_active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ExpensesTable {
+  company_id: string;
+  id: string;
+  user_id: string;
+  project_id: string;
+  expense_category_id: string;
+  spent_date: string;
+  units: Decimal | null;
+  total_cost: Decimal;
+  notes: string | null;
+  billable: Generated<boolean>;
+  source: ExpenseSource;
+  metadata: Json;
+  receipt_file_id: string | null;
+  approval_status: Generated<ApprovalStatus>;
+  is_billed: Generated<boolean>;
+  invoice_id: string | null;
+  invoice_line_id: string | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface TimeTables {
+  time_entries: TimeEntriesTable;
+  expense_categories: ExpenseCategoriesTable;
+  expenses: ExpensesTable;
 }
