@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import type { Rounding } from '../../db/types.ts';
 
