@@ -1,0 +1,32 @@
+/** A contact row with its client's id and name, as the queries load it. */
+export interface ContactRow {
+  id: string;
+  client_id: string;
+  client_name: string;
+  first_name: string;
+  last_name: string;
+  title: string | null;
+  email: string | null;
+  phone_office: string | null;
+  phone_mobile: string | null;
+  fax: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The contact as the API shows it; `last_name` is an empty string when none was given. */
+export function presentContact(row: ContactRow) {
+  return {
+    id: row.id,
+    client: { id: row.client_id, name: row.client_name },
+    first_name: row.first_name,
+    last_name: row.last_name,
+    title: row.title,
+    email: row.email,
+    phone_office: row.phone_office,
+    phone_mobile: row.phone_mobile,
+    fax: row.fax,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
