@@ -98,6 +98,13 @@ export function clientVisible(p: Principal, alias = 'clients') {
 /** Create and update clients and their contacts. */
 export const mayWriteClients = (p: Principal) => hasPermission(p, 'edit_clients_and_tasks');
 
+/**
+ * Who sees a client's invoicing defaults (`payment_terms`, `payment_days`, `tax`,
+ * `tax2`, `discount`): those who may edit clients, and those who may see
+ * invoices. Everyone else who sees the client gets it without these properties.
+ */
+export const seesClientBilling = (p: Principal) => mayWriteClients(p) || hasPermission(p, 'view_invoices');
+
 /** Archive, restore and delete clients: owners and administrators only. */
 export const mayArchiveClients = (p: Principal) => isAdmin(p);
 

@@ -7,7 +7,8 @@ import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/
 import { principalOf } from '../../http/security.ts';
 import { ErrorResponses } from '../../http/schemas.ts';
 import { presentClient, type ClientRow } from './presenter.ts';
-import { CLIENT_READ_ONLY, CLIENT_WRITABLE, PAYMENT_TERMS, seesClientBilling, type ClientInput } from './rules.ts';
+import { CLIENT_READ_ONLY, CLIENT_WRITABLE, PAYMENT_TERMS, type ClientInput } from './rules.ts';
+import { seesClientBilling } from '../../access/catalog.ts';
 import { createClient, deleteClient, getClient, listClients, updateClient } from './service.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,7 +1,4 @@
 import { Decimal } from 'decimal.js';
-import type { Principal } from '../../auth/principal.ts';
-import { hasPermission } from '../../access/policy.ts';
-import { mayWriteClients } from '../../access/catalog.ts';
 import type { PaymentTerms } from '../../db/types.ts';
 import { badRequest } from '../../http/errors.ts';
 import { isCurrencyCode } from '../workspaces/settings.ts';
@@ -160,11 +157,3 @@ export function archiveTransition(wasActive: boolean, willBeActive: boolean): 'a
   if (wasActive === willBeActive) return null;
   return willBeActive ? 'restore' : 'archive';
 }
-
-/**
- * Who sees a client's invoicing defaults (`payment_terms`, `payment_days`, `tax`,
- * `tax2`, `discount`): those who may edit clients, and those who may see
- * invoices. Everyone else who sees the client gets it without these properties.
- * Composed from the access layer's own predicates (no role comparison here).
- */
-export const seesClientBilling = (p: Principal) => mayWriteClients(p) || hasPermission(p, 'view_invoices');
