@@ -4,31 +4,54 @@ import { countWorkspaces, createWorkspace } from './modules/workspaces/service.t
 import { createMember } from './modules/users/admin-service.ts';
 import { createKey } from './modules/credentials/service.ts';
 
+/** What the first start on an empty embedded database created; the key is shown once. */
+export interface FirstStart {
+  workspace_id: string;
+  workspace_name: string;
+  owner_email: string;
+  key_id: string;
+  key: string;
+}
+
+export const FIRST_WORKSPACE_NAME = 'My workspace';
+export const FIRST_OWNER_EMAIL = 'owner@example.com';
+
 /**
  * First start on an empty embedded database: one workspace, its owner and a
  * full-access key, so `npm start` leads straight to a working API call. Never runs
  * on PostgreSQL, where the operator creates workspaces with `sheaf admin`.
+ * Returns null when the database already holds a workspace.
  */
-export async function bootstrapEmbedded(db: Kysely<DB>, baseUrl: string): Promise<string | null> {
+export async function bootstrapEmbedded(db: Kysely<DB>): Promise<FirstStart | null> {
   if ((await countWorkspaces(db)) > 0) return null;
-  const company = await createWorkspace(db, { name: 'My workspace' });
+  const company = await createWorkspace(db, { name: FIRST_WORKSPACE_NAME });
   const owner = await createMember(db, company.id, {
-    email: 'owner@example.com',
+    email: FIRST_OWNER_EMAIL,
     first_name: 'Workspace',
     last_name: 'Owner',
     role: 'owner',
   });
-  const { secret } = await createKey(db, company.id, { userId: owner.user_id, kind: 'integration', name: 'first start' });
+  const { secret, credential } = await createKey(db, company.id, { userId: owner.user_id, kind: 'integration', name: 'first start' });
+  return { workspace_id: company.id, workspace_name: company.name, owner_email: owner.email, key_id: credential.id, key: secret };
+}
+
+/** The `curl` line that calls GET /api/v2/users/me with a key. */
+export function curlUsersMe(baseUrl: string, workspaceId: string, key: string): string {
+  return `curl -H "Authorization: Bearer ${key}" -H "Service-Account-Id: ${workspaceId}" ${baseUrl}/api/v2/users/me`;
+}
+
+/** The text printed once after the first start. */
+export function firstStartMessage(first: FirstStart, baseUrl: string): string {
   return [
     '',
-    'Created the workspace "My workspace" with an owner (owner@example.com).',
+    `Created the workspace "${first.workspace_name}" with an owner (${first.owner_email}).`,
     'Its full-access API key is shown only this once: store it now.',
     '',
-    `  Workspace id: ${company.id}`,
-    `  API key:      ${secret}`,
+    `  Workspace id: ${first.workspace_id}`,
+    `  API key:      ${first.key}`,
     '',
     'Try it:',
-    `  curl -H "Authorization: Bearer ${secret}" -H "Service-Account-Id: ${company.id}" ${baseUrl}/api/v2/users/me`,
+    `  ${curlUsersMe(baseUrl, first.workspace_id, first.key)}`,
     '',
   ].join('\n');
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
-import { bootstrapEmbedded } from './bootstrap.ts';
+import { bootstrapEmbedded, type FirstStart } from './bootstrap.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
@@ -14,36 +13,60 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
   });
 }
 
-/** Opens the database, applies migrations, creates the first workspace on an empty embedded database, and listens. */
 export interface RunningServer {
   app: FastifyInstance;
   database: Database;
+  /** Base URL to reach the server on, e.g. http://127.0.0.1:8080 (the real port when 0 was asked for). */
   url: string;
+  /** Set on the first start of an empty embedded database: the workspace and the key it created. */
+  firstStart: FirstStart | null;
+  /** Stops listening (finishing requests in flight), then closes the database and releases ./data. Idempotent. */
   close(): Promise<void>;
 }
 
+/** Where a client reaches a server bound to `host`: a wildcard bind is reached on loopback. */
+function reachableUrl(host: string, port: number): string {
+  const h = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
+}
+
+/**
+ * Opens the database, applies migrations and listens; on an empty embedded
+ * database it then creates the first workspace (after listening, so a port
+ * already in use never swallows the key that is shown only once).
+ */
 export async function startServer(config: Config): Promise<RunningServer> {
   const database = await openConfiguredDatabase(config);
+  let app: FastifyInstance | undefined;
   try {
     await migrate(database.db);
-    const app = await buildApp({ config, db: database.db });
+    // Loaded here, not at the top: the CLI imports this module for openConfiguredDatabase
+    // and should not pay for loading the whole API on every admin command.
+    const { buildApp } = await import('./app.ts');
+    app = await buildApp({ config, db: database.db });
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    const url = reachableUrl(config.host, typeof address === 'object' && address ? address.port : config.port);
+    const firstStart = database.kind === 'pglite' ? await bootstrapEmbedded(database.db) : null;
+    if (firstStart) app.log.info({ workspace_id: firstStart.workspace_id }, 'first start: created a workspace, its owner and a full-access key');
     if (database.kind === 'pglite') {
-      const welcome = await bootstrapEmbedded(database.db, url);
-      if (welcome) process.stdout.write(welcome + '\n');
       app.log.warn('embedded PGlite database: one process only; use PostgreSQL (DATABASE_URL) in production');
     }
     if (!config.smtpUrl) app.log.info('SMTP_URL is not set: e-mail is recorded in the outbox but not delivered');
     app.log.info(`Sheaf API on ${url}/api/v2 (OpenAPI: ${url}/api/v2/openapi.json)`);
-    const close = async () => {
-      await app.close();
-      await database.close();
-    };
-    return { app, database, url, close };
+    const running = app;
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        try {
+          await running.close();
+        } finally {
+          await database.close();
+        }
+      })());
+    return { app, database, url, firstStart, close };
   } catch (err) {
+    await app?.close().catch(() => {});
     await database.close();
     throw err;
   }

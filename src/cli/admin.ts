@@ -1,56 +1,63 @@
-import type { ParseArgsConfig } from 'node:util';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.ts';
-import type { DB, ManagerPermission, Role, UserType } from '../db/types.ts';
+import { MANAGER_PERMISSIONS, type DB, type ManagerPermission, type Role, type UserType } from '../db/types.ts';
 import { isId } from '../ids.ts';
-import { notFound } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
+import { hashKey, isApiKeyToken } from '../auth/keys.ts';
 import { createWorkspace, getWorkspace, listWorkspaces, updateWorkspaceSettings } from '../modules/workspaces/service.ts';
-import type { WorkspaceSettingsInput } from '../modules/workspaces/settings.ts';
-import { createMember, deactivateMember, listMembersForAdmin, updateMember, type MemberInput } from '../modules/users/admin-service.ts';
+import { validateSettings, type WorkspaceSettingsInput } from '../modules/workspaces/settings.ts';
+import {
+  createMember,
+  deactivateMember,
+  listMembersForAdmin,
+  assertPermissionsFitRole,
+  ROLES,
+  updateMember,
+  validateMemberInput,
+  type MemberInput,
+} from '../modules/users/admin-service.ts';
 import { assignTeammate, listTeammates, unassignTeammate } from '../modules/teammates/service.ts';
-import { createKey, listKeys, revokeKey, rotateKey } from '../modules/credentials/service.ts';
+import { createKey, listKeys, revokeKey, rotateKey, ROTATION_OVERLAP_MS } from '../modules/credentials/service.ts';
+import { str, type AdminContext, type Command, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, type Output } from './output.ts';
 
-type Values = Record<string, string | undefined>;
-
-export interface AdminCommand {
-  options: NonNullable<ParseArgsConfig['options']>;
-  run(ctx: { db: Kysely<DB>; values: Values; output: Output; clock: Clock }): Promise<void>;
-}
-
-
-const str = { type: 'string' } as const;
+// ---------------------------------------------------------------- option parsing (no database)
 
 function required(values: Values, name: string): string {
   const v = values[name];
-  if (v === undefined || v === '') throw new UsageError(`--${name} is required`);
+  if (v === undefined || v === '') throw new UsageError(`--${name} is required.`);
   return v;
 }
 
 function bool(values: Values, name: string): boolean | undefined {
   const v = values[name];
   if (v === undefined) return undefined;
-  if (v !== 'true' && v !== 'false') throw new UsageError(`--${name} must be true or false`);
+  if (v !== 'true' && v !== 'false') throw new UsageError(`--${name} must be true or false, not '${v}'.`);
   return v === 'true';
 }
 
-function workspaceId(values: Values): string {
+function workspaceOption(values: Values): string {
   const id = required(values, 'workspace');
-  if (!isId(id)) throw new UsageError('--workspace must be a workspace id');
+  if (!isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
   return id;
 }
 
-/** Accepts a user id or an e-mail address and returns the member's user id. */
-async function resolveUser(db: Kysely<DB>, companyId: string, ref: string): Promise<string> {
-  const row = await db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select('u.id')
-    .where('m.company_id', '=', companyId)
-    .where(isId(ref) ? 'u.id' : 'u.email', '=', ref.toLowerCase())
-    .executeTakeFirst();
-  if (!row) throw notFound('user');
-  return row.id;
+/** A user reference: a user id or an e-mail address. */
+function userOption(values: Values, name: string, optional: true): string | undefined;
+function userOption(values: Values, name: string): string;
+function userOption(values: Values, name: string, optional = false): string | undefined {
+  const ref = optional ? values[name] : required(values, name);
+  if (ref === undefined) return undefined;
+  if (!ref.includes('@') && !isId(ref)) throw new UsageError(`--${name} must be a user id or an e-mail address, not '${ref}'.`);
+  return ref;
+}
+
+/** A key reference: its id (from `key list`), or the key itself (to revoke a leaked key you hold). */
+function keyOption(values: Values): string {
+  const ref = required(values, 'key');
+  if (!isId(ref) && !isApiKeyToken(ref)) {
+    throw new UsageError(`--key must be a key id (see "sheaf admin key list") or the key itself, not '${ref}'.`);
+  }
+  return ref;
 }
 
 const SETTING_OPTIONS = {
@@ -64,29 +71,39 @@ const SETTING_OPTIONS = {
   'approvals-enabled': str,
   'allow-past-timer-starts': str,
   'invoice-before-approval': str,
-};
+} satisfies Options;
 
+const SETTINGS_USAGE =
+  '[--name N] [--address A] [--timezone ZONE] [--currency CODE] [--week-start monday|sunday|saturday] ' +
+  '[--rounding none|up|nearest|down] [--rounding-minutes 1..60] [--approvals-enabled B] ' +
+  '[--allow-past-timer-starts B] [--invoice-before-approval B]';
+
+/** The settings named on the command line, checked by the same rules the service applies. */
 function settingsFrom(values: Values): WorkspaceSettingsInput {
   const s: WorkspaceSettingsInput = {};
   if (values.name !== undefined) s.name = values.name;
-  if (values.address !== undefined) s.address = values.address;
+  if (values.address !== undefined) s.address = values.address === '' ? null : values.address;
   if (values.timezone !== undefined) s.timezone = values.timezone;
   if (values.currency !== undefined) s.currency = values.currency;
   if (values['week-start'] !== undefined) s.week_start = values['week-start'] as WorkspaceSettingsInput['week_start'];
   if (values.rounding !== undefined) s.rounding = values.rounding as WorkspaceSettingsInput['rounding'];
   if (values['rounding-minutes'] !== undefined) {
     const m = values['rounding-minutes'];
-    if (!/^\d+$/.test(m)) throw new UsageError('--rounding-minutes must be a whole number');
+    if (!/^\d+$/.test(m)) throw new UsageError(`--rounding-minutes must be a whole number from 1 to 60, not '${m}'.`);
     s.rounding_minutes = Number(m);
   }
-  s.approvals_enabled = bool(values, 'approvals-enabled');
-  s.allow_past_timer_starts = bool(values, 'allow-past-timer-starts');
-  s.invoice_before_approval = bool(values, 'invoice-before-approval');
-  for (const k of Object.keys(s) as Array<keyof WorkspaceSettingsInput>) if (s[k] === undefined) delete s[k];
+  const flags = [
+    ['approvals-enabled', 'approvals_enabled'],
+    ['allow-past-timer-starts', 'allow_past_timer_starts'],
+    ['invoice-before-approval', 'invoice_before_approval'],
+  ] as const;
+  for (const [option, key] of flags) {
+    const b = bool(values, option);
+    if (b !== undefined) s[key] = b;
+  }
+  validateSettings(s);
   return s;
 }
-
-const WORKSPACE_COLUMNS = ['id', 'name', 'timezone', 'currency', 'created_at'];
 
 const MEMBER_OPTIONS = {
   workspace: str,
@@ -96,30 +113,78 @@ const MEMBER_OPTIONS = {
   permissions: str,
   contractor: str,
   'expected-weekly-hours': str,
-};
+} satisfies Options;
+
+/** Empty, `none` or `-` clears a list or a number. */
+const isClear = (v: string) => v === '' || v === 'none' || v === '-';
 
 function memberFrom(values: Values): MemberInput {
   const m: MemberInput = {};
-  if (values.email !== undefined) m.email = values.email;
+  if (values.email !== undefined) m.email = values.email.trim().toLowerCase();
   if (values['first-name'] !== undefined) m.first_name = values['first-name'];
   if (values['last-name'] !== undefined) m.last_name = values['last-name'];
   if (values.role !== undefined) m.role = values.role as Role;
   if (values.type !== undefined) m.user_type = values.type as UserType;
   if (values.permissions !== undefined) {
-    m.permissions = values.permissions.split(',').map((p) => p.trim()).filter(Boolean) as ManagerPermission[];
+    m.permissions = isClear(values.permissions)
+      ? []
+      : ([...new Set(values.permissions.split(',').map((p) => p.trim()).filter(Boolean))] as ManagerPermission[]);
   }
-  if (values['expected-weekly-hours'] !== undefined) m.expected_weekly_hours = values['expected-weekly-hours'];
+  if (values['expected-weekly-hours'] !== undefined) {
+    const h = values['expected-weekly-hours'];
+    m.expected_weekly_hours = isClear(h) ? null : h;
+  }
   const contractor = bool(values, 'contractor');
   if (contractor !== undefined) m.is_contractor = contractor;
   const active = bool(values, 'active');
   if (active !== undefined) m.is_active = active;
+  validateMemberInput(m);
   return m;
 }
 
+// ---------------------------------------------------------------- database look-ups
+
+async function requireWorkspace(db: Kysely<DB>, id: string) {
+  try {
+    return await getWorkspace(db, id);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'not_found') {
+      throw new ApiError('not_found', `No workspace with id ${id} (see "sheaf admin workspace list").`, { field: 'workspace' });
+    }
+    throw err;
+  }
+}
+
+/** Accepts a user id or an e-mail address and returns the member's user id. */
+async function resolveUser(db: Kysely<DB>, companyId: string, ref: string, option: string): Promise<string> {
+  const row = await db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('u.id')
+    .where('m.company_id', '=', companyId)
+    .where(isId(ref) ? 'u.id' : 'u.email', '=', ref.trim().toLowerCase())
+    .executeTakeFirst();
+  if (!row) throw new ApiError('not_found', `No member '${ref}' in this workspace (see "sheaf admin user list").`, { field: option });
+  return row.id;
+}
+
+async function resolveKey(db: Kysely<DB>, companyId: string, ref: string): Promise<string> {
+  const row = await db
+    .selectFrom('credentials')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where(isId(ref) ? (eb) => eb('id', '=', ref) : (eb) => eb('secret_hash', '=', hashKey(ref)))
+    .executeTakeFirst();
+  if (!row) throw new ApiError('not_found', `No key ${isId(ref) ? ref : 'matching that secret'} in this workspace (see "sheaf admin key list").`, { field: 'key' });
+  return row.id;
+}
+
+// ---------------------------------------------------------------- views
+
 function memberView(m: Record<string, unknown>) {
   return {
-    id: m.user_id,
-    email: m.email,
+    id: m.user_id as string,
+    email: m.email as string,
     first_name: m.first_name,
     last_name: m.last_name,
     role: m.role,
@@ -127,23 +192,29 @@ function memberView(m: Record<string, unknown>) {
     user_type: m.user_type,
     is_contractor: m.is_contractor,
     is_active: m.is_active,
-    expected_weekly_hours: m.expected_weekly_hours,
+    expected_weekly_hours: m.expected_weekly_hours == null ? null : Number(m.expected_weekly_hours),
   };
 }
 
-const MEMBER_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'role', 'user_type', 'is_contractor', 'is_active', 'permissions'];
-const KEY_COLUMNS = ['id', 'kind', 'user_id', 'prefix', 'name', 'created_at', 'expires_at', 'revoked_at'];
+const WORKSPACE_COLUMNS = ['id', 'name', 'timezone', 'currency', 'created_at'];
+const MEMBER_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'role', 'permissions', 'user_type', 'is_contractor', 'is_active'];
+const KEY_COLUMNS = ['id', 'kind', 'status', 'user_id', 'prefix', 'name', 'created_at', 'expires_at'];
 
-const keyKind = (v: string | undefined) => {
-  if (v === undefined || v === 'full' || v === 'integration') return 'integration' as const;
-  if (v === 'personal') return 'personal' as const;
-  throw new UsageError('--kind must be full or personal');
-};
+type KeyRow = Awaited<ReturnType<typeof listKeys>>[number];
 
-function issuedView(o: Output, issued: { credential: Record<string, unknown>; secret: string }, companyId: string) {
+/** A key's state at `now`: active, rotated (the previous key, valid until expires_at), expired or revoked. */
+function keyStatus(k: KeyRow, now: Date) {
+  if (k.revoked_at) return 'revoked';
+  if (k.expires_at && k.expires_at <= now) return 'expired';
+  if (k.replaced_at) return 'rotated';
+  return 'active';
+}
+
+function issuedView(o: Output, issued: { credential: Record<string, unknown>; secret: string }, companyId: string, note?: string) {
   print(o, { ...issued.credential, key: issued.secret }, () =>
     [
       fields({ ...issued.credential }),
+      ...(note ? ['', note] : []),
       '',
       'The key is shown only this once; store it now:',
       `  ${issued.secret}`,
@@ -152,130 +223,240 @@ function issuedView(o: Output, issued: { credential: Record<string, unknown>; se
   );
 }
 
-export const adminCommands: Record<string, AdminCommand> = {
-  'workspace create': {
+const keyKind = (v: string | undefined) => {
+  if (v === undefined || v === 'full' || v === 'integration') return 'integration' as const;
+  if (v === 'personal') return 'personal' as const;
+  throw new UsageError(`--kind must be full or personal, not '${v}'.`);
+};
+
+// ---------------------------------------------------------------- commands
+
+/** An admin command: options are parsed first, then it runs on the opened, migrated database. */
+export interface AdminCommand<T> extends Omit<Command<T>, 'run'> {
+  run(ctx: AdminContext, input: T): Promise<void>;
+}
+
+const admin = <T>(c: AdminCommand<T>) => c;
+
+function assignment(values: Values) {
+  const input = { id: workspaceOption(values), manager: userOption(values, 'manager'), teammate: userOption(values, 'teammate') };
+  if (input.manager.toLowerCase() === input.teammate.toLowerCase()) throw new UsageError('A manager cannot be their own teammate.');
+  return input;
+}
+
+export const adminCommands = [
+  admin({
+    name: 'admin workspace create',
+    usage: `--name N ${SETTINGS_USAGE.replace('[--name N] ', '')}`,
+    summary: 'create a workspace (no members yet: add an owner with "user create")',
     options: SETTING_OPTIONS,
-    async run({ db, values, output }) {
+    parse: (values) => {
       required(values, 'name');
-      const company = await createWorkspace(db, settingsFrom(values) as WorkspaceSettingsInput & { name: string });
+      return settingsFrom(values) as WorkspaceSettingsInput & { name: string };
+    },
+    async run({ db, output }, settings) {
+      const company = await createWorkspace(db, settings);
       print(output, company, () => fields(company));
     },
-  },
-  'workspace list': {
+  }),
+  admin({
+    name: 'admin workspace list',
+    usage: '',
+    summary: 'list every workspace',
     options: {},
+    parse: () => null,
     async run({ db, output }) {
       const rows = await listWorkspaces(db);
       print(output, rows, () => table(rows, WORKSPACE_COLUMNS));
     },
-  },
-  'workspace settings': {
+  }),
+  admin({
+    name: 'admin workspace settings',
+    usage: `--workspace ID ${SETTINGS_USAGE}`,
+    summary: 'show the settings, or change those named',
     options: { workspace: str, ...SETTING_OPTIONS },
-    async run({ db, values, output }) {
-      const id = workspaceId(values);
-      const changes = settingsFrom(values);
-      const company = Object.keys(changes).length ? await updateWorkspaceSettings(db, id, changes) : await getWorkspace(db, id);
+    parse: (values) => ({ id: workspaceOption(values), changes: settingsFrom(values) }),
+    async run({ db, output }, { id, changes }) {
+      let company = await requireWorkspace(db, id);
+      if (Object.keys(changes).length) company = await updateWorkspaceSettings(db, id, changes);
       print(output, company, () => fields(company));
     },
-  },
-  'user create': {
+  }),
+  admin({
+    name: 'admin user create',
+    usage:
+      '--workspace ID --email E --first-name F [--last-name L] [--role ROLE] [--permissions P,P] ' +
+      '[--type human|agent] [--contractor B] [--expected-weekly-hours H]',
+    summary: 'add a member (a new or an existing identity) to a workspace',
     options: { ...MEMBER_OPTIONS, email: str, type: str },
-    async run({ db, values, output }) {
-      const id = workspaceId(values);
+    parse: (values) => {
+      const id = workspaceOption(values);
       required(values, 'email');
       required(values, 'first-name');
-      const member = memberView(await createMember(db, id, memberFrom(values)));
+      const member = memberFrom(values);
+      assertPermissionsFitRole(member.role ?? 'member', member.permissions);
+      return { id, member };
+    },
+    async run({ db, output }, { id, member: input }) {
+      await requireWorkspace(db, id);
+      const member = memberView(await createMember(db, id, input));
       print(output, member, () => fields(member));
     },
-  },
-  'user update': {
+  }),
+  admin({
+    name: 'admin user update',
+    usage:
+      '--workspace ID --user ID|EMAIL [--first-name F] [--last-name L] [--role ROLE] [--permissions P,P|none] ' +
+      '[--contractor B] [--active B] [--expected-weekly-hours H|none]',
+    summary: 'change a member (names are the identity\'s, in every workspace)',
     options: { ...MEMBER_OPTIONS, user: str, active: str },
-    async run({ db, values, output }) {
-      const id = workspaceId(values);
-      const userId = await resolveUser(db, id, required(values, 'user'));
-      const member = memberView(await updateMember(db, id, userId, memberFrom(values)));
+    parse: (values) => {
+      const id = workspaceOption(values);
+      const user = userOption(values, 'user');
+      const member = memberFrom(values);
+      if (Object.keys(member).length === 0) throw new UsageError('Name at least one thing to change.');
+      if (member.role) assertPermissionsFitRole(member.role, member.permissions);
+      return { id, user, member };
+    },
+    async run({ db, output }, { id, user, member: input }) {
+      await requireWorkspace(db, id);
+      const userId = await resolveUser(db, id, user, 'user');
+      const member = memberView(await updateMember(db, id, userId, input));
       print(output, member, () => fields(member));
     },
-  },
-  'user deactivate': {
+  }),
+  admin({
+    name: 'admin user deactivate',
+    usage: '--workspace ID --user ID|EMAIL',
+    summary: 'deactivate a member: their keys stop working at once (reactivate with "user update --active true")',
     options: { workspace: str, user: str },
-    async run({ db, values, output }) {
-      const id = workspaceId(values);
-      const userId = await resolveUser(db, id, required(values, 'user'));
+    parse: (values) => ({ id: workspaceOption(values), user: userOption(values, 'user') }),
+    async run({ db, output }, { id, user }) {
+      await requireWorkspace(db, id);
+      const userId = await resolveUser(db, id, user, 'user');
       const member = memberView(await deactivateMember(db, id, userId));
       print(output, member, () => fields(member));
     },
-  },
-  'user list': {
+  }),
+  admin({
+    name: 'admin user list',
+    usage: '--workspace ID',
+    summary: 'list the members of a workspace',
     options: { workspace: str },
-    async run({ db, values, output }) {
-      const rows = (await listMembersForAdmin(db, workspaceId(values))).map(memberView);
+    parse: (values) => workspaceOption(values),
+    async run({ db, output }, id) {
+      await requireWorkspace(db, id);
+      const rows = (await listMembersForAdmin(db, id)).map(memberView);
       print(output, rows, () => table(rows, MEMBER_COLUMNS));
     },
-  },
-  'teammate assign': {
+  }),
+  admin({
+    name: 'admin teammate assign',
+    usage: '--workspace ID --manager ID|EMAIL --teammate ID|EMAIL',
+    summary: 'assign a teammate to a manager (the manager approves their time)',
     options: { workspace: str, manager: str, teammate: str },
-    async run({ db, values, output }) {
-      const id = workspaceId(values);
-      const manager = await resolveUser(db, id, required(values, 'manager'));
-      const teammate = await resolveUser(db, id, required(values, 'teammate'));
-      const result = await assignTeammate(db, id, manager, teammate);
-      print(output, result, () => `Assigned teammate ${teammate} to manager ${manager}.`);
+    parse: assignment,
+    async run({ db, output }, input) {
+      await requireWorkspace(db, input.id);
+      const manager = await resolveUser(db, input.id, input.manager, 'manager');
+      const teammate = await resolveUser(db, input.id, input.teammate, 'teammate');
+      const result = await assignTeammate(db, input.id, manager, teammate);
+      print(output, result, () => `Assigned ${input.teammate} as a teammate of ${input.manager}.`);
     },
-  },
-  'teammate unassign': {
+  }),
+  admin({
+    name: 'admin teammate unassign',
+    usage: '--workspace ID --manager ID|EMAIL --teammate ID|EMAIL',
+    summary: 'remove a teammate from a manager',
     options: { workspace: str, manager: str, teammate: str },
-    async run({ db, values, output }) {
-      const id = workspaceId(values);
-      const manager = await resolveUser(db, id, required(values, 'manager'));
-      const teammate = await resolveUser(db, id, required(values, 'teammate'));
-      const result = await unassignTeammate(db, id, manager, teammate);
-      print(output, result, () => `Removed teammate ${teammate} from manager ${manager}.`);
+    parse: assignment,
+    async run({ db, output }, input) {
+      await requireWorkspace(db, input.id);
+      const manager = await resolveUser(db, input.id, input.manager, 'manager');
+      const teammate = await resolveUser(db, input.id, input.teammate, 'teammate');
+      const result = await unassignTeammate(db, input.id, manager, teammate);
+      print(output, result, () => `Removed ${input.teammate} from the teammates of ${input.manager}.`);
     },
-  },
-  'teammate list': {
+  }),
+  admin({
+    name: 'admin teammate list',
+    usage: '--workspace ID [--manager ID|EMAIL]',
+    summary: 'list manager-teammate assignments',
     options: { workspace: str, manager: str },
-    async run({ db, values, output }) {
-      const id = workspaceId(values);
-      const manager = values.manager ? await resolveUser(db, id, values.manager) : undefined;
-      const rows = await listTeammates(db, id, manager);
-      print(output, rows, () => table(rows, ['manager_id', 'teammate_id', 'created_at']));
+    parse: (values) => ({ id: workspaceOption(values), manager: userOption(values, 'manager', true) }),
+    async run({ db, output }, input) {
+      await requireWorkspace(db, input.id);
+      const manager = input.manager ? await resolveUser(db, input.id, input.manager, 'manager') : undefined;
+      const rows = await listTeammates(db, input.id, manager);
+      print(output, rows, () => table(rows, ['manager_email', 'teammate_email', 'manager_id', 'teammate_id', 'created_at']));
     },
-  },
-  'key create': {
+  }),
+  admin({
+    name: 'admin key create',
+    usage: '--workspace ID --user ID|EMAIL [--kind full|personal] [--name N]',
+    summary: 'issue a full-access key (default) or a personal read-only sync key; the key is shown once',
     options: { workspace: str, user: str, kind: str, name: str },
-    async run({ db, values, output }) {
-      const id = workspaceId(values);
-      const kind = keyKind(values.kind);
-      const userId = await resolveUser(db, id, required(values, 'user'));
-      issuedView(output, await createKey(db, id, { userId, kind, name: values.name }), id);
+    parse: (values) => ({ id: workspaceOption(values), user: userOption(values, 'user'), kind: keyKind(values.kind), name: values.name }),
+    async run({ db, output }, input) {
+      await requireWorkspace(db, input.id);
+      const userId = await resolveUser(db, input.id, input.user, 'user');
+      issuedView(output, await createKey(db, input.id, { userId, kind: input.kind, name: input.name }), input.id);
     },
-  },
-  'key rotate': {
+  }),
+  admin({
+    name: 'admin key rotate',
+    usage: '--workspace ID --key ID|KEY',
+    summary: 'replace a key; the previous one keeps working for 15 minutes',
     options: { workspace: str, key: str },
-    async run({ db, values, output, clock }) {
-      const id = workspaceId(values);
-      const key = required(values, 'key');
-      if (!isId(key)) throw notFound('key');
-      issuedView(output, await rotateKey(db, id, key, clock()), id);
+    parse: (values) => ({ id: workspaceOption(values), key: keyOption(values) }),
+    async run({ db, output, clock }, input) {
+      await requireWorkspace(db, input.id);
+      const keyId = await resolveKey(db, input.id, input.key);
+      const now = clock();
+      const issued = await rotateKey(db, input.id, keyId, now);
+      const until = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
+      issuedView(output, issued, input.id, `The previous key ${keyId} stays valid until ${until}.`);
     },
-  },
-  'key revoke': {
+  }),
+  admin({
+    name: 'admin key revoke',
+    usage: '--workspace ID --key ID|KEY',
+    summary: 'revoke a key at once, with every earlier key of its rotation family',
     options: { workspace: str, key: str },
-    async run({ db, values, output, clock }) {
-      const id = workspaceId(values);
-      const key = required(values, 'key');
-      if (!isId(key)) throw notFound('key');
-      const result = await revokeKey(db, id, key, clock());
-      print(output, result, () => `Revoked ${result.revoked_ids.length} key(s): ${result.revoked_ids.join(', ')}`);
+    parse: (values) => ({ id: workspaceOption(values), key: keyOption(values) }),
+    async run({ db, output, clock }, input) {
+      await requireWorkspace(db, input.id);
+      const keyId = await resolveKey(db, input.id, input.key);
+      const result = await revokeKey(db, input.id, keyId, clock());
+      print(output, result, () =>
+        result.revoked_ids.length
+          ? `Revoked ${result.revoked_ids.length} key(s): ${result.revoked_ids.join(', ')}`
+          : `Key ${keyId} and its rotation family were already revoked.`,
+      );
     },
-  },
-  'key list': {
+  }),
+  admin({
+    name: 'admin key list',
+    usage: '--workspace ID [--user ID|EMAIL]',
+    summary: 'list keys (never the secrets)',
     options: { workspace: str, user: str },
-    async run({ db, values, output }) {
-      const id = workspaceId(values);
-      const userId = values.user ? await resolveUser(db, id, values.user) : undefined;
-      const rows = await listKeys(db, id, userId);
+    parse: (values) => ({ id: workspaceOption(values), user: userOption(values, 'user', true) }),
+    async run({ db, output, clock }, input) {
+      await requireWorkspace(db, input.id);
+      const userId = input.user ? await resolveUser(db, input.id, input.user, 'user') : undefined;
+      const now = clock();
+      const rows = (await listKeys(db, input.id, userId)).map((k) => ({ ...k, status: keyStatus(k, now) }));
       print(output, rows, () => table(rows, KEY_COLUMNS));
     },
-  },
+  }),
+];
+
+/** The option each service field comes from, so service messages can name the flag the user typed. */
+export const FIELD_OPTIONS: Record<string, string> = {
+  user_type: '--type',
+  is_contractor: '--contractor',
+  is_active: '--active',
 };
+
+export const ROLE_NAMES = ROLES.join('|');
+export const PERMISSION_NAMES = MANAGER_PERMISSIONS.join(', ');

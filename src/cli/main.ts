@@ -1,39 +1,118 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
-import { migrate } from '../db/migrate.ts';
 import { ApiError } from '../http/errors.ts';
-import { openConfiguredDatabase, startServer } from '../server.ts';
-import { adminCommands, type AdminCommand } from './admin.ts';
+import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
+import { str, type Command, type Options, type Values } from './command.ts';
 import { UsageError, type Output } from './output.ts';
 
-export const USAGE = `Usage: sheaf <command> [options]
+/**
+ * The `sheaf` command line. Options are checked before anything heavy is loaded
+ * or the database is opened, so bad input fails fast with exit code 2 and never
+ * takes the embedded database's lock.
+ */
 
-  serve [--port N] [--host H]          start the API (migrates first)
-  migrate                               apply pending database migrations
-  admin workspace create --name N [settings]
-  admin workspace list
-  admin workspace settings --workspace ID [--timezone Z] [--currency C] [--week-start D]
-        [--rounding none|up|nearest|down] [--rounding-minutes N] [--approvals-enabled B]
-        [--allow-past-timer-starts B] [--invoice-before-approval B] [--name N] [--address A]
-  admin user create --workspace ID --email E --first-name F [--last-name L]
-        [--role owner|administrator|manager|member|client] [--permissions a,b]
-        [--type human|agent] [--contractor B] [--expected-weekly-hours H]
-  admin user update --workspace ID --user ID|EMAIL [--first-name F] [--last-name L] [--role R]
-        [--permissions a,b] [--contractor B] [--active B] [--expected-weekly-hours H]
-  admin user deactivate --workspace ID --user ID|EMAIL
-  admin user list --workspace ID
-  admin teammate assign|unassign --workspace ID --manager ID|EMAIL --teammate ID|EMAIL
-  admin teammate list --workspace ID [--manager ID|EMAIL]
-  admin key create --workspace ID --user ID|EMAIL [--kind full|personal] [--name N]
-  admin key rotate --workspace ID --key ID
-  admin key revoke --workspace ID --key ID
-  admin key list --workspace ID [--user ID|EMAIL]
+/** Exit codes, documented in docs/cli.md. */
+export const EXIT = {
+  ok: 0,
+  /** Anything unexpected: database unreachable or locked by a running server, port in use, a bug. */
+  failure: 1,
+  /** Bad input: unknown command or option, invalid value. Nothing was changed. */
+  usage: 2,
+  /** The workspace, user, key or assignment named does not exist. */
+  notFound: 3,
+  /** The change conflicts with the current state (already a member, last active owner, ...). */
+  conflict: 4,
+} as const;
 
-Every command takes --json for machine-readable output. B is true or false.
-The database is DATABASE_URL (PostgreSQL) or the embedded one in DATA_DIR (./data).`;
+/** How long `serve` waits for requests in flight after SIGINT/SIGTERM before it gives up. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
 
+const serveCommand: Command<{ port?: number; host?: string }> = {
+  name: 'serve',
+  usage: '[--port N] [--host H]',
+  summary: 'migrate, then start the API (PORT, HOST; --port 0 picks a free port)',
+  options: { port: str, host: str },
+  parse(values) {
+    const port = values.port;
+    if (port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) > 65535)) {
+      throw new UsageError(`--port must be a port number from 0 to 65535, not '${port}'.`);
+    }
+    if (values.host === '') throw new UsageError('--host needs a value.');
+    return { port: port === undefined ? undefined : Number(port), host: values.host };
+  },
+  run: ({ config, output }, input) => serve({ ...config, port: input.port ?? config.port, host: input.host ?? config.host }, output),
+};
+
+const migrateCommand: Command<null> = {
+  name: 'migrate',
+  usage: '',
+  summary: 'apply pending database migrations (serve and admin commands also do)',
+  options: {},
+  parse: () => null,
+  run: ({ config, output }) =>
+    withDatabase(config, false, async (db) => {
+      const { migrate } = await import('../db/migrate.ts');
+      const applied = await migrate(db);
+      output.out(
+        output.json
+          ? JSON.stringify({ applied, up_to_date: true }, null, 2)
+          : applied.length
+            ? `Applied ${applied.join(', ')}. The database is up to date.`
+            : 'The database is up to date.',
+      );
+    }),
+};
+
+/** Turns an admin command into a command: it runs on the opened, migrated database, which is always closed after. */
+export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
+  return {
+    ...c,
+    run: ({ config, output }, input) => withDatabase(config, true, (db) => c.run({ db, output, clock: config.clock }, input)),
+  };
+}
+
+/** Every command, in the order `sheaf help` lists them. Later areas add theirs here. */
+export const COMMANDS: Command<any>[] = [serveCommand, migrateCommand, ...adminCommands.map((c) => fromAdmin<any>(c))];
+
+const line = (c: Command<any>) => `sheaf ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
+
+/** The text of `sheaf help` (built on demand, so commands added to COMMANDS are listed). */
+export const usage = () => [
+  'Usage: sheaf <command> [options] [--json]',
+  '',
+  ...COMMANDS.map((c) => `  ${c.name.padEnd(26)} ${c.summary}`),
+  '  help [command]             this text, or one command\'s options (also: <command> --help)',
+  '',
+  'Values: ROLE is ' + ROLE_NAMES + '; B is true or false;',
+  `P is one of ${PERMISSION_NAMES} (managers only).`,
+  '--user, --manager and --teammate take a user id or an e-mail address.',
+  'Every command takes --json: one JSON document on stdout; errors as JSON on stderr.',
+  'Exit codes: 0 ok, 1 failure, 2 bad input, 3 not found, 4 conflict.',
+  'Database: PostgreSQL when DATABASE_URL is set (schema DATABASE_SCHEMA), else the embedded one',
+  'in DATA_DIR (./data), which only one process at a time may open: stop the server first.',
+  'Run "sheaf help <command>" for a command\'s options; see docs/cli.md.',
+].join('\n');
+
+export function commandHelp(c: Command<any>): string {
+  return [`Usage: ${line(c)} [--json]`, '', `  ${c.summary}`].join('\n');
+}
+
+/** Finds the command named by the leading words of `args`; returns it with the remaining arguments. */
+function findCommand(args: string[]): { command?: Command<any>; rest: string[]; words: string[] } {
+  const words: string[] = [];
+  for (const a of args) {
+    if (a.startsWith('-')) break;
+    words.push(a);
+  }
+  // The longest command name that the leading words spell wins.
+  for (let n = words.length; n > 0; n--) {
+    const command = COMMANDS.find((c) => c.name === words.slice(0, n).join(' '));
+    if (command) return { command, rest: args.slice(n), words: words.slice(0, n) };
+  }
+  return { rest: args.slice(words.length), words };
+}
 
 export interface CliIo {
   out?: (text: string) => void;
@@ -49,76 +128,177 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
   };
   const args = argv.filter((a) => a !== '--json');
   try {
-    const config = loadConfig(io.env ?? process.env);
-    const [command, ...rest] = args;
-    if (!command || command === 'help' || command === '--help' || command === '-h') {
-      output.out(USAGE);
-      return command ? 0 : 2;
+    const wantsHelp = args.some((a) => a === '--help' || a === '-h');
+    if (args.length === 0) {
+      output.err(usage());
+      return EXIT.usage;
     }
-    if (command === 'serve') return await serve(config, rest);
-    if (command === 'migrate') return await withDatabase(config, async (db) => {
-      const applied = await migrate(db);
-      output.out(output.json ? JSON.stringify({ applied }) : applied.length ? `Applied ${applied.join(', ')}` : 'Up to date.');
-      return 0;
-    });
-    if (command === 'admin') {
-      const [area, action, ...options] = rest;
-      const handler: AdminCommand | undefined = adminCommands[`${area} ${action}`];
-      if (!handler) throw new UsageError(`Unknown command: sheaf admin ${[area, action].filter(Boolean).join(' ')}`);
-      const values = parseOptions(handler.options, options);
-      return await withDatabase(config, async (db) => {
-        await migrate(db);
-        await handler.run({ db, values, output, clock: config.clock });
-        return 0;
-      });
+    if (args[0] === 'help' || wantsHelp) {
+      const words = args.filter((a) => a !== 'help' && a !== '--help' && a !== '-h' && !a.startsWith('-'));
+      const { command } = findCommand(words);
+      if (words.length && !command) throw new UsageError(`Unknown command: sheaf ${words.join(' ')}`);
+      const listed = command ? [command] : COMMANDS;
+      if (output.json) {
+        output.out(JSON.stringify({ commands: listed.map((c) => ({ name: c.name, usage: line(c), summary: c.summary })) }, null, 2));
+      } else output.out(command ? commandHelp(command) : usage());
+      return EXIT.ok;
     }
-    throw new UsageError(`Unknown command: ${command}`);
+    const { command, rest, words } = findCommand(args);
+    if (!command) throw unknownCommand(words);
+    const input = command.parse(parseOptions(command, rest));
+    let config: Config;
+    try {
+      config = loadConfig(io.env ?? process.env);
+    } catch (err) {
+      throw new UsageError(`Configuration: ${(err as Error).message}`);
+    }
+    return await command.run({ config, output }, input);
   } catch (err) {
     return report(err, output);
   }
 }
 
-function report(err: unknown, output: Output): number {
-  if (err instanceof UsageError || err instanceof ApiError || isParseError(err)) {
-    const message = (err as Error).message;
-    const body = err instanceof ApiError ? err.body() : { error: 'usage', message };
-    output.err(output.json ? JSON.stringify(body) : `sheaf: ${message}${err instanceof UsageError ? '\nRun "sheaf help" for usage.' : ''}`);
-    return 2;
+function unknownCommand(words: string[]): UsageError {
+  const nextWords = (prefix: string[]) =>
+    new Set(COMMANDS.filter((c) => c.name.startsWith(`${prefix.join(' ')} `)).map((c) => c.name.split(' ')[prefix.length]));
+  const typed = words.join(' ');
+  if (!typed) return new UsageError('No command given.');
+  const next = nextWords(words);
+  if (next.size) return new UsageError(`"sheaf ${typed}" needs one of: ${[...next].join(', ')}.`);
+  // Name what the longest known prefix takes, e.g. "sheaf admin user takes: create, update, ...".
+  for (let n = words.length - 1; n > 0; n--) {
+    const known = nextWords(words.slice(0, n));
+    if (known.size) return new UsageError(`Unknown command: sheaf ${typed} ("sheaf ${words.slice(0, n).join(' ')}" takes: ${[...known].join(', ')}).`);
   }
-  output.err(`sheaf: ${(err as Error)?.message ?? String(err)}`);
-  return 1;
+  return new UsageError(`Unknown command: sheaf ${typed}`);
 }
 
-function isParseError(err: unknown) {
-  return typeof err === 'object' && err !== null && String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS');
+export function parseOptions(command: Command<any>, argv: string[]): Values {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: Options; strict: true; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: command.options, strict: true, allowPositionals: true });
+  } catch (err) {
+    throw new UsageError(parseErrorMessage(err as Error & { code?: string }, command), line(command));
+  }
+  if (parsed.positionals.length) throw new UsageError(`Unexpected argument '${parsed.positionals[0]}'.`, line(command));
+  return parsed.values as Values;
 }
 
-export function parseOptions(options: NonNullable<ParseArgsConfig['options']>, argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
-  if (positionals.length) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
-  return values as Record<string, string | undefined>;
+function parseErrorMessage(err: Error & { code?: string }, command: Command<any>): string {
+  const option = /'(-[^' ]+)/.exec(err.message)?.[1];
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `Unknown option ${option} for "sheaf ${command.name}".`;
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    return err.message.includes('ambiguous')
+      ? `${option} needs a value (write ${option}=VALUE for a value that starts with "-").`
+      : `${option} needs a value.`;
+  }
+  return err.message;
 }
 
-async function withDatabase(config: Config, fn: (db: Kysely<DB>) => Promise<number>): Promise<number> {
+/** The flag a service field came from, e.g. rounding_minutes → --rounding-minutes. */
+const optionFor = (field: string) => FIELD_OPTIONS[field] ?? `--${field.replaceAll('_', '-')}`;
+
+/** Prints an error the way the user asked (text or JSON, on stderr) and returns the exit code. */
+function report(err: unknown, output: Output): number {
+  let code: number;
+  let body: Record<string, unknown>;
+  let hint: string | undefined;
+  if (err instanceof UsageError) {
+    code = EXIT.usage;
+    body = { error: 'usage', message: err.message };
+    hint = err.usage ? `Usage: ${err.usage}` : 'Run "sheaf help" for usage.';
+  } else if (err instanceof ApiError) {
+    code = err.statusCode === 404 ? EXIT.notFound : err.statusCode === 409 ? EXIT.conflict : err.statusCode < 500 ? EXIT.usage : EXIT.failure;
+    const field = typeof err.extras.field === 'string' ? err.extras.field : undefined;
+    let message = err.message;
+    if (field && !message.startsWith('--')) {
+      const option = optionFor(field);
+      message = message.startsWith(`${field} `) ? `${option}${message.slice(field.length)}` : `${option}: ${message}`;
+    }
+    body = { error: err.code, message, ...(field ? { field } : {}) };
+  } else {
+    code = EXIT.failure;
+    const e = err as (Error & { code?: string; port?: number }) | undefined;
+    const message =
+      e?.code === 'EADDRINUSE'
+        ? `The port${e.port ? ` ${e.port}` : ''} is already in use: stop what holds it, or choose another with --port or PORT.`
+        : (e?.message ?? String(err));
+    body = { error: 'failure', message };
+  }
+  output.err(output.json ? JSON.stringify(body) : [`sheaf: ${body.message}`, hint].filter(Boolean).join('\n'));
+  return code;
+}
+
+/** Opens the configured database (migrating it first for admin commands), runs `fn`, always closes it. */
+async function withDatabase(config: Config, migrateFirst: boolean, fn: (db: Kysely<DB>) => Promise<void>): Promise<number> {
+  const { openConfiguredDatabase } = await import('../server.ts');
   const database = await openConfiguredDatabase(config);
   try {
-    return await fn(database.db);
+    if (migrateFirst) {
+      const { migrate } = await import('../db/migrate.ts');
+      await migrate(database.db);
+    }
+    await fn(database.db);
+    return EXIT.ok;
   } finally {
     await database.close();
   }
 }
 
-async function serve(config: Config, argv: string[]): Promise<number> {
-  const values = parseOptions({ port: { type: 'string' }, host: { type: 'string' } }, argv);
-  if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) throw new UsageError('--port must be a port number');
-  const server = await startServer({ ...config, port: values.port ? Number(values.port) : config.port, host: values.host ?? config.host });
-  await new Promise<void>((resolve) => {
-    const stop = async () => {
-      await server.close();
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  return 0;
+/**
+ * `sheaf serve`: listens until SIGINT or SIGTERM, then stops accepting
+ * connections, finishes requests in flight, closes the database (releasing the
+ * embedded database's lock) and exits 0. A second signal exits at once.
+ */
+async function serve(config: Config, output: Output): Promise<number> {
+  const { startServer } = await import('../server.ts');
+  const { curlUsersMe, firstStartMessage } = await import('../bootstrap.ts');
+  let onSignal!: (signal: NodeJS.Signals) => void;
+  const stopped = new Promise<NodeJS.Signals>((resolve) => (onSignal = resolve));
+  let signalled = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      output.err(`sheaf: ${signal} again: exiting without waiting.`);
+      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    }
+    signalled = true;
+    onSignal(signal);
+  };
+  // Registered before the (slow) start, so a signal during start-up still shuts down cleanly.
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  try {
+    const server = await startServer(config);
+    const event = (value: Record<string, unknown>) => output.out(JSON.stringify(value));
+    if (server.firstStart) {
+      const first = server.firstStart;
+      if (output.json) event({ event: 'first_start', ...first, curl: curlUsersMe(server.url, first.workspace_id, first.key) });
+      else output.out(firstStartMessage(first, server.url));
+    }
+    if (output.json) event({ event: 'listening', url: server.url, database: server.database.kind });
+    else {
+      output.out(`Sheaf API listening on ${server.url}/api/v2 (${server.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}); Ctrl-C stops it.`);
+      if (server.database.kind === 'postgres') {
+        const { countWorkspaces } = await import('../modules/workspaces/service.ts');
+        if ((await countWorkspaces(server.database.db)) === 0) {
+          output.out('No workspace yet: create one with "sheaf admin workspace create --name NAME" (see docs/cli.md).');
+        }
+      }
+    }
+    const signal = await stopped;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), SHUTDOWN_TIMEOUT_MS)));
+    const result = await Promise.race([server.close().then(() => 'closed' as const), timeout]);
+    clearTimeout(timer);
+    if (result === 'timeout') {
+      output.err(`sheaf: requests still running ${SHUTDOWN_TIMEOUT_MS / 1000} s after ${signal}; exiting anyway.`);
+      return EXIT.failure;
+    }
+    if (output.json) event({ event: 'stopped', signal });
+    else output.out(`Stopped (${signal}).`);
+    return EXIT.ok;
+  } finally {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  }
 }

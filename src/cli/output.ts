@@ -9,21 +9,34 @@ export function print(o: Output, value: unknown, human: () => string) {
   o.out(o.json ? JSON.stringify(value, null, 2) : human());
 }
 
+const cell = (v: unknown) =>
+  v === null || v === undefined || v === '' ? '-' : v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(',') || '-' : String(v);
+
 /** Aligned columns for lists of records. */
 export function table(rows: Array<Record<string, unknown>>, columns: string[]): string {
   if (rows.length === 0) return '(none)';
-  const cell = (v: unknown) => (v === null || v === undefined ? '-' : v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(',') : String(v));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
   return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
 }
 
+/** One record as `name  value` lines. */
 export function fields(record: Record<string, unknown>): string {
   const width = Math.max(...Object.keys(record).map((k) => k.length));
   return Object.entries(record)
-    .map(([k, v]) => `${k.padEnd(width)}  ${v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(',') : v ?? '-'}`)
+    .map(([k, v]) => `${k.padEnd(width)}  ${cell(v)}`)
     .join('\n');
 }
 
-/** Bad command-line input: printed without a stack, exit code 2. */
-export class UsageError extends Error {}
+/**
+ * Bad command-line input (unknown command or option, malformed value): printed
+ * without a stack, exit code 2. `usage` is the offending command's usage line.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
+    super(message);
+  }
+}

@@ -3,13 +3,17 @@ import type { DB } from '../../db/types.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 
-/** Manager-teammate assignments: a manager approves time for the teammates assigned to them. */
+/**
+ * Manager-teammate assignments: a manager approves time for the teammates assigned
+ * to them. Only a member with the manager role has teammates; leaving that role
+ * removes them (see updateMember).
+ */
 export async function assignTeammate(db: Kysely<DB>, companyId: string, managerId: string, teammateId: string) {
-  if (managerId === teammateId) throw badRequest('A manager cannot be their own teammate.');
+  if (managerId === teammateId) throw badRequest('A manager cannot be their own teammate.', { field: 'teammate' });
   return db.transaction().execute(async (trx) => {
     const members = await trx
       .selectFrom('memberships')
-      .select(['user_id', 'role'])
+      .select(['user_id', 'role', 'is_active'])
       .where('company_id', '=', companyId)
       .where('user_id', 'in', [managerId, teammateId])
       .execute();
@@ -17,15 +21,30 @@ export async function assignTeammate(db: Kysely<DB>, companyId: string, managerI
     const teammate = members.find((m) => m.user_id === teammateId);
     if (!manager) throw notFound('manager');
     if (!teammate) throw notFound('teammate');
-    if (manager.role !== 'manager') throw badRequest('Only a member with the manager role can have teammates.', { field: 'manager' });
+    if (manager.role !== 'manager') {
+      throw badRequest(`Only a member with the manager role can have teammates; this one is ${manager.role}.`, { field: 'manager' });
+    }
+    if (!manager.is_active) throw badRequest('The manager is deactivated in this workspace.', { field: 'manager' });
     if (teammate.role === 'client') throw badRequest('A client membership cannot be a teammate.', { field: 'teammate' });
-    await trx
+    if (!teammate.is_active) throw badRequest('The teammate is deactivated in this workspace.', { field: 'teammate' });
+    const inserted = await trx
       .insertInto('teammate_assignments')
       .values({ company_id: companyId, manager_id: managerId, teammate_id: teammateId })
       .onConflict((oc) => oc.doNothing())
-      .execute();
+      .returning(['manager_id', 'teammate_id', 'created_at'])
+      .executeTakeFirst();
+    if (!inserted) {
+      // Already assigned: nothing changes, so nothing is audited.
+      return trx
+        .selectFrom('teammate_assignments')
+        .select(['manager_id', 'teammate_id', 'created_at'])
+        .where('company_id', '=', companyId)
+        .where('manager_id', '=', managerId)
+        .where('teammate_id', '=', teammateId)
+        .executeTakeFirstOrThrow();
+    }
     await audit(trx, { companyId, action: 'teammate.assigned', subjectType: 'user', subjectId: teammateId, details: { manager_id: managerId } });
-    return { manager_id: managerId, teammate_id: teammateId };
+    return inserted;
   });
 }
 
@@ -43,8 +62,14 @@ export async function unassignTeammate(db: Kysely<DB>, companyId: string, manage
   });
 }
 
+/** Assignments with both members' e-mail addresses, by manager then teammate. */
 export function listTeammates(db: Kysely<DB>, companyId: string, managerId?: string) {
-  let q = db.selectFrom('teammate_assignments').select(['manager_id', 'teammate_id', 'created_at']).where('company_id', '=', companyId);
-  if (managerId) q = q.where('manager_id', '=', managerId);
-  return q.orderBy('manager_id').orderBy('teammate_id').execute();
+  let q = db
+    .selectFrom('teammate_assignments as t')
+    .innerJoin('users as mu', 'mu.id', 't.manager_id')
+    .innerJoin('users as tu', 'tu.id', 't.teammate_id')
+    .select(['t.manager_id', 'mu.email as manager_email', 't.teammate_id', 'tu.email as teammate_email', 't.created_at'])
+    .where('t.company_id', '=', companyId);
+  if (managerId) q = q.where('t.manager_id', '=', managerId);
+  return q.orderBy('mu.email').orderBy('tu.email').execute();
 }

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { MANAGER_PERMISSIONS, type DB, type ManagerPermission, type Role, type UserType } from '../../db/types.ts';
 import { newId } from '../../ids.ts';
-import { ApiError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 
 /**
@@ -26,7 +26,8 @@ export interface MemberInput {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function checkMemberInput(input: MemberInput) {
+/** Checks the shape of a member change (no database needed); throws a 400 naming the field. */
+export function validateMemberInput(input: MemberInput) {
   if (input.email !== undefined && (!EMAIL.test(input.email) || input.email.length > 320)) {
     throw badRequest('email must be a valid e-mail address.', { field: 'email' });
   }
@@ -72,10 +73,11 @@ async function memberOrThrow(trx: Transaction<DB>, companyId: string, userId: st
 export async function createMember(db: Kysely<DB>, companyId: string, input: MemberInput) {
   if (!input.email) throw badRequest('email is required.', { field: 'email' });
   if (!input.first_name) throw badRequest('first_name is required.', { field: 'first_name' });
-  checkMemberInput(input);
+  validateMemberInput(input);
   const role = input.role ?? 'member';
   const userType = input.user_type ?? 'human';
   if (userType === 'agent' && role === 'client') throw badRequest('An agent cannot have the client role.', { field: 'role' });
+  assertPermissionsFitRole(role, input.permissions);
   const email = input.email.toLowerCase();
   return db.transaction().execute(async (trx) => {
     const company = await trx.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
@@ -117,8 +119,15 @@ export async function createMember(db: Kysely<DB>, companyId: string, input: Mem
   });
 }
 
+/** Manager permission flags mean something only on the manager role (owners and administrators hold them all). */
+export function assertPermissionsFitRole(role: Role, permissions: ManagerPermission[] | undefined) {
+  if (role !== 'manager' && permissions && permissions.length > 0) {
+    throw badRequest(`permissions apply only to the manager role, not to ${role}.`, { field: 'permissions' });
+  }
+}
+
 export async function updateMember(db: Kysely<DB>, companyId: string, userId: string, input: MemberInput) {
-  checkMemberInput(input);
+  validateMemberInput(input);
   if (input.email !== undefined || input.user_type !== undefined) {
     throw badRequest('email and user_type identify the user and cannot be changed.');
   }
@@ -133,6 +142,15 @@ export async function updateMember(db: Kysely<DB>, companyId: string, userId: st
     if (demotesOwner) await assertAnotherActiveOwner(trx, companyId, userId);
     if (current.user_type === 'agent' && membershipChanges.role === 'client') {
       throw badRequest('An agent cannot have the client role.', { field: 'role' });
+    }
+    const role = membershipChanges.role ?? current.role;
+    assertPermissionsFitRole(role, membershipChanges.permissions);
+    const leavesManagerRole = current.role === 'manager' && role !== 'manager';
+    if (leavesManagerRole) {
+      // A former manager keeps neither flags nor teammates: promoting them again
+      // later must not silently bring back what they held before.
+      membershipChanges.permissions = [];
+      await trx.deleteFrom('teammate_assignments').where('company_id', '=', companyId).where('manager_id', '=', userId).execute();
     }
     if (first_name !== undefined || last_name !== undefined) {
       await trx
@@ -159,6 +177,9 @@ export function deactivateMember(db: Kysely<DB>, companyId: string, userId: stri
 }
 
 async function assertAnotherActiveOwner(trx: Transaction<DB>, companyId: string, userId: string) {
+  // Lock the workspace row so two owners demoting each other at once cannot both
+  // pass this check: the second waits, then sees the first one's change.
+  await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().executeTakeFirst();
   const other = await trx
     .selectFrom('memberships')
     .select('user_id')
@@ -167,7 +188,7 @@ async function assertAnotherActiveOwner(trx: Transaction<DB>, companyId: string,
     .where('is_active', '=', true)
     .where('user_id', '<>', userId)
     .executeTakeFirst();
-  if (!other) throw new ApiError('conflict', 'A workspace needs at least one active owner.');
+  if (!other) throw conflict('A workspace needs at least one active owner: make another member owner first.');
 }
 
 export function listMembersForAdmin(db: Kysely<DB>, companyId: string) {

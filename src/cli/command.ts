@@ -1,0 +1,34 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { DB } from '../db/types.ts';
+import type { Output } from './output.ts';
+
+export type Values = Record<string, string | undefined>;
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * One `sheaf` command. `parse` checks the options without touching the database,
+ * so bad input fails fast and never takes the embedded database's lock; `run`
+ * does the work.
+ */
+export interface Command<T = unknown> {
+  /** Words after `sheaf` that name the command, e.g. `admin user create`. */
+  name: string;
+  /** The options part of its usage line, e.g. `--workspace ID --email E`. */
+  usage: string;
+  summary: string;
+  options: Options;
+  parse(values: Values): T;
+  run(ctx: { config: Config; output: Output }, input: T): Promise<number>;
+}
+
+/** What an admin command runs with: the (migrated) database. */
+export interface AdminContext {
+  db: Kysely<DB>;
+  output: Output;
+  clock: Clock;
+}
+
+export const str = { type: 'string' } as const;
