@@ -131,7 +131,7 @@ export interface AuditLogsTable {
   details: ColumnType<Record<string, unknown>, string | undefined, never>;
 }
 
-export interface DB extends CatalogTables, TimeTables {
+export interface DB extends CatalogTables, TimeTables, InvoiceTables {
   companies: CompaniesTable;
   users: UsersTable;
   memberships: MembershipsTable;
@@ -230,6 +230,8 @@ export interface ProjectUserAssignmentsTable {
   user_id: string;
   is_project_manager: Generated<boolean>;
   is_active: Generated<boolean>;
+  /** The person's budget when the project is budgeted by person (0004). */
+  budget: Decimal | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -342,4 +344,87 @@ export interface TimeTables {
   time_entries: TimeEntriesTable;
   expense_categories: ExpenseCategoriesTable;
   expenses: ExpensesTable;
+}
+
+// ---- invoices (0020_invoices.sql) ----
+
+export type InvoiceState = 'draft' | 'open' | 'paid' | 'closed' | 'voided';
+
+export interface InvoicesTable {
+  company_id: string;
+  id: string;
+  client_id: string;
+  number: string;
+  state: Generated<InvoiceState>;
+  subject: string | null;
+  issue_date: string;
+  due_date: string;
+  payment_term: PaymentTerms | null;
+  currency: string;
+  purchase_order: string | null;
+  tax: Decimal | null;
+  tax2: Decimal | null;
+  discount: Decimal | null;
+  notes: string | null;
+  period_start: string | null;
+  period_end: string | null;
+  service_period_start: string | null;
+  service_period_end: string | null;
+  created_by: string | null;
+  sent_at: Date | null;
+  paid_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface InvoiceLineItemsTable {
+  company_id: string;
+  id: string;
+  invoice_id: string;
+  kind: Generated<string>;
+  description: string | null;
+  quantity: ColumnType<string, string | number | undefined, string | number>;
+  unit_price: ColumnType<string, string | number | undefined, string | number>;
+  effect: Generated<'charge' | 'credit'>;
+  taxed: Generated<boolean>;
+  taxed2: Generated<boolean>;
+  project_id: string | null;
+  sort_order: Generated<number>;
+  import_source: 'time' | 'expense' | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface InvoiceMessagesTable {
+  company_id: string;
+  id: string;
+  invoice_id: string;
+  event_type: 'send' | 'reminder' | 'thank_you';
+  recipients: ColumnType<Array<{ email: string; name?: string | null }>, string, string>;
+  cc_recipients: ColumnType<Array<{ email: string; name?: string | null }>, string | undefined, string>;
+  subject: string | null;
+  body: string | null;
+  attach_pdf: Generated<boolean>;
+  attach_expense_receipts: Generated<boolean>;
+  send_me_a_copy: Generated<boolean>;
+  sent_by: string | null;
+  outbox_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface InvoicePaymentsTable {
+  company_id: string;
+  id: string;
+  invoice_id: string;
+  amount: Decimal;
+  paid_date: string;
+  notes: string | null;
+  created_at: CreatedAt;
+}
+
+export interface InvoiceTables {
+  invoices: InvoicesTable;
+  invoice_line_items: InvoiceLineItemsTable;
+  invoice_messages: InvoiceMessagesTable;
+  invoice_payments: InvoicePaymentsTable;
 }
