@@ -220,6 +220,9 @@ const lane1: Step[] = [
         'admin user create', 'admin user update', 'admin user deactivate', 'admin user list',
         'admin teammate assign', 'admin teammate unassign', 'admin teammate list',
         'admin key create', 'admin key rotate', 'admin key revoke', 'admin key list',
+        'admin task create', 'admin task update', 'admin task list', 'admin task assign', 'admin task unassign',
+        'admin rate set', 'admin rate list',
+        'admin assignment add', 'admin assignment update', 'admin assignment remove', 'admin assignment list',
       ]);
       expect(helpCommand.code).toBe(0);
       expect(helpCommand.stdout).toContain('sheaf admin key create --workspace ID --user ID|EMAIL [--kind full|personal]');

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
+import type { Role } from '../db/types.ts';
 import { hasPermission, isAdmin, isManager } from './policy.ts';
 
 /**
@@ -14,10 +15,18 @@ import { hasPermission, isAdmin, isManager } from './policy.ts';
 
 // ---- projects ----
 
+/**
+ * Whether the principal sees every project of the workspace: owners and
+ * administrators, except through a personal sync key, whose project directory is
+ * the projects its owner is actively assigned to whatever the owner's role (the
+ * spec's allowlist: "minimal directory of actively assigned projects").
+ */
+export const seesAllProjects = (p: Principal) => isAdmin(p) && p.kind !== 'personal';
+
 /** SQL condition: the project row aliased `alias` is visible to the principal. */
 export function projectVisible(p: Principal, alias = 'projects') {
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
-    if (isAdmin(p)) return sql<SqlBool>`true`;
+    if (seesAllProjects(p)) return sql<SqlBool>`true`;
     return eb.exists(
       eb
         .selectFrom('project_user_assignments as vis_pua')
@@ -45,6 +54,15 @@ export const mayCreateProjects = (p: Principal) => hasPermission(p, 'edit_projec
 export const mayUpdateProject = (p: Principal, a: OwnAssignment | null) => isAdmin(p) || managesProject(p, a);
 
 export const mayDeleteProjects = (p: Principal) => isAdmin(p);
+
+/** Who may be assigned to projects (track time on them): internal members, never client memberships. */
+export const mayBeAssignedToProjects = (m: { role: Role }) => m.role !== 'client';
+
+/**
+ * Who may be made a project's manager (`is_project_manager`): members with the
+ * manager role. Owners and administrators already manage every project.
+ */
+export const mayBeProjectManager = (m: { role: Role }) => m.role === 'manager';
 
 /** Billing and budget properties (rates, fees, budgets) need the billable-rate permission to set. */
 export const maySetCommercialFields = (p: Principal) => hasPermission(p, 'view_billable_rates');

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
 import { ApiError } from '../http/errors.ts';
+import { catalogCommands } from './catalog-commands.ts';
 import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
 import { str, type Command, type Options, type Values } from './command.ts';
 import { UsageError, type Output } from './output.ts';
@@ -74,7 +75,11 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 }
 
 /** Every command, in the order `sheaf help` lists them. Later areas add theirs here. */
-export const COMMANDS: Command<any>[] = [serveCommand, migrateCommand, ...adminCommands.map((c) => fromAdmin<any>(c))];
+export const COMMANDS: Command<any>[] = [
+  serveCommand,
+  migrateCommand,
+  ...[...adminCommands, ...Object.values(catalogCommands)].map((c) => fromAdmin<any>(c)),
+];
 
 const line = (c: Command<any>) => `sheaf ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
 

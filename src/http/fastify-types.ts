@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Config } from '../config.ts';
 import type { FeatureSet } from './features.ts';
 import type { IdempotencyState } from './idempotency.ts';
+import type { RouteEntry } from './security.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,6 +18,7 @@ declare module 'fastify' {
     db: Kysely<DB>;
     config: Config;
     features: FeatureSet;
+    routeCatalog: RouteEntry[];
   }
   interface FastifyRequest {
     principal: Principal | null;

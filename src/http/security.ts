@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { authenticate, type AuthDeps } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
-import { assertRouteAccess } from '../access/policy.ts';
+import { assertRouteAccess, type RouteAccess } from '../access/policy.ts';
 
 /**
  * Authentication and route-level access. Every route must declare `config.access`;
@@ -11,10 +11,13 @@ import { assertRouteAccess } from '../access/policy.ts';
  */
 export function registerSecurity(app: FastifyInstance, deps: AuthDeps) {
   app.decorateRequest('principal', null);
+  const routes: RouteEntry[] = [];
+  app.decorate('routeCatalog', routes);
 
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access) throw new Error(`route ${route.method} ${route.url} declares no access requirement`);
+    for (const method of toArray(route.method)) if (method !== 'HEAD') routes.push({ method, url: route.url, access });
     if (access === 'public') return;
     const routeUrl = route.url;
     const guard: onRequestHookHandler = async (request) => {
@@ -24,6 +27,13 @@ export function registerSecurity(app: FastifyInstance, deps: AuthDeps) {
     };
     route.onRequest = [...toArray(route.onRequest), guard];
   });
+}
+
+/** Every registered route with its declared access (the shared security tests walk it). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: RouteAccess;
 }
 
 function toArray<T>(value: T | T[] | undefined): T[] {
