@@ -14,6 +14,12 @@ import { registerResponseHeaders } from './http/response-headers.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
+import { projectsRoutes } from './modules/projects/routes.ts';
+import { projectAssignmentsRoutes } from './modules/project-assignments/routes.ts';
+import { tasksRoutes } from './modules/tasks/routes.ts';
+import { taskAssignmentsRoutes } from './modules/task-assignments/routes.ts';
+import { clientsRoutes } from './modules/clients/routes.ts';
+import { contactsRoutes } from './modules/contacts/routes.ts';
 
 /** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
 export const BODY_LIMIT = 128 * 1024;
@@ -75,6 +81,12 @@ export async function buildApp({ config, db, plugins = [] }: AppDeps): Promise<F
 
   await app.register(systemRoutes);
   await app.register(usersRoutes);
+  await app.register(projectsRoutes);
+  await app.register(projectAssignmentsRoutes);
+  await app.register(tasksRoutes);
+  await app.register(taskAssignmentsRoutes);
+  await app.register(clientsRoutes);
+  await app.register(contactsRoutes);
   for (const plugin of plugins) await app.register(plugin);
 
   await app.ready();
