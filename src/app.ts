@@ -29,16 +29,35 @@ export interface AppDeps {
   db: Kysely<DB>;
   /** Extra route plugins, registered after the built-in ones (tests use it to exercise plugins). */
   plugins?: FastifyPluginAsync[];
+  /** Where the JSON log lines go (default stdout); tests capture them. */
+  logStream?: { write(line: string): void };
+}
+
+/** What a request log line says about the credential: its kind and readable prefix, never the secret. */
+function credentialHint(authorization: string | undefined): string | undefined {
+  const token = authorization?.replace(/^Bearer\s+/i, '');
+  if (!token) return undefined;
+  return token.startsWith('sheaf_') ? `${token.slice(0, 12)}…` : 'jwt';
 }
 
 /** Builds the API; never listens (src/server.ts does). Tests build it and inject requests. */
-export async function buildApp({ config, db, plugins = [] }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, plugins = [], logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     logger: {
       level: config.logLevel,
+      stream: logStream,
+      serializers: {
+        req: (req) => ({
+          method: req.method,
+          url: req.url,
+          remoteAddress: req.ip,
+          credential: credentialHint(req.headers.authorization),
+          account: req.headers['service-account-id'],
+        }),
+      },
       // Credentials never reach the log, even if a serializer someday includes headers.
-      redact: ['req.headers.authorization', 'req.headers["service-account-id"]', 'req.headers.cookie'],
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["idempotency-key"]'],
     },
     routerOptions: { ignoreTrailingSlash: true },
   });

@@ -353,3 +353,26 @@ describe('rate limit shared through Redis', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
 });
+
+describe('request logging', () => {
+  it('logs one line per request without the credential secret', async () => {
+    const lines: string[] = [];
+    const ctx = await createTestContext({ env: { LOG_LEVEL: 'info' } });
+    try {
+      const { owner } = await createWorkspaceWithOwner(ctx.db);
+      const app = await buildApp({ config: ctx.config, db: ctx.db, logStream: { write: (line) => void lines.push(line) } });
+      await request(app, owner, { method: 'GET', url: '/api/v2/users/me' });
+      await request(app, owner, { method: 'GET', url: '/api/v2/users?bogus=1' });
+      await app.close();
+      const log = lines.join('');
+      expect(log).toContain('/api/v2/users/me');
+      expect(log).toContain('sheaf_fa_');
+      expect(log).not.toContain(owner.key);
+      expect(log).not.toContain(owner.key.slice(12));
+      const entries = lines.map((l) => JSON.parse(l));
+      expect(entries.filter((e) => e.msg === 'request completed')).toHaveLength(2);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
