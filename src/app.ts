@@ -14,6 +14,7 @@ import { registerResponseHeaders } from './http/response-headers.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
+import { reportsRoutes } from './modules/reports/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import { projectAssignmentsRoutes } from './modules/project-assignments/routes.ts';
 import { tasksRoutes } from './modules/tasks/routes.ts';
@@ -100,6 +101,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
 
   await app.register(systemRoutes);
   await app.register(usersRoutes);
+  await app.register(reportsRoutes);
   await app.register(projectsRoutes);
   await app.register(projectAssignmentsRoutes);
   await app.register(tasksRoutes);

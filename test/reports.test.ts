@@ -133,7 +133,7 @@ describe('reports', () => {
   let personal: Caller;
 
   const get = (caller: Caller, url: string) => request(ctx.app, caller, { method: 'GET', url });
-  const byProject = (body: { results: Array<{ project_id: string }> }) => Object.fromEntries(body.results.map((r) => [r.project_id, r]));
+  const byProject = (body: { results: Array<{ project_id: string }> }): Record<string, any> => Object.fromEntries(body.results.map((r) => [r.project_id, r]));
 
   beforeAll(async () => {
     ctx = await createTestContext();
