@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { createHash } from 'node:crypto';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { join } from 'node:path';
 import { PGliteDialect } from './pglite-dialect.ts';
@@ -48,9 +49,61 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     options: settings,
     types: pgTypes,
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   await sql`select 1`.execute(db); // fail fast on a bad URL
   return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/** Statements a connection keeps prepared at most; beyond, queries run unnamed (planned each time). */
+const MAX_PREPARED_PER_CONNECTION = 500;
+/** Longer texts (bulk inserts, long IN lists) vary too much to be worth preparing. */
+const MAX_PREPARED_SQL_LENGTH = 8_000;
+
+/**
+ * node-postgres sends a parameterised query as an unnamed statement, which PostgreSQL
+ * parses and plans on every execution: for a four-table join (authentication) the
+ * planning costs several times the execution. Naming each statement after a hash of
+ * its text lets every pooled connection parse and plan it once and then only bind and
+ * execute. Queries without parameters (BEGIN, COMMIT, DDL) stay on the simple protocol.
+ * The set of named statements per connection is bounded.
+ */
+function preparingPool(pool: pg.Pool): PostgresPool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (name === undefined) {
+      name = `k_${createHash('sha1').update(text).digest('base64url')}`;
+      if (names.size < 10 * MAX_PREPARED_PER_CONNECTION) names.set(text, name);
+    }
+    return name;
+  };
+  // One wrapper per pooled client, made once: Kysely keys its connection objects by
+  // the client it is handed, so a fresh wrapper per checkout would cost a new one each time.
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    const prepared = new Set<string>();
+    const query = (text: any, values?: ReadonlyArray<unknown>): any => {
+      if (typeof text !== 'string' || !values || values.length === 0 || text.length > MAX_PREPARED_SQL_LENGTH) {
+        return values === undefined ? client.query(text) : client.query(text, [...values]);
+      }
+      const name = nameOf(text);
+      if (!prepared.has(name)) {
+        if (prepared.size >= MAX_PREPARED_PER_CONNECTION) return client.query(text, [...values]);
+        prepared.add(name);
+      }
+      return client.query({ name, text, values: [...values] });
+    };
+    return { query, release: () => client.release() } as PostgresPoolClient;
+  };
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      if (!wrapper) wrappers.set(client, (wrapper = wrap(client)));
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
 }
 
 async function openPglite(dataDir: string | null): Promise<Database> {

@@ -1,8 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  onResponseAsyncHookHandler,
+  onSendAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import type { Principal } from '../auth/principal.ts';
 import { withTenant } from '../db/tenant.ts';
 import { ApiError } from './errors.ts';
+import { appendRouteHook } from './route-hooks.ts';
 
 /**
  * `Idempotency-Key` (Stripe's model) for routes that declare `config.idempotent`.
@@ -36,8 +43,7 @@ function permissionHash(p: Principal) {
 export function registerIdempotency(app: FastifyInstance) {
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.config?.idempotent) return;
+  const preHandler: preHandlerAsyncHookHandler = async (request, reply) => {
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
     if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {
@@ -94,20 +100,29 @@ export function registerIdempotency(app: FastifyInstance) {
     for (const [name, value] of Object.entries(existing.response_headers ?? {})) reply.header(name, value as string);
     reply.header('Idempotent-Replayed', 'true');
     return reply.code(existing.status_code!).send(existing.response_body);
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend: onSendAsyncHookHandler = async (request, reply, payload) => {
     const state = request.idempotency;
     if (!state) return payload;
     request.idempotency = null;
     if (reply.statusCode >= 500 || reply.statusCode === 409) await release(app, state);
     else await complete(app, state, reply, typeof payload === 'string' ? payload : String(payload ?? ''));
     return payload;
-  });
+  };
 
   // A request that failed before onSend (client gone, crash in a hook) must not hold the key.
-  app.addHook('onResponse', async (request) => {
+  const onResponse: onResponseAsyncHookHandler = async (request) => {
     if (request.idempotency) await release(app, request.idempotency);
+  };
+
+  // Only routes that accept Idempotency-Key get the hooks; every other request skips
+  // three async hooks (and their promises).
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    appendRouteHook(route, 'preHandler', preHandler);
+    appendRouteHook(route, 'onSend', onSend);
+    appendRouteHook(route, 'onResponse', onResponse);
   });
 }
 

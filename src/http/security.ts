@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import { authenticate, type AuthDeps } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { assertRouteAccess, type RouteAccess } from '../access/policy.ts';
+import { appendRouteHook } from './route-hooks.ts';
 
 /**
  * Authentication and route-level access. Every route must declare `config.access`;
@@ -17,7 +18,7 @@ export function registerSecurity(app: FastifyInstance, deps: AuthDeps) {
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access) throw new Error(`route ${route.method} ${route.url} declares no access requirement`);
-    for (const method of toArray(route.method)) if (method !== 'HEAD') routes.push({ method, url: route.url, access });
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, access });
     if (access === 'public') return;
     const routeUrl = route.url;
     const guard: onRequestHookHandler = async (request) => {
@@ -25,7 +26,7 @@ export function registerSecurity(app: FastifyInstance, deps: AuthDeps) {
       request.principal = principal;
       assertRouteAccess(principal, request.method, routeUrl, access);
     };
-    route.onRequest = [...toArray(route.onRequest), guard];
+    appendRouteHook(route, 'onRequest', guard);
   });
 }
 
@@ -34,10 +35,6 @@ export interface RouteEntry {
   method: string;
   url: string;
   access: RouteAccess;
-}
-
-function toArray<T>(value: T | T[] | undefined): T[] {
-  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
 /** The authenticated caller of a non-public route. */

@@ -1,0 +1,121 @@
+/**
+ * The benchmark's server process, forked by bench/users-me.ts so the load
+ * generator never shares this event loop. It opens PostgreSQL in the schema the
+ * driver chose (BENCH_SCHEMA), migrates, seeds one workspace with an owner and a
+ * full-access key, and listens with two servers on one database pool:
+ *
+ * - Sheaf: the real app from buildApp (logging silent, rate limit out of reach);
+ * - baseline: a bare Fastify instance with one route running
+ *   `select "id", "name" from "companies" where "id" = $1` through the same Kysely db.
+ *
+ * It reports its CPU time and event-loop utilisation on request and shuts down on
+ * `stop`, on losing the driver, or on SIGTERM. The driver drops the schema.
+ */
+import { performance } from 'node:perf_hooks';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { createWorkspace } from '../src/modules/workspaces/service.ts';
+import { createMember } from '../src/modules/users/admin-service.ts';
+import { createKey } from '../src/modules/credentials/service.ts';
+import type { DriverMessage, ServerMessage } from './protocol.ts';
+
+const HOST = '127.0.0.1';
+
+function send(message: ServerMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send || !process.connected) return resolve();
+    process.send(message, undefined, {}, () => resolve());
+  });
+}
+
+function urlOf(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (!address || typeof address !== 'object') throw new Error('server is not listening');
+  return `http://${HOST}:${address.port}`;
+}
+
+let database: Database | undefined;
+const servers: FastifyInstance[] = [];
+let stopping: Promise<void> | undefined;
+
+function shutdown(code = 0): Promise<void> {
+  stopping ??= (async () => {
+    for (const server of servers) await server.close().catch(() => {});
+    await database?.close().catch(() => {});
+    process.exit(code);
+  })();
+  return stopping;
+}
+
+async function main() {
+  const databaseUrl = process.env.DATABASE_URL;
+  const schema = process.env.BENCH_SCHEMA;
+  const poolSize = Number(process.env.BENCH_POOL_SIZE ?? 10);
+  if (!databaseUrl || !schema) throw new Error('DATABASE_URL and BENCH_SCHEMA are required');
+
+  database = await openDatabase({ databaseUrl, schema, poolSize });
+  const db = database.db;
+  await migrate(db);
+
+  const company = await createWorkspace(db, { name: 'Bench Works' });
+  const owner = await createMember(db, company.id, {
+    email: `owner.${schema}@bench.example`,
+    first_name: 'Olive',
+    last_name: 'Owner',
+    role: 'owner',
+  });
+  const { secret } = await createKey(db, company.id, { userId: owner.user_id, kind: 'integration' });
+
+  const config = loadConfig(
+    { LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000', DATABASE_URL: databaseUrl },
+    { dataDir: null, databaseSchema: schema, databasePoolSize: poolSize },
+  );
+  const sheaf = await buildApp({ config, db });
+  servers.push(sheaf);
+  await sheaf.listen({ host: HOST, port: 0 });
+
+  const baseline = Fastify({ logger: false });
+  servers.push(baseline);
+  baseline.get<{ Params: { id: string } }>('/baseline/companies/:id', async (request, reply) => {
+    const row = await db.selectFrom('companies').select(['id', 'name']).where('id', '=', request.params.id).executeTakeFirst();
+    if (!row) return reply.code(404).send({ error: 'not_found' });
+    return row;
+  });
+  await baseline.listen({ host: HOST, port: 0 });
+
+  const version = await sql<{ server_version: string }>`show server_version`.execute(db);
+
+  await send({
+    type: 'ready',
+    sheafUrl: urlOf(sheaf),
+    baselineUrl: urlOf(baseline),
+    headers: { authorization: `Bearer ${secret}`, 'service-account-id': company.id },
+    companyId: company.id,
+    companyName: company.name,
+    poolSize,
+    postgresVersion: version.rows[0]?.server_version ?? 'unknown',
+  });
+}
+
+process.on('message', (message: DriverMessage) => {
+  if (message.type === 'stop') void shutdown(0);
+  else if (message.type === 'usage') {
+    const cpu = process.cpuUsage();
+    const elu = performance.eventLoopUtilization();
+    void send({ type: 'usage', seq: message.seq, cpuMicros: cpu.user + cpu.system, eluIdle: elu.idle, eluActive: elu.active, now: performance.now() });
+  }
+});
+// The driver owns the lifecycle: Ctrl-C reaches this process too, but the driver
+// stops the load first and then sends `stop`. Losing the driver ends this process.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => void shutdown(143));
+process.on('disconnect', () => void shutdown(1));
+
+main().catch(async (err: unknown) => {
+  await send({ type: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  await shutdown(1);
+});

@@ -1,0 +1,634 @@
+/**
+ * `npm run bench`: authenticated `GET /api/v2/users/me` throughput on PostgreSQL,
+ * as a ratio to a bare Fastify route running one primary-key SELECT on the same
+ * database pool, measured in the same run. Target: ratio >= 0.6.
+ *
+ * This process is the driver and load generator (autocannon). The servers run in a
+ * forked child (bench/servers.ts), so the load generator never shares their event
+ * loop. Both targets are measured identically: a warm-up of each, then rounds in
+ * alternating order (baseline, sheaf | sheaf, baseline | ...) so slow drift of the
+ * machine (other processes, Postgres autovacuum) falls on both alike.
+ *
+ * Every response must be a 200; any other status, socket error or timeout makes
+ * the measurement invalid (exit 1). A missed target is reported, not failed: the
+ * exit status is 0 whether or not the ratio reaches the target.
+ *
+ * The figure is the throughput ratio (all 200s over all measured seconds, sheaf over
+ * baseline). To explain it, each run also records the CPU time per response of the
+ * server process ("node µs/req") and of the PostgreSQL backends serving the pool
+ * ("pg µs/req", read from /proc, found by application_name; n/a for a remote
+ * database), the server's event-loop utilisation, and the CPU that processes outside
+ * the benchmark took ("other"). On a shared machine the throughput ratio swings with
+ * the neighbours' load; the CPU-cost ratio (baseline node+pg µs over sheaf node+pg µs)
+ * hardly does, and is printed beside it as a cross-check.
+ *
+ * Options (flag, or environment variable):
+ *   --duration  BENCH_DURATION     seconds per measured run            (default 5)
+ *   --warmup    BENCH_WARMUP       seconds of warm-up per target       (default 3)
+ *   --rounds    BENCH_ROUNDS       measured runs per target            (default 5)
+ *   --connections BENCH_CONNECTIONS concurrent HTTP connections         (default 16)
+ *   --pool      BENCH_POOL_SIZE    PostgreSQL pool size (shared)        (default 10)
+ *   --target    BENCH_TARGET       ratio to pass                        (default 0.6)
+ *   --out       BENCH_OUT          JSON results file       (default .bench/users-me.json)
+ *   --profile                      write a V8 CPU profile of the server process to .bench/profiles/
+ * DATABASE_URL selects PostgreSQL (default postgres://root@127.0.0.1:5432/test); the
+ * run works in its own schema (sheaf_bench_<random>), dropped at the end, on failure
+ * and on Ctrl-C.
+ *
+ *   npm run bench
+ *   npm run bench -- --duration 10 --rounds 4 --connections 32
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon, { type Instance, type Result } from 'autocannon';
+import pg from 'pg';
+import type { DriverMessage, ReadyMessage, ServerMessage, UsageMessage } from './protocol.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
+
+type Target = 'baseline' | 'sheaf';
+
+interface Options {
+  duration: number;
+  warmup: number;
+  rounds: number;
+  connections: number;
+  pool: number;
+  target: number;
+  out: string;
+  profile: boolean;
+}
+
+interface Run {
+  target: Target;
+  phase: 'warmup' | 'measure';
+  round: number;
+  url: string;
+  seconds: number;
+  requests: number;
+  rps: number;
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  statusCodes: Record<string, number>;
+  non200: number;
+  errors: number;
+  timeouts: number;
+  /** Server process CPU (user + system) as a share of one core, and per response. */
+  serverCpuPercent: number;
+  serverCpuMicrosPerRequest: number;
+  /** Server event-loop utilisation during the run, 0..1 (1 = the loop never idled). */
+  serverEventLoopUtilization: number;
+  /** This process (autocannon) as a share of one core. */
+  loadgenCpuPercent: number;
+  /**
+   * CPU of the PostgreSQL backends serving the pool, as a share of one core and per
+   * response; null when they cannot be read (database on another host).
+   */
+  dbCpuPercent: number | null;
+  dbCpuMicrosPerRequest: number | null;
+  /** Whole machine: busy share of all CPUs, and the part no process of this benchmark used. */
+  machineBusyPercent: number | null;
+  otherCpuPercent: number | null;
+}
+
+// ---------------------------------------------------------------------------- options
+
+function readOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      rounds: { type: 'string' },
+      connections: { type: 'string' },
+      pool: { type: 'string' },
+      target: { type: 'string' },
+      out: { type: 'string' },
+      profile: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(
+      'usage: npm run bench -- [--duration s] [--warmup s] [--rounds n] [--connections n] [--pool n] [--target ratio] [--out file] [--profile]',
+    );
+    process.exit(0);
+  }
+  const env = process.env;
+  const num = (name: string, flag: string | undefined, envName: string, fallback: number, integer: boolean, min: number) => {
+    const raw = flag ?? env[envName];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+      throw new Error(`--${name} (${envName}) must be ${integer ? 'an integer' : 'a number'} of at least ${min}, not ${raw}`);
+    }
+    return value;
+  };
+  return {
+    duration: num('duration', values.duration, 'BENCH_DURATION', 5, false, 1),
+    warmup: num('warmup', values.warmup, 'BENCH_WARMUP', 3, false, 0),
+    rounds: num('rounds', values.rounds, 'BENCH_ROUNDS', 5, true, 1),
+    connections: num('connections', values.connections, 'BENCH_CONNECTIONS', 16, true, 1),
+    pool: num('pool', values.pool, 'BENCH_POOL_SIZE', 10, true, 1),
+    target: num('target', values.target, 'BENCH_TARGET', 0.6, false, 0),
+    out: resolve(ROOT, values.out ?? env.BENCH_OUT ?? '.bench/users-me.json'),
+    profile: values.profile ?? false,
+  };
+}
+
+// ---------------------------------------------------------------------------- server process
+
+class ServerProcess {
+  private seq = 0;
+  private readonly waiting = new Map<number, (m: UsageMessage) => void>();
+  readonly exited: Promise<void>;
+
+  constructor(readonly child: ChildProcess) {
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    child.on('message', (m: ServerMessage) => {
+      if (m.type === 'usage') {
+        this.waiting.get(m.seq)?.(m);
+        this.waiting.delete(m.seq);
+      }
+    });
+  }
+
+  get alive() {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  ready(timeoutMs: number): Promise<ReadyMessage> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server process not ready after ${timeoutMs} ms`)), timeoutMs);
+      const onExit = (code: number | null) => {
+        clearTimeout(timer);
+        reject(new Error(`server process exited (${code}) before it was ready`));
+      };
+      this.child.once('exit', onExit);
+      this.child.on('message', (m: ServerMessage) => {
+        if (m.type === 'ready') {
+          clearTimeout(timer);
+          this.child.off('exit', onExit);
+          resolve(m);
+        } else if (m.type === 'failed') {
+          clearTimeout(timer);
+          this.child.off('exit', onExit);
+          reject(new Error(`server process failed:\n${m.message}`));
+        }
+      });
+    });
+  }
+
+  usage(): Promise<UsageMessage> {
+    const seq = ++this.seq;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('server process did not report its usage')), 5000);
+      this.waiting.set(seq, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      this.send({ type: 'usage', seq });
+    });
+  }
+
+  send(message: DriverMessage) {
+    if (this.child.connected) this.child.send(message);
+  }
+
+  async stop() {
+    if (!this.alive) return;
+    this.send({ type: 'stop' });
+    const killed = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
+    await this.exited;
+    clearTimeout(killed);
+  }
+}
+
+// ---------------------------------------------------------------------------- CPU accounting
+
+const CLOCK_TICK_MICROS = 10_000; // Linux USER_HZ is 100 on every mainstream kernel
+
+/** utime + stime of a process in microseconds, or null when /proc does not show it. */
+function processCpuMicros(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MICROS;
+  } catch {
+    return null;
+  }
+}
+
+/** All CPUs together: busy and total microseconds since boot, or null off Linux. */
+function machineCpuMicros(): { busy: number; total: number } | null {
+  try {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.map(Number);
+    const total = user + nice + system + idle + iowait + irq + softirq + steal;
+    return { busy: (total - idle - iowait) * CLOCK_TICK_MICROS, total: total * CLOCK_TICK_MICROS };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU of the PostgreSQL backends of the benchmark's pool, found by the
+ * application_name the server process connects with. Backends that closed
+ * between two samples are lost (the pool keeps them open under load).
+ */
+class DatabaseCpu {
+  private last = new Map<number, number>();
+  constructor(
+    private readonly client: pg.Client,
+    private readonly applicationName: string,
+  ) {}
+
+  /** CPU microseconds the pool's backends used since the previous call, or null if unreadable. */
+  async sample(): Promise<number | null> {
+    const { rows } = await this.client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
+      this.applicationName,
+    ]);
+    const now = new Map<number, number>();
+    let delta = 0;
+    for (const { pid } of rows) {
+      const micros = processCpuMicros(pid);
+      if (micros === null) return null;
+      now.set(pid, micros);
+      delta += micros - (this.last.get(pid) ?? 0);
+    }
+    const first = this.last.size === 0;
+    this.last = now;
+    return first && rows.length === 0 ? null : delta;
+  }
+}
+
+// ---------------------------------------------------------------------------- measuring
+
+let current: Instance | undefined;
+
+async function measure(
+  server: ServerProcess,
+  dbCpu: DatabaseCpu,
+  target: Target,
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  options: Options,
+  phase: Run['phase'],
+  round: number,
+): Promise<Run> {
+  const before = await server.usage();
+  await dbCpu.sample();
+  const machineBefore = machineCpuMicros();
+  const loadgenBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  current = autocannon({ url, headers, connections: options.connections, pipelining: 1, duration: seconds, timeout: 10 });
+  const result: Result = await current;
+  current = undefined;
+  const loadgen = process.cpuUsage(loadgenBefore);
+  const wallMs = performance.now() - wallBefore;
+  const machineAfter = machineCpuMicros();
+  const after = await server.usage();
+  const dbMicros = await dbCpu.sample();
+
+  const statusCodes: Record<string, number> = {};
+  for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
+  const requests = Object.values(statusCodes).reduce((a, b) => a + b, 0);
+  const ok = statusCodes['200'] ?? 0;
+  const serverMs = after.now - before.now;
+  const serverCpu = after.cpuMicros - before.cpuMicros;
+  const active = after.eluActive - before.eluActive;
+  const idle = after.eluIdle - before.eluIdle;
+  const loadgenMicros = loadgen.user + loadgen.system;
+  const wallMicros = wallMs * 1000;
+  const machine =
+    machineBefore && machineAfter
+      ? { busy: machineAfter.busy - machineBefore.busy, total: machineAfter.total - machineBefore.total }
+      : null;
+  const cpus = os.availableParallelism();
+  return {
+    target,
+    phase,
+    round,
+    url,
+    seconds: result.duration,
+    requests,
+    rps: ok / result.duration,
+    latencyMs: {
+      mean: result.latency.mean,
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    statusCodes,
+    non200: requests - ok,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    serverCpuPercent: (serverCpu / 1000 / serverMs) * 100,
+    serverCpuMicrosPerRequest: requests ? serverCpu / requests : 0,
+    serverEventLoopUtilization: active + idle > 0 ? active / (active + idle) : 0,
+    loadgenCpuPercent: (loadgenMicros / wallMicros) * 100,
+    dbCpuPercent: dbMicros === null ? null : (dbMicros / wallMicros) * 100,
+    dbCpuMicrosPerRequest: dbMicros === null || !requests ? null : dbMicros / requests,
+    machineBusyPercent: machine ? (machine.busy / machine.total) * 100 : null,
+    // In "cores": everything busy on the machine minus this benchmark's three parts.
+    otherCpuPercent: machine
+      ? Math.max(0, ((machine.busy / machine.total) * cpus * wallMicros - serverCpu - loadgenMicros - (dbMicros ?? 0)) / wallMicros) * 100
+      : null,
+  };
+}
+
+/** One request by hand before the load: the key works, a missing key is refused, the baseline finds the row. */
+async function sanityCheck(ready: ReadyMessage) {
+  const me = await fetch(`${ready.sheafUrl}/api/v2/users/me`, { headers: ready.headers });
+  const body = (await me.json()) as { company?: { id?: string }; roles?: string[] };
+  if (me.status !== 200 || body.company?.id !== ready.companyId || !body.roles?.includes('owner')) {
+    throw new Error(`GET /api/v2/users/me answered ${me.status} ${JSON.stringify(body)}`);
+  }
+  const anonymous = await fetch(`${ready.sheafUrl}/api/v2/users/me`);
+  await anonymous.arrayBuffer();
+  if (anonymous.status !== 401) throw new Error(`GET /api/v2/users/me without a key answered ${anonymous.status}, not 401`);
+  const base = await fetch(baselineUrl(ready));
+  const row = (await base.json()) as { id?: string };
+  if (base.status !== 200 || row.id !== ready.companyId) throw new Error(`baseline answered ${base.status} ${JSON.stringify(row)}`);
+}
+
+const baselineUrl = (ready: ReadyMessage) => `${ready.baselineUrl}/baseline/companies/${ready.companyId}`;
+const sheafUrl = (ready: ReadyMessage) => `${ready.sheafUrl}/api/v2/users/me`;
+
+// ---------------------------------------------------------------------------- reporting
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+function summarize(runs: Run[], target: Target) {
+  const mine = runs.filter((r) => r.phase === 'measure' && r.target === target);
+  const ok = mine.reduce((a, r) => a + (r.statusCodes['200'] ?? 0), 0);
+  const seconds = mine.reduce((a, r) => a + r.seconds, 0);
+  return {
+    rps: ok / seconds,
+    rpsPerRun: mine.map((r) => r.rps),
+    p50Ms: median(mine.map((r) => r.latencyMs.p50)),
+    p99Ms: median(mine.map((r) => r.latencyMs.p99)),
+    worstP99Ms: Math.max(...mine.map((r) => r.latencyMs.p99)),
+    serverCpuMicrosPerRequest: median(mine.map((r) => r.serverCpuMicrosPerRequest)),
+    serverEventLoopUtilization: median(mine.map((r) => r.serverEventLoopUtilization)),
+    dbCpuMicrosPerRequest: mine.every((r) => r.dbCpuMicrosPerRequest !== null)
+      ? median(mine.map((r) => r.dbCpuMicrosPerRequest!))
+      : null,
+    requests: mine.reduce((a, r) => a + r.requests, 0),
+  };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows
+    .map((r, n) => {
+      const line = r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+      return n === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : line;
+    })
+    .join('\n');
+}
+
+const f0 = (x: number) => x.toFixed(0);
+const f2 = (x: number) => x.toFixed(2);
+
+// ---------------------------------------------------------------------------- main
+
+async function dropSchema(databaseUrl: string, schema: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main() {
+  const options = readOptions();
+  const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const schema = `sheaf_bench_${randomBytes(6).toString('hex')}`;
+  const applicationName = schema.replaceAll('_', '-');
+  let server: ServerProcess | undefined;
+  let monitor: pg.Client | undefined;
+  let interrupted = false;
+
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      current?.stop();
+      await server?.stop();
+      await monitor?.end().catch(() => {});
+      try {
+        await dropSchema(databaseUrl, schema);
+      } catch (err) {
+        console.error(`could not drop schema ${schema} (${(err as Error).message}); if it was created, drop it by hand`);
+      }
+    })());
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\n${signal}: stopping the load, the servers, and dropping schema ${schema}`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const machine = {
+    nproc: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    loadAverage1m: os.loadavg()[0],
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+  };
+  const pgTarget = databaseUrl.replace(/\/\/[^@/]*@/, '//…@');
+  const measured = options.rounds * 2 * options.duration + 2 * options.warmup;
+  console.log(
+    `users/me benchmark: ${options.connections} connections, pool ${options.pool}, ` +
+      `${options.warmup}s warm-up + ${options.rounds}×${options.duration}s per target (~${Math.round(measured)}s of load)`,
+  );
+  console.log(`PostgreSQL ${pgTarget}, schema ${schema}; ${machine.nproc} CPUs (${machine.cpu}), load ${f2(machine.loadAverage1m)}`);
+
+  try {
+    const execArgv = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, '.bench/profiles')}`] : [];
+    server = new ServerProcess(
+      fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, 'bench/servers.ts')], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          BENCH_SCHEMA: schema,
+          BENCH_POOL_SIZE: String(options.pool),
+          // node-postgres names its connections after PGAPPNAME: how the CPU of the pool's backends is found.
+          PGAPPNAME: applicationName,
+        },
+        execArgv,
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
+    );
+    const ready = await server.ready(120_000);
+    await sanityCheck(ready);
+    monitor = new pg.Client({ connectionString: databaseUrl, application_name: `${applicationName}-monitor` });
+    await monitor.connect();
+    const dbCpu = new DatabaseCpu(monitor, applicationName);
+    const urls: Record<Target, string> = { baseline: baselineUrl(ready), sheaf: sheafUrl(ready) };
+    const headers: Record<Target, Record<string, string>> = { baseline: {}, sheaf: ready.headers };
+    console.log(`PostgreSQL ${ready.postgresVersion}; sheaf ${urls.sheaf}; baseline ${urls.baseline}\n`);
+
+    const runs: Run[] = [];
+    const step = async (target: Target, phase: Run['phase'], round: number, seconds: number) => {
+      if (interrupted) throw new Error('interrupted');
+      process.stdout.write(`${phase === 'warmup' ? 'warm-up' : `round ${round}`} ${target} (${seconds}s) … `);
+      const run = await measure(server!, dbCpu, target, urls[target], headers[target], seconds, options, phase, round);
+      runs.push(run);
+      console.log(
+        `${f0(run.rps)} req/s, p50 ${f2(run.latencyMs.p50)} ms, p99 ${f2(run.latencyMs.p99)} ms` +
+          (run.non200 || run.errors || run.timeouts ? `  !! ${run.non200} non-200, ${run.errors} errors, ${run.timeouts} timeouts` : ''),
+      );
+    };
+    if (options.warmup > 0) {
+      await step('baseline', 'warmup', 0, options.warmup);
+      await step('sheaf', 'warmup', 0, options.warmup);
+    }
+    for (let round = 1; round <= options.rounds; round++) {
+      const order: Target[] = round % 2 ? ['baseline', 'sheaf'] : ['sheaf', 'baseline'];
+      for (const target of order) await step(target, 'measure', round, options.duration);
+    }
+
+    // ------------------------------------------------------------------ verdict
+    const baseline = summarize(runs, 'baseline');
+    const sheaf = summarize(runs, 'sheaf');
+    const ratio = sheaf.rps / baseline.rps;
+    // What each response costs the machine (server process + PostgreSQL backends). On a
+    // CPU-bound machine throughput follows it, and it hardly moves when other processes
+    // compete for the CPUs, so it corroborates (never replaces) the throughput ratio.
+    const cpuCost = (t: ReturnType<typeof summarize>) =>
+      t.dbCpuMicrosPerRequest === null ? null : t.serverCpuMicrosPerRequest + t.dbCpuMicrosPerRequest;
+    const baselineCost = cpuCost(baseline);
+    const sheafCost = cpuCost(sheaf);
+    const cpuCostRatio = baselineCost !== null && sheafCost !== null ? baselineCost / sheafCost : null;
+    const roundRatios = Array.from({ length: options.rounds }, (_, i) => {
+      const of = (t: Target) => runs.find((r) => r.phase === 'measure' && r.round === i + 1 && r.target === t)!.rps;
+      return of('sheaf') / of('baseline');
+    });
+    const bad = runs.filter((r) => r.non200 || r.errors || r.timeouts || r.requests === 0);
+    const valid = bad.length === 0;
+    const pass = valid && ratio >= options.target;
+
+    const opt = (x: number | null, digits = 0) => (x === null ? 'n/a' : x.toFixed(digits));
+    console.log('\nmeasured runs (CPU in % of one core; "other" = machine CPU used by processes outside this benchmark)');
+    console.log(
+      table([
+        ['run', 'req/s', 'p50 ms', 'p99 ms', 'non-200', 'errors', 'node µs/req', 'pg µs/req', 'node CPU', 'node ELU', 'pg CPU', 'autocannon', 'other'],
+        ...runs
+          .filter((r) => r.phase === 'measure')
+          .map((r) => [
+            `${r.round} ${r.target}`,
+            f0(r.rps),
+            f2(r.latencyMs.p50),
+            f2(r.latencyMs.p99),
+            String(r.non200),
+            String(r.errors + r.timeouts),
+            f0(r.serverCpuMicrosPerRequest),
+            opt(r.dbCpuMicrosPerRequest),
+            `${f0(r.serverCpuPercent)}%`,
+            f2(r.serverEventLoopUtilization),
+            `${opt(r.dbCpuPercent)}%`,
+            `${f0(r.loadgenCpuPercent)}%`,
+            `${opt(r.otherCpuPercent)}%`,
+          ]),
+      ]),
+    );
+    console.log('\nsummary (req/s: all 200s over all measured seconds; latency and CPU: median of the runs)');
+    const summaryRow = (name: string, t: ReturnType<typeof summarize>) => [
+      name,
+      f0(t.rps),
+      f2(t.p50Ms),
+      f2(t.p99Ms),
+      f0(t.serverCpuMicrosPerRequest),
+      opt(t.dbCpuMicrosPerRequest),
+      String(t.requests),
+    ];
+    console.log(
+      table([
+        ['target', 'req/s', 'p50 ms', 'p99 ms', 'node µs/req', 'pg µs/req', 'requests'],
+        summaryRow('baseline (bare Fastify, 1 PK select)', baseline),
+        summaryRow('sheaf GET /api/v2/users/me', sheaf),
+      ]),
+    );
+    const spread = `per round ${roundRatios.map(f2).join(', ')} (min ${f2(Math.min(...roundRatios))}, max ${f2(Math.max(...roundRatios))})`;
+    console.log(`\nratio sheaf/baseline: ${ratio.toFixed(3)}   ${spread}`);
+    if (cpuCostRatio !== null) {
+      console.log(
+        `CPU per response, node + pg: baseline ${f0(baselineCost!)} µs, sheaf ${f0(sheafCost!)} µs; ` +
+          `CPU-cost ratio ${cpuCostRatio.toFixed(3)} (throughput ratio to expect on an otherwise idle CPU-bound machine)`,
+      );
+    }
+    const busy = runs.filter((r) => r.phase === 'measure' && r.otherCpuPercent !== null && r.otherCpuPercent > 25);
+    if (busy.length) {
+      console.log(
+        `note: other processes used more than a quarter of a core in ${busy.length} of ${runs.filter((r) => r.phase === 'measure').length} runs ` +
+          `(load average ${f2(os.loadavg()[0])} on ${machine.nproc} CPUs); expect spread between rounds`,
+      );
+    }
+    if (!valid) {
+      console.log(
+        `VERDICT: INVALID — ${bad.length} run(s) saw non-200 responses, socket errors or timeouts: ` +
+          bad.map((r) => `${r.target} ${JSON.stringify(r.statusCodes)} errors ${r.errors} timeouts ${r.timeouts}`).join('; '),
+      );
+    } else {
+      console.log(`VERDICT: ${pass ? 'PASS' : 'MISS'} — ratio ${ratio.toFixed(3)} ${pass ? '>=' : '<'} target ${options.target}`);
+    }
+
+    const report = {
+      benchmark: 'users-me',
+      date: new Date().toISOString(),
+      description:
+        'Authenticated GET /api/v2/users/me (full-access key) on PostgreSQL vs a bare Fastify route running one primary-key SELECT on the same Kysely pool, same process, same run',
+      machine,
+      postgres: { url: pgTarget, version: ready.postgresVersion, schema },
+      options: { ...options, out: relative(ROOT, options.out) },
+      summary: {
+        baseline,
+        sheaf,
+        ratio,
+        roundRatios,
+        cpuMicrosPerRequest: { baseline: baselineCost, sheaf: sheafCost },
+        cpuCostRatio,
+        target: options.target,
+        valid,
+        pass,
+        verdict: !valid ? 'invalid' : pass ? 'pass' : 'miss',
+      },
+      runs,
+    };
+    mkdirSync(dirname(options.out), { recursive: true });
+    writeFileSync(options.out, JSON.stringify(report, null, 2) + '\n');
+    console.log(`results: ${relative(process.cwd(), options.out) || options.out}`);
+    await cleanup();
+    if (options.profile) console.log(`server CPU profile: ${relative(process.cwd(), join(ROOT, '.bench/profiles'))}/`);
+    process.exit(valid ? 0 : 1);
+  } catch (err) {
+    if (interrupted) {
+      await cleanup();
+      process.exit(130);
+    }
+    console.error(`\nbenchmark failed: ${err instanceof Error ? err.message : String(err)}`);
+    await cleanup();
+    process.exit(1);
+  }
+}
+
+await main();
