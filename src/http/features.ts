@@ -13,10 +13,12 @@ export type FeatureToken =
 
 export class FeatureSet {
   private readonly tokens = new Set<FeatureToken>();
+  private value = '';
   add(...tokens: FeatureToken[]) {
     for (const t of tokens) this.tokens.add(t);
+    this.value = [...this.tokens].sort().join(', ');
   }
   header(): string {
-    return [...this.tokens].sort().join(', ');
+    return this.value;
   }
 }

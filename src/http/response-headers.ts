@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
  * so no shared cache ever hands one caller's data to another.
  */
 export function registerResponseHeaders(app: FastifyInstance) {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every response.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('X-Service-Features', app.features.header());
     const access = request.routeOptions.config?.access;
     const credentialDependent = access ? access !== 'public' : request.url.startsWith('/api/v2');
@@ -15,6 +16,6 @@ export function registerResponseHeaders(app: FastifyInstance) {
       reply.header('Cache-Control', 'private, no-store');
       reply.header('Vary', 'Authorization, Service-Account-Id');
     }
-    return payload;
+    done(null, payload);
   });
 }
