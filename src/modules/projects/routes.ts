@@ -216,6 +216,10 @@ export async function projectsRoutes(app: FastifyInstance) {
     '/api/v2/projects',
     {
       config: { access: 'authenticated' },
+      // Up to 2000 items: fast-json-stringify spends more time choosing branches of the
+      // nullable properties than the database spends on the query. The presenter builds
+      // every item exactly (see presenter.ts), so plain JSON.stringify writes the same JSON.
+      serializerCompiler: () => (data: unknown) => JSON.stringify(data),
       schema: {
         tags: ['projects'],
         summary: 'List projects',
