@@ -1,5 +1,5 @@
 import { badRequest } from '../../http/errors.ts';
-import { budgetAmount, effectiveDate, hourlyRate } from '../rates/rules.ts';
+import { budgetAmount, parseRateChange, type RateChange } from '../rates/rules.ts';
 
 /**
  * Pure rules for project user assignments (who may track time on a project and
@@ -29,10 +29,7 @@ export interface UserAssignmentColumns {
   budget?: string | null;
 }
 
-export interface RateChange {
-  hourlyRate: string;
-  from?: string;
-}
+export type { RateChange };
 
 function flag(field: string, value: unknown): boolean {
   if (typeof value !== 'boolean') throw badRequest(`${field} must be true or false.`, { field });
@@ -50,20 +47,7 @@ export function parseUserAssignmentInput(input: UserAssignmentInput): { columns:
   if (input.is_project_manager !== undefined) columns.is_project_manager = flag('is_project_manager', input.is_project_manager);
   if (input.is_active !== undefined) columns.is_active = flag('is_active', input.is_active);
   if (input.budget !== undefined) columns.budget = input.budget === null ? null : budgetAmount('budget', input.budget);
-  if (input.hourly_rate_effective_from !== undefined && input.hourly_rate === undefined) {
-    throw badRequest('hourly_rate_effective_from applies only together with hourly_rate.', { field: 'hourly_rate_effective_from' });
-  }
-  if (input.hourly_rate === undefined) return { columns, rate: null };
-  if (input.hourly_rate === null) {
-    throw badRequest('hourly_rate must be a number of at least 0 (a rate applies until the next one; set a new one from a date).', {
-      field: 'hourly_rate',
-    });
-  }
-  const rate: RateChange = { hourlyRate: hourlyRate('hourly_rate', input.hourly_rate) };
-  if (input.hourly_rate_effective_from !== undefined) {
-    rate.from = effectiveDate('hourly_rate_effective_from', input.hourly_rate_effective_from);
-  }
-  return { columns, rate };
+  return { columns, rate: parseRateChange(input) };
 }
 
 export function commercialFieldsIn(input: object): string[] {

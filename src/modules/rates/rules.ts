@@ -68,3 +68,32 @@ export function rateScope(kind: string, ids: { projectId?: string; taskId?: stri
     { field: 'scope' },
   );
 }
+
+/** A rate to set for a scope; `from` undefined means today in the workspace zone. */
+export interface RateChange {
+  hourlyRate: string;
+  from?: string;
+}
+
+/**
+ * The `hourly_rate` / `hourly_rate_effective_from` pair of an assignment body:
+ * null when no rate is sent; a 400 naming the field for a null rate (a rate is
+ * superseded from a date, never removed), a bad amount or date, or an
+ * effective date without a rate.
+ */
+export function parseRateChange(input: { hourly_rate?: unknown; hourly_rate_effective_from?: unknown }): RateChange | null {
+  if (input.hourly_rate_effective_from !== undefined && input.hourly_rate === undefined) {
+    throw badRequest('hourly_rate_effective_from applies only together with hourly_rate.', { field: 'hourly_rate_effective_from' });
+  }
+  if (input.hourly_rate === undefined) return null;
+  if (input.hourly_rate === null) {
+    throw badRequest('hourly_rate must be a number of at least 0 (a rate applies until the next one; set a new one from a date).', {
+      field: 'hourly_rate',
+    });
+  }
+  const rate: RateChange = { hourlyRate: hourlyRate('hourly_rate', input.hourly_rate) };
+  if (input.hourly_rate_effective_from !== undefined) {
+    rate.from = effectiveDate('hourly_rate_effective_from', input.hourly_rate_effective_from);
+  }
+  return rate;
+}

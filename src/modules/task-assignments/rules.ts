@@ -1,5 +1,5 @@
 import { badRequest } from '../../http/errors.ts';
-import { budgetAmount, effectiveDate, hourlyRate } from '../rates/rules.ts';
+import { budgetAmount, parseRateChange, type RateChange } from '../rates/rules.ts';
 
 /**
  * Pure rules for task assignments (a task used by a project). No I/O: the
@@ -28,11 +28,7 @@ export interface AssignmentColumns {
   budget?: string | null;
 }
 
-/** A rate to set for the assignment's scope; `from` undefined means today in the workspace zone. */
-export interface RateChange {
-  hourlyRate: string;
-  from?: string;
-}
+export type { RateChange };
 
 function flag(field: string, value: unknown): boolean {
   if (typeof value !== 'boolean') throw badRequest(`${field} must be true or false.`, { field });
@@ -49,18 +45,5 @@ export function parseAssignmentInput(input: AssignmentInput): { columns: Assignm
   if (input.is_active !== undefined) columns.is_active = flag('is_active', input.is_active);
   if (input.billable !== undefined) columns.billable = flag('billable', input.billable);
   if (input.budget !== undefined) columns.budget = input.budget === null ? null : budgetAmount('budget', input.budget);
-  if (input.hourly_rate_effective_from !== undefined && input.hourly_rate === undefined) {
-    throw badRequest('hourly_rate_effective_from applies only together with hourly_rate.', { field: 'hourly_rate_effective_from' });
-  }
-  if (input.hourly_rate === undefined) return { columns, rate: null };
-  if (input.hourly_rate === null) {
-    throw badRequest('hourly_rate must be a number of at least 0 (a rate applies until the next one; set a new one from a date).', {
-      field: 'hourly_rate',
-    });
-  }
-  const rate: RateChange = { hourlyRate: hourlyRate('hourly_rate', input.hourly_rate) };
-  if (input.hourly_rate_effective_from !== undefined) {
-    rate.from = effectiveDate('hourly_rate_effective_from', input.hourly_rate_effective_from);
-  }
-  return { columns, rate };
+  return { columns, rate: parseRateChange(input) };
 }
