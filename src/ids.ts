@@ -1,14 +1,29 @@
 import { randomBytes } from 'node:crypto';
 
+const RANDOM_BITS = 74n; // rand_a (12 bits) and rand_b (62 bits)
+let counter = -1n;
+
+/** A random start in the lower half of the 74-bit space, so stepping up never overflows in practice. */
+function seed(): bigint {
+  return BigInt(`0x${randomBytes(10).toString('hex')}`) & ((1n << (RANDOM_BITS - 1n)) - 1n);
+}
+
 /**
- * UUIDv7 (RFC 9562): 48-bit millisecond timestamp, then random bits. Opaque and
- * unguessable to clients, time-ordered for the database's indexes.
+ * UUIDv7 (RFC 9562): 48-bit millisecond timestamp, then 74 random bits. Opaque
+ * and unguessable to clients, time-ordered for the database's indexes. The
+ * random bits are a counter (RFC 9562 §6.2, method 2) that starts at random and
+ * climbs by a random 32-bit step on every id, so ids made in the same
+ * millisecond (or at one injected clock time) sort in creation order by id.
  */
 export function newId(now = Date.now()): string {
-  const bytes = randomBytes(16);
+  counter = counter < 0n ? seed() : counter + 1n + BigInt(randomBytes(4).readUInt32BE(0));
+  if (counter >= 1n << RANDOM_BITS) counter = seed();
+  const randA = counter >> 62n;
+  const randB = counter & ((1n << 62n) - 1n);
+  const bytes = Buffer.alloc(16);
   bytes.writeUIntBE(now, 0, 6);
-  bytes[6] = (bytes[6] & 0x0f) | 0x70;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  bytes.writeUInt16BE(0x7000 | Number(randA), 6);
+  bytes.writeBigUInt64BE(randB | 0x8000000000000000n, 8);
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
