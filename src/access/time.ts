@@ -1,0 +1,77 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Principal } from '../auth/principal.ts';
+import { isAdmin, isManager } from './policy.ts';
+
+/**
+ * Who sees and who writes time entries (and, later, expenses): one rule for both.
+ *
+ * - Owners and administrators: everyone's.
+ * - Managers: their own, their teammates' (teammate_assignments) and the entries
+ *   on projects they actively manage (is_project_manager).
+ * - Members and contractors: their own.
+ * - A personal sync key: its owner's own entries only, whatever the owner's role
+ *   (the spec: "key owner's entries only"); it never writes (route allowlist).
+ */
+
+/** Whether the principal sees every person's time in the workspace. */
+export const seesAllTime = (p: Principal) => isAdmin(p) && p.kind !== 'personal';
+
+/** Whether the principal's visibility reaches beyond its own entries (a manager's teammates and managed projects). */
+const seesManagedTime = (p: Principal) => isManager(p) && p.kind !== 'personal';
+
+/**
+ * SQL condition: the row aliased `alias` (with `company_id`, `user_id` and
+ * `project_id`) is visible to the principal.
+ */
+export function timeRecordVisible(p: Principal, alias: string) {
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
+    if (seesAllTime(p)) return sql<SqlBool>`true`;
+    const own = eb(sql.ref(`${alias}.user_id`), '=', p.userId);
+    if (!seesManagedTime(p)) return own;
+    return eb.or([
+      own,
+      eb.exists(
+        eb
+          .selectFrom('teammate_assignments as vis_ta')
+          .select(sql`1`.as('one'))
+          .whereRef('vis_ta.company_id', '=', sql.ref(`${alias}.company_id`))
+          .whereRef('vis_ta.teammate_id', '=', sql.ref(`${alias}.user_id`))
+          .where('vis_ta.manager_id', '=', p.userId),
+      ),
+      eb.exists(
+        eb
+          .selectFrom('project_user_assignments as vis_pm')
+          .select(sql`1`.as('one'))
+          .whereRef('vis_pm.company_id', '=', sql.ref(`${alias}.company_id`))
+          .whereRef('vis_pm.project_id', '=', sql.ref(`${alias}.project_id`))
+          .where('vis_pm.user_id', '=', p.userId)
+          .where('vis_pm.is_active', '=', true)
+          .where('vis_pm.is_project_manager', '=', true),
+      ),
+    ]);
+  };
+}
+
+/** What the service knows about the person and project a write is for. */
+export interface TimeWriteFacts {
+  /** The record is (or will be) the caller's own. */
+  own: boolean;
+  /** The person is a teammate of the caller (caller is their manager). */
+  teammate: boolean;
+  /** The caller actively manages the record's project (see catalog.managesProject). */
+  managesProject: boolean;
+}
+
+/**
+ * May the principal create or change time (or expenses) for this person on this
+ * project: their own always (full-access credentials only); administrators
+ * anyone's; managers their teammates' and anyone's on projects they manage.
+ */
+export function mayWriteTimeFor(p: Principal, facts: TimeWriteFacts): boolean {
+  if (p.kind === 'personal') return false;
+  if (facts.own || isAdmin(p)) return true;
+  return isManager(p) && (facts.teammate || facts.managesProject);
+}
+
+/** Whether a caller may name another person (`user_id`) in a time write at all. */
+export const mayWriteOthersTime = (p: Principal) => p.kind !== 'personal' && (isAdmin(p) || isManager(p));

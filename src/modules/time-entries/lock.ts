@@ -1,0 +1,81 @@
+import { sql } from 'kysely';
+import type { ApprovalStatus, WeekStart } from '../../db/types.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { ApiError } from '../../http/errors.ts';
+import { weekEndOf, weekStartOf } from './rules.ts';
+
+/**
+ * Locks on time and expenses, shared by time entries, expenses and approvals.
+ *
+ * - A record is locked once approved or billed: it cannot be changed, restarted
+ *   or deleted (409 `time_entry_locked` / `expense_locked`, with `reason`).
+ * - The week lock: a person's week (from the workspace's `week_start`) that holds
+ *   any approved time entry or expense of theirs refuses new or changed time and
+ *   expenses in it (409 `approved_timesheet_week_locked`), until an approver
+ *   withdraws the approval in the web app.
+ */
+
+export const WEEK_LOCKED = 'approved_timesheet_week_locked';
+
+export type LockableKind = 'time_entry' | 'expense';
+
+/** Throws 409 `<kind>_locked` when the record is approved or billed. */
+export function assertNotLocked(record: { approval_status: ApprovalStatus; is_billed: boolean }, kind: LockableKind, action = 'changed') {
+  const noun = kind === 'time_entry' ? 'time entry' : 'expense';
+  if (record.is_billed) {
+    throw new ApiError(`${kind}_locked`, `This ${noun} is billed on an invoice and cannot be ${action}.`, { reason: 'billed' }, 409);
+  }
+  if (record.approval_status === 'approved') {
+    throw new ApiError(`${kind}_locked`, `This ${noun} is approved and cannot be ${action}.`, { reason: 'approved' }, 409);
+  }
+}
+
+/** The first day of each distinct week the dates fall in. */
+export function weeksOf(dates: readonly string[], weekStart: WeekStart): string[] {
+  return [...new Set(dates.map((d) => weekStartOf(d, weekStart)))].sort();
+}
+
+/**
+ * The first of the person's weeks (given by their first day) that holds approved
+ * time or expenses, or null when all are open. One query whatever the number of weeks.
+ */
+export async function lockedWeek(trx: Tx, companyId: string, userId: string, weekStarts: readonly string[]): Promise<string | null> {
+  if (weekStarts.length === 0) return null;
+  const ranges = weekStarts.map((ws) => sql`(${ws}::date, ${weekEndOf(ws)}::date)`);
+  const result = await sql<{ week_start: string }>`
+    select w.ws::text as week_start
+    from (values ${sql.join(ranges)}) as w (ws, we)
+    where exists (
+        select 1 from time_entries te
+        where te.company_id = ${companyId} and te.user_id = ${userId}
+          and te.approval_status = 'approved' and te.spent_date between w.ws and w.we)
+      or exists (
+        select 1 from expenses ex
+        where ex.company_id = ${companyId} and ex.user_id = ${userId}
+          and ex.approval_status = 'approved' and ex.spent_date between w.ws and w.we)
+    order by w.ws
+    limit 1`.execute(trx);
+  return result.rows[0]?.week_start ?? null;
+}
+
+/**
+ * Throws 409 `approved_timesheet_week_locked` (with `week_start` and `week_end`)
+ * when any of the dates falls in a week of the person's that holds approved time
+ * or expenses.
+ */
+export async function assertWeeksOpen(
+  trx: Tx,
+  companyId: string,
+  userId: string,
+  dates: readonly string[],
+  weekStart: WeekStart,
+): Promise<void> {
+  const week = await lockedWeek(trx, companyId, userId, weeksOf(dates, weekStart));
+  if (week === null) return;
+  throw new ApiError(
+    WEEK_LOCKED,
+    `The week of ${week} holds approved time, so its time and expenses cannot change until an approver withdraws the approval.`,
+    { week_start: week, week_end: weekEndOf(week) },
+    409,
+  );
+}

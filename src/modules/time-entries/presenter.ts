@@ -1,0 +1,103 @@
+import type { ApprovalStatus, BudgetBy, TimeSource } from '../../db/types.ts';
+import { decimalNumber } from '../rates/rules.ts';
+import { currentSeconds, roundHours, secondsToHoursNumber, type RoundingRule } from './rules.ts';
+
+/** A time entry as the queries load it, with its task's name and its project's budget setting. */
+export interface EntryRow {
+  id: string;
+  user_id: string;
+  project_id: string;
+  task_id: string;
+  spent_date: string;
+  duration_seconds: number;
+  hours_entered: string | null;
+  is_running: boolean;
+  timer_started_at: Date | null;
+  started_time: string | null;
+  ended_time: string | null;
+  notes: string | null;
+  billable: boolean;
+  billable_rate: string | null;
+  source: TimeSource;
+  metadata: Record<string, unknown> | null;
+  external_reference: Record<string, unknown> | null;
+  approval_status: ApprovalStatus;
+  is_billed: boolean;
+  created_at: Date;
+  updated_at: Date;
+  task_name: string;
+  project_budget_by: BudgetBy;
+}
+
+/**
+ * What the caller may see: `full` (a full-access credential) adds
+ * external_reference, approval_status, metadata, task, budgeted; `rates` adds the
+ * stored historical billable_rate. A personal sync key gets neither.
+ */
+export interface EntryView {
+  full: boolean;
+  rates: boolean;
+}
+
+/** Everything presenting needs besides the row: the view, the workspace rounding rule and the app clock's now. */
+export interface PresentContext {
+  view: EntryView;
+  rounding: RoundingRule;
+  now: Date;
+}
+
+/** An entry is locked once approved or billed; closed once approved. */
+export const isLocked = (row: Pick<EntryRow, 'approval_status' | 'is_billed'>) => row.approval_status === 'approved' || row.is_billed;
+export const isClosed = (row: Pick<EntryRow, 'approval_status'>) => row.approval_status === 'approved';
+
+/** The hours of an entry now, as a JSON number: as entered, else from its seconds (a running timer's include the current run). */
+export function entryHours(row: Pick<EntryRow, 'hours_entered' | 'duration_seconds' | 'timer_started_at'>, now: Date) {
+  if (row.hours_entered !== null && row.timer_started_at === null) {
+    return { hours: Number(row.hours_entered), seconds: row.duration_seconds };
+  }
+  const seconds = currentSeconds(row, now);
+  return { hours: secondsToHoursNumber(seconds), seconds };
+}
+
+/**
+ * The entry as the API shows it: the fields every credential sees, then (full
+ * access) the rest. Never a calculated billable_amount; there are no private
+ * internal notes to leak (only `notes`, the description of the work).
+ */
+export function presentEntry(row: EntryRow, { view, rounding, now }: PresentContext) {
+  const { hours, seconds } = entryHours(row, now);
+  const base = {
+    id: row.id,
+    user_id: row.user_id,
+    project_id: row.project_id,
+    task_id: row.task_id,
+    spent_date: row.spent_date,
+    hours,
+    duration_seconds: seconds,
+    rounded_hours: rounding.rounding === 'none' ? hours : roundHours(hours, rounding).toNumber(),
+    notes: row.notes,
+    is_running: row.is_running,
+    timer_started_at: row.timer_started_at ? row.timer_started_at.toISOString() : null,
+    started_time: row.started_time,
+    ended_time: row.ended_time,
+    is_locked: isLocked(row),
+    is_closed: isClosed(row),
+    is_billed: row.is_billed,
+    billable: row.billable,
+    source: row.source,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+  if (!view.full) return base;
+  return {
+    ...base,
+    external_reference: row.external_reference,
+    approval_status: row.approval_status,
+    metadata: row.metadata,
+    task: { id: row.task_id, name: row.task_name },
+    budgeted: row.project_budget_by !== 'none',
+    ...(view.rates ? { billable_rate: decimalNumber(row.billable_rate) } : {}),
+  };
+}
+
+export type PresentedEntry = ReturnType<typeof presentEntry>;

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from 'decimal.js';
+import {
+  EXTERNAL_REFERENCE_NOT_OBJECT,
+  checkExternalReference,
+  checkMetadata,
+  checkNotes,
+  completedDuration,
+  currentSeconds,
+  elapsedSeconds,
+  isRuleError,
+  parseHours,
+  reservedService,
+  roundHours,
+  timerStart,
+  weekEndOf,
+} from '../../src/modules/time-entries/rules.ts';
+import { weeksOf } from '../../src/modules/time-entries/lock.ts';
+
+const err = (value: unknown) => (isRuleError(value) ? value : null);
+
+describe('hours', () => {
+  it('accepts 0..24 with at most six decimals, exactly', () => {
+    expect((parseHours(1.5) as Decimal).toString()).toBe('1.5');
+    expect((parseHours(0) as Decimal).toString()).toBe('0');
+    expect((parseHours(24) as Decimal).toString()).toBe('24');
+    expect((parseHours(0.123456) as Decimal).toString()).toBe('0.123456');
+    expect((parseHours(-0) as Decimal).toString()).toBe('0');
+  });
+  it('refuses out of range, too precise and non-numbers', () => {
+    expect(err(parseHours(24.000001))?.message).toMatch(/at most 24/);
+    expect(err(parseHours(-0.5))?.message).toMatch(/at least 0/);
+    expect(err(parseHours(0.1234567))?.message).toMatch(/6 decimal places/);
+    expect(err(parseHours('1.5'))?.field).toBe('hours');
+    expect(err(parseHours(Number.NaN))?.field).toBe('hours');
+  });
+});
+
+describe('rounded hours', () => {
+  const rule = (rounding: 'none' | 'up' | 'down' | 'nearest', rounding_minutes = 15) => ({ rounding, rounding_minutes });
+  it('rounds exact hours to multiples of the rounding minutes', () => {
+    expect(roundHours('1.1', rule('none')).toString()).toBe('1.1');
+    expect(roundHours('1.1', rule('up')).toString()).toBe('1.25');
+    expect(roundHours('1.1', rule('down')).toString()).toBe('1');
+    expect(roundHours('1.1', rule('nearest')).toString()).toBe('1');
+    expect(roundHours('1.125', rule('nearest')).toString()).toBe('1.25'); // half up
+    expect(roundHours('1.1', rule('up', 6)).toString()).toBe('1.1'); // already a multiple
+    expect(roundHours('0', rule('up')).toString()).toBe('0');
+    expect(roundHours('0.333333', rule('up', 20)).toString()).toBe('0.333333');
+    expect(roundHours('0.000001', rule('up', 1)).toString()).toBe('0.016667');
+  });
+});
+
+describe('completed durations', () => {
+  it('comes from hours, or from the wall-clock span, or both when they agree', () => {
+    expect(completedDuration({ hours: new Decimal('1.5') }, '2026-06-01', 'UTC')).toEqual({ seconds: 5400, hours: new Decimal('1.5') });
+    expect(completedDuration({ started: '09:00', ended: '10:30' }, '2026-06-01', 'UTC')).toEqual({ seconds: 5400, hours: null });
+    expect(completedDuration({ hours: new Decimal('1.333333'), started: '09:00', ended: '10:20' }, '2026-06-01', 'UTC')).toMatchObject({
+      seconds: 4800,
+    });
+    expect(completedDuration({}, '2026-06-01', 'UTC')).toBeNull();
+  });
+  it('refuses a lone time, an end not after the start, and hours that disagree', () => {
+    expect(err(completedDuration({ started: '09:00' }, '2026-06-01', 'UTC'))?.field).toBe('ended_time');
+    expect(err(completedDuration({ ended: '09:00' }, '2026-06-01', 'UTC'))?.field).toBe('started_time');
+    expect(err(completedDuration({ started: '09:00', ended: '09:00' }, '2026-06-01', 'UTC'))?.field).toBe('ended_time');
+    expect(err(completedDuration({ started: '10:00', ended: '09:00' }, '2026-06-01', 'UTC'))?.field).toBe('ended_time');
+    expect(err(completedDuration({ hours: new Decimal(2), started: '09:00', ended: '10:30' }, '2026-06-01', 'UTC'))?.field).toBe('hours');
+  });
+  it('measures across a DST change in the zone', () => {
+    expect(completedDuration({ started: '01:00', ended: '04:00' }, '2026-03-29', 'Europe/Berlin')).toMatchObject({ seconds: 7200 });
+    expect(completedDuration({ started: '01:00', ended: '04:00' }, '2026-10-25', 'Europe/Berlin')).toMatchObject({ seconds: 14400 });
+    // 02:30 does not exist on 2026-03-29 in Berlin: it is 03:30, so 02:30..03:30 is empty.
+    expect(err(completedDuration({ started: '02:30', ended: '03:30' }, '2026-03-29', 'Europe/Berlin'))?.field).toBe('ended_time');
+  });
+});
+
+describe('timer starts', () => {
+  const now = new Date('2026-06-10T12:00:30Z');
+  const base = { now, zone: 'UTC', allowPast: false };
+  it('defaults to today and now in the zone', () => {
+    expect(timerStart(base)).toEqual({ spentDate: '2026-06-10', startedTime: '12:00', startedAt: now });
+    expect(timerStart({ ...base, zone: 'Pacific/Auckland' })).toMatchObject({ spentDate: '2026-06-11', startedTime: '00:00' });
+  });
+  it('accepts a start within a minute of now either way', () => {
+    expect(timerStart({ ...base, startedTime: '12:00' })).toMatchObject({ startedAt: new Date('2026-06-10T12:00:00Z') });
+    expect(timerStart({ ...base, startedTime: '12:01' })).toMatchObject({ startedAt: now }); // 30 s ahead: now
+    expect(timerStart({ ...base, startedTime: '11:59' })).toMatchObject({ startedAt: new Date('2026-06-10T11:59:00Z') }); // the previous minute
+    expect(err(timerStart({ ...base, startedTime: '11:58' }))?.field).toBe('started_time'); // two minutes back: the past
+  });
+  it('refuses the future', () => {
+    expect(err(timerStart({ ...base, spentDate: '2026-06-11' }))?.field).toBe('spent_date');
+    expect(err(timerStart({ ...base, startedTime: '12:02' }))?.field).toBe('started_time');
+  });
+  it('needs allow_past_timer_starts for a past start, at most 24 hours back', () => {
+    expect(err(timerStart({ ...base, startedTime: '11:00' }))?.message).toMatch(/allow_past_timer_starts/);
+    expect(err(timerStart({ ...base, spentDate: '2026-06-09' }))?.field).toBe('spent_date');
+    expect(timerStart({ ...base, allowPast: true, startedTime: '11:00' })).toMatchObject({ startedAt: new Date('2026-06-10T11:00:00Z') });
+    expect(timerStart({ ...base, allowPast: true, spentDate: '2026-06-09' })).toEqual({ spentDate: '2026-06-09', startedTime: null, startedAt: now });
+    expect(timerStart({ ...base, allowPast: true, spentDate: '2026-06-09', startedTime: '13:00' })).toMatchObject({ spentDate: '2026-06-09' });
+    expect(err(timerStart({ ...base, allowPast: true, spentDate: '2026-06-09', startedTime: '11:00' }))?.message).toMatch(/24 hours/);
+  });
+});
+
+describe('running seconds', () => {
+  it('adds the current run to earlier runs, never negative, at most 24 hours', () => {
+    const start = new Date('2026-06-10T10:00:00Z');
+    expect(elapsedSeconds(start, new Date('2026-06-10T10:00:59.9Z'))).toBe(59);
+    expect(elapsedSeconds(start, new Date('2026-06-10T09:00:00Z'))).toBe(0);
+    expect(currentSeconds({ duration_seconds: 600, timer_started_at: start }, new Date('2026-06-10T10:30:00Z'))).toBe(2400);
+    expect(currentSeconds({ duration_seconds: 600, timer_started_at: null }, new Date())).toBe(600);
+    expect(currentSeconds({ duration_seconds: 0, timer_started_at: start }, new Date('2026-06-12T10:00:00Z'))).toBe(86400);
+  });
+});
+
+describe('weeks', () => {
+  it('groups dates by week and gives the last day', () => {
+    expect(weeksOf(['2026-06-10', '2026-06-14', '2026-06-15'], 'monday')).toEqual(['2026-06-08', '2026-06-15']);
+    expect(weeksOf(['2026-06-14'], 'sunday')).toEqual(['2026-06-14']);
+    expect(weekEndOf('2026-06-08')).toBe('2026-06-14');
+    expect(weekEndOf('2026-12-28')).toBe('2027-01-03');
+  });
+});
+
+describe('metadata, notes and external references', () => {
+  it('metadata is an object of at most 4096 bytes', () => {
+    expect(checkMetadata({ a: 1 })).toBeNull();
+    expect(checkMetadata([])?.message).toBe('metadata must be an object.');
+    expect(checkMetadata('x')?.field).toBe('metadata');
+    const fits = { k: 'x'.repeat(4096 - '{"k":""}'.length) };
+    expect(checkMetadata(fits)).toBeNull();
+    expect(checkMetadata({ k: `${fits.k}x` })?.message).toMatch(/4096 bytes/);
+    expect(checkMetadata({ k: 'é'.repeat(2100) })?.message).toMatch(/4096 bytes/); // bytes, not characters
+    expect(checkMetadata({ k: '\u0000' })?.message).toMatch(/NUL/);
+  });
+
+  it('notes: blank is null, at most 10,000 characters', () => {
+    expect(checkNotes('  ')).toBeNull();
+    expect(checkNotes(null)).toBeNull();
+    expect(checkNotes(' keep as written ')).toBe(' keep as written ');
+    expect(err(checkNotes('x'.repeat(10_001)))?.field).toBe('notes');
+    expect(err(checkNotes('a\u0000b'))?.field).toBe('notes');
+  });
+
+  it('external references follow the spec table', () => {
+    for (const bad of ['x', 1, [], null, true]) expect(err(checkExternalReference(bad))?.message).toBe(EXTERNAL_REFERENCE_NOT_OBJECT);
+    expect(checkExternalReference({ id: 'A-1', service: 'example.com', permalink: 'https://example.com/a/1', parent_id: null })).toEqual({
+      id: 'A-1',
+      service: 'example.com',
+      permalink: 'https://example.com/a/1',
+    });
+    expect(err(checkExternalReference({}))?.field).toBe('external_reference.id');
+    expect(err(checkExternalReference({ id: null }))?.field).toBe('external_reference.id');
+    expect(err(checkExternalReference({ id: ' ' }))?.field).toBe('external_reference.id');
+    expect(err(checkExternalReference({ id: 'x'.repeat(256) }))?.field).toBe('external_reference.id');
+    expect(checkExternalReference({ id: 'x'.repeat(255) })).toEqual({ id: 'x'.repeat(255) });
+    expect(err(checkExternalReference({ id: 1 }))?.message).toMatch(/must be a string/);
+    expect(err(checkExternalReference({ id: 'a', bogus: 'b' }))).toMatchObject({ field: 'external_reference.bogus', code: 'unknown_field' });
+    for (const url of ['ftp://example.com/x', 'example.com', 'https://', 'javascript:alert(1)', `https://e.com/${'x'.repeat(2040)}`]) {
+      expect(err(checkExternalReference({ id: 'a', permalink: url }))?.field).toBe('external_reference.permalink');
+    }
+    expect(checkExternalReference({ id: 'a', permalink: 'http://e.com' })).toMatchObject({ permalink: 'http://e.com' });
+  });
+
+  it('reserves github.com and atlassian.net (and their subdomains) for built-in integrations', () => {
+    expect(reservedService('github.com')).toBe('github.com');
+    expect(reservedService('GitHub.com')).toBe('github.com');
+    expect(reservedService('acme.atlassian.net')).toBe('atlassian.net');
+    expect(reservedService('notgithub.com')).toBeNull();
+    expect(reservedService('gitlab.com')).toBeNull();
+    expect(err(checkExternalReference({ id: '1', service: 'github.com' }))).toMatchObject({
+      code: 'integration_not_enabled',
+      field: 'external_reference.service',
+    });
+  });
+});
