@@ -3,6 +3,7 @@ import type { DB } from '../../db/types.ts';
 import { newId } from '../../ids.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
+import { seedExpenseCategories } from '../expense-categories/service.ts';
 import { validateSettings, type WorkspaceSettingsInput } from './settings.ts';
 
 /**
@@ -19,6 +20,7 @@ export async function createWorkspace(db: Kysely<DB>, input: WorkspaceSettingsIn
       .values({ id: newId(), name: values.name!, ...values })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await seedExpenseCategories(trx, company.id);
     await audit(trx, { companyId: company.id, action: 'workspace.created', subjectType: 'workspace', subjectId: company.id });
     return company;
   });

@@ -1,0 +1,230 @@
+import { sql } from 'kysely';
+import type { Principal } from '../../auth/principal.ts';
+import { timeRecordVisible } from '../../access/time.ts';
+import type { ExpenseSource, WeekStart } from '../../db/types.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { fetchPage, type PageParams } from '../../http/pagination.ts';
+import { isId } from '../../ids.ts';
+import type { ExpenseRow } from './presenter.ts';
+
+/** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
+
+export interface ExpenseSettings {
+  week_start: WeekStart;
+  currency: string;
+}
+
+export function loadExpenseSettings(trx: Tx, companyId: string): Promise<ExpenseSettings> {
+  return trx.selectFrom('companies').select(['week_start', 'currency']).where('id', '=', companyId).executeTakeFirstOrThrow();
+}
+
+const EXPENSE_COLUMNS = [
+  'ex.id',
+  'ex.user_id',
+  'ex.project_id',
+  'ex.expense_category_id',
+  'ec.name as category_name',
+  'ec.unit_name as category_unit_name',
+  'ec.unit_price as category_unit_price',
+  'ex.spent_date',
+  'ex.units',
+  'ex.total_cost',
+  'ex.notes',
+  'ex.billable',
+  'ex.is_billed',
+  'ex.approval_status',
+  'ex.source',
+  'ex.metadata',
+  'ex.receipt_file_id',
+  'f.filename as receipt_filename',
+  'f.content_type as receipt_content_type',
+  'f.byte_size as receipt_byte_size',
+  'ex.created_at',
+  'ex.updated_at',
+] as const;
+
+function expenseSelect(trx: Tx, companyId: string) {
+  return trx
+    .selectFrom('expenses as ex')
+    .innerJoin('expense_categories as ec', (j) => j.onRef('ec.company_id', '=', 'ex.company_id').onRef('ec.id', '=', 'ex.expense_category_id'))
+    .leftJoin('files as f', (j) => j.onRef('f.company_id', '=', 'ex.company_id').onRef('f.id', '=', 'ex.receipt_file_id'))
+    .select(EXPENSE_COLUMNS)
+    .where('ex.company_id', '=', companyId);
+}
+
+/**
+ * One expense of the workspace, or undefined: when `visibleTo` is given, only if
+ * that principal may see it (the time entries' visibility rule). `lock` takes a
+ * row lock on the expense.
+ */
+export async function findExpense(
+  trx: Tx,
+  companyId: string,
+  id: string,
+  { visibleTo, lock = false }: { visibleTo?: Principal; lock?: boolean } = {},
+): Promise<ExpenseRow | undefined> {
+  if (!isId(id)) return undefined;
+  let query = expenseSelect(trx, companyId).where('ex.id', '=', id);
+  if (visibleTo) query = query.where(timeRecordVisible(visibleTo, 'ex'));
+  if (lock) query = query.forUpdate('ex');
+  return (await query.executeTakeFirst()) as ExpenseRow | undefined;
+}
+
+export interface ExpenseFilter {
+  userId?: string;
+  projectId?: string;
+  clientId?: string;
+  from?: string;
+  to?: string;
+  isBilled?: boolean;
+  source?: ExpenseSource;
+  updatedSince?: Date;
+}
+
+/**
+ * One page of the expenses the principal may see, newest first: spent_date
+ * descending, then created_at descending, then id descending (a total order, so
+ * pages are stable).
+ */
+export function listExpenses(trx: Tx, companyId: string, p: Principal, filter: ExpenseFilter, page: PageParams) {
+  let query = expenseSelect(trx, companyId).where(timeRecordVisible(p, 'ex'));
+  if (filter.userId) query = query.where('ex.user_id', '=', filter.userId);
+  if (filter.projectId) query = query.where('ex.project_id', '=', filter.projectId);
+  if (filter.clientId) {
+    const clientId = filter.clientId;
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('projects as fp')
+          .select(sql`1`.as('one'))
+          .whereRef('fp.company_id', '=', 'ex.company_id')
+          .whereRef('fp.id', '=', 'ex.project_id')
+          .where('fp.client_id', '=', clientId),
+      ),
+    );
+  }
+  if (filter.from) query = query.where('ex.spent_date', '>=', filter.from);
+  if (filter.to) query = query.where('ex.spent_date', '<=', filter.to);
+  if (filter.isBilled !== undefined) query = query.where('ex.is_billed', '=', filter.isBilled);
+  if (filter.source) query = query.where('ex.source', '=', filter.source);
+  if (filter.updatedSince) query = query.where('ex.updated_at', '>=', filter.updatedSince);
+  query = query.orderBy('ex.spent_date', 'desc').orderBy('ex.created_at', 'desc').orderBy('ex.id', 'desc');
+  return fetchPage(query, page) as Promise<{ rows: ExpenseRow[]; total: number }>;
+}
+
+/** A project as an expense write needs it: state, currency, and the person's and the caller's assignments. */
+export interface ProjectContext {
+  project_id: string;
+  project_active: boolean;
+  /** The client's currency, else the workspace's. */
+  currency: string;
+  /** The person's own assignment (null: none). */
+  person_assignment_active: boolean | null;
+  /** The caller's own assignment (null: none). */
+  caller_assignment_active: boolean | null;
+  caller_is_project_manager: boolean | null;
+}
+
+/** One query for everything a create or a project change checks. Undefined: no such project in the workspace. */
+export async function loadProjectContext(
+  trx: Tx,
+  companyId: string,
+  ids: { projectId: string; personId: string; callerId: string },
+): Promise<ProjectContext | undefined> {
+  if (!isId(ids.projectId)) return undefined;
+  const row = await trx
+    .selectFrom('projects as p')
+    .innerJoin('clients as c', (j) => j.onRef('c.company_id', '=', 'p.company_id').onRef('c.id', '=', 'p.client_id'))
+    .innerJoin('companies as co', 'co.id', 'p.company_id')
+    .leftJoin('project_user_assignments as person', (j) =>
+      j.onRef('person.company_id', '=', 'p.company_id').onRef('person.project_id', '=', 'p.id').on('person.user_id', '=', ids.personId),
+    )
+    .leftJoin('project_user_assignments as caller', (j) =>
+      j.onRef('caller.company_id', '=', 'p.company_id').onRef('caller.project_id', '=', 'p.id').on('caller.user_id', '=', ids.callerId),
+    )
+    .select([
+      'p.id as project_id',
+      'p.is_active as project_active',
+      sql<string>`coalesce(c.currency, co.currency)`.as('currency'),
+      'person.is_active as person_assignment_active',
+      'caller.is_active as caller_assignment_active',
+      'caller.is_project_manager as caller_is_project_manager',
+    ])
+    .where('p.company_id', '=', companyId)
+    .where('p.id', '=', ids.projectId)
+    // Share-locked so an archive or delete racing this write waits for it.
+    .forShare('p')
+    .executeTakeFirst();
+  return row as ProjectContext | undefined;
+}
+
+/** A membership of the workspace (role and state), or undefined. */
+export async function findMember(trx: Tx, companyId: string, userId: string) {
+  if (!isId(userId)) return undefined;
+  return trx
+    .selectFrom('memberships')
+    .select(['user_id', 'role', 'is_active'])
+    .where('company_id', '=', companyId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Whether `teammateId` is assigned as a teammate to the manager `managerId`. */
+export async function isTeammate(trx: Tx, companyId: string, managerId: string, teammateId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('teammate_assignments')
+    .select('teammate_id')
+    .where('company_id', '=', companyId)
+    .where('manager_id', '=', managerId)
+    .where('teammate_id', '=', teammateId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface ExpenseColumns {
+  user_id: string;
+  project_id: string;
+  expense_category_id: string;
+  spent_date: string;
+  units: string | null;
+  total_cost: string;
+  notes: string | null;
+  billable: boolean;
+  metadata: string | null;
+  receipt_file_id: string | null;
+}
+
+export async function insertExpense(
+  trx: Tx,
+  companyId: string,
+  expense: ExpenseColumns & { id: string; source: ExpenseSource; created_by: string | null; created_at: Date; updated_at: Date },
+) {
+  await trx
+    .insertInto('expenses')
+    .values({ company_id: companyId, ...expense })
+    .execute();
+}
+
+export async function updateExpenseColumns(trx: Tx, companyId: string, id: string, changes: Partial<ExpenseColumns>, now: Date) {
+  await trx
+    .updateTable('expenses')
+    .set({ ...changes, updated_at: now })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteExpenseRow(trx: Tx, companyId: string, id: string) {
+  await trx.deleteFrom('expenses').where('company_id', '=', companyId).where('id', '=', id).execute();
+}
+
+/** Whether an expense other than `exceptId` points at the file. */
+export async function receiptInUse(trx: Tx, companyId: string, fileId: string, exceptId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('expenses')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('receipt_file_id', '=', fileId)
+    .where('id', '<>', exceptId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
