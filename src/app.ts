@@ -14,6 +14,10 @@ import { registerResponseHeaders } from './http/response-headers.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
+import { expensesRoutes } from './modules/expenses/routes.ts';
+import { expenseCategoriesRoutes } from './modules/expense-categories/routes.ts';
+import { timeEntriesRoutes } from './modules/time-entries/routes.ts';
+import { invoicesRoutes } from './modules/invoices/routes.ts';
 import { reportsRoutes } from './modules/reports/routes.ts';
 import { projectsRoutes } from './modules/projects/routes.ts';
 import { projectAssignmentsRoutes } from './modules/project-assignments/routes.ts';
@@ -101,6 +105,10 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
 
   await app.register(systemRoutes);
   await app.register(usersRoutes);
+  await app.register(expensesRoutes);
+  await app.register(expenseCategoriesRoutes);
+  await app.register(timeEntriesRoutes);
+  await app.register(invoicesRoutes);
   await app.register(reportsRoutes);
   await app.register(projectsRoutes);
   await app.register(projectAssignmentsRoutes);

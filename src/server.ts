@@ -31,6 +31,32 @@ function reachableUrl(host: string, port: number): string {
 }
 
 /**
+ * E-mail delivery: with SMTP_URL, the outbox worker delivers queued messages
+ * (invoice PDFs rendered at delivery); without it, messages stay pending in the
+ * outbox and the log says that delivery is disabled. Returns how to stop it.
+ */
+async function startMailDelivery(config: Config, database: Database, app: FastifyInstance): Promise<() => Promise<void>> {
+  if (!config.smtpUrl) {
+    app.log.warn('SMTP_URL is not set: e-mail delivery is disabled; messages are recorded in the outbox and stay pending');
+    return async () => {};
+  }
+  const { createSmtpTransport } = await import('./outbox/mailer.ts');
+  const { startOutboxWorker } = await import('./outbox/worker.ts');
+  const { invoiceRenderers } = await import('./modules/invoices/pdf.ts');
+  const transport = createSmtpTransport(config.smtpUrl, { from: process.env.SMTP_FROM });
+  const stop = startOutboxWorker(
+    { db: database.db, transport, renderers: { ...invoiceRenderers }, clock: config.clock },
+    5000,
+    (err) => app.log.error({ err }, 'outbox delivery failed'),
+  );
+  app.log.info('e-mail delivery through SMTP is enabled (outbox worker running)');
+  return async () => {
+    await stop();
+    transport.close();
+  };
+}
+
+/**
  * Opens the database, applies migrations and listens; on an empty embedded
  * database it then creates the first workspace (after listening, so a port
  * already in use never swallows the key that is shown only once).
@@ -52,13 +78,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     if (database.kind === 'pglite') {
       app.log.warn('embedded PGlite database: one process only; use PostgreSQL (DATABASE_URL) in production');
     }
-    if (!config.smtpUrl) app.log.info('SMTP_URL is not set: e-mail is recorded in the outbox but not delivered');
+    const stopOutbox = await startMailDelivery(config, database, app);
     app.log.info(`Sheaf API on ${url}/api/v2 (OpenAPI: ${url}/api/v2/openapi.json)`);
     const running = app;
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         try {
+          await stopOutbox();
           await running.close();
         } finally {
           await database.close();

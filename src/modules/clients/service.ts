@@ -7,6 +7,7 @@ import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';
+import { countClientInvoices } from '../invoices/queries.ts';
 import type { ClientRow } from './presenter.ts';
 import {
   countProjects,
@@ -146,13 +147,16 @@ async function assertNoBlockingProjects(trx: Tx, companyId: string, clientId: st
 }
 
 /**
- * Financial documents (invoices, estimates, payments) block a client's deletion.
- * EXTENSION POINT: there are no invoices yet; the invoices issue adds its check
- * here (count the client's invoices and throw the same kind of 409), so that
- * DELETE /clients/:id never removes or orphans a financial record.
+ * Financial documents (invoices, estimates, payments) block a client's deletion,
+ * so that DELETE /clients/:id never removes or orphans a financial record: any
+ * invoice of the client, in any state (drafts included: delete them first), is a
+ * 409 with `invoice_count`.
  */
-export async function assertNoFinancialDocuments(_trx: Tx, _companyId: string, _clientId: string): Promise<void> {
-  // No financial document tables exist yet.
+export async function assertNoFinancialDocuments(trx: Tx, companyId: string, clientId: string): Promise<void> {
+  const invoices = await countClientInvoices(trx, companyId, clientId);
+  if (invoices > 0) {
+    throw conflict(`The client has ${invoices} invoice(s); a client with invoices cannot be deleted.`, { invoice_count: invoices });
+  }
 }
 
 /**

@@ -1,0 +1,75 @@
+import { isId } from '../ids.ts';
+import { isIsoDate } from '../time/workspace-time.ts';
+import { getWorkspace } from '../modules/workspaces/service.ts';
+import { listInvoicesForAdmin, transitionInvoiceForAdmin, type AdminTransition } from '../modules/invoices/admin-service.ts';
+import type { PresentedInvoice } from '../modules/invoices/presenter.ts';
+import type { AdminCommand } from './admin.ts';
+import { str, type Values } from './command.ts';
+import { fields, print, table, UsageError } from './output.ts';
+
+/**
+ * `sheaf admin invoice list|mark-paid|close|void`: the invoice states the API
+ * cannot reach (payments are not recorded through it). They call the invoice
+ * admin service, acting with an owner's rights.
+ */
+
+function required(values: Values, name: string): string {
+  const v = values[name];
+  if (v === undefined || v === '') throw new UsageError(`--${name} is required.`);
+  return v;
+}
+
+function workspaceOption(values: Values): string {
+  const id = required(values, 'workspace');
+  if (!isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
+  return id;
+}
+
+const summary = (i: PresentedInvoice) => ({
+  id: i.id,
+  number: i.number,
+  state: i.state,
+  client: i.client.name,
+  issue_date: i.issue_date,
+  due_date: i.due_date,
+  currency: i.currency,
+  amount: i.amount,
+  due_amount: i.due_amount,
+});
+
+const requireWorkspace = (db: Parameters<typeof getWorkspace>[0], id: string) => getWorkspace(db, id);
+
+const transition = (name: AdminTransition, description: string, withDate: boolean): AdminCommand<{ id: string; invoice: string; date?: string }> => ({
+  name: `admin invoice ${name}`,
+  usage: `--workspace ID --invoice ID|NUMBER${withDate ? ' [--date YYYY-MM-DD]' : ''}`,
+  summary: description,
+  options: { workspace: str, invoice: str, ...(withDate ? { date: str } : {}) },
+  parse(values) {
+    const date = values.date;
+    if (date !== undefined && !isIsoDate(date)) throw new UsageError(`--date must be a date YYYY-MM-DD, not '${date}'.`);
+    return { id: workspaceOption(values), invoice: required(values, 'invoice'), date };
+  },
+  async run({ db, output, clock }, input) {
+    await requireWorkspace(db, input.id);
+    const invoice = await transitionInvoiceForAdmin(db, input.id, input.invoice, name, { now: clock(), paidDate: input.date });
+    print(output, invoice, () => fields(summary(invoice)));
+  },
+});
+
+export const invoiceCommands: Record<string, AdminCommand<any>> = {
+  list: {
+    name: 'admin invoice list',
+    usage: '--workspace ID',
+    summary: "list a workspace's invoices with state and amounts",
+    options: { workspace: str },
+    parse: (values) => ({ id: workspaceOption(values) }),
+    async run({ db, output }, input: { id: string }) {
+      await requireWorkspace(db, input.id);
+      const invoices = await listInvoicesForAdmin(db, input.id);
+      print(output, invoices, () => table(invoices.map(summary), ['id', 'number', 'state', 'client', 'issue_date', 'due_date', 'currency', 'amount', 'due_amount']));
+    },
+  },
+  markPaid: transition('mark-paid', 'record full payment of an open invoice (state paid)', true),
+  close: transition('close', 'close an open invoice without full payment (state closed)', false),
+  void: transition('void', 'void an open invoice (state voided; its time stays billed)', false),
+};

@@ -1,0 +1,284 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { Kysely } from 'kysely';
+import PDFDocument from 'pdfkit';
+import type { Principal } from '../../auth/principal.ts';
+import { maySeeInvoices } from '../../access/invoices.ts';
+import type { DB } from '../../db/types.ts';
+import { withTenant, type Tx } from '../../db/tenant.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
+import type { Renderer } from '../../outbox/worker.ts';
+import { formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
+import { invoiceTotals } from './presenter.ts';
+import { findClient, loadWorkspace, type InvoiceRow, type LineRow } from './queries.ts';
+import { termLabel } from './rules.ts';
+import { loadInvoice } from './service.ts';
+import type { Totals } from './totals.ts';
+
+/**
+ * The invoice as a PDF (pdfkit): workspace and client names and addresses,
+ * number, dates, payment terms, purchase order, subject, the lines (type,
+ * description, quantity, unit price, amount; credits negative), subtotal,
+ * discount, taxes, total, payments, amount due and notes, with a "page i of n"
+ * footer. Letter paper for USD and CAD invoices, A4 otherwise.
+ *
+ * Text uses DejaVu Sans when the system has it (full Latin, Greek, Cyrillic and
+ * currency symbols); otherwise the built-in Helvetica, which only encodes
+ * Windows-1252, so other characters are printed as "?" rather than garbled.
+ */
+
+export const INVOICE_PDF_RENDERER = 'invoice_pdf';
+
+export interface InvoiceDocument {
+  invoice: InvoiceRow;
+  lines: LineRow[];
+  workspace: { name: string; address: string | null };
+  client: { name: string; address: string | null };
+}
+
+export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId: string): Promise<InvoiceDocument> {
+  const { row, lines } = await loadInvoice(trx, companyId, invoiceId);
+  const workspace = await loadWorkspace(trx, companyId);
+  const client = await findClient(trx, companyId, row.client_id);
+  if (!workspace || !client) throw notFound('invoice');
+  return { invoice: row, lines, workspace: { name: workspace.name, address: workspace.address }, client: { name: client.name, address: client.address } };
+}
+
+/** GET /invoices/:id/pdf: the document and its download name. */
+export async function getInvoicePdf(db: Kysely<DB>, p: Principal, id: string): Promise<{ pdf: Buffer; filename: string }> {
+  if (!maySeeInvoices(p)) throw forbidden('Your role does not allow reading invoices.');
+  const doc = await withTenant(db, p.companyId, (trx) => loadInvoiceDocument(trx, p.companyId, id));
+  return { pdf: await renderInvoicePdf(doc), filename: pdfFilename(doc.invoice.number) };
+}
+
+/** The outbox renderer: the invoice PDF attached to a message, rendered at delivery time. */
+export const invoicePdfRenderer: Renderer = async (db, companyId, params) => {
+  const doc = await withTenant(db, companyId, (trx) => loadInvoiceDocument(trx, companyId, params.invoice_id));
+  return renderInvoicePdf(doc);
+};
+
+/** Every renderer the invoice area provides to the outbox worker. */
+export const invoiceRenderers: Record<string, Renderer> = { [INVOICE_PDF_RENDERER]: invoicePdfRenderer };
+
+// ---------------------------------------------------------------- fonts
+
+const DEJAVU_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/dejavu', '/usr/share/fonts/TTF', '/usr/local/share/fonts'];
+
+interface Fonts {
+  regular: string | Buffer;
+  bold: string | Buffer;
+  unicode: boolean;
+}
+
+let fonts: Fonts | undefined;
+
+function loadFonts(): Fonts {
+  if (fonts) return fonts;
+  for (const dir of DEJAVU_DIRS) {
+    const regular = `${dir}/DejaVuSans.ttf`;
+    const bold = `${dir}/DejaVuSans-Bold.ttf`;
+    if (existsSync(regular) && existsSync(bold)) {
+      try {
+        fonts = { regular: readFileSync(regular), bold: readFileSync(bold), unicode: true };
+        return fonts;
+      } catch {
+        // unreadable: fall through to the built-in fonts
+      }
+    }
+  }
+  fonts = { regular: 'Helvetica', bold: 'Helvetica-Bold', unicode: false };
+  return fonts;
+}
+
+/** Characters Windows-1252 (the built-in fonts' encoding) has beyond Latin-1. */
+const CP1252_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+
+function winAnsi(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    out += c === 10 || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xff) || CP1252_EXTRA.has(ch) ? ch : c === 9 ? ' ' : c === 0x202f ? '\u00a0' : '?';
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- layout
+
+const INK = '#1f2328';
+const MUTED = '#6b7280';
+const RULE = '#d0d7de';
+const BAND = '#f3f4f6';
+
+export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
+  const f = loadFonts();
+  const t = f.unicode ? (s: string) => s : winAnsi;
+  const inv = d.invoice;
+  const totals: Totals = invoiceTotals(inv, d.lines);
+  const money = (v: { toFixed(): string } | string, opts?: { unitPrice?: boolean }) => t(formatMoney(typeof v === 'string' ? v : v.toFixed(), inv.currency, opts));
+  const size = inv.currency === 'USD' || inv.currency === 'CAD' ? 'LETTER' : 'A4';
+
+  const doc = new PDFDocument({
+    size,
+    margins: { top: 50, bottom: 60, left: 50, right: 50 },
+    bufferPages: true,
+    info: { Title: `Invoice ${inv.number}`, Author: d.workspace.name, Subject: inv.subject ?? `Invoice ${inv.number}` },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Uint8Array) => chunks.push(Buffer.from(c)));
+  const finished = new Promise<void>((resolve, reject) => {
+    doc.on('end', () => resolve());
+    doc.on('error', reject);
+  });
+  doc.registerFont('body', f.regular as never);
+  doc.registerFont('bold', f.bold as never);
+
+  const left = doc.page.margins.left;
+  const right = doc.page.width - doc.page.margins.right;
+  const width = right - left;
+  const bottom = () => doc.page.height - doc.page.margins.bottom;
+
+  // -- header: the workspace (left), "INVOICE" and the facts (right)
+  doc.fillColor(INK).font('bold').fontSize(16).text(t(d.workspace.name), left, 50, { width: width * 0.42 });
+  if (d.workspace.address) doc.font('body').fontSize(9).fillColor(MUTED).text(t(d.workspace.address), { width: width * 0.42 });
+  const leftBottom = doc.y;
+
+  const factsX = left + width * 0.45;
+  const factsW = right - factsX;
+  doc.fillColor(INK).font('bold').fontSize(22).text('INVOICE', factsX, 46, { width: factsW, align: 'right' });
+  doc.moveDown(0.3);
+  const facts: Array<[string, string]> = [
+    ['Invoice number', inv.number],
+    ['Issue date', formatDate(inv.issue_date)],
+    ['Due date', formatDate(inv.due_date)],
+    ['Payment terms', termLabel(inv.payment_term, inv.issue_date, inv.due_date)],
+  ];
+  if (inv.purchase_order) facts.push(['Purchase order', inv.purchase_order]);
+  if (inv.service_period_start || inv.service_period_end) {
+    facts.push(['Service period', [inv.service_period_start, inv.service_period_end].map((x) => (x ? formatDate(x) : '…')).join(' – ')]);
+  } else if (inv.period_start || inv.period_end) {
+    facts.push(['Period', [inv.period_start, inv.period_end].map((x) => (x ? formatDate(x) : '…')).join(' – ')]);
+  }
+  let y = doc.y;
+  for (const [label, value] of facts) {
+    doc.font('body').fontSize(9).fillColor(MUTED).text(label, factsX, y, { width: 85 });
+    doc.font('bold').fontSize(9).fillColor(INK).text(t(value), factsX + 85, y, { width: factsW - 85, align: 'right' });
+    y = Math.max(doc.y, y + 13);
+  }
+  y = Math.max(y, leftBottom) + 22;
+
+  // -- bill to, subject
+  doc.font('body').fontSize(9).fillColor(MUTED).text('BILL TO', left, y, { characterSpacing: 0.5 });
+  doc.font('bold').fontSize(11).fillColor(INK).text(t(d.client.name), left, doc.y + 2, { width: width * 0.6 });
+  if (d.client.address) doc.font('body').fontSize(9.5).text(t(d.client.address), { width: width * 0.6 });
+  y = doc.y + 14;
+  if (inv.subject) {
+    doc.font('bold').fontSize(10.5).fillColor(INK).text(t(inv.subject), left, y, { width });
+    y = doc.y + 12;
+  }
+
+  // -- lines
+  const cols = [
+    { key: 'kind', title: 'Type', w: 64, align: 'left' as const },
+    { key: 'description', title: 'Description', w: width - 64 - 66 - 80 - 86, align: 'left' as const },
+    { key: 'quantity', title: 'Quantity', w: 66, align: 'right' as const },
+    { key: 'unit_price', title: 'Unit price', w: 80, align: 'right' as const },
+    { key: 'amount', title: 'Amount', w: 86, align: 'right' as const },
+  ];
+  const pad = 5;
+  const header = () => {
+    doc.rect(left, y, width, 20).fill(BAND);
+    let x = left;
+    for (const c of cols) {
+      doc.font('bold').fontSize(8.5).fillColor(MUTED).text(c.title.toUpperCase(), x + pad, y + 6, { width: c.w - 2 * pad, align: c.align, characterSpacing: 0.3 });
+      x += c.w;
+    }
+    y += 24;
+  };
+  header();
+  d.lines.forEach((line, i) => {
+    const amount = totals.lineAmounts[i];
+    const cells: Record<string, string> = {
+      kind: t(line.kind),
+      description: t(line.description ?? ''),
+      quantity: formatQuantity(line.quantity),
+      unit_price: money(line.unit_price, { unitPrice: true }),
+      amount: line.effect === 'credit' ? money(amount.neg()) : money(amount),
+    };
+    doc.font('body').fontSize(9.5);
+    const h = Math.max(...cols.map((c) => doc.heightOfString(cells[c.key] || ' ', { width: c.w - 2 * pad }))) + 8;
+    if (y + h > bottom()) {
+      doc.addPage();
+      y = doc.page.margins.top;
+      header();
+    }
+    let x = left;
+    for (const c of cols) {
+      doc.font(c.key === 'amount' ? 'bold' : 'body').fontSize(9.5).fillColor(line.effect === 'credit' && c.key === 'amount' ? '#b42318' : INK);
+      doc.text(cells[c.key], x + pad, y + 3, { width: c.w - 2 * pad, align: c.align });
+      x += c.w;
+    }
+    y += h;
+    doc.moveTo(left, y).lineTo(right, y).lineWidth(0.5).strokeColor(RULE).stroke();
+    y += 2;
+  });
+  if (d.lines.length === 0) {
+    doc.font('body').fontSize(9.5).fillColor(MUTED).text('No lines.', left + pad, y + 4);
+    y = doc.y + 6;
+  }
+
+  // -- totals
+  const rows: Array<{ label: string; value: string; strong?: boolean }> = [{ label: 'Subtotal', value: money(totals.subtotal) }];
+  if (Number(inv.discount ?? 0) > 0) rows.push({ label: `Discount (${formatPercent(inv.discount!)})`, value: money(totals.discountAmount.neg()) });
+  if (Number(inv.tax ?? 0) > 0) rows.push({ label: `Tax (${formatPercent(inv.tax!)})`, value: money(totals.taxAmount) });
+  if (Number(inv.tax2 ?? 0) > 0) rows.push({ label: `Tax 2 (${formatPercent(inv.tax2!)})`, value: money(totals.tax2Amount) });
+  rows.push({ label: `Total (${inv.currency})`, value: money(totals.amount), strong: true });
+  if (Number(inv.paid_total) > 0) rows.push({ label: 'Paid', value: money(`-${inv.paid_total}`) });
+  const boxW = 250;
+  const boxX = right - boxW;
+  if (y + 20 * rows.length + 40 > bottom()) {
+    doc.addPage();
+    y = doc.page.margins.top;
+  }
+  y += 10;
+  for (const r of rows) {
+    doc.font(r.strong ? 'bold' : 'body').fontSize(10).fillColor(INK);
+    doc.text(t(r.label), boxX, y, { width: boxW - 110 });
+    doc.text(r.value, boxX + boxW - 110, y, { width: 110, align: 'right' });
+    y += 17;
+  }
+  doc.rect(boxX, y + 2, boxW, 26).fill(BAND);
+  doc.font('bold').fontSize(12).fillColor(INK).text('Amount due', boxX + pad, y + 9, { width: boxW - 120 });
+  doc.text(money(totals.dueAmount), boxX + boxW - 120, y + 9, { width: 120 - pad, align: 'right' });
+  y += 44;
+
+  // -- notes
+  if (inv.notes) {
+    doc.font('body').fontSize(9.5);
+    if (y + 30 + doc.heightOfString(t(inv.notes), { width }) > bottom() && y > doc.page.margins.top + 200) {
+      doc.addPage();
+      y = doc.page.margins.top;
+    }
+    doc.font('bold').fontSize(9).fillColor(MUTED).text('NOTES', left, y, { characterSpacing: 0.5 });
+    doc.font('body').fontSize(9.5).fillColor(INK).text(t(inv.notes), left, doc.y + 3, { width });
+  }
+
+  // -- footer on every page
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const savedBottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc
+      .font('body')
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(t(`${d.workspace.name} · Invoice ${inv.number} · Page ${i + 1} of ${range.count}`), left, doc.page.height - 40, {
+        width,
+        align: 'center',
+        lineBreak: false,
+      });
+    doc.page.margins.bottom = savedBottom;
+  }
+  doc.end();
+  await finished;
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,132 @@
+import type { Decimal } from 'decimal.js';
+import { computeTotals, type Totals } from './totals.ts';
+import type { InvoiceRow, LineRow } from './queries.ts';
+
+/**
+ * The invoice as the API shows it. Money and quantities are exact decimals in
+ * the database and JSON numbers here; totals come from computeTotals (the one
+ * place of invoice arithmetic). Key order is the response schema's, so the ETag
+ * (a hash of this object's JSON) is a hash of the bytes sent.
+ */
+
+const num = (d: Decimal) => Number(d.toFixed());
+const decimalNumber = (value: string | null) => (value === null ? 0 : Number(value));
+
+export function invoiceTotals(row: Pick<InvoiceRow, 'tax' | 'tax2' | 'discount' | 'currency' | 'paid_total'>, lines: LineRow[]): Totals {
+  return computeTotals(
+    lines.map((l) => ({ quantity: l.quantity, unit_price: l.unit_price, effect: l.effect, taxed: l.taxed, taxed2: l.taxed2 })),
+    { tax: row.tax, tax2: row.tax2, discount: row.discount },
+    row.currency,
+    row.paid_total,
+  );
+}
+
+export function presentLine(line: LineRow, amount: Decimal) {
+  return {
+    id: line.id,
+    kind: line.kind,
+    description: line.description,
+    quantity: Number(line.quantity),
+    unit_price: Number(line.unit_price),
+    amount: num(amount),
+    effect: line.effect,
+    taxed: line.taxed,
+    taxed2: line.taxed2,
+    project_id: line.project_id,
+    sort_order: line.sort_order,
+  };
+}
+
+export const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
+
+export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
+  const totals = invoiceTotals(row, lines);
+  return {
+    id: row.id,
+    client: { id: row.client_id, name: row.client_name },
+    number: row.number,
+    state: row.state,
+    subject: row.subject,
+    purchase_order: row.purchase_order,
+    issue_date: row.issue_date,
+    due_date: row.due_date,
+    payment_term: row.payment_term,
+    currency: row.currency,
+    subtotal: num(totals.subtotal),
+    discount: decimalNumber(row.discount),
+    discount_amount: num(totals.discountAmount),
+    tax: decimalNumber(row.tax),
+    tax_amount: num(totals.taxAmount),
+    tax2: decimalNumber(row.tax2),
+    tax2_amount: num(totals.tax2Amount),
+    amount: num(totals.amount),
+    paid_amount: Number(row.paid_total),
+    due_amount: num(totals.dueAmount),
+    notes: row.notes,
+    period_start: row.period_start,
+    period_end: row.period_end,
+    service_period_start: row.service_period_start,
+    service_period_end: row.service_period_end,
+    sent_at: row.sent_at?.toISOString() ?? null,
+    paid_at: row.paid_at?.toISOString() ?? null,
+    creator:
+      row.created_by && row.creator_first_name !== null
+        ? { id: row.created_by, name: personName(row.creator_first_name, row.creator_last_name) }
+        : null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    line_items: lines.map((l, i) => presentLine(l, totals.lineAmounts[i])),
+  };
+}
+
+export type PresentedInvoice = ReturnType<typeof presentInvoice>;
+
+export interface MessageRow {
+  id: string;
+  invoice_id: string;
+  event_type: 'send' | 'reminder' | 'thank_you';
+  recipients: Array<{ email: string; name?: string | null }>;
+  cc_recipients: Array<{ email: string; name?: string | null }>;
+  subject: string | null;
+  body: string | null;
+  attach_pdf: boolean;
+  attach_expense_receipts: boolean;
+  send_me_a_copy: boolean;
+  sent_by: string | null;
+  sender_first_name: string | null;
+  sender_last_name: string | null;
+  sender_email: string | null;
+  created_at: Date;
+  delivery_status: 'pending' | 'sent' | 'failed' | null;
+  delivery_attempts: number | null;
+  delivered_at: Date | null;
+  delivery_error: string | null;
+}
+
+const address = (a: { email: string; name?: string | null }) => ({ email: a.email, name: a.name ?? null });
+
+export function presentMessage(row: MessageRow) {
+  return {
+    id: row.id,
+    invoice_id: row.invoice_id,
+    event_type: row.event_type,
+    recipients: row.recipients.map(address),
+    cc_recipients: row.cc_recipients.map(address),
+    subject: row.subject,
+    body: row.body,
+    attach_pdf: row.attach_pdf,
+    attach_expense_receipts: row.attach_expense_receipts,
+    send_me_a_copy: row.send_me_a_copy,
+    sent_by:
+      row.sent_by && row.sender_email !== null
+        ? { id: row.sent_by, name: personName(row.sender_first_name, row.sender_last_name), email: row.sender_email }
+        : null,
+    delivery_status: row.delivery_status ?? 'pending',
+    delivery_attempts: row.delivery_attempts ?? 0,
+    delivered_at: row.delivered_at?.toISOString() ?? null,
+    delivery_error: row.delivery_error,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export type PresentedMessage = ReturnType<typeof presentMessage>;

@@ -1,0 +1,178 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { newId } from '../src/ids.ts';
+import { invoicePdfRenderer, invoiceRenderers, INVOICE_PDF_RENDERER } from '../src/modules/invoices/pdf.ts';
+import { createTestContext, type TestContext } from './helpers.ts';
+import { apiOf, insertClient, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
+
+/**
+ * GET /invoices/:id/pdf: the headers, and the document's text (extracted with
+ * unpdf) carrying every figure of the invoice, formatted in its currency.
+ */
+
+let ctx: TestContext;
+const api = apiOf(() => ctx);
+let w: InvoiceWorkspace;
+let clientId: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  w = await makeInvoiceWorkspace(ctx.db); // "Acme Studio", 1 Main Street / 10115 Berlin, EUR
+  clientId = await insertClient(ctx.db, w.companyId, { name: 'Globex Corporation', address: '2 Side Road\nSpringfield' });
+});
+afterAll(() => ctx.close());
+
+/** The document's text with its whitespace (line breaks, non-breaking spaces) made single spaces. */
+async function pdfText(bytes: Uint8Array) {
+  const { text, totalPages } = await extractText(new Uint8Array(bytes), { mergePages: true });
+  return { text: text.replace(/[\s\u00a0\u202f]+/g, ' '), totalPages };
+}
+
+async function create(body: Record<string, unknown>) {
+  const res = await api(w.owner, 'POST', '/api/v2/invoices', { client_id: clientId, ...body });
+  if (res.statusCode !== 201) throw new Error(`${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+describe('invoice PDF', () => {
+  it('is a private, uncached attachment named after the number', async () => {
+    const inv = await create({ number: '2026/07 A', line_items: [{ description: 'x', unit_price: 1 }] });
+    const res = await api(w.admin, 'GET', `/api/v2/invoices/${inv.id}/pdf`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="invoice-2026_07_A.pdf"');
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers.vary).toBe('Authorization, Service-Account-Id');
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('carries the parties, the facts, every line and every total', async () => {
+    const inv = await create({
+      number: '2026-001',
+      issue_date: '2026-03-01',
+      payment_term: 'net_30',
+      purchase_order: 'PO-42',
+      subject: 'Website relaunch',
+      notes: 'Payable by bank transfer within 30 days.',
+      service_period_start: '2026-02-01',
+      service_period_end: '2026-02-28',
+      discount: 10,
+      tax: 20,
+      tax2: 5,
+      line_items: [
+        { kind: 'Design', description: 'Visual design', quantity: 10, unit_price: 100, taxed: true, taxed2: false },
+        { kind: 'Hosting', description: 'Managed hosting', quantity: 2, unit_price: 50, taxed: false, taxed2: true },
+        { kind: 'Credit', description: 'Goodwill credit', quantity: 1, unit_price: 100, effect: 'credit', taxed: true, taxed2: false },
+        { description: 'Support hours', quantity: 1.25, unit_price: 80.5, taxed: false, taxed2: false },
+      ],
+    });
+    // a payment recorded outside the API
+    await ctx.db
+      .insertInto('invoice_payments')
+      .values({ company_id: w.companyId, id: newId(), invoice_id: inv.id, amount: '100', paid_date: '2026-03-05' })
+      .execute();
+    const res = await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf`);
+    const { text, totalPages } = await pdfText(res.rawPayload);
+    expect(totalPages).toBe(1);
+    // subtotal 1000 + 100 − 100 + 100.625 → 100.63 = 1100.63; discount 110.063 → 110.06;
+    // tax 900 × 0.9 × 20% = 162; tax2 100 × 0.9 × 5% = 4.5; total 1157.07; due 1057.07
+    const api_ = (await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}`)).json();
+    expect(api_).toMatchObject({ subtotal: 1100.63, discount_amount: 110.06, tax_amount: 162, tax2_amount: 4.5, amount: 1157.07, due_amount: 1057.07 });
+    for (const expected of [
+      'Acme Studio',
+      '1 Main Street 10115 Berlin',
+      'INVOICE',
+      'BILL TO Globex Corporation 2 Side Road Springfield',
+      'Invoice number 2026-001',
+      'Issue date 1 March 2026',
+      'Due date 31 March 2026',
+      'Payment terms Net 30',
+      'Purchase order PO-42',
+      'Service period 1 February 2026 – 28 February 2026',
+      'Website relaunch',
+      'Design Visual design 10 €100.00 €1,000.00',
+      'Hosting Managed hosting 2 €50.00 €100.00',
+      'Credit Goodwill credit 1 €100.00 -€100.00',
+      'Service Support hours 1.25 €80.50 €100.63',
+      'Subtotal €1,100.63',
+      'Discount (10%) -€110.06',
+      'Tax (20%) €162.00',
+      'Tax 2 (5%) €4.50',
+      'Total (EUR) €1,157.07',
+      'Paid -€100.00',
+      'Amount due €1,057.07',
+      'NOTES Payable by bank transfer within 30 days.',
+      'Page 1 of 1',
+    ]) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it('formats each currency in its own way and picks Letter paper for USD', async () => {
+    const jpy = await create({ currency: 'JPY', line_items: [{ description: 'Translation', quantity: 1.5, unit_price: 333 }] });
+    const jpyText = (await pdfText((await api(w.owner, 'GET', `/api/v2/invoices/${jpy.id}/pdf`)).rawPayload)).text;
+    expect(jpyText).toContain('Translation 1.5 ¥333.00 ¥500'.replace('¥333.00', '¥333'));
+    expect(jpyText).toContain('Total (JPY) ¥500');
+
+    const usd = await create({ currency: 'USD', line_items: [{ description: 'Consulting', quantity: 3, unit_price: 1234.5678 }] });
+    const bytes = (await api(w.owner, 'GET', `/api/v2/invoices/${usd.id}/pdf`)).rawPayload;
+    const usdText = (await pdfText(bytes)).text;
+    // unit prices keep their four decimals, amounts are rounded to cents
+    expect(usdText).toContain('Consulting 3 $1,234.5678 $3,703.70');
+    const doc = await getDocumentProxy(new Uint8Array(bytes));
+    const page = await doc.getPage(1);
+    expect(page.view.slice(2).map(Math.round)).toEqual([612, 792]);
+    const eur = (await api(w.owner, 'GET', `/api/v2/invoices/${jpy.id}/pdf`)).rawPayload;
+    const a4 = await (await getDocumentProxy(new Uint8Array(eur))).getPage(1);
+    expect(a4.view.slice(2).map(Math.round)).toEqual([595, 842]);
+  });
+
+  it('runs over several pages with the table header and page numbers repeated', async () => {
+    const lines = Array.from({ length: 90 }, (_, i) => ({ description: `Line number ${i + 1}`, quantity: 1, unit_price: 10 }));
+    const inv = await create({ line_items: lines });
+    const { text, totalPages } = await pdfText((await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf`)).rawPayload);
+    expect(totalPages).toBeGreaterThan(1);
+    expect(text).toContain(`Page ${totalPages} of ${totalPages}`);
+    expect(text).toContain('Line number 1 ');
+    expect(text).toContain('Line number 90 ');
+    const headers = text.match(/DESCRIPTION/g)!.length;
+    expect(headers).toBeGreaterThanOrEqual(2);
+    expect(headers).toBeLessThanOrEqual(totalPages);
+    expect(text).toContain('Total (EUR) €900.00');
+  });
+
+  it('prints text beyond Latin-1 without breaking the document', async () => {
+    const c = await insertClient(ctx.db, w.companyId, { name: 'Zoë Ωmega Ltd', address: 'Кирова 5' });
+    const res = await api(w.owner, 'POST', '/api/v2/invoices', { client_id: c, line_items: [{ description: 'Déjà vu — “quoted” 日本', unit_price: 1 }] });
+    const { text } = await pdfText((await api(w.owner, 'GET', `/api/v2/invoices/${res.json().id}/pdf`)).rawPayload);
+    expect(text).toContain('Déjà vu — “quoted”');
+    if (existsSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf')) {
+      expect(text).toContain('Zoë Ωmega Ltd');
+      expect(text).toContain('Кирова 5');
+    } else {
+      expect(text).toContain('Zoë ?mega Ltd');
+    }
+  });
+
+  it('is rendered by the outbox renderer for e-mail attachments', async () => {
+    const inv = await create({ number: 'R-1', line_items: [{ description: 'Attached', unit_price: 7 }] });
+    expect(invoiceRenderers[INVOICE_PDF_RENDERER]).toBe(invoicePdfRenderer);
+    const bytes = await invoicePdfRenderer(ctx.db, w.companyId, { invoice_id: inv.id });
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await pdfText(bytes)).text).toContain('Invoice number R-1');
+  });
+
+  it('is refused to those who may not read invoices, and 404 for other workspaces', async () => {
+    const inv = await create({ line_items: [{ description: 'x' }] });
+    for (const who of [w.member, w.mgrPlain, w.contractor, w.adminPersonal]) {
+      expect((await api(who, 'GET', `/api/v2/invoices/${inv.id}/pdf`)).statusCode).toBe(403);
+    }
+    expect((await api(w.mgrInvoices, 'GET', `/api/v2/invoices/${inv.id}/pdf`)).statusCode).toBe(200);
+    const other = await makeInvoiceWorkspace(ctx.db);
+    const res = await api(other.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf`);
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+  });
+});
