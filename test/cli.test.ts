@@ -223,6 +223,7 @@ const lane1: Step[] = [
         'admin task create', 'admin task update', 'admin task list', 'admin task assign', 'admin task unassign',
         'admin rate set', 'admin rate list',
         'admin assignment add', 'admin assignment update', 'admin assignment remove', 'admin assignment list',
+        'admin expense-category create', 'admin expense-category update', 'admin expense-category list',
         'admin invoice list', 'admin invoice mark-paid', 'admin invoice close', 'admin invoice void',
       ]);
       expect(helpCommand.code).toBe(0);

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expenseCommands } from '../src/cli/expense-commands.ts';
-import { COMMANDS, fromAdmin, main } from '../src/cli/main.ts';
+import { main } from '../src/cli/main.ts';
 import { newId } from '../src/ids.ts';
 import { LLM_USAGE_CATEGORY } from '../src/modules/expense-categories/rules.ts';
 import { createWorkspace } from '../src/modules/workspaces/service.ts';
@@ -309,10 +308,6 @@ describe('sheaf admin expense-category', () => {
   }
 
   beforeAll(async () => {
-    // The lead wires expenseCommands into main.ts; until then the test merges them in.
-    for (const command of Object.values(expenseCommands)) {
-      if (!COMMANDS.some((c) => c.name === command.name)) COMMANDS.push(fromAdmin(command));
-    }
     ws = (await sheaf('admin', 'workspace', 'create', '--name', 'CLI Expenses', '--json')).json.id;
     otherWs = (await sheaf('admin', 'workspace', 'create', '--name', 'CLI Other', '--json')).json.id;
   }, 120_000);

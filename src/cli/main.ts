@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
 import { ApiError } from '../http/errors.ts';
 import { catalogCommands } from './catalog-commands.ts';
+import { expenseCommands } from './expense-commands.ts';
 import { invoiceCommands } from './invoice-commands.ts';
 import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
 import { str, type Command, type Options, type Values } from './command.ts';
@@ -79,7 +80,7 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
-  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(invoiceCommands)].map((c) => fromAdmin<any>(c)),
+  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands)].map((c) => fromAdmin<any>(c)),
 ];
 
 const line = (c: Command<any>) => `sheaf ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
