@@ -96,6 +96,9 @@ function memoryStore(windowMs: number): Store {
 
 function redisStore(url: string, windowMs: number): Store {
   const redis = new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableAutoPipelining: true });
+  // Connection errors surface on the commands hit() sends (and are logged there);
+  // ioredis reconnects by itself, so the emitter's copy needs no second report.
+  redis.on('error', () => {});
   return {
     async hit(key) {
       const redisKey = `sheaf:rl:${key}`;
