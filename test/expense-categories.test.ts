@@ -189,6 +189,10 @@ describe('POST /api/v2/expense_categories', () => {
       [{ name: unique(), colour: 'red' }, 'colour'],
       [{ name: unique(), id: newId() }, 'id'],
       [{ name: unique(), created_at: '2024-01-01T00:00:00Z' }, 'created_at'],
+      [{ name: 'a\u0000b' }, 'name'], // PostgreSQL text cannot hold NUL: a 400, never a 500
+      [{ name: unique(), unit_name: 'k\u0000m', unit_price: 1 }, 'unit_name'],
+      [{ name: unique(), unit_name: 'km', unit_price: 1e308 }, 'unit_price'],
+      [{ name: unique(), unit_name: 'km', unit_price: 5e-324 }, 'unit_price'],
     ];
     for (const [body, field] of cases) {
       const res = await api(w.owner, 'POST', '/api/v2/expense_categories', body);
@@ -263,6 +267,8 @@ describe('PATCH /api/v2/expense_categories/:id', () => {
     expect(empty.json().message).toMatch(/at least one/);
     for (const [body, field] of [
       [{ name: '' }, 'name'],
+      [{ name: 'x\u0000' }, 'name'],
+      [{ unit_name: '\u0000', unit_price: 1 }, 'unit_name'],
       [{ unit_price: -2, unit_name: 'x' }, 'unit_price'],
       [{ is_active: null }, 'is_active'],
       [{ updated_at: 'x' }, 'updated_at'],

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
 import { createMember } from '../src/modules/users/admin-service.ts';
 import {
+  assign,
   insertApprovedTime,
   insertCategory,
+  insertProject,
   insertExpenseRow,
   makeExpenseWorkspace,
   type ExpenseWorkspace,
@@ -23,6 +25,7 @@ const FIELDS = [
   'billable',
   'created_at',
   'expense_category',
+  'expense_category_id',
   'id',
   'is_billed',
   'is_closed',
@@ -79,6 +82,7 @@ describe('POST /api/v2/expenses', () => {
     expect(body).toMatchObject({
       user_id: w.member.userId,
       project_id: w.projectA,
+      expense_category_id: w.travel,
       expense_category: { id: w.travel, name: 'Travel', unit_name: null, unit_price: null },
       spent_date: '2024-05-06',
       units: null,
@@ -188,11 +192,19 @@ describe('POST /api/v2/expenses', () => {
       [{ spent_date: '06/05/2024' }, 'spent_date'],
       [{ spent_date: 20240506 }, 'spent_date'],
       [{ spent_date: '1899-12-31' }, 'spent_date'],
+      [{ spent_date: '3000-01-01' }, 'spent_date'],
+      [{ spent_date: '9999-12-31' }, 'spent_date'], // its week would end in the year 10000
+      [{ spent_date: '0000-01-01' }, 'spent_date'],
       [{ total_cost: -1 }, 'total_cost'],
       [{ total_cost: '10' }, 'total_cost'],
       [{ total_cost: 1.234 }, 'total_cost'],
       [{ total_cost: 1e12 }, 'total_cost'],
       [{ total_cost: null }, 'total_cost'],
+      [{ total_cost: 1e308 }, 'total_cost'],
+      [{ total_cost: 5e-324 }, 'total_cost'],
+      [{ expense_category_id: w.mileage, units: 1e300 }, 'units'],
+      [{ expense_category_id: w.mileage, units: 5e-324 }, 'units'],
+      [{ expense_category_id: w.mileage, units: Number.MAX_SAFE_INTEGER }, 'units'],
       [{ expense_category_id: w.mileage, units: 0 }, 'units'],
       [{ expense_category_id: w.mileage, units: -2 }, 'units'],
       [{ expense_category_id: w.mileage, units: 1.23456 }, 'units'],
@@ -230,6 +242,69 @@ describe('POST /api/v2/expenses', () => {
     expect(text.statusCode).toBe(415);
     const after = await ctx.db.selectFrom('expenses').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n) + 1);
+  });
+
+  it('the extreme valid values are stored exactly; -0 is 0; units × price beyond the column is 400 naming units', async () => {
+    const max = await created(w.member, { total_cost: 999999999999.99 });
+    expect(max.total_cost).toBe(999999999999.99);
+    const row = await ctx.db.selectFrom('expenses').select('total_cost').where('id', '=', max.id).executeTakeFirstOrThrow();
+    expect(row.total_cost).toBe('999999999999.99');
+    expect((await created(w.member, { spent_date: '1900-01-01' })).spent_date).toBe('1900-01-01');
+    expect((await created(w.member, { spent_date: '2999-12-31' })).spent_date).toBe('2999-12-31');
+    // A JSON -0 (JSON.stringify writes 0, so the body is written by hand).
+    const negativeZero = await request(ctx.app, w.member, {
+      method: 'POST',
+      url: '/api/v2/expenses',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"project_id":"${w.projectA}","expense_category_id":"${w.travel}","spent_date":"2024-05-06","total_cost":-0}`,
+    });
+    expect(negativeZero.statusCode, negativeZero.body).toBe(201);
+    expect(negativeZero.json().total_cost).toBe(0);
+    // 1e999 parses to Infinity: a 400, never a 500.
+    const infinite = await request(ctx.app, w.member, {
+      method: 'POST',
+      url: '/api/v2/expenses',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"project_id":"${w.projectA}","expense_category_id":"${w.mileage}","spent_date":"2024-05-06","units":1e999}`,
+    });
+    expect(infinite.statusCode).toBe(400);
+    expect(infinite.json().field).toBe('units');
+    const most = await created(w.member, { expense_category_id: w.mileage, units: 99999999.9999 });
+    expect(most).toMatchObject({ units: 99999999.9999, total_cost: 58000000 }); // 57,999,999.999942 rounded half up
+    const dear = await insertCategory(ctx.db, w.companyId, { name: 'Dear', unitName: 'u', unitPrice: '99999999.999999' });
+    const overflow = await create(w.member, { expense_category_id: dear, units: 99999999.9999 });
+    expect(overflow.statusCode).toBe(400);
+    expect(overflow.json().field).toBe('units');
+    expect(overflow.json().message).toMatch(/more than 999999999999\.99/);
+  });
+
+  it('a body over 128 KiB is 413 payload_too_large and creates nothing', async () => {
+    const before = await ctx.db.selectFrom('expenses').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const res = await create(w.member, { notes: 'x'.repeat(129 * 1024) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error).toBe('payload_too_large');
+    const patchBig = await api(w.member, 'PATCH', `/api/v2/expenses/${(await created(w.member)).id}`, { metadata: { k: 'x'.repeat(129 * 1024) } });
+    expect(patchBig.statusCode).toBe(413);
+    const after = await ctx.db.selectFrom('expenses').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n) + 1);
+  });
+
+  it("billable defaults to the project's is_billable (as a time entry's does); the body overrides either way", async () => {
+    const internal = await insertProject(ctx.db, w.companyId, w.clientId);
+    await ctx.db.updateTable('projects').set({ is_billable: false }).where('id', '=', internal).execute();
+    await assign(ctx.db, w.companyId, internal, w.member.userId);
+    expect((await created(w.member)).billable).toBe(true);
+    const onInternal = await created(w.member, { project_id: internal });
+    expect(onInternal.billable).toBe(false);
+    expect((await created(w.member, { project_id: internal, billable: true })).billable).toBe(true);
+    expect((await created(w.member, { billable: false })).billable).toBe(false);
+    // Moved without `billable`: the new project's default; with it: as sent; other changes keep it.
+    const patch = (id: string, body: Record<string, unknown>) => api(w.member, 'PATCH', `/api/v2/expenses/${id}`, body);
+    expect((await patch(onInternal.id, { project_id: w.projectA })).json().billable).toBe(true);
+    expect((await patch(onInternal.id, { project_id: internal, billable: true })).json().billable).toBe(true);
+    expect((await patch(onInternal.id, { notes: 'kept' })).json().billable).toBe(true);
+    expect((await patch(onInternal.id, { project_id: w.projectA })).json().billable).toBe(true);
+    expect((await patch(onInternal.id, { project_id: internal })).json().billable).toBe(false);
   });
 
   it('accepts an Idempotency-Key: a replay returns the first response byte for byte', async () => {
@@ -299,6 +374,20 @@ describe('who may record expenses for whom (issue 4 item 7)', () => {
       expect(res.statusCode, userId).toBe(400);
       expect(res.json().field).toBe('user_id');
     }
+  });
+
+  it('an agent identity records its own LLM usage on the seeded category; an administrator may record it for the agent', async () => {
+    const agent = await addMember(ctx.db, w.companyId, { role: 'member', userType: 'agent', firstName: 'Bot' });
+    await assign(ctx.db, w.companyId, w.projectA, agent.userId);
+    const own = await created(agent, {
+      expense_category_id: w.llmCategory,
+      total_cost: 0.42,
+      source: 'agent',
+      metadata: { model: 'gpt-4o', input_tokens: 120000, output_tokens: 8000 },
+    });
+    expect(own).toMatchObject({ user_id: agent.userId, source: 'agent', total_cost: 0.42, expense_category: { name: 'LLM usage', unit_price: null } });
+    expect((await created(w.admin, { user_id: agent.userId, expense_category_id: w.llmCategory, total_cost: 1.5 })).user_id).toBe(agent.userId);
+    expect((await create(agent, { user_id: w.member.userId })).statusCode).toBe(403);
   });
 
   it('a personal sync key never writes', async () => {
@@ -380,6 +469,9 @@ describe('GET /api/v2/expenses: visibility and every filter', () => {
     expect(await idsOf(l.manager, `?user_id=${l.contractor.userId}`)).toEqual([]);
     expect(await idsOf(l.owner, `?project_id=${foreign.projectA}`)).toEqual([]);
     expect(await idsOf(l.owner, `?user_id=${newId()}`)).toEqual([]);
+    // The widest dates PostgreSQL holds are fine as bounds.
+    expect((await idsOf(l.owner, '?from=0001-01-01&to=9999-12-31')).length).toBe(8);
+    expect((await idsOf(l.owner, `?updated_since=${encodeURIComponent('0001-01-02T00:00:00Z')}`)).length).toBe(8);
   });
 
   it('paginates with the envelope and stable links', async () => {
@@ -417,6 +509,10 @@ describe('GET /api/v2/expenses: visibility and every filter', () => {
       'updated_since=',
       'updated_since=yesterday',
       'updated_since=2024-01-01',
+      'updated_since=0000-01-01T00:00:00Z', // no year 0 in PostgreSQL
+      'updated_since=9999-12-31T23:59:59-23:59', // the year 10000 in UTC
+      'from=0000-01-01',
+      'to=0000-12-31',
       'page=0',
       'per_page=2001',
       'per_page=x',
@@ -506,6 +602,14 @@ describe('PATCH /api/v2/expenses/:id', () => {
     const same = await patch(w.member, e.id, { total_cost: 10.0, notes: null, metadata: { b: 2, a: 1 }, project_id: w.projectA });
     expect(same.statusCode).toBe(200);
     expect(same.json().updated_at).toBe(e.updated_at);
+    // Ids in capitals are the same ids: no move, so a billable the person chose stays.
+    const chosen = await created(w.member, { expense_category_id: w.mileage, units: 2, billable: false });
+    ctx.clock.advance(5000);
+    const caps = await patch(w.member, chosen.id, { project_id: w.projectA.toUpperCase(), expense_category_id: w.mileage.toUpperCase() });
+    expect(caps.statusCode).toBe(200);
+    expect(caps.json()).toMatchObject({ project_id: w.projectA, expense_category_id: w.mileage, billable: false, updated_at: chosen.updated_at });
+    const mine = await created(w.member, { user_id: w.member.userId.toUpperCase() });
+    expect(mine.user_id).toBe(w.member.userId);
   });
 
   it('moves between projects (currency re-checked); the person never changes', async () => {
@@ -716,6 +820,26 @@ describe('DELETE /api/v2/expenses/:id', () => {
     expect((await del(w.owner, other.id, { 'if-match': '"stale"' })).statusCode).toBe(412);
     const etag = (await api(w.owner, 'GET', `/api/v2/expenses/${other.id}`)).headers.etag as string;
     expect((await del(w.owner, other.id, { 'if-match': etag })).statusCode).toBe(204);
+  });
+});
+
+describe('what each caller sees of an expense', () => {
+  it('every caller who may see an expense gets the same body (amounts, category price, receipt), whatever their rate permissions', async () => {
+    // Expenses carry no rate and no internal cost: total_cost is what the person spent, and the
+    // category's unit price is on the category list every full-access caller reads. So nothing is
+    // redacted, for a manager without View billable rates neither; what is never sent is listed here.
+    const e = await created(w.member, { expense_category_id: w.mileage, units: 10, metadata: { trip: 'x' } });
+    const owner = await api(w.owner, 'GET', `/api/v2/expenses/${e.id}`);
+    for (const caller of [w.admin, w.manager, w.member]) {
+      const res = await api(caller, 'GET', `/api/v2/expenses/${e.id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(owner.body);
+      expect(res.headers.etag).toBe(owner.headers.etag);
+    }
+    expect(owner.json()).toMatchObject({ total_cost: 5.8, units: 10, expense_category: { unit_price: 0.58 } });
+    for (const hidden of ['company_id', 'created_by', 'invoice_id', 'invoice_line_id', 'receipt_file_id', 'billable_amount', 'billable_rate']) {
+      expect(owner.json()).not.toHaveProperty(hidden);
+    }
   });
 });
 

@@ -256,6 +256,63 @@ describe('receipts over HTTP', () => {
     expect(missing.json().field).toBe('project_id');
   });
 
+  it('odd parts: JSON-typed parts are checked as JSON, a file part without a type is 415 saying so, never a 500', async () => {
+    const boundary = 'sheafOdd7';
+    const part = (name: string, value: string, type?: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n${value}\r\n`;
+    const filePart = (headers: string, data: Buffer) =>
+      Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="receipt"; filename="r.png"\r\n${headers}\r\n`), data, Buffer.from('\r\n')]);
+    const post = (...parts: Array<string | Buffer>) =>
+      request(ctx.app, w.member, {
+        method: 'POST',
+        url: '/api/v2/expenses',
+        payload: Buffer.concat([...parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)), Buffer.from(`--${boundary}--\r\n`)]),
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+    const { total_cost: _cost, ...rest } = base();
+    const fields = Object.entries(rest).map(([k, v]) => part(k, v)).join('');
+    // Parts sent as application/json carry JSON values: the right type is accepted as in a JSON body...
+    const typed = await post(fields, part('total_cost', '12.5', 'application/json'), part('billable', 'false', 'application/json'), part('metadata', '{"k":[1]}', 'application/json'));
+    expect(typed.statusCode, typed.body).toBe(201);
+    expect(typed.json()).toMatchObject({ total_cost: 12.5, billable: false, metadata: { k: [1] } });
+    // ...and the wrong type is the JSON body's 400 naming the field.
+    for (const [name, value] of [
+      ['total_cost', '{"a":1}'],
+      ['total_cost', 'true'],
+      ['billable', '"yes"'],
+      ['metadata', '[1,2]'],
+      ['project_id', '42'],
+      ['spent_date', '20240506'],
+    ] as const) {
+      const extra = name === 'total_cost' ? '' : part('total_cost', '1');
+      const body = name === 'project_id' || name === 'spent_date' ? fields.replace(part(name, (rest as Record<string, string>)[name]), '') : fields;
+      const res = await post(body, extra, part(name, value, 'application/json'));
+      expect(res.statusCode, `${name}=${value}: ${res.body}`).toBe(400);
+      expect(res.json().field).toBe(name);
+    }
+    const badJson = await post(fields, part('total_cost', '{oops', 'application/json'));
+    expect(badJson.statusCode).toBe(400);
+    // RFC 7578: a file part without Content-Type is text/plain, which is not a receipt type.
+    const untyped = await post(fields, part('total_cost', '1'), filePart('', SAMPLE_FILES.png));
+    expect(untyped.statusCode).toBe(415);
+    expect(untyped.json()).toMatchObject({ error: 'unsupported_media_type', field: 'receipt' });
+    expect(untyped.json().message).toMatch(/without a Content-Type header counts as text\/plain/);
+    // A file part without a filename is a text field named receipt.
+    const nameless = await post(fields, part('total_cost', '1'), part('receipt', SAMPLE_FILES.gif.toString('latin1'), 'image/gif'));
+    expect(nameless.statusCode).toBe(400);
+    expect(nameless.json().field).toBe('receipt');
+    // Prototype names, too many parts, an over-long field.
+    for (const [extra, status] of [
+      [part('__proto__', 'x'), 400],
+      [part('constructor', '{"a":1}', 'application/json'), 400],
+      [Array.from({ length: 40 }, (_, i) => part(`f${i}`, 'x')).join(''), 413],
+      [part('notes', 'x'.repeat(65 * 1024)), 413],
+    ] as const) {
+      const res = await post(fields, part('total_cost', '1'), extra);
+      expect(res.statusCode).toBe(status);
+    }
+  });
+
   it('refuses other file parts, two files and repeated fields (400); a malformed body is 400', async () => {
     const other = await createWith(w.member, base(), { field: 'invoice', filename: 'r.png', type: 'image/png', data: SAMPLE_FILES.png });
     expect(other.statusCode).toBe(400);
@@ -418,11 +475,21 @@ describe('receipts over HTTP', () => {
     const res = await patchWith(w.member, locked, {}, file);
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toBe('expense_locked');
+    const inWeek = (await createWith(w.contractor, { ...base(), spent_date: '2022-02-04' }, file)).json();
+    const filesBefore = await fileCount();
     await insertApprovedTime(ctx.db, w.companyId, w.contractor.userId, w.projectA, '2022-02-02');
     const week = await createWith(w.contractor, { ...base(), spent_date: '2022-02-03' }, file);
     expect(week.statusCode).toBe(409);
     expect(week.json().error).toBe('approved_timesheet_week_locked');
-    expect(await fileCount()).toBe(files);
+    // Adding, replacing or removing the receipt of an expense in that week is a change too.
+    const replace = await patchWith(w.contractor, inWeek.id, {}, file);
+    expect(replace.statusCode).toBe(409);
+    expect(replace.json().error).toBe('approved_timesheet_week_locked');
+    const remove = await request(ctx.app, w.contractor, { method: 'PATCH', url: `/api/v2/expenses/${inWeek.id}`, payload: { delete_receipt: true } });
+    expect(remove.statusCode).toBe(409);
+    expect((await download(w.contractor, inWeek.id)).statusCode).toBe(200);
+    expect(await fileCount()).toBe(filesBefore);
+    expect(filesBefore).toBe(files + 1);
   });
 
   it('the download: 404 without a receipt or when the expense is not visible; managers read teammates\' receipts', async () => {

@@ -34,6 +34,9 @@ export interface CategoryState {
   is_active: boolean;
 }
 
+/** PostgreSQL text cannot hold the NUL character. */
+const NUL_REFUSED = (field: string) => `${field} cannot contain the NUL character.`;
+
 export const NEW_CATEGORY: Omit<CategoryState, 'name'> = { unit_name: null, unit_price: null, is_active: true };
 
 /** A unit price: a number (or, from the command line, its decimal text) ≥ 0 with at most six decimals. */
@@ -66,12 +69,14 @@ export function applyCategoryInput(current: CategoryState, input: CategoryInput)
     if (!name || name.length > CATEGORY_NAME_MAX) {
       throw badRequest(`name must be 1 to ${CATEGORY_NAME_MAX} characters, not blank.`, { field: 'name' });
     }
+    if (name.includes('\u0000')) throw badRequest(NUL_REFUSED('name'), { field: 'name' });
     next.name = name;
   }
   if (input.unit_name !== undefined) {
     if (input.unit_name !== null && typeof input.unit_name !== 'string') throw badRequest('unit_name must be text or null.', { field: 'unit_name' });
     const unit = input.unit_name === null ? '' : input.unit_name.trim();
     if (unit.length > UNIT_NAME_MAX) throw badRequest(`unit_name must be at most ${UNIT_NAME_MAX} characters.`, { field: 'unit_name' });
+    if (unit.includes('\u0000')) throw badRequest(NUL_REFUSED('unit_name'), { field: 'unit_name' });
     next.unit_name = unit === '' ? null : unit;
   }
   if (input.unit_price !== undefined) next.unit_price = input.unit_price === null ? null : parseUnitPrice(input.unit_price);

@@ -45,6 +45,7 @@ export function presentExpense(row: ExpenseRow) {
     id: row.id,
     user_id: row.user_id,
     project_id: row.project_id,
+    expense_category_id: row.expense_category_id,
     expense_category: {
       id: row.expense_category_id,
       name: row.category_name,

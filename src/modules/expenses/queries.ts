@@ -115,6 +115,8 @@ export function listExpenses(trx: Tx, companyId: string, p: Principal, filter: E
 export interface ProjectContext {
   project_id: string;
   project_active: boolean;
+  /** The project's is_billable: a new expense's default billable. */
+  project_billable: boolean;
   /** The client's currency, else the workspace's. */
   currency: string;
   /** The person's own assignment (null: none). */
@@ -144,6 +146,7 @@ export async function loadProjectContext(
     .select([
       'p.id as project_id',
       'p.is_active as project_active',
+      'p.is_billable as project_billable',
       sql<string>`coalesce(c.currency, co.currency)`.as('currency'),
       'person.is_active as person_assignment_active',
       'caller.is_active as caller_assignment_active',

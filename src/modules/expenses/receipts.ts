@@ -92,7 +92,9 @@ export function receiptContentType(data: Buffer, declared: string | undefined): 
   if (data.length === 0) throw badRequest('The receipt file is empty.', { field: 'receipt' });
   const type = normalizeDeclaredType(declared);
   if (!UNDECLARED.has(type) && !isReceiptType(type)) {
-    throw new ApiError('unsupported_media_type', `A receipt must be a ${ACCEPTED} file; '${type}' is not accepted.`, { field: 'receipt' });
+    // RFC 7578: a file part without a Content-Type header is text/plain.
+    const hint = type === 'text/plain' ? " (a file part without a Content-Type header counts as text/plain: send the file's type)" : '';
+    throw new ApiError('unsupported_media_type', `A receipt must be a ${ACCEPTED} file; '${type}' is not accepted${hint}.`, { field: 'receipt' });
   }
   const detected = sniffReceipt(data);
   if (!detected) {
@@ -219,21 +221,22 @@ const sameDecimal = (text: string, n: number) => new Decimal(text).eq(new Decima
  * multipart body is validated exactly as a JSON one: numbers (`12.50`),
  * booleans (`true`/`false`), JSON objects (`{"k":"v"}` or `null`). A value that
  * does not convert is a 400 naming the field; unknown names pass through for
- * the schema to refuse.
+ * the schema to refuse. A part sent with `Content-Type: application/json` arrives
+ * parsed and is passed on unchanged (`12`, `true`, `{"k":1}`), for the schema
+ * to check like a JSON body's property.
  */
 export function formToBody(fields: Record<string, unknown>, types: Record<string, FormFieldType>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(fields)) {
     const type = types[name];
-    if (type === undefined || (type === 'string' && typeof raw === 'string')) {
+    // Unknown names, text fields, and parts sent as application/json (already
+    // parsed to their JSON value) go to the schema as they are, so a JSON part
+    // is checked exactly as the same property of a JSON body.
+    if (type === undefined || type === 'string' || typeof raw !== 'string') {
       body[name] = raw;
       continue;
     }
     if (type === 'json') {
-      if (typeof raw !== 'string') {
-        body[name] = raw;
-        continue;
-      }
       try {
         body[name] = JSON.parse(raw);
       } catch {
@@ -241,18 +244,16 @@ export function formToBody(fields: Record<string, unknown>, types: Record<string
       }
       continue;
     }
-    const text = typeof raw === 'string' ? raw.trim() : raw;
+    const text = raw.trim();
     if (type === 'number') {
-      if (typeof text !== 'string' || !DECIMAL.test(text)) throw badRequest(`${name} must be a number.`, { field: name });
+      if (!DECIMAL.test(text)) throw badRequest(`${name} must be a number.`, { field: name });
       const n = Number(text);
       // The exact digits must survive the conversion (never a silently rounded amount).
       if (!Number.isFinite(n) || !sameDecimal(text, n)) throw badRequest(`${name} has more digits than it can take.`, { field: name });
       body[name] = n;
-    } else if (type === 'boolean') {
+    } else {
       if (text !== 'true' && text !== 'false') throw badRequest(`${name} must be true or false.`, { field: name });
       body[name] = text === 'true';
-    } else {
-      throw badRequest(`${name} must be text.`, { field: name });
     }
   }
   return body;

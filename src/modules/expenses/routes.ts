@@ -8,7 +8,7 @@ import { principalOf } from '../../http/security.ts';
 import { ErrorResponses } from '../../http/schemas.ts';
 import { presentExpense, type ExpenseRow } from './presenter.ts';
 import { FORM_FIELD_MAX_BYTES, RECEIPT_MAX_BYTES, RECEIPT_TYPES, formToBody, readReceiptForm, type FormFieldType, type ReceiptUpload } from './receipts.ts';
-import { EXPENSE_READ_ONLY, EXPENSE_SOURCES } from './rules.ts';
+import { EXPENSE_READ_ONLY, EXPENSE_SOURCES, parseFilterDate, parseUpdatedSince } from './rules.ts';
 import {
   PERSON_FIXED,
   createExpense,
@@ -29,7 +29,7 @@ const SourceSchema = Type.Unsafe<(typeof EXPENSE_SOURCES)[number]>({ type: 'stri
 const fields = {
   project_id: Type.String({ minLength: 1, description: 'An active project the person is assigned to.' }),
   expense_category_id: Type.String({ minLength: 1, description: 'An active expense category of the workspace.' }),
-  spent_date: Type.String({ format: 'date', description: 'YYYY-MM-DD.' }),
+  spent_date: Type.String({ format: 'date', description: 'YYYY-MM-DD, from 1900-01-01 to 2999-12-31.' }),
   total_cost: Type.Number({
     minimum: 0,
     description: 'The amount, in the project client\'s currency (else the workspace\'s), at most its minor unit (two decimals at most). Exactly one of total_cost and units.',
@@ -39,7 +39,7 @@ const fields = {
     description: 'Quantity, at most 4 decimals; needs a category with a unit price: total_cost = units × unit_price, rounded half up to the currency\'s minor unit.',
   }),
   notes: Nullable(Type.String({ maxLength: 10000 })),
-  billable: Type.Boolean({ description: 'Default true.' }),
+  billable: Type.Boolean({ description: "Default: the project's is_billable (on a move to another project without billable: the new project's)." }),
   metadata: Nullable(Type.Object({}, { additionalProperties: true, description: 'A JSON object of at most 4 KB.' })),
   user_id: Type.String({
     minLength: 1,
@@ -120,6 +120,7 @@ export const ExpenseSchema = Type.Object(
     id: Type.String(),
     user_id: Type.String(),
     project_id: Type.String(),
+    expense_category_id: Type.String(),
     expense_category: CategoryRef,
     spent_date: Type.String({ format: 'date' }),
     units: Nullable(Type.Number()),
@@ -200,7 +201,9 @@ const prepareBody =
       if (Object.hasOwn(body, field)) throw new ApiError('unknown_field', `'${field}' is read-only and cannot be set.`, { field });
     }
     if (patch && Object.keys(body).length === 0) {
-      throw badRequest('Send at least one field to change (or a receipt file part).');
+      throw badRequest(
+        'Send at least one field to change: project_id, expense_category_id, spent_date, total_cost, units, notes, billable, metadata or delete_receipt (or a receipt file part).',
+      );
     }
   };
 
@@ -248,7 +251,9 @@ export async function expensesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const query = request.query as Static<typeof ListQuery>;
-      if (query.from && query.to && query.from > query.to) throw badRequest('to must not be before from.', { field: 'to' });
+      const from = query.from === undefined ? undefined : parseFilterDate(query.from, 'from');
+      const to = query.to === undefined ? undefined : parseFilterDate(query.to, 'to');
+      if (from && to && from > to) throw badRequest('to must not be before from.', { field: 'to' });
       const page = pageParams(query);
       const { rows, total } = await listExpenses(
         app.db,
@@ -257,11 +262,11 @@ export async function expensesRoutes(app: FastifyInstance) {
           userId: query.user_id,
           projectId: query.project_id,
           clientId: query.client_id,
-          from: query.from,
-          to: query.to,
+          from,
+          to,
           isBilled: query.is_billed === undefined ? undefined : query.is_billed === 'true',
           source: query.source,
-          updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+          updatedSince: query.updated_since === undefined ? undefined : parseUpdatedSince(query.updated_since),
         },
         page,
       );

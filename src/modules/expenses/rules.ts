@@ -45,7 +45,8 @@ export const costDecimals = (currency: string) => Math.min(minorUnitDigits(curre
 export function parseTotalCost(value: number, decimals: number, currency: string): string {
   const field = 'total_cost';
   if (typeof value !== 'number' || !Number.isFinite(value)) throw badRequest('total_cost must be a number.', { field });
-  const d = new Decimal(value);
+  // -0 (a float computation's zero) is 0, not a negative amount.
+  const d = new Decimal(value === 0 ? 0 : value);
   if (d.isNegative()) throw badRequest('total_cost must be at least 0.', { field });
   if (d.decimalPlaces() > decimals) {
     throw badRequest(`total_cost takes at most ${decimals} decimal place(s) in ${currency}.`, { field });
@@ -135,12 +136,39 @@ export function resolveAmount(
   return ctx.current;
 }
 
-/** `spent_date`: a real calendar date from 1900 on. */
+/** The dates an expense may carry: a mistyped century is a 400, not a record far away (or a week PostgreSQL cannot hold). */
+export const SPENT_DATE_MIN = '1900-01-01';
+export const SPENT_DATE_MAX = '2999-12-31';
+
+/** `spent_date`: a real calendar date from 1900-01-01 to 2999-12-31. */
 export function parseSpentDate(value: string): string {
-  if (!isIsoDate(value) || value < '1900-01-01') {
-    throw badRequest('spent_date must be a date YYYY-MM-DD from 1900-01-01 on.', { field: 'spent_date' });
+  if (!isIsoDate(value) || value < SPENT_DATE_MIN || value > SPENT_DATE_MAX) {
+    throw badRequest(`spent_date must be a date YYYY-MM-DD from ${SPENT_DATE_MIN} to ${SPENT_DATE_MAX}.`, { field: 'spent_date' });
   }
   return value;
+}
+
+/**
+ * A list filter's date (`from`, `to`): any real date PostgreSQL can compare
+ * with, 0001-01-01 to 9999-12-31 (the schema checked the form; year 0000 does
+ * not exist in PostgreSQL).
+ */
+export function parseFilterDate(value: string, field: 'from' | 'to'): string {
+  if (!isIsoDate(value) || value < '0001-01-01') throw badRequest(`${field} must be a date YYYY-MM-DD from 0001-01-01 on.`, { field });
+  return value;
+}
+
+const UPDATED_SINCE_MIN = Date.parse('0001-01-02T00:00:00Z');
+const UPDATED_SINCE_MAX = Date.parse('9999-12-30T00:00:00Z');
+
+/** `updated_since`: an RFC 3339 date-time (the schema checked the form) within the years 0001 to 9999. */
+export function parseUpdatedSince(value: string): Date {
+  const at = new Date(value);
+  const t = at.getTime();
+  if (Number.isNaN(t) || t < UPDATED_SINCE_MIN || t > UPDATED_SINCE_MAX) {
+    throw badRequest('updated_since must be an ISO 8601 date-time between the years 0001 and 9999.', { field: 'updated_since' });
+  }
+  return at;
 }
 
 /** `notes`: at most 10,000 characters, kept as written; blank is null (the time entries' rule). */

@@ -167,7 +167,7 @@ export async function createExpense(db: Kysely<DB>, p: Principal, input: CreateE
   const spentDate = parseSpentDate(input.spent_date);
   const notes = input.notes === undefined ? null : parseNotes(input.notes);
   const metadata = input.metadata === undefined ? null : parseMetadata(input.metadata);
-  const personId = input.user_id ?? p.userId;
+  const personId = input.user_id === undefined ? p.userId : input.user_id.toLowerCase();
   return withTenant(db, p.companyId, async (trx) => {
     await assertPerson(trx, p, personId);
     const project = await projectForWrite(trx, p, input.project_id, personId);
@@ -191,7 +191,7 @@ export async function createExpense(db: Kysely<DB>, p: Principal, input: CreateE
       units: amount.units,
       total_cost: amount.total_cost,
       notes,
-      billable: input.billable ?? true,
+      billable: input.billable ?? project.project_billable,
       metadata,
       receipt_file_id: file?.id ?? null,
     };
@@ -289,12 +289,14 @@ export async function updateExpense(
     assertNotLocked(row, 'expense');
 
     const personId = row.user_id;
-    const projectId = input.project_id ?? row.project_id;
+    // Ids are UUIDs, equal whatever their case: the same id in capitals is no move.
+    const projectId = input.project_id === undefined ? row.project_id : input.project_id.toLowerCase();
     const project = projectId !== row.project_id ? await projectForWrite(trx, p, projectId, personId) : current;
 
-    const categoryChanged = input.expense_category_id !== undefined && input.expense_category_id !== row.expense_category_id;
+    const categoryId = input.expense_category_id?.toLowerCase();
+    const categoryChanged = categoryId !== undefined && categoryId !== row.expense_category_id;
     const category = categoryChanged
-      ? await categoryForWrite(trx, p.companyId, input.expense_category_id!)
+      ? await categoryForWrite(trx, p.companyId, categoryId)
       : { id: row.expense_category_id, name: row.category_name, unit_price: row.category_unit_price };
     const amount = resolveAmount(input, {
       current: { units: row.units, total_cost: row.total_cost },
@@ -306,13 +308,14 @@ export async function updateExpense(
 
     const next: ExpenseColumns = {
       user_id: personId,
-      project_id: projectId,
+      project_id: project.project_id,
       expense_category_id: category.id,
       spent_date: spentDate ?? row.spent_date,
       units: amount.units,
       total_cost: amount.total_cost,
       notes: notes === undefined ? row.notes : notes,
-      billable: input.billable ?? row.billable,
+      // Moved to another project without `billable`: the new project's default (as a time entry follows its new assignment).
+      billable: input.billable ?? (projectId !== row.project_id ? project.project_billable : row.billable),
       metadata: metadata === undefined ? (row.metadata === null ? null : JSON.stringify(row.metadata)) : metadata,
       receipt_file_id: input.delete_receipt === true ? null : row.receipt_file_id,
     };
