@@ -1,5 +1,7 @@
 import Ajv, { type Options } from 'ajv';
 import addFormats from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { isIsoDate, isStorableInstant } from '../time/workspace-time.ts';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 
 /**
@@ -17,6 +19,15 @@ function makeAjv(options: Options) {
     ...options,
   });
   addFormats.default(ajv);
+  // `date` and `date-time` also keep to what the database can store (no year
+  // 0000, nothing past 9999), so a far-off filter or field is a 400, never a
+  // database error.
+  ajv.addFormat('date', { type: 'string', validate: (value: string) => isIsoDate(value) });
+  const dateTime = fullFormats['date-time'] as { validate: (value: string) => boolean };
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (value: string) => dateTime.validate(value) && isStorableInstant(new Date(value)),
+  });
   return ajv;
 }
 

@@ -7,7 +7,34 @@ export function todayIn(timezone: string, now: Date): string {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A real calendar date in YYYY-MM-DD form (2026-02-30 is not). */
+/**
+ * A real calendar date in YYYY-MM-DD form (2026-02-30 is not), from 0001-01-01
+ * on: PostgreSQL has no year 0000, so such a date would fail in the database.
+ */
 export function isIsoDate(value: unknown): value is string {
-  return typeof value === 'string' && ISO_DATE.test(value) && DateTime.fromISO(value, { zone: 'UTC' }).isValid;
+  return typeof value === 'string' && ISO_DATE.test(value) && value >= '0001-01-01' && DateTime.fromISO(value, { zone: 'UTC' }).isValid;
+}
+
+/**
+ * The dates a piece of work (a time entry, an expense) may carry: a mistyped
+ * century is a 400, not a record far away, and every week around such a date
+ * (the week lock) is a date PostgreSQL and Luxon can hold.
+ */
+export const WORK_DATE_MIN = '1900-01-01';
+export const WORK_DATE_MAX = '2999-12-31';
+
+export function isWorkDate(value: unknown): value is string {
+  return isIsoDate(value) && value >= WORK_DATE_MIN && value <= WORK_DATE_MAX;
+}
+
+const INSTANT_MIN = Date.parse('0001-01-02T00:00:00Z');
+const INSTANT_MAX = Date.parse('9999-12-30T00:00:00Z');
+
+/**
+ * An instant PostgreSQL's timestamptz and JavaScript's Date both hold, with a
+ * day's margin so that no time-zone offset moves it into year 0000 or 10000.
+ */
+export function isStorableInstant(at: Date): boolean {
+  const t = at.getTime();
+  return t >= INSTANT_MIN && t <= INSTANT_MAX;
 }

@@ -8,7 +8,7 @@ import { principalOf } from '../../http/security.ts';
 import { ErrorResponses } from '../../http/schemas.ts';
 import { presentExpense, type ExpenseRow } from './presenter.ts';
 import { FORM_FIELD_MAX_BYTES, RECEIPT_MAX_BYTES, RECEIPT_TYPES, formToBody, readReceiptForm, type FormFieldType, type ReceiptUpload } from './receipts.ts';
-import { EXPENSE_READ_ONLY, EXPENSE_SOURCES, parseFilterDate, parseUpdatedSince } from './rules.ts';
+import { EXPENSE_READ_ONLY, EXPENSE_SOURCES } from './rules.ts';
 import {
   PERSON_FIXED,
   createExpense,
@@ -251,8 +251,7 @@ export async function expensesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const query = request.query as Static<typeof ListQuery>;
-      const from = query.from === undefined ? undefined : parseFilterDate(query.from, 'from');
-      const to = query.to === undefined ? undefined : parseFilterDate(query.to, 'to');
+      const { from, to } = query;
       if (from && to && from > to) throw badRequest('to must not be before from.', { field: 'to' });
       const page = pageParams(query);
       const { rows, total } = await listExpenses(
@@ -266,7 +265,7 @@ export async function expensesRoutes(app: FastifyInstance) {
           to,
           isBilled: query.is_billed === undefined ? undefined : query.is_billed === 'true',
           source: query.source,
-          updatedSince: query.updated_since === undefined ? undefined : parseUpdatedSince(query.updated_since),
+          updatedSince: query.updated_since === undefined ? undefined : new Date(query.updated_since),
         },
         page,
       );

@@ -1,9 +1,8 @@
 import { Decimal } from 'decimal.js';
 import type { ExpenseSource } from '../../db/types.ts';
 import { badRequest } from '../../http/errors.ts';
-import { isIsoDate } from '../../time/workspace-time.ts';
 import { minorUnitDigits } from '../invoices/totals.ts';
-import { checkMetadata, checkNotes, isRuleError } from '../time-entries/rules.ts';
+import { checkMetadata, checkNotes, checkSpentDate, isRuleError } from '../time-entries/rules.ts';
 
 /**
  * Pure rules for expenses: the amount (`total_cost`, or `units` × the category's
@@ -136,39 +135,11 @@ export function resolveAmount(
   return ctx.current;
 }
 
-/** The dates an expense may carry: a mistyped century is a 400, not a record far away (or a week PostgreSQL cannot hold). */
-export const SPENT_DATE_MIN = '1900-01-01';
-export const SPENT_DATE_MAX = '2999-12-31';
-
-/** `spent_date`: a real calendar date from 1900-01-01 to 2999-12-31. */
+/** `spent_date`: the time entries' rule. */
 export function parseSpentDate(value: string): string {
-  if (!isIsoDate(value) || value < SPENT_DATE_MIN || value > SPENT_DATE_MAX) {
-    throw badRequest(`spent_date must be a date YYYY-MM-DD from ${SPENT_DATE_MIN} to ${SPENT_DATE_MAX}.`, { field: 'spent_date' });
-  }
-  return value;
-}
-
-/**
- * A list filter's date (`from`, `to`): any real date PostgreSQL can compare
- * with, 0001-01-01 to 9999-12-31 (the schema checked the form; year 0000 does
- * not exist in PostgreSQL).
- */
-export function parseFilterDate(value: string, field: 'from' | 'to'): string {
-  if (!isIsoDate(value) || value < '0001-01-01') throw badRequest(`${field} must be a date YYYY-MM-DD from 0001-01-01 on.`, { field });
-  return value;
-}
-
-const UPDATED_SINCE_MIN = Date.parse('0001-01-02T00:00:00Z');
-const UPDATED_SINCE_MAX = Date.parse('9999-12-30T00:00:00Z');
-
-/** `updated_since`: an RFC 3339 date-time (the schema checked the form) within the years 0001 to 9999. */
-export function parseUpdatedSince(value: string): Date {
-  const at = new Date(value);
-  const t = at.getTime();
-  if (Number.isNaN(t) || t < UPDATED_SINCE_MIN || t > UPDATED_SINCE_MAX) {
-    throw badRequest('updated_since must be an ISO 8601 date-time between the years 0001 and 9999.', { field: 'updated_since' });
-  }
-  return at;
+  const result = checkSpentDate(value);
+  if (isRuleError(result)) throw badRequest(result.message, { field: result.field });
+  return result;
 }
 
 /** `notes`: at most 10,000 characters, kept as written; blank is null (the time entries' rule). */

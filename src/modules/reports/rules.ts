@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { badRequest } from '../../http/errors.ts';
+import { isIsoDate } from '../../time/workspace-time.ts';
 
 /** The uninvoiced report spans at most this many days after `from`. */
 export const MAX_REPORT_SPAN_DAYS = 365;
@@ -8,7 +9,7 @@ export const MAX_REPORT_SPAN_DAYS = 365;
 export function parseReportDate(value: string, field: string): string {
   const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value);
   const iso = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
-  if (!m || (value.length === 10) !== value.includes('-') || !DateTime.fromISO(iso, { zone: 'UTC' }).isValid) {
+  if (!m || (value.length === 10) !== value.includes('-') || !isIsoDate(iso)) {
     throw badRequest(`${field} must be a date as YYYYMMDD or YYYY-MM-DD.`, { field });
   }
   return iso;

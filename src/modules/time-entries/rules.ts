@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import type { Rounding } from '../../db/types.ts';
+import { WORK_DATE_MAX, WORK_DATE_MIN, isWorkDate } from '../../time/workspace-time.ts';
 
 /**
  * Pure rules for time: durations, decimal hours, the workspace rounding rule and
@@ -85,13 +86,20 @@ export function wallClockOf(instant: Date, zone: string): { date: string; time: 
   return { date: dt.toISODate()!, time: dt.toFormat('HH:mm') };
 }
 
+const DAY_MS = 86_400_000;
+/** YYYY-MM-DD of a UTC instant. */
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
 /** The first day of the week containing `date` (YYYY-MM-DD) for a week start day. */
 export function weekStartOf(date: string, weekStart: 'monday' | 'sunday' | 'saturday'): string {
-  const dt = DateTime.fromISO(date, { zone: 'UTC' });
-  const startWeekday = weekStart === 'monday' ? 1 : weekStart === 'sunday' ? 7 : 6;
-  const back = (dt.weekday - startWeekday + 7) % 7;
-  return dt.minus({ days: back }).toISODate()!;
+  // Calendar arithmetic on UTC midnight (no zone, no DST), without luxon: every
+  // create and change of time runs it, and it is a hot path's measurable share.
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  const startDay = weekStart === 'monday' ? 1 : weekStart === 'sunday' ? 0 : 6; // Date#getUTCDay numbering
+  const back = (new Date(ms).getUTCDay() - startDay + 7) % 7;
+  return isoDate(ms - back * DAY_MS);
 }
+
 
 // ---- entry values (create and update) ----
 
@@ -225,7 +233,7 @@ export const weekOf = weekStartOf;
 
 /** The last day of the week that starts on `weekStart` (YYYY-MM-DD). */
 export function weekEndOf(weekStart: string): string {
-  return DateTime.fromISO(weekStart, { zone: 'UTC' }).plus({ days: 6 }).toISODate()!;
+  return isoDate(Date.parse(`${weekStart}T00:00:00Z`) + 6 * DAY_MS);
 }
 
 // ---- metadata and external references ----
@@ -316,6 +324,12 @@ function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `spent_date` of a time entry or expense: a real date in the work-date range (src/time/workspace-time.ts). */
+export function checkSpentDate(value: string): string | RuleError {
+  if (isWorkDate(value)) return value;
+  return { field: 'spent_date', message: `spent_date must be a date YYYY-MM-DD from ${WORK_DATE_MIN} to ${WORK_DATE_MAX}.` };
 }
 
 /** `notes`: at most 10,000 characters kept as written; blank is null. */

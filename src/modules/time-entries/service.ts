@@ -10,7 +10,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.ts'
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { todayIn } from '../../time/workspace-time.ts';
-import { assertNotLocked, assertWeeksOpen } from './lock.ts';
+import { assertNotLocked, assertWeeksOpen, weekLockedError } from './lock.ts';
 import { entryHours, type EntryRow, type EntryView, type PresentContext } from './presenter.ts';
 import {
   billableRateSql,
@@ -27,6 +27,7 @@ import {
   type EntryChanges,
   type EntryFilter,
   type TimeSettings,
+  type WeekStarts,
   type WriteContext,
 } from './queries.ts';
 import {
@@ -35,12 +36,14 @@ import {
   checkExternalReference,
   checkMetadata,
   checkNotes,
+  checkSpentDate,
   completedDuration,
   currentSeconds,
   isRuleError,
   parseHours,
   timerStart,
   wallClockOf,
+  weekStartOf,
   type RuleError,
 } from './rules.ts';
 
@@ -103,6 +106,13 @@ const presentOf = (p: Principal, settings: TimeSettings, now: Date): PresentCont
   view: viewOf(p),
   rounding: { rounding: settings.rounding, rounding_minutes: settings.rounding_minutes },
   now,
+});
+
+/** The first day of the week of `date` for each week_start setting. */
+const weekStartsOf = (date: string): WeekStarts => ({
+  monday: weekStartOf(date, 'monday'),
+  sunday: weekStartOf(date, 'sunday'),
+  saturday: weekStartOf(date, 'saturday'),
 });
 
 const jsonOrNull = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
@@ -328,18 +338,21 @@ export async function createEntry(db: Kysely<DB>, p: Principal, input: CreateInp
   if (running && hours !== undefined) throw badRequest('Omit hours for a running timer; the server measures it.', { field: 'hours' });
   if (running && input.ended_time != null) throw badRequest('A running timer has no ended_time.', { field: 'ended_time' });
   if (!running && input.spent_date === undefined) throw badRequest("Missing required field 'spent_date'.", { field: 'spent_date' });
+  if (input.spent_date !== undefined) checked(checkSpentDate(input.spent_date));
   const common = checkCommon(input);
   const id = newId(now.getTime());
   const personHint = input.user_id !== undefined && isId(input.user_id) ? input.user_id : p.userId;
 
   const write = () =>
     withTenant(db, p.companyId, async (trx) => {
-      const settings = await loadWriteContext(trx, p.companyId, {
-        projectId: input.project_id,
-        taskId: input.task_id,
-        personId: input.user_id ?? p.userId,
-        callerId: p.userId,
-      });
+      // A completed entry's week lock is read with the context (its date is known);
+      // a timer's date depends on the workspace zone, so it is checked on its own.
+      const settings = await loadWriteContext(
+        trx,
+        p.companyId,
+        { projectId: input.project_id, taskId: input.task_id, personId: input.user_id ?? p.userId, callerId: p.userId },
+        running ? undefined : weekStartsOf(input.spent_date!),
+      );
       const personId = resolvePerson(p, input.user_id, settings);
       const target = checkWorkTarget(p, personId, settings);
       const zone = settings.timezone;
@@ -376,7 +389,7 @@ export async function createEntry(db: Kysely<DB>, p: Principal, input: CreateInp
             field: 'hours',
           });
         }
-        await assertWeeksOpen(trx, p.companyId, personId, [spentDate], settings.week_start);
+        if (settings.locked_week) throw weekLockedError(settings.locked_week);
         timing = {
           duration_seconds: duration.seconds,
           hours_entered: duration.hours?.toFixed() ?? null,
@@ -445,7 +458,7 @@ export async function updateEntry(db: Kysely<DB>, p: Principal, id: string, inpu
       if (taskId !== entry.task_id) changes.task_id = taskId;
       if (input.billable === undefined) billable = target.defaultBillable;
     }
-    const date = input.spent_date ?? entry.spent_date;
+    const date = input.spent_date === undefined ? entry.spent_date : checked(checkSpentDate(input.spent_date));
     if (date !== entry.spent_date) changes.spent_date = date;
 
     if (hours !== undefined || input.started_time !== undefined || input.ended_time !== undefined) {
