@@ -20,8 +20,10 @@ export interface Command<T = unknown> {
   usage: string;
   summary: string;
   options: Options;
+  /** Names given to positional arguments, in order (default none: a positional is a usage error). */
+  positionals?: string[];
   parse(values: Values): T;
-  run(ctx: { config: Config; output: Output }, input: T): Promise<number>;
+  run(ctx: { config: Config; output: Output; env?: Record<string, string | undefined> }, input: T): Promise<number>;
 }
 
 /** What an admin command runs with: the (migrated) database. */

@@ -6,6 +6,7 @@ import { ApiError } from '../http/errors.ts';
 import { catalogCommands } from './catalog-commands.ts';
 import { expenseCommands } from './expense-commands.ts';
 import { invoiceCommands } from './invoice-commands.ts';
+import { approvalCommands } from './approval-commands.ts';
 import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
 import { str, type Command, type Options, type Values } from './command.ts';
 import { UsageError, type Output } from './output.ts';
@@ -80,7 +81,7 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
-  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands)].map((c) => fromAdmin<any>(c)),
+  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands)].map((c) => fromAdmin<any>(c)),
 ];
 
 const line = (c: Command<any>) => `sheaf ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
@@ -159,7 +160,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     } catch (err) {
       throw new UsageError(`Configuration: ${(err as Error).message}`);
     }
-    return await command.run({ config, output }, input);
+    return await command.run({ config, output, env: io.env ?? process.env }, input);
   } catch (err) {
     return report(err, output);
   }
@@ -187,8 +188,9 @@ export function parseOptions(command: Command<any>, argv: string[]): Values {
   } catch (err) {
     throw new UsageError(parseErrorMessage(err as Error & { code?: string }, command), line(command));
   }
-  if (parsed.positionals.length) throw new UsageError(`Unexpected argument '${parsed.positionals[0]}'.`, line(command));
-  return parsed.values as Values;
+  const names = command.positionals ?? [];
+  if (parsed.positionals.length > names.length) throw new UsageError(`Unexpected argument '${parsed.positionals[names.length]}'.`, line(command));
+  return { ...parsed.values, ...Object.fromEntries(parsed.positionals.map((v, i) => [names[i], v])) } as Values;
 }
 
 function parseErrorMessage(err: Error & { code?: string }, command: Command<any>): string {

@@ -25,12 +25,14 @@ export interface MailMessage {
  * Records an e-mail in the outbox, in the caller's transaction: the message
  * exists exactly when the state change that caused it commits, and the worker
  * delivers it afterwards (with retries), surviving a crash in between.
+ * `now` (the app clock; default the real time) makes it due at once for a
+ * worker running on the same clock.
  */
-export async function enqueueMail(trx: Tx, companyId: string, kind: string, message: MailMessage): Promise<string> {
-  const id = newId();
+export async function enqueueMail(trx: Tx, companyId: string, kind: string, message: MailMessage, now: Date = new Date()): Promise<string> {
+  const id = newId(now.getTime());
   await trx
     .insertInto('outbox')
-    .values({ company_id: companyId, id, kind, payload: JSON.stringify(message), available_at: new Date() })
+    .values({ company_id: companyId, id, kind, payload: JSON.stringify(message), available_at: now, created_at: now })
     .execute();
   return id;
 }

@@ -1,0 +1,106 @@
+import { ApiError } from '../http/errors.ts';
+import { isId } from '../ids.ts';
+import { getWorkspace } from '../modules/workspaces/service.ts';
+import { checkPeriod, checkReason } from '../modules/approvals/preflight.ts';
+import { withdrawApproval } from '../modules/approvals/service.ts';
+import type { AdminCommand } from './admin.ts';
+import { str, type Values } from './command.ts';
+import { fields, print, UsageError } from './output.ts';
+
+/**
+ * `sheaf admin approvals withdraw`: takes back an approval, which the API
+ * cannot do. The person's approved (unbilled) time and expenses in the period
+ * go back to `submitted`, which unlocks their weeks; the audit log records it
+ * with the reason. Options are checked before the database is opened.
+ */
+
+function required(values: Values, name: string): string {
+  const v = values[name];
+  if (v === undefined || v === '') throw new UsageError(`--${name} is required.`);
+  return v;
+}
+
+function workspaceOption(values: Values): string {
+  const id = required(values, 'workspace');
+  if (!isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
+  return id;
+}
+
+/** The service's pure checks, said with the options the user typed. */
+function asUsage<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (err instanceof ApiError && err.statusCode === 400) {
+      const field = typeof err.extras.field === 'string' ? err.extras.field : '';
+      const message = field && err.message.startsWith(`${field} `) ? `--${field}${err.message.slice(field.length)}` : field ? `--${field}: ${err.message}` : err.message;
+      throw new UsageError(message);
+    }
+    throw err;
+  }
+}
+
+interface WithdrawArgs {
+  workspace: string;
+  user: string;
+  from: string;
+  to: string;
+  project?: string;
+  reason: string | null;
+}
+
+const withdraw: AdminCommand<WithdrawArgs> = {
+  name: 'admin approvals withdraw',
+  usage: '--workspace ID --user ID|EMAIL --from YYYY-MM-DD --to YYYY-MM-DD [--project ID] [--reason TEXT]',
+  summary: "withdraw an approval: the person's approved time and expenses in the period go back to submitted, unlocking their weeks",
+  options: { workspace: str, user: str, from: str, to: str, project: str, reason: str },
+  parse(values) {
+    const workspace = workspaceOption(values);
+    const user = required(values, 'user');
+    if (!user.includes('@') && !isId(user)) throw new UsageError(`--user must be a user id or an e-mail address, not '${user}'.`);
+    const from = required(values, 'from');
+    const to = required(values, 'to');
+    asUsage(() => checkPeriod({ from, to }));
+    const project = values.project;
+    if (project !== undefined && !isId(project)) throw new UsageError(`--project must be a project id, not '${project}'.`);
+    const reason = asUsage(() => checkReason(values.reason));
+    return { workspace, user, from, to, project, reason };
+  },
+  async run({ db, output, clock }, input) {
+    try {
+      await getWorkspace(db, input.workspace);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'not_found') {
+        throw new ApiError('not_found', `No workspace with id ${input.workspace} (see "sheaf admin workspace list").`, { field: 'workspace' });
+      }
+      throw err;
+    }
+    const result = await withdrawApproval(
+      db,
+      input.workspace,
+      { user: input.user, from: input.from, to: input.to, project_id: input.project, reason: input.reason },
+      clock(),
+    );
+    const weeks = (list: Array<{ week_start: string; week_end: string }>) => list.map((w) => `${w.week_start}..${w.week_end}`);
+    print(output, result, () =>
+      fields({
+        user_id: result.user_id,
+        from: result.from,
+        to: result.to,
+        project_id: result.project_id,
+        time_entry_count: result.time_entry_count,
+        expense_count: result.expense_count,
+        billed_kept_count: result.billed_kept_count,
+        unlocked_weeks: weeks(result.unlocked_weeks),
+        still_locked_weeks: weeks(result.still_locked_weeks),
+        reason: result.reason,
+      }),
+    );
+  },
+};
+
+/**
+ * The approval commands by name, for the command table of src/cli/main.ts:
+ * `...Object.values(approvalCommands)` next to the other areas' commands.
+ */
+export const approvalCommands: Record<string, AdminCommand<any>> = { withdraw };

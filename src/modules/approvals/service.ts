@@ -1,0 +1,381 @@
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../auth/principal.ts';
+import { approvalReach, assertMayReviewTime, maySubmitTime, type ApprovalReach } from '../../access/approvals.ts';
+import type { DB } from '../../db/types.ts';
+import { withTenant, type Tx } from '../../db/tenant.ts';
+import { ApiError, forbidden, notFound } from '../../http/errors.ts';
+import { isId } from '../../ids.ts';
+import { enqueueMail, type MailMessage } from '../../outbox/enqueue.ts';
+import { audit } from '../audit/service.ts';
+import { lockedWeek, weeksOf } from '../time-entries/lock.ts';
+import { secondsToHours, weekEndOf } from '../time-entries/rules.ts';
+import {
+  checkPeriod,
+  checkReason,
+  fingerprintOf,
+  isSubmittable,
+  runPreflight,
+  type Period,
+  type PeriodItem,
+  type Preflight,
+} from './preflight.ts';
+import { approversOf, findPerson, findPersonByRef, loadApprovalSettings, periodItems, projectExists, setApprovalStatus } from './queries.ts';
+
+/**
+ * Timesheet approvals: submit (the caller's own period), approve (behind a
+ * preflight that cannot be skipped) and reject, plus the operator's withdrawal
+ * of an approval (`sheaf admin approvals withdraw`; not in the API). See
+ * docs/decisions.md, "Approvals".
+ *
+ * unsubmitted/rejected --submit--> submitted --approve--> approved --withdraw (CLI)--> submitted
+ *                                            --reject---> rejected
+ */
+
+export interface SubmitInput extends Period {
+  fingerprint?: string;
+}
+
+export interface ReviewInput extends Period {
+  user_id: string;
+  project_id?: string;
+}
+
+export interface ApproveInput extends ReviewInput {
+  preflight_fingerprint?: string;
+  acknowledged_warning_codes?: string[];
+}
+
+export interface RejectInput extends ReviewInput {
+  reason?: string | null;
+}
+
+const fullName = (x: { first_name: string; last_name: string }) => `${x.first_name} ${x.last_name}`.trim();
+
+/** 403 when the workspace has approvals turned off. */
+export async function assertApprovalsEnabled(trx: Tx, companyId: string) {
+  const settings = await loadApprovalSettings(trx, companyId);
+  if (!settings.approvals_enabled) throw forbidden('Timesheet approvals are turned off for this workspace.');
+  return settings;
+}
+
+/** The route's gate, before the body is validated: 403 when approvals are off. */
+export function checkApprovalsEnabled(db: Kysely<DB>, companyId: string): Promise<unknown> {
+  return withTenant(db, companyId, (trx) => assertApprovalsEnabled(trx, companyId));
+}
+
+// ---------------------------------------------------------------- submit
+
+/**
+ * Submits the caller's completed, unbilled, unsubmitted or rejected time
+ * entries and expenses dated in the period. A running timer in the period is
+ * 409 `running_timer`; a `fingerprint` (from an earlier submit) that no longer
+ * matches the period is 409 `submission_stale`. The person's approvers get one
+ * e-mail through the outbox, in the same transaction. Submitting nothing new is
+ * a 200 with a count of 0 (and no e-mail).
+ */
+export async function submit(db: Kysely<DB>, p: Principal, input: SubmitInput, now: Date) {
+  if (!maySubmitTime(p)) throw forbidden('A personal read-only sync key cannot submit time.');
+  checkPeriod(input);
+  return withTenant(db, p.companyId, async (trx) => {
+    await assertApprovalsEnabled(trx, p.companyId);
+    const items = await periodItems(trx, p.companyId, p.userId, input, true);
+    const running = items.filter((i) => i.kind === 'time' && i.is_running);
+    if (running.length) {
+      throw new ApiError(
+        'running_timer',
+        'A timer is running in the period; stop it before submitting.',
+        { running_entry: { id: running[0].id }, running_entry_count: running.length },
+        409,
+      );
+    }
+    const current = fingerprintOf(items);
+    if (input.fingerprint !== undefined && input.fingerprint !== current) {
+      throw new ApiError(
+        'submission_stale',
+        'The period changed since that fingerprint was issued; review it and submit again (without a fingerprint, or with this one).',
+        { fingerprint: current },
+        409,
+      );
+    }
+    const chosen = items.filter(isSubmittable);
+    const counts = await setApprovalStatus(trx, p.companyId, chosen, 'submitted', now);
+    const seconds = chosen.reduce((sum, i) => sum + (i.kind === 'time' ? (i.duration_seconds ?? 0) : 0), 0);
+    if (chosen.length > 0) {
+      const details = {
+        from: input.from,
+        to: input.to,
+        ...counts,
+        submitted_seconds: seconds,
+        time_entry_ids: chosen.filter((i) => i.kind === 'time').map((i) => i.id),
+        expense_ids: chosen.filter((i) => i.kind === 'expense').map((i) => i.id),
+      };
+      await audit(trx, {
+        companyId: p.companyId,
+        action: 'timesheet.submitted',
+        subjectType: 'user',
+        subjectId: p.userId,
+        actorUserId: p.userId,
+        credentialId: p.credentialId,
+        details,
+      });
+      await notifyApprovers(trx, p, input, { ...counts, seconds, projectIds: [...new Set(chosen.map((i) => i.project_id))] }, now);
+    }
+    const after = await periodItems(trx, p.companyId, p.userId, input, false);
+    return { submitted_count: chosen.length, submitted_seconds: seconds, fingerprint: fingerprintOf(after) };
+  });
+}
+
+async function notifyApprovers(
+  trx: Tx,
+  p: Principal,
+  period: Period,
+  what: { time_entry_count: number; expense_count: number; seconds: number; projectIds: string[] },
+  now: Date,
+) {
+  const approvers = await approversOf(trx, p.companyId, p.userId, what.projectIds);
+  if (!approvers.length) return;
+  const name = `${p.firstName} ${p.lastName}`.trim();
+  const message: MailMessage = {
+    to: approvers.map((a) => ({ email: a.email, name: fullName(a) })),
+    subject: `${name} submitted time for ${period.from} to ${period.to}`,
+    text: [
+      `${name} (${p.email}) submitted ${what.time_entry_count} time entries (${secondsToHours(what.seconds).toFixed()} hours) and ${what.expense_count} expenses dated ${period.from} to ${period.to} in ${p.companyName}.`,
+      `Approve or reject them with POST /api/v2/approvals/approve or /api/v2/approvals/reject (user_id ${p.userId}, from ${period.from}, to ${period.to}).`,
+    ].join('\n\n'),
+  };
+  await enqueueMail(trx, p.companyId, 'timesheet_submitted', message, now);
+}
+
+// ---------------------------------------------------------------- approve and reject
+
+interface Review {
+  person: NonNullable<Awaited<ReturnType<typeof findPerson>>>;
+  reach: ApprovalReach;
+  projectId?: string;
+}
+
+/**
+ * Checks a review request in this order: the caller's role may review at all
+ * (403, before anything is looked up, so it confirms nothing); the period
+ * (400); approvals on (403); the person and the project exist in the workspace
+ * (404: unknown, malformed and other workspaces' ids alike); the person is in
+ * the caller's reach (403).
+ */
+async function resolveReview(trx: Tx, p: Principal, input: ReviewInput): Promise<Review> {
+  assertMayReviewTime(p);
+  checkPeriod(input);
+  await assertApprovalsEnabled(trx, p.companyId);
+  const userId = input.user_id.toLowerCase();
+  const person = isId(userId) ? await findPerson(trx, p.companyId, userId) : undefined;
+  if (!person || person.role === 'client') throw notFound('user');
+  let projectId: string | undefined;
+  if (input.project_id !== undefined) {
+    projectId = input.project_id.toLowerCase();
+    if (!isId(projectId) || !(await projectExists(trx, p.companyId, projectId))) throw notFound('project');
+  }
+  const reach = await approvalReach(trx, p, person.user_id, projectId);
+  return { person, reach, projectId };
+}
+
+/** Whether an item is in the review's scope: the project asked for, within the caller's reach. */
+const scopeOf =
+  ({ reach, projectId }: Pick<Review, 'reach' | 'projectId'>) =>
+  (i: PeriodItem) =>
+    (projectId === undefined || i.project_id === projectId) && (reach.all || reach.projectIds.includes(i.project_id));
+
+const preflightError = (code: string, message: string, preflight: Preflight) => new ApiError(code, message, { preflight }, 409);
+
+/** Test seam: runs between the preflight and the locked approval (tests use it to change the period meanwhile). */
+export const approvalTestHooks: { afterPreflight?: () => Promise<void> } = {};
+
+/**
+ * Approves the person's submitted items in the scope. The preflight runs first
+ * and cannot be skipped: blockers are 409 `approval_blocked`; a
+ * `preflight_fingerprint` that is not the current one is 409
+ * `approval_preflight_stale`; warnings need the current fingerprint and every
+ * warning code (409 `approval_warnings_unacknowledged`). Then the period is
+ * locked and checked again: a change since the preflight is 409
+ * `approval_conflict`. Every one of these carries the current preflight.
+ * Nothing submitted (and no blockers) is a 200 with counts of 0.
+ */
+export async function approve(db: Kysely<DB>, p: Principal, input: ApproveInput, now: Date) {
+  const reviewed = await withTenant(db, p.companyId, async (trx) => {
+    const review = await resolveReview(trx, p, input);
+    const items = await periodItems(trx, p.companyId, review.person.user_id, input, false);
+    return { review, items, preflight: runPreflight(items, scopeOf(review), input, review.person.expected_weekly_hours) };
+  });
+  const { review, preflight } = reviewed;
+  const inScope = scopeOf(review);
+  const personId = review.person.user_id;
+  if (preflight.blockers.length) {
+    throw preflightError('approval_blocked', 'The period has blockers; resolve them first (blockers cannot be acknowledged).', preflight);
+  }
+  if (input.preflight_fingerprint !== undefined && input.preflight_fingerprint !== preflight.fingerprint) {
+    throw preflightError('approval_preflight_stale', 'The period changed after that preflight; review the current one (in this response).', preflight);
+  }
+  const toApprove = reviewed.items.filter((i) => inScope(i) && i.approval_status === 'submitted');
+  const warningCodes = [...new Set(preflight.warnings.map((w) => w.code))].sort();
+  if (toApprove.length === 0) {
+    return { time_entry_count: 0, expense_count: 0, preflight_fingerprint: preflight.fingerprint, acknowledged_warning_codes: [] as string[] };
+  }
+  const acknowledged = new Set(input.acknowledged_warning_codes ?? []);
+  if (warningCodes.length && (input.preflight_fingerprint === undefined || warningCodes.some((c) => !acknowledged.has(c)))) {
+    throw preflightError(
+      'approval_warnings_unacknowledged',
+      'The period has warnings: review them and retry with this preflight_fingerprint and every warning code in acknowledged_warning_codes.',
+      preflight,
+    );
+  }
+  await approvalTestHooks.afterPreflight?.();
+
+  return withTenant(db, p.companyId, async (trx) => {
+    const items = await periodItems(trx, p.companyId, personId, input, true);
+    if (fingerprintOf(items) !== preflight.fingerprint) {
+      throw preflightError(
+        'approval_conflict',
+        'The period changed while it was being approved; nothing was approved. Review the current preflight and retry.',
+        runPreflight(items, inScope, input, review.person.expected_weekly_hours),
+      );
+    }
+    const chosen = items.filter((i) => inScope(i) && i.approval_status === 'submitted');
+    const counts = await setApprovalStatus(trx, p.companyId, chosen, 'approved', now);
+    await audit(trx, {
+      companyId: p.companyId,
+      action: 'timesheet.approved',
+      subjectType: 'user',
+      subjectId: personId,
+      actorUserId: p.userId,
+      credentialId: p.credentialId,
+      details: {
+        from: input.from,
+        to: input.to,
+        project_id: review.projectId ?? null,
+        ...counts,
+        time_entry_ids: chosen.filter((i) => i.kind === 'time').map((i) => i.id),
+        expense_ids: chosen.filter((i) => i.kind === 'expense').map((i) => i.id),
+        preflight_fingerprint: preflight.fingerprint,
+        acknowledged_warning_codes: warningCodes,
+      },
+    });
+    return { ...counts, preflight_fingerprint: preflight.fingerprint, acknowledged_warning_codes: warningCodes };
+  });
+}
+
+/**
+ * Returns the person's submitted items in the scope as `rejected`, for
+ * correction and resubmission. The reason goes to the e-mail to the person and
+ * to the audit log. Nothing submitted is a 200 with counts of 0 (no e-mail).
+ */
+export async function reject(db: Kysely<DB>, p: Principal, input: RejectInput, now: Date) {
+  const reason = checkReason(input.reason);
+  return withTenant(db, p.companyId, async (trx) => {
+    const review = await resolveReview(trx, p, input);
+    const { person } = review;
+    const inScope = scopeOf(review);
+    const items = await periodItems(trx, p.companyId, person.user_id, input, true);
+    const chosen = items.filter((i) => inScope(i) && i.approval_status === 'submitted');
+    const counts = await setApprovalStatus(trx, p.companyId, chosen, 'rejected', now);
+    if (chosen.length === 0) return counts;
+    await audit(trx, {
+      companyId: p.companyId,
+      action: 'timesheet.rejected',
+      subjectType: 'user',
+      subjectId: person.user_id,
+      actorUserId: p.userId,
+      credentialId: p.credentialId,
+      details: {
+        from: input.from,
+        to: input.to,
+        project_id: review.projectId ?? null,
+        ...counts,
+        time_entry_ids: chosen.filter((i) => i.kind === 'time').map((i) => i.id),
+        expense_ids: chosen.filter((i) => i.kind === 'expense').map((i) => i.id),
+        reason,
+      },
+    });
+    const approver = `${p.firstName} ${p.lastName}`.trim();
+    const message: MailMessage = {
+      to: [{ email: person.email, name: fullName(person) }],
+      reply_to: { email: p.email, name: approver },
+      subject: `Your time for ${input.from} to ${input.to} was returned for correction`,
+      text: [
+        `${approver} returned ${counts.time_entry_count} time entries and ${counts.expense_count} expenses dated ${input.from} to ${input.to} in ${p.companyName} for correction.`,
+        reason === null ? 'No reason was given.' : `Reason:\n${reason}`,
+        'Correct them and submit the period again.',
+      ].join('\n\n'),
+    };
+    await enqueueMail(trx, p.companyId, 'timesheet_rejected', message, now);
+    return counts;
+  });
+}
+
+// ---------------------------------------------------------------- withdraw (operator)
+
+export interface WithdrawInput extends Period {
+  /** A user id or e-mail address. */
+  user: string;
+  project_id?: string;
+  reason?: string | null;
+}
+
+/**
+ * `sheaf admin approvals withdraw`: the operator takes back an approval (the
+ * API has no such request). The person's approved, unbilled time entries and
+ * expenses dated in the period (on the project, when given) go back to
+ * `submitted`: the approval is undone, the submission stands, so an approver
+ * may approve it again or reject it for correction. Their weeks unlock unless
+ * they still hold approved items (billed ones stay approved: they are on an
+ * invoice). Recorded in the audit log (no actor user) with the reason.
+ */
+export async function withdrawApproval(db: Kysely<DB>, companyId: string, input: WithdrawInput, now: Date) {
+  checkPeriod(input);
+  const reason = checkReason(input.reason);
+  return withTenant(db, companyId, async (trx) => {
+    const settings = await loadApprovalSettings(trx, companyId);
+    const byId = isId(input.user);
+    const person = await findPersonByRef(trx, companyId, input.user, byId);
+    if (!person) throw new ApiError('not_found', `No member '${input.user}' in this workspace (see "sheaf admin user list").`, { field: 'user' });
+    let projectId: string | undefined;
+    if (input.project_id !== undefined) {
+      projectId = input.project_id.toLowerCase();
+      if (!isId(projectId) || !(await projectExists(trx, companyId, projectId))) {
+        throw new ApiError('not_found', `No project ${input.project_id} in this workspace.`, { field: 'project' });
+      }
+    }
+    const items = await periodItems(trx, companyId, person.user_id, input, true);
+    const approved = items.filter((i) => i.approval_status === 'approved' && (projectId === undefined || i.project_id === projectId));
+    const chosen = approved.filter((i) => !i.is_billed);
+    const counts = await setApprovalStatus(trx, companyId, chosen, 'submitted', now);
+    const weeks = weeksOf(chosen.map((i) => i.spent_date), settings.week_start);
+    const unlocked: string[] = [];
+    const stillLocked: string[] = [];
+    for (const week of weeks) ((await lockedWeek(trx, companyId, person.user_id, [week])) === null ? unlocked : stillLocked).push(week);
+    const result = {
+      user_id: person.user_id,
+      from: input.from,
+      to: input.to,
+      project_id: projectId ?? null,
+      ...counts,
+      billed_kept_count: approved.length - chosen.length,
+      unlocked_weeks: unlocked.map((w) => ({ week_start: w, week_end: weekEndOf(w) })),
+      still_locked_weeks: stillLocked.map((w) => ({ week_start: w, week_end: weekEndOf(w) })),
+      reason,
+    };
+    if (chosen.length > 0) {
+      await audit(trx, {
+        companyId,
+        action: 'timesheet.approval_withdrawn',
+        subjectType: 'user',
+        subjectId: person.user_id,
+        actorUserId: null,
+        credentialId: null,
+        details: {
+          ...result,
+          time_entry_ids: chosen.filter((i) => i.kind === 'time').map((i) => i.id),
+          expense_ids: chosen.filter((i) => i.kind === 'expense').map((i) => i.id),
+        },
+      });
+    }
+    return result;
+  });
+}
