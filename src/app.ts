@@ -25,6 +25,7 @@ import { tasksRoutes } from './modules/tasks/routes.ts';
 import { taskAssignmentsRoutes } from './modules/task-assignments/routes.ts';
 import { clientsRoutes } from './modules/clients/routes.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
+import { backupRoutes } from './modules/backup/routes.ts';
 import { approvalsRoutes } from './modules/approvals/routes.ts';
 
 /** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
@@ -117,6 +118,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(taskAssignmentsRoutes);
   await app.register(clientsRoutes);
   await app.register(contactsRoutes);
+  await app.register(backupRoutes);
   await app.register(approvalsRoutes);
   for (const plugin of plugins) await app.register(plugin);
 

@@ -226,6 +226,7 @@ const lane1: Step[] = [
         'admin expense-category create', 'admin expense-category update', 'admin expense-category list',
         'admin invoice list', 'admin invoice mark-paid', 'admin invoice close', 'admin invoice void',
         'admin approvals withdraw',
+        'backup pull', 'backup verify',
       ]);
       expect(helpCommand.code).toBe(0);
       expect(helpCommand.stdout).toContain('sheaf admin key create --workspace ID --user ID|EMAIL [--kind full|personal]');

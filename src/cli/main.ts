@@ -6,6 +6,7 @@ import { ApiError } from '../http/errors.ts';
 import { catalogCommands } from './catalog-commands.ts';
 import { expenseCommands } from './expense-commands.ts';
 import { invoiceCommands } from './invoice-commands.ts';
+import { backupCommands } from './backup-commands.ts';
 import { approvalCommands } from './approval-commands.ts';
 import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
 import { str, type Command, type Options, type Values } from './command.ts';
@@ -82,6 +83,7 @@ export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
   ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands)].map((c) => fromAdmin<any>(c)),
+  ...backupCommands,
 ];
 
 const line = (c: Command<any>) => `sheaf ${c.name}${c.usage ? ` ${c.usage}` : ''}`;

@@ -1,0 +1,535 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readFile, rename, stat, truncate, writeFile, appendFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/**
+ * `sheaf backup pull` and `sheaf backup verify`: an HTTP client of the backup
+ * API (global fetch), never the database. Layout of a backup directory:
+ *
+ *   manifest.json                 the server's manifest, byte for byte
+ *   resources/<name>.jsonl        one record per line, in the server's order
+ *   files/<path after /api/v2/>   every linked file, e.g. files/expenses/<id>/receipt
+ *   files.jsonl                   one line per downloaded file: url, path, content_type, byte_size, sha256
+ *   SHA256SUMS                    `<sha256>  <path>` for every file above (sha256sum -c reads it)
+ *   .sheaf-backup-state.json      progress: the next link of each resource and the byte length
+ *                                 written, so an interrupted pull resumes where it stopped
+ *
+ * Records are written as the server sent them (parsed and re-serialized, so
+ * unknown fields are preserved).
+ */
+
+export const SUPPORTED_SCHEMA_VERSION = 1;
+const STATE_FILE = '.sheaf-backup-state.json';
+const SUMS_FILE = 'SHA256SUMS';
+const FILES_INDEX = 'files.jsonl';
+
+export class BackupError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly body?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export interface PullOptions {
+  baseUrl: string;
+  key: string;
+  workspaceId?: string;
+  outDir: string;
+  perPage?: number;
+  fetch?: typeof fetch;
+  /** A progress line (stderr). */
+  progress?: (line: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  /** Attempts for network errors and 5xx responses before giving up (429 waits do not count). */
+  retries?: number;
+}
+
+interface ResourceState {
+  next: string | null;
+  records: number;
+  bytes: number;
+  pages: number;
+  done: boolean;
+  total_entries?: number;
+}
+
+interface PullState {
+  version: 1;
+  base_url: string;
+  workspace_id: string | null;
+  per_page: number;
+  complete: boolean;
+  files_bytes: number;
+  resources: Record<string, ResourceState>;
+}
+
+export interface PullSummary {
+  out: string;
+  resumed: boolean;
+  backup_schema_version: number;
+  workspace: unknown;
+  resources: Record<string, { records: number; manifest_total_entries: number; pages: number }>;
+  records: number;
+  files: number;
+  missing_files: string[];
+  count_differences: string[];
+  seconds: number;
+  records_per_second: number;
+}
+
+interface Manifest {
+  backup_schema_version: number;
+  workspace?: unknown;
+  resources: Array<{ name: string; endpoint: string; total_entries: number }>;
+}
+
+const NAME = /^[a-z0-9_]+$/;
+const SEGMENT = /^[A-Za-z0-9._-]+$/;
+
+export const sha256File = (path: string) =>
+  new Promise<string>((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+
+async function exists(path: string) {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Writes a file completely or not at all (a crash of the process leaves the
+ * previous version). `durable` also flushes it to disk first: for the final
+ * files, not for the state written after every page (a flush per page would
+ * cost more than the page).
+ */
+async function writeAtomic(path: string, data: string | Buffer, durable = false) {
+  const tmp = `${path}.tmp`;
+  const handle = await open(tmp, 'w');
+  try {
+    await handle.writeFile(data);
+    if (durable) await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, path);
+}
+
+function checkManifest(m: Manifest) {
+  if (m.backup_schema_version !== SUPPORTED_SCHEMA_VERSION) {
+    throw new BackupError(
+      `The server's backup_schema_version is ${m.backup_schema_version}; this sheaf understands version ${SUPPORTED_SCHEMA_VERSION} only: upgrade sheaf.`,
+    );
+  }
+  if (!Array.isArray(m.resources)) throw new BackupError('The manifest has no resources list.');
+  for (const r of m.resources) {
+    if (!NAME.test(r.name)) throw new BackupError(`The manifest names a resource '${r.name}' that cannot be a file name.`);
+    if (typeof r.endpoint !== 'string' || !r.endpoint.startsWith('/')) throw new BackupError(`Resource ${r.name} has no endpoint.`);
+  }
+}
+
+/** The local path of a linked file: `files/` + the URL's path after /api/v2/, each segment checked. */
+export function filePathOf(url: string): string {
+  const path = url.split('?')[0].replace(/^\/api\/v2\//, '');
+  const segments = path.split('/');
+  if (!url.startsWith('/api/v2/') || segments.some((s) => !SEGMENT.test(s) || s === '.' || s === '..')) {
+    throw new BackupError(`Refusing a download link that is not a plain API path: ${url}`);
+  }
+  return join('files', ...segments);
+}
+
+/** Every download link in a record (any key ending in `download_url`, at any depth). */
+export function linksOf(value: unknown, into: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) linksOf(v, into);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k.endsWith('download_url') && typeof v === 'string') into.push(v);
+      else if (v && typeof v === 'object') linksOf(v, into);
+    }
+  }
+  return into;
+}
+
+function retryAfterMs(header: string | null): number {
+  if (!header) return 1000;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? 1000 : Math.max(0, date - Date.now());
+}
+
+class Http {
+  private readonly fetch: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+  constructor(private readonly o: PullOptions) {
+    this.fetch = o.fetch ?? globalThis.fetch;
+    this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  private headers() {
+    const h: Record<string, string> = { authorization: `Bearer ${this.o.key}` };
+    if (this.o.workspaceId) h['service-account-id'] = this.o.workspaceId;
+    return h;
+  }
+
+  /** GET with the same headers every time; waits out 429s, retries network errors and 5xx. */
+  async get(path: string): Promise<Response> {
+    const url = new URL(path, this.o.baseUrl).toString();
+    const retries = this.o.retries ?? 4;
+    let failures = 0;
+    for (;;) {
+      let res: Response;
+      try {
+        res = await this.fetch(url, { headers: this.headers() });
+      } catch (err) {
+        if (++failures > retries) throw new BackupError(`GET ${path}: ${(err as Error).message}`);
+        await this.sleep(Math.min(30_000, 500 * 2 ** failures));
+        continue;
+      }
+      if (res.status === 429) {
+        const wait = retryAfterMs(res.headers.get('retry-after'));
+        await res.arrayBuffer().catch(() => undefined);
+        this.o.progress?.(`rate limited: waiting ${Math.ceil(wait / 1000)} s (Retry-After)`);
+        await this.sleep(wait);
+        continue;
+      }
+      if (res.status >= 500 && ++failures <= retries) {
+        await res.arrayBuffer().catch(() => undefined);
+        await this.sleep(Math.min(30_000, 500 * 2 ** failures));
+        continue;
+      }
+      if (!res.ok) {
+        const text = await res.text().catch(() => '');
+        let body: Record<string, unknown> | undefined;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
+        const message = typeof body?.message === 'string' ? body.message : text.slice(0, 200) || res.statusText;
+        throw new BackupError(`GET ${path}: ${res.status} ${message}`, res.status, body);
+      }
+      return res;
+    }
+  }
+
+  async json<T>(path: string): Promise<{ text: string; body: T }> {
+    const res = await this.get(path);
+    const text = await res.text();
+    try {
+      return { text, body: JSON.parse(text) as T };
+    } catch {
+      throw new BackupError(`GET ${path}: the response is not JSON.`);
+    }
+  }
+}
+
+interface Page {
+  backup_schema_version: number;
+  resource: string;
+  records: unknown[];
+  total_entries: number;
+  links: { next: string | null };
+}
+
+const withPerPage = (endpoint: string, perPage: number) => `${endpoint}${endpoint.includes('?') ? '&' : '?'}per_page=${perPage}`;
+
+/**
+ * Pulls a workspace backup into `outDir`, resuming an unfinished pull found
+ * there (same server and workspace). Resolves with a summary; rejects when the
+ * server refuses or keeps failing, leaving the state to resume from.
+ */
+export async function pullBackup(o: PullOptions): Promise<PullSummary> {
+  const started = Date.now();
+  const http = new Http(o);
+  const perPage = o.perPage ?? 500;
+  const dir = o.outDir;
+  const statePath = join(dir, STATE_FILE);
+  await mkdir(join(dir, 'resources'), { recursive: true });
+
+  let state: PullState | null = null;
+  if (await exists(statePath)) {
+    const previous = JSON.parse(await readFile(statePath, 'utf8')) as PullState;
+    if (!previous.complete) {
+      if (previous.base_url !== o.baseUrl || previous.workspace_id !== (o.workspaceId ?? null)) {
+        throw new BackupError(
+          `${dir} holds an unfinished pull of ${previous.base_url} (workspace ${previous.workspace_id}); use another directory or the same server and workspace.`,
+        );
+      }
+      state = previous;
+    }
+  }
+  const resumed = state !== null;
+  let manifest: Manifest;
+  if (state) {
+    manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    checkManifest(manifest);
+    o.progress?.(`resuming the pull in ${dir}`);
+  } else {
+    const { text, body } = await http.json<Manifest>('/api/v2/backup');
+    checkManifest(body);
+    manifest = body;
+    await writeAtomic(join(dir, 'manifest.json'), text);
+    await writeFile(join(dir, FILES_INDEX), '');
+    state = { version: 1, base_url: o.baseUrl, workspace_id: o.workspaceId ?? null, per_page: perPage, complete: false, files_bytes: 0, resources: {} };
+    await writeAtomic(statePath, JSON.stringify(state));
+  }
+  const st = state;
+  const save = () => writeAtomic(statePath, JSON.stringify(st));
+
+  // Files downloaded so far (the index is cut back to what the state recorded).
+  const filesIndex = join(dir, FILES_INDEX);
+  await truncate(filesIndex, st.files_bytes);
+  const downloaded = new Set<string>();
+  const missing: string[] = [];
+  for (const line of (await readFile(filesIndex, 'utf8')).split('\n')) {
+    if (!line) continue;
+    const entry = JSON.parse(line) as { url: string; missing?: boolean };
+    downloaded.add(entry.url);
+    if (entry.missing) missing.push(entry.url);
+  }
+
+  const download = async (url: string) => {
+    if (downloaded.has(url)) return;
+    const path = filePathOf(url);
+    let entry: Record<string, unknown>;
+    try {
+      const res = await http.get(url);
+      const data = Buffer.from(await res.arrayBuffer());
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeAtomic(join(dir, path), data);
+      entry = {
+        url,
+        path,
+        content_type: res.headers.get('content-type'),
+        byte_size: data.length,
+        sha256: createHash('sha256').update(data).digest('hex'),
+      };
+    } catch (err) {
+      // Deleted since its record was read (a crawl is not a snapshot): noted, not fatal.
+      if (!(err instanceof BackupError) || err.status !== 404) throw err;
+      entry = { url, path, missing: true };
+      missing.push(url);
+      o.progress?.(`file gone meanwhile: ${url}`);
+    }
+    const line = JSON.stringify(entry) + '\n';
+    await appendFile(filesIndex, line);
+    st.files_bytes += Buffer.byteLength(line);
+    downloaded.add(url);
+  };
+
+  let records = 0;
+  for (const r of manifest.resources) {
+    const rs: ResourceState = (st.resources[r.name] ??= {
+      next: withPerPage(r.endpoint, st.per_page),
+      records: 0,
+      bytes: 0,
+      pages: 0,
+      done: false,
+    });
+    const file = join(dir, 'resources', `${r.name}.jsonl`);
+    if (!(await exists(file))) await writeFile(file, '');
+    // Drop whatever a crash wrote after the last recorded page.
+    await truncate(file, rs.bytes);
+    // The next page is requested as soon as its link is known, so the server works on it while this page is written.
+    let pending = !rs.done && rs.next ? http.json<Page>(rs.next) : null;
+    while (pending) {
+      const { body } = await pending;
+      pending = null;
+      if (body.backup_schema_version !== SUPPORTED_SCHEMA_VERSION) {
+        throw new BackupError(`${rs.next}: backup_schema_version ${body.backup_schema_version}, expected ${SUPPORTED_SCHEMA_VERSION}.`);
+      }
+      if (!Array.isArray(body.records)) throw new BackupError(`${rs.next}: the page has no records array.`);
+      const nextLink = body.links?.next ?? null;
+      if (nextLink) {
+        pending = http.json<Page>(nextLink);
+        pending.catch(() => undefined); // handled when awaited
+      }
+      for (const url of linksOf(body.records)) await download(url);
+      if (body.records.length) {
+        const chunk = body.records.map((rec) => JSON.stringify(rec)).join('\n') + '\n';
+        await appendFile(file, chunk);
+        rs.bytes += Buffer.byteLength(chunk);
+        rs.records += body.records.length;
+      }
+      rs.pages++;
+      rs.total_entries = body.total_entries;
+      rs.next = nextLink;
+      if (!rs.next) rs.done = true;
+      await save();
+      o.progress?.(`${r.name}: ${rs.records}/${body.total_entries}`);
+    }
+    rs.done = true;
+    records += rs.records;
+  }
+
+  // Checksums of everything written, then the pull is complete.
+  const sums: string[] = [];
+  const sum = async (path: string) => sums.push(`${await sha256File(join(dir, path))}  ${path}`);
+  await sum('manifest.json');
+  for (const r of manifest.resources) await sum(`resources/${r.name}.jsonl`);
+  await sum(FILES_INDEX);
+  for (const line of (await readFile(filesIndex, 'utf8')).split('\n')) {
+    if (!line) continue;
+    const entry = JSON.parse(line) as { path: string; sha256?: string; missing?: boolean };
+    if (!entry.missing) sums.push(`${entry.sha256}  ${entry.path.split('\\').join('/')}`);
+  }
+  await writeAtomic(join(dir, SUMS_FILE), sums.join('\n') + '\n', true);
+  st.complete = true;
+  await save();
+
+  const seconds = (Date.now() - started) / 1000;
+  const resources: PullSummary['resources'] = {};
+  const differences: string[] = [];
+  for (const r of manifest.resources) {
+    const rs = st.resources[r.name];
+    resources[r.name] = { records: rs.records, manifest_total_entries: r.total_entries, pages: rs.pages };
+    if (rs.records !== r.total_entries) differences.push(`${r.name}: ${rs.records} records, the manifest counted ${r.total_entries}`);
+  }
+  return {
+    out: dir,
+    resumed,
+    backup_schema_version: manifest.backup_schema_version,
+    workspace: manifest.workspace,
+    resources,
+    records,
+    files: downloaded.size - missing.length,
+    missing_files: missing,
+    count_differences: differences,
+    seconds,
+    records_per_second: seconds > 0 ? Math.round(records / seconds) : records,
+  };
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  problems: string[];
+  resources: Record<string, { expected: number; found: number }>;
+  files: number;
+}
+
+/** Counts the lines of a JSON Lines file, checking each is a JSON object and the file ends with a newline. */
+async function countRecords(path: string, problems: string[], label: string): Promise<number> {
+  let n = 0;
+  let bad = 0;
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  for await (const line of lines) {
+    n++;
+    try {
+      const v = JSON.parse(line);
+      if (!v || typeof v !== 'object' || Array.isArray(v)) bad++;
+    } catch {
+      bad++;
+    }
+  }
+  if (bad) problems.push(`${label}: ${bad} line(s) are not JSON records (truncated or edited)`);
+  const size = (await stat(path)).size;
+  if (size > 0) {
+    const handle = await open(path, 'r');
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    await handle.close();
+    if (last[0] !== 0x0a) problems.push(`${label}: the last line is cut off`);
+  }
+  return n;
+}
+
+/**
+ * Checks a backup directory: the pull finished, every checksum matches, every
+ * resource of the manifest has its file with as many records as the manifest
+ * counted, and every downloaded file is present.
+ */
+export async function verifyBackup(dir: string): Promise<VerifyResult> {
+  const problems: string[] = [];
+  const resources: VerifyResult['resources'] = {};
+  const read = async (path: string) => readFile(join(dir, path), 'utf8').catch(() => null);
+
+  const stateText = await read(STATE_FILE);
+  if (stateText && !(JSON.parse(stateText) as PullState).complete) problems.push('the pull did not finish: run sheaf backup pull again to resume it');
+
+  const manifestText = await read('manifest.json');
+  let manifest: Manifest | null = null;
+  if (manifestText === null) problems.push('manifest.json is missing');
+  else {
+    try {
+      manifest = JSON.parse(manifestText) as Manifest;
+      checkManifest(manifest);
+    } catch (err) {
+      problems.push(`manifest.json: ${(err as Error).message}`);
+      manifest = null;
+    }
+  }
+
+  const sumsText = await read(SUMS_FILE);
+  const sums = new Map<string, string>();
+  if (sumsText === null) problems.push(`${SUMS_FILE} is missing`);
+  else {
+    for (const line of sumsText.split('\n')) {
+      if (!line) continue;
+      const m = /^([0-9a-f]{64}) {2}(.+)$/.exec(line);
+      if (!m) {
+        problems.push(`${SUMS_FILE}: malformed line '${line.slice(0, 80)}'`);
+        continue;
+      }
+      sums.set(m[2], m[1]);
+    }
+    for (const [path, expected] of sums) {
+      if (path.split('/').some((s) => s === '..')) {
+        problems.push(`${SUMS_FILE}: refusing path ${path}`);
+        continue;
+      }
+      const full = join(dir, path);
+      if (!(await exists(full))) problems.push(`${path}: missing`);
+      else if ((await sha256File(full)) !== expected) problems.push(`${path}: checksum mismatch (changed or truncated)`);
+    }
+  }
+
+  if (manifest) {
+    for (const r of manifest.resources) {
+      const path = `resources/${r.name}.jsonl`;
+      if (!sums.has(path)) problems.push(`${path}: not listed in ${SUMS_FILE}`);
+      const full = join(dir, path);
+      if (!(await exists(full))) {
+        problems.push(`${path}: missing`);
+        resources[r.name] = { expected: r.total_entries, found: 0 };
+        continue;
+      }
+      const found = await countRecords(full, problems, path);
+      resources[r.name] = { expected: r.total_entries, found };
+      if (found !== r.total_entries) problems.push(`${path}: ${found} records, the manifest counts ${r.total_entries}`);
+    }
+    if (!sums.has('manifest.json')) problems.push(`manifest.json: not listed in ${SUMS_FILE}`);
+  }
+
+  let files = 0;
+  const index = await read(FILES_INDEX);
+  if (index === null) problems.push(`${FILES_INDEX} is missing`);
+  else {
+    if (!sums.has(FILES_INDEX)) problems.push(`${FILES_INDEX}: not listed in ${SUMS_FILE}`);
+    for (const line of index.split('\n')) {
+      if (!line) continue;
+      let entry: { path?: string; sha256?: string; missing?: boolean };
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        problems.push(`${FILES_INDEX}: a line is not JSON`);
+        continue;
+      }
+      if (entry.missing) continue;
+      files++;
+      const path = String(entry.path).split('\\').join('/');
+      if (sums.get(path) !== entry.sha256) problems.push(`${path}: not listed in ${SUMS_FILE} with its checksum`);
+    }
+  }
+  return { ok: problems.length === 0, problems, resources, files };
+}

@@ -1,0 +1,267 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendFile, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { main } from '../src/cli/main.ts';
+import { pullBackup, verifyBackup } from '../src/cli/backup-client.ts';
+import { addMember, createTestContext, createWorkspaceWithOwner, type Caller, type TestContext } from './helpers.ts';
+import { seedBackupWorkspace, type Seeded } from './backup-fixtures.ts';
+
+/**
+ * `sheaf backup pull` and `sheaf backup verify` against a real listening server
+ * (127.0.0.1, port 0): a pull in one go, an interrupted pull resumed, 429s
+ * waited out, unknown fields kept, and verify catching tampering.
+ */
+
+let ctx: TestContext;
+let owner: Caller;
+let member: Caller;
+let seeded: Seeded;
+let baseUrl: string;
+let limited: FastifyInstance;
+let limitedUrl: string;
+const dirs: string[] = [];
+
+async function tempDir() {
+  const dir = await mkdtemp(join(tmpdir(), 'sheaf-backup-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function sheaf(args: string[], env: Record<string, string | undefined>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { env: { LOG_LEVEL: 'silent', ...env }, out: (t) => out.push(t), err: (t) => err.push(t) });
+  const stdout = out.join('\n');
+  let json: any;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code, stdout, stderr: err.join('\n'), json };
+}
+
+const envOf = (caller: Caller, url = baseUrl) => ({ SHEAF_API_KEY: caller.key, SHEAF_WORKSPACE_ID: caller.companyId, SHEAF_URL: url });
+
+/** Every file under dir (relative path → bytes), without the pull's state file. */
+async function tree(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = join(entry.parentPath, entry.name);
+    files.set(relative(dir, full), await readFile(full));
+  }
+  files.delete('.sheaf-backup-state.json');
+  return files;
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  ({ owner } = await createWorkspaceWithOwner(ctx.db, 'Pull Co'));
+  member = await addMember(ctx.db, owner.companyId, { role: 'member' });
+  const manager = await addMember(ctx.db, owner.companyId, { role: 'manager' });
+  seeded = await seedBackupWorkspace(ctx.db, owner.companyId, { ownerId: owner.userId, managerId: manager.userId, memberId: member.userId }, { timeEntries: 57, clients: 4 });
+  baseUrl = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+  // A second server on the same database with a tight rate limit: 8 requests per second per key.
+  limited = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '8', RATE_LIMIT_WINDOW_MS: '1000' }, { dataDir: null }), db: ctx.db });
+  limitedUrl = await limited.listen({ host: '127.0.0.1', port: 0 });
+});
+
+afterAll(async () => {
+  await limited.close();
+  await ctx.close();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('sheaf backup pull', () => {
+  let oneGo: string;
+
+  it('pulls every resource and file in one go, with progress on stderr and a JSON summary', async () => {
+    oneGo = await tempDir();
+    const res = await sheaf(['backup', 'pull', '--out', oneGo, '--per-page', '10', '--json'], envOf(owner));
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('sheaf backup: time_entries: 57/57');
+    expect(res.json).toMatchObject({ resumed: false, backup_schema_version: 1, count_differences: [], missing_files: [] });
+    const manifest = JSON.parse(await readFile(join(oneGo, 'manifest.json'), 'utf8'));
+    for (const r of manifest.resources) {
+      const text = await readFile(join(oneGo, 'resources', `${r.name}.jsonl`), 'utf8');
+      const lines = text.split('\n').filter(Boolean);
+      expect(lines.length, r.name).toBe(r.total_entries);
+      expect(res.json.resources[r.name].records).toBe(r.total_entries);
+    }
+    expect(res.json.resources.time_entries.pages).toBe(6);
+    // Files: two expense receipts, one of them also the invoice's copy.
+    expect(res.json.files).toBe(4);
+    const files = await tree(oneGo);
+    for (const [id, bytes] of seeded.fileBytes) {
+      const matching = [...files.entries()].filter(([, b]) => b.equals(bytes));
+      expect(matching.length, id).toBeGreaterThan(0);
+    }
+    expect(files.get(join('files', 'backup', 'files', 'invoice_expense_receipts', seeded.invoiceReceiptFileIds[0]))!.equals(seeded.fileBytes.get(seeded.invoiceReceiptFileIds[0])!)).toBe(true);
+    expect(files.get(join('files', 'expenses', seeded.expenseIds[0], 'receipt'))).toBeDefined();
+    const sums = (await readFile(join(oneGo, 'SHA256SUMS'), 'utf8')).trim().split('\n');
+    expect(sums.length).toBe(1 + manifest.resources.length + 1 + 4);
+    expect(sums.every((l) => /^[0-9a-f]{64} {2}\S/.test(l))).toBe(true);
+
+    const verified = await sheaf(['backup', 'verify', oneGo], {});
+    expect(verified.code, verified.stdout).toBe(0);
+    expect(verified.stdout).toMatch(/^OK: 25 resources/);
+  });
+
+  it('resumes an interrupted pull and ends with exactly what a pull in one go writes', async () => {
+    const dir = await tempDir();
+    let calls = 0;
+    const failing: typeof fetch = (input, init) => {
+      if (++calls === 12) return Promise.reject(new TypeError('connection reset (simulated)'));
+      return fetch(input, init);
+    };
+    await expect(
+      pullBackup({ baseUrl, key: owner.key, workspaceId: owner.companyId, outDir: dir, perPage: 10, fetch: failing, retries: 0 }),
+    ).rejects.toThrow(/connection reset/);
+    const unfinished = await verifyBackup(dir);
+    expect(unfinished.ok).toBe(false);
+    expect(unfinished.problems[0]).toContain('did not finish');
+    // A crash in the middle of writing a page leaves a partial line: the resume drops it.
+    const state = JSON.parse(await readFile(join(dir, '.sheaf-backup-state.json'), 'utf8'));
+    const partial = Object.entries(state.resources as Record<string, { done: boolean }>).find(([, r]) => !r.done)![0];
+    await appendFile(join(dir, 'resources', `${partial}.jsonl`), '{"id":"half a rec');
+
+    const res = await sheaf(['backup', 'pull', '--out', dir, '--per-page', '10', '--json'], envOf(owner));
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.json.resumed).toBe(true);
+    expect(res.stderr).toContain('resuming');
+    const [a, b] = [await tree(oneGo), await tree(dir)];
+    a.delete('manifest.json'); // generated_at differs between the two pulls
+    b.delete('manifest.json');
+    a.delete('SHA256SUMS');
+    b.delete('SHA256SUMS');
+    expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+    for (const [path, bytes] of a) expect(b.get(path)!.equals(bytes), path).toBe(true);
+    expect((await verifyBackup(dir)).ok).toBe(true);
+
+    // A finished directory pulled again starts afresh.
+    const again = await sheaf(['backup', 'pull', '--out', dir, '--per-page', '10', '--json'], envOf(owner));
+    expect(again.code).toBe(0);
+    expect(again.json.resumed).toBe(false);
+  });
+
+  it('waits out 429 responses for Retry-After and completes', async () => {
+    const dir = await tempDir();
+    const res = await sheaf(['backup', 'pull', '--out', dir, '--per-page', '50', '--json'], envOf(owner, limitedUrl));
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/rate limited: waiting \d+ s \(Retry-After\)/);
+    expect((await verifyBackup(dir)).ok).toBe(true);
+  }, 60_000);
+
+  it('keeps fields and resources it does not know (schema version 1 may grow), and refuses another schema version', async () => {
+    const dir = await tempDir();
+    const rewriting =
+      (change: (path: string, body: any) => void): typeof fetch =>
+      async (input, init) => {
+        if (new URL(String(input)).pathname === '/api/v2/backup/future_things') {
+          const page = { backup_schema_version: 1, resource: 'future_things', records: [{ id: 'f1', shape: 'new' }], per_page: 500, total_pages: 1, total_entries: 1, page: 1, links: { first: '', next: null, previous: null, last: '' } };
+          return new Response(JSON.stringify(page), { status: 200, headers: { 'content-type': 'application/json' } });
+        }
+        const res = await fetch(input, init);
+        if (!res.headers.get('content-type')?.startsWith('application/json')) return res;
+        const body = await res.json();
+        change(new URL(String(input)).pathname, body);
+        return new Response(JSON.stringify(body), { status: res.status, headers: res.headers });
+      };
+    await pullBackup({
+      baseUrl,
+      key: owner.key,
+      workspaceId: owner.companyId,
+      outDir: dir,
+      fetch: rewriting((path, body) => {
+        if (path === '/api/v2/backup') {
+          body.future_top_level = { x: 1 };
+          body.resources.push({ name: 'future_things', description: 'added later', total_entries: 1, endpoint: '/api/v2/backup/future_things' });
+        }
+        if (Array.isArray(body.records)) for (const r of body.records) r.future_field = { nested: ['kept'] };
+      }),
+    });
+    expect(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')).future_top_level).toEqual({ x: 1 });
+    const first = JSON.parse((await readFile(join(dir, 'resources', 'clients.jsonl'), 'utf8')).split('\n')[0]);
+    expect(first.future_field).toEqual({ nested: ['kept'] });
+    expect(first.contacts.length).toBe(2);
+    expect(JSON.parse(await readFile(join(dir, 'resources', 'future_things.jsonl'), 'utf8'))).toEqual({ id: 'f1', shape: 'new' });
+    expect((await verifyBackup(dir)).ok).toBe(true);
+
+    const other = await tempDir();
+    await expect(
+      pullBackup({
+        baseUrl,
+        key: owner.key,
+        workspaceId: owner.companyId,
+        outDir: other,
+        fetch: rewriting((path, body) => {
+          if (path === '/api/v2/backup') body.backup_schema_version = 2;
+        }),
+      }),
+    ).rejects.toThrow(/backup_schema_version is 2/);
+  });
+
+  it('refuses without a key, with a member key, and with bad options', async () => {
+    const dir = await tempDir();
+    const noKey = await sheaf(['backup', 'pull', '--out', dir], { SHEAF_URL: baseUrl });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('SHEAF_API_KEY');
+    const forbidden = await sheaf(['backup', 'pull', '--out', dir, '--json'], envOf(member));
+    expect(forbidden.code).toBe(2);
+    expect(JSON.parse(forbidden.stderr)).toMatchObject({ error: 'forbidden' });
+    expect((await sheaf(['backup', 'pull', '--out', dir, '--per-page', '501'], envOf(owner))).code).toBe(2);
+    expect((await sheaf(['backup', 'pull'], envOf(owner))).code).toBe(2);
+    expect((await sheaf(['backup', 'verify'], {})).code).toBe(2);
+    expect((await sheaf(['backup', 'verify', dir, 'extra'], {})).stderr).toContain("Unexpected argument 'extra'");
+  });
+});
+
+describe('sheaf backup verify', () => {
+  async function freshPull() {
+    const dir = await tempDir();
+    await pullBackup({ baseUrl, key: owner.key, workspaceId: owner.companyId, outDir: dir, perPage: 100 });
+    expect((await verifyBackup(dir)).ok).toBe(true);
+    return dir;
+  }
+
+  it('detects a tampered record', async () => {
+    const dir = await freshPull();
+    const path = join(dir, 'resources', 'time_entries.jsonl');
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"notes":"Work 3"', '"notes":"Work 4"'));
+    const res = await sheaf(['backup', 'verify', dir, '--json'], {});
+    expect(res.code).toBe(1);
+    expect(res.json.ok).toBe(false);
+    expect(res.json.problems).toContain('resources/time_entries.jsonl: checksum mismatch (changed or truncated)');
+  });
+
+  it('detects a truncated resource file and a missing file', async () => {
+    const dir = await freshPull();
+    const path = join(dir, 'resources', 'time_entries.jsonl');
+    const text = await readFile(path, 'utf8');
+    await truncate(path, text.length - 40);
+    await rm(join(dir, 'files', 'expenses', seeded.expenseIds[0], 'receipt'));
+    const res = await sheaf(['backup', 'verify', dir], {});
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('resources/time_entries.jsonl: checksum mismatch');
+    expect(res.stdout).toContain('resources/time_entries.jsonl: the last line is cut off');
+    expect(res.stdout).toContain(`files/expenses/${seeded.expenseIds[0]}/receipt: missing`);
+  });
+
+  it('detects records removed together with their checksum (counts against the manifest)', async () => {
+    const dir = await freshPull();
+    const path = join(dir, 'resources', 'clients.jsonl');
+    const lines = (await readFile(path, 'utf8')).split('\n').filter(Boolean);
+    await writeFile(path, lines.slice(1).join('\n') + '\n');
+    const { sha256File } = await import('../src/cli/backup-client.ts');
+    const sums = await readFile(join(dir, 'SHA256SUMS'), 'utf8');
+    await writeFile(join(dir, 'SHA256SUMS'), sums.replace(/^[0-9a-f]{64}(?= {2}resources\/clients\.jsonl$)/m, await sha256File(path)));
+    const result = await verifyBackup(dir);
+    expect(result.ok).toBe(false);
+    expect(result.problems).toEqual(['resources/clients.jsonl: 3 records, the manifest counts 4']);
+  });
+});
