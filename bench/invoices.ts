@@ -68,7 +68,6 @@ try {
     approval_status: 'approved' as const,
   }));
   for (let i = 0; i < rows.length; i += 1000) await db.insertInto('time_entries').values(rows.slice(i, i + 1000)).execute();
-  await new pg.Client({ connectionString: url }).connect().then(async function (this: unknown) {}).catch(() => {});
 
   const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000', DATABASE_URL: url }), db });
   const t0 = performance.now();

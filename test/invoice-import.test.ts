@@ -210,6 +210,56 @@ describe('time: workspace rounding (15 minutes), per entry then summed', () => {
   });
 });
 
+describe('every time summary type, by hand: rounding, a rate change, discount and two taxes', () => {
+  // Rounding up to 15 minutes; bill by tasks: Design 100, then 120 from Jan 10 (recorded after
+  // the work); Build 80. Entries: Mia Design Jan 5 50 min → 1 h × 100 = 100; Mia Build Jan 6
+  // 20 min → 0.5 h × 80 = 40; Cole Design Jan 12 70 min → 1.25 h × 120 = 150; Mia Design
+  // Jan 15 10 min → 0.25 h × 120 = 30. Subtotal 320 whatever the grouping; discount 10% = 32;
+  // tax 20% of 320 × 0.9 = 57.60; tax2 5% of 288 = 14.40; amount 320 − 32 + 57.6 + 14.4 = 360.
+  const expected: Record<string, Array<[string, number, number, number]>> = {
+    project: [
+      ['[WEB] Website', 0.5, 80, 40],
+      ['[WEB] Website', 1, 100, 100],
+      ['[WEB] Website', 1.5, 120, 180],
+    ],
+    task: [
+      ['[WEB] Website: Build', 0.5, 80, 40],
+      ['[WEB] Website: Design', 1, 100, 100],
+      ['[WEB] Website: Design', 1.5, 120, 180],
+    ],
+    people: [
+      ['[WEB] Website: Cole Contractor', 1.25, 120, 150],
+      ['[WEB] Website: Mia Member', 0.5, 80, 40],
+      ['[WEB] Website: Mia Member', 1, 100, 100],
+      ['[WEB] Website: Mia Member', 0.25, 120, 30],
+    ],
+    detailed: [
+      ['[WEB] Website: Design - Mia Member - 2026-01-05', 1, 100, 100],
+      ['[WEB] Website: Build - Mia Member - 2026-01-06', 0.5, 80, 40],
+      ['[WEB] Website: Design - Cole Contractor - 2026-01-12', 1.25, 120, 150],
+      ['[WEB] Website: Design - Mia Member - 2026-01-15', 0.25, 120, 30],
+    ],
+  };
+  for (const [summary, lines] of Object.entries(expected)) {
+    it(summary, async () => {
+      const s = await scenario({ rounding: 'up', rounding_minutes: 15 }, 'tasks');
+      await setRate(ctx.db, s.c, { projectId: s.projectId, taskId: s.design, from: '2025-01-01', rate: '100' });
+      await setRate(ctx.db, s.c, { projectId: s.projectId, taskId: s.build, from: '2025-01-01', rate: '80' });
+      await s.entry({ date: '2026-01-05', seconds: 50 * 60 });
+      await s.entry({ date: '2026-01-06', seconds: 20 * 60, taskId: s.build });
+      await s.entry({ date: '2026-01-12', seconds: 70 * 60, userId: s.ws.contractor.userId });
+      await s.entry({ date: '2026-01-15', seconds: 10 * 60 });
+      await setRate(ctx.db, s.c, { projectId: s.projectId, taskId: s.design, from: '2026-01-10', rate: '120' });
+      const res = await s.post({ tax: 20, tax2: 5, discount: 10, line_items_import: { time: { summary_type: summary } } });
+      expect(res.statusCode, res.body).toBe(201);
+      const inv = res.json();
+      expect(brief(inv.line_items)).toEqual(lines);
+      expect(inv).toMatchObject({ subtotal: 320, discount_amount: 32, tax_amount: 57.6, tax2_amount: 14.4, amount: 360, due_amount: 360 });
+      expect(await countBilled(ctx.db, s.c)).toEqual({ time: 4, expenses: 0 });
+    });
+  }
+});
+
 describe('approval policy', () => {
   async function setup(settings: Partial<WorkspaceSettingsInput>) {
     const s = await scenario(settings);

@@ -1,7 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { main } from '../src/cli/main.ts';
@@ -10,7 +11,7 @@ import { loadConfig } from '../src/config.ts';
 import { transitionInvoiceForAdmin } from '../src/modules/invoices/admin-service.ts';
 import { invoiceRenderers } from '../src/modules/invoices/pdf.ts';
 import { createSmtpTransport } from '../src/outbox/mailer.ts';
-import { deliverDueMessages, retryDelayMs } from '../src/outbox/worker.ts';
+import { deliverDueMessages, MAX_ATTEMPTS, retryDelayMs } from '../src/outbox/worker.ts';
 import { openConfiguredDatabase, startServer } from '../src/server.ts';
 import { createTestContext, createWorkspaceWithOwner, DATABASE_URL, dropSchema, uniqueSchema, type Caller, type TestContext } from './helpers.ts';
 import {
@@ -32,6 +33,8 @@ import {
  * delivery over real SMTP (an smtp-server on 127.0.0.1) with the PDF and
  * receipts attached, including a retry after the server was down.
  */
+
+const ROOT = resolve(import.meta.dirname, '..');
 
 // ---------------------------------------------------------------- a small SMTP sink and MIME reader
 
@@ -349,8 +352,6 @@ describe('delivery over SMTP', () => {
   });
   afterAll(() => sctx.close());
 
-  // enqueueMail stamps available_at with the real time; keep the test clock at or after it.
-  const catchUp = () => sctx.clock.advance(Math.max(0, Date.now() + 1000 - sctx.clock.now().getTime()));
   const deliver = (port: number) =>
     deliverDueMessages({
       db: sctx.db,
@@ -373,7 +374,6 @@ describe('delivery over SMTP', () => {
     ).json();
     const res = await sapi(ws.owner, 'POST', `/api/v2/invoices/${inv.id}/messages`, body);
     expect(res.statusCode).toBe(201);
-    catchUp();
     return { inv, message: res.json() };
   }
 
@@ -446,6 +446,45 @@ describe('delivery over SMTP', () => {
       expect(history[0]).toMatchObject({ delivery_status: 'sent', delivery_attempts: 2, delivery_error: null });
     } finally {
       await smtp.close();
+    }
+  });
+});
+
+describe('delivery that keeps failing', () => {
+  it('backs off 1, 2, 4 … minutes up to an hour, then gives up after MAX_ATTEMPTS (failed, error kept)', async () => {
+    expect(Array.from({ length: MAX_ATTEMPTS }, (_, i) => retryDelayMs(i + 1) / 60_000)).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
+    const fctx = await createTestContext(); // its own database: the worker delivers every workspace's messages
+    try {
+      const fw = await makeInvoiceWorkspace(fctx.db);
+      const c = await insertClient(fctx.db, fw.companyId, { name: 'Hooli' });
+      const fapi = apiOf(() => fctx);
+      const inv = (await fapi(fw.owner, 'POST', '/api/v2/invoices', { client_id: c, line_items: [{ unit_price: 10 }] })).json();
+      const sent = await fapi(fw.owner, 'POST', `/api/v2/invoices/${inv.id}/messages`, { recipients: [{ email: 'ap@hooli.test' }] });
+      expect(sent.statusCode).toBe(201);
+      let calls = 0;
+      const refusing = { send: async () => { calls++; throw new Error('451 try again later'); } };
+      const run = (transport: { send: () => Promise<void> }) =>
+        deliverDueMessages({ db: fctx.db, transport, renderers: invoiceRenderers, clock: fctx.clock.now });
+      const state = async () => (await fapi(fw.owner, 'GET', `/api/v2/invoices/${inv.id}/messages`)).json().invoice_messages[0];
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        expect(await run(refusing)).toBe(0);
+        expect(calls).toBe(attempt);
+        // due again only once its backoff has passed
+        fctx.clock.advance(retryDelayMs(attempt) - 1000);
+        expect(await run(refusing)).toBe(0);
+        expect(calls).toBe(attempt);
+        fctx.clock.advance(2000);
+      }
+      expect(await state()).toMatchObject({ delivery_status: 'failed', delivery_attempts: MAX_ATTEMPTS, delivered_at: null, delivery_error: '451 try again later' });
+      // a failed message is never picked up again, even by a working transport
+      fctx.clock.advance(24 * 3600_000);
+      const working = { send: async () => { calls++; } };
+      expect(await run(working)).toBe(0);
+      expect(calls).toBe(MAX_ATTEMPTS);
+      // the invoice stays open: delivery does not undo the send
+      expect((await fapi(fw.owner, 'GET', `/api/v2/invoices/${inv.id}`)).json().state).toBe('open');
+    } finally {
+      await fctx.close();
     }
   });
 });
@@ -533,6 +572,18 @@ describe('sheaf admin invoice', () => {
       const list = await sheaf('admin', 'invoice', 'list', '--workspace', ws);
       expect(list.code).toBe(0);
       expect(list.json.map((i: { number: string; state: string }) => `${i.number}:${i.state}`).sort()).toEqual(['1:paid', '2:closed', '3:voided', '4:draft']);
+
+      // the installed command itself (bin/sheaf.js in its own process), table output
+      const processEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+      if (!schema) delete processEnv.DATABASE_URL;
+      const binary = await new Promise<{ code: number; stdout: string }>((resolve) => {
+        execFile(process.execPath, ['bin/sheaf.js', 'admin', 'invoice', 'list', '--workspace', ws], { cwd: ROOT, env: processEnv, timeout: 60_000 }, (err, stdout) =>
+          resolve({ code: err ? Number(err.code ?? -1) : 0, stdout }),
+        );
+      });
+      expect(binary.code).toBe(0);
+      expect(binary.stdout).toMatch(/number\s+state/);
+      for (const state of ['paid', 'closed', 'voided', 'draft']) expect(binary.stdout).toContain(state);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
       if (schema) await dropSchema(schema);

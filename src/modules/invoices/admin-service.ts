@@ -7,7 +7,7 @@ import { todayIn } from '../../time/workspace-time.ts';
 import { audit } from '../audit/service.ts';
 import { findInvoice, linesOf, listInvoices, loadWorkspace, touchInvoice } from './queries.ts';
 import { loadInvoice } from './service.ts';
-import { presentInvoice, type PresentedInvoice } from './presenter.ts';
+import { invoiceTotals, presentInvoice, type PresentedInvoice } from './presenter.ts';
 
 /**
  * The invoice states the API cannot reach (payments are not recorded through
@@ -53,7 +53,7 @@ export async function transitionInvoiceForAdmin(
   const { to, action } = TRANSITIONS[transition];
   return withTenant(db, companyId, async (trx) => {
     const id = await resolveInvoiceId(trx, companyId, ref);
-    const { row, body } = await loadInvoice(trx, companyId, id, { lock: true });
+    const { row, lines } = await loadInvoice(trx, companyId, id, { lock: true });
     if (row.state !== 'open') {
       const hint = row.state === 'draft' ? ' Send it first, or delete the draft.' : '';
       throw conflict(`Only open invoices can be ${to === 'paid' ? 'marked paid' : to}; this one is ${row.state}.${hint}`, { state: row.state });
@@ -62,8 +62,9 @@ export async function transitionInvoiceForAdmin(
     let payment: string | null = null;
     if (transition === 'mark-paid') {
       const workspace = (await loadWorkspace(trx, companyId))!;
-      if (body.due_amount > 0) {
-        payment = String(body.due_amount);
+      const due = invoiceTotals(row, lines).dueAmount; // exact, never through a JSON number
+      if (due.gt(0)) {
+        payment = due.toFixed();
         await trx
           .insertInto('invoice_payments')
           .values({

@@ -37,8 +37,10 @@ export function formatMoney(value: Decimal.Value, currency: string, { unitPrice 
 }
 
 /** A quantity as stored (up to four decimals), without trailing zeros: "1.5", "0.3333", "12". */
+const quantityFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
+
 export function formatQuantity(value: Decimal.Value): string {
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 }).format(new Decimal(value).toFixed() as unknown as number);
+  return quantityFormat.format(new Decimal(value).toFixed() as unknown as number);
 }
 
 /** A percentage: "20%", "8.25%". */

@@ -19,6 +19,7 @@ import {
   IMPORTED_EXPENSE_KIND,
   IMPORTED_TIME_KIND,
   QUANTITY_DECIMALS,
+  assertDates,
   type ExpenseSummaryType,
   type TimeSummaryType,
 } from './rules.ts';
@@ -66,6 +67,7 @@ export function validateImportRequest(req: ImportRequest) {
   }
   for (const key of ['time', 'expenses'] as const) {
     const part = req[key];
+    if (part) assertDates(part, ['from', 'to'], `line_items_import.${key}.`);
     if (part?.from && part.to && part.to < part.from) {
       throw badRequest(`line_items_import.${key}.to must be on or after from.`, { field: `line_items_import.${key}.to` });
     }
@@ -99,7 +101,10 @@ export interface DraftLine {
   recordIds: string[];
 }
 
-const cmp = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' }) || (a < b ? -1 : a > b ? 1 : 0);
+// One collator for every comparison: localeCompare with a locale argument builds a
+// new one per call, which made sorting a 10,000-line import take most of a second.
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+const cmp = (a: string, b: string) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
 function sortDrafts(lines: DraftLine[]) {
   return lines.sort(

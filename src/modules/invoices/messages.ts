@@ -13,7 +13,7 @@ import { formatDate, formatMoney, pdfFilename } from './format.ts';
 import { INVOICE_PDF_RENDERER } from './pdf.ts';
 import { presentMessage, type MessageRow, type PresentedMessage } from './presenter.ts';
 import { loadWorkspace, receiptsOf, touchInvoice } from './queries.ts';
-import { isEmail, type MessageEvent } from './rules.ts';
+import { assertNoNul, isEmail, type MessageEvent } from './rules.ts';
 import { loadInvoice } from './service.ts';
 
 /**
@@ -58,9 +58,13 @@ function recipientList(field: string, list: Recipient[] | undefined, required: b
   if (list.length > RECIPIENTS_MAX) throw badRequest(`${field} takes at most ${RECIPIENTS_MAX} recipients.`, { field });
   return list.map((r, i) => {
     const at = `${field}.${i}`;
+    assertNoNul(`${at}.email`, r.email);
     const email = r.email.trim();
     if (!isEmail(email)) throw badRequest(`${at}.email is not a valid e-mail address.`, { field: `${at}.email` });
     const name = r.name?.trim() || null;
+    // A name is one line of a header: control characters (NUL, line breaks) are refused.
+    // eslint-disable-next-line no-control-regex
+    if (name && /[\u0000-\u001f\u007f]/.test(name)) throw badRequest(`${at}.name must be a single line of text.`, { field: `${at}.name` });
     if (name && name.length > NAME_MAX) throw badRequest(`${at}.name must be at most ${NAME_MAX} characters.`, { field: `${at}.name` });
     return { email, name };
   });
@@ -74,6 +78,8 @@ export function validateMessage(input: MessageInput) {
     throw badRequest('cc_recipients are not allowed on a thank_you message.', { field: 'cc_recipients' });
   }
   const cc = recipientList('cc_recipients', input.cc_recipients, false);
+  assertNoNul('subject', input.subject);
+  assertNoNul('body', input.body);
   const subject = input.subject?.trim() || null;
   if (subject && subject.length > SUBJECT_MAX) throw badRequest(`subject must be at most ${SUBJECT_MAX} characters.`, { field: 'subject' });
   // Line breaks in a subject would be header injection; a subject is one line.
@@ -203,7 +209,7 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
       subject,
       text,
       attachments,
-    });
+    }, now);
 
     const messageId = newId(now.getTime());
     await trx

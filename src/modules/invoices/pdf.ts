@@ -101,6 +101,57 @@ function winAnsi(text: string): string {
   return out;
 }
 
+// ---------------------------------------------------------------- long words
+
+/** Longer runs of non-space characters are measured; shorter ones always fit a column. */
+const LONG_WORD = 12;
+const HAS_LONG_WORD = new RegExp(`\\S{${LONG_WORD}}`);
+const LONG_WORDS = new RegExp(`\\S{${LONG_WORD},}`, 'g');
+
+/**
+ * Hard-breaks words wider than `width` (in the document's current font and
+ * size) into pieces that fit, joined by line breaks. pdfkit breaks such a word
+ * itself, but by re-measuring ever shorter prefixes: a 10,000-character word
+ * took seconds to lay out (quadratic); measured here one character at a time
+ * (cached), it is linear.
+ */
+export function breakLongWords(doc: PDFKit.PDFDocument, text: string, width: number): string {
+  if (!HAS_LONG_WORD.test(text)) return text;
+  const state = doc as unknown as { _font?: { name?: string }; _fontSize?: number };
+  const key = `${state._font?.name ?? ''}|${state._fontSize ?? 0}|`;
+  const limit = width * 0.98;
+  return text.replace(LONG_WORDS, (word) => {
+    if (doc.widthOfString(word) <= limit) return word;
+    const pieces: string[] = [];
+    let piece = '';
+    let used = 0;
+    for (const ch of word) {
+      const w = charWidth(doc, key, ch);
+      if (piece && used + w > limit) {
+        pieces.push(piece);
+        piece = '';
+        used = 0;
+      }
+      piece += ch;
+      used += w;
+    }
+    if (piece) pieces.push(piece);
+    return pieces.join('\n');
+  });
+}
+
+const charWidths = new Map<string, number>();
+
+function charWidth(doc: PDFKit.PDFDocument, fontKey: string, ch: string): number {
+  const k = fontKey + ch;
+  let w = charWidths.get(k);
+  if (w === undefined) {
+    w = doc.widthOfString(ch);
+    if (charWidths.size < 50_000) charWidths.set(k, w);
+  }
+  return w;
+}
+
 // ---------------------------------------------------------------- layout
 
 const INK = '#1f2328';
@@ -110,10 +161,10 @@ const BAND = '#f3f4f6';
 
 export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const f = loadFonts();
-  const t = f.unicode ? (s: string) => s : winAnsi;
+  const encode = f.unicode ? (s: string) => s : winAnsi;
   const inv = d.invoice;
   const totals: Totals = invoiceTotals(inv, d.lines);
-  const money = (v: { toFixed(): string } | string, opts?: { unitPrice?: boolean }) => t(formatMoney(typeof v === 'string' ? v : v.toFixed(), inv.currency, opts));
+  const money = (v: { toFixed(): string } | string, opts?: { unitPrice?: boolean }) => encode(formatMoney(typeof v === 'string' ? v : v.toFixed(), inv.currency, opts));
   const size = inv.currency === 'USD' || inv.currency === 'CAD' ? 'LETTER' : 'A4';
 
   const doc = new PDFDocument({
@@ -130,6 +181,8 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   });
   doc.registerFont('body', f.regular as never);
   doc.registerFont('bold', f.bold as never);
+  /** Text for the document: encoded for the font; with a width, long words broken to fit it (set the font first). */
+  const t = (s: string, fitWidth?: number) => (fitWidth === undefined ? encode(s) : breakLongWords(doc, encode(s), fitWidth));
 
   const left = doc.page.margins.left;
   const right = doc.page.width - doc.page.margins.right;
@@ -137,8 +190,12 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const bottom = () => doc.page.height - doc.page.margins.bottom;
 
   // -- header: the workspace (left), "INVOICE" and the facts (right)
-  doc.fillColor(INK).font('bold').fontSize(16).text(t(d.workspace.name), left, 50, { width: width * 0.42 });
-  if (d.workspace.address) doc.font('body').fontSize(9).fillColor(MUTED).text(t(d.workspace.address), { width: width * 0.42 });
+  doc.fillColor(INK).font('bold').fontSize(16);
+  doc.text(t(d.workspace.name, width * 0.42), left, 50, { width: width * 0.42 });
+  if (d.workspace.address) {
+    doc.font('body').fontSize(9).fillColor(MUTED);
+    doc.text(t(d.workspace.address, width * 0.42), { width: width * 0.42 });
+  }
   const leftBottom = doc.y;
 
   const factsX = left + width * 0.45;
@@ -160,18 +217,24 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   let y = doc.y;
   for (const [label, value] of facts) {
     doc.font('body').fontSize(9).fillColor(MUTED).text(label, factsX, y, { width: 85 });
-    doc.font('bold').fontSize(9).fillColor(INK).text(t(value), factsX + 85, y, { width: factsW - 85, align: 'right' });
+    doc.font('bold').fontSize(9).fillColor(INK);
+    doc.text(t(value, factsW - 85), factsX + 85, y, { width: factsW - 85, align: 'right' });
     y = Math.max(doc.y, y + 13);
   }
   y = Math.max(y, leftBottom) + 22;
 
   // -- bill to, subject
   doc.font('body').fontSize(9).fillColor(MUTED).text('BILL TO', left, y, { characterSpacing: 0.5 });
-  doc.font('bold').fontSize(11).fillColor(INK).text(t(d.client.name), left, doc.y + 2, { width: width * 0.6 });
-  if (d.client.address) doc.font('body').fontSize(9.5).text(t(d.client.address), { width: width * 0.6 });
+  doc.font('bold').fontSize(11).fillColor(INK);
+  doc.text(t(d.client.name, width * 0.6), left, doc.y + 2, { width: width * 0.6 });
+  if (d.client.address) {
+    doc.font('body').fontSize(9.5);
+    doc.text(t(d.client.address, width * 0.6), { width: width * 0.6 });
+  }
   y = doc.y + 14;
   if (inv.subject) {
-    doc.font('bold').fontSize(10.5).fillColor(INK).text(t(inv.subject), left, y, { width });
+    doc.font('bold').fontSize(10.5).fillColor(INK);
+    doc.text(t(inv.subject, width), left, y, { width });
     y = doc.y + 12;
   }
 
@@ -194,29 +257,38 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     y += 24;
   };
   header();
+  const colX = (key: string) => left + cols.slice(0, cols.findIndex((c) => c.key === key)).reduce((sum, c) => sum + c.w, 0);
   d.lines.forEach((line, i) => {
     const amount = totals.lineAmounts[i];
+    doc.font('body').fontSize(9.5);
+    const cellWidth = (key: string) => cols.find((c) => c.key === key)!.w - 2 * pad;
     const cells: Record<string, string> = {
-      kind: t(line.kind),
-      description: t(line.description ?? ''),
+      kind: t(line.kind, cellWidth('kind')),
+      description: t(line.description ?? '', cellWidth('description')),
       quantity: formatQuantity(line.quantity),
       unit_price: money(line.unit_price, { unitPrice: true }),
       amount: line.effect === 'credit' ? money(amount.neg()) : money(amount),
     };
-    doc.font('body').fontSize(9.5);
     const h = Math.max(...cols.map((c) => doc.heightOfString(cells[c.key] || ' ', { width: c.w - 2 * pad }))) + 8;
     if (y + h > bottom()) {
       doc.addPage();
       y = doc.page.margins.top;
       header();
     }
-    let x = left;
+    // A line taller than a page: its description flows onto the next pages (pdfkit
+    // continues the text there); the figures stay on the row's first page and the
+    // table goes on below the end of the description.
+    const rowPage = doc.bufferedPageRange().count - 1;
+    let flowed: { page: number; y: number } | null = null;
     for (const c of cols) {
+      if (flowed) doc.switchToPage(rowPage);
       doc.font(c.key === 'amount' ? 'bold' : 'body').fontSize(9.5).fillColor(line.effect === 'credit' && c.key === 'amount' ? '#b42318' : INK);
-      doc.text(cells[c.key], x + pad, y + 3, { width: c.w - 2 * pad, align: c.align });
-      x += c.w;
+      doc.text(cells[c.key], colX(c.key) + pad, y + 3, { width: c.w - 2 * pad, align: c.align });
+      const last = doc.bufferedPageRange().count - 1;
+      if (!flowed && last > rowPage) flowed = { page: last, y: doc.y };
     }
-    y += h;
+    if (flowed) doc.switchToPage(flowed.page);
+    y = flowed ? flowed.y + 5 : y + h;
     doc.moveTo(left, y).lineTo(right, y).lineWidth(0.5).strokeColor(RULE).stroke();
     y += 2;
   });
@@ -253,12 +325,13 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   // -- notes
   if (inv.notes) {
     doc.font('body').fontSize(9.5);
-    if (y + 30 + doc.heightOfString(t(inv.notes), { width }) > bottom() && y > doc.page.margins.top + 200) {
+    const notes = t(inv.notes, width);
+    if (y + 30 + doc.heightOfString(notes, { width }) > bottom() && y > doc.page.margins.top + 200) {
       doc.addPage();
       y = doc.page.margins.top;
     }
     doc.font('bold').fontSize(9).fillColor(MUTED).text('NOTES', left, y, { characterSpacing: 0.5 });
-    doc.font('body').fontSize(9.5).fillColor(INK).text(t(inv.notes), left, doc.y + 3, { width });
+    doc.font('body').fontSize(9.5).fillColor(INK).text(notes, left, doc.y + 3, { width });
   }
 
   // -- footer on every page

@@ -23,6 +23,7 @@ import {
   PURCHASE_ORDER_MAX,
   SUBJECT_MAX,
   TIME_SUMMARY_TYPES,
+  assertDates,
 } from './rules.ts';
 import {
   UPDATABLE_FIELDS,
@@ -308,6 +309,11 @@ export async function invoicesRoutes(app: FastifyInstance) {
       if (query.client_id !== undefined && !isId(query.client_id)) {
         throw badRequest(`Invalid query parameter 'client_id': '${query.client_id}' is not an id.`, { field: 'client_id' });
       }
+      assertDates(query, ['from', 'to']);
+      const updatedSince = query.updated_since === undefined ? undefined : new Date(query.updated_since);
+      if (updatedSince && !(updatedSince.getUTCFullYear() >= 1 && updatedSince.getUTCFullYear() <= 9999)) {
+        throw badRequest(`Invalid query parameter 'updated_since': a date-time from year 1 to 9999.`, { field: 'updated_since' });
+      }
       const page = pageParams(query);
       const { invoices, total } = await listInvoices(
         app.db,
@@ -317,7 +323,7 @@ export async function invoicesRoutes(app: FastifyInstance) {
           state: query.state as never,
           from: query.from,
           to: query.to,
-          updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+          updatedSince,
         },
         page,
       );

@@ -72,14 +72,42 @@ export function percentValue(field: string, value: unknown): string {
   return d.toFixed();
 }
 
-/** Optional text: trimmed; blank is null; longer than `max` is a 400. */
+/** PostgreSQL cannot store the NUL character in text (or jsonb): a 400 naming the field, never a 500. */
+export function assertNoNul(field: string, value: string | null | undefined) {
+  if (value && value.includes('\u0000')) throw badRequest(`${field} cannot contain the NUL character.`, { field });
+}
+
+/** Optional text: trimmed; blank is null; longer than `max` or with a NUL character is a 400. */
 export function optionalText(field: string, value: string | null | undefined, max: number): string | null {
   if (value === undefined || value === null) return null;
+  assertNoNul(field, value);
   const text = value.trim();
   if (!text) return null;
   if (text.length > max) throw badRequest(`${field} must be at most ${max} characters.`, { field });
   return text;
 }
+
+/**
+ * Dates an invoice stores or filters on: 0001-01-01 to 9999-12-31. The schemas
+ * check the YYYY-MM-DD form and the calendar; PostgreSQL has no year 0, and a
+ * computed date past year 9999 no longer has the four-digit form.
+ */
+export const MIN_DATE = '0001-01-01';
+export const MAX_DATE = '9999-12-31';
+
+export function assertDate(field: string, value: string | null | undefined) {
+  if (value === undefined || value === null) return;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value < MIN_DATE || value > MAX_DATE) {
+    throw badRequest(`${field} must be a date from ${MIN_DATE} to ${MAX_DATE}.`, { field });
+  }
+}
+
+/** Checks the named date fields of a body (assertDate). */
+export function assertDates(body: object, fields: readonly string[], prefix = '') {
+  for (const field of fields) assertDate(`${prefix}${field}`, (body as Record<string, string | null | undefined>)[field]);
+}
+
+export const INVOICE_DATE_FIELDS = ['issue_date', 'due_date', 'period_start', 'period_end', 'service_period_start', 'service_period_end'] as const;
 
 /** An invoice number: trimmed, 1..64 characters, unique in the workspace (checked by the service). */
 export function invoiceNumber(value: string): string {
@@ -137,6 +165,19 @@ export interface ClientTerms {
  *   days with no term.
  */
 export function resolveDue(input: DueInput, client: ClientTerms): { due_date: string; payment_term: PaymentTerms | null } {
+  const due = resolveDueUnchecked(input, client);
+  assertComputedDue(due.due_date);
+  return due;
+}
+
+/** A due date computed from a term must still be a date PostgreSQL and the API can hold. */
+function assertComputedDue(due: string) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(due) || due > MAX_DATE) {
+    throw badRequest(`The due date would fall after ${MAX_DATE}; choose an earlier issue date or a due date.`, { field: 'due_date' });
+  }
+}
+
+function resolveDueUnchecked(input: DueInput, client: ClientTerms): { due_date: string; payment_term: PaymentTerms | null } {
   const { issueDate, paymentTerm, dueDate } = input;
   if (paymentTerm === 'custom') {
     if (!dueDate) throw badRequest("payment_term 'custom' needs a due_date.", { field: 'due_date' });
@@ -167,6 +208,15 @@ export function resolveDue(input: DueInput, client: ClientTerms): { due_date: st
  * term into `custom`; a new issue date moves the due date of a fixed term along.
  */
 export function patchDue(
+  current: { issue_date: string; due_date: string; payment_term: PaymentTerms | null },
+  patch: { issue_date?: string; due_date?: string },
+): { due_date: string; payment_term: PaymentTerms | null } {
+  const due = patchDueUnchecked(current, patch);
+  assertComputedDue(due.due_date);
+  return due;
+}
+
+function patchDueUnchecked(
   current: { issue_date: string; due_date: string; payment_term: PaymentTerms | null },
   patch: { issue_date?: string; due_date?: string },
 ): { due_date: string; payment_term: PaymentTerms | null } {
@@ -202,5 +252,6 @@ export function termLabel(term: PaymentTerms | null, issueDate: string, dueDate:
 
 /** A simple e-mail address check (RFC 5322 in full is not the point): one @, no spaces, a dot in the domain. */
 export function isEmail(value: string): boolean {
-  return /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/.test(value) && value.length <= 320;
+  // eslint-disable-next-line no-control-regex
+  return /^[^\s@<>(),;:"\u0000-\u001f\u007f]+@[^\s@<>(),;:"\u0000-\u001f\u007f]+\.[^\s@<>(),;:"\u0000-\u001f\u007f]+$/.test(value) && value.length <= 320;
 }

@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../auth/principal.ts';
 import { mayDeleteInvoices, maySeeInvoices, mayWriteInvoices } from '../../access/invoices.ts';
@@ -10,7 +11,7 @@ import { todayIn } from '../../time/workspace-time.ts';
 import { audit } from '../audit/service.ts';
 import { prepareImport, validateImportRequest, type ImportRequest } from './import.ts';
 import { assignNumber, duplicateNumber, pendingNumber } from './numbering.ts';
-import { presentInvoice, type PresentedInvoice } from './presenter.ts';
+import { invoiceTotals, presentInvoice, type PresentedInvoice } from './presenter.ts';
 import {
   clientProjects,
   deleteInvoiceRow,
@@ -25,6 +26,7 @@ import {
   updateLine,
   type InvoiceFilter,
   type InvoiceRow,
+  type LineRow,
   type NewLine,
   type WorkspaceRow,
 } from './queries.ts';
@@ -33,8 +35,11 @@ import {
   DESCRIPTION_MAX,
   KIND_MAX,
   NOTES_MAX,
+  INVOICE_DATE_FIELDS,
   PURCHASE_ORDER_MAX,
   SUBJECT_MAX,
+  assertDates,
+  assertNoNul,
   assertRange,
   currencyValue,
   invoiceNumber,
@@ -140,6 +145,23 @@ function mapConstraintError(err: unknown, number: string | undefined): never {
   throw err;
 }
 
+/**
+ * The largest money amount an invoice may reach (a line, the subtotal, the
+ * total): what a payment (NUMERIC(14,2)) can record, and well inside the
+ * integers a JSON number holds exactly in cents.
+ */
+export const MAX_INVOICE_AMOUNT = new Decimal('999999999999.99');
+
+function assertAmountsInRange(row: InvoiceRow, lines: LineRow[]) {
+  const totals = invoiceTotals(row, lines);
+  const biggest = [...totals.lineAmounts, totals.subtotal.abs(), totals.amount.abs()].reduce((a, b) => (b.gt(a) ? b : a), new Decimal(0));
+  if (biggest.gt(MAX_INVOICE_AMOUNT)) {
+    throw badRequest(`An invoice amount (a line, the subtotal or the total) must be at most ${MAX_INVOICE_AMOUNT.toFixed()}.`, {
+      field: 'line_items',
+    });
+  }
+}
+
 /** Loads an invoice with its lines and presents it. */
 export async function loadInvoice(trx: Tx, companyId: string, id: string, { lock = false } = {}) {
   const row = isId(id) ? await findInvoice(trx, companyId, id, { lock }) : undefined;
@@ -181,6 +203,7 @@ export async function getInvoice(db: Kysely<DB>, p: Principal, id: string): Prom
 function explicitLines(inputs: LineInput[], projectIds: Set<string>): NewLine[] {
   return inputs.map((l, i) => {
     const at = (field: string) => `line_items.${i}.${field}`;
+    assertNoNul(at('kind'), l.kind);
     const kind = l.kind === undefined ? DEFAULT_KIND : l.kind.trim();
     if (!kind || kind.length > KIND_MAX) throw badRequest(`${at('kind')} must be 1 to ${KIND_MAX} characters.`, { field: at('kind') });
     if (l.project_id != null && !projectIds.has(l.project_id)) {
@@ -204,6 +227,7 @@ function explicitLines(inputs: LineInput[], projectIds: Set<string>): NewLine[] 
 
 function lineDescription(field: string, value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
+  assertNoNul(field, value);
   if (value.length > DESCRIPTION_MAX) throw badRequest(`${field} must be at most ${DESCRIPTION_MAX} characters.`, { field });
   return value.trim() ? value : null;
 }
@@ -224,6 +248,7 @@ export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateI
   if (!input.line_items && !input.line_items_import) {
     throw badRequest('Send line_items_import (invoice tracked work) or line_items (explicit lines).', { field: 'line_items_import' });
   }
+  assertDates(input, INVOICE_DATE_FIELDS);
   if (input.line_items_import) validateImportRequest(input.line_items_import);
   const requested = input.number === undefined ? undefined : invoiceNumber(input.number);
   const currency = input.currency === undefined ? undefined : currencyValue(input.currency);
@@ -295,6 +320,8 @@ export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateI
         details = { source: 'explicit', lines: lines.length };
       }
 
+      const created = await loadInvoice(trx, p.companyId, id);
+      assertAmountsInRange(created.row, created.lines);
       const number = await assignNumber(trx, p.companyId, id, requested, now);
       await audit(trx, { ...actorOf(p), action: 'invoice.created', subjectType: 'invoice', subjectId: id, details: { number, ...details } });
       return (await loadInvoice(trx, p.companyId, id)).body;
@@ -336,6 +363,7 @@ export async function updateInvoice(
   { now, precondition }: { now: Date; precondition?: Precondition },
 ): Promise<PresentedInvoice> {
   if (!mayWriteInvoices(p)) throw forbidden('Your role does not allow editing invoices.');
+  assertDates(input, INVOICE_DATE_FIELDS);
   const requested = input.number === undefined ? undefined : invoiceNumber(input.number);
   try {
     return await withTenant(db, p.companyId, async (trx) => {
@@ -367,7 +395,9 @@ export async function updateInvoice(
         subjectId: row.id,
         details: { changes: { ...changes, ...(requested !== undefined ? { number: requested } : {}) }, lines: lineEdits.map((e) => e.id) },
       });
-      return (await loadInvoice(trx, p.companyId, row.id)).body;
+      const updated = await loadInvoice(trx, p.companyId, row.id);
+      assertAmountsInRange(updated.row, updated.lines);
+      return updated.body;
     });
   } catch (err) {
     mapConstraintError(err, requested);
@@ -433,6 +463,7 @@ function lineChanges(lines: Array<{ id: string; description: string | null; unit
       if (Number(price) !== Number(line.unit_price)) changes.unit_price = price;
     }
     if (edit.kind !== undefined) {
+      assertNoNul(at('kind'), edit.kind);
       const kind = edit.kind.trim();
       if (!kind || kind.length > KIND_MAX) throw badRequest(`${at('kind')} must be 1 to ${KIND_MAX} characters.`, { field: at('kind') });
       if (kind !== line.kind) changes.kind = kind;
