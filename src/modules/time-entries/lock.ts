@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { ApprovalStatus, WeekStart } from '../../db/types.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -36,6 +36,22 @@ export function weeksOf(dates: readonly string[], weekStart: WeekStart): string[
 }
 
 /**
+ * SQL: whether the person's days from `from` to `to` (a week) hold approved time
+ * entries or expenses. The one definition of the week lock's test, used by
+ * lockedWeek and by the create's context query (queries.ts).
+ */
+export function holdsApproved(companyId: string, userId: Expression<unknown>, from: Expression<unknown>, to: Expression<unknown>) {
+  return sql<boolean>`(exists (
+        select 1 from time_entries te
+        where te.company_id = ${companyId} and te.user_id = ${userId}
+          and te.approval_status = 'approved' and te.spent_date between ${from} and ${to})
+      or exists (
+        select 1 from expenses ex
+        where ex.company_id = ${companyId} and ex.user_id = ${userId}
+          and ex.approval_status = 'approved' and ex.spent_date between ${from} and ${to}))`;
+}
+
+/**
  * The first of the person's weeks (given by their first day) that holds approved
  * time or expenses, or null when all are open. One query whatever the number of weeks.
  */
@@ -45,17 +61,20 @@ export async function lockedWeek(trx: Tx, companyId: string, userId: string, wee
   const result = await sql<{ week_start: string }>`
     select w.ws::text as week_start
     from (values ${sql.join(ranges)}) as w (ws, we)
-    where exists (
-        select 1 from time_entries te
-        where te.company_id = ${companyId} and te.user_id = ${userId}
-          and te.approval_status = 'approved' and te.spent_date between w.ws and w.we)
-      or exists (
-        select 1 from expenses ex
-        where ex.company_id = ${companyId} and ex.user_id = ${userId}
-          and ex.approval_status = 'approved' and ex.spent_date between w.ws and w.we)
+    where ${holdsApproved(companyId, sql.val(userId), sql.ref('w.ws'), sql.ref('w.we'))}
     order by w.ws
     limit 1`.execute(trx);
   return result.rows[0]?.week_start ?? null;
+}
+
+/** The 409 `approved_timesheet_week_locked` of a week (its first day) that holds approved time or expenses. */
+export function weekLockedError(week: string): ApiError {
+  return new ApiError(
+    WEEK_LOCKED,
+    `The week of ${week} holds approved time, so its time and expenses cannot change until an approver withdraws the approval.`,
+    { week_start: week, week_end: weekEndOf(week) },
+    409,
+  );
 }
 
 /**
@@ -71,11 +90,5 @@ export async function assertWeeksOpen(
   weekStart: WeekStart,
 ): Promise<void> {
   const week = await lockedWeek(trx, companyId, userId, weeksOf(dates, weekStart));
-  if (week === null) return;
-  throw new ApiError(
-    WEEK_LOCKED,
-    `The week of ${week} holds approved time, so its time and expenses cannot change until an approver withdraws the approval.`,
-    { week_start: week, week_end: weekEndOf(week) },
-    409,
-  );
+  if (week !== null) throw weekLockedError(week);
 }

@@ -59,14 +59,53 @@ export function entryHours(row: Pick<EntryRow, 'hours_entered' | 'duration_secon
   return { hours: secondsToHoursNumber(seconds), seconds };
 }
 
+/** The fields every credential sees. */
+export interface PresentedBase {
+  id: string;
+  user_id: string;
+  project_id: string;
+  task_id: string;
+  spent_date: string;
+  hours: number;
+  duration_seconds: number;
+  rounded_hours: number;
+  notes: string | null;
+  is_running: boolean;
+  timer_started_at: string | null;
+  started_time: string | null;
+  ended_time: string | null;
+  is_locked: boolean;
+  is_closed: boolean;
+  is_billed: boolean;
+  billable: boolean;
+  source: TimeSource;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a full-access credential sees besides; billable_rate only with the permission to view rates. */
+export interface PresentedFull extends PresentedBase {
+  external_reference: Record<string, unknown> | null;
+  approval_status: ApprovalStatus;
+  metadata: Record<string, unknown> | null;
+  task: { id: string; name: string };
+  budgeted: boolean;
+  billable_rate?: number | null;
+}
+
 /**
  * The entry as the API shows it: the fields every credential sees, then (full
  * access) the rest. Never a calculated billable_amount; there are no private
  * internal notes to leak (only `notes`, the description of the work).
+ *
+ * The list presents thousands of rows per request: the object is built as one
+ * literal and then extended, never with object spread (spreading the base into a
+ * new literal, with a conditional spread for the rate, cost tens of microseconds
+ * per row and most of the list's garbage).
  */
-export function presentEntry(row: EntryRow, { view, rounding, now }: PresentContext) {
+export function presentEntry(row: EntryRow, { view, rounding, now }: PresentContext): PresentedBase | PresentedFull {
   const { hours, seconds } = entryHours(row, now);
-  const base = {
+  const entry: PresentedBase = {
     id: row.id,
     user_id: row.user_id,
     project_id: row.project_id,
@@ -88,16 +127,15 @@ export function presentEntry(row: EntryRow, { view, rounding, now }: PresentCont
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
-  if (!view.full) return base;
-  return {
-    ...base,
-    external_reference: row.external_reference,
-    approval_status: row.approval_status,
-    metadata: row.metadata,
-    task: { id: row.task_id, name: row.task_name },
-    budgeted: row.project_budget_by !== 'none',
-    ...(view.rates ? { billable_rate: decimalNumber(row.billable_rate) } : {}),
-  };
+  if (!view.full) return entry;
+  const full = entry as PresentedFull;
+  full.external_reference = row.external_reference;
+  full.approval_status = row.approval_status;
+  full.metadata = row.metadata;
+  full.task = { id: row.task_id, name: row.task_name };
+  full.budgeted = row.project_budget_by !== 'none';
+  if (view.rates) full.billable_rate = decimalNumber(row.billable_rate);
+  return full;
 }
 
 export type PresentedEntry = ReturnType<typeof presentEntry>;

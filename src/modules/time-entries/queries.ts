@@ -5,7 +5,9 @@ import type { BudgetBy, Role, Rounding, TimeSource, WeekStart } from '../../db/t
 import type { Tx } from '../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../http/pagination.ts';
 import { isId } from '../../ids.ts';
+import { holdsApproved } from './lock.ts';
 import type { EntryRow } from './presenter.ts';
+import { weekEndOf } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
 
@@ -145,7 +147,15 @@ export interface WriteContext extends TimeSettings {
   task_assignment_billable: boolean | null;
   task_active: boolean | null;
   task_name: string | null;
+  /**
+   * With `lockWeeks`: the first day of the person's week of the work date when
+   * that week holds approved time or expenses (the week lock, see lock.ts), else null.
+   */
+  locked_week?: string | null;
 }
+
+/** The first day of a date's week for each week_start setting (the context query picks the workspace's). */
+export type WeekStarts = Record<WeekStart, string>;
 
 const uuidOrNull = (id: string | undefined): RawBuilder<string | null> => sql`${id !== undefined && isId(id) ? id : null}::uuid`;
 
@@ -153,11 +163,12 @@ export async function loadWriteContext(
   trx: Tx,
   companyId: string,
   ids: { projectId: string; taskId: string; personId: string; callerId: string },
+  lockWeeks?: WeekStarts,
 ): Promise<WriteContext> {
   const projectId = uuidOrNull(ids.projectId);
   const taskId = uuidOrNull(ids.taskId);
   const personId = uuidOrNull(ids.personId);
-  const row = await trx
+  let query = trx
     .selectFrom('companies as c')
     .leftJoin('memberships as m', (j) => j.onRef('m.company_id', '=', 'c.id').on('m.user_id', '=', personId))
     .leftJoin('projects as p', (j) => j.onRef('p.company_id', '=', 'c.id').on('p.id', '=', projectId))
@@ -201,11 +212,24 @@ export async function loadWriteContext(
       't.is_active as task_active',
       't.name as task_name',
     ])
-    .where('c.id', '=', companyId)
-    // No explicit row lock: the entry's foreign key already key-share-locks the
-    // project, so a racing delete waits; an explicit FOR SHARE on one hot project
-    // row would serialize every create on it through a MultiXact.
-    .executeTakeFirstOrThrow();
+    .where('c.id', '=', companyId);
+  if (lockWeeks) {
+    // The week lock of the work date, read here rather than in a query of its own
+    // (one round trip less per create); the service raises it where it always did.
+    const weeks = (Object.keys(lockWeeks) as WeekStart[]).map(
+      (start) => sql`(${start}, ${lockWeeks[start]}::date, ${weekEndOf(lockWeeks[start])}::date)`,
+    );
+    query = query.select(
+      sql<string | null>`(select w.ws::text from (values ${sql.join(weeks)}) as w (week_start, ws, we)
+        where w.week_start = c.week_start and ${holdsApproved(companyId, personId, sql.ref('w.ws'), sql.ref('w.we'))})`.as(
+        'locked_week',
+      ),
+    );
+  }
+  // No explicit row lock: the entry's foreign key already key-share-locks the
+  // project, so a racing delete waits; an explicit FOR SHARE on one hot project
+  // row would serialize every create on it through a MultiXact.
+  const row = await query.executeTakeFirstOrThrow();
   return row as WriteContext;
 }
 
@@ -247,9 +271,42 @@ export async function runningEntries(trx: Tx, companyId: string, userId: string,
   return query.orderBy('timer_started_at').execute();
 }
 
-/** The billable rate in force for the work, as SQL (null unless billable), so it is read in the write itself. */
+/**
+ * The billable rate in force for the work, as SQL (null unless billable), so it is
+ * read in the write itself.
+ *
+ * It is billable_rate() of migration 0002 written out (the project's bill_by picks
+ * the project's, the task assignment's, or the person's rate on the project and
+ * else their default rate; null for a project that is not billable), not a call
+ * of it: PostgreSQL cannot inline that SQL function, so every INSERT planned its
+ * body and the nested effective_rate() calls afresh (a third of the insert's
+ * time), while this is planned once with the prepared statement and reads the
+ * rates through rates_lookup_idx. A change to billable_rate() must change this too.
+ */
 export function billableRateSql(companyId: string, work: { billable: boolean; projectId: string; taskId: string; userId: string; date: string }) {
-  return sql<string | null>`case when ${work.billable} then billable_rate(${companyId}::uuid, ${work.projectId}::uuid, ${work.taskId}::uuid, ${work.userId}::uuid, ${work.date}::date) end`;
+  const c = sql`${companyId}::uuid`;
+  const project = sql`${work.projectId}::uuid`;
+  const date = sql`${work.date}::date`;
+  // effective_rate(company, 'billable', project, task, user, date) for non-null ids; null ones are `is null`.
+  const rate = (scope: { project?: RawBuilder<unknown>; task?: RawBuilder<unknown>; user?: RawBuilder<unknown> }) => sql`(
+    select r.hourly_rate from rates r
+    where r.company_id = ${c} and r.kind = 'billable'
+      and ${scope.project ? sql`r.project_id = ${scope.project}` : sql`r.project_id is null`}
+      and ${scope.task ? sql`r.task_id = ${scope.task}` : sql`r.task_id is null`}
+      and ${scope.user ? sql`r.user_id = ${scope.user}` : sql`r.user_id is null`}
+      and r.effective_from <= ${date}
+    order by r.effective_from desc
+    limit 1)`;
+  const task = sql`${work.taskId}::uuid`;
+  const user = sql`${work.userId}::uuid`;
+  return sql<string | null>`case when ${work.billable} then (
+    select case p.bill_by
+        when 'project' then ${rate({ project })}
+        when 'tasks' then ${rate({ project, task })}
+        when 'people' then coalesce(${rate({ project, user })}, ${rate({ user })})
+      end
+    from projects p
+    where p.company_id = ${c} and p.id = ${project} and p.is_billable) end`;
 }
 
 export interface NewEntry {

@@ -100,7 +100,6 @@ export function weekStartOf(date: string, weekStart: 'monday' | 'sunday' | 'satu
   return isoDate(ms - back * DAY_MS);
 }
 
-
 // ---- entry values (create and update) ----
 
 /** The sources a time entry may come from; immutable after creation. */

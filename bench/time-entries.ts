@@ -1,0 +1,889 @@
+/**
+ * `npm run bench:time-entries`: time entries at scale on PostgreSQL. One
+ * workspace is seeded with N time entries (default 1,000,000; see
+ * bench/seed-time-entries.ts: set-based, a few years of weekdays, hundreds of
+ * people, projects and assignments), then two figures are measured:
+ *
+ * 1. List: the median latency of `GET /api/v2/time_entries?from&to&per_page=2000`
+ *    (one week of the seeded history, owner's integration key) over HTTP to the
+ *    real server, up to the complete response body, and of the very same SQL
+ *    sent straight through `pg` in the same transaction shape (tenant role and
+ *    company set, begin/commit), interleaved request by request in the same run,
+ *    and their ratio. The SQL is the one the list really runs: captured from the
+ *    Kysely query log of one request through the same route. Aim: within 2×.
+ *
+ * 2. Create: `POST /api/v2/time_entries` throughput and latency with autocannon
+ *    (default 32 connections), each request a completed entry (hours, or start
+ *    and end times) for a random active person/project/task assignment, dated
+ *    on a random weekday of the last open (unapproved) weeks, created by the
+ *    owner's integration key naming the person in user_id. Every response must
+ *    be a 201. Aim: at least 1,000 creates/s on 2 cores. For scale on a shared
+ *    machine, rounds alternate with the bare Fastify primary-key SELECT of
+ *    bench/servers.ts on the same pool (the users-me benchmark's baseline), and
+ *    the CPU per create of the server process and its PostgreSQL backends is
+ *    recorded (the creates/s an otherwise idle 2-core machine would give is
+ *    about 2 s / CPU per create, less the load generator's share).
+ *
+ * The servers run in a forked child (bench/servers.ts), so the load generator
+ * never shares their event loop. The figures are reported, not judged: the exit
+ * status is 0 unless a measurement is invalid (a non-201/200 response, an error).
+ * The 1-minute load average (/proc/loadavg) is recorded with every figure.
+ *
+ * Options (flag, or environment variable):
+ *   --entries     BENCH_ENTRIES      time entries to seed                 (default 1000000)
+ *   --users       BENCH_USERS        members besides the owner            (default 250)
+ *   --projects    BENCH_PROJECTS     projects                             (default 400)
+ *   --years       BENCH_YEARS        years of history                     (default 3)
+ *   --days        BENCH_DAYS         days in the listed date range        (default 7)
+ *   --iterations  BENCH_ITERATIONS   list requests (and SQL runs) timed   (default 40)
+ *   --duration    BENCH_DURATION     seconds per create run               (default 10)
+ *   --warmup      BENCH_WARMUP       seconds of create warm-up            (default 3)
+ *   --rounds      BENCH_ROUNDS       create runs (each with a baseline)   (default 2)
+ *   --connections BENCH_CONNECTIONS  concurrent HTTP connections          (default 32)
+ *   --pool        BENCH_POOL_SIZE    server's PostgreSQL pool size        (default 10)
+ *   --out         BENCH_OUT          JSON results        (default .bench/time-entries.json)
+ *   --plan                           print EXPLAIN ANALYZE of the list SQL and of the lock check
+ *   --profile                        write a V8 CPU profile of the server process to .bench/profiles/
+ *   --skip-list / --skip-create      measure only the other figure
+ * DATABASE_URL selects PostgreSQL (default postgres://root@127.0.0.1:5432/test; the
+ * seed needs a superuser); the run works in its own schema (sheaf_bench_<random>),
+ * dropped at the end, on failure and on Ctrl-C.
+ *
+ *   npm run bench:time-entries
+ *   npm run bench:time-entries -- --entries 1000000 --duration 10 --connections 32
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon, { type Instance, type Options as CannonOptions, type Result } from 'autocannon';
+import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { pgTypes } from '../src/db/type-parsers.ts';
+import type { DB } from '../src/db/types.ts';
+import type { DriverMessage, ReadyMessage, ServerMessage, UsageMessage } from './protocol.ts';
+import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
+
+// autocannon's request list (bench/autocannon.d.ts declares only what users-me needs).
+interface CannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (request: CannonRequest) => CannonRequest;
+}
+declare module 'autocannon' {
+  interface Options {
+    requests?: CannonRequest[];
+  }
+}
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
+
+interface Options {
+  entries: number;
+  users: number;
+  projects: number;
+  years: number;
+  days: number;
+  iterations: number;
+  duration: number;
+  warmup: number;
+  rounds: number;
+  connections: number;
+  pool: number;
+  out: string;
+  plan: boolean;
+  profile: boolean;
+  skipList: boolean;
+  skipCreate: boolean;
+}
+
+function readOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      entries: { type: 'string' },
+      users: { type: 'string' },
+      projects: { type: 'string' },
+      years: { type: 'string' },
+      days: { type: 'string' },
+      iterations: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      rounds: { type: 'string' },
+      connections: { type: 'string' },
+      pool: { type: 'string' },
+      out: { type: 'string' },
+      plan: { type: 'boolean' },
+      profile: { type: 'boolean' },
+      'skip-list': { type: 'boolean' },
+      'skip-create': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(
+      'usage: npm run bench:time-entries -- [--entries n] [--users n] [--projects n] [--years n] [--days n] [--iterations n]\n' +
+        '         [--duration s] [--warmup s] [--rounds n] [--connections n] [--pool n] [--out file] [--plan] [--profile]\n' +
+        '         [--skip-list] [--skip-create]',
+    );
+    process.exit(0);
+  }
+  const env = process.env;
+  const num = (name: string, flag: string | undefined, envName: string, fallback: number, integer: boolean, min: number) => {
+    const raw = flag ?? env[envName];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+      throw new Error(`--${name} (${envName}) must be ${integer ? 'an integer' : 'a number'} of at least ${min}, not ${raw}`);
+    }
+    return value;
+  };
+  return {
+    entries: num('entries', values.entries, 'BENCH_ENTRIES', 1_000_000, true, 1000),
+    users: num('users', values.users, 'BENCH_USERS', 250, true, 2),
+    projects: num('projects', values.projects, 'BENCH_PROJECTS', 400, true, 10),
+    years: num('years', values.years, 'BENCH_YEARS', 3, false, 0.5),
+    days: num('days', values.days, 'BENCH_DAYS', 7, true, 1),
+    iterations: num('iterations', values.iterations, 'BENCH_ITERATIONS', 40, true, 1),
+    duration: num('duration', values.duration, 'BENCH_DURATION', 10, false, 1),
+    warmup: num('warmup', values.warmup, 'BENCH_WARMUP', 3, false, 0),
+    rounds: num('rounds', values.rounds, 'BENCH_ROUNDS', 2, true, 1),
+    connections: num('connections', values.connections, 'BENCH_CONNECTIONS', 32, true, 1),
+    pool: num('pool', values.pool, 'BENCH_POOL_SIZE', 10, true, 1),
+    out: resolve(ROOT, values.out ?? env.BENCH_OUT ?? '.bench/time-entries.json'),
+    plan: values.plan ?? false,
+    profile: values.profile ?? false,
+    skipList: values['skip-list'] ?? false,
+    skipCreate: values['skip-create'] ?? false,
+  };
+}
+
+// ---------------------------------------------------------------------------- server process
+
+class ServerProcess {
+  private seq = 0;
+  private readonly waiting = new Map<number, (m: UsageMessage) => void>();
+  readonly exited: Promise<void>;
+
+  constructor(readonly child: ChildProcess) {
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    child.on('message', (m: ServerMessage) => {
+      if (m.type === 'usage') {
+        this.waiting.get(m.seq)?.(m);
+        this.waiting.delete(m.seq);
+      }
+    });
+  }
+
+  get alive() {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  ready(timeoutMs: number): Promise<ReadyMessage> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server process not ready after ${timeoutMs} ms`)), timeoutMs);
+      const onExit = (code: number | null) => {
+        clearTimeout(timer);
+        reject(new Error(`server process exited (${code}) before it was ready`));
+      };
+      this.child.once('exit', onExit);
+      this.child.on('message', (m: ServerMessage) => {
+        if (m.type === 'ready') {
+          clearTimeout(timer);
+          this.child.off('exit', onExit);
+          resolve(m);
+        } else if (m.type === 'failed') {
+          clearTimeout(timer);
+          this.child.off('exit', onExit);
+          reject(new Error(`server process failed:\n${m.message}`));
+        }
+      });
+    });
+  }
+
+  usage(): Promise<UsageMessage> {
+    const seq = ++this.seq;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('server process did not report its usage')), 5000);
+      this.waiting.set(seq, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      this.send({ type: 'usage', seq });
+    });
+  }
+
+  send(message: DriverMessage) {
+    if (this.child.connected) this.child.send(message);
+  }
+
+  async stop() {
+    if (!this.alive) return;
+    this.send({ type: 'stop' });
+    const killed = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
+    await this.exited;
+    clearTimeout(killed);
+  }
+}
+
+// ---------------------------------------------------------------------------- CPU and load
+
+const CLOCK_TICK_MICROS = 10_000; // Linux USER_HZ is 100 on every mainstream kernel
+
+function processCpuMicros(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MICROS;
+  } catch {
+    return null;
+  }
+}
+
+function machineCpuMicros(): { busy: number; total: number } | null {
+  try {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.map(Number);
+    const total = user + nice + system + idle + iowait + irq + softirq + steal;
+    return { busy: (total - idle - iowait) * CLOCK_TICK_MICROS, total: total * CLOCK_TICK_MICROS };
+  } catch {
+    return null;
+  }
+}
+
+/** /proc/loadavg as it reads (1, 5 and 15 minutes, runnable/total, last pid), or os.loadavg() elsewhere. */
+function loadAverage(): { oneMinute: number; raw: string } {
+  try {
+    const raw = readFileSync('/proc/loadavg', 'utf8').trim();
+    return { oneMinute: Number(raw.split(' ')[0]), raw };
+  } catch {
+    const [one, five, fifteen] = os.loadavg();
+    return { oneMinute: one, raw: `${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)}` };
+  }
+}
+
+/** CPU of the PostgreSQL backends of the server's pool, found by application_name (see users-me.ts). */
+class DatabaseCpu {
+  private last = new Map<number, number>();
+  constructor(
+    private readonly client: pg.Client,
+    private readonly applicationName: string,
+  ) {}
+
+  async sample(): Promise<number | null> {
+    const { rows } = await this.client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
+      this.applicationName,
+    ]);
+    const now = new Map<number, number>();
+    let delta = 0;
+    for (const { pid } of rows) {
+      const micros = processCpuMicros(pid);
+      if (micros === null) return null;
+      now.set(pid, micros);
+      delta += micros - (this.last.get(pid) ?? 0);
+    }
+    const first = this.last.size === 0;
+    this.last = now;
+    return first && rows.length === 0 ? null : delta;
+  }
+}
+
+// ---------------------------------------------------------------------------- helpers
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const f0 = (x: number) => x.toFixed(0);
+const f1 = (x: number) => x.toFixed(1);
+const f2 = (x: number) => x.toFixed(2);
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows
+    .map((r, n) => {
+      const line = r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+      return n === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : line;
+    })
+    .join('\n');
+}
+
+async function dropSchema(databaseUrl: string, schema: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A pg client in the benchmark's schema, UTC, with the app's type parsers (what the server's pool uses). */
+function schemaClient(databaseUrl: string, schema: string, applicationName: string) {
+  return new pg.Client({
+    connectionString: databaseUrl,
+    options: `-c TimeZone=UTC -c search_path=${schema}`,
+    types: pgTypes,
+    application_name: applicationName,
+  });
+}
+
+// ---------------------------------------------------------------------------- list
+
+interface ListResult {
+  url: string;
+  from: string;
+  to: string;
+  entriesInRange: number;
+  iterations: number;
+  apiMs: { median: number; p90: number; min: number; max: number };
+  sqlMs: { median: number; p90: number; min: number; max: number };
+  ratio: number;
+  responseBytes: number;
+  sql: string;
+  parameters: unknown[];
+  loadAverage: { before: string; after: string };
+}
+
+/**
+ * The SQL the list route runs for this request: one request through an in-process
+ * app whose Kysely logs its queries (same route, principal, filters and query builder
+ * as the server's), the list's statement picked from the log.
+ */
+async function captureListSql(databaseUrl: string, schema: string, path: string, headers: Record<string, string>): Promise<CompiledQuery> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, options: `-c TimeZone=UTC -c search_path=${schema}`, types: pgTypes });
+  let captured: CompiledQuery | undefined;
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    log: (e) => {
+      if (e.level === 'query' && /from "time_entries" as "te"/.test(e.query.sql) && e.query.sql.includes('count(*) over ()')) captured = e.query;
+    },
+  });
+  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000' }, { dataDir: null }), db });
+  try {
+    const res = await app.inject({ method: 'GET', url: path, headers });
+    if (res.statusCode !== 200) throw new Error(`in-process ${path} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+  } finally {
+    await app.close();
+    await db.destroy();
+  }
+  if (!captured) throw new Error('the time entry list query was not captured');
+  return captured;
+}
+
+async function measureList(
+  databaseUrl: string,
+  schema: string,
+  ready: ReadyMessage,
+  seed: SeedResult,
+  options: Options,
+  applicationName: string,
+): Promise<ListResult> {
+  // One full week (Monday first) in the middle of the approved history.
+  const first = Date.parse(`${seed.firstDate}T00:00:00Z`);
+  const open = Date.parse(`${seed.openFrom}T00:00:00Z`);
+  const monday = first + Math.floor((open - first) / DAY / 7 / 2) * 7 * DAY;
+  const from = iso(monday);
+  const to = iso(monday + (options.days - 1) * DAY);
+  const path = `/api/v2/time_entries?from=${from}&to=${to}&per_page=2000`;
+  const url = `${ready.sheafUrl}${path}`;
+
+  const query = await captureListSql(databaseUrl, schema, path, ready.headers);
+  const client = schemaClient(databaseUrl, schema, `${applicationName}-raw`);
+  await client.connect();
+  try {
+    const inTenant = async <T>(fn: () => Promise<T>) => {
+      await client.query('begin');
+      await client.query(`select set_config('role', 'sheaf_app', true), set_config('app.company_id', $1, true)`, [ready.companyId]);
+      try {
+        return await fn();
+      } finally {
+        await client.query('commit');
+      }
+    };
+    const { rows: counted } = await client.query<{ n: number }>(
+      'select count(*)::int as n from time_entries where company_id = $1 and spent_date between $2 and $3',
+      [ready.companyId, from, to],
+    );
+    const entriesInRange = counted[0].n;
+    const expected = Math.min(2000, entriesInRange);
+
+    // Sanity: the server's answer is the full page with the right total.
+    const check = await fetch(url, { headers: ready.headers });
+    const body = (await check.json()) as { time_entries?: unknown[]; total_entries?: number };
+    if (check.status !== 200 || body.time_entries?.length !== expected || body.total_entries !== entriesInRange) {
+      throw new Error(`GET ${path} answered ${check.status} with ${body.time_entries?.length} entries of ${body.total_entries}`);
+    }
+
+    let responseBytes = 0;
+    const api = async () => {
+      const start = performance.now();
+      const res = await fetch(url, { headers: ready.headers });
+      const bytes = await res.arrayBuffer();
+      const ms = performance.now() - start;
+      if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
+      responseBytes = bytes.byteLength;
+      return ms;
+    };
+    const raw = () =>
+      inTenant(async () => {
+        const start = performance.now();
+        const r = await client.query(query.sql, query.parameters as unknown[]);
+        const ms = performance.now() - start;
+        if (r.rows.length !== expected) throw new Error(`raw list SQL returned ${r.rows.length} rows, not ${expected}`);
+        return ms;
+      });
+    // Timed: the API from request to complete body; the SQL from send to parsed rows
+    // (begin, set_config and commit are round trips the API's transaction makes too,
+    // outside the timing here, so the comparison favours the SQL).
+    const loadBefore = loadAverage().raw;
+    for (let i = 0; i < 5; i++) {
+      await api();
+      await raw();
+    }
+    const apiTimes: number[] = [];
+    const sqlTimes: number[] = [];
+    for (let i = 0; i < options.iterations; i++) {
+      // Alternate which goes first, so drift of the machine falls on both alike.
+      if (i % 2) {
+        apiTimes.push(await api());
+        sqlTimes.push(await raw());
+      } else {
+        sqlTimes.push(await raw());
+        apiTimes.push(await api());
+      }
+    }
+    const loadAfter = loadAverage().raw;
+    if (options.plan) {
+      const plan = await inTenant(() => client.query(`explain (analyze, buffers) ${query.sql}`, query.parameters as unknown[]));
+      console.log(`\nlist SQL plan:\n${plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')}\n`);
+    }
+    const stats = (xs: number[]) => ({ median: median(xs), p90: quantile(xs, 0.9), min: Math.min(...xs), max: Math.max(...xs) });
+    const apiMs = stats(apiTimes);
+    const sqlMs = stats(sqlTimes);
+    return {
+      url: path,
+      from,
+      to,
+      entriesInRange,
+      iterations: options.iterations,
+      apiMs,
+      sqlMs,
+      ratio: apiMs.median / sqlMs.median,
+      responseBytes,
+      sql: query.sql,
+      parameters: query.parameters as unknown[],
+      loadAverage: { before: loadBefore, after: loadAfter },
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+// ---------------------------------------------------------------------------- create
+
+type Target = 'baseline' | 'create';
+
+interface Run {
+  target: Target;
+  phase: 'warmup' | 'measure';
+  round: number;
+  seconds: number;
+  requests: number;
+  ok: number;
+  rps: number;
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  statusCodes: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  serverCpuMicrosPerRequest: number;
+  serverEventLoopUtilization: number;
+  dbCpuMicrosPerRequest: number | null;
+  loadgenCpuPercent: number;
+  otherCpuPercent: number | null;
+  loadAverage: string;
+}
+
+const HOURS = Array.from({ length: 32 }, (_, i) => (i + 1) / 4);
+const NOTES = ['Implementation', 'Code review', 'Meeting with the client', 'Design', 'Support', 'Planning', 'Testing', null];
+const SOURCES = ['web', 'web', 'desktop', 'cli', 'api', 'agent', 'calendar'];
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)];
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** A completed entry for a random assignment on a random weekday of the open weeks: hours (3 in 4) or start and end. */
+function createBody(combos: readonly Combo[], openDates: readonly string[]) {
+  const combo = pick(combos);
+  const body: Record<string, unknown> = {
+    user_id: combo.user_id,
+    project_id: combo.project_id,
+    task_id: combo.task_id,
+    spent_date: pick(openDates),
+    source: pick(SOURCES),
+  };
+  const hours = pick(HOURS);
+  if (Math.random() < 0.75) body.hours = hours;
+  else {
+    const start = 7 * 60 + Math.floor(Math.random() * 300);
+    body.started_time = hhmm(start);
+    body.ended_time = hhmm(start + hours * 60);
+  }
+  const note = pick(NOTES);
+  if (note) body.notes = `${note}: ticket ${Math.floor(Math.random() * 5000)}`;
+  return body;
+}
+
+let current: Instance | undefined;
+
+async function measureLoad(
+  server: ServerProcess,
+  dbCpu: DatabaseCpu,
+  target: Target,
+  spec: { url: string; ok: string; options: Partial<CannonOptions> },
+  seconds: number,
+  options: Options,
+  phase: Run['phase'],
+  round: number,
+): Promise<Run> {
+  const before = await server.usage();
+  await dbCpu.sample();
+  const machineBefore = machineCpuMicros();
+  const loadgenBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  current = autocannon({ url: spec.url, connections: options.connections, pipelining: 1, duration: seconds, timeout: 10, ...spec.options });
+  const result: Result = await current;
+  current = undefined;
+  const loadgen = process.cpuUsage(loadgenBefore);
+  const wallMicros = (performance.now() - wallBefore) * 1000;
+  const machineAfter = machineCpuMicros();
+  const after = await server.usage();
+  const dbMicros = await dbCpu.sample();
+
+  const statusCodes: Record<string, number> = {};
+  for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
+  const requests = Object.values(statusCodes).reduce((a, b) => a + b, 0);
+  const ok = statusCodes[spec.ok] ?? 0;
+  const serverCpu = after.cpuMicros - before.cpuMicros;
+  const active = after.eluActive - before.eluActive;
+  const idle = after.eluIdle - before.eluIdle;
+  const loadgenMicros = loadgen.user + loadgen.system;
+  const machine =
+    machineBefore && machineAfter ? { busy: machineAfter.busy - machineBefore.busy, total: machineAfter.total - machineBefore.total } : null;
+  const cpus = os.availableParallelism();
+  return {
+    target,
+    phase,
+    round,
+    seconds: result.duration,
+    requests,
+    ok,
+    rps: ok / result.duration,
+    latencyMs: { mean: result.latency.mean, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    statusCodes,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    serverCpuMicrosPerRequest: requests ? serverCpu / requests : 0,
+    serverEventLoopUtilization: active + idle > 0 ? active / (active + idle) : 0,
+    dbCpuMicrosPerRequest: dbMicros === null || !requests ? null : dbMicros / requests,
+    loadgenCpuPercent: (loadgenMicros / wallMicros) * 100,
+    otherCpuPercent: machine
+      ? Math.max(0, ((machine.busy / machine.total) * cpus * wallMicros - serverCpu - loadgenMicros - (dbMicros ?? 0)) / wallMicros) * 100
+      : null,
+    loadAverage: loadAverage().raw,
+  };
+}
+
+function summarize(runs: Run[], target: Target) {
+  const mine = runs.filter((r) => r.phase === 'measure' && r.target === target);
+  const ok = mine.reduce((a, r) => a + r.ok, 0);
+  const seconds = mine.reduce((a, r) => a + r.seconds, 0);
+  return {
+    rps: ok / seconds,
+    rpsPerRun: mine.map((r) => r.rps),
+    p50Ms: median(mine.map((r) => r.latencyMs.p50)),
+    p99Ms: median(mine.map((r) => r.latencyMs.p99)),
+    worstP99Ms: Math.max(...mine.map((r) => r.latencyMs.p99)),
+    serverCpuMicrosPerRequest: median(mine.map((r) => r.serverCpuMicrosPerRequest)),
+    serverEventLoopUtilization: median(mine.map((r) => r.serverEventLoopUtilization)),
+    dbCpuMicrosPerRequest: mine.every((r) => r.dbCpuMicrosPerRequest !== null) ? median(mine.map((r) => r.dbCpuMicrosPerRequest!)) : null,
+    requests: mine.reduce((a, r) => a + r.requests, 0),
+    ok,
+    loadAverage1m: mine.map((r) => Number(r.loadAverage.split(' ')[0])),
+  };
+}
+
+// ---------------------------------------------------------------------------- main
+
+async function main() {
+  const options = readOptions();
+  const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const schema = `sheaf_bench_${randomBytes(6).toString('hex')}`;
+  const applicationName = schema.replaceAll('_', '-');
+  let server: ServerProcess | undefined;
+  let monitor: pg.Client | undefined;
+  let interrupted = false;
+
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      current?.stop();
+      await server?.stop();
+      await monitor?.end().catch(() => {});
+      try {
+        await dropSchema(databaseUrl, schema);
+      } catch (err) {
+        console.error(`could not drop schema ${schema} (${(err as Error).message}); if it was created, drop it by hand`);
+      }
+    })());
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\n${signal}: stopping the load, the servers, and dropping schema ${schema}`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const machine = {
+    nproc: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    loadAverageAtStart: loadAverage().raw,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+  };
+  const pgTarget = databaseUrl.replace(/\/\/[^@/]*@/, '//…@');
+  console.log(
+    `time-entries benchmark: ${options.entries.toLocaleString('en')} entries, ${options.users} members, ${options.projects} projects, ${options.years} years; ` +
+      `list ${options.days} days × ${options.iterations}; create ${options.connections} connections, pool ${options.pool}, ` +
+      `${options.warmup}s warm-up + ${options.rounds}×${options.duration}s`,
+  );
+  console.log(`PostgreSQL ${pgTarget}, schema ${schema}; ${machine.nproc} CPUs (${machine.cpu}), loadavg ${machine.loadAverageAtStart}`);
+
+  try {
+    const execArgv = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, '.bench/profiles')}`] : [];
+    server = new ServerProcess(
+      fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, 'bench/servers.ts')], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          BENCH_SCHEMA: schema,
+          BENCH_POOL_SIZE: String(options.pool),
+          PGAPPNAME: applicationName,
+        },
+        execArgv,
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
+    );
+    const ready = await server.ready(180_000);
+    console.log(`PostgreSQL ${ready.postgresVersion}; sheaf ${ready.sheafUrl}\n`);
+
+    // ------------------------------------------------------------------ seed
+    const seeder = schemaClient(databaseUrl, schema, `${applicationName}-seed`);
+    await seeder.connect();
+    let seed: SeedResult;
+    try {
+      seed = await seedTimeEntries(
+        seeder,
+        ready.companyId,
+        { entries: options.entries, users: options.users, projects: options.projects, years: options.years },
+        (line) => console.log(`seed: ${line}`),
+      );
+    } finally {
+      await seeder.end();
+    }
+    console.log(
+      `seed: ${seed.entries.toLocaleString('en')} entries ${seed.firstDate}..${seed.lastDate} in ${f1(seed.seconds.total)} s; ` +
+        `table ${seed.sizes.tableMiB} MiB, indexes ${seed.sizes.indexesMiB} MiB; ${seed.combos.length} person/project/task combinations open for creates\n`,
+    );
+    if (interrupted) throw new Error('interrupted');
+
+    // ------------------------------------------------------------------ list
+    let list: ListResult | null = null;
+    if (!options.skipList) {
+      list = await measureList(databaseUrl, schema, ready, seed, options, applicationName);
+      console.log(`GET ${list.url} (${list.entriesInRange.toLocaleString('en')} entries in range, page of 2000, ${(list.responseBytes / 1024).toFixed(0)} KiB)`);
+      console.log(`  API median      ${f1(list.apiMs.median)} ms (p90 ${f1(list.apiMs.p90)}, min ${f1(list.apiMs.min)}), HTTP to complete body`);
+      console.log(`  raw SQL median  ${f1(list.sqlMs.median)} ms (p90 ${f1(list.sqlMs.p90)}, min ${f1(list.sqlMs.min)}), same SQL through pg, same transaction shape`);
+      console.log(`  ratio           ${f2(list.ratio)}× — ${list.ratio <= 2 ? 'within' : 'MISSES'} the 2× aim; loadavg ${list.loadAverage.before} → ${list.loadAverage.after}\n`);
+    }
+    if (interrupted) throw new Error('interrupted');
+
+    // ------------------------------------------------------------------ create
+    const runs: Run[] = [];
+    let created = 0;
+    let createSummary: ReturnType<typeof summarize> | null = null;
+    let baselineSummary: ReturnType<typeof summarize> | null = null;
+    if (!options.skipCreate) {
+      monitor = new pg.Client({ connectionString: databaseUrl, application_name: `${applicationName}-monitor` });
+      await monitor.connect();
+      const dbCpu = new DatabaseCpu(monitor, applicationName);
+      const openDates: string[] = [];
+      const openFrom = Date.parse(`${seed.openFrom}T00:00:00Z`);
+      for (let w = 0; w < seed.openWeeks; w++) for (let d = 0; d < 5; d++) openDates.push(iso(openFrom + (w * 7 + d) * DAY));
+      const postHeaders = { ...ready.headers, 'content-type': 'application/json' };
+
+      // Sanity: one create by hand is a 201 of the named person.
+      const probe = createBody(seed.combos, openDates);
+      const res = await fetch(`${ready.sheafUrl}/api/v2/time_entries`, { method: 'POST', headers: postHeaders, body: JSON.stringify(probe) });
+      const entry = (await res.json()) as { user_id?: string };
+      if (res.status !== 201 || entry.user_id !== probe.user_id) throw new Error(`POST /api/v2/time_entries answered ${res.status} ${JSON.stringify(entry)}`);
+
+      const specs: Record<Target, { url: string; ok: string; options: Partial<CannonOptions> }> = {
+        baseline: { url: `${ready.baselineUrl}/baseline/companies/${ready.companyId}`, ok: '200', options: {} },
+        create: {
+          url: ready.sheafUrl,
+          ok: '201',
+          options: {
+            requests: [
+              {
+                method: 'POST',
+                path: '/api/v2/time_entries',
+                headers: postHeaders,
+                setupRequest: (request) => ({ ...request, body: JSON.stringify(createBody(seed.combos, openDates)) }),
+              },
+            ],
+          },
+        },
+      };
+      const step = async (target: Target, phase: Run['phase'], round: number, seconds: number) => {
+        if (interrupted) throw new Error('interrupted');
+        process.stdout.write(`${phase === 'warmup' ? 'warm-up' : `round ${round}`} ${target} (${seconds}s) … `);
+        const run = await measureLoad(server!, dbCpu, target, specs[target], seconds, options, phase, round);
+        runs.push(run);
+        const bad = run.requests - run.ok + run.errors + run.timeouts;
+        console.log(
+          `${f0(run.rps)} req/s, p50 ${f1(run.latencyMs.p50)} ms, p99 ${f1(run.latencyMs.p99)} ms, loadavg ${run.loadAverage.split(' ')[0]}` +
+            (bad ? `  !! ${JSON.stringify(run.statusCodes)} ${run.errors} errors, ${run.timeouts} timeouts` : ''),
+        );
+      };
+      if (options.warmup > 0) {
+        await step('baseline', 'warmup', 0, Math.min(options.warmup, 2));
+        await step('create', 'warmup', 0, options.warmup);
+      }
+      for (let round = 1; round <= options.rounds; round++) {
+        const order: Target[] = round % 2 ? ['baseline', 'create'] : ['create', 'baseline'];
+        for (const target of order) await step(target, 'measure', round, options.duration);
+      }
+      const { rows } = await monitor.query<{ n: number }>(`select count(*)::int as n from ${schema}.time_entries where company_id = $1`, [
+        ready.companyId,
+      ]);
+      created = rows[0].n - seed.entries;
+      createSummary = summarize(runs, 'create');
+      baselineSummary = summarize(runs, 'baseline');
+      // Requests in flight when a run's time is up complete on the server but are not
+      // counted by autocannon: up to one per connection per run.
+      const createRuns = runs.filter((r) => r.target === 'create');
+      const answered = createRuns.reduce((a, r) => a + r.ok, 0) + 1;
+      if (created < answered || created > answered + createRuns.length * options.connections) {
+        throw new Error(`${created} entries were stored, but ${answered} creates answered 201`);
+      }
+
+      if (options.plan) {
+        const client = schemaClient(databaseUrl, schema, `${applicationName}-plan`);
+        await client.connect();
+        const c = seed.combos[0];
+        const plan = await client.query(
+          `explain (analyze, buffers) select 1 from time_entries te
+            where te.company_id = $1 and te.user_id = $2 and te.approval_status = 'approved' and te.spent_date between $3 and $4`,
+          [ready.companyId, c.user_id, seed.openFrom, iso(openFrom + 6 * DAY)],
+        );
+        console.log(`\nweek-lock check plan:\n${plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')}\n`);
+        await client.end();
+      }
+
+      const opt = (x: number | null) => (x === null ? 'n/a' : f0(x));
+      console.log('\nmeasured runs (CPU per request: server process, PostgreSQL backends of its pool; "other" = CPU of processes outside this benchmark, % of one core)');
+      console.log(
+        table([
+          ['run', 'req/s', 'p50 ms', 'p99 ms', 'node µs/req', 'pg µs/req', 'node ELU', 'autocannon', 'other', 'loadavg'],
+          ...runs
+            .filter((r) => r.phase === 'measure')
+            .map((r) => [
+              `${r.round} ${r.target}`,
+              f0(r.rps),
+              f1(r.latencyMs.p50),
+              f1(r.latencyMs.p99),
+              f0(r.serverCpuMicrosPerRequest),
+              opt(r.dbCpuMicrosPerRequest),
+              f2(r.serverEventLoopUtilization),
+              `${f0(r.loadgenCpuPercent)}%`,
+              r.otherCpuPercent === null ? 'n/a' : `${f0(r.otherCpuPercent)}%`,
+              r.loadAverage.split(' ')[0],
+            ]),
+        ]),
+      );
+      const cost = createSummary.dbCpuMicrosPerRequest === null ? null : createSummary.serverCpuMicrosPerRequest + createSummary.dbCpuMicrosPerRequest;
+      console.log(
+        `\nPOST /api/v2/time_entries: ${f0(createSummary.rps)} creates/s (runs ${createSummary.rpsPerRun.map(f0).join(', ')}), ` +
+          `p50 ${f1(createSummary.p50Ms)} ms, p99 ${f1(createSummary.p99Ms)} ms (worst run ${f1(createSummary.worstP99Ms)}) — ` +
+          `${createSummary.rps >= 1000 ? 'meets' : 'MISSES'} the 1,000/s aim`,
+      );
+      console.log(
+        `  baseline (bare Fastify PK select, same pool): ${f0(baselineSummary.rps)} req/s; creates/baseline ${f2(createSummary.rps / baselineSummary.rps)}`,
+      );
+      if (cost !== null) {
+        console.log(
+          `  CPU per create: node ${f0(createSummary.serverCpuMicrosPerRequest)} µs + pg ${f0(createSummary.dbCpuMicrosPerRequest!)} µs = ${f0(cost)} µs ` +
+            `(${f0((machine.nproc * 1e6) / cost)} creates/s if ${machine.nproc} idle cores did nothing else)`,
+        );
+      }
+      console.log(`  ${created.toLocaleString('en')} entries stored by the run (the warm-up's included)`);
+    }
+
+    const report = {
+      benchmark: 'time-entries',
+      date: new Date().toISOString(),
+      machine: { ...machine, loadAverageAtEnd: loadAverage().raw },
+      postgres: { url: pgTarget, version: ready.postgresVersion, schema },
+      options: { ...options, out: relative(ROOT, options.out) },
+      seed: { ...seed, combos: seed.combos.length },
+      list,
+      create: options.skipCreate
+        ? null
+        : {
+            summary: createSummary,
+            baseline: baselineSummary,
+            createsPerBaseline: createSummary!.rps / baselineSummary!.rps,
+            stored: created,
+            aim: 1000,
+            meets: createSummary!.rps >= 1000,
+            runs,
+          },
+    };
+    mkdirSync(dirname(options.out), { recursive: true });
+    writeFileSync(options.out, JSON.stringify(report, null, 2) + '\n');
+    console.log(`\nresults: ${relative(process.cwd(), options.out) || options.out}`);
+    const invalid = runs.filter((r) => r.phase === 'measure' && (r.requests !== r.ok || r.errors || r.timeouts || r.requests === 0));
+    await cleanup();
+    if (options.profile) console.log(`server CPU profile: ${relative(process.cwd(), join(ROOT, '.bench/profiles'))}/`);
+    if (invalid.length) console.log(`INVALID: ${invalid.length} run(s) saw unexpected statuses, errors or timeouts`);
+    process.exit(invalid.length ? 1 : 0);
+  } catch (err) {
+    if (interrupted) {
+      await cleanup();
+      process.exit(130);
+    }
+    console.error(`\nbenchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    await cleanup();
+    process.exit(1);
+  }
+}
+
+await main();
