@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
 import { approvalTestHooks } from '../src/modules/approvals/service.ts';
-import { createTestContext, request, type Caller, type TestContext } from './helpers.ts';
+import { enterPersonTime, lockPersonTimeForApproval } from '../src/modules/time-entries/lock.ts';
+import { createTestContext, onPostgres, request, type Caller, type TestContext } from './helpers.ts';
 import { insertEntryRow, patchEntry, postEntry, setNow, setWorkspace } from './fixtures/catalog.ts';
 import { approveAs, freshPerson, makeApprovalWorkspace, rejectAs, statusesOf, submitAs, type ApprovalWorkspace } from './fixtures/approvals.ts';
 
@@ -744,5 +745,42 @@ describe('bad input is 400 and changes nothing', () => {
     expect((await rejectAs(ctx.app, w.owner, { ...review, reason: 'é'.repeat(2000) })).json()).toEqual({ time_entry_count: 1, expense_count: 0 });
     expect((await submitAs(ctx.app, w.contractor, { from: '2024-01-01', to: '2024-12-31' })).statusCode).toBe(200); // leap year: 366 days
     expect((await approveAs(ctx.app, w.owner, { user_id: w.contractor.userId, from: '2025-01-01', to: '2026-01-01' })).statusCode).toBe(200);
+  });
+});
+
+describe.runIf(onPostgres)('approvals against writes in flight (PostgreSQL: several connections)', () => {
+  it('a write that starts while an approval of the person runs is a 409 and writes nothing', async () => {
+    const person = await freshPerson(ctx.db, w);
+    const wk = nextWeek();
+    const existing = await entry(person, wk.mon);
+    await ctx.db.transaction().execute(async (trx) => {
+      await lockPersonTimeForApproval(trx, w.companyId, person.userId);
+      const created = await postEntry(ctx.app, person, { project_id: w.project, task_id: w.task, spent_date: wk.tue, hours: 1 });
+      expectError(created, 409, 'conflict');
+      expectError(await patchEntry(ctx.app, person, existing, { hours: 3 }), 409, 'conflict');
+      // Someone else's time is not held up.
+      await entry(w.member, wk.tue);
+    });
+    const after = await request(ctx.app, person, { method: 'GET', url: `/api/v2/time_entries?from=${wk.mon}&to=${wk.sun}` });
+    expect(after.json().time_entries.map((e: { id: string; hours: number }) => [e.id, e.hours])).toEqual([[existing, 2]]);
+    await entry(person, wk.tue);
+  });
+
+  it('an approval waits for a write in flight and then refuses the changed period (approval_conflict)', async () => {
+    const person = await freshPerson(ctx.db, w);
+    const wk = nextWeek();
+    const submitted = await entry(person, wk.mon);
+    expect((await submitAs(ctx.app, person, wk.period)).statusCode).toBe(200);
+    let approval: Promise<{ statusCode: number; json(): any }> | undefined;
+    await ctx.db.transaction().execute(async (trx) => {
+      // A write of the person's time in flight: it holds the shared lock and has added an entry.
+      await enterPersonTime(trx, w.companyId, person.userId);
+      await insertEntryRow(trx, w.companyId, { userId: person.userId, projectId: w.project, taskId: w.task, spentDate: wk.tue });
+      approval = approveAs(ctx.app, w.owner, { user_id: person.userId, ...wk.period });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    const body = expectError(await approval!, 409, 'approval_conflict');
+    expect(expectPreflight(body).blockers.map((b: { code: string }) => b.code)).toEqual(['unsubmitted_time']);
+    expect(await statusesOf(ctx.db, w.companyId, [submitted])).toEqual({ [submitted]: 'submitted' });
   });
 });

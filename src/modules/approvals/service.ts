@@ -7,7 +7,7 @@ import { ApiError, forbidden, notFound } from '../../http/errors.ts';
 import { isId } from '../../ids.ts';
 import { enqueueMail, type MailMessage } from '../../outbox/enqueue.ts';
 import { audit } from '../audit/service.ts';
-import { lockedWeek, weeksOf } from '../time-entries/lock.ts';
+import { lockPersonTimeForApproval, lockedWeek, weeksOf } from '../time-entries/lock.ts';
 import { secondsToHours, weekEndOf } from '../time-entries/rules.ts';
 import {
   checkPeriod,
@@ -229,6 +229,7 @@ export async function approve(db: Kysely<DB>, p: Principal, input: ApproveInput,
   await approvalTestHooks.afterPreflight?.();
 
   return withTenant(db, p.companyId, async (trx) => {
+    await lockPersonTimeForApproval(trx, p.companyId, personId);
     const items = await periodItems(trx, p.companyId, personId, input, true);
     if (fingerprintOf(items) !== preflight.fingerprint) {
       throw preflightError(

@@ -1,7 +1,7 @@
 import { sql, type Expression } from 'kysely';
 import type { ApprovalStatus, WeekStart } from '../../db/types.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError, conflict } from '../../http/errors.ts';
 import { weekEndOf, weekStartOf } from './rules.ts';
 
 /**
@@ -77,6 +77,32 @@ export function weekLockedError(week: string): ApiError {
   );
 }
 
+/** The advisory-lock key of a person's time and expenses in a workspace. */
+const personTimeKey = (companyId: string, userId: string) => sql`hashtextextended(${companyId} || '/' || ${userId}, 0)`;
+
+/**
+ * Writes of a person's time or expenses against an approval of them. A write
+ * holds this shared, transaction-scoped advisory lock from before it reads the
+ * week lock until it commits; an approval takes it exclusively
+ * (lockPersonTimeForApproval) before its final read. So an approval waits for
+ * the writes in flight and sees them (409 `approval_conflict` when they changed
+ * the period), and a write that starts while an approval runs is a 409
+ * `conflict` instead of slipping an unsubmitted entry into the week being
+ * approved. It must be its own statement, before the week-lock read: in READ
+ * COMMITTED a statement's snapshot is taken when it starts. Writers only try,
+ * never wait, so a write holding row locks cannot deadlock with an approval
+ * waiting for them.
+ */
+export async function enterPersonTime(trx: Tx, companyId: string, userId: string): Promise<void> {
+  const result = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock_shared(${personTimeKey(companyId, userId)}) as ok`.execute(trx);
+  if (!result.rows[0]?.ok) throw conflict("An approval of this person's time is in progress; retry in a moment.");
+}
+
+/** Taken by an approval, exclusively, before it locks and re-reads the period (see enterPersonTime). */
+export async function lockPersonTimeForApproval(trx: Tx, companyId: string, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${personTimeKey(companyId, userId)})`.execute(trx);
+}
+
 /**
  * Throws 409 `approved_timesheet_week_locked` (with `week_start` and `week_end`)
  * when any of the dates falls in a week of the person's that holds approved time
@@ -89,6 +115,7 @@ export async function assertWeeksOpen(
   dates: readonly string[],
   weekStart: WeekStart,
 ): Promise<void> {
+  await enterPersonTime(trx, companyId, userId);
   const week = await lockedWeek(trx, companyId, userId, weeksOf(dates, weekStart));
   if (week !== null) throw weekLockedError(week);
 }

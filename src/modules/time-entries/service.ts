@@ -10,7 +10,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.ts'
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { todayIn } from '../../time/workspace-time.ts';
-import { assertNotLocked, assertWeeksOpen, weekLockedError } from './lock.ts';
+import { assertNotLocked, assertWeeksOpen, enterPersonTime, weekLockedError } from './lock.ts';
 import { entryHours, type EntryRow, type EntryView, type PresentContext } from './presenter.ts';
 import {
   billableRateSql,
@@ -347,6 +347,7 @@ export async function createEntry(db: Kysely<DB>, p: Principal, input: CreateInp
     withTenant(db, p.companyId, async (trx) => {
       // A completed entry's week lock is read with the context (its date is known);
       // a timer's date depends on the workspace zone, so it is checked on its own.
+      if (!running) await enterPersonTime(trx, p.companyId, input.user_id ?? p.userId);
       const settings = await loadWriteContext(
         trx,
         p.companyId,
