@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { BudgetBy, DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
 import { assignTaskRow, assignUser, insertClient, insertTask } from './catalog-fixtures.ts';
@@ -45,7 +45,7 @@ async function project(
   return id;
 }
 
-async function rate(f: Fixture, scope: { projectId?: string; userId?: string; kind?: 'billable' | 'cost' }, from: string, hourlyRate: string) {
+async function rate(f: Fixture, scope: { projectId?: string; taskId?: string; userId?: string; kind?: 'billable' | 'cost' }, from: string, hourlyRate: string) {
   await f.db
     .insertInto('rates')
     .values({
@@ -53,6 +53,7 @@ async function rate(f: Fixture, scope: { projectId?: string; userId?: string; ki
       id: newId(),
       kind: scope.kind ?? 'billable',
       project_id: scope.projectId ?? null,
+      task_id: scope.taskId ?? null,
       user_id: scope.userId ?? null,
       effective_from: from,
       hourly_rate: hourlyRate,
@@ -60,7 +61,7 @@ async function rate(f: Fixture, scope: { projectId?: string; userId?: string; ki
     .execute();
 }
 
-type EntryOptions = Partial<{ status: 'unsubmitted' | 'submitted' | 'approved' | 'rejected'; billable: boolean; billed: boolean; running: boolean; userId: string }>;
+type EntryOptions = Partial<{ status: 'unsubmitted' | 'submitted' | 'approved' | 'rejected'; billable: boolean; billed: boolean; running: boolean; userId: string; taskId: string }>;
 
 async function entry(f: Fixture, projectId: string, date: string, seconds: number, options: EntryOptions = {}) {
   await f.db
@@ -70,7 +71,7 @@ async function entry(f: Fixture, projectId: string, date: string, seconds: numbe
       id: newId(),
       user_id: options.userId ?? f.userId,
       project_id: projectId,
-      task_id: f.taskId,
+      task_id: options.taskId ?? f.taskId,
       spent_date: date,
       duration_seconds: options.running ? 0 : seconds,
       is_running: options.running ?? false,
@@ -351,6 +352,85 @@ describe('reports', () => {
       }
       expect(names).toEqual(['Paged 0', 'Paged 1', 'Paged 2', 'Paged 3', 'Paged 4']);
       expect((await report('from=20260701&to=20260701&include_fixed_fee=false&per_page=2&page=9')).results).toEqual([]);
+    });
+    describe('pricing and eligibility (September)', () => {
+      let tasks: string;
+      let people: string;
+      let none: string;
+      let unbillable: string;
+
+      beforeAll(async () => {
+        const client = await insertClient(ctx.db, owner.companyId, 'Delta Client');
+        const build = await insertTask(ctx.db, owner.companyId, { name: 'Build' });
+        // Billed by task: Design 80; Build 150, 200 from 15 September; the project rate 999 does not apply.
+        tasks = await project(f, client, 'By task', { billBy: 'tasks' });
+        await assignTaskRow(ctx.db, owner.companyId, tasks, build);
+        await rate(f, { projectId: tasks }, '2026-01-01', '999');
+        await rate(f, { projectId: tasks, taskId: f.taskId }, '2026-01-01', '80');
+        await rate(f, { projectId: tasks, taskId: build }, '2026-01-01', '150');
+        await rate(f, { projectId: tasks, taskId: build }, '2026-09-15', '200');
+        await entry(f, tasks, '2026-09-02', 2 * H); // Design: 2 × 80 = 160
+        await entry(f, tasks, '2026-09-10', 1 * H, { taskId: build }); // 150
+        await entry(f, tasks, '2026-09-20', 1.5 * H, { taskId: build }); // 1.5 × 200 = 300
+        // Billed by person: the owner's rate on the project (130 from 10 September), before it the owner's
+        // default rate (90); the member has only a default rate (70).
+        people = await project(f, client, 'By person', { billBy: 'people' });
+        await assignUser(ctx.db, owner.companyId, people, member.userId);
+        await rate(f, { projectId: people, userId: owner.userId }, '2026-09-10', '130');
+        await rate(f, { userId: owner.userId }, '2026-01-01', '90');
+        await rate(f, { userId: member.userId }, '2026-01-01', '70');
+        await entry(f, people, '2026-09-05', 1 * H); // 90 (default rate: the project rate starts later)
+        await entry(f, people, '2026-09-12', 1 * H); // 130
+        await entry(f, people, '2026-09-12', 0.5 * H, { userId: member.userId }); // 0.5 × 70 = 35
+        // Not billed by anything: billable time is uninvoiced but priced 0, whatever rates exist.
+        none = await project(f, client, 'By nothing', { billBy: 'none' });
+        await rate(f, { projectId: none }, '2026-01-01', '100');
+        await entry(f, none, '2026-09-03', 1 * H);
+        // A project that is not billable: its billable-flagged work can never be invoiced.
+        unbillable = await project(f, client, 'Not billable');
+        await rate(f, { projectId: unbillable }, '2026-01-01', '100');
+        await ctx.db.updateTable('projects').set({ is_billable: false }).where('id', '=', unbillable).execute();
+        await entry(f, unbillable, '2026-09-03', 1 * H);
+        await expense(f, unbillable, '2026-09-03', '12.00');
+      });
+
+      it('prices each entry by its project’s bill_by at the rate of its date', async () => {
+        const r = byProject(await report('from=20260901&to=20260930'));
+        expect(r[tasks]).toMatchObject({ total_hours: 4.5, uninvoiced_hours: 4.5, uninvoiced_amount: 610 });
+        expect(r[people]).toMatchObject({ total_hours: 2.5, uninvoiced_hours: 2.5, uninvoiced_amount: 255 });
+        expect(r[none]).toMatchObject({ total_hours: 1, uninvoiced_hours: 1, uninvoiced_amount: 0 });
+      });
+
+      it('leaves out work on a project that is not billable (an invoice cannot take it)', async () => {
+        const r = byProject(await report('from=20260901&to=20260930'));
+        expect(r[unbillable]).toMatchObject({ total_hours: 1, uninvoiced_hours: 0, uninvoiced_expenses: 0, uninvoiced_amount: 0 });
+      });
+
+      it('agrees with billable_rate() entry by entry (team report amounts)', async () => {
+        const body = (await get(owner, '/api/v2/reports/time/team?from=20260101&to=20261231')).json();
+        const expected = await sql<{ user_id: string; amount: string }>`
+          select te.user_id, sum(round(seconds_to_hours(te.duration_seconds) * billable_rate(te.company_id, te.project_id, te.task_id, te.user_id, te.spent_date), 2)) as amount
+          from time_entries te
+          where te.company_id = ${owner.companyId} and te.billable and not te.is_running and te.spent_date between '2026-01-01' and '2026-12-31'
+          group by te.user_id`.execute(ctx.db);
+        const amounts = Object.fromEntries(body.results.map((x: { user_id: string; billable_amount: number }) => [x.user_id, x.billable_amount]));
+        expect(expected.rows.length).toBeGreaterThan(1);
+        for (const row of expected.rows) expect(amounts[row.user_id], row.user_id).toBe(Number(row.amount ?? 0));
+        // Owner (the team report counts all billable time, whatever its approval or billing): B Fees 200 + 120;
+        // T&M 100 + 60 + 120 (submitted) + 120 (rejected) + 120 (billed) + 120 (April); projects without a
+        // rate (A Hours, C Cost, D Monthly, Paged, by nothing) 0; September 160 + 150 + 300 + 90 + 130.
+        expect(amounts[owner.userId]).toBe(200 + 120 + 100 + 60 + 120 + 120 + 120 + 120 + 160 + 150 + 300 + 90 + 130);
+      });
+
+      it('counts unsubmitted and submitted work when approvals are switched off', async () => {
+        await ctx.db.updateTable('companies').set({ approvals_enabled: false }).where('id', '=', owner.companyId).execute();
+        try {
+          // As with invoice_before_approval: 1 + 0.5 + 1 submitted h; the rejected hour still never counts.
+          expect(byProject(await report('from=2026-01-01&to=2026-03-31'))[tm]).toMatchObject({ uninvoiced_hours: 2.5, uninvoiced_amount: 305.5 });
+        } finally {
+          await ctx.db.updateTable('companies').set({ approvals_enabled: true }).where('id', '=', owner.companyId).execute();
+        }
+      });
     });
   });
 
