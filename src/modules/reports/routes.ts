@@ -82,11 +82,18 @@ const TeamResult = Type.Object({
 });
 
 /**
+ * Planner settings for a report's transaction (SET LOCAL; PGlite accepts both).
  * The report queries are costed above PostgreSQL's JIT threshold, and compiling
  * them took 250–300 ms per request on the 1,000,000-entry benchmark, more than it
- * saved: JIT is off for the report's transaction (SET LOCAL; PGlite accepts it).
+ * saved: JIT is off. Every query runs as a named prepared statement
+ * (src/db/database.ts), and after five runs PostgreSQL may switch to a generic
+ * plan that cannot see the workspace or the dates; a report's cost depends on
+ * them, so it is planned for its own parameters every time.
  */
-const noJit = (trx: Tx) => sql`set local jit = off`.execute(trx);
+async function reportPlanning(trx: Tx) {
+  await sql`set local jit = off`.execute(trx);
+  await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
+}
 
 const num = (v: string | null) => (v === null ? null : Number(v));
 
@@ -126,7 +133,7 @@ export async function reportsRoutes(app: FastifyInstance) {
       const page = reportPage(query);
       const isActive = query.is_active === undefined ? undefined : query.is_active === 'true';
       const { rows, total, costVisible } = await withTenant(app.db, p.companyId, async (trx) => {
-        await noJit(trx);
+        await reportPlanning(trx);
         const company = await trx.selectFrom('companies').select('timezone').where('id', '=', p.companyId).executeTakeFirstOrThrow();
         const month = monthOf(todayIn(company.timezone, app.config.clock()));
         const scope = reportProjectScope(p);
@@ -181,7 +188,7 @@ export async function reportsRoutes(app: FastifyInstance) {
       const page = reportPage(query);
       const options = { from, to, includeFixedFee: query.include_fixed_fee !== 'false' };
       const { rows, total } = await withTenant(app.db, p.companyId, async (trx) => {
-        await noJit(trx);
+        await reportPlanning(trx);
         const run = (limit: number, offset: number) => uninvoicedRows(trx, p.companyId, reportProjectScope(p), { ...options, limit, offset });
         const rows = await run(page.perPage, (page.page - 1) * page.perPage);
         // The total rides on each row; a page past the end asks for the first row to learn it.
