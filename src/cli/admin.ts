@@ -19,27 +19,9 @@ import { assignTeammate, listTeammates, unassignTeammate } from '../modules/team
 import { createKey, listKeys, revokeKey, rotateKey, ROTATION_OVERLAP_MS } from '../modules/credentials/service.ts';
 import { str, type AdminContext, type Command, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, type Output } from './output.ts';
+import { bool, required, workspaceOption } from './options.ts';
 
 // ---------------------------------------------------------------- option parsing (no database)
-
-function required(values: Values, name: string): string {
-  const v = values[name];
-  if (v === undefined || v === '') throw new UsageError(`--${name} is required.`);
-  return v;
-}
-
-function bool(values: Values, name: string): boolean | undefined {
-  const v = values[name];
-  if (v === undefined) return undefined;
-  if (v !== 'true' && v !== 'false') throw new UsageError(`--${name} must be true or false, not '${v}'.`);
-  return v === 'true';
-}
-
-function workspaceOption(values: Values): string {
-  const id = required(values, 'workspace');
-  if (!isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
-  return id;
-}
 
 /** A user reference: a user id or an e-mail address. */
 function userOption(values: Values, name: string, optional: true): string | undefined;

@@ -4,8 +4,9 @@ import { getWorkspace } from '../modules/workspaces/service.ts';
 import { checkPeriod, checkReason } from '../modules/approvals/preflight.ts';
 import { withdrawApproval } from '../modules/approvals/service.ts';
 import type { AdminCommand } from './admin.ts';
-import { str, type Values } from './command.ts';
+import { str } from './command.ts';
 import { fields, print, UsageError } from './output.ts';
+import { required, workspaceOption } from './options.ts';
 
 /**
  * `sheaf admin approvals withdraw`: takes back an approval, which the API
@@ -13,18 +14,6 @@ import { fields, print, UsageError } from './output.ts';
  * go back to `submitted`, which unlocks their weeks; the audit log records it
  * with the reason. Options are checked before the database is opened.
  */
-
-function required(values: Values, name: string): string {
-  const v = values[name];
-  if (v === undefined || v === '') throw new UsageError(`--${name} is required.`);
-  return v;
-}
-
-function workspaceOption(values: Values): string {
-  const id = required(values, 'workspace');
-  if (!isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
-  return id;
-}
 
 /** The service's pure checks, said with the options the user typed. */
 function asUsage<T>(check: () => T): T {

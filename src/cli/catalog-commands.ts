@@ -24,6 +24,7 @@ import {
 import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError } from './output.ts';
+import { bool, required, workspaceOption } from './options.ts';
 
 /**
  * `sheaf admin task|rate|assignment ...`: the operator's commands for workspace
@@ -35,25 +36,6 @@ import { fields, print, table, UsageError } from './output.ts';
  */
 
 // ---------------------------------------------------------------- option parsing (no database)
-
-function required(values: Values, name: string): string {
-  const v = values[name];
-  if (v === undefined || v === '') throw new UsageError(`--${name} is required.`);
-  return v;
-}
-
-function bool(values: Values, name: string): boolean | undefined {
-  const v = values[name];
-  if (v === undefined) return undefined;
-  if (v !== 'true' && v !== 'false') throw new UsageError(`--${name} must be true or false, not '${v}'.`);
-  return v === 'true';
-}
-
-function workspaceOption(values: Values): string {
-  const id = required(values, 'workspace');
-  if (!isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
-  return id;
-}
 
 function projectOption(values: Values, optional: true): string | undefined;
 function projectOption(values: Values): string;

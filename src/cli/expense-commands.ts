@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { ApiError } from '../http/errors.ts';
-import { isId } from '../ids.ts';
 import { getWorkspace } from '../modules/workspaces/service.ts';
 import { applyCategoryInput, type CategoryInput, type CategoryState } from '../modules/expense-categories/rules.ts';
 import {
@@ -14,6 +13,7 @@ import {
 import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError } from './output.ts';
+import { bool, required, workspaceOption } from './options.ts';
 
 /**
  * `sheaf admin expense-category create|update|list`: the operator's commands
@@ -32,25 +32,6 @@ const FIELD_OPTIONS: Record<string, string> = {
   unit_price: '--unit-price',
   is_active: '--active',
 };
-
-function required(values: Values, name: string): string {
-  const v = values[name];
-  if (v === undefined || v === '') throw new UsageError(`--${name} is required.`);
-  return v;
-}
-
-function bool(values: Values, name: string): boolean | undefined {
-  const v = values[name];
-  if (v === undefined) return undefined;
-  if (v !== 'true' && v !== 'false') throw new UsageError(`--${name} must be true or false, not '${v}'.`);
-  return v === 'true';
-}
-
-function workspaceOption(values: Values): string {
-  const id = required(values, 'workspace');
-  if (!isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
-  return id;
-}
 
 function categoryOption(values: Values): string {
   const ref = required(values, 'category');

@@ -1,29 +1,17 @@
-import { isId } from '../ids.ts';
 import { isIsoDate } from '../time/workspace-time.ts';
 import { getWorkspace } from '../modules/workspaces/service.ts';
 import { listInvoicesForAdmin, transitionInvoiceForAdmin, type AdminTransition } from '../modules/invoices/admin-service.ts';
 import type { PresentedInvoice } from '../modules/invoices/presenter.ts';
 import type { AdminCommand } from './admin.ts';
-import { str, type Values } from './command.ts';
+import { str } from './command.ts';
 import { fields, print, table, UsageError } from './output.ts';
+import { required, workspaceOption } from './options.ts';
 
 /**
  * `sheaf admin invoice list|mark-paid|close|void`: the invoice states the API
  * cannot reach (payments are not recorded through it). They call the invoice
  * admin service, acting with an owner's rights.
  */
-
-function required(values: Values, name: string): string {
-  const v = values[name];
-  if (v === undefined || v === '') throw new UsageError(`--${name} is required.`);
-  return v;
-}
-
-function workspaceOption(values: Values): string {
-  const id = required(values, 'workspace');
-  if (!isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
-  return id;
-}
 
 const summary = (i: PresentedInvoice) => ({
   id: i.id,
