@@ -12,10 +12,13 @@
  * runs pullBackup (the code behind `sheaf backup pull`) into a temporary
  * directory, then verifies it, prints the figures and drops the schema.
  * Memory: the peak RSS (getrusage maxrss) of each process, and the client's
- * RSS sampled at each quarter of the crawl, to show it stays flat.
+ * RSS sampled at each quarter of the crawl, to show it stays flat. CPU: each
+ * process's total (startup and, for the driver, seeding included), and the
+ * part spent serving (server, after listening) and pulling (client), which
+ * depends little on the machine's load; the load average is printed with it.
  */
 import { fork } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,13 +43,18 @@ async function server(schema: string) {
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000' }, { dataDir: null });
   const app = await buildApp({ config, db: database.db });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const listening = process.cpuUsage();
   process.send!({ url });
   process.on('message', async (m: { stop?: boolean }) => {
     if (!m.stop) return;
     const cpu = process.cpuUsage();
+    const serving = process.cpuUsage(listening);
     await app.close();
     await database.close();
-    process.send!({ peakRssMiB: peakRssMiB(), cpuSeconds: (cpu.user + cpu.system) / 1e6 }, () => process.exit(0));
+    process.send!(
+      { peakRssMiB: peakRssMiB(), cpuSeconds: (cpu.user + cpu.system) / 1e6, servingCpuSeconds: (serving.user + serving.system) / 1e6, servingSystemSeconds: serving.system / 1e6 },
+      () => process.exit(0),
+    );
   });
 }
 
@@ -94,6 +102,7 @@ async function driver() {
     let lastQuarter = -1;
     let pages = 0;
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const summary = await pullBackup({
       baseUrl: url,
       key: secret,
@@ -113,7 +122,8 @@ async function driver() {
     });
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage();
-    const serverStats = await new Promise<{ peakRssMiB: number; cpuSeconds: number }>((resolve) => {
+    const pullCpu = process.cpuUsage(cpuBefore);
+    const serverStats = await new Promise<{ peakRssMiB: number; cpuSeconds: number; servingCpuSeconds: number; servingSystemSeconds: number }>((resolve) => {
       child.once('message', resolve);
       child.send({ stop: true });
     });
@@ -131,8 +141,13 @@ async function driver() {
           records_per_second: Math.round(summary.records / seconds),
           server_peak_rss_mib: serverStats.peakRssMiB,
           server_cpu_seconds: Number(serverStats.cpuSeconds.toFixed(1)),
+          server_cpu_seconds_serving: Number(serverStats.servingCpuSeconds.toFixed(1)),
+          server_cpu_seconds_serving_system: Number(serverStats.servingSystemSeconds.toFixed(1)),
           client_peak_rss_mib: peakRssMiB(),
           client_cpu_seconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(1)),
+          client_cpu_seconds_pull: Number(((pullCpu.user + pullCpu.system) / 1e6).toFixed(1)),
+          client_cpu_seconds_pull_system: Number((pullCpu.system / 1e6).toFixed(1)),
+          load_average: (await readFile('/proc/loadavg', 'utf8').catch(() => '')).split(' ').slice(0, 3).join(' '),
           client_rss_mib_at_quarters: samples,
           verify_ok: verified.ok,
           verify_seconds: Number(verifySeconds.toFixed(1)),

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { main } from '../src/cli/main.ts';
-import { pullBackup, verifyBackup } from '../src/cli/backup-client.ts';
+import { mayHoldLinks, pullBackup, recordLines, recordSpans, verifyBackup } from '../src/cli/backup-client.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, type Caller, type TestContext } from './helpers.ts';
 import { seedBackupWorkspace, type Seeded } from './backup-fixtures.ts';
 
@@ -206,6 +206,23 @@ describe('sheaf backup pull', () => {
     ).rejects.toThrow(/backup_schema_version is 2/);
   });
 
+  it('writes the same lines when the server pretty-prints its pages (records written from their parsed value)', async () => {
+    const oneGoFiles = await tree(oneGo);
+    const dir = await tempDir();
+    const pretty: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (!res.headers.get('content-type')?.startsWith('application/json')) return res;
+      return new Response(JSON.stringify(await res.json(), null, 2), { status: res.status, headers: res.headers });
+    };
+    await pullBackup({ baseUrl, key: owner.key, workspaceId: owner.companyId, outDir: dir, perPage: 10, fetch: pretty });
+    const files = await tree(dir);
+    for (const [path, bytes] of oneGoFiles) {
+      if (path === 'manifest.json' || path === 'SHA256SUMS') continue;
+      expect(files.get(path)?.equals(bytes), path).toBe(true);
+    }
+    expect((await verifyBackup(dir)).ok).toBe(true);
+  });
+
   it('refuses without a key, with a member key, and with bad options', async () => {
     const dir = await tempDir();
     const noKey = await sheaf(['backup', 'pull', '--out', dir], { SHEAF_URL: baseUrl });
@@ -263,5 +280,44 @@ describe('sheaf backup verify', () => {
     const result = await verifyBackup(dir);
     expect(result.ok).toBe(false);
     expect(result.problems).toEqual(['resources/clients.jsonl: 3 records, the manifest counts 4']);
+  });
+});
+
+describe('record lines from page bytes', () => {
+  const lines = (page: string) => {
+    const bytes = Buffer.from(page);
+    return recordLines(bytes, JSON.parse(page).records).toString('utf8');
+  };
+
+  it('cuts the records out of the page as sent, whatever the spacing between them', () => {
+    const records = [
+      { id: 'a', s: 'x"],[{\\"records":[1]', n: 1.5, u: 'é😀' },
+      { id: 'b', nested: { records: [{ x: 1 }] }, list: [[], {}] },
+      { id: 'c' },
+    ];
+    const compact = JSON.stringify({ backup_schema_version: 1, resource: 'x', records, links: { next: null } });
+    expect(lines(compact)).toBe(records.map((r) => JSON.stringify(r) + '\n').join(''));
+    const spaced = `{ "resource" : "x", "records" : [ ${records.map((r) => JSON.stringify(r)).join(' ,\t')} ] , "page": 1 }`;
+    expect(lines(spaced)).toBe(records.map((r) => JSON.stringify(r) + '\n').join(''));
+    // Bytes as the server sent them (number forms, spacing inside a record on one line).
+    expect(lines('{"records":[{"a": 1.50, "b" :[ 1 ]},{"c":1E2}],"x":{"records":[9]}}')).toBe('{"a": 1.50, "b" :[ 1 ]}\n{"c":1E2}\n');
+    expect(recordSpans(Buffer.from('{"records":[]}'))).toEqual([]);
+    expect(recordSpans(Buffer.from('{"other":[{"records":[1]}]}'))).toBeNull();
+  });
+
+  it('falls back to the parsed records when a record spans lines or the array cannot be found', () => {
+    const records = [{ id: 'a', list: [1, 2] }, { id: 'b' }];
+    const expected = records.map((r) => JSON.stringify(r) + '\n').join('');
+    expect(lines(JSON.stringify({ records }, null, 2))).toBe(expected);
+    // An escaped key is the same key to JSON.parse, not to the byte scan.
+    expect(lines(`{"rec\\u006frds":${JSON.stringify(records)}}`)).toBe(expected);
+    // The last of two records keys counts, as in JSON.parse.
+    expect(lines(`{"records":[{"id":"old"}],"records":${JSON.stringify(records)}}`)).toBe(expected);
+  });
+
+  it('looks for download links whenever a page could hold one', () => {
+    expect(mayHoldLinks(Buffer.from('{"records":[{"id":"a"}]}'))).toBe(false);
+    expect(mayHoldLinks(Buffer.from('{"records":[{"receipt_download_url":"/api/v2/x"}]}'))).toBe(true);
+    expect(mayHoldLinks(Buffer.from('{"records":[{"receipt_download\\u005furl":"/api/v2/x"}]}'))).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { newId } from '../src/ids.ts';
 import { createWorkspace } from '../src/modules/workspaces/service.ts';
 import { EXCLUDED_TABLES, OMITTED_COLUMNS, RESOURCES, TABLE_USE } from '../src/modules/backup/resources.ts';
+import { expressionFor } from '../src/modules/backup/render.ts';
 import { addMember, createTestContext, issueKey, request, type Caller, type TestContext } from './helpers.ts';
 import { SENTINELS, seedBackupWorkspace, type Seeded } from './backup-fixtures.ts';
 
@@ -433,5 +434,70 @@ describe('files and isolation', () => {
     const m = (await get(b.owner, '/api/v2/backup')).json();
     expect(m.workspace.id).toBe(b.companyId);
     expect(m.resources.find((r: { name: string }) => r.name === 'time_entries').total_entries).toBe(4);
+  });
+});
+
+describe('rendering (records are rendered as JSON by the database)', () => {
+  let g: Ws;
+  const NOTES = 'q"uo\\te\n\t\u0001\u001f\u007f é 😀 \u2028 </script>';
+
+  beforeAll(async () => {
+    g = await makeWorkspace('Gamma "ü"', 2);
+    const c = g.companyId;
+    const id = newId();
+    await ctx.db
+      .insertInto('time_entries')
+      .values({
+        company_id: c, id, user_id: g.member.userId, project_id: g.seeded.projectIds[0], task_id: g.seeded.taskIds[0], spent_date: '2026-03-01',
+        duration_seconds: 60, notes: NOTES, billable: true, billable_rate: '1e3', source: 'api',
+      })
+      .execute();
+    // jsonb as PostgreSQL prints it has spaces and keeps number forms (1.50, 1E2); timestamps have microseconds.
+    await sql`update time_entries set metadata = ${'{"n": 1.50, "k": 1E2, "big": 12345678901234567890, "s": "x\\"\\\\\\n\\u0001😀", "nested": [1, {"a": null}], "empty": {}}'}::jsonb,
+        created_at = '2026-01-01 10:00:00.123999+00', updated_at = '1999-12-31 23:59:59.999999+00'
+      where company_id = ${c} and id = ${id}`.execute(ctx.db);
+    await ctx.db.insertInto('audit_logs').values({ company_id: c, id: newId(), action: 'test.infinity', subject_type: 'test' }).execute();
+    await sql`update audit_logs set occurred_at = 'infinity' where company_id = ${c} and action = 'test.infinity'`.execute(ctx.db);
+  });
+
+  it('sends every page as compact JSON, byte for byte what JSON.stringify gives for its value', async () => {
+    for (const name of SPEC_RESOURCES) {
+      for (const perPage of [1, 500]) {
+        let url: string | null = `/api/v2/backup/${name}?per_page=${perPage}`;
+        while (url) {
+          const res = await get(g.owner, url);
+          expect(res.statusCode, url).toBe(200);
+          expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+          expect(res.headers['cache-control']).toBe('private, no-store');
+          expect(res.body, url).toBe(JSON.stringify(res.json()));
+          url = res.json().links.next;
+        }
+      }
+    }
+  });
+
+  it('renders text, jsonb, numerics and timestamps as the JavaScript rendering did', async () => {
+    const { records } = await crawl(g.owner, 'time_entries', 500);
+    const entry = records.find((t) => t.notes === NOTES);
+    expect(entry).toMatchObject({
+      billable_rate: '1000.00',
+      duration_seconds: 60,
+      spent_date: '2026-03-01',
+      created_at: '2026-01-01T10:00:00.123Z',
+      updated_at: '1999-12-31T23:59:59.999Z',
+      metadata: { n: 1.5, k: 100, big: 12345678901234567000, s: 'x"\\\n\u0001😀', nested: [1, { a: null }], empty: {} },
+    });
+    const page = (await get(g.owner, '/api/v2/backup/time_entries?per_page=500')).body;
+    expect(page).toContain(String.raw`"metadata":{"k":100,"n":1.5,"s":"x\"\\\n\u0001😀","big":12345678901234567000,"empty":{},"nested":[1,{"a":null}]}`);
+    const logs = (await crawl(g.owner, 'audit_logs', 500)).records;
+    expect(logs.find((l) => l.action === 'test.infinity').occurred_at).toBeNull();
+    const [workspace] = (await crawl(g.owner, 'workspace')).records;
+    expect(workspace.name).toBe('Gamma "ü"');
+  });
+
+  it('refuses binary columns and types without a known JSON form', () => {
+    expect(() => expressionFor('data', 'bytea', false)).toThrow(/binary column data must not be exported/);
+    expect(() => expressionFor('span', 'interval', false)).toThrow(/type interval/);
+    expect(expressionFor('state', 'invoice_state', true).expression).toBe('s."state"');
   });
 });

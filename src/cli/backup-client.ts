@@ -16,8 +16,8 @@ import { createInterface } from 'node:readline';
  *   .sheaf-backup-state.json      progress: the next link of each resource and the byte length
  *                                 written, so an interrupted pull resumes where it stopped
  *
- * Records are written as the server sent them (parsed and re-serialized, so
- * unknown fields are preserved).
+ * Records are written as the server sent them: each record's bytes from the
+ * page (checked by parsing the page), so unknown fields are preserved.
  */
 
 export const SUPPORTED_SCHEMA_VERSION = 1;
@@ -148,6 +148,14 @@ export function filePathOf(url: string): string {
   return join('files', ...segments);
 }
 
+/**
+ * Whether a page's text can hold a key ending in `download_url`: it contains
+ * those letters, or a \\u escape (which could spell them).
+ */
+const DOWNLOAD_URL = Buffer.from('download_url');
+const UNICODE_ESCAPE = Buffer.from('\\u');
+export const mayHoldLinks = (bytes: Buffer) => bytes.includes(DOWNLOAD_URL) || bytes.includes(UNICODE_ESCAPE);
+
 /** Every download link in a record (any key ending in `download_url`, at any depth). */
 export function linksOf(value: unknown, into: string[] = []): string[] {
   if (Array.isArray(value)) for (const v of value) linksOf(v, into);
@@ -158,6 +166,133 @@ export function linksOf(value: unknown, into: string[] = []): string[] {
     }
   }
   return into;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const NL = 0x0a;
+const CR = 0x0d;
+const RECORDS_KEY = '"records"';
+
+/**
+ * Where the elements of the top-level `records` array lie in a page's bytes
+ * (a page already parsed as valid JSON): [start, end) offsets, two per
+ * element, or null when there is no such array. Structural characters are
+ * ASCII and UTF-8 never puts an ASCII byte inside a multi-byte character, so
+ * the bytes are scanned directly. When `records` occurs twice, the last one
+ * counts, as in JSON.parse.
+ */
+export function recordSpans(b: Buffer): number[] | null {
+  const n = b.length;
+  let depth = 0;
+  let expectKey = false;
+  let keyIsRecords = false;
+  let valueIsRecords = false;
+  let inRecords = false;
+  let start = -1;
+  let spans: number[] = [];
+  let found: number[] | null = null;
+  const endOf = (i: number) => {
+    while (b[i - 1] <= 0x20) i--;
+    return i;
+  };
+  for (let i = 0; i < n; i++) {
+    const c = b[i];
+    if (c === QUOTE) {
+      const from = i;
+      // The closing quote: the next one not escaped (preceded by an even run of backslashes).
+      for (;;) {
+        i = b.indexOf(QUOTE, i + 1);
+        if (i < 0) return null;
+        let k = i - 1;
+        while (b[k] === BACKSLASH) k--;
+        if ((i - 1 - k) % 2 === 0) break;
+      }
+      if (inRecords && depth === 2 && start < 0) start = from;
+      if (depth === 1 && expectKey) {
+        keyIsRecords = i + 1 - from === RECORDS_KEY.length && b.toString('latin1', from, i + 1) === RECORDS_KEY;
+        expectKey = false;
+      } else if (depth === 1) valueIsRecords = false;
+      continue;
+    }
+    if (c <= 0x20) continue; // whitespace (JSON allows no other byte below 0x21 outside strings)
+    if (c === 0x7b || c === 0x5b) {
+      if (depth === 1 && c === 0x5b && valueIsRecords) {
+        inRecords = true;
+        spans = [];
+        depth = 2;
+        continue;
+      }
+      if (inRecords && depth === 2 && start < 0) start = i;
+      if (depth === 1) valueIsRecords = false;
+      depth++;
+      if (depth === 1) expectKey = c === 0x7b;
+      continue;
+    }
+    if (c === 0x7d || c === 0x5d) {
+      if (inRecords && depth === 2) {
+        if (start >= 0) spans.push(start, endOf(i));
+        start = -1;
+        inRecords = false;
+        found = spans;
+        depth = 1;
+        continue;
+      }
+      depth--;
+      continue;
+    }
+    if (c === COMMA) {
+      if (inRecords && depth === 2) {
+        spans.push(start, endOf(i));
+        start = -1;
+      } else if (depth === 1) expectKey = true;
+      continue;
+    }
+    if (c === 0x3a) {
+      if (depth === 1) valueIsRecords = keyIsRecords;
+      continue;
+    }
+    if (inRecords && depth === 2 && start < 0) start = i;
+    if (depth === 1) valueIsRecords = false;
+  }
+  return found;
+}
+
+/**
+ * A page's records as JSON Lines: each record's bytes as the server sent them
+ * (no parse + re-serialize, which cost the client more than the rest of the
+ * pull), so unknown fields are kept as they are. Records separated by a bare
+ * comma (a compact page) are one copy of the array's bytes with the commas
+ * turned into newlines. A page whose records cannot be located in the bytes,
+ * or whose records span lines (a pretty-printing server), is written from its
+ * parsed value instead.
+ */
+export function recordLines(bytes: Buffer, records: unknown[]): Buffer {
+  const spans = records.length ? recordSpans(bytes) : null;
+  const first = spans?.[0] ?? 0;
+  const last = spans?.[spans.length - 1] ?? 0;
+  if (!spans || spans.length !== 2 * records.length || bytes.subarray(first, last).includes(NL) || bytes.subarray(first, last).includes(CR)) {
+    return Buffer.from(records.map((rec) => JSON.stringify(rec) + '\n').join(''));
+  }
+  let compact = true;
+  for (let k = 2; k < spans.length && compact; k += 2) compact = spans[k] === spans[k - 1] + 1;
+  if (compact) {
+    const out = Buffer.allocUnsafe(last - first + 1);
+    bytes.copy(out, 0, first, last);
+    for (let k = 1; k < spans.length - 1; k += 2) out[spans[k] - first] = NL;
+    out[out.length - 1] = NL;
+    return out;
+  }
+  let size = 0;
+  for (let k = 0; k < spans.length; k += 2) size += spans[k + 1] - spans[k] + 1;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let k = 0; k < spans.length; k += 2) {
+    at += bytes.copy(out, at, spans[k], spans[k + 1]);
+    out[at++] = NL;
+  }
+  return out;
 }
 
 function retryAfterMs(header: string | null): number {
@@ -220,6 +355,17 @@ class Http {
         throw new BackupError(`GET ${path}: ${res.status} ${message}`, res.status, body);
       }
       return res;
+    }
+  }
+
+  /** A JSON response as its bytes and its parsed value. */
+  async jsonBytes<T>(path: string): Promise<{ bytes: Buffer; body: T }> {
+    const res = await this.get(path);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    try {
+      return { bytes, body: JSON.parse(bytes.toString('utf8')) as T };
+    } catch {
+      throw new BackupError(`GET ${path}: the response is not JSON.`);
     }
   }
 
@@ -342,9 +488,9 @@ export async function pullBackup(o: PullOptions): Promise<PullSummary> {
     // Drop whatever a crash wrote after the last recorded page.
     await truncate(file, rs.bytes);
     // The next page is requested as soon as its link is known, so the server works on it while this page is written.
-    let pending = !rs.done && rs.next ? http.json<Page>(rs.next) : null;
+    let pending = !rs.done && rs.next ? http.jsonBytes<Page>(rs.next) : null;
     while (pending) {
-      const { body } = await pending;
+      const { bytes, body } = await pending;
       pending = null;
       if (body.backup_schema_version !== SUPPORTED_SCHEMA_VERSION) {
         throw new BackupError(`${rs.next}: backup_schema_version ${body.backup_schema_version}, expected ${SUPPORTED_SCHEMA_VERSION}.`);
@@ -352,14 +498,14 @@ export async function pullBackup(o: PullOptions): Promise<PullSummary> {
       if (!Array.isArray(body.records)) throw new BackupError(`${rs.next}: the page has no records array.`);
       const nextLink = body.links?.next ?? null;
       if (nextLink) {
-        pending = http.json<Page>(nextLink);
+        pending = http.jsonBytes<Page>(nextLink);
         pending.catch(() => undefined); // handled when awaited
       }
-      for (const url of linksOf(body.records)) await download(url);
+      if (mayHoldLinks(bytes)) for (const url of linksOf(body.records)) await download(url);
       if (body.records.length) {
-        const chunk = body.records.map((rec) => JSON.stringify(rec)).join('\n') + '\n';
+        const chunk = recordLines(bytes, body.records);
         await appendFile(file, chunk);
-        rs.bytes += Buffer.byteLength(chunk);
+        rs.bytes += chunk.length;
         rs.records += body.records.length;
       }
       rs.pages++;

@@ -5,7 +5,7 @@ import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { isId } from '../../ids.ts';
-import { countRecords, findInvoiceExpenseReceipt, selectChildren, selectPage } from './queries.ts';
+import { countRecords, findInvoiceExpenseReceipt, selectChildren, selectPage, type RenderedRow } from './queries.ts';
 import {
   BACKUP_SCHEMA_VERSION,
   EXCLUDED,
@@ -27,15 +27,6 @@ export const resourcePath = (name: string) => `/api/v2/backup/${name}`;
 
 function assertMayExport(p: Principal) {
   if (!mayExportBackup(p)) throw forbidden('Only owners and administrators may export the workspace backup.');
-}
-
-/** A record's values as JSON wants them: timestamps ISO 8601 UTC; decimals, int8 and dates are already strings. */
-function toRecord(row: Row): Row {
-  for (const [k, v] of Object.entries(row)) {
-    if (v instanceof Date) row[k] = v.toISOString();
-    else if (Buffer.isBuffer(v)) throw new Error(`backup: binary column ${k} must not be exported`);
-  }
-  return row;
 }
 
 const NOTES = [
@@ -71,8 +62,8 @@ export function manifest(db: Kysely<DB>, p: Principal, now: Date) {
 }
 
 /** The keyset cursor: the key values of the last record of a page, joined by '.'. */
-export function encodeCursor(spec: TableResourceSpec, record: Row): string {
-  return spec.key.map((k) => String(record[k.field])).join('.');
+export function encodeCursor(key: string[]): string {
+  return key.join('.');
 }
 
 function decodeCursor(spec: TableResourceSpec, after: string): string[] {
@@ -113,7 +104,8 @@ export interface PageRequest {
 
 export interface BackupPage {
   spec: ResourceSpec;
-  records: Row[];
+  /** Each record's JSON text, in order. */
+  records: string[];
   total: number;
   /** The cursor for the next page; null on the last page. */
   nextAfter: string | null;
@@ -143,24 +135,32 @@ export async function resourcePage(db: Kysely<DB>, p: Principal, name: string, r
     const hasMore = rows.length > req.perPage;
     if (hasMore) rows.length = req.perPage;
     const total = await totalOf(trx, p.companyId, spec, after !== null);
+    const children: Array<{ field: string; groups: Map<string, RenderedRow[]> }> = [];
     for (const child of spec.children ?? []) {
-      const groups = await selectChildren(
-        trx,
-        p.companyId,
-        child,
-        rows.map((r) => String(r.id)),
-      );
-      for (const row of rows) row[child.field] = (groups.get(String(row.id)) ?? []).map(toRecord);
+      children.push({ field: JSON.stringify(child.field), groups: await selectChildren(trx, p.companyId, child, rows.map((r) => r.id)) });
     }
     const records = rows.map((row) => {
-      const record = toRecord(row);
-      return spec.present ? spec.present(record) : record;
+      let json = row.json;
+      let reserialize = row.reserialize;
+      if (children.length) {
+        // The children go after the record's columns, in the spec's order (row_to_json's text ends with '}').
+        let nested = '';
+        for (const { field, groups } of children) {
+          const group = groups.get(row.id) ?? [];
+          nested += `,${field}:[${group.map((c) => c.json).join(',')}]`;
+          reserialize ||= group.some((c) => c.reserialize);
+        }
+        json = `${json.slice(0, -1)}${nested}}`;
+      }
+      if (spec.present) return JSON.stringify(spec.present(JSON.parse(json) as Row));
+      // jsonb comes from PostgreSQL with spaces and its own number forms: re-serialized, it reads as before.
+      return reserialize ? JSON.stringify(JSON.parse(json)) : json;
     });
     return {
       spec,
       records,
       total,
-      nextAfter: hasMore ? encodeCursor(spec, records[records.length - 1]) : null,
+      nextAfter: hasMore ? encodeCursor(rows[rows.length - 1].key) : null,
     };
   });
 }
