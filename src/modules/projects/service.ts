@@ -295,12 +295,11 @@ async function assertClientActiveForRestore(trx: Tx, companyId: string, clientId
  * deleteProject). Today: running timers on the project, someone's live work, are
  * a 409 with `running_entry_count`.
  *
- * EXTENSION POINT (invoices and later issues): spec rule 6 keeps historical
- * invoice lines. The schema already does (0020: invoice_line_items.project_id is
- * set null when the project goes; entries point at their line, not the reverse),
- * so billed entries and expenses are deleted and their lines stay. Anything that
- * cannot be preserved that way (a policy such as "not while on a draft invoice")
- * must throw a 409 here, before anything is deleted.
+ * Historical invoice lines are kept by the schema itself (0020:
+ * invoice_line_items.project_id is set null when the project goes; entries
+ * point at their line, not the reverse), so billed entries and expenses are
+ * deleted and their lines stay. A new dependency that cannot be preserved that
+ * way must throw its 409 here, before anything is deleted.
  */
 export async function assertProjectDeletable(trx: Tx, companyId: string, projectId: string): Promise<void> {
   const running = await countRunningTimers(trx, companyId, projectId);
