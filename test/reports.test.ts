@@ -242,6 +242,51 @@ describe('reports', () => {
     });
   });
 
+  describe('project budget: fees by bill_by (a workspace of its own)', () => {
+    it('prices fee budgets by task, by person with the default-rate fallback, entry by entry; monthly cost budgets', async () => {
+      const { owner: o } = await createWorkspaceWithOwner(ctx.db, 'Fees Co');
+      const g: Fixture = { db: ctx.db, companyId: o.companyId, taskId: await insertTask(ctx.db, o.companyId, { name: 'Build' }), userId: o.userId };
+      const other = await addMember(ctx.db, o.companyId, { role: 'member' });
+      const client = await insertClient(ctx.db, o.companyId, 'Gamma Client');
+
+      // bill_by tasks, rate 95 from January: two entries of 80 min (1.333333 h each) → 126.67 each = 253.34
+      // (not 2.666666 × 95 = 253.33: each entry is rounded to cents on its own); a non-billable hour adds nothing.
+      const tasks = await project(g, client, 'Fees by task', { budgetBy: 'task_fees', billBy: 'tasks', taskBudget: '1000' });
+      await rate(g, { projectId: tasks, taskId: g.taskId }, '2026-01-01', '95');
+      await entry(g, tasks, '2026-04-01', 80 * 60);
+      await entry(g, tasks, '2026-04-02', 80 * 60);
+      await entry(g, tasks, '2026-04-03', H, { billable: false });
+
+      // bill_by people: the owner's rate on the project 150 (2 h = 300); the other person has no project
+      // rate and falls back to the default billable rate 80 (30 min = 40); total 340.
+      const people = await project(g, client, 'Fees by person', { budgetBy: 'task_fees', billBy: 'people', taskBudget: '500' });
+      await rate(g, { projectId: people, userId: o.userId }, '2026-01-01', '150');
+      await rate(g, { userId: other.userId }, '2026-01-01', '80');
+      await entry(g, people, '2026-04-01', 2 * H);
+      await entry(g, people, '2026-04-02', 30 * 60, { userId: other.userId });
+
+      // bill_by none: no billable rate, so no fee.
+      const none = await project(g, client, 'Fees without rates', { budgetBy: 'task_fees', billBy: 'none', taskBudget: '100' });
+      await entry(g, none, '2026-04-01', H);
+
+      // Monthly project-cost budget: the owner's cost rate 40 from January, 60 from June; only June (the
+      // clock's month) counts: 1.5 h × 60 = 90, not May's hour.
+      const cost = await project(g, client, 'Monthly cost', { budgetBy: 'project_cost', budget: '200', monthly: true });
+      await rate(g, { userId: o.userId, kind: 'cost' }, '2026-01-01', '40');
+      await rate(g, { userId: o.userId, kind: 'cost' }, '2026-06-01', '60');
+      await entry(g, cost, '2026-05-20', H);
+      await entry(g, cost, '2026-06-03', 1.5 * H);
+
+      const res = await get(o, '/api/v2/reports/project_budget');
+      expect(res.statusCode).toBe(200);
+      const r = byProject(res.json());
+      expect(r[tasks]).toMatchObject({ budget_by: 'task_fees', budget: 1000, budget_spent: 253.34, budget_remaining: 746.66 });
+      expect(r[people]).toMatchObject({ budget: 500, budget_spent: 340, budget_remaining: 160 });
+      expect(r[none]).toMatchObject({ budget: 100, budget_spent: 0, budget_remaining: 100 });
+      expect(r[cost]).toMatchObject({ budget_by: 'project_cost', budget_is_monthly: true, budget: 200, budget_spent: 90, budget_remaining: 110 });
+    });
+  });
+
   describe('uninvoiced', () => {
     let tm: string;
     let ff: string;

@@ -13,6 +13,14 @@ import type { Tx } from '../../db/tenant.ts';
 const ROUNDED_HOURS = sql`seconds_to_hours(rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes))`;
 
 /**
+ * ROUNDED_HOURS as exact integer micro-hours, for sums of hours: round(seconds / 3600, 6) half up
+ * is floor((seconds · 10⁶ + 1800) / 3600) for the non-negative seconds an entry has
+ * (duration_seconds is 0..86400), so round(sum / 10⁶, 6) is the sum of ROUNDED_HOURS to the digit
+ * (and its scale), without numeric arithmetic per entry.
+ */
+const MICRO_HOURS = sql`((rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes)::bigint * 1000000 + 1800) / 3600)`;
+
+/**
  * Rates are looked up set-based, not by calling billable_rate() / effective_rate()
  * per entry (each call is a query of its own: a year of a large workspace took
  * minutes). Three CTEs turn the workspace's effective-dated `rates` rows into
@@ -33,8 +41,15 @@ const ROUNDED_HOURS = sql`seconds_to_hours(rounded_seconds(te.duration_seconds, 
  */
 const NIL = sql`'00000000-0000-0000-0000-000000000000'::uuid`;
 
+/**
+ * Rates up to this (per hour) also get an integer `rate_cents` in the period CTEs: micro-hours
+ * (< 10¹¹ for any entry) × cents (≤ 9·10⁷) stays below 2⁶³, so entryCents can price in bigint.
+ */
+const MAX_CENTS_RATE = sql.lit(900000);
+
 const periods = (companyId: string, where: RawBuilder<unknown>) => sql`
       select coalesce(project_id, ${NIL}) as project_key, coalesce(task_id, ${NIL}) as task_key, user_id, hourly_rate, effective_from,
+        case when hourly_rate <= ${MAX_CENTS_RATE} then (hourly_rate * 100)::bigint end as rate_cents,
         lead(effective_from, 1, 'infinity'::date) over (partition by project_id, task_id, user_id order by effective_from) as effective_to
       from rates where company_id = ${companyId} and ${where}`;
 
@@ -57,8 +72,6 @@ const BILLABLE_RATE = sql`case when p.is_billable then case p.bill_by
         when 'project' then br.hourly_rate when 'tasks' then br.hourly_rate
         when 'people' then coalesce(br.hourly_rate, bu.hourly_rate) end end`;
 
-const COST_RATE_JOIN = sql`
-      left join cost_rates cr on cr.user_id = te.user_id and ${IN_PERIOD('cr')}`;
 
 export interface BudgetRow {
   project_id: string;
@@ -73,48 +86,45 @@ export interface BudgetRow {
   total: string;
 }
 
+type PageRow = Omit<BudgetRow, 'budget_spent'>;
+
+/**
+ * An entry's amount in cents, exactly round(hours × rate, 2) × 100 with hours = micro / 10⁶: for
+ * non-negative integers round-half-up is floor((micro · rate_cents + 500000) / 10⁶), in bigint
+ * when the rate has an integer twin (MAX_CENTS_RATE) and the hours are below 10⁵; otherwise (never
+ * in practice) the numeric formula. A missing rate stays null either way.
+ */
+const entryCents = (micro: RawBuilder<unknown>, rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>) => sql`case
+          when ${rateCents} is not null and ${micro} < 100000000000 then (${micro} * ${rateCents} + 500000) / 1000000
+          else (round(${micro}::numeric / 1000000 * ${rate}, 2) * 100)::bigint end`;
+
+/**
+ * Exact hours of a rounded entry as integer micro-hours: round(seconds / 3600, 6) half up is
+ * floor((seconds · 10⁶ + 1800) / 3600) for the non-negative seconds an entry has (duration_seconds
+ * is 0..86400), so a sum of these divided by 10⁶ equals the sum of seconds_to_hours() to the digit.
+ */
+const roundedMicroHours = (rounding: { mode: string; minutes: number }) =>
+  sql`((rounded_seconds(te.duration_seconds, ${rounding.mode}::text, ${rounding.minutes}::integer)::bigint * 1000000 + 1800) / 3600)`;
+
+/**
+ * The budget report in two steps. The page (projects in scope, their budget and the total) comes
+ * first; then what each project of the page has spent, one branch per kind of budget and period,
+ * each over `te.project_id = any(<the page's ids of that kind>)`. The ids are parameters, so the
+ * planner (custom plans, see routes.ts) estimates each branch from the column statistics instead
+ * of guessing a row or two through a CTE (which made it join the page to the sums in a nested
+ * loop: 2,000 × 2,000 comparisons). Hours need no price; task_fees need only the billable rate
+ * joins and project_cost only the cost rate join (and nothing at all when the caller may not see
+ * costs: the route hides them). The workspace rounding rule is a parameter too, so the planner
+ * folds rounded_seconds() to the workspace's one branch.
+ */
 export async function projectBudgetRows(
   trx: Tx,
   companyId: string,
   scope: RawBuilder<boolean>,
-  options: { isActive?: boolean; month: { start: string; end: string }; limit: number; offset: number },
+  options: { isActive?: boolean; month: { start: string; end: string }; limit: number; offset: number; costVisible?: boolean },
 ): Promise<BudgetRow[]> {
   const active = options.isActive === undefined ? sql`true` : sql`p.is_active = ${options.isActive}`;
-  const result = await sql<BudgetRow>`
-    with co as not materialized (
-      select id, rounding, rounding_minutes from companies where id = ${companyId}
-    ),
-    page as (
-      select p.*, count(*) over () as total
-      from projects p
-      where p.company_id = ${companyId} and ${scope} and ${active}
-      order by p.name, p.id
-      limit ${options.limit} offset ${options.offset}
-    ),
-    ${rateCtes(companyId)},
-    -- Hours budgets (and none) need no price; fee and cost budgets are priced entry by entry.
-    spent as (
-      select te.project_id, sum(${ROUNDED_HOURS}) as budget_spent
-      from time_entries te
-      join co on co.id = te.company_id
-      join page p on p.company_id = te.company_id and p.id = te.project_id
-      where te.company_id = ${companyId} and not te.is_running
-        and (not p.budget_is_monthly or te.spent_date between ${options.month.start}::date and ${options.month.end}::date) and p.budget_by not in ('task_fees', 'project_cost')
-      group by te.project_id
-      union all
-      select te.project_id, sum(case
-          when p.budget_by = 'task_fees' then case when te.billable then round(${ROUNDED_HOURS} * ${BILLABLE_RATE}, 2) end
-          else round(${ROUNDED_HOURS} * coalesce(cr.hourly_rate, 0), 2)
-        end)
-      from time_entries te
-      join co on co.id = te.company_id
-      join page p on p.company_id = te.company_id and p.id = te.project_id
-      ${BILLABLE_RATE_JOINS}
-      ${COST_RATE_JOIN}
-      where te.company_id = ${companyId} and not te.is_running
-        and (not p.budget_is_monthly or te.spent_date between ${options.month.start}::date and ${options.month.end}::date) and p.budget_by in ('task_fees', 'project_cost') and (p.budget_by = 'project_cost' or te.billable)
-      group by te.project_id
-    )
+  const page = await sql<PageRow & { bill_by: string; is_billable: boolean }>`
     select p.id as project_id, p.name as project_name, c.id as client_id, c.name as client_name,
       p.budget_is_monthly, p.budget_by, p.is_active, p.total::text as total,
       case
@@ -126,12 +136,88 @@ export async function projectBudgetRows(
           select sum(pua.budget) from project_user_assignments pua
           where pua.company_id = p.company_id and pua.project_id = p.id and pua.is_active)
       end as budget,
-      coalesce(s.budget_spent, 0) as budget_spent
-    from page p
+      p.bill_by, p.is_billable
+    from (
+      select p.*, count(*) over () as total
+      from projects p
+      where p.company_id = ${companyId} and ${scope} and ${active}
+      order by p.name, p.id
+      limit ${options.limit} offset ${options.offset}
+    ) p
     join clients c on c.company_id = p.company_id and c.id = p.client_id
-    left join spent s on s.project_id = p.id
     order by p.name, p.id`.execute(trx);
-  return result.rows;
+  if (!page.rows.length) return [];
+
+  const co = await sql<{ rounding: string; rounding_minutes: number }>`
+    select rounding, rounding_minutes from companies where id = ${companyId}`.execute(trx);
+  const micro = roundedMicroHours({ mode: co.rows[0].rounding, minutes: co.rows[0].rounding_minutes });
+
+  // The page's projects by what their spend sums (hours; fees by bill_by; cost) and over which
+  // period. Fees of a project without billable rates (not billable, bill_by none) are null per
+  // entry, so 0: nothing to read.
+  type Kind = 'hours' | 'cost' | 'fees:project' | 'fees:tasks' | 'fees:people';
+  const groups = new Map<string, { kind: Kind; monthly: boolean; ids: string[] }>();
+  for (const r of page.rows) {
+    let kind: Kind = 'hours';
+    if (r.budget_by === 'project_cost') {
+      if (options.costVisible === false) continue;
+      kind = 'cost';
+    } else if (r.budget_by === 'task_fees') {
+      if (!r.is_billable || !['project', 'tasks', 'people'].includes(r.bill_by)) continue;
+      kind = `fees:${r.bill_by as 'project' | 'tasks' | 'people'}`;
+    }
+    const key = `${kind}:${r.budget_is_monthly}`;
+    const group = groups.get(key) ?? { kind, monthly: r.budget_is_monthly, ids: [] };
+    group.ids.push(r.project_id);
+    groups.set(key, group);
+  }
+  const cents = (rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>) => sql`round(sum(${entryCents(micro, rateCents, rate)})::numeric / 100, 2)`;
+  // The joins of BILLABLE_RATE_JOINS with bill_by known: plain column equalities the planner hashes.
+  // The rate periods are subqueries over the branch's own projects and scope kind (a filter on the
+  // columns the periods are partitioned by, so each period keeps its end), estimated from `rates`'
+  // statistics: CTEs of every project's periods made the planner guess and loop over all of them.
+  const ratePeriods = (ids: string, where: RawBuilder<unknown>) =>
+    sql`(${periods(companyId, sql`kind = 'billable' and project_id = any(${ids}::uuid[]) and ${where}`)})`;
+  const projectRate = (ids: string, task: RawBuilder<unknown>, user: RawBuilder<unknown>, scopeWhere: RawBuilder<unknown>) => sql`
+      join ${ratePeriods(ids, scopeWhere)} br on br.project_key = te.project_id and br.task_key = ${task}
+        and coalesce(br.user_id, ${NIL}) = ${user} and ${IN_PERIOD('br')}`;
+  const branches: RawBuilder<unknown>[] = [];
+  for (const g of groups.values()) {
+    const ids = `{${g.ids.join(',')}}`;
+    const where = sql`te.company_id = ${companyId} and te.project_id = any(${ids}::uuid[]) and not te.is_running${
+      g.monthly ? sql` and te.spent_date between ${options.month.start}::date and ${options.month.end}::date` : sql``
+    }`;
+    let from: RawBuilder<unknown>;
+    let spent: RawBuilder<unknown>;
+    if (g.kind === 'hours') {
+      [from, spent] = [sql``, sql`round(sum(${micro})::numeric / 1000000, 6)`];
+    } else if (g.kind === 'cost') {
+      from = sql`
+      left join (${periods(companyId, sql`kind = 'cost'`)}) cr on cr.user_id = te.user_id and ${IN_PERIOD('cr')}`;
+      [spent] = [cents(sql`case when cr.hourly_rate is null then 0 else cr.rate_cents end`, sql`coalesce(cr.hourly_rate, 0)`)];
+    } else if (g.kind === 'fees:project') {
+      [from, spent] = [projectRate(ids, NIL, NIL, sql`coalesce(task_id, ${NIL}) = ${NIL} and coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`)];
+    } else if (g.kind === 'fees:tasks') {
+      [from, spent] = [projectRate(ids, sql`te.task_id`, NIL, sql`coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`)];
+    } else {
+      from = sql`
+      left ${projectRate(ids, NIL, sql`te.user_id`, sql`coalesce(task_id, ${NIL}) = ${NIL}`)}
+      left join (${periods(companyId, sql`kind = 'billable' and project_id is null`)}) bu on bu.user_id = te.user_id and ${IN_PERIOD('bu')}`;
+      spent = cents(sql`case when br.hourly_rate is not null then br.rate_cents else bu.rate_cents end`, sql`coalesce(br.hourly_rate, bu.hourly_rate)`);
+    }
+    branches.push(sql`
+      select te.project_id, ${spent} as budget_spent
+      from time_entries te ${from}
+      where ${where}${g.kind.startsWith('fees') ? sql` and te.billable` : sql``}
+      group by te.project_id`);
+  }
+  const spentBy = new Map<string, string | null>();
+  if (branches.length) {
+    const spent = await sql<{ project_id: string; budget_spent: string | null }>`
+      ${sql.join(branches, sql`\n      union all`)}`.execute(trx);
+    for (const s of spent.rows) spentBy.set(s.project_id, s.budget_spent);
+  }
+  return page.rows.map(({ bill_by: _billBy, is_billable: _isBillable, ...r }) => ({ ...r, budget_spent: spentBy.get(r.project_id) ?? '0' }));
 }
 
 export async function countScopedProjects(trx: Tx, companyId: string, scope: RawBuilder<boolean>, isActive?: boolean) {
@@ -181,8 +267,8 @@ export async function uninvoicedRows(
     -- Hours need no price: every entry of the range, without the rate joins.
     time_totals as (
       select te.project_id,
-        sum(${ROUNDED_HOURS}) as total_hours,
-        sum(${ROUNDED_HOURS}) filter (where ${OPEN_TIME}) as uninvoiced_hours
+        round(sum(${MICRO_HOURS})::numeric / 1000000, 6) as total_hours,
+        round((sum(${MICRO_HOURS}) filter (where ${OPEN_TIME}))::numeric / 1000000, 6) as uninvoiced_hours
       from time_entries te
       join co on co.id = te.company_id
       join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id

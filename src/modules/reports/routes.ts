@@ -137,14 +137,16 @@ export async function reportsRoutes(app: FastifyInstance) {
         const company = await trx.selectFrom('companies').select('timezone').where('id', '=', p.companyId).executeTakeFirstOrThrow();
         const month = monthOf(todayIn(company.timezone, app.config.clock()));
         const scope = reportProjectScope(p);
+        const costVisible = seesCostBudgets(p);
         const rows = await projectBudgetRows(trx, p.companyId, scope, {
           isActive,
           month,
           limit: page.perPage,
           offset: (page.page - 1) * page.perPage,
+          costVisible,
         });
         const total = rows.length ? Number(rows[0].total) : await countScopedProjects(trx, p.companyId, scope, isActive);
-        return { rows, total, costVisible: seesCostBudgets(p) };
+        return { rows, total, costVisible };
       });
       const results = rows.map((r) => {
         const hidden = r.budget_by === 'project_cost' && !costVisible;
