@@ -52,9 +52,9 @@
  *   npm run bench:time-entries
  *   npm run bench:time-entries -- --entries 1000000 --duration 10 --connections 32
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -67,7 +67,8 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
-import type { DriverMessage, ReadyMessage, ServerMessage, UsageMessage } from './protocol.ts';
+import type { ReadyMessage } from './protocol.ts';
+import { DatabaseCpu, ServerProcess, dropSchema, loadAverage, machineCpuMicros, table } from './harness.ts';
 import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
 
 // autocannon's request list (bench/autocannon.d.ts declares only what users-me needs).
@@ -167,136 +168,6 @@ function readOptions(): Options {
   };
 }
 
-// ---------------------------------------------------------------------------- server process
-
-class ServerProcess {
-  private seq = 0;
-  private readonly waiting = new Map<number, (m: UsageMessage) => void>();
-  readonly exited: Promise<void>;
-
-  constructor(readonly child: ChildProcess) {
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    child.on('message', (m: ServerMessage) => {
-      if (m.type === 'usage') {
-        this.waiting.get(m.seq)?.(m);
-        this.waiting.delete(m.seq);
-      }
-    });
-  }
-
-  get alive() {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  ready(timeoutMs: number): Promise<ReadyMessage> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server process not ready after ${timeoutMs} ms`)), timeoutMs);
-      const onExit = (code: number | null) => {
-        clearTimeout(timer);
-        reject(new Error(`server process exited (${code}) before it was ready`));
-      };
-      this.child.once('exit', onExit);
-      this.child.on('message', (m: ServerMessage) => {
-        if (m.type === 'ready') {
-          clearTimeout(timer);
-          this.child.off('exit', onExit);
-          resolve(m);
-        } else if (m.type === 'failed') {
-          clearTimeout(timer);
-          this.child.off('exit', onExit);
-          reject(new Error(`server process failed:\n${m.message}`));
-        }
-      });
-    });
-  }
-
-  usage(): Promise<UsageMessage> {
-    const seq = ++this.seq;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('server process did not report its usage')), 5000);
-      this.waiting.set(seq, (m) => {
-        clearTimeout(timer);
-        resolve(m);
-      });
-      this.send({ type: 'usage', seq });
-    });
-  }
-
-  send(message: DriverMessage) {
-    if (this.child.connected) this.child.send(message);
-  }
-
-  async stop() {
-    if (!this.alive) return;
-    this.send({ type: 'stop' });
-    const killed = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
-    await this.exited;
-    clearTimeout(killed);
-  }
-}
-
-// ---------------------------------------------------------------------------- CPU and load
-
-const CLOCK_TICK_MICROS = 10_000; // Linux USER_HZ is 100 on every mainstream kernel
-
-function processCpuMicros(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MICROS;
-  } catch {
-    return null;
-  }
-}
-
-function machineCpuMicros(): { busy: number; total: number } | null {
-  try {
-    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-    const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.map(Number);
-    const total = user + nice + system + idle + iowait + irq + softirq + steal;
-    return { busy: (total - idle - iowait) * CLOCK_TICK_MICROS, total: total * CLOCK_TICK_MICROS };
-  } catch {
-    return null;
-  }
-}
-
-/** /proc/loadavg as it reads (1, 5 and 15 minutes, runnable/total, last pid), or os.loadavg() elsewhere. */
-function loadAverage(): { oneMinute: number; raw: string } {
-  try {
-    const raw = readFileSync('/proc/loadavg', 'utf8').trim();
-    return { oneMinute: Number(raw.split(' ')[0]), raw };
-  } catch {
-    const [one, five, fifteen] = os.loadavg();
-    return { oneMinute: one, raw: `${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)}` };
-  }
-}
-
-/** CPU of the PostgreSQL backends of the server's pool, found by application_name (see users-me.ts). */
-class DatabaseCpu {
-  private last = new Map<number, number>();
-  constructor(
-    private readonly client: pg.Client,
-    private readonly applicationName: string,
-  ) {}
-
-  async sample(): Promise<number | null> {
-    const { rows } = await this.client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
-      this.applicationName,
-    ]);
-    const now = new Map<number, number>();
-    let delta = 0;
-    for (const { pid } of rows) {
-      const micros = processCpuMicros(pid);
-      if (micros === null) return null;
-      now.set(pid, micros);
-      delta += micros - (this.last.get(pid) ?? 0);
-    }
-    const first = this.last.size === 0;
-    this.last = now;
-    return first && rows.length === 0 ? null : delta;
-  }
-}
-
 // ---------------------------------------------------------------------------- helpers
 
 const median = (xs: number[]) => {
@@ -313,26 +184,6 @@ const f1 = (x: number) => x.toFixed(1);
 const f2 = (x: number) => x.toFixed(2);
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows
-    .map((r, n) => {
-      const line = r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-      return n === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : line;
-    })
-    .join('\n');
-}
-
-async function dropSchema(databaseUrl: string, schema: string) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists ${schema} cascade`);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A pg client in the benchmark's schema, UTC, with the app's type parsers (what the server's pool uses). */
 function schemaClient(databaseUrl: string, schema: string, applicationName: string) {

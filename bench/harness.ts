@@ -1,0 +1,167 @@
+/**
+ * What the benchmarks share: the forked server process (bench/servers.ts) and
+ * its messages, CPU accounting from /proc (the server, its PostgreSQL backends,
+ * the machine), the load average, a text table and dropping the run's schema.
+ */
+import { type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import pg from 'pg';
+import type { DriverMessage, ReadyMessage, ServerMessage, UsageMessage } from './protocol.ts';
+
+// ---------------------------------------------------------------------------- server process
+
+export class ServerProcess {
+  private seq = 0;
+  private readonly waiting = new Map<number, (m: UsageMessage) => void>();
+  readonly exited: Promise<void>;
+
+  constructor(readonly child: ChildProcess) {
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    child.on('message', (m: ServerMessage) => {
+      if (m.type === 'usage') {
+        this.waiting.get(m.seq)?.(m);
+        this.waiting.delete(m.seq);
+      }
+    });
+  }
+
+  get alive() {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  ready(timeoutMs: number): Promise<ReadyMessage> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server process not ready after ${timeoutMs} ms`)), timeoutMs);
+      const onExit = (code: number | null) => {
+        clearTimeout(timer);
+        reject(new Error(`server process exited (${code}) before it was ready`));
+      };
+      this.child.once('exit', onExit);
+      this.child.on('message', (m: ServerMessage) => {
+        if (m.type === 'ready') {
+          clearTimeout(timer);
+          this.child.off('exit', onExit);
+          resolve(m);
+        } else if (m.type === 'failed') {
+          clearTimeout(timer);
+          this.child.off('exit', onExit);
+          reject(new Error(`server process failed:\n${m.message}`));
+        }
+      });
+    });
+  }
+
+  usage(): Promise<UsageMessage> {
+    const seq = ++this.seq;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('server process did not report its usage')), 5000);
+      this.waiting.set(seq, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      this.send({ type: 'usage', seq });
+    });
+  }
+
+  send(message: DriverMessage) {
+    if (this.child.connected) this.child.send(message);
+  }
+
+  async stop() {
+    if (!this.alive) return;
+    this.send({ type: 'stop' });
+    const killed = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
+    await this.exited;
+    clearTimeout(killed);
+  }
+}
+
+// ---------------------------------------------------------------------------- CPU accounting
+
+const CLOCK_TICK_MICROS = 10_000; // Linux USER_HZ is 100 on every mainstream kernel
+
+/** utime + stime of a process in microseconds, or null when /proc does not show it. */
+export function processCpuMicros(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MICROS;
+  } catch {
+    return null;
+  }
+}
+
+/** All CPUs together: busy and total microseconds since boot, or null off Linux. */
+export function machineCpuMicros(): { busy: number; total: number } | null {
+  try {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.map(Number);
+    const total = user + nice + system + idle + iowait + irq + softirq + steal;
+    return { busy: (total - idle - iowait) * CLOCK_TICK_MICROS, total: total * CLOCK_TICK_MICROS };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU of the PostgreSQL backends of the benchmark's pool, found by the
+ * application_name the server process connects with. Backends that closed
+ * between two samples are lost (the pool keeps them open under load).
+ */
+export class DatabaseCpu {
+  private last = new Map<number, number>();
+  constructor(
+    private readonly client: pg.Client,
+    private readonly applicationName: string,
+  ) {}
+
+  /** CPU microseconds the pool's backends used since the previous call, or null if unreadable. */
+  async sample(): Promise<number | null> {
+    const { rows } = await this.client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
+      this.applicationName,
+    ]);
+    const now = new Map<number, number>();
+    let delta = 0;
+    for (const { pid } of rows) {
+      const micros = processCpuMicros(pid);
+      if (micros === null) return null;
+      now.set(pid, micros);
+      delta += micros - (this.last.get(pid) ?? 0);
+    }
+    const first = this.last.size === 0;
+    this.last = now;
+    return first && rows.length === 0 ? null : delta;
+  }
+}
+
+/** /proc/loadavg as it reads (1, 5 and 15 minutes, runnable/total, last pid), or os.loadavg() elsewhere. */
+export function loadAverage(): { oneMinute: number; raw: string } {
+  try {
+    const raw = readFileSync('/proc/loadavg', 'utf8').trim();
+    return { oneMinute: Number(raw.split(' ')[0]), raw };
+  } catch {
+    const [one, five, fifteen] = os.loadavg();
+    return { oneMinute: one, raw: `${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)}` };
+  }
+}
+
+export function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows
+    .map((r, n) => {
+      const line = r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+      return n === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : line;
+    })
+    .join('\n');
+}
+
+export async function dropSchema(databaseUrl: string, schema: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}
