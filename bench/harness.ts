@@ -3,11 +3,15 @@
  * its messages, CPU accounting from /proc (the server, its PostgreSQL backends,
  * the machine), the load average, a text table and dropping the run's schema.
  */
-import { type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { DriverMessage, ReadyMessage, ServerMessage, UsageMessage } from './protocol.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---------------------------------------------------------------------------- server process
 
@@ -164,4 +168,28 @@ export async function dropSchema(databaseUrl: string, schema: string) {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Forks bench/servers.ts (the app and the bare baseline on one pool) in the
+ * run's schema. node-postgres names its connections after PGAPPNAME, which is
+ * how DatabaseCpu finds the pool's backends; `profile` writes V8 CPU profiles
+ * to .bench/profiles.
+ */
+export function forkServer(options: { databaseUrl: string; schema: string; pool: number; applicationName: string; profile: boolean }): ServerProcess {
+  const execArgv = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, '.bench/profiles')}`] : [];
+  return new ServerProcess(
+    fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, 'bench/servers.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: options.databaseUrl,
+        BENCH_SCHEMA: options.schema,
+        BENCH_POOL_SIZE: String(options.pool),
+        PGAPPNAME: options.applicationName,
+      },
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
 }

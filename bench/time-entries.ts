@@ -52,7 +52,6 @@
  *   npm run bench:time-entries
  *   npm run bench:time-entries -- --entries 1000000 --duration 10 --connections 32
  */
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -68,7 +67,7 @@ import { loadConfig } from '../src/config.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
 import type { ReadyMessage } from './protocol.ts';
-import { DatabaseCpu, ServerProcess, dropSchema, loadAverage, machineCpuMicros, table } from './harness.ts';
+import { DatabaseCpu, ServerProcess, forkServer, dropSchema, loadAverage, machineCpuMicros, table } from './harness.ts';
 import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
 
 // autocannon's request list (bench/autocannon.d.ts declares only what users-me needs).
@@ -527,21 +526,7 @@ async function main() {
   console.log(`PostgreSQL ${pgTarget}, schema ${schema}; ${machine.nproc} CPUs (${machine.cpu}), loadavg ${machine.loadAverageAtStart}`);
 
   try {
-    const execArgv = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, '.bench/profiles')}`] : [];
-    server = new ServerProcess(
-      fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, 'bench/servers.ts')], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          DATABASE_URL: databaseUrl,
-          BENCH_SCHEMA: schema,
-          BENCH_POOL_SIZE: String(options.pool),
-          PGAPPNAME: applicationName,
-        },
-        execArgv,
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      }),
-    );
+    server = forkServer({ databaseUrl, schema, pool: options.pool, applicationName, profile: options.profile });
     const ready = await server.ready(180_000);
     console.log(`PostgreSQL ${ready.postgresVersion}; sheaf ${ready.sheafUrl}\n`);
 

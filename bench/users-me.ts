@@ -38,7 +38,6 @@
  *   npm run bench
  *   npm run bench -- --duration 10 --rounds 4 --connections 32
  */
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -49,7 +48,7 @@ import { parseArgs } from 'node:util';
 import autocannon, { type Instance, type Result } from 'autocannon';
 import pg from 'pg';
 import type { ReadyMessage } from './protocol.ts';
-import { DatabaseCpu, ServerProcess, dropSchema, machineCpuMicros, table } from './harness.ts';
+import { DatabaseCpu, ServerProcess, forkServer, dropSchema, machineCpuMicros, table } from './harness.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
@@ -317,22 +316,7 @@ async function main() {
   console.log(`PostgreSQL ${pgTarget}, schema ${schema}; ${machine.nproc} CPUs (${machine.cpu}), load ${f2(machine.loadAverage1m)}`);
 
   try {
-    const execArgv = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, '.bench/profiles')}`] : [];
-    server = new ServerProcess(
-      fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, 'bench/servers.ts')], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          DATABASE_URL: databaseUrl,
-          BENCH_SCHEMA: schema,
-          BENCH_POOL_SIZE: String(options.pool),
-          // node-postgres names its connections after PGAPPNAME: how the CPU of the pool's backends is found.
-          PGAPPNAME: applicationName,
-        },
-        execArgv,
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      }),
-    );
+    server = forkServer({ databaseUrl, schema, pool: options.pool, applicationName, profile: options.profile });
     const ready = await server.ready(120_000);
     await sanityCheck(ready);
     monitor = new pg.Client({ connectionString: databaseUrl, application_name: `${applicationName}-monitor` });
