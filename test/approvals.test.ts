@@ -757,6 +757,10 @@ describe.runIf(onPostgres)('approvals against writes in flight (PostgreSQL: seve
       await lockPersonTimeForApproval(trx, w.companyId, person.userId);
       const created = await postEntry(ctx.app, person, { project_id: w.project, task_id: w.task, spent_date: wk.tue, hours: 1 });
       expectError(created, 409, 'conflict');
+      // The same lock whoever writes, however the person's id is spelled, and for timers.
+      const forThem = { user_id: person.userId.toUpperCase(), project_id: w.project, task_id: w.task };
+      expectError(await postEntry(ctx.app, w.owner, { ...forThem, spent_date: wk.tue, hours: 1 }), 409, 'conflict');
+      expectError(await postEntry(ctx.app, w.owner, { ...forThem, is_running: true }), 409, 'conflict');
       expectError(await patchEntry(ctx.app, person, existing, { hours: 3 }), 409, 'conflict');
       // Someone else's time is not held up.
       await entry(w.member, wk.tue);

@@ -66,6 +66,11 @@ const MAX_PREPARED_SQL_LENGTH = 8_000;
  * its text lets every pooled connection parse and plan it once and then only bind and
  * execute. Queries without parameters (BEGIN, COMMIT, DDL) stay on the simple protocol.
  * The set of named statements per connection is bounded.
+ *
+ * It also saves a round trip per transaction: Kysely's `begin` is held back and sent
+ * in front of the transaction's first statement when that one has no parameters (the
+ * simple protocol takes several statements at once), as withTenant's settings
+ * statement has. A transaction that ran nothing sends neither begin nor commit.
  */
 function preparingPool(pool: pg.Pool): PostgresPool {
   const names = new Map<string, string>();
@@ -82,7 +87,8 @@ function preparingPool(pool: pg.Pool): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     const prepared = new Set<string>();
-    const query = (text: any, values?: ReadonlyArray<unknown>): any => {
+    let beginHeld = false;
+    const send = (text: any, values?: ReadonlyArray<unknown>): any => {
       if (typeof text !== 'string' || !values || values.length === 0 || text.length > MAX_PREPARED_SQL_LENGTH) {
         return values === undefined ? client.query(text) : client.query(text, [...values]);
       }
@@ -92,6 +98,18 @@ function preparingPool(pool: pg.Pool): PostgresPool {
         prepared.add(name);
       }
       return client.query({ name, text, values: [...values] });
+    };
+    const query = (text: any, values?: ReadonlyArray<unknown>): any => {
+      const simple = typeof text === 'string' && (!values || values.length === 0);
+      if (simple && text === 'begin') {
+        beginHeld = true;
+        return Promise.resolve(EMPTY_RESULT);
+      }
+      if (!beginHeld) return simple ? client.query(text).then(lastResult) : send(text, values);
+      beginHeld = false;
+      if (simple && (text === 'commit' || text === 'rollback')) return Promise.resolve(EMPTY_RESULT);
+      if (simple) return client.query(`begin;\n${text}`).then(lastResult);
+      return client.query('begin').then(() => send(text, values));
     };
     return { query, release: () => client.release() } as PostgresPoolClient;
   };
@@ -105,6 +123,11 @@ function preparingPool(pool: pg.Pool): PostgresPool {
     end: () => pool.end(),
   };
 }
+
+const EMPTY_RESULT = { command: '', rowCount: null, rows: [], fields: [] };
+
+/** Several statements in one simple query answer with one result each: Kysely gets the last. */
+const lastResult = (result: pg.QueryResult | pg.QueryResult[]) => (Array.isArray(result) ? result[result.length - 1] : result);
 
 async function openPglite(dataDir: string | null): Promise<Database> {
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};

@@ -77,8 +77,12 @@ export function weekLockedError(week: string): ApiError {
   );
 }
 
-/** The advisory-lock key of a person's time and expenses in a workspace. */
-const personTimeKey = (companyId: string, userId: string) => sql`hashtextextended(${companyId} || '/' || ${userId}, 0)`;
+/**
+ * The advisory-lock key of a person's time and expenses in a workspace. The ids are
+ * inlined as literals (sql.lit), so the shared lock can ride in a tenant
+ * transaction's first statement (withTenant's prelude).
+ */
+const personTimeKey = (companyId: string, userId: string) => sql`hashtextextended(${sql.lit(`${companyId}/${userId}`)}, 0)`;
 
 /**
  * Writes of a person's time or expenses against an approval of them. A write
@@ -88,19 +92,30 @@ const personTimeKey = (companyId: string, userId: string) => sql`hashtextextende
  * the writes in flight and sees them (409 `approval_conflict` when they changed
  * the period), and a write that starts while an approval runs is a 409
  * `conflict` instead of slipping an unsubmitted entry into the week being
- * approved. It must be its own statement, before the week-lock read: in READ
+ * approved. It must be a statement before the week-lock read: in READ
  * COMMITTED a statement's snapshot is taken when it starts. Writers only try,
  * never wait, so a write holding row locks cannot deadlock with an approval
  * waiting for them.
+ *
+ * The expression is true when the lock was taken; see enteredPersonTime.
  */
+export const tryEnterPersonTime = (companyId: string, userId: string) =>
+  sql<boolean>`pg_try_advisory_xact_lock_shared(${personTimeKey(companyId, userId.toLowerCase())})`;
+
+/** Throws the 409 of a write that met an approval of the person's time in progress (tryEnterPersonTime false). */
+export function enteredPersonTime(entered: boolean | undefined): void {
+  if (!entered) throw conflict("An approval of this person's time is in progress; retry in a moment.");
+}
+
+/** Takes the shared lock of a person's time in its own statement (see tryEnterPersonTime). */
 export async function enterPersonTime(trx: Tx, companyId: string, userId: string): Promise<void> {
-  const result = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock_shared(${personTimeKey(companyId, userId)}) as ok`.execute(trx);
-  if (!result.rows[0]?.ok) throw conflict("An approval of this person's time is in progress; retry in a moment.");
+  const result = await sql<{ ok: boolean }>`select ${tryEnterPersonTime(companyId, userId)} as ok`.execute(trx);
+  enteredPersonTime(result.rows[0]?.ok);
 }
 
 /** Taken by an approval, exclusively, before it locks and re-reads the period (see enterPersonTime). */
 export async function lockPersonTimeForApproval(trx: Tx, companyId: string, userId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${personTimeKey(companyId, userId)})`.execute(trx);
+  await sql`select pg_advisory_xact_lock(${personTimeKey(companyId, userId.toLowerCase())})`.execute(trx);
 }
 
 /**

@@ -10,7 +10,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.ts'
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { todayIn } from '../../time/workspace-time.ts';
-import { assertNotLocked, assertWeeksOpen, enterPersonTime, weekLockedError } from './lock.ts';
+import { assertNotLocked, assertWeeksOpen, enteredPersonTime, tryEnterPersonTime, weekLockedError } from './lock.ts';
 import { entryHours, type EntryRow, type EntryView, type PresentContext } from './presenter.ts';
 import {
   billableRateSql,
@@ -341,13 +341,17 @@ export async function createEntry(db: Kysely<DB>, p: Principal, input: CreateInp
   if (input.spent_date !== undefined) checked(checkSpentDate(input.spent_date));
   const common = checkCommon(input);
   const id = newId(now.getTime());
-  const personHint = input.user_id !== undefined && isId(input.user_id) ? input.user_id : p.userId;
+  // Whose time it is, as far as can be told before the context query (an id that is
+  // not one is a 400 from that query; the caller's own lock is harmless meanwhile).
+  const personHint = input.user_id !== undefined && isId(input.user_id) ? input.user_id.toLowerCase() : p.userId;
 
+  // A completed entry's week lock is read with the context (its date is known), after
+  // the person's time lock, taken in the transaction's first statement. A timer's date
+  // depends on the workspace zone, so it takes both later, in assertWeeksOpen.
+  const prelude = running ? undefined : { entered: tryEnterPersonTime(p.companyId, personHint) };
   const write = () =>
-    withTenant(db, p.companyId, async (trx) => {
-      // A completed entry's week lock is read with the context (its date is known);
-      // a timer's date depends on the workspace zone, so it is checked on its own.
-      if (!running) await enterPersonTime(trx, p.companyId, input.user_id ?? p.userId);
+    withTenant(db, p.companyId, async (trx, first: { entered?: boolean }) => {
+      if (!running) enteredPersonTime(first.entered);
       const settings = await loadWriteContext(
         trx,
         p.companyId,
@@ -418,7 +422,7 @@ export async function createEntry(db: Kysely<DB>, p: Principal, input: CreateInp
       });
       const row: EntryRow = { ...stored, task_name: target.taskName, project_budget_by: target.budgetBy };
       return { row, present: presentOf(p, settings, now) };
-    });
+    }, prelude);
   return running ? startingTimer(db, p.companyId, personHint, write) : write();
 }
 

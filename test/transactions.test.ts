@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { withTenant } from '../src/db/tenant.ts';
+import { createWorkspace } from '../src/modules/workspaces/service.ts';
+import { openTestDatabase, onPostgres } from './helpers.ts';
+
+/**
+ * Transactions on PostgreSQL: the pool holds Kysely's BEGIN back and sends it with
+ * the transaction's first statement when that has no parameters (one round trip
+ * less per tenant transaction). These tests pin what must not change with it:
+ * statements still run in one transaction, failures still roll back, and the
+ * round trips saved are really saved.
+ */
+describe.runIf(onPostgres)('transactions on PostgreSQL (begin sent with the first statement)', () => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  let companyId: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    companyId = (await createWorkspace(database.db, { name: 'Round Trips' })).id;
+  });
+  afterAll(() => database.close());
+
+  /** The texts the pool's clients sent during fn (one entry per round trip). */
+  async function sent(fn: () => Promise<unknown>): Promise<string[]> {
+    const texts: string[] = [];
+    const original = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: any[]) {
+      const first = args[0];
+      texts.push(typeof first === 'string' ? first : String(first?.text ?? '(object)'));
+      return (original as any).apply(this, args);
+    });
+    try {
+      await fn();
+    } finally {
+      spy.mockRestore();
+    }
+    return texts;
+  }
+
+  it('a tenant transaction sends begin with its settings, then the statements, then commit', async () => {
+    const texts = await sent(() =>
+      withTenant(database.db, companyId, async (trx) => {
+        const { rows } = await sql<{ company: string; role: string }>`select current_setting('app.company_id') as company, current_user as role`.execute(trx);
+        expect(rows[0]).toEqual({ company: companyId, role: 'sheaf_app' });
+      }),
+    );
+    expect(texts).toHaveLength(3);
+    expect(texts[0]).toMatch(/^begin;\s*select set_config\('role', 'sheaf_app', true\), set_config\('app\.company_id', '[0-9a-f-]{36}', true\)$/);
+    expect(texts[2]).toBe('commit');
+  });
+
+  it('the settings are the transaction’s alone: gone after commit', async () => {
+    await withTenant(database.db, companyId, async () => {});
+    const { rows } = await sql<{ company: string | null }>`select current_setting('app.company_id', true) as company`.execute(database.db);
+    expect(rows[0].company ?? '').toBe('');
+  });
+
+  it('a prelude rides in the first statement and fn receives its row', async () => {
+    const texts = await sent(() =>
+      withTenant(
+        database.db,
+        companyId,
+        async (_trx, first) => {
+          expect(first.answer).toBe(42);
+        },
+        { answer: sql<number>`${sql.lit(42)}::int` },
+      ),
+    );
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toMatch(/, 42::int as "answer"$/);
+  });
+
+  it('a failure after the first statement rolls everything back', async () => {
+    const name = `rolled back ${Date.now()}`;
+    await expect(
+      withTenant(database.db, companyId, async (trx) => {
+        await trx.updateTable('companies').set({ name }).where('id', '=', companyId).execute();
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    const row = await database.db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirstOrThrow();
+    expect(row.name).not.toBe(name);
+  });
+
+  it('a plain transaction whose first statement has parameters still gets its own begin', async () => {
+    const name = `rolled back ${Date.now()}`;
+    const texts = await sent(() =>
+      database.db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.updateTable('companies').set({ name }).where('id', '=', companyId).execute();
+          throw new Error('boom');
+        })
+        .catch(() => {}),
+    );
+    expect(texts[0]).toBe('begin');
+    expect(texts.at(-1)).toBe('rollback');
+    const row = await database.db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirstOrThrow();
+    expect(row.name).not.toBe(name);
+  });
+
+  it('a transaction that ran nothing sends nothing', async () => {
+    expect(await sent(() => database.db.transaction().execute(async () => {}))).toEqual([]);
+  });
+
+  it('a failing first statement leaves the connection usable (no transaction left open)', async () => {
+    await expect(
+      database.db.transaction().execute((trx) => sql`select 1/0`.execute(trx)),
+    ).rejects.toThrow(/division by zero/);
+    // Every pooled connection answers outside a transaction afterwards.
+    const checks = await Promise.all(
+      Array.from({ length: 25 }, () => sql<{ now: Date; stmt: Date }>`select now() as now, statement_timestamp() as stmt`.execute(database.db)),
+    );
+    for (const { rows } of checks) expect(rows[0].now.getTime()).toBe(rows[0].stmt.getTime());
+  });
+});
