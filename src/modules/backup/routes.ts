@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/security.ts';
+import { plainJsonSerializer } from '../../http/serializers.ts';
 import { ErrorResponses } from '../../http/schemas.ts';
 import { LinksSchema } from '../../http/pagination.ts';
 import { BACKUP_DEFAULT_PER_PAGE, BACKUP_MAX_PER_PAGE, BACKUP_SCHEMA_VERSION } from './resources.ts';
@@ -95,7 +96,7 @@ export async function backupRoutes(app: FastifyInstance) {
     {
       config: { access: 'administrator' },
       // The 200 body is sent as prebuilt text (see the handler); errors are serialized plainly.
-      serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+      serializerCompiler: plainJsonSerializer,
       schema: {
         tags: ['backup'],
         summary: 'One page of a backup resource',

@@ -4,6 +4,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { ApiError, badRequest, forbidden } from '../../http/errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
 import { principalOf } from '../../http/security.ts';
+import { plainJsonSerializer } from '../../http/serializers.ts';
 import { ErrorResponses } from '../../http/schemas.ts';
 import { isId } from '../../ids.ts';
 import type { TimeSource } from '../../db/types.ts';
@@ -260,6 +261,8 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
     '/api/v2/time_entries',
     {
       config: { access: 'authenticated' },
+      // Up to 2,000 entries, each built exactly by presentEntry.
+      serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
         summary: 'List time entries',
