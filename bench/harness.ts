@@ -177,7 +177,7 @@ export async function dropSchema(databaseUrl: string, schema: string) {
  * to .bench/profiles.
  */
 export function forkServer(options: { databaseUrl: string; schema: string; pool: number; applicationName: string; profile: boolean }): ServerProcess {
-  const execArgv = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, '.bench/profiles')}`] : [];
+  const execArgv = [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, '.bench/profiles')}`] : [])];
   return new ServerProcess(
     fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, 'bench/servers.ts')], {
       cwd: ROOT,

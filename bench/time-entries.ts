@@ -45,6 +45,7 @@
  *   --plan                           print EXPLAIN ANALYZE of the list SQL and of the lock check
  *   --profile                        write a V8 CPU profile of the server process to .bench/profiles/
  *   --skip-list / --skip-create      measure only the other figure
+ *   --keep                           keep the seeded schema (its name is printed) to inspect it with psql
  * DATABASE_URL selects PostgreSQL (default postgres://root@127.0.0.1:5432/test; the
  * seed needs a superuser); the run works in its own schema (sheaf_bench_<random>),
  * dropped at the end, on failure and on Ctrl-C.
@@ -104,6 +105,7 @@ interface Options {
   profile: boolean;
   skipList: boolean;
   skipCreate: boolean;
+  keep: boolean;
 }
 
 function readOptions(): Options {
@@ -125,6 +127,7 @@ function readOptions(): Options {
       profile: { type: 'boolean' },
       'skip-list': { type: 'boolean' },
       'skip-create': { type: 'boolean' },
+      keep: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -133,7 +136,7 @@ function readOptions(): Options {
     console.log(
       'usage: npm run bench:time-entries -- [--entries n] [--users n] [--projects n] [--years n] [--days n] [--iterations n]\n' +
         '         [--duration s] [--warmup s] [--rounds n] [--connections n] [--pool n] [--out file] [--plan] [--profile]\n' +
-        '         [--skip-list] [--skip-create]',
+        '         [--skip-list] [--skip-create] [--keep]',
     );
     process.exit(0);
   }
@@ -164,6 +167,7 @@ function readOptions(): Options {
     profile: values.profile ?? false,
     skipList: values['skip-list'] ?? false,
     skipCreate: values['skip-create'] ?? false,
+    keep: values.keep ?? false,
   };
 }
 
@@ -205,6 +209,8 @@ interface ListResult {
   apiMs: { median: number; p90: number; min: number; max: number };
   sqlMs: { median: number; p90: number; min: number; max: number };
   ratio: number;
+  /** The server process's CPU per list request (µs), over the timed requests. */
+  serverCpuMicros: number;
   responseBytes: number;
   sql: string;
   parameters: unknown[];
@@ -240,6 +246,7 @@ async function captureListSql(databaseUrl: string, schema: string, path: string,
 async function measureList(
   databaseUrl: string,
   schema: string,
+  server: ServerProcess,
   ready: ReadyMessage,
   seed: SeedResult,
   options: Options,
@@ -309,6 +316,8 @@ async function measureList(
     }
     const apiTimes: number[] = [];
     const sqlTimes: number[] = [];
+    // The server is idle while the raw SQL runs, so its CPU over the loop is the API's alone.
+    const usageBefore = await server.usage();
     for (let i = 0; i < options.iterations; i++) {
       // Alternate which goes first, so drift of the machine falls on both alike.
       if (i % 2) {
@@ -319,6 +328,7 @@ async function measureList(
         apiTimes.push(await api());
       }
     }
+    const usageAfter = await server.usage();
     const loadAfter = loadAverage().raw;
     if (options.plan) {
       const plan = await inTenant(() => client.query(`explain (analyze, buffers) ${query.sql}`, query.parameters as unknown[]));
@@ -336,6 +346,7 @@ async function measureList(
       apiMs,
       sqlMs,
       ratio: apiMs.median / sqlMs.median,
+      serverCpuMicros: (usageAfter.cpuMicros - usageBefore.cpuMicros) / options.iterations,
       responseBytes,
       sql: query.sql,
       parameters: query.parameters as unknown[],
@@ -494,6 +505,10 @@ async function main() {
       current?.stop();
       await server?.stop();
       await monitor?.end().catch(() => {});
+      if (options.keep && !interrupted) {
+        console.log(`kept schema ${schema}; drop it with: psql -c 'drop schema ${schema} cascade'`);
+        return;
+      }
       try {
         await dropSchema(databaseUrl, schema);
       } catch (err) {
@@ -553,10 +568,11 @@ async function main() {
     // ------------------------------------------------------------------ list
     let list: ListResult | null = null;
     if (!options.skipList) {
-      list = await measureList(databaseUrl, schema, ready, seed, options, applicationName);
+      list = await measureList(databaseUrl, schema, server, ready, seed, options, applicationName);
       console.log(`GET ${list.url} (${list.entriesInRange.toLocaleString('en')} entries in range, page of 2000, ${(list.responseBytes / 1024).toFixed(0)} KiB)`);
       console.log(`  API median      ${f1(list.apiMs.median)} ms (p90 ${f1(list.apiMs.p90)}, min ${f1(list.apiMs.min)}), HTTP to complete body`);
       console.log(`  raw SQL median  ${f1(list.sqlMs.median)} ms (p90 ${f1(list.sqlMs.p90)}, min ${f1(list.sqlMs.min)}), same SQL through pg, same transaction shape`);
+      console.log(`  server CPU      ${f0(list.serverCpuMicros)} µs per list request (node process)`);
       console.log(`  ratio           ${f2(list.ratio)}× — ${list.ratio <= 2 ? 'within' : 'MISSES'} the 2× aim; loadavg ${list.loadAverage.before} → ${list.loadAverage.after}\n`);
     }
     if (interrupted) throw new Error('interrupted');
