@@ -165,6 +165,19 @@ describe('create a completed entry', () => {
     });
   });
 
+  it('measures wall-clock times in the zone the workspace has now, after a change of zone', async () => {
+    const moved = await makeTimeWorkspace(ctx.db, { timezone: 'UTC', name: 'Moving' });
+    const post = (extra: Record<string, unknown>) =>
+      postEntry(ctx.app, moved.member, { project_id: moved.project, task_id: moved.task, ...extra });
+    const span = { spent_date: '2026-03-29', started_time: '01:00', ended_time: '04:00' };
+    // In UTC the span is three hours (and the server now knows the workspace's zone).
+    expect((await post(span)).json()).toMatchObject({ hours: 3, duration_seconds: 10800 });
+    await setWorkspace(ctx.db, moved.companyId, { timezone: 'Europe/Berlin' });
+    // In Berlin it is two (spring forward), whatever zone the last create saw.
+    expect((await post(span)).json()).toMatchObject({ hours: 2, duration_seconds: 7200 });
+    expect((await post(span)).json()).toMatchObject({ hours: 2, duration_seconds: 7200 });
+  });
+
   it('requires a real spent_date', async () => {
     expectError(await postEntry(ctx.app, w.member, body({ spent_date: undefined })), 400, 'invalid_request', 'spent_date');
     for (const d of ['2026-02-30', '2026/06/01', '20260601', '', 'today', 20260601]) {

@@ -3,7 +3,8 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { withTenant } from '../src/db/tenant.ts';
 import { createWorkspace } from '../src/modules/workspaces/service.ts';
-import { openTestDatabase, onPostgres } from './helpers.ts';
+import { createTestContext, openTestDatabase, onPostgres, type TestContext } from './helpers.ts';
+import { makeTimeWorkspace, postEntry, setNow, type TimeWorkspace } from './fixtures/catalog.ts';
 
 /**
  * Transactions on PostgreSQL: the pool holds Kysely's BEGIN back and sends it with
@@ -12,6 +13,24 @@ import { openTestDatabase, onPostgres } from './helpers.ts';
  * statements still run in one transaction, failures still roll back, and the
  * round trips saved are really saved.
  */
+
+/** The texts the pool's clients sent during fn (one entry per round trip). */
+async function sent(fn: () => Promise<unknown>): Promise<string[]> {
+  const texts: string[] = [];
+  const original = pg.Client.prototype.query;
+  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: any[]) {
+    const first = args[0];
+    texts.push(typeof first === 'string' ? first : String(first?.text ?? '(object)'));
+    return (original as any).apply(this, args);
+  });
+  try {
+    await fn();
+  } finally {
+    spy.mockRestore();
+  }
+  return texts;
+}
+
 describe.runIf(onPostgres)('transactions on PostgreSQL (begin sent with the first statement)', () => {
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
   let companyId: string;
@@ -21,23 +40,6 @@ describe.runIf(onPostgres)('transactions on PostgreSQL (begin sent with the firs
     companyId = (await createWorkspace(database.db, { name: 'Round Trips' })).id;
   });
   afterAll(() => database.close());
-
-  /** The texts the pool's clients sent during fn (one entry per round trip). */
-  async function sent(fn: () => Promise<unknown>): Promise<string[]> {
-    const texts: string[] = [];
-    const original = pg.Client.prototype.query;
-    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: any[]) {
-      const first = args[0];
-      texts.push(typeof first === 'string' ? first : String(first?.text ?? '(object)'));
-      return (original as any).apply(this, args);
-    });
-    try {
-      await fn();
-    } finally {
-      spy.mockRestore();
-    }
-    return texts;
-  }
 
   it('a tenant transaction sends begin with its settings, then the statements, then commit', async () => {
     const texts = await sent(() =>
@@ -114,5 +116,31 @@ describe.runIf(onPostgres)('transactions on PostgreSQL (begin sent with the firs
       Array.from({ length: 25 }, () => sql<{ now: Date; stmt: Date }>`select now() as now, statement_timestamp() as stmt`.execute(database.db)),
     );
     for (const { rows } of checks) expect(rows[0].now.getTime()).toBe(rows[0].stmt.getTime());
+  });
+});
+
+describe.runIf(onPostgres)('a completed time entry on PostgreSQL', () => {
+  let ctx: TestContext;
+  let w: TimeWorkspace;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    setNow(ctx.clock, '2026-06-10T10:00:00.000Z');
+    w = await makeTimeWorkspace(ctx.db);
+  });
+  afterAll(() => ctx.close());
+
+  const body = (extra: Record<string, unknown> = {}) => ({ project_id: w.project, task_id: w.task, spent_date: '2026-06-09', hours: 1, ...extra });
+
+  it('takes five round trips: authentication, begin with the settings and the person lock, the context, the insert, commit', async () => {
+    let status = 0;
+    const texts = await sent(async () => {
+      status = (await postEntry(ctx.app, w.member, body())).statusCode;
+    });
+    expect(status).toBe(201);
+    expect(texts).toHaveLength(5);
+    expect(texts[1]).toMatch(/^begin;[\s\S]*pg_try_advisory_xact_lock_shared/);
+    expect(texts[3]).toMatch(/^insert into "time_entries"/);
+    expect(texts[4]).toBe('commit');
   });
 });
