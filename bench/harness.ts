@@ -177,7 +177,10 @@ export async function dropSchema(databaseUrl: string, schema: string) {
  * to .bench/profiles.
  */
 export function forkServer(options: { databaseUrl: string; schema: string; pool: number; applicationName: string; profile: boolean }): ServerProcess {
-  const execArgv = [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, '.bench/profiles')}`] : [])];
+  // BENCH_NODE_FLAGS: extra node flags for the server process (say, --cpu-prof-interval=200 or heap sizes to try).
+  const extra = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  const profile = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, '.bench/profiles')}`] : [];
+  const execArgv = [...extra, ...profile];
   return new ServerProcess(
     fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, 'bench/servers.ts')], {
       cwd: ROOT,

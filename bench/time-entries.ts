@@ -46,6 +46,8 @@
  *   --profile                        write a V8 CPU profile of the server process to .bench/profiles/
  *   --skip-list / --skip-create      measure only the other figure
  *   --keep                           keep the seeded schema (its name is printed) to inspect it with psql
+ * BENCH_NODE_FLAGS passes node flags to the server process (with --profile, say
+ * --cpu-prof-interval=200 for a finer profile).
  * DATABASE_URL selects PostgreSQL (default postgres://root@127.0.0.1:5432/test; the
  * seed needs a superuser); the run works in its own schema (sheaf_bench_<random>),
  * dropped at the end, on failure and on Ctrl-C.

@@ -53,7 +53,7 @@ export async function fetchPage<DB, TB extends keyof DB, O>(
     .execute()) as Array<O & { __total?: string }>;
   if (rows.length > 0) {
     const total = Number(rows[0].__total);
-    // Cleared, not deleted: \`delete\` would turn every row into a slow dictionary-mode
+    // Cleared, not deleted: `delete` would turn every row into a slow dictionary-mode
     // object, which the presenters of a 2,000-row page then read field by field.
     for (const row of rows) row.__total = undefined;
     return { rows, total };
