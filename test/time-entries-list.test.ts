@@ -148,7 +148,10 @@ describe('order and shape', () => {
 
   it('paginates with the envelope', async () => {
     const res = await list(w.admin, '?per_page=3&page=2');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('private, no-store');
     const b = res.json();
+    expect(Object.keys(b)).toEqual(['time_entries', 'per_page', 'total_pages', 'total_entries', 'page', 'links']);
     expect(b).toMatchObject({ page: 2, per_page: 3, total_entries: Object.keys(E).length, total_pages: Math.ceil(Object.keys(E).length / 3) });
     expect(b.time_entries).toHaveLength(3);
     expect(b.links).toEqual({
