@@ -9,8 +9,9 @@
  *    real server, up to the complete response body, and of the very same SQL
  *    sent straight through `pg` in the same transaction shape (tenant role and
  *    company set, begin/commit), interleaved request by request in the same run,
- *    and their ratio. The SQL is the one the list really runs: captured from the
- *    Kysely query log of one request through the same route. Aim: within 2×.
+ *    and their ratio. The SQL is what the list really runs: the page's statement and
+ *    its count, captured from the Kysely query log of one request through the same
+ *    route, and sent one after the other as the route does. Aim: within 2×.
  *
  * 2. Create: `POST /api/v2/time_entries` throughput and latency with autocannon
  *    (default 32 connections), each request a completed entry (hours, or start
@@ -214,23 +215,24 @@ interface ListResult {
   /** The server process's CPU per list request (µs), over the timed requests. */
   serverCpuMicros: number;
   responseBytes: number;
-  sql: string;
-  parameters: unknown[];
+  sql: string[];
+  parameters: unknown[][];
   loadAverage: { before: string; after: string };
 }
 
 /**
  * The SQL the list route runs for this request: one request through an in-process
  * app whose Kysely logs its queries (same route, principal, filters and query builder
- * as the server's), the list's statement picked from the log.
+ * as the server's), the statements that read time entries picked from the log: the
+ * page and, when the page is full, its count.
  */
-async function captureListSql(databaseUrl: string, schema: string, path: string, headers: Record<string, string>): Promise<CompiledQuery> {
+async function captureListSql(databaseUrl: string, schema: string, path: string, headers: Record<string, string>): Promise<CompiledQuery[]> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, options: `-c TimeZone=UTC -c search_path=${schema}`, types: pgTypes });
-  let captured: CompiledQuery | undefined;
+  const captured: CompiledQuery[] = [];
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),
     log: (e) => {
-      if (e.level === 'query' && /from "time_entries" as "te"/.test(e.query.sql) && e.query.sql.includes('count(*) over ()')) captured = e.query;
+      if (e.level === 'query' && /from "time_entries" as "te"/.test(e.query.sql)) captured.push(e.query);
     },
   });
   const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000' }, { dataDir: null }), db });
@@ -241,7 +243,7 @@ async function captureListSql(databaseUrl: string, schema: string, path: string,
     await app.close();
     await db.destroy();
   }
-  if (!captured) throw new Error('the time entry list query was not captured');
+  if (captured.length === 0) throw new Error('the time entry list queries were not captured');
   return captured;
 }
 
@@ -263,7 +265,7 @@ async function measureList(
   const path = `/api/v2/time_entries?from=${from}&to=${to}&per_page=2000`;
   const url = `${ready.sheafUrl}${path}`;
 
-  const query = await captureListSql(databaseUrl, schema, path, ready.headers);
+  const queries = await captureListSql(databaseUrl, schema, path, ready.headers);
   const client = schemaClient(databaseUrl, schema, `${applicationName}-raw`);
   await client.connect();
   try {
@@ -303,9 +305,10 @@ async function measureList(
     const raw = () =>
       inTenant(async () => {
         const start = performance.now();
-        const r = await client.query(query.sql, query.parameters as unknown[]);
+        const results = [];
+        for (const q of queries) results.push(await client.query(q.sql, q.parameters as unknown[]));
         const ms = performance.now() - start;
-        if (r.rows.length !== expected) throw new Error(`raw list SQL returned ${r.rows.length} rows, not ${expected}`);
+        if (results[0].rows.length !== expected) throw new Error(`raw list SQL returned ${results[0].rows.length} rows, not ${expected}`);
         return ms;
       });
     // Timed: the API from request to complete body; the SQL from send to parsed rows
@@ -333,8 +336,10 @@ async function measureList(
     const usageAfter = await server.usage();
     const loadAfter = loadAverage().raw;
     if (options.plan) {
-      const plan = await inTenant(() => client.query(`explain (analyze, buffers) ${query.sql}`, query.parameters as unknown[]));
-      console.log(`\nlist SQL plan:\n${plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')}\n`);
+      for (const q of queries) {
+        const plan = await inTenant(() => client.query(`explain (analyze, buffers) ${q.sql}`, q.parameters as unknown[]));
+        console.log(`\nlist SQL plan:\n${plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')}\n`);
+      }
     }
     const stats = (xs: number[]) => ({ median: median(xs), p90: quantile(xs, 0.9), min: Math.min(...xs), max: Math.max(...xs) });
     const apiMs = stats(apiTimes);
@@ -350,8 +355,8 @@ async function measureList(
       ratio: apiMs.median / sqlMs.median,
       serverCpuMicros: (usageAfter.cpuMicros - usageBefore.cpuMicros) / options.iterations,
       responseBytes,
-      sql: query.sql,
-      parameters: query.parameters as unknown[],
+      sql: queries.map((q) => q.sql),
+      parameters: queries.map((q) => q.parameters as unknown[]),
       loadAverage: { before: loadBefore, after: loadAfter },
     };
   } finally {

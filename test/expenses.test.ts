@@ -401,10 +401,17 @@ describe('GET /api/v2/expenses: visibility and every filter', () => {
   let l: ExpenseWorkspace;
   const ids: Record<string, string> = {};
   const call = (caller: Caller, query = '') => request(ctx.app, caller, { method: 'GET', url: `/api/v2/expenses${query}` });
+  /** The listed ids; asked again one per page, the total (counted on its own) must agree. */
   const idsOf = async (caller: Caller, query = '') => {
     const res = await call(caller, query);
     expect(res.statusCode, `${query}: ${res.body}`).toBe(200);
-    return res.json().expenses.map((e: any) => e.id) as string[];
+    const found = res.json().expenses.map((e: any) => e.id) as string[];
+    if (!/[?&](page|per_page)=/.test(query)) {
+      expect(res.json().total_entries).toBe(found.length);
+      const counted = await call(caller, `${query}${query ? '&' : '?'}per_page=1`);
+      expect(counted.json().total_entries, `total of ${query}`).toBe(found.length);
+    }
+    return found;
   };
 
   beforeAll(async () => {

@@ -71,10 +71,21 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const list = (caller: Caller, query = '') => request(ctx.app, caller, { method: 'GET', url: `/api/v2/time_entries${query}` });
+/**
+ * The ids of the entries a request lists. Unless it pages itself, it is asked again one
+ * entry per page, where the total is counted by its own query (a first page that holds
+ * everything is its own total): the count must see exactly what the page sees.
+ */
 async function ids(caller: Caller, query = '') {
   const res = await list(caller, query);
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().time_entries.map((e: { id: string }) => e.id) as string[];
+  const found = res.json().time_entries.map((e: { id: string }) => e.id) as string[];
+  if (!/[?&](page|per_page)=/.test(query)) {
+    expect(res.json().total_entries).toBe(found.length);
+    const counted = await list(caller, `${query}${query ? '&' : '?'}per_page=1`);
+    expect(counted.json().total_entries, `total of ${query}`).toBe(found.length);
+  }
+  return found;
 }
 const named = (...names: string[]) => names.map((n) => E[n]);
 const sorted = (a: string[]) => [...a].sort();

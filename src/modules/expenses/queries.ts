@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Principal } from '../../auth/principal.ts';
 import { timeRecordVisible } from '../../access/time.ts';
-import type { ExpenseSource, WeekStart } from '../../db/types.ts';
+import type { DB, ExpenseSource, WeekStart } from '../../db/types.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { fetchPage, type PageParams } from '../../http/pagination.ts';
+import { fetchCountedPage, type PageParams } from '../../http/pagination.ts';
 import { isId } from '../../ids.ts';
 import type { ExpenseRow } from './presenter.ts';
 
@@ -82,33 +82,49 @@ export interface ExpenseFilter {
 }
 
 /**
+ * The expenses of a workspace the principal may see, with the filters applied, as
+ * conditions on `expenses as ex` alone, so the page and its count share them.
+ */
+function expenseFilters(p: Principal, filter: ExpenseFilter) {
+  return (eb: ExpressionBuilder<DB & { ex: DB['expenses'] }, 'ex'>) => {
+    const conditions: Expression<SqlBool>[] = [timeRecordVisible(p, 'ex')(eb)];
+    if (filter.userId) conditions.push(eb('ex.user_id', '=', filter.userId));
+    if (filter.projectId) conditions.push(eb('ex.project_id', '=', filter.projectId));
+    if (filter.clientId) {
+      const clients = eb
+        .selectFrom('projects as fp')
+        .select('fp.id')
+        .whereRef('fp.company_id', '=', 'ex.company_id')
+        .where('fp.client_id', '=', filter.clientId);
+      conditions.push(eb('ex.project_id', 'in', clients));
+    }
+    if (filter.from) conditions.push(eb('ex.spent_date', '>=', filter.from));
+    if (filter.to) conditions.push(eb('ex.spent_date', '<=', filter.to));
+    if (filter.isBilled !== undefined) conditions.push(eb('ex.is_billed', '=', filter.isBilled));
+    if (filter.source) conditions.push(eb('ex.source', '=', filter.source));
+    if (filter.updatedSince) conditions.push(eb('ex.updated_at', '>=', filter.updatedSince));
+    return eb.and(conditions);
+  };
+}
+
+/**
  * One page of the expenses the principal may see, newest first: spent_date
  * descending, then created_at descending, then id descending (a total order, so
- * pages are stable).
+ * pages are stable). The total is counted on its own (fetchCountedPage).
  */
 export function listExpenses(trx: Tx, companyId: string, p: Principal, filter: ExpenseFilter, page: PageParams) {
-  let query = expenseSelect(trx, companyId).where(timeRecordVisible(p, 'ex'));
-  if (filter.userId) query = query.where('ex.user_id', '=', filter.userId);
-  if (filter.projectId) query = query.where('ex.project_id', '=', filter.projectId);
-  if (filter.clientId) {
-    const clientId = filter.clientId;
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('projects as fp')
-          .select(sql`1`.as('one'))
-          .whereRef('fp.company_id', '=', 'ex.company_id')
-          .whereRef('fp.id', '=', 'ex.project_id')
-          .where('fp.client_id', '=', clientId),
-      ),
-    );
-  }
-  if (filter.from) query = query.where('ex.spent_date', '>=', filter.from);
-  if (filter.to) query = query.where('ex.spent_date', '<=', filter.to);
-  if (filter.isBilled !== undefined) query = query.where('ex.is_billed', '=', filter.isBilled);
-  if (filter.source) query = query.where('ex.source', '=', filter.source);
-  if (filter.updatedSince) query = query.where('ex.updated_at', '>=', filter.updatedSince);
-  query = query.orderBy('ex.spent_date', 'desc').orderBy('ex.created_at', 'desc').orderBy('ex.id', 'desc');
-  return fetchPage(query, page) as Promise<{ rows: ExpenseRow[]; total: number }>;
+  const where = expenseFilters(p, filter);
+  const rows = expenseSelect(trx, companyId)
+    .where(where)
+    .orderBy('ex.spent_date', 'desc')
+    .orderBy('ex.created_at', 'desc')
+    .orderBy('ex.id', 'desc');
+  const count = trx
+    .selectFrom('expenses as ex')
+    .select(sql<string>`count(*)`.as('n'))
+    .where('ex.company_id', '=', companyId)
+    .where(where);
+  return fetchCountedPage(rows, count, page) as Promise<{ rows: ExpenseRow[]; total: number }>;
 }
 
 /** A project as an expense write needs it: state, currency, and the person's and the caller's assignments. */

@@ -1,9 +1,9 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { Principal } from '../../auth/principal.ts';
 import { timeRecordVisible } from '../../access/time.ts';
-import type { BudgetBy, Role, Rounding, TimeSource, WeekStart } from '../../db/types.ts';
+import type { BudgetBy, DB, Role, Rounding, TimeSource, WeekStart } from '../../db/types.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { fetchPage, type PageParams } from '../../http/pagination.ts';
+import { fetchCountedPage, type PageParams } from '../../http/pagination.ts';
 import { isId } from '../../ids.ts';
 import { holdsApproved } from './lock.ts';
 import type { EntryRow } from './presenter.ts';
@@ -96,29 +96,57 @@ export interface EntryFilter {
 }
 
 /**
+ * The entries of a workspace the principal may see, with the filters applied, as
+ * conditions on `time_entries as te` alone (the client's filter reads its projects
+ * in a subquery), so the page and its count share them.
+ */
+function entryFilters(p: Principal, filter: EntryFilter) {
+  return (eb: ExpressionBuilder<DB & { te: DB['time_entries'] }, 'te'>) => {
+    const conditions: Expression<SqlBool>[] = [timeRecordVisible(p, 'te')(eb)];
+    if (filter.userId) conditions.push(eb('te.user_id', '=', filter.userId));
+    if (filter.projectId) conditions.push(eb('te.project_id', '=', filter.projectId));
+    if (filter.taskId) conditions.push(eb('te.task_id', '=', filter.taskId));
+    if (filter.clientId) {
+      const clients = eb
+        .selectFrom('projects as fp')
+        .select('fp.id')
+        .whereRef('fp.company_id', '=', 'te.company_id')
+        .where('fp.client_id', '=', filter.clientId);
+      conditions.push(eb('te.project_id', 'in', clients));
+    }
+    if (filter.from) conditions.push(eb('te.spent_date', '>=', filter.from));
+    if (filter.to) conditions.push(eb('te.spent_date', '<=', filter.to));
+    if (filter.isBilled !== undefined) conditions.push(eb('te.is_billed', '=', filter.isBilled));
+    if (filter.isRunning !== undefined) conditions.push(eb('te.is_running', '=', filter.isRunning));
+    if (filter.source) conditions.push(eb('te.source', '=', filter.source));
+    if (filter.updatedSince) conditions.push(eb('te.updated_at', '>=', filter.updatedSince));
+    if (filter.externalReference) {
+      conditions.push(eb('te.external_reference_id', '=', filter.externalReference.id));
+      conditions.push(eb('te.external_reference_service', '=', filter.externalReference.service));
+    }
+    return eb.and(conditions);
+  };
+}
+
+/**
  * One page of the entries the principal may see, newest work first: spent_date
  * descending, then created_at descending, then id descending (ids are unique, so
- * the order is total and pages are stable).
+ * the order is total and pages are stable; time_entries_list_order_idx gives it).
+ * The total is counted on its own (fetchCountedPage).
  */
 export function listEntries(trx: Tx, companyId: string, p: Principal, filter: EntryFilter, page: PageParams) {
-  let query = entrySelect(trx, companyId).where(timeRecordVisible(p, 'te'));
-  if (filter.userId) query = query.where('te.user_id', '=', filter.userId);
-  if (filter.projectId) query = query.where('te.project_id', '=', filter.projectId);
-  if (filter.taskId) query = query.where('te.task_id', '=', filter.taskId);
-  if (filter.clientId) query = query.where('p.client_id', '=', filter.clientId);
-  if (filter.from) query = query.where('te.spent_date', '>=', filter.from);
-  if (filter.to) query = query.where('te.spent_date', '<=', filter.to);
-  if (filter.isBilled !== undefined) query = query.where('te.is_billed', '=', filter.isBilled);
-  if (filter.isRunning !== undefined) query = query.where('te.is_running', '=', filter.isRunning);
-  if (filter.source) query = query.where('te.source', '=', filter.source);
-  if (filter.updatedSince) query = query.where('te.updated_at', '>=', filter.updatedSince);
-  if (filter.externalReference) {
-    query = query
-      .where('te.external_reference_id', '=', filter.externalReference.id)
-      .where('te.external_reference_service', '=', filter.externalReference.service);
-  }
-  query = query.orderBy('te.spent_date', 'desc').orderBy('te.created_at', 'desc').orderBy('te.id', 'desc');
-  return fetchPage(query, page) as Promise<{ rows: EntryRow[]; total: number }>;
+  const where = entryFilters(p, filter);
+  const rows = entrySelect(trx, companyId)
+    .where(where)
+    .orderBy('te.spent_date', 'desc')
+    .orderBy('te.created_at', 'desc')
+    .orderBy('te.id', 'desc');
+  const count = trx
+    .selectFrom('time_entries as te')
+    .select(sql<string>`count(*)`.as('n'))
+    .where('te.company_id', '=', companyId)
+    .where(where);
+  return fetchCountedPage(rows, count, page) as Promise<{ rows: EntryRow[]; total: number }>;
 }
 
 /**
