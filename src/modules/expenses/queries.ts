@@ -1,6 +1,7 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Principal } from '../../auth/principal.ts';
 import { timeRecordVisible } from '../../access/time.ts';
+import { recordConditions, type RecordFilter } from '../time-entries/record-filters.ts';
 import type { DB, ExpenseSource, WeekStart } from '../../db/types.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { fetchCountedPage, type PageParams } from '../../http/pagination.ts';
@@ -70,41 +71,8 @@ export async function findExpense(
   return (await query.executeTakeFirst()) as ExpenseRow | undefined;
 }
 
-export interface ExpenseFilter {
-  userId?: string;
-  projectId?: string;
-  clientId?: string;
-  from?: string;
-  to?: string;
-  isBilled?: boolean;
+export interface ExpenseFilter extends RecordFilter {
   source?: ExpenseSource;
-  updatedSince?: Date;
-}
-
-/**
- * The expenses of a workspace the principal may see, with the filters applied, as
- * conditions on `expenses as ex` alone, so the page and its count share them.
- */
-function expenseFilters(p: Principal, filter: ExpenseFilter) {
-  return (eb: ExpressionBuilder<DB & { ex: DB['expenses'] }, 'ex'>) => {
-    const conditions: Expression<SqlBool>[] = [timeRecordVisible(p, 'ex')(eb)];
-    if (filter.userId) conditions.push(eb('ex.user_id', '=', filter.userId));
-    if (filter.projectId) conditions.push(eb('ex.project_id', '=', filter.projectId));
-    if (filter.clientId) {
-      const clients = eb
-        .selectFrom('projects as fp')
-        .select('fp.id')
-        .whereRef('fp.company_id', '=', 'ex.company_id')
-        .where('fp.client_id', '=', filter.clientId);
-      conditions.push(eb('ex.project_id', 'in', clients));
-    }
-    if (filter.from) conditions.push(eb('ex.spent_date', '>=', filter.from));
-    if (filter.to) conditions.push(eb('ex.spent_date', '<=', filter.to));
-    if (filter.isBilled !== undefined) conditions.push(eb('ex.is_billed', '=', filter.isBilled));
-    if (filter.source) conditions.push(eb('ex.source', '=', filter.source));
-    if (filter.updatedSince) conditions.push(eb('ex.updated_at', '>=', filter.updatedSince));
-    return eb.and(conditions);
-  };
 }
 
 /**
@@ -113,7 +81,7 @@ function expenseFilters(p: Principal, filter: ExpenseFilter) {
  * pages are stable). The total is counted on its own (fetchCountedPage).
  */
 export function listExpenses(trx: Tx, companyId: string, p: Principal, filter: ExpenseFilter, page: PageParams) {
-  const where = expenseFilters(p, filter);
+  const where = (eb: ExpressionBuilder<DB & { ex: DB['expenses'] }, 'ex'>) => eb.and(recordConditions(eb, 'ex', p, filter));
   const rows = expenseSelect(trx, companyId)
     .where(where)
     .orderBy('ex.spent_date', 'desc')

@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import type { Principal } from '../../auth/principal.ts';
 import { timeRecordVisible } from '../../access/time.ts';
 import type { BudgetBy, DB, Role, Rounding, TimeSource, WeekStart } from '../../db/types.ts';
@@ -6,6 +6,7 @@ import type { Tx } from '../../db/tenant.ts';
 import { fetchCountedPage, type PageParams } from '../../http/pagination.ts';
 import { isId } from '../../ids.ts';
 import { holdsApproved } from './lock.ts';
+import { recordConditions, type RecordFilter } from './record-filters.ts';
 import type { EntryRow } from './presenter.ts';
 import { weekEndOf } from './rules.ts';
 
@@ -81,45 +82,19 @@ export async function findEntry(
   return (await query.executeTakeFirst()) as EntryRow | undefined;
 }
 
-export interface EntryFilter {
-  userId?: string;
-  projectId?: string;
+export interface EntryFilter extends RecordFilter {
   taskId?: string;
-  clientId?: string;
-  from?: string;
-  to?: string;
-  isBilled?: boolean;
   isRunning?: boolean;
   source?: TimeSource;
-  updatedSince?: Date;
   externalReference?: { id: string; service: string };
 }
 
-/**
- * The entries of a workspace the principal may see, with the filters applied, as
- * conditions on `time_entries as te` alone (the client's filter reads its projects
- * in a subquery), so the page and its count share them.
- */
+/** The shared filters (recordConditions) and the ones only time entries have. */
 function entryFilters(p: Principal, filter: EntryFilter) {
   return (eb: ExpressionBuilder<DB & { te: DB['time_entries'] }, 'te'>) => {
-    const conditions: Expression<SqlBool>[] = [timeRecordVisible(p, 'te')(eb)];
-    if (filter.userId) conditions.push(eb('te.user_id', '=', filter.userId));
-    if (filter.projectId) conditions.push(eb('te.project_id', '=', filter.projectId));
+    const conditions = recordConditions(eb, 'te', p, filter);
     if (filter.taskId) conditions.push(eb('te.task_id', '=', filter.taskId));
-    if (filter.clientId) {
-      const clients = eb
-        .selectFrom('projects as fp')
-        .select('fp.id')
-        .whereRef('fp.company_id', '=', 'te.company_id')
-        .where('fp.client_id', '=', filter.clientId);
-      conditions.push(eb('te.project_id', 'in', clients));
-    }
-    if (filter.from) conditions.push(eb('te.spent_date', '>=', filter.from));
-    if (filter.to) conditions.push(eb('te.spent_date', '<=', filter.to));
-    if (filter.isBilled !== undefined) conditions.push(eb('te.is_billed', '=', filter.isBilled));
     if (filter.isRunning !== undefined) conditions.push(eb('te.is_running', '=', filter.isRunning));
-    if (filter.source) conditions.push(eb('te.source', '=', filter.source));
-    if (filter.updatedSince) conditions.push(eb('te.updated_at', '>=', filter.updatedSince));
     if (filter.externalReference) {
       conditions.push(eb('te.external_reference_id', '=', filter.externalReference.id));
       conditions.push(eb('te.external_reference_service', '=', filter.externalReference.service));
