@@ -40,9 +40,9 @@ export const EnvelopeSchema = {
 
 /**
  * Runs one page of a query. The total rides along as a window count, so a page
- * costs one round trip; only a page past the end needs a separate count. For
- * bounded collections (projects, clients, people): the window count reads every
- * matching row, so collections that grow without bound use fetchCountedPage.
+ * costs one round trip; only a page past the end needs a separate count. Meant
+ * for bounded collections (projects, clients, people): the window count reads
+ * every matching row, so collections that grow without bound use fetchCountedPage.
  */
 export async function fetchPage<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
