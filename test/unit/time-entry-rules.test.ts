@@ -12,6 +12,9 @@ import {
   parseHours,
   reservedService,
   roundHours,
+  roundHoursNumber,
+  secondsToHours,
+  secondsToHoursNumber,
   timerStart,
   weekEndOf,
 } from '../../src/modules/time-entries/rules.ts';
@@ -48,6 +51,46 @@ describe('rounded hours', () => {
     expect(roundHours('0', rule('up')).toString()).toBe('0');
     expect(roundHours('0.333333', rule('up', 20)).toString()).toBe('0.333333');
     expect(roundHours('0.000001', rule('up', 1)).toString()).toBe('0.016667');
+  });
+});
+
+describe('the number twins the list uses, against their decimal.js rules', () => {
+  const rules = ['up', 'down', 'nearest'] as const;
+  const minutes = [1, 5, 6, 7, 10, 12, 15, 20, 30, 45, 59, 60];
+  it('secondsToHoursNumber is Number(secondsToHours) for every second of a day', () => {
+    for (let s = 0; s <= 86_400; s++) {
+      if (secondsToHoursNumber(s) !== secondsToHours(s).toNumber()) expect([s, secondsToHoursNumber(s)]).toEqual([s, secondsToHours(s).toNumber()]);
+    }
+  });
+  it('roundHoursNumber is roundHours(...).toNumber() for hours from seconds, every rule and step', () => {
+    for (const rounding of rules) {
+      for (const rounding_minutes of minutes) {
+        const rule = { rounding, rounding_minutes };
+        for (let s = 0; s <= 86_400; s += 37) {
+          const h = secondsToHoursNumber(s);
+          const want = roundHours(h, rule).toNumber();
+          if (roundHoursNumber(h, rule) !== want) expect([rule, h, roundHoursNumber(h, rule)]).toEqual([rule, h, want]);
+        }
+      }
+    }
+  });
+  it('and for hours entered with up to six decimals, including exact halves of a step', () => {
+    const hours = [0, 0.000001, 0.125, 0.25, 1.1, 1.125, 1.999999, 2.5, 7.758333, 12.041667, 23.999999, 24];
+    let seed = 7;
+    for (let i = 0; i < 3000; i++) {
+      seed = (seed * 48_271) % 2_147_483_647;
+      hours.push((seed % 24_000_001) / 1e6);
+    }
+    for (const rounding of rules) {
+      for (const rounding_minutes of minutes) {
+        const rule = { rounding, rounding_minutes };
+        for (const h of hours) {
+          const want = roundHours(h, rule).toNumber();
+          if (roundHoursNumber(h, rule) !== want) expect([rule, h, roundHoursNumber(h, rule)]).toEqual([rule, h, want]);
+        }
+      }
+    }
+    expect(roundHoursNumber(1.1, { rounding: 'none', rounding_minutes: 15 })).toBe(1.1);
   });
 });
 

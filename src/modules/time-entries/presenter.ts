@@ -1,6 +1,6 @@
 import type { ApprovalStatus, BudgetBy, TimeSource } from '../../db/types.ts';
 import { decimalNumber } from '../rates/rules.ts';
-import { currentSeconds, roundHours, secondsToHoursNumber, type RoundingRule } from './rules.ts';
+import { currentSeconds, roundHoursNumber, secondsToHoursNumber, type RoundingRule } from './rules.ts';
 
 /** A time entry as the queries load it, with its task's name and its project's budget setting. */
 export interface EntryRow {
@@ -113,7 +113,7 @@ export function presentEntry(row: EntryRow, { view, rounding, now }: PresentCont
     spent_date: row.spent_date,
     hours,
     duration_seconds: seconds,
-    rounded_hours: rounding.rounding === 'none' ? hours : roundHours(hours, rounding).toNumber(),
+    rounded_hours: roundHoursNumber(hours, rounding),
     notes: row.notes,
     is_running: row.is_running,
     timer_started_at: row.timer_started_at ? row.timer_started_at.toISOString() : null,

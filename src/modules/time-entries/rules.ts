@@ -138,6 +138,27 @@ export function roundHours(hours: Decimal.Value, rule: RoundingRule): Decimal {
   return rounded.mul(rule.rounding_minutes).div(60).toDecimalPlaces(HOURS_DECIMALS, Decimal.ROUND_HALF_UP);
 }
 
+/**
+ * roundHours of a JSON number of hours (at most HOURS_DECIMALS places), equal to
+ * `roundHours(hours, rule).toNumber()` without decimal.js, which cost the list
+ * 1.5 µs per entry. Exact integer arithmetic in thirds of a micro-hour, where one
+ * step of m minutes (m/60 hours, m × 10⁶/60 micro-hours) is m × 50,000 thirds; the
+ * result, k steps, is k × m × 50,000 thirds, taken to whole micro-hours half up (a
+ * remainder of 2 thirds rounds up, 1 down). Dividing the integer micro-hours by 10⁶
+ * gives the nearest double to the six-decimal value, as Decimal's toNumber does.
+ */
+export function roundHoursNumber(hours: number, rule: RoundingRule): number {
+  if (rule.rounding === 'none') return hours;
+  const thirds = Math.round(hours * 1e6) * 3;
+  const step = rule.rounding_minutes * 50_000;
+  const whole = Math.floor(thirds / step);
+  const rest = thirds - whole * step;
+  const steps =
+    rule.rounding === 'up' ? whole + (rest > 0 ? 1 : 0) : rule.rounding === 'down' ? whole : whole + (2 * rest >= step ? 1 : 0);
+  const rounded = steps * step;
+  return (Math.floor(rounded / 3) + (rounded % 3 === 2 ? 1 : 0)) / 1e6;
+}
+
 /** Whole seconds a timer has run from its start to `now` (never negative). */
 export function elapsedSeconds(startedAt: Date, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - startedAt.getTime()) / 1000));
