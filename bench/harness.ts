@@ -196,3 +196,27 @@ export function forkServer(options: { databaseUrl: string; schema: string; pool:
     }),
   );
 }
+
+// ---------------------------------------------------------------------------- options and statistics
+
+/**
+ * A numeric option from its flag or, failing that, its environment variable; the
+ * fallback when both are absent. Anything not a finite number of at least `min`
+ * (and whole, when `integer`) is an error naming both spellings.
+ */
+export function numberOption(name: string, flag: string | undefined, envName: string, fallback: number, integer: boolean, min: number): number {
+  const raw = flag ?? process.env[envName];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new Error(`--${name} (${envName}) must be ${integer ? 'an integer' : 'a number'} of at least ${min}, not ${raw}`);
+  }
+  return value;
+}
+
+/** The median (the mean of the middle two for an even count). */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}

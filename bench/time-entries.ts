@@ -71,7 +71,7 @@ import { loadConfig } from '../src/config.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
 import type { ReadyMessage } from './protocol.ts';
-import { DatabaseCpu, ServerProcess, forkServer, dropSchema, loadAverage, machineCpuMicros, table } from './harness.ts';
+import { DatabaseCpu, ServerProcess, forkServer, dropSchema, loadAverage, machineCpuMicros, table, median, numberOption } from './harness.ts';
 import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
 
 // autocannon's request list (bench/autocannon.d.ts declares only what users-me needs).
@@ -144,27 +144,18 @@ function readOptions(): Options {
     process.exit(0);
   }
   const env = process.env;
-  const num = (name: string, flag: string | undefined, envName: string, fallback: number, integer: boolean, min: number) => {
-    const raw = flag ?? env[envName];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-      throw new Error(`--${name} (${envName}) must be ${integer ? 'an integer' : 'a number'} of at least ${min}, not ${raw}`);
-    }
-    return value;
-  };
   return {
-    entries: num('entries', values.entries, 'BENCH_ENTRIES', 1_000_000, true, 1000),
-    users: num('users', values.users, 'BENCH_USERS', 250, true, 2),
-    projects: num('projects', values.projects, 'BENCH_PROJECTS', 400, true, 10),
-    years: num('years', values.years, 'BENCH_YEARS', 3, false, 0.5),
-    days: num('days', values.days, 'BENCH_DAYS', 7, true, 1),
-    iterations: num('iterations', values.iterations, 'BENCH_ITERATIONS', 40, true, 1),
-    duration: num('duration', values.duration, 'BENCH_DURATION', 10, false, 1),
-    warmup: num('warmup', values.warmup, 'BENCH_WARMUP', 3, false, 0),
-    rounds: num('rounds', values.rounds, 'BENCH_ROUNDS', 2, true, 1),
-    connections: num('connections', values.connections, 'BENCH_CONNECTIONS', 32, true, 1),
-    pool: num('pool', values.pool, 'BENCH_POOL_SIZE', 10, true, 1),
+    entries: numberOption('entries', values.entries, 'BENCH_ENTRIES', 1_000_000, true, 1000),
+    users: numberOption('users', values.users, 'BENCH_USERS', 250, true, 2),
+    projects: numberOption('projects', values.projects, 'BENCH_PROJECTS', 400, true, 10),
+    years: numberOption('years', values.years, 'BENCH_YEARS', 3, false, 0.5),
+    days: numberOption('days', values.days, 'BENCH_DAYS', 7, true, 1),
+    iterations: numberOption('iterations', values.iterations, 'BENCH_ITERATIONS', 40, true, 1),
+    duration: numberOption('duration', values.duration, 'BENCH_DURATION', 10, false, 1),
+    warmup: numberOption('warmup', values.warmup, 'BENCH_WARMUP', 3, false, 0),
+    rounds: numberOption('rounds', values.rounds, 'BENCH_ROUNDS', 2, true, 1),
+    connections: numberOption('connections', values.connections, 'BENCH_CONNECTIONS', 32, true, 1),
+    pool: numberOption('pool', values.pool, 'BENCH_POOL_SIZE', 10, true, 1),
     out: resolve(ROOT, values.out ?? env.BENCH_OUT ?? '.bench/time-entries.json'),
     plan: values.plan ?? false,
     profile: values.profile ?? false,
@@ -176,11 +167,6 @@ function readOptions(): Options {
 
 // ---------------------------------------------------------------------------- helpers
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];

@@ -48,7 +48,7 @@ import { parseArgs } from 'node:util';
 import autocannon, { type Instance, type Result } from 'autocannon';
 import pg from 'pg';
 import type { ReadyMessage } from './protocol.ts';
-import { DatabaseCpu, ServerProcess, forkServer, dropSchema, machineCpuMicros, table } from './harness.ts';
+import { DatabaseCpu, ServerProcess, forkServer, dropSchema, machineCpuMicros, table, median, numberOption } from './harness.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
@@ -121,22 +121,13 @@ function readOptions(): Options {
     process.exit(0);
   }
   const env = process.env;
-  const num = (name: string, flag: string | undefined, envName: string, fallback: number, integer: boolean, min: number) => {
-    const raw = flag ?? env[envName];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-      throw new Error(`--${name} (${envName}) must be ${integer ? 'an integer' : 'a number'} of at least ${min}, not ${raw}`);
-    }
-    return value;
-  };
   return {
-    duration: num('duration', values.duration, 'BENCH_DURATION', 5, false, 1),
-    warmup: num('warmup', values.warmup, 'BENCH_WARMUP', 3, false, 0),
-    rounds: num('rounds', values.rounds, 'BENCH_ROUNDS', 5, true, 1),
-    connections: num('connections', values.connections, 'BENCH_CONNECTIONS', 16, true, 1),
-    pool: num('pool', values.pool, 'BENCH_POOL_SIZE', 10, true, 1),
-    target: num('target', values.target, 'BENCH_TARGET', 0.6, false, 0),
+    duration: numberOption('duration', values.duration, 'BENCH_DURATION', 5, false, 1),
+    warmup: numberOption('warmup', values.warmup, 'BENCH_WARMUP', 3, false, 0),
+    rounds: numberOption('rounds', values.rounds, 'BENCH_ROUNDS', 5, true, 1),
+    connections: numberOption('connections', values.connections, 'BENCH_CONNECTIONS', 16, true, 1),
+    pool: numberOption('pool', values.pool, 'BENCH_POOL_SIZE', 10, true, 1),
+    target: numberOption('target', values.target, 'BENCH_TARGET', 0.6, false, 0),
     out: resolve(ROOT, values.out ?? env.BENCH_OUT ?? '.bench/users-me.json'),
     profile: values.profile ?? false,
   };
@@ -239,11 +230,6 @@ const sheafUrl = (ready: ReadyMessage) => `${ready.sheafUrl}/api/v2/users/me`;
 
 // ---------------------------------------------------------------------------- reporting
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
 
 function summarize(runs: Run[], target: Target) {
   const mine = runs.filter((r) => r.phase === 'measure' && r.target === target);
