@@ -51,6 +51,31 @@ export interface RejectInput extends ReviewInput {
 
 const fullName = (x: { first_name: string; last_name: string }) => `${x.first_name} ${x.last_name}`.trim();
 
+/**
+ * The audit record of a timesheet transition: the person as its subject, the
+ * acting credential (none for an operator's withdrawal), and with the details the
+ * ids of the time entries and expenses it moved.
+ */
+function auditTimesheet(
+  trx: Tx,
+  action: string,
+  entry: { companyId: string; personId: string; actor: Principal | null; moved: PeriodItem[]; details: Record<string, unknown> },
+) {
+  return audit(trx, {
+    companyId: entry.companyId,
+    action,
+    subjectType: 'user',
+    subjectId: entry.personId,
+    actorUserId: entry.actor?.userId ?? null,
+    credentialId: entry.actor?.credentialId ?? null,
+    details: {
+      ...entry.details,
+      time_entry_ids: entry.moved.filter((i) => i.kind === 'time').map((i) => i.id),
+      expense_ids: entry.moved.filter((i) => i.kind === 'expense').map((i) => i.id),
+    },
+  });
+}
+
 /** 403 when the workspace has approvals turned off. */
 export async function assertApprovalsEnabled(trx: Tx, companyId: string) {
   const settings = await loadApprovalSettings(trx, companyId);
@@ -101,22 +126,12 @@ export async function submit(db: Kysely<DB>, p: Principal, input: SubmitInput, n
     const counts = await setApprovalStatus(trx, p.companyId, chosen, 'submitted', now);
     const seconds = chosen.reduce((sum, i) => sum + (i.kind === 'time' ? (i.duration_seconds ?? 0) : 0), 0);
     if (chosen.length > 0) {
-      const details = {
-        from: input.from,
-        to: input.to,
-        ...counts,
-        submitted_seconds: seconds,
-        time_entry_ids: chosen.filter((i) => i.kind === 'time').map((i) => i.id),
-        expense_ids: chosen.filter((i) => i.kind === 'expense').map((i) => i.id),
-      };
-      await audit(trx, {
+      await auditTimesheet(trx, 'timesheet.submitted', {
         companyId: p.companyId,
-        action: 'timesheet.submitted',
-        subjectType: 'user',
-        subjectId: p.userId,
-        actorUserId: p.userId,
-        credentialId: p.credentialId,
-        details,
+        personId: p.userId,
+        actor: p,
+        moved: chosen,
+        details: { from: input.from, to: input.to, ...counts, submitted_seconds: seconds },
       });
       await notifyApprovers(trx, p, input, { ...counts, seconds, projectIds: [...new Set(chosen.map((i) => i.project_id))] }, now);
     }
@@ -240,20 +255,16 @@ export async function approve(db: Kysely<DB>, p: Principal, input: ApproveInput,
     }
     const chosen = items.filter((i) => inScope(i) && i.approval_status === 'submitted');
     const counts = await setApprovalStatus(trx, p.companyId, chosen, 'approved', now);
-    await audit(trx, {
+    await auditTimesheet(trx, 'timesheet.approved', {
       companyId: p.companyId,
-      action: 'timesheet.approved',
-      subjectType: 'user',
-      subjectId: personId,
-      actorUserId: p.userId,
-      credentialId: p.credentialId,
+      personId,
+      actor: p,
+      moved: chosen,
       details: {
         from: input.from,
         to: input.to,
         project_id: review.projectId ?? null,
         ...counts,
-        time_entry_ids: chosen.filter((i) => i.kind === 'time').map((i) => i.id),
-        expense_ids: chosen.filter((i) => i.kind === 'expense').map((i) => i.id),
         preflight_fingerprint: preflight.fingerprint,
         acknowledged_warning_codes: warningCodes,
       },
@@ -277,22 +288,12 @@ export async function reject(db: Kysely<DB>, p: Principal, input: RejectInput, n
     const chosen = items.filter((i) => inScope(i) && i.approval_status === 'submitted');
     const counts = await setApprovalStatus(trx, p.companyId, chosen, 'rejected', now);
     if (chosen.length === 0) return counts;
-    await audit(trx, {
+    await auditTimesheet(trx, 'timesheet.rejected', {
       companyId: p.companyId,
-      action: 'timesheet.rejected',
-      subjectType: 'user',
-      subjectId: person.user_id,
-      actorUserId: p.userId,
-      credentialId: p.credentialId,
-      details: {
-        from: input.from,
-        to: input.to,
-        project_id: review.projectId ?? null,
-        ...counts,
-        time_entry_ids: chosen.filter((i) => i.kind === 'time').map((i) => i.id),
-        expense_ids: chosen.filter((i) => i.kind === 'expense').map((i) => i.id),
-        reason,
-      },
+      personId: person.user_id,
+      actor: p,
+      moved: chosen,
+      details: { from: input.from, to: input.to, project_id: review.projectId ?? null, ...counts, reason },
     });
     const approver = `${p.firstName} ${p.lastName}`.trim();
     const message: MailMessage = {
@@ -363,18 +364,12 @@ export async function withdrawApproval(db: Kysely<DB>, companyId: string, input:
       reason,
     };
     if (chosen.length > 0) {
-      await audit(trx, {
+      await auditTimesheet(trx, 'timesheet.approval_withdrawn', {
         companyId,
-        action: 'timesheet.approval_withdrawn',
-        subjectType: 'user',
-        subjectId: person.user_id,
-        actorUserId: null,
-        credentialId: null,
-        details: {
-          ...result,
-          time_entry_ids: chosen.filter((i) => i.kind === 'time').map((i) => i.id),
-          expense_ids: chosen.filter((i) => i.kind === 'expense').map((i) => i.id),
-        },
+        personId: person.user_id,
+        actor: null,
+        moved: chosen,
+        details: result,
       });
     }
     return result;
