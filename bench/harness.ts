@@ -1,13 +1,16 @@
 /**
  * What the benchmarks share: the forked server process (bench/servers.ts) and
  * its messages, CPU accounting from /proc (the server, its PostgreSQL backends,
- * the machine), the load average, a text table and dropping the run's schema.
+ * the machine), one run of load with that accounting, the load average, a text
+ * table, option parsing and dropping the run's schema.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import autocannon, { type Instance, type Options as CannonOptions, type Result } from 'autocannon';
 import pg from 'pg';
 import type { DriverMessage, ReadyMessage, ServerMessage, UsageMessage } from './protocol.ts';
 
@@ -219,4 +222,78 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+// ---------------------------------------------------------------------------- one run of load
+
+let running: Instance | undefined;
+
+/** Stops the run of load in progress, if any (on Ctrl-C). */
+export function stopLoad() {
+  running?.stop();
+}
+
+/** What one run of load did and cost. */
+export interface LoadMeasurement {
+  result: Result;
+  /** Responses by status code. */
+  statusCodes: Record<string, number>;
+  requests: number;
+  serverCpuMicros: number;
+  /** Wall time on the server's clock over the run. */
+  serverWallMs: number;
+  serverEventLoopUtilization: number;
+  /** CPU of this (load-generating) process. */
+  loadgenMicros: number;
+  wallMicros: number;
+  /** CPU of the server's PostgreSQL backends; null where /proc cannot tell. */
+  dbMicros: number | null;
+  machineBusyPercent: number | null;
+  /** CPU of processes outside the benchmark, in % of one core: all that was busy less the server, load generator and database. */
+  otherCpuPercent: number | null;
+}
+
+/**
+ * Runs autocannon against the server with the CPU of the server process, its
+ * PostgreSQL backends, this process and the machine sampled around it.
+ */
+export async function measureLoad(server: ServerProcess, dbCpu: DatabaseCpu, cannon: CannonOptions): Promise<LoadMeasurement> {
+  const before = await server.usage();
+  await dbCpu.sample();
+  const machineBefore = machineCpuMicros();
+  const loadgenBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  running = autocannon({ pipelining: 1, timeout: 10, ...cannon });
+  const result: Result = await running;
+  running = undefined;
+  const loadgen = process.cpuUsage(loadgenBefore);
+  const wallMicros = (performance.now() - wallBefore) * 1000;
+  const machineAfter = machineCpuMicros();
+  const after = await server.usage();
+  const dbMicros = await dbCpu.sample();
+
+  const statusCodes: Record<string, number> = {};
+  for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
+  const serverCpuMicros = after.cpuMicros - before.cpuMicros;
+  const active = after.eluActive - before.eluActive;
+  const idle = after.eluIdle - before.eluIdle;
+  const loadgenMicros = loadgen.user + loadgen.system;
+  const machine =
+    machineBefore && machineAfter ? { busy: machineAfter.busy - machineBefore.busy, total: machineAfter.total - machineBefore.total } : null;
+  const cores = os.availableParallelism();
+  return {
+    result,
+    statusCodes,
+    requests: Object.values(statusCodes).reduce((a, b) => a + b, 0),
+    serverCpuMicros,
+    serverWallMs: after.now - before.now,
+    serverEventLoopUtilization: active + idle > 0 ? active / (active + idle) : 0,
+    loadgenMicros,
+    wallMicros,
+    dbMicros,
+    machineBusyPercent: machine ? (machine.busy / machine.total) * 100 : null,
+    otherCpuPercent: machine
+      ? Math.max(0, ((machine.busy / machine.total) * cores * wallMicros - serverCpuMicros - loadgenMicros - (dbMicros ?? 0)) / wallMicros) * 100
+      : null,
+  };
 }

@@ -63,7 +63,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon, { type Instance, type Options as CannonOptions, type Result } from 'autocannon';
+import type { Options as CannonOptions } from 'autocannon';
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
@@ -71,7 +71,7 @@ import { loadConfig } from '../src/config.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
 import type { ReadyMessage } from './protocol.ts';
-import { DatabaseCpu, ServerProcess, forkServer, dropSchema, loadAverage, machineCpuMicros, table, median, numberOption } from './harness.ts';
+import { DatabaseCpu, ServerProcess, forkServer, dropSchema, loadAverage, measureLoad, median, numberOption, stopLoad, table } from './harness.ts';
 import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
 
 // autocannon's request list (bench/autocannon.d.ts declares only what users-me needs).
@@ -402,9 +402,7 @@ function createBody(combos: readonly Combo[], openDates: readonly string[]) {
   return body;
 }
 
-let current: Instance | undefined;
-
-async function measureLoad(
+async function measureRun(
   server: ServerProcess,
   dbCpu: DatabaseCpu,
   target: Target,
@@ -414,31 +412,9 @@ async function measureLoad(
   phase: Run['phase'],
   round: number,
 ): Promise<Run> {
-  const before = await server.usage();
-  await dbCpu.sample();
-  const machineBefore = machineCpuMicros();
-  const loadgenBefore = process.cpuUsage();
-  const wallBefore = performance.now();
-  current = autocannon({ url: spec.url, connections: options.connections, pipelining: 1, duration: seconds, timeout: 10, ...spec.options });
-  const result: Result = await current;
-  current = undefined;
-  const loadgen = process.cpuUsage(loadgenBefore);
-  const wallMicros = (performance.now() - wallBefore) * 1000;
-  const machineAfter = machineCpuMicros();
-  const after = await server.usage();
-  const dbMicros = await dbCpu.sample();
-
-  const statusCodes: Record<string, number> = {};
-  for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
-  const requests = Object.values(statusCodes).reduce((a, b) => a + b, 0);
-  const ok = statusCodes[spec.ok] ?? 0;
-  const serverCpu = after.cpuMicros - before.cpuMicros;
-  const active = after.eluActive - before.eluActive;
-  const idle = after.eluIdle - before.eluIdle;
-  const loadgenMicros = loadgen.user + loadgen.system;
-  const machine =
-    machineBefore && machineAfter ? { busy: machineAfter.busy - machineBefore.busy, total: machineAfter.total - machineBefore.total } : null;
-  const cpus = os.availableParallelism();
+  const m = await measureLoad(server, dbCpu, { url: spec.url, connections: options.connections, duration: seconds, ...spec.options });
+  const { result, requests } = m;
+  const ok = m.statusCodes[spec.ok] ?? 0;
   return {
     target,
     phase,
@@ -448,16 +424,14 @@ async function measureLoad(
     ok,
     rps: ok / result.duration,
     latencyMs: { mean: result.latency.mean, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
-    statusCodes,
+    statusCodes: m.statusCodes,
     errors: result.errors,
     timeouts: result.timeouts,
-    serverCpuMicrosPerRequest: requests ? serverCpu / requests : 0,
-    serverEventLoopUtilization: active + idle > 0 ? active / (active + idle) : 0,
-    dbCpuMicrosPerRequest: dbMicros === null || !requests ? null : dbMicros / requests,
-    loadgenCpuPercent: (loadgenMicros / wallMicros) * 100,
-    otherCpuPercent: machine
-      ? Math.max(0, ((machine.busy / machine.total) * cpus * wallMicros - serverCpu - loadgenMicros - (dbMicros ?? 0)) / wallMicros) * 100
-      : null,
+    serverCpuMicrosPerRequest: requests ? m.serverCpuMicros / requests : 0,
+    serverEventLoopUtilization: m.serverEventLoopUtilization,
+    dbCpuMicrosPerRequest: m.dbMicros === null || !requests ? null : m.dbMicros / requests,
+    loadgenCpuPercent: (m.loadgenMicros / m.wallMicros) * 100,
+    otherCpuPercent: m.otherCpuPercent,
     loadAverage: loadAverage().raw,
   };
 }
@@ -495,7 +469,7 @@ async function main() {
   let cleaning: Promise<void> | undefined;
   const cleanup = () =>
     (cleaning ??= (async () => {
-      current?.stop();
+      stopLoad();
       await server?.stop();
       await monitor?.end().catch(() => {});
       if (options.keep && !interrupted) {
@@ -610,7 +584,7 @@ async function main() {
       const step = async (target: Target, phase: Run['phase'], round: number, seconds: number) => {
         if (interrupted) throw new Error('interrupted');
         process.stdout.write(`${phase === 'warmup' ? 'warm-up' : `round ${round}`} ${target} (${seconds}s) … `);
-        const run = await measureLoad(server!, dbCpu, target, specs[target], seconds, options, phase, round);
+        const run = await measureRun(server!, dbCpu, target, specs[target], seconds, options, phase, round);
         runs.push(run);
         const bad = run.requests - run.ok + run.errors + run.timeouts;
         console.log(

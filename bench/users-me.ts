@@ -42,13 +42,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon, { type Instance, type Result } from 'autocannon';
 import pg from 'pg';
 import type { ReadyMessage } from './protocol.ts';
-import { DatabaseCpu, ServerProcess, forkServer, dropSchema, machineCpuMicros, table, median, numberOption } from './harness.ts';
+import { DatabaseCpu, ServerProcess, forkServer, dropSchema, measureLoad, median, numberOption, stopLoad, table } from './harness.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
@@ -135,8 +133,6 @@ function readOptions(): Options {
 
 // ---------------------------------------------------------------------------- measuring
 
-let current: Instance | undefined;
-
 async function measure(
   server: ServerProcess,
   dbCpu: DatabaseCpu,
@@ -148,35 +144,9 @@ async function measure(
   phase: Run['phase'],
   round: number,
 ): Promise<Run> {
-  const before = await server.usage();
-  await dbCpu.sample();
-  const machineBefore = machineCpuMicros();
-  const loadgenBefore = process.cpuUsage();
-  const wallBefore = performance.now();
-  current = autocannon({ url, headers, connections: options.connections, pipelining: 1, duration: seconds, timeout: 10 });
-  const result: Result = await current;
-  current = undefined;
-  const loadgen = process.cpuUsage(loadgenBefore);
-  const wallMs = performance.now() - wallBefore;
-  const machineAfter = machineCpuMicros();
-  const after = await server.usage();
-  const dbMicros = await dbCpu.sample();
-
-  const statusCodes: Record<string, number> = {};
-  for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
-  const requests = Object.values(statusCodes).reduce((a, b) => a + b, 0);
-  const ok = statusCodes['200'] ?? 0;
-  const serverMs = after.now - before.now;
-  const serverCpu = after.cpuMicros - before.cpuMicros;
-  const active = after.eluActive - before.eluActive;
-  const idle = after.eluIdle - before.eluIdle;
-  const loadgenMicros = loadgen.user + loadgen.system;
-  const wallMicros = wallMs * 1000;
-  const machine =
-    machineBefore && machineAfter
-      ? { busy: machineAfter.busy - machineBefore.busy, total: machineAfter.total - machineBefore.total }
-      : null;
-  const cpus = os.availableParallelism();
+  const m = await measureLoad(server, dbCpu, { url, headers, connections: options.connections, duration: seconds });
+  const { result, requests } = m;
+  const ok = m.statusCodes['200'] ?? 0;
   return {
     target,
     phase,
@@ -192,21 +162,19 @@ async function measure(
       p99: result.latency.p99,
       max: result.latency.max,
     },
-    statusCodes,
+    statusCodes: m.statusCodes,
     non200: requests - ok,
     errors: result.errors,
     timeouts: result.timeouts,
-    serverCpuPercent: (serverCpu / 1000 / serverMs) * 100,
-    serverCpuMicrosPerRequest: requests ? serverCpu / requests : 0,
-    serverEventLoopUtilization: active + idle > 0 ? active / (active + idle) : 0,
-    loadgenCpuPercent: (loadgenMicros / wallMicros) * 100,
-    dbCpuPercent: dbMicros === null ? null : (dbMicros / wallMicros) * 100,
-    dbCpuMicrosPerRequest: dbMicros === null || !requests ? null : dbMicros / requests,
-    machineBusyPercent: machine ? (machine.busy / machine.total) * 100 : null,
+    serverCpuPercent: (m.serverCpuMicros / 1000 / m.serverWallMs) * 100,
+    serverCpuMicrosPerRequest: requests ? m.serverCpuMicros / requests : 0,
+    serverEventLoopUtilization: m.serverEventLoopUtilization,
+    loadgenCpuPercent: (m.loadgenMicros / m.wallMicros) * 100,
+    dbCpuPercent: m.dbMicros === null ? null : (m.dbMicros / m.wallMicros) * 100,
+    dbCpuMicrosPerRequest: m.dbMicros === null || !requests ? null : m.dbMicros / requests,
+    machineBusyPercent: m.machineBusyPercent,
     // In "cores": everything busy on the machine minus this benchmark's three parts.
-    otherCpuPercent: machine
-      ? Math.max(0, ((machine.busy / machine.total) * cpus * wallMicros - serverCpu - loadgenMicros - (dbMicros ?? 0)) / wallMicros) * 100
-      : null,
+    otherCpuPercent: m.otherCpuPercent,
   };
 }
 
@@ -267,7 +235,7 @@ async function main() {
   let cleaning: Promise<void> | undefined;
   const cleanup = () =>
     (cleaning ??= (async () => {
-      current?.stop();
+      stopLoad();
       await server?.stop();
       await monitor?.end().catch(() => {});
       try {
