@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { sendStoredFile } from '../../http/files.ts';
 import { principalOf } from '../../http/security.ts';
 import { plainJsonSerializer } from '../../http/serializers.ts';
 import { ErrorResponses } from '../../http/schemas.ts';
@@ -66,13 +67,6 @@ const PageSchema = Type.Object({
   page: Type.Integer(),
   links: LinksSchema,
 });
-
-/** `Content-Disposition` with an ASCII fallback name and the exact UTF-8 one (RFC 6266 / 5987). */
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
 
 export async function backupRoutes(app: FastifyInstance) {
   app.get(
@@ -152,12 +146,7 @@ export async function backupRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { id } = request.params as Static<typeof FileParams>;
       const file = await invoiceExpenseReceipt(app.db, principalOf(request), id);
-      return reply
-        .type(file.content_type)
-        .header('Content-Disposition', contentDisposition(file.filename))
-        .header('Content-Length', file.data.length)
-        .header('X-Content-Type-Options', 'nosniff')
-        .send(file.data);
+      return sendStoredFile(reply, file);
     },
   );
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } f
 import { ApiError, badRequest } from '../../http/errors.ts';
 import { checkIfMatch, etagOf } from '../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
+import { sendStoredFile } from '../../http/files.ts';
 import { principalOf } from '../../http/security.ts';
 import { ErrorResponses } from '../../http/schemas.ts';
 import { presentExpense, type ExpenseRow } from './presenter.ts';
@@ -213,13 +214,6 @@ function inputOf(request: FastifyRequest): ExpenseInput {
   return input as ExpenseInput;
 }
 
-/** `Content-Disposition` with an ASCII fallback name and the exact UTF-8 one (RFC 6266 / 5987). */
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
-
 /**
  * `/api/v2/expenses`: list, read, create, update, delete, and the receipt's
  * bytes. Every route is for full-access credentials (a personal sync key is
@@ -392,12 +386,7 @@ export async function expensesRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { expense_id: id } = request.params as Static<typeof ReceiptParams>;
       const file = await getReceipt(app.db, principalOf(request), id);
-      return reply
-        .type(file.content_type)
-        .header('Content-Disposition', contentDisposition(file.filename))
-        .header('Content-Length', file.data.length)
-        .header('X-Content-Type-Options', 'nosniff')
-        .send(file.data);
+      return sendStoredFile(reply, file);
     },
   );
 }
