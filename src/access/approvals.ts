@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
 import type { DB } from '../db/types.ts';
-import { forbidden } from '../http/errors.ts';
+import { forbidden } from '../errors.ts';
 import { isAdmin, isManager } from './policy.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { ManagerPermission } from '../db/types.ts';
 import type { Principal } from '../auth/principal.ts';
-import { forbidden } from '../http/errors.ts';
+import { forbidden } from '../errors.ts';
 
 /**
  * The one place that answers "may this principal do X". Routes declare what they

@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import type { Clock } from '../clock.ts';
 import { isId } from '../ids.ts';
-import { unauthorized } from '../http/errors.ts';
+import { unauthorized } from '../errors.ts';
 import { hashKey, isApiKeyToken, looksLikeKey } from './keys.ts';
 import type { JwtVerifier } from './jwt.ts';
 import type { Principal } from './principal.ts';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { MANAGER_PERMISSIONS, type DB, type ManagerPermission, type Role, type UserType } from '../db/types.ts';
 import { isId } from '../ids.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { hashKey, isApiKeyToken } from '../auth/keys.ts';
 import { createWorkspace, getWorkspace, listWorkspaces, updateWorkspaceSettings } from '../modules/workspaces/service.ts';
 import { validateSettings, type WorkspaceSettingsInput } from '../modules/workspaces/settings.ts';

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { getWorkspace } from '../modules/workspaces/service.ts';
 import { checkPeriod, checkReason } from '../modules/approvals/preflight.ts';

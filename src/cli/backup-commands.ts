@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { str, type Command } from './command.ts';
 import { UsageError } from './output.ts';
 import { BackupError, pullBackup, verifyBackup } from './backup-client.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { getWorkspace } from '../modules/workspaces/service.ts';
 import { applyCategoryInput, type CategoryInput, type CategoryState } from '../modules/expense-categories/rules.ts';
 import {

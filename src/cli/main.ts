@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../config.ts';
 import type { DB } from '../db/types.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { catalogCommands } from './catalog-commands.ts';
 import { expenseCommands } from './expense-commands.ts';
 import { invoiceCommands } from './invoice-commands.ts';

@@ -8,7 +8,7 @@ import type {
 } from 'fastify';
 import type { Principal } from '../auth/principal.ts';
 import { withTenant } from '../db/tenant.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import { appendRouteHook } from './route-hooks.ts';
 
 /**

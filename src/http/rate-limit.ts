@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import { appendRouteHook } from './route-hooks.ts';
 
 export interface RateLimitConfig {

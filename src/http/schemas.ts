@@ -1,6 +1,6 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
-/** The error body every 4xx/5xx response has (see src/http/errors.ts). */
+/** The error body every 4xx/5xx response has (see src/errors.ts). */
 export const ErrorBody = Type.Object(
   {
     error: Type.String({ description: 'machine-readable code, snake_case' }),
@@ -16,3 +16,17 @@ export const ErrorResponses = {
   '4xx': ErrorBody,
   '5xx': ErrorBody,
 };
+
+/** A schema that also accepts null, as `anyOf: [schema, null]`. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * A schema that also accepts null as one `type: [t, 'null']` (for simple types):
+ * Ajv reports a wrong value against the field's own keywords, not against each union branch.
+ */
+export const OrNull = <T extends TSchema>(schema: T) =>
+  Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] });
+
+/** A string limited to the listed values. */
+export const Enum = (values: readonly string[], description = '') =>
+  Type.Unsafe<string>({ type: 'string', enum: [...values], description });

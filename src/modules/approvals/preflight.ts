@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { isIsoDate } from '../../time/workspace-time.ts';
 import { secondsToHours } from '../time-entries/rules.ts';
 

@@ -1,13 +1,12 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
-import { ErrorBody, ErrorResponses } from '../../http/schemas.ts';
+import { ErrorBody, ErrorResponses, OrNull } from '../../http/schemas.ts';
 import { principalOf } from '../../http/security.ts';
 import { MAX_PERIOD_DAYS, REASON_MAX, WARNING_CODES } from './preflight.ts';
 import { approve, checkApprovalsEnabled, reject, submit } from './service.ts';
 
 // ---- schemas ----
 
-const OrNull = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] });
 const Day = (which: string) => Type.String({ format: 'date', description: `YYYY-MM-DD, ${which} day of the period (inclusive).` });
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 const Fingerprint = (description: string) => Type.String({ minLength: 1, maxLength: 128, description });

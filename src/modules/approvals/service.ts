@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { approvalReach, assertMayReviewTime, maySubmitTime, type ApprovalReach } from '../../access/approvals.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { ApiError, forbidden, notFound } from '../../http/errors.ts';
+import { ApiError, forbidden, notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { enqueueMail, type MailMessage } from '../../outbox/enqueue.ts';
 import { audit } from '../audit/service.ts';

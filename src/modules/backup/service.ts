@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { mayExportBackup } from '../../access/backup.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { countRecords, findInvoiceExpenseReceipt, selectChildren, selectPage, type RenderedRow } from './queries.ts';
 import {

@@ -98,3 +98,14 @@ export async function countProjects(trx: Tx, companyId: string, clientId: string
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Invoices of a client: a client with financial documents cannot be deleted. */
+export async function countClientInvoices(trx: Tx, companyId: string, clientId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('company_id', '=', companyId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,17 +1,16 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { PaymentTerms } from '../../db/types.ts';
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { ApiError, badRequest } from '../../errors.ts';
 import { checkIfMatch, etagOf } from '../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
 import { principalOf } from '../../http/security.ts';
-import { ErrorResponses } from '../../http/schemas.ts';
+import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { presentClient, type ClientRow } from './presenter.ts';
 import { CLIENT_READ_ONLY, CLIENT_WRITABLE, PAYMENT_TERMS, type ClientInput } from './rules.ts';
 import { seesClientBilling } from '../../access/catalog.ts';
 import { createClient, deleteClient, getClient, listClients, updateClient } from './service.ts';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const PaymentTermsSchema = Type.Unsafe<PaymentTerms>({
   type: 'string',

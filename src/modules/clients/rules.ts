@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { PaymentTerms } from '../../db/types.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { isCurrencyCode } from '../workspaces/settings.ts';
 
 /**

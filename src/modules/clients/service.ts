@@ -3,13 +3,13 @@ import type { Principal } from '../../auth/principal.ts';
 import { mayArchiveClients, mayWriteClients } from '../../access/catalog.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';
-import { countClientInvoices } from '../invoices/queries.ts';
 import type { ClientRow } from './presenter.ts';
 import {
+  countClientInvoices,
   countProjects,
   deleteClientRow,
   findVisibleClient,

@@ -1,14 +1,13 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
 import { principalOf } from '../../http/security.ts';
-import { ErrorResponses } from '../../http/schemas.ts';
+import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { presentContact } from './presenter.ts';
 import { CONTACT_LIMITS, CONTACT_READ_ONLY, type ContactInput } from './rules.ts';
 import { createContact, listContacts } from './service.ts';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const text = (field: keyof typeof CONTACT_LIMITS) => Nullable(Type.String({ maxLength: CONTACT_LIMITS[field] }));
 
 const ContactCreateBody = Type.Object(

@@ -1,4 +1,4 @@
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 
 /**
  * Pure rules for contacts: the properties of a new contact and their limits

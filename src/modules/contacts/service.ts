@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { mayWriteClients } from '../../access/catalog.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant } from '../../db/tenant.ts';
-import { badRequest, forbidden } from '../../http/errors.ts';
+import { badRequest, forbidden } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';

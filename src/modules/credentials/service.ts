@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { CredentialKind, DB } from '../../db/types.ts';
 import { newId } from '../../ids.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
 import { generateKey } from '../../auth/keys.ts';
 import { audit } from '../audit/service.ts';
 

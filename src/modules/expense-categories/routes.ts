@@ -1,14 +1,13 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { ApiError, badRequest } from '../../errors.ts';
 import { etagOf } from '../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
 import { principalOf } from '../../http/security.ts';
-import { ErrorResponses } from '../../http/schemas.ts';
+import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { CATEGORY_READ_ONLY, CATEGORY_WRITABLE, type CategoryInput } from './rules.ts';
 import { createCategory, getCategory, listCategories, presentCategory, updateCategory } from './service.ts';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const writable = {
   name: Type.String({ minLength: 1, maxLength: 255, description: 'Unique in the workspace, ignoring case.' }),

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 
 /**
  * Pure rules for expense categories: a name unique in the workspace (ignoring

@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { hasPermission } from '../../access/policy.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
 import { fetchPage, type PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { ApiError, badRequest } from '../../errors.ts';
 import { sha256Hex } from '../files/service.ts';
 
 /**

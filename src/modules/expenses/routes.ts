@@ -1,12 +1,12 @@
 import multipart from '@fastify/multipart';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { ApiError, badRequest } from '../../errors.ts';
 import { checkIfMatch, etagOf } from '../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
 import { sendStoredFile } from '../../http/files.ts';
 import { principalOf } from '../../http/security.ts';
-import { ErrorResponses } from '../../http/schemas.ts';
+import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { presentExpense, type ExpenseRow } from './presenter.ts';
 import { FORM_FIELD_MAX_BYTES, RECEIPT_MAX_BYTES, RECEIPT_TYPES, formToBody, readReceiptForm, type FormFieldType, type ReceiptUpload } from './receipts.ts';
 import { EXPENSE_READ_ONLY, EXPENSE_SOURCES } from './rules.ts';
@@ -22,7 +22,6 @@ import {
   type ExpenseInput,
 } from './service.ts';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const SourceSchema = Type.Unsafe<(typeof EXPENSE_SOURCES)[number]>({ type: 'string', enum: [...EXPENSE_SOURCES] });
 

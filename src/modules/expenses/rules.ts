@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { ExpenseSource } from '../../db/types.ts';
-import { badRequest } from '../../http/errors.ts';
-import { minorUnitDigits } from '../invoices/totals.ts';
+import { badRequest } from '../../errors.ts';
+import { minorUnitDigits } from '../../money.ts';
 import { checkMetadata, checkNotes, checkSpentDate, isRuleError } from '../time-entries/rules.ts';
 
 /**

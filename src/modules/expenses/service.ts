@@ -6,7 +6,7 @@ import { isManager } from '../../access/policy.ts';
 import { mayWriteOthersTime, mayWriteTimeFor } from '../../access/time.ts';
 import type { DB, ExpenseSource } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { newId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, InvoiceState } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { conflict, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { todayIn } from '../../time/workspace-time.ts';
 import { audit } from '../audit/service.ts';

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { minorUnitDigits } from './totals.ts';
+import { minorUnitDigits } from '../../money.ts';
 
 /**
  * How invoice figures read in documents and e-mails (the PDF, default message

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { ApprovalStatus } from '../../db/types.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { roundHours, secondsToHours, type RoundingRule } from '../time-entries/rules.ts';
 import {

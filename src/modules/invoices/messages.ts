@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { maySeeInvoices, mayWriteInvoices } from '../../access/invoices.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { badRequest, conflict, forbidden } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden } from '../../errors.ts';
 import { fetchPage, type PageParams } from '../../http/pagination.ts';
 import { newId } from '../../ids.ts';
 import { enqueueMail, type MailAddress, type MailAttachment } from '../../outbox/enqueue.ts';

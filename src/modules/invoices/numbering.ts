@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/tenant.ts';
-import { conflict } from '../../http/errors.ts';
+import { conflict } from '../../errors.ts';
 import { PENDING_NUMBER_PREFIX } from './rules.ts';
 
 /**

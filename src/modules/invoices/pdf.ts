@@ -5,7 +5,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { maySeeInvoices } from '../../access/invoices.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { forbidden, notFound } from '../../errors.ts';
 import type { Renderer } from '../../outbox/worker.ts';
 import { formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
 import { invoiceTotals } from './presenter.ts';

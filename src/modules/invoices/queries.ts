@@ -61,16 +61,6 @@ export function clientProjects(trx: Tx, companyId: string, clientId: string) {
     .execute();
 }
 
-export async function countClientInvoices(trx: Tx, companyId: string, clientId: string): Promise<number> {
-  const row = await trx
-    .selectFrom('invoices')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('company_id', '=', companyId)
-    .where('client_id', '=', clientId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 // ---------------------------------------------------------------- invoices
 
 export interface InvoiceRow {

@@ -1,11 +1,11 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { INVOICE_ACCESS, INVOICE_DELETE_ACCESS } from '../../access/invoices.ts';
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { ApiError, badRequest } from '../../errors.ts';
 import { checkIfMatch, etagOf } from '../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
 import { principalOf } from '../../http/security.ts';
-import { ErrorResponses } from '../../http/schemas.ts';
+import { Enum, ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { isId } from '../../ids.ts';
 import { listInvoiceMessages, sendInvoiceMessage, type MessageInput } from './messages.ts';
 import { getInvoicePdf } from './pdf.ts';
@@ -36,8 +36,6 @@ import {
   type UpdateInput,
 } from './service.ts';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Enum = (values: readonly string[], description = '') => Type.Unsafe<string>({ type: 'string', enum: [...values], description });
 const IsoDate = (description: string) => Type.String({ format: 'date', description: `YYYY-MM-DD. ${description}` });
 const Percent = (what: string) =>
   Type.Number({ description: `${what}: a percentage from 0 to 100, at most 4 decimal places.` });

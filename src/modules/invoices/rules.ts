@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import type { InvoiceState, PaymentTerms } from '../../db/types.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { PAYMENT_TERMS } from '../clients/rules.ts';
 import { isCurrencyCode } from '../workspaces/settings.ts';
 

@@ -4,7 +4,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { mayDeleteInvoices, maySeeInvoices, mayWriteInvoices } from '../../access/invoices.ts';
 import type { DB, PaymentTerms } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { todayIn } from '../../time/workspace-time.ts';

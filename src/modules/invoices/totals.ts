@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { minorUnitDigits } from '../../money.ts';
 
 /**
  * Invoice arithmetic (DESIGN.md "Invoice arithmetic"), in decimals:
@@ -9,11 +10,6 @@ import { Decimal } from 'decimal.js';
  * - each tax applies to the discounted sum of the lines flagged for it;
  * - amount = subtotal − discount + taxes; due_amount = amount − payments.
  */
-
-/** Digits after the decimal point of a currency (JPY 0, EUR 2, BHD 3). */
-export function minorUnitDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
 
 export interface LineInput {
   quantity: Decimal.Value;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, Role } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { mayBeAssignedToProjects, mayBeProjectManager } from '../../access/catalog.ts';
 import { audit } from '../audit/service.ts';

@@ -1,9 +1,9 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { ApiError, badRequest } from '../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
 import { principalOf } from '../../http/security.ts';
-import { ErrorResponses } from '../../http/schemas.ts';
+import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { MAX_BUDGET, MAX_HOURLY_RATE } from '../rates/rules.ts';
 import { presentUserAssignment } from './presenter.ts';
 import { USER_ASSIGNMENT_READ_ONLY, USER_ASSIGNMENT_WRITABLE, type UserAssignmentInput } from './rules.ts';
@@ -15,7 +15,6 @@ import {
   updateProjectUserAssignment,
 } from './service.ts';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const writable = {
   is_project_manager: Type.Boolean({ description: 'The person manages the project (members with the manager role only).' }),

@@ -1,4 +1,4 @@
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { budgetAmount, parseRateChange, type RateChange } from '../rates/rules.ts';
 
 /**

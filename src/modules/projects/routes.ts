@@ -1,18 +1,16 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { ApiError, badRequest } from '../../errors.ts';
 import { checkIfMatch, etagOf } from '../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
 import { principalOf } from '../../http/security.ts';
 import { plainJsonSerializer } from '../../http/serializers.ts';
-import { ErrorResponses } from '../../http/schemas.ts';
+import { Enum, ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { MAX_BUDGET, MAX_HOURLY_RATE } from '../rates/rules.ts';
 import { presentProject } from './presenter.ts';
 import { BILL_BY, BUDGET_BY, CODE_MAX, CREATE_ONLY, NAME_MAX, NOTES_MAX, PROJECT_READ_ONLY, PROJECT_WRITABLE, type ProjectInput } from './rules.ts';
 import { createProject, deleteProject, getProject, listProjects, projectView, updateProject, type ProjectItem } from './service.ts';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Enum = (values: readonly string[], description: string) => Type.Unsafe<string>({ type: 'string', enum: [...values], description });
 const Money = (max: number, description: string) =>
   Type.Number({ minimum: 0, maximum: max, description: `${description} At least 0, at most 2 decimal places.` });
 const IsoDate = (description: string) => Nullable(Type.String({ format: 'date', description: `YYYY-MM-DD. ${description}` }));

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { BillBy, BudgetBy } from '../../db/types.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { isIsoDate } from '../../time/workspace-time.ts';
 import { budgetAmount, effectiveDate, hourlyRate } from '../rates/rules.ts';
 

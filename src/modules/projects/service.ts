@@ -13,7 +13,7 @@ import {
 } from '../../access/catalog.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';

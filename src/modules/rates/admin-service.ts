@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';
 import { workspaceToday } from './workspace-today.ts';

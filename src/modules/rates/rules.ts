@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { isIsoDate } from '../../time/workspace-time.ts';
 import type { RateScope } from './service.ts';
 

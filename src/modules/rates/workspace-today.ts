@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/tenant.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../errors.ts';
 import { todayIn } from '../../time/workspace-time.ts';
 
 /**

@@ -12,7 +12,7 @@ import {
 } from '../../access/reports.ts';
 import { sql } from 'kysely';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { forbidden } from '../../http/errors.ts';
+import { forbidden } from '../../errors.ts';
 import { LinksSchema, MAX_PER_PAGE, pageEnvelope, type PageParams } from '../../http/pagination.ts';
 import { ErrorResponses } from '../../http/schemas.ts';
 import { principalOf } from '../../http/security.ts';

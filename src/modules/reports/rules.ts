@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { isIsoDate } from '../../time/workspace-time.ts';
 
 /** The uninvoiced report spans at most this many days after `from`. */

@@ -1,15 +1,14 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { ApiError, badRequest } from '../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
 import { principalOf } from '../../http/security.ts';
-import { ErrorResponses } from '../../http/schemas.ts';
+import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { MAX_BUDGET, MAX_HOURLY_RATE } from '../rates/rules.ts';
 import { presentAssignment } from './presenter.ts';
 import { ASSIGNMENT_READ_ONLY, ASSIGNMENT_WRITABLE, type AssignmentInput } from './rules.ts';
 import { createTaskAssignment, getTaskAssignment, listTaskAssignments, updateTaskAssignment } from './service.ts';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const writable = {
   is_active: Type.Boolean({ description: 'false deactivates the assignment: the task leaves the project\'s task list.' }),

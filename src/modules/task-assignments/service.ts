@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';

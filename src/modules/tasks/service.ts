@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { maySeeBudget, maySeeRates, maySetCommercialFields, mayWriteTasks } from '../../access/catalog.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';

@@ -1,7 +1,7 @@
 import { sql, type Expression } from 'kysely';
 import type { ApprovalStatus, WeekStart } from '../../db/types.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { ApiError, conflict } from '../../http/errors.ts';
+import { ApiError, conflict } from '../../errors.ts';
 import { weekEndOf, weekStartOf } from './rules.ts';
 
 /**

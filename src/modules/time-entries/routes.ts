@@ -1,11 +1,11 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { Principal } from '../../auth/principal.ts';
-import { ApiError, badRequest, forbidden } from '../../http/errors.ts';
+import { ApiError, badRequest, forbidden } from '../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
 import { principalOf } from '../../http/security.ts';
 import { plainJsonSerializer } from '../../http/serializers.ts';
-import { ErrorResponses } from '../../http/schemas.ts';
+import { Enum, ErrorResponses, Nullable, OrNull } from '../../http/schemas.ts';
 import { isId } from '../../ids.ts';
 import type { TimeSource } from '../../db/types.ts';
 import { presentEntry, type EntryRow, type PresentContext } from './presenter.ts';
@@ -27,9 +27,6 @@ import {
 // ---- schemas ----
 
 /** A nullable property as a JSON-schema type list (cheaper to serialize than anyOf). */
-const OrNull = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] });
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Enum = (values: readonly string[], description: string) => Type.Unsafe<string>({ type: 'string', enum: [...values], description });
 const WallClock = (description: string) =>
   Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: `HH:mm, wall clock in the workspace time zone. ${description}` });
 const Id = (description: string) => Type.String({ minLength: 1, description });

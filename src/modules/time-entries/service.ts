@@ -6,7 +6,7 @@ import { isManager } from '../../access/policy.ts';
 import { mayWriteOthersTime, mayWriteTimeFor } from '../../access/time.ts';
 import type { BudgetBy, DB, TimeSource } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { todayIn } from '../../time/workspace-time.ts';

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { MANAGER_PERMISSIONS, type DB, type ManagerPermission, type Role, type UserType } from '../../db/types.ts';
 import { newId } from '../../ids.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
 import { audit } from '../audit/service.ts';
 
 /**

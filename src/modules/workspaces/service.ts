@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { newId } from '../../ids.ts';
-import { ApiError, badRequest, notFound } from '../../http/errors.ts';
+import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { audit } from '../audit/service.ts';
 import { seedExpenseCategories } from '../expense-categories/service.ts';
 import { validateSettings, type WorkspaceSettingsInput } from './settings.ts';

@@ -1,5 +1,5 @@
 import { IANAZone } from 'luxon';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 import type { CompanyUpdate, Rounding, WeekStart } from '../../db/types.ts';
 
 /** The workspace settings an operator may change, and their rules (DESIGN.md). */
