@@ -237,11 +237,13 @@ describe('invoice fields', () => {
     expect((await post({ payment_term: 'net_60' })).json()).toMatchObject({ due_date: '2026-04-01' });
     expect((await post({ payment_term: 'custom', due_date: '2026-02-10' })).json()).toMatchObject({ due_date: '2026-02-10', payment_term: 'custom' });
     expect((await post({ due_date: '2026-02-20' })).json()).toMatchObject({ due_date: '2026-02-20', payment_term: 'custom' });
-    // a due date matching the term is accepted; another is a 400
-    expect((await post({ payment_term: 'net_30', due_date: '2026-03-02' })).statusCode).toBe(201);
-    const clash = await post({ payment_term: 'net_30', due_date: '2026-02-10' });
-    expect(clash.statusCode).toBe(400);
-    expect(clash.json().field).toBe('due_date');
+    // the term gives the default due date only: an explicit due date is stored as given with any term
+    expect((await post({ payment_term: 'net_30', due_date: '2026-03-02' })).json()).toMatchObject({ due_date: '2026-03-02', payment_term: 'net_30' });
+    const given = await post({ issue_date: '2024-04-01', due_date: '2024-04-15', payment_term: 'net_15' });
+    expect(given.statusCode).toBe(201);
+    expect(given.json()).toMatchObject({ issue_date: '2024-04-01', due_date: '2024-04-15', payment_term: 'net_15' });
+    expect((await api(w.owner, 'GET', `/api/v2/invoices/${given.json().id}`)).json()).toMatchObject({ due_date: '2024-04-15', payment_term: 'net_15' });
+    expect((await post({ payment_term: 'upon_receipt', due_date: '2026-02-10' })).json()).toMatchObject({ due_date: '2026-02-10', payment_term: 'upon_receipt' });
     const custom = await post({ payment_term: 'custom' });
     expect(custom.statusCode).toBe(400);
     expect(custom.json().field).toBe('due_date');
@@ -311,15 +313,22 @@ describe('invoice fields', () => {
     }
   });
 
-  it('needs an active client of the workspace (400 on client_id otherwise)', async () => {
+  it("answers 404 for another workspace's, an unknown or a malformed client_id, 400 for an archived client", async () => {
     const other = await makeInvoiceWorkspace(ctx.db);
     const foreign = await insertClient(ctx.db, other.companyId);
     const archived = await insertClient(ctx.db, w.companyId, { isActive: false });
-    for (const id of [foreign, newId(), 'nope', archived]) {
-      const res = await api(w.owner, 'POST', '/api/v2/invoices', { client_id: id, line_items: [line()] });
-      expect(res.statusCode, id).toBe(400);
-      expect(res.json().field).toBe('client_id');
+    const before = await countInvoices(ctx.db, w.companyId);
+    for (const id of [foreign, newId(), 'nope']) {
+      for (const body of [{ line_items: [line()] }, { line_items_import: { time: { summary_type: 'project' } } }]) {
+        const res = await api(w.owner, 'POST', '/api/v2/invoices', { client_id: id, ...body });
+        expect(res.statusCode, id).toBe(404);
+        expect(res.json()).toMatchObject({ error: 'not_found', field: 'client_id' });
+      }
     }
+    const res = await api(w.owner, 'POST', '/api/v2/invoices', { client_id: archived, line_items: [line()] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().field).toBe('client_id');
+    expect(await countInvoices(ctx.db, w.companyId)).toBe(before);
     const missing = await api(w.owner, 'POST', '/api/v2/invoices', { line_items: [line()] });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().field).toBe('client_id');
@@ -453,11 +462,14 @@ describe('update (PATCH)', () => {
     // subtotal 130, discount 13, tax 117 × 20% = 23.4, tax2 117 × 5% = 5.85
     expect(got).toMatchObject({ subtotal: 130, discount_amount: 13, tax_amount: 23.4, tax2_amount: 5.85, amount: 146.25 });
 
-    // a new issue date moves the due date of a fixed term; a free due date makes the term custom
+    // a new issue date moves the term's due date; an explicit due date is stored as given and the term kept
     const moved = (await api(w.owner, 'PATCH', `/api/v2/invoices/${inv.id}`, { issue_date: '2026-02-01' })).json();
     expect(moved).toMatchObject({ issue_date: '2026-02-01', due_date: '2026-03-03', payment_term: 'net_30' });
-    const custom = (await api(w.owner, 'PATCH', `/api/v2/invoices/${inv.id}`, { due_date: '2026-02-20' })).json();
-    expect(custom).toMatchObject({ due_date: '2026-02-20', payment_term: 'custom' });
+    const explicit = (await api(w.owner, 'PATCH', `/api/v2/invoices/${inv.id}`, { due_date: '2026-02-20' })).json();
+    expect(explicit).toMatchObject({ due_date: '2026-02-20', payment_term: 'net_30' });
+    // ... and stays put when the issue date moves afterwards
+    const kept = (await api(w.owner, 'PATCH', `/api/v2/invoices/${inv.id}`, { issue_date: '2026-02-02' })).json();
+    expect(kept).toMatchObject({ issue_date: '2026-02-02', due_date: '2026-02-20', payment_term: 'net_30' });
     const early = await api(w.owner, 'PATCH', `/api/v2/invoices/${inv.id}`, { due_date: '2026-01-20' });
     expect(early.statusCode).toBe(400);
     expect(early.json().field).toBe('due_date');
@@ -532,7 +544,7 @@ describe('update (PATCH)', () => {
 });
 
 describe('delete', () => {
-  it('is for owners and administrators, drafts only, with If-Match; releases captured work', async () => {
+  it('is for owners and administrators, drafts only, If-Match honoured; releases captured work', async () => {
     const { projectId, taskId } = await billableProject(ctx.db, w.companyId, clientId, { rate: '80' });
     const entry = await insertEntry(ctx.db, w.companyId, { userId: w.member.userId, projectId, taskId, date: '2026-03-02' });
     const cat = await insertCategory(ctx.db, w.companyId);
@@ -546,8 +558,10 @@ describe('delete', () => {
     expect((await billing(ctx.db, 'time_entries', [entry])).get(entry)!.is_billed).toBe(true);
 
     expect((await api(w.mgrInvoices, 'DELETE', `/api/v2/invoices/${inv.id}`, undefined, { 'if-match': '*' })).statusCode).toBe(403);
-    expect((await api(w.admin, 'DELETE', `/api/v2/invoices/${inv.id}`)).statusCode).toBe(428);
-    expect((await api(w.admin, 'DELETE', `/api/v2/invoices/${inv.id}`, undefined, { 'if-match': '"stale"' })).statusCode).toBe(412);
+    const stale = await api(w.admin, 'DELETE', `/api/v2/invoices/${inv.id}`, undefined, { 'if-match': '"stale"' });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error).toBe('precondition_failed');
+    expect((await api(w.admin, 'GET', `/api/v2/invoices/${inv.id}`)).statusCode).toBe(200);
     await setInvoiceState(ctx.db, w.companyId, inv.id, 'open');
     const open = await api(w.admin, 'DELETE', `/api/v2/invoices/${inv.id}`, undefined, { 'if-match': '*' });
     expect(open.statusCode).toBe(409);
@@ -569,6 +583,18 @@ describe('delete', () => {
     expect(again.statusCode).toBe(201);
     expect(again.json().amount).toBe(80);
     expect((await api(w.owner, 'DELETE', `/api/v2/invoices/${again.json().id}`, undefined, { 'if-match': '*' })).statusCode).toBe(204);
+  });
+
+  it('does not require If-Match (the spec requires it on project and client deletes only)', async () => {
+    const inv = await create({});
+    const del = await api(w.admin, 'DELETE', `/api/v2/invoices/${inv.id}`);
+    expect(del.statusCode, del.body).toBe(204);
+    expect((await api(w.admin, 'GET', `/api/v2/invoices/${inv.id}`)).statusCode).toBe(404);
+    // a non-draft is still 409 without If-Match, and an unknown id 404
+    const open = await create({});
+    await setInvoiceState(ctx.db, w.companyId, open.id, 'open');
+    expect((await api(w.owner, 'DELETE', `/api/v2/invoices/${open.id}`)).statusCode).toBe(409);
+    expect((await api(w.owner, 'DELETE', `/api/v2/invoices/${newId()}`)).statusCode).toBe(404);
   });
 });
 

@@ -404,7 +404,7 @@ export async function invoicesRoutes(app: FastifyInstance) {
         tags: ['invoices'],
         summary: 'Delete a draft invoice',
         description:
-          'Owners and administrators; drafts only (409 otherwise). `If-Match` with the current ETag is required (428 when missing, 412 when stale). The time entries and expenses the invoice captured become unbilled again. 204.',
+          'Owners and administrators; drafts only (409 otherwise). Optional `If-Match` (412 when stale; `*` matches): unlike project and client deletes, the spec does not require it here. The time entries and expenses the invoice captured become unbilled again. 204.',
         params: IdParams,
         querystring: NoQuery,
         response: { 204: Type.Null({ description: 'Deleted.' }), ...ErrorResponses },
@@ -412,7 +412,7 @@ export async function invoicesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params as Static<typeof IdParams>;
-      await deleteInvoice(app.db, principalOf(request), id, { now: app.config.clock(), precondition: ifMatch(request, true) });
+      await deleteInvoice(app.db, principalOf(request), id, { now: app.config.clock(), precondition: ifMatch(request, false) });
       return reply.code(204).send();
     },
   );

@@ -4,7 +4,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { mayDeleteInvoices, maySeeInvoices, mayWriteInvoices } from '../../access/invoices.ts';
 import type { DB, PaymentTerms } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { todayIn } from '../../time/workspace-time.ts';
@@ -268,8 +268,9 @@ export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateI
   try {
     return await withTenant(db, p.companyId, async (trx) => {
       const workspace = await workspaceOf(trx, p.companyId);
+      // The spec's rule for client ids: inaccessible or of another workspace is 404 (malformed too, as on every route).
       const client = isId(input.client_id) ? await findClient(trx, p.companyId, input.client_id) : undefined;
-      if (!client) throw badRequest('client_id must be a client of this workspace.', { field: 'client_id' });
+      if (!client) throw new ApiError('not_found', 'The client was not found.', { field: 'client_id' });
       if (!client.is_active) throw badRequest('The client is archived; restore it before invoicing it.', { field: 'client_id' });
 
       const issueDate = input.issue_date ?? todayIn(workspace.timezone, now);
@@ -478,7 +479,7 @@ function lineChanges(lines: Array<{ id: string; description: string | null; unit
 /**
  * DELETE: owners and administrators, drafts only. The time entries and expenses
  * the invoice captured are released (billed flag off, links cleared) in the same
- * transaction. Order: 404, 428/412 (If-Match), 409 (not a draft).
+ * transaction. Order: 404, 412 (a stale If-Match; it is optional), 409 (not a draft).
  */
 export async function deleteInvoice(db: Kysely<DB>, p: Principal, id: string, { now, precondition }: { now: Date; precondition?: Precondition }) {
   if (!mayDeleteInvoices(p)) throw forbidden('Only owners and administrators may delete invoices.');
