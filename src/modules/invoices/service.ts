@@ -244,7 +244,8 @@ function lineDescription(field: string, value: string | null | undefined): strin
  * placeholder number, the work is locked, lines are written and linked, and the
  * number is assigned last under the numbering lock; one transaction, so a
  * failure at any step (nothing importable, a duplicate number) leaves no invoice
- * and no billed flag behind.
+ * and no billed flag behind. Who may invoice which client, projects and work:
+ * access/invoices.ts (client visibility here, project ids in projects.ts).
  */
 export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date): Promise<PresentedInvoice> {
   assertMayUseInvoices(p);
