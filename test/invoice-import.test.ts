@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../src/ids.ts';
 import type { WorkspaceSettingsInput } from '../src/modules/workspaces/settings.ts';
-import { createTestContext, type TestContext } from './helpers.ts';
+import { addMember, createTestContext, type TestContext } from './helpers.ts';
 import {
   apiOf,
   assignTask,
+  assignUser,
   billableProject,
   billing,
   countBilled,
@@ -363,7 +365,7 @@ describe('what is imported', () => {
     expect(rest).toMatchObject({ period_start: '2025-12-31', period_end: '2026-02-01' });
   });
 
-  it('limits to project_ids, which must be projects of the client', async () => {
+  it("limits to project_ids: another client's project is 400; unknown, other-workspace or malformed ids are 404", async () => {
     const s = await scenario();
     await setRate(ctx.db, s.c, { projectId: s.projectId, from: '2025-01-01', rate: '100' });
     const second = await billableProject(ctx.db, s.c, s.clientId, { rate: '50', name: 'App' });
@@ -373,11 +375,16 @@ describe('what is imported', () => {
     const foreign = (await billableProject(ctx.db, s.c, otherClient, { rate: '1' })).projectId;
     const otherWs = await makeInvoiceWorkspace(ctx.db);
     const otherWsProject = (await billableProject(ctx.db, otherWs.companyId, await insertClient(ctx.db, otherWs.companyId))).projectId;
-    for (const ids of [[foreign], [s.projectId, otherWsProject], ['nope']]) {
+    const sameClient = await s.post({ line_items_import: { project_ids: [foreign], time: { summary_type: 'project' } } });
+    expect(sameClient.statusCode).toBe(400);
+    expect(sameClient.json()).toMatchObject({ error: 'invalid_request', field: 'line_items_import.project_ids' });
+    for (const ids of [[s.projectId, otherWsProject], ['nope'], [newId()]]) {
       const res = await s.post({ line_items_import: { project_ids: ids, time: { summary_type: 'project' } } });
-      expect(res.statusCode, ids.join()).toBe(400);
-      expect(res.json().field).toBe('line_items_import.project_ids');
+      expect(res.statusCode, ids.join()).toBe(404);
+      expect(res.json()).toMatchObject({ error: 'not_found', field: 'line_items_import.project_ids' });
     }
+    expect(await countInvoices(ctx.db, s.c)).toBe(0);
+    expect(await countBilled(ctx.db, s.c)).toEqual({ time: 0, expenses: 0 });
     const inv = await s.importTime('project', { project_ids: [second.projectId] });
     expect(brief(inv.line_items)).toEqual([['App', 1, 50, 50]]);
     const links = await billing(ctx.db, 'time_entries', [a, b]);
@@ -501,6 +508,65 @@ describe('expenses: summary types', () => {
     expect(inv.line_items.map((l: Line) => l.kind)).toEqual(['SERVICE', 'Expense']);
     // subtotal 420.75; discount 21.0375 → 21.04; tax 10% of 420.75 × 0.95 = 39.97125 → 39.97
     expect(inv).toMatchObject({ subtotal: 420.75, discount_amount: 21.04, tax_amount: 39.97, amount: 439.68 });
+  });
+});
+
+describe('managers', () => {
+  it('import only the work of the projects they manage; time needs View billable rates', async () => {
+    const s = await scenario();
+    await setRate(ctx.db, s.c, { projectId: s.projectId, from: '2025-01-01', rate: '100' });
+    const assigned = await billableProject(ctx.db, s.c, s.clientId, { rate: '50', name: 'App' });
+    const hidden = await billableProject(ctx.db, s.c, s.clientId, { rate: '70', name: 'Hidden' });
+    const mgrRates = await addMember(ctx.db, s.c, { role: 'manager', permissions: ['view_billable_rates'] });
+    const mgrPlain = s.ws.mgrPlain;
+    for (const m of [mgrRates, mgrPlain]) {
+      await assignUser(ctx.db, s.c, s.projectId, m.userId, { manager: true });
+      await assignUser(ctx.db, s.c, assigned.projectId, m.userId);
+    }
+    const managedEntry = await s.entry({ date: '2026-01-05' });
+    const assignedEntry = await s.entry({ date: '2026-01-05', projectId: assigned.projectId, taskId: assigned.taskId });
+    const hiddenEntry = await s.entry({ date: '2026-01-05', projectId: hidden.projectId, taskId: hidden.taskId });
+    const cat = await insertCategory(ctx.db, s.c, 'Travel');
+    const managedExpense = await insertExpense(ctx.db, s.c, { userId: s.ws.member.userId, projectId: s.projectId, categoryId: cat, date: '2026-01-06', cost: '12' });
+    const assignedExpense = await insertExpense(ctx.db, s.c, { userId: s.ws.member.userId, projectId: assigned.projectId, categoryId: cat, date: '2026-01-06', cost: '30' });
+    const post = (who: typeof mgrRates, importBody: Record<string, unknown>) =>
+      api(who, 'POST', '/api/v2/invoices', { client_id: s.clientId, line_items_import: importBody });
+
+    // pricing time shows billable rates: a manager without View billable rates may not import time
+    const noRates = await post(mgrPlain, { time: { summary_type: 'project' } });
+    expect(noRates.statusCode).toBe(403);
+    expect(noRates.json().error).toBe('forbidden');
+    expect(await countInvoices(ctx.db, s.c)).toBe(0);
+    // ... but expenses, of the projects they manage only
+    const expenses = await post(mgrPlain, { expenses: { summary_type: 'project' } });
+    expect(expenses.statusCode, expenses.body).toBe(201);
+    expect(brief(expenses.json().line_items)).toEqual([['[WEB] Website: Expenses', 1, 12, 12]]);
+    const xb = await billing(ctx.db, 'expenses', [managedExpense, assignedExpense]);
+    expect([xb.get(managedExpense)!.is_billed, xb.get(assignedExpense)!.is_billed]).toEqual([true, false]);
+
+    // naming a project: assigned but not managed is 403, unassigned (invisible) is 404; nothing is billed
+    const notManaged = await post(mgrRates, { project_ids: [s.projectId, assigned.projectId], time: { summary_type: 'project' } });
+    expect(notManaged.statusCode).toBe(403);
+    expect(notManaged.json()).toMatchObject({ error: 'forbidden', field: 'line_items_import.project_ids' });
+    const invisible = await post(mgrRates, { project_ids: [hidden.projectId], time: { summary_type: 'project' } });
+    expect(invisible.statusCode).toBe(404);
+    expect(invisible.json()).toMatchObject({ error: 'not_found', field: 'line_items_import.project_ids' });
+    expect(await countBilled(ctx.db, s.c)).toEqual({ time: 0, expenses: 1 });
+
+    // omitted project_ids: the client's projects they manage, and nothing else
+    const time = await post(mgrRates, { time: { summary_type: 'project' } });
+    expect(time.statusCode, time.body).toBe(201);
+    expect(brief(time.json().line_items)).toEqual([['[WEB] Website', 1, 100, 100]]);
+    const tb = await billing(ctx.db, 'time_entries', [managedEntry, assignedEntry, hiddenEntry]);
+    expect([managedEntry, assignedEntry, hiddenEntry].map((id) => tb.get(id)!.is_billed)).toEqual([true, false, false]);
+    // nothing left on the projects they manage: the message says so
+    const nothing = await post(mgrRates, { time: { summary_type: 'project' } });
+    expect(nothing.statusCode).toBe(400);
+    expect(nothing.json().message).toMatch(/projects you manage/);
+
+    // the owner invoices the rest
+    const rest = await api(s.ws.owner, 'POST', '/api/v2/invoices', { client_id: s.clientId, line_items_import: { time: { summary_type: 'project' } } });
+    expect(brief(rest.json().line_items)).toEqual([['App', 1, 50, 50], ['Hidden', 1, 70, 70]]);
   });
 });
 

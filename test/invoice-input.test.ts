@@ -70,12 +70,12 @@ describe('POST /invoices', () => {
     [{ client_id: clientId, number: 'N'.repeat(65), line_items: lines }, 400, 'number'],
     [{ client_id: clientId, state: 'open', line_items: lines }, 400, 'state'],
     [{ client_id: clientId, is_billed: true, line_items: lines }, 400, 'is_billed'],
-    // foreign and malformed ids are a 400 on the field (a body property, not the resource)
-    [{ client_id: 'x'.repeat(5000), line_items: lines }, 400, 'client_id'],
-    [{ client_id: newId(), line_items: lines }, 400, 'client_id'],
-    [{ client_id: clientId, line_items: [{ project_id: 'nope' }] }, 400, 'line_items.0.project_id'],
-    [{ client_id: clientId, line_items: [{ project_id: newId() }] }, 400, 'line_items.0.project_id'],
-    [{ client_id: clientId, line_items_import: { project_ids: ['x'], time: { summary_type: 'project' } } }, 400, 'line_items_import.project_ids'],
+    // unknown and malformed client and project ids are a 404 naming the field (issue 13: as an inaccessible client id)
+    [{ client_id: 'x'.repeat(5000), line_items: lines }, 404, 'client_id'],
+    [{ client_id: newId(), line_items: lines }, 404, 'client_id'],
+    [{ client_id: clientId, line_items: [{ project_id: 'nope' }] }, 404, 'line_items.0.project_id'],
+    [{ client_id: clientId, line_items: [{ project_id: newId() }] }, 404, 'line_items.0.project_id'],
+    [{ client_id: clientId, line_items_import: { project_ids: ['x'], time: { summary_type: 'project' } } }, 404, 'line_items_import.project_ids'],
     [{ client_id: clientId, line_items_import: { project_ids: [1], time: { summary_type: 'project' } } }, 400, 'line_items_import.project_ids.0'],
     [{ client_id: clientId, line_items_import: { time: null } }, 400, 'line_items_import.time'],
     [{ client_id: clientId, line_items_import: { time: {} } }, 400, 'line_items_import.time.summary_type'],

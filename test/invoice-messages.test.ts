@@ -256,12 +256,17 @@ describe('sending', () => {
     expect((await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/messages`)).json().total_entries).toBe(1);
   });
 
-  it('is for owners, administrators and managers with view_invoices', async () => {
+  it("is for owners, administrators and managers: a manager without view_invoices gets 404 for others' invoices", async () => {
     const inv = await draft();
-    for (const who of [w.mgrPlain, w.mgrNoInvoices, w.member, w.contractor, w.memberPersonal, w.adminPersonal]) {
+    for (const who of [w.member, w.contractor, w.memberPersonal, w.adminPersonal]) {
       expect((await send(inv.id, {}, who)).statusCode).toBe(403);
       expect((await api(who, 'GET', `/api/v2/invoices/${inv.id}/messages`)).statusCode).toBe(403);
     }
+    for (const who of [w.mgrPlain, w.mgrNoInvoices]) {
+      expect((await send(inv.id, {}, who)).statusCode).toBe(404);
+      expect((await api(who, 'GET', `/api/v2/invoices/${inv.id}/messages`)).statusCode).toBe(404);
+    }
+    expect((await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}`)).json().state).toBe('draft');
     expect((await send(inv.id, {}, w.mgrInvoices)).statusCode).toBe(201);
     expect((await send(inv.id, {}, w.admin)).statusCode).toBe(201);
   });

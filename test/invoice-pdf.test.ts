@@ -4,7 +4,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { newId } from '../src/ids.ts';
 import { invoicePdfRenderer, invoiceRenderers, INVOICE_PDF_RENDERER } from '../src/modules/invoices/pdf.ts';
 import { createTestContext, type TestContext } from './helpers.ts';
-import { apiOf, insertClient, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
+import { apiOf, assignUser, billableProject, insertClient, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
 
 /**
  * GET /invoices/:id/pdf: the headers, and the document's text (extracted with
@@ -193,11 +193,20 @@ describe('invoice PDF', () => {
     expect((await pdfText(bytes)).text).toContain('Invoice number R-1');
   });
 
-  it('is refused to those who may not read invoices, and 404 for other workspaces', async () => {
+  it("is refused to members and personal keys, 404 for invoices out of a manager's reach and for other workspaces", async () => {
     const inv = await create({ line_items: [{ description: 'x' }] });
-    for (const who of [w.member, w.mgrPlain, w.contractor, w.adminPersonal]) {
+    for (const who of [w.member, w.contractor, w.adminPersonal]) {
       expect((await api(who, 'GET', `/api/v2/invoices/${inv.id}/pdf`)).statusCode).toBe(403);
     }
+    // a manager without View invoices downloads the invoices they created, and no other
+    const managed = await billableProject(ctx.db, w.companyId, clientId);
+    await assignUser(ctx.db, w.companyId, managed.projectId, w.mgrPlain.userId, { manager: true });
+    expect((await api(w.mgrPlain, 'GET', `/api/v2/invoices/${inv.id}/pdf`)).statusCode).toBe(404);
+    const own = await api(w.mgrPlain, 'POST', '/api/v2/invoices', { client_id: clientId, line_items: [{ description: 'x' }] });
+    expect(own.statusCode, own.body).toBe(201);
+    const ownPdf = await api(w.mgrPlain, 'GET', `/api/v2/invoices/${own.json().id}/pdf`);
+    expect(ownPdf.statusCode).toBe(200);
+    expect(ownPdf.headers['content-type']).toBe('application/pdf');
     expect((await api(w.mgrInvoices, 'GET', `/api/v2/invoices/${inv.id}/pdf`)).statusCode).toBe(200);
     const other = await makeInvoiceWorkspace(ctx.db);
     const res = await api(other.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf`);

@@ -15,19 +15,27 @@ describe('due dates', () => {
     expect(resolveDue({ issueDate: '2026-01-31' }, { payment_terms: 'net_15', payment_days: null })).toEqual({ due_date: '2026-02-15', payment_term: 'net_15' });
     expect(resolveDue({ issueDate: '2026-01-31' }, { payment_terms: 'custom', payment_days: 7 })).toEqual({ due_date: '2026-02-07', payment_term: 'custom' });
     expect(() => resolveDue({ issueDate: '2026-01-31', paymentTerm: 'custom' }, noTerms)).toThrow(/due_date/);
-    expect(() => resolveDue({ issueDate: '2026-01-31', paymentTerm: 'net_15', dueDate: '2026-02-01' }, noTerms)).toThrow(/does not match/);
+    // the term gives the default only: an explicit due date is kept, with the term given
+    expect(resolveDue({ issueDate: '2026-01-31', paymentTerm: 'net_15', dueDate: '2026-02-01' }, noTerms)).toEqual({ due_date: '2026-02-01', payment_term: 'net_15' });
+    expect(resolveDue({ issueDate: '2026-01-31', paymentTerm: 'upon_receipt', dueDate: '2026-03-01' }, noTerms)).toEqual({ due_date: '2026-03-01', payment_term: 'upon_receipt' });
   });
 
-  it('moves with a new issue date under a fixed term; a free due date makes it custom', () => {
+  it('moves a term-derived due date with a new issue date; an explicit due date is kept with the term', () => {
     const current = { issue_date: '2026-01-01', due_date: '2026-01-31', payment_term: 'net_30' as const };
     expect(patchDue(current, { issue_date: '2026-02-01' })).toEqual({ due_date: '2026-03-03', payment_term: 'net_30' });
     expect(patchDue(current, { due_date: '2026-01-31' })).toEqual({ due_date: '2026-01-31', payment_term: 'net_30' });
-    expect(patchDue(current, { due_date: '2026-02-10' })).toEqual({ due_date: '2026-02-10', payment_term: 'custom' });
+    expect(patchDue(current, { due_date: '2026-02-10' })).toEqual({ due_date: '2026-02-10', payment_term: 'net_30' });
+    // a due date set apart from the term stays where it is when the issue date moves
+    const explicit = { issue_date: '2026-01-01', due_date: '2026-02-10', payment_term: 'net_30' as const };
+    expect(patchDue(explicit, { issue_date: '2026-01-05' })).toEqual({ due_date: '2026-02-10', payment_term: 'net_30' });
     expect(patchDue({ ...current, payment_term: null }, { issue_date: '2026-01-10' })).toEqual({ due_date: '2026-01-31', payment_term: null });
   });
 
   it('labels terms for documents', () => {
     expect(termLabel('net_30', '2026-01-01', '2026-01-31')).toBe('Net 30');
+    // a term whose date was overridden: the document states the real delay
+    expect(termLabel('net_30', '2026-01-01', '2026-01-15')).toBe('Due in 14 days');
+    expect(termLabel('upon_receipt', '2026-01-01', '2026-01-11')).toBe('Due in 10 days');
     expect(termLabel('upon_receipt', '2026-01-01', '2026-01-01')).toBe('Due upon receipt');
     expect(termLabel('custom', '2026-01-01', '2026-01-13')).toBe('Due in 12 days');
     expect(termLabel(null, '2026-01-01', '2026-01-31')).toBe('Due in 30 days');

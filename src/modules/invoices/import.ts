@@ -4,8 +4,8 @@ import type { Tx } from '../../db/tenant.ts';
 import { badRequest } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { roundHours, secondsToHours, type RoundingRule } from '../time-entries/rules.ts';
+import type { InvoiceProjects } from './projects.ts';
 import {
-  clientProjects,
   linkBilled,
   lockImportableExpenses,
   lockImportableTime,
@@ -28,7 +28,7 @@ import {
  * Creating an invoice from tracked work (`line_items_import`).
  *
  * What is imported: time entries and expenses of the client's projects (all of
- * them, or `project_ids`, which must be the client's) that are billable (and on a
+ * those the caller may invoice, or `project_ids`, resolved by projects.ts) that are billable (and on a
  * billable project), not yet billed, not running (time), not rejected, and
  * approved unless the workspace invoices before approval (or has approvals
  * switched off), dated within `from`..`to` when given.
@@ -235,26 +235,23 @@ export interface ImportResult {
 export async function prepareImport(
   trx: Tx,
   companyId: string,
-  args: { clientId: string; request: ImportRequest; workspace: WorkspaceRow },
+  args: { clientId: string; request: ImportRequest; workspace: WorkspaceRow; reach: InvoiceProjects; everyProject: boolean },
 ): Promise<ImportResult & { link(invoiceId: string, now: Date): Promise<void> }> {
-  const { clientId, request, workspace } = args;
-  const own = await clientProjects(trx, companyId, clientId);
-  const projects = new Map(own.map((p) => [p.id, p]));
-  let projectIds = own.map((p) => p.id);
-  if (request.project_ids !== undefined) {
-    const foreign = request.project_ids.find((id) => !projects.has(id));
-    if (foreign !== undefined) {
-      throw badRequest(`line_items_import.project_ids: '${foreign}' is not a project of this client.`, {
-        field: 'line_items_import.project_ids',
-      });
-    }
-    projectIds = request.project_ids;
-  }
+  const { clientId, request, workspace, reach } = args;
+  // Omitted project_ids: every project of the client the caller may invoice (projects.ts).
+  const chosen =
+    request.project_ids === undefined
+      ? reach.invoiceable
+      : request.project_ids.map((id) => reach.resolve(id, 'line_items_import.project_ids'));
+  const projects = new Map(chosen.map((p) => [p.id, p]));
+  const projectIds = chosen.map((p) => p.id);
   const nothing = () =>
     badRequest(
       'Nothing to import: the client has no billable, uninvoiced ' +
         (workspace.invoice_before_approval || !workspace.approvals_enabled ? '' : 'approved ') +
-        'time or expenses in the range asked for. No invoice was created.',
+        'time or expenses ' +
+        (args.everyProject ? '' : 'on the projects you manage ') +
+        'in the range asked for. No invoice was created.',
       { field: 'line_items_import' },
     );
   if (projectIds.length === 0) throw nothing();

@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../auth/principal.ts';
-import { maySeeInvoices, mayWriteInvoices } from '../../access/invoices.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { badRequest, conflict, forbidden } from '../../errors.ts';
+import { badRequest, conflict } from '../../errors.ts';
 import { fetchPage, type PageParams } from '../../http/pagination.ts';
 import { newId } from '../../ids.ts';
 import { enqueueMail, type MailAddress, type MailAttachment } from '../../outbox/enqueue.ts';
@@ -14,7 +13,7 @@ import { INVOICE_PDF_RENDERER } from './pdf.ts';
 import { presentMessage, type MessageRow, type PresentedMessage } from './presenter.ts';
 import { loadWorkspace, receiptsOf, touchInvoice } from './queries.ts';
 import { assertNoNul, isEmail, type MessageEvent } from './rules.ts';
-import { loadInvoice } from './service.ts';
+import { assertMayUseInvoices, loadInvoice } from './service.ts';
 
 /**
  * Invoice messages (sends, reminders, thank-yous). A message is recorded in
@@ -164,10 +163,10 @@ function messageSelect(trx: Tx, companyId: string) {
 
 /** POST /invoices/:id/messages. */
 export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: string, input: MessageInput, now: Date): Promise<PresentedMessage> {
-  if (!mayWriteInvoices(p)) throw forbidden('Your role does not allow sending invoices.');
+  assertMayUseInvoices(p);
   const m = validateMessage(input);
   return withTenant(db, p.companyId, async (trx) => {
-    const { row, body: invoice } = await loadInvoice(trx, p.companyId, id, { lock: true });
+    const { row, body: invoice } = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
     const workspace = (await loadWorkspace(trx, p.companyId))!;
     if (m.event === 'send' && row.state !== 'draft' && row.state !== 'open') {
       throw conflict(`A ${row.state} invoice cannot be sent; only draft and open invoices can.`, { state: row.state });
@@ -250,9 +249,9 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
 
 /** GET /invoices/:id/messages: the invoice's message history, oldest first, with each e-mail's delivery state. */
 export async function listInvoiceMessages(db: Kysely<DB>, p: Principal, id: string, page: PageParams) {
-  if (!maySeeInvoices(p)) throw forbidden('Your role does not allow reading invoices.');
+  assertMayUseInvoices(p);
   return withTenant(db, p.companyId, async (trx) => {
-    const { row } = await loadInvoice(trx, p.companyId, id);
+    const { row } = await loadInvoice(trx, p.companyId, id, { visibleTo: p });
     const query = messageSelect(trx, p.companyId).where('m.invoice_id', '=', row.id).orderBy('m.created_at').orderBy('m.id');
     const { rows, total } = await fetchPage(query, page);
     return { messages: (rows as MessageRow[]).map(presentMessage), total };

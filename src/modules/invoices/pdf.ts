@@ -2,16 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import PDFDocument from 'pdfkit';
 import type { Principal } from '../../auth/principal.ts';
-import { maySeeInvoices } from '../../access/invoices.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { forbidden, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import type { Renderer } from '../../outbox/worker.ts';
 import { formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
 import { invoiceTotals } from './presenter.ts';
 import { findClient, loadWorkspace, type InvoiceRow, type LineRow } from './queries.ts';
 import { termLabel } from './rules.ts';
-import { loadInvoice } from './service.ts';
+import { assertMayUseInvoices, loadInvoice } from './service.ts';
 import type { Totals } from './totals.ts';
 
 /**
@@ -35,8 +34,9 @@ export interface InvoiceDocument {
   client: { name: string; address: string | null };
 }
 
-export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId: string): Promise<InvoiceDocument> {
-  const { row, lines } = await loadInvoice(trx, companyId, invoiceId);
+/** The invoice and what its document prints; with `visibleTo`, only an invoice in that principal's reach. */
+export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId: string, visibleTo?: Principal): Promise<InvoiceDocument> {
+  const { row, lines } = await loadInvoice(trx, companyId, invoiceId, { visibleTo });
   const workspace = await loadWorkspace(trx, companyId);
   const client = await findClient(trx, companyId, row.client_id);
   if (!workspace || !client) throw notFound('invoice');
@@ -45,8 +45,8 @@ export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId:
 
 /** GET /invoices/:id/pdf: the document and its download name. */
 export async function getInvoicePdf(db: Kysely<DB>, p: Principal, id: string): Promise<{ pdf: Buffer; filename: string }> {
-  if (!maySeeInvoices(p)) throw forbidden('Your role does not allow reading invoices.');
-  const doc = await withTenant(db, p.companyId, (trx) => loadInvoiceDocument(trx, p.companyId, id));
+  assertMayUseInvoices(p);
+  const doc = await withTenant(db, p.companyId, (trx) => loadInvoiceDocument(trx, p.companyId, id, p));
   return { pdf: await renderInvoicePdf(doc), filename: pdfFilename(doc.invoice.number) };
 }
 

@@ -1,4 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { clientVisible, projectVisible } from '../../access/catalog.ts';
+import { invoiceableProject, invoiceVisible } from '../../access/invoices.ts';
+import type { Principal } from '../../auth/principal.ts';
 import type { ApprovalStatus, InvoiceState, PaymentTerms, Rounding } from '../../db/types.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../http/pagination.ts';
@@ -42,23 +45,47 @@ export interface InvoiceClientRow {
   discount: string | null;
 }
 
-export function findClient(trx: Tx, companyId: string, clientId: string): Promise<InvoiceClientRow | undefined> {
-  return trx
+/** A client of the workspace; with `visibleTo`, only one that principal can see. */
+export function findClient(trx: Tx, companyId: string, clientId: string, visibleTo?: Principal): Promise<InvoiceClientRow | undefined> {
+  let query = trx
     .selectFrom('clients')
     .select(['id', 'name', 'address', 'is_active', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount'])
     .where('company_id', '=', companyId)
-    .where('id', '=', clientId)
-    .executeTakeFirst();
+    .where('id', '=', clientId);
+  if (visibleTo) query = query.where(clientVisible(visibleTo, 'clients'));
+  return query.executeTakeFirst();
 }
 
-/** Projects of a client (any state), with what the import's descriptions need. */
-export function clientProjects(trx: Tx, companyId: string, clientId: string) {
+export interface InvoiceProjectRow {
+  id: string;
+  name: string;
+  code: string | null;
+  client_id: string;
+  /** The caller sees the project (catalog visibility). */
+  visible: boolean;
+  /** The caller may invoice its work and lines (access/invoices.invoiceableProject). */
+  invoiceable: boolean;
+}
+
+/**
+ * The projects an invoice of `clientId` may name, for a caller: every project of
+ * the client (any state), plus the other projects among `ids`, each with whether
+ * the caller sees it and may invoice it. Ids must be well formed (isId).
+ */
+export function invoiceProjectRows(trx: Tx, p: Principal, clientId: string, ids: string[]): Promise<InvoiceProjectRow[]> {
   return trx
     .selectFrom('projects')
-    .select(['id', 'name', 'code'])
-    .where('company_id', '=', companyId)
-    .where('client_id', '=', clientId)
-    .execute();
+    .select((eb) => [
+      'id',
+      'name',
+      'code',
+      'client_id',
+      sql<boolean>`(${projectVisible(p, 'projects')(eb)})`.as('visible'),
+      sql<boolean>`(${invoiceableProject(p, 'projects')(eb)})`.as('invoiceable'),
+    ])
+    .where('company_id', '=', p.companyId)
+    .where((eb) => (ids.length > 0 ? eb.or([eb('client_id', '=', clientId), eb('id', 'in', ids)]) : eb('client_id', '=', clientId)))
+    .execute() as Promise<InvoiceProjectRow[]>;
 }
 
 // ---------------------------------------------------------------- invoices
@@ -144,9 +171,10 @@ export interface InvoiceFilter {
   updatedSince?: Date;
 }
 
-/** One page of the workspace's invoices: newest issue date first, then newest created, then id (stable). */
-export function listInvoices(trx: Tx, companyId: string, filter: InvoiceFilter, page: PageParams) {
+/** One page of the workspace's invoices (with `visibleTo`, those in its reach): newest issue date first, then newest created, then id (stable). */
+export function listInvoices(trx: Tx, companyId: string, filter: InvoiceFilter, page: PageParams, visibleTo?: Principal) {
   let query = invoiceSelect(trx, companyId);
+  if (visibleTo) query = query.where(invoiceVisible(visibleTo, 'i'));
   if (filter.clientId) query = query.where('i.client_id', '=', filter.clientId);
   if (filter.state) query = query.where('i.state', '=', filter.state);
   if (filter.from) query = query.where('i.issue_date', '>=', filter.from);
@@ -158,9 +186,18 @@ export function listInvoices(trx: Tx, companyId: string, filter: InvoiceFilter, 
   }>;
 }
 
-/** One invoice of the workspace; `lock` takes a row lock on the invoice (not the client). */
-export async function findInvoice(trx: Tx, companyId: string, id: string, { lock = false } = {}): Promise<InvoiceRow | undefined> {
+/**
+ * One invoice of the workspace; `lock` takes a row lock on the invoice (not the
+ * client); with `visibleTo`, only an invoice in that principal's reach.
+ */
+export async function findInvoice(
+  trx: Tx,
+  companyId: string,
+  id: string,
+  { lock = false, visibleTo }: { lock?: boolean; visibleTo?: Principal } = {},
+): Promise<InvoiceRow | undefined> {
   let query = invoiceSelect(trx, companyId).where('i.id', '=', id);
+  if (visibleTo) query = query.where(invoiceVisible(visibleTo, 'i'));
   if (lock) query = query.forUpdate('i');
   return (await query.executeTakeFirst()) as InvoiceRow | undefined;
 }

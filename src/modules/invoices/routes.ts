@@ -96,10 +96,10 @@ const invoiceFields = {
 
 const InvoiceCreateBody = Type.Object(
   {
-    client_id: Type.String({ description: 'An active client of the workspace.' }),
+    client_id: Type.String({ description: 'An active client of the workspace that the caller can see (404 otherwise; archived: 400).' }),
     line_items_import: Type.Optional(LineItemsImport),
     line_items: Type.Optional(Type.Array(LineItemCreate, { minItems: 1, maxItems: 1000 })),
-    payment_term: Type.Optional(Enum(PAYMENT_TERMS, '`custom` needs `due_date`; the others fix it.')),
+    payment_term: Type.Optional(Enum(PAYMENT_TERMS, 'Gives the default due date (`custom` has none, so needs `due_date`); an explicit `due_date` is kept with any term.')),
     currency: Type.Optional(Type.String({ description: "ISO 4217; default: the client's currency, else the workspace's." })),
     ...Object.fromEntries(Object.entries(invoiceFields).map(([k, v]) => [k, Type.Optional(v)])),
   },
@@ -297,7 +297,7 @@ export async function invoicesRoutes(app: FastifyInstance) {
         tags: ['invoices'],
         summary: 'List invoices',
         description:
-          'Every invoice of the workspace, newest issue date first (then newest created, then id). Owners, administrators and managers with View invoices.',
+          'The invoices in the caller\'s reach, newest issue date first (then newest created, then id): every invoice of the workspace for owners, administrators and managers with View invoices; the ones they created for other managers.',
         querystring: InvoicesQuery,
         response: { 200: Type.Object({ invoices: Type.Array(InvoiceSchema), ...EnvelopeSchema }), ...ErrorResponses },
       },
@@ -336,7 +336,8 @@ export async function invoicesRoutes(app: FastifyInstance) {
       schema: {
         tags: ['invoices'],
         summary: 'Get an invoice',
-        description: 'With client, creator, line items (by sort_order) and totals, and an `ETag`. Other-workspace and unknown ids are 404.',
+        description:
+          "With client, creator, line items (by sort_order) and totals, and an `ETag`. Unknown, other-workspace and out-of-reach ids (another manager's invoice, for a manager without View invoices) are 404.",
         params: IdParams,
         querystring: NoQuery,
         response: { 200: { ...InvoiceSchema, headers: EtagHeader }, ...ErrorResponses },
@@ -359,7 +360,7 @@ export async function invoicesRoutes(app: FastifyInstance) {
         tags: ['invoices'],
         summary: 'Create a draft invoice',
         description:
-          'From tracked work (`line_items_import`: billable, uninvoiced time and expenses of the client, priced at the rates in force on their dates; they become billed) or from explicit `line_items` (nothing becomes billed); both is a 400. All or nothing: a failure leaves no invoice and no billed flag. Accepts an `Idempotency-Key`. Returns 201 with `Location` and `ETag`.',
+          'From tracked work (`line_items_import`: billable, uninvoiced time and expenses of the client, priced at the rates in force on their dates; they become billed) or from explicit `line_items` (nothing becomes billed); both is a 400. Owners, administrators and managers; a manager invoices clients they can see and the work of projects they manage, and importing time needs View billable rates. An unknown, other-workspace or inaccessible `client_id` or project id is 404. All or nothing: a failure leaves no invoice and no billed flag. Accepts an `Idempotency-Key`. Returns 201 with `Location` and `ETag`.',
         body: InvoiceCreateBody,
         response: { 201: { ...InvoiceSchema, headers: { ...EtagHeader, Location: { type: 'string' } } }, ...ErrorResponses },
       },
@@ -404,7 +405,7 @@ export async function invoicesRoutes(app: FastifyInstance) {
         tags: ['invoices'],
         summary: 'Delete a draft invoice',
         description:
-          'Owners and administrators; drafts only (409 otherwise). `If-Match` with the current ETag is required (428 when missing, 412 when stale). The time entries and expenses the invoice captured become unbilled again. 204.',
+          'Owners and administrators; drafts only (409 otherwise). Optional `If-Match` (412 when stale; `*` matches): unlike project and client deletes, the spec does not require it here. The time entries and expenses the invoice captured become unbilled again. 204.',
         params: IdParams,
         querystring: NoQuery,
         response: { 204: Type.Null({ description: 'Deleted.' }), ...ErrorResponses },
@@ -412,7 +413,7 @@ export async function invoicesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params as Static<typeof IdParams>;
-      await deleteInvoice(app.db, principalOf(request), id, { now: app.config.clock(), precondition: ifMatch(request, true) });
+      await deleteInvoice(app.db, principalOf(request), id, { now: app.config.clock(), precondition: ifMatch(request, false) });
       return reply.code(204).send();
     },
   );

@@ -156,11 +156,11 @@ export interface ClientTerms {
 }
 
 /**
- * The due date and payment term of a new invoice:
- * - a non-custom `payment_term` fixes the due date (issue + 0/15/30/45/60 days);
- *   a `due_date` that disagrees with it is a 400;
- * - `custom` needs `due_date`;
- * - a `due_date` alone means the term `custom`;
+ * The due date and payment term of a new invoice. The term gives the default due
+ * date only (issue 13): an explicit `due_date` is stored as given, with any term.
+ * - a `due_date`: kept; the term is the one given, else `custom`;
+ * - a non-custom `payment_term` alone: issue + 0/15/30/45/60 days;
+ * - `custom` alone: a 400 (it has no default to give);
  * - neither: the client's default terms (custom: its payment_days), else issue + 30
  *   days with no term.
  */
@@ -183,16 +183,8 @@ function resolveDueUnchecked(input: DueInput, client: ClientTerms): { due_date: 
     if (!dueDate) throw badRequest("payment_term 'custom' needs a due_date.", { field: 'due_date' });
     return { due_date: dueDate, payment_term: 'custom' };
   }
-  if (paymentTerm) {
-    const due = addDays(issueDate, termDays(paymentTerm));
-    if (dueDate && dueDate !== due) {
-      throw badRequest(`due_date ${dueDate} does not match payment_term '${paymentTerm}' (due ${due}); use 'custom' for another date.`, {
-        field: 'due_date',
-      });
-    }
-    return { due_date: due, payment_term: paymentTerm };
-  }
-  if (dueDate) return { due_date: dueDate, payment_term: 'custom' };
+  if (dueDate) return { due_date: dueDate, payment_term: paymentTerm ?? 'custom' };
+  if (paymentTerm) return { due_date: addDays(issueDate, termDays(paymentTerm)), payment_term: paymentTerm };
   if (client.payment_terms === 'custom' && client.payment_days !== null) {
     return { due_date: addDays(issueDate, client.payment_days), payment_term: 'custom' };
   }
@@ -204,8 +196,10 @@ function resolveDueUnchecked(input: DueInput, client: ClientTerms): { due_date: 
 
 /**
  * The due date after a PATCH of `issue_date` and/or `due_date` (the term itself
- * is not writable): a new due date that does not match a fixed term turns the
- * term into `custom`; a new issue date moves the due date of a fixed term along.
+ * is not writable): a new `due_date` is stored as given and the term is kept (the
+ * term gives the default only, as on create); a new issue date alone moves the
+ * due date along a fixed term when the due date is the term's default, and leaves
+ * a due date that was set apart from the term where it is.
  */
 export function patchDue(
   current: { issue_date: string; due_date: string; payment_term: PaymentTerms | null },
@@ -220,16 +214,10 @@ function patchDueUnchecked(
   current: { issue_date: string; due_date: string; payment_term: PaymentTerms | null },
   patch: { issue_date?: string; due_date?: string },
 ): { due_date: string; payment_term: PaymentTerms | null } {
-  const issue = patch.issue_date ?? current.issue_date;
   const term = current.payment_term;
-  if (patch.due_date !== undefined) {
-    if (term && term !== 'custom' && addDays(issue, termDays(term)) === patch.due_date) {
-      return { due_date: patch.due_date, payment_term: term };
-    }
-    return { due_date: patch.due_date, payment_term: term === null ? null : 'custom' };
-  }
-  if (patch.issue_date !== undefined && term && term !== 'custom') {
-    return { due_date: addDays(issue, termDays(term)), payment_term: term };
+  if (patch.due_date !== undefined) return { due_date: patch.due_date, payment_term: term };
+  if (patch.issue_date !== undefined && followsTerm(term, current.issue_date, current.due_date)) {
+    return { due_date: addDays(patch.issue_date, termDays(term as Exclude<PaymentTerms, 'custom'>)), payment_term: term };
   }
   return { due_date: current.due_date, payment_term: term };
 }
@@ -242,10 +230,18 @@ export function assertRange(start: string | null, end: string | null, startField
   }
 }
 
-/** A human label of a term for documents ("Net 30", "Due upon receipt", "Due in 12 days"). */
+/** Whether the due date is the one a fixed term gives for the issue date (its default). */
+export function followsTerm(term: PaymentTerms | null, issueDate: string, dueDate: string): boolean {
+  return !!term && term !== 'custom' && addDays(issueDate, termDays(term)) === dueDate;
+}
+
+/**
+ * A human label of a term for documents ("Net 30", "Due upon receipt", "Due in 12
+ * days"): a fixed term's name when the due date is the term's, else the real delay.
+ */
 export function termLabel(term: PaymentTerms | null, issueDate: string, dueDate: string): string {
-  if (term === 'upon_receipt') return 'Due upon receipt';
-  if (term && term !== 'custom') return `Net ${termDays(term)}`;
+  if (term === 'upon_receipt' && followsTerm(term, issueDate, dueDate)) return 'Due upon receipt';
+  if (term && followsTerm(term, issueDate, dueDate)) return `Net ${termDays(term as Exclude<PaymentTerms, 'custom'>)}`;
   const days = daysBetween(issueDate, dueDate);
   return days === 0 ? 'Due upon receipt' : `Due in ${days} days`;
 }

@@ -1,19 +1,19 @@
 import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../auth/principal.ts';
-import { mayDeleteInvoices, maySeeInvoices, mayWriteInvoices } from '../../access/invoices.ts';
+import { invoicesEveryProject, mayDeleteInvoices, mayInvoiceTrackedTime, mayUseInvoices } from '../../access/invoices.ts';
 import type { DB, PaymentTerms } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { todayIn } from '../../time/workspace-time.ts';
 import { audit } from '../audit/service.ts';
 import { prepareImport, validateImportRequest, type ImportRequest } from './import.ts';
 import { assignNumber, duplicateNumber, pendingNumber } from './numbering.ts';
+import { invoiceProjects, type InvoiceProjects } from './projects.ts';
 import { invoiceTotals, presentInvoice, type PresentedInvoice } from './presenter.ts';
 import {
-  clientProjects,
   deleteInvoiceRow,
   findClient,
   findInvoice,
@@ -54,8 +54,8 @@ import {
 
 /**
  * Invoices: the transactions and state transitions. Every operation runs in one
- * tenant transaction; an invoice of another workspace, unknown or with a
- * malformed id is simply not found.
+ * tenant transaction; an invoice of another workspace, unknown, with a malformed
+ * id, or out of the caller's reach (access/invoices.ts) is simply not found.
  */
 
 /** Called with the locked current invoice (as presented) before a change: If-Match checks. */
@@ -162,9 +162,12 @@ function assertAmountsInRange(row: InvoiceRow, lines: LineRow[]) {
   }
 }
 
-/** Loads an invoice with its lines and presents it. */
-export async function loadInvoice(trx: Tx, companyId: string, id: string, { lock = false } = {}) {
-  const row = isId(id) ? await findInvoice(trx, companyId, id, { lock }) : undefined;
+/**
+ * Loads an invoice with its lines and presents it; with `visibleTo`, only an
+ * invoice in that principal's reach (404 otherwise, like an unknown one).
+ */
+export async function loadInvoice(trx: Tx, companyId: string, id: string, { lock = false, visibleTo }: { lock?: boolean; visibleTo?: Principal } = {}) {
+  const row = isId(id) ? await findInvoice(trx, companyId, id, { lock, visibleTo }) : undefined;
   if (!row) throw notFound('invoice');
   const lines = await linesOf(trx, companyId, [row.id]);
   return { row, lines, body: presentInvoice(row, lines) };
@@ -176,12 +179,17 @@ async function workspaceOf(trx: Tx, companyId: string): Promise<WorkspaceRow> {
   return w;
 }
 
+/** 403 unless the caller may use the invoice routes at all (owners, administrators, managers). */
+export function assertMayUseInvoices(p: Principal) {
+  if (!mayUseInvoices(p)) throw forbidden('Invoices are for owners, administrators and managers.');
+}
+
 // ---------------------------------------------------------------- read
 
 export async function listInvoices(db: Kysely<DB>, p: Principal, filter: InvoiceFilter, page: PageParams) {
-  if (!maySeeInvoices(p)) throw forbidden('Your role does not allow reading invoices.');
+  assertMayUseInvoices(p);
   return withTenant(db, p.companyId, async (trx) => {
-    const { rows, total } = await listInvoiceRows(trx, p.companyId, filter, page);
+    const { rows, total } = await listInvoiceRows(trx, p.companyId, filter, page, p);
     const lines = await linesOf(trx, p.companyId, rows.map((r) => r.id));
     const byInvoice = new Map<string, typeof lines>();
     for (const l of lines) {
@@ -194,21 +202,19 @@ export async function listInvoices(db: Kysely<DB>, p: Principal, filter: Invoice
 }
 
 export async function getInvoice(db: Kysely<DB>, p: Principal, id: string): Promise<PresentedInvoice> {
-  if (!maySeeInvoices(p)) throw forbidden('Your role does not allow reading invoices.');
-  return withTenant(db, p.companyId, async (trx) => (await loadInvoice(trx, p.companyId, id)).body);
+  assertMayUseInvoices(p);
+  return withTenant(db, p.companyId, async (trx) => (await loadInvoice(trx, p.companyId, id, { visibleTo: p })).body);
 }
 
 // ---------------------------------------------------------------- create
 
-function explicitLines(inputs: LineInput[], projectIds: Set<string>): NewLine[] {
+function explicitLines(inputs: LineInput[], projects: InvoiceProjects): NewLine[] {
   return inputs.map((l, i) => {
     const at = (field: string) => `line_items.${i}.${field}`;
     assertNoNul(at('kind'), l.kind);
     const kind = l.kind === undefined ? DEFAULT_KIND : l.kind.trim();
     if (!kind || kind.length > KIND_MAX) throw badRequest(`${at('kind')} must be 1 to ${KIND_MAX} characters.`, { field: at('kind') });
-    if (l.project_id != null && !projectIds.has(l.project_id)) {
-      throw badRequest(`${at('project_id')} must be a project of the invoice's client.`, { field: at('project_id') });
-    }
+    if (l.project_id != null) projects.resolve(l.project_id, at('project_id'));
     return {
       id: newId(),
       kind,
@@ -238,10 +244,11 @@ function lineDescription(field: string, value: string | null | undefined): strin
  * placeholder number, the work is locked, lines are written and linked, and the
  * number is assigned last under the numbering lock; one transaction, so a
  * failure at any step (nothing importable, a duplicate number) leaves no invoice
- * and no billed flag behind.
+ * and no billed flag behind. Who may invoice which client, projects and work:
+ * access/invoices.ts (client visibility here, project ids in projects.ts).
  */
 export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date): Promise<PresentedInvoice> {
-  if (!mayWriteInvoices(p)) throw forbidden('Your role does not allow creating invoices.');
+  assertMayUseInvoices(p);
   if (input.line_items && input.line_items_import) {
     throw badRequest('Send either line_items or line_items_import, not both.', { field: 'line_items' });
   }
@@ -250,6 +257,9 @@ export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateI
   }
   assertDates(input, INVOICE_DATE_FIELDS);
   if (input.line_items_import) validateImportRequest(input.line_items_import);
+  if (input.line_items_import?.time && !mayInvoiceTrackedTime(p)) {
+    throw forbidden('Invoicing tracked time prices it at billable rates, which needs the View billable rates permission.');
+  }
   const requested = input.number === undefined ? undefined : invoiceNumber(input.number);
   const currency = input.currency === undefined ? undefined : currencyValue(input.currency);
   const rates = {
@@ -268,8 +278,9 @@ export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateI
   try {
     return await withTenant(db, p.companyId, async (trx) => {
       const workspace = await workspaceOf(trx, p.companyId);
-      const client = isId(input.client_id) ? await findClient(trx, p.companyId, input.client_id) : undefined;
-      if (!client) throw badRequest('client_id must be a client of this workspace.', { field: 'client_id' });
+      // The spec's rule for client ids: inaccessible or of another workspace is 404 (malformed too, as on every route).
+      const client = isId(input.client_id) ? await findClient(trx, p.companyId, input.client_id, p) : undefined;
+      if (!client) throw new ApiError('not_found', 'The client was not found.', { field: 'client_id' });
       if (!client.is_active) throw badRequest('The client is archived; restore it before invoicing it.', { field: 'client_id' });
 
       const issueDate = input.issue_date ?? todayIn(workspace.timezone, now);
@@ -305,7 +316,14 @@ export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateI
 
       let details: Record<string, unknown>;
       if (input.line_items_import) {
-        const imported = await prepareImport(trx, p.companyId, { clientId: client.id, request: input.line_items_import, workspace });
+        const reach = await invoiceProjects(trx, p, client.id, input.line_items_import.project_ids ?? []);
+        const imported = await prepareImport(trx, p.companyId, {
+          clientId: client.id,
+          request: input.line_items_import,
+          workspace,
+          reach,
+          everyProject: invoicesEveryProject(p),
+        });
         await insertLines(trx, p.companyId, id, imported.lines, now);
         await imported.link(id, now);
         // The period defaults to the dates of the work imported.
@@ -314,8 +332,8 @@ export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateI
         }
         details = { source: 'import', lines: imported.lines.length, time_entries: imported.timeEntries, expenses: imported.expenses };
       } else {
-        const projects = new Set((await clientProjects(trx, p.companyId, client.id)).map((r) => r.id));
-        const lines = explicitLines(input.line_items!, projects);
+        const named = input.line_items!.flatMap((l) => (l.project_id == null ? [] : [l.project_id]));
+        const lines = explicitLines(input.line_items!, await invoiceProjects(trx, p, client.id, named));
         await insertLines(trx, p.companyId, id, lines, now);
         details = { source: 'explicit', lines: lines.length };
       }
@@ -362,12 +380,12 @@ export async function updateInvoice(
   input: UpdateInput,
   { now, precondition }: { now: Date; precondition?: Precondition },
 ): Promise<PresentedInvoice> {
-  if (!mayWriteInvoices(p)) throw forbidden('Your role does not allow editing invoices.');
+  assertMayUseInvoices(p);
   assertDates(input, INVOICE_DATE_FIELDS);
   const requested = input.number === undefined ? undefined : invoiceNumber(input.number);
   try {
     return await withTenant(db, p.companyId, async (trx) => {
-      const current = await loadInvoice(trx, p.companyId, id, { lock: true });
+      const current = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
       precondition?.(current.body);
       const row = current.row;
       if (row.state !== 'draft') {
@@ -478,12 +496,12 @@ function lineChanges(lines: Array<{ id: string; description: string | null; unit
 /**
  * DELETE: owners and administrators, drafts only. The time entries and expenses
  * the invoice captured are released (billed flag off, links cleared) in the same
- * transaction. Order: 404, 428/412 (If-Match), 409 (not a draft).
+ * transaction. Order: 404, 412 (a stale If-Match; it is optional), 409 (not a draft).
  */
 export async function deleteInvoice(db: Kysely<DB>, p: Principal, id: string, { now, precondition }: { now: Date; precondition?: Precondition }) {
   if (!mayDeleteInvoices(p)) throw forbidden('Only owners and administrators may delete invoices.');
   await withTenant(db, p.companyId, async (trx) => {
-    const current = await loadInvoice(trx, p.companyId, id, { lock: true });
+    const current = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
     precondition?.(current.body);
     if (current.row.state !== 'draft') {
       throw conflict(`Only draft invoices can be deleted; this one is ${current.row.state}.`, { state: current.row.state });
