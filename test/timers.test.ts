@@ -208,6 +208,20 @@ describe('starting a timer', () => {
     await insertEntryRow(ctx.db, w.companyId, { userId: p.userId, projectId: w.project, taskId: w.task, spentDate: '2026-06-08', approval: 'approved' });
     expectError(await start(p), 409, 'approved_timesheet_week_locked');
   });
+
+  it('a timer running when its week locks (an approval of another project of that week) can still be stopped, then neither restarted nor deleted', async () => {
+    const p = await person();
+    const e = (await start(p)).json();
+    await insertEntryRow(ctx.db, w.companyId, { userId: p.userId, projectId: w.project, taskId: w.task, spentDate: '2026-06-08', approval: 'approved' });
+    ctx.clock.advance(600_000);
+    const locked = { week_start: '2026-06-08', week_end: '2026-06-14' };
+    expect(expectError(await request(ctx.app, p, { method: 'DELETE', url: `/api/v2/time_entries/${e.id}` }), 409, 'approved_timesheet_week_locked')).toMatchObject(locked);
+    // the run in progress is recorded: a timer is always stoppable, else it would run on, unstoppable and undeletable, until a withdrawal
+    expect((await stop(p, e.id)).json()).toMatchObject({ is_running: false, duration_seconds: 600 });
+    expect(expectError(await restart(p, e.id), 409, 'approved_timesheet_week_locked')).toMatchObject(locked);
+    expect(expectError(await patchEntry(ctx.app, p, e.id, { notes: 'x' }), 409, 'approved_timesheet_week_locked')).toMatchObject(locked);
+    setNow(ctx.clock, NOW);
+  });
 });
 
 describe('one running timer per person', () => {
@@ -396,7 +410,7 @@ describe('restart', () => {
     setNow(ctx.clock, NOW);
   });
 
-  it('409 for a running entry, a locked one, and one holding 24 hours; 400 for bad bodies', async () => {
+  it('409 for a running entry, an approved or billed one, and one holding 24 hours; 400 for bad bodies', async () => {
     const p = await person();
     const running = (await start(p)).json();
     expectError(await restart(p, running.id), 409, 'timer_already_running');
@@ -404,7 +418,7 @@ describe('restart', () => {
     const full = (await postEntry(ctx.app, p, { project_id: w.project, task_id: w.task, spent_date: '2026-06-10', hours: 24 })).json();
     expectError(await restart(p, full.id), 409, 'conflict');
     const approved = await insertEntryRow(ctx.db, w.companyId, { userId: p.userId, projectId: w.project, taskId: w.task, spentDate: '2026-06-10', approval: 'approved' });
-    expectError(await restart(p, approved), 409, 'time_entry_locked');
+    expectError(await restart(p, approved), 409, 'approved_timesheet_week_locked');
     await ctx.db.updateTable('time_entries').set({ approval_status: 'unsubmitted' }).where('id', '=', approved).execute();
     await ctx.db.updateTable('time_entries').set({ is_billed: true }).where('id', '=', approved).execute();
     expect(expectError(await restart(p, approved), 409, 'time_entry_locked').reason).toBe('billed');
