@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
-import { countWorkspaces, createWorkspace } from './modules/workspaces/service.ts';
+import { countWorkspaces, provisionWorkspace } from './modules/workspaces/service.ts';
 import { createMember } from './modules/users/admin-service.ts';
 import { createKey } from './modules/credentials/service.ts';
 
@@ -24,7 +24,7 @@ export const FIRST_OWNER_EMAIL = 'owner@example.com';
  */
 export async function bootstrapEmbedded(db: Kysely<DB>): Promise<FirstStart | null> {
   if ((await countWorkspaces(db)) > 0) return null;
-  const company = await createWorkspace(db, { name: FIRST_WORKSPACE_NAME });
+  const company = await provisionWorkspace(db, { name: FIRST_WORKSPACE_NAME });
   const owner = await createMember(db, company.id, {
     email: FIRST_OWNER_EMAIL,
     first_name: 'Workspace',

@@ -141,18 +141,83 @@ describe('sheaf admin approvals withdraw', () => {
     });
   }, 120_000);
 
-  it('billed approved items stay approved (and keep the week locked); nothing approved is a 0 count', async () => {
-    const person = await withApp(async (_app, db) => {
+  it('billed approved items stay approved and keep their week locked, and the withdrawal says so (after a restart too); nothing approved is a 0 count', async () => {
+    // week 2025-04-07..13: only billed approved time (the freelancer who approved and invoiced);
+    // week 2025-04-14..20: billed approved time and unbilled approved time
+    const { person, billedOnly, billedMixed, unbilled } = await withApp(async (_app, db) => {
       const p = await freshPerson(db, w);
-      await insertEntryRow(db, w.companyId, { userId: p.userId, projectId: w.project, taskId: w.task, spentDate: '2025-04-08', approval: 'approved', billed: true });
-      return p;
+      const row = (spentDate: string, billed: boolean) =>
+        insertEntryRow(db, w.companyId, { userId: p.userId, projectId: w.project, taskId: w.task, spentDate, approval: 'approved', billed });
+      return { person: p, billedOnly: await row('2025-04-08', true), billedMixed: await row('2025-04-15', true), unbilled: await row('2025-04-16', false) };
     });
     const text = await sheaf('admin', 'approvals', 'withdraw', '--workspace', w.companyId, '--user', person.userId, '--from', '2025-04-01', '--to', '2025-04-30');
     expect(text.code, text.err).toBe(0);
-    expect(text.out).toMatch(/time_entry_count\s+0/);
-    expect(text.out).toMatch(/billed_kept_count\s+1/);
+    expect(text.out).toMatch(/time_entry_count\s+1/);
+    expect(text.out).toMatch(/billed_kept_count\s+2/);
+    // readable: no bare "-" for the weeks; each week still locked with why
+    expect(text.out).toMatch(/unlocked_weeks\s+none/);
+    expect(text.out).toContain('2025-04-07..2025-04-13 stays locked: 1 time entry is billed on an invoice');
+    expect(text.out).toContain('2025-04-14..2025-04-20 stays locked: 1 time entry is billed on an invoice');
+    expect(text.out).not.toMatch(/still_locked_weeks\s+-/);
+
+    const again = await sheaf('admin', 'approvals', 'withdraw', '--workspace', w.companyId, '--user', person.userId, '--from', '2025-04-01', '--to', '2025-04-30', '--json');
+    expect(again.json).toMatchObject({ time_entry_count: 0, billed_kept_count: 2, unlocked_weeks: [] });
+    expect(again.json.still_locked_weeks).toEqual([
+      {
+        week_start: '2025-04-07',
+        week_end: '2025-04-13',
+        held_by: [{ reason: 'billed', message: expect.stringContaining('billed on an invoice'), time_entry_ids: [billedOnly], expense_ids: [], invoice_ids: [] }],
+      },
+      {
+        week_start: '2025-04-14',
+        week_end: '2025-04-20',
+        held_by: [{ reason: 'billed', message: expect.stringContaining('billed on an invoice'), time_entry_ids: [billedMixed], expense_ids: [], invoice_ids: [] }],
+      },
+    ]);
+
+    // after the restart (the database opened again) the report holds: the billed weeks refuse new time
+    await withApp(async (app, db) => {
+      expect(await statusesOf(db, w.companyId, [billedOnly, billedMixed, unbilled])).toEqual({ [billedOnly]: 'approved', [billedMixed]: 'approved', [unbilled]: 'submitted' });
+      expect((await newEntry(app, person, '2025-04-09')).json()).toMatchObject({ error: 'approved_timesheet_week_locked', week_start: '2025-04-07' });
+      expect((await newEntry(app, person, '2025-04-17')).json()).toMatchObject({ error: 'approved_timesheet_week_locked', week_start: '2025-04-14' });
+      expect((await newEntry(app, person, '2025-04-21')).statusCode).toBe(201);
+    });
     const none = await sheaf('admin', 'approvals', 'withdraw', '--workspace', w.companyId, '--user', person.userId, '--from', '2025-05-01', '--to', '2025-05-31', '--json');
-    expect(none.json).toMatchObject({ time_entry_count: 0, expense_count: 0, billed_kept_count: 0, unlocked_weeks: [] });
+    expect(none.json).toMatchObject({ time_entry_count: 0, expense_count: 0, billed_kept_count: 0, unlocked_weeks: [], still_locked_weeks: [] });
+    const noneText = await sheaf('admin', 'approvals', 'withdraw', '--workspace', w.companyId, '--user', person.userId, '--from', '2025-05-01', '--to', '2025-05-31');
+    expect(noneText.out).toMatch(/unlocked_weeks\s+none/);
+    expect(noneText.out).toMatch(/still_locked_weeks\s+none/);
+  }, 120_000);
+
+  it('a withdrawal of part of a week unlocks it only when nothing approved is left in it, and names what is left', async () => {
+    // week 2025-06-02..08: approved on Monday (project), Wednesday (project) and Thursday (managed project)
+    const { person, mon, wed, thu } = await withApp(async (_app, db) => {
+      const p = await freshPerson(db, w);
+      const row = (spentDate: string, projectId: string, taskId: string) =>
+        insertEntryRow(db, w.companyId, { userId: p.userId, projectId, taskId, spentDate, approval: 'approved' });
+      return { person: p, mon: await row('2025-06-02', w.project, w.task), wed: await row('2025-06-04', w.project, w.task), thu: await row('2025-06-05', w.managed, w.managedTask) };
+    });
+    const res = await sheaf('admin', 'approvals', 'withdraw', '--workspace', w.companyId, '--user', person.userId, '--from', '2025-06-03', '--to', '2025-06-30', '--project', w.project, '--json');
+    expect(res.code, res.err).toBe(0);
+    expect(res.json).toMatchObject({ time_entry_count: 1, unlocked_weeks: [] });
+    expect(res.json.still_locked_weeks).toEqual([
+      {
+        week_start: '2025-06-02',
+        week_end: '2025-06-08',
+        held_by: [
+          { reason: 'outside_period', message: expect.stringContaining('2025-06-03..2025-06-30'), time_entry_ids: [mon], expense_ids: [] },
+          { reason: 'other_project', message: expect.stringContaining('another project'), time_entry_ids: [thu], expense_ids: [] },
+        ],
+      },
+    ]);
+    const text = await sheaf('admin', 'approvals', 'withdraw', '--workspace', w.companyId, '--user', person.userId, '--from', '2025-06-02', '--to', '2025-06-08');
+    expect(text.out).toMatch(/time_entry_count\s+2/);
+    expect(text.out).toMatch(/unlocked_weeks\s+2025-06-02\.\.2025-06-08/);
+    expect(text.out).toMatch(/still_locked_weeks\s+none/);
+    await withApp(async (app, db) => {
+      expect(await statusesOf(db, w.companyId, [mon, wed, thu])).toEqual({ [mon]: 'submitted', [wed]: 'submitted', [thu]: 'submitted' });
+      expect((await newEntry(app, person, '2025-06-06')).statusCode).toBe(201);
+    });
   }, 120_000);
 
   it('bad options exit 2 before the database is opened; unknown workspace, person or project exit 3', async () => {

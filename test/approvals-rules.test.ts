@@ -9,6 +9,7 @@ import {
   workingDaysIn,
   type PeriodItem,
 } from '../src/modules/approvals/preflight.ts';
+import { reportWeeks, type ApprovedItem } from '../src/modules/approvals/withdrawal.ts';
 
 /** The pure approval rules: periods, reasons, the fingerprint and the preflight. */
 
@@ -176,5 +177,49 @@ describe('preflight', () => {
     expect(pre.warnings).toEqual([expect.objectContaining({ code: 'overlapping_entries', time_entry_ids: [a.id, b.id].sort() })]);
     expect(runPreflight([a, b, c, d], (i) => i.project_id === 'p1', week, null).warnings[0].time_entry_ids).toEqual([a.id]);
     expect(runPreflight([c, d], all, week, null).warnings).toEqual([]);
+  });
+});
+
+describe('the withdrawal report', () => {
+  const item = (extra: Partial<ApprovedItem>): ApprovedItem => ({
+    kind: 'time',
+    id: `a${++n}`,
+    spent_date: '2026-03-04',
+    project_id: 'p1',
+    is_billed: false,
+    invoice_id: null,
+    invoice_number: null,
+    invoice_state: null,
+    ...extra,
+  });
+  const scope = { from: '2026-03-03', to: '2026-03-31', projectId: 'p1' };
+
+  it('a week with nothing approved left is unlocked; another is held by each kind of leftover, billed first, with the invoices', () => {
+    const billedTime = item({ is_billed: true, invoice_id: 'i1', invoice_number: '7', invoice_state: 'open' });
+    const billedExpense = item({ kind: 'expense', is_billed: true, invoice_id: 'i1', invoice_number: '7', invoice_state: 'open' });
+    const before = item({ spent_date: '2026-03-02' });
+    const elsewhere = item({ project_id: 'p2' });
+    const elsewhereToo = item({ project_id: 'p2', spent_date: '2026-03-05' });
+    const report = reportWeeks(['2026-03-09', '2026-03-02'], [elsewhere, billedTime, before, billedExpense, elsewhereToo], scope, 'monday');
+    expect(report.unlocked_weeks).toEqual([{ week_start: '2026-03-09', week_end: '2026-03-15' }]);
+    expect(report.still_locked_weeks).toHaveLength(1);
+    const [week] = report.still_locked_weeks;
+    expect(week).toMatchObject({ week_start: '2026-03-02', week_end: '2026-03-08' });
+    expect(week.held_by.map((h) => h.reason)).toEqual(['billed', 'outside_period', 'other_project']);
+    expect(week.held_by[0]).toEqual({
+      reason: 'billed',
+      message: '1 time entry and 1 expense are billed on invoice 7 (open): a withdrawal keeps billed work approved. Deleting a draft invoice releases its work; withdraw again after that.',
+      time_entry_ids: [billedTime.id],
+      expense_ids: [billedExpense.id],
+      invoice_ids: ['i1'],
+    });
+    expect(week.held_by[1]).toMatchObject({ time_entry_ids: [before.id], expense_ids: [], message: expect.stringContaining('1 time entry is approved in this week but dated outside 2026-03-03..2026-03-31') });
+    expect(week.held_by[2]).toMatchObject({ time_entry_ids: [elsewhere.id, elsewhereToo.id].sort(), message: expect.stringContaining('2 time entries are approved in this week on another project than p1') });
+  });
+
+  it('follows the workspace week start; no weeks, no report', () => {
+    const sunday = reportWeeks(['2026-03-01'], [item({ spent_date: '2026-03-07', is_billed: true })], scope, 'sunday');
+    expect(sunday.still_locked_weeks[0]).toMatchObject({ week_start: '2026-03-01', week_end: '2026-03-07', held_by: [{ reason: 'billed', message: expect.stringContaining('on an invoice') }] });
+    expect(reportWeeks([], [], scope, 'monday')).toEqual({ unlocked_weeks: [], still_locked_weeks: [] });
   });
 });

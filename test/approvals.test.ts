@@ -264,7 +264,11 @@ describe('approve', () => {
     expect((await patchEntry(ctx.app, person, open, { notes: 'still open' })).statusCode).toBe(200);
     await submitAs(ctx.app, person, week.period);
     expect((await approveAs(ctx.app, w.owner, review)).statusCode).toBe(200);
-    expectError(await patchEntry(ctx.app, person, ids[0], { notes: 'x' }), 409, 'time_entry_locked');
+    // the approved entry itself: the week's code too (the spec's code for changed time in an approved week)
+    expect(expectError(await patchEntry(ctx.app, person, ids[0], { notes: 'x' }), 409, 'approved_timesheet_week_locked')).toMatchObject({
+      week_start: week.mon,
+      week_end: week.sun,
+    });
     const b = expectError(
       await postEntry(ctx.app, person, { project_id: w.project, task_id: w.task, spent_date: week.sat, hours: 1 }),
       409,

@@ -77,6 +77,8 @@ beforeAll(async () => {
   ).json.id;
   await sheaf('admin', 'user', 'create', '--workspace', ws, '--email', clientEmail, '--first-name', 'Cleo', '--role', 'client', '--json');
   await withDb(async (db) => {
+    // A new workspace comes with the default tasks; these tests start from an empty task list.
+    await db.deleteFrom('tasks').where('company_id', 'in', [ws, otherWs]).execute();
     const client = await insertClient(db, ws);
     project = await insertProject(db, ws, client, { name: 'Website' });
     project2 = await insertProject(db, ws, client, { name: 'App' });

@@ -184,9 +184,9 @@ const settingsChanged = {
   week_start: 'sunday',
   rounding: 'nearest',
   rounding_minutes: 6,
-  approvals_enabled: false,
+  approvals_enabled: true,
   allow_past_timer_starts: true,
-  invoice_before_approval: true,
+  invoice_before_approval: false,
 };
 const keys: Record<string, { id: string; key: string }> = {};
 const keyUsers: Record<string, string> = {};
@@ -280,10 +280,19 @@ const lane1: Step[] = [
         week_start: 'monday',
         rounding: 'none',
         rounding_minutes: 15,
-        approvals_enabled: true,
+        // a new workspace: approvals off, invoicing before approval on (one person can invoice at once)
+        approvals_enabled: false,
         allow_past_timer_starts: false,
-        invoice_before_approval: false,
+        invoice_before_approval: true,
       });
+      // with the default tasks, which projects created without task_ids get
+      const tasks = await sheafA('admin', 'task', 'list', '--workspace', wsA.id, '--json');
+      expect(tasks.json.map((t: { name: string; is_default: boolean }) => [t.name, t.is_default]).sort()).toEqual(
+        ['Business Development', 'Design', 'Marketing', 'Programming', 'Project Management'].map((n) => [n, true]),
+      );
+      // the options still set what they name
+      const team = await sheafA('admin', 'workspace', 'create', '--name', 'Team', '--approvals-enabled', 'true', '--invoice-before-approval', 'false', '--json');
+      expect(team.json).toMatchObject({ approvals_enabled: true, invoice_before_approval: false });
       // Without --json: one "name  value" line per setting.
       const shown = await sheafA('admin', 'workspace', 'settings', '--workspace', wsA.id);
       expect(shown.code).toBe(0);
@@ -291,7 +300,7 @@ const lane1: Step[] = [
       expect(shown.stdout).toMatch(/^timezone +Europe\/Berlin$/m);
       expect(shown.stdout).toMatch(/^address +-$/m);
       expect(shown.stdout).toMatch(/^rounding_minutes +15$/m);
-      expect(shown.stdout).toMatch(/^invoice_before_approval +false$/m);
+      expect(shown.stdout).toMatch(/^invoice_before_approval +true$/m);
     },
   ],
   [
@@ -302,7 +311,7 @@ const lane1: Step[] = [
         'admin', 'workspace', 'settings', '--workspace', wsA.id,
         '--name', c.name, '--address', c.address, '--timezone', c.timezone, '--currency', c.currency,
         '--week-start', c.week_start, '--rounding', c.rounding, '--rounding-minutes', String(c.rounding_minutes),
-        '--approvals-enabled', 'false', '--allow-past-timer-starts', 'true', '--invoice-before-approval', 'true',
+        '--approvals-enabled', 'true', '--allow-past-timer-starts', 'true', '--invoice-before-approval', 'false',
         '--json',
       );
       expect(res.code).toBe(0);
@@ -344,7 +353,7 @@ const lane1: Step[] = [
 
       // workspace list: nothing changed, nothing was created. An unknown workspace is exit code 3.
       const list = await sheafA('admin', 'workspace', 'list', '--json');
-      expect(list.json).toEqual([expect.objectContaining(settingsChanged)]);
+      expect(list.json).toEqual([expect.objectContaining(settingsChanged), expect.objectContaining({ name: 'Team' })]);
       const missing = await sheafA('admin', 'workspace', 'settings', '--workspace', '01900000-0000-7000-8000-000000000000', '--currency', 'EUR');
       expect(missing.code).toBe(3);
       expect(missing.stderr).toContain('No workspace with id 01900000-0000-7000-8000-000000000000');
@@ -658,6 +667,9 @@ const lane2: Step[] = [
         const me = await usersMe(first.url, key, workspaceId);
         expect(me.status).toBe(200);
         expect(await me.json()).toMatchObject({ email: 'owner@example.com', company: { id: workspaceId, name: 'My workspace' } });
+        // a freelancer's workspace: no approvals, invoicing before approval, the default tasks
+        const tasks = await fetch(`${first.url}/api/v2/tasks`, { headers: { authorization: `Bearer ${key}`, 'service-account-id': workspaceId } });
+        expect((await tasks.json()).total_entries).toBe(5);
       } finally {
         expect(await first.stop('SIGINT')).toBe(0);
       }
@@ -672,7 +684,7 @@ const lane2: Step[] = [
         expect(await second.stop('SIGTERM')).toBe(0);
       }
       const list = await run(env, ['admin', 'workspace', 'list', '--json']);
-      expect(list.json).toEqual([expect.objectContaining({ id: workspaceId })]);
+      expect(list.json).toEqual([expect.objectContaining({ id: workspaceId, approvals_enabled: false, invoice_before_approval: true })]);
     },
   ],
 ];

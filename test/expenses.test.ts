@@ -720,7 +720,7 @@ describe('locks', () => {
   const patch = (caller: Caller, id: string, body: unknown) => api(caller, 'PATCH', `/api/v2/expenses/${id}`, body);
   const del = (caller: Caller, id: string) => api(caller, 'DELETE', `/api/v2/expenses/${id}`);
 
-  it('approved and billed expenses are locked: 409 expense_locked on PATCH and DELETE, for admins too', async () => {
+  it('approved expenses are 409 approved_timesheet_week_locked, billed ones 409 expense_locked, on PATCH and DELETE, for admins too', async () => {
     const approved = await insertExpenseRow(ctx.db, w.companyId, {
       userId: w.member.userId,
       projectId: w.projectA,
@@ -738,20 +738,29 @@ describe('locks', () => {
     const read = (await api(w.member, 'GET', `/api/v2/expenses/${approved}`)).json();
     expect(read).toMatchObject({ is_locked: true, is_closed: true, approval_status: 'approved', is_billed: false });
     expect((await api(w.member, 'GET', `/api/v2/expenses/${billed}`)).json()).toMatchObject({ is_locked: true, is_closed: false, is_billed: true });
+    // Monday 2023-01-02 starts the approved expense's week
+    const weekLocked = { error: 'approved_timesheet_week_locked', week_start: '2023-01-02', week_end: '2023-01-08' };
     for (const caller of [w.member, w.admin, w.owner]) {
-      for (const [id, reason] of [
-        [approved, 'approved'],
-        [billed, 'billed'],
+      for (const [id, expected] of [
+        [approved, weekLocked],
+        [billed, { error: 'expense_locked', reason: 'billed' }],
       ] as const) {
         const res = await patch(caller, id, { notes: 'change' });
         expect(res.statusCode).toBe(409);
-        expect(res.json()).toMatchObject({ error: 'expense_locked', reason });
+        expect(res.json()).toMatchObject(expected);
         const gone = await del(caller, id);
         expect(gone.statusCode).toBe(409);
-        expect(gone.json()).toMatchObject({ error: 'expense_locked', reason });
+        expect(gone.json()).toMatchObject(expected);
         expect(typeof gone.json().message).toBe('string');
       }
     }
+    expect(Object.keys((await patch(w.member, approved, { notes: 'change' })).json()).sort()).toEqual([
+      'error',
+      'error_description',
+      'message',
+      'week_end',
+      'week_start',
+    ]);
     const rows = await ctx.db.selectFrom('expenses').select(['id', 'notes']).where('id', 'in', [approved, billed]).execute();
     expect(rows.map((r) => r.notes)).toEqual([null, null]);
   });

@@ -612,20 +612,35 @@ describe('update', () => {
 });
 
 describe('locked entries (approved or billed)', () => {
-  it('shows is_locked and is_closed and refuses changes, restarts, deletes and reference removal with 409', async () => {
+  it('shows is_locked and is_closed; an approved entry is 409 approved_timesheet_week_locked on every change, a billed one 409 time_entry_locked', async () => {
     const person = await freshMember();
     const approved = await insertEntryRow(ctx.db, w.companyId, { userId: person.userId, projectId: w.project, taskId: w.task, spentDate: '2026-04-01', approval: 'approved' });
     const billed = await insertEntryRow(ctx.db, w.companyId, { userId: person.userId, projectId: w.project, taskId: w.task, spentDate: '2026-04-15', billed: true });
+    // approved and billed: the invoice holds it, which a withdrawal of the approval would not release
+    const both = await insertEntryRow(ctx.db, w.companyId, { userId: person.userId, projectId: w.project, taskId: w.task, spentDate: '2026-04-22', approval: 'approved', billed: true });
     expect((await get(person, approved)).json()).toMatchObject({ is_locked: true, is_closed: true, is_billed: false, approval_status: 'approved' });
     expect((await get(person, billed)).json()).toMatchObject({ is_locked: true, is_closed: false, is_billed: true });
-    for (const [id, reason] of [[approved, 'approved'], [billed, 'billed']] as const) {
+    // the approved entry itself: the spec's code for changed time in an approved week (Wednesday 2026-04-01: week 2026-03-30..2026-04-05)
+    const weekLocked = (res: { statusCode: number; json(): any }) => {
+      const b = expectError(res, 409, 'approved_timesheet_week_locked');
+      expect(Object.keys(b).sort()).toEqual(['error', 'error_description', 'message', 'week_end', 'week_start']);
+      expect(b).toMatchObject({ week_start: '2026-03-30', week_end: '2026-04-05' });
+    };
+    weekLocked(await patchEntry(ctx.app, person, approved, { notes: 'x' }));
+    weekLocked(await patchEntry(ctx.app, person, approved, { spent_date: '2026-06-01' }));
+    weekLocked(await patchEntry(ctx.app, w.admin, approved, { notes: 'x' }));
+    weekLocked(await del(person, approved));
+    weekLocked(await del(person, approved, '/external_reference'));
+    weekLocked(await patchEntry(ctx.app, person, approved, {}, '/restart'));
+    for (const id of [billed, both]) {
       const b = expectError(await patchEntry(ctx.app, person, id, { notes: 'x' }), 409, 'time_entry_locked');
-      expect(b.reason).toBe(reason);
+      expect(b.reason).toBe('billed');
       expectError(await del(person, id), 409, 'time_entry_locked');
       expectError(await del(person, id, '/external_reference'), 409, 'time_entry_locked');
       expectError(await patchEntry(ctx.app, person, id, {}, '/restart'), 409, 'time_entry_locked');
       expectError(await patchEntry(ctx.app, w.admin, id, { notes: 'x' }), 409, 'time_entry_locked');
     }
+    expect((await get(person, approved)).json()).toMatchObject({ notes: null, spent_date: '2026-04-01', is_running: false });
     const submitted = await insertEntryRow(ctx.db, w.companyId, { userId: person.userId, projectId: w.project, taskId: w.task, spentDate: '2026-05-04', approval: 'submitted' });
     expect((await get(person, submitted)).json()).toMatchObject({ is_locked: false, is_closed: false });
     expect((await patchEntry(ctx.app, person, submitted, { notes: 'still editable' })).statusCode).toBe(200);

@@ -132,7 +132,7 @@ describe('starting a timer', () => {
     expectError(await start(p, { spent_date: '2026-06-11', started_time: '00:00' }), 400, 'invalid_request', 'spent_date');
   });
 
-  it('a start in the past needs allow_past_timer_starts, at most 24 hours back', async () => {
+  it('a start in the past needs allow_past_timer_starts', async () => {
     const p = await person();
     const b = expectError(await start(p, { started_time: '07:00' }), 400, 'invalid_request', 'started_time');
     expect(b.error_description).toMatch(/allow_past_timer_starts/);
@@ -148,12 +148,43 @@ describe('starting a timer', () => {
       const lateYesterday = (await start(p, { spent_date: '2026-06-09', started_time: '22:00' })).json();
       expect(lateYesterday.duration_seconds).toBe(10 * 3600 + 30);
       await stop(p, lateYesterday.id);
-      expectError(await start(p, { spent_date: '2026-06-09', started_time: '07:00' }), 400, 'invalid_request', 'started_time');
+      // more than 24 hours back is allowed too: the spec bounds only the future
+      const dayBefore = (await start(p, { spent_date: '2026-06-09', started_time: '07:00' })).json();
+      expect(dayBefore).toMatchObject({ spent_date: '2026-06-09', started_time: '07:00', timer_started_at: '2026-06-09T11:00:00.000Z' });
+      await stop(p, dayBefore.id);
       // an earlier date without a time counts from now
       const older = await start(p, { spent_date: '2026-06-01' });
       expect(older.json()).toMatchObject({ spent_date: '2026-06-01', timer_started_at: NOW });
     } finally {
       await setWorkspace(ctx.db, w.companyId, { allow_past_timer_starts: false });
+    }
+  });
+
+  it('a timer may start days back with the setting (400 without, future still 400); stopping it records 24 hours on its start date', async () => {
+    const p = await person();
+    const threeDaysBack = { spent_date: '2026-06-07', started_time: '09:15' };
+    const refused = expectError(await start(p, threeDaysBack), 400, 'invalid_request', 'spent_date');
+    expect(refused.error_description).toMatch(/allow_past_timer_starts/);
+    await setWorkspace(ctx.db, w.companyId, { allow_past_timer_starts: true });
+    try {
+      expectError(await start(p, { spent_date: '2026-06-11', started_time: '09:15' }), 400, 'invalid_request', 'spent_date');
+      expectError(await start(p, { started_time: '08:02' }), 400, 'invalid_request', 'started_time');
+      const res = await start(p, threeDaysBack);
+      expect(res.statusCode, res.body).toBe(201);
+      const e = res.json();
+      // 2026-06-07 09:15 in New York is 13:15 UTC; the run so far is over 24 hours, shown as the 24-hour maximum
+      expect(e).toMatchObject({ spent_date: '2026-06-07', started_time: '09:15', timer_started_at: '2026-06-07T13:15:00.000Z', is_running: true, hours: 24, duration_seconds: 86400 });
+      ctx.clock.advance(2 * 3600_000);
+      const stopped = await stop(p, e.id, { notes: 'long run' });
+      expect(stopped.statusCode, stopped.body).toBe(200);
+      // the whole entry stays on its start date, at most 24 hours (the column's and hours' bound); ended_time is when it was stopped
+      expect(stopped.json()).toMatchObject({ id: e.id, spent_date: '2026-06-07', is_running: false, timer_started_at: null, hours: 24, duration_seconds: 86400, started_time: '09:15', ended_time: '10:00', notes: 'long run' });
+      expect((await get(p, e.id)).json()).toMatchObject({ spent_date: '2026-06-07', hours: 24, is_running: false });
+      // and it can be edited down like any entry
+      expect((await patchEntry(ctx.app, p, e.id, { hours: 7.5 })).json()).toMatchObject({ hours: 7.5, duration_seconds: 27000 });
+    } finally {
+      await setWorkspace(ctx.db, w.companyId, { allow_past_timer_starts: false });
+      setNow(ctx.clock, NOW);
     }
   });
 
@@ -176,6 +207,20 @@ describe('starting a timer', () => {
     const p = await person();
     await insertEntryRow(ctx.db, w.companyId, { userId: p.userId, projectId: w.project, taskId: w.task, spentDate: '2026-06-08', approval: 'approved' });
     expectError(await start(p), 409, 'approved_timesheet_week_locked');
+  });
+
+  it('a timer running when its week locks (an approval of another project of that week) can still be stopped, then neither restarted nor deleted', async () => {
+    const p = await person();
+    const e = (await start(p)).json();
+    await insertEntryRow(ctx.db, w.companyId, { userId: p.userId, projectId: w.project, taskId: w.task, spentDate: '2026-06-08', approval: 'approved' });
+    ctx.clock.advance(600_000);
+    const locked = { week_start: '2026-06-08', week_end: '2026-06-14' };
+    expect(expectError(await request(ctx.app, p, { method: 'DELETE', url: `/api/v2/time_entries/${e.id}` }), 409, 'approved_timesheet_week_locked')).toMatchObject(locked);
+    // the run in progress is recorded: a timer is always stoppable, else it would run on, unstoppable and undeletable, until a withdrawal
+    expect((await stop(p, e.id)).json()).toMatchObject({ is_running: false, duration_seconds: 600 });
+    expect(expectError(await restart(p, e.id), 409, 'approved_timesheet_week_locked')).toMatchObject(locked);
+    expect(expectError(await patchEntry(ctx.app, p, e.id, { notes: 'x' }), 409, 'approved_timesheet_week_locked')).toMatchObject(locked);
+    setNow(ctx.clock, NOW);
   });
 });
 
@@ -365,7 +410,7 @@ describe('restart', () => {
     setNow(ctx.clock, NOW);
   });
 
-  it('409 for a running entry, a locked one, and one holding 24 hours; 400 for bad bodies', async () => {
+  it('409 for a running entry, an approved or billed one, and one holding 24 hours; 400 for bad bodies', async () => {
     const p = await person();
     const running = (await start(p)).json();
     expectError(await restart(p, running.id), 409, 'timer_already_running');
@@ -373,7 +418,7 @@ describe('restart', () => {
     const full = (await postEntry(ctx.app, p, { project_id: w.project, task_id: w.task, spent_date: '2026-06-10', hours: 24 })).json();
     expectError(await restart(p, full.id), 409, 'conflict');
     const approved = await insertEntryRow(ctx.db, w.companyId, { userId: p.userId, projectId: w.project, taskId: w.task, spentDate: '2026-06-10', approval: 'approved' });
-    expectError(await restart(p, approved), 409, 'time_entry_locked');
+    expectError(await restart(p, approved), 409, 'approved_timesheet_week_locked');
     await ctx.db.updateTable('time_entries').set({ approval_status: 'unsubmitted' }).where('id', '=', approved).execute();
     await ctx.db.updateTable('time_entries').set({ is_billed: true }).where('id', '=', approved).execute();
     expect(expectError(await restart(p, approved), 409, 'time_entry_locked').reason).toBe('billed');

@@ -3,7 +3,7 @@ import { MANAGER_PERMISSIONS, type DB, type ManagerPermission, type Role, type U
 import { isId } from '../ids.ts';
 import { ApiError } from '../errors.ts';
 import { hashKey, isApiKeyToken } from '../auth/keys.ts';
-import { createWorkspace, getWorkspace, listWorkspaces, updateWorkspaceSettings } from '../modules/workspaces/service.ts';
+import { getWorkspace, listWorkspaces, provisionWorkspace, updateWorkspaceSettings } from '../modules/workspaces/service.ts';
 import { validateSettings, type WorkspaceSettingsInput } from '../modules/workspaces/settings.ts';
 import {
   createMember,
@@ -237,7 +237,7 @@ export const adminCommands = [
       return settingsFrom(values) as WorkspaceSettingsInput & { name: string };
     },
     async run({ db, output }, settings) {
-      const company = await createWorkspace(db, settings);
+      const company = await provisionWorkspace(db, settings);
       print(output, company, () => fields(company));
     },
   }),

@@ -11,8 +11,10 @@ import { required, workspaceOption } from './options.ts';
 /**
  * `sheaf admin approvals withdraw`: takes back an approval, which the API
  * cannot do. The person's approved (unbilled) time and expenses in the period
- * go back to `submitted`, which unlocks their weeks; the audit log records it
- * with the reason. Options are checked before the database is opened.
+ * go back to `submitted`; it prints the weeks that unlocked and, for each week
+ * still locked, what holds it (billed work, approved time outside the period or
+ * on another project). The audit log records it with the reason. Options are
+ * checked before the database is opened.
  */
 
 /** The service's pure checks, said with the options the user typed. */
@@ -70,20 +72,24 @@ const withdraw: AdminCommand<WithdrawArgs> = {
       { user: input.user, from: input.from, to: input.to, project_id: input.project, reason: input.reason },
       clock(),
     );
-    const weeks = (list: Array<{ week_start: string; week_end: string }>) => list.map((w) => `${w.week_start}..${w.week_end}`);
+    const range = (w: { week_start: string; week_end: string }) => `${w.week_start}..${w.week_end}`;
     print(output, result, () =>
-      fields({
-        user_id: result.user_id,
-        from: result.from,
-        to: result.to,
-        project_id: result.project_id,
-        time_entry_count: result.time_entry_count,
-        expense_count: result.expense_count,
-        billed_kept_count: result.billed_kept_count,
-        unlocked_weeks: weeks(result.unlocked_weeks),
-        still_locked_weeks: weeks(result.still_locked_weeks),
-        reason: result.reason,
-      }),
+      [
+        fields({
+          user_id: result.user_id,
+          from: result.from,
+          to: result.to,
+          project_id: result.project_id,
+          time_entry_count: result.time_entry_count,
+          expense_count: result.expense_count,
+          billed_kept_count: result.billed_kept_count,
+          unlocked_weeks: result.unlocked_weeks.length ? result.unlocked_weeks.map(range).join(', ') : 'none',
+          still_locked_weeks: result.still_locked_weeks.length ? result.still_locked_weeks.map(range).join(', ') : 'none',
+          reason: result.reason,
+        }),
+        // Each week left locked, with what holds it: the operator learns why and what to do.
+        ...result.still_locked_weeks.flatMap((w) => ['', ...w.held_by.map((h) => `${range(w)} stays locked: ${h.message}`)]),
+      ].join('\n'),
     );
   },
 };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { ApprovalStatus, WeekStart } from '../../db/types.ts';
 import type { Tx } from '../../db/tenant.ts';
 import type { Period, PeriodItem } from './preflight.ts';
+import type { ApprovedItem } from './withdrawal.ts';
 
 /** The approval-related workspace settings. */
 export async function loadApprovalSettings(trx: Tx, companyId: string) {
@@ -81,6 +82,33 @@ export async function periodItems(trx: Tx, companyId: string, userId: string, pe
   }
   const [timeRows, expenseRows] = [await time.execute(), await expenses.execute()];
   return [...timeRows.map((t) => ({ kind: 'time' as const, ...t })), ...expenseRows.map((e) => ({ kind: 'expense' as const, ...e }))];
+}
+
+/**
+ * The person's approved time entries and expenses dated from..to (any project),
+ * with the invoice of the billed ones: what holds their weeks locked (the same
+ * test as holdsApproved in time-entries/lock.ts), for the withdrawal's report.
+ */
+export async function approvedItemsBetween(trx: Tx, companyId: string, userId: string, from: string, to: string): Promise<ApprovedItem[]> {
+  const time = trx
+    .selectFrom('time_entries as r')
+    .leftJoin('invoices as i', (j) => j.onRef('i.company_id', '=', 'r.company_id').onRef('i.id', '=', 'r.invoice_id'))
+    .select([sql<'time'>`'time'`.as('kind'), 'r.id', 'r.spent_date', 'r.project_id', 'r.is_billed', 'r.invoice_id', 'i.number as invoice_number', 'i.state as invoice_state'])
+    .where('r.company_id', '=', companyId)
+    .where('r.user_id', '=', userId)
+    .where('r.approval_status', '=', 'approved')
+    .where('r.spent_date', '>=', from)
+    .where('r.spent_date', '<=', to);
+  const expenses = trx
+    .selectFrom('expenses as r')
+    .leftJoin('invoices as i', (j) => j.onRef('i.company_id', '=', 'r.company_id').onRef('i.id', '=', 'r.invoice_id'))
+    .select([sql<'expense'>`'expense'`.as('kind'), 'r.id', 'r.spent_date', 'r.project_id', 'r.is_billed', 'r.invoice_id', 'i.number as invoice_number', 'i.state as invoice_state'])
+    .where('r.company_id', '=', companyId)
+    .where('r.user_id', '=', userId)
+    .where('r.approval_status', '=', 'approved')
+    .where('r.spent_date', '>=', from)
+    .where('r.spent_date', '<=', to);
+  return [...(await time.execute()), ...(await expenses.execute())] as ApprovedItem[];
 }
 
 /** Moves the given items to `to`, touching updated_at (approval_status is part of their bodies). */

@@ -7,7 +7,7 @@ import { ApiError, forbidden, notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { enqueueMail, type MailMessage } from '../../outbox/enqueue.ts';
 import { audit } from '../audit/service.ts';
-import { lockPersonTimeForApproval, lockedWeek, weeksOf } from '../time-entries/lock.ts';
+import { lockPersonTimeForApproval, weeksOf } from '../time-entries/lock.ts';
 import { secondsToHours, weekEndOf } from '../time-entries/rules.ts';
 import {
   checkPeriod,
@@ -19,7 +19,17 @@ import {
   type PeriodItem,
   type Preflight,
 } from './preflight.ts';
-import { approversOf, findPerson, findPersonByRef, loadApprovalSettings, periodItems, projectExists, setApprovalStatus } from './queries.ts';
+import {
+  approvedItemsBetween,
+  approversOf,
+  findPerson,
+  findPersonByRef,
+  loadApprovalSettings,
+  periodItems,
+  projectExists,
+  setApprovalStatus,
+} from './queries.ts';
+import { reportWeeks } from './withdrawal.ts';
 
 /**
  * Timesheet approvals: submit (the caller's own period), approve (behind a
@@ -325,9 +335,11 @@ export interface WithdrawInput extends Period {
  * API has no such request). The person's approved, unbilled time entries and
  * expenses dated in the period (on the project, when given) go back to
  * `submitted`: the approval is undone, the submission stands, so an approver
- * may approve it again or reject it for correction. Their weeks unlock unless
- * they still hold approved items (billed ones stay approved: they are on an
- * invoice). Recorded in the audit log (no actor user) with the reason.
+ * may approve it again or reject it for correction. Billed approved items stay
+ * approved (they are on an invoice). The result reports every week the
+ * withdrawal touched: unlocked when no approved item is left in it, else still
+ * locked with the items holding it and why (billed; dated outside the period;
+ * on another project). Recorded in the audit log (no actor user) with the reason.
  */
 export async function withdrawApproval(db: Kysely<DB>, companyId: string, input: WithdrawInput, now: Date) {
   checkPeriod(input);
@@ -348,10 +360,11 @@ export async function withdrawApproval(db: Kysely<DB>, companyId: string, input:
     const approved = items.filter((i) => i.approval_status === 'approved' && (projectId === undefined || i.project_id === projectId));
     const chosen = approved.filter((i) => !i.is_billed);
     const counts = await setApprovalStatus(trx, companyId, chosen, 'submitted', now);
-    const weeks = weeksOf(chosen.map((i) => i.spent_date), settings.week_start);
-    const unlocked: string[] = [];
-    const stillLocked: string[] = [];
-    for (const week of weeks) ((await lockedWeek(trx, companyId, person.user_id, [week])) === null ? unlocked : stillLocked).push(week);
+    // Every week the withdrawal touched: those of all the approved items in its
+    // scope, the billed ones it kept included, so a week it could not open is
+    // reported with what holds it rather than left out.
+    const weeks = weeksOf(approved.map((i) => i.spent_date), settings.week_start);
+    const left = weeks.length ? await approvedItemsBetween(trx, companyId, person.user_id, weeks[0], weekEndOf(weeks[weeks.length - 1])) : [];
     const result = {
       user_id: person.user_id,
       from: input.from,
@@ -359,8 +372,7 @@ export async function withdrawApproval(db: Kysely<DB>, companyId: string, input:
       project_id: projectId ?? null,
       ...counts,
       billed_kept_count: approved.length - chosen.length,
-      unlocked_weeks: unlocked.map((w) => ({ week_start: w, week_end: weekEndOf(w) })),
-      still_locked_weeks: stillLocked.map((w) => ({ week_start: w, week_end: weekEndOf(w) })),
+      ...reportWeeks(weeks, left, { from: input.from, to: input.to, projectId }, settings.week_start),
       reason,
     };
     if (chosen.length > 0) {

@@ -323,7 +323,7 @@ export async function expensesRoutes(app: FastifyInstance) {
         tags: ['expenses'],
         summary: 'Update an expense',
         description:
-          'The fields given (JSON or multipart/form-data; a `receipt` file part replaces the receipt, `delete_receipt: true` removes it). `source`, `is_billed` and `user_id` are refused (400). Approved or billed expenses are 409 `expense_locked`; a locked week 409 `approved_timesheet_week_locked`. Optional `If-Match` (412 when stale) and `Idempotency-Key`.',
+          'The fields given (JSON or multipart/form-data; a `receipt` file part replaces the receipt, `delete_receipt: true` removes it). `source`, `is_billed` and `user_id` are refused (400). Approved expenses and a locked week are 409 `approved_timesheet_week_locked`; billed expenses 409 `expense_locked`. Optional `If-Match` (412 when stale) and `Idempotency-Key`.',
         params: IdParams,
         body: bodyOf(PatchJson, PatchForm),
         response: { 200: { ...ExpenseSchema, headers: EtagHeader }, ...ErrorResponses },
@@ -349,7 +349,7 @@ export async function expensesRoutes(app: FastifyInstance) {
         tags: ['expenses'],
         summary: 'Delete an expense',
         description:
-          'Returns 204. Approved or billed expenses are 409 `expense_locked`; a locked week 409 `approved_timesheet_week_locked`. Optional `If-Match`. The receipt goes with the expense.',
+          'Returns 204. Approved expenses and a locked week are 409 `approved_timesheet_week_locked`; billed expenses 409 `expense_locked`. Optional `If-Match`. The receipt goes with the expense.',
         params: IdParams,
         querystring: NoQuery,
         response: { 204: Type.Null({ description: 'Deleted.' }), ...ErrorResponses },

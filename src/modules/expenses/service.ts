@@ -286,7 +286,8 @@ export async function updateExpense(
     if (!current || !(await mayWrite(trx, p, row.user_id, current)).allowed) {
       throw forbidden('You may not change this expense.');
     }
-    assertNotLocked(row, 'expense');
+    const settings = await loadExpenseSettings(trx, p.companyId);
+    assertNotLocked(row, 'expense', settings.week_start);
 
     const personId = row.user_id;
     // Ids are UUIDs, equal whatever their case: the same id in capitals is no move.
@@ -322,7 +323,6 @@ export async function updateExpense(
     const changes = changedColumns(row, next);
     if (Object.keys(changes).length === 0 && !receipt) return row;
 
-    const settings = await loadExpenseSettings(trx, p.companyId);
     await assertWeeksOpen(trx, p.companyId, personId, [row.spent_date, next.spent_date], settings.week_start);
 
     let file: FileInfo | null = null;
@@ -354,8 +354,8 @@ export async function deleteExpense(db: Kysely<DB>, p: Principal, id: string, { 
     precondition?.(row);
     const current = await loadProjectContext(trx, p.companyId, { projectId: row.project_id, personId: row.user_id, callerId: p.userId });
     if (!current || !(await mayWrite(trx, p, row.user_id, current)).allowed) throw forbidden('You may not delete this expense.');
-    assertNotLocked(row, 'expense', 'deleted');
     const settings = await loadExpenseSettings(trx, p.companyId);
+    assertNotLocked(row, 'expense', settings.week_start, 'deleted');
     await assertWeeksOpen(trx, p.companyId, row.user_id, [row.spent_date], settings.week_start);
     await deleteExpenseRow(trx, p.companyId, row.id);
     await dropReceipt(trx, p.companyId, row.receipt_file_id, row.id);

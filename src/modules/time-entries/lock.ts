@@ -8,26 +8,37 @@ import { weekEndOf, weekStartOf } from './rules.ts';
  * Locks on time and expenses, shared by time entries, expenses and approvals.
  *
  * - A record is locked once approved or billed: it cannot be changed, restarted
- *   or deleted (409 `time_entry_locked` / `expense_locked`, with `reason`).
+ *   or deleted. A billed one answers 409 `time_entry_locked` / `expense_locked`
+ *   (`reason: billed`): billing is not approval, and only releasing it from its
+ *   draft invoice opens it. An approved one answers the week lock's 409, the
+ *   spec's code for changed time in an approved week.
  * - The week lock: a person's week (from the workspace's `week_start`) that holds
  *   any approved time entry or expense of theirs refuses new or changed time and
  *   expenses in it (409 `approved_timesheet_week_locked`), until an approver
- *   withdraws the approval in the web app.
+ *   withdraws the approval.
  */
 
 export const WEEK_LOCKED = 'approved_timesheet_week_locked';
 
 export type LockableKind = 'time_entry' | 'expense';
 
-/** Throws 409 `<kind>_locked` when the record is approved or billed. */
-export function assertNotLocked(record: { approval_status: ApprovalStatus; is_billed: boolean }, kind: LockableKind, action = 'changed') {
+/**
+ * Throws when the record is locked: billed, 409 `<kind>_locked` with `reason:
+ * billed` (checked first: withdrawing an approval would not release it);
+ * approved, 409 `approved_timesheet_week_locked` of its week (weekLockedError),
+ * the same answer as any other change of time in that week.
+ */
+export function assertNotLocked(
+  record: { approval_status: ApprovalStatus; is_billed: boolean; spent_date: string },
+  kind: LockableKind,
+  weekStart: WeekStart,
+  action = 'changed',
+) {
   const noun = kind === 'time_entry' ? 'time entry' : 'expense';
   if (record.is_billed) {
     throw new ApiError(`${kind}_locked`, `This ${noun} is billed on an invoice and cannot be ${action}.`, { reason: 'billed' }, 409);
   }
-  if (record.approval_status === 'approved') {
-    throw new ApiError(`${kind}_locked`, `This ${noun} is approved and cannot be ${action}.`, { reason: 'approved' }, 409);
-  }
+  if (record.approval_status === 'approved') throw weekLockedError(weekStartOf(record.spent_date, weekStart));
 }
 
 /** The first day of each distinct week the dates fall in. */

@@ -329,7 +329,7 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
         tags,
         summary: 'Update a time entry',
         description:
-          'Writable: project_id, task_id, spent_date, hours, started_time, ended_time, notes, billable, metadata, external_reference. source, is_billed, is_running and user_id are refused (400). Approved or billed entries are locked (409 time_entry_locked); so is a week with approved time (409 approved_timesheet_week_locked). A running timer changes its date and duration only by stopping.',
+          'Writable: project_id, task_id, spent_date, hours, started_time, ended_time, notes, billable, metadata, external_reference. source, is_billed, is_running and user_id are refused (400). A week with approved time, the approved entries included, is 409 approved_timesheet_week_locked; a billed entry 409 time_entry_locked. A running timer changes its date and duration only by stopping.',
         params: IdParams,
         body: PatchBody,
         response: Item,
@@ -349,7 +349,7 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Delete a time entry',
-        description: 'Returns 204. Approved or billed entries (409 time_entry_locked) and entries in a week with approved time (409) cannot be deleted.',
+        description: 'Returns 204. Approved entries and entries in a week with approved time (409 approved_timesheet_week_locked) and billed entries (409 time_entry_locked) cannot be deleted.',
         params: IdParams,
         response: { 204: Type.Null({ description: 'Deleted.' }), ...ErrorResponses },
       },
@@ -420,7 +420,7 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
           tags,
           summary: 'Restart a stopped time entry',
           description:
-            "The entry runs again from now and keeps its time so far. Another running timer of the person gives 409 running_timer_conflict with running_entry unless replace_running is true. A running entry gives 409 timer_already_running; an approved or billed one 409 time_entry_locked.",
+            "The entry runs again from now and keeps its time so far. Another running timer of the person gives 409 running_timer_conflict with running_entry unless replace_running is true. A running entry gives 409 timer_already_running; an approved one, or one in a week with approved time, 409 approved_timesheet_week_locked; a billed one 409 time_entry_locked.",
           params: IdParams,
           body: RestartBody,
           response: Item,

@@ -210,8 +210,8 @@ export type TimerStart = { spentDate: string; startedTime: string | null; starte
  * `startedTime` to now, both in the workspace zone. A start in the future (a
  * later date, or a time after the next minute) is refused; a start in the past
  * (an earlier date, or a time before the previous minute) needs the workspace
- * setting `allow_past_timer_starts`, and at most 24 hours back. A past
- * date without a time starts counting now.
+ * setting `allow_past_timer_starts`, however far back. A past date without a
+ * time starts counting now.
  */
 export function timerStart(opts: {
   now: Date;
@@ -239,11 +239,11 @@ export function timerStart(opts: {
   const instant = wallClockInstant(spentDate, opts.startedTime, zone).getTime();
   const minute = Math.floor(now.getTime() / 60_000) * 60_000;
   if (instant > minute + TIMER_START_TOLERANCE_MS) return { field: 'started_time', message: 'A timer cannot start in the future.' };
-  if (spentDate < today || instant < minute - TIMER_START_TOLERANCE_MS) {
-    if (!allowPast) return pastRefused(spentDate < today ? 'spent_date' : 'started_time');
-    if (now.getTime() - instant > MAX_ENTRY_SECONDS * 1000) {
-      return { field: 'started_time', message: 'A timer cannot start more than 24 hours ago.' };
-    }
+  // No bound on how far back (the spec bounds only the future): a run longer than
+  // the longest entry counts as MAX_ENTRY_SECONDS (currentSeconds), so its stop keeps
+  // 24 hours on the start's date.
+  if ((spentDate < today || instant < minute - TIMER_START_TOLERANCE_MS) && !allowPast) {
+    return pastRefused(spentDate < today ? 'spent_date' : 'started_time');
   }
   return { spentDate, startedTime: opts.startedTime, startedAt: instant > now.getTime() ? now : new Date(instant) };
 }

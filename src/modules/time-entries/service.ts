@@ -446,7 +446,7 @@ export async function updateEntry(db: Kysely<DB>, p: Principal, id: string, inpu
     const entry = await visibleEntryOrThrow(trx, p, id);
     const settings = await loadTimeSettings(trx, p.companyId);
     await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
-    assertNotLocked(entry, 'time_entry');
+    assertNotLocked(entry, 'time_entry', settings.week_start);
     if (entry.is_running) {
       const field = TIMING_FIELDS.find((f) => input[f] !== undefined);
       if (field) throw badRequest(`Stop the running timer before changing ${field}.`, { field });
@@ -550,7 +550,7 @@ export async function restartEntry(
       const settings = await loadTimeSettings(trx, p.companyId);
       await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
       if (entry.is_running) throw new ApiError('timer_already_running', 'This time entry is already running.', {}, 409);
-      assertNotLocked(entry, 'time_entry', 'restarted');
+      assertNotLocked(entry, 'time_entry', settings.week_start, 'restarted');
       const today = todayIn(settings.timezone, now);
       if (entry.spent_date > today) throw badRequest('A timer cannot run on a future date.', { field: 'spent_date' });
       if (entry.spent_date < today && !settings.allow_past_timer_starts) {
@@ -600,8 +600,8 @@ export async function deleteEntry(db: Kysely<DB>, p: Principal, id: string): Pro
   await withTenant(db, p.companyId, async (trx) => {
     const entry = await visibleEntryOrThrow(trx, p, id);
     await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
-    assertNotLocked(entry, 'time_entry', 'deleted');
     const settings = await loadTimeSettings(trx, p.companyId);
+    assertNotLocked(entry, 'time_entry', settings.week_start, 'deleted');
     await assertWeeksOpen(trx, p.companyId, entry.user_id, [entry.spent_date], settings.week_start);
     await deleteEntryRow(trx, p.companyId, entry.id);
   });
@@ -612,9 +612,9 @@ export async function removeExternalReference(db: Kysely<DB>, p: Principal, id: 
   await withTenant(db, p.companyId, async (trx) => {
     const entry = await visibleEntryOrThrow(trx, p, id);
     await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
-    assertNotLocked(entry, 'time_entry');
-    if (entry.external_reference === null) return;
     const settings = await loadTimeSettings(trx, p.companyId);
+    assertNotLocked(entry, 'time_entry', settings.week_start);
+    if (entry.external_reference === null) return;
     await assertWeeksOpen(trx, p.companyId, entry.user_id, [entry.spent_date], settings.week_start);
     await updateEntryColumns(trx, p.companyId, entry.id, { external_reference: null }, now);
   });
