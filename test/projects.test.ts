@@ -375,11 +375,15 @@ describe('POST /api/v2/projects', () => {
       expect(await countProjects(ws.companyId)).toBe(before);
     });
 
-    it('an administrator creates, sees everything, and is not assigned', async () => {
+    it('an administrator creates, sees everything, and is assigned to it (not as its project manager)', async () => {
       const p = await createProject(ws.admin, FULL_BODY);
       expect(sorted(Object.keys(p))).toEqual(sorted([...BASE_FIELDS, ...RATE_FIELDS, ...COST_FIELDS, ...BUDGET_FIELDS, 'tasks']));
-      const rows = await ctx.db.selectFrom('project_user_assignments').select('user_id').where('project_id', '=', p.id).execute();
-      expect(rows).toEqual([]);
+      const rows = await ctx.db
+        .selectFrom('project_user_assignments')
+        .select(['user_id', 'is_active', 'is_project_manager'])
+        .where('project_id', '=', p.id)
+        .execute();
+      expect(rows).toEqual([{ user_id: ws.admin.userId, is_active: true, is_project_manager: false }]);
     });
 
     it('a manager with edit_projects creates without commercial fields, becomes its project manager, and sees no rates or costs', async () => {
@@ -1076,14 +1080,14 @@ describe('DELETE /api/v2/projects/:id', () => {
     const keep = await archivedProject();
     expect((await api(ws.owner, 'DELETE', `/api/v2/projects/${p.id}`)).statusCode).toBe(428);
     expect((await api(ws.owner, 'DELETE', `/api/v2/projects/${p.id}`, undefined, { 'if-match': '"stale"' })).statusCode).toBe(412);
-    expect(await dependents(p.id)).toEqual({ users: 1, tasks: 1, rates: 2, entries: 1 });
+    expect(await dependents(p.id)).toEqual({ users: 2, tasks: 1, rates: 2, entries: 1 });
     const res = await api(ws.admin, 'DELETE', `/api/v2/projects/${p.id}`, undefined, { 'if-match': etag });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     expect(await storedProject(ws.companyId, p.id)).toBeUndefined();
     expect(await dependents(p.id)).toEqual({ users: 0, tasks: 0, rates: 0, entries: 0 });
     expect((await api(ws.owner, 'GET', `/api/v2/projects/${p.id}`)).statusCode).toBe(404);
-    expect(await dependents(keep.p.id)).toEqual({ users: 1, tasks: 1, rates: 2, entries: 0 });
+    expect(await dependents(keep.p.id)).toEqual({ users: 2, tasks: 1, rates: 2, entries: 0 });
   });
 
   it('keeps historical invoice lines: the line outlives the project and its billed entry', async () => {
@@ -1121,7 +1125,7 @@ describe('DELETE /api/v2/projects/:id', () => {
     const res = await api(ws.owner, 'DELETE', `/api/v2/projects/${p.id}`, undefined, { 'if-match': etag });
     expect(res.statusCode).toBe(409);
     expect(res.json().running_entry_count).toBe(1);
-    expect(await dependents(p.id)).toEqual({ users: 1, tasks: 1, rates: 2, entries: 1 });
+    expect(await dependents(p.id)).toEqual({ users: 2, tasks: 1, rates: 2, entries: 1 });
   });
 
   it('only owners and administrators may delete', async () => {
@@ -1152,7 +1156,7 @@ describe('cross-workspace ids', () => {
       ['PATCH', `${url}/user_assignments/${other.owner.userId}`, { is_active: false }],
       ['DELETE', `${url}/user_assignments/${other.owner.userId}`],
     ];
-    await assign(ctx.db, other.companyId, foreign.id, other.owner.userId);
+    // other.owner created the foreign project, so is assigned to it (its user assignment routes have a target).
     for (const [method, path, body, headers] of routes) {
       for (const who of [ws.owner, ws.admin]) {
         const res = await api(who, method, path, body, headers);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../auth/principal.ts';
 import {
   mayBeAssignedToProjects,
+  mayBeProjectManager,
   mayCreateProjects,
   mayDeleteProjects,
   maySeeBudget,
@@ -190,14 +191,17 @@ function stateOf(row: ProjectRow): ProjectState {
  * default tasks; []: none). Each task assignment is billable per the task's
  * `billable_by_default` and gets the task's default hourly rate; the project's
  * `hourly_rate` and those task rates take effect from `hourly_rate_effective_from`
- * or rateStartOnCreate. A creator who could not otherwise manage the project (a
- * manager) is assigned to it as its project manager.
+ * or rateStartOnCreate. The creator is assigned to it; a manager as its project
+ * manager.
  */
 export async function createProject(db: Kysely<DB>, p: Principal, input: ProjectInput & { client_id: string; name: string }, now: Date) {
   if (!mayCreateProjects(p)) throw forbidden('Your role does not allow creating projects.');
   assertMaySendCommercial(p, input);
   const { state, rate } = applyProjectInput(newProjectState(input), input);
-  const creatorAssignment: OwnAssignment | null = mayUpdateProject(p, null) ? null : { is_active: true, is_project_manager: true };
+  // The creator is assigned to the project, so it stays in their sight (and their
+  // time can go on it); a manager also manages it, owners and administrators
+  // cannot be project managers (mayBeProjectManager) and manage every project anyway.
+  const creatorAssignment: OwnAssignment = { is_active: true, is_project_manager: mayBeProjectManager({ role: p.role }) };
   assertMaySetHidden(p, input, state, creatorAssignment);
   const id = newId(now.getTime());
   return withTenant(db, p.companyId, async (trx) => {
@@ -215,7 +219,7 @@ export async function createProject(db: Kysely<DB>, p: Principal, input: Project
       }
     }
     if (rate) await setRate(trx, p.companyId, { kind: 'billable', projectId: id }, rate.from ?? ratesFrom, rate.hourlyRate);
-    if (creatorAssignment) await insertUserAssignment(trx, p.companyId, { projectId: id, userId: p.userId, isProjectManager: true }, now);
+    await insertUserAssignment(trx, p.companyId, { projectId: id, userId: p.userId, isProjectManager: creatorAssignment.is_project_manager }, now);
     await audit(trx, {
       ...actorOf(p),
       action: 'project.created',
