@@ -142,7 +142,7 @@ describe('POST /api/v2/projects', () => {
       is_billable: true,
       bill_by: 'project',
       hourly_rate: 120,
-      hourly_rate_effective_from: '2024-01-01',
+      hourly_rate_effective_from: null, // given at creation: from the start (issue 13)
       is_fixed_fee: true,
       fee: 5000,
       cost_budget: 3000,
@@ -162,8 +162,10 @@ describe('POST /api/v2/projects', () => {
     // Money is stored exactly as NUMERIC.
     const row = await storedProject(ws.companyId, body.id);
     expect(row).toMatchObject({ fee: '5000.00', cost_budget: '3000.00', budget: '80.00' });
+    // A rate given at creation applies to all the project's work, whatever its date (before starts_on too).
     expect(await projectRate(ws.companyId, body.id, '2024-01-01')).toBe('120.00');
-    expect(await projectRate(ws.companyId, body.id, '2023-12-31')).toBeNull();
+    expect(await projectRate(ws.companyId, body.id, '2023-12-31')).toBe('120.00');
+    expect(await projectRate(ws.companyId, body.id, '1999-01-01')).toBe('120.00');
     expect(await projectRate(ws.companyId, body.id, today)).toBe('120.00');
   });
 
@@ -174,12 +176,13 @@ describe('POST /api/v2/projects', () => {
     expect(n).toMatchObject({ is_billable: false, bill_by: 'none' });
   });
 
-  it('takes the project rate from today when the project starts in the future (no gap, shown at once)', async () => {
+  it('a rate given at creation applies from the start, whatever starts_on (shown at once); an explicit date is kept', async () => {
     const today = await workspaceTodayOf(ctx, ws.companyId);
     const future = addDays(today, 30);
     const p = await createProject(ws.owner, { hourly_rate: 90, starts_on: future });
     expect(p.hourly_rate).toBe(90);
-    expect(p.hourly_rate_effective_from).toBe(today);
+    expect(p.hourly_rate_effective_from).toBeNull();
+    expect(await projectRate(ws.companyId, p.id, addDays(today, -400))).toBe('90.00');
     const explicit = await createProject(ws.owner, { hourly_rate: 95, hourly_rate_effective_from: future });
     expect(explicit.hourly_rate).toBeNull(); // not yet in force today
     expect(await projectRate(ws.companyId, explicit.id, future)).toBe('95.00');
@@ -214,7 +217,8 @@ describe('POST /api/v2/projects', () => {
       expect(rows.find((r) => r.task_id === defaultB)?.billable).toBe(false);
       expect(rows.map((r) => r.task_id)).not.toContain(defaultArchived);
       expect(await taskRate(w.companyId, p.id, defaultA, '2024-03-01')).toBe('80.00');
-      expect(await taskRate(w.companyId, p.id, defaultA, '2024-02-29')).toBeNull();
+      // Given at creation: all the project's work, before its start too (issue 13).
+      expect(await taskRate(w.companyId, p.id, defaultA, '2024-02-29')).toBe('80.00');
       expect(await taskRate(w.companyId, p.id, defaultB, '2024-03-01')).toBeNull();
     });
 
@@ -1023,7 +1027,8 @@ describe('effective-dated project rate', () => {
   it('uses the workspace time zone for "today"', async () => {
     const w = await makeProjectWorkspace(ctx.db, 'Kiribati', 'Pacific/Kiritimati'); // UTC+14
     const p = await createProject(w.owner, { hourly_rate: 10 }, w);
-    expect(p.hourly_rate_effective_from).toBe(await workspaceTodayOf(ctx, w.companyId));
+    const res = await api(w.owner, 'PATCH', `/api/v2/projects/${p.id}`, { hourly_rate: 11 });
+    expect(res.json().hourly_rate_effective_from).toBe(await workspaceTodayOf(ctx, w.companyId));
   });
 });
 
