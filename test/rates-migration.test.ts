@@ -34,9 +34,9 @@ describe('0040_rates_from_the_start', () => {
 
     const project = async (options: { billBy?: 'project' | 'tasks' | 'people'; startsOn?: string } = {}) => {
       const id = await insertProject(ctx.db, c, client, { billBy: options.billBy ?? 'project' });
-      await ctx.db.updateTable('projects').set({ created_at: AT, starts_on: options.startsOn ?? null }).where('id', '=', id).execute();
+      await sql`update projects set created_at = ${AT}, starts_on = ${options.startsOn ?? null}::date where id = ${id}`.execute(ctx.db);
       await assignTask(ctx.db, c, id, task);
-      await ctx.db.updateTable('project_task_assignments').set({ created_at: AT }).where('project_id', '=', id).execute();
+      await sql`update project_task_assignments set created_at = ${AT} where project_id = ${id}`.execute(ctx.db);
       return id;
     };
     const rate = async (scope: { projectId?: string; taskId?: string; userId?: string }, from: string, value: string, createdAt: Date) => {
@@ -74,13 +74,13 @@ describe('0040_rates_from_the_start', () => {
     const explicitRate = await rate({ projectId: explicit }, '2026-05-01', '70', later(0.0001));
     // A task assignment made 20 days later with its rate (bill_by tasks).
     const byTask = await project({ billBy: 'tasks' });
-    await ctx.db.updateTable('project_task_assignments').set({ created_at: later(20) }).where('project_id', '=', byTask).execute();
+    await sql`update project_task_assignments set created_at = ${later(20)} where project_id = ${byTask}`.execute(ctx.db);
     const taskRate = await rate({ projectId: byTask, taskId: task }, '2026-03-30', '60', later(20.0001));
     const taskEntry = await entry(byTask, '2026-03-15');
     // A person assigned with a rate (bill_by people), and a person's default rate (never moved).
     const byPerson = await project({ billBy: 'people' });
     await assignUser(ctx.db, c, byPerson, member.userId);
-    await ctx.db.updateTable('project_user_assignments').set({ created_at: later(5) }).where('project_id', '=', byPerson).execute();
+    await sql`update project_user_assignments set created_at = ${later(5)} where project_id = ${byPerson}`.execute(ctx.db);
     const personRate = await rate({ projectId: byPerson, userId: member.userId }, '2026-03-15', '55', later(5.0001));
     const defaultRate = await rate({ userId: member.userId }, '2026-03-10', '40', later(0.0001));
     const personEntry = await entry(byPerson, '2026-01-05', { userId: member.userId });
