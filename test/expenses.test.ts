@@ -338,6 +338,28 @@ describe('who may record expenses for whom (issue 4 item 7)', () => {
     expect(unassigned.json().message).toMatch(/not assigned/);
   });
 
+  it('owners and administrators record their own expenses on any active project, assigned or not (issue 13 item 1)', async () => {
+    for (const caller of [w.owner, w.admin]) {
+      const own = await created(caller, { project_id: w.projectB });
+      expect(own).toMatchObject({ user_id: caller.userId, project_id: w.projectB });
+      // Moving an expense onto a project they are not assigned to: the same rule.
+      const moved = await api(caller, 'PATCH', `/api/v2/expenses/${(await created(caller)).id}`, { project_id: w.projectB });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(moved.json().project_id).toBe(w.projectB);
+      const archived = await create(caller, { project_id: w.archived });
+      expect(archived.statusCode).toBe(400);
+      expect(archived.json()).toMatchObject({ field: 'project_id' });
+    }
+    // For another owner or administrator, too (the person's rule: they see every project).
+    const forOwner = await forPerson(w.admin, w.owner, w.projectB);
+    expect(forOwner.statusCode, forOwner.body).toBe(201);
+    expect(forOwner.json().user_id).toBe(w.owner.userId);
+    // Members still need their assignment.
+    const member = await create(w.member, { project_id: w.projectB });
+    expect(member.statusCode).toBe(400);
+    expect(member.json()).toMatchObject({ field: 'project_id' });
+  });
+
   it('managers: their teammates (even on projects they are not on) and anyone on projects they manage; nobody else', async () => {
     expect((await forPerson(w.manager, w.member, w.projectA)).statusCode).toBe(201);
     expect((await forPerson(w.manager, w.member, w.projectJpy)).statusCode).toBe(201);

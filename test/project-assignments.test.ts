@@ -135,8 +135,9 @@ describe('POST /api/v2/projects/:id/user_assignments', () => {
       expect(res.statusCode, userId).toBe(400);
       expect(res.json().field).toBe('user_id');
     }
+    // Only the creator (assigned when creating the project).
     const rows = await ctx.db.selectFrom('project_user_assignments').select('user_id').where('project_id', '=', p.id).execute();
-    expect(rows).toEqual([]);
+    expect(rows).toEqual([{ user_id: ws.owner.userId }]);
   });
 
   it('is_project_manager only for the manager role; a new project manager may then update the project', async () => {

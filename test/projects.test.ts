@@ -142,7 +142,7 @@ describe('POST /api/v2/projects', () => {
       is_billable: true,
       bill_by: 'project',
       hourly_rate: 120,
-      hourly_rate_effective_from: '2024-01-01',
+      hourly_rate_effective_from: null, // given at creation: from the start (issue 13)
       is_fixed_fee: true,
       fee: 5000,
       cost_budget: 3000,
@@ -162,8 +162,10 @@ describe('POST /api/v2/projects', () => {
     // Money is stored exactly as NUMERIC.
     const row = await storedProject(ws.companyId, body.id);
     expect(row).toMatchObject({ fee: '5000.00', cost_budget: '3000.00', budget: '80.00' });
+    // A rate given at creation applies to all the project's work, whatever its date (before starts_on too).
     expect(await projectRate(ws.companyId, body.id, '2024-01-01')).toBe('120.00');
-    expect(await projectRate(ws.companyId, body.id, '2023-12-31')).toBeNull();
+    expect(await projectRate(ws.companyId, body.id, '2023-12-31')).toBe('120.00');
+    expect(await projectRate(ws.companyId, body.id, '1999-01-01')).toBe('120.00');
     expect(await projectRate(ws.companyId, body.id, today)).toBe('120.00');
   });
 
@@ -174,12 +176,13 @@ describe('POST /api/v2/projects', () => {
     expect(n).toMatchObject({ is_billable: false, bill_by: 'none' });
   });
 
-  it('takes the project rate from today when the project starts in the future (no gap, shown at once)', async () => {
+  it('a rate given at creation applies from the start, whatever starts_on (shown at once); an explicit date is kept', async () => {
     const today = await workspaceTodayOf(ctx, ws.companyId);
     const future = addDays(today, 30);
     const p = await createProject(ws.owner, { hourly_rate: 90, starts_on: future });
     expect(p.hourly_rate).toBe(90);
-    expect(p.hourly_rate_effective_from).toBe(today);
+    expect(p.hourly_rate_effective_from).toBeNull();
+    expect(await projectRate(ws.companyId, p.id, addDays(today, -400))).toBe('90.00');
     const explicit = await createProject(ws.owner, { hourly_rate: 95, hourly_rate_effective_from: future });
     expect(explicit.hourly_rate).toBeNull(); // not yet in force today
     expect(await projectRate(ws.companyId, explicit.id, future)).toBe('95.00');
@@ -214,7 +217,8 @@ describe('POST /api/v2/projects', () => {
       expect(rows.find((r) => r.task_id === defaultB)?.billable).toBe(false);
       expect(rows.map((r) => r.task_id)).not.toContain(defaultArchived);
       expect(await taskRate(w.companyId, p.id, defaultA, '2024-03-01')).toBe('80.00');
-      expect(await taskRate(w.companyId, p.id, defaultA, '2024-02-29')).toBeNull();
+      // Given at creation: all the project's work, before its start too (issue 13).
+      expect(await taskRate(w.companyId, p.id, defaultA, '2024-02-29')).toBe('80.00');
       expect(await taskRate(w.companyId, p.id, defaultB, '2024-03-01')).toBeNull();
     });
 
@@ -375,11 +379,15 @@ describe('POST /api/v2/projects', () => {
       expect(await countProjects(ws.companyId)).toBe(before);
     });
 
-    it('an administrator creates, sees everything, and is not assigned', async () => {
+    it('an administrator creates, sees everything, and is assigned to it (not as its project manager)', async () => {
       const p = await createProject(ws.admin, FULL_BODY);
       expect(sorted(Object.keys(p))).toEqual(sorted([...BASE_FIELDS, ...RATE_FIELDS, ...COST_FIELDS, ...BUDGET_FIELDS, 'tasks']));
-      const rows = await ctx.db.selectFrom('project_user_assignments').select('user_id').where('project_id', '=', p.id).execute();
-      expect(rows).toEqual([]);
+      const rows = await ctx.db
+        .selectFrom('project_user_assignments')
+        .select(['user_id', 'is_active', 'is_project_manager'])
+        .where('project_id', '=', p.id)
+        .execute();
+      expect(rows).toEqual([{ user_id: ws.admin.userId, is_active: true, is_project_manager: false }]);
     });
 
     it('a manager with edit_projects creates without commercial fields, becomes its project manager, and sees no rates or costs', async () => {
@@ -1019,7 +1027,8 @@ describe('effective-dated project rate', () => {
   it('uses the workspace time zone for "today"', async () => {
     const w = await makeProjectWorkspace(ctx.db, 'Kiribati', 'Pacific/Kiritimati'); // UTC+14
     const p = await createProject(w.owner, { hourly_rate: 10 }, w);
-    expect(p.hourly_rate_effective_from).toBe(await workspaceTodayOf(ctx, w.companyId));
+    const res = await api(w.owner, 'PATCH', `/api/v2/projects/${p.id}`, { hourly_rate: 11 });
+    expect(res.json().hourly_rate_effective_from).toBe(await workspaceTodayOf(ctx, w.companyId));
   });
 });
 
@@ -1076,14 +1085,14 @@ describe('DELETE /api/v2/projects/:id', () => {
     const keep = await archivedProject();
     expect((await api(ws.owner, 'DELETE', `/api/v2/projects/${p.id}`)).statusCode).toBe(428);
     expect((await api(ws.owner, 'DELETE', `/api/v2/projects/${p.id}`, undefined, { 'if-match': '"stale"' })).statusCode).toBe(412);
-    expect(await dependents(p.id)).toEqual({ users: 1, tasks: 1, rates: 2, entries: 1 });
+    expect(await dependents(p.id)).toEqual({ users: 2, tasks: 1, rates: 2, entries: 1 });
     const res = await api(ws.admin, 'DELETE', `/api/v2/projects/${p.id}`, undefined, { 'if-match': etag });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     expect(await storedProject(ws.companyId, p.id)).toBeUndefined();
     expect(await dependents(p.id)).toEqual({ users: 0, tasks: 0, rates: 0, entries: 0 });
     expect((await api(ws.owner, 'GET', `/api/v2/projects/${p.id}`)).statusCode).toBe(404);
-    expect(await dependents(keep.p.id)).toEqual({ users: 1, tasks: 1, rates: 2, entries: 0 });
+    expect(await dependents(keep.p.id)).toEqual({ users: 2, tasks: 1, rates: 2, entries: 0 });
   });
 
   it('keeps historical invoice lines: the line outlives the project and its billed entry', async () => {
@@ -1121,7 +1130,7 @@ describe('DELETE /api/v2/projects/:id', () => {
     const res = await api(ws.owner, 'DELETE', `/api/v2/projects/${p.id}`, undefined, { 'if-match': etag });
     expect(res.statusCode).toBe(409);
     expect(res.json().running_entry_count).toBe(1);
-    expect(await dependents(p.id)).toEqual({ users: 1, tasks: 1, rates: 2, entries: 1 });
+    expect(await dependents(p.id)).toEqual({ users: 2, tasks: 1, rates: 2, entries: 1 });
   });
 
   it('only owners and administrators may delete', async () => {
@@ -1152,7 +1161,7 @@ describe('cross-workspace ids', () => {
       ['PATCH', `${url}/user_assignments/${other.owner.userId}`, { is_active: false }],
       ['DELETE', `${url}/user_assignments/${other.owner.userId}`],
     ];
-    await assign(ctx.db, other.companyId, foreign.id, other.owner.userId);
+    // other.owner created the foreign project, so is assigned to it (its user assignment routes have a target).
     for (const [method, path, body, headers] of routes) {
       for (const who of [ws.owner, ws.admin]) {
         const res = await api(who, method, path, body, headers);

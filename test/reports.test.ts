@@ -492,6 +492,56 @@ describe('reports', () => {
       expect((await get(member, '/api/v2/reports/time/team?from=20260201&to=20260228')).statusCode).toBe(403);
       expect((await get(personal, '/api/v2/reports/time/team?from=20260201&to=20260228')).statusCode).toBe(403);
     });
+
+    it('never adds amounts of different currencies: billable_amounts per currency (issue 13 item 10)', async () => {
+      const { owner: boss } = await createWorkspaceWithOwner(ctx.db, 'Mixed Co');
+      await ctx.db.updateTable('companies').set({ currency: 'EUR' }).where('id', '=', boss.companyId).execute();
+      const g: Fixture = { db: ctx.db, companyId: boss.companyId, taskId: await insertTask(ctx.db, boss.companyId, { name: 'Work' }), userId: boss.userId };
+      const usdClient = await insertClient(ctx.db, boss.companyId, 'Dollar Inc');
+      await ctx.db.updateTable('clients').set({ currency: 'USD' }).where('id', '=', usdClient).execute();
+      const eurClient = await insertClient(ctx.db, boss.companyId, 'Euro GmbH'); // no currency: the workspace's EUR
+      const usd = await project(g, usdClient, 'Dollar work');
+      const eur = await project(g, eurClient, 'Euro work');
+      await rate(g, { projectId: usd }, '2026-01-01', '100');
+      await rate(g, { projectId: eur }, '2026-01-01', '80');
+      const euroOnly = await addMember(ctx.db, boss.companyId, { role: 'member', lastName: 'Euro' });
+      const idle = await addMember(ctx.db, boss.companyId, { role: 'member', lastName: 'Idle' });
+      await entry(g, usd, '2026-02-02', 2 * H); // 200 USD
+      await entry(g, eur, '2026-02-03', 1 * H); // 80 EUR
+      await entry(g, eur, '2026-02-04', 1 * H, { billable: false });
+      await entry(g, eur, '2026-02-05', 1.5 * H, { userId: euroOnly.userId }); // 120 EUR
+      await entry(g, eur, '2026-02-05', 1 * H, { userId: idle.userId, billable: false });
+
+      const res = await get(boss, '/api/v2/reports/time/team?from=20260201&to=20260228');
+      expect(res.statusCode).toBe(200);
+      const rows = Object.fromEntries(res.json().results.map((r: { user_id: string }) => [r.user_id, r]));
+      // Two currencies: no single amount (null, never 280), one line per currency, by currency code.
+      expect(rows[boss.userId]).toEqual({
+        user_id: boss.userId,
+        user_name: 'Olive Owner',
+        is_contractor: false,
+        total_hours: 4,
+        billable_hours: 3,
+        currency: null,
+        billable_amount: null,
+        billable_amounts: [
+          { currency: 'EUR', billable_hours: 1, billable_amount: 80 },
+          { currency: 'USD', billable_hours: 2, billable_amount: 200 },
+        ],
+      });
+      // One currency: currency and billable_amount are that currency's.
+      expect(rows[euroOnly.userId]).toMatchObject({
+        currency: 'EUR',
+        billable_amount: 120,
+        billable_amounts: [{ currency: 'EUR', billable_hours: 1.5, billable_amount: 120 }],
+      });
+      // No billable time: the workspace currency and 0, no lines.
+      expect(rows[idle.userId]).toMatchObject({ total_hours: 1, billable_hours: 0, currency: 'EUR', billable_amount: 0, billable_amounts: [] });
+      // Without View billable rates: no amounts at all.
+      const plain = await addMember(ctx.db, boss.companyId, { role: 'manager' });
+      const own = (await get(plain, '/api/v2/reports/time/team?from=20260201&to=20260228')).json().results[0];
+      for (const hidden of ['currency', 'billable_amount', 'billable_amounts']) expect(own).not.toHaveProperty(hidden);
+    });
   });
 
   it('refuses reports to another workspace’s key', async () => {

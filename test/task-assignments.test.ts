@@ -133,13 +133,13 @@ describe('reading task assignments', () => {
 });
 
 describe('POST task assignments', () => {
-  it('assigns with budget 0 and a rate from today in the workspace zone; 201 with Location', async () => {
+  it('assigns with budget 0 and a rate for all its work (given at creation: from the start); 201 with Location', async () => {
     const res = await post(owner, p, { task_id: tQa, budget: 0, hourly_rate: 120 });
     expect(res.statusCode).toBe(201);
     expect(res.headers.location).toBe(url(p, tQa));
-    expect(res.json()).toMatchObject({ task_id: tQa, budget: 0, hourly_rate: 120, hourly_rate_effective_from: TODAY, billable: true, is_active: true });
+    expect(res.json()).toMatchObject({ task_id: tQa, budget: 0, hourly_rate: 120, hourly_rate_effective_from: null, billable: true, is_active: true });
     expect(await rateAt(p, tQa, TODAY)).toBe('120.00');
-    expect(await rateAt(p, tQa, '2025-03-10')).toBeNull();
+    expect(await rateAt(p, tQa, '2025-03-10')).toBe('120.00');
     // now listed by GET /tasks?project_id with its budget 0
     const tasks = (await get(owner, `/api/v2/tasks?project_id=${p}`)).json().tasks;
     expect(tasks.find((t: any) => t.id === tQa).budget).toBe(0);
@@ -148,7 +148,7 @@ describe('POST task assignments', () => {
   it("defaults billable to the task's billable_by_default and seeds the task's default rate", async () => {
     const res = await post(admin, p, { task_id: tDev });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ billable: false, hourly_rate: 90, hourly_rate_effective_from: TODAY, budget: null });
+    expect(res.json()).toMatchObject({ billable: false, hourly_rate: 90, hourly_rate_effective_from: null, budget: null });
   });
 
   it('an existing assignment is 409; an archived task 400; foreign or unknown tasks 404; nothing changes', async () => {

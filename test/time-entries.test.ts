@@ -241,9 +241,39 @@ describe('project, task and person of an entry', () => {
       const b = expectError(await postEntry(ctx.app, w.member, body({ project_id })), 400, 'invalid_request', 'project_id');
       expect(b.error_description).toBe('project_id must be a project of this workspace that you can see.');
     }
-    // An administrator sees the project but is not assigned to it: also 400 (time needs an assignment).
-    const b = expectError(await postEntry(ctx.app, w.admin, body({ project_id: unassigned })), 400, 'invalid_request', 'project_id');
-    expect(b.error_description).toBe('You are not assigned to this project.');
+  });
+
+  it('owners and administrators record their own time on any active project, assigned or not', async () => {
+    const unassigned = await insertProject(ctx.db, w.companyId, w.clientId);
+    await assignTask(ctx.db, w.companyId, unassigned, w.task);
+    for (const caller of [w.owner, w.admin]) {
+      const e = await create(caller, { project_id: unassigned, spent_date: '2026-06-02' });
+      expect(e).toMatchObject({ user_id: caller.userId, project_id: unassigned });
+      // Moving an entry onto an unassigned project is the same rule.
+      const moved = await create(caller, { spent_date: '2026-06-02' });
+      const res = await patchEntry(ctx.app, caller, moved.id, { project_id: unassigned });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().project_id).toBe(unassigned);
+    }
+    // Still an active project with the task actively assigned.
+    const archived = await insertProject(ctx.db, w.companyId, w.clientId, { isActive: false });
+    await assignTask(ctx.db, w.companyId, archived, w.task);
+    expectError(await postEntry(ctx.app, w.admin, body({ project_id: archived })), 400, 'invalid_request', 'project_id');
+    const noTask = await insertProject(ctx.db, w.companyId, w.clientId);
+    expectError(await postEntry(ctx.app, w.owner, body({ project_id: noTask })), 400, 'invalid_request', 'task_id');
+    // An administrator's personal sync key never writes.
+    expectError(await postEntry(ctx.app, w.adminPersonal, body({ project_id: unassigned })), 403, 'forbidden');
+  });
+
+  it('the owner records time on a project they just created through the API', async () => {
+    const created = await request(ctx.app, w.owner, {
+      method: 'POST',
+      url: '/api/v2/projects',
+      payload: { client_id: w.clientId, name: `Fresh ${newId()}`, task_ids: [w.task] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const e = await create(w.owner, { project_id: created.json().id, spent_date: '2026-06-03' });
+    expect(e.project_id).toBe(created.json().id);
   });
 
   it('refuses archived projects and inactive assignments', async () => {
@@ -281,7 +311,11 @@ describe('project, task and person of an entry', () => {
     const notThere = await insertProject(ctx.db, w.companyId, w.clientId);
     await assignTask(ctx.db, w.companyId, notThere, w.task);
     await assignUser(ctx.db, w.companyId, notThere, w.admin.userId);
-    expectError(await postEntry(ctx.app, w.admin, body({ user_id: w.other.userId, project_id: notThere })), 400, 'invalid_request', 'user_id');
+    // For someone else the person's rule applies: a member needs the assignment...
+    const b = expectError(await postEntry(ctx.app, w.admin, body({ user_id: w.other.userId, project_id: notThere })), 400, 'invalid_request', 'user_id');
+    expect(b.error_description).toBe('The person is not assigned to this project.');
+    // ...an owner or administrator does not (they see every project).
+    expect((await create(w.admin, { user_id: w.owner.userId, project_id: notThere, spent_date: '2026-06-02' })).user_id).toBe(w.owner.userId);
     for (const user_id of [newId(), 'x', foreign.member.userId]) {
       expectError(await postEntry(ctx.app, w.admin, body({ user_id })), 400, 'invalid_request', 'user_id');
     }

@@ -1,4 +1,4 @@
-import type { ManagerPermission } from '../db/types.ts';
+import type { ManagerPermission, Role } from '../db/types.ts';
 import type { Principal } from '../auth/principal.ts';
 import { forbidden } from '../errors.ts';
 
@@ -33,7 +33,9 @@ export function personalKeyAllows(method: string, routeUrl: string): boolean {
   return PERSONAL_SYNC_ALLOWLIST.some(([m, url]) => m === method && url === routeUrl);
 }
 
-export const isAdmin = (p: Principal) => p.role === 'owner' || p.role === 'administrator';
+/** Owners and administrators: every permission, every project of the workspace. */
+export const isAdminRole = (role: Role) => role === 'owner' || role === 'administrator';
+export const isAdmin = (p: Principal) => isAdminRole(p.role);
 export const isManager = (p: Principal) => p.role === 'manager';
 
 /** Owners and administrators hold every permission; managers hold the flags granted to them. */

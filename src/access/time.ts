@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
-import { isAdmin, isManager } from './policy.ts';
+import type { Role } from '../db/types.ts';
+import { isAdmin, isAdminRole, isManager } from './policy.ts';
 
 /**
  * Who sees and who writes time entries (and, later, expenses): one rule for both.
@@ -75,3 +76,15 @@ export function mayWriteTimeFor(p: Principal, facts: TimeWriteFacts): boolean {
 
 /** Whether a caller may name another person (`user_id`) in a time write at all. */
 export const mayWriteOthersTime = (p: Principal) => p.kind !== 'personal' && (isAdmin(p) || isManager(p));
+
+/**
+ * Whether time and expenses may be recorded for a person on a project (the
+ * project active and, for time, the task actively assigned, are checked beside
+ * this): owners and administrators on any project of their workspace, assigned
+ * or not, since they see and manage every project; members, contractors and
+ * managers only where they are actively assigned. It is the person's rule, whoever
+ * writes: an administrator recording a member's time still needs the member's
+ * assignment.
+ */
+export const mayRecordOnProject = (person: { role: Role }, assignment: { is_active: boolean | null } | null) =>
+  isAdminRole(person.role) || assignment?.is_active === true;

@@ -510,7 +510,7 @@ function projectAssignmentFrom(values: Values): ProjectAssignmentInput {
   return input;
 }
 
-function historyLine(r: { effective_from: string; hourly_rate: string; created_at: Date }) {
+function historyLine(r: { effective_from: string | null; hourly_rate: string; created_at: Date }) {
   return { effective_from: r.effective_from, hourly_rate: Number(r.hourly_rate), created_at: r.created_at };
 }
 

@@ -6,9 +6,9 @@ import {
   changedColumns,
   commercialFieldsIn,
   newProjectState,
-  rateStartOnCreate,
   type ProjectInput,
 } from '../../src/modules/projects/rules.ts';
+import { FROM_THE_START, shownEffectiveFrom } from '../../src/modules/rates/rules.ts';
 
 const fieldOf = (fn: () => unknown) => {
   try {
@@ -72,10 +72,11 @@ describe('project rules', () => {
     expect(commercialFieldsIn({ name: 'x', fee: 1, budget: null })).toEqual(['fee', 'budget']);
   });
 
-  it('starts a new project’s rates at its start when past, else today', () => {
-    expect(rateStartOnCreate('2024-01-01', '2025-06-01')).toBe('2024-01-01');
-    expect(rateStartOnCreate('2026-01-01', '2025-06-01')).toBe('2025-06-01');
-    expect(rateStartOnCreate(null, '2025-06-01')).toBe('2025-06-01');
+  it('writes a new project’s rates from the start (before every date), shown as no date (issue 13)', () => {
+    expect(FROM_THE_START).toBe('-infinity');
+    expect(shownEffectiveFrom(FROM_THE_START)).toBeNull();
+    expect(shownEffectiveFrom('2025-06-01')).toBe('2025-06-01');
+    expect(shownEffectiveFrom(null)).toBeNull();
   });
 
   it('reads is_active changes as archive or restore', () => {

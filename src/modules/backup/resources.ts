@@ -58,6 +58,13 @@ export interface EmptyResourceSpec {
 
 export type ResourceSpec = TableResourceSpec | EmptyResourceSpec;
 
+/**
+ * A rate given when its project, assignment or person was created applies from
+ * the start (FROM_THE_START, '-infinity' in SQL, src/modules/rates/rules.ts); the
+ * backup shows it as a null effective_from, as the API does, not as a non-ISO date.
+ */
+const RATE_EFFECTIVE_FROM = `nullif(x.effective_from, '-infinity'::date) as effective_from`;
+
 const receiptOf = (row: Record<string, unknown>) => {
   const { receipt_file_name, receipt_content_type, receipt_byte_size, receipt_sha256, receipt_uploaded_at, ...rest } = row;
   const has = rest.receipt_file_id != null && receipt_file_name != null;
@@ -109,7 +116,7 @@ export const RESOURCES: ResourceSpec[] = [
     children: [
       {
         field: 'rates',
-        columns: 'x.id, x.kind, x.user_id, x.effective_from, x.hourly_rate, x.created_at',
+        columns: `x.id, x.kind, x.user_id, ${RATE_EFFECTIVE_FROM}, x.hourly_rate, x.created_at`,
         from: 'rates x',
         parentColumn: 'x.user_id',
         where: 'x.project_id is null and x.task_id is null',
@@ -183,7 +190,7 @@ export const RESOURCES: ResourceSpec[] = [
       },
       {
         field: 'rates',
-        columns: 'x.id, x.kind, x.project_id, x.task_id, x.user_id, x.effective_from, x.hourly_rate, x.created_at',
+        columns: `x.id, x.kind, x.project_id, x.task_id, x.user_id, ${RATE_EFFECTIVE_FROM}, x.hourly_rate, x.created_at`,
         from: 'rates x',
         parentColumn: 'x.project_id',
         orderBy: 'x.task_id nulls first, x.user_id nulls first, x.effective_from, x.id',

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Principal } from '../../auth/principal.ts';
 import { timeRecordVisible } from '../../access/time.ts';
 import { recordConditions, type RecordFilter } from '../time-entries/record-filters.ts';
-import type { DB, ExpenseSource, WeekStart } from '../../db/types.ts';
+import type { DB, ExpenseSource, Role, WeekStart } from '../../db/types.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { fetchCountedPage, type PageParams } from '../../http/pagination.ts';
 import { isId } from '../../ids.ts';
@@ -103,6 +103,8 @@ export interface ProjectContext {
   project_billable: boolean;
   /** The client's currency, else the workspace's. */
   currency: string;
+  /** The person's role in the workspace (null: not a member). */
+  person_role: Role | null;
   /** The person's own assignment (null: none). */
   person_assignment_active: boolean | null;
   /** The caller's own assignment (null: none). */
@@ -127,8 +129,10 @@ export async function loadProjectContext(
     .leftJoin('project_user_assignments as caller', (j) =>
       j.onRef('caller.company_id', '=', 'p.company_id').onRef('caller.project_id', '=', 'p.id').on('caller.user_id', '=', ids.callerId),
     )
+    .leftJoin('memberships as pm', (j) => j.onRef('pm.company_id', '=', 'p.company_id').on('pm.user_id', '=', ids.personId))
     .select([
       'p.id as project_id',
+      'pm.role as person_role',
       'p.is_active as project_active',
       'p.is_billable as project_billable',
       sql<string>`coalesce(c.currency, co.currency)`.as('currency'),

@@ -27,7 +27,7 @@ const SourceSchema = Type.Unsafe<(typeof EXPENSE_SOURCES)[number]>({ type: 'stri
 
 /** The expense's writable fields (POST requires project_id, expense_category_id, spent_date and one of total_cost/units). */
 const fields = {
-  project_id: Type.String({ minLength: 1, description: 'An active project the person is assigned to.' }),
+  project_id: Type.String({ minLength: 1, description: 'An active project the person is assigned to (owners and administrators: any active project).' }),
   expense_category_id: Type.String({ minLength: 1, description: 'An active expense category of the workspace.' }),
   spent_date: Type.String({ format: 'date', description: 'YYYY-MM-DD, from 1900-01-01 to 2999-12-31.' }),
   total_cost: Type.Number({

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../auth/principal.ts';
 import { mayBeAssignedToProjects, seesAllProjects } from '../../access/catalog.ts';
 import { isManager } from '../../access/policy.ts';
-import { mayWriteOthersTime, mayWriteTimeFor } from '../../access/time.ts';
+import { mayRecordOnProject, mayWriteOthersTime, mayWriteTimeFor } from '../../access/time.ts';
 import type { DB, ExpenseSource } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
@@ -122,7 +122,8 @@ async function mayWrite(trx: Tx, p: Principal, personId: string, project: Pick<P
  * teammate is assigned to), else one 400 naming project_id for unknown,
  * malformed, invisible and other-workspace ids; the caller allowed to write
  * that person's expenses there (403); the project active and the person
- * actively assigned to it (400).
+ * allowed to record on it (mayRecordOnProject: owners and administrators
+ * anywhere, others where actively assigned; 400).
  */
 async function projectForWrite(trx: Tx, p: Principal, projectId: string, personId: string): Promise<ProjectContext> {
   const project = await loadProjectContext(trx, p.companyId, { projectId, personId, callerId: p.userId });
@@ -133,7 +134,7 @@ async function projectForWrite(trx: Tx, p: Principal, projectId: string, personI
   if (!reachable) throw unknown();
   if (!allowed) throw forbidden('You may not record expenses for this person on this project.');
   if (!project.project_active) throw badRequest('The project is archived; expenses cannot be recorded on it.', { field: 'project_id' });
-  if (project.person_assignment_active !== true) {
+  if (project.person_role === null || !mayRecordOnProject({ role: project.person_role }, { is_active: project.person_assignment_active })) {
     throw personId === p.userId
       ? badRequest('You are not assigned to this project.', { field: 'project_id' })
       : badRequest('The person is not assigned to this project.', { field: 'user_id' });

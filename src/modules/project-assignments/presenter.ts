@@ -1,4 +1,4 @@
-import { decimalNumber } from '../rates/rules.ts';
+import { decimalNumber, shownEffectiveFrom } from '../rates/rules.ts';
 import { personName } from '../projects/rules.ts';
 
 /** A project user assignment as the queries load it, with the person's rate in force on the day it was read for. */
@@ -41,7 +41,7 @@ export function presentUserAssignment(row: UserAssignmentRow, view: UserAssignme
     updated_at: row.updated_at.toISOString(),
     // optional, by permission (after the required properties, as the serializer writes them)
     ...(view.rates
-      ? { hourly_rate: decimalNumber(row.hourly_rate), hourly_rate_effective_from: row.hourly_rate_effective_from }
+      ? { hourly_rate: decimalNumber(row.hourly_rate), hourly_rate_effective_from: shownEffectiveFrom(row.hourly_rate_effective_from) }
       : {}),
     ...(view.budget ? { budget: decimalNumber(row.budget) } : {}),
   };

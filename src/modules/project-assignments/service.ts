@@ -14,6 +14,7 @@ import { ApiError, badRequest, conflict, forbidden, notFound } from '../../error
 import type { PageParams } from '../../http/pagination.ts';
 import { isId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';
+import { FROM_THE_START, shownEffectiveFrom } from '../rates/rules.ts';
 import { rateOn, setRate } from '../rates/service.ts';
 import { workspaceToday } from '../rates/workspace-today.ts';
 import type { ProjectRow } from '../projects/presenter.ts';
@@ -87,7 +88,7 @@ async function applyRate(trx: Tx, companyId: string, projectId: string, userId: 
   const scope = { kind: 'billable', projectId, userId } as const;
   if (sameDecimal(await rateOn(trx, companyId, scope, from), rate.hourlyRate)) return null;
   await setRate(trx, companyId, scope, from, rate.hourlyRate);
-  return { hourly_rate: rate.hourlyRate, effective_from: from };
+  return { hourly_rate: rate.hourlyRate, effective_from: shownEffectiveFrom(from) };
 }
 
 // ---- reads ----
@@ -155,7 +156,8 @@ export async function createProjectUserAssignment(
       );
       if (!inserted) throw alreadyAssigned();
       const day = await workspaceToday(trx, p.companyId, now);
-      const rateSet = rate ? await applyRate(trx, p.companyId, project.id, member.user_id, rate, day) : null;
+      // A rate given with the assignment prices all the person's work on the project, whatever its date.
+      const rateSet = rate ? await applyRate(trx, p.companyId, project.id, member.user_id, rate, FROM_THE_START) : null;
       await audit(trx, {
         ...actorOf(p),
         action: 'project_assignment.created',

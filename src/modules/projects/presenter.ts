@@ -1,5 +1,5 @@
 import type { BillBy, BudgetBy } from '../../db/types.ts';
-import { decimalNumber } from '../rates/rules.ts';
+import { decimalNumber, shownEffectiveFrom } from '../rates/rules.ts';
 import { personName } from './rules.ts';
 
 /** A project as the queries load it, with its client, owner, the caller's own assignment and today's rate. */
@@ -123,7 +123,7 @@ export function presentProject(row: ProjectRow, view: ProjectView, tasks?: Proje
     updated_at: row.updated_at.toISOString(),
     // optional, by permission
     ...(view.rates
-      ? { hourly_rate: decimalNumber(row.hourly_rate ?? null), hourly_rate_effective_from: row.hourly_rate_effective_from ?? null }
+      ? { hourly_rate: decimalNumber(row.hourly_rate ?? null), hourly_rate_effective_from: shownEffectiveFrom(row.hourly_rate_effective_from ?? null) }
       : {}),
     ...(view.rates ? { fee: decimalNumber(row.fee) } : {}),
     ...(view.internalCosts ? { cost_budget: decimalNumber(row.cost_budget) } : {}),

@@ -318,16 +318,5 @@ export function archiveTransition(wasActive: boolean, willBeActive: boolean): 'a
   return willBeActive ? 'restore' : 'archive';
 }
 
-/**
- * The date a new project's rates (its own hourly rate and the default rates of
- * its tasks) take effect when the request names none: the project's start when it
- * lies in the past, else today. A new project has no work yet, so this reprices
- * nothing, covers work dated back to its start, and leaves no gap before a future
- * start (the rate is in force, and shown, at once).
- */
-export function rateStartOnCreate(startsOn: string | null, today: string): string {
-  return startsOn !== null && startsOn < today ? startsOn : today;
-}
-
 /** The name shown for a person: first and last name. */
 export const personName = (first: string, last: string) => `${first} ${last}`.trim();

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../auth/principal.ts';
 import {
   mayBeAssignedToProjects,
+  mayBeProjectManager,
   mayCreateProjects,
   mayDeleteProjects,
   maySeeBudget,
@@ -17,6 +18,7 @@ import { ApiError, badRequest, conflict, forbidden, notFound } from '../../error
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';
+import { FROM_THE_START } from '../rates/rules.ts';
 import { rateOn, setRate } from '../rates/service.ts';
 import { workspaceToday } from '../rates/workspace-today.ts';
 import type { ProjectRow, ProjectTaskRow, ProjectView } from './presenter.ts';
@@ -43,7 +45,6 @@ import {
   changedColumns,
   commercialFieldsIn,
   newProjectState,
-  rateStartOnCreate,
   sameDecimal,
   type ProjectInput,
   type ProjectState,
@@ -188,16 +189,20 @@ function stateOf(row: ProjectRow): ProjectState {
  * maySetCommercialFields. The client must be an active client of the workspace,
  * the owner an active member, the tasks active tasks (omitted: the workspace's
  * default tasks; []: none). Each task assignment is billable per the task's
- * `billable_by_default` and gets the task's default hourly rate; the project's
- * `hourly_rate` and those task rates take effect from `hourly_rate_effective_from`
- * or rateStartOnCreate. A creator who could not otherwise manage the project (a
- * manager) is assigned to it as its project manager.
+ * `billable_by_default` and gets the task's default hourly rate. Rates given at
+ * creation (the project's `hourly_rate`, those task rates) price all the
+ * project's work whatever its date (FROM_THE_START), unless the body names an
+ * `hourly_rate_effective_from` for the project rate. The creator is assigned to it; a manager as its project
+ * manager.
  */
 export async function createProject(db: Kysely<DB>, p: Principal, input: ProjectInput & { client_id: string; name: string }, now: Date) {
   if (!mayCreateProjects(p)) throw forbidden('Your role does not allow creating projects.');
   assertMaySendCommercial(p, input);
   const { state, rate } = applyProjectInput(newProjectState(input), input);
-  const creatorAssignment: OwnAssignment | null = mayUpdateProject(p, null) ? null : { is_active: true, is_project_manager: true };
+  // The creator is assigned to the project, so it stays in their sight (and their
+  // time can go on it); a manager also manages it, owners and administrators
+  // cannot be project managers (mayBeProjectManager) and manage every project anyway.
+  const creatorAssignment: OwnAssignment = { is_active: true, is_project_manager: mayBeProjectManager({ role: p.role }) };
   assertMaySetHidden(p, input, state, creatorAssignment);
   const id = newId(now.getTime());
   return withTenant(db, p.companyId, async (trx) => {
@@ -205,17 +210,16 @@ export async function createProject(db: Kysely<DB>, p: Principal, input: Project
     if (state.owner_id !== null) await assertUsableOwner(trx, p.companyId, state.owner_id);
     const tasks = await tasksForNewProject(trx, p.companyId, input.task_ids);
     const today = await workspaceToday(trx, p.companyId, now);
-    const ratesFrom = rateStartOnCreate(state.starts_on, today);
 
     await insertProject(trx, p.companyId, id, state, now);
     await insertTaskAssignments(trx, p.companyId, id, tasks.map((t) => ({ id: t.id, billable: t.billable_by_default })), now);
     for (const task of tasks) {
       if (task.default_hourly_rate !== null) {
-        await setRate(trx, p.companyId, { kind: 'billable', projectId: id, taskId: task.id }, ratesFrom, task.default_hourly_rate);
+        await setRate(trx, p.companyId, { kind: 'billable', projectId: id, taskId: task.id }, FROM_THE_START, task.default_hourly_rate);
       }
     }
-    if (rate) await setRate(trx, p.companyId, { kind: 'billable', projectId: id }, rate.from ?? ratesFrom, rate.hourlyRate);
-    if (creatorAssignment) await insertUserAssignment(trx, p.companyId, { projectId: id, userId: p.userId, isProjectManager: true }, now);
+    if (rate) await setRate(trx, p.companyId, { kind: 'billable', projectId: id }, rate.from ?? FROM_THE_START, rate.hourlyRate);
+    await insertUserAssignment(trx, p.companyId, { projectId: id, userId: p.userId, isProjectManager: creatorAssignment.is_project_manager }, now);
     await audit(trx, {
       ...actorOf(p),
       action: 'project.created',

@@ -4,6 +4,7 @@ import { withTenant, type Tx } from '../../db/tenant.ts';
 import { notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';
+import { shownEffectiveFrom } from './rules.ts';
 import { workspaceToday } from './workspace-today.ts';
 import { rateHistory, rateOn, setRate, type RateScope } from './service.ts';
 
@@ -49,7 +50,7 @@ const scopeIds = (scope: RateScope) => ({
 });
 
 function historyOf(rows: Awaited<ReturnType<typeof rateHistory>>) {
-  return rows.map((r) => ({ effective_from: r.effective_from, hourly_rate: r.hourly_rate, created_at: r.created_at }));
+  return rows.map((r) => ({ effective_from: shownEffectiveFrom(r.effective_from), hourly_rate: r.hourly_rate, created_at: r.created_at }));
 }
 
 /**

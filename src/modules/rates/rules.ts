@@ -42,6 +42,16 @@ export function effectiveDate(field: string, value: unknown): string {
 /** NUMERIC columns arrive as exact decimal strings; the API renders them as JSON numbers. */
 export const decimalNumber = (value: string | null) => (value === null ? null : Number(value));
 
+/**
+ * effective_from of a rate given at creation: PostgreSQL's '-infinity' date,
+ * before every work date, so the ordinary lookup finds it for any earlier work.
+ * Shown as null (shownEffectiveFrom): "from the start".
+ */
+export const FROM_THE_START = '-infinity';
+
+/** An effective_from as the API, the CLI and the backup show it: null for FROM_THE_START. */
+export const shownEffectiveFrom = (date: string | null): string | null => (date === FROM_THE_START ? null : date);
+
 export type RateKind = 'billable' | 'cost';
 
 /**

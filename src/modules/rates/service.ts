@@ -5,10 +5,21 @@ import { newId } from '../../ids.ts';
 /**
  * Effective-dated hourly rates (table `rates`, see 0002_catalog.sql). A rate
  * applies from its `effective_from` date until the next rate of the same scope,
- * so setting a rate never reprices work dated before it. The SQL functions
+ * so a change never reprices work dated before it. The SQL functions
  * `effective_rate` and `billable_rate` resolve rates inside queries (reports,
  * invoices); these functions are the write side and single lookups.
+ *
+ * The one rule for "the rate in force on a date" is the lookup every reader
+ * makes: the scope's latest row with effective_from ≤ the date (billable_rate(),
+ * the time entries' billableRateSql, the reports' rate periods; tests keep the
+ * three in agreement). What a rate covers is decided here, on the write side:
+ * a rate given when its project, task assignment or person's project assignment
+ * is created is written FROM_THE_START, so it prices all their work whatever its
+ * date (issue 13); a later change, including a first rate given later, takes
+ * effect from its date.
  */
+
+
 export type RateScope =
   | { kind: 'billable'; projectId: string; taskId?: undefined; userId?: undefined } // project rate
   | { kind: 'billable'; projectId: string; taskId: string; userId?: undefined } // task assignment rate
@@ -31,20 +42,46 @@ export async function setRate(trx: Tx, companyId: string, scope: RateScope, effe
       and task_id is not distinct from ${task}::uuid
       and user_id is not distinct from ${user}::uuid
       and effective_from = ${effectiveFrom}::date`.execute(trx);
-  if (hourlyRate === null) return;
-  await trx
-    .insertInto('rates')
-    .values({
-      company_id: companyId,
-      id: newId(),
-      kind: scope.kind,
-      project_id: project,
-      task_id: task,
-      user_id: user,
-      effective_from: effectiveFrom,
-      hourly_rate: hourlyRate,
-    })
-    .execute();
+  if (hourlyRate !== null) {
+    await trx
+      .insertInto('rates')
+      .values({
+        company_id: companyId,
+        id: newId(),
+        kind: scope.kind,
+        project_id: project,
+        task_id: task,
+        user_id: user,
+        effective_from: effectiveFrom,
+        hourly_rate: hourlyRate,
+      })
+      .execute();
+  }
+  await restoreEntryRates(trx, companyId, scope, effectiveFrom);
+}
+
+/**
+ * After a rate row of `scope` from `from` is written or removed: the unbilled,
+ * billable time entries it may price (the scope's work dated from `from` on) get
+ * their stored billable_rate read again with billable_rate(), so the rate on an
+ * entry always agrees with what the reports and an invoice import charge for it.
+ * Only a rate given for dates that already have work changes anything: a back-
+ * dated change, or a creation rate covering work recorded before the assignment
+ * (an administrator's time on a project they were not assigned to). Billed
+ * entries keep the rate they were invoiced at. updated_at is left alone: the
+ * entry itself did not change (and approval fingerprints stay valid).
+ */
+async function restoreEntryRates(trx: Tx, companyId: string, scope: RateScope, from: string) {
+  if (scope.kind !== 'billable') return;
+  const rate = sql`billable_rate(te.company_id, te.project_id, te.task_id, te.user_id, te.spent_date)`;
+  await sql`
+    update time_entries te set billable_rate = ${rate}
+    where te.company_id = ${companyId} and te.billable and not te.is_billed
+      and te.spent_date >= ${from}::date
+      ${scope.projectId !== undefined ? sql`and te.project_id = ${scope.projectId}::uuid` : sql``}
+      ${scope.taskId !== undefined ? sql`and te.task_id = ${scope.taskId}::uuid` : sql``}
+      ${scope.userId !== undefined ? sql`and te.user_id = ${scope.userId}::uuid` : sql``}
+      and te.billable_rate is distinct from ${rate}`.execute(trx);
 }
 
 /** The rate of one scope in force on a date, as a decimal string, or null. */

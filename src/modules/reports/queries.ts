@@ -331,18 +331,32 @@ export async function uninvoicedRows(
   return result.rows;
 }
 
+/** One currency's share of a person's billable time in the team report. */
+export interface TeamCurrencyAmount {
+  currency: string;
+  billable_hours: number;
+  billable_amount: number;
+}
+
 export interface TeamRow {
   user_id: string;
   first_name: string;
   last_name: string;
   is_contractor: boolean;
-  currency: string;
+  /** The workspace currency (for people without billable time). */
+  workspace_currency: string;
   total_hours: string;
   billable_hours: string;
-  billable_amount: string;
+  /** Billable hours and amount per currency (the project's client's, else the workspace's), by currency code. */
+  billable_amounts: TeamCurrencyAmount[];
   total: string;
 }
 
+/**
+ * The team report: hours per person, and billable amounts per person and
+ * currency. Work is in its project's client's currency (else the workspace's),
+ * as in the uninvoiced report; amounts of different currencies are never added.
+ */
 export async function teamRows(
   trx: Tx,
   companyId: string,
@@ -356,22 +370,31 @@ export async function teamRows(
       where m.company_id = ${companyId} and m.role <> 'client' and ${scope}
     ),
     ${rateCtes(companyId)},
-    totals as (
-      select te.user_id,
+    by_currency as (
+      select te.user_id, coalesce(c.currency, co.currency) as currency,
         sum(${ROUNDED_HOURS}) as total_hours,
         sum(${ROUNDED_HOURS}) filter (where te.billable) as billable_hours,
         sum(round(${ROUNDED_HOURS} * ${BILLABLE_RATE}, 2)) filter (where te.billable) as billable_amount
       from time_entries te
       join companies co on co.id = te.company_id
       join projects p on p.company_id = te.company_id and p.id = te.project_id
+      join clients c on c.company_id = p.company_id and c.id = p.client_id
       ${BILLABLE_RATE_JOINS}
       where te.company_id = ${companyId} and te.spent_date between ${options.from}::date and ${options.to}::date
         and not te.is_running
-      group by te.user_id
+      group by te.user_id, coalesce(c.currency, co.currency)
+    ),
+    totals as (
+      select user_id, sum(total_hours) as total_hours, sum(billable_hours) as billable_hours,
+        coalesce(json_agg(json_build_object('currency', currency, 'billable_hours', billable_hours,
+                                            'billable_amount', coalesce(billable_amount, 0)) order by currency)
+                   filter (where billable_hours is not null), '[]') as billable_amounts
+      from by_currency
+      group by user_id
     )
-    select p.user_id, p.first_name, p.last_name, p.is_contractor, co.currency,
+    select p.user_id, p.first_name, p.last_name, p.is_contractor, co.currency as workspace_currency,
       coalesce(t.total_hours, 0) as total_hours, coalesce(t.billable_hours, 0) as billable_hours,
-      coalesce(t.billable_amount, 0) as billable_amount, count(*) over () as total
+      coalesce(t.billable_amounts, '[]') as billable_amounts, count(*) over () as total
     from people p
     join companies co on co.id = ${companyId}
     left join totals t on t.user_id = p.user_id

@@ -17,7 +17,7 @@ import { LinksSchema, MAX_PER_PAGE, pageEnvelope, type PageParams } from '../../
 import { ErrorResponses } from '../../http/schemas.ts';
 import { principalOf } from '../../http/security.ts';
 import { todayIn } from '../../time/workspace-time.ts';
-import { countScopedProjects, projectBudgetRows, teamRows, uninvoicedRows } from './queries.ts';
+import { countScopedProjects, projectBudgetRows, teamRows, uninvoicedRows, type TeamRow } from './queries.ts';
 import { checkRange, MAX_REPORT_SPAN_DAYS, monthOf, parseReportDate } from './rules.ts';
 
 /** Reports page by project (or person): per_page defaults to and is at most 2000. */
@@ -77,9 +77,36 @@ const TeamResult = Type.Object({
   is_contractor: Type.Boolean(),
   total_hours: Num,
   billable_hours: Num,
-  currency: Type.Optional(Type.String()),
-  billable_amount: Type.Optional(Num),
+  currency: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The currency of billable_amount: the one currency of the person's billable work (the workspace's when there is none); null when the work is in several currencies.",
+    }),
+  ),
+  billable_amount: Type.Optional(
+    Type.Union([Num, Type.Null()], {
+      description: 'The billable amount when all of it is in one currency; null when it is in several (amounts of different currencies are never added: see billable_amounts).',
+    }),
+  ),
+  billable_amounts: Type.Optional(
+    Type.Array(
+      Type.Object({ currency: Type.String(), billable_hours: Num, billable_amount: Num }),
+      { description: "Per currency of the person's billable work (the project client's currency, else the workspace's), ordered by currency code; empty without billable time." },
+    ),
+  ),
 });
+
+/**
+ * A person's amounts in the team report: one line per currency, never a sum
+ * across currencies. `currency`/`billable_amount` keep their single-currency
+ * meaning: the one currency's figures (the workspace currency and 0 without
+ * billable time), and null for both when the work is in several currencies.
+ */
+function teamAmounts(r: TeamRow) {
+  const lines = r.billable_amounts.map((a) => ({ currency: a.currency, billable_hours: Number(a.billable_hours), billable_amount: Number(a.billable_amount) }));
+  if (lines.length > 1) return { currency: null, billable_amount: null, billable_amounts: lines };
+  return { currency: lines[0]?.currency ?? r.workspace_currency, billable_amount: lines[0]?.billable_amount ?? 0, billable_amounts: lines };
+}
 
 /**
  * Planner settings for a report's transaction (SET LOCAL; PGlite accepts both).
@@ -220,7 +247,7 @@ export async function reportsRoutes(app: FastifyInstance) {
         tags: ['reports'],
         summary: 'Time per person',
         description:
-          'Per person over from..to (inclusive, YYYYMMDD or YYYY-MM-DD): total and billable hours (rounded by the workspace rule) and, for callers with View billable rates, the billable amount at the rates in force on each work date with its currency. Administrators see everyone; managers themselves and their teammates; others 403.',
+          'Per person over from..to (inclusive, YYYYMMDD or YYYY-MM-DD): total and billable hours (rounded by the workspace rule) and, for callers with View billable rates, the billable amounts at the rates in force on each work date, per currency (billable_amounts; work is in its project client\'s currency, else the workspace\'s). Amounts of different currencies are never added: currency and billable_amount are null when the work is in several. Administrators see everyone; managers themselves and their teammates; others 403.',
         querystring: TeamQuery,
         response: { 200: Type.Object({ results: Type.Array(TeamResult), ...ReportEnvelope }), ...ErrorResponses },
       },
@@ -243,7 +270,7 @@ export async function reportsRoutes(app: FastifyInstance) {
         is_contractor: r.is_contractor,
         total_hours: Number(r.total_hours),
         billable_hours: Number(r.billable_hours),
-        ...(amounts ? { currency: r.currency, billable_amount: Number(r.billable_amount) } : {}),
+        ...(amounts ? teamAmounts(r) : {}),
       }));
       return { results, ...reportEnvelope(request, page, rows.length ? Number(rows[0].total) : 0) };
     },

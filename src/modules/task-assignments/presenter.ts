@@ -1,4 +1,4 @@
-import { decimalNumber } from '../rates/rules.ts';
+import { decimalNumber, shownEffectiveFrom } from '../rates/rules.ts';
 
 /** A task assignment as the queries load it, with the rate in force on the day it was read for. */
 export interface AssignmentRow {
@@ -37,7 +37,7 @@ export function presentAssignment(row: AssignmentRow, view: AssignmentView) {
     billable: row.billable,
     ...(view.budget ? { budget: decimalNumber(row.budget) } : {}),
     ...(view.rates
-      ? { hourly_rate: decimalNumber(row.hourly_rate), hourly_rate_effective_from: row.hourly_rate_effective_from }
+      ? { hourly_rate: decimalNumber(row.hourly_rate), hourly_rate_effective_from: shownEffectiveFrom(row.hourly_rate_effective_from) }
       : {}),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

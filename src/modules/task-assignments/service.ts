@@ -5,6 +5,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId } from '../../ids.ts';
 import { audit } from '../audit/service.ts';
+import { FROM_THE_START, shownEffectiveFrom } from '../rates/rules.ts';
 import { rateOn, setRate } from '../rates/service.ts';
 import { workspaceToday } from '../rates/workspace-today.ts';
 import { findTask } from '../tasks/queries.ts';
@@ -91,13 +92,15 @@ export function getTaskAssignment(db: Kysely<DB>, companyId: string, actor: Acto
 async function applyRate(trx: Tx, companyId: string, projectId: string, taskId: string, rate: RateChange, day: string) {
   const from = rate.from ?? day;
   await setRate(trx, companyId, { kind: 'billable', projectId, taskId }, from, rate.hourlyRate);
-  return { hourly_rate: rate.hourlyRate, effective_from: from };
+  return { hourly_rate: rate.hourlyRate, effective_from: shownEffectiveFrom(from) };
 }
 
 /**
  * Assigns a task to a project. `billable` defaults to the task's
  * `billable_by_default`; without `hourly_rate` the task's default hourly rate (if
- * any) becomes the assignment's rate from today. An archived task is a 400; an
+ * any) becomes the assignment's rate. A rate given here applies to all the
+ * assignment's work whatever its date (FROM_THE_START), unless
+ * `hourly_rate_effective_from` names a date. An archived task is a 400; an
  * existing assignment (active or not) a 409: change it with PATCH.
  */
 export async function createTaskAssignment(
@@ -150,12 +153,14 @@ async function create(
     now,
   );
   if (!inserted) throw alreadyAssigned();
-  let rateSet: { hourly_rate: string; effective_from: string } | null = null;
-  if (rate) rateSet = await applyRate(trx, companyId, project.id, task.id, rate, day);
+  // A rate given at creation (or the task's default rate) prices all the
+  // assignment's work, whatever its date; an explicit effective date is kept.
+  let rateSet: { hourly_rate: string; effective_from: string | null } | null = null;
+  if (rate) rateSet = await applyRate(trx, companyId, project.id, task.id, rate, FROM_THE_START);
   else if (task.default_hourly_rate !== null) {
     const scope = { kind: 'billable', projectId: project.id, taskId: task.id } as const;
     if ((await rateOn(trx, companyId, scope, day)) === null) {
-      rateSet = await applyRate(trx, companyId, project.id, task.id, { hourlyRate: task.default_hourly_rate }, day);
+      rateSet = await applyRate(trx, companyId, project.id, task.id, { hourlyRate: task.default_hourly_rate }, FROM_THE_START);
     }
   }
   await audit(trx, {
@@ -206,7 +211,7 @@ async function update(
   if (columns.is_active !== undefined && columns.is_active !== current.is_active) changed.is_active = columns.is_active;
   if (columns.billable !== undefined && columns.billable !== current.billable) changed.billable = columns.billable;
   if (columns.budget !== undefined && !sameAmount(columns.budget, current.budget)) changed.budget = columns.budget;
-  let rateSet: { hourly_rate: string; effective_from: string } | null = null;
+  let rateSet: { hourly_rate: string; effective_from: string | null } | null = null;
   if (rate) rateSet = await applyRate(trx, companyId, project.id, taskId, rate, day);
   if (Object.keys(changed).length > 0 || rateSet) {
     await updateAssignmentColumns(trx, companyId, project.id, taskId, changed, now);

@@ -32,7 +32,7 @@ const WallClock = (description: string) =>
 const Id = (description: string) => Type.String({ minLength: 1, description });
 
 const writable = {
-  project_id: Id('An active project the person is actively assigned to.'),
+  project_id: Id('An active project the person is actively assigned to (owners and administrators: any active project).'),
   task_id: Id('A task actively assigned to the project.'),
   spent_date: Type.String({ format: 'date', description: 'YYYY-MM-DD, the date of the work.' }),
   hours: Type.Number({ minimum: 0, maximum: 24, description: 'Decimal hours of a completed entry, 0 to 24, at most 6 decimal places.' }),
@@ -306,7 +306,7 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
         tags,
         summary: 'Create a time entry or start a timer',
         description:
-          "A completed entry (hours, or started_time and ended_time) or a running timer (is_running: true). The person must be actively assigned to the active project and the task actively assigned to it. A timer cannot start in the future; one that started in the past needs the workspace setting allow_past_timer_starts. Another running timer of the person gives 409 running_timer_conflict unless replace_running is true. Time in a week with approved time gives 409 approved_timesheet_week_locked. Returns 201 with Location.",
+          "A completed entry (hours, or started_time and ended_time) or a running timer (is_running: true). The project must be active and the person actively assigned to it (owners and administrators: any project), the task actively assigned to it. A timer cannot start in the future; one that started in the past needs the workspace setting allow_past_timer_starts. Another running timer of the person gives 409 running_timer_conflict unless replace_running is true. Time in a week with approved time gives 409 approved_timesheet_week_locked. Returns 201 with Location.",
         body: CreateBody,
         response: { 201: TimeEntrySchema, ...ErrorResponses },
       },

@@ -3,7 +3,7 @@ import { Decimal } from 'decimal.js';
 import type { Principal } from '../../auth/principal.ts';
 import { managesProject, mayBeAssignedToProjects, seesAllProjects, maySeeRates, type OwnAssignment } from '../../access/catalog.ts';
 import { isManager } from '../../access/policy.ts';
-import { mayWriteOthersTime, mayWriteTimeFor } from '../../access/time.ts';
+import { mayRecordOnProject, mayWriteOthersTime, mayWriteTimeFor } from '../../access/time.ts';
 import type { BudgetBy, DB, TimeSource } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../errors.ts';
@@ -176,7 +176,8 @@ async function assertMayWriteFor(trx: Tx, p: Principal, personId: string, projec
  * project exists and the caller sees it (or the person is the caller's
  * teammate), else 400 on project_id (one answer for unknown, malformed, foreign
  * and invisible ids); the caller may write for the person there (403); the
- * project is active, the person actively assigned to it, and the task actively
+ * project is active, the person may record on it (mayRecordOnProject: owners and
+ * administrators anywhere, others where actively assigned), and the task actively
  * assigned to it and not archived (400 naming the field).
  */
 function checkWorkTarget(p: Principal, personId: string, ctx: WriteContext): WorkTarget {
@@ -190,7 +191,7 @@ function checkWorkTarget(p: Principal, personId: string, ctx: WriteContext): Wor
     throw forbidden('You may record time only for yourself, your teammates, and people on projects you manage.');
   }
   if (!ctx.project_active) throw badRequest('The project is archived; time cannot be recorded on it.', { field: 'project_id' });
-  if (ctx.person_assignment_active !== true) {
+  if (ctx.person_role === null || !mayRecordOnProject({ role: ctx.person_role }, { is_active: ctx.person_assignment_active })) {
     throw own
       ? badRequest('You are not assigned to this project.', { field: 'project_id' })
       : badRequest('The person is not assigned to this project.', { field: 'user_id' });
