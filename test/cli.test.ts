@@ -196,11 +196,13 @@ const lane1: Step[] = [
     'help, and unknown commands and options: exit code 2 before the database is opened',
     async () => {
       const sheaf = sheafA;
-      const [help, helpJson, helpCommand, dashHelp, none, unknown, unknownJson, adminOnly, unknownFlag, missingValue, stray, badPort] = await Promise.all([
+      const [help, helpJson, helpCommand, dashHelp, groupHelp, versionRun, none, unknown, unknownJson, adminOnly, unknownFlag, missingValue, stray, badPort] = await Promise.all([
         sheaf('help'),
         sheaf('help', '--json'),
         sheaf('help', 'admin', 'key', 'create'),
         sheaf('admin', 'user', 'create', '--help'),
+        sheaf('admin', 'key', '--help'),
+        sheaf('--version'),
         sheaf(),
         sheaf('frobnicate'),
         sheaf('frobnicate', '--json'),
@@ -232,6 +234,10 @@ const lane1: Step[] = [
       expect(helpCommand.stdout).toContain('sheaf admin key create --workspace ID --user ID|EMAIL [--kind full|personal]');
       expect(dashHelp.code).toBe(0);
       expect(dashHelp.stdout).toContain('--expected-weekly-hours');
+      expect(groupHelp.code).toBe(0);
+      expect(groupHelp.stdout).toMatch(/^  admin key rotate {2}replace a key/m);
+      expect(versionRun.code).toBe(0);
+      expect(versionRun.stdout.trim()).toBe(`sheaf ${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}`);
 
       expect(none.code).toBe(2);
       expect(none.stderr).toContain('Usage: sheaf');

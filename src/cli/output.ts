@@ -28,6 +28,35 @@ export function fields(record: Record<string, unknown>): string {
     .join('\n');
 }
 
+/** `text` broken at spaces into lines of at most `room` characters (a longer word gets a line of its own). */
+export function wrapText(text: string, room: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (current && current.length + 1 + word.length > room) {
+      lines.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  return [...lines, current];
+}
+
+/**
+ * Help rows: the left column padded to its longest entry, the right one
+ * wrapped at word boundaries to `width` characters with continuation lines
+ * indented under it, so every row of a listing starts its text in one column.
+ */
+export function helpRows(rows: Array<[left: string, right: string]>, width = 100): string {
+  const left = Math.max(0, ...rows.map(([l]) => l.length));
+  const indent = ' '.repeat(2 + left + 2);
+  return rows
+    .map(([l, r]) => {
+      const [first, ...more] = wrapText(r, Math.max(20, width - indent.length));
+      return [`  ${l.padEnd(left)}  ${first}`.trimEnd(), ...more.map((t) => indent + t)].join('\n');
+    })
+    .join('\n');
+}
+
 /**
  * Bad command-line input (unknown command or option, malformed value): printed
  * without a stack, exit code 2. `usage` is the offending command's usage line.
