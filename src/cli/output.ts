@@ -1,3 +1,5 @@
+import { formatMoney } from '../money.ts';
+
 /** CLI output: human-readable lines by default, one JSON document with --json. */
 export interface Output {
   json: boolean;
@@ -18,6 +20,20 @@ export function table(rows: Array<Record<string, unknown>>, columns: string[]): 
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
   return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
+}
+
+/**
+ * A record for human output with the amounts named in `keys` as text in the
+ * currency's minor units (`4812.40`, not `4812.4`); empty amounts stay empty.
+ * --json output keeps the API's numbers.
+ */
+export function withMoney<T extends Record<string, unknown>>(record: T, currency: string, keys: Array<keyof T & string>): T {
+  const copy: Record<string, unknown> = { ...record };
+  for (const k of keys) {
+    const v = record[k];
+    if (typeof v === 'number' || (typeof v === 'string' && v !== '')) copy[k] = formatMoney(v, currency);
+  }
+  return copy as T;
 }
 
 /** One record as `name  value` lines. */
