@@ -57,11 +57,11 @@ describe('sheaf --help', () => {
 
   it('every row of a listing starts its text in one column', async () => {
     const help = await sheaf('help');
-    const rows = help.stdout.split('\n').filter((l) => /^  \S/.test(l));
+    const rows = help.stdout.split('\n').filter((l) => /^ {2}\S/.test(l));
     expect(rows.length).toBeGreaterThan(COMMANDS.length);
-    const column = new Set(rows.map((r) => /^  \S.*?\S {2,}(?=\S)/.exec(r)?.[0].length));
+    const column = new Set(rows.map((r) => /^ {2}\S.*?\S {2,}(?=\S)/.exec(r)?.[0].length));
     expect([...column]).toHaveLength(1);
-    expect(help.stdout).toMatch(/^  admin expense-category create {2}\S/m); // the longest name still has two spaces
+    expect(help.stdout).toMatch(/^ {2}admin expense-category create {2}\S/m); // the longest name still has two spaces
   });
 });
 
