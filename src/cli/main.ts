@@ -167,6 +167,8 @@ export interface CliIo {
   out?: (text: string) => void;
   err?: (text: string) => void;
   env?: Record<string, string | undefined>;
+  /** Whether stdout is a terminal (default: process.stdout's, when `out` is not given). */
+  tty?: boolean;
 }
 
 export async function main(argv: string[], io: CliIo = {}): Promise<number> {
@@ -174,6 +176,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     json: argv.includes('--json'),
     out: io.out ?? ((t) => process.stdout.write(t + '\n')),
     err: io.err ?? ((t) => process.stderr.write(t + '\n')),
+    tty: io.tty ?? (io.out ? false : process.stdout.isTTY === true),
   };
   const args = argv.filter((a) => a !== '--json');
   try {
@@ -296,7 +299,7 @@ async function withDatabase(config: Config, migrateFirst: boolean, fn: (db: Kyse
  */
 async function serve(config: Config, output: Output): Promise<number> {
   const { startServer } = await import('../server.ts');
-  const { curlUsersMe, firstStartMessage } = await import('../bootstrap.ts');
+  const { deliverFirstStart } = await import('./first-start.ts');
   let onSignal!: (signal: NodeJS.Signals) => void;
   const stopped = new Promise<NodeJS.Signals>((resolve) => (onSignal = resolve));
   let signalled = false;
@@ -315,9 +318,7 @@ async function serve(config: Config, output: Output): Promise<number> {
     const server = await startServer(config);
     const event = (value: Record<string, unknown>) => output.out(JSON.stringify(value));
     if (server.firstStart) {
-      const first = server.firstStart;
-      if (output.json) event({ event: 'first_start', ...first, curl: curlUsersMe(server.url, first.workspace_id, first.key) });
-      else output.out(firstStartMessage(first, server.url));
+      await deliverFirstStart({ first: server.firstStart, url: server.url, dataDir: config.dataDir, tty: output.tty === true, output, log: server.app.log });
     }
     if (output.json) event({ event: 'listening', url: server.url, database: server.database.kind });
     else {

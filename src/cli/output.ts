@@ -5,6 +5,8 @@ export interface Output {
   json: boolean;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** stdout is a terminal (a person reads it, not a log collector). */
+  tty?: boolean;
 }
 
 export function print(o: Output, value: unknown, human: () => string) {
