@@ -235,7 +235,7 @@ const lane1: Step[] = [
       expect(dashHelp.code).toBe(0);
       expect(dashHelp.stdout).toContain('--expected-weekly-hours');
       expect(groupHelp.code).toBe(0);
-      expect(groupHelp.stdout).toMatch(/^  admin key rotate {2}replace a key/m);
+      expect(groupHelp.stdout).toMatch(/^ {2}admin key rotate {2}replace a key/m);
       expect(versionRun.code).toBe(0);
       expect(versionRun.stdout.trim()).toBe(`sheaf ${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}`);
 
