@@ -1,3 +1,5 @@
+import { Decimal } from 'decimal.js';
+
 /**
  * Money facts shared by every area that stores or shows an amount (expenses,
  * invoices, reports, the CLI). Amounts themselves are decimal.js values or
@@ -7,4 +9,16 @@
 /** Digits after the decimal point of a currency (JPY 0, EUR 2, BHD 3). */
 export function minorUnitDigits(currency: string): number {
   return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/**
+ * An amount as people read it: at least the currency's minor-unit digits
+ * (4812.4 EUR → "4812.40", 1200 JPY → "1200", 1.5 BHD → "1.500"). Digits
+ * beyond them (a rate of 12.50 in JPY, a per-token unit price) are kept, never
+ * rounded away. Exact: decimal.js all the way (a JS number is read through its
+ * shortest text, which is how the presenters made it from a decimal string).
+ */
+export function formatMoney(amount: Decimal.Value, currency: string): string {
+  const d = new Decimal(amount);
+  return d.toFixed(Math.max(minorUnitDigits(currency), d.decimalPlaces()));
 }

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendFile, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { main } from '../src/cli/main.ts';
-import { mayHoldLinks, pullBackup, recordLines, recordSpans, verifyBackup } from '../src/cli/backup-client.ts';
+import { describeFetchError, mayHoldLinks, pullBackup, recordLines, recordSpans, verifyBackup } from '../src/cli/backup-client.ts';
+import { pullSentence } from '../src/cli/backup-commands.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, type Caller, type TestContext } from './helpers.ts';
 import { seedBackupWorkspace, type Seeded } from './backup-fixtures.ts';
 
@@ -235,6 +237,103 @@ describe('sheaf backup pull', () => {
     expect((await sheaf(['backup', 'pull'], envOf(owner))).code).toBe(2);
     expect((await sheaf(['backup', 'verify'], {})).code).toBe(2);
     expect((await sheaf(['backup', 'verify', dir, 'extra'], {})).stderr).toContain("Unexpected argument 'extra'");
+  });
+});
+
+/** A local port with nothing listening on it (connection refused). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('sheaf backup pull against a server it cannot use', () => {
+  it('says the connection was refused and prints each retry as it happens, waiting by the backoff', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const events: string[] = [];
+    const failure = pullBackup({
+      baseUrl: url,
+      key: owner.key,
+      outDir: await tempDir(),
+      retries: 2,
+      progress: (line) => events.push(`progress: ${line}`),
+      sleep: async (ms) => void events.push(`sleep ${ms}`),
+    });
+    await expect(failure).rejects.toThrow(`GET ${url}/api/v2/backup: connection refused (is the server running, and are the host and port right?) [ECONNREFUSED] (gave up after 2 retries)`);
+    expect(events).toEqual([
+      `progress: GET ${url}/api/v2/backup: connection refused (is the server running, and are the host and port right?) [ECONNREFUSED]; retry 1 of 2 in 1 s`,
+      'sleep 1000',
+      `progress: GET ${url}/api/v2/backup: connection refused (is the server running, and are the host and port right?) [ECONNREFUSED]; retry 2 of 2 in 2 s`,
+      'sleep 2000',
+    ]);
+
+    // The command: exit 1, the reason on stderr (--retries 0: no waiting in this test).
+    const res = await sheaf(['backup', 'pull', '--out', await tempDir(), '--retries', '0'], envOf(owner, url));
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe(`sheaf: GET ${url}/api/v2/backup: connection refused (is the server running, and are the host and port right?) [ECONNREFUSED]`);
+    expect((await sheaf(['backup', 'pull', '--out', 'x', '--retries', '11'], envOf(owner, url))).code).toBe(2);
+  });
+
+  it('fails at once on a refused key (401) and on a TLS error, without retrying', async () => {
+    const unknownKey = await sheaf(['backup', 'pull', '--out', await tempDir()], { ...envOf(owner), SHEAF_API_KEY: `${owner.key.slice(0, -4)}AAAA` });
+    expect(unknownKey.code).toBe(2);
+    expect(unknownKey.stderr).toMatch(/^sheaf: GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/backup: 401 .*check SHEAF_API_KEY/);
+    expect(unknownKey.stderr).not.toContain('retry');
+
+    const sleeps: number[] = [];
+    const tls = pullBackup({
+      baseUrl: baseUrl.replace('http:', 'https:'), // TLS to a server that speaks plain HTTP
+      key: owner.key,
+      outDir: await tempDir(),
+      sleep: async (ms) => void sleeps.push(ms),
+    });
+    await expect(tls).rejects.toThrow(/: TLS error \[ERR_SSL_[A-Z_]+\]: the server does not speak TLS here \(use an http:\/\/ URL\?\)$/);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('prints each retry of a 5xx response, then goes on', async () => {
+    let failures = 2;
+    const flaky: typeof fetch = (input, init) =>
+      failures-- > 0 ? Promise.resolve(new Response('down', { status: 503, statusText: 'Service Unavailable' })) : fetch(input, init);
+    const progress: string[] = [];
+    const summary = await pullBackup({
+      baseUrl, key: owner.key, workspaceId: owner.companyId, outDir: await tempDir(), fetch: flaky, sleep: async () => {}, progress: (l) => progress.push(l),
+    });
+    expect(progress.slice(0, 2)).toEqual([
+      `GET ${baseUrl}/api/v2/backup: 503 Service Unavailable; retry 1 of 4 in 1 s`,
+      `GET ${baseUrl}/api/v2/backup: 503 Service Unavailable; retry 2 of 4 in 2 s`,
+    ]);
+    expect(summary.workspace).toEqual({ id: owner.companyId, name: 'Pull Co' });
+    expect(pullSentence(summary)).toMatch(new RegExp(`^Backed up workspace "Pull Co" \\(${owner.companyId}\\) into \\S+: \\d+ records in 25 resources and 4 files in \\d+\\.\\d s \\(\\d+ records/s\\)\\.$`));
+  });
+});
+
+describe('describeFetchError', () => {
+  const failed = (cause: unknown) => new TypeError('fetch failed', { cause });
+  const coded = (code: string, message = code) => Object.assign(new Error(message), { code });
+
+  it('names the cause of "fetch failed" by its code', () => {
+    expect(describeFetchError(failed(coded('ENOTFOUND', 'getaddrinfo ENOTFOUND sheaf.invalid')))).toEqual({ reason: 'host not found (DNS) [ENOTFOUND]', tls: false });
+    expect(describeFetchError(failed(coded('ECONNRESET'))).reason).toBe('the connection was reset [ECONNRESET]');
+    // several addresses tried (IPv6 and IPv4): the first one's code
+    const aggregate = Object.assign(new AggregateError([coded('ECONNREFUSED', 'connect ECONNREFUSED ::1:9'), coded('ECONNREFUSED')]), {});
+    expect(describeFetchError(failed(aggregate)).reason).toMatch(/^connection refused .*\[ECONNREFUSED\]$/);
+  });
+
+  it('tells TLS errors apart (they are not retried), with a hint for an untrusted certificate', () => {
+    expect(describeFetchError(failed(coded('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate')))).toEqual({
+      reason: "TLS error [DEPTH_ZERO_SELF_SIGNED_CERT]: the server's certificate is not trusted (its CA can be added with NODE_EXTRA_CA_CERTS)",
+      tls: true,
+    });
+    expect(describeFetchError(failed(coded('CERT_HAS_EXPIRED', 'certificate has expired')))).toEqual({ reason: 'TLS error [CERT_HAS_EXPIRED]: certificate has expired', tls: true });
+    expect(describeFetchError(failed(coded('ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames"))).tls).toBe(true);
+  });
+
+  it('falls back to the message of an error without a code', () => {
+    expect(describeFetchError(new TypeError('connection reset (simulated)'))).toEqual({ reason: 'connection reset (simulated)', tls: false });
+    expect(describeFetchError(failed(coded('EWEIRD', 'something odd')))).toEqual({ reason: 'something odd [EWEIRD]', tls: false });
   });
 });
 

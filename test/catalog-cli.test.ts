@@ -108,6 +108,9 @@ describe('sheaf admin task', () => {
     expect(list.json.map((t: any) => t.name)).toEqual(['Design', 'Meetings']);
     const listText = await sheaf('admin', 'task', 'list', '--workspace', ws);
     expect(listText.out.split('\n')[0]).toMatch(/^id\s+name\s+billable_by_default/);
+    // Money in the workspace currency's minor units (USD: 2), --json keeps the API's numbers.
+    expect(listText.out).toMatch(/\bDesign\s+true\s+95\.50\s/);
+    expect(listText.out).toMatch(/\bMeetings\s+false\s+40\.00\s/);
     expect((await sheaf('admin', 'task', 'list', '--workspace', ws, '--active', 'false', '--json')).json).toEqual([]);
   });
 
@@ -197,7 +200,9 @@ describe('sheaf admin rate', () => {
       ['2024-06-01', 150],
     ]);
     const text = await sheaf(...list, '--on', '2024-05-31');
-    expect(text.out).toMatch(/In force on 2024-05-31: 100/);
+    expect(text.out).toMatch(/^In force on 2024-05-31: 100\.00$/m);
+    expect(text.out).toMatch(/^In force today \(\d{4}-\d{2}-\d{2}\): 150\.00$/m);
+    expect(text.out).toMatch(/^2024-06-01\s+150\.00\s/m);
 
     const task = await sheaf(...base, '--kind', 'billable', '--project', project, '--task', 'Meetings', '--rate', '75', '--from', '2024-03-01', '--json');
     expect(task.json).toMatchObject({ task_id: expect.any(String), hourly_rate: 75 });

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -196,11 +196,13 @@ const lane1: Step[] = [
     'help, and unknown commands and options: exit code 2 before the database is opened',
     async () => {
       const sheaf = sheafA;
-      const [help, helpJson, helpCommand, dashHelp, none, unknown, unknownJson, adminOnly, unknownFlag, missingValue, stray, badPort] = await Promise.all([
+      const [help, helpJson, helpCommand, dashHelp, groupHelp, versionRun, none, unknown, unknownJson, adminOnly, unknownFlag, missingValue, stray, badPort] = await Promise.all([
         sheaf('help'),
         sheaf('help', '--json'),
         sheaf('help', 'admin', 'key', 'create'),
         sheaf('admin', 'user', 'create', '--help'),
+        sheaf('admin', 'key', '--help'),
+        sheaf('--version'),
         sheaf(),
         sheaf('frobnicate'),
         sheaf('frobnicate', '--json'),
@@ -232,6 +234,10 @@ const lane1: Step[] = [
       expect(helpCommand.stdout).toContain('sheaf admin key create --workspace ID --user ID|EMAIL [--kind full|personal]');
       expect(dashHelp.code).toBe(0);
       expect(dashHelp.stdout).toContain('--expected-weekly-hours');
+      expect(groupHelp.code).toBe(0);
+      expect(groupHelp.stdout).toMatch(/^ {2}admin key rotate {2}replace a key/m);
+      expect(versionRun.code).toBe(0);
+      expect(versionRun.stdout.trim()).toBe(`sheaf ${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}`);
 
       expect(none.code).toBe(2);
       expect(none.stderr).toContain('Usage: sheaf');
@@ -646,18 +652,21 @@ const lane2: Step[] = [
     },
   ],
   [
-    'first start on an empty embedded database (npm start): workspace, key and curl line once, then never again',
+    'first start on an empty embedded database (npm start): workspace, key and curl line once, in a 0600 file when stdout is not a terminal',
     async () => {
       const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
       expect(pkg.scripts.start).toBe('node bin/sheaf.js serve');
       const d = newTarget(true);
       const env = envFor(d);
 
+      // stdout is a pipe here (as under a process manager): the key goes to a file, stdout only names it.
       const first = await serve(env, [], humanListeningUrl);
+      const credentials = join(d.dataDir, 'first-start-credentials.txt');
       let key = '';
       let workspaceId = '';
       try {
-        const text = first.lines.join('\n');
+        const text = readFileSync(credentials, 'utf8');
+        expect(statSync(credentials).mode & 0o777).toBe(0o600);
         workspaceId = /Workspace id: (\S+)/.exec(text)?.[1] ?? '';
         key = /API key: +(sheaf_fa_\S+)/.exec(text)?.[1] ?? '';
         expect(workspaceId).toMatch(/^[0-9a-f-]{36}$/);
@@ -674,11 +683,18 @@ const lane2: Step[] = [
         expect(await first.stop('SIGINT')).toBe(0);
       }
       expect(first.lines.at(-1)).toBe('Stopped (SIGINT).');
+      const stdout = first.lines.join('\n');
+      expect(stdout).not.toContain(key);
+      expect(stdout).not.toContain('sheaf_fa_');
+      expect(stdout).toContain(`its full-access API key is in ${credentials}`);
+      // the pino log line (LOG_LEVEL=warn here) names the file too, not the key
+      expect(first.lines.map(tryParse).find((l) => l?.credentials_file)).toMatchObject({ credentials_file: credentials, workspace_id: workspaceId });
       expect(existsSync(join(d.dataDir, 'sheaf.lock'))).toBe(false);
 
       const second = await serve(env, [], humanListeningUrl);
       try {
-        expect(second.lines.join('\n')).not.toMatch(/sheaf_fa_|Workspace id|curl/);
+        expect(second.lines.join('\n')).not.toMatch(/sheaf_fa_|Workspace id|curl|credentials/);
+        expect(readdirSync(d.dataDir).filter((f) => f.includes('credentials'))).toEqual(['first-start-credentials.txt']);
         expect((await usersMe(second.url, key, workspaceId)).status).toBe(200);
       } finally {
         expect(await second.stop('SIGTERM')).toBe(0);

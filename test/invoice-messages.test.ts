@@ -589,6 +589,8 @@ describe('sheaf admin invoice', () => {
       expect(binary.code).toBe(0);
       expect(binary.stdout).toMatch(/number\s+state/);
       for (const state of ['paid', 'closed', 'voided', 'draft']) expect(binary.stdout).toContain(state);
+      // amounts in the invoice currency's minor units (EUR: 2), not as JSON numbers
+      expect(binary.stdout).toMatch(/^\S+\s+1\s+paid\s.*\sEUR\s+120\.00\s+0\.00$/m);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
       if (schema) await dropSchema(schema);

@@ -45,7 +45,7 @@ export interface PullOptions {
   /** A progress line (stderr). */
   progress?: (line: string) => void;
   sleep?: (ms: number) => Promise<void>;
-  /** Attempts for network errors and 5xx responses before giving up (429 waits do not count). */
+  /** Retries of a network error or a 5xx response before giving up (default 4; 429 waits do not count). */
   retries?: number;
 }
 
@@ -72,7 +72,8 @@ export interface PullSummary {
   out: string;
   resumed: boolean;
   backup_schema_version: number;
-  workspace: unknown;
+  /** The workspace as the manifest names it: `{ id, name }`. */
+  workspace: { id?: string; name?: string } | undefined;
   resources: Record<string, { records: number; manifest_total_entries: number; pages: number }>;
   records: number;
   files: number;
@@ -84,7 +85,7 @@ export interface PullSummary {
 
 interface Manifest {
   backup_schema_version: number;
-  workspace?: unknown;
+  workspace?: { id?: string; name?: string };
   resources: Array<{ name: string; endpoint: string; total_entries: number }>;
 }
 
@@ -295,6 +296,52 @@ export function recordLines(bytes: Buffer, records: unknown[]): Buffer {
   return out;
 }
 
+/** What a network failure of fetch says, by the `code` of its cause (undici's "fetch failed" says nothing). */
+const NETWORK_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (is the server running, and are the host and port right?)',
+  ENOTFOUND: 'host not found (DNS)',
+  EAI_AGAIN: 'DNS lookup failed (temporary failure)',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed while sending',
+  ETIMEDOUT: 'the connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'the server did not answer in time',
+  UND_ERR_BODY_TIMEOUT: 'the server stopped sending',
+  UND_ERR_SOCKET: 'the server closed the connection',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+interface FetchFailure {
+  /** Human words for what failed, e.g. "connection refused (...)". */
+  reason: string;
+  /** A TLS failure (certificate, protocol): retrying cannot help. */
+  tls: boolean;
+}
+
+/**
+ * Why a fetch failed, in words: the code of the error's cause (for an
+ * AggregateError of several addresses, of its first error), with a hint for
+ * the common cases. TLS errors are told apart because retrying them is useless.
+ */
+export function describeFetchError(err: unknown): FetchFailure {
+  const e = err as (Error & { cause?: unknown }) | undefined;
+  let cause = (e?.cause ?? e) as (Error & { code?: string; errors?: Array<Error & { code?: string }> }) | undefined;
+  if (!cause?.code && cause?.errors?.length) cause = cause.errors[0];
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  const message = (cause?.message ?? String(err)).split('\n')[0].trim();
+  if (code && NETWORK_FAILURES[code]) return { reason: `${NETWORK_FAILURES[code]} [${code}]`, tls: false };
+  if (code && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code)) {
+    const hint = /WRONG_VERSION|PACKET_LENGTH/.test(code)
+      ? ': the server does not speak TLS here (use an http:// URL?)'
+      : /SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|CERT_UNTRUSTED/.test(code)
+        ? ": the server's certificate is not trusted (its CA can be added with NODE_EXTRA_CA_CERTS)"
+        : '';
+    return { reason: `TLS error [${code}]${hint}${message && !hint ? `: ${message}` : ''}`, tls: true };
+  }
+  return { reason: code ? `${message} [${code}]` : message || 'the request failed', tls: false };
+}
+
 function retryAfterMs(header: string | null): number {
   if (!header) return 1000;
   const seconds = Number(header);
@@ -317,7 +364,17 @@ class Http {
     return h;
   }
 
-  /** GET with the same headers every time; waits out 429s, retries network errors and 5xx. */
+  /**
+   * Waits before retry number `failures` (exponential backoff), saying so on
+   * the progress line first, so a server that is down is not 17 s of silence.
+   */
+  private async retry(what: string, failures: number, retries: number) {
+    const wait = Math.min(30_000, 500 * 2 ** failures);
+    this.o.progress?.(`${what}; retry ${failures} of ${retries} in ${wait / 1000} s`);
+    await this.sleep(wait);
+  }
+
+  /** GET with the same headers every time; waits out 429s, retries network errors and 5xx; 4xx and TLS errors fail at once. */
   async get(path: string): Promise<Response> {
     const url = new URL(path, this.o.baseUrl).toString();
     const retries = this.o.retries ?? 4;
@@ -327,8 +384,11 @@ class Http {
       try {
         res = await this.fetch(url, { headers: this.headers() });
       } catch (err) {
-        if (++failures > retries) throw new BackupError(`GET ${path}: ${(err as Error).message}`);
-        await this.sleep(Math.min(30_000, 500 * 2 ** failures));
+        const { reason, tls } = describeFetchError(err);
+        const what = `GET ${url}: ${reason}`;
+        if (tls) throw new BackupError(what);
+        if (++failures > retries) throw new BackupError(retries ? `${what} (gave up after ${retries} retries)` : what);
+        await this.retry(what, failures, retries);
         continue;
       }
       if (res.status === 429) {
@@ -340,7 +400,7 @@ class Http {
       }
       if (res.status >= 500 && ++failures <= retries) {
         await res.arrayBuffer().catch(() => undefined);
-        await this.sleep(Math.min(30_000, 500 * 2 ** failures));
+        await this.retry(`GET ${url}: ${res.status} ${res.statusText}`.trimEnd(), failures, retries);
         continue;
       }
       if (!res.ok) {
@@ -352,7 +412,13 @@ class Http {
           body = undefined;
         }
         const message = typeof body?.message === 'string' ? body.message : text.slice(0, 200) || res.statusText;
-        throw new BackupError(`GET ${path}: ${res.status} ${message}`, res.status, body);
+        const hint =
+          res.status === 401
+            ? ' (the server refused the key: check SHEAF_API_KEY, and SHEAF_WORKSPACE_ID or --workspace)'
+            : res.status === 403
+              ? ' (the backup needs a full-access key of an owner or administrator)'
+              : '';
+        throw new BackupError(`GET ${url}: ${res.status} ${message}${hint}`, res.status, body);
       }
       return res;
     }

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.ts';
 import { str, type Command } from './command.ts';
 import { UsageError } from './output.ts';
-import { BackupError, pullBackup, verifyBackup } from './backup-client.ts';
+import { BackupError, pullBackup, verifyBackup, type PullSummary } from './backup-client.ts';
 
 /**
  * `sheaf backup pull --out DIR` and `sheaf backup verify DIR`: clients of the
@@ -16,6 +16,7 @@ interface PullInput {
   url?: string;
   workspace?: string;
   perPage: number;
+  retries: number;
 }
 
 const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -29,11 +30,21 @@ function asCliError(err: unknown): unknown {
   return err;
 }
 
+/** The human summary of a pull: the workspace by name and id, where it went, how much. */
+export function pullSentence(s: PullSummary): string {
+  const ws = s.workspace?.name ? `workspace "${s.workspace.name}" (${s.workspace.id ?? 'id unknown'})` : `workspace ${s.workspace?.id ?? '(unnamed)'}`;
+  const resources = Object.keys(s.resources).length;
+  return (
+    `${s.resumed ? 'Finished the backup' : 'Backed up'} ${ws} into ${s.out}: ${s.records} records in ${resources} resources and ` +
+    `${s.files} files in ${s.seconds.toFixed(1)} s (${s.records_per_second} records/s).`
+  );
+}
+
 const pull: Command<PullInput> = {
   name: 'backup pull',
-  usage: '--out DIR [--url URL] [--workspace ID] [--per-page N]',
+  usage: '--out DIR [--url URL] [--workspace ID] [--per-page N] [--retries N]',
   summary: 'download the workspace backup over the API into DIR (key in SHEAF_API_KEY); resumes an unfinished pull',
-  options: { out: str, url: str, workspace: str, 'per-page': str },
+  options: { out: str, url: str, workspace: str, 'per-page': str, retries: str },
   parse(values) {
     if (!values.out) throw new UsageError('--out DIR is required.');
     const perPage = values['per-page'] ?? '500';
@@ -41,7 +52,9 @@ const pull: Command<PullInput> = {
       throw new UsageError(`--per-page must be an integer from 1 to 500, not '${perPage}'.`);
     }
     if (values.url !== undefined && !/^https?:\/\/[^\s]+$/.test(values.url)) throw new UsageError(`--url must be an http(s) URL, not '${values.url}'.`);
-    return { out: values.out, url: values.url, workspace: values.workspace, perPage: Number(perPage) };
+    const retries = values.retries ?? '4';
+    if (!/^\d{1,2}$/.test(retries) || Number(retries) > 10) throw new UsageError(`--retries must be an integer from 0 to 10, not '${retries}'.`);
+    return { out: values.out, url: values.url, workspace: values.workspace, perPage: Number(perPage), retries: Number(retries) };
   },
   async run({ output, env = process.env }, input) {
     const key = env.SHEAF_API_KEY;
@@ -55,13 +68,12 @@ const pull: Command<PullInput> = {
         workspaceId: input.workspace ?? env.SHEAF_WORKSPACE_ID ?? undefined,
         outDir: input.out,
         perPage: input.perPage,
+        retries: input.retries,
         progress: (line) => output.err(`sheaf backup: ${line}`),
       });
       if (output.json) output.out(JSON.stringify(summary, null, 2));
       else {
-        output.out(
-          `Backup of ${JSON.stringify(summary.workspace)} in ${summary.out}: ${summary.records} records in ${Object.keys(summary.resources).length} resources, ${summary.files} files, ${summary.seconds.toFixed(1)} s (${summary.records_per_second} records/s).`,
-        );
+        output.out(pullSentence(summary));
         for (const d of summary.count_differences) output.out(`note: ${d} (the workspace changed during the pull).`);
         for (const m of summary.missing_files) output.out(`note: ${m} was deleted during the pull.`);
       }

@@ -23,7 +23,8 @@ import {
 } from '../modules/project-assignments/admin-service.ts';
 import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';
-import { fields, print, table, UsageError } from './output.ts';
+import { fields, print, table, UsageError, withMoney } from './output.ts';
+import { formatMoney } from '../money.ts';
 import { bool, required, workspaceOption } from './options.ts';
 
 /**
@@ -254,9 +255,10 @@ const TASK_COLUMNS = ['id', 'name', 'billable_by_default', 'default_hourly_rate'
 const ASSIGNMENT_COLUMNS = ['task_id', 'task_name', 'is_active', 'billable', 'budget', 'hourly_rate', 'hourly_rate_effective_from'];
 const PROJECT_ASSIGNMENT_COLUMNS = ['project_id', 'project_name', 'user_id', 'email', 'role', 'is_project_manager', 'is_active', 'budget'];
 
-const assignmentLine = (a: PresentedAssignment) => {
+/** A task assignment for human output; its rate in the workspace currency's minor units. */
+const assignmentLine = (a: PresentedAssignment, currency: string) => {
   const { task, ...rest } = a;
-  return { ...rest, task_name: task.name };
+  return withMoney({ ...rest, task_name: task.name }, currency, ['hourly_rate']);
 };
 
 const projectAssignmentView = (a: ProjectAssignmentRow) => ({
@@ -292,10 +294,10 @@ const commands = [
       return { id, task: taskFrom(values) as TaskInput & { name: string } };
     },
     async run({ db, output, clock }, { id, task }) {
-      await requireWorkspace(db, id);
+      const { currency } = await requireWorkspace(db, id);
       const { row } = await createTask(db, id, null, task, clock()).catch(optionError<never>(TASK_FIELD_OPTIONS));
       const view = presentTask(row, operatorTaskView);
-      print(output, view, () => fields(view));
+      print(output, view, () => fields(withMoney(view, currency, ['default_hourly_rate'])));
     },
   }),
   admin({
@@ -311,11 +313,11 @@ const commands = [
       return { id, task, changes };
     },
     async run({ db, output, clock }, { id, task, changes }) {
-      await requireWorkspace(db, id);
+      const { currency } = await requireWorkspace(db, id);
       const taskId = await resolveTaskId(db, id, task);
       const { row } = await updateTask(db, id, null, taskId, changes, { now: clock() }).catch(optionError<never>(TASK_FIELD_OPTIONS));
       const view = presentTask(row, operatorTaskView);
-      print(output, view, () => fields(view));
+      print(output, view, () => fields(withMoney(view, currency, ['default_hourly_rate'])));
     },
   }),
   admin({
@@ -325,17 +327,17 @@ const commands = [
     options: { workspace: str, project: str, active: str },
     parse: (values) => ({ id: workspaceOption(values), project: projectOption(values, true), active: bool(values, 'active') }),
     async run({ db, output, clock }, { id, project, active }) {
-      await requireWorkspace(db, id);
+      const { currency } = await requireWorkspace(db, id);
       const all = { page: 1, perPage: 1_000_000 };
       if (!project) {
         const { rows } = await listTasks(db, id, null, { isActive: active }, all);
         const tasks = rows.map((r) => presentTask(r, operatorTaskView));
-        print(output, tasks, () => table(tasks, TASK_COLUMNS));
+        print(output, tasks, () => table(tasks.map((t) => withMoney(t, currency, ['default_hourly_rate'])), TASK_COLUMNS));
         return;
       }
       const { rows, view } = await listTaskAssignments(db, id, null, project, { isActive: active }, all, clock()).catch(explainNotFound);
       const assignments = rows.map((r) => presentAssignment(r, view));
-      print(output, assignments, () => table(assignments.map(assignmentLine), ASSIGNMENT_COLUMNS));
+      print(output, assignments, () => table(assignments.map((a) => assignmentLine(a, currency)), ASSIGNMENT_COLUMNS));
     },
   }),
   admin({
@@ -350,14 +352,14 @@ const commands = [
       input: assignmentFrom(values),
     }),
     async run({ db, output, clock }, { id, project, task, input }) {
-      await requireWorkspace(db, id);
+      const { currency } = await requireWorkspace(db, id);
       const taskId = await resolveTaskId(db, id, task);
       const result = await assignTask(db, id, null, project, taskId, input, clock())
         .catch(optionError<never>(ASSIGNMENT_FIELD_OPTIONS))
         .catch(explainNotFound);
       const view = presentAssignment(result.row, result.view);
       print(output, { ...view, created: result.created }, () =>
-        [fields(assignmentLine(view)), '', result.created ? 'Assigned.' : 'The assignment existed: updated and active.'].join('\n'),
+        [fields(assignmentLine(view, currency)), '', result.created ? 'Assigned.' : 'The assignment existed: updated and active.'].join('\n'),
       );
     },
   }),
@@ -368,11 +370,11 @@ const commands = [
     options: { workspace: str, project: str, task: str },
     parse: (values) => ({ id: workspaceOption(values), project: projectOption(values), task: taskOption(values) }),
     async run({ db, output, clock }, { id, project, task }) {
-      await requireWorkspace(db, id);
+      const { currency } = await requireWorkspace(db, id);
       const taskId = await resolveTaskId(db, id, task);
       const { row, view } = await unassignTask(db, id, null, project, taskId, clock()).catch(explainNotFound);
       const presented = presentAssignment(row, view);
-      print(output, presented, () => fields(assignmentLine(presented)));
+      print(output, presented, () => fields(assignmentLine(presented, currency)));
     },
   }),
   admin({
@@ -388,7 +390,7 @@ const commands = [
       return { id, scope, rate, from: dateOption(values, 'from') };
     },
     async run({ db, output, clock }, { id, scope, rate, from }) {
-      await requireWorkspace(db, id);
+      const { currency } = await requireWorkspace(db, id);
       const resolved = await resolveScope(db, id, scope);
       const result = await setRateForAdmin(db, id, resolved, from, rate, clock()).catch(explainNotFound);
       const shown = { ...result, hourly_rate: number(result.hourly_rate), history: result.history.map(historyLine) };
@@ -396,9 +398,9 @@ const commands = [
         [
           rate === null
             ? `Removed the rate from ${result.effective_from}.`
-            : `Rate ${result.hourly_rate} from ${result.effective_from} on (earlier dates keep their rate).`,
+            : `Rate ${formatMoney(result.hourly_rate!, currency)} from ${result.effective_from} on (earlier dates keep their rate).`,
           '',
-          table(shown.history, ['effective_from', 'hourly_rate', 'created_at']),
+          historyTable(result.history, currency),
         ].join('\n'),
       );
     },
@@ -410,7 +412,7 @@ const commands = [
     options: { workspace: str, kind: str, project: str, task: str, user: str, on: str },
     parse: (values) => ({ id: workspaceOption(values), scope: scopeFrom(values), on: dateOption(values, 'on') }),
     async run({ db, output, clock }, { id, scope, on }) {
-      await requireWorkspace(db, id);
+      const { currency } = await requireWorkspace(db, id);
       const resolved = await resolveScope(db, id, scope);
       const result = await listRatesForAdmin(db, id, resolved, { on, now: clock() }).catch(explainNotFound);
       const shown = {
@@ -421,10 +423,10 @@ const commands = [
       };
       print(output, shown, () =>
         [
-          `In force today (${result.today}): ${shown.rate_today ?? 'none'}`,
-          ...(on ? [`In force on ${on}: ${shown.rate_on ?? 'none'}`] : []),
+          `In force today (${result.today}): ${result.rate_today === null ? 'none' : formatMoney(result.rate_today, currency)}`,
+          ...(on ? [`In force on ${on}: ${result.rate_on == null ? 'none' : formatMoney(result.rate_on, currency)}`] : []),
           '',
-          table(shown.history, ['effective_from', 'hourly_rate', 'created_at']),
+          historyTable(result.history, currency),
         ].join('\n'),
       );
     },
@@ -512,6 +514,14 @@ function projectAssignmentFrom(values: Values): ProjectAssignmentInput {
 
 function historyLine(r: { effective_from: string | null; hourly_rate: string; created_at: Date }) {
   return { effective_from: r.effective_from, hourly_rate: Number(r.hourly_rate), created_at: r.created_at };
+}
+
+/** A rate history for human output: the stored decimals in the workspace currency's minor units. */
+function historyTable(history: Array<{ effective_from: string; hourly_rate: string; created_at: Date }>, currency: string) {
+  return table(
+    history.map((r) => ({ ...r, hourly_rate: formatMoney(r.hourly_rate, currency) })),
+    ['effective_from', 'hourly_rate', 'created_at'],
+  );
 }
 
 async function resolveScope(db: Kysely<DB>, companyId: string, refs: ScopeRefs) {

@@ -12,7 +12,7 @@ import {
 } from '../modules/expense-categories/service.ts';
 import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';
-import { fields, print, table, UsageError } from './output.ts';
+import { fields, print, table, UsageError, withMoney } from './output.ts';
 import { bool, required, workspaceOption } from './options.ts';
 
 /**
@@ -131,9 +131,9 @@ const commands = [
       return { id, input: categoryFrom(values, { create: true }) as CategoryInput & { name: string } };
     },
     async run({ db, output, clock }, { id, input }) {
-      await requireWorkspace(db, id);
+      const { currency } = await requireWorkspace(db, id);
       const view = presentCategory(await createCategory(db, id, null, input, clock()).catch(optionError));
-      print(output, view, () => fields(view));
+      print(output, view, () => fields(withMoney(view, currency, ['unit_price'])));
     },
   }),
   admin({
@@ -149,10 +149,10 @@ const commands = [
       return { id, category, input };
     },
     async run({ db, output, clock }, { id, category, input }) {
-      await requireWorkspace(db, id);
+      const { currency } = await requireWorkspace(db, id);
       const row = await resolveCategory(db, id, category).catch(optionError);
       const view = presentCategory(await updateCategory(db, id, null, row.id, input, clock()).catch(optionError));
-      print(output, view, () => fields(view));
+      print(output, view, () => fields(withMoney(view, currency, ['unit_price'])));
     },
   }),
   admin({
@@ -162,10 +162,10 @@ const commands = [
     options: { workspace: str, active: str },
     parse: (values) => ({ id: workspaceOption(values), active: bool(values, 'active') }),
     async run({ db, output }, { id, active }) {
-      await requireWorkspace(db, id);
+      const { currency } = await requireWorkspace(db, id);
       const { rows } = await listCategories(db, id, { isActive: active }, { page: 1, perPage: 1_000_000 });
       const categories = rows.map(presentCategory);
-      print(output, categories, () => table(categories, COLUMNS));
+      print(output, categories, () => table(categories.map((c) => withMoney(c, currency, ['unit_price'])), COLUMNS));
     },
   }),
 ];

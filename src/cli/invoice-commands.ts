@@ -4,7 +4,7 @@ import { listInvoicesForAdmin, transitionInvoiceForAdmin, type AdminTransition }
 import type { PresentedInvoice } from '../modules/invoices/presenter.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
-import { fields, print, table, UsageError } from './output.ts';
+import { fields, print, table, UsageError, withMoney } from './output.ts';
 import { required, workspaceOption } from './options.ts';
 
 /**
@@ -13,7 +13,8 @@ import { required, workspaceOption } from './options.ts';
  * admin service, acting with an owner's rights.
  */
 
-const summary = (i: PresentedInvoice) => ({
+/** The human view of an invoice: its amounts in its currency's minor units (--json keeps the API's numbers). */
+const summary = (i: PresentedInvoice) => withMoney({
   id: i.id,
   number: i.number,
   state: i.state,
@@ -23,7 +24,7 @@ const summary = (i: PresentedInvoice) => ({
   currency: i.currency,
   amount: i.amount,
   due_amount: i.due_amount,
-});
+}, i.currency, ['amount', 'due_amount']);
 
 const requireWorkspace = (db: Parameters<typeof getWorkspace>[0], id: string) => getWorkspace(db, id);
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../config.ts';
@@ -10,7 +11,7 @@ import { backupCommands } from './backup-commands.ts';
 import { approvalCommands } from './approval-commands.ts';
 import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
 import { str, type Command, type Options, type Values } from './command.ts';
-import { UsageError, type Output } from './output.ts';
+import { helpRows, UsageError, wrapText, type Output } from './output.ts';
 
 /**
  * The `sheaf` command line. Options are checked before anything heavy is loaded
@@ -88,25 +89,49 @@ export const COMMANDS: Command<any>[] = [
 
 const line = (c: Command<any>) => `sheaf ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
 
+/** The version in package.json (read when asked, so a normal command does not pay for it). */
+export function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 /** The text of `sheaf help` (built on demand, so commands added to COMMANDS are listed). */
-export const usage = () => [
-  'Usage: sheaf <command> [options] [--json]',
-  '',
-  ...COMMANDS.map((c) => `  ${c.name.padEnd(26)} ${c.summary}`),
-  '  help [command]             this text, or one command\'s options (also: <command> --help)',
-  '',
-  'Values: ROLE is ' + ROLE_NAMES + '; B is true or false;',
-  `P is one of ${PERMISSION_NAMES} (managers only).`,
-  '--user, --manager and --teammate take a user id or an e-mail address.',
-  'Every command takes --json: one JSON document on stdout; errors as JSON on stderr.',
-  'Exit codes: 0 ok, 1 failure, 2 bad input, 3 not found, 4 conflict.',
-  'Database: PostgreSQL when DATABASE_URL is set (schema DATABASE_SCHEMA), else the embedded one',
-  'in DATA_DIR (./data), which only one process at a time may open: stop the server first.',
-  'Run "sheaf help <command>" for a command\'s options; see docs/cli.md.',
-].join('\n');
+export const usage = () =>
+  [
+    'Usage: sheaf <command> [options] [--json]',
+    '',
+    helpRows([
+      ...COMMANDS.map((c): [string, string] => [c.name, c.summary]),
+      ['help [command]', "this text, or a command's or group's options (also: <command> --help)"],
+      ['--version', "sheaf's version"],
+    ]),
+    '',
+    'Values: ROLE is ' + ROLE_NAMES + '; B is true or false;',
+    `P is one of ${PERMISSION_NAMES} (managers only).`,
+    '--user, --manager and --teammate take a user id or an e-mail address.',
+    'Every command takes --json: one JSON document on stdout; errors as JSON on stderr.',
+    'Exit codes: 0 ok, 1 failure, 2 bad input, 3 not found, 4 conflict.',
+    'Database: PostgreSQL when DATABASE_URL is set (schema DATABASE_SCHEMA), else the embedded one',
+    'in DATA_DIR (./data), which only one process at a time may open: stop the server first.',
+    'Run "sheaf help <command>" for a command\'s options; see docs/cli.md.',
+  ].join('\n');
 
 export function commandHelp(c: Command<any>): string {
-  return [`Usage: ${line(c)} [--json]`, '', `  ${c.summary}`].join('\n');
+  return [`Usage: ${line(c)} [--json]`, '', ...wrapText(c.summary, 98).map((l) => `  ${l}`)].join('\n');
+}
+
+/** The commands of a group such as `admin key` (every command whose name starts with those words). */
+export const groupCommands = (group: string) => COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+
+/** The text of `sheaf <group> --help`: the group's commands, aligned. */
+export function groupHelp(group: string): string {
+  const commands = groupCommands(group);
+  return [
+    `Usage: sheaf ${group} <command> [options] [--json]`,
+    '',
+    helpRows(commands.map((c): [string, string] => [c.name, c.summary])),
+    '',
+    `Run "sheaf help ${commands[0].name}" (or "sheaf ${commands[0].name} --help") for a command's options.`,
+  ].join('\n');
 }
 
 /** Finds the command named by the leading words of `args`; returns it with the remaining arguments. */
@@ -124,10 +149,26 @@ function findCommand(args: string[]): { command?: Command<any>; rest: string[]; 
   return { rest: args.slice(words.length), words };
 }
 
+/** `sheaf help [words]` and `sheaf [words] --help`: a command's help, a group's, or all of it. */
+function help(args: string[], output: Output): number {
+  const words = (args[0] === 'help' ? args.slice(1) : args).filter((a) => a !== '--help' && a !== '-h');
+  // Without a command, `leading` is every word before the first option, e.g. `admin key`.
+  const { command, words: leading } = findCommand(words);
+  const group = !command && leading.length && groupCommands(leading.join(' ')).length ? leading.join(' ') : undefined;
+  if (!command && !group && leading.length) throw unknownCommand(leading);
+  const listed = command ? [command] : group ? groupCommands(group) : COMMANDS;
+  if (output.json) {
+    output.out(JSON.stringify({ commands: listed.map((c) => ({ name: c.name, usage: line(c), summary: c.summary })) }, null, 2));
+  } else output.out(command ? commandHelp(command) : group ? groupHelp(group) : usage());
+  return EXIT.ok;
+}
+
 export interface CliIo {
   out?: (text: string) => void;
   err?: (text: string) => void;
   env?: Record<string, string | undefined>;
+  /** Whether stdout is a terminal (default: process.stdout's, when `out` is not given). */
+  tty?: boolean;
 }
 
 export async function main(argv: string[], io: CliIo = {}): Promise<number> {
@@ -135,24 +176,19 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     json: argv.includes('--json'),
     out: io.out ?? ((t) => process.stdout.write(t + '\n')),
     err: io.err ?? ((t) => process.stderr.write(t + '\n')),
+    tty: io.tty ?? (io.out ? false : process.stdout.isTTY === true),
   };
   const args = argv.filter((a) => a !== '--json');
   try {
-    const wantsHelp = args.some((a) => a === '--help' || a === '-h');
     if (args.length === 0) {
       output.err(usage());
       return EXIT.usage;
     }
-    if (args[0] === 'help' || wantsHelp) {
-      const words = args.filter((a) => a !== 'help' && a !== '--help' && a !== '-h' && !a.startsWith('-'));
-      const { command } = findCommand(words);
-      if (words.length && !command) throw new UsageError(`Unknown command: sheaf ${words.join(' ')}`);
-      const listed = command ? [command] : COMMANDS;
-      if (output.json) {
-        output.out(JSON.stringify({ commands: listed.map((c) => ({ name: c.name, usage: line(c), summary: c.summary })) }, null, 2));
-      } else output.out(command ? commandHelp(command) : usage());
+    if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+      output.out(output.json ? JSON.stringify({ version: version() }) : `sheaf ${version()}`);
       return EXIT.ok;
     }
+    if (args[0] === 'help' || args.some((a) => a === '--help' || a === '-h')) return help(args, output);
     const { command, rest, words } = findCommand(args);
     if (!command) throw unknownCommand(words);
     const input = command.parse(parseOptions(command, rest));
@@ -263,7 +299,7 @@ async function withDatabase(config: Config, migrateFirst: boolean, fn: (db: Kyse
  */
 async function serve(config: Config, output: Output): Promise<number> {
   const { startServer } = await import('../server.ts');
-  const { curlUsersMe, firstStartMessage } = await import('../bootstrap.ts');
+  const { deliverFirstStart } = await import('./first-start.ts');
   let onSignal!: (signal: NodeJS.Signals) => void;
   const stopped = new Promise<NodeJS.Signals>((resolve) => (onSignal = resolve));
   let signalled = false;
@@ -282,9 +318,7 @@ async function serve(config: Config, output: Output): Promise<number> {
     const server = await startServer(config);
     const event = (value: Record<string, unknown>) => output.out(JSON.stringify(value));
     if (server.firstStart) {
-      const first = server.firstStart;
-      if (output.json) event({ event: 'first_start', ...first, curl: curlUsersMe(server.url, first.workspace_id, first.key) });
-      else output.out(firstStartMessage(first, server.url));
+      await deliverFirstStart({ first: server.firstStart, url: server.url, dataDir: config.dataDir, tty: output.tty === true, output, log: server.app.log });
     }
     if (output.json) event({ event: 'listening', url: server.url, database: server.database.kind });
     else {
