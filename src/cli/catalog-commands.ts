@@ -517,9 +517,9 @@ function historyLine(r: { effective_from: string | null; hourly_rate: string; cr
 }
 
 /** A rate history for human output: the stored decimals in the workspace currency's minor units. */
-function historyTable(history: Array<{ effective_from: string; hourly_rate: string; created_at: Date }>, currency: string) {
+function historyTable(history: Array<{ effective_from: string | null; hourly_rate: string; created_at: Date }>, currency: string) {
   return table(
-    history.map((r) => ({ ...r, hourly_rate: formatMoney(r.hourly_rate, currency) })),
+    history.map((r) => ({ ...r, effective_from: r.effective_from ?? 'the start', hourly_rate: formatMoney(r.hourly_rate, currency) })),
     ['effective_from', 'hourly_rate', 'created_at'],
   );
 }
