@@ -130,6 +130,17 @@ export async function lockPersonTimeForApproval(trx: Tx, companyId: string, user
 }
 
 /**
+ * Serializes the timer starts of one person that replace the running timer
+ * (`replace_running`): each waits for the one before it to commit, then stops the
+ * timer it started. Without it two simultaneous replacing starts both find no
+ * timer to stop and one loses to the one-running-timer index. A key of its own:
+ * it never meets the approval lock above.
+ */
+export async function lockPersonTimers(trx: Tx, companyId: string, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${sql.lit(`timer/${companyId}/${userId.toLowerCase()}`)}, 0))`.execute(trx);
+}
+
+/**
  * Throws 409 `approved_timesheet_week_locked` (with `week_start` and `week_end`)
  * when any of the dates falls in a week of the person's that holds approved time
  * or expenses.

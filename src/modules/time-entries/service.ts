@@ -10,7 +10,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../../errors.ts';
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { todayIn } from '../../time/workspace-time.ts';
-import { assertNotLocked, assertWeeksOpen, enteredPersonTime, tryEnterPersonTime, weekLockedError } from './lock.ts';
+import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, tryEnterPersonTime, weekLockedError } from './lock.ts';
 import { entryHours, type EntryRow, type EntryView, type PresentContext } from './presenter.ts';
 import {
   billableRateSql,
@@ -137,20 +137,34 @@ function isRunningTimerViolation(err: unknown): boolean {
   return e?.code === '23505' && (e.constraint === 'time_entries_one_running_timer' || /time_entries_one_running_timer/.test(e.message ?? ''));
 }
 
+/** Attempts of a timer start that keeps meeting concurrent starts of the same person. */
+const TIMER_START_ATTEMPTS = 5;
+
 /**
  * Runs a write that may start a timer. When the unique index refuses it (another
- * start won a race), the conflict is reported with the timer that now runs; if
- * that one stopped meanwhile, the write is tried again.
+ * start won a race), a plain start reports the conflict with the timer that now
+ * runs; a start with `replace_running` is tried again, so it stops that timer in
+ * turn (the spec: with replace_running the other timer is stopped first, never a
+ * 409). If the winner stopped meanwhile, the write is tried again too.
  */
-async function startingTimer<T>(db: Kysely<DB>, companyId: string, personId: string, write: () => Promise<T>): Promise<T> {
+async function startingTimer<T>(
+  db: Kysely<DB>,
+  companyId: string,
+  person: () => string | undefined,
+  { replace, exceptId }: { replace: boolean; exceptId?: string },
+  write: () => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write();
     } catch (err) {
-      if (!isRunningTimerViolation(err)) throw err;
-      const running = await withTenant(db, companyId, (trx) => runningEntries(trx, companyId, personId));
-      if (running.length > 0) throw runningTimerConflict(running);
-      if (attempt >= 3) throw new ApiError('conflict', 'Timers of this person changed concurrently; try again.');
+      const personId = person();
+      if (!isRunningTimerViolation(err) || personId === undefined) throw err;
+      if (!replace) {
+        const running = await withTenant(db, companyId, (trx) => runningEntries(trx, companyId, personId, { exceptId }));
+        if (running.length > 0) throw runningTimerConflict(running);
+      }
+      if (attempt >= TIMER_START_ATTEMPTS) throw new ApiError('conflict', 'Timers of this person changed concurrently; try again.');
     }
   }
 }
@@ -260,6 +274,7 @@ async function makeRoomForTimer(
   personId: string,
   { replace, exceptId, settings, now }: { replace: boolean; exceptId?: string; settings: TimeSettings; now: Date },
 ) {
+  if (replace) await lockPersonTimers(trx, p.companyId, personId);
   const running = await runningEntries(trx, p.companyId, personId, { lock: true, exceptId });
   if (running.length === 0) return;
   if (!replace) throw runningTimerConflict(running);
@@ -424,7 +439,7 @@ export async function createEntry(db: Kysely<DB>, p: Principal, input: CreateInp
       const row: EntryRow = { ...stored, task_name: target.taskName, project_budget_by: target.budgetBy };
       return { row, present: presentOf(p, settings, now) };
     }, prelude);
-  return running ? startingTimer(db, p.companyId, personHint, write) : write();
+  return running ? startingTimer(db, p.companyId, () => personHint, { replace: input.replace_running === true }, write) : write();
 }
 
 // ---- update ----
@@ -582,16 +597,7 @@ export async function restartEntry(
       );
       return { row: await reload(trx, p.companyId, entry.id), present: presentOf(p, settings, now) };
     });
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (err) {
-      if (!isRunningTimerViolation(err) || personId === undefined) throw err;
-      const running = await withTenant(db, p.companyId, (trx) => runningEntries(trx, p.companyId, personId!, { exceptId: id }));
-      if (running.length > 0) throw runningTimerConflict(running);
-      if (attempt >= 3) throw new ApiError('conflict', 'Timers of this person changed concurrently; try again.');
-    }
-  }
+  return startingTimer(db, p.companyId, () => personId, { replace: input.replace_running === true, exceptId: id }, write);
 }
 
 // ---- delete ----
