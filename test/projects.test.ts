@@ -501,6 +501,22 @@ describe('POST /api/v2/projects', () => {
       expect(again.json().error).toBe('idempotency_permission_changed');
     });
 
+    it('a permission taken away since the first use is 409 too, not 403; a new key gets the 403', async () => {
+      const mgr = await addMember(ctx.db, ws.companyId, { role: 'manager', permissions: ['edit_projects'] });
+      const key = `perm-gone-${newId()}`;
+      const body = { client_id: ws.clientId, name: uniqueName(), task_ids: [] };
+      expect((await api(mgr, 'POST', '/api/v2/projects', body, { 'idempotency-key': key })).statusCode).toBe(201);
+      await updateMember(ctx.db, ws.companyId, mgr.userId, { permissions: [] });
+      const before = await countProjects(ws.companyId);
+      const again = await api(mgr, 'POST', '/api/v2/projects', body, { 'idempotency-key': key });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error).toBe('idempotency_permission_changed');
+      const fresh = await api(mgr, 'POST', '/api/v2/projects', body, { 'idempotency-key': `perm-new-${newId()}` });
+      expect(fresh.statusCode).toBe(403);
+      expect((await api(mgr, 'POST', '/api/v2/projects', body)).statusCode).toBe(403);
+      expect(await countProjects(ws.companyId)).toBe(before);
+    });
+
     it('replays a PATCH', async () => {
       const p = await createProject();
       const key = `patch-${newId()}`;

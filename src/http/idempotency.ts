@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type {
   FastifyInstance,
   FastifyReply,
+  FastifyRequest,
   onResponseAsyncHookHandler,
   onSendAsyncHookHandler,
   preHandlerAsyncHookHandler,
@@ -91,9 +92,7 @@ export function registerIdempotency(app: FastifyInstance) {
     if (existing.request_hash !== requestHash) {
       throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
     }
-    if (existing.permission_hash !== permHash) {
-      throw new ApiError('idempotency_permission_changed', 'Your permissions changed since this Idempotency-Key was first used; use a new key.');
-    }
+    if (existing.permission_hash !== permHash) throw permissionChanged();
     if (existing.state === 'in_flight') {
       throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress.');
     }
@@ -125,6 +124,29 @@ export function registerIdempotency(app: FastifyInstance) {
     appendRouteHook(route, 'onResponse', onResponse);
   });
 }
+
+/**
+ * The 409 of a key replayed after the caller's permissions changed, for a request
+ * the route's access check is about to refuse (403): the spec answers key reuse
+ * "after a permission change" with 409, also when the change took the
+ * permission away. Null when the key is unknown, expired, or the permissions are
+ * the same (the 403 stands).
+ */
+export async function permissionChangedReplay(app: FastifyInstance, request: FastifyRequest): Promise<ApiError | null> {
+  const header = request.headers['idempotency-key'];
+  const principal = request.principal;
+  if (typeof header !== 'string' || !KEY_PATTERN.test(header) || !principal) return null;
+  const state: IdempotencyState = { companyId: principal.companyId, credentialKey: credentialKeyOf(principal), key: header };
+  const since = new Date(app.config.clock().getTime() - IDEMPOTENCY_WINDOW_MS);
+  const stored: { permission_hash: string } | undefined = await withTenant(app.db, state.companyId, (trx) =>
+    keyFilter(state)(trx.selectFrom('idempotency_keys').select('permission_hash')).where('created_at', '>=', since).executeTakeFirst(),
+  );
+  if (!stored || stored.permission_hash === permissionHash(principal)) return null;
+  return permissionChanged();
+}
+
+const permissionChanged = () =>
+  new ApiError('idempotency_permission_changed', 'Your permissions changed since this Idempotency-Key was first used; use a new key.');
 
 function keyFilter(state: IdempotencyState) {
   return (qb: any) =>

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import { authenticate, type AuthDeps } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { assertRouteAccess, type RouteAccess } from '../access/policy.ts';
+import { ApiError } from '../errors.ts';
+import { permissionChangedReplay } from './idempotency.ts';
 import { appendRouteHook } from './route-hooks.ts';
 
 /**
@@ -21,10 +23,17 @@ export function registerSecurity(app: FastifyInstance, deps: AuthDeps) {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, access });
     if (access === 'public') return;
     const routeUrl = route.url;
+    const idempotent = route.config?.idempotent === true;
     const guard: onRequestHookHandler = async (request) => {
       const principal = await authenticate(request.headers, deps);
       request.principal = principal;
-      assertRouteAccess(principal, request.method, routeUrl, access);
+      try {
+        assertRouteAccess(principal, request.method, routeUrl, access);
+      } catch (err) {
+        // A replayed Idempotency-Key after the permission was taken away is the spec's 409, not 403.
+        if (idempotent && err instanceof ApiError && err.statusCode === 403) throw (await permissionChangedReplay(app, request)) ?? err;
+        throw err;
+      }
     };
     appendRouteHook(route, 'onRequest', guard);
   });
