@@ -39,6 +39,23 @@ export function projectVisible(p: Principal, alias = 'projects') {
   };
 }
 
+/**
+ * SQL condition: the principal actively manages the project whose company and id
+ * are the given column references (an assignment with is_project_manager).
+ */
+export function managesProjectRow(eb: ExpressionBuilder<any, any>, p: Principal, companyRef: string, projectRef: string): Expression<SqlBool> {
+  return eb.exists(
+    eb
+      .selectFrom('project_user_assignments as mgd_pua')
+      .select(sql`1`.as('one'))
+      .whereRef('mgd_pua.company_id', '=', sql.ref(companyRef))
+      .whereRef('mgd_pua.project_id', '=', sql.ref(projectRef))
+      .where('mgd_pua.user_id', '=', p.userId)
+      .where('mgd_pua.is_active', '=', true)
+      .where('mgd_pua.is_project_manager', '=', true),
+  );
+}
+
 /** The caller's own assignment to a project, as loaded by the service (null: not assigned). */
 export interface OwnAssignment {
   is_active: boolean;

@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
-import { maySeeRates } from './catalog.ts';
+import { managesProjectRow, maySeeRates } from './catalog.ts';
 import { hasPermission, isAdmin, isManager, type RouteAccess } from './policy.ts';
 
 /**
@@ -72,16 +72,7 @@ export function invoiceableProject(p: Principal, alias = 'projects') {
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
     if (!mayUseInvoices(p)) return sql<SqlBool>`false`;
     if (invoicesEveryProject(p)) return sql<SqlBool>`true`;
-    return eb.exists(
-      eb
-        .selectFrom('project_user_assignments as inv_pm')
-        .select(sql`1`.as('one'))
-        .whereRef('inv_pm.company_id', '=', sql.ref(`${alias}.company_id`))
-        .whereRef('inv_pm.project_id', '=', sql.ref(`${alias}.id`))
-        .where('inv_pm.user_id', '=', p.userId)
-        .where('inv_pm.is_active', '=', true)
-        .where('inv_pm.is_project_manager', '=', true),
-    );
+    return managesProjectRow(eb, p, `${alias}.company_id`, `${alias}.id`);
   };
 }
 

@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
 import type { Role } from '../db/types.ts';
+import { managesProjectRow } from './catalog.ts';
 import { isAdmin, isAdminRole, isManager } from './policy.ts';
 
 /**
@@ -39,16 +40,7 @@ export function timeRecordVisible(p: Principal, alias: string) {
           .whereRef('vis_ta.teammate_id', '=', sql.ref(`${alias}.user_id`))
           .where('vis_ta.manager_id', '=', p.userId),
       ),
-      eb.exists(
-        eb
-          .selectFrom('project_user_assignments as vis_pm')
-          .select(sql`1`.as('one'))
-          .whereRef('vis_pm.company_id', '=', sql.ref(`${alias}.company_id`))
-          .whereRef('vis_pm.project_id', '=', sql.ref(`${alias}.project_id`))
-          .where('vis_pm.user_id', '=', p.userId)
-          .where('vis_pm.is_active', '=', true)
-          .where('vis_pm.is_project_manager', '=', true),
-      ),
+      managesProjectRow(eb, p, `${alias}.company_id`, `${alias}.project_id`),
     ]);
   };
 }
