@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import swagger from '@fastify/swagger';
 import type { Kysely } from 'kysely';
 import './http/fastify-types.ts';
 import type { Config } from './config.ts';
@@ -12,6 +11,7 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerResponseHeaders } from './http/response-headers.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerOpenApi } from './http/openapi.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { expensesRoutes } from './modules/expenses/routes.ts';
@@ -77,28 +77,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   // JSON only: a text/plain body is a 415, never a string the schemas then misread.
   app.removeContentTypeParser(['text/plain']);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Sheaf API',
-        version: '2',
-        description:
-          'Time tracking, expenses and invoicing. Authenticate with `Authorization: Bearer <key>` and `Service-Account-Id: <workspace id>`, or with an identity-provider JWT alone.',
-      },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
-          account: { type: 'apiKey', in: 'header', name: 'Service-Account-Id' },
-        },
-      },
-    },
-    transform: ({ schema, url, route }) => {
-      const access = route.config?.access;
-      const security = access && access !== 'public' ? [{ bearer: [], account: [] }, { bearer: [] }] : [];
-      return { schema: { ...schema, security } as typeof schema, url };
-    },
-  });
+  await registerOpenApi(app);
 
   await registerRateLimit(app, config.rateLimit);
   registerSecurity(app, { db, clock: config.clock, jwt: config.jwt ? createJwtVerifier(config.jwt) : null });

@@ -7,7 +7,10 @@ export async function systemRoutes(app: FastifyInstance) {
     '/healthz',
     {
       config: { access: 'public' },
+      // Not in the API document: a probe for load balancers and orchestrators, not an
+      // API v2 operation an SDK should offer (and it has no client error to document).
       schema: {
+        hide: true,
         tags: ['system'],
         summary: 'Liveness and database health',
         response: {
