@@ -662,8 +662,8 @@ const lane2: Step[] = [
       // stdout is a pipe here (as under a process manager): the key goes to a file, stdout only names it.
       const first = await serve(env, [], humanListeningUrl);
       const credentials = join(d.dataDir, 'first-start-credentials.txt');
-      let key = '';
-      let workspaceId = '';
+      let key: string;
+      let workspaceId: string;
       try {
         const text = readFileSync(credentials, 'utf8');
         expect(statSync(credentials).mode & 0o777).toBe(0o600);

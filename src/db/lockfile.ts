@@ -21,6 +21,7 @@ export function lockDataDir(dir: string): () => void {
       if (pid && pid !== process.pid && isAlive(pid)) {
         throw new Error(
           `the embedded database in ${dir} is in use by process ${pid}; stop it first, or use PostgreSQL (DATABASE_URL) to run several processes`,
+          { cause: err },
         );
       }
       rmSync(path, { force: true });
