@@ -362,6 +362,20 @@ describe('receipts over HTTP', () => {
     expect(noBoundary.statusCode).toBe(400);
   });
 
+  it('a body cut off before its closing boundary is 400 and stores nothing (no expense, no partial receipt)', async () => {
+    const files = await fileCount();
+    const expenses = async () => (await request(ctx.app, w.member, { method: 'GET', url: '/api/v2/expenses' })).json().total_entries;
+    const before = await expenses();
+    const { payload, headers } = await multipartBody({ ...base(), notes: 'cut off' }, { filename: 'r.pdf', type: 'application/pdf', data: SAMPLE_FILES.pdf });
+    for (const cut of [payload.length - 4, payload.length - 5, payload.length - 8, payload.length - 40]) {
+      const res = await request(ctx.app, w.member, { method: 'POST', url: '/api/v2/expenses', payload: payload.subarray(0, cut), headers });
+      expect(res.statusCode, `cut at ${cut} of ${payload.length}`).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'invalid_request' });
+    }
+    expect(await expenses()).toBe(before);
+    expect(await fileCount()).toBe(files);
+  });
+
   it('a receipt over 10 MiB is 413 and nothing is stored; exactly 10 MiB is accepted', async () => {
     const files = await fileCount();
     const expenses = Number((await ctx.db.selectFrom('expenses').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
