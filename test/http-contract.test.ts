@@ -353,6 +353,19 @@ describe('rate limit shared through Redis', () => {
     for (const app of [a.app, b, a.app, b, a.app]) statuses.push((await request(app, owner, { method: 'GET', url: '/api/v2/users/me' })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
+
+  it('a Redis outage lets requests through (and logs it) instead of failing them', async () => {
+    const lines: string[] = [];
+    const env = { RATE_LIMIT_MAX: '4', REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'error' };
+    const a = await createTestContext({ env });
+    contexts.push(a);
+    const { owner } = await createWorkspaceWithOwner(a.db);
+    const app = await buildApp({ config: a.config, db: a.db, logStream: { write: (line) => void lines.push(line) } });
+    contexts.push({ ...a, close: () => app.close() });
+    const res = await request(app, owner, { method: 'GET', url: '/api/v2/users/me' });
+    expect(res.statusCode).toBe(200);
+    expect(lines.join('')).toContain('rate limit store unavailable');
+  });
 });
 
 describe('request logging', () => {
