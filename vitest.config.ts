@@ -9,5 +9,7 @@ export default defineConfig({
     // Each file gets its own database (in-memory PGlite, or its own PostgreSQL schema).
     fileParallelism: true,
     maxWorkers: 2,
+    execArgv: ['--liftoff-only'],
+    isolate: false,
   },
 });
