@@ -63,10 +63,18 @@ export async function runCli(args: string[], options: { env: CliEnv; openDatabas
   return result(code, stdout, stderr);
 }
 
+/**
+ * How the tests start `node bin/sheaf.js`: WebAssembly on V8's baseline compiler
+ * only, as in the test workers (vitest.config.ts). A short-lived process does
+ * not live long enough for the optimizing tier to pay for itself, and the
+ * embedded database then starts with about half the CPU.
+ */
+export const SHEAF_BIN = ['--liftoff-only', 'bin/sheaf.js'];
+
 /** `node bin/sheaf.js ...args` in its own process. */
 export function spawnCli(args: string[], env: CliEnv): Promise<CliResult> {
   return new Promise((resolvePromise) => {
-    execFile(process.execPath, ['bin/sheaf.js', ...args], { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...SHEAF_BIN, ...args], { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       resolvePromise(result(code, stdout, stderr));
     });

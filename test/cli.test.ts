@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, SharedDatabase, spawnCli, tryParse, type CliEnv as Env, type CliResult as Result } from './cli-runner.ts';
+import { ROOT, runCli, SHEAF_BIN, SharedDatabase, spawnCli, tryParse, type CliEnv as Env, type CliResult as Result } from './cli-runner.ts';
 import { DATABASE_URL, dropSchema, onPostgres, uniqueSchema } from './helpers.ts';
 
 /**
@@ -47,7 +47,7 @@ const running = new Set<ChildProcess>();
 
 /** Starts `sheaf serve` and waits until `ready` finds the URL in a line of its output. */
 async function serve(env: Env, args: string[], ready: (line: string) => string | undefined): Promise<Server> {
-  const child = spawn(process.execPath, ['bin/sheaf.js', 'serve', '--port', '0', ...args], { cwd: ROOT, env });
+  const child = spawn(process.execPath, [...SHEAF_BIN, 'serve', '--port', '0', ...args], { cwd: ROOT, env });
   running.add(child);
   const exited = new Promise<number | null>((r) =>
     child.on('exit', (code) => {

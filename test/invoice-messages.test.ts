@@ -25,7 +25,7 @@ import {
   makeInvoiceWorkspace,
   type InvoiceWorkspace,
 } from './fixtures/invoices.ts';
-import { SharedDatabase } from './cli-runner.ts';
+import { SHEAF_BIN, SharedDatabase } from './cli-runner.ts';
 
 /**
  * POST/GET /invoices/:id/messages: validation, the state rules of send,
@@ -592,7 +592,7 @@ describe('sheaf admin invoice', () => {
       const processEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
       if (!schema) delete processEnv.DATABASE_URL;
       const binary = await new Promise<{ code: number; stdout: string }>((resolve) => {
-        execFile(process.execPath, ['bin/sheaf.js', 'admin', 'invoice', 'list', '--workspace', ws], { cwd: ROOT, env: processEnv, timeout: 60_000 }, (err, stdout) =>
+        execFile(process.execPath, [...SHEAF_BIN, 'admin', 'invoice', 'list', '--workspace', ws], { cwd: ROOT, env: processEnv, timeout: 60_000 }, (err, stdout) =>
           resolve({ code: err ? Number(err.code ?? -1) : 0, stdout }),
         );
       });
