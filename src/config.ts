@@ -12,6 +12,8 @@ export interface Config {
   dataDir: string | null;
   rateLimit: { max: number; windowMs: number; redisUrl?: string };
   smtpUrl?: string;
+  /** How often the outbox worker looks for due e-mails (with SMTP_URL set). Tests shorten it. */
+  outboxIntervalMs: number;
   jwt: JwtConfig | null;
   logLevel: string;
   clock: Clock;
@@ -45,6 +47,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       redisUrl: env.REDIS_URL || undefined,
     },
     smtpUrl: env.SMTP_URL || undefined,
+    outboxIntervalMs: 5000,
     jwt: jwtKeySource
       ? {
           jwksUrl: env.JWT_JWKS_URL || undefined,

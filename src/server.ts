@@ -46,7 +46,7 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
   const transport = createSmtpTransport(config.smtpUrl, { from: process.env.SMTP_FROM });
   const stop = startOutboxWorker(
     { db: database.db, transport, renderers: { ...invoiceRenderers }, clock: config.clock },
-    5000,
+    config.outboxIntervalMs,
     (err) => app.log.error({ err }, 'outbox delivery failed'),
   );
   app.log.info('e-mail delivery through SMTP is enabled (outbox worker running)');

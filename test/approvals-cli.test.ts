@@ -7,20 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { main } from '../src/cli/main.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
 import { DATABASE_URL, dropSchema, uniqueSchema } from './helpers.ts';
+import { SharedDatabase } from './cli-runner.ts';
 import { insertEntryRow, postEntry } from './fixtures/catalog.ts';
 import { approveAs, freshPerson, makeApprovalWorkspace, statusesOf, submitAs, type ApprovalWorkspace } from './fixtures/approvals.ts';
 
 /**
  * `sheaf admin approvals withdraw` through `main`, on the database the CLI
  * opens (an embedded one in a temporary directory, or a PostgreSQL schema of
- * its own). The test opens the same database between commands (the embedded
- * one is one process at a time, so it is closed while the CLI runs) to approve
- * time over HTTP and to check the week lock before and after the withdrawal.
+ * its own). Between commands the test works on the same database (one open
+ * database shared with the commands) to approve time over HTTP and to check the
+ * week lock before and after the withdrawal.
  */
 
 describe('sheaf admin approvals withdraw', () => {
@@ -29,12 +29,14 @@ describe('sheaf admin approvals withdraw', () => {
   const env: Record<string, string | undefined> = schema
     ? { DATABASE_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'silent' }
     : { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+  /** The commands and withApp share one open database (test/cli-runner.ts): none pays for opening it again. */
+  const shared = new SharedDatabase();
   let w: ApprovalWorkspace;
 
   async function sheaf(...args: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env });
+    const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env, openDatabase: shared.open });
     const parse = (text: string) => {
       try {
         return JSON.parse(text);
@@ -47,7 +49,7 @@ describe('sheaf admin approvals withdraw', () => {
 
   /** Opens the CLI's database with an API on it, runs `fn`, closes both. */
   async function withApp<T>(fn: (app: FastifyInstance, db: Kysely<DB>) => Promise<T>): Promise<T> {
-    const database = await openDatabase({ databaseUrl: DATABASE_URL, dataDir: schema ? null : dataDir, schema });
+    const database = await shared.open(loadConfig(env));
     try {
       await migrate(database.db);
       const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000' }, { dataDir: null }), db: database.db });
@@ -66,6 +68,7 @@ describe('sheaf admin approvals withdraw', () => {
   }, 120_000);
 
   afterAll(async () => {
+    await shared.close();
     rmSync(dataDir, { recursive: true, force: true });
     if (schema) await dropSchema(schema);
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
 import { loadConfig } from '../src/config.ts';
 import type { DB } from '../src/db/types.ts';
-import { openConfiguredDatabase } from '../src/server.ts';
+import { SharedDatabase } from './cli-runner.ts';
 import { insertClient, insertProject } from './catalog-fixtures.ts';
 import { DATABASE_URL, dropSchema, uniqueSchema } from './helpers.ts';
 
@@ -21,6 +21,8 @@ const schema = DATABASE_URL ? uniqueSchema() : undefined;
 const env: Record<string, string | undefined> = schema
   ? { DATABASE_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'silent' }
   : { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+/** The commands and the test share one open database (test/cli-runner.ts): none pays for opening it again. */
+const database = new SharedDatabase();
 
 interface Run {
   code: number;
@@ -41,18 +43,13 @@ const parse = (text: string) => {
 async function sheaf(...args: string[]): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env });
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env, openDatabase: database.open });
   return { code, out: out.join('\n'), err: err.join('\n'), json: parse(out.join('\n')), error: parse(err.join('\n')) };
 }
 
-/** Direct database access between commands (the embedded database admits one opener at a time). */
+/** Direct database access between commands, on the database they use. */
 async function withDb<T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
-  const database = await openConfiguredDatabase(loadConfig(env as Record<string, string>));
-  try {
-    return await fn(database.db);
-  } finally {
-    await database.close();
-  }
+  return fn((await database.open(loadConfig(env as Record<string, string>))).db);
 }
 
 let ws: string;
@@ -87,6 +84,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await database.close();
   rmSync(dataDir, { recursive: true, force: true });
   if (schema) await dropSchema(schema);
 });

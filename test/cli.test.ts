@@ -1,40 +1,21 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli, SHEAF_BIN, SharedDatabase, spawnCli, tryParse, type CliEnv as Env, type CliResult as Result } from './cli-runner.ts';
 import { DATABASE_URL, dropSchema, onPostgres, uniqueSchema } from './helpers.ts';
 
 /**
- * The `sheaf` command end to end: every test runs the real `node bin/sheaf.js` as
- * a child process against its own database (a fresh embedded data directory, or
- * with DATABASE_URL a fresh PostgreSQL schema) and parses its --json output.
- * Each run boots tsx and the database (~1-2 s), so assertions are batched per run
- * and runs that never open the database go in parallel.
+ * The `sheaf` command end to end, against its own databases (a fresh embedded
+ * data directory, or with DATABASE_URL a fresh PostgreSQL schema), parsing its
+ * --json output. The commands of a lane (sheafA, sheafB) run in-process through
+ * main() on one database per lane (test/cli-runner.ts), so a command costs
+ * milliseconds, not a process with its own database start. What needs a real
+ * process runs `node bin/sheaf.js` (run, serve): the binary's exit codes and
+ * streams, serve and its signals, the first start, the data directory's lock
+ * held by another process.
  */
-
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** stdout parsed as JSON (for --json runs that succeeded). */
-  json: any;
-  /** stderr parsed as JSON (for --json runs that failed). */
-  error: any;
-}
-
-type Env = Record<string, string | undefined>;
-
-const tryParse = (text: string) => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
 
 function envFor(target: { dataDir: string; schema?: string }): Env {
   const env: Env = { ...process.env, DATA_DIR: target.dataDir, LOG_LEVEL: 'warn' };
@@ -44,13 +25,14 @@ function envFor(target: { dataDir: string; schema?: string }): Env {
   return env;
 }
 
+/** The real command in its own process. */
 function run(env: Env, args: string[]): Promise<Result> {
-  return new Promise((resolvePromise) => {
-    execFile(process.execPath, ['bin/sheaf.js', ...args], { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolvePromise({ code, stdout, stderr, json: tryParse(stdout), error: tryParse(stderr) });
-    });
-  });
+  return spawnCli(args, env);
+}
+
+/** The command in-process, on the lane's shared database. */
+function inProcess(env: Env, database: SharedDatabase) {
+  return (...args: string[]) => runCli(args, { env, openDatabase: database.open });
 }
 
 /** A running `sheaf serve --port 0`, with its stdout lines so far and the URL it listens on. */
@@ -65,7 +47,7 @@ const running = new Set<ChildProcess>();
 
 /** Starts `sheaf serve` and waits until `ready` finds the URL in a line of its output. */
 async function serve(env: Env, args: string[], ready: (line: string) => string | undefined): Promise<Server> {
-  const child = spawn(process.execPath, ['bin/sheaf.js', 'serve', '--port', '0', ...args], { cwd: ROOT, env });
+  const child = spawn(process.execPath, [...SHEAF_BIN, 'serve', '--port', '0', ...args], { cwd: ROOT, env });
   running.add(child);
   const exited = new Promise<number | null>((r) =>
     child.on('exit', (code) => {
@@ -130,6 +112,7 @@ function newTarget(embeddedOnly = false) {
 
 afterAll(async () => {
   for (const child of running) child.kill('SIGKILL'); // only after a failure
+  await Promise.all([databaseA.close(), databaseB.close()]);
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   for (const schema of schemas) await dropSchema(schema);
 });
@@ -174,7 +157,8 @@ function lanes(...defs: Step[][]) {
 
 const a = newTarget();
 const envA = envFor(a);
-const sheafA = (...args: string[]) => run(envA, args);
+const databaseA = new SharedDatabase();
+const sheafA = inProcess(envA, databaseA);
 const wsA = { id: '' };
 const settingsChanged = {
   name: 'Acme Studio',
@@ -256,6 +240,10 @@ const lane1: Step[] = [
       expect(badPort.code).toBe(2);
       expect(badPort.stderr).toContain('--port must be a port number');
       for (const r of [help, none, unknown, unknownFlag]) expect(r.stdout + r.stderr).not.toMatch(/at .*\.ts:\d+/); // no stack traces
+      // The installed command in its own process: the same output on the same streams, the exit code as the process's.
+      const [helpProcess, unknownProcess] = await Promise.all([run(envA, ['help']), run(envA, ['frobnicate', '--json'])]);
+      expect(helpProcess).toEqual(help);
+      expect(unknownProcess).toEqual(unknownJson);
       // None of them opened (and so created) the embedded database.
       expect(existsSync(join(a.dataDir, 'pglite'))).toBe(false);
     },
@@ -435,6 +423,7 @@ const lane1: Step[] = [
   [
     'serve: the keys work against the API; on SIGTERM it stops with exit code 0 and releases the data directory',
     async () => {
+      await databaseA.close(); // the server process opens the data directory (and takes its lock)
       const server = await serve(envA, ['--json'], listeningUrl);
       try {
         expect(jsonLines(server.lines).map((e) => e.event)).toEqual(['listening']); // no first start: a workspace exists
@@ -474,7 +463,8 @@ const lane1: Step[] = [
 
 const b = newTarget();
 const envB = envFor(b);
-const sheafB = (...args: string[]) => run(envB, args);
+const databaseB = new SharedDatabase();
+const sheafB = inProcess(envB, databaseB);
 const wsB = { id: '' };
 const users: Record<string, string> = {};
 

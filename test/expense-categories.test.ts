@@ -9,6 +9,7 @@ import { LLM_USAGE_CATEGORY } from '../src/modules/expense-categories/rules.ts';
 import { createWorkspace } from '../src/modules/workspaces/service.ts';
 import { makeExpenseWorkspace, type ExpenseWorkspace } from './fixtures/expenses-catalog.ts';
 import { DATABASE_URL, createTestContext, dropSchema, request, uniqueSchema, type Caller, type TestContext } from './helpers.ts';
+import { SharedDatabase } from './cli-runner.ts';
 
 /**
  * Expense categories: the seeded "LLM usage" category (new workspaces and the
@@ -298,11 +299,13 @@ describe('sheaf admin expense-category', () => {
     : { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   let ws: string;
   let otherWs: string;
+  /** The commands share one open database (test/cli-runner.ts) instead of opening it each. */
+  const shared = new SharedDatabase();
 
   async function sheaf(...args: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env });
+    const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env, openDatabase: shared.open });
     const parse = (text: string) => {
       try {
         return JSON.parse(text);
@@ -319,6 +322,7 @@ describe('sheaf admin expense-category', () => {
   }, 120_000);
 
   afterAll(async () => {
+    await shared.close();
     rmSync(dataDir, { recursive: true, force: true });
     if (schema) await dropSchema(schema);
   });

@@ -25,6 +25,8 @@ interface Hooks {
   calls: number;
   gate: Promise<void> | null;
   fail: number | null;
+  /** Called when a request reaches the handler (before the gate). */
+  entered?: () => void;
 }
 
 function echoPlugin(hooks: Hooks) {
@@ -34,6 +36,7 @@ function echoPlugin(hooks: Hooks) {
       { config: { access: 'authenticated', idempotent: true }, schema: { body: Echo } },
       async (request, reply) => {
         hooks.calls++;
+        hooks.entered?.();
         if (hooks.gate) await hooks.gate;
         if (hooks.fail) return reply.code(hooks.fail).send({ error: 'conflict', error_description: 'x', message: 'x' });
         const body = { n: hooks.calls, echo: request.body };
@@ -197,8 +200,10 @@ describe('HTTP contract', () => {
       let open!: () => void;
       hooks.gate = new Promise((resolve) => (open = resolve));
       const calls = hooks.calls;
+      const entered = new Promise<void>((resolve) => (hooks.entered = resolve));
       const first = post(owner, { name: 'slow' }, { 'idempotency-key': key });
-      await new Promise((r) => setTimeout(r, 50));
+      await entered; // the first request holds the key and waits at the gate
+      hooks.entered = undefined;
       const during = await post(owner, { name: 'slow' }, { 'idempotency-key': key });
       expect(during.statusCode).toBe(409);
       expectShape(during, 'idempotency_key_in_use');

@@ -12,7 +12,7 @@ import { transitionInvoiceForAdmin } from '../src/modules/invoices/admin-service
 import { invoiceRenderers } from '../src/modules/invoices/pdf.ts';
 import { createSmtpTransport } from '../src/outbox/mailer.ts';
 import { deliverDueMessages, MAX_ATTEMPTS, retryDelayMs } from '../src/outbox/worker.ts';
-import { openConfiguredDatabase, startServer } from '../src/server.ts';
+import { startServer } from '../src/server.ts';
 import { createTestContext, createWorkspaceWithOwner, DATABASE_URL, dropSchema, uniqueSchema, type Caller, type TestContext } from './helpers.ts';
 import {
   apiOf,
@@ -25,6 +25,7 @@ import {
   makeInvoiceWorkspace,
   type InvoiceWorkspace,
 } from './fixtures/invoices.ts';
+import { SHEAF_BIN, SharedDatabase } from './cli-runner.ts';
 
 /**
  * POST/GET /invoices/:id/messages: validation, the state rules of send,
@@ -46,6 +47,8 @@ interface Received {
 
 async function startSmtp(port = 0) {
   const received: Received[] = [];
+  let mailArrived = () => {};
+  const arrived = new Promise<void>((resolve) => (mailArrived = resolve));
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -59,13 +62,19 @@ async function startSmtp(port = 0) {
           rcpt: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('latin1'),
         });
+        mailArrived();
         callback();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   const address = server.server.address() as AddressInfo;
-  return { received, port: address.port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  /** Resolves when the first e-mail has arrived, or after `ms` without one. */
+  const firstMail = (ms: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([arrived, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+  };
+  return { received, port: address.port, firstMail, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 interface MimePart {
@@ -500,7 +509,7 @@ describe('the server', () => {
     const schema = DATABASE_URL ? uniqueSchema() : undefined;
     const config = loadConfig(
       { LOG_LEVEL: 'silent', SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, ...(DATABASE_URL ? { DATABASE_URL, DATABASE_SCHEMA: schema } : {}) },
-      { port: 0, host: '127.0.0.1', dataDir: null },
+      { port: 0, host: '127.0.0.1', dataDir: null, outboxIntervalMs: 20 }, // the worker looks every 20 ms, not every 5 s
     );
     const running = await startServer(config);
     try {
@@ -515,8 +524,7 @@ describe('the server', () => {
       const inv = await (await call('POST', '/api/v2/invoices', { client_id: c, line_items: [{ description: 'Served', unit_price: 10 }] })).json();
       const sent = await call('POST', `/api/v2/invoices/${inv.id}/messages`, { recipients: [{ email: 'served@client.test' }] });
       expect(sent.status).toBe(201);
-      const deadline = Date.now() + 15_000;
-      while (smtp.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      await smtp.firstMail(15_000);
       expect(smtp.received).toHaveLength(1);
       expect(smtp.received[0].rcpt).toEqual(['served@client.test']);
       const history = await (await call('GET', `/api/v2/invoices/${inv.id}/messages`)).json();
@@ -536,15 +544,16 @@ describe('sheaf admin invoice', () => {
     const env: Record<string, string | undefined> = schema
       ? { DATABASE_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'silent' }
       : { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    const shared = new SharedDatabase(); // the commands and the inserts below share one open database
     const sheaf = async (...args: string[]) => {
       const out: string[] = [];
       const err: string[] = [];
-      const code = await main([...args, '--json'], { out: (t) => out.push(t), err: (t) => err.push(t), env });
+      const code = await main([...args, '--json'], { out: (t) => out.push(t), err: (t) => err.push(t), env, openDatabase: shared.open });
       return { code, json: out.length ? JSON.parse(out.join('\n')) : undefined, error: err.length ? JSON.parse(err.join('\n')) : undefined };
     };
     try {
       const ws = (await sheaf('admin', 'workspace', 'create', '--name', 'CLI Invoices', '--currency', 'EUR')).json.id;
-      const database = await openConfiguredDatabase(loadConfig(env as Record<string, string>));
+      const database = await shared.open(loadConfig(env as Record<string, string>));
       const ids: string[] = [];
       try {
         const c = await insertClient(database.db, ws, { name: 'Cli client' });
@@ -579,10 +588,11 @@ describe('sheaf admin invoice', () => {
       expect(list.json.map((i: { number: string; state: string }) => `${i.number}:${i.state}`).sort()).toEqual(['1:paid', '2:closed', '3:voided', '4:draft']);
 
       // the installed command itself (bin/sheaf.js in its own process), table output
+      await shared.close(); // the process opens the data directory itself
       const processEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
       if (!schema) delete processEnv.DATABASE_URL;
       const binary = await new Promise<{ code: number; stdout: string }>((resolve) => {
-        execFile(process.execPath, ['bin/sheaf.js', 'admin', 'invoice', 'list', '--workspace', ws], { cwd: ROOT, env: processEnv, timeout: 60_000 }, (err, stdout) =>
+        execFile(process.execPath, [...SHEAF_BIN, 'admin', 'invoice', 'list', '--workspace', ws], { cwd: ROOT, env: processEnv, timeout: 60_000 }, (err, stdout) =>
           resolve({ code: err ? Number(err.code ?? -1) : 0, stdout }),
         );
       });
@@ -592,6 +602,7 @@ describe('sheaf admin invoice', () => {
       // amounts in the invoice currency's minor units (EUR: 2), not as JSON numbers
       expect(binary.stdout).toMatch(/^\S+\s+1\s+paid\s.*\sEUR\s+120\.00\s+0\.00$/m);
     } finally {
+      await shared.close();
       rmSync(dataDir, { recursive: true, force: true });
       if (schema) await dropSchema(schema);
     }

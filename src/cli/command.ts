@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
 import type { DB } from '../db/types.ts';
 import type { Output } from './output.ts';
 
@@ -23,7 +24,10 @@ export interface Command<T = unknown> {
   /** Names given to positional arguments, in order (default none: a positional is a usage error). */
   positionals?: string[];
   parse(values: Values): T;
-  run(ctx: { config: Config; output: Output; env?: Record<string, string | undefined> }, input: T): Promise<number>;
+  run(
+    ctx: { config: Config; output: Output; env?: Record<string, string | undefined>; openDatabase?: (config: Config) => Promise<Database> },
+    input: T,
+  ): Promise<number>;
 }
 
 /** What an admin command runs with: the (migrated) database. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
 import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
 import { catalogCommands } from './catalog-commands.ts';
@@ -57,8 +58,8 @@ const migrateCommand: Command<null> = {
   summary: 'apply pending database migrations (serve and admin commands also do)',
   options: {},
   parse: () => null,
-  run: ({ config, output }) =>
-    withDatabase(config, false, async (db) => {
+  run: ({ config, output, openDatabase }) =>
+    withDatabase(config, openDatabase, false, async (db) => {
       const { migrate } = await import('../db/migrate.ts');
       const applied = await migrate(db);
       output.out(
@@ -75,7 +76,7 @@ const migrateCommand: Command<null> = {
 export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
   return {
     ...c,
-    run: ({ config, output }, input) => withDatabase(config, true, (db) => c.run({ db, output, clock: config.clock }, input)),
+    run: ({ config, output, openDatabase }, input) => withDatabase(config, openDatabase, true, (db) => c.run({ db, output, clock: config.clock }, input)),
   };
 }
 
@@ -169,6 +170,12 @@ export interface CliIo {
   env?: Record<string, string | undefined>;
   /** Whether stdout is a terminal (default: process.stdout's, when `out` is not given). */
   tty?: boolean;
+  /**
+   * How a command opens its database (default: the configured one). The tests
+   * hand out one already-open database to many commands run in-process, instead
+   * of paying for opening (and, embedded, starting) a database per command.
+   */
+  openDatabase?: (config: Config) => Promise<Database>;
 }
 
 export async function main(argv: string[], io: CliIo = {}): Promise<number> {
@@ -198,7 +205,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     } catch (err) {
       throw new UsageError(`Configuration: ${(err as Error).message}`);
     }
-    return await command.run({ config, output, env: io.env ?? process.env }, input);
+    return await command.run({ config, output, env: io.env ?? process.env, openDatabase: io.openDatabase }, input);
   } catch (err) {
     return report(err, output);
   }
@@ -277,9 +284,13 @@ function report(err: unknown, output: Output): number {
 }
 
 /** Opens the configured database (migrating it first for admin commands), runs `fn`, always closes it. */
-async function withDatabase(config: Config, migrateFirst: boolean, fn: (db: Kysely<DB>) => Promise<void>): Promise<number> {
-  const { openConfiguredDatabase } = await import('../server.ts');
-  const database = await openConfiguredDatabase(config);
+async function withDatabase(
+  config: Config,
+  open: ((config: Config) => Promise<Database>) | undefined,
+  migrateFirst: boolean,
+  fn: (db: Kysely<DB>) => Promise<void>,
+): Promise<number> {
+  const database = await (open ?? (await import('../server.ts')).openConfiguredDatabase)(config);
   try {
     if (migrateFirst) {
       const { migrate } = await import('../db/migrate.ts');
