@@ -60,7 +60,7 @@ describe('the first-start workspace', () => {
     expect((await api(owner, 'GET', `/api/v2/tasks?project_id=${bare.id}`)).json().total_entries).toBe(0);
 
     const programming = projectTasks.tasks.find((t: { name: string }) => t.name === 'Programming');
-    expect((await api(owner, 'POST', `/api/v2/projects/${project.json().id}/user_assignments`, { user_id: owner.userId })).statusCode).toBe(201);
+    // no assignment step: the owner records on any active project (and creating it assigned them)
     const entry = await api(owner, 'POST', '/api/v2/time_entries', { project_id: project.json().id, task_id: programming.id, spent_date: '2026-03-10', hours: 3 });
     expect(entry.statusCode, entry.body).toBe(201);
     const invoice = await api(owner, 'POST', '/api/v2/invoices', { client_id: client.id, line_items_import: { time: { summary_type: 'project' } } });

@@ -135,13 +135,20 @@ describe('timer starts', () => {
     expect(err(timerStart({ ...base, spentDate: '2026-06-11' }))?.field).toBe('spent_date');
     expect(err(timerStart({ ...base, startedTime: '12:02' }))?.field).toBe('started_time');
   });
-  it('needs allow_past_timer_starts for a past start, at most 24 hours back', () => {
+  it('needs allow_past_timer_starts for a past start, however far back (the spec bounds only the future)', () => {
     expect(err(timerStart({ ...base, startedTime: '11:00' }))?.message).toMatch(/allow_past_timer_starts/);
     expect(err(timerStart({ ...base, spentDate: '2026-06-09' }))?.field).toBe('spent_date');
     expect(timerStart({ ...base, allowPast: true, startedTime: '11:00' })).toMatchObject({ startedAt: new Date('2026-06-10T11:00:00Z') });
     expect(timerStart({ ...base, allowPast: true, spentDate: '2026-06-09' })).toEqual({ spentDate: '2026-06-09', startedTime: null, startedAt: now });
     expect(timerStart({ ...base, allowPast: true, spentDate: '2026-06-09', startedTime: '13:00' })).toMatchObject({ spentDate: '2026-06-09' });
-    expect(err(timerStart({ ...base, allowPast: true, spentDate: '2026-06-09', startedTime: '11:00' }))?.message).toMatch(/24 hours/);
+    expect(timerStart({ ...base, allowPast: true, spentDate: '2026-06-09', startedTime: '11:00' })).toMatchObject({
+      startedAt: new Date('2026-06-09T11:00:00Z'),
+    });
+    expect(timerStart({ ...base, allowPast: true, spentDate: '2025-06-09', startedTime: '08:30' })).toMatchObject({
+      spentDate: '2025-06-09',
+      startedAt: new Date('2025-06-09T08:30:00Z'),
+    });
+    expect(err(timerStart({ ...base, spentDate: '2025-06-09', startedTime: '08:30' }))?.field).toBe('spent_date');
   });
 });
 
