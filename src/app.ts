@@ -4,7 +4,7 @@ import './http/fastify-types.ts';
 import type { Config } from './config.ts';
 import type { DB } from './db/types.ts';
 import { createJwtVerifier } from './auth/jwt.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { registerErrorHandling, sendFrameworkError } from './http/errors.ts';
 import { registerValidation } from './http/validation.ts';
 import { FeatureSet } from './http/features.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -67,6 +67,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["idempotency-key"]'],
     },
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: sendFrameworkError,
   });
   app.decorate('db', db);
   app.decorate('config', config);

@@ -85,6 +85,15 @@ describe('HTTP contract', () => {
       expect(hooks.calls).toBe(before);
     });
 
+    it('a malformed URL (bad percent-encoding) → 400 in the API error shape, not Fastify\'s', async () => {
+      for (const url of ['/healthz%zz', '/api/v2/clients/%E0%A4%A']) {
+        const res = await request(ctx.app, owner, { method: 'GET', url });
+        expect(res.statusCode, url).toBe(400);
+        expectShape(res, 'invalid_request');
+        expect(res.json().code, url).toBeUndefined();
+      }
+    });
+
     it('wrong content types → 415', async () => {
       for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
         const res = await request(ctx.app, owner, { method: 'POST', url: '/api/v2/_test/echo', payload: 'name=x', headers: { 'content-type': type } });

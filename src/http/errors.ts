@@ -58,6 +58,17 @@ export function sendError(reply: FastifyReply, err: ApiError) {
   return reply.code(err.statusCode).type('application/json; charset=utf-8').send(err.body());
 }
 
+/**
+ * Errors Fastify's router raises before any route or hook runs (a malformed
+ * percent-encoding such as `/healthz%zz`, a path parameter over the length
+ * limit): answered in the API's error shape instead of Fastify's own body.
+ * Passed to Fastify as `frameworkErrors`.
+ */
+export function sendFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The URL is not valid (malformed percent-encoding).';
+  return sendError(reply, new ApiError('invalid_request', message));
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof ApiError) return sendError(reply, err);
