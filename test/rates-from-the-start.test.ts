@@ -122,6 +122,10 @@ describe('a rate given at creation prices all the work, whatever its date', () =
     // ...then the owner's rate on it is given (PATCH of the creator's assignment: a later change, effective-dated from a past date).
     await api(owner, 'PATCH', `/api/v2/projects/${project.id}/user_assignments/${owner.userId}`, { hourly_rate: 50, hourly_rate_effective_from: '2026-03-01' });
     expect(await storedRate(early.id)).toBe(50);
+    // the new billable_rate is a change of the entry: a client syncing with updated_since sees it
+    const since = await api(owner, 'GET', `/api/v2/time_entries?project_id=${project.id}&updated_since=${encodeURIComponent(early.updated_at)}`);
+    expect(since.time_entries.map((e: { id: string }) => e.id)).toEqual([early.id]);
+    expect(Date.parse(since.time_entries[0].updated_at)).toBeGreaterThan(Date.parse(early.updated_at));
     expect(await uninvoicedAmount(project.id, '20260401', '20260430')).toBe(50);
     expect(await invoicedPrices(project.id)).toEqual([{ unit_price: 50, quantity: 1 }]);
   });

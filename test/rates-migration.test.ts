@@ -84,6 +84,15 @@ describe('0040_rates_from_the_start', () => {
     const personRate = await rate({ projectId: byPerson, userId: member.userId }, '2026-03-15', '55', later(5.0001));
     const defaultRate = await rate({ userId: member.userId }, '2026-03-10', '40', later(0.0001));
     const personEntry = await entry(byPerson, '2026-01-05', { userId: member.userId });
+    // A person assigned 5 days after a project that starts earlier, with a rate dated
+    // from the project's start: the old code never chose that date for a later
+    // assignment (only for rates written with the project), so it was explicit: kept.
+    const startedByPerson = await project({ billBy: 'people', startsOn: '2026-01-01' });
+    await assignUser(ctx.db, c, startedByPerson, member.userId);
+    await sql`update project_user_assignments set created_at = ${later(5)} where project_id = ${startedByPerson}`.execute(ctx.db);
+    const explicitPersonRate = await rate({ projectId: startedByPerson, userId: member.userId }, '2026-01-01', '50', later(5.0001));
+    const untouched = await entry(created, '2026-04-02', { billed: true });
+    await sql`update time_entries set updated_at = ${AT} where company_id = ${c}`.execute(ctx.db);
 
     for (let run = 0; run < 2; run++) await sql.raw(MIGRATION).execute(ctx.db);
 
@@ -97,6 +106,7 @@ describe('0040_rates_from_the_start', () => {
     expect(from[lateRate]).toBe('2026-03-20');
     expect(from[explicitRate]).toBe('2026-05-01');
     expect(from[defaultRate]).toBe('2026-03-10');
+    expect(from[explicitPersonRate]).toBe('2026-01-01');
 
     const stored = async (id: string) =>
       (await ctx.db.selectFrom('time_entries').select('billable_rate').where('id', '=', id).executeTakeFirstOrThrow()).billable_rate;
@@ -105,5 +115,10 @@ describe('0040_rates_from_the_start', () => {
     expect(await stored(lateEntry)).toBeNull(); // the late first rate does not reach back
     expect(await stored(taskEntry)).toBe('60.00');
     expect(await stored(personEntry)).toBe('55.00');
+    // a re-read rate is a change of the entry's body: updated_since must find it
+    const touched = async (id: string) =>
+      (await ctx.db.selectFrom('time_entries').select('updated_at').where('id', '=', id).executeTakeFirstOrThrow()).updated_at;
+    expect((await touched(backfilled)).getTime()).toBeGreaterThan(AT.getTime());
+    expect(await touched(untouched)).toEqual(AT);
   });
 });

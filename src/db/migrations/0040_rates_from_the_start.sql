@@ -33,13 +33,20 @@ where r.company_id = f.company_id and r.id = f.id
   and f.effective_from <> '-infinity'
   and created.at is not null
   and abs(extract(epoch from (f.created_at - created.at))) < 300
-  and f.effective_from in (creation.day, least(p.starts_on, creation.day));
+  and (
+    f.effective_from = creation.day
+    -- the project's start date only for rates written while creating the project
+    -- (its own rate and its tasks'), as the old code chose it only for those
+    or (f.effective_from = least(p.starts_on, creation.day) and abs(extract(epoch from (created.at - p.created_at))) < 300)
+  );
 
 -- The stored rate of unbilled, billable entries of those projects follows
 -- (billable_rate(), the one lookup), as setRate does after any rate change.
--- Billed entries keep the rate they were invoiced at.
+-- Billed entries keep the rate they were invoiced at. updated_at moves, so a
+-- client syncing with updated_since sees the new billable_rate.
 update time_entries te
-set billable_rate = billable_rate(te.company_id, te.project_id, te.task_id, te.user_id, te.spent_date)
+set billable_rate = billable_rate(te.company_id, te.project_id, te.task_id, te.user_id, te.spent_date),
+    updated_at = now()
 where te.billable and not te.is_billed
   and (te.company_id, te.project_id) in (select company_id, project_id from rates where effective_from = '-infinity')
   and te.billable_rate is distinct from billable_rate(te.company_id, te.project_id, te.task_id, te.user_id, te.spent_date);

@@ -19,7 +19,6 @@ import { newId } from '../../ids.ts';
  * effect from its date.
  */
 
-
 export type RateScope =
   | { kind: 'billable'; projectId: string; taskId?: undefined; userId?: undefined } // project rate
   | { kind: 'billable'; projectId: string; taskId: string; userId?: undefined } // task assignment rate
@@ -68,20 +67,28 @@ export async function setRate(trx: Tx, companyId: string, scope: RateScope, effe
  * Only a rate given for dates that already have work changes anything: a back-
  * dated change, or a creation rate covering work recorded before the assignment
  * (an administrator's time on a project they were not assigned to). Billed
- * entries keep the rate they were invoiced at. updated_at is left alone: the
- * entry itself did not change (and approval fingerprints stay valid).
+ * entries keep the rate they were invoiced at. The entries' updated_at moves
+ * (database time): billable_rate is part of their body, so a client syncing with
+ * `updated_since` must see the change (a pending approval's preflight goes stale,
+ * rightly: its amounts changed). The rows are locked in id order first, the
+ * order an invoice import locks them (lockTime), so the two cannot deadlock.
  */
 async function restoreEntryRates(trx: Tx, companyId: string, scope: RateScope, from: string) {
   if (scope.kind !== 'billable') return;
   const rate = sql`billable_rate(te.company_id, te.project_id, te.task_id, te.user_id, te.spent_date)`;
   await sql`
-    update time_entries te set billable_rate = ${rate}
-    where te.company_id = ${companyId} and te.billable and not te.is_billed
-      and te.spent_date >= ${from}::date
-      ${scope.projectId !== undefined ? sql`and te.project_id = ${scope.projectId}::uuid` : sql``}
-      ${scope.taskId !== undefined ? sql`and te.task_id = ${scope.taskId}::uuid` : sql``}
-      ${scope.userId !== undefined ? sql`and te.user_id = ${scope.userId}::uuid` : sql``}
-      and te.billable_rate is distinct from ${rate}`.execute(trx);
+    update time_entries te set billable_rate = ${rate}, updated_at = now()
+    where te.company_id = ${companyId} and te.id in (
+      select te.id from time_entries te
+      where te.company_id = ${companyId} and te.billable and not te.is_billed
+        and te.spent_date >= ${from}::date
+        ${scope.projectId !== undefined ? sql`and te.project_id = ${scope.projectId}::uuid` : sql``}
+        ${scope.taskId !== undefined ? sql`and te.task_id = ${scope.taskId}::uuid` : sql``}
+        ${scope.userId !== undefined ? sql`and te.user_id = ${scope.userId}::uuid` : sql``}
+        and te.billable_rate is distinct from ${rate}
+      order by te.id
+      for update
+    )`.execute(trx);
 }
 
 /** The rate of one scope in force on a date, as a decimal string, or null. */
