@@ -177,8 +177,8 @@ describe('starting a timer', () => {
       ctx.clock.advance(2 * 3600_000);
       const stopped = await stop(p, e.id, { notes: 'long run' });
       expect(stopped.statusCode, stopped.body).toBe(200);
-      // the whole entry stays on its start date, at most 24 hours (the column's and hours' bound); ended_time is when it was stopped
-      expect(stopped.json()).toMatchObject({ id: e.id, spent_date: '2026-06-07', is_running: false, timer_started_at: null, hours: 24, duration_seconds: 86400, started_time: '09:15', ended_time: '10:00', notes: 'long run' });
+      // the whole entry stays on its start date, at most 24 hours (the column's and hours' bound); it ends where the 24 hours did
+      expect(stopped.json()).toMatchObject({ id: e.id, spent_date: '2026-06-07', is_running: false, timer_started_at: null, hours: 24, duration_seconds: 86400, started_time: '09:15', ended_time: '09:15', notes: 'long run' });
       expect((await get(p, e.id)).json()).toMatchObject({ spent_date: '2026-06-07', hours: 24, is_running: false });
       // and it can be edited down like any entry
       expect((await patchEntry(ctx.app, p, e.id, { hours: 7.5 })).json()).toMatchObject({ hours: 7.5, duration_seconds: 27000 });
@@ -355,7 +355,7 @@ describe('stop', () => {
     const e = (await start(p)).json();
     ctx.clock.advance(30 * 3600_000);
     expect((await get(p, e.id)).json()).toMatchObject({ duration_seconds: 86400, hours: 24 });
-    expect((await stop(p, e.id)).json()).toMatchObject({ duration_seconds: 86400, hours: 24, ended_time: '14:00' });
+    expect((await stop(p, e.id)).json()).toMatchObject({ duration_seconds: 86400, hours: 24, started_time: e.started_time, ended_time: e.started_time }); // the 24 hours end where they began, not at the stop's clock
     setNow(ctx.clock, NOW);
   });
 

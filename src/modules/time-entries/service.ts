@@ -251,16 +251,23 @@ async function stopTimer(
   now: Date,
   extra: EntryChanges = {},
 ) {
+  const seconds = currentSeconds(entry, now);
+  // A run capped at 24 hours ends where the 24 hours did, so started_time, ended_time
+  // and hours still describe one span (09:15 → 09:15 for a full day), not the stop's clock.
+  const endedAt =
+    seconds >= MAX_ENTRY_SECONDS && entry.timer_started_at
+      ? new Date(Math.min(now.getTime(), entry.timer_started_at.getTime() + Math.max(0, MAX_ENTRY_SECONDS - entry.duration_seconds) * 1000))
+      : now;
   await updateEntryColumns(
     trx,
     companyId,
     entry.id,
     {
-      duration_seconds: currentSeconds(entry, now),
+      duration_seconds: seconds,
       hours_entered: null,
       is_running: false,
       timer_started_at: null,
-      ended_time: wallClockOf(now, settings.timezone).time,
+      ended_time: wallClockOf(endedAt, settings.timezone).time,
       ...extra,
     },
     now,
