@@ -25,7 +25,7 @@ const writable = {
     description:
       "The person's billable hourly rate on this project (used when it bills by people), from `hourly_rate_effective_from` on; earlier dates keep their rate. Needs the permission to view billable rates.",
   }),
-  hourly_rate_effective_from: Type.String({ format: 'date', description: 'YYYY-MM-DD; default today in the workspace time zone. Only with `hourly_rate`.' }),
+  hourly_rate_effective_from: Type.String({ format: 'date', description: 'YYYY-MM-DD; only with `hourly_rate`. Default on a change: today in the workspace time zone; when the assignment is created: none, the rate prices all its work whatever its date (shown as null).' }),
   budget: Nullable(
     Type.Number({
       minimum: 0,

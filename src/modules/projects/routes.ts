@@ -33,7 +33,7 @@ const writable = {
   ),
   hourly_rate_effective_from: Type.String({
     format: 'date',
-    description: "YYYY-MM-DD, only with hourly_rate. Default on update: today in the workspace time zone; on create: the project's start when it is in the past, else today.",
+    description: "YYYY-MM-DD, only with hourly_rate. Default on update: today in the workspace time zone; on create: none, the rate prices all the project's work whatever its date (shown as null).",
   }),
   is_fixed_fee: Type.Boolean({ description: 'Invoiced for a fixed fee; needs `fee`.' }),
   fee: Nullable(Money(MAX_BUDGET.toNumber(), 'The fixed fee; only with is_fixed_fee.')),

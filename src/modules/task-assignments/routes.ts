@@ -27,7 +27,7 @@ const writable = {
       'The billable hourly rate of the task on this project, effective from `hourly_rate_effective_from` on (earlier work keeps its rate). Needs the permission to view billable rates.',
   }),
   hourly_rate_effective_from: Type.String({
-    description: 'YYYY-MM-DD; default today in the workspace time zone. Only with `hourly_rate`.',
+    description: 'YYYY-MM-DD; only with `hourly_rate`. Default on a change: today in the workspace time zone; when the assignment is created: none, the rate prices all its work whatever its date (shown as null).',
   }),
 };
 
