@@ -356,6 +356,9 @@ export async function withdrawApproval(db: Kysely<DB>, companyId: string, input:
         throw new ApiError('not_found', `No project ${input.project_id} in this workspace.`, { field: 'project' });
       }
     }
+    // Like an approval, hold the person's time still (writes in flight finish, new ones
+    // wait their turn), so the items withdrawn and the weeks reported are one state.
+    await lockPersonTimeForApproval(trx, companyId, person.user_id);
     const items = await periodItems(trx, companyId, person.user_id, input, true);
     const approved = items.filter((i) => i.approval_status === 'approved' && (projectId === undefined || i.project_id === projectId));
     const chosen = approved.filter((i) => !i.is_billed);
