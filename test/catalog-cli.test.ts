@@ -217,6 +217,23 @@ describe('sheaf admin rate', () => {
     expect((await sheaf(...list, '--on', '2024-07-01', '--json')).json.rate_on).toBe(100);
   });
 
+  it("prints a project's rates in its client's currency (JPY: no minor units), a person's default rate in the workspace's", async () => {
+    let yenProject = '';
+    await withDb(async (db) => {
+      const yen = await insertClient(db, ws, 'Yen client');
+      await db.updateTable('clients').set({ currency: 'JPY' }).where('id', '=', yen).execute();
+      yenProject = await insertProject(db, ws, yen, { name: 'Tokyo' });
+    });
+    const set = await sheaf('admin', 'rate', 'set', '--workspace', ws, '--kind', 'billable', '--project', yenProject, '--rate', '1200', '--from', '2024-01-01');
+    expect(set.code, set.err).toBe(0);
+    expect(set.out).toMatch(/^Rate 1200 from 2024-01-01 on/m);
+    expect(set.out).not.toMatch(/1200\.00/);
+    const list = await sheaf('admin', 'rate', 'list', '--workspace', ws, '--kind', 'billable', '--project', yenProject);
+    expect(list.out).toMatch(/^2024-01-01\s+1200\s/m);
+    const person = await sheaf('admin', 'rate', 'set', '--workspace', ws, '--kind', 'billable', '--user', memberEmail, '--rate', '1200', '--from', '2024-01-01');
+    expect(person.out).toMatch(/^Rate 1200\.00 from 2024-01-01 on/m);
+  });
+
   it('refuses scopes the rates table does not have, bad values, and unknown ids', async () => {
     const base = ['admin', 'rate', 'set', '--workspace', ws, '--json'];
     for (const args of [

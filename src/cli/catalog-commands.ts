@@ -196,6 +196,24 @@ const SCOPE_USAGE = '--kind billable|cost [--project ID] [--task ID|NAME] [--use
 
 // ---------------------------------------------------------------- database look-ups
 
+/**
+ * The currency a rate is charged in, for its amounts in text output: a
+ * project's work is in its client's currency (else the workspace's, as the
+ * reports price it); a task's or a person's default rate is in the workspace's.
+ */
+async function rateCurrency(db: Kysely<DB>, id: string, projectId: string | undefined): Promise<string> {
+  const { currency } = await requireWorkspace(db, id);
+  if (!projectId || !isId(projectId)) return currency;
+  const row = await db
+    .selectFrom('projects as p')
+    .innerJoin('clients as c', (j) => j.onRef('c.company_id', '=', 'p.company_id').onRef('c.id', '=', 'p.client_id'))
+    .select('c.currency')
+    .where('p.company_id', '=', id)
+    .where('p.id', '=', projectId.toLowerCase())
+    .executeTakeFirst();
+  return row?.currency ?? currency;
+}
+
 async function requireWorkspace(db: Kysely<DB>, id: string) {
   try {
     return await getWorkspace(db, id);
@@ -255,7 +273,7 @@ const TASK_COLUMNS = ['id', 'name', 'billable_by_default', 'default_hourly_rate'
 const ASSIGNMENT_COLUMNS = ['task_id', 'task_name', 'is_active', 'billable', 'budget', 'hourly_rate', 'hourly_rate_effective_from'];
 const PROJECT_ASSIGNMENT_COLUMNS = ['project_id', 'project_name', 'user_id', 'email', 'role', 'is_project_manager', 'is_active', 'budget'];
 
-/** A task assignment for human output; its rate in the workspace currency's minor units. */
+/** A task assignment for human output; its rate in the minor units of the project's currency. */
 const assignmentLine = (a: PresentedAssignment, currency: string) => {
   const { task, ...rest } = a;
   return withMoney({ ...rest, task_name: task.name }, currency, ['hourly_rate']);
@@ -327,7 +345,7 @@ const commands = [
     options: { workspace: str, project: str, active: str },
     parse: (values) => ({ id: workspaceOption(values), project: projectOption(values, true), active: bool(values, 'active') }),
     async run({ db, output, clock }, { id, project, active }) {
-      const { currency } = await requireWorkspace(db, id);
+      const currency = await rateCurrency(db, id, project);
       const all = { page: 1, perPage: 1_000_000 };
       if (!project) {
         const { rows } = await listTasks(db, id, null, { isActive: active }, all);
@@ -352,7 +370,7 @@ const commands = [
       input: assignmentFrom(values),
     }),
     async run({ db, output, clock }, { id, project, task, input }) {
-      const { currency } = await requireWorkspace(db, id);
+      const currency = await rateCurrency(db, id, project);
       const taskId = await resolveTaskId(db, id, task);
       const result = await assignTask(db, id, null, project, taskId, input, clock())
         .catch(optionError<never>(ASSIGNMENT_FIELD_OPTIONS))
@@ -370,7 +388,7 @@ const commands = [
     options: { workspace: str, project: str, task: str },
     parse: (values) => ({ id: workspaceOption(values), project: projectOption(values), task: taskOption(values) }),
     async run({ db, output, clock }, { id, project, task }) {
-      const { currency } = await requireWorkspace(db, id);
+      const currency = await rateCurrency(db, id, project);
       const taskId = await resolveTaskId(db, id, task);
       const { row, view } = await unassignTask(db, id, null, project, taskId, clock()).catch(explainNotFound);
       const presented = presentAssignment(row, view);
@@ -390,7 +408,7 @@ const commands = [
       return { id, scope, rate, from: dateOption(values, 'from') };
     },
     async run({ db, output, clock }, { id, scope, rate, from }) {
-      const { currency } = await requireWorkspace(db, id);
+      const currency = await rateCurrency(db, id, scope.project);
       const resolved = await resolveScope(db, id, scope);
       const result = await setRateForAdmin(db, id, resolved, from, rate, clock()).catch(explainNotFound);
       const shown = { ...result, hourly_rate: number(result.hourly_rate), history: result.history.map(historyLine) };
@@ -412,7 +430,7 @@ const commands = [
     options: { workspace: str, kind: str, project: str, task: str, user: str, on: str },
     parse: (values) => ({ id: workspaceOption(values), scope: scopeFrom(values), on: dateOption(values, 'on') }),
     async run({ db, output, clock }, { id, scope, on }) {
-      const { currency } = await requireWorkspace(db, id);
+      const currency = await rateCurrency(db, id, scope.project);
       const resolved = await resolveScope(db, id, scope);
       const result = await listRatesForAdmin(db, id, resolved, { on, now: clock() }).catch(explainNotFound);
       const shown = {
@@ -516,7 +534,7 @@ function historyLine(r: { effective_from: string | null; hourly_rate: string; cr
   return { effective_from: r.effective_from, hourly_rate: Number(r.hourly_rate), created_at: r.created_at };
 }
 
-/** A rate history for human output: the stored decimals in the workspace currency's minor units. */
+/** A rate history for human output: the stored decimals in the minor units of the rate's currency. */
 function historyTable(history: Array<{ effective_from: string | null; hourly_rate: string; created_at: Date }>, currency: string) {
   return table(
     history.map((r) => ({ ...r, effective_from: r.effective_from ?? 'the start', hourly_rate: formatMoney(r.hourly_rate, currency) })),
