@@ -129,6 +129,11 @@ describe('GET /api/v2/tasks', () => {
       expect(res.statusCode, q).toBe(400);
       expect(res.json().error).toMatch(/invalid_request|unknown_field/);
     }
+    // a blank project_id is refused, not ignored (the spec: blank filters are 400), on the list and the item
+    const blank = await get(owner, '/api/v2/tasks?project_id=');
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json()).toMatchObject({ error: 'invalid_request', field: 'project_id' });
+    expect((await get(owner, `/api/v2/tasks/${tDesign}?project_id=`)).statusCode).toBe(400);
   });
 
   it('shows default_hourly_rate only to callers who may see billable rates', async () => {

@@ -62,7 +62,7 @@ const TasksQuery = Type.Object(
   {
     is_active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
     project_id: Type.Optional(
-      Type.String({ description: 'Only tasks actively assigned to this project (visible to the caller, else 404), with their budget where visible.' }),
+      Type.String({ minLength: 1, description: 'Only tasks actively assigned to this project (visible to the caller, else 404), with their budget where visible.' }),
     ),
     updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 date-time; only tasks updated at or after it.' })),
     ...PageQuery,
@@ -73,7 +73,7 @@ const TasksQuery = Type.Object(
 const TaskQuery = Type.Object(
   {
     project_id: Type.Optional(
-      Type.String({ description: 'Read the task as assigned to this project: `budget` shows for an active assignment where visible.' }),
+      Type.String({ minLength: 1, description: 'Read the task as assigned to this project: `budget` shows for an active assignment where visible.' }),
     ),
   },
   { additionalProperties: false },
