@@ -91,7 +91,9 @@ describe('HTTP contract', () => {
         expect(res.statusCode, url).toBe(400);
         expectShape(res, 'invalid_request');
         expect(res.json().code, url).toBeUndefined();
+        expect(res.headers['x-service-features'], url).toContain('timer-stop');
       }
+      expect((await request(ctx.app, owner, { method: 'GET', url: '/api/v2/clients/%zz' })).headers['cache-control']).toBe('private, no-store');
     });
 
     it('wrong content types → 415', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { setResponseHeaders } from './response-headers.ts';
 
 /**
  * Maps errors to responses: the domain's ApiError (src/errors.ts) as it is, schema
@@ -64,8 +65,10 @@ export function sendError(reply: FastifyReply, err: ApiError) {
  * limit): answered in the API's error shape instead of Fastify's own body.
  * Passed to Fastify as `frameworkErrors`.
  */
-export function sendFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function sendFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The URL is not valid (malformed percent-encoding).';
+  // No route, so no onSend hooks: the headers every response carries are set here.
+  setResponseHeaders(request.server, request, reply);
   return sendError(reply, new ApiError('invalid_request', message));
 }
 
