@@ -280,6 +280,9 @@ describe('receipts over HTTP', () => {
       ['total_cost', '{"a":1}'],
       ['total_cost', 'true'],
       ['billable', '"yes"'],
+      // a JSON string is a string, as in a JSON body: never converted to the number or boolean it spells
+      ['total_cost', '"12"'],
+      ['billable', '"false"'],
       ['metadata', '[1,2]'],
       ['project_id', '42'],
       ['spent_date', '20240506'],

@@ -139,6 +139,8 @@ export interface ReceiptUpload {
 /** What a multipart body carries: its text fields (JSON-typed fields already parsed) and the receipt. */
 export interface ReceiptForm {
   fields: Record<string, unknown>;
+  /** The fields sent as `Content-Type: application/json` parts (their values are already JSON values). */
+  jsonFields: Set<string>;
   receipt: ReceiptUpload | null;
 }
 
@@ -168,6 +170,7 @@ function multipartError(err: unknown): ApiError {
  */
 export async function readReceiptForm(request: FastifyRequest): Promise<ReceiptForm> {
   const fields: Record<string, unknown> = {};
+  const jsonFields = new Set<string>();
   let receipt: ReceiptUpload | null = null;
   try {
     const parts: AsyncIterableIterator<Multipart> = request.parts({
@@ -200,11 +203,12 @@ export async function readReceiptForm(request: FastifyRequest): Promise<ReceiptF
       }
       if (Object.hasOwn(fields, name)) throw badRequest(`The form field '${name}' is given more than once.`, { field: name });
       fields[name] = part.value;
+      if (part.mimetype === 'application/json') jsonFields.add(name);
     }
   } catch (err) {
     throw multipartError(err);
   }
-  return { fields, receipt };
+  return { fields, jsonFields, receipt };
 }
 
 // ---- form fields to a JSON-shaped body ----
@@ -225,14 +229,18 @@ const sameDecimal = (text: string, n: number) => new Decimal(text).eq(new Decima
  * parsed and is passed on unchanged (`12`, `true`, `{"k":1}`), for the schema
  * to check like a JSON body's property.
  */
-export function formToBody(fields: Record<string, unknown>, types: Record<string, FormFieldType>): Record<string, unknown> {
+export function formToBody(
+  fields: Record<string, unknown>,
+  types: Record<string, FormFieldType>,
+  jsonFields: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(fields)) {
     const type = types[name];
     // Unknown names, text fields, and parts sent as application/json (already
-    // parsed to their JSON value) go to the schema as they are, so a JSON part
-    // is checked exactly as the same property of a JSON body.
-    if (type === undefined || type === 'string' || typeof raw !== 'string') {
+    // parsed to their JSON value, a JSON string too) go to the schema as they are,
+    // so a JSON part is checked exactly as the same property of a JSON body.
+    if (type === undefined || type === 'string' || jsonFields.has(name) || typeof raw !== 'string') {
       body[name] = raw;
       continue;
     }

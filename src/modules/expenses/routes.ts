@@ -177,7 +177,7 @@ const prepareBody =
     if (request.isMultipart()) {
       const form = await readReceiptForm(request);
       if (Object.hasOwn(form.fields, 'receipt')) throw badRequest('receipt must be a file part.', { field: 'receipt' });
-      const body = formToBody(form.fields, FORM_TYPES);
+      const body = formToBody(form.fields, FORM_TYPES, form.jsonFields);
       if (form.receipt) {
         const r = form.receipt;
         uploads.set(request, r);
