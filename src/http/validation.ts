@@ -2,7 +2,8 @@ import Ajv, { type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { isIsoDate, isStorableInstant } from '../time/workspace-time.ts';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifySchema, FastifySchemaCompiler } from 'fastify';
+import { findUnstorableString } from './storable-strings.ts';
 
 /**
  * Request validation. Bodies are strict: no type coercion ("5" is not a number),
@@ -31,10 +32,45 @@ function makeAjv(options: Options) {
   return ajv;
 }
 
+type Validator = ((data: unknown, ...rest: unknown[]) => boolean) & { errors?: unknown; schemaEnv?: unknown };
+
+/**
+ * A part's validator that first refuses strings the database cannot store
+ * (src/http/storable-strings.ts), as an Ajv-shaped error naming the field, then
+ * runs the schema's own validator.
+ */
+function refusingUnstorable(inner: Validator): Validator {
+  const validate: Validator = (data, ...rest) => {
+    const found = findUnstorableString(data);
+    if (found) {
+      const what = found.inKey ? 'a property name' : 'a value';
+      validate.errors = [
+        {
+          keyword: 'storable',
+          instancePath: found.path,
+          params: {},
+          message: `has ${what} with a NUL character or an unpaired UTF-16 surrogate, which cannot be stored`,
+        },
+      ];
+      return false;
+    }
+    const ok = inner(data, ...rest);
+    validate.errors = inner.errors;
+    return ok;
+  };
+  // Fastify passes the parent to Ajv validators (so a root value can be coerced) when it sees schemaEnv.
+  validate.schemaEnv = inner.schemaEnv;
+  return validate;
+}
+
 export function registerValidation(app: FastifyInstance) {
   const strict = makeAjv({ coerceTypes: false });
   const coercing = makeAjv({ coerceTypes: 'array' });
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? strict.compile(schema as FastifySchema) : coercing.compile(schema as FastifySchema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const compiled = (httpPart === 'body' ? strict : coercing).compile(schema as FastifySchema) as Validator;
+    // Bodies and query strings carry values to store or compare; a path parameter is an
+    // id, and one that is not an id is the same 404 as an unknown one.
+    const checksStrings = httpPart === 'body' || httpPart === 'querystring';
+    return (checksStrings ? refusingUnstorable(compiled) : compiled) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
+  });
 }
