@@ -22,6 +22,7 @@ const STATUS_BY_CODE = {
   precondition_required: 428,
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS_BY_CODE;

@@ -44,6 +44,10 @@ function echoPlugin(hooks: Hooks) {
         return reply.code(201).send(body);
       },
     );
+    app.get('/api/v2/_test/database-gone', { config: { access: 'authenticated' } }, async () => {
+      // What node-postgres throws when the server terminated the connection (pg_terminate_backend, a restart).
+      throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    });
     app.delete(
       '/api/v2/_test/guarded',
       { config: { access: 'authenticated' }, schema: { querystring: Type.Object({ required: Type.Optional(Type.Literal('1')) }, { additionalProperties: false }) } },
@@ -94,6 +98,13 @@ describe('HTTP contract', () => {
         expect(res.headers['x-service-features'], url).toContain('timer-stop');
       }
       expect((await request(ctx.app, owner, { method: 'GET', url: '/api/v2/clients/%zz' })).headers['cache-control']).toBe('private, no-store');
+    });
+
+    it('a database that cannot be reached → 503 service_unavailable with Retry-After, in the error shape', async () => {
+      const res = await request(ctx.app, owner, { method: 'GET', url: '/api/v2/_test/database-gone' });
+      expect(res.statusCode).toBe(503);
+      expectShape(res, 'service_unavailable');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     });
 
     it('wrong content types → 415', async () => {

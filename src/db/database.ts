@@ -48,7 +48,21 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     max: options.poolSize ?? 10,
     options: settings,
     types: pgTypes,
+    // Names the process's connections in pg_stat_activity (per schema, so an operator,
+    // or a test, can tell them apart).
+    application_name: schema ? `sheaf:${schema}` : 'sheaf',
   });
+  // An idle pooled connection that the server, a proxy or a failover drops emits
+  // 'error' on the pool; without a listener that event would end the process. The
+  // pool has already discarded the client, and the next query opens a new one;
+  // queries during an outage fail and are answered 503 (src/db/unavailable.ts).
+  const connectionLost = (err: Error) =>
+    process.stderr.write(`${JSON.stringify({ level: 40, time: Date.now(), msg: 'database connection lost; the pool drops it and reconnects', err: err.message })}\n`);
+  pool.on('error', connectionLost);
+  // A connection lost while checked out (between a transaction's statements) emits
+  // 'error' on its client, which the pool does not listen to then: the statement in
+  // flight fails on its own (a 503), and this listener keeps the event from ending the process.
+  pool.on('connect', (client) => client.on('error', connectionLost));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   await sql`select 1`.execute(db); // fail fast on a bad URL
   return { db, kind: 'postgres', close: () => db.destroy() };
