@@ -37,6 +37,9 @@ function credentialKeyOf(p: Principal) {
   return p.credentialId ?? `jwt:${p.userId}`;
 }
 
+/** Where a key is stored: per workspace, credential and key. */
+const keyStateOf = (p: Principal, key: string): IdempotencyState => ({ companyId: p.companyId, credentialKey: credentialKeyOf(p), key });
+
 function permissionHash(p: Principal) {
   return sha256(JSON.stringify([p.role, [...p.permissions].sort(), p.isContractor, p.isActive, p.userType]));
 }
@@ -53,11 +56,7 @@ export function registerIdempotency(app: FastifyInstance) {
       });
     }
     const principal = request.principal!;
-    const state: IdempotencyState = {
-      companyId: principal.companyId,
-      credentialKey: credentialKeyOf(principal),
-      key: header,
-    };
+    const state = keyStateOf(principal, header);
     const requestHash = sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
     const permHash = permissionHash(principal);
     const now = app.config.clock();
@@ -136,7 +135,7 @@ export async function permissionChangedReplay(app: FastifyInstance, request: Fas
   const header = request.headers['idempotency-key'];
   const principal = request.principal;
   if (typeof header !== 'string' || !KEY_PATTERN.test(header) || !principal) return null;
-  const state: IdempotencyState = { companyId: principal.companyId, credentialKey: credentialKeyOf(principal), key: header };
+  const state = keyStateOf(principal, header);
   const since = new Date(app.config.clock().getTime() - IDEMPOTENCY_WINDOW_MS);
   const stored: { permission_hash: string } | undefined = await withTenant(app.db, state.companyId, (trx) =>
     keyFilter(state)(trx.selectFrom('idempotency_keys').select('permission_hash')).where('created_at', '>=', since).executeTakeFirst(),
