@@ -90,25 +90,19 @@ export async function periodItems(trx: Tx, companyId: string, userId: string, pe
  * test as holdsApproved in time-entries/lock.ts), for the withdrawal's report.
  */
 export async function approvedItemsBetween(trx: Tx, companyId: string, userId: string, from: string, to: string): Promise<ApprovedItem[]> {
-  const time = trx
-    .selectFrom('time_entries as r')
-    .leftJoin('invoices as i', (j) => j.onRef('i.company_id', '=', 'r.company_id').onRef('i.id', '=', 'r.invoice_id'))
-    .select([sql<'time'>`'time'`.as('kind'), 'r.id', 'r.spent_date', 'r.project_id', 'r.is_billed', 'r.invoice_id', 'i.number as invoice_number', 'i.state as invoice_state'])
-    .where('r.company_id', '=', companyId)
-    .where('r.user_id', '=', userId)
-    .where('r.approval_status', '=', 'approved')
-    .where('r.spent_date', '>=', from)
-    .where('r.spent_date', '<=', to);
-  const expenses = trx
-    .selectFrom('expenses as r')
-    .leftJoin('invoices as i', (j) => j.onRef('i.company_id', '=', 'r.company_id').onRef('i.id', '=', 'r.invoice_id'))
-    .select([sql<'expense'>`'expense'`.as('kind'), 'r.id', 'r.spent_date', 'r.project_id', 'r.is_billed', 'r.invoice_id', 'i.number as invoice_number', 'i.state as invoice_state'])
-    .where('r.company_id', '=', companyId)
-    .where('r.user_id', '=', userId)
-    .where('r.approval_status', '=', 'approved')
-    .where('r.spent_date', '>=', from)
-    .where('r.spent_date', '<=', to);
-  return [...(await time.execute()), ...(await expenses.execute())] as ApprovedItem[];
+  // Time entries and expenses through one select (the filters are pushed into both branches).
+  const { rows } = await sql<ApprovedItem>`
+    select r.kind, r.id, r.spent_date, r.project_id, r.is_billed, r.invoice_id, i.number as invoice_number, i.state as invoice_state
+    from (
+      select 'time' as kind, company_id, id, user_id, approval_status, spent_date, project_id, is_billed, invoice_id from time_entries
+      union all
+      select 'expense', company_id, id, user_id, approval_status, spent_date, project_id, is_billed, invoice_id from expenses
+    ) r
+    left join invoices i on i.company_id = r.company_id and i.id = r.invoice_id
+    where r.company_id = ${companyId} and r.user_id = ${userId} and r.approval_status = 'approved'
+      and r.spent_date between ${from}::date and ${to}::date
+    order by r.kind = 'expense', r.id`.execute(trx);
+  return rows;
 }
 
 /** Moves the given items to `to`, touching updated_at (approval_status is part of their bodies). */
