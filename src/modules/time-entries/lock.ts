@@ -91,9 +91,11 @@ export function weekLockedError(week: string): ApiError {
 /**
  * The advisory-lock key of a person's time and expenses in a workspace. The ids are
  * inlined as literals (sql.lit), so the shared lock can ride in a tenant
- * transaction's first statement (withTenant's prelude).
+ * transaction's first statement (withTenant's prelude). `purpose` gives another
+ * lock of the same person its own key (the timer starts' lock below).
  */
-const personTimeKey = (companyId: string, userId: string) => sql`hashtextextended(${sql.lit(`${companyId}/${userId}`)}, 0)`;
+const personTimeKey = (companyId: string, userId: string, purpose = '') =>
+  sql`hashtextextended(${sql.lit(`${purpose}${companyId}/${userId}`)}, 0)`;
 
 /**
  * Writes of a person's time or expenses against an approval of them. A write
@@ -137,7 +139,7 @@ export async function lockPersonTimeForApproval(trx: Tx, companyId: string, user
  * it never meets the approval lock above.
  */
 export async function lockPersonTimers(trx: Tx, companyId: string, userId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${sql.lit(`timer/${companyId}/${userId.toLowerCase()}`)}, 0))`.execute(trx);
+  await sql`select pg_advisory_xact_lock(${personTimeKey(companyId, userId.toLowerCase(), 'timer/')})`.execute(trx);
 }
 
 /**
