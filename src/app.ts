@@ -27,6 +27,7 @@ import { clientsRoutes } from './modules/clients/routes.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
 import { backupRoutes } from './modules/backup/routes.ts';
 import { approvalsRoutes } from './modules/approvals/routes.ts';
+import { sessionRoutes } from './modules/sessions/routes.ts';
 
 /** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
 export const BODY_LIMIT = 128 * 1024;
@@ -100,6 +101,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(contactsRoutes);
   await app.register(backupRoutes);
   await app.register(approvalsRoutes);
+  await app.register(sessionRoutes);
   for (const plugin of plugins) await app.register(plugin);
 
   await app.ready();

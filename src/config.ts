@@ -4,6 +4,12 @@ import type { JwtConfig } from './auth/jwt.ts';
 export interface Config {
   port: number;
   host: string;
+  /**
+   * The address people reach this server at (PUBLIC_URL), for links in e-mails
+   * (password resets, invitations). Never taken from a request's Host header, which
+   * a caller controls. Default: http://HOST:PORT.
+   */
+  publicUrl?: string;
   /** PostgreSQL; when absent, the embedded PGlite database in `dataDir`. */
   databaseUrl?: string;
   databaseSchema?: string;
@@ -29,6 +35,21 @@ function int(env: Env, name: string, fallback: number, min = 1): number {
   return value;
 }
 
+function publicUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('PUBLIC_URL must be an absolute http(s) URL such as https://sheaf.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('PUBLIC_URL must be an http(s) URL');
+  return url.toString().replace(/\/$/, '');
+}
+
+/** Where people reach the server, for links in e-mails. */
+export const publicUrlOf = (config: Pick<Config, 'publicUrl' | 'host' | 'port'>) =>
+  config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const jwtKeySource = env.JWT_JWKS_URL || env.JWT_PUBLIC_KEY;
   if (jwtKeySource && (!env.JWT_ISSUER || !env.JWT_AUDIENCE)) {
@@ -37,6 +58,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   return {
     port: int(env, 'PORT', 8080, 0),
     host: env.HOST || '127.0.0.1',
+    publicUrl: env.PUBLIC_URL ? publicUrl(env.PUBLIC_URL) : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: env.DATABASE_SCHEMA || undefined,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10),

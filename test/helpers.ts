@@ -12,6 +12,7 @@ import { migrate } from '../src/db/migrate.ts';
 import type { CredentialKind, DB, ManagerPermission, Role, UserType } from '../src/db/types.ts';
 import { createWorkspace } from '../src/modules/workspaces/service.ts';
 import { createMember } from '../src/modules/users/admin-service.ts';
+import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { createKey } from '../src/modules/credentials/service.ts';
 
 /**
@@ -164,6 +165,23 @@ export async function createWorkspaceWithOwner(db: Kysely<DB>, name = 'Acme') {
   const company = await createWorkspace(db, { name });
   const owner = await addMember(db, company.id, { role: 'owner', firstName: 'Olive', lastName: 'Owner' });
   return { company, owner };
+}
+
+/**
+ * A browser session of a member, as the web app holds it: the cookie and the CSRF
+ * header. Made directly (no password, so no scrypt cost); sign-in itself is
+ * tested in web-sessions.test.ts.
+ */
+export async function sessionFor(db: Kysely<DB>, member: { userId: string; companyId: string; email?: string }, now = new Date()): Promise<Caller> {
+  const { token, session } = await createSession(db, { userId: member.userId, companyId: member.companyId, now });
+  return {
+    userId: member.userId,
+    companyId: member.companyId,
+    email: member.email ?? '',
+    key: '',
+    keyId: '',
+    headers: { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': session.csrf_token },
+  };
 }
 
 /** Injects a request as a caller; JSON bodies are serialized for you. */

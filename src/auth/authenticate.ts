@@ -3,7 +3,9 @@ import type { DB } from '../db/types.ts';
 import type { Clock } from '../clock.ts';
 import { isId } from '../ids.ts';
 import { unauthorized } from '../errors.ts';
+import { parseCookie } from 'cookie';
 import { hashKey, isApiKeyToken, looksLikeKey } from './keys.ts';
+import { findSession, SESSION_COOKIE } from './sessions.ts';
 import type { JwtVerifier } from './jwt.ts';
 import type { Principal } from './principal.ts';
 
@@ -20,11 +22,16 @@ const single = (value: string | string[] | undefined) => (Array.isArray(value) ?
 /**
  * Turns the request's credentials into a principal, or throws 401. Keys need
  * `Authorization: Bearer <key>` and `Service-Account-Id: <company id>`; an
- * identity-provider JWT needs only the bearer token (the workspace is a claim).
- * Every call reads the credential, membership and user afresh.
+ * identity-provider JWT needs only the bearer token (the workspace is a claim);
+ * without an Authorization header, the web app's session cookie (the workspace
+ * is the session's). Every call reads the credential, membership and user afresh.
  */
 export async function authenticate(headers: Headers, deps: AuthDeps): Promise<Principal> {
   const authorization = single(headers.authorization);
+  if (authorization === undefined) {
+    const token = sessionToken(headers);
+    if (token) return authenticateSession(token, deps);
+  }
   const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
   if (!match) throw unauthorized('Send your API key as "Authorization: Bearer <key>".');
   const token = match[1];
@@ -129,4 +136,24 @@ async function authenticateJwt(token: string, account: string | undefined, deps:
     .executeTakeFirst();
   if (!row) throw unauthorized('The token names no member of this workspace.');
   return toPrincipal(row, 'jwt', null);
+}
+
+/** The session cookie's value, if the request carries one. */
+export function sessionToken(headers: Headers): string | undefined {
+  const cookie = single(headers.cookie);
+  if (!cookie || !cookie.includes(SESSION_COOKIE)) return undefined;
+  return parseCookie(cookie)[SESSION_COOKIE] || undefined;
+}
+
+/** The signed-in person in the session's workspace; 401 when the session ended or has no workspace. */
+async function authenticateSession(token: string, deps: AuthDeps): Promise<Principal> {
+  const session = await findSession(deps.db, token, deps.clock());
+  if (!session) throw unauthorized('Your session has ended; sign in again.');
+  if (!session.company_id) throw unauthorized('You are not a member of any workspace.');
+  const row = await principalQuery(deps.db)
+    .where('m.company_id', '=', session.company_id)
+    .where('m.user_id', '=', session.user_id)
+    .executeTakeFirst();
+  if (!row) throw unauthorized('You are no longer a member of this workspace.');
+  return { ...toPrincipal(row, 'session', null), session };
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import type { RouteAccess } from '../access/policy.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { SessionRow } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { FeatureSet } from './features.ts';
 import type { IdempotencyState } from './idempotency.ts';
@@ -13,6 +14,11 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** The route accepts an `Idempotency-Key` header. */
     idempotent?: boolean;
+    /**
+     * A web-app operation (under /web/api): only a browser session may call it, never an
+     * API key or JWT, so a leaked key cannot mint keys, members or settings.
+     */
+    web?: boolean;
   }
   interface FastifyInstance {
     db: Kysely<DB>;
@@ -22,6 +28,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** The browser session of a route with 'signed-in' access. */
+    session: SessionRow | null;
     idempotency: IdempotencyState | null;
   }
 }

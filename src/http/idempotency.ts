@@ -34,7 +34,8 @@ export interface IdempotencyState {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 function credentialKeyOf(p: Principal) {
-  return p.credentialId ?? `jwt:${p.userId}`;
+  // A JWT or a browser session has no credential row: the person is the credential.
+  return p.credentialId ?? `${p.kind}:${p.userId}`;
 }
 
 /** Where a key is stored: per workspace, credential and key. */

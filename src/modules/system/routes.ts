@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
+import { publicDocument } from '../../http/openapi.ts';
 
 export async function systemRoutes(app: FastifyInstance) {
   app.get(
@@ -32,6 +33,12 @@ export async function systemRoutes(app: FastifyInstance) {
   app.get(
     '/api/v2/openapi.json',
     { config: { access: 'public' }, schema: { hide: true } },
+    async () => publicDocument(app),
+  );
+
+  app.get(
+    '/web/api/openapi.json',
+    { config: { access: 'public', web: true }, schema: { hide: true, operationId: 'getWebOpenApiDocument' } },
     async () => app.swagger(),
   );
 }
