@@ -81,7 +81,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await registerOpenApi(app);
 
   await registerRateLimit(app, config.rateLimit);
-  registerSecurity(app, { db, clock: config.clock, jwt: config.jwt ? createJwtVerifier(config.jwt) : null });
+  registerSecurity(app, { db, clock: config.clock, jwt: config.jwt ? createJwtVerifier(config.jwt, config.clock) : null });
   registerIdempotency(app);
   registerResponseHeaders(app);
 
