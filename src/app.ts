@@ -6,6 +6,7 @@ import type { DB } from './db/types.ts';
 import { createJwtVerifier } from './auth/jwt.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/errors.ts';
 import { registerValidation } from './http/validation.ts';
+import { answerClientError, registerHostRequirement } from './http/malformed-requests.ts';
 import { FeatureSet } from './http/features.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
@@ -68,6 +69,10 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
     },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: sendFrameworkError,
+    // Requests Node's parser refuses, and HTTP/1.1 without Host, are answered in the
+    // API's error shape (src/http/malformed-requests.ts) instead of Node's or Fastify's.
+    clientErrorHandler: answerClientError,
+    http: { requireHostHeader: false },
   });
   app.decorate('db', db);
   app.decorate('config', config);
@@ -75,6 +80,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
 
   registerValidation(app);
   registerErrorHandling(app);
+  registerHostRequirement(app);
   // JSON only: a text/plain body is a 415, never a string the schemas then misread.
   app.removeContentTypeParser(['text/plain']);
 
