@@ -6,6 +6,7 @@ import type { DB } from './db/types.ts';
 import { createJwtVerifier } from './auth/jwt.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/errors.ts';
 import { registerValidation } from './http/validation.ts';
+import { answerClientError, registerHostRequirement } from './http/malformed-requests.ts';
 import { FeatureSet } from './http/features.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
@@ -69,6 +70,10 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
     },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: sendFrameworkError,
+    // Requests Node's parser refuses, and HTTP/1.1 without Host, are answered in the
+    // API's error shape (src/http/malformed-requests.ts) instead of Node's or Fastify's.
+    clientErrorHandler: answerClientError,
+    http: { requireHostHeader: false },
   });
   app.decorate('db', db);
   app.decorate('config', config);
@@ -76,13 +81,14 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
 
   registerValidation(app);
   registerErrorHandling(app);
+  registerHostRequirement(app);
   // JSON only: a text/plain body is a 415, never a string the schemas then misread.
   app.removeContentTypeParser(['text/plain']);
 
   await registerOpenApi(app);
 
   await registerRateLimit(app, config.rateLimit);
-  registerSecurity(app, { db, clock: config.clock, jwt: config.jwt ? createJwtVerifier(config.jwt) : null });
+  registerSecurity(app, { db, clock: config.clock, jwt: config.jwt ? createJwtVerifier(config.jwt, config.clock) : null });
   registerIdempotency(app);
   registerResponseHeaders(app);
 

@@ -77,6 +77,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
           algorithms: env.JWT_ALGORITHMS ? env.JWT_ALGORITHMS.split(',').map((a) => a.trim()) : undefined,
           issuer: env.JWT_ISSUER!,
           audience: env.JWT_AUDIENCE!,
+          // A day: long enough for any access token an identity provider issues, short enough to bound a leaked one.
+          maxLifetimeSeconds: int(env, 'JWT_MAX_LIFETIME_SECONDS', 24 * 60 * 60),
         }
       : null,
     logLevel: env.LOG_LEVEL || 'info',

@@ -149,11 +149,25 @@ describe('HTTP contract', () => {
       expect((await post(owner, { name: 'x', amount: -1 })).statusCode).toBe(400);
     });
 
-    it('unknown paths and methods → 404 in the error shape', async () => {
-      for (const [method, url] of [['GET', '/api/v2/nope'], ['PUT', '/api/v2/users/me'], ['DELETE', '/api/v2/users'], ['GET', '/nope']] as const) {
+    it('unknown paths → 404; a method a known path does not serve → 405 with Allow; both in the error shape', async () => {
+      for (const [method, url] of [['GET', '/api/v2/nope'], ['DELETE', '/api/v2/nope/1'], ['GET', '/nope']] as const) {
         const res = await request(ctx.app, owner, { method, url });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
         expectShape(res, 'not_found');
+        expect(res.headers.allow).toBeUndefined();
+      }
+      for (const [method, url, allow] of [
+        ['PUT', '/api/v2/users/me', 'GET, HEAD'],
+        ['DELETE', '/api/v2/users', 'GET, HEAD'],
+        ['PUT', '/api/v2/clients/abc?x=1', 'GET, HEAD, PATCH, DELETE'],
+        ['GET', '/api/v2/approvals/submit', 'POST'],
+        ['PROPFIND', '/api/v2/clients/', 'GET, HEAD, POST'],
+        ['TRACE', '/healthz', 'GET, HEAD'],
+      ] as const) {
+        const res = await request(ctx.app, owner, { method, url });
+        expect(res.statusCode, `${method} ${url}`).toBe(405);
+        expectShape(res, 'method_not_allowed');
+        expect(res.headers.allow, `${method} ${url}`).toBe(allow);
       }
     });
   });

@@ -6,7 +6,7 @@ import { unauthorized } from '../errors.ts';
 import { parseCookie } from 'cookie';
 import { hashKey, isApiKeyToken, looksLikeKey } from './keys.ts';
 import { findSession, SESSION_COOKIE } from './sessions.ts';
-import type { JwtVerifier } from './jwt.ts';
+import { TokenRefused, type JwtVerifier } from './jwt.ts';
 import type { Principal } from './principal.ts';
 
 export interface AuthDeps {
@@ -17,7 +17,33 @@ export interface AuthDeps {
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/** What authentication reads of the request: Node's parsed headers and the raw list (name, value, name, value, ...). */
+export interface CredentialSource {
+  headers: Headers;
+  rawHeaders: string[];
+}
+
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? undefined : value);
+
+/**
+ * A request carrying a credential header twice is refused (401), whatever the
+ * values: Node keeps the first Authorization and drops the others, and joins
+ * repeated Service-Account-Id values with a comma, so which credential a proxy,
+ * a log or this server would act on is ambiguous. Counted in the raw headers,
+ * the only place the repetition is still visible.
+ */
+function assertSingleCredentialHeaders(rawHeaders: string[]) {
+  let authorization = 0;
+  let account = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    // The length test first: most headers are neither, and it avoids lower-casing them.
+    if (name.length === 13 && name.toLowerCase() === 'authorization') authorization++;
+    else if (name.length === 18 && name.toLowerCase() === 'service-account-id') account++;
+  }
+  if (authorization > 1) throw unauthorized('Send exactly one Authorization header.');
+  if (account > 1) throw unauthorized('Send exactly one Service-Account-Id header.');
+}
 
 /**
  * Turns the request's credentials into a principal, or throws 401. Keys need
@@ -26,7 +52,8 @@ const single = (value: string | string[] | undefined) => (Array.isArray(value) ?
  * without an Authorization header, the web app's session cookie (the workspace
  * is the session's). Every call reads the credential, membership and user afresh.
  */
-export async function authenticate(headers: Headers, deps: AuthDeps): Promise<Principal> {
+export async function authenticate({ headers, rawHeaders }: CredentialSource, deps: AuthDeps): Promise<Principal> {
+  assertSingleCredentialHeaders(rawHeaders);
   const authorization = single(headers.authorization);
   if (authorization === undefined) {
     const token = sessionToken(headers);
@@ -121,8 +148,8 @@ async function authenticateJwt(token: string, account: string | undefined, deps:
   let claims;
   try {
     claims = await deps.jwt.verify(token);
-  } catch {
-    throw unauthorized('The identity-provider token is not valid or has expired.');
+  } catch (err) {
+    throw unauthorized(err instanceof TokenRefused ? err.message : 'The identity-provider token is not valid or has expired.');
   }
   const companyId = claims.company_id;
   const sub = claims.sub;

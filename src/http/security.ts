@@ -53,7 +53,7 @@ export function registerSecurity(app: FastifyInstance, deps: AuthDeps) {
     const routeUrl = route.url;
     const idempotent = route.config?.idempotent === true;
     const guard: onRequestHookHandler = async (request) => {
-      const principal = await authenticate(request.headers, deps);
+      const principal = await authenticate(request.raw, deps);
       request.principal = principal;
       if (web && principal.kind !== 'session') throw sessionRequired();
       if (principal.session) assertSessionCsrf(request, principal.session);
