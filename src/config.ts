@@ -18,6 +18,8 @@ export interface Config {
   dataDir: string | null;
   rateLimit: { max: number; windowMs: number; redisUrl?: string };
   smtpUrl?: string;
+  /** The From address (`SMTP_FROM`); its domain is also the Message-ID's (src/outbox/mailer.ts). */
+  smtpFrom?: string;
   /** How often the outbox worker looks for due e-mails (with SMTP_URL set). Tests shorten it. */
   outboxIntervalMs: number;
   jwt: JwtConfig | null;
@@ -69,6 +71,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       redisUrl: env.REDIS_URL || undefined,
     },
     smtpUrl: env.SMTP_URL || undefined,
+    smtpFrom: env.SMTP_FROM || undefined,
     outboxIntervalMs: 5000,
     jwt: jwtKeySource
       ? {

@@ -43,9 +43,9 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
   const { createSmtpTransport } = await import('./outbox/mailer.ts');
   const { startOutboxWorker } = await import('./outbox/worker.ts');
   const { invoiceRenderers } = await import('./modules/invoices/pdf.ts');
-  const transport = createSmtpTransport(config.smtpUrl, { from: process.env.SMTP_FROM });
+  const transport = createSmtpTransport(config.smtpUrl, { from: config.smtpFrom });
   const stop = startOutboxWorker(
-    { db: database.db, transport, renderers: { ...invoiceRenderers }, clock: config.clock },
+    { db: database.db, transport, renderers: { ...invoiceRenderers }, clock: config.clock, log: app.log },
     config.outboxIntervalMs,
     (err) => app.log.error({ err }, 'outbox delivery failed'),
   );

@@ -119,6 +119,8 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: CreatedAt;
   sent_at: Date | null;
+  /** When the current delivery schedule began (0060_outbox_retry_window.sql); null before the first attempt. */
+  first_attempt_at: Date | null;
 }
 
 export interface AuditLogsTable {

@@ -218,7 +218,7 @@ const MessageSchema = Type.Object(
     attach_expense_receipts: Type.Boolean(),
     send_me_a_copy: Type.Boolean(),
     sent_by: Nullable(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }, { additionalProperties: false })),
-    delivery_status: Enum(['pending', 'sent', 'failed'], 'The e-mail in the outbox: pending (also while SMTP is not configured), sent, or failed after all retries.'),
+    delivery_status: Enum(['pending', 'sent', 'failed'], 'The e-mail in the outbox: pending (also while SMTP is not configured, and between retries), sent, or failed after at least three days of retries (until an operator retries it, which also starts delivery_attempts again from 0).'),
     delivery_attempts: Type.Integer(),
     delivered_at: Timestamp,
     delivery_error: Nullable(Type.String()),
