@@ -4,7 +4,7 @@ import type { RouteAccess } from '../access/policy.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Config } from '../config.ts';
 import type { FeatureSet } from './features.ts';
-import type { IdempotencyState } from './idempotency.ts';
+import type { IdempotencyClaim } from './idempotency.ts';
 import type { RouteEntry } from './security.ts';
 
 declare module 'fastify' {
@@ -22,6 +22,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
-    idempotency: IdempotencyState | null;
+    /** The Idempotency-Key this request holds (set by the idempotency preHandler). */
+    idempotency: IdempotencyClaim | null;
   }
 }
