@@ -22,8 +22,8 @@ import { appendRouteHook } from './route-hooks.ts';
  * path and body, and of the caller's permissions. A replay within 24 hours returns
  * the first response byte for byte (with `Idempotent-Replayed: true`). The same key
  * with other input, while the first request is still running, or after the
- * caller's permissions changed is a 409. A 409 or 5xx answer releases the key so a
- * corrected retry can use it.
+ * caller's permissions changed is a 409. A 409 or 5xx answer undoes the work and
+ * releases the key, so a corrected retry can use it.
  *
  * Crash safety: the request's work and its stored response commit in one
  * transaction (a SharedTransaction, which the route's service reaches through
