@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { SessionRow } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { FeatureSet } from './features.ts';
-import type { IdempotencyState } from './idempotency.ts';
+import type { IdempotencyClaim } from './idempotency.ts';
 import type { RouteEntry } from './security.ts';
 
 declare module 'fastify' {
@@ -30,6 +30,7 @@ declare module 'fastify' {
     principal: Principal | null;
     /** The browser session of a route with 'signed-in' access. */
     session: SessionRow | null;
-    idempotency: IdempotencyState | null;
+    /** The Idempotency-Key this request holds (set by the idempotency preHandler). */
+    idempotency: IdempotencyClaim | null;
   }
 }
