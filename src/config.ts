@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from './clock.ts';
 import type { JwtConfig } from './auth/jwt.ts';
+import { DEFAULT_DATABASE_TIMEOUTS as T, type DatabaseTimeouts } from './db/timeouts.ts';
 
 export interface Config {
   port: number;
@@ -14,6 +15,8 @@ export interface Config {
   databaseUrl?: string;
   databaseSchema?: string;
   databasePoolSize: number;
+  /** Bounds on the waits for the database (src/db/timeouts.ts); 0 turns one off. */
+  databaseTimeouts: DatabaseTimeouts;
   /** PGlite data directory; null keeps the embedded database in memory (tests). */
   dataDir: string | null;
   rateLimit: { max: number; windowMs: number; redisUrl?: string };
@@ -64,6 +67,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: env.DATABASE_SCHEMA || undefined,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10),
+    databaseTimeouts: {
+      connectMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', T.connectMs, 0),
+      statementMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', T.statementMs, 0),
+      lockMs: int(env, 'DATABASE_LOCK_TIMEOUT_MS', T.lockMs, 0),
+      idleInTransactionMs: int(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', T.idleInTransactionMs, 0),
+      longStatementMs: int(env, 'DATABASE_LONG_STATEMENT_TIMEOUT_MS', T.longStatementMs, 0),
+    },
     dataDir: env.DATA_DIR || './data',
     rateLimit: {
       max: int(env, 'RATE_LIMIT_MAX', 100),

@@ -10,6 +10,7 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
     dataDir: config.dataDir,
     schema: config.databaseSchema,
     poolSize: config.databasePoolSize,
+    timeouts: config.databaseTimeouts,
   });
 }
 

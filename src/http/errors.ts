@@ -1,9 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { unavailableError } from '../db/unavailable.ts';
 import { setResponseHeaders } from './response-headers.ts';
 
-/** Retry-After of a 503 while the database cannot be reached. */
+/** Retry-After of a 503 while the database cannot be reached or a bounded wait ran out. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
@@ -95,10 +95,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (err.validation) return sendError(reply, validationError(err.validation as AjvError[], err.validationContext ?? 'body'));
     const mapped = fromFastifyError(err);
     if (mapped) return sendError(reply, mapped);
-    if (isDatabaseUnavailable(err)) {
+    const unavailable = unavailableError(err);
+    if (unavailable) {
       request.log.warn({ err }, 'database unavailable');
       reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-      return sendError(reply, new ApiError('service_unavailable', 'The database cannot be reached right now; retry in a moment.'));
+      return sendError(reply, unavailable);
     }
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, new ApiError('internal_error', 'The server could not complete the request.'));
