@@ -4,6 +4,7 @@ import './http/fastify-types.ts';
 import type { Config } from './config.ts';
 import type { DB } from './db/types.ts';
 import { createJwtVerifier } from './auth/jwt.ts';
+import { bearerToken } from './auth/credential-headers.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/errors.ts';
 import { registerValidation } from './http/validation.ts';
 import { FeatureSet } from './http/features.ts';
@@ -42,7 +43,7 @@ export interface AppDeps {
 
 /** What a request log line says about the credential: its kind and readable prefix, never the secret. */
 function credentialHint(authorization: string | undefined): string | undefined {
-  const token = authorization?.replace(/^Bearer\s+/i, '');
+  const token = bearerToken(authorization);
   if (!token) return undefined;
   return token.startsWith('sheaf_') ? `${token.slice(0, 12)}…` : 'jwt';
 }

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import type { Clock } from '../clock.ts';
 import { isId } from '../ids.ts';
+import { accountId, bearerToken } from './credential-headers.ts';
 import { unauthorized } from '../errors.ts';
 import { hashKey, isApiKeyToken, looksLikeKey } from './keys.ts';
 import type { JwtVerifier } from './jwt.ts';
@@ -15,8 +16,6 @@ export interface AuthDeps {
 
 type Headers = Record<string, string | string[] | undefined>;
 
-const single = (value: string | string[] | undefined) => (Array.isArray(value) ? undefined : value);
-
 /**
  * Turns the request's credentials into a principal, or throws 401. Keys need
  * `Authorization: Bearer <key>` and `Service-Account-Id: <company id>`; an
@@ -24,11 +23,9 @@ const single = (value: string | string[] | undefined) => (Array.isArray(value) ?
  * Every call reads the credential, membership and user afresh.
  */
 export async function authenticate(headers: Headers, deps: AuthDeps): Promise<Principal> {
-  const authorization = single(headers.authorization);
-  const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
-  if (!match) throw unauthorized('Send your API key as "Authorization: Bearer <key>".');
-  const token = match[1];
-  const account = single(headers['service-account-id'])?.trim();
+  const token = bearerToken(headers.authorization);
+  if (!token) throw unauthorized('Send your API key as "Authorization: Bearer <key>".');
+  const account = accountId(headers['service-account-id']);
   if (isApiKeyToken(token)) return authenticateKey(token, account, deps);
   return authenticateJwt(token, account, deps);
 }
@@ -122,7 +119,7 @@ async function authenticateJwt(token: string, account: string | undefined, deps:
   if (!isId(companyId) || typeof sub !== 'string' || !sub) {
     throw unauthorized('The token lacks the company_id or sub claim.');
   }
-  if (account && account !== companyId) throw unauthorized('Service-Account-Id does not match the token.');
+  if (account && account !== companyId.toLowerCase()) throw unauthorized('Service-Account-Id does not match the token.');
   const row = await principalQuery(deps.db)
     .where('m.company_id', '=', companyId)
     .where(isId(sub) ? 'u.id' : 'u.email', '=', isId(sub) ? sub : String(sub).toLowerCase())
