@@ -52,6 +52,8 @@ function credentialHint(authorization: string | undefined): string | undefined {
 export async function buildApp({ config, db, plugins = [], logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    // The client address (request.ip) that rate limits count per: X-Forwarded-For only from the configured proxies.
+    trustProxy: config.trustProxy,
     logger: {
       level: config.logLevel,
       stream: logStream,

@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { FeatureSet } from './features.ts';
 import type { IdempotencyState } from './idempotency.ts';
 import type { RouteEntry } from './security.ts';
+import type { Store } from './rate-limit-stores.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -19,9 +20,13 @@ declare module 'fastify' {
     config: Config;
     features: FeatureSet;
     routeCatalog: RouteEntry[];
+    /** Where the rate limiter counts right now (src/http/rate-limit-stores.ts). */
+    rateLimitMode: () => Store['mode'];
   }
   interface FastifyRequest {
     principal: Principal | null;
     idempotency: IdempotencyState | null;
+    /** The rate limiter's key for the request's bearer token (null without one). */
+    rateLimitKey: string | null;
   }
 }

@@ -14,7 +14,11 @@ export async function systemRoutes(app: FastifyInstance) {
         tags: ['system'],
         summary: 'Liveness and database health',
         response: {
-          200: Type.Object({ status: Type.Literal('ok') }),
+          200: Type.Object({
+            status: Type.Literal('ok'),
+            // Where rate limits are counted: a Redis outage degrades limits to per process, not the API.
+            rate_limit: Type.Union([Type.Literal('memory'), Type.Literal('redis'), Type.Literal('memory-fallback')]),
+          }),
           503: Type.Object({ status: Type.Literal('unavailable') }),
         },
       },
@@ -22,7 +26,7 @@ export async function systemRoutes(app: FastifyInstance) {
     async (_request, reply) => {
       try {
         await sql`select 1`.execute(app.db);
-        return { status: 'ok' as const };
+        return { status: 'ok' as const, rate_limit: app.rateLimitMode() };
       } catch {
         return reply.code(503).send({ status: 'unavailable' as const });
       }
