@@ -4,6 +4,7 @@ import './http/fastify-types.ts';
 import type { Config } from './config.ts';
 import type { DB } from './db/types.ts';
 import { createJwtVerifier } from './auth/jwt.ts';
+import { bearerToken } from './auth/credential-headers.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/errors.ts';
 import { registerValidation } from './http/validation.ts';
 import { answerClientError, registerHostRequirement } from './http/malformed-requests.ts';
@@ -44,7 +45,7 @@ export interface AppDeps {
 
 /** What a request log line says about the credential: its kind and readable prefix, never the secret. */
 function credentialHint(authorization: string | undefined): string | undefined {
-  const token = authorization?.replace(/^Bearer\s+/i, '');
+  const token = bearerToken(authorization);
   if (!token) return undefined;
   return token.startsWith('sheaf_') ? `${token.slice(0, 12)}…` : 'jwt';
 }
@@ -53,6 +54,8 @@ function credentialHint(authorization: string | undefined): string | undefined {
 export async function buildApp({ config, db, plugins = [], logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    // The client address (request.ip) that rate limits count per: X-Forwarded-For only from the configured proxies.
+    trustProxy: config.trustProxy,
     logger: {
       level: config.logLevel,
       stream: logStream,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { systemClock, type Clock } from './clock.ts';
 import type { JwtConfig } from './auth/jwt.ts';
 import { DEFAULT_DATABASE_TIMEOUTS as T, type DatabaseTimeouts } from './db/timeouts.ts';
@@ -19,7 +20,21 @@ export interface Config {
   databaseTimeouts: DatabaseTimeouts;
   /** PGlite data directory; null keeps the embedded database in memory (tests). */
   dataDir: string | null;
-  rateLimit: { max: number; windowMs: number; redisUrl?: string };
+  rateLimit: {
+    max: number;
+    windowMs: number;
+    /** Requests refused with 401 one client address may make per window before unknown credentials from it get 429. */
+    invalidMax: number;
+    redisUrl?: string;
+    /** Prepended to every rate-limit key in Redis (several installs, or test runs, can share one Redis). */
+    redisPrefix: string;
+  };
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address: false (the
+   * default: the TCP peer is the client) or the proxies' addresses / CIDR ranges
+   * (Fastify's `trustProxy`).
+   */
+  trustProxy: false | string[];
   smtpUrl?: string;
   /** The From address (`SMTP_FROM`); its domain is also the Message-ID's (src/outbox/mailer.ts). */
   smtpFrom?: string;
@@ -55,6 +70,26 @@ function publicUrl(raw: string): string {
 export const publicUrlOf = (config: Pick<Config, 'publicUrl' | 'host' | 'port'>) =>
   config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: the proxies whose X-Forwarded-For names the client, as addresses,
+ * CIDR ranges or proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`).
+ * Neither `true` nor a hop count: with either, a client that reaches the API
+ * directly could choose the address its limits are counted under.
+ */
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw || raw === 'false') return false;
+  const entries = raw.split(',').map((a) => a.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split('/');
+    const valid = PROXY_RANGES.has(entry) || (isIP(address!) !== 0 && rest.length === 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    if (!valid) throw new Error(`TRUST_PROXY must list proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal), not ${entry}`);
+  }
+  return entries;
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const jwtKeySource = env.JWT_JWKS_URL || env.JWT_PUBLIC_KEY;
   if (jwtKeySource && (!env.JWT_ISSUER || !env.JWT_AUDIENCE)) {
@@ -78,8 +113,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     rateLimit: {
       max: int(env, 'RATE_LIMIT_MAX', 100),
       windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 15_000),
+      invalidMax: int(env, 'RATE_LIMIT_INVALID_MAX', 20),
       redisUrl: env.REDIS_URL || undefined,
+      redisPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'sheaf:rl:',
     },
+    trustProxy: trustProxy(env),
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || undefined,
     outboxIntervalMs: 5000,

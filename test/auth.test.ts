@@ -243,5 +243,8 @@ describe('identity-provider JWT', () => {
       'unauthorized',
     );
     expect((await bearer(token({ sub: owner.userId, company_id: owner.companyId }), { 'service-account-id': owner.companyId })).statusCode).toBe(200);
+    // The header names the same workspace in any case and padding, as it does with a key.
+    const spelled = { 'service-account-id': ` ${owner.companyId.toUpperCase()} ` };
+    expect((await bearer(token({ sub: owner.userId, company_id: owner.companyId }), spelled)).statusCode).toBe(200);
   });
 });

@@ -187,7 +187,7 @@ describe('HTTP contract', () => {
       }
       const health = await ctx.app.inject({ method: 'GET', url: '/healthz' });
       expect(health.statusCode).toBe(200);
-      expect(health.json()).toEqual({ status: 'ok' });
+      expect(health.json()).toEqual({ status: 'ok', rate_limit: 'memory' });
       expect(health.headers['x-service-features']).toBeDefined();
     });
 
@@ -397,7 +397,7 @@ describe('rate limit shared through Redis', () => {
 
   it('a Redis outage lets requests through (and logs it) instead of failing them', async () => {
     const lines: string[] = [];
-    const env = { RATE_LIMIT_MAX: '4', REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'error' };
+    const env = { RATE_LIMIT_MAX: '4', REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'warn' };
     const a = await createTestContext({ env });
     contexts.push(a);
     const { owner } = await createWorkspaceWithOwner(a.db);

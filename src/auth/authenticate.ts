@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import type { Clock } from '../clock.ts';
 import { isId } from '../ids.ts';
+import { accountId, bearerToken } from './credential-headers.ts';
 import { unauthorized } from '../errors.ts';
 import { parseCookie } from 'cookie';
 import { hashKey, isApiKeyToken, looksLikeKey } from './keys.ts';
@@ -54,15 +55,13 @@ function assertSingleCredentialHeaders(rawHeaders: string[]) {
  */
 export async function authenticate({ headers, rawHeaders }: CredentialSource, deps: AuthDeps): Promise<Principal> {
   assertSingleCredentialHeaders(rawHeaders);
-  const authorization = single(headers.authorization);
-  if (authorization === undefined) {
-    const token = sessionToken(headers);
-    if (token) return authenticateSession(token, deps);
+  if (headers.authorization === undefined) {
+    const session = sessionToken(headers);
+    if (session) return authenticateSession(session, deps);
   }
-  const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
-  if (!match) throw unauthorized('Send your API key as "Authorization: Bearer <key>".');
-  const token = match[1];
-  const account = single(headers['service-account-id'])?.trim();
+  const token = bearerToken(headers.authorization);
+  if (!token) throw unauthorized('Send your API key as "Authorization: Bearer <key>".');
+  const account = accountId(headers['service-account-id']);
   if (isApiKeyToken(token)) return authenticateKey(token, account, deps);
   return authenticateJwt(token, account, deps);
 }
@@ -156,7 +155,7 @@ async function authenticateJwt(token: string, account: string | undefined, deps:
   if (!isId(companyId) || typeof sub !== 'string' || !sub) {
     throw unauthorized('The token lacks the company_id or sub claim.');
   }
-  if (account && account !== companyId) throw unauthorized('Service-Account-Id does not match the token.');
+  if (account && account !== companyId.toLowerCase()) throw unauthorized('Service-Account-Id does not match the token.');
   const row = await principalQuery(deps.db)
     .where('m.company_id', '=', companyId)
     .where(isId(sub) ? 'u.id' : 'u.email', '=', isId(sub) ? sub : String(sub).toLowerCase())

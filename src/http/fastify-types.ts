@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { FeatureSet } from './features.ts';
 import type { IdempotencyClaim } from './idempotency.ts';
 import type { RouteEntry } from './security.ts';
+import type { Store } from './rate-limit-stores.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,6 +26,8 @@ declare module 'fastify' {
     config: Config;
     features: FeatureSet;
     routeCatalog: RouteEntry[];
+    /** Where the rate limiter counts right now (src/http/rate-limit-stores.ts). */
+    rateLimitMode: () => Store['mode'];
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -32,5 +35,7 @@ declare module 'fastify' {
     session: SessionRow | null;
     /** The Idempotency-Key this request holds (set by the idempotency preHandler). */
     idempotency: IdempotencyClaim | null;
+    /** The rate limiter's key for the request's bearer token (null without one). */
+    rateLimitKey: string | null;
   }
 }

@@ -34,13 +34,17 @@ export async function systemRoutes(app: FastifyInstance) {
         tags: ['system'],
         summary: 'Readiness: the database answers',
         response: {
-          200: Type.Object({ status: Type.Literal('ok') }),
+          200: Type.Object({
+            status: Type.Literal('ok'),
+            // Where rate limits are counted: a Redis outage degrades limits to per process, not the API.
+            rate_limit: Type.Union([Type.Literal('memory'), Type.Literal('redis'), Type.Literal('memory-fallback')]),
+          }),
           503: Type.Object({ status: Type.Literal('unavailable') }),
         },
       },
     },
     async (_request, reply) => {
-      if (await databaseAnswers(app.db, app.config.databaseTimeouts.connectMs)) return { status: 'ok' as const };
+      if (await databaseAnswers(app.db, app.config.databaseTimeouts.connectMs)) return { status: 'ok' as const, rate_limit: app.rateLimitMode() };
       return reply.code(503).send({ status: 'unavailable' as const });
     },
   );
