@@ -30,6 +30,10 @@ import { contactsRoutes } from './modules/contacts/routes.ts';
 import { backupRoutes } from './modules/backup/routes.ts';
 import { approvalsRoutes } from './modules/approvals/routes.ts';
 import { sessionRoutes } from './modules/sessions/routes.ts';
+import { invitationsRoutes } from './modules/invitations/routes.ts';
+import { membersRoutes } from './modules/members/routes.ts';
+import { workspaceRoutes } from './modules/workspaces/routes.ts';
+import { credentialsRoutes } from './modules/credentials/routes.ts';
 
 /** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
 export const BODY_LIMIT = 128 * 1024;
@@ -111,6 +115,10 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(backupRoutes);
   await app.register(approvalsRoutes);
   await app.register(sessionRoutes);
+  await app.register(invitationsRoutes);
+  await app.register(membersRoutes);
+  await app.register(workspaceRoutes);
+  await app.register(credentialsRoutes);
   for (const plugin of plugins) await app.register(plugin);
 
   await app.ready();

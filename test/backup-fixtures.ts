@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
@@ -14,6 +14,7 @@ export const SENTINELS = {
   outbox: 'OUTBOX-PAYLOAD-SENTINEL',
   idempotency: 'IDEMPOTENCY-BODY-SENTINEL',
   fileBytes: 'FILE-BYTES-SENTINEL',
+  invitationToken: 'INVITATION-TOKEN-SENTINEL',
 };
 
 export interface Seeded {
@@ -191,6 +192,15 @@ export async function seedBackupWorkspace(
   await db
     .insertInto('audit_logs')
     .values({ company_id: c, id: newId(), actor_user_id: people.ownerId, action: 'client.created', subject_type: 'client', subject_id: seeded.clientIds[0], details: JSON.stringify({ name: 'x' }) })
+    .execute();
+  // Invitations: one pending, one accepted (by the member); their token hashes must never be exported.
+  const week = new Date(Date.now() + 7 * 86_400_000);
+  await db
+    .insertInto('invitations')
+    .values([
+      { company_id: c, id: newId(), token_hash: Buffer.concat([Buffer.from(SENTINELS.invitationToken), randomBytes(8)]), email: 'invited@example.com', role: 'manager', permissions: ['view_invoices'], invited_by: people.ownerId, expires_at: week },
+      { company_id: c, id: newId(), token_hash: Buffer.concat([Buffer.from(SENTINELS.invitationToken), randomBytes(8)]), email: 'joined@example.com', role: 'member', invited_by: people.ownerId, expires_at: week, accepted_at: new Date(), accepted_user_id: people.memberId },
+    ])
     .execute();
   return seeded;
 }

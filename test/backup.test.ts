@@ -31,6 +31,7 @@ const PARENT_TABLE: Record<string, string> = {
   expense_categories: 'expense_categories',
   expenses: 'expenses',
   invoices: 'invoices',
+  invitations: 'invitations',
   audit_logs: 'audit_logs',
 };
 
@@ -38,7 +39,7 @@ const PARENT_TABLE: Record<string, string> = {
 const FORBIDDEN_KEYS = [
   'secret', 'secret_hash', 'token', 'password', 'prefix', 'family_id', 'api_key', 'session', 'data', 'payload',
   'outbox_id', 'response_body', 'response_headers', 'request_hash', 'permission_hash', 'credential_key',
-  'attempts', 'last_error', 'storage_key', 'signing_secret', 'company_id',
+  'attempts', 'last_error', 'storage_key', 'signing_secret', 'company_id', 'token_hash',
 ];
 
 interface Ws {
@@ -344,6 +345,28 @@ describe('exclusions', () => {
       }
     };
     forbidden(all, 'export');
+  });
+
+  it('exports the invitations, never their tokens', async () => {
+    const { records } = await crawl(a.owner, 'invitations', 1);
+    expect(records).toHaveLength(2);
+    expect(records.map((r) => r.email).sort()).toEqual(['invited@example.com', 'joined@example.com']);
+    expect(records.find((r) => r.email === 'invited@example.com')).toMatchObject({
+      role: 'manager',
+      permissions: ['view_invoices'],
+      is_contractor: false,
+      invited_by: a.owner.userId,
+      accepted_at: null,
+      accepted_user_id: null,
+      revoked_at: null,
+    });
+    expect(records.find((r) => r.email === 'joined@example.com')).toMatchObject({ accepted_user_id: a.member.userId });
+    const text = JSON.stringify(records);
+    const hashes = await ctx.db.selectFrom('invitations').select('token_hash').where('company_id', '=', a.companyId).execute();
+    for (const { token_hash } of hashes) {
+      expect(text).not.toContain(token_hash.toString('hex'));
+      expect(text).not.toContain(token_hash.toString('base64'));
+    }
   });
 
   it('reads every table or excludes it with a reason, and every column of a read table or omits it', async () => {

@@ -406,7 +406,7 @@ const lane1: Step[] = [
       expect(list.json).toHaveLength(5);
       for (const k of list.json) {
         expect(Object.keys(k).sort()).toEqual(
-          ['company_id', 'created_at', 'expires_at', 'family_id', 'id', 'kind', 'name', 'prefix', 'replaced_at', 'revoked_at', 'status', 'user_id'],
+          ['company_id', 'created_at', 'expires_at', 'family_id', 'id', 'kind', 'last_used_at', 'name', 'prefix', 'replaced_at', 'revoked_at', 'status', 'user_id'],
         );
       }
       const status = Object.fromEntries(list.json.map((k: { id: string; status: string }) => [k.id, k.status]));

@@ -110,6 +110,29 @@ describe('invoice PDF', () => {
     }
   });
 
+  it('prints the workspace’s sender details (e-mail, phone, tax ID) under its address, left of the facts', async () => {
+    const other = await makeInvoiceWorkspace(ctx.db, { sender_email: 'billing@acme.example', sender_phone: '+49 30 1234567', tax_id: 'DE123456789' });
+    const client = await insertClient(ctx.db, other.companyId, { name: 'Initech' });
+    const res = await api(other.owner, 'POST', '/api/v2/invoices', { client_id: client, number: 'S-1', line_items: [{ description: 'x', unit_price: 1 }] });
+    expect(res.statusCode, res.body).toBe(201);
+    const bytes = (await api(other.owner, 'GET', `/api/v2/invoices/${res.json().id}/pdf`)).rawPayload;
+    expect((await pdfText(bytes)).text).toContain('Acme Studio 1 Main Street 10115 Berlin billing@acme.example +49 30 1234567 Tax ID DE123456789');
+    // Where they land: the address's column, below it, above BILL TO (nothing overlaps the header).
+    const page = await (await getDocumentProxy(new Uint8Array(bytes))).getPage(1);
+    const items = (await page.getTextContent()).items as Array<{ str: string; transform: number[] }>;
+    const at = (s: string) => items.find((i) => i.str.includes(s))!.transform;
+    const [address, email, phone, tax, billTo] = ['10115 Berlin', 'billing@acme.example', '+49 30', 'DE123456789', 'BILL TO'].map(at);
+    for (const line of [email, phone, tax]) expect(line[4]).toBeCloseTo(address[4], 0);
+    // PDF y grows upwards: each line below the previous one, BILL TO below them all.
+    expect(address[5]).toBeGreaterThan(email[5]);
+    expect(email[5]).toBeGreaterThan(phone[5]);
+    expect(phone[5]).toBeGreaterThan(tax[5]);
+    expect(tax[5]).toBeGreaterThan(billTo[5]);
+    // Without them (the workspace above), nothing is printed in their place.
+    const plain = await create({ line_items: [{ description: 'x', unit_price: 1 }] });
+    expect((await pdfText((await api(w.owner, 'GET', `/api/v2/invoices/${plain.id}/pdf`)).rawPayload)).text).not.toContain('Tax ID');
+  });
+
   it('formats each currency in its own way and picks Letter paper for USD', async () => {
     const jpy = await create({ currency: 'JPY', line_items: [{ description: 'Translation', quantity: 1.5, unit_price: 333 }] });
     const jpyText = (await pdfText((await api(w.owner, 'GET', `/api/v2/invoices/${jpy.id}/pdf`)).rawPayload)).text;

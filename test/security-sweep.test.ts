@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { newId } from '../src/ids.ts';
@@ -25,6 +26,9 @@ const TABLE_BY_SEGMENT: Record<string, string> = {
   expenses: 'expenses',
   expense_categories: 'expense_categories',
   invoices: 'invoices',
+  keys: 'credentials',
+  invitations: 'invitations',
+  members: 'users',
 };
 
 describe('security sweep over every route', () => {
@@ -51,7 +55,12 @@ describe('security sweep over every route', () => {
     await ctx.db.insertInto('projects').values({ company_id: company, id: projectId, client_id: clientId, name: 'Foreign project' }).execute();
     const taskId = newId();
     await ctx.db.insertInto('tasks').values({ company_id: company, id: taskId, name: 'Foreign task' }).execute();
-    Object.assign(foreignIds, { clients: clientId, projects: projectId, tasks: taskId, users: foreignOwner.userId });
+    const invitationId = newId();
+    await ctx.db
+      .insertInto('invitations')
+      .values({ company_id: company, id: invitationId, token_hash: randomBytes(32), email: 'foreign@example.com', role: 'member', expires_at: new Date(Date.now() + 86_400_000) })
+      .execute();
+    Object.assign(foreignIds, { clients: clientId, projects: projectId, tasks: taskId, users: foreignOwner.userId, credentials: foreignOwner.keyId, invitations: invitationId });
     for (const table of ['contacts', 'time_entries', 'expenses', 'expense_categories', 'invoices']) {
       const row = await sql<{ id: string }>`select id from ${sql.table(table)} where company_id = ${company} limit 1`
         .execute(ctx.db)
@@ -120,6 +129,17 @@ describe('security sweep over every route', () => {
     for (const route of apiRoutes().filter((r) => r.access !== 'authenticated')) {
       const res = await request(ctx.app, member, { method: route.method as 'GET', url: fill(route.url, () => newId()) });
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+    }
+  });
+
+  it('refuses a member’s browser session on web routes that declare a stronger requirement', async () => {
+    const memberSession = await sessionFor(ctx.db, member);
+    const stronger = routes().filter((r) => r.web && r.access !== 'authenticated' && r.access !== 'signed-in');
+    expect(stronger.length).toBeGreaterThan(3);
+    for (const route of stronger) {
+      const res = await request(ctx.app, memberSession, { method: route.method as 'GET', url: fill(route.url, () => newId()) });
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(res.json().error).toBe('forbidden');
     }
   });
 

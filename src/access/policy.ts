@@ -56,6 +56,15 @@ export function assertRouteAccess(p: Principal, method: string, routeUrl: string
   }
 }
 
+/**
+ * Owners alone make someone an owner, or change an owner's membership (role,
+ * flags, deactivation) or invitation role: an administrator administers the
+ * workspace but can neither take it over nor lock its owners out. Throws 403.
+ */
+export function assertMayAdministerRole(p: Principal, role: Role) {
+  if (role === 'owner' && p.role !== 'owner') throw forbidden('Only an owner can make someone an owner or change an owner’s membership.');
+}
+
 /** Whether the caller sees other members with e-mail, type and roles, or only the directory. */
 export function seesFullUserRecords(p: Principal): boolean {
   return p.kind !== 'personal' && (isAdmin(p) || isManager(p));

@@ -110,7 +110,7 @@ function toPrincipal(row: PrincipalRow, kind: Principal['kind'], credentialId: s
 function keyQuery(db: Kysely<DB>, account: string, secretHash: Buffer) {
   return principalQuery(db)
     .innerJoin('credentials as c', (j) => j.onRef('c.company_id', '=', 'm.company_id').onRef('c.user_id', '=', 'm.user_id'))
-    .select(['c.id as credential_id', 'c.kind', 'c.expires_at', 'c.revoked_at'])
+    .select(['c.id as credential_id', 'c.kind', 'c.expires_at', 'c.revoked_at', 'c.last_used_at'])
     .where('c.company_id', '=', account)
     .where('c.secret_hash', '=', secretHash);
 }
@@ -138,8 +138,28 @@ async function authenticateKey(token: string, account: string | undefined, deps:
   const { rows } = await deps.db.executeQuery<KeyRow>(CompiledQuery.raw(keySqlFor(deps.db), [account, hashKey(token)]));
   const row = rows[0];
   if (!row || row.revoked_at) throw unauthorized('The API key or workspace id is not valid.');
-  if (row.expires_at && row.expires_at <= deps.clock()) throw unauthorized('This API key has been rotated and has expired.');
-  return toPrincipal(row, row.kind, row.credential_id);
+  const now = deps.clock();
+  if (row.expires_at && row.expires_at <= now) throw unauthorized('This API key has been rotated and has expired.');
+  const principal = toPrincipal(row, row.kind, row.credential_id);
+  if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() >= LAST_USED_EVERY_MS) noteKeyUse(deps.db, row, now);
+  return principal;
+}
+
+/** A key's last_used_at (shown in the web app) is written at most this often, so requests do not each cost a write. */
+export const LAST_USED_EVERY_MS = 60 * 1000;
+
+const LAST_USED_SQL = `update credentials set last_used_at = $1
+  where company_id = $2 and id = $3 and (last_used_at is null or last_used_at <= $4)`;
+
+/**
+ * Records that a key was used, without holding up the request: the write is not
+ * awaited, and the condition makes concurrent requests of one key write once a
+ * minute. It is a display hint, so a failed write (the database briefly away)
+ * is dropped rather than failing a request that already authenticated.
+ */
+function noteKeyUse(db: Kysely<DB>, row: { company_id: string; credential_id: string }, now: Date) {
+  const before = new Date(now.getTime() - LAST_USED_EVERY_MS);
+  db.executeQuery(CompiledQuery.raw(LAST_USED_SQL, [now, row.company_id, row.credential_id, before])).catch(() => {});
 }
 
 async function authenticateJwt(token: string, account: string | undefined, deps: AuthDeps): Promise<Principal> {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB, OneTimeLinkPurpose } from '../db/types.ts';
+import { ApiError } from '../errors.ts';
 import { hashToken, newToken } from './sessions.ts';
 
 /**
@@ -11,6 +12,10 @@ export const LINK_LIFETIME_MS: Record<OneTimeLinkPurpose, number> = {
   sign_in: 24 * 60 * 60 * 1000,
   password_reset: 60 * 60 * 1000,
 };
+
+/** The answer to a one-time link (sign-in, reset, invitation) that is unknown, used, replaced or expired. */
+export const linkInvalid = () =>
+  new ApiError('link_invalid', 'This link is not valid any more: it was used already, has expired, or was replaced by a newer one.');
 
 export async function issueLink(db: Kysely<DB>, userId: string, purpose: OneTimeLinkPurpose, now: Date): Promise<string> {
   const token = newToken();

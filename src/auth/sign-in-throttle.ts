@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { newId } from '../ids.ts';
+import { ApiError } from '../errors.ts';
 
 /**
  * Throttles password guessing: at most ACCOUNT_LIMIT failed sign-ins for one
@@ -75,3 +76,7 @@ export async function signInSucceeded(db: Kysely<DB>, attempt: SignInAttempt) {
   await forgetAttempt(db, attempt);
   await db.deleteFrom('sign_in_failures').where('scope', '=', 'account').where('subject', '=', attempt.email.slice(0, 400)).execute();
 }
+
+/** The 429 of a throttled attempt; the route sends `retry_after` as the Retry-After header too. */
+export const throttled = (wait: number) =>
+  new ApiError('rate_limited', `Too many failed sign-ins: wait ${Math.ceil(wait / 60)} minutes before trying again.`, { retry_after: wait });

@@ -180,7 +180,7 @@ function memberView(m: Record<string, unknown>) {
 
 const WORKSPACE_COLUMNS = ['id', 'name', 'timezone', 'currency', 'created_at'];
 const MEMBER_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'role', 'permissions', 'user_type', 'is_contractor', 'is_active'];
-const KEY_COLUMNS = ['id', 'kind', 'status', 'user_id', 'prefix', 'name', 'created_at', 'expires_at'];
+const KEY_COLUMNS = ['id', 'kind', 'status', 'user_id', 'prefix', 'name', 'created_at', 'expires_at', 'last_used_at'];
 
 type KeyRow = Awaited<ReturnType<typeof listKeys>>[number];
 

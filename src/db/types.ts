@@ -34,6 +34,10 @@ export interface CompaniesTable {
   approvals_enabled: Generated<boolean>;
   allow_past_timer_starts: Generated<boolean>;
   invoice_before_approval: Generated<boolean>;
+  /** Sender details invoices print (0052). */
+  sender_email: ColumnType<string | null, string | null | undefined, string | null>;
+  sender_phone: ColumnType<string | null, string | null | undefined, string | null>;
+  tax_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -82,6 +86,8 @@ export interface CredentialsTable {
   expires_at: Date | null;
   replaced_at: Date | null;
   revoked_at: Date | null;
+  /** Written at most once a minute by authentication (0051). */
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface IdempotencyKeysTable {
@@ -166,6 +172,23 @@ export interface SignInFailuresTable {
   failed_at: CreatedAt;
 }
 
+/** An invitation to a workspace (0051); the e-mailed token is stored only as its SHA-256. */
+export interface InvitationsTable {
+  company_id: string;
+  id: string;
+  token_hash: Buffer;
+  email: string;
+  role: Role;
+  permissions: ColumnType<ManagerPermission[], ManagerPermission[] | undefined, ManagerPermission[]>;
+  is_contractor: Generated<boolean>;
+  invited_by: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  accepted_at: Date | null;
+  accepted_user_id: string | null;
+  revoked_at: Date | null;
+}
+
 export interface DB extends CatalogTables, TimeTables, InvoiceTables {
   companies: CompaniesTable;
   users: UsersTable;
@@ -179,6 +202,7 @@ export interface DB extends CatalogTables, TimeTables, InvoiceTables {
   sessions: SessionsTable;
   one_time_links: OneTimeLinksTable;
   sign_in_failures: SignInFailuresTable;
+  invitations: InvitationsTable;
 }
 
 export type Company = Selectable<CompaniesTable>;

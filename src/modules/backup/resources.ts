@@ -95,9 +95,11 @@ export const RESOURCES: ResourceSpec[] = [
   {
     kind: 'table',
     name: 'workspace',
-    description: 'The workspace (company) and its settings: time zone, currency, week start, rounding, approval and timer options.',
+    description:
+      'The workspace (company) and its settings: time zone, currency, week start, rounding, approval and timer options, and the sender details invoices print.',
     columns: `c.id, c.name, c.address, c.timezone, c.currency, c.week_start, c.rounding, c.rounding_minutes,
-      c.approvals_enabled, c.allow_past_timer_starts, c.invoice_before_approval, c.created_at, c.updated_at`,
+      c.approvals_enabled, c.allow_past_timer_starts, c.invoice_before_approval, c.sender_email, c.sender_phone, c.tax_id,
+      c.created_at, c.updated_at`,
     from: 'companies c',
     companyColumn: 'c.id',
     key: [{ column: 'c.id', field: 'id' }],
@@ -316,11 +318,17 @@ export const RESOURCES: ResourceSpec[] = [
   notYet('planning_time_off', 'Planned time off.', 'resource planning is not modelled.'),
   notYet('planning_working_patterns', 'Working patterns (planning capacity).', 'resource planning is not modelled; expected weekly hours are on `members`.'),
   notYet('saved_reports', 'Saved report definitions.', 'reports are computed on request; none are saved.'),
-  notYet(
-    'invitations',
-    'Pending invitations, without invitation tokens.',
-    'members are added directly by an operator (`sheaf admin user create`); there are no invitations.',
-  ),
+  {
+    kind: 'table',
+    name: 'invitations',
+    description:
+      'Invitations to the workspace, pending, accepted, revoked and expired, with the invited e-mail, role, manager permissions, contractor flag, who invited and who accepted; never the invitation tokens.',
+    columns: `i.id, i.email, i.role, i.permissions, i.is_contractor, i.invited_by, i.created_at, i.expires_at,
+      i.accepted_at, i.accepted_user_id, i.revoked_at`,
+    from: 'invitations i',
+    companyColumn: 'i.company_id',
+    key: [{ column: 'i.id', field: 'id' }],
+  },
   notYet(
     'webhook_endpoints',
     'Webhook endpoint configuration, without signing secrets or delivery history.',
@@ -372,6 +380,7 @@ export const TABLE_USE: Record<string, string> = {
   invoice_line_items: 'invoices (line_items)',
   invoice_payments: 'invoices (payments)',
   invoice_messages: 'invoices (messages)',
+  invitations: 'invitations',
   audit_logs: 'audit_logs',
 };
 
@@ -393,6 +402,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
 export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
   files: { data: 'the bytes: served by the download links', company_id: 'implicit' },
   users: { password_hash: 'passwords are credentials, never exported' },
+  invitations: { token_hash: 'invitation tokens are credentials, never exported', company_id: 'implicit' },
   invoice_messages: { outbox_id: 'a reference into the delivery queue, which is not exported', company_id: 'implicit' },
   time_entries: {
     external_reference_id: 'generated from external_reference',

@@ -4,6 +4,7 @@ import { newId } from '../../ids.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { generateKey } from '../../auth/keys.ts';
 import { audit } from '../audit/service.ts';
+import type { Actor } from '../users/admin-service.ts';
 
 /** After a rotation the previous key keeps working this long, so deployments can switch over. */
 export const ROTATION_OVERLAP_MS = 15 * 60 * 1000;
@@ -20,6 +21,7 @@ const PUBLIC_COLUMNS = [
   'expires_at',
   'replaced_at',
   'revoked_at',
+  'last_used_at',
 ] as const;
 
 export interface IssuedKey {
@@ -77,6 +79,7 @@ export async function createKey(
   db: Kysely<DB>,
   companyId: string,
   input: { userId: string; kind: CredentialKind; name?: string },
+  actor?: Actor,
 ): Promise<IssuedKey> {
   if (input.kind !== 'integration' && input.kind !== 'personal') throw badRequest('kind must be integration or personal.');
   if ((input.name ?? '').length > 255) throw badRequest('name must be at most 255 characters.', { field: 'name' });
@@ -88,6 +91,7 @@ export async function createKey(
       action: 'credential.created',
       subjectType: 'credential',
       subjectId: issued.credential.id,
+      actorUserId: actor?.userId,
       details: { kind: input.kind, user_id: input.userId },
     });
     return issued;
@@ -95,7 +99,7 @@ export async function createKey(
 }
 
 /** Issues a replacement; the previous key stays valid for ROTATION_OVERLAP_MS. */
-export async function rotateKey(db: Kysely<DB>, companyId: string, keyId: string, now: Date): Promise<IssuedKey> {
+export async function rotateKey(db: Kysely<DB>, companyId: string, keyId: string, now: Date, actor?: Actor): Promise<IssuedKey> {
   return db.transaction().execute(async (trx) => {
     const old = await trx
       .selectFrom('credentials')
@@ -119,6 +123,7 @@ export async function rotateKey(db: Kysely<DB>, companyId: string, keyId: string
       action: 'credential.rotated',
       subjectType: 'credential',
       subjectId: issued.credential.id,
+      actorUserId: actor?.userId,
       details: { previous_id: keyId },
     });
     return issued;
@@ -126,7 +131,7 @@ export async function rotateKey(db: Kysely<DB>, companyId: string, keyId: string
 }
 
 /** Revokes a key at once, together with every other key of its rotation family. */
-export async function revokeKey(db: Kysely<DB>, companyId: string, keyId: string, now: Date) {
+export async function revokeKey(db: Kysely<DB>, companyId: string, keyId: string, now: Date, actor?: Actor) {
   return db.transaction().execute(async (trx) => {
     const key = await trx
       .selectFrom('credentials')
@@ -148,6 +153,7 @@ export async function revokeKey(db: Kysely<DB>, companyId: string, keyId: string
       action: 'credential.revoked',
       subjectType: 'credential',
       subjectId: keyId,
+      actorUserId: actor?.userId,
       details: { revoked_ids: revoked.map((r) => r.id) },
     });
     return { revoked_ids: revoked.map((r) => r.id) };

@@ -30,7 +30,7 @@ export const INVOICE_PDF_RENDERER = 'invoice_pdf';
 export interface InvoiceDocument {
   invoice: InvoiceRow;
   lines: LineRow[];
-  workspace: { name: string; address: string | null };
+  workspace: { name: string; address: string | null; sender_email?: string | null; sender_phone?: string | null; tax_id?: string | null };
   client: { name: string; address: string | null };
 }
 
@@ -40,7 +40,8 @@ export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId:
   const workspace = await loadWorkspace(trx, companyId);
   const client = await findClient(trx, companyId, row.client_id);
   if (!workspace || !client) throw notFound('invoice');
-  return { invoice: row, lines, workspace: { name: workspace.name, address: workspace.address }, client: { name: client.name, address: client.address } };
+  const { name, address, sender_email, sender_phone, tax_id } = workspace;
+  return { invoice: row, lines, workspace: { name, address, sender_email, sender_phone, tax_id }, client: { name: client.name, address: client.address } };
 }
 
 /** GET /invoices/:id/pdf: the document and its download name. */
@@ -195,6 +196,12 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   if (d.workspace.address) {
     doc.font('body').fontSize(9).fillColor(MUTED);
     doc.text(t(d.workspace.address, width * 0.42), { width: width * 0.42 });
+  }
+  // The sender details the workspace settings hold (a tax number is required on invoices in many countries).
+  const sender = [d.workspace.sender_email, d.workspace.sender_phone, d.workspace.tax_id ? `Tax ID ${d.workspace.tax_id}` : null];
+  for (const line of sender.filter((x): x is string => Boolean(x))) {
+    doc.font('body').fontSize(9).fillColor(MUTED);
+    doc.text(t(line, width * 0.42), { width: width * 0.42 });
   }
   const leftBottom = doc.y;
 

@@ -22,12 +22,27 @@ export interface WorkspaceRow {
   rounding_minutes: number;
   approvals_enabled: boolean;
   invoice_before_approval: boolean;
+  sender_email: string | null;
+  sender_phone: string | null;
+  tax_id: string | null;
 }
 
 export function loadWorkspace(trx: Tx, companyId: string): Promise<WorkspaceRow | undefined> {
   return trx
     .selectFrom('companies')
-    .select(['name', 'address', 'timezone', 'currency', 'rounding', 'rounding_minutes', 'approvals_enabled', 'invoice_before_approval'])
+    .select([
+      'name',
+      'address',
+      'timezone',
+      'currency',
+      'rounding',
+      'rounding_minutes',
+      'approvals_enabled',
+      'invoice_before_approval',
+      'sender_email',
+      'sender_phone',
+      'tax_id',
+    ])
     .where('id', '=', companyId)
     .executeTakeFirst();
 }

@@ -6,7 +6,7 @@ import { ApiError } from '../../errors.ts';
 import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { sessionOf } from '../../http/security.ts';
 import { assertAcceptablePassword } from '../../auth/passwords.ts';
-import { redeemLink } from '../../auth/one-time-links.ts';
+import { linkInvalid, redeemLink } from '../../auth/one-time-links.ts';
 import {
   createSession,
   endAllSessions,
@@ -16,7 +16,7 @@ import {
   SESSION_LIFETIME_MS,
   switchWorkspace,
 } from '../../auth/sessions.ts';
-import { beginSignInAttempt, signInSucceeded } from '../../auth/sign-in-throttle.ts';
+import { beginSignInAttempt, signInSucceeded, throttled } from '../../auth/sign-in-throttle.ts';
 import { assertCurrentPassword, checkPassword, requestPasswordReset, sessionBody, setPassword } from './service.ts';
 
 /**
@@ -25,7 +25,7 @@ import { assertCurrentPassword, checkPassword, requestPasswordReset, sessionBody
  */
 
 const Role = Type.String({ description: 'owner, administrator, manager, member or client' });
-const Session = Type.Object({
+export const Session = Type.Object({
   user: Type.Object({
     id: Type.String(),
     email: Type.String(),
@@ -62,10 +62,8 @@ const SwitchWorkspace = Type.Object({ company_id: Type.String({ maxLength: 64 })
 const web = (access: 'public' | 'signed-in') => ({ access, web: true }) as const;
 const tags = ['web'];
 
-const linkInvalid = () =>
-  new ApiError('link_invalid', 'This link is not valid any more: it was used already, has expired, or was replaced by a newer one.');
 
-const normalEmail = (email: string) => email.trim().toLowerCase();
+export const normalEmail = (email: string) => email.trim().toLowerCase();
 
 function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
   reply.header(
@@ -87,21 +85,33 @@ function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
   );
 }
 
+/**
+ * Opens a session for the person, sets its cookie and answers with the session
+ * body: every way of signing in ends here (password, one-time links, accepting an
+ * invitation). `companyId`: the workspace to open in (default: their first).
+ */
+export async function openSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: { userId: string; viaLink: boolean; companyId?: string },
+) {
+  const { token, session } = await createSession(app.db, {
+    userId: input.userId,
+    companyId: input.companyId,
+    viaLink: input.viaLink,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    now: app.config.clock(),
+  });
+  setSessionCookie(request, reply, token);
+  return sessionBody(app.db, session);
+}
+
 export async function sessionRoutes(app: FastifyInstance) {
   const now = () => app.config.clock();
-
-  /** Opens a session for the person, sets its cookie and answers with the session body. */
-  async function signIn(request: FastifyRequest, reply: FastifyReply, userId: string, viaLink: boolean) {
-    const { token, session } = await createSession(app.db, {
-      userId,
-      viaLink,
-      ip: request.ip,
-      userAgent: request.headers['user-agent'],
-      now: now(),
-    });
-    setSessionCookie(request, reply, token);
-    return sessionBody(app.db, session);
-  }
+  const signIn = (request: FastifyRequest, reply: FastifyReply, userId: string, viaLink: boolean) =>
+    openSession(app, request, reply, { userId, viaLink });
 
   app.post<{ Body: Static<typeof SignIn> }>(
     '/web/api/session',
@@ -120,9 +130,7 @@ export async function sessionRoutes(app: FastifyInstance) {
       const wait = await beginSignInAttempt(app.db, attempt);
       if (wait > 0) {
         reply.header('Retry-After', String(wait));
-        throw new ApiError('rate_limited', `Too many failed sign-ins: wait ${Math.ceil(wait / 60)} minutes before trying again.`, {
-          retry_after: wait,
-        });
+        throw throttled(wait);
       }
       const userId = await checkPassword(app.db, attempt.email, request.body.password);
       if (!userId) throw new ApiError('invalid_credentials', 'The e-mail address or the password is not right.', {}, 401);

@@ -70,7 +70,12 @@ async function memberOrThrow(trx: Transaction<DB>, companyId: string, userId: st
   return row;
 }
 
-export async function createMember(db: Kysely<DB>, companyId: string, input: MemberInput) {
+/** Who made a change, for the audit log (the web app's signed-in administrator; none for the operator's CLI). */
+export interface Actor {
+  userId: string;
+}
+
+export async function createMember(db: Kysely<DB>, companyId: string, input: MemberInput, actor?: Actor) {
   if (!input.email) throw badRequest('email is required.', { field: 'email' });
   if (!input.first_name) throw badRequest('first_name is required.', { field: 'first_name' });
   validateMemberInput(input);
@@ -114,7 +119,7 @@ export async function createMember(db: Kysely<DB>, companyId: string, input: Mem
       .returningAll()
       .executeTakeFirst();
     if (!membership) throw conflict(`${email} is already a member of this workspace.`);
-    await audit(trx, { companyId, action: 'member.created', subjectType: 'user', subjectId: user.id, details: { role } });
+    await audit(trx, { companyId, action: 'member.created', subjectType: 'user', subjectId: user.id, actorUserId: actor?.userId, details: { role } });
     return { ...membership, email: user.email, first_name: user.first_name, last_name: user.last_name, user_type: user.user_type };
   });
 }
@@ -126,50 +131,60 @@ export function assertPermissionsFitRole(role: Role, permissions: ManagerPermiss
   }
 }
 
-export async function updateMember(db: Kysely<DB>, companyId: string, userId: string, input: MemberInput) {
+export async function updateMember(db: Kysely<DB>, companyId: string, userId: string, input: MemberInput, actor?: Actor) {
+  validateMemberInput(input);
+  if (Object.keys(input).length === 0) throw badRequest('Name at least one property to change.');
+  return db.transaction().execute((trx) => updateMemberIn(trx, companyId, userId, input, actor));
+}
+
+/** The current membership with the person's identity, locked for the transaction; 404 when there is none. */
+export const lockMember = memberOrThrow;
+
+/**
+ * updateMember inside the caller's transaction (the web app changes a member and
+ * their teammates at once). Returns the member as changed.
+ */
+export async function updateMemberIn(trx: Transaction<DB>, companyId: string, userId: string, input: MemberInput, actor?: Actor) {
   validateMemberInput(input);
   if (input.email !== undefined || input.user_type !== undefined) {
     throw badRequest('email and user_type identify the user and cannot be changed.');
   }
   const { first_name, last_name, ...membershipChanges } = input;
-  if (Object.keys(input).length === 0) throw badRequest('Name at least one property to change.');
-  return db.transaction().execute(async (trx) => {
-    const current = await memberOrThrow(trx, companyId, userId);
-    const demotesOwner =
-      current.role === 'owner' &&
-      current.is_active &&
-      ((membershipChanges.role !== undefined && membershipChanges.role !== 'owner') || membershipChanges.is_active === false);
-    if (demotesOwner) await assertAnotherActiveOwner(trx, companyId, userId);
-    if (current.user_type === 'agent' && membershipChanges.role === 'client') {
-      throw badRequest('An agent cannot have the client role.', { field: 'role' });
-    }
-    const role = membershipChanges.role ?? current.role;
-    assertPermissionsFitRole(role, membershipChanges.permissions);
-    const leavesManagerRole = current.role === 'manager' && role !== 'manager';
-    if (leavesManagerRole) {
-      // A former manager keeps neither flags nor teammates: promoting them again
-      // later must not silently bring back what they held before.
-      membershipChanges.permissions = [];
-      await trx.deleteFrom('teammate_assignments').where('company_id', '=', companyId).where('manager_id', '=', userId).execute();
-    }
-    if (first_name !== undefined || last_name !== undefined) {
-      await trx
-        .updateTable('users')
-        .set({ first_name, last_name, updated_at: new Date() })
-        .where('id', '=', userId)
-        .execute();
-    }
-    if (Object.keys(membershipChanges).length > 0) {
-      await trx
-        .updateTable('memberships')
-        .set({ ...membershipChanges, updated_at: new Date() })
-        .where('company_id', '=', companyId)
-        .where('user_id', '=', userId)
-        .execute();
-    }
-    await audit(trx, { companyId, action: 'member.updated', subjectType: 'user', subjectId: userId, details: { ...input } });
-    return memberOrThrow(trx, companyId, userId);
-  });
+  const current = await memberOrThrow(trx, companyId, userId);
+  const demotesOwner =
+    current.role === 'owner' &&
+    current.is_active &&
+    ((membershipChanges.role !== undefined && membershipChanges.role !== 'owner') || membershipChanges.is_active === false);
+  if (demotesOwner) await assertAnotherActiveOwner(trx, companyId, userId);
+  if (current.user_type === 'agent' && membershipChanges.role === 'client') {
+    throw badRequest('An agent cannot have the client role.', { field: 'role' });
+  }
+  const role = membershipChanges.role ?? current.role;
+  assertPermissionsFitRole(role, membershipChanges.permissions);
+  const leavesManagerRole = current.role === 'manager' && role !== 'manager';
+  if (leavesManagerRole) {
+    // A former manager keeps neither flags nor teammates: promoting them again
+    // later must not silently bring back what they held before.
+    membershipChanges.permissions = [];
+    await trx.deleteFrom('teammate_assignments').where('company_id', '=', companyId).where('manager_id', '=', userId).execute();
+  }
+  if (first_name !== undefined || last_name !== undefined) {
+    await trx
+      .updateTable('users')
+      .set({ first_name, last_name, updated_at: new Date() })
+      .where('id', '=', userId)
+      .execute();
+  }
+  if (Object.keys(membershipChanges).length > 0) {
+    await trx
+      .updateTable('memberships')
+      .set({ ...membershipChanges, updated_at: new Date() })
+      .where('company_id', '=', companyId)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+  await audit(trx, { companyId, action: 'member.updated', subjectType: 'user', subjectId: userId, actorUserId: actor?.userId, details: { ...input } });
+  return memberOrThrow(trx, companyId, userId);
 }
 
 export function deactivateMember(db: Kysely<DB>, companyId: string, userId: string) {

@@ -85,7 +85,7 @@ export async function getWorkspace(db: Kysely<DB>, companyId: string) {
   return company;
 }
 
-export async function updateWorkspaceSettings(db: Kysely<DB>, companyId: string, input: WorkspaceSettingsInput) {
+export async function updateWorkspaceSettings(db: Kysely<DB>, companyId: string, input: WorkspaceSettingsInput, actor?: { userId: string }) {
   const values = validateSettings(input);
   if (Object.keys(values).length === 0) throw new ApiError('invalid_request', 'Name at least one setting to change.');
   return db.transaction().execute(async (trx) => {
@@ -101,6 +101,7 @@ export async function updateWorkspaceSettings(db: Kysely<DB>, companyId: string,
       action: 'workspace.settings_changed',
       subjectType: 'workspace',
       subjectId: companyId,
+      actorUserId: actor?.userId,
       details: values as Record<string, unknown>,
     });
     return company;

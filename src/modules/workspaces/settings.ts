@@ -14,6 +14,10 @@ export interface WorkspaceSettingsInput {
   approvals_enabled?: boolean;
   allow_past_timer_starts?: boolean;
   invoice_before_approval?: boolean;
+  /** The sender details invoices print under the name and address (null or '' clears one). */
+  sender_email?: string | null;
+  sender_phone?: string | null;
+  tax_id?: string | null;
 }
 
 export const SETTING_NAMES = [
@@ -27,12 +31,25 @@ export const SETTING_NAMES = [
   'approvals_enabled',
   'allow_past_timer_starts',
   'invoice_before_approval',
+  'sender_email',
+  'sender_phone',
+  'tax_id',
 ] as const satisfies ReadonlyArray<keyof WorkspaceSettingsInput>;
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 export function isCurrencyCode(code: unknown): code is string {
   return typeof code === 'string' && /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code);
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[0-9 ()./-]{3,50}$/;
+
+/** A short optional text setting: trimmed, and '' or null clears it. */
+function optionalText(value: unknown, field: string, max: number): string | null {
+  if (value === null) return null;
+  if (typeof value !== 'string' || value.trim().length > max) throw badRequest(`${field} must be at most ${max} characters.`, { field });
+  return value.trim() || null;
 }
 
 const BOOLEAN_SETTINGS = ['approvals_enabled', 'allow_past_timer_starts', 'invoice_before_approval'] as const;
@@ -84,6 +101,19 @@ export function validateSettings(input: WorkspaceSettingsInput): CompanyUpdate {
     }
     out.rounding_minutes = m;
   }
+  if (input.sender_email !== undefined) {
+    const email = optionalText(input.sender_email, 'sender_email', 320);
+    if (email !== null && !EMAIL.test(email)) throw badRequest('sender_email must be an e-mail address.', { field: 'sender_email' });
+    out.sender_email = email;
+  }
+  if (input.sender_phone !== undefined) {
+    const phone = optionalText(input.sender_phone, 'sender_phone', 50);
+    if (phone !== null && !PHONE.test(phone)) {
+      throw badRequest('sender_phone may hold digits, spaces and + ( ) - . / only.', { field: 'sender_phone' });
+    }
+    out.sender_phone = phone;
+  }
+  if (input.tax_id !== undefined) out.tax_id = optionalText(input.tax_id, 'tax_id', 50);
   for (const key of BOOLEAN_SETTINGS) {
     if (input[key] === undefined) continue;
     if (typeof input[key] !== 'boolean') throw badRequest(`${key} must be true or false.`, { field: key });
