@@ -27,6 +27,7 @@ import { clientsRoutes } from './modules/clients/routes.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
 import { backupRoutes } from './modules/backup/routes.ts';
 import { approvalsRoutes } from './modules/approvals/routes.ts';
+import { registerWebApp } from './http/web-app.ts';
 
 /** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
 export const BODY_LIMIT = 128 * 1024;
@@ -101,6 +102,8 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(backupRoutes);
   await app.register(approvalsRoutes);
   for (const plugin of plugins) await app.register(plugin);
+  // Its catch-all GET answers only the paths no other route has.
+  if (config.webDist) await registerWebApp(app, config.webDist);
 
   await app.ready();
   return app;
