@@ -1,0 +1,26 @@
+import { FieldError, Input, Label, Text, TextField as AriaTextField, type TextFieldProps as AriaTextFieldProps } from 'react-aria-components';
+import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from './styles.ts';
+
+export interface TextFieldProps extends Omit<AriaTextFieldProps, 'children' | 'className'> {
+  label: string;
+  /** A format hint under the field, read with it by screen readers. */
+  description?: string;
+  placeholder?: string;
+  className?: string;
+}
+
+/** A labelled text input; its error (from the browser's checks or the server's `field`) shows right under it. */
+export function TextField({ label, description, placeholder, className, ...props }: TextFieldProps) {
+  return (
+    <AriaTextField {...props} className={cx('flex flex-col gap-1.5', className)}>
+      <Label className={fieldLabel}>{label}</Label>
+      <Input placeholder={placeholder} className={inputBox} />
+      {description && (
+        <Text slot="description" className={fieldDescription}>
+          {description}
+        </Text>
+      )}
+      <FieldError className={fieldError} />
+    </AriaTextField>
+  );
+}
