@@ -31,6 +31,25 @@ test.describe('signed out', () => {
     await expectClean(page);
   });
 
+  test('too many attempts: the page says how long to wait', async ({ page, workspace }) => {
+    // The limiter's answer, as the server words it (a 429 with Retry-After), without spending real attempts.
+    await page.route('**/web/api/session', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 429,
+            headers: { 'retry-after': '42' },
+            json: { error: 'rate_limited', error_description: 'Rate limit reached.', message: 'Rate limit reached.', retry_after: 42 },
+          })
+        : route.fallback(),
+    );
+    await visit(page, '/sign-in', 'sign-in-rate-limited-empty');
+    await page.getByLabel('E-mail address').fill(workspace.owner.email);
+    await page.getByLabel('Password').fill(workspace.owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Too many attempts. Try again in 42 s.');
+    await expect(page).toHaveURL('/sign-in');
+  });
+
   test('a signed-in page sends you to sign in and back', async ({ page, workspace }) => {
     await page.goto('/settings/password');
     await expect(page).toHaveURL(/\/sign-in\?next=%2Fsettings%2Fpassword$/);

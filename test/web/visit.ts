@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, type Request } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 

@@ -32,6 +32,7 @@ export function ForgotPasswordPage() {
             validationErrors={fieldErrors}
             onSubmit={(event) => {
               const { email } = fieldsOf(event);
+              if (request.isPending) return;
               request.mutate(email, { onSuccess: () => setSentTo(email) });
             }}
           >

@@ -47,6 +47,7 @@ export function PasswordPage() {
               validationErrors={fieldErrors}
               onSubmit={(event) => {
                 const { current_password, password } = fieldsOf(event);
+                if (change.isPending) return;
                 change.mutate(firstPassword ? { password } : { current_password, password }, { onSuccess: () => setSaved((n) => n + 1) });
               }}
             >

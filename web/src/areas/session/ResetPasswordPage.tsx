@@ -28,6 +28,7 @@ export function ResetPasswordPage() {
           validationErrors={fieldErrors}
           onSubmit={(event) => {
             const { password } = fieldsOf(event);
+            if (reset.isPending) return;
             reset.mutate(
               { token, password },
               { onSuccess: () => navigate('/', { replace: true, state: { notice: 'Your new password is saved, and you are signed in.' } }) },

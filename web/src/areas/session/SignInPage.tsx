@@ -29,6 +29,7 @@ export function SignInPage() {
           validationErrors={fieldErrors}
           onSubmit={(event) => {
             const { email, password } = fieldsOf(event);
+            if (signIn.isPending) return; // Enter again while the first press is on its way
             signIn.mutate({ email, password }, { onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }) });
           }}
         >
