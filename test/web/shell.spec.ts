@@ -43,3 +43,32 @@ test('an unknown address inside the app says so, in the shell', async ({ page })
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 });
+
+test('signing out in one tab signs out the others', async ({ page, context }) => {
+  await visit(page, '/', 'home');
+  const other = await context.newPage();
+  await other.goto('/settings/password');
+  await expect(other.getByRole('heading', { level: 1, name: 'Change your password' })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in\?reason=signed-out/);
+  await expect(other).toHaveURL(/\/sign-in\?reason=signed-out&next=%2Fsettings%2Fpassword/);
+  await expect(other.getByRole('status')).toHaveText('You are signed out.');
+});
+
+test('a session that ended elsewhere leads to sign-in at the next call, and back after it', async ({ page, workspace }) => {
+  await visit(page, '/settings/password', 'settings-password');
+  // The same session, ended from outside the page (as "sign out everywhere" or an expiry would).
+  const request = page.context().request;
+  const session = await (await request.get('/web/api/session')).json();
+  expect((await request.delete('/web/api/session', { headers: { 'X-CSRF-Token': session.csrf_token } })).status()).toBe(204);
+
+  await page.getByLabel('Current password').fill(workspace.owner.password);
+  await page.getByLabel('New password').fill('another new password 7');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page).toHaveURL(/\/sign-in\?reason=ended&next=%2Fsettings%2Fpassword/);
+  await expect(page.getByRole('status')).toHaveText('Your session has ended. Sign in again to continue.');
+  await page.getByLabel('E-mail address').fill(workspace.owner.email);
+  await page.getByLabel('Password').fill(workspace.owner.password);
+  await page.getByLabel('Password').press('Enter');
+  await expect(page).toHaveURL('/settings/password');
+});
