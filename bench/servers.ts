@@ -57,7 +57,13 @@ async function main() {
   const poolSize = Number(process.env.BENCH_POOL_SIZE ?? 10);
   if (!databaseUrl || !schema) throw new Error('DATABASE_URL and BENCH_SCHEMA are required');
 
-  database = await openDatabase({ databaseUrl, schema, poolSize });
+  // A configured server's database bounds: the defaults, or DATABASE_*_TIMEOUT_MS from the environment.
+  const bounds = Object.fromEntries(Object.entries(process.env).filter(([name]) => /^DATABASE_\w+_TIMEOUT_MS$/.test(name)));
+  const config = loadConfig(
+    { ...bounds, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000', DATABASE_URL: databaseUrl },
+    { dataDir: null, databaseSchema: schema, databasePoolSize: poolSize },
+  );
+  database = await openDatabase({ databaseUrl, schema, poolSize, timeouts: config.databaseTimeouts });
   const db = database.db;
   await migrate(db);
 
@@ -70,10 +76,6 @@ async function main() {
   });
   const { secret } = await createKey(db, company.id, { userId: owner.user_id, kind: 'integration' });
 
-  const config = loadConfig(
-    { LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000', DATABASE_URL: databaseUrl },
-    { dataDir: null, databaseSchema: schema, databasePoolSize: poolSize },
-  );
   const sheaf = await buildApp({ config, db });
   servers.push(sheaf);
   await sheaf.listen({ host: HOST, port: 0 });

@@ -4,8 +4,10 @@ import './http/fastify-types.ts';
 import type { Config } from './config.ts';
 import type { DB } from './db/types.ts';
 import { createJwtVerifier } from './auth/jwt.ts';
+import { bearerToken } from './auth/credential-headers.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/errors.ts';
 import { registerValidation } from './http/validation.ts';
+import { answerClientError, registerHostRequirement } from './http/malformed-requests.ts';
 import { FeatureSet } from './http/features.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
@@ -27,6 +29,7 @@ import { clientsRoutes } from './modules/clients/routes.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
 import { backupRoutes } from './modules/backup/routes.ts';
 import { approvalsRoutes } from './modules/approvals/routes.ts';
+import { sessionRoutes } from './modules/sessions/routes.ts';
 import { registerWebApp } from './http/web-app.ts';
 
 /** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
@@ -43,7 +46,7 @@ export interface AppDeps {
 
 /** What a request log line says about the credential: its kind and readable prefix, never the secret. */
 function credentialHint(authorization: string | undefined): string | undefined {
-  const token = authorization?.replace(/^Bearer\s+/i, '');
+  const token = bearerToken(authorization);
   if (!token) return undefined;
   return token.startsWith('sheaf_') ? `${token.slice(0, 12)}…` : 'jwt';
 }
@@ -52,6 +55,8 @@ function credentialHint(authorization: string | undefined): string | undefined {
 export async function buildApp({ config, db, plugins = [], logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    // The client address (request.ip) that rate limits count per: X-Forwarded-For only from the configured proxies.
+    trustProxy: config.trustProxy,
     logger: {
       level: config.logLevel,
       stream: logStream,
@@ -69,6 +74,10 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
     },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: sendFrameworkError,
+    // Requests Node's parser refuses, and HTTP/1.1 without Host, are answered in the
+    // API's error shape (src/http/malformed-requests.ts) instead of Node's or Fastify's.
+    clientErrorHandler: answerClientError,
+    http: { requireHostHeader: false },
   });
   app.decorate('db', db);
   app.decorate('config', config);
@@ -76,13 +85,14 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
 
   registerValidation(app);
   registerErrorHandling(app);
+  registerHostRequirement(app);
   // JSON only: a text/plain body is a 415, never a string the schemas then misread.
   app.removeContentTypeParser(['text/plain']);
 
   await registerOpenApi(app);
 
   await registerRateLimit(app, config.rateLimit);
-  registerSecurity(app, { db, clock: config.clock, jwt: config.jwt ? createJwtVerifier(config.jwt) : null });
+  registerSecurity(app, { db, clock: config.clock, jwt: config.jwt ? createJwtVerifier(config.jwt, config.clock) : null });
   registerIdempotency(app);
   registerResponseHeaders(app);
 
@@ -101,6 +111,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(contactsRoutes);
   await app.register(backupRoutes);
   await app.register(approvalsRoutes);
+  await app.register(sessionRoutes);
   for (const plugin of plugins) await app.register(plugin);
   // Its catch-all GET answers only the paths no other route has.
   if (config.webDist) await registerWebApp(app, config.webDist);

@@ -3,6 +3,7 @@ import type { DB } from './db/types.ts';
 import { countWorkspaces, provisionWorkspace } from './modules/workspaces/service.ts';
 import { createMember } from './modules/users/admin-service.ts';
 import { createKey } from './modules/credentials/service.ts';
+import { issueLink, LINK_LIFETIME_MS } from './auth/one-time-links.ts';
 
 /** What the first start on an empty embedded database created; the key is shown once. */
 export interface FirstStart {
@@ -11,6 +12,8 @@ export interface FirstStart {
   owner_email: string;
   key_id: string;
   key: string;
+  /** A one-time link token that signs the owner in to the web app (they set a password there). */
+  sign_in_token: string;
 }
 
 export const FIRST_WORKSPACE_NAME = 'My workspace';
@@ -22,7 +25,7 @@ export const FIRST_OWNER_EMAIL = 'owner@example.com';
  * on PostgreSQL, where the operator creates workspaces with `sheaf admin`.
  * Returns null when the database already holds a workspace.
  */
-export async function bootstrapEmbedded(db: Kysely<DB>): Promise<FirstStart | null> {
+export async function bootstrapEmbedded(db: Kysely<DB>, now: Date = new Date()): Promise<FirstStart | null> {
   if ((await countWorkspaces(db)) > 0) return null;
   const company = await provisionWorkspace(db, { name: FIRST_WORKSPACE_NAME });
   const owner = await createMember(db, company.id, {
@@ -32,7 +35,15 @@ export async function bootstrapEmbedded(db: Kysely<DB>): Promise<FirstStart | nu
     role: 'owner',
   });
   const { secret, credential } = await createKey(db, company.id, { userId: owner.user_id, kind: 'integration', name: 'first start' });
-  return { workspace_id: company.id, workspace_name: company.name, owner_email: owner.email, key_id: credential.id, key: secret };
+  const signInToken = await issueLink(db, owner.user_id, 'sign_in', now);
+  return {
+    workspace_id: company.id,
+    workspace_name: company.name,
+    owner_email: owner.email,
+    key_id: credential.id,
+    key: secret,
+    sign_in_token: signInToken,
+  };
 }
 
 /** The `curl` line that calls GET /api/v2/users/me with a key. */
@@ -40,11 +51,18 @@ export function curlUsersMe(baseUrl: string, workspaceId: string, key: string): 
   return `curl -H "Authorization: Bearer ${key}" -H "Service-Account-Id: ${workspaceId}" ${baseUrl}/api/v2/users/me`;
 }
 
+/** The web app's one-time sign-in link (the token rides in the fragment, which no server or proxy log sees). */
+export const signInLink = (baseUrl: string, token: string) => `${baseUrl}/sign-in/link#${token}`;
+
 /** The text printed once after the first start. */
 export function firstStartMessage(first: FirstStart, baseUrl: string): string {
   return [
     '',
     `Created the workspace "${first.workspace_name}" with an owner (${first.owner_email}).`,
+    '',
+    `Open the web app and choose the owner's password (this link works once, for ${LINK_LIFETIME_MS.sign_in / 3_600_000} hours):`,
+    `  ${signInLink(baseUrl, first.sign_in_token)}`,
+    '',
     'Its full-access API key is shown only this once: store it now.',
     '',
     `  Workspace id: ${first.workspace_id}`,

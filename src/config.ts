@@ -1,18 +1,44 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
 import type { JwtConfig } from './auth/jwt.ts';
+import { DEFAULT_DATABASE_TIMEOUTS as T, type DatabaseTimeouts } from './db/timeouts.ts';
 
 export interface Config {
   port: number;
   host: string;
+  /**
+   * The address people reach this server at (PUBLIC_URL), for links in e-mails
+   * (password resets, invitations). Never taken from a request's Host header, which
+   * a caller controls. Default: http://HOST:PORT.
+   */
+  publicUrl?: string;
   /** PostgreSQL; when absent, the embedded PGlite database in `dataDir`. */
   databaseUrl?: string;
   databaseSchema?: string;
   databasePoolSize: number;
+  /** Bounds on the waits for the database (src/db/timeouts.ts); 0 turns one off. */
+  databaseTimeouts: DatabaseTimeouts;
   /** PGlite data directory; null keeps the embedded database in memory (tests). */
   dataDir: string | null;
-  rateLimit: { max: number; windowMs: number; redisUrl?: string };
+  rateLimit: {
+    max: number;
+    windowMs: number;
+    /** Requests refused with 401 one client address may make per window before unknown credentials from it get 429. */
+    invalidMax: number;
+    redisUrl?: string;
+    /** Prepended to every rate-limit key in Redis (several installs, or test runs, can share one Redis). */
+    redisPrefix: string;
+  };
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address: false (the
+   * default: the TCP peer is the client) or the proxies' addresses / CIDR ranges
+   * (Fastify's `trustProxy`).
+   */
+  trustProxy: false | string[];
   smtpUrl?: string;
+  /** The From address (`SMTP_FROM`); its domain is also the Message-ID's (src/outbox/mailer.ts). */
+  smtpFrom?: string;
   /** How often the outbox worker looks for due e-mails (with SMTP_URL set). Tests shorten it. */
   outboxIntervalMs: number;
   jwt: JwtConfig | null;
@@ -42,6 +68,41 @@ function int(env: Env, name: string, fallback: number, min = 1): number {
   return value;
 }
 
+function publicUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('PUBLIC_URL must be an absolute http(s) URL such as https://sheaf.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('PUBLIC_URL must be an http(s) URL');
+  return url.toString().replace(/\/$/, '');
+}
+
+/** Where people reach the server, for links in e-mails. */
+export const publicUrlOf = (config: Pick<Config, 'publicUrl' | 'host' | 'port'>) =>
+  config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: the proxies whose X-Forwarded-For names the client, as addresses,
+ * CIDR ranges or proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`).
+ * Neither `true` nor a hop count: with either, a client that reaches the API
+ * directly could choose the address its limits are counted under.
+ */
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw || raw === 'false') return false;
+  const entries = raw.split(',').map((a) => a.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split('/');
+    const valid = PROXY_RANGES.has(entry) || (isIP(address!) !== 0 && rest.length === 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    if (!valid) throw new Error(`TRUST_PROXY must list proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal), not ${entry}`);
+  }
+  return entries;
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const jwtKeySource = env.JWT_JWKS_URL || env.JWT_PUBLIC_KEY;
   if (jwtKeySource && (!env.JWT_ISSUER || !env.JWT_AUDIENCE)) {
@@ -50,16 +111,28 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   return {
     port: int(env, 'PORT', 8080, 0),
     host: env.HOST || '127.0.0.1',
+    publicUrl: env.PUBLIC_URL ? publicUrl(env.PUBLIC_URL) : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: env.DATABASE_SCHEMA || undefined,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10),
+    databaseTimeouts: {
+      connectMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', T.connectMs, 0),
+      statementMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', T.statementMs, 0),
+      lockMs: int(env, 'DATABASE_LOCK_TIMEOUT_MS', T.lockMs, 0),
+      idleInTransactionMs: int(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', T.idleInTransactionMs, 0),
+      longStatementMs: int(env, 'DATABASE_LONG_STATEMENT_TIMEOUT_MS', T.longStatementMs, 0),
+    },
     dataDir: env.DATA_DIR || './data',
     rateLimit: {
       max: int(env, 'RATE_LIMIT_MAX', 100),
       windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 15_000),
+      invalidMax: int(env, 'RATE_LIMIT_INVALID_MAX', 20),
       redisUrl: env.REDIS_URL || undefined,
+      redisPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'sheaf:rl:',
     },
+    trustProxy: trustProxy(env),
     smtpUrl: env.SMTP_URL || undefined,
+    smtpFrom: env.SMTP_FROM || undefined,
     outboxIntervalMs: 5000,
     jwt: jwtKeySource
       ? {
@@ -68,6 +141,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
           algorithms: env.JWT_ALGORITHMS ? env.JWT_ALGORITHMS.split(',').map((a) => a.trim()) : undefined,
           issuer: env.JWT_ISSUER!,
           audience: env.JWT_AUDIENCE!,
+          // A day: long enough for any access token an identity provider issues, short enough to bound a leaked one.
+          maxLifetimeSeconds: int(env, 'JWT_MAX_LIFETIME_SECONDS', 24 * 60 * 60),
         }
       : null,
     logLevel: env.LOG_LEVEL || 'info',

@@ -12,6 +12,7 @@ const STATUS_BY_CODE = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   idempotency_key_in_use: 409,
   idempotency_key_reused: 409,
@@ -21,7 +22,9 @@ const STATUS_BY_CODE = {
   unsupported_media_type: 415,
   precondition_required: 428,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
+  not_implemented: 501,
   service_unavailable: 503,
 } as const;
 

@@ -10,6 +10,7 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
     dataDir: config.dataDir,
     schema: config.databaseSchema,
     poolSize: config.databasePoolSize,
+    timeouts: config.databaseTimeouts,
   });
 }
 
@@ -43,9 +44,9 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
   const { createSmtpTransport } = await import('./outbox/mailer.ts');
   const { startOutboxWorker } = await import('./outbox/worker.ts');
   const { invoiceRenderers } = await import('./modules/invoices/pdf.ts');
-  const transport = createSmtpTransport(config.smtpUrl, { from: process.env.SMTP_FROM });
+  const transport = createSmtpTransport(config.smtpUrl, { from: config.smtpFrom });
   const stop = startOutboxWorker(
-    { db: database.db, transport, renderers: { ...invoiceRenderers }, clock: config.clock },
+    { db: database.db, transport, renderers: { ...invoiceRenderers }, clock: config.clock, log: app.log },
     config.outboxIntervalMs,
     (err) => app.log.error({ err }, 'outbox delivery failed'),
   );
@@ -73,7 +74,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const url = reachableUrl(config.host, typeof address === 'object' && address ? address.port : config.port);
-    const firstStart = database.kind === 'pglite' ? await bootstrapEmbedded(database.db) : null;
+    const firstStart = database.kind === 'pglite' ? await bootstrapEmbedded(database.db, config.clock()) : null;
     if (firstStart) app.log.info({ workspace_id: firstStart.workspace_id }, 'first start: created a workspace, its owner and a full-access key');
     if (database.kind === 'pglite') {
       app.log.warn('embedded PGlite database: one process only; use PostgreSQL (DATABASE_URL) in production');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
+import { loadConfig } from '../src/config.ts';
 import { newId } from '../src/ids.ts';
 import { createKey, revokeKey, rotateKey, ROTATION_OVERLAP_MS } from '../src/modules/credentials/service.ts';
 import { createMember, deactivateMember, updateMember } from '../src/modules/users/admin-service.ts';
@@ -48,6 +49,22 @@ describe('API key authentication', () => {
     expectError(await request(ctx.app, owner, { ...ME, headers: { 'service-account-id': 'acme' } }), 401, 'unauthorized');
     expectError(await request(ctx.app, owner, { ...ME, headers: { 'service-account-id': otherOwner.companyId } }), 401, 'unauthorized');
     expectError(await request(ctx.app, owner, { ...ME, headers: { 'service-account-id': newId() } }), 401, 'unauthorized');
+  });
+
+  it('401 when Authorization or Service-Account-Id is sent twice, even with the same valid value twice', async () => {
+    const other = await addMember(ctx.db, owner.companyId, { role: 'member' });
+    const cases: Record<string, string | string[]>[] = [
+      // Node would keep the first Authorization and silently drop the second
+      { authorization: [`Bearer ${owner.key}`, `Bearer ${other.key}`], 'service-account-id': owner.companyId },
+      { authorization: [`Bearer ${owner.key}`, `Bearer ${owner.key}`], 'service-account-id': owner.companyId },
+      { authorization: `Bearer ${owner.key}`, 'service-account-id': [owner.companyId, owner.companyId] },
+    ];
+    for (const headers of cases) {
+      const res = await ctx.app.inject({ ...ME, headers });
+      expectError(res, 401, 'unauthorized');
+      expect(res.json().message).toMatch(/exactly one (Authorization|Service-Account-Id) header/);
+    }
+    expect((await request(ctx.app, owner, ME)).statusCode).toBe(200);
   });
 
   it('revocation takes effect on the next request', async () => {
@@ -130,14 +147,18 @@ describe('identity-provider JWT', () => {
   const ISSUER = 'https://idp.example.com/';
   const AUDIENCE = 'sheaf-api';
 
-  const token = (claims: Record<string, unknown>, options: { key?: CryptoKey; issuer?: string; audience?: string; expires?: string | number } = {}) =>
-    new SignJWT(claims)
+  type TokenOptions = { key?: CryptoKey; issuer?: string; audience?: string; expires?: string | number | null; issuedAt?: number };
+  const token = (claims: Record<string, unknown>, options: TokenOptions = {}) => {
+    const jwt = new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256' })
       .setIssuer(options.issuer ?? ISSUER)
       .setAudience(options.audience ?? AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime(options.expires ?? '5m')
-      .sign(options.key ?? privateKey);
+      .setIssuedAt(options.issuedAt);
+    if (options.expires !== null) jwt.setExpirationTime(options.expires ?? '5m');
+    return jwt.sign(options.key ?? privateKey);
+  };
+  /** Seconds since the epoch on the server's (test) clock. */
+  const nowSeconds = () => Math.floor(ctx.clock.now().getTime() / 1000);
 
   const bearer = async (jwt: Promise<string> | string, extra: Record<string, string> = {}) =>
     ctx.app.inject({ ...ME, headers: { authorization: `Bearer ${await jwt}`, ...extra } });
@@ -172,6 +193,46 @@ describe('identity-provider JWT', () => {
     expectError(await bearer('not.a.jwt'), 401, 'unauthorized');
   });
 
+  it('requires exp, at most JWT_MAX_LIFETIME_SECONDS (default 24 h) ahead, and iat not in the future', async () => {
+    const claims = { sub: owner.userId, company_id: owner.companyId };
+    const noExp = await bearer(token(claims, { expires: null }));
+    expectError(noExp, 401, 'unauthorized');
+    expect(noExp.json().message).toMatch(/no exp claim/);
+    const tooFar = await bearer(token(claims, { expires: nowSeconds() + 24 * 3600 + 120 }));
+    expectError(tooFar, 401, 'unauthorized');
+    expect(tooFar.json().message).toMatch(/expires more than 86400 seconds from now/);
+    expect((await bearer(token(claims, { expires: nowSeconds() + 24 * 3600 - 120 }))).statusCode).toBe(200);
+    // the identity provider's clock may run up to a minute ahead
+    expect((await bearer(token(claims, { issuedAt: nowSeconds() + 30 }))).statusCode).toBe(200);
+    const future = await bearer(token(claims, { issuedAt: nowSeconds() + 600 }));
+    expectError(future, 401, 'unauthorized');
+    expect(future.json().message).toMatch(/issued in the future/);
+  });
+
+  it('expiry is judged on the server clock', async () => {
+    const jwt = await token({ sub: owner.userId, company_id: owner.companyId }, { expires: nowSeconds() + 300 });
+    expect((await bearer(jwt)).statusCode).toBe(200);
+    ctx.clock.advance(301_000);
+    try {
+      expectError(await bearer(jwt), 401, 'unauthorized');
+    } finally {
+      ctx.clock.advance(-301_000);
+    }
+  });
+
+  it('401 when the token is sent in two Authorization headers', async () => {
+    const jwt = await token({ sub: owner.userId, company_id: owner.companyId });
+    const headers: Record<string, string[]> = { authorization: [`Bearer ${jwt}`, `Bearer ${jwt}`] };
+    expectError(await ctx.app.inject({ ...ME, headers }), 401, 'unauthorized');
+  });
+
+  it('JWT_MAX_LIFETIME_SECONDS sets the bound; it must be a positive integer', () => {
+    const env = { JWT_PUBLIC_KEY: 'pem', JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE };
+    expect(loadConfig(env).jwt?.maxLifetimeSeconds).toBe(86_400);
+    expect(loadConfig({ ...env, JWT_MAX_LIFETIME_SECONDS: '3600' }).jwt?.maxLifetimeSeconds).toBe(3600);
+    expect(() => loadConfig({ ...env, JWT_MAX_LIFETIME_SECONDS: '1h' })).toThrow(/JWT_MAX_LIFETIME_SECONDS/);
+  });
+
   it('refuses unknown subjects, other workspaces and a mismatching account header', async () => {
     expectError(await bearer(token({ sub: newId(), company_id: owner.companyId })), 401, 'unauthorized');
     expectError(await bearer(token({ sub: owner.userId, company_id: otherOwner.companyId })), 401, 'unauthorized');
@@ -182,5 +243,8 @@ describe('identity-provider JWT', () => {
       'unauthorized',
     );
     expect((await bearer(token({ sub: owner.userId, company_id: owner.companyId }), { 'service-account-id': owner.companyId })).statusCode).toBe(200);
+    // The header names the same workspace in any case and padding, as it does with a key.
+    const spelled = { 'service-account-id': ` ${owner.companyId.toUpperCase()} ` };
+    expect((await bearer(token({ sub: owner.userId, company_id: owner.companyId }), spelled)).statusCode).toBe(200);
   });
 });

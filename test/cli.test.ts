@@ -213,6 +213,7 @@ const lane1: Step[] = [
         'admin expense-category create', 'admin expense-category update', 'admin expense-category list',
         'admin invoice list', 'admin invoice mark-paid', 'admin invoice close', 'admin invoice void',
         'admin approvals withdraw',
+        'admin outbox list', 'admin outbox retry',
         'backup pull', 'backup verify',
       ]);
       expect(helpCommand.code).toBe(0);

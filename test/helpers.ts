@@ -7,11 +7,12 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/database.ts';
+import { openDatabase, type Database, type DatabaseOptions } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { CredentialKind, DB, ManagerPermission, Role, UserType } from '../src/db/types.ts';
 import { createWorkspace } from '../src/modules/workspaces/service.ts';
 import { createMember } from '../src/modules/users/admin-service.ts';
+import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { createKey } from '../src/modules/credentials/service.ts';
 
 /**
@@ -25,15 +26,24 @@ export function uniqueSchema(): string {
   return `sheaf_test_${randomBytes(6).toString('hex')}`;
 }
 
+/** What a test may change about its database: the pool, the bounds on waits, and (PostgreSQL) the URL, e.g. a proxy's. */
+export type TestDatabaseOptions = Pick<DatabaseOptions, 'poolSize' | 'timeouts' | 'databaseUrl'>;
+
 /**
  * A fresh, migrated database. The embedded one is a copy of the migrated data
  * directory test/global-setup.ts made (so migrate finds nothing to do): that
  * costs a third of the CPU of initdb and the migrations in a new in-memory one.
  */
-export async function openTestDatabase(): Promise<Database & { schema?: string }> {
+export async function openTestDatabase(options: TestDatabaseOptions = {}): Promise<Database & { schema?: string }> {
   const schema = DATABASE_URL ? uniqueSchema() : undefined;
   const dataDir = DATABASE_URL ? null : copyOfTemplate();
-  const database = await openDatabase({ databaseUrl: DATABASE_URL, dataDir, schema, poolSize: 20 });
+  const database = await openDatabase({
+    databaseUrl: DATABASE_URL && (options.databaseUrl ?? DATABASE_URL),
+    dataDir,
+    schema,
+    poolSize: options.poolSize ?? 20,
+    timeouts: options.timeouts,
+  });
   await migrate(database.db);
   return {
     ...database,
@@ -83,9 +93,9 @@ export interface TestContext {
 }
 
 export async function createTestContext(
-  options: { config?: Partial<Config>; env?: Record<string, string>; plugins?: FastifyPluginAsync[] } = {},
+  options: { config?: Partial<Config>; env?: Record<string, string>; plugins?: FastifyPluginAsync[]; database?: TestDatabaseOptions } = {},
 ): Promise<TestContext> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase(options.database);
   const clock = new TestClock();
   const config = loadConfig(
     { LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000', ...options.env },
@@ -164,6 +174,23 @@ export async function createWorkspaceWithOwner(db: Kysely<DB>, name = 'Acme') {
   const company = await createWorkspace(db, { name });
   const owner = await addMember(db, company.id, { role: 'owner', firstName: 'Olive', lastName: 'Owner' });
   return { company, owner };
+}
+
+/**
+ * A browser session of a member, as the web app holds it: the cookie and the CSRF
+ * header. Made directly (no password, so no scrypt cost); sign-in itself is
+ * tested in web-sessions.test.ts.
+ */
+export async function sessionFor(db: Kysely<DB>, member: { userId: string; companyId: string; email?: string }, now = new Date()): Promise<Caller> {
+  const { token, session } = await createSession(db, { userId: member.userId, companyId: member.companyId, now });
+  return {
+    userId: member.userId,
+    companyId: member.companyId,
+    email: member.email ?? '',
+    key: '',
+    keyId: '',
+    headers: { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': session.csrf_token },
+  };
 }
 
 /** Injects a request as a caller; JSON bodies are serialized for you. */

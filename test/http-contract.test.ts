@@ -149,11 +149,25 @@ describe('HTTP contract', () => {
       expect((await post(owner, { name: 'x', amount: -1 })).statusCode).toBe(400);
     });
 
-    it('unknown paths and methods → 404 in the error shape', async () => {
-      for (const [method, url] of [['GET', '/api/v2/nope'], ['PUT', '/api/v2/users/me'], ['DELETE', '/api/v2/users'], ['GET', '/nope']] as const) {
+    it('unknown paths → 404; a method a known path does not serve → 405 with Allow; both in the error shape', async () => {
+      for (const [method, url] of [['GET', '/api/v2/nope'], ['DELETE', '/api/v2/nope/1'], ['GET', '/nope']] as const) {
         const res = await request(ctx.app, owner, { method, url });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
         expectShape(res, 'not_found');
+        expect(res.headers.allow).toBeUndefined();
+      }
+      for (const [method, url, allow] of [
+        ['PUT', '/api/v2/users/me', 'GET, HEAD'],
+        ['DELETE', '/api/v2/users', 'GET, HEAD'],
+        ['PUT', '/api/v2/clients/abc?x=1', 'GET, HEAD, PATCH, DELETE'],
+        ['GET', '/api/v2/approvals/submit', 'POST'],
+        ['PROPFIND', '/api/v2/clients/', 'GET, HEAD, POST'],
+        ['TRACE', '/healthz', 'GET, HEAD'],
+      ] as const) {
+        const res = await request(ctx.app, owner, { method, url });
+        expect(res.statusCode, `${method} ${url}`).toBe(405);
+        expectShape(res, 'method_not_allowed');
+        expect(res.headers.allow, `${method} ${url}`).toBe(allow);
       }
     });
   });
@@ -169,11 +183,11 @@ describe('HTTP contract', () => {
       for (const res of cases) {
         expect(res.headers['x-service-features']).toBeDefined();
         expect(res.headers['cache-control']).toBe('private, no-store');
-        expect(res.headers.vary).toBe('Authorization, Service-Account-Id');
+        expect(res.headers.vary).toBe('Authorization, Service-Account-Id, Cookie');
       }
       const health = await ctx.app.inject({ method: 'GET', url: '/healthz' });
       expect(health.statusCode).toBe(200);
-      expect(health.json()).toEqual({ status: 'ok' });
+      expect(health.json()).toEqual({ status: 'ok', rate_limit: 'memory' });
       expect(health.headers['x-service-features']).toBeDefined();
     });
 
@@ -316,8 +330,8 @@ describe('HTTP contract', () => {
       }
       const toOpenApi = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}');
       for (const route of ctx.app.routeCatalog) {
-        // The document itself and the liveness probe are not API v2 operations.
-        if (route.url.includes('/_test/') || route.url === '/api/v2/openapi.json' || route.url === '/healthz') continue;
+        // The document itself and the health probes are not API v2 operations; the web app's own routes are in its document.
+        if (route.url.includes('/_test/') || ['/api/v2/openapi.json', '/healthz', '/livez'].includes(route.url) || route.web) continue;
         expect(documented, `${route.method} ${route.url}`).toContain(`${route.method} ${toOpenApi(route.url)}`);
       }
       const users = doc.paths['/api/v2/users'].get;
@@ -383,7 +397,7 @@ describe('rate limit shared through Redis', () => {
 
   it('a Redis outage lets requests through (and logs it) instead of failing them', async () => {
     const lines: string[] = [];
-    const env = { RATE_LIMIT_MAX: '4', REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'error' };
+    const env = { RATE_LIMIT_MAX: '4', REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'warn' };
     const a = await createTestContext({ env });
     contexts.push(a);
     const { owner } = await createWorkspaceWithOwner(a.db);

@@ -43,7 +43,7 @@ describe('invoice PDF', () => {
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toBe('attachment; filename="invoice-2026_07_A.pdf"');
     expect(res.headers['cache-control']).toBe('private, no-store');
-    expect(res.headers.vary).toBe('Authorization, Service-Account-Id');
+    expect(res.headers.vary).toBe('Authorization, Service-Account-Id, Cookie');
     expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   });

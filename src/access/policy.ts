@@ -10,7 +10,8 @@ import { forbidden } from '../errors.ts';
 
 /** A route's declared requirement, checked before its handler runs. */
 export type RouteAccess =
-  | 'public' // no credential at all (health, OpenAPI document)
+  | 'public' // no credential at all (health, OpenAPI document, signing in)
+  | 'signed-in' // a browser session, whatever its workspace (web routes only: sign-out, switching workspace)
   | 'authenticated' // any active internal member, subject to the personal-key allowlist
   | 'administrator' // owner or administrator
   | ManagerPermission; // owner/administrator, or a manager holding this flag
@@ -49,7 +50,7 @@ export function assertRouteAccess(p: Principal, method: string, routeUrl: string
   if (p.kind === 'personal' && !personalKeyAllows(method, routeUrl)) {
     throw forbidden('A personal read-only sync key cannot make this request; use a full-access key.');
   }
-  if (access === 'authenticated' || access === 'public') return;
+  if (access === 'authenticated' || access === 'public' || access === 'signed-in') return;
   if (access === 'administrator' ? !isAdmin(p) : !hasPermission(p, access)) {
     throw forbidden('Your role does not allow this request.');
   }

@@ -2,9 +2,12 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import type { Clock } from '../clock.ts';
 import { isId } from '../ids.ts';
+import { accountId, bearerToken } from './credential-headers.ts';
 import { unauthorized } from '../errors.ts';
+import { parseCookie } from 'cookie';
 import { hashKey, isApiKeyToken, looksLikeKey } from './keys.ts';
-import type { JwtVerifier } from './jwt.ts';
+import { findSession, SESSION_COOKIE } from './sessions.ts';
+import { TokenRefused, type JwtVerifier } from './jwt.ts';
 import type { Principal } from './principal.ts';
 
 export interface AuthDeps {
@@ -15,20 +18,50 @@ export interface AuthDeps {
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/** What authentication reads of the request: Node's parsed headers and the raw list (name, value, name, value, ...). */
+export interface CredentialSource {
+  headers: Headers;
+  rawHeaders: string[];
+}
+
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? undefined : value);
+
+/**
+ * A request carrying a credential header twice is refused (401), whatever the
+ * values: Node keeps the first Authorization and drops the others, and joins
+ * repeated Service-Account-Id values with a comma, so which credential a proxy,
+ * a log or this server would act on is ambiguous. Counted in the raw headers,
+ * the only place the repetition is still visible.
+ */
+function assertSingleCredentialHeaders(rawHeaders: string[]) {
+  let authorization = 0;
+  let account = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    // The length test first: most headers are neither, and it avoids lower-casing them.
+    if (name.length === 13 && name.toLowerCase() === 'authorization') authorization++;
+    else if (name.length === 18 && name.toLowerCase() === 'service-account-id') account++;
+  }
+  if (authorization > 1) throw unauthorized('Send exactly one Authorization header.');
+  if (account > 1) throw unauthorized('Send exactly one Service-Account-Id header.');
+}
 
 /**
  * Turns the request's credentials into a principal, or throws 401. Keys need
  * `Authorization: Bearer <key>` and `Service-Account-Id: <company id>`; an
- * identity-provider JWT needs only the bearer token (the workspace is a claim).
- * Every call reads the credential, membership and user afresh.
+ * identity-provider JWT needs only the bearer token (the workspace is a claim);
+ * without an Authorization header, the web app's session cookie (the workspace
+ * is the session's). Every call reads the credential, membership and user afresh.
  */
-export async function authenticate(headers: Headers, deps: AuthDeps): Promise<Principal> {
-  const authorization = single(headers.authorization);
-  const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
-  if (!match) throw unauthorized('Send your API key as "Authorization: Bearer <key>".');
-  const token = match[1];
-  const account = single(headers['service-account-id'])?.trim();
+export async function authenticate({ headers, rawHeaders }: CredentialSource, deps: AuthDeps): Promise<Principal> {
+  assertSingleCredentialHeaders(rawHeaders);
+  if (headers.authorization === undefined) {
+    const session = sessionToken(headers);
+    if (session) return authenticateSession(session, deps);
+  }
+  const token = bearerToken(headers.authorization);
+  if (!token) throw unauthorized('Send your API key as "Authorization: Bearer <key>".');
+  const account = accountId(headers['service-account-id']);
   if (isApiKeyToken(token)) return authenticateKey(token, account, deps);
   return authenticateJwt(token, account, deps);
 }
@@ -114,19 +147,39 @@ async function authenticateJwt(token: string, account: string | undefined, deps:
   let claims;
   try {
     claims = await deps.jwt.verify(token);
-  } catch {
-    throw unauthorized('The identity-provider token is not valid or has expired.');
+  } catch (err) {
+    throw unauthorized(err instanceof TokenRefused ? err.message : 'The identity-provider token is not valid or has expired.');
   }
   const companyId = claims.company_id;
   const sub = claims.sub;
   if (!isId(companyId) || typeof sub !== 'string' || !sub) {
     throw unauthorized('The token lacks the company_id or sub claim.');
   }
-  if (account && account !== companyId) throw unauthorized('Service-Account-Id does not match the token.');
+  if (account && account !== companyId.toLowerCase()) throw unauthorized('Service-Account-Id does not match the token.');
   const row = await principalQuery(deps.db)
     .where('m.company_id', '=', companyId)
     .where(isId(sub) ? 'u.id' : 'u.email', '=', isId(sub) ? sub : String(sub).toLowerCase())
     .executeTakeFirst();
   if (!row) throw unauthorized('The token names no member of this workspace.');
   return toPrincipal(row, 'jwt', null);
+}
+
+/** The session cookie's value, if the request carries one. */
+export function sessionToken(headers: Headers): string | undefined {
+  const cookie = single(headers.cookie);
+  if (!cookie || !cookie.includes(SESSION_COOKIE)) return undefined;
+  return parseCookie(cookie)[SESSION_COOKIE] || undefined;
+}
+
+/** The signed-in person in the session's workspace; 401 when the session ended or has no workspace. */
+async function authenticateSession(token: string, deps: AuthDeps): Promise<Principal> {
+  const session = await findSession(deps.db, token, deps.clock());
+  if (!session) throw unauthorized('Your session has ended; sign in again.');
+  if (!session.company_id) throw unauthorized('You are not a member of any workspace.');
+  const row = await principalQuery(deps.db)
+    .where('m.company_id', '=', session.company_id)
+    .where('m.user_id', '=', session.user_id)
+    .executeTakeFirst();
+  if (!row) throw unauthorized('You are no longer a member of this workspace.');
+  return { ...toPrincipal(row, 'session', null), session };
 }

@@ -1,7 +1,8 @@
 import type { ManagerPermission, Role, UserType } from '../db/types.ts';
+import type { SessionRow } from './sessions.ts';
 
-/** How the request authenticated. */
-export type CredentialKind = 'integration' | 'personal' | 'jwt';
+/** How the request authenticated: an API key of either kind, an identity-provider JWT, or the web app's session. */
+export type CredentialKind = 'integration' | 'personal' | 'jwt' | 'session';
 
 /**
  * Who is calling, read fresh from the database on every request (no caches), so a
@@ -21,4 +22,6 @@ export interface Principal {
   permissions: readonly ManagerPermission[];
   isContractor: boolean;
   isActive: boolean;
+  /** The browser session, when the web app is calling (kind 'session'). */
+  session?: SessionRow;
 }

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { curlUsersMe, firstStartMessage, type FirstStart } from '../bootstrap.ts';
+import { curlUsersMe, firstStartMessage, signInLink, type FirstStart } from '../bootstrap.ts';
 import type { Output } from './output.ts';
 
 /**
@@ -66,7 +66,7 @@ async function writeCredentials(dataDir: string, first: FirstStart, url: string)
 
 export async function deliverFirstStart({ first, url, dataDir, tty, output, log }: FirstStartDelivery): Promise<void> {
   if (tty || dataDir === null) {
-    if (output.json) output.out(JSON.stringify({ event: 'first_start', ...first, curl: curlUsersMe(url, first.workspace_id, first.key) }));
+    if (output.json) output.out(JSON.stringify({ event: 'first_start', ...first, sign_in_url: signInLink(url, first.sign_in_token), curl: curlUsersMe(url, first.workspace_id, first.key) }));
     else output.out(firstStartMessage(first, url));
     return;
   }

@@ -10,6 +10,7 @@ import { expenseCommands } from './expense-commands.ts';
 import { invoiceCommands } from './invoice-commands.ts';
 import { backupCommands } from './backup-commands.ts';
 import { approvalCommands } from './approval-commands.ts';
+import { outboxCommands } from './outbox-commands.ts';
 import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
 import { str, type Command, type Options, type Values } from './command.ts';
 import { helpRows, UsageError, wrapText, type Output } from './output.ts';
@@ -27,7 +28,7 @@ export const EXIT = {
   failure: 1,
   /** Bad input: unknown command or option, invalid value. Nothing was changed. */
   usage: 2,
-  /** The workspace, user, key or assignment named does not exist. */
+  /** The workspace, user, key, assignment or outbox message named does not exist. */
   notFound: 3,
   /** The change conflicts with the current state (already a member, last active owner, ...). */
   conflict: 4,
@@ -84,7 +85,7 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
-  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands)].map((c) => fromAdmin<any>(c)),
+  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands)].map((c) => fromAdmin<any>(c)),
   ...backupCommands,
 ];
 

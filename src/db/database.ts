@@ -7,6 +7,7 @@ import { PGliteDialect } from './pglite-dialect.ts';
 import { typeParsers, pgTypes } from './type-parsers.ts';
 import { lockDataDir } from './lockfile.ts';
 import type { DB } from './types.ts';
+import { statementLimitIn, type DatabaseTimeouts } from './timeouts.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -24,10 +25,12 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (created if missing); lets test runs share one database. */
   schema?: string;
   poolSize?: number;
+  /** Bounds on connecting, statements, locks and idle transactions; absent, none (tests, one-off tools). */
+  timeouts?: DatabaseTimeouts;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir ?? null);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir ?? null, options.timeouts);
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
@@ -43,6 +46,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     }
   }
   const settings = ['-c TimeZone=UTC', schema ? `-c search_path=${schema}` : ''].filter(Boolean).join(' ');
+  const timeouts = options.timeouts;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -51,22 +55,54 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     // Names the process's connections in pg_stat_activity (per schema, so an operator,
     // or a test, can tell them apart).
     application_name: schema ? `sheaf:${schema}` : 'sheaf',
+    ...(timeouts && boundedWaits(timeouts)),
   });
   // An idle pooled connection that the server, a proxy or a failover drops emits
   // 'error' on the pool; without a listener that event would end the process. The
   // pool has already discarded the client, and the next query opens a new one;
   // queries during an outage fail and are answered 503 (src/db/unavailable.ts).
-  const connectionLost = (err: Error) =>
+  // An idle client's error reaches both listeners below as the same object: logged once.
+  const logged = new WeakSet<Error>();
+  const connectionLost = (err: Error) => {
+    if (logged.has(err)) return;
+    logged.add(err);
     process.stderr.write(`${JSON.stringify({ level: 40, time: Date.now(), msg: 'database connection lost; the pool drops it and reconnects', err: err.message })}\n`);
+  };
   pool.on('error', connectionLost);
   // A connection lost while checked out (between a transaction's statements) emits
   // 'error' on its client, which the pool does not listen to then: the statement in
   // flight fails on its own (a 503), and this listener keeps the event from ending the process.
   pool.on('connect', (client) => client.on('error', connectionLost));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool, timeouts) }) });
   await sql`select 1`.execute(db); // fail fast on a bad URL
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
+
+/**
+ * The pool's share of DatabaseTimeouts (src/db/timeouts.ts). The server enforces the
+ * statement, lock and idle-in-transaction limits (sent as startup parameters; 0 sends
+ * none, leaving the server's setting). A stalled network (a proxy or a link that
+ * stops passing bytes without closing) defeats them all: the client waits for an
+ * answer that never comes. query_timeout is the client's backstop: a statement not
+ * answered within the statement limit plus connectMs fails, and its connection is
+ * discarded (preparingPool). connectionTimeoutMillis bounds both opening a
+ * connection and waiting for a free one in a full pool.
+ */
+function boundedWaits(t: DatabaseTimeouts): pg.PoolConfig {
+  return {
+    connectionTimeoutMillis: t.connectMs,
+    statement_timeout: t.statementMs,
+    lock_timeout: t.lockMs,
+    idle_in_transaction_session_timeout: t.idleInTransactionMs,
+    query_timeout: backstop(t.statementMs, t),
+  };
+}
+
+/** A lifted limit's backstop: the longest timer Node has (0 or undefined would mean the pool's). */
+const NO_BACKSTOP = 2 ** 31 - 1;
+
+/** The client-side bound on a statement under `limitMs` (undefined: none). */
+const backstop = (limitMs: number, t: DatabaseTimeouts | undefined) => (t && limitMs > 0 ? limitMs + t.connectMs : undefined);
 
 /** Statements a connection keeps prepared at most; beyond, queries run unnamed (planned each time). */
 const MAX_PREPARED_PER_CONNECTION = 500;
@@ -85,8 +121,13 @@ const MAX_PREPARED_SQL_LENGTH = 8_000;
  * in front of the transaction's first statement when that one has no parameters (the
  * simple protocol takes several statements at once), as withTenant's settings
  * statement has. A transaction that ran nothing sends neither begin nor commit.
+ *
+ * With timeouts, a transaction that sets its own statement limit (statementLimit in
+ * timeouts.ts: reports, backup pages, migrations) moves the client-side backstop
+ * with it until the connection is released; a connection whose statement outlived
+ * the backstop is discarded at release, not reused (its answer may still arrive).
  */
-function preparingPool(pool: pg.Pool): PostgresPool {
+function preparingPool(pool: pg.Pool, timeouts?: DatabaseTimeouts): PostgresPool {
   const names = new Map<string, string>();
   const nameOf = (text: string) => {
     let name = names.get(text);
@@ -102,16 +143,33 @@ function preparingPool(pool: pg.Pool): PostgresPool {
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     const prepared = new Set<string>();
     let beginHeld = false;
+    // The client-side bound of this checkout's statements when its transaction set
+    // its own statement limit (undefined: the pool's query_timeout).
+    let queryTimeout: number | undefined;
+    let stalled = false;
+    const sent = (config: pg.QueryConfig) => {
+      // Behind a stalled statement the next one (the transaction's rollback) would wait out a backstop of its own.
+      if (stalled) return Promise.reject(new Error('Query read timeout: an earlier statement on this connection was not answered'));
+      return client.query(queryTimeout === undefined ? config : ({ ...config, query_timeout: queryTimeout } as pg.QueryConfig)).catch((err: unknown) => {
+        if ((err as Error)?.message === 'Query read timeout') stalled = true;
+        throw err;
+      });
+    };
+    const simpleQuery = (text: string) => {
+      const limit = statementLimitIn(text);
+      if (limit !== undefined && timeouts) queryTimeout = backstop(limit, timeouts) ?? NO_BACKSTOP;
+      return sent({ text }).then(lastResult);
+    };
     const send = (text: any, values?: ReadonlyArray<unknown>): any => {
-      if (typeof text !== 'string' || !values || values.length === 0 || text.length > MAX_PREPARED_SQL_LENGTH) {
-        return values === undefined ? client.query(text) : client.query(text, [...values]);
-      }
+      // A query object (a cursor) goes to the client as it is.
+      if (typeof text !== 'string') return values === undefined ? client.query(text) : client.query(text, [...values]);
+      if (!values || values.length === 0 || text.length > MAX_PREPARED_SQL_LENGTH) return sent(values === undefined ? { text } : { text, values: [...values] });
       const name = nameOf(text);
       if (!prepared.has(name)) {
-        if (prepared.size >= MAX_PREPARED_PER_CONNECTION) return client.query(text, [...values]);
+        if (prepared.size >= MAX_PREPARED_PER_CONNECTION) return sent({ text, values: [...values] });
         prepared.add(name);
       }
-      return client.query({ name, text, values: [...values] });
+      return sent({ name, text, values: [...values] });
     };
     const query = (text: any, values?: ReadonlyArray<unknown>): any => {
       const simple = typeof text === 'string' && (!values || values.length === 0);
@@ -119,13 +177,22 @@ function preparingPool(pool: pg.Pool): PostgresPool {
         beginHeld = true;
         return Promise.resolve(EMPTY_RESULT);
       }
-      if (!beginHeld) return simple ? client.query(text).then(lastResult) : send(text, values);
+      if (!beginHeld) return simple ? simpleQuery(text) : send(text, values);
       beginHeld = false;
       if (simple && (text === 'commit' || text === 'rollback')) return Promise.resolve(EMPTY_RESULT);
-      if (simple) return client.query(`begin;\n${text}`).then(lastResult);
-      return client.query('begin').then(() => send(text, values));
+      if (simple) return simpleQuery(`begin;\n${text}`);
+      return sent({ text: 'begin' }).then(() => send(text, values));
     };
-    return { query, release: () => client.release() } as PostgresPoolClient;
+    const release = () => {
+      // SET LOCAL ended with the transaction; the next checkout starts from the session's limit.
+      queryTimeout = undefined;
+      beginHeld = false;
+      if (!stalled) return client.release();
+      // Its statement may still be running or answering: a later checkout would read that answer.
+      stalled = false;
+      client.release(true);
+    };
+    return { query, release } as PostgresPoolClient;
   };
   return {
     async connect() {
@@ -143,13 +210,19 @@ const EMPTY_RESULT = { command: '', rowCount: null, rows: [], fields: [] };
 /** Several statements in one simple query answer with one result each: Kysely gets the last. */
 const lastResult = (result: pg.QueryResult | pg.QueryResult[]) => (Array.isArray(result) ? result[result.length - 1] : result);
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+/**
+ * PGlite runs each statement synchronously on this thread, and has no timer to
+ * cancel one: statement_timeout and lock_timeout have no effect there (and a lock
+ * is never waited for: there is one session). Its one bound is the wait for the
+ * database itself, which a transaction holds until it ends: connectMs.
+ */
+async function openPglite(dataDir: string | null, timeouts?: DatabaseTimeouts): Promise<Database> {
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   try {
     const pglite = new PGlite(dataDir ? join(dataDir, 'pglite') : undefined, { parsers: typeParsers });
     await pglite.waitReady;
     await pglite.exec(`set TimeZone = 'UTC'`);
-    const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+    const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, timeouts?.connectMs || undefined) });
     return {
       db,
       kind: 'pglite',

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
+import { statementLimit } from './timeouts.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
@@ -28,9 +29,16 @@ export function listMigrations(): Migration[] {
  */
 export async function migrate(db: Kysely<any>): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
+    // Migrations may run long (an index over a large table): no statement limit. A second
+    // process starting meanwhile waits for the first one's migrations however long they
+    // take; the DDL then waits for its table locks at most the usual lock timeout, so a
+    // migration blocked by live traffic fails (and is retried at the next start) instead of
+    // queueing that traffic behind it.
+    await sql`select ${statementLimit(0)}, set_config('lock_timeout', '0', true)`.execute(trx);
     // One lock for the whole database: role creation and grants are cluster-wide
     // catalogue writes that fail when two schemas' migrations run them at once.
     await sql`select pg_advisory_xact_lock(7372101)`.execute(trx);
+    await sql`set local lock_timeout to default`.execute(trx);
     await sql`create table if not exists schema_migrations (
       version text primary key,
       applied_at timestamptz not null default now()

@@ -24,12 +24,16 @@ const QUERY_OPTIONS = { rowMode: 'object', parsers: typeParsers } as const;
  * for itself.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  /** `acquireTimeoutMs`: how long a request may wait for the database (none when absent). */
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly acquireTimeoutMs?: number,
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.acquireTimeoutMs);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();
@@ -41,12 +45,16 @@ export class PGliteDialect implements Dialect {
 
 class PGliteDriver implements Driver {
   private readonly mutex = new Mutex();
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly acquireTimeoutMs?: number,
+  ) {}
 
   async init() {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.mutex.lock();
+    // The message is node-postgres's for a full pool, so both are the same 503 (src/db/unavailable.ts).
+    const release = await this.mutex.lock(this.acquireTimeoutMs, () => new Error('timeout exceeded when trying to connect (the embedded database is busy)'));
     return new PGliteConnection(this.pglite, release);
   }
 

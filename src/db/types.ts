@@ -44,6 +44,8 @@ export interface UsersTable {
   first_name: string;
   last_name: Generated<string>;
   user_type: Generated<UserType>;
+  /** scrypt (src/auth/passwords.ts); null until the person sets a password. */
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -117,6 +119,8 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: CreatedAt;
   sent_at: Date | null;
+  /** When the current delivery schedule began (0060_outbox_retry_window.sql); null before the first attempt. */
+  first_attempt_at: Date | null;
 }
 
 export interface AuditLogsTable {
@@ -131,6 +135,37 @@ export interface AuditLogsTable {
   details: ColumnType<Record<string, unknown>, string | undefined, never>;
 }
 
+export interface SessionsTable {
+  id: string;
+  token_hash: Buffer;
+  user_id: string;
+  company_id: string | null;
+  csrf_token: string;
+  created_at: CreatedAt;
+  last_seen_at: Timestamp;
+  via_link_at: Date | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export type OneTimeLinkPurpose = 'sign_in' | 'password_reset';
+
+export interface OneTimeLinksTable {
+  token_hash: Buffer;
+  purpose: OneTimeLinkPurpose;
+  user_id: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface SignInFailuresTable {
+  id: string;
+  scope: 'account' | 'address';
+  subject: string;
+  failed_at: CreatedAt;
+}
+
 export interface DB extends CatalogTables, TimeTables, InvoiceTables {
   companies: CompaniesTable;
   users: UsersTable;
@@ -141,6 +176,9 @@ export interface DB extends CatalogTables, TimeTables, InvoiceTables {
   files: FilesTable;
   outbox: OutboxTable;
   audit_logs: AuditLogsTable;
+  sessions: SessionsTable;
+  one_time_links: OneTimeLinksTable;
+  sign_in_failures: SignInFailuresTable;
 }
 
 export type Company = Selectable<CompaniesTable>;

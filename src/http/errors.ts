@@ -1,9 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { unavailableError } from '../db/unavailable.ts';
 import { setResponseHeaders } from './response-headers.ts';
 
-/** Retry-After of a 503 while the database cannot be reached. */
+/** Retry-After of a 503 while the database cannot be reached or a bounded wait ran out. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
@@ -70,10 +70,23 @@ export function sendError(reply: FastifyReply, err: ApiError) {
  * Passed to Fastify as `frameworkErrors`.
  */
 export function sendFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The URL is not valid (malformed percent-encoding).';
+  const message =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The URL is not valid (malformed percent-encoding, or not a path).';
   // No route, so no onSend hooks: the headers every response carries are set here.
   setResponseHeaders(request.server, request, reply);
   return sendError(reply, new ApiError('invalid_request', message));
+}
+
+/** The methods the API's routes use (HEAD answers every GET route). */
+const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * The methods some route serves at `url`: a request no route matches is a 405
+ * with `Allow` when the path exists under another method (RFC 9110 §15.5.6),
+ * and a 404 only when no method serves it. Looked up only on that unmatched path.
+ */
+function allowedMethods(app: FastifyInstance, url: string): string[] {
+  return ROUTED_METHODS.filter((method) => app.findRoute({ method, url }) !== null);
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
@@ -82,16 +95,21 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (err.validation) return sendError(reply, validationError(err.validation as AjvError[], err.validationContext ?? 'body'));
     const mapped = fromFastifyError(err);
     if (mapped) return sendError(reply, mapped);
-    if (isDatabaseUnavailable(err)) {
+    const unavailable = unavailableError(err);
+    if (unavailable) {
       request.log.warn({ err }, 'database unavailable');
       reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-      return sendError(reply, new ApiError('service_unavailable', 'The database cannot be reached right now; retry in a moment.'));
+      return sendError(reply, unavailable);
     }
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, new ApiError('internal_error', 'The server could not complete the request.'));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = allowedMethods(app, request.url);
+    if (allowed.length === 0) return sendError(reply, new ApiError('not_found', `No route ${request.method} ${path}.`));
+    reply.header('Allow', allowed.join(', '));
+    return sendError(reply, new ApiError('method_not_allowed', `${path} does not accept ${request.method}; it accepts ${allowed.join(', ')}.`));
+  });
 }

@@ -2,10 +2,12 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import type { RouteAccess } from '../access/policy.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { SessionRow } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { FeatureSet } from './features.ts';
-import type { IdempotencyState } from './idempotency.ts';
+import type { IdempotencyClaim } from './idempotency.ts';
 import type { RouteEntry } from './security.ts';
+import type { Store } from './rate-limit-stores.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,15 +15,27 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** The route accepts an `Idempotency-Key` header. */
     idempotent?: boolean;
+    /**
+     * A web-app operation (under /web/api): only a browser session may call it, never an
+     * API key or JWT, so a leaked key cannot mint keys, members or settings.
+     */
+    web?: boolean;
   }
   interface FastifyInstance {
     db: Kysely<DB>;
     config: Config;
     features: FeatureSet;
     routeCatalog: RouteEntry[];
+    /** Where the rate limiter counts right now (src/http/rate-limit-stores.ts). */
+    rateLimitMode: () => Store['mode'];
   }
   interface FastifyRequest {
     principal: Principal | null;
-    idempotency: IdempotencyState | null;
+    /** The browser session of a route with 'signed-in' access. */
+    session: SessionRow | null;
+    /** The Idempotency-Key this request holds (set by the idempotency preHandler). */
+    idempotency: IdempotencyClaim | null;
+    /** The rate limiter's key for the request's bearer token (null without one). */
+    rateLimitKey: string | null;
   }
 }

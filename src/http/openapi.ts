@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { SESSION_COOKIE } from '../auth/sessions.ts';
 
 /**
  * The OpenAPI document served at GET /api/v2/openapi.json: document-level
@@ -27,15 +28,47 @@ export async function registerOpenApi(app: FastifyInstance) {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           account: { type: 'apiKey', in: 'header', name: 'Service-Account-Id' },
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The web app\u2019s browser session' },
         },
       },
     },
     transform: ({ schema, url, route }) => {
       const access = route.config?.access;
-      const security = access && access !== 'public' ? [{ bearer: [], account: [] }, { bearer: [] }] : [];
+      const security: Array<Record<string, string[]>> =
+        !access || access === 'public'
+          ? []
+          : route.config?.web
+            ? [{ session: [] }]
+            : [{ bearer: [], account: [] }, { bearer: [] }];
       return { schema: { ...schema, security } as typeof schema, url };
     },
   });
+}
+
+interface Document {
+  paths?: Record<string, unknown>;
+  components?: { securitySchemes?: Record<string, unknown> } & Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+const publicDocuments = new WeakMap<FastifyInstance, Document>();
+
+/**
+ * The API's document for integrations: /api/v2 only. The web app's own routes
+ * (under /web/api, browser sessions only) are left out, since no API client can
+ * call them; the whole document, web routes included, is what the web app's
+ * client is generated from (GET /web/api/openapi.json, `npm run web:api`).
+ */
+export function publicDocument(app: FastifyInstance): Document {
+  let doc = publicDocuments.get(app);
+  if (!doc) {
+    const full = app.swagger() as unknown as Document;
+    const paths = Object.fromEntries(Object.entries(full.paths ?? {}).filter(([path]) => !path.startsWith('/web/')));
+    const { session: _session, ...schemes } = full.components?.securitySchemes ?? {};
+    doc = { ...full, paths, components: { ...full.components, securitySchemes: schemes } };
+    publicDocuments.set(app, doc);
+  }
+  return doc;
 }
 
 /**
@@ -78,7 +111,7 @@ const pascal = (segment: string) =>
 export function operationIdFor(method: string, url: string): string {
   const named = NAMED[`${method} ${url}`];
   if (named) return named;
-  const segments = url.replace(/^\/api\/v2(?=\/|$)/, '').split('/').filter(Boolean);
+  const segments = url.replace(/^\/(api\/v2|web\/api)(?=\/|$)/, '').split('/').filter(Boolean);
   const isParam = (s: string | undefined) => s?.startsWith(':') ?? false;
   let last = segments.at(-1);
   let verb: string | undefined;

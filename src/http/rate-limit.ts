@@ -1,115 +1,143 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { Redis } from 'ioredis';
+import type { FastifyInstance, FastifyReply, onRequestHookHandler, onResponseHookHandler } from 'fastify';
+import { bearerToken } from '../auth/credential-headers.ts';
 import { ApiError } from '../errors.ts';
 import { appendRouteHook } from './route-hooks.ts';
+import { memoryStore, redisStore, type Hits, type Store, type Window } from './rate-limit-stores.ts';
 
 export interface RateLimitConfig {
   max: number;
   windowMs: number;
+  invalidMax: number;
   redisUrl?: string;
-}
-
-interface Hit {
-  count: number;
-  /** Milliseconds until the window ends. */
-  ttl: number;
-}
-
-interface Store {
-  hit(key: string, now: number): Hit | Promise<Hit>;
-  close(): Promise<void>;
+  redisPrefix: string;
 }
 
 /**
- * Per-credential rate limit: a fixed window of `windowMs` allowing `max`
- * requests, then 429 with `Retry-After` and the draft `RateLimit-*` headers.
+ * Two fixed-window budgets, both checked before authentication so a refused
+ * request costs no database lookup:
+ *
+ * - per credential: `max` requests per `windowMs`, keyed on the bearer token as
+ *   authentication parses it (bearerToken), so `bearer K`, `BEARER K` and
+ *   `Bearer  K ` are one budget; the Service-Account-Id header is not part of
+ *   the key (the token alone is the credential: a key's secret, or a JWT that
+ *   names its workspace). Requests without a token count per client address.
+ * - per client address, for credentials that fail: each 401 counts, and once an
+ *   address has had `invalidMax` of them in a window, further requests from it
+ *   with a token this process has not seen authenticate get 429 without a
+ *   lookup. Tokens that did authenticate lately (KnownCredentials) keep working,
+ *   so a flood of bad keys from a shared address does not lock out the clients
+ *   behind it whose keys work.
+ *
+ * 429s carry `Retry-After`; every answer carries the draft `RateLimit-*` headers.
  * Counters live in memory, or in Redis when REDIS_URL is set so several API
- * nodes share them. The key is a hash of the credential headers (the client IP
- * without them), so the store never holds a secret; it runs before
- * authentication, so floods of bad keys are limited too.
+ * nodes share them (falling back to this process while Redis is out: see
+ * redisStore). The keys are hashes: the store never holds a secret.
  *
  * Built in rather than @fastify/rate-limit: on the hot path (every request) the
  * plugin cost about twice the CPU of this hook, which the users/me benchmark
  * showed (see docs/decisions.md).
  */
 export async function registerRateLimit(app: FastifyInstance, config: RateLimitConfig) {
-  const store = config.redisUrl ? redisStore(config.redisUrl, config.windowMs) : memoryStore(config.windowMs);
+  const store: Store = config.redisUrl
+    ? await redisStore({ url: config.redisUrl, prefix: config.redisPrefix, windowMs: config.windowMs }, app.log)
+    : memoryStore(config.windowMs);
   app.addHook('onClose', () => store.close());
-  const limit = String(config.max);
+  app.decorate('rateLimitMode', () => store.mode);
+  app.decorateRequest('rateLimitKey', null);
+  const known = new KnownCredentials();
 
-  const answer = (reply: FastifyReply, hit: Hit): ApiError | undefined => {
-    const reset = Math.max(1, Math.ceil(hit.ttl / 1000));
-    reply.header('RateLimit-Limit', limit);
-    reply.header('RateLimit-Remaining', String(Math.max(0, config.max - hit.count)));
-    reply.header('RateLimit-Reset', String(reset));
-    if (hit.count <= config.max) return undefined;
-    reply.header('Retry-After', String(reset));
-    return new ApiError('rate_limited', `Rate limit reached: wait ${reset} seconds before retrying.`, { retry_after: reset });
+  const verdict = (reply: FastifyReply, { counted, read }: Hits): ApiError | undefined => {
+    if (counted.count > config.max) return refuse(reply, config.max, counted, 'Rate limit reached');
+    if (read && read.count >= config.invalidMax) {
+      return refuse(reply, config.invalidMax, read, 'Too many requests with invalid credentials from this address');
+    }
+    headers(reply, config.max, counted);
+    return undefined;
   };
 
-  const hook: onRequestHookHandler = (request, reply, done) => {
-    const hit = store.hit(credentialKey(request), Date.now());
-    if (!(hit instanceof Promise)) return done(answer(reply, hit));
-    hit.then(
-      (h) => done(answer(reply, h)),
-      (err) => {
-        // A store outage must not take the API down: let the request through.
-        request.log.error({ err }, 'rate limit store unavailable');
-        done();
-      },
-    );
+  const limit: onRequestHookHandler = (request, reply, done) => {
+    const token = bearerToken(request.headers.authorization);
+    const now = Date.now();
+    let key: string;
+    let failures: string | undefined;
+    if (token === undefined) {
+      key = `a:${request.ip}`;
+    } else {
+      request.rateLimitKey = key = `c:${createHash('sha256').update(token).digest('base64url')}`;
+      if (!known.has(key, now)) failures = failuresKey(request.ip);
+    }
+    const hits = store.hit(key, failures, now);
+    if (!(hits instanceof Promise)) return done(verdict(reply, hits));
+    // The Redis store answers from its fallback rather than reject; `done` is there for a bug.
+    hits.then((h) => done(verdict(reply, h)), done);
+  };
+
+  // After the answer, so it adds nothing to the response time: learn how authentication went.
+  const learn: onResponseHookHandler = (request, reply, done) => {
+    const key = request.rateLimitKey;
+    if (key !== null) {
+      if (reply.statusCode === 401) {
+        known.forget(key);
+        void store.hit(failuresKey(request.ip), undefined, Date.now());
+      } else if (request.principal) {
+        known.remember(key, Date.now());
+      }
+    }
+    done();
   };
 
   app.addHook('onRoute', (route) => {
-    if (route.config?.access !== 'public') appendRouteHook(route, 'onRequest', hook);
+    if (route.config?.access === 'public') return;
+    appendRouteHook(route, 'onRequest', limit);
+    appendRouteHook(route, 'onResponse', learn);
   });
 }
 
-function credentialKey(request: FastifyRequest): string {
-  const auth = request.headers.authorization;
-  if (!auth) return `ip:${request.ip}`;
-  const account = request.headers['service-account-id'] ?? '';
-  return createHash('sha256').update(auth).update('\n').update(String(account)).digest('base64url');
+const failuresKey = (address: string) => `f:${address}`;
+
+function headers(reply: FastifyReply, limit: number, window: Window): number {
+  const reset = Math.max(1, Math.ceil(window.ttl / 1000));
+  reply.header('RateLimit-Limit', String(limit));
+  reply.header('RateLimit-Remaining', String(Math.max(0, limit - window.count)));
+  reply.header('RateLimit-Reset', String(reset));
+  return reset;
 }
 
-function memoryStore(windowMs: number): Store {
-  const windows = new Map<string, { count: number; resetAt: number }>();
-  // Drop finished windows now and then, so idle credentials do not accumulate.
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
-  }, Math.max(windowMs, 1000));
-  sweep.unref();
-  return {
-    hit(key, now) {
-      let w = windows.get(key);
-      if (!w || w.resetAt <= now) windows.set(key, (w = { count: 0, resetAt: now + windowMs }));
-      w.count++;
-      return { count: w.count, ttl: w.resetAt - now };
-    },
-    async close() {
-      clearInterval(sweep);
-    },
-  };
+function refuse(reply: FastifyReply, limit: number, window: Window, reason: string): ApiError {
+  const reset = headers(reply, limit, window);
+  reply.header('Retry-After', String(reset));
+  return new ApiError('rate_limited', `${reason}: wait ${reset} seconds before retrying.`, { retry_after: reset });
 }
 
-function redisStore(url: string, windowMs: number): Store {
-  const redis = new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableAutoPipelining: true });
-  // Connection errors surface on the commands hit() sends (and are logged there);
-  // ioredis reconnects by itself, so the emitter's copy needs no second report.
-  redis.on('error', () => {});
-  return {
-    async hit(key) {
-      const redisKey = `sheaf:rl:${key}`;
-      // The first hit of a window sets its expiry; later hits only count.
-      const results = await redis.multi().incr(redisKey).pexpire(redisKey, windowMs, 'NX').pttl(redisKey).exec();
-      const count = Number(results?.[0]?.[1] ?? 0);
-      const ttl = Number(results?.[2]?.[1] ?? windowMs);
-      return { count, ttl: ttl > 0 ? ttl : windowMs };
-    },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
-    },
-  };
+/** How long a credential counts as known after it last authenticated. */
+const KNOWN_TTL_MS = 60 * 60 * 1000;
+/** At most this many known credentials per process; the least recently refreshed go first. */
+const KNOWN_MAX = 50_000;
+
+/**
+ * Credentials (their limiter keys) that authenticated lately in this process.
+ * A revoked one stays known until its next 401 at most: it still goes through
+ * authentication, limited by its own per-credential budget.
+ */
+class KnownCredentials {
+  private readonly until = new Map<string, number>();
+
+  has(key: string, now: number): boolean {
+    const until = this.until.get(key);
+    return until !== undefined && until > now;
+  }
+
+  remember(key: string, now: number) {
+    const until = this.until.get(key);
+    // Refreshed at most every half TTL: on the hot path this is one map lookup.
+    if (until !== undefined && until - now > KNOWN_TTL_MS / 2) return;
+    this.until.delete(key);
+    this.until.set(key, now + KNOWN_TTL_MS);
+    if (this.until.size > KNOWN_MAX) this.until.delete(this.until.keys().next().value!);
+  }
+
+  forget(key: string) {
+    this.until.delete(key);
+  }
 }

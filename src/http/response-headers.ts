@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /**
  * Headers every response carries: `X-Service-Features` always; and, on anything
  * that depends on the credential (every non-public route, and errors on /api/v2),
- * `Cache-Control: private, no-store` with `Vary: Authorization, Service-Account-Id`
+ * `Cache-Control: private, no-store` with `Vary: Authorization, Service-Account-Id, Cookie`
  * so no shared cache ever hands one caller's data to another.
  */
 export function setResponseHeaders(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
@@ -12,7 +12,7 @@ export function setResponseHeaders(app: FastifyInstance, request: FastifyRequest
   const credentialDependent = access ? access !== 'public' : request.url.startsWith('/api/v2');
   if (credentialDependent) {
     reply.header('Cache-Control', 'private, no-store');
-    reply.header('Vary', 'Authorization, Service-Account-Id');
+    reply.header('Vary', 'Authorization, Service-Account-Id, Cookie');
   }
 }
 

@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import type { DB } from '../db/types.ts';
 import type { Clock } from '../clock.ts';
 import type { MailAttachment, MailMessage } from './enqueue.ts';
+import { afterFailure, LEASE_MS } from './retry-policy.ts';
 
 export interface SentAttachment {
   filename: string;
@@ -9,31 +10,51 @@ export interface SentAttachment {
   content: Buffer;
 }
 
+/** Which outbox message is being sent: the transport derives its Message-ID from it (mailer.ts). */
+export interface OutboxRef {
+  companyId: string;
+  outboxId: string;
+}
+
 export interface Transport {
-  send(message: MailMessage, attachments: SentAttachment[]): Promise<void>;
+  /** Resolves once the server accepted the message for every recipient; throws otherwise. */
+  send(message: MailMessage, attachments: SentAttachment[], ref: OutboxRef): Promise<void>;
 }
 
 /** Renders an attachment at send time (e.g. an invoice PDF), by name. */
 export type Renderer = (db: Kysely<DB>, companyId: string, params: Record<string, string>) => Promise<Buffer>;
 
-export const MAX_ATTEMPTS = 8;
-
-/** Exponential backoff: 1, 2, 4 … minutes, capped at one hour. */
-export const retryDelayMs = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;
+/** Where the worker says that it gave up on a message (pino's signature: the server passes its logger). */
+export interface WorkerLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
 
 export interface WorkerDeps {
   db: Kysely<DB>;
   transport: Transport;
   renderers: Record<string, Renderer>;
   clock: Clock;
+  log: WorkerLog;
   batchSize?: number;
 }
 
 /**
- * Delivers due outbox messages once. Messages are claimed with
- * `FOR UPDATE SKIP LOCKED`, so any number of API nodes can run the worker
- * without sending a message twice. A failed send is retried later with backoff
- * and marked failed after MAX_ATTEMPTS. Returns how many messages were sent.
+ * Delivers due outbox messages once; returns how many were sent.
+ *
+ * The guarantee is at-least-once delivery, with duplicates made recognisable:
+ * a message is claimed (attempts + 1, due again LEASE_MS later) before it is
+ * sent and marked sent after the server accepted it. A worker that dies in
+ * between leaves the claim to expire, and the message is sent again with the
+ * same Message-ID, so the recipient's mail system can tell the copies for one.
+ * Nothing is ever lost: a failed send is retried with backoff
+ * (retry-policy.ts) and marked failed, with a warning, only after three days.
+ *
+ * Messages are claimed with `FOR UPDATE SKIP LOCKED`, so any number of API
+ * nodes run the worker. The attempt count (with first_attempt_at) fences a
+ * claim: right before sending, a worker renews its claim only while they are
+ * still what it set, so a message whose claim expired while it waited in this worker's
+ * batch (and that another worker claimed since) is left to that worker, and a
+ * late failure never overwrites a newer claim's outcome.
  */
 export async function deliverDueMessages(deps: WorkerDeps): Promise<number> {
   const now = deps.clock();
@@ -41,7 +62,7 @@ export async function deliverDueMessages(deps: WorkerDeps): Promise<number> {
   const batch = await deps.db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('outbox')
-      .select(['company_id', 'id', 'payload', 'attempts'])
+      .select(['company_id', 'id', 'kind', 'payload', 'attempts', 'first_attempt_at'])
       .where('status', '=', 'pending')
       .where('available_at', '<=', now)
       .orderBy('available_at')
@@ -49,25 +70,50 @@ export async function deliverDueMessages(deps: WorkerDeps): Promise<number> {
       .forUpdate()
       .skipLocked()
       .execute();
-    // Claim them by pushing their availability out while we send; a crash mid-send retries later.
     if (rows.length) {
       await trx
         .updateTable('outbox')
-        .set({ available_at: new Date(now.getTime() + 5 * 60_000), attempts: sql`attempts + 1` })
-        .where(
-          (eb) => eb.or(rows.map((r) => eb.and([eb('company_id', '=', r.company_id), eb('id', '=', r.id)]))),
-        )
+        .set({
+          available_at: new Date(now.getTime() + LEASE_MS),
+          attempts: sql`attempts + 1`,
+          first_attempt_at: sql`coalesce(first_attempt_at, ${now})`,
+        })
+        .where((eb) => eb.or(rows.map((r) => eb.and([eb('company_id', '=', r.company_id), eb('id', '=', r.id)]))))
         .execute();
     }
     return rows;
   });
 
   for (const row of batch) {
+    // What this claim wrote: together they fence it (an operator's retry resets both).
     const attempts = row.attempts + 1;
+    const firstAttemptAt = row.first_attempt_at ?? now;
+    const ours = (q: UpdateOutbox) =>
+      q
+        .where('company_id', '=', row.company_id)
+        .where('id', '=', row.id)
+        .where('status', '=', 'pending')
+        .where('attempts', '=', attempts)
+        .where('first_attempt_at', '=', firstAttemptAt);
+    // The claim may have expired while earlier messages of the batch were sent: renew it, or skip the message if it was taken over.
+    const renewed = await ours(deps.db.updateTable('outbox').set({ available_at: new Date(deps.clock().getTime() + LEASE_MS) })).executeTakeFirst();
+    if (renewed.numUpdatedRows === 0n) continue;
+
+    let failure: unknown;
+    let delivered = false;
     try {
       const message = row.payload as unknown as MailMessage;
       const attachments = await Promise.all((message.attachments ?? []).map((a) => resolveAttachment(deps, row.company_id, a)));
-      await deps.transport.send(message, attachments);
+      await deps.transport.send(message, attachments, { companyId: row.company_id, outboxId: row.id });
+      delivered = true;
+    } catch (err) {
+      failure = err;
+    }
+
+    if (delivered) {
+      // Not fenced: the message went out, whoever holds the claim now. Should this
+      // fail (the database went away), the error ends the batch: sending more that
+      // cannot be marked would only make more duplicates.
       await deps.db
         .updateTable('outbox')
         .set({ status: 'sent', sent_at: deps.clock(), last_error: null })
@@ -75,22 +121,40 @@ export async function deliverDueMessages(deps: WorkerDeps): Promise<number> {
         .where('id', '=', row.id)
         .execute();
       sent++;
-    } catch (err) {
-      const failed = attempts >= MAX_ATTEMPTS;
-      await deps.db
-        .updateTable('outbox')
-        .set({
-          status: failed ? 'failed' : 'pending',
-          last_error: String((err as Error)?.message ?? err).slice(0, 2000),
-          available_at: new Date(deps.clock().getTime() + retryDelayMs(attempts)),
-        })
-        .where('company_id', '=', row.company_id)
-        .where('id', '=', row.id)
-        .execute();
+      continue;
+    }
+
+    const failedAt = deps.clock();
+    const next = afterFailure(attempts, firstAttemptAt, failedAt);
+    const lastError = String((failure as Error)?.message ?? failure).slice(0, 2000);
+    const recorded = await ours(
+      deps.db.updateTable('outbox').set({
+        status: next.status,
+        last_error: lastError,
+        ...(next.status === 'pending' ? { available_at: next.availableAt } : {}),
+      }),
+    ).executeTakeFirst();
+    if (next.status === 'failed' && recorded.numUpdatedRows > 0n) {
+      deps.log.warn(
+        {
+          workspace_id: row.company_id,
+          outbox_id: row.id,
+          kind: row.kind,
+          attempts,
+          first_attempt_at: firstAttemptAt.toISOString(),
+          last_error: lastError,
+        },
+        `e-mail ${row.id} marked failed after ${attempts} attempts over ${hoursBetween(firstAttemptAt, failedAt)} hours; ` +
+          `send it again with "sheaf admin outbox retry ${row.id}"`,
+      );
     }
   }
   return sent;
 }
+
+type UpdateOutbox = UpdateQueryBuilder<DB, 'outbox', 'outbox', UpdateResult>;
+
+const hoursBetween = (from: Date, to: Date) => Math.floor((to.getTime() - from.getTime()) / 3_600_000);
 
 async function resolveAttachment(deps: WorkerDeps, companyId: string, a: MailAttachment): Promise<SentAttachment> {
   if ('file_id' in a) {

@@ -20,7 +20,7 @@ const groups = [...new Set(COMMANDS.flatMap((c) => c.name.split(' ').slice(0, -1
 
 describe('sheaf --help', () => {
   it('knows the groups the issue names', () => {
-    for (const g of ['admin', 'admin key', 'admin workspace', 'admin user', 'admin teammate', 'admin approvals', 'admin invoice', 'backup']) {
+    for (const g of ['admin', 'admin key', 'admin workspace', 'admin user', 'admin teammate', 'admin approvals', 'admin invoice', 'admin outbox', 'backup']) {
       expect(groups).toContain(g);
     }
   });

@@ -13,6 +13,7 @@ const first: FirstStart = {
   owner_email: 'owner@example.com',
   key_id: '01a204ab-c43f-702c-933d-56c325c0f306',
   key: 'sheaf_fa_secretsecretsecret',
+  sign_in_token: 'onetimesignintokenonetimesignintokenonetim',
 };
 const url = 'http://127.0.0.1:8080';
 const dirs: string[] = [];
@@ -37,6 +38,7 @@ describe('first start key delivery', () => {
     const s = setup(true);
     await s.deliver();
     expect(s.out.join('\n')).toContain(`API key:      ${first.key}`);
+    expect(s.out.join('\n')).toContain(`${url}/sign-in/link#${first.sign_in_token}`);
     expect(s.out.join('\n')).toContain(`curl -H "Authorization: Bearer ${first.key}" -H "Service-Account-Id: ${first.workspace_id}" ${url}/api/v2/users/me`);
     expect(readdirSync(s.dataDir)).toEqual([]);
   });

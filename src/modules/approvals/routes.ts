@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { ErrorBody, ErrorResponses, OrNull } from '../../http/schemas.ts';
+import { requestDb } from '../../http/idempotency.ts';
 import { principalOf } from '../../http/security.ts';
 import { MAX_PERIOD_DAYS, REASON_MAX, WARNING_CODES } from './preflight.ts';
 import { approve, checkApprovalsEnabled, reject, submit } from './service.ts';
@@ -113,7 +114,7 @@ export async function approvalsRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => submit(app.db, principalOf(request), request.body as Static<typeof SubmitBody>, app.config.clock()),
+    async (request) => submit(requestDb(request), principalOf(request), request.body as Static<typeof SubmitBody>, app.config.clock()),
   );
 
   app.post(
@@ -136,7 +137,7 @@ export async function approvalsRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => approve(app.db, principalOf(request), request.body as Static<typeof ApproveBody>, app.config.clock()),
+    async (request) => approve(requestDb(request), principalOf(request), request.body as Static<typeof ApproveBody>, app.config.clock()),
   );
 
   app.post(
@@ -152,6 +153,6 @@ export async function approvalsRoutes(app: FastifyInstance) {
         response: { 200: Type.Object(Counts), ...errors },
       },
     },
-    async (request) => reject(app.db, principalOf(request), request.body as Static<typeof RejectBody>, app.config.clock()),
+    async (request) => reject(requestDb(request), principalOf(request), request.body as Static<typeof RejectBody>, app.config.clock()),
   );
 }

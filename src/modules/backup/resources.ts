@@ -381,6 +381,9 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   idempotency_keys: 'idempotency records (stored responses, request hashes)',
   outbox: 'the e-mail delivery queue and its delivery log',
   schema_migrations: 'migration bookkeeping of this installation, not workspace data',
+  sessions: 'browser sessions (token hashes): credentials are never exported',
+  one_time_links: 'sign-in and password-reset links (token hashes): credentials are never exported',
+  sign_in_failures: 'the sign-in throttle\u2019s recent failures, per installation, not workspace data',
 };
 
 /**
@@ -389,6 +392,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
  */
 export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
   files: { data: 'the bytes: served by the download links', company_id: 'implicit' },
+  users: { password_hash: 'passwords are credentials, never exported' },
   invoice_messages: { outbox_id: 'a reference into the delivery queue, which is not exported', company_id: 'implicit' },
   time_entries: {
     external_reference_id: 'generated from external_reference',

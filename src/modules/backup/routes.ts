@@ -82,7 +82,7 @@ export async function backupRoutes(app: FastifyInstance) {
         response: { 200: ManifestSchema, ...ErrorResponses },
       },
     },
-    async (request) => manifest(app.db, principalOf(request), app.config.clock()),
+    async (request) => manifest(app.db, principalOf(request), app.config.clock(), app.config.databaseTimeouts),
   );
 
   app.get(
@@ -106,7 +106,7 @@ export async function backupRoutes(app: FastifyInstance) {
       const query = request.query as Static<typeof PageQuery>;
       const page = query.page ?? 1;
       const perPage = query.per_page ?? BACKUP_DEFAULT_PER_PAGE;
-      const result = await resourcePage(app.db, principalOf(request), resource, { page, perPage, after: query.after });
+      const result = await resourcePage(app.db, principalOf(request), resource, { page, perPage, after: query.after }, app.config.databaseTimeouts);
       const totalPages = Math.max(1, Math.ceil(result.total / perPage));
       const link = (n: number, after?: string) =>
         `${resourcePath(resource)}?page=${n}&per_page=${perPage}${after ? `&after=${encodeURIComponent(after)}` : ''}`;
@@ -145,7 +145,7 @@ export async function backupRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params as Static<typeof FileParams>;
-      const file = await invoiceExpenseReceipt(app.db, principalOf(request), id);
+      const file = await invoiceExpenseReceipt(app.db, principalOf(request), id, app.config.databaseTimeouts);
       return sendStoredFile(reply, file);
     },
   );

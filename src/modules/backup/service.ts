@@ -3,6 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { mayExportBackup } from '../../access/backup.ts';
 import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
+import { longStatementLimit, type DatabaseTimeouts } from '../../db/timeouts.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { countRecords, findInvoiceExpenseReceipt, selectChildren, selectPage, type RenderedRow } from './queries.ts';
@@ -18,7 +19,8 @@ import {
 /**
  * The workspace backup: the manifest, one page of one resource, and the
  * invoice expense-receipt files. Read-only; every read runs in one tenant
- * transaction of the caller's workspace.
+ * transaction of the caller's workspace, under the longer statement limit
+ * (counting a large resource, a page of big records, a file of several MiB).
  */
 
 type Row = Record<string, unknown>;
@@ -38,7 +40,9 @@ const NOTES = [
   'Clients must preserve unknown fields and check `backup_schema_version`; fields and resources may be added within version 1.',
 ];
 
-export function manifest(db: Kysely<DB>, p: Principal, now: Date) {
+const longStatements = (timeouts: DatabaseTimeouts) => ({ statement_limit: longStatementLimit(timeouts) });
+
+export function manifest(db: Kysely<DB>, p: Principal, now: Date, timeouts: DatabaseTimeouts) {
   assertMayExport(p);
   return withTenant(db, p.companyId, async (trx) => {
     const resources = [];
@@ -58,7 +62,7 @@ export function manifest(db: Kysely<DB>, p: Principal, now: Date) {
       excluded: EXCLUDED,
       notes: [...NOTES, ...RESOURCES.flatMap((r) => (r.kind === 'empty' ? [r.note] : []))],
     };
-  });
+  }, longStatements(timeouts));
 }
 
 /** The keyset cursor: the key values of the last record of a page, joined by '.'. */
@@ -117,7 +121,7 @@ export function resourceSpec(name: string): ResourceSpec {
   return spec;
 }
 
-export async function resourcePage(db: Kysely<DB>, p: Principal, name: string, req: PageRequest): Promise<BackupPage> {
+export async function resourcePage(db: Kysely<DB>, p: Principal, name: string, req: PageRequest, timeouts: DatabaseTimeouts): Promise<BackupPage> {
   assertMayExport(p);
   const spec = resourceSpec(name);
   if (spec.kind === 'empty') {
@@ -162,15 +166,15 @@ export async function resourcePage(db: Kysely<DB>, p: Principal, name: string, r
       total,
       nextAfter: hasMore ? encodeCursor(rows[rows.length - 1].key) : null,
     };
-  });
+  }, longStatements(timeouts));
 }
 
 /** The bytes of an invoice's copy of an expense receipt; 404 for anything else. */
-export function invoiceExpenseReceipt(db: Kysely<DB>, p: Principal, id: string) {
+export function invoiceExpenseReceipt(db: Kysely<DB>, p: Principal, id: string, timeouts: DatabaseTimeouts) {
   assertMayExport(p);
   return withTenant(db, p.companyId, async (trx) => {
     const file = isId(id) ? await findInvoiceExpenseReceipt(trx, p.companyId, id) : undefined;
     if (!file) throw notFound('file');
     return file;
-  });
+  }, longStatements(timeouts));
 }

@@ -4,6 +4,7 @@ import type { PaymentTerms } from '../../db/types.ts';
 import { ApiError, badRequest } from '../../errors.ts';
 import { checkIfMatch, etagOf } from '../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
+import { requestDb } from '../../http/idempotency.ts';
 import { principalOf } from '../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { presentClient, type ClientRow } from './presenter.ts';
@@ -177,7 +178,7 @@ export async function clientsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const input = request.body as Static<typeof ClientCreateBody>;
-      const row = await createClient(app.db, principalOf(request), input as ClientInput & { name: string }, app.config.clock());
+      const row = await createClient(requestDb(request), principalOf(request), input as ClientInput & { name: string }, app.config.clock());
       const body = present(request, row);
       return reply
         .code(201)
@@ -204,7 +205,7 @@ export async function clientsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params as Static<typeof IdParams>;
-      const row = await updateClient(app.db, principalOf(request), id, request.body as ClientInput, {
+      const row = await updateClient(requestDb(request), principalOf(request), id, request.body as ClientInput, {
         now: app.config.clock(),
         precondition: ifMatch(request, false),
       });

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
+import { requestDb } from '../../http/idempotency.ts';
 import { principalOf } from '../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { presentContact } from './presenter.ts';
@@ -103,7 +104,7 @@ export async function contactsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const row = await createContact(app.db, principalOf(request), request.body as ContactInput, app.config.clock());
+      const row = await createContact(requestDb(request), principalOf(request), request.body as ContactInput, app.config.clock());
       return reply.code(201).send(presentContact(row));
     },
   );

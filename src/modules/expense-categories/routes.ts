@@ -3,6 +3,7 @@ import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { ApiError, badRequest } from '../../errors.ts';
 import { etagOf } from '../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
+import { requestDb } from '../../http/idempotency.ts';
 import { principalOf } from '../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { CATEGORY_READ_ONLY, CATEGORY_WRITABLE, type CategoryInput } from './rules.ts';
@@ -135,7 +136,7 @@ export async function expenseCategoriesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const p = principalOf(request);
-      const row = await createCategory(app.db, p.companyId, p, request.body as CategoryInput & { name: string }, app.config.clock());
+      const row = await createCategory(requestDb(request), p.companyId, p, request.body as CategoryInput & { name: string }, app.config.clock());
       const body = presentCategory(row);
       return reply.code(201).header('Location', `/api/v2/expense_categories/${row.id}`).header('ETag', etagOf(body)).send(body);
     },
@@ -159,7 +160,7 @@ export async function expenseCategoriesRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const p = principalOf(request);
       const { id } = request.params as Static<typeof IdParams>;
-      const body = presentCategory(await updateCategory(app.db, p.companyId, p, id, request.body as CategoryInput, app.config.clock()));
+      const body = presentCategory(await updateCategory(requestDb(request), p.companyId, p, id, request.body as CategoryInput, app.config.clock()));
       reply.header('ETag', etagOf(body));
       return body;
     },

@@ -5,6 +5,7 @@ import { ApiError, badRequest } from '../../errors.ts';
 import { checkIfMatch, etagOf } from '../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
 import { sendStoredFile } from '../../http/files.ts';
+import { requestDb } from '../../http/idempotency.ts';
 import { principalOf } from '../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { presentExpense, type ExpenseRow } from './presenter.ts';
@@ -303,7 +304,7 @@ export async function expensesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const row = await createExpense(
-        app.db,
+        requestDb(request),
         principalOf(request),
         inputOf(request) as CreateExpenseInput,
         uploads.get(request) ?? null,
@@ -331,7 +332,7 @@ export async function expensesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params as Static<typeof IdParams>;
-      const row = await updateExpense(app.db, principalOf(request), id, inputOf(request), uploads.get(request) ?? null, {
+      const row = await updateExpense(requestDb(request), principalOf(request), id, inputOf(request), uploads.get(request) ?? null, {
         now: app.config.clock(),
         precondition: ifMatch(request, false),
       });

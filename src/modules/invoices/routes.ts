@@ -4,6 +4,7 @@ import { INVOICE_ACCESS, INVOICE_DELETE_ACCESS } from '../../access/invoices.ts'
 import { ApiError, badRequest } from '../../errors.ts';
 import { checkIfMatch, etagOf } from '../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
+import { requestDb } from '../../http/idempotency.ts';
 import { principalOf } from '../../http/security.ts';
 import { Enum, ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { isId } from '../../ids.ts';
@@ -218,7 +219,7 @@ const MessageSchema = Type.Object(
     attach_expense_receipts: Type.Boolean(),
     send_me_a_copy: Type.Boolean(),
     sent_by: Nullable(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }, { additionalProperties: false })),
-    delivery_status: Enum(['pending', 'sent', 'failed'], 'The e-mail in the outbox: pending (also while SMTP is not configured), sent, or failed after all retries.'),
+    delivery_status: Enum(['pending', 'sent', 'failed'], 'The e-mail in the outbox: pending (also while SMTP is not configured, and between retries), sent, or failed after at least three days of retries (until an operator retries it, which also starts delivery_attempts again from 0).'),
     delivery_attempts: Type.Integer(),
     delivered_at: Timestamp,
     delivery_error: Nullable(Type.String()),
@@ -366,7 +367,7 @@ export async function invoicesRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const body = await createInvoice(app.db, principalOf(request), request.body as CreateInput, app.config.clock());
+      const body = await createInvoice(requestDb(request), principalOf(request), request.body as CreateInput, app.config.clock());
       return reply.code(201).header('Location', `/api/v2/invoices/${body.id}`).header('ETag', etagOf(body)).send(body);
     },
   );
@@ -388,7 +389,7 @@ export async function invoicesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params as Static<typeof IdParams>;
-      const body = await updateInvoice(app.db, principalOf(request), id, request.body as UpdateInput, {
+      const body = await updateInvoice(requestDb(request), principalOf(request), id, request.body as UpdateInput, {
         now: app.config.clock(),
         precondition: ifMatch(request, false),
       });
@@ -464,7 +465,7 @@ export async function invoicesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params as Static<typeof IdParams>;
-      const message = await sendInvoiceMessage(app.db, principalOf(request), id, request.body as MessageInput, app.config.clock());
+      const message = await sendInvoiceMessage(requestDb(request), principalOf(request), id, request.body as MessageInput, app.config.clock());
       return reply.code(201).send(message);
     },
   );

@@ -8,6 +8,7 @@ import { ApiError, badRequest, conflict, forbidden, notFound } from '../../error
 import type { PageParams } from '../../http/pagination.ts';
 import { isId, newId } from '../../ids.ts';
 import { todayIn } from '../../time/workspace-time.ts';
+import { pauseAt } from '../../test-pause.ts';
 import { audit } from '../audit/service.ts';
 import { prepareImport, validateImportRequest, type ImportRequest } from './import.ts';
 import { assignNumber, duplicateNumber, pendingNumber } from './numbering.ts';
@@ -326,6 +327,7 @@ export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateI
         });
         await insertLines(trx, p.companyId, id, imported.lines, now);
         await imported.link(id, now);
+        await pauseAt('invoice-import');
         // The period defaults to the dates of the work imported.
         if (input.period_start === undefined && input.period_end === undefined) {
           await touchInvoice(trx, p.companyId, id, { period_start: imported.firstDate, period_end: imported.lastDate }, now);

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { ApiError, badRequest } from '../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
+import { requestDb } from '../../http/idempotency.ts';
 import { principalOf } from '../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { MAX_BUDGET, MAX_HOURLY_RATE } from '../rates/rules.ts';
@@ -165,7 +166,7 @@ export async function projectAssignmentsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { project_id } = request.params as Static<typeof ProjectParams>;
       const input = request.body as UserAssignmentInput & { user_id: string };
-      const { row, view } = await createProjectUserAssignment(app.db, principalOf(request), project_id, input, app.config.clock());
+      const { row, view } = await createProjectUserAssignment(requestDb(request), principalOf(request), project_id, input, app.config.clock());
       return reply.code(201).header('Location', itemUrl(row.project_id, row.user_id)).send(presentUserAssignment(row, view));
     },
   );
@@ -187,7 +188,7 @@ export async function projectAssignmentsRoutes(app: FastifyInstance) {
     async (request) => {
       const { project_id, user_id } = request.params as Static<typeof ItemParams>;
       const { row, view } = await updateProjectUserAssignment(
-        app.db,
+        requestDb(request),
         principalOf(request),
         project_id,
         user_id,

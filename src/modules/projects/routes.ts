@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } f
 import { ApiError, badRequest } from '../../errors.ts';
 import { checkIfMatch, etagOf } from '../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
+import { requestDb } from '../../http/idempotency.ts';
 import { principalOf } from '../../http/security.ts';
 import { plainJsonSerializer } from '../../http/serializers.ts';
 import { Enum, ErrorResponses, Nullable } from '../../http/schemas.ts';
@@ -290,7 +291,7 @@ export async function projectsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const input = request.body as ProjectInput & { client_id: string; name: string };
-      const item = await createProject(app.db, principalOf(request), input, app.config.clock());
+      const item = await createProject(requestDb(request), principalOf(request), input, app.config.clock());
       const body = present(item);
       return reply
         .code(201)
@@ -317,7 +318,7 @@ export async function projectsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params as Static<typeof IdParams>;
-      const item = await updateProject(app.db, principalOf(request), id, request.body as ProjectInput, {
+      const item = await updateProject(requestDb(request), principalOf(request), id, request.body as ProjectInput, {
         now: app.config.clock(),
         precondition: ifMatch(request, false),
       });

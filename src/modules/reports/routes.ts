@@ -12,6 +12,7 @@ import {
 } from '../../access/reports.ts';
 import { sql } from 'kysely';
 import { withTenant, type Tx } from '../../db/tenant.ts';
+import { longStatementLimit } from '../../db/timeouts.ts';
 import { forbidden } from '../../errors.ts';
 import { LinksSchema, MAX_PER_PAGE, pageEnvelope, type PageParams } from '../../http/pagination.ts';
 import { ErrorResponses } from '../../http/schemas.ts';
@@ -139,6 +140,9 @@ function reportEnvelope(request: FastifyRequest, page: PageParams, total: number
 
 export async function reportsRoutes(app: FastifyInstance) {
   app.features.add('financial-reports-v1', 'project-task-budgets');
+  // A report reads a whole workspace's work over up to a year: it runs under the longer
+  // statement limit (set with the tenant settings, in the same round trip).
+  const longStatements = { statement_limit: longStatementLimit(app.config.databaseTimeouts) };
 
   app.get(
     '/api/v2/reports/project_budget',
@@ -174,7 +178,7 @@ export async function reportsRoutes(app: FastifyInstance) {
         });
         const total = rows.length ? Number(rows[0].total) : await countScopedProjects(trx, p.companyId, scope, isActive);
         return { rows, total, costVisible };
-      });
+      }, longStatements);
       const results = rows.map((r) => {
         const hidden = r.budget_by === 'project_cost' && !costVisible;
         return {
@@ -223,7 +227,7 @@ export async function reportsRoutes(app: FastifyInstance) {
         // The total rides on each row; a page past the end asks for the first row to learn it.
         const first = rows[0] ?? (page.page > 1 ? (await run(1, 0))[0] : undefined);
         return { rows, total: first ? Number(first.total) : 0 };
-      });
+      }, longStatements);
       const results = rows.map((r) => ({
         client_id: r.client_id,
         client_name: r.client_name,
@@ -260,8 +264,11 @@ export async function reportsRoutes(app: FastifyInstance) {
       const to = parseReportDate(query.to, 'to');
       checkRange(from, to, MAX_REPORT_SPAN_DAYS);
       const page = reportPage(query);
-      const rows = await withTenant(app.db, p.companyId, (trx) =>
-        teamRows(trx, p.companyId, teamScope(p), { from, to, limit: page.perPage, offset: (page.page - 1) * page.perPage }),
+      const rows = await withTenant(
+        app.db,
+        p.companyId,
+        (trx) => teamRows(trx, p.companyId, teamScope(p), { from, to, limit: page.perPage, offset: (page.page - 1) * page.perPage }),
+        longStatements,
       );
       const amounts = seesTeamAmounts(p);
       const results = rows.map((r) => ({

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } f
 import type { Principal } from '../../auth/principal.ts';
 import { ApiError, badRequest, forbidden } from '../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
+import { requestDb } from '../../http/idempotency.ts';
 import { principalOf } from '../../http/security.ts';
 import { plainJsonSerializer } from '../../http/serializers.ts';
 import { Enum, ErrorResponses, Nullable, OrNull } from '../../http/schemas.ts';
@@ -312,7 +313,7 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await createEntry(app.db, principalOf(request), request.body as CreateInput, app.config.clock());
+      const result = await createEntry(requestDb(request), principalOf(request), request.body as CreateInput, app.config.clock());
       return reply
         .code(201)
         .header('Location', `/api/v2/time_entries/${result.row.id}`)
@@ -337,7 +338,7 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { id } = request.params as Static<typeof IdParams>;
-      const result = await updateEntry(app.db, principalOf(request), id, request.body as UpdateInput, app.config.clock());
+      const result = await updateEntry(requestDb(request), principalOf(request), id, request.body as UpdateInput, app.config.clock());
       return present(result.row, result.present);
     },
   );
@@ -406,7 +407,7 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
       },
       async (request) => {
         const { id } = request.params as Static<typeof IdParams>;
-        const result = await stopEntry(app.db, principalOf(request), id, request.body as { notes?: string | null }, app.config.clock());
+        const result = await stopEntry(requestDb(request), principalOf(request), id, request.body as { notes?: string | null }, app.config.clock());
         return present(result.row, result.present);
       },
     );
@@ -428,7 +429,7 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
       },
       async (request) => {
         const { id } = request.params as Static<typeof IdParams>;
-        const result = await restartEntry(app.db, principalOf(request), id, request.body as { replace_running?: boolean }, app.config.clock());
+        const result = await restartEntry(requestDb(request), principalOf(request), id, request.body as { replace_running?: boolean }, app.config.clock());
         return present(result.row, result.present);
       },
     );

@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import type { DB, OneTimeLinkPurpose } from '../db/types.ts';
+import { hashToken, newToken } from './sessions.ts';
+
+/**
+ * One-time links (the first start's sign-in link, password resets): 256 random
+ * bits, stored hashed, usable once, until they expire. Issuing a new link of a
+ * purpose voids the person's earlier unused ones, so only the latest e-mail works.
+ */
+export const LINK_LIFETIME_MS: Record<OneTimeLinkPurpose, number> = {
+  sign_in: 24 * 60 * 60 * 1000,
+  password_reset: 60 * 60 * 1000,
+};
+
+export async function issueLink(db: Kysely<DB>, userId: string, purpose: OneTimeLinkPurpose, now: Date): Promise<string> {
+  const token = newToken();
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('one_time_links').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
+    await trx
+      .insertInto('one_time_links')
+      .values({
+        token_hash: hashToken(token),
+        purpose,
+        user_id: userId,
+        created_at: now,
+        expires_at: new Date(now.getTime() + LINK_LIFETIME_MS[purpose]),
+      })
+      .execute();
+  });
+  return token;
+}
+
+/** Uses the link once: the person it was issued to, or null (unknown, used, expired or of another purpose). */
+export async function redeemLink(db: Kysely<DB>, token: unknown, purpose: OneTimeLinkPurpose, now: Date): Promise<string | null> {
+  if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  // One statement: two redemptions at once cannot both see the link unused.
+  const row = await db
+    .updateTable('one_time_links')
+    .set({ used_at: now })
+    .where('token_hash', '=', hashToken(token))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('user_id')
+    .executeTakeFirst();
+  return row?.user_id ?? null;
+}

@@ -1,0 +1,158 @@
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** A fixed window's count so far and the milliseconds until it ends. */
+export interface Window {
+  count: number;
+  ttl: number;
+}
+
+export interface Hits {
+  /** The window of the key counted. */
+  counted: Window;
+  /** The window of the key read without counting, when one was asked for. */
+  read: Window | undefined;
+}
+
+/** Where the rate limiter keeps its fixed-window counters. */
+export interface Store {
+  /** Counts one request under `key`, and reads the window under `read` (if given) without counting it. */
+  hit(key: string, read: string | undefined, now: number): Hits | Promise<Hits>;
+  /** Where the counters live right now (shown by /healthz). */
+  readonly mode: 'memory' | 'redis' | 'memory-fallback';
+  close(): Promise<void>;
+}
+
+export function memoryStore(windowMs: number): Store & { mode: 'memory' } {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  // Drop finished windows now and then, so idle keys do not accumulate.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
+  }, Math.max(windowMs, 1000));
+  sweep.unref();
+  return {
+    mode: 'memory',
+    hit(key, read, now) {
+      let w = windows.get(key);
+      if (!w || w.resetAt <= now) windows.set(key, (w = { count: 0, resetAt: now + windowMs }));
+      w.count++;
+      const counted = { count: w.count, ttl: w.resetAt - now };
+      if (read === undefined) return { counted, read: undefined };
+      const r = windows.get(read);
+      return { counted, read: r && r.resetAt > now ? { count: r.count, ttl: r.resetAt - now } : { count: 0, ttl: windowMs } };
+    },
+    async close() {
+      clearInterval(sweep);
+    },
+  };
+}
+
+/**
+ * How long a Redis command may take before the request is counted in this
+ * process instead: Redis answers in well under a millisecond on a LAN, so
+ * this only bounds what a hung or distant Redis adds to a request.
+ */
+const COMMAND_TIMEOUT_MS = 150;
+/** How long the start waits for a first connection before starting on the fallback. */
+const CONNECT_TIMEOUT_MS = 1000;
+/** After a failed command, requests skip Redis this long, then one tries it again. */
+const RETRY_AFTER_FAILURE_MS = 1000;
+
+/**
+ * Counters in Redis, shared by every API process, falling back to counting
+ * in this process while Redis cannot answer: a limiter outage must neither
+ * take the API down nor leave it unlimited, nor add seconds to each request.
+ * Commands fail at once while disconnected (no offline queue) and after
+ * COMMAND_TIMEOUT_MS when Redis hangs; the log says so once per outage, not
+ * once per request.
+ */
+export async function redisStore(
+  options: { url: string; prefix: string; windowMs: number },
+  log: FastifyBaseLogger,
+): Promise<Store> {
+  const redis = new Redis(options.url, {
+    keyPrefix: options.prefix,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    enableAutoPipelining: true,
+  });
+  // Failures surface on the commands hit() sends (and are logged there, once per
+  // outage); ioredis reconnects by itself, so the emitter's copy needs no report.
+  redis.on('error', () => {});
+  const fallback = memoryStore(options.windowMs);
+  let failing = false;
+  let retryAt = 0;
+  // A reconnection is worth trying at once, without waiting out RETRY_AFTER_FAILURE_MS.
+  redis.on('ready', () => void (retryAt = 0));
+
+  const failed = (err: unknown) => {
+    retryAt = Date.now() + RETRY_AFTER_FAILURE_MS;
+    if (failing) return;
+    failing = true;
+    log.warn({ err }, 'rate limit store unavailable: counting requests per process until Redis answers again');
+  };
+
+  await connected(redis, CONNECT_TIMEOUT_MS);
+  if (redis.status !== 'ready') failed(new Error(`Redis not reachable at start (${redis.status})`));
+
+  const windowMs = options.windowMs;
+  return {
+    get mode() {
+      return failing ? 'memory-fallback' : 'redis';
+    },
+    hit(key, read, now) {
+      if (now < retryAt) return fallback.hit(key, read, now);
+      // The first hit of a window sets its expiry; later hits only count.
+      const tx = redis.multi().incr(key).pexpire(key, windowMs, 'NX').pttl(key);
+      if (read !== undefined) tx.get(read).pttl(read);
+      return tx
+        .exec()
+        .then((results) => {
+          if (!results) throw new Error('rate limit transaction discarded');
+          const value = (i: number) => {
+            const [err, v] = results[i]!;
+            if (err) throw err;
+            return Number(v ?? 0);
+          };
+          const ttl = (i: number) => (value(i) > 0 ? value(i) : windowMs);
+          return { counted: { count: value(0), ttl: ttl(2) }, read: read === undefined ? undefined : { count: value(3), ttl: ttl(4) } };
+        })
+        .then(
+          (hits) => {
+            if (failing) {
+              failing = false;
+              log.info('rate limit store reachable again: counters are shared through Redis');
+            }
+            return hits;
+          },
+          (err: unknown) => {
+            failed(err);
+            return fallback.hit(key, read, now);
+          },
+        );
+    },
+    async close() {
+      await fallback.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Resolves once the client is ready, has failed to connect, or `ms` has passed. */
+function connected(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.on('ready', done);
+    redis.on('error', done);
+  });
+}

@@ -1,0 +1,285 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { Redis } from 'ioredis';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { addMember, createTestContext, createWorkspaceWithOwner, type Caller, type TestContext } from './helpers.ts';
+
+/**
+ * Issue 14 item 7: the limit counts the credential, not its spelling; bad keys
+ * are throttled per client address before they cost a lookup; a Redis outage
+ * degrades the limiter to per-process counting, quickly, and says so.
+ */
+let ctx: TestContext;
+let companyId: string;
+const apps: FastifyInstance[] = [];
+const redisPrefix = `sheaf:test:${randomBytes(6).toString('hex')}:`;
+const redis = new Redis('redis://127.0.0.1:6379', { lazyConnect: true });
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  ({
+    company: { id: companyId },
+  } = await createWorkspaceWithOwner(ctx.db));
+});
+
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  await ctx.close();
+  if (redis.status === 'ready') {
+    const keys = await redis.keys(`${redisPrefix}*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  }
+});
+
+/** Another API on the file's database with its own limiter settings. */
+async function api(env: Record<string, string>, logs?: string[]): Promise<FastifyInstance> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_WINDOW_MS: '60000', ...env }, { clock: ctx.clock.now, dataDir: null });
+  const app = await buildApp({ config, db: ctx.db, logStream: logs && { write: (line) => void logs.push(line) } });
+  apps.push(app);
+  return app;
+}
+
+const me = (app: FastifyInstance, headers: Record<string, string>, extra: Partial<InjectOptions> = {}) =>
+  app.inject({ method: 'GET', url: '/api/v2/users/me', headers, ...extra });
+
+const randomKey = () => `sheaf_fa_${randomBytes(32).toString('base64url')}`;
+
+function expectRateLimited(res: Awaited<ReturnType<typeof me>>) {
+  expect(res.statusCode).toBe(429);
+  const body = res.json();
+  expect(body.error).toBe('rate_limited');
+  expect(body.message).toBe(body.error_description);
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  expect(body.retry_after).toBe(Number(res.headers['retry-after']));
+}
+
+/** Every way of writing one credential's headers that authenticates. */
+function spellings(caller: Caller): Record<string, string>[] {
+  const { key, companyId: account } = caller;
+  return [
+    { authorization: `Bearer ${key}`, 'service-account-id': account },
+    { authorization: `bearer ${key}`, 'service-account-id': account },
+    { authorization: `BEARER ${key}`, 'service-account-id': account },
+    { authorization: `Bearer  ${key}`, 'service-account-id': account },
+    { authorization: `Bearer ${key}   `, 'service-account-id': account },
+    { authorization: `Bearer ${key}`, 'service-account-id': account.toUpperCase() },
+    { authorization: `Bearer ${key}`, 'service-account-id': `  ${account}  ` },
+  ];
+}
+
+describe('the rate limit counts the credential, not its spelling', () => {
+  it('every spelling of one key draws on one budget, and another key keeps its own', async () => {
+    const app = await api({ RATE_LIMIT_MAX: '7' });
+    const caller = await addMember(ctx.db, companyId);
+    const remaining = [];
+    for (const headers of spellings(caller)) {
+      const res = await me(app, headers);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().id).toBe(caller.userId);
+      remaining.push(Number(res.headers['ratelimit-remaining']));
+    }
+    expect(remaining).toEqual([6, 5, 4, 3, 2, 1, 0]);
+    for (const headers of spellings(caller)) expectRateLimited(await me(app, headers));
+
+    const colleague = await addMember(ctx.db, companyId);
+    expect((await me(app, colleague.headers)).statusCode).toBe(200);
+  });
+});
+
+describe('invalid credentials are throttled per client address before the lookup', () => {
+  it('a flood of distinct bad keys gets 429 after the budget without reaching the database', async () => {
+    const app = await api({ RATE_LIMIT_MAX: '100', RATE_LIMIT_INVALID_MAX: '3' });
+    const from = { remoteAddress: '192.0.2.10' };
+    const regular = await addMember(ctx.db, companyId);
+    // A key that worked from this address before the flood keeps working during it.
+    expect((await me(app, regular.headers, from)).statusCode).toBe(200);
+
+    const queries = vi.spyOn(ctx.db, 'executeQuery');
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await me(app, { authorization: `Bearer ${randomKey()}`, 'service-account-id': companyId }, from);
+        expect(res.statusCode).toBe(401);
+      }
+      expect(queries).toHaveBeenCalledTimes(3);
+      for (let i = 0; i < 5; i++) {
+        const res = await me(app, { authorization: `Bearer ${randomKey()}`, 'service-account-id': companyId }, from);
+        expectRateLimited(res);
+        expect(res.json().message).toMatch(/invalid credentials from this address/);
+      }
+      expect(queries).toHaveBeenCalledTimes(3);
+    } finally {
+      queries.mockRestore();
+    }
+
+    expect((await me(app, regular.headers, from)).statusCode).toBe(200);
+    // A key this process has not seen authenticate waits out the window like the bad ones;
+    // from another address it works, and bad keys there have their own budget.
+    const newcomer = await addMember(ctx.db, companyId);
+    expectRateLimited(await me(app, newcomer.headers, from));
+    expect((await me(app, newcomer.headers, { remoteAddress: '192.0.2.11' })).statusCode).toBe(200);
+    expect((await me(app, { authorization: `Bearer ${randomKey()}`, 'service-account-id': companyId }, { remoteAddress: '192.0.2.11' })).statusCode).toBe(401);
+  });
+
+  it('a key that stops authenticating (revoked) loses its pass at its next 401', async () => {
+    const app = await api({ RATE_LIMIT_MAX: '100', RATE_LIMIT_INVALID_MAX: '1' });
+    const from = { remoteAddress: '192.0.2.20' };
+    const caller = await addMember(ctx.db, companyId);
+    expect((await me(app, caller.headers, from)).statusCode).toBe(200);
+    await ctx.db.updateTable('credentials').set({ revoked_at: new Date() }).where('id', '=', caller.keyId).execute();
+    expect((await me(app, caller.headers, from)).statusCode).toBe(401);
+    expectRateLimited(await me(app, caller.headers, from));
+  });
+
+  it('X-Forwarded-For is ignored unless TRUST_PROXY names the proxy it comes from', async () => {
+    const bad = (xff: string) => ({ authorization: `Bearer ${randomKey()}`, 'service-account-id': companyId, 'x-forwarded-for': xff });
+
+    const direct = await api({ RATE_LIMIT_INVALID_MAX: '2' });
+    const proxy = { remoteAddress: '10.1.0.1' };
+    expect((await me(direct, bad('203.0.113.1'), proxy)).statusCode).toBe(401);
+    expect((await me(direct, bad('203.0.113.2'), proxy)).statusCode).toBe(401);
+    expectRateLimited(await me(direct, bad('203.0.113.3'), proxy));
+
+    const behindProxy = await api({ RATE_LIMIT_INVALID_MAX: '2', TRUST_PROXY: '10.1.0.0/16' });
+    expect((await me(behindProxy, bad('203.0.113.1'), proxy)).statusCode).toBe(401);
+    expect((await me(behindProxy, bad('203.0.113.1'), proxy)).statusCode).toBe(401);
+    expect((await me(behindProxy, bad('203.0.113.2'), proxy)).statusCode).toBe(401);
+    expectRateLimited(await me(behindProxy, bad('203.0.113.1'), proxy));
+    // A peer outside the trusted range cannot choose its address with the header.
+    const stranger = { remoteAddress: '198.51.100.7' };
+    expect((await me(behindProxy, bad('203.0.113.4'), stranger)).statusCode).toBe(401);
+    expect((await me(behindProxy, bad('203.0.113.5'), stranger)).statusCode).toBe(401);
+    expectRateLimited(await me(behindProxy, bad('203.0.113.6'), stranger));
+  });
+
+  it('TRUST_PROXY takes proxy addresses only: not true, not a hop count', () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,loopback' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', 'loopback']);
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: '1' })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('rate limit counters in Redis', () => {
+  it('API instances share the spellings of a credential and the bad keys of an address', async () => {
+    await redis.connect();
+    const env = { RATE_LIMIT_MAX: '4', RATE_LIMIT_INVALID_MAX: '2', REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_REDIS_PREFIX: redisPrefix };
+    const [a, b] = [await api(env), await api(env)];
+    const health = await a.inject({ method: 'GET', url: '/healthz' });
+    expect(health.json()).toEqual({ status: 'ok', rate_limit: 'redis' });
+
+    const caller = await addMember(ctx.db, companyId);
+    const [s0, s1, s2, s3, s4] = spellings(caller);
+    const statuses = [];
+    for (const [app, headers] of [[a, s0], [b, s1], [a, s2], [b, s3], [a, s4]] as const) statuses.push((await me(app, headers!)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+
+    const from = { remoteAddress: '192.0.2.30' };
+    const bad = () => ({ authorization: `Bearer ${randomKey()}`, 'service-account-id': companyId });
+    expect((await me(a, bad(), from)).statusCode).toBe(401);
+    expect((await me(b, bad(), from)).statusCode).toBe(401);
+    expectRateLimited(await me(a, bad(), from));
+    expect(await redis.keys(`${redisPrefix}*`)).not.toHaveLength(0);
+  });
+
+  it('with Redis unreachable, requests are limited per process, answered at once, and /healthz says so', async () => {
+    const logs: string[] = [];
+    const app = await api({ RATE_LIMIT_MAX: '5', REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'warn' }, logs);
+    const caller = await addMember(ctx.db, companyId);
+    const started = performance.now();
+    const statuses = [];
+    for (const headers of spellings(caller)) statuses.push((await me(app, headers)).statusCode);
+    const elapsed = performance.now() - started;
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    // Seven requests: with the former client options (offline queue, a retry) each waited ~5 s here.
+    expect(elapsed).toBeLessThan(5000);
+
+    const health = await app.inject({ method: 'GET', url: '/healthz' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok', rate_limit: 'memory-fallback' });
+    expect(logs.filter((l) => l.includes('rate limit store unavailable'))).toHaveLength(1);
+  });
+
+  it('a Redis that stops answering costs one bounded wait, then requests count per process until it is back', async () => {
+    const frozen = new FreezingProxy(6379);
+    const port = await frozen.listen();
+    try {
+      const logs: string[] = [];
+      const env = { RATE_LIMIT_MAX: '3', REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_REDIS_PREFIX: redisPrefix, LOG_LEVEL: 'info' };
+      const app = await api(env, logs);
+      const caller = await addMember(ctx.db, companyId);
+      expect((await me(app, caller.headers)).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).json().rate_limit).toBe('redis');
+
+      frozen.freeze();
+      const started = performance.now();
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await me(app, caller.headers)).statusCode);
+      // The process's own count starts afresh: three allowed, then 429.
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      // One 150 ms command timeout, then the process's store; without the timeout the first request hangs.
+      expect(performance.now() - started).toBeLessThan(3000);
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).json().rate_limit).toBe('memory-fallback');
+
+      frozen.thaw();
+      const other = await addMember(ctx.db, companyId);
+      const deadline = Date.now() + 5000;
+      while ((await app.inject({ method: 'GET', url: '/healthz' })).json().rate_limit !== 'redis' && Date.now() < deadline) {
+        await me(app, other.headers);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).json().rate_limit).toBe('redis');
+      // Back on the shared counter: it saw the first request and the one that timed out
+      // (delivered when Redis resumed), not the ones counted in the process meanwhile.
+      const back = await me(app, caller.headers);
+      expect(back.statusCode).toBe(200);
+      expect(back.headers['ratelimit-remaining']).toBe('0');
+      expect(logs.filter((l) => l.includes('rate limit store unavailable'))).toHaveLength(1);
+      expect(logs.filter((l) => l.includes('rate limit store reachable again'))).toHaveLength(1);
+    } finally {
+      await frozen.close();
+    }
+  });
+});
+
+/** A TCP proxy to Redis that can stop forwarding (a hung Redis) and resume. */
+class FreezingProxy {
+  private frozen = false;
+  private held: (() => void)[] = [];
+  private readonly sockets = new Set<net.Socket>();
+  private readonly server = net.createServer((client) => {
+    const upstream = net.connect(this.upstreamPort, '127.0.0.1');
+    this.sockets.add(client).add(upstream);
+    const forward = (to: net.Socket) => (chunk: Buffer) => {
+      const send = () => void to.write(chunk);
+      if (this.frozen) this.held.push(send);
+      else send();
+    };
+    client.on('data', forward(upstream));
+    upstream.on('data', forward(client));
+    for (const s of [client, upstream]) s.on('error', () => {}).on('close', () => (client.destroy(), upstream.destroy()));
+  });
+
+  constructor(private readonly upstreamPort: number) {}
+
+  listen(): Promise<number> {
+    return new Promise((resolve) => this.server.listen(0, '127.0.0.1', () => resolve((this.server.address() as net.AddressInfo).port)));
+  }
+
+  freeze() {
+    this.frozen = true;
+  }
+
+  thaw() {
+    this.frozen = false;
+    for (const send of this.held.splice(0)) send();
+  }
+
+  close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}

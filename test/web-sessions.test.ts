@@ -1,0 +1,349 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { addMember, createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
+import { setPassword } from '../src/modules/sessions/service.ts';
+import { issueLink } from '../src/auth/one-time-links.ts';
+import { ACCOUNT_LIMIT, WINDOW_MS, beginSignInAttempt } from '../src/auth/sign-in-throttle.ts';
+import { SESSION_IDLE_MS, SESSION_LIFETIME_MS } from '../src/auth/sessions.ts';
+import { newId } from '../src/ids.ts';
+
+/**
+ * The web app's sign-in (issue 15): e-mail + password sessions in an HttpOnly
+ * cookie stored server-side, throttled guessing, sign-out (one or all), expiry,
+ * one-time sign-in links, password change and reset by e-mail, CSRF, and a
+ * session as one more way to call /api/v2 as the signed-in person.
+ */
+
+let ctx: TestContext;
+let owner: Caller;
+let companyId: string;
+const PASSWORD = 'correct horse battery staple';
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const w = await createWorkspaceWithOwner(ctx.db, 'Sessions Inc');
+  owner = w.owner;
+  companyId = w.company.id;
+  await setPassword(ctx.db, owner.userId, PASSWORD);
+});
+afterAll(() => ctx.close());
+
+const json = (payload: object, headers: Record<string, string> = {}) => ({ payload, headers });
+
+async function signIn(email: string, password: string, headers: Record<string, string> = {}) {
+  return ctx.app.inject({ method: 'POST', url: '/web/api/session', ...json({ email, password }, headers) });
+}
+
+/** The cookie and CSRF headers of a sign-in response, as the browser and the web app would send them back. */
+function sessionHeaders(res: LightMyRequestResponse): Record<string, string> {
+  const cookie = String(res.headers['set-cookie']).split(';')[0];
+  return { cookie, 'x-csrf-token': res.json().csrf_token };
+}
+
+const get = (url: string, headers: Record<string, string>) => ctx.app.inject({ method: 'GET', url, headers });
+
+describe('signing in with e-mail and password', () => {
+  it('opens a session in an HttpOnly, SameSite=Lax cookie and says who is signed in where', async () => {
+    const res = await signIn(owner.email.toUpperCase(), PASSWORD);
+    expect(res.statusCode, res.body).toBe(200);
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(/^sheaf_session=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).not.toMatch(/Secure/); // plain HTTP here; over TLS it is Secure
+    const body = res.json();
+    expect(body).toMatchObject({
+      user: { id: owner.userId, email: owner.email, has_password: true },
+      workspace: { id: companyId, name: 'Sessions Inc', role: 'owner' },
+      workspaces: [{ id: companyId, name: 'Sessions Inc', role: 'owner' }],
+    });
+    expect(body.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(body)).not.toMatch(/password_hash|scrypt/);
+
+    const again = await get('/web/api/session', sessionHeaders(res));
+    expect(again.statusCode).toBe(200);
+    expect(again.json().user.id).toBe(owner.userId);
+    // The table keeps only the token's hash.
+    const stored = await ctx.db.selectFrom('sessions').select('token_hash').where('user_id', '=', owner.userId).execute();
+    const token = sessionHeaders(res).cookie.split('=')[1];
+    expect(stored.some((s) => s.token_hash.toString('base64url') === token)).toBe(false);
+  });
+
+  it('refuses a wrong password and an unknown address with the same 401, and agents never sign in', async () => {
+    const wrong = await signIn(owner.email, 'not the password at all');
+    const unknown = await signIn('nobody@example.com', PASSWORD);
+    for (const res of [wrong, unknown]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({
+        error: 'invalid_credentials',
+        error_description: 'The e-mail address or the password is not right.',
+        message: 'The e-mail address or the password is not right.',
+      });
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    const agent = await addMember(ctx.db, companyId, { userType: 'agent', role: 'member' });
+    await setPassword(ctx.db, agent.userId, PASSWORD);
+    expect((await signIn(agent.email, PASSWORD)).statusCode).toBe(401);
+  });
+
+  it('answers bad input with 400 and no session', async () => {
+    for (const payload of [{}, { email: owner.email }, { email: owner.email, password: PASSWORD, remember: true }, { email: 1, password: PASSWORD }]) {
+      const res = await ctx.app.inject({ method: 'POST', url: '/web/api/session', payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it('is refused from another site (login CSRF), allowed from its own', async () => {
+    const evil = await signIn(owner.email, PASSWORD, { origin: 'https://evil.example' });
+    expect(evil.statusCode).toBe(403);
+    expect(evil.json().error).toBe('csrf_failed');
+    expect(evil.headers['set-cookie']).toBeUndefined();
+    const own = await signIn(owner.email, PASSWORD, { origin: 'http://localhost:80', host: 'localhost:80' });
+    expect(own.statusCode).toBe(200);
+  });
+});
+
+describe('throttling failed sign-ins', () => {
+  it(`refuses an account after ${ACCOUNT_LIMIT} failures in a quarter hour (429 with Retry-After), even with the right password, and forgives after`, async () => {
+    const m = await addMember(ctx.db, companyId, { role: 'member' });
+    await setPassword(ctx.db, m.userId, PASSWORD);
+    // Two real failures, the rest recorded as the throttle would (each costs a scrypt otherwise).
+    for (let i = 0; i < 2; i++) expect((await signIn(m.email, `wrong ${i}`)).statusCode).toBe(401);
+    for (let i = 2; i < ACCOUNT_LIMIT; i++) {
+      await beginSignInAttempt(ctx.db, { email: m.email, address: `10.0.0.${i}`, at: ctx.clock.now() });
+    }
+    const refused = await signIn(m.email, PASSWORD);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ error: 'rate_limited' });
+    expect(refused.json().message).toMatch(/Too many failed sign-ins: wait \d+ minutes/);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(WINDOW_MS / 1000);
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    // Another account from the same address is not affected.
+    expect((await signIn(owner.email, PASSWORD)).statusCode).toBe(200);
+
+    ctx.clock.advance(retryAfter * 1000);
+    const later = await signIn(m.email, PASSWORD);
+    expect(later.statusCode).toBe(200);
+    // The success forgave the account's failures.
+    expect(await ctx.db.selectFrom('sign_in_failures').select('id').where('scope', '=', 'account').where('subject', '=', m.email).execute()).toEqual([]);
+  });
+
+  it('lets no burst of parallel guesses past the limit', async () => {
+    const m = await addMember(ctx.db, companyId, { role: 'member' });
+    await setPassword(ctx.db, m.userId, PASSWORD);
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => signIn(m.email, `guess ${i}`)));
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(ACCOUNT_LIMIT);
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(16 - ACCOUNT_LIMIT);
+    expect(codes.every((c) => c === 401 || c === 429)).toBe(true);
+    ctx.clock.advance(WINDOW_MS);
+  });
+
+  it('throttles one client address guessing many accounts', async () => {
+    const at = ctx.clock.now();
+    let wait = 0;
+    for (let i = 0; wait === 0 && i < 100; i++) wait = await beginSignInAttempt(ctx.db, { email: `victim${i}@example.com`, address: '192.0.2.7', at });
+    expect(wait).toBeGreaterThan(0);
+    expect(await beginSignInAttempt(ctx.db, { email: 'someone@example.com', address: '192.0.2.8', at })).toBe(0);
+    ctx.clock.advance(WINDOW_MS);
+  });
+});
+
+describe('a session', () => {
+  it('signs out with DELETE /web/api/session (CSRF token required), and the cookie is cleared', async () => {
+    const headers = sessionHeaders(await signIn(owner.email, PASSWORD));
+    const noToken = await ctx.app.inject({ method: 'DELETE', url: '/web/api/session', headers: { cookie: headers.cookie } });
+    expect(noToken.statusCode).toBe(403);
+    expect(noToken.json().error).toBe('csrf_failed');
+    expect((await get('/web/api/session', headers)).statusCode).toBe(200);
+
+    const out = await ctx.app.inject({ method: 'DELETE', url: '/web/api/session', headers });
+    expect(out.statusCode).toBe(204);
+    expect(String(out.headers['set-cookie'])).toMatch(/^sheaf_session=;.*Max-Age=0/);
+    const after = await get('/web/api/session', headers);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error).toBe('unauthorized');
+  });
+
+  it('signs out everywhere with DELETE /web/api/sessions', async () => {
+    const a = sessionHeaders(await signIn(owner.email, PASSWORD));
+    const b = sessionHeaders(await signIn(owner.email, PASSWORD));
+    expect((await ctx.app.inject({ method: 'DELETE', url: '/web/api/sessions', headers: a })).statusCode).toBe(204);
+    expect((await get('/web/api/session', a)).statusCode).toBe(401);
+    expect((await get('/web/api/session', b)).statusCode).toBe(401);
+  });
+
+  it('expires after two idle weeks, and after thirty days however busy', async () => {
+    const idle = await sessionFor(ctx.db, owner, ctx.clock.now());
+    ctx.clock.advance(SESSION_IDLE_MS + 60_000);
+    expect((await get('/web/api/session', idle.headers)).statusCode).toBe(401);
+
+    const busy = await sessionFor(ctx.db, owner, ctx.clock.now());
+    for (let elapsed = 0; elapsed + SESSION_IDLE_MS / 2 < SESSION_LIFETIME_MS; elapsed += SESSION_IDLE_MS / 2) {
+      expect((await get('/web/api/session', busy.headers)).statusCode).toBe(200);
+      ctx.clock.advance(SESSION_IDLE_MS / 2);
+    }
+    ctx.clock.advance(SESSION_IDLE_MS / 2);
+    expect((await get('/web/api/session', busy.headers)).statusCode).toBe(401);
+  });
+
+  it('calls /api/v2 as the signed-in person in its workspace; changes need the CSRF token and leave nothing on refusal', async () => {
+    const s = await sessionFor(ctx.db, owner, ctx.clock.now());
+    const me = await get('/api/v2/users/me', { cookie: s.headers.cookie });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ id: owner.userId, company: { id: companyId } });
+
+    const before = await ctx.db.selectFrom('clients').select('id').where('company_id', '=', companyId).execute();
+    const forged = await ctx.app.inject({ method: 'POST', url: '/api/v2/clients', headers: { cookie: s.headers.cookie }, payload: { name: 'Forged' } });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json().error).toBe('csrf_failed');
+    const wrong = await ctx.app.inject({ method: 'POST', url: '/api/v2/clients', headers: { cookie: s.headers.cookie, 'x-csrf-token': 'x'.repeat(43) }, payload: { name: 'Forged' } });
+    expect(wrong.statusCode).toBe(403);
+    const crossSite = await ctx.app.inject({ method: 'POST', url: '/api/v2/clients', headers: { ...s.headers, origin: 'https://evil.example' }, payload: { name: 'Forged' } });
+    expect(crossSite.statusCode).toBe(403);
+    expect(await ctx.db.selectFrom('clients').select('id').where('company_id', '=', companyId).execute()).toHaveLength(before.length);
+
+    const made = await ctx.app.inject({ method: 'POST', url: '/api/v2/clients', headers: s.headers, payload: { name: 'Made in the browser' } });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.headers.vary).toBe('Authorization, Service-Account-Id, Cookie');
+  });
+
+  it('follows role changes and deactivation on the next request', async () => {
+    const m = await addMember(ctx.db, companyId, { role: 'member' });
+    const s = await sessionFor(ctx.db, m, ctx.clock.now());
+    const create = () => ctx.app.inject({ method: 'POST', url: '/api/v2/clients', headers: s.headers, payload: { name: `C ${newId()}` } });
+    expect((await create()).statusCode).toBe(403);
+    await ctx.db.updateTable('memberships').set({ role: 'administrator' }).where('company_id', '=', companyId).where('user_id', '=', m.userId).execute();
+    expect((await create()).statusCode).toBe(201);
+    await ctx.db.updateTable('memberships').set({ is_active: false }).where('company_id', '=', companyId).where('user_id', '=', m.userId).execute();
+    expect((await get('/api/v2/users/me', s.headers)).statusCode).toBe(401);
+    // The session itself still answers, listing no workspace, so the page can say so.
+    const session = await get('/web/api/session', s.headers);
+    expect(session.statusCode).toBe(200);
+    expect(session.json()).toMatchObject({ workspace: null, workspaces: [] });
+  });
+
+  it('switches between the person’s workspaces, never into another', async () => {
+    const second = await createWorkspaceWithOwner(ctx.db, 'Second Co');
+    await ctx.db.insertInto('memberships').values({ company_id: second.company.id, user_id: owner.userId, role: 'member' }).execute();
+    const foreign = await createWorkspaceWithOwner(ctx.db, 'Foreign Co');
+    const s = await sessionFor(ctx.db, owner, ctx.clock.now());
+    const put = (company_id: string) => ctx.app.inject({ method: 'PUT', url: '/web/api/session/workspace', headers: s.headers, payload: { company_id } });
+
+    for (const id of [foreign.company.id, newId(), 'not-an-id']) {
+      const res = await put(id);
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json().error).toBe('not_found');
+    }
+    const switched = await put(second.company.id);
+    expect(switched.statusCode).toBe(200);
+    expect(switched.json().workspace).toMatchObject({ id: second.company.id, role: 'member' });
+    expect(switched.json().workspaces.map((w: { name: string }) => w.name)).toEqual(['Second Co', 'Sessions Inc']);
+    expect((await get('/api/v2/users/me', s.headers)).json().company.id).toBe(second.company.id);
+  });
+});
+
+describe('web-only routes', () => {
+  it('refuse API keys with 403 session_required', async () => {
+    const web = ctx.app.routeCatalog.filter((r) => r.web && r.access !== 'public');
+    expect(web.length).toBeGreaterThan(3);
+    for (const route of web) {
+      const res = await request(ctx.app, owner, { method: route.method as 'GET', url: route.url.replace(/:[a-z_]+/g, newId()), payload: {} });
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(res.json().error).toBe('session_required');
+    }
+  });
+
+  it('stay out of the API document, which the web app gets in full from /web/api/openapi.json', async () => {
+    const api = (await ctx.app.inject({ method: 'GET', url: '/api/v2/openapi.json' })).json();
+    expect(Object.keys(api.paths).filter((p) => p.startsWith('/web/'))).toEqual([]);
+    expect(api.components.securitySchemes.session).toBeUndefined();
+    const full = (await ctx.app.inject({ method: 'GET', url: '/web/api/openapi.json' })).json();
+    expect(full.paths['/web/api/session'].post.security).toEqual([]);
+    expect(full.paths['/web/api/session'].get.security).toEqual([{ session: [] }]);
+  });
+});
+
+describe('one-time links and passwords', () => {
+  it('a sign-in link works once; its session may set the first password without a current one', async () => {
+    const m = await addMember(ctx.db, companyId, { role: 'member' });
+    const token = await issueLink(ctx.db, m.userId, 'sign_in', ctx.clock.now());
+    const res = await ctx.app.inject({ method: 'POST', url: '/web/api/sign-in-links/redeem', payload: { token } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().user).toMatchObject({ id: m.userId, has_password: false });
+    const again = await ctx.app.inject({ method: 'POST', url: '/web/api/sign-in-links/redeem', payload: { token } });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error).toBe('link_invalid');
+
+    const headers = sessionHeaders(res);
+    const short = await ctx.app.inject({ method: 'PUT', url: '/web/api/password', headers, payload: { password: 'short' } });
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toMatchObject({ error: 'invalid_request', field: 'password' });
+    expect((await ctx.app.inject({ method: 'PUT', url: '/web/api/password', headers, payload: { password: PASSWORD } })).statusCode).toBe(204);
+    expect((await get('/web/api/session', headers)).json().user.has_password).toBe(true);
+    expect((await signIn(m.email, PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('an expired, unknown or malformed link is a clear 400', async () => {
+    const token = await issueLink(ctx.db, owner.userId, 'sign_in', ctx.clock.now());
+    ctx.clock.advance(25 * 60 * 60 * 1000);
+    for (const t of [token, 'x'.repeat(43), 'short']) {
+      const res = await ctx.app.inject({ method: 'POST', url: '/web/api/sign-in-links/redeem', payload: { token: t } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('link_invalid');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it('changing a password needs the current one, and ends the other sessions', async () => {
+    const m = await addMember(ctx.db, companyId, { role: 'member' });
+    await setPassword(ctx.db, m.userId, PASSWORD);
+    const mine = await sessionFor(ctx.db, m, ctx.clock.now());
+    const other = await sessionFor(ctx.db, m, ctx.clock.now());
+    const change = (payload: object) => ctx.app.inject({ method: 'PUT', url: '/web/api/password', headers: mine.headers, payload });
+    const missing = await change({ password: 'a new long password' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ field: 'current_password' });
+    expect((await change({ current_password: 'wrong', password: 'a new long password' })).statusCode).toBe(400);
+    expect((await change({ current_password: PASSWORD, password: 'a new long password' })).statusCode).toBe(204);
+    expect((await get('/web/api/session', mine.headers)).statusCode).toBe(200);
+    expect((await get('/web/api/session', other.headers)).statusCode).toBe(401);
+    expect((await signIn(m.email, 'a new long password')).statusCode).toBe(200);
+  });
+
+  it('a reset is e-mailed through the outbox, answers 202 for any address, works once and signs out elsewhere', async () => {
+    const m = await addMember(ctx.db, companyId, { role: 'member' });
+    await setPassword(ctx.db, m.userId, PASSWORD);
+    const elsewhere = await sessionFor(ctx.db, m, ctx.clock.now());
+    const outbox = () => ctx.db.selectFrom('outbox').select(['payload']).where('company_id', '=', companyId).where('kind', '=', 'password_reset').execute();
+    const before = (await outbox()).length;
+
+    const unknown = await ctx.app.inject({ method: 'POST', url: '/web/api/password-resets', payload: { email: 'nobody@example.com' } });
+    expect(unknown.statusCode).toBe(202);
+    expect(await outbox()).toHaveLength(before);
+    const known = await ctx.app.inject({ method: 'POST', url: '/web/api/password-resets', payload: { email: ` ${m.email.toUpperCase()} ` } });
+    expect(known.statusCode).toBe(202);
+    const mails = await outbox();
+    expect(mails).toHaveLength(before + 1);
+    const mail = mails.at(-1)!.payload as { to: Array<{ email: string }>; text: string };
+    expect(mail.to[0].email).toBe(m.email);
+    const link = mail.text.match(/(http:\/\/\S+)\/reset-password#([A-Za-z0-9_-]{43})/);
+    expect(link?.[1]).toBe(`http://${ctx.config.host}:${ctx.config.port}`);
+    const token = link![2];
+
+    const redeem = (password: string) => ctx.app.inject({ method: 'POST', url: '/web/api/password-resets/redeem', payload: { token, password } });
+    const short = await redeem('short');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().field).toBe('password');
+    const done = await redeem('my brand new password');
+    expect(done.statusCode).toBe(200);
+    expect(done.json().user.id).toBe(m.userId);
+    expect((await redeem('another new password')).json().error).toBe('link_invalid');
+    expect((await get('/web/api/session', elsewhere.headers)).statusCode).toBe(401);
+    expect((await signIn(m.email, 'my brand new password')).statusCode).toBe(200);
+  });
+});
