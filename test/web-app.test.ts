@@ -113,22 +113,35 @@ describe("the server's own paths are unchanged by the web app", () => {
     ['GET', '/web/api/nothing-here'],
     ['GET', '/mcp'],
     ['GET', '/livez/x'],
-    ['POST', '/settings/password'],
-    ['DELETE', '/'],
+    ['POST', '/api/v2/nothing-here'],
+    ['GET', '/api/v2/approvals/submit'], // a POST-only route: 405 with Allow: POST, as without the app
+    ['GET', '/%61pi/v2/nothing-here'], // /api, percent-encoded
+    ['GET', '/settings/%zz'], // malformed percent-encoding: the API's 400
   ] as const;
 
   it.each(paths)('%s %s answers as it does without the web app', async (method, url) => {
     const [withWeb, without] = await Promise.all([web.app.inject({ method, url }), apiOnly.app.inject({ method, url })]);
-    expect(withWeb.statusCode).toBe(404);
+    expect(withWeb.statusCode).toBe(without.statusCode);
+    expect([400, 404, 405]).toContain(withWeb.statusCode);
     expect(withWeb.json()).toEqual(without.json());
+    expect(withWeb.headers.allow).toBe(without.headers.allow);
     expect(withWeb.headers['content-type']).toMatch(/^application\/json/);
     expect(withWeb.headers['cache-control']).toBe(without.headers['cache-control']);
     expect(withWeb.headers['content-security-policy']).toBeUndefined();
   });
 
+  it('another method on a page of the app is the API’s 404, as without the app', async () => {
+    for (const [method, url] of [['POST', '/settings/password'], ['DELETE', '/']] as const) {
+      const [withWeb, without] = await Promise.all([web.app.inject({ method, url }), apiOnly.app.inject({ method, url })]);
+      expect(withWeb.statusCode, `${method} ${url}`).toBe(404);
+      expect(withWeb.json()).toEqual(without.json());
+    }
+  });
+
   it('the health check and the API work as before', async () => {
     const health = await web.app.inject({ method: 'GET', url: '/healthz' });
-    expect(health.json()).toEqual({ status: 'ok' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toMatchObject({ status: 'ok' });
     const unauthenticated = await web.app.inject({ method: 'GET', url: '/api/v2/users/me' });
     expect(unauthenticated.statusCode).toBe(401);
   });

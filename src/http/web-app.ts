@@ -1,12 +1,19 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setPathFallback } from './errors.ts';
 
 /**
  * Serves the built web app (web/dist) at `/`: hashed assets cached for a year,
  * index.html never cached (so a new build is picked up at once), and index.html
  * for every other GET outside the server's own paths, where the app's router takes
  * over. Every response of the app carries the browser security headers.
- * Registered by buildApp only when a dist directory is configured.
+ *
+ * No routes: the app answers GETs that no API route serves, from the API's not-found
+ * handler (setPathFallback), so the API's 404s and 405s (with Allow) stay exactly as
+ * they are, and the route catalog, the security sweep and the OpenAPI document never
+ * see the app. Registered by buildApp only when a dist directory is configured.
  */
 
 /** Paths that belong to the server: never answered with the app, so an unknown API path stays a JSON 404. */
@@ -37,7 +44,7 @@ export const WEB_APP_HEADERS: Record<string, string> = {
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
-/** A request path that tries to leave the directory (`..`, a backslash, NUL), also when percent-encoded. */
+/** A request path that tries to leave the directory (`..`, `.`, a backslash, NUL), also when percent-encoded. */
 function escapes(path: string): boolean {
   let decoded: string;
   try {
@@ -48,39 +55,41 @@ function escapes(path: string): boolean {
   return decoded.includes('\\') || decoded.includes('\0') || decoded.split('/').some((segment) => segment === '..' || segment === '.');
 }
 
-const pathOf = (request: FastifyRequest) => request.url.split('?')[0];
-
-export async function registerWebApp(app: FastifyInstance, dist: string) {
-  // Encapsulated: sendFile exists for the app's routes only.
-  await app.register(async (web) => {
-    await web.register(fastifyStatic, { root: dist, serve: false, preCompressed: true });
-
-    const options = { config: { access: 'public' as const }, schema: { hide: true }, logLevel: 'warn' as const };
-
-    // Hashed by the build: a name is never reused for other content, so caches keep it.
-    web.get('/assets/*', options, (request, reply) => {
-      const path = pathOf(request);
-      if (escapes(path)) return reply.callNotFound();
-      reply.headers(WEB_APP_HEADERS).header('Vary', 'Accept-Encoding');
-      return reply.sendFile(path.slice(1), { maxAge: YEAR_MS, immutable: true });
-    });
-
-    web.get('/*', options, (request, reply) => sendAppPath(request, reply));
-  });
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
-function sendAppPath(request: FastifyRequest, reply: FastifyReply) {
-  const path = pathOf(request);
-  if (isServerPath(path) || escapes(path)) return reply.callNotFound();
-  // Set only here, where the app answers: a path handed back to the API keeps the API's headers.
-  reply.headers(WEB_APP_HEADERS);
+export async function registerWebApp(app: FastifyInstance, dist: string) {
+  // serve: false: no routes of its own; only reply.sendFile, with the .br/.gz copies the build wrote.
+  await app.register(fastifyStatic, { root: dist, serve: false, preCompressed: true });
+  setPathFallback(app, (request, reply) => sendAppPath(dist, request, reply));
+}
+
+function sendAppPath(dist: string, request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+  const raw = request.url.split('?')[0];
+  if (escapes(raw)) return undefined;
+  const path = decodeURI(raw); // escapes() decoded it already: this cannot throw
+  if (isServerPath(path)) return undefined;
+  const file = path.slice(1);
   const last = path.slice(path.lastIndexOf('/') + 1);
+  // Hashed by the build: a name is never reused for other content, so caches keep it.
+  // A missing one is a 404, never index.html (the browser would report a MIME error instead).
+  if (path.startsWith('/assets/')) {
+    if (!isFile(join(dist, file))) return undefined;
+    reply.code(200).headers(WEB_APP_HEADERS).header('Vary', 'Accept-Encoding');
+    return reply.sendFile(file, { maxAge: YEAR_MS, immutable: true });
+  }
   // A file of the app's root (favicon.svg): not hashed, so revalidated each time.
-  if (/\.[a-z0-9]+$/i.test(last) && !path.slice(1).includes('/') && last !== 'index.html') {
-    reply.header('Cache-Control', 'no-cache');
-    return reply.sendFile(last, { cacheControl: false });
+  if (/\.[a-z0-9]+$/i.test(last) && !file.includes('/') && last !== 'index.html') {
+    if (!isFile(join(dist, file))) return undefined;
+    reply.code(200).headers(WEB_APP_HEADERS).header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding');
+    return reply.sendFile(file, { cacheControl: false });
   }
   // Every other path is a page of the app; its router decides (and shows its own "not found").
-  reply.header('Cache-Control', 'no-store');
+  reply.code(200).headers(WEB_APP_HEADERS).header('Cache-Control', 'no-store');
   return reply.sendFile('index.html', { cacheControl: false, etag: false, lastModified: false });
 }

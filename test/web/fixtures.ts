@@ -9,7 +9,8 @@ import { openDatabase, type Database } from '../../src/db/database.ts';
 import type { DB, Role } from '../../src/db/types.ts';
 import { createMember } from '../../src/modules/users/admin-service.ts';
 import { createWorkspace } from '../../src/modules/workspaces/service.ts';
-import { setPasswordForTests } from './accounts.ts';
+import { issueLink } from '../../src/auth/one-time-links.ts';
+import { setPassword } from '../../src/modules/sessions/service.ts';
 import { copyTemplate } from './global-setup.ts';
 
 /**
@@ -51,6 +52,10 @@ export interface TestWorkspace {
   seed: {
     /** Another workspace the owner also belongs to, with the given role. */
     otherWorkspace(name: string, role: Role): Promise<{ id: string; name: string }>;
+    /** A member of this workspace without a password (as the first start's owner, or someone added by the CLI). */
+    memberWithoutPassword(firstName: string, role?: Role): Promise<{ id: string; email: string }>;
+    /** A one-time link token for that person, as the first start or a reset e-mail hands it out. */
+    link(userId: string, purpose: 'sign_in' | 'password_reset'): Promise<string>;
   };
 }
 
@@ -102,7 +107,7 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
     const email = `olive.${unique()}@example.com`;
     const member = await createMember(sheaf.db, company.id, { email, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
     const password = `correct horse ${unique()}`;
-    await setPasswordForTests(sheaf.db, member.user_id, password);
+    await setPassword(sheaf.db, member.user_id, password);
     const owner = { id: member.user_id, email, password, firstName: 'Olive', lastName: 'Owner' };
     const seed = {
       async otherWorkspace(otherName: string, role: Role) {
@@ -110,6 +115,12 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
         await createMember(sheaf.db, other.id, { email, first_name: 'Olive', last_name: 'Owner', role });
         return { id: other.id, name: otherName };
       },
+      async memberWithoutPassword(firstName: string, role: Role = 'member') {
+        const email = `${firstName.toLowerCase()}.${unique()}@example.com`;
+        const m = await createMember(sheaf.db, company.id, { email, first_name: firstName, last_name: 'Tester', role });
+        return { id: m.user_id, email };
+      },
+      link: (userId: string, purpose: 'sign_in' | 'password_reset') => issueLink(sheaf.db, userId, purpose, sheaf.clock.now()),
     };
     await use({ id: company.id, name, owner, seed });
   },

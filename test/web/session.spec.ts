@@ -114,6 +114,47 @@ test.describe('one-time links', () => {
   });
 });
 
+test.describe('one-time links that work', () => {
+  test.use({ signedIn: false });
+
+  test('the first start’s link signs in, then asks for a password, once', async ({ page, workspace }) => {
+    const newcomer = await workspace.seed.memberWithoutPassword('Nora');
+    const token = await workspace.seed.link(newcomer.id, 'sign_in');
+    await page.goto(`/sign-in/link#${token}`);
+    await expect(page).toHaveURL('/settings/password');
+    await expect(page.getByRole('heading', { level: 1, name: 'Set your password' })).toBeVisible();
+    await checkPage(page, 'set-password-first');
+    await expect(page.getByLabel('Current password')).toHaveCount(0); // a session from a fresh link needs none
+    await page.getByLabel('Password', { exact: true }).fill('my very first password');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await expect(page.getByRole('status')).toContainText('Your password is set.');
+    await checkPage(page, 'set-password-done');
+    await page.getByRole('link', { name: 'Continue to your workspace' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome, Nora');
+
+    // Used once: the same link again is a dead end with a way on, and the new password works.
+    await page.goto('about:blank');
+    await page.goto(`/sign-in/link#${token}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'This link can’t be used' })).toBeVisible();
+    const signIn = await page.context().request.post('/web/api/session', { data: { email: newcomer.email, password: 'my very first password' } });
+    expect(signIn.status()).toBe(200);
+    await expectClean(page);
+  });
+
+  test('a reset link sets a new password and signs in', async ({ page, workspace }) => {
+    const token = await workspace.seed.link(workspace.owner.id, 'password_reset');
+    await visit(page, `/reset-password#${token}`, 'reset-password-valid');
+    await page.getByLabel('New password').fill('a reset password of mine');
+    await page.getByRole('button', { name: 'Save and sign in' }).click();
+    await expect(page).toHaveURL('/');
+    await expect(page.getByRole('status')).toHaveText('Your new password is saved, and you are signed in.');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome, Olive');
+    const old = await page.context().request.post('/web/api/session', { data: { email: workspace.owner.email, password: workspace.owner.password } });
+    expect(old.status()).toBe(401);
+    await expectClean(page);
+  });
+});
+
 test.describe('password', () => {
   test('change it: the current one is checked; the new one works', async ({ page, workspace }) => {
     await visit(page, '/settings/password', 'settings-password');

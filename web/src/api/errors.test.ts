@@ -30,6 +30,11 @@ describe('describeError', () => {
     expect(described).toMatchObject({ message: 'Too many attempts. Try again in 42 s.', retryAfter: 42 });
   });
 
+  it('rate_limited: a long wait in minutes (a locked sign-in waits 15 minutes, not 900 s)', () => {
+    expect(describeError(fail(429, body('rate_limited'), { 'retry-after': '900' })).message).toBe('Too many attempts. Try again in 15 min.');
+    expect(describeError(fail(429, body('rate_limited'), { 'retry-after': '119' })).message).toBe('Too many attempts. Try again in 119 s.');
+  });
+
   it('rate_limited without a body (a proxy answered) still counts as rate limited', () => {
     expect(describeError(fail(429, undefined, { 'retry-after': '3' })).message).toBe('Too many attempts. Try again in 3 s.');
     expect(describeError(fail(429)).message).toBe('Too many attempts. Try again in a moment.');

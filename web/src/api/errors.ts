@@ -17,8 +17,7 @@ type Sentence = (error: HttpError) => string;
  * which is already written for people). One place, one vitest case per code (errors.test.ts).
  */
 const SENTENCES: Record<string, Sentence> = {
-  rate_limited: (e) =>
-    e.retryAfter ? `Too many attempts. Try again in ${e.retryAfter} s.` : 'Too many attempts. Try again in a moment.',
+  rate_limited: (e) => (e.retryAfter ? `Too many attempts. Try again in ${duration(e.retryAfter)}.` : 'Too many attempts. Try again in a moment.'),
   link_invalid: () => 'This link is invalid, has expired or was already used.',
   csrf_failed: () => 'This page is out of date with your session. Reload it and try again.',
   session_required: () => 'This is only available in the web app, signed in.',
@@ -34,8 +33,11 @@ const SENTENCES: Record<string, Sentence> = {
   approved_timesheet_week_locked: () => 'This week is approved and locked.',
   internal_error: () => 'The server could not complete the request. Try again in a moment.',
   service_unavailable: (e) =>
-    e.retryAfter ? `Sheaf is unavailable right now. Try again in ${e.retryAfter} s.` : 'Sheaf is unavailable right now. Try again in a moment.',
+    e.retryAfter ? `Sheaf is unavailable right now. Try again in ${duration(e.retryAfter)}.` : 'Sheaf is unavailable right now. Try again in a moment.',
 };
+
+/** A wait as people say it: seconds up to two minutes, then whole minutes (a failed-sign-in lock is 15 min, not 900 s). */
+const duration = (seconds: number) => (seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`);
 
 const NETWORK = 'Sheaf cannot be reached. Check your connection and try again.';
 const UNKNOWN = 'Something went wrong. Try again.';

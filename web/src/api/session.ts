@@ -9,7 +9,9 @@ import type { paths } from './schema';
  * permissions), so it lives beside the client rather than in one area.
  */
 export type Session = paths['/web/api/session']['get']['responses'][200]['content']['application/json'];
-export type WorkspaceRole = Session['workspace']['role'];
+export type Workspace = NonNullable<Session['workspace']>;
+/** A session with a current workspace: what every page inside the shell has (the shell shows none otherwise). */
+export type WorkspaceSession = Session & { workspace: Workspace };
 
 export const sessionQuery = queryOptions({
   queryKey: ['session'],
@@ -36,6 +38,17 @@ export function acceptSession(queryClient: QueryClient, session: Session, { same
 /** The session of a signed-in page (the router's session gate loaded it before the page renders). */
 export function useSession(): Session {
   return useSuspenseQuery(sessionQuery).data;
+}
+
+/**
+ * The session of a page inside the shell, with its current workspace. A session can
+ * have none (its membership was deactivated); the shell then shows the way to another
+ * workspace instead of any page, so a page never meets a null workspace.
+ */
+export function useWorkspaceSession(): WorkspaceSession {
+  const session = useSession();
+  if (!session.workspace) throw new Error('useWorkspaceSession() outside the shell, or the shell showed a page without a workspace');
+  return session as WorkspaceSession;
 }
 
 const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('sheaf');

@@ -7,6 +7,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { MenuIcon } from '../../ui/icons.tsx';
 import { Logo } from '../../ui/Logo.tsx';
 import { focusRingCss } from '../../ui/styles.ts';
+import { NoWorkspace } from './NoWorkspace.tsx';
 import { SidebarContent } from './Sidebar.tsx';
 
 /**
@@ -14,8 +15,10 @@ import { SidebarContent } from './Sidebar.tsx';
  * opens the same navigation in a side panel. The page is in <main>, after a skip link.
  */
 export function AppShell() {
-  const { workspace } = useSession();
+  const session = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
+  if (!session.workspace) return <NoWorkspace session={session} />;
+  const { workspace } = session;
 
   return (
     <div className="min-h-dvh">

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import { describeError } from '../../api/errors.ts';
 import { roleLabel } from '../../api/roles.ts';
-import { useSession, useSwitchWorkspace } from '../../api/session.ts';
+import { useWorkspaceSession, useSwitchWorkspace } from '../../api/session.ts';
 import { Select } from '../../ui/Select.tsx';
 
 const CAPTION = 'text-xs font-medium tracking-wide text-stone-500 uppercase';
@@ -12,7 +12,7 @@ const CAPTION = 'text-xs font-medium tracking-wide text-stone-500 uppercase';
  * page, since the page open may show records of the old workspace.
  */
 export function WorkspaceSwitcher({ onSwitched }: { onSwitched?: () => void }) {
-  const { workspace, workspaces } = useSession();
+  const { workspace, workspaces } = useWorkspaceSession();
   const switchTo = useSwitchWorkspace();
   const navigate = useNavigate();
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { permissionLabel, roleLabel } from '../../api/roles.ts';
-import { useSession } from '../../api/session.ts';
+import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
@@ -11,7 +11,7 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
  * (The timer and the week take this place when the time area arrives.)
  */
 export function HomePage() {
-  const { user, workspace, workspaces } = useSession();
+  const { user, workspace, workspaces } = useWorkspaceSession();
   const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
   const others = workspaces.filter((w) => w.id !== workspace.id);
