@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import type { DB, Role } from '../../src/db/types.ts';
-import { createMember } from '../../src/modules/users/admin-service.ts';
+import { createMember, deactivateMember } from '../../src/modules/users/admin-service.ts';
 import { createWorkspace } from '../../src/modules/workspaces/service.ts';
 import { issueLink } from '../../src/auth/one-time-links.ts';
 import { setPassword } from '../../src/modules/sessions/service.ts';
@@ -56,6 +56,8 @@ export interface TestWorkspace {
     memberWithoutPassword(firstName: string, role?: Role): Promise<{ id: string; email: string }>;
     /** A one-time link token for that person, as the first start or a reset e-mail hands it out. */
     link(userId: string, purpose: 'sign_in' | 'password_reset'): Promise<string>;
+    /** Deactivates the owner's membership of another workspace (as its administrators would). */
+    deactivateOwnerIn(companyId: string): Promise<void>;
   };
 }
 
@@ -121,6 +123,9 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
         return { id: m.user_id, email };
       },
       link: (userId: string, purpose: 'sign_in' | 'password_reset') => issueLink(sheaf.db, userId, purpose, sheaf.clock.now()),
+      async deactivateOwnerIn(companyId: string) {
+        await deactivateMember(sheaf.db, companyId, member.user_id);
+      },
     };
     await use({ id: company.id, name, owner, seed });
   },

@@ -72,3 +72,17 @@ test('a session that ended elsewhere leads to sign-in at the next call, and back
   await page.getByLabel('Password').press('Enter');
   await expect(page).toHaveURL('/settings/password');
 });
+
+test('when your membership of the current workspace ends, you choose another', async ({ page, workspace }) => {
+  const other = await workspace.seed.otherWorkspace(`Gamma ${Date.now()}`, 'member');
+  await visit(page, '/', 'home');
+  await page.getByRole('button', { name: /Workspace/ }).click();
+  await page.getByRole('option', { name: new RegExp(other.name) }).click();
+  await expect(page.getByText(`You are signed in to ${other.name} as`)).toBeVisible();
+
+  await workspace.seed.deactivateOwnerIn(other.id);
+  await visit(page, '/', 'no-current-workspace');
+  await expect(page.getByRole('heading', { level: 1, name: 'Choose a workspace' })).toBeVisible();
+  await page.getByRole('button', { name: `Open ${workspace.name}` }).click();
+  await expect(page.getByText(`You are signed in to ${workspace.name} as`)).toBeVisible();
+});
