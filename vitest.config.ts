@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // test/web/*.spec.ts are the browser tests (Playwright, `npm run test:web`), not vitest's.
+    include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

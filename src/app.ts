@@ -34,6 +34,7 @@ import { invitationsRoutes } from './modules/invitations/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
 import { workspaceRoutes } from './modules/workspaces/routes.ts';
 import { credentialsRoutes } from './modules/credentials/routes.ts';
+import { registerWebApp } from './http/web-app.ts';
 
 /** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
 export const BODY_LIMIT = 128 * 1024;
@@ -120,6 +121,8 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(workspaceRoutes);
   await app.register(credentialsRoutes);
   for (const plugin of plugins) await app.register(plugin);
+  // Its catch-all GET answers only the paths no other route has.
+  if (config.webDist) await registerWebApp(app, config.webDist);
 
   await app.ready();
   return app;

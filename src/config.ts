@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
 import type { JwtConfig } from './auth/jwt.ts';
 import { DEFAULT_DATABASE_TIMEOUTS as T, type DatabaseTimeouts } from './db/timeouts.ts';
@@ -43,6 +44,18 @@ export interface Config {
   jwt: JwtConfig | null;
   logLevel: string;
   clock: Clock;
+  /**
+   * The built web app that buildApp serves at `/` (WEB_DIST: a directory holding
+   * index.html); null serves the API alone. loadConfig leaves it null unless WEB_DIST
+   * names a directory: `sheaf serve` fills in the checkout's web/dist (see webBuild).
+   */
+  webDist: string | null;
+  /**
+   * Whether `sheaf serve` serves the checkout's web/dist, building it first when it is
+   * missing or older than its sources: true when WEB_DIST is unset; WEB_DIST=off or a
+   * directory turns it off.
+   */
+  webBuild: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -134,6 +147,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       : null,
     logLevel: env.LOG_LEVEL || 'info',
     clock: systemClock,
+    webDist: env.WEB_DIST && env.WEB_DIST !== 'off' ? resolve(env.WEB_DIST) : null,
+    webBuild: !env.WEB_DIST,
     ...overrides,
   };
 }

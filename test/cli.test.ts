@@ -18,7 +18,8 @@ import { DATABASE_URL, dropSchema, onPostgres, uniqueSchema } from './helpers.ts
  */
 
 function envFor(target: { dataDir: string; schema?: string }): Env {
-  const env: Env = { ...process.env, DATA_DIR: target.dataDir, LOG_LEVEL: 'warn' };
+  // WEB_DIST=off: serve's API behaviour, independent of whether web/dist needs a build (test/web-app.test.ts covers the app).
+  const env: Env = { ...process.env, DATA_DIR: target.dataDir, LOG_LEVEL: 'warn', WEB_DIST: 'off' };
   delete env.DATABASE_URL;
   delete env.DATABASE_SCHEMA;
   if (target.schema) Object.assign(env, { DATABASE_URL, DATABASE_SCHEMA: target.schema });

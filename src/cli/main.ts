@@ -327,14 +327,23 @@ async function serve(config: Config, output: Output): Promise<number> {
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   try {
-    const server = await startServer(config);
     const event = (value: Record<string, unknown>) => output.out(JSON.stringify(value));
+    let webDist = config.webDist;
+    if (config.webBuild) {
+      const { prepareWebApp } = await import('./web-build.ts');
+      webDist = await prepareWebApp({
+        info: (message) => (output.json ? event({ event: 'building_web_app', message }) : output.out(message)),
+        warn: (message) => output.err(`sheaf: ${message}`),
+      });
+    }
+    const server = await startServer({ ...config, webDist });
     if (server.firstStart) {
       await deliverFirstStart({ first: server.firstStart, url: server.url, dataDir: config.dataDir, tty: output.tty === true, output, log: server.app.log });
     }
     if (output.json) event({ event: 'listening', url: server.url, database: server.database.kind });
     else {
       output.out(`Sheaf API listening on ${server.url}/api/v2 (${server.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}); Ctrl-C stops it.`);
+      if (webDist) output.out(`Web app on ${server.url}/`);
       if (server.database.kind === 'postgres') {
         const { countWorkspaces } = await import('../modules/workspaces/service.ts');
         if ((await countWorkspaces(server.database.db)) === 0) {

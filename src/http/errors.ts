@@ -89,6 +89,18 @@ function allowedMethods(app: FastifyInstance, url: string): string[] {
   return ROUTED_METHODS.filter((method) => app.findRoute({ method, url }) !== null);
 }
 
+/**
+ * What answers a GET or HEAD that no route serves under any method, before it is a
+ * 404: the web app's pages and files (src/http/web-app.ts). It returns the reply when
+ * it answered, undefined to leave the 404 to the API.
+ */
+export type PathFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
+const pathFallbacks = new WeakMap<FastifyInstance, PathFallback>();
+
+export function setPathFallback(app: FastifyInstance, fallback: PathFallback) {
+  pathFallbacks.set(app, fallback);
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof ApiError) return sendError(reply, err);
@@ -108,7 +120,11 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
     const allowed = allowedMethods(app, request.url);
-    if (allowed.length === 0) return sendError(reply, new ApiError('not_found', `No route ${request.method} ${path}.`));
+    if (allowed.length === 0) {
+      const fallback = pathFallbacks.get(app);
+      const answered = fallback && (request.method === 'GET' || request.method === 'HEAD') ? fallback(request, reply) : undefined;
+      return answered ?? sendError(reply, new ApiError('not_found', `No route ${request.method} ${path}.`));
+    }
     reply.header('Allow', allowed.join(', '));
     return sendError(reply, new ApiError('method_not_allowed', `${path} does not accept ${request.method}; it accepts ${allowed.join(', ')}.`));
   });

@@ -1,0 +1,31 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser tests (test/web, `npm run test:web`): Debian's Chromium (Playwright downloads
+ * none), the production build served by an in-process Sheaf with its real headers
+ * (test/web/fixtures.ts), two workers for the two cores.
+ */
+export default defineConfig({
+  testDir: 'test/web',
+  testMatch: '*.spec.ts',
+  globalSetup: './test/web/global-setup.ts',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? 'line' : 'list',
+  // Generous: two workers share two cores with the server they test, axe and the screenshots.
+  timeout: 60_000,
+  expect: { timeout: 5_000 },
+  use: {
+    browserName: 'chromium',
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-GB',
+    timezoneId: 'Europe/Berlin',
+    trace: 'on-first-retry',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+});

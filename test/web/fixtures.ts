@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { test as base, expect, type Page } from '@playwright/test';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import type { DB, Role } from '../../src/db/types.ts';
+import { createMember, deactivateMember } from '../../src/modules/users/admin-service.ts';
+import { createWorkspace } from '../../src/modules/workspaces/service.ts';
+import { issueLink } from '../../src/auth/one-time-links.ts';
+import { setPassword } from '../../src/modules/sessions/service.ts';
+import { copyTemplate } from './global-setup.ts';
+
+/**
+ * Fixtures of the browser tests (after mtlynch/screenjournal's e2e/fixtures.ts):
+ * each worker runs its own Sheaf in-process, on PGlite in a temporary directory, on a
+ * free port, serving the production build of web/dist with the production headers and
+ * a clock the tests can move; each test gets a fresh workspace and owner (isolation by
+ * workspace), seeded through the services, never by writing tables.
+ */
+
+/** A clock the tests move (the server reads it through config.clock). */
+export class MovableClock {
+  private offsetMs = 0;
+  now = () => new Date(Date.now() + this.offsetMs);
+  advance(ms: number) {
+    this.offsetMs += ms;
+  }
+}
+
+export interface SheafServer {
+  url: string;
+  app: FastifyInstance;
+  db: Kysely<DB>;
+  clock: MovableClock;
+}
+
+export interface Owner {
+  id: string;
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface TestWorkspace {
+  id: string;
+  name: string;
+  owner: Owner;
+  seed: {
+    /** Another workspace the owner also belongs to, with the given role. */
+    otherWorkspace(name: string, role: Role): Promise<{ id: string; name: string }>;
+    /** A member of this workspace without a password (as the first start's owner, or someone added by the CLI). */
+    memberWithoutPassword(firstName: string, role?: Role): Promise<{ id: string; email: string }>;
+    /** A one-time link token for that person, as the first start or a reset e-mail hands it out. */
+    link(userId: string, purpose: 'sign_in' | 'password_reset'): Promise<string>;
+    /** Deactivates the owner's membership of another workspace (as its administrators would). */
+    deactivateOwnerIn(companyId: string): Promise<void>;
+  };
+}
+
+interface Options {
+  /** Whether `page` starts signed in as the workspace's owner (true); sign-in tests turn it off. */
+  signedIn: boolean;
+  /** Extra route plugins for the worker's server (none by default). */
+  serverPlugins: FastifyPluginAsync[];
+}
+
+const unique = () => `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+
+export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'signedIn'>, { sheaf: SheafServer } & Pick<Options, 'serverPlugins'>>({
+  signedIn: [true, { option: true }],
+  serverPlugins: [[], { option: true, scope: 'worker' }],
+
+  sheaf: [
+    async ({ serverPlugins }, use) => {
+      const dist = process.env.SHEAF_WEB_DIST!;
+      const dataDir = copyTemplate();
+      let database: Database | undefined;
+      let app: FastifyInstance | undefined;
+      try {
+        database = await openDatabase({ dataDir });
+        const clock = new MovableClock();
+        const config = loadConfig(
+          { LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000' },
+          { port: 0, host: '127.0.0.1', dataDir, clock: clock.now, webDist: dist, webBuild: false },
+        );
+        app = await buildApp({ config, db: database.db, plugins: serverPlugins });
+        await app.listen({ port: 0, host: '127.0.0.1' });
+        const address = app.server.address();
+        const port = typeof address === 'object' && address ? address.port : 0;
+        await use({ url: `http://127.0.0.1:${port}`, app, db: database.db, clock });
+      } finally {
+        await app?.close();
+        await database?.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+
+  baseURL: async ({ sheaf }, use) => use(sheaf.url),
+
+  workspace: async ({ sheaf }, use) => {
+    const name = `Acme ${unique()}`;
+    const company = await createWorkspace(sheaf.db, { name });
+    const email = `olive.${unique()}@example.com`;
+    const member = await createMember(sheaf.db, company.id, { email, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
+    const password = `correct horse ${unique()}`;
+    await setPassword(sheaf.db, member.user_id, password);
+    const owner = { id: member.user_id, email, password, firstName: 'Olive', lastName: 'Owner' };
+    const seed = {
+      async otherWorkspace(otherName: string, role: Role) {
+        const other = await createWorkspace(sheaf.db, { name: otherName });
+        await createMember(sheaf.db, other.id, { email, first_name: 'Olive', last_name: 'Owner', role });
+        return { id: other.id, name: otherName };
+      },
+      async memberWithoutPassword(firstName: string, role: Role = 'member') {
+        const email = `${firstName.toLowerCase()}.${unique()}@example.com`;
+        const m = await createMember(sheaf.db, company.id, { email, first_name: firstName, last_name: 'Tester', role });
+        return { id: m.user_id, email };
+      },
+      link: (userId: string, purpose: 'sign_in' | 'password_reset') => issueLink(sheaf.db, userId, purpose, sheaf.clock.now()),
+      async deactivateOwnerIn(companyId: string) {
+        await deactivateMember(sheaf.db, companyId, member.user_id);
+      },
+    };
+    await use({ id: company.id, name, owner, seed });
+  },
+
+  page: async ({ page, signedIn, workspace }, use) => {
+    if (signedIn) await signIn(page, workspace.owner);
+    await use(page);
+  },
+});
+
+/** Signs in through the API on the page's own request context, so the session cookie lands in the browser. */
+export async function signIn(page: Page, who: { email: string; password: string }) {
+  const response = await page.context().request.post('/web/api/session', { data: { email: who.email, password: who.password } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+export { expect };

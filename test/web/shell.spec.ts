@@ -1,0 +1,88 @@
+import { expect, test } from './fixtures.ts';
+import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
+
+test('the navigation: sidebar links at 1280 px, a menu at 390 px', async ({ page }) => {
+  await visit(page, '/', 'home');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+  await nav.getByRole('link', { name: 'Settings' }).click();
+  await expect(page).toHaveURL('/settings/password');
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused(); // a screen reader reads the new page
+  await expect(nav.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(nav).toBeHidden();
+  await page.getByRole('button', { name: 'Menu' }).click();
+  const menu = page.getByRole('dialog', { name: 'Menu' });
+  await expect(menu).toBeVisible();
+  await expectAccessible(page, 'the menu open at 390 px');
+  await page.screenshot({ path: 'test-results/screens/menu-open-390.png' });
+  await menu.getByRole('link', { name: 'Home' }).click();
+  await expect(menu).toBeHidden();
+  await expect(page).toHaveURL('/');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeFocused();
+  await expectClean(page);
+});
+
+test('switching workspace changes where you are', async ({ page, workspace }) => {
+  const other = await workspace.seed.otherWorkspace(`Beta ${Date.now()}`, 'member');
+  await visit(page, '/settings/password', 'settings-two-workspaces');
+  await page.getByRole('button', { name: /Workspace/ }).click();
+  await page.getByRole('option', { name: new RegExp(other.name) }).click();
+  await expect(page).toHaveURL('/');
+  await expect(page.getByText(`You are signed in to ${other.name} as`)).toBeVisible();
+  await expect(page.getByRole('main').getByText('Member', { exact: true })).toBeVisible();
+  await checkPage(page, 'home-second-workspace');
+});
+
+test('an unknown address inside the app says so, in the shell', async ({ page }) => {
+  await visit(page, '/no/such/page', 'not-found');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+});
+
+test('signing out in one tab signs out the others', async ({ page, context }) => {
+  await visit(page, '/', 'home');
+  const other = await context.newPage();
+  await other.goto('/settings/password');
+  await expect(other.getByRole('heading', { level: 1, name: 'Change your password' })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in\?reason=signed-out/);
+  await expect(other).toHaveURL(/\/sign-in\?reason=signed-out&next=%2Fsettings%2Fpassword/);
+  await expect(other.getByRole('status')).toHaveText('You are signed out.');
+});
+
+test('a session that ended elsewhere leads to sign-in at the next call, and back after it', async ({ page, workspace }) => {
+  await visit(page, '/settings/password', 'settings-password');
+  // The same session, ended from outside the page (as "sign out everywhere" or an expiry would).
+  const request = page.context().request;
+  const session = await (await request.get('/web/api/session')).json();
+  expect((await request.delete('/web/api/session', { headers: { 'X-CSRF-Token': session.csrf_token } })).status()).toBe(204);
+
+  await page.getByLabel('Current password').fill(workspace.owner.password);
+  await page.getByLabel('New password').fill('another new password 7');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page).toHaveURL(/\/sign-in\?reason=ended&next=%2Fsettings%2Fpassword/);
+  await expect(page.getByRole('status')).toHaveText('Your session has ended. Sign in again to continue.');
+  await page.getByLabel('E-mail address').fill(workspace.owner.email);
+  await page.getByLabel('Password').fill(workspace.owner.password);
+  await page.getByLabel('Password').press('Enter');
+  await expect(page).toHaveURL('/settings/password');
+});
+
+test('when your membership of the current workspace ends, you choose another', async ({ page, workspace }) => {
+  const other = await workspace.seed.otherWorkspace(`Gamma ${Date.now()}`, 'member');
+  await visit(page, '/', 'home');
+  await page.getByRole('button', { name: /Workspace/ }).click();
+  await page.getByRole('option', { name: new RegExp(other.name) }).click();
+  await expect(page.getByText(`You are signed in to ${other.name} as`)).toBeVisible();
+
+  await workspace.seed.deactivateOwnerIn(other.id);
+  await visit(page, '/', 'no-current-workspace');
+  await expect(page.getByRole('heading', { level: 1, name: 'Choose a workspace' })).toBeVisible();
+  await page.getByRole('button', { name: `Open ${workspace.name}` }).click();
+  await expect(page.getByText(`You are signed in to ${workspace.name} as`)).toBeVisible();
+});

@@ -1,0 +1,59 @@
+/** The API's error body (src/errors.ts): a code, its description, a sentence, and sometimes the field at fault. */
+export interface ErrorBody {
+  error: string;
+  error_description?: string;
+  message?: string;
+  field?: string;
+  [extra: string]: unknown;
+}
+
+/** A call that did not succeed: its status, the error body when there was one, and the response headers. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly body: ErrorBody | undefined;
+  readonly headers: Headers;
+  constructor(status: number, body: ErrorBody | undefined, headers: Headers) {
+    super(body?.message ?? `HTTP ${status}`);
+    this.name = 'HttpError';
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+  get code(): string | undefined {
+    return this.body?.error;
+  }
+  /** Seconds to wait before retrying (Retry-After), when the server said. */
+  get retryAfter(): number | undefined {
+    const value = Number(this.headers.get('retry-after') ?? this.body?.retry_after);
+    return Number.isFinite(value) && value > 0 ? Math.ceil(value) : undefined;
+  }
+}
+
+/** A call that never got an answer (offline, server down, connection reset). */
+export class NetworkError extends Error {
+  constructor(cause: unknown) {
+    super('network', { cause });
+    this.name = 'NetworkError';
+  }
+}
+
+/**
+ * openapi-fetch resolves to {data, error, response} and never throws; TanStack Query
+ * needs a throw. Turns every failure into an HttpError or a NetworkError.
+ */
+export async function call<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await pending;
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new NetworkError(err);
+  }
+  const { data, error, response } = result;
+  if (error !== undefined || !response.ok) throw new HttpError(response.status, asErrorBody(error), response.headers);
+  return data as T;
+}
+
+function asErrorBody(value: unknown): ErrorBody | undefined {
+  return value && typeof value === 'object' && typeof (value as ErrorBody).error === 'string' ? (value as ErrorBody) : undefined;
+}

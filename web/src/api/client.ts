@@ -1,0 +1,39 @@
+import createClient from 'openapi-fetch';
+import type { paths } from './schema';
+import { noteServerDate } from './server-clock.ts';
+
+/** The header that carries the session's CSRF token on every mutation (the server's contract). */
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+// The token of the current session: in memory only, never in web storage (WEB-STYLE 7).
+let csrfToken = '';
+let onSessionEnded: () => void = () => {};
+
+/** Remembers the CSRF token of the session just received ('' when signed out). */
+export function rememberCsrfToken(token: string) {
+  csrfToken = token;
+}
+
+/** What happens when a signed-in call answers 401 (the session expired or was signed out elsewhere). */
+export function whenSessionEnds(handler: () => void) {
+  onSessionEnded = handler;
+}
+
+/** The one client of the API: same origin, the session cookie, typed by the generated schema. */
+export const api = createClient<paths>({ baseUrl: '/', credentials: 'same-origin' });
+
+api.use({
+  onRequest({ request }) {
+    if (csrfToken && !['GET', 'HEAD'].includes(request.method)) request.headers.set(CSRF_HEADER, csrfToken);
+    return request;
+  },
+  onResponse({ response }) {
+    noteServerDate(response.headers.get('date'));
+    // Only a call made while signed in can find the session gone; a wrong password's 401 is an answer, not an ending.
+    if (response.status === 401 && csrfToken) {
+      csrfToken = '';
+      onSessionEnded();
+    }
+    return response;
+  },
+});

@@ -1,0 +1,143 @@
+import { queryOptions, useMutation, useQueryClient, useSuspenseQuery, type QueryClient } from '@tanstack/react-query';
+import { api, rememberCsrfToken } from './client.ts';
+import { call } from './call.ts';
+import type { paths } from './schema';
+
+/**
+ * The browser session (/web/api/session...): who is signed in, in which workspace,
+ * with what role. Shared by the shell, the sign-in pages and every area (their
+ * permissions), so it lives beside the client rather than in one area.
+ */
+export type Session = paths['/web/api/session']['get']['responses'][200]['content']['application/json'];
+export type Workspace = NonNullable<Session['workspace']>;
+/** A session with a current workspace: what every page inside the shell has (the shell shows none otherwise). */
+export type WorkspaceSession = Session & { workspace: Workspace };
+
+export const sessionQuery = queryOptions({
+  queryKey: ['session'],
+  queryFn: () => call(api.GET('/web/api/session')).then(remember),
+  // Changes only through this tab's own calls (which write the cache) or another tab's (BroadcastChannel).
+  staleTime: 5 * 60_000,
+  retry: false,
+});
+
+function remember(session: Session): Session {
+  rememberCsrfToken(session.csrf_token);
+  return session;
+}
+
+/** Puts a session the server just returned (sign-in, link, switch) in place of whatever was there. */
+export function acceptSession(queryClient: QueryClient, session: Session, { sameUser }: { sameUser: boolean }) {
+  remember(session);
+  // Another user's or another workspace's data must not show for a moment: drop it all.
+  if (!sameUser) queryClient.clear();
+  else queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
+  queryClient.setQueryData(sessionQuery.queryKey, session);
+}
+
+/** The session of a signed-in page (the router's session gate loaded it before the page renders). */
+export function useSession(): Session {
+  return useSuspenseQuery(sessionQuery).data;
+}
+
+/**
+ * The session of a page inside the shell, with its current workspace. A session can
+ * have none (its membership was deactivated); the shell then shows the way to another
+ * workspace instead of any page, so a page never meets a null workspace.
+ */
+export function useWorkspaceSession(): WorkspaceSession {
+  const session = useSession();
+  if (!session.workspace) throw new Error('useWorkspaceSession() outside the shell, or the shell showed a page without a workspace');
+  return session as WorkspaceSession;
+}
+
+const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('sheaf');
+
+/** Tells this tab's other copies that the session changed (they reload it) or ended (they go to sign-in). */
+export function broadcastSession(change: 'changed' | 'ended') {
+  channel?.postMessage({ session: change });
+}
+
+export function onSessionBroadcast(handler: (change: 'changed' | 'ended') => void) {
+  const listener = (event: MessageEvent) => {
+    const change = (event.data as { session?: unknown } | null)?.session;
+    if (change === 'changed' || change === 'ended') handler(change);
+  };
+  channel?.addEventListener('message', listener);
+  return () => channel?.removeEventListener('message', listener);
+}
+
+/** Forgets the session here (signed out, or found ended): no data of it stays in memory. */
+export function forgetSession(queryClient: QueryClient) {
+  rememberCsrfToken('');
+  queryClient.clear();
+}
+
+export function useSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { email: string; password: string }) => call(api.POST('/web/api/session', { body })),
+    onSuccess: (session) => {
+      acceptSession(queryClient, session, { sameUser: false });
+      broadcastSession('changed');
+    },
+  });
+}
+
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(api.DELETE('/web/api/session')),
+    // Signed out here even when the call failed (the cookie may be gone already): never keep showing data.
+    onSettled: () => {
+      forgetSession(queryClient);
+      broadcastSession('ended');
+    },
+  });
+}
+
+export function useSwitchWorkspace() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (companyId: string) => call(api.PUT('/web/api/session/workspace', { body: { company_id: companyId } })),
+    onSuccess: (session) => {
+      acceptSession(queryClient, session, { sameUser: true });
+      broadcastSession('changed');
+    },
+  });
+}
+
+/** Signs in with the token of a one-time link (first start, an administrator's link). */
+export async function redeemSignInLink(queryClient: QueryClient, token: string): Promise<Session> {
+  const session = await call(api.POST('/web/api/sign-in-links/redeem', { body: { token } }));
+  acceptSession(queryClient, session, { sameUser: false });
+  broadcastSession('changed');
+  return session;
+}
+
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { password: string; current_password?: string }) => call(api.PUT('/web/api/password', { body })),
+    onSuccess: () => {
+      queryClient.setQueryData(sessionQuery.queryKey, (s) => (s ? { ...s, user: { ...s.user, has_password: true } } : s));
+    },
+  });
+}
+
+export function useRequestPasswordReset() {
+  return useMutation({
+    mutationFn: (email: string) => call(api.POST('/web/api/password-resets', { body: { email } })),
+  });
+}
+
+export function useResetPassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { token: string; password: string }) => call(api.POST('/web/api/password-resets/redeem', { body })),
+    onSuccess: (session) => {
+      acceptSession(queryClient, session, { sameUser: false });
+      broadcastSession('changed');
+    },
+  });
+}

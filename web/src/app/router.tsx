@@ -1,0 +1,59 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, redirect, type LoaderFunctionArgs } from 'react-router';
+import { isUnauthorized } from '../api/errors.ts';
+import { sessionQuery } from '../api/session.ts';
+import { homeRoutes } from '../areas/home/routes.tsx';
+import { signedInRoutes, signedOutRoutes } from '../areas/session/routes.tsx';
+import { Root } from './Root.tsx';
+import { AppShell } from './shell/AppShell.tsx';
+import { NotFound, RootError, RouteError } from './shell/RouteError.tsx';
+
+/**
+ * The session gate of every signed-in page: the session is loaded (once; then from
+ * the cache) before the page renders, or the browser goes to sign-in and comes back.
+ */
+const requireSession =
+  (queryClient: QueryClient) =>
+  async ({ request }: LoaderFunctionArgs) => {
+    try {
+      await queryClient.ensureQueryData(sessionQuery);
+      return null;
+    } catch (error) {
+      if (!isUnauthorized(error)) throw error;
+      const url = new URL(request.url);
+      const next = url.pathname === '/' ? '' : `?next=${encodeURIComponent(url.pathname + url.search)}`;
+      return redirect(`/sign-in${next}`);
+    }
+  };
+
+/** The routes: one lazy chunk per page, areas composed here (areas never import each other). */
+export function createRouter(queryClient: QueryClient) {
+  return createBrowserRouter([
+    {
+      id: 'root',
+      Component: Root,
+      ErrorBoundary: RootError,
+      HydrateFallback: () => null,
+      children: [
+        ...signedOutRoutes(queryClient),
+        {
+          id: 'signed-in',
+          loader: requireSession(queryClient),
+          Component: AppShell,
+          children: [
+            {
+              // Errors of a page show inside the shell, so the navigation stays.
+              ErrorBoundary: RouteError,
+              children: [
+                ...homeRoutes,
+                { path: 'settings', loader: () => redirect('/settings/password') },
+                ...signedInRoutes,
+                { path: '*', Component: NotFound },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,61 @@
+import { NavLink, useNavigate } from 'react-router';
+import { useSession, useSignOut } from '../../api/session.ts';
+import { Button } from '../../ui/Button.tsx';
+import { SignOutIcon } from '../../ui/icons.tsx';
+import { cx, focusRingCss } from '../../ui/styles.ts';
+import { NAV } from './nav.ts';
+import { WorkspaceSwitcher } from './WorkspaceSwitcher.tsx';
+
+/** What the navigation holds, in the sidebar (wide screens) and in the menu (narrow ones). */
+export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
+  const { user } = useSession();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
+
+  return (
+    <div className="flex flex-1 flex-col gap-6 px-3 py-4">
+      <WorkspaceSwitcher onSwitched={onNavigate} />
+      <nav aria-label="Main">
+        <ul className="flex flex-col gap-1">
+          {NAV.map(({ to, label, icon: Icon, end }) => (
+            <li key={to}>
+              <NavLink
+                to={to}
+                end={end}
+                onClick={onNavigate}
+                className={({ isActive }) =>
+                  cx(
+                    'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium transition-colors',
+                    isActive ? 'bg-teal-50 text-teal-900' : 'text-stone-700 hover:bg-stone-100 hover:text-stone-900',
+                    focusRingCss,
+                  )
+                }
+              >
+                {({ isActive }) => (
+                  <>
+                    <Icon className={cx('size-5 shrink-0', isActive ? 'text-teal-700' : 'text-stone-500')} />
+                    {label}
+                  </>
+                )}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="mt-auto border-t border-stone-200 pt-4">
+        <p className="truncate px-3 text-sm font-medium text-stone-900">{name}</p>
+        <p className="truncate px-3 text-xs text-stone-600">{user.email}</p>
+        <Button
+          variant="quiet"
+          className="mt-3 w-full justify-start px-3"
+          isPending={signOut.isPending}
+          onPress={() => signOut.mutate(undefined, { onSettled: () => navigate('/sign-in?reason=signed-out', { replace: true }) })}
+        >
+          <SignOutIcon className="size-5 text-stone-500" />
+          Sign out
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import type { ComponentType, SVGProps } from 'react';
+import { HomeIcon, SettingsIcon } from '../../ui/icons.tsx';
+
+export interface NavEntry {
+  to: string;
+  label: string;
+  icon: ComponentType<SVGProps<SVGSVGElement>>;
+  /** Active on this path only (the start page), not on every path below it. */
+  end?: boolean;
+}
+
+/**
+ * The main navigation: only areas that exist. Each area adds its entry as it arrives,
+ * in this order: Time, Expenses, Approvals, Projects, Clients, Reports, Invoices, Settings.
+ */
+export const NAV: NavEntry[] = [
+  { to: '/', label: 'Home', icon: HomeIcon, end: true },
+  { to: '/settings', label: 'Settings', icon: SettingsIcon },
+];

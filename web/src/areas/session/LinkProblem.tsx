@@ -1,0 +1,38 @@
+import { Link } from '../../ui/Link.tsx';
+import { AuthLayout } from './AuthLayout.tsx';
+
+/**
+ * What a one-time link that cannot be used shows: why, in words, and the ways on.
+ * Never the error itself: the server says only that the link is invalid, expired or used.
+ */
+export function LinkProblem({ kind }: { kind: 'sign-in' | 'reset' }) {
+  return (
+    <AuthLayout
+      title="This link can’t be used"
+      intro={
+        <p>
+          It is incomplete, has expired, or was already used. {kind === 'reset' ? 'A password reset link' : 'A sign-in link'} works once, for a
+          limited time.
+        </p>
+      }
+    >
+      <ul className="flex flex-col gap-3 text-sm">
+        {kind === 'reset' ? (
+          <li>
+            <Link href="/forgot-password">Request a new reset link</Link>
+          </li>
+        ) : (
+          <li>Ask the person who sent you the link for a new one.</li>
+        )}
+        <li>
+          <Link href="/sign-in">Sign in with your password</Link>
+        </li>
+        {kind === 'sign-in' && (
+          <li>
+            <Link href="/forgot-password">Forgot your password?</Link>
+          </li>
+        )}
+      </ul>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { describeError, formErrors } from '../../api/errors.ts';
+import { useResetPassword } from '../../api/session.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { fieldsOf } from '../../ui/form-data.ts';
+import { Link } from '../../ui/Link.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { AuthLayout } from './AuthLayout.tsx';
+import { LinkProblem } from './LinkProblem.tsx';
+import { passwordProblem } from './password-rules.ts';
+
+/** /reset-password#<token>: the token is in the fragment, which never reaches a server log or a Referer. */
+export function ResetPasswordPage() {
+  const [token] = useState(() => window.location.hash.slice(1));
+  const reset = useResetPassword();
+  const navigate = useNavigate();
+  if (!token || describeError(reset.error).code === 'link_invalid') return <LinkProblem kind="reset" />;
+  const { fieldErrors, summary } = formErrors(reset.error, ['password']);
+
+  return (
+    <AuthLayout title="Choose a new password" footer={<Link href="/sign-in">Back to sign in</Link>}>
+      <div className="flex flex-col gap-5">
+        {summary && <Alert>{summary}</Alert>}
+        <Form
+          validationErrors={fieldErrors}
+          onSubmit={(event) => {
+            const { password } = fieldsOf(event);
+            if (reset.isPending) return;
+            reset.mutate(
+              { token, password },
+              { onSuccess: () => navigate('/', { replace: true, state: { notice: 'Your new password is saved, and you are signed in.' } }) },
+            );
+          }}
+        >
+          <TextField
+            name="password"
+            type="password"
+            label="New password"
+            description="At least 12 characters."
+            autoComplete="new-password"
+            isRequired
+            autoFocus
+            validate={passwordProblem}
+          />
+          <Button type="submit" isPending={reset.isPending} className="w-full">
+            Save and sign in
+          </Button>
+        </Form>
+      </div>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,45 @@
+import { useNavigate, useSearchParams } from 'react-router';
+import { formErrors } from '../../api/errors.ts';
+import { useSignIn } from '../../api/session.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { fieldsOf } from '../../ui/form-data.ts';
+import { Link } from '../../ui/Link.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { AuthLayout } from './AuthLayout.tsx';
+import { safeNext } from './next.ts';
+
+const FIELDS = ['email', 'password'] as const;
+
+export function SignInPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const signIn = useSignIn();
+  const { fieldErrors, summary } = formErrors(signIn.error, FIELDS);
+  const reason = params.get('reason');
+
+  return (
+    <AuthLayout title="Sign in" footer={<Link href="/forgot-password">Forgot your password?</Link>}>
+      <div className="flex flex-col gap-5">
+        {reason === 'ended' && !signIn.error && <Alert tone="info">Your session has ended. Sign in again to continue.</Alert>}
+        {reason === 'signed-out' && !signIn.error && <Alert tone="success">You are signed out.</Alert>}
+        {summary && <Alert>{summary}</Alert>}
+        <Form
+          validationErrors={fieldErrors}
+          onSubmit={(event) => {
+            const { email, password } = fieldsOf(event);
+            if (signIn.isPending) return; // Enter again while the first press is on its way
+            signIn.mutate({ email, password }, { onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }) });
+          }}
+        >
+          <TextField name="email" type="email" label="E-mail address" autoComplete="username" isRequired autoFocus />
+          <TextField name="password" type="password" label="Password" autoComplete="current-password" isRequired />
+          <Button type="submit" isPending={signIn.isPending} className="w-full">
+            Sign in
+          </Button>
+        </Form>
+      </div>
+    </AuthLayout>
+  );
+}

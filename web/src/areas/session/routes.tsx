@@ -1,0 +1,52 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { replace, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { HttpError } from '../../api/call.ts';
+import { redeemSignInLink, sessionQuery } from '../../api/session.ts';
+import { safeNext } from './next.ts';
+
+/**
+ * The session's pages. Loaders are static (they start with the navigation, beside
+ * the page's chunk); components load lazily, one chunk per page.
+ */
+export function signedOutRoutes(queryClient: QueryClient): RouteObject[] {
+  return [
+    {
+      path: 'sign-in',
+      loader: async ({ request }: LoaderFunctionArgs) => {
+        const params = new URL(request.url).searchParams;
+        // Just signed out or found signed out: no need to ask the server again.
+        if (params.has('reason')) return null;
+        try {
+          await queryClient.fetchQuery(sessionQuery);
+        } catch {
+          return null; // not signed in (or the server is away): the form it is
+        }
+        return replace(safeNext(params.get('next')));
+      },
+      lazy: () => import('./SignInPage.tsx').then((m) => ({ Component: m.SignInPage })),
+    },
+    {
+      // /sign-in/link#<token> (first start, an administrator's link): redeemed once, by the loader, never by a re-render.
+      path: 'sign-in/link',
+      loader: async () => {
+        const token = window.location.hash.slice(1);
+        if (!token) return null;
+        try {
+          const session = await redeemSignInLink(queryClient, token);
+          // replace: the used link leaves the history, so Back does not land on a dead link.
+          return replace(session.user.has_password ? '/' : '/settings/password');
+        } catch (error) {
+          if (error instanceof HttpError && error.status === 400) return null;
+          throw error;
+        }
+      },
+      lazy: () => import('./SignInLinkPage.tsx').then((m) => ({ Component: m.SignInLinkPage })),
+    },
+    { path: 'forgot-password', lazy: () => import('./ForgotPasswordPage.tsx').then((m) => ({ Component: m.ForgotPasswordPage })) },
+    { path: 'reset-password', lazy: () => import('./ResetPasswordPage.tsx').then((m) => ({ Component: m.ResetPasswordPage })) },
+  ];
+}
+
+export const signedInRoutes: RouteObject[] = [
+  { path: 'settings/password', lazy: () => import('./PasswordPage.tsx').then((m) => ({ Component: m.PasswordPage })) },
+];
