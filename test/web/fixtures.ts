@@ -54,6 +54,8 @@ export interface TestWorkspace {
     otherWorkspace(name: string, role: Role): Promise<{ id: string; name: string }>;
     /** A member of this workspace without a password (as the first start's owner, or someone added by the CLI). */
     memberWithoutPassword(firstName: string, role?: Role): Promise<{ id: string; email: string }>;
+    /** A member of this workspace who signs in with a password. */
+    memberWithPassword(firstName: string, role?: Role): Promise<{ id: string; email: string; password: string }>;
     /** A one-time link token for that person, as the first start or a reset e-mail hands it out. */
     link(userId: string, purpose: 'sign_in' | 'password_reset'): Promise<string>;
     /** Deactivates the owner's membership of another workspace (as its administrators would). */
@@ -121,6 +123,13 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
         const email = `${firstName.toLowerCase()}.${unique()}@example.com`;
         const m = await createMember(sheaf.db, company.id, { email, first_name: firstName, last_name: 'Tester', role });
         return { id: m.user_id, email };
+      },
+      async memberWithPassword(firstName: string, role: Role = 'member') {
+        const email = `${firstName.toLowerCase()}.${unique()}@example.com`;
+        const m = await createMember(sheaf.db, company.id, { email, first_name: firstName, last_name: 'Tester', role });
+        const password = `battery staple ${unique()}`;
+        await setPassword(sheaf.db, m.user_id, password);
+        return { id: m.user_id, email, password };
       },
       link: (userId: string, purpose: 'sign_in' | 'password_reset') => issueLink(sheaf.db, userId, purpose, sheaf.clock.now()),
       async deactivateOwnerIn(companyId: string) {
