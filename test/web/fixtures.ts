@@ -12,6 +12,7 @@ import { createWorkspace } from '../../src/modules/workspaces/service.ts';
 import { issueLink } from '../../src/auth/one-time-links.ts';
 import { setPassword } from '../../src/modules/sessions/service.ts';
 import { copyTemplate } from './global-setup.ts';
+import { startSmtp, type Received } from '../fixtures/smtp.ts';
 
 /**
  * Fixtures of the browser tests (after mtlynch/screenjournal's e2e/fixtures.ts):
@@ -35,6 +36,8 @@ export interface SheafServer {
   app: FastifyInstance;
   db: Kysely<DB>;
   clock: MovableClock;
+  /** With the `mail` option: the e-mails the outbox worker delivered to a local SMTP sink. */
+  mail?: { received: Received[]; mails: (count: number, ms: number) => Promise<void> };
 }
 
 export interface Owner {
@@ -54,6 +57,8 @@ export interface TestWorkspace {
     otherWorkspace(name: string, role: Role): Promise<{ id: string; name: string }>;
     /** A member of this workspace without a password (as the first start's owner, or someone added by the CLI). */
     memberWithoutPassword(firstName: string, role?: Role): Promise<{ id: string; email: string }>;
+    /** A member of this workspace who signs in with a password. */
+    memberWithPassword(firstName: string, role?: Role): Promise<{ id: string; email: string; password: string }>;
     /** A one-time link token for that person, as the first start or a reset e-mail hands it out. */
     link(userId: string, purpose: 'sign_in' | 'password_reset'): Promise<string>;
     /** Deactivates the owner's membership of another workspace (as its administrators would). */
@@ -66,33 +71,51 @@ interface Options {
   signedIn: boolean;
   /** Extra route plugins for the worker's server (none by default). */
   serverPlugins: FastifyPluginAsync[];
+  /** Deliver e-mail: SMTP_URL points at a local sink (test/fixtures/smtp.ts) and the outbox worker runs. */
+  mail: boolean;
 }
 
 const unique = () => `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 
-export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'signedIn'>, { sheaf: SheafServer } & Pick<Options, 'serverPlugins'>>({
+export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'signedIn'>, { sheaf: SheafServer } & Pick<Options, 'serverPlugins' | 'mail'>>({
   signedIn: [true, { option: true }],
   serverPlugins: [[], { option: true, scope: 'worker' }],
+  mail: [false, { option: true, scope: 'worker' }],
 
   sheaf: [
-    async ({ serverPlugins }, use) => {
+    async ({ serverPlugins, mail }, use) => {
       const dist = process.env.SHEAF_WEB_DIST!;
       const dataDir = copyTemplate();
       let database: Database | undefined;
       let app: FastifyInstance | undefined;
+      const smtp = mail ? await startSmtp() : undefined;
+      let stopDelivery: (() => Promise<void>) | undefined;
       try {
         database = await openDatabase({ dataDir });
         const clock = new MovableClock();
         const config = loadConfig(
-          { LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000' },
+          { LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000', ...(smtp ? { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } : {}) },
           { port: 0, host: '127.0.0.1', dataDir, clock: clock.now, webDist: dist, webBuild: false },
         );
         app = await buildApp({ config, db: database.db, plugins: serverPlugins });
         await app.listen({ port: 0, host: '127.0.0.1' });
+        if (smtp) {
+          // As `sheaf serve` runs it (src/server.ts), polling often so a test waits little.
+          const { createSmtpTransport } = await import('../../src/outbox/mailer.ts');
+          const { startOutboxWorker } = await import('../../src/outbox/worker.ts');
+          const transport = createSmtpTransport(config.smtpUrl!, { from: config.smtpFrom });
+          const stop = startOutboxWorker({ db: database.db, transport, renderers: {}, clock: clock.now, log: app.log }, 200);
+          stopDelivery = async () => {
+            await stop();
+            transport.close();
+          };
+        }
         const address = app.server.address();
         const port = typeof address === 'object' && address ? address.port : 0;
-        await use({ url: `http://127.0.0.1:${port}`, app, db: database.db, clock });
+        await use({ url: `http://127.0.0.1:${port}`, app, db: database.db, clock, mail: smtp && { received: smtp.received, mails: smtp.mails } });
       } finally {
+        await stopDelivery?.();
+        await smtp?.close();
         await app?.close();
         await database?.close();
         rmSync(dataDir, { recursive: true, force: true });
@@ -121,6 +144,13 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
         const email = `${firstName.toLowerCase()}.${unique()}@example.com`;
         const m = await createMember(sheaf.db, company.id, { email, first_name: firstName, last_name: 'Tester', role });
         return { id: m.user_id, email };
+      },
+      async memberWithPassword(firstName: string, role: Role = 'member') {
+        const email = `${firstName.toLowerCase()}.${unique()}@example.com`;
+        const m = await createMember(sheaf.db, company.id, { email, first_name: firstName, last_name: 'Tester', role });
+        const password = `battery staple ${unique()}`;
+        await setPassword(sheaf.db, m.user_id, password);
+        return { id: m.user_id, email, password };
       },
       link: (userId: string, purpose: 'sign_in' | 'password_reset') => issueLink(sheaf.db, userId, purpose, sheaf.clock.now()),
       async deactivateOwnerIn(companyId: string) {

@@ -6,7 +6,7 @@ test('the navigation: sidebar links at 1280 px, a menu at 390 px', async ({ page
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
   await nav.getByRole('link', { name: 'Settings' }).click();
-  await expect(page).toHaveURL('/settings/password');
+  await expect(page).toHaveURL('/settings/workspace');
   await expect(page.getByRole('heading', { level: 1 })).toBeFocused(); // a screen reader reads the new page
   await expect(nav.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
 

@@ -18,3 +18,17 @@ const PERMISSIONS: Record<string, string> = {
 
 export const roleLabel = (role: string) => ROLES[role] ?? role;
 export const permissionLabel = (permission: string) => PERMISSIONS[permission] ?? permission.replaceAll('_', ' ');
+
+/** Roles in the order a chooser lists them. */
+export const ROLE_IDS = ['owner', 'administrator', 'manager', 'member', 'client'] as const;
+export type RoleId = (typeof ROLE_IDS)[number];
+/** The manager permission flags (they apply to the manager role only). */
+export const PERMISSION_IDS = Object.keys(PERMISSIONS) as (
+  | 'edit_projects'
+  | 'edit_clients_and_tasks'
+  | 'view_billable_rates'
+  | 'view_invoices'
+  | 'approve_managed_projects'
+  | 'view_internal_costs'
+)[];
+export type PermissionId = (typeof PERMISSION_IDS)[number];

@@ -4,8 +4,11 @@ import { isUnauthorized } from '../api/errors.ts';
 import { sessionQuery } from '../api/session.ts';
 import { homeRoutes } from '../areas/home/routes.tsx';
 import { signedInRoutes, signedOutRoutes } from '../areas/session/routes.tsx';
+import { settingsRoutes } from '../areas/settings/routes.tsx';
+import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { Root } from './Root.tsx';
 import { AppShell } from './shell/AppShell.tsx';
+import { SettingsLayout } from './shell/SettingsLayout.tsx';
 import { NotFound, RootError, RouteError } from './shell/RouteError.tsx';
 
 /**
@@ -36,6 +39,7 @@ export function createRouter(queryClient: QueryClient) {
       HydrateFallback: () => null,
       children: [
         ...signedOutRoutes(queryClient),
+        ...invitationRoutes(queryClient),
         {
           id: 'signed-in',
           loader: requireSession(queryClient),
@@ -46,8 +50,8 @@ export function createRouter(queryClient: QueryClient) {
               ErrorBoundary: RouteError,
               children: [
                 ...homeRoutes,
-                { path: 'settings', loader: () => redirect('/settings/password') },
-                ...signedInRoutes,
+                { path: 'settings', loader: () => redirect('/settings/workspace') },
+                { Component: SettingsLayout, children: [...settingsRoutes(queryClient), ...membersRoutes(queryClient), ...signedInRoutes] },
                 { path: '*', Component: NotFound },
               ],
             },

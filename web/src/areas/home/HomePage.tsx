@@ -55,6 +55,10 @@ export function HomePage() {
         <Section title="Settings">
           <ul className="flex flex-col gap-3 text-sm">
             <li>
+              <Link href="/settings/api">API and Developers</Link>
+              <p className="mt-0.5 text-stone-600">Your Company ID and API keys.</p>
+            </li>
+            <li>
               <Link href="/settings/password">{user.has_password ? 'Change your password' : 'Set a password'}</Link>
               <p className="mt-0.5 text-stone-600">
                 {user.has_password ? 'The password you sign in with.' : 'You have no password yet: set one to sign in without a link.'}

@@ -1,0 +1,129 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { describeError, formErrors } from '../../api/errors.ts';
+import { roleLabel } from '../../api/roles.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { fieldsOf } from '../../ui/form-data.ts';
+import { Link } from '../../ui/Link.tsx';
+import { Logo } from '../../ui/Logo.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { useAcceptInvitation, useInvitationLookup } from './api.ts';
+
+const passwordProblem = (v: string) => (v.length > 0 && v.length < 12 ? 'Use at least 12 characters.' : null);
+
+/**
+ * /invitations/accept#<token>: the token is in the fragment (never in a server log or a
+ * Referer). Looks the invitation up, then sets up the account (names and a password)
+ * or asks the existing account's password, and signs in.
+ */
+export function AcceptInvitationPage() {
+  const [token] = useState(() => window.location.hash.slice(1));
+  const lookup = useInvitationLookup(token);
+  const queryClient = useQueryClient();
+  const accept = useAcceptInvitation(queryClient);
+  const navigate = useNavigate();
+
+  const invalid = !token || describeError(lookup.error).code === 'link_invalid' || describeError(accept.error).code === 'link_invalid';
+  if (invalid) {
+    return (
+      <Frame title="This invitation can’t be used">
+        <p className="text-sm text-stone-600">The link is incomplete, has expired, was revoked or was already used. Ask the person who invited you to send it again.</p>
+        <p className="mt-4 text-sm">
+          <Link href="/sign-in">Sign in</Link>
+        </p>
+      </Frame>
+    );
+  }
+  if (lookup.isError) {
+    return (
+      <Frame title="Join a workspace">
+        <Alert>{describeError(lookup.error).message}</Alert>
+      </Frame>
+    );
+  }
+  if (!lookup.data) {
+    return (
+      <Frame title="Join a workspace">
+        <div aria-busy="true" className="h-48">
+          <span className="sr-only">Loading the invitation…</span>
+        </div>
+      </Frame>
+    );
+  }
+
+  const invitation = lookup.data;
+  const newAccount = !invitation.account_exists;
+  const fields = newAccount ? ['first_name', 'last_name', 'password'] : ['password'];
+  const { fieldErrors, summary } = formErrors(accept.error, fields);
+  return (
+    <Frame
+      title={`Join ${invitation.workspace_name}`}
+      intro={
+        <p>
+          {invitation.invited_by ? `${invitation.invited_by.name} invited you` : 'You are invited'} as {roleLabel(invitation.role).toLowerCase()}, with{' '}
+          <span className="font-medium text-stone-800">{invitation.email}</span>.{' '}
+          {newAccount ? 'Set up your account to accept.' : 'Enter the password of this account to accept.'}
+        </p>
+      }
+    >
+      <div className="flex flex-col gap-5">
+        {summary && <Alert>{summary}</Alert>}
+        <Form
+          validationErrors={fieldErrors}
+          onSubmit={(event) => {
+            const f = fieldsOf(event);
+            if (accept.isPending) return;
+            const body = newAccount
+              ? { token, first_name: f.first_name.trim(), last_name: f.last_name.trim(), password: f.password }
+              : { token, password: f.password };
+            accept.mutate(body, {
+              onSuccess: () => navigate('/', { replace: true, state: { notice: `Welcome to ${invitation.workspace_name}.` } }),
+            });
+          }}
+        >
+          <input type="email" name="username" autoComplete="username" value={invitation.email} readOnly hidden />
+          {newAccount && (
+            <>
+              <TextField name="first_name" label="First name" autoComplete="given-name" isRequired autoFocus maxLength={255} />
+              <TextField name="last_name" label="Last name" autoComplete="family-name" maxLength={255} />
+            </>
+          )}
+          <TextField
+            name="password"
+            type="password"
+            label={newAccount ? 'Choose a password' : 'Password'}
+            description={newAccount ? 'At least 12 characters.' : undefined}
+            autoComplete={newAccount ? 'new-password' : 'current-password'}
+            isRequired
+            autoFocus={!newAccount}
+            validate={newAccount ? passwordProblem : undefined}
+          />
+          <Button type="submit" isPending={accept.isPending} className="w-full">
+            Accept and sign in
+          </Button>
+        </Form>
+      </div>
+    </Frame>
+  );
+}
+
+function Frame({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="flex min-h-dvh flex-col items-center px-4 py-10 sm:py-24">
+      <div className="w-full max-w-sm">
+        <header className="mb-8 flex justify-center">
+          <Logo />
+        </header>
+        <main className="rounded-xl border border-stone-200 bg-white p-6 shadow-sm sm:p-8">
+          <PageHeading>{title}</PageHeading>
+          {intro && <div className="mt-2 text-sm text-stone-600">{intro}</div>}
+          <div className="mt-6">{children}</div>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../api/call.ts';
+import { api } from '../../api/client.ts';
+import { idempotencyHeader } from '../../api/idempotency.ts';
+import type { paths } from '../../api/schema';
+import { acceptSession, broadcastSession } from '../../api/session.ts';
+import type { QueryClient } from '@tanstack/react-query';
+
+/** Members, agents and invitations (/web/api/members, /web/api/agents, /web/api/invitations). */
+
+export type Member = paths['/web/api/members']['get']['responses'][200]['content']['application/json']['members'][number];
+export type MemberPatch = NonNullable<paths['/web/api/members/{user_id}']['patch']['requestBody']>['content']['application/json'];
+export type NewAgent = paths['/web/api/agents']['post']['requestBody']['content']['application/json'];
+export type Invitation = paths['/web/api/invitations']['get']['responses'][200]['content']['application/json']['invitations'][number];
+export type NewInvitation = paths['/web/api/invitations']['post']['requestBody']['content']['application/json'];
+export type Acceptance = paths['/web/api/invitations/accept']['post']['requestBody']['content']['application/json'];
+
+export const membersQuery = queryOptions({
+  queryKey: ['members', 'list'],
+  queryFn: () => call(api.GET('/web/api/members')),
+});
+
+export const invitationsQuery = queryOptions({
+  queryKey: ['invitations', 'list'],
+  queryFn: () => call(api.GET('/web/api/invitations')),
+});
+
+export function useUpdateMember() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: MemberPatch }) => call(api.PATCH('/web/api/members/{user_id}', { params: { path: { user_id: id } }, body })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['members'] }),
+  });
+}
+
+export function useCreateAgent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: NewAgent; key: string }) => call(api.POST('/web/api/agents', { body, headers: idempotencyHeader(key) })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['members'] }),
+  });
+}
+
+export function useInvite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: NewInvitation; key: string }) => call(api.POST('/web/api/invitations', { body, headers: idempotencyHeader(key) })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invitations'] }),
+  });
+}
+
+export function useResendInvitation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(api.POST('/web/api/invitations/{id}/resend', { params: { path: { id } } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invitations'] }),
+  });
+}
+
+export function useRevokeInvitation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(api.DELETE('/web/api/invitations/{id}', { params: { path: { id } } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invitations'] }),
+  });
+}
+
+/** What an invitation link is for (it does not use the link up). */
+export function useInvitationLookup(token: string) {
+  return useQuery({
+    queryKey: ['invitations', 'lookup', token],
+    queryFn: () => call(api.POST('/web/api/invitations/lookup', { body: { token } })),
+    enabled: token.length > 0,
+    staleTime: Infinity,
+  });
+}
+
+export function useAcceptInvitation(queryClient: QueryClient) {
+  return useMutation({
+    mutationFn: (body: Acceptance) => call(api.POST('/web/api/invitations/accept', { body })),
+    onSuccess: (session) => {
+      acceptSession(queryClient, session, { sameUser: false });
+      broadcastSession('changed');
+    },
+  });
+}
+
+export const fullName = (m: { first_name: string; last_name: string; email: string }) => [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;

@@ -1,0 +1,79 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../api/call.ts';
+import { api } from '../../api/client.ts';
+import { idempotencyHeader } from '../../api/idempotency.ts';
+import type { paths } from '../../api/schema';
+
+/** Settings: the workspace's own settings and the API keys (/web/api/workspace, /web/api/keys). */
+
+export type WorkspaceSettings = paths['/web/api/workspace']['get']['responses'][200]['content']['application/json'];
+export type WorkspacePatch = NonNullable<paths['/web/api/workspace']['patch']['requestBody']>['content']['application/json'];
+export type KeyList = paths['/web/api/keys']['get']['responses'][200]['content']['application/json'];
+export type ApiKey = KeyList['keys'][number];
+export type NewKey = paths['/web/api/keys']['post']['requestBody']['content']['application/json'];
+export type IssuedKey = paths['/web/api/keys']['post']['responses'][201]['content']['application/json'];
+
+export const workspaceQuery = queryOptions({
+  queryKey: ['workspace'],
+  queryFn: () => call(api.GET('/web/api/workspace')),
+});
+
+export const keysQuery = queryOptions({
+  queryKey: ['keys', 'list'],
+  queryFn: () => call(api.GET('/web/api/keys')),
+});
+
+export function useUpdateWorkspace() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: WorkspacePatch) => call(api.PATCH('/web/api/workspace', { body })),
+    onSuccess: (workspace) => {
+      queryClient.setQueryData(workspaceQuery.queryKey, workspace);
+      // The workspace's name shows in the session (the switcher, the header).
+      void queryClient.invalidateQueries({ queryKey: ['session'] });
+    },
+  });
+}
+
+export function useCreateKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: NewKey; key: string }) => call(api.POST('/web/api/keys', { body, headers: idempotencyHeader(key) })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
+  });
+}
+
+export function useRotateKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(api.POST('/web/api/keys/{id}/rotate', { params: { path: { id } } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
+  });
+}
+
+export function useRevokeKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(api.DELETE('/web/api/keys/{id}', { params: { path: { id } } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
+  });
+}
+
+export type MemberChoice = { id: string; name: string; detail: string };
+
+/**
+ * The people a full-access key can be bound to (active humans and agents). Same key as
+ * the members area's list: one request serves both when both are on screen.
+ */
+export const keyOwnersQuery = queryOptions({
+  queryKey: ['members', 'list'],
+  queryFn: () => call(api.GET('/web/api/members')),
+  select: (data): MemberChoice[] =>
+    data.members
+      .filter((m) => m.is_active && m.role !== 'client')
+      .map((m) => ({
+        id: m.id,
+        name: [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email,
+        detail: m.user_type === 'agent' ? 'Agent' : m.email,
+      })),
+});

@@ -1,0 +1,28 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { RouteObject } from 'react-router';
+import { keysQuery, workspaceQuery } from './api.ts';
+
+/**
+ * Settings pages. Each loader starts the page's one request beside the page's chunk
+ * (not after it) and does not wait for it: the page shows its frame, then the data.
+ */
+export function settingsRoutes(queryClient: QueryClient): RouteObject[] {
+  return [
+    {
+      path: 'settings/workspace',
+      loader: () => {
+        void queryClient.prefetchQuery(workspaceQuery);
+        return null;
+      },
+      lazy: () => import('./WorkspacePage.tsx').then((m) => ({ Component: m.WorkspacePage })),
+    },
+    {
+      path: 'settings/api',
+      loader: () => {
+        void queryClient.prefetchQuery(keysQuery);
+        return null;
+      },
+      lazy: () => import('./ApiPage.tsx').then((m) => ({ Component: m.ApiPage })),
+    },
+  ];
+}
