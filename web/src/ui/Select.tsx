@@ -45,7 +45,10 @@ export function Select({ label, options, description, hideLabel, labelClassName,
           focusRing,
         )}
       >
-        <SelectValue className="truncate" />
+        {/* The option's text only: the list's check mark and detail line would stack above it. */}
+        <SelectValue<SelectOption> className="truncate">
+          {({ isPlaceholder, selectedText, defaultChildren }) => (isPlaceholder ? defaultChildren : selectedText)}
+        </SelectValue>
         <ChevronDownIcon className="size-4 shrink-0 text-stone-500" />
       </AriaButton>
       {description && (
