@@ -3,9 +3,9 @@ import { extractText } from 'unpdf';
 import { invoiceRenderers } from '../src/modules/invoices/pdf.ts';
 import { createSmtpTransport } from '../src/outbox/mailer.ts';
 import { deliverDueMessages } from '../src/outbox/worker.ts';
-import { addMember, createTestContext, sessionFor, type Caller, type TestContext } from './helpers.ts';
+import { addMember, createTestContext, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import { assignTeammate } from './fixtures/catalog.ts';
-import { apiOf, assignUser, billableProject, insertClient, insertTask, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
+import { assignUser, billableProject, insertClient, insertTask, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
 import { startSmtp } from './fixtures/smtp.ts';
 
 /**
@@ -16,7 +16,8 @@ import { startSmtp } from './fixtures/smtp.ts';
  */
 
 let ctx: TestContext;
-const api = apiOf(() => ctx);
+const api = (caller: Caller | null, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
+  request(ctx.app, caller, { method, url, payload: body === undefined ? undefined : (body as object) });
 let w: InvoiceWorkspace;
 let project: { projectId: string; taskId: string };
 let clientId: string;

@@ -4,6 +4,7 @@ import { isUnauthorized } from '../api/errors.ts';
 import { sessionQuery } from '../api/session.ts';
 import { homeRoutes } from '../areas/home/routes.tsx';
 import { signedInRoutes, signedOutRoutes } from '../areas/session/routes.tsx';
+import { timeRoutes } from '../areas/time/routes.tsx';
 import { Root } from './Root.tsx';
 import { AppShell } from './shell/AppShell.tsx';
 import { NotFound, RootError, RouteError } from './shell/RouteError.tsx';
@@ -46,6 +47,7 @@ export function createRouter(queryClient: QueryClient) {
               ErrorBoundary: RouteError,
               children: [
                 ...homeRoutes,
+                ...timeRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/password') },
                 ...signedInRoutes,
                 { path: '*', Component: NotFound },
