@@ -352,6 +352,8 @@ export interface TimeEntriesTable {
   started_time: string | null;
   ended_time: string | null;
   notes: string | null;
+  /** Web app only (time-web): never presented by the API, reports, backup or e-mail. */
+  private_notes: string | null;
   billable: boolean;
   billable_rate: Decimal | null;
   source: TimeSource;

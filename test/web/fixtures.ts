@@ -11,6 +11,7 @@ import { createMember, deactivateMember } from '../../src/modules/users/admin-se
 import { createWorkspace } from '../../src/modules/workspaces/service.ts';
 import { issueLink } from '../../src/auth/one-time-links.ts';
 import { setPassword } from '../../src/modules/sessions/service.ts';
+import { createSession, SESSION_COOKIE } from '../../src/auth/sessions.ts';
 import { copyTemplate } from './global-setup.ts';
 import { startSmtp, type Received } from '../fixtures/smtp.ts';
 
@@ -63,7 +64,13 @@ export interface TestWorkspace {
     link(userId: string, purpose: 'sign_in' | 'password_reset'): Promise<string>;
     /** Deactivates the owner's membership of another workspace (as its administrators would). */
     deactivateOwnerIn(companyId: string): Promise<void>;
+    /** A client, a project and its tasks, through the API as the owner; `members` are assigned to it. */
+    project(o: { client: string; name: string; tasks: string[]; members?: string[] }): Promise<{ id: string; taskIds: string[] }>;
+    /** A member with a password, who can sign in. */
+    member(firstName: string): Promise<{ id: string; email: string; password: string }>;
   };
+  /** Calls the API as the owner (a session of their own, not the page's). */
+  api(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body?: unknown, as?: string): Promise<{ status: number; body: any }>;
 }
 
 interface Options {
@@ -156,8 +163,38 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
       async deactivateOwnerIn(companyId: string) {
         await deactivateMember(sheaf.db, companyId, member.user_id);
       },
+      async project(o: { client: string; name: string; tasks: string[]; members?: string[] }) {
+        const client = await ok(api('POST', '/api/v2/clients', { name: o.client }));
+        const taskIds: string[] = [];
+        for (const task of o.tasks) taskIds.push((await ok(api('POST', '/api/v2/tasks', { name: `${task}` }))).id);
+        const project = await ok(api('POST', '/api/v2/projects', { client_id: client.id, name: o.name, task_ids: taskIds }));
+        for (const userId of o.members ?? []) await ok(api('POST', `/api/v2/projects/${project.id}/user_assignments`, { user_id: userId }));
+        return { id: project.id as string, taskIds };
+      },
+      async member(firstName: string) {
+        const email = `${firstName.toLowerCase()}.${unique()}@example.com`;
+        const m = await createMember(sheaf.db, company.id, { email, first_name: firstName, last_name: 'Tester', role: 'member' });
+        const password = `correct horse ${unique()}`;
+        await setPassword(sheaf.db, m.user_id, password);
+        return { id: m.user_id, email, password };
+      },
     };
-    await use({ id: company.id, name, owner, seed });
+    const sessions = new Map<string, Record<string, string>>();
+    async function api(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body?: unknown, as = member.user_id) {
+      let headers = sessions.get(as);
+      if (!headers) {
+        const { token, session } = await createSession(sheaf.db, { userId: as, companyId: company.id, now: sheaf.clock.now() });
+        sessions.set(as, (headers = { cookie: `${SESSION_COOKIE}=${token}`, 'x-csrf-token': session.csrf_token }));
+      }
+      const res = await sheaf.app.inject({ method, url, headers, payload: body as object | undefined });
+      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
+    }
+    async function ok(pending: Promise<{ status: number; body: any }>) {
+      const res = await pending;
+      if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    }
+    await use({ id: company.id, name, owner, seed, api });
   },
 
   page: async ({ page, signedIn, workspace }, use) => {

@@ -407,6 +407,7 @@ export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
   time_entries: {
     external_reference_id: 'generated from external_reference',
     external_reference_service: 'generated from external_reference',
+    private_notes: 'private internal notes are never included (the spec): the web app alone reads them',
     company_id: 'implicit',
   },
 };

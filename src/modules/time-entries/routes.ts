@@ -89,7 +89,7 @@ const ExternalReferenceSchema = Type.Unsafe<Record<string, string> | null>({
 });
 
 /** Property order is the presenter's: the fields every credential sees, then the full-access ones. */
-const TimeEntrySchema = Type.Object(
+export const TimeEntrySchema = Type.Object(
   {
     id: Type.String(),
     user_id: Type.String(),

@@ -102,7 +102,7 @@ function checked<T>(value: T | RuleError): T {
 
 const viewOf = (p: Principal): EntryView => ({ full: p.kind !== 'personal', rates: p.kind !== 'personal' && maySeeRates(p) });
 
-const presentOf = (p: Principal, settings: TimeSettings, now: Date): PresentContext => ({
+export const presentOf = (p: Principal, settings: TimeSettings, now: Date): PresentContext => ({
   view: viewOf(p),
   rounding: { rounding: settings.rounding, rounding_minutes: settings.rounding_minutes },
   now,
@@ -301,6 +301,17 @@ async function visibleEntryOrThrow(trx: Tx, p: Principal, id: string, lock = tru
   const row = await findEntry(trx, p.companyId, id, { visibleTo: p, lock });
   if (!row) throw notFound('time entry');
   return row;
+}
+
+/**
+ * The id of an entry the caller may see and change (the rule of every write here:
+ * visible, then assertMayWriteFor), or 404/403 as those writes answer. For what hangs
+ * off an entry without being the entry, such as the web app's private notes.
+ */
+export async function editableEntryId(trx: Tx, p: Principal, id: string): Promise<string> {
+  const entry = await visibleEntryOrThrow(trx, p, id);
+  await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
+  return entry.id;
 }
 
 // ---- pure input checks ----

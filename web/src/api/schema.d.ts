@@ -1128,6 +1128,81 @@ export interface paths {
         patch: operations["updateWorkspace"];
         trace?: never;
     };
+    "/web/api/timesheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s week: entries, week settings and the projects and tasks to record on */
+        get: operations["getTimesheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/timer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s running timer, with its project and client */
+        get: operations["getTimer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/time_choices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The projects and tasks the caller may record time on */
+        get: operations["getTimeChoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/time_entries/{id}/private_notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A time entry’s private internal notes
+         * @description For those who may edit the entry (its person, administrators, their manager...); 404 or 403 as an edit would answer.
+         */
+        get: operations["getPrivateNotes"];
+        /**
+         * Replace a time entry’s private internal notes
+         * @description For those who may edit the entry. Allowed on approved and billed entries too: the notes are no part of what was approved or invoiced.
+         */
+        put: operations["putPrivateNotes"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/keys": {
         parameters: {
             query?: never;
@@ -8756,6 +8831,473 @@ export interface operations {
                         sender_phone: string | null;
                         /** @description Tax (VAT) number, printed on invoices */
                         tax_id: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTimesheet: {
+        parameters: {
+            query?: {
+                /** @description A day of the week to show (default: today in the workspace time zone). */
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The first day of the week (the workspace week_start). */
+                        from: string;
+                        to: string;
+                        /** @description Today in the workspace time zone. */
+                        today: string;
+                        settings: {
+                            timezone: string;
+                            /** @enum {string} */
+                            week_start: "monday" | "sunday" | "saturday";
+                            /** @enum {string} */
+                            rounding: "none" | "up" | "nearest" | "down";
+                            rounding_minutes: number;
+                            allow_past_timer_starts: boolean;
+                        };
+                        entries: {
+                            id: string;
+                            user_id: string;
+                            project_id: string;
+                            task_id: string;
+                            /** @description YYYY-MM-DD */
+                            spent_date: string;
+                            /** @description Decimal hours; a running timer includes the current run. */
+                            hours: number;
+                            duration_seconds: number;
+                            /** @description Hours after the workspace rounding rule. */
+                            rounded_hours: number;
+                            notes: string | null;
+                            is_running: boolean;
+                            /**
+                             * Format: date-time
+                             * @description The current run's exact start.
+                             */
+                            timer_started_at: string | null;
+                            /** @description HH:mm, workspace time zone */
+                            started_time: string | null;
+                            /** @description HH:mm, workspace time zone */
+                            ended_time: string | null;
+                            /** @description Approved or billed. */
+                            is_locked: boolean;
+                            /** @description Approved. */
+                            is_closed: boolean;
+                            is_billed: boolean;
+                            billable: boolean;
+                            source: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            external_reference?: {
+                                id?: string;
+                                permalink?: string;
+                                service?: string;
+                                service_name?: string;
+                                group_id?: string;
+                                account_id?: string;
+                                display_name?: string;
+                                group_name?: string;
+                                parent_id?: string;
+                            } | null;
+                            /** @description unsubmitted, submitted, approved or rejected */
+                            approval_status?: string;
+                            metadata?: {
+                                [key: string]: unknown;
+                            } | null;
+                            task?: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @description Whether the project has a budget. */
+                            budgeted?: boolean;
+                            /** @description The stored historical billable rate of the work date. */
+                            billable_rate?: number | null;
+                            project: {
+                                id: string;
+                                name: string;
+                                code: string | null;
+                            };
+                            client: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @description Private internal notes: only here, for those who may edit the entry. */
+                            private_notes: string | null;
+                        }[];
+                        choices: {
+                            project_id: string;
+                            project_name: string;
+                            project_code: string | null;
+                            client_id: string;
+                            client_name: string;
+                            task_id: string;
+                            task_name: string;
+                            billable: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTimer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        running: {
+                            id: string;
+                            user_id: string;
+                            project_id: string;
+                            task_id: string;
+                            /** @description YYYY-MM-DD */
+                            spent_date: string;
+                            /** @description Decimal hours; a running timer includes the current run. */
+                            hours: number;
+                            duration_seconds: number;
+                            /** @description Hours after the workspace rounding rule. */
+                            rounded_hours: number;
+                            notes: string | null;
+                            is_running: boolean;
+                            /**
+                             * Format: date-time
+                             * @description The current run's exact start.
+                             */
+                            timer_started_at: string | null;
+                            /** @description HH:mm, workspace time zone */
+                            started_time: string | null;
+                            /** @description HH:mm, workspace time zone */
+                            ended_time: string | null;
+                            /** @description Approved or billed. */
+                            is_locked: boolean;
+                            /** @description Approved. */
+                            is_closed: boolean;
+                            is_billed: boolean;
+                            billable: boolean;
+                            source: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            external_reference?: {
+                                id?: string;
+                                permalink?: string;
+                                service?: string;
+                                service_name?: string;
+                                group_id?: string;
+                                account_id?: string;
+                                display_name?: string;
+                                group_name?: string;
+                                parent_id?: string;
+                            } | null;
+                            /** @description unsubmitted, submitted, approved or rejected */
+                            approval_status?: string;
+                            metadata?: {
+                                [key: string]: unknown;
+                            } | null;
+                            task?: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @description Whether the project has a budget. */
+                            budgeted?: boolean;
+                            /** @description The stored historical billable rate of the work date. */
+                            billable_rate?: number | null;
+                            project: {
+                                id: string;
+                                name: string;
+                                code: string | null;
+                            };
+                            client: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @description Private internal notes: only here, for those who may edit the entry. */
+                            private_notes: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTimeChoices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        choices: {
+                            project_id: string;
+                            project_name: string;
+                            project_code: string | null;
+                            client_id: string;
+                            client_name: string;
+                            task_id: string;
+                            task_name: string;
+                            billable: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getPrivateNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        private_notes: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putPrivateNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Blank or null clears them. */
+                    private_notes: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        private_notes: string | null;
                     };
                 };
             };

@@ -6,6 +6,7 @@ import { homeRoutes } from '../areas/home/routes.tsx';
 import { signedInRoutes, signedOutRoutes } from '../areas/session/routes.tsx';
 import { settingsRoutes } from '../areas/settings/routes.tsx';
 import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
+import { timeRoutes } from '../areas/time/routes.tsx';
 import { Root } from './Root.tsx';
 import { AppShell } from './shell/AppShell.tsx';
 import { SettingsLayout } from './shell/SettingsLayout.tsx';
@@ -50,6 +51,7 @@ export function createRouter(queryClient: QueryClient) {
               ErrorBoundary: RouteError,
               children: [
                 ...homeRoutes,
+                ...timeRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
                 { Component: SettingsLayout, children: [...settingsRoutes(queryClient), ...membersRoutes(queryClient), ...signedInRoutes] },
                 { path: '*', Component: NotFound },

@@ -55,3 +55,9 @@ export const KeyIcon = (p: IconProps) => (
     <path d="m11 12 8-8M16 7l2 2M14 9l2 2" />
   </Icon>
 );
+export const ClockIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="8.5" />
+    <path d="M12 7.5V12l3 2" />
+  </Icon>
+);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { DialogTrigger } from 'react-aria-components';
 import { Outlet } from 'react-router';
 import { useSession } from '../../api/session.ts';
@@ -9,6 +9,9 @@ import { Logo } from '../../ui/Logo.tsx';
 import { focusRingCss } from '../../ui/styles.ts';
 import { NoWorkspace } from './NoWorkspace.tsx';
 import { SidebarContent } from './Sidebar.tsx';
+
+// The timer bar of every page (areas/time), in its own chunk: the first load stays small.
+const TimerBar = lazy(() => import('../../areas/time/TimerBar.tsx'));
 
 /**
  * The signed-in frame: a fixed sidebar from 768 px up; below, a top bar whose Menu
@@ -51,6 +54,9 @@ export function AppShell() {
       </header>
 
       <main id="main" tabIndex={-1} className="outline-none md:pl-64">
+        <Suspense fallback={<div className="h-[4.5rem] border-b border-stone-200 bg-white" />}>
+          <TimerBar />
+        </Suspense>
         <div className="mx-auto max-w-5xl px-4 py-6 sm:px-6 md:px-10 md:py-10">
           <Outlet />
         </div>

@@ -1,5 +1,5 @@
 import type { ComponentType, SVGProps } from 'react';
-import { HomeIcon, SettingsIcon } from '../../ui/icons.tsx';
+import { ClockIcon, HomeIcon, SettingsIcon } from '../../ui/icons.tsx';
 
 export interface NavEntry {
   to: string;
@@ -15,5 +15,6 @@ export interface NavEntry {
  */
 export const NAV: NavEntry[] = [
   { to: '/', label: 'Home', icon: HomeIcon, end: true },
+  { to: '/time', label: 'Time', icon: ClockIcon },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
 ];

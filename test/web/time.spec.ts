@@ -1,0 +1,109 @@
+import { expect, signIn, test } from './fixtures.ts';
+import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
+
+/**
+ * The time area (issue 16 item 1): the timer bar on every page, the week grid and the
+ * day view, as a member uses them, against a real server; what the screen says is
+ * checked against what the server stored.
+ */
+
+test.use({ signedIn: false });
+
+const DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dayLabel = (date: string) => DAY.format(new Date(`${date}T00:00:00Z`)).replace(',', '');
+
+test('a member tracks a day with the timer and the week grid', async ({ page, workspace }) => {
+  const mia = await workspace.seed.member('Mia');
+  await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design', 'Build'], members: [mia.id] });
+  await signIn(page, mia);
+  const asMia = (method: 'GET' | 'PUT', url: string, body?: unknown) => workspace.api(method, url, body, mia.id);
+
+  const calls = await visit(page, '/time/week', 'time-week-empty');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3); // session, timer, week: no waterfall of lists
+
+  // The timer: type-ahead, notes, Enter starts.
+  await page.getByRole('combobox', { name: 'Project and task' }).fill('webs des');
+  await page.getByRole('option', { name: 'Acme - Website - Design' }).click();
+  await page.getByRole('textbox', { name: 'Notes' }).fill('Homepage hero');
+  await page.getByRole('textbox', { name: 'Notes' }).press('Enter');
+  await expect(page.getByRole('timer')).toHaveText(/^0:00:\d\d$/);
+  await expect(page.getByRole('region', { name: 'Timer' })).toContainText('Homepage hero');
+  await expect.poll(async () => (await asMia('GET', '/web/api/timer')).body.running?.notes).toBe('Homepage hero');
+
+  // It survives a reload: the server holds it.
+  await page.reload();
+  await expect(page.getByRole('timer')).toHaveText(/^0:00:\d\d$/);
+  await checkPage(page, 'time-week-running');
+  await page.getByRole('button', { name: 'Stop timer' }).click();
+  await expect(page.getByRole('button', { name: 'Start timer' })).toBeVisible();
+  await expect.poll(async () => (await asMia('GET', '/web/api/timer')).body.running).toBeNull();
+
+  // The week grid: add a row, type into a cell (creates), type again (changes).
+  const sheet = (await asMia('GET', '/web/api/timesheet')).body;
+  const monday = sheet.from as string;
+  await page.getByRole('combobox', { name: 'Add row' }).fill('build');
+  await page.getByRole('option', { name: 'Acme - Website - Build' }).click();
+  const cell = page.getByRole('textbox', { name: `Website, Build, ${dayLabel(monday)}` });
+  await cell.fill('1:30');
+  await cell.press('Enter');
+  await expect(cell).toHaveValue('1:30');
+  await expect.poll(async () => buildHours(await asMia('GET', '/web/api/timesheet'))).toEqual([1.5]);
+  await cell.fill('2h 15m');
+  await cell.press('Tab');
+  await expect(cell).toHaveValue('2:15');
+  await expect.poll(async () => buildHours(await asMia('GET', '/web/api/timesheet'))).toEqual([2.25]);
+  await expect(page.getByRole('row', { name: /^Total/ })).toContainText('2:15');
+
+  // Bad input is explained at the cell and nothing is sent.
+  await cell.fill('abc');
+  await cell.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'Enter a duration such as 1:30' })).toBeVisible();
+  await cell.press('Escape');
+  await expect(cell).toHaveValue('2:15');
+  expect(buildHours(await asMia('GET', '/web/api/timesheet'))).toEqual([2.25]);
+
+  // The day view lists the timer's entry with its start and end, and keeps a private note.
+  await visit(page, `/time/day?date=${sheet.today}`, 'time-day');
+  const row = page.getByRole('row', { name: /Homepage hero/ });
+  await expect(row).toContainText('Website');
+  await expect(row).toContainText(/\d\d:\d\d – \d\d:\d\d/);
+  await row.getByRole('button', { name: 'Private note: Website, Design' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Private note' });
+  await dialog.getByRole('textbox', { name: 'Private note' }).fill('Client called twice');
+  await expectAccessible(page, 'the private note dialog');
+  await dialog.getByRole('button', { name: 'Save private note' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('Private note: Client called twice');
+  const entryId = sheet.entries.length ? sheet.entries[0].id : (await asMia('GET', '/web/api/timesheet')).body.entries.find((e: { notes: string }) => e.notes === 'Homepage hero').id;
+  expect((await asMia('GET', `/web/api/time_entries/${entryId}/private_notes`)).body.private_notes).toBe('Client called twice');
+  const viaApi = await workspace.api('GET', '/api/v2/time_entries?per_page=100');
+  expect(JSON.stringify(viaApi.body)).not.toContain('Client called twice');
+  await expectClean(page);
+});
+
+test('starting while another timer runs offers to replace it', async ({ page, workspace }) => {
+  const mia = await workspace.seed.member('Mia');
+  const project = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design', 'Build'], members: [mia.id] });
+  await signIn(page, mia);
+  await visit(page, '/', 'home-timer-idle');
+  await page.getByRole('combobox', { name: 'Project and task' }).fill('design');
+  await page.getByRole('option', { name: 'Acme - Website - Design' }).click();
+  // Another device starts a timer meanwhile.
+  const other = await workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: project.taskIds[1], is_running: true }, mia.id);
+  expect(other.status).toBe(201);
+  await page.getByRole('button', { name: 'Start timer' }).click();
+  await expect(page.getByRole('alert')).toContainText(/A timer is already running on Website, since \d\d:\d\d\./);
+  await checkPage(page, 'timer-conflict');
+  await page.getByRole('button', { name: 'Stop it and start this one' }).click();
+  await expect(page.getByRole('timer')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Timer' })).toContainText('Design');
+  const running = (await workspace.api('GET', '/web/api/timer', undefined, mia.id)).body.running;
+  expect(running.task_id).toBe(project.taskIds[0]);
+  const stopped = await workspace.api('GET', `/api/v2/time_entries/${other.body.id}`, undefined, mia.id);
+  expect(stopped.body.is_running).toBe(false);
+  await expectClean(page);
+});
+
+function buildHours(res: { body: { entries: { task: { name: string } | undefined; hours: number }[] } | null }) {
+  return (res.body?.entries ?? []).filter((e) => e.task?.name === 'Build').map((e) => e.hours);
+}

@@ -1,0 +1,142 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { DialogTrigger, Form, TextArea, TextField as AriaTextField, Label, FieldError, Text } from 'react-aria-components';
+import { useSearchParams } from 'react-router';
+import { describeError, formErrors } from '../../api/errors.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { formatDuration } from '../../ui/duration.ts';
+import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
+import { sheetQuery, useSavePrivateNotes, useUpdateEntry, type WebEntry } from './api.ts';
+import { TimeHeader } from './TimeHeader.tsx';
+import { useServerNow } from './ticker.ts';
+import { longDayLabel, secondsOf } from './week.ts';
+
+/** One day's entries with their start and end times, billable flag, notes and private notes. */
+export function DayPage() {
+  const [params] = useSearchParams();
+  const date = params.get('date') ?? undefined;
+  const { data: sheet, error } = useQuery(sheetQuery(date));
+  const day = date ?? sheet?.today;
+  const entries = (sheet?.entries ?? []).filter((e) => e.spent_date === day).sort((a, b) => (a.started_time ?? '').localeCompare(b.started_time ?? '') || a.created_at.localeCompare(b.created_at));
+  const now = useServerNow(entries.some((e) => e.is_running));
+  if (error && !sheet) return <Alert>{describeError(error).message}</Alert>;
+  if (!sheet || !day) return <TimeHeader view="day" />;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <TimeHeader view="day" date={day} today={sheet.today} from={sheet.from} />
+      <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+        <table className="w-full min-w-[40rem] border-collapse text-sm">
+          <caption className="sr-only">Entries of {longDayLabel(day)}</caption>
+          <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
+            <tr>
+              <th scope="col" className="px-3 py-2">Work</th>
+              <th scope="col" className="px-3 py-2">Start – end</th>
+              <th scope="col" className="px-3 py-2 text-right">Hours</th>
+              <th scope="col" className="px-3 py-2">Billable</th>
+              <th scope="col" className="px-3 py-2"><span className="sr-only">Private note</span></th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-stone-100">
+            {entries.length === 0 && (
+              <tr>
+                <td colSpan={5} className="px-3 py-6 text-center text-stone-600">No entries on this day. Start the timer, or type hours into the week.</td>
+              </tr>
+            )}
+            {entries.map((e) => (
+              <EntryRow key={e.id} entry={e} now={now} />
+            ))}
+          </tbody>
+          <tfoot className="border-t border-stone-200 bg-stone-50">
+            <tr>
+              <th scope="row" colSpan={2} className="px-3 py-2 text-left font-semibold">Total</th>
+              <td className="px-3 py-2 text-right font-semibold tabular-nums">{formatDuration(secondsOf(entries, now))}</td>
+              <td colSpan={2} />
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function EntryRow({ entry, now }: { entry: WebEntry; now: number }) {
+  const update = useUpdateEntry();
+  const label = `${entry.project.name}, ${entry.task?.name ?? ''}`;
+  return (
+    <tr>
+      <th scope="row" className="px-3 py-2 text-left font-normal">
+        <span className="block font-medium text-stone-900">{entry.project.name}</span>
+        <span className="block text-xs text-stone-600">
+          {entry.client.name} · {entry.task?.name}
+        </span>
+        {entry.notes && <span className="mt-1 block text-stone-700">{entry.notes}</span>}
+        {entry.private_notes && (
+          <span className="mt-1 block text-xs text-stone-600">
+            <span className="font-medium">Private note:</span> {entry.private_notes}
+          </span>
+        )}
+      </th>
+      <td className="px-3 py-2 tabular-nums text-stone-800">
+        {entry.started_time ?? '–'} – {entry.is_running ? 'running' : (entry.ended_time ?? '–')}
+      </td>
+      <td className="px-3 py-2 text-right tabular-nums">{formatDuration(secondsOf([entry], now))}</td>
+      <td className="px-3 py-2">
+        <Checkbox
+          aria-label={`Billable: ${label}`}
+          isSelected={update.isPending ? update.variables.body.billable : entry.billable}
+          isDisabled={entry.is_locked}
+          onChange={(billable) => update.mutate({ id: entry.id, body: { billable } })}
+        >
+          <span className="sr-only">Billable</span>
+        </Checkbox>
+        {update.error && <span role="alert" className="block text-xs text-red-700">{describeError(update.error).message}</span>}
+      </td>
+      <td className="px-3 py-2 text-right">
+        <PrivateNoteButton entry={entry} label={label} />
+      </td>
+    </tr>
+  );
+}
+
+function PrivateNoteButton({ entry, label }: { entry: WebEntry; label: string }) {
+  const [open, setOpen] = useState(false);
+  const save = useSavePrivateNotes();
+  const { fieldErrors, summary } = formErrors(save.error, ['private_notes']);
+  return (
+    <DialogTrigger isOpen={open} onOpenChange={(o) => { setOpen(o); if (!o) save.reset(); }}>
+      <Button variant="quiet" aria-label={`Private note: ${label}`}>
+        {entry.private_notes ? 'Edit private note' : 'Private note'}
+      </Button>
+      <Dialog title="Private note">
+        <Form
+          validationErrors={fieldErrors}
+          className="flex flex-col gap-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const text = String(new FormData(e.currentTarget).get('private_notes') ?? '');
+            save.mutate({ id: entry.id, privateNotes: text }, { onSuccess: () => setOpen(false) });
+          }}
+        >
+          {summary && <Alert>{summary}</Alert>}
+          <p className="text-sm text-stone-700">{label}</p>
+          <AriaTextField name="private_notes" defaultValue={entry.private_notes ?? ''} className="flex flex-col gap-1.5">
+            <Label className={fieldLabel}>Private note</Label>
+            <TextArea rows={4} className={cx(inputBox, 'resize-y')} />
+            <Text slot="description" className={fieldDescription}>
+              Only you and people who may edit this entry see it: never in reports, invoices, exports or the API.
+            </Text>
+            <FieldError className={fieldError} />
+          </AriaTextField>
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" slot="close">Cancel</Button>
+            <Button type="submit" isPending={save.isPending}>Save private note</Button>
+          </div>
+        </Form>
+      </Dialog>
+    </DialogTrigger>
+  );
+}

@@ -1,0 +1,153 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import type { Key } from 'react-aria-components';
+import { HttpError } from '../../api/call.ts';
+import { describeError } from '../../api/errors.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ComboBox } from '../../ui/ComboBox.tsx';
+import { formatElapsed } from '../../ui/duration.ts';
+import { TextField } from '../../ui/TextField.tsx';
+import { choicesQuery, onEntriesBroadcast, timerQuery, useStartTimer, useStopTimer, type StartTimer, type WebEntry } from './api.ts';
+import { choiceId, choiceLabel } from './choices.ts';
+import { useServerNow } from './ticker.ts';
+
+/**
+ * The timer bar of every page (issue 16): pick a project and task, notes, Start; the
+ * running timer shows its elapsed time from the server's start (reload and other tabs
+ * agree), and stops with one click. Starting while another runs offers to replace it.
+ */
+export default function TimerBar() {
+  const queryClient = useQueryClient();
+  const timer = useQuery(timerQuery);
+  const running = timer.data?.running ?? null;
+  // Both live here, not in the parts they switch between: the bar changes as soon as one
+  // is pressed (optimistic), and the answer must still reach whoever asked.
+  const start = useStartTimer();
+  const stop = useStopTimer();
+  const conflict = start.error instanceof HttpError && start.error.code === 'running_timer_conflict';
+  const [announcement, setAnnouncement] = useState('');
+
+  useEffect(() => onEntriesBroadcast(queryClient), [queryClient]);
+  useEffect(() => {
+    if (start.isSuccess) setAnnouncement('Timer started.');
+  }, [start.isSuccess]);
+  useEffect(() => {
+    if (stop.isSuccess) setAnnouncement('Timer stopped.');
+  }, [stop.isSuccess]);
+
+  // While a start is on its way, or met another running timer, the form stays (to offer replacing it).
+  const showRunning = running && !start.isPending && !conflict;
+  return (
+    <section aria-label="Timer" className="border-b border-stone-200 bg-white">
+      <div className="mx-auto max-w-5xl px-4 py-3 sm:px-6 md:px-10">
+        {showRunning ? (
+          <Running entry={running} onStop={() => {
+              start.reset();
+              stop.mutate(running.id);
+            }} />
+        ) : (
+          <Idle start={start} running={running} conflict={conflict} />
+        )}
+        {stop.error && <Alert className="mt-2">{describeError(stop.error).message}</Alert>}
+        <p aria-live="polite" className="sr-only">
+          {announcement}
+        </p>
+      </div>
+    </section>
+  );
+}
+
+function Running({ entry, onStop }: { entry: WebEntry; onStop: () => void }) {
+  const now = useServerNow(true);
+  const elapsed = entry.duration_seconds * 1000 + (entry.timer_started_at ? now - Date.parse(entry.timer_started_at) : 0);
+  return (
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+      <span className="size-2.5 shrink-0 animate-pulse rounded-full bg-teal-600" aria-hidden="true" />
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-medium text-stone-900">{choiceLabel({ client_name: entry.client.name, project_name: entry.project.name, project_code: entry.project.code, task_name: entry.task?.name ?? '' })}</p>
+        {entry.notes && <p className="truncate text-sm text-stone-600">{entry.notes}</p>}
+      </div>
+      <span role="timer" aria-label="Elapsed time" className="font-mono text-lg tabular-nums text-stone-900">
+        {formatElapsed(elapsed)}
+      </span>
+      <Button variant="danger" onPress={onStop}>
+        Stop timer
+      </Button>
+    </div>
+  );
+}
+
+function Idle({ start, running, conflict }: { start: ReturnType<typeof useStartTimer>; running: WebEntry | null; conflict: boolean }) {
+  const [wanted, setWanted] = useState(false);
+  const choices = useQuery({ ...choicesQuery, enabled: wanted });
+  const [selected, setSelected] = useState<Key | null>(null);
+  const [notes, setNotes] = useState('');
+  const [missing, setMissing] = useState(false);
+  const [attempt, setAttempt] = useState<StartTimer | null>(null);
+  const options = useMemo(() => (choices.data ?? []).map((c) => ({ id: choiceId(c), label: choiceLabel(c) })), [choices.data]);
+  const choice = choices.data?.find((c) => choiceId(c) === selected);
+
+  const begin = (replace = false) => {
+    if (!choice) {
+      setMissing(true);
+      return;
+    }
+    // A new key for each new start; a retry of the very same start (after a network error) reuses it.
+    const same = attempt && !replace && attempt.choice === choice && attempt.notes === notes && !attempt.replace;
+    const vars: StartTimer = same ? attempt : { choice, notes, key: crypto.randomUUID(), replace };
+    setAttempt(vars);
+    start.mutate(vars, {
+      onSuccess: () => {
+        setNotes('');
+        setSelected(null);
+        setAttempt(null);
+      },
+    });
+  };
+
+  return (
+    <form
+      className="flex flex-col gap-3 md:flex-row md:items-end"
+      onSubmit={(e) => {
+        e.preventDefault();
+        begin();
+      }}
+    >
+      <ComboBox
+        label="Project and task"
+        className="md:flex-[2]"
+        options={options}
+        selectedKey={selected}
+        onSelectionChange={(key) => {
+          setSelected(key);
+          setMissing(false);
+        }}
+        onFocus={() => setWanted(true)}
+        emptyText={choices.isPending ? 'Loading projects…' : 'No project or task matches'}
+        isInvalid={missing}
+        errorMessage="Choose a project and task."
+      />
+      <TextField label="Notes" className="md:flex-[2]" value={notes} onChange={setNotes} />
+      <Button type="submit" isPending={start.isPending}>
+        Start timer
+      </Button>
+      {start.error && <StartError conflict={conflict} running={running} error={start.error} onReplace={() => begin(true)} />}
+    </form>
+  );
+}
+
+function StartError({ conflict, running, error, onReplace }: { conflict: boolean; running: WebEntry | null; error: unknown; onReplace: () => void }) {
+  if (!conflict) return <Alert className="md:max-w-xs">{describeError(error).message}</Alert>;
+  const where = running ? ` on ${running.project.name}` : '';
+  const since = running?.started_time ? `, since ${running.started_time}` : '';
+  return (
+    <Alert className="md:max-w-sm">
+      <p>A timer is already running{where}{since}.</p>
+      <Button variant="secondary" className="mt-2" onPress={onReplace}>
+        Stop it and start this one
+      </Button>
+    </Alert>
+  );
+}
+

@@ -1,0 +1,261 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { describeError } from '../../api/errors.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ComboBox } from '../../ui/ComboBox.tsx';
+import { formatDuration, parseDuration } from '../../ui/duration.ts';
+import { Link } from '../../ui/Link.tsx';
+import { cx } from '../../ui/styles.ts';
+import { choicesQuery, sheetQuery, useSaveCell, type Choice, type WebEntry } from './api.ts';
+import { choiceId, choiceLabel } from './choices.ts';
+import { TimeHeader } from './TimeHeader.tsx';
+import { useServerNow } from './ticker.ts';
+import { addDays, buildGrid, dayLabel, roundedSecondsOf, secondsOf, weekDays, type GridRow } from './week.ts';
+
+
+/**
+ * The week (Harvest's timesheet): a row per project and task, a column per day; typing
+ * a duration into a cell creates or changes that day's entry (one request per commit).
+ */
+export function WeekPage() {
+  const [params] = useSearchParams();
+  const start = params.get('start') ?? undefined;
+  const queryClient = useQueryClient();
+  const { data: sheet, error } = useQuery(sheetQuery(start));
+  const [added, setAdded] = useState<Choice[]>([]);
+  const [copyNote, setCopyNote] = useState('');
+  const hasRunning = sheet?.entries.some((e) => e.is_running) ?? false;
+  const now = useServerNow(hasRunning);
+
+  useEffect(() => {
+    // The timer bar's type-ahead needs the same list: no second request for it.
+    if (sheet) queryClient.setQueryData(choicesQuery.queryKey, sheet.choices);
+  }, [sheet, queryClient]);
+  useEffect(() => setAdded([]), [sheet?.from]);
+
+  const rows = useMemo(() => buildGrid(sheet?.entries ?? [], added), [sheet?.entries, added]);
+  if (error && !sheet) return <Alert>{describeError(error).message}</Alert>;
+  if (!sheet) return <TimeHeader view="week" />;
+  const days = weekDays(sheet.from);
+  const rounding = sheet.settings.rounding !== 'none';
+
+  const copyLastWeek = async () => {
+    const last = await queryClient.fetchQuery(sheetQuery(addDays(sheet.from, -7)));
+    const have = new Set(rows.map((r) => r.id));
+    const fresh = buildGrid(last.entries, []).filter((r) => !have.has(r.id) && sheet.choices.some((c) => choiceId(c) === r.id));
+    setAdded((a) => [...a, ...fresh.map((r) => r.choice)]);
+    setCopyNote(fresh.length ? `Added ${fresh.length} row${fresh.length > 1 ? 's' : ''} from last week.` : 'Last week has no other rows to copy.');
+  };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <TimeHeader view="week" from={sheet.from} today={sheet.today} />
+      <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+        <table className="w-full min-w-[52rem] border-collapse text-sm">
+          <caption className="sr-only">Hours of the week from {dayLabel(sheet.from)}, by project and task</caption>
+          <thead className="border-b border-stone-200 text-stone-600">
+            <tr>
+              <th scope="col" className="sticky left-0 z-10 bg-white px-3 py-2 text-left text-xs font-semibold uppercase">
+                Project and task
+              </th>
+              {days.map((d) => (
+                <th key={d} scope="col" className={cx('px-1 py-2 text-center text-xs font-semibold', d === sheet.today && 'text-teal-800')}>
+                  <Link href={`/time/day?date=${d}`} aria-label={`${dayLabel(d)}, open the day`} className="no-underline">
+                    {dayLabel(d)}
+                  </Link>
+                </th>
+              ))}
+              <th scope="col" className="px-3 py-2 text-right text-xs font-semibold uppercase">
+                Total
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-stone-100">
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={9} className="px-3 py-6 text-center text-stone-600">
+                  No time this week yet. Add a row, or copy last week’s rows.
+                </td>
+              </tr>
+            )}
+            {rows.map((row, r) => (
+              <tr key={row.id}>
+                <th scope="row" className="sticky left-0 z-10 max-w-56 bg-white px-3 py-2 text-left font-normal">
+                  <span className="block truncate font-medium text-stone-900">{row.choice.project_name}</span>
+                  <span className="block truncate text-xs text-stone-600">
+                    {row.choice.client_name} · {row.choice.task_name}
+                  </span>
+                </th>
+                {days.map((d, c) => (
+                  <td key={d} className="px-1 py-1.5 text-center align-top">
+                    <GridCell row={r} col={c} name={cellName(row, d)} week={start} choice={row.choice} entries={row.cells[d] ?? []} date={d} now={now} />
+                  </td>
+                ))}
+                <td className="px-3 py-2 text-right font-medium tabular-nums text-stone-900">{formatDuration(secondsOf(Object.values(row.cells).flat(), now))}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot className="border-t border-stone-200 bg-stone-50 text-stone-900">
+            <tr>
+              <th scope="row" className="sticky left-0 z-10 bg-stone-50 px-3 py-2 text-left font-semibold">
+                Total
+              </th>
+              {days.map((d) => (
+                <td key={d} className="px-1 py-2 text-center font-medium tabular-nums">
+                  {formatDuration(secondsOf(sheet.entries.filter((e) => e.spent_date === d), now))}
+                </td>
+              ))}
+              <td className="px-3 py-2 text-right font-semibold tabular-nums">{formatDuration(secondsOf(sheet.entries, now))}</td>
+            </tr>
+            {rounding && (
+              <tr className="text-stone-600">
+                <th scope="row" className="sticky left-0 z-10 bg-stone-50 px-3 py-2 text-left font-normal">
+                  Rounded ({sheet.settings.rounding}, {sheet.settings.rounding_minutes} min)
+                </th>
+                {days.map((d) => (
+                  <td key={d} className="px-1 py-2 text-center tabular-nums">
+                    {formatDuration(roundedSecondsOf(sheet.entries.filter((e) => e.spent_date === d)))}
+                  </td>
+                ))}
+                <td className="px-3 py-2 text-right tabular-nums">{formatDuration(roundedSecondsOf(sheet.entries))}</td>
+              </tr>
+            )}
+          </tfoot>
+        </table>
+      </div>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <AddRow choices={sheet.choices} have={rows.map((r) => r.id)} onAdd={(c) => setAdded((a) => [...a, c])} />
+        <Button variant="secondary" onPress={() => void copyLastWeek()}>
+          Copy last week’s rows
+        </Button>
+      </div>
+      <p role="status" className="text-sm text-stone-600">
+        {copyNote}
+      </p>
+    </div>
+  );
+}
+
+const cellName = (row: GridRow, date: string) => `${row.choice.project_name}, ${row.choice.task_name}, ${dayLabel(date)}`;
+
+function AddRow({ choices, have, onAdd }: { choices: Choice[]; have: string[]; onAdd: (c: Choice) => void }) {
+  const options = choices.filter((c) => !have.includes(choiceId(c))).map((c) => ({ id: choiceId(c), label: choiceLabel(c) }));
+  return (
+    <ComboBox
+      label="Add row"
+      className="sm:w-96"
+      options={options}
+      selectedKey={null}
+      emptyText="Every project and task you may record on has a row"
+      onSelectionChange={(key) => {
+        const choice = choices.find((c) => choiceId(c) === key);
+        if (choice) onAdd(choice);
+      }}
+    />
+  );
+}
+
+interface GridCellProps {
+  row: number;
+  col: number;
+  name: string;
+  week: string | undefined;
+  choice: Choice;
+  date: string;
+  entries: WebEntry[];
+  now: number;
+}
+
+/** One day of one row: typed into when it holds no entry or one; otherwise says why it cannot be. */
+function GridCell({ row, col, name, week, choice, date, entries, now }: GridCellProps) {
+  const save = useSaveCell(week, { choice, date });
+  const seconds = secondsOf(entries, now);
+  const shown = entries.length ? formatDuration(seconds) : '';
+  // The typed text until committed; a ref too, so Enter's commit and the blur that follows
+  // (focus moves down) see the same state and commit once.
+  const [draft, setDraftState] = useState<string | null>(null);
+  const draftRef = useRef<string | null>(null);
+  const setDraft = (value: string | null) => {
+    draftRef.current = value;
+    setDraftState(value);
+  };
+  const [problem, setProblem] = useState('');
+  const only = entries[0];
+
+  const readOnly = entries.length > 1 ? 'several' : only?.is_running ? 'running' : only?.is_locked ? 'locked' : null;
+  if (readOnly) {
+    const why = readOnly === 'several' ? `${entries.length} entries` : readOnly === 'running' ? 'timer running' : only.is_closed ? 'approved, locked' : 'billed, locked';
+    return (
+      <Link href={`/time/day?date=${date}`} aria-label={`${name}: ${formatDuration(seconds)}, ${why}; open the day`} className="block rounded px-1 py-1.5 tabular-nums no-underline">
+        {formatDuration(seconds)}
+        <span aria-hidden="true" className="block text-[11px] leading-tight text-stone-600">
+          {readOnly === 'several' ? `${entries.length} entries` : readOnly === 'running' ? 'running' : 'locked'}
+        </span>
+      </Link>
+    );
+  }
+
+  const finish = () => {
+    const text = draftRef.current;
+    if (text === null) return;
+    const parsed = parseDuration(text);
+    if ('error' in parsed) {
+      setProblem(parsed.error);
+      return;
+    }
+    setProblem('');
+    setDraft(null);
+    if (parsed.seconds === (only ? seconds : 0)) return;
+    save.mutate({ seconds: parsed.seconds, key: crypto.randomUUID() });
+  };
+  const refused = save.error ? describeError(save.error).message : '';
+  const message = problem || refused;
+  const move = (dRow: number) => document.querySelector<HTMLInputElement>(`[data-cell="${row + dRow}:${col}"]`)?.focus();
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      finish();
+      move(1);
+    } else if (e.key === 'Escape') {
+      setDraft(null);
+      setProblem('');
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      move(e.key === 'ArrowDown' ? 1 : -1);
+    }
+  };
+  const messageId = `cell-message-${row}-${col}`;
+  return (
+    <div className="relative">
+      <input
+        data-cell={`${row}:${col}`}
+        aria-label={name}
+        aria-invalid={Boolean(message) || undefined}
+        aria-describedby={message ? messageId : undefined}
+        inputMode="decimal"
+        autoComplete="off"
+        value={draft ?? shown}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          if (save.isError) save.reset();
+        }}
+        onFocus={(e) => e.target.select()}
+        onBlur={finish}
+        onKeyDown={onKeyDown}
+        className={cx(
+          'w-16 rounded-md border bg-white px-1.5 py-1.5 text-center tabular-nums text-stone-900 outline-none',
+          'focus:border-teal-600 focus:ring-2 focus:ring-teal-600/25',
+          message ? 'border-red-600' : 'border-stone-300',
+        )}
+      />
+      {message && (
+        <span id={messageId} role="alert" className="absolute top-full left-1/2 z-20 mt-1 w-48 -translate-x-1/2 rounded bg-red-700 px-2 py-1 text-left text-xs text-white shadow">
+          {message}
+        </span>
+      )}
+      <span className="block h-3 text-[11px] leading-tight text-stone-600">{save.isPending ? 'Saving…' : save.isSuccess ? 'Saved' : ''}</span>
+    </div>
+  );
+}

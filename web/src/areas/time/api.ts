@@ -1,0 +1,275 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client.ts';
+import { call } from '../../api/call.ts';
+import type { paths } from '../../api/schema';
+import { serverNow } from '../../api/server-clock.ts';
+import { secondsToHours } from '../../ui/duration.ts';
+
+/**
+ * The time area's data (WEB-STYLE 2): keys rooted at ['time_entries'], so any change
+ * stales every view of entries; one hook per operation; optimistic writes rolled back
+ * on refusal; an Idempotency-Key on every create, made when the action begins.
+ */
+
+export type Sheet = paths['/web/api/timesheet']['get']['responses'][200]['content']['application/json'];
+export type WebEntry = Sheet['entries'][number];
+export type Choice = Sheet['choices'][number];
+type Timer = paths['/web/api/timer']['get']['responses'][200]['content']['application/json'];
+
+export const timerQuery = queryOptions({
+  queryKey: ['time_entries', 'running'],
+  queryFn: () => call(api.GET('/web/api/timer')),
+  // Another device may stop it: look again on focus and every minute while visible.
+  staleTime: 0,
+  refetchInterval: 60_000,
+  refetchOnWindowFocus: true,
+});
+
+/** The week holding `date` (today in the workspace zone when absent). */
+export const sheetQuery = (date?: string) =>
+  queryOptions({
+    queryKey: ['time_entries', 'sheet', { date: date ?? 'today' }],
+    queryFn: () => call(api.GET('/web/api/timesheet', { params: { query: date ? { date } : {} } })),
+    placeholderData: keepPreviousData,
+  });
+
+export const choicesQuery = queryOptions({
+  queryKey: ['time_choices'],
+  queryFn: () => call(api.GET('/web/api/time_choices')).then((r) => r.choices),
+  staleTime: 5 * 60_000,
+});
+
+export const privateNotesQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['time_entries', 'private_notes', id],
+    queryFn: () => call(api.GET('/web/api/time_entries/{id}/private_notes', { params: { path: { id } } })),
+  });
+
+// ---- other tabs ----
+
+const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('sheaf');
+
+/** Tells this app's other tabs that entries changed (they refetch); this tab refetches too. */
+function entriesChanged(queryClient: QueryClient) {
+  void queryClient.invalidateQueries({ queryKey: ['time_entries'] });
+  channel?.postMessage({ invalidate: ['time_entries'] });
+}
+
+export function onEntriesBroadcast(queryClient: QueryClient) {
+  const listener = (event: MessageEvent) => {
+    const key = (event.data as { invalidate?: unknown } | null)?.invalidate;
+    if (Array.isArray(key)) void queryClient.invalidateQueries({ queryKey: key as string[] });
+  };
+  channel?.addEventListener('message', listener);
+  return () => channel?.removeEventListener('message', listener);
+}
+
+const idempotent = (key: string) => ({ 'Idempotency-Key': key });
+
+// ---- the timer ----
+
+export interface StartTimer {
+  choice: Choice;
+  notes: string;
+  /** Made when the user began (Start pressed); a retry of the same body reuses it. */
+  key: string;
+  replace?: boolean;
+}
+
+const TEMP_ID = 'starting';
+/** The id of the last timer started here: a Stop pressed while its Start was still on its way stops that one. */
+let lastStartedId: string | undefined;
+
+export function useStartTimer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    scope: { id: 'timer' },
+    mutationFn: ({ choice, notes, key, replace }: StartTimer) =>
+      call(
+        api.POST('/api/v2/time_entries', {
+          body: { project_id: choice.project_id, task_id: choice.task_id, is_running: true, notes: notes || null, replace_running: replace || undefined },
+          headers: idempotent(key),
+        }),
+      ),
+    onMutate: async ({ choice, notes }) => {
+      await queryClient.cancelQueries({ queryKey: timerQuery.queryKey });
+      const before = queryClient.getQueryData(timerQuery.queryKey);
+      const startedAt = new Date(serverNow()).toISOString();
+      queryClient.setQueryData(timerQuery.queryKey, { running: optimisticRunning(choice, notes, startedAt) });
+      return { before };
+    },
+    onError: (_e, _v, context) => queryClient.setQueryData(timerQuery.queryKey, context?.before),
+    onSuccess: (entry, { choice }) => {
+      lastStartedId = entry.id;
+      // A Stop queued meanwhile already took the timer off the bar: leave it off.
+      if (queryClient.getQueryData(timerQuery.queryKey)?.running?.id !== TEMP_ID) return;
+      queryClient.setQueryData(timerQuery.queryKey, { running: { ...withNames(entry, choice), private_notes: null } as WebEntry });
+    },
+    onSettled: () => entriesChanged(queryClient),
+  });
+}
+
+export function useStopTimer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    scope: { id: 'timer' },
+    // Runs after a queued Start (same scope): by then that Start knows the server's id.
+    mutationFn: (entryId: string) => {
+      const id = entryId === TEMP_ID ? lastStartedId : entryId;
+      if (!id) return Promise.resolve(null);
+      return call(api.PATCH('/api/v2/time_entries/{id}/stop', { params: { path: { id } }, body: {} }));
+    },
+    onMutate: async () => {
+      await queryClient.cancelQueries({ queryKey: timerQuery.queryKey });
+      const before = queryClient.getQueryData(timerQuery.queryKey);
+      // The server measures the run; the bar only stops showing it.
+      queryClient.setQueryData(timerQuery.queryKey, { running: null });
+      return { before };
+    },
+    onError: (_e, _v, context) => queryClient.setQueryData(timerQuery.queryKey, context?.before),
+    onSettled: () => entriesChanged(queryClient),
+  });
+}
+
+function optimisticRunning(choice: Choice, notes: string, startedAt: string): WebEntry {
+  return {
+    id: TEMP_ID,
+    user_id: '',
+    project_id: choice.project_id,
+    task_id: choice.task_id,
+    spent_date: startedAt.slice(0, 10),
+    hours: 0,
+    duration_seconds: 0,
+    rounded_hours: 0,
+    notes: notes || null,
+    is_running: true,
+    timer_started_at: startedAt,
+    started_time: null,
+    ended_time: null,
+    is_locked: false,
+    is_closed: false,
+    is_billed: false,
+    billable: choice.billable,
+    source: 'web',
+    created_at: startedAt,
+    updated_at: startedAt,
+    task: { id: choice.task_id, name: choice.task_name },
+    project: { id: choice.project_id, name: choice.project_name, code: choice.project_code },
+    client: { id: choice.client_id, name: choice.client_name },
+    private_notes: null,
+  };
+}
+
+function withNames<T extends object>(entry: T, choice: Choice) {
+  return {
+    ...entry,
+    task: { id: choice.task_id, name: choice.task_name },
+    project: { id: choice.project_id, name: choice.project_name, code: choice.project_code },
+    client: { id: choice.client_id, name: choice.client_name },
+  };
+}
+
+export type TimerData = Timer;
+
+// ---- the week grid ----
+
+export interface CellTarget {
+  choice: Choice;
+  date: string;
+}
+
+export const cellKey = (c: { project_id: string; task_id: string }, date: string) => `${c.project_id}/${c.task_id}/${date}`;
+
+const inCell = (cell: CellTarget) => (e: WebEntry) => e.project_id === cell.choice.project_id && e.task_id === cell.choice.task_id && e.spent_date === cell.date;
+
+export interface SaveCell {
+  /** The new total of the cell; 0 removes its entry. */
+  seconds: number;
+  /** Made when the edit is committed; a create carries it as its Idempotency-Key. */
+  key: string;
+}
+
+/**
+ * One cell of the week grid (WEB-STYLE 2): one request per committed value: no entry ->
+ * create, one -> change its hours, 0 -> delete it. The cell's edits run in order (scope),
+ * so a second edit waits for the first's create and then changes that entry, never
+ * creating another. A refusal puts back only this cell's entries.
+ */
+export function useSaveCell(week: string | undefined, cell: CellTarget) {
+  const queryClient = useQueryClient();
+  const queryKey = sheetQuery(week).queryKey;
+  const tempId = `new-${cellKey(cell.choice, cell.date)}`;
+  // The cell's entry on the server, as a queued edit finds it when it runs: the week's, or
+  // the one an earlier edit of this cell created (while the cache still shows it as new).
+  const serverId = () => {
+    const mine = queryClient.getQueryData(queryKey)?.entries.filter(inCell(cell)) ?? [];
+    return mine.find((e) => e.id !== tempId)?.id ?? (mine.length ? lastCreated.get(tempId) : undefined);
+  };
+  return useMutation({
+    scope: { id: `cell/${cellKey(cell.choice, cell.date)}` },
+    mutationFn: async ({ seconds, key }: SaveCell) => {
+      const id = serverId();
+      if (id && seconds === 0) {
+        await call(api.DELETE('/api/v2/time_entries/{id}', { params: { path: { id } } }));
+        lastCreated.delete(tempId);
+        return null;
+      }
+      if (id) return call(api.PATCH('/api/v2/time_entries/{id}', { params: { path: { id } }, body: { hours: secondsToHours(seconds) } }));
+      if (seconds === 0) return null;
+      const created = await call(
+        api.POST('/api/v2/time_entries', {
+          body: { project_id: cell.choice.project_id, task_id: cell.choice.task_id, spent_date: cell.date, hours: secondsToHours(seconds) },
+          headers: idempotent(key),
+        }),
+      );
+      lastCreated.set(tempId, created.id);
+      return created;
+    },
+    onMutate: async ({ seconds }) => {
+      await queryClient.cancelQueries({ queryKey });
+      const before = queryClient.getQueryData(queryKey)?.entries.filter(inCell(cell)) ?? [];
+      queryClient.setQueryData(queryKey, (sheet) => {
+        if (!sheet) return sheet;
+        const mine = sheet.entries.filter(inCell(cell));
+        const others = sheet.entries.filter((e) => !inCell(cell)(e));
+        // 0 keeps the entry (at 0) until the refetch after the delete: a queued edit still finds it.
+        if (seconds === 0 && mine.length === 0) return sheet;
+        const base = mine[0] ?? { ...optimisticRunning(cell.choice, '', new Date(serverNow()).toISOString()), id: tempId, is_running: false, timer_started_at: null };
+        const hours = secondsToHours(seconds);
+        return { ...sheet, entries: [...others, { ...base, spent_date: cell.date, duration_seconds: seconds, hours, rounded_hours: hours }] };
+      });
+      return { before };
+    },
+    onError: (_e, _v, context) => {
+      // Only this cell goes back: other cells' edits may have been applied meanwhile.
+      queryClient.setQueryData(queryKey, (sheet) =>
+        sheet ? { ...sheet, entries: [...sheet.entries.filter((e) => !inCell(cell)(e)), ...(context?.before ?? [])] } : sheet,
+      );
+    },
+    onSettled: () => entriesChanged(queryClient),
+  });
+}
+
+/** Entries a cell created, until the week's refetch brings them (a queued edit changes that entry). */
+const lastCreated = new Map<string, string>();
+
+// ---- entries in the day view ----
+
+export function useUpdateEntry() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: { billable?: boolean; notes?: string | null } }) =>
+      call(api.PATCH('/api/v2/time_entries/{id}', { params: { path: { id } }, body })),
+    onSettled: () => entriesChanged(queryClient),
+  });
+}
+
+export function useSavePrivateNotes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, privateNotes }: { id: string; privateNotes: string }) =>
+      call(api.PUT('/web/api/time_entries/{id}/private_notes', { params: { path: { id } }, body: { private_notes: privateNotes || null } })),
+    // Only the web app reads them, in this tab's sheets: no other tab needs telling.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['time_entries'] }),
+  });
+}

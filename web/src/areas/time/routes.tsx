@@ -1,0 +1,25 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { sheetQuery } from './api.ts';
+
+/**
+ * /time/week?start=YYYY-MM-DD and /time/day?date=YYYY-MM-DD: one lazy chunk, the week's
+ * data fetched by the loader in parallel with the chunk and the session (no waterfall).
+ */
+const loadSheet = (queryClient: QueryClient, param: 'start' | 'date') => async ({ request }: LoaderFunctionArgs) => {
+  const value = new URL(request.url).searchParams.get(param) ?? undefined;
+  // Shown from the cache when known; a failure shows on the page, with the shell around it.
+  await queryClient.prefetchQuery(sheetQuery(value));
+  return null;
+};
+
+export const timeRoutes = (queryClient: QueryClient): RouteObject[] => [
+  {
+    path: 'time',
+    children: [
+      { index: true, loader: () => redirect('/time/week') },
+      { path: 'week', loader: loadSheet(queryClient, 'start'), lazy: () => import('./WeekPage.tsx').then((m) => ({ Component: m.WeekPage })) },
+      { path: 'day', loader: loadSheet(queryClient, 'date'), lazy: () => import('./DayPage.tsx').then((m) => ({ Component: m.DayPage })) },
+    ],
+  },
+];

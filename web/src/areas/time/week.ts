@@ -1,0 +1,62 @@
+import type { Choice, WebEntry } from './api.ts';
+import { choiceId, choiceLabel } from './choices.ts';
+
+/** The week grid's rows (project x task) and cells, from the week's entries and the rows the user added. */
+export interface GridRow {
+  id: string;
+  choice: Choice;
+  label: string;
+  /** Entries per day (YYYY-MM-DD). */
+  cells: Record<string, WebEntry[]>;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The 7 dates from `from` (YYYY-MM-DD), computed in UTC so no device time zone moves a day. */
+export function weekDays(from: string): string[] {
+  const start = Date.parse(`${from}T00:00:00Z`);
+  return Array.from({ length: 7 }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
+}
+
+export const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+export const choiceOfEntry = (e: WebEntry): Choice => ({
+  project_id: e.project_id,
+  project_name: e.project.name,
+  project_code: e.project.code,
+  client_id: e.client.id,
+  client_name: e.client.name,
+  task_id: e.task_id,
+  task_name: e.task?.name ?? '',
+  billable: e.billable,
+});
+
+export function buildGrid(entries: WebEntry[], added: Choice[]): GridRow[] {
+  const rows = new Map<string, GridRow>();
+  const rowOf = (choice: Choice) => {
+    const id = choiceId(choice);
+    let row = rows.get(id);
+    if (!row) rows.set(id, (row = { id, choice, label: choiceLabel(choice), cells: {} }));
+    return row;
+  };
+  for (const e of entries) (rowOf(choiceOfEntry(e)).cells[e.spent_date] ??= []).push(e);
+  for (const c of added) rowOf(c);
+  return [...rows.values()].sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** Seconds of entries; a running one counts what it has so far by `now` (server clock, ms). */
+export function secondsOf(entries: WebEntry[], now: number): number {
+  return entries.reduce(
+    (sum, e) => sum + e.duration_seconds + (e.is_running && e.timer_started_at ? Math.max(0, Math.floor((now - Date.parse(e.timer_started_at)) / 1000)) : 0),
+    0,
+  );
+}
+
+/** Rounded seconds, as the server rounded each entry (rounded_hours), summed in whole seconds. */
+export const roundedSecondsOf = (entries: WebEntry[]) => entries.reduce((sum, e) => sum + Math.round(e.rounded_hours * 3600), 0);
+
+/** "Tue 3 Feb" for a YYYY-MM-DD date, whatever the device's time zone. */
+const DAY_LABEL = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+export const dayLabel = (date: string) => DAY_LABEL.format(new Date(`${date}T00:00:00Z`)).replace(',', '');
+const LONG_LABEL = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+export const longDayLabel = (date: string) => LONG_LABEL.format(new Date(`${date}T00:00:00Z`)).replace(',', '');

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { formatDuration, formatElapsed, parseDuration, secondsToHours } from './duration.ts';
+
+describe('parseDuration', () => {
+  it.each([
+    ['1:30', 5400],
+    ['1.5', 5400],
+    ['1,5', 5400],
+    ['90m', 5400],
+    ['90 min', 5400],
+    ['1h30', 5400],
+    ['1h 30m', 5400],
+    ['1.5h', 5400],
+    ['2', 7200],
+    [' 0:05 ', 300],
+    ['', 0],
+    ['24', 86400],
+  ])('%s is %i s', (text, seconds) => expect(parseDuration(text)).toEqual({ seconds }));
+
+  it.each([['-1'], ['abc'], ['1:75'], ['25'], ['24:01'], ['1h 30x']])('%s is refused', (text) => {
+    expect(parseDuration(text)).toHaveProperty('error');
+  });
+});
+
+describe('formatting', () => {
+  it('shows h:mm and h:mm:ss', () => {
+    expect(formatDuration(5400)).toBe('1:30');
+    expect(formatDuration(0)).toBe('0:00');
+    expect(formatDuration(36000 + 59)).toBe('10:01');
+    expect(formatElapsed(5_425_000)).toBe('1:30:25');
+    expect(formatElapsed(-5)).toBe('0:00:00');
+  });
+  it('sends hours with at most 6 decimals', () => {
+    expect(secondsToHours(4800)).toBe(1.333333);
+    expect(secondsToHours(5400)).toBe(1.5);
+  });
+});

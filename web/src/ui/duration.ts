@@ -1,0 +1,43 @@
+/**
+ * Durations as people type them (WEB-STYLE 3): `1:30`, `1.5`, `1,5`, `90m`, `1h30`,
+ * `1h 30m` are all an hour and a half; a bare number is hours everywhere. The result
+ * is whole seconds (the browser sums hours only in integer seconds).
+ */
+export type Parsed = { seconds: number } | { error: string };
+
+const MAX_SECONDS = 24 * 3600;
+
+export function parseDuration(input: string): Parsed {
+  const text = input.trim().toLowerCase().replace(/\s+/g, ' ');
+  if (text === '') return { seconds: 0 };
+  if (text.startsWith('-')) return { error: 'Enter a duration of zero or more.' };
+  let seconds: number | undefined;
+  let m: RegExpExecArray | null;
+  if ((m = /^(\d{1,2}):([0-5]?\d)$/.exec(text))) seconds = Number(m[1]) * 3600 + Number(m[2]) * 60;
+  else if ((m = /^(\d+(?:[.,]\d+)?)$/.exec(text))) seconds = Math.round(Number(m[1].replace(',', '.')) * 3600);
+  else if ((m = /^(\d+)\s?m(?:in)?$/.exec(text))) seconds = Number(m[1]) * 60;
+  else if ((m = /^(\d+(?:[.,]\d+)?)\s?h(?:\s?(\d+)\s?m?)?$/.exec(text))) {
+    seconds = Math.round(Number(m[1].replace(',', '.')) * 3600) + (m[2] ? Number(m[2]) * 60 : 0);
+  }
+  if (seconds === undefined || !Number.isFinite(seconds)) return { error: 'Enter a duration such as 1:30, 1.5 or 1h 30m.' };
+  if (seconds > MAX_SECONDS) return { error: 'A day holds at most 24 hours.' };
+  return { seconds };
+}
+
+/** `h:mm` (1:30), the normalised form shown in cells and totals. */
+export function formatDuration(seconds: number): string {
+  const minutes = Math.round(seconds / 60);
+  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** `h:mm:ss`, the running timer's elapsed time. */
+export function formatElapsed(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+}
+
+/** Hours for the API (decimal, at most 6 places) from whole seconds. */
+export const secondsToHours = (seconds: number) => Math.round((seconds / 3600) * 1e6) / 1e6;
