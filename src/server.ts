@@ -74,6 +74,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const url = reachableUrl(config.host, typeof address === 'object' && address ? address.port : config.port);
+    // Links in e-mails name the real port (with --port 0 too) unless PUBLIC_URL says otherwise.
+    config.publicUrl ??= url;
     const firstStart = database.kind === 'pglite' ? await bootstrapEmbedded(database.db, config.clock()) : null;
     if (firstStart) app.log.info({ workspace_id: firstStart.workspace_id }, 'first start: created a workspace, its owner and a full-access key');
     if (database.kind === 'pglite') {
