@@ -119,7 +119,8 @@ export async function sessionRoutes(app: FastifyInstance) {
       config: web('public'),
       schema: {
         tags,
-        operationId: 'signIn', summary: 'Sign in with e-mail and password',
+        operationId: 'signIn',
+        summary: 'Sign in with e-mail and password',
         description: 'Failed attempts are throttled per account and per client address (429 with Retry-After).',
         body: SignIn,
         response: { 200: Session, ...ErrorResponses },
@@ -205,7 +206,8 @@ export async function sessionRoutes(app: FastifyInstance) {
       config: web('signed-in'),
       schema: {
         tags,
-        operationId: 'setPassword', summary: 'Set or change your password',
+        operationId: 'setPassword',
+        summary: 'Set or change your password',
         description:
           'The current password is required when you have one, except in a session opened by a one-time link within the last hour. Your other sessions end.',
         body: NewPassword,
@@ -227,7 +229,8 @@ export async function sessionRoutes(app: FastifyInstance) {
       config: web('public'),
       schema: {
         tags,
-        operationId: 'requestPasswordReset', summary: 'E-mail a password-reset link',
+        operationId: 'requestPasswordReset',
+        summary: 'E-mail a password-reset link',
         description: 'Always 202, whether or not the address belongs to an account, so the answer tells nobody which addresses exist.',
         body: ResetRequest,
         response: { 202: Type.Null(), ...ErrorResponses },
@@ -245,7 +248,8 @@ export async function sessionRoutes(app: FastifyInstance) {
       config: web('public'),
       schema: {
         tags,
-        operationId: 'redeemPasswordReset', summary: 'Choose a new password with a reset link',
+        operationId: 'redeemPasswordReset',
+        summary: 'Choose a new password with a reset link',
         description: 'Ends every other session of the person and signs this browser in.',
         body: ResetRedeem,
         response: { 200: Session, ...ErrorResponses },

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { AuthLayout } from '../../ui/AuthLayout.tsx';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { roleLabel } from '../../api/roles.ts';
@@ -8,8 +9,6 @@ import { Button } from '../../ui/Button.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { Link } from '../../ui/Link.tsx';
-import { Logo } from '../../ui/Logo.tsx';
-import { PageHeading } from '../../ui/PageHeading.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useAcceptInvitation, useInvitationLookup } from './api.ts';
 
@@ -30,28 +29,28 @@ export function AcceptInvitationPage() {
   const invalid = !token || describeError(lookup.error).code === 'link_invalid' || describeError(accept.error).code === 'link_invalid';
   if (invalid) {
     return (
-      <Frame title="This invitation can’t be used">
+      <AuthLayout title="This invitation can’t be used">
         <p className="text-sm text-stone-600">The link is incomplete, has expired, was revoked or was already used. Ask the person who invited you to send it again.</p>
         <p className="mt-4 text-sm">
           <Link href="/sign-in">Sign in</Link>
         </p>
-      </Frame>
+      </AuthLayout>
     );
   }
   if (lookup.isError) {
     return (
-      <Frame title="Join a workspace">
+      <AuthLayout title="Join a workspace">
         <Alert>{describeError(lookup.error).message}</Alert>
-      </Frame>
+      </AuthLayout>
     );
   }
   if (!lookup.data) {
     return (
-      <Frame title="Join a workspace">
+      <AuthLayout title="Join a workspace">
         <div aria-busy="true" className="h-48">
           <span className="sr-only">Loading the invitation…</span>
         </div>
-      </Frame>
+      </AuthLayout>
     );
   }
 
@@ -60,7 +59,7 @@ export function AcceptInvitationPage() {
   const fields = newAccount ? ['first_name', 'last_name', 'password'] : ['password'];
   const { fieldErrors, summary } = formErrors(accept.error, fields);
   return (
-    <Frame
+    <AuthLayout
       title={`Join ${invitation.workspace_name}`}
       intro={
         <p>
@@ -107,23 +106,6 @@ export function AcceptInvitationPage() {
           </Button>
         </Form>
       </div>
-    </Frame>
-  );
-}
-
-function Frame({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
-  return (
-    <div className="flex min-h-dvh flex-col items-center px-4 py-10 sm:py-24">
-      <div className="w-full max-w-sm">
-        <header className="mb-8 flex justify-center">
-          <Logo />
-        </header>
-        <main className="rounded-xl border border-stone-200 bg-white p-6 shadow-sm sm:p-8">
-          <PageHeading>{title}</PageHeading>
-          {intro && <div className="mt-2 text-sm text-stone-600">{intro}</div>}
-          <div className="mt-6">{children}</div>
-        </main>
-      </div>
-    </div>
+    </AuthLayout>
   );
 }

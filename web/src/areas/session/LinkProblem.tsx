@@ -1,5 +1,5 @@
 import { Link } from '../../ui/Link.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
+import { AuthLayout } from '../../ui/AuthLayout.tsx';
 
 /**
  * What a one-time link that cannot be used shows: why, in words, and the ways on.

@@ -7,7 +7,7 @@ import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { Link } from '../../ui/Link.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
+import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { safeNext } from './next.ts';
 
 const FIELDS = ['email', 'password'] as const;

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Logo } from '../../ui/Logo.tsx';
-import { PageHeading } from '../../ui/PageHeading.tsx';
+import { Logo } from './Logo.tsx';
+import { PageHeading } from './PageHeading.tsx';
 
 /** The frame of the signed-out pages: the mark, one card with the page's heading, and a line under it. */
 export function AuthLayout({ title, intro, children, footer }: { title: string; intro?: ReactNode; children: ReactNode; footer?: ReactNode }) {
