@@ -1,6 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { expect, signIn, test } from './fixtures.ts';
-import { checkPage, expectClean, visit } from './visit.ts';
+import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
 
 /**
  * The expenses area (issue 16 item 2): a member records an expense with a receipt
@@ -116,5 +116,17 @@ test('a member records an expense with a receipt, sees it listed, changes it and
   await page.getByRole('link', { name: 'Show all expenses' }).click();
   await expect(taxi).toBeVisible();
   await expect(drive).toBeVisible();
+
+  // Delete one, after confirming.
+  await drive.getByRole('link', { name: /^Edit expense of/ }).click();
+  await page.getByRole('button', { name: 'Delete expense' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this expense?' });
+  await expectAccessible(page, 'the delete dialog');
+  await dialog.getByRole('button', { name: 'Delete expense' }).click();
+  await expect(page).toHaveURL(/\/expenses$/);
+  await expect(drive).toBeHidden();
+  await expect(taxi).toBeVisible();
+  const left = (await workspace.api('GET', `/api/v2/expenses?user_id=${mia.id}`, undefined, mia.id)).body.expenses;
+  expect(left.map((e: { notes: string }) => e.notes)).toEqual(['Taxi to the client']);
   await expectClean(page);
 });
