@@ -73,6 +73,8 @@ export async function findExpense(
 
 export interface ExpenseFilter extends RecordFilter {
   source?: ExpenseSource;
+  /** Only this category's expenses (the web app's filter). */
+  categoryId?: string;
 }
 
 /**
@@ -81,7 +83,8 @@ export interface ExpenseFilter extends RecordFilter {
  * pages are stable). The total is counted on its own (fetchCountedPage).
  */
 export function listExpenses(trx: Tx, companyId: string, p: Principal, filter: ExpenseFilter, page: PageParams) {
-  const where = (eb: ExpressionBuilder<DB & { ex: DB['expenses'] }, 'ex'>) => eb.and(recordConditions(eb, 'ex', p, filter));
+  const where = (eb: ExpressionBuilder<DB & { ex: DB['expenses'] }, 'ex'>) =>
+    eb.and([...recordConditions(eb, 'ex', p, filter), ...(filter.categoryId ? [eb('ex.expense_category_id', '=', filter.categoryId)] : [])]);
   const rows = expenseSelect(trx, companyId)
     .where(where)
     .orderBy('ex.spent_date', 'desc')

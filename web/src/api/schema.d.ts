@@ -1203,6 +1203,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/expense_sheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s own expenses, filtered and paged, with their projects’ names and currencies and the choices of the filters and the form */
+        get: operations["getExpenseSheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/expense_choices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the expense form picks from: projects (with currency), categories (with unit prices), and today */
+        get: operations["getExpenseChoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/keys": {
         parameters: {
             query?: never;
@@ -9298,6 +9332,239 @@ export interface operations {
                     "application/json": {
                         id: string;
                         private_notes: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getExpenseSheet: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Page size, default 100. */
+                per_page?: number;
+                /** @description Inclusive spent_date lower bound. */
+                from?: string;
+                /** @description Inclusive spent_date upper bound; not before from. */
+                to?: string;
+                project_id?: string;
+                expense_category_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        expenses: {
+                            id: string;
+                            user_id: string;
+                            project_id: string;
+                            expense_category_id: string;
+                            expense_category: {
+                                id: string;
+                                name: string;
+                                unit_name: string | null;
+                                unit_price: number | null;
+                            };
+                            /** Format: date */
+                            spent_date: string;
+                            units: number | null;
+                            total_cost: number;
+                            notes: string | null;
+                            billable: boolean;
+                            /** @description On an invoice (server-owned). */
+                            is_billed: boolean;
+                            /** @description Approved or billed: cannot be changed or deleted. */
+                            is_locked: boolean;
+                            /** @description Approved. */
+                            is_closed: boolean;
+                            /** @enum {string} */
+                            approval_status: "unsubmitted" | "submitted" | "approved" | "rejected";
+                            /** @enum {string} */
+                            source: "web" | "cli" | "api" | "agent";
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
+                            receipt: {
+                                file_name: string;
+                                content_type: string;
+                                byte_size: number;
+                            } | null;
+                            receipt_download_url: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            project: {
+                                id: string;
+                                name: string;
+                                client_name: string;
+                            };
+                            /** @description The project client's currency, else the workspace's. */
+                            currency: string;
+                        }[];
+                        per_page: number;
+                        total_pages: number;
+                        total_entries: number;
+                        page: number;
+                        links: {
+                            first: string;
+                            next: string | null;
+                            previous: string | null;
+                            last: string;
+                        };
+                        /**
+                         * Format: date
+                         * @description Today in the workspace time zone.
+                         */
+                        today: string;
+                        /** @description Projects the caller may record on, and those of their own expenses. */
+                        projects: {
+                            id: string;
+                            name: string;
+                            code: string | null;
+                            client_id: string;
+                            client_name: string;
+                            /** @description The client's currency, else the workspace's: the currency of the project's expenses. */
+                            currency: string;
+                            /** @description A new expense's default billable (the project's is_billable). */
+                            billable: boolean;
+                            /** @description Whether the caller may record a new expense on it. */
+                            can_record: boolean;
+                        }[];
+                        /** @description Active first, then archived. */
+                        categories: {
+                            id: string;
+                            name: string;
+                            unit_name: string | null;
+                            unit_price: number | null;
+                            is_active: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getExpenseChoices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description Today in the workspace time zone.
+                         */
+                        today: string;
+                        /** @description Projects the caller may record on, and those of their own expenses. */
+                        projects: {
+                            id: string;
+                            name: string;
+                            code: string | null;
+                            client_id: string;
+                            client_name: string;
+                            /** @description The client's currency, else the workspace's: the currency of the project's expenses. */
+                            currency: string;
+                            /** @description A new expense's default billable (the project's is_billable). */
+                            billable: boolean;
+                            /** @description Whether the caller may record a new expense on it. */
+                            can_record: boolean;
+                        }[];
+                        /** @description Active first, then archived. */
+                        categories: {
+                            id: string;
+                            name: string;
+                            unit_name: string | null;
+                            unit_price: number | null;
+                            is_active: boolean;
+                        }[];
                     };
                 };
             };

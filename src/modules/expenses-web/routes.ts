@@ -1,0 +1,133 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Principal } from '../../auth/principal.ts';
+import { withTenant, type Tx } from '../../db/tenant.ts';
+import { badRequest } from '../../errors.ts';
+import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../http/pagination.ts';
+import { ErrorResponses, OrNull } from '../../http/schemas.ts';
+import { principalOf } from '../../http/security.ts';
+import { todayIn } from '../../time/workspace-time.ts';
+import { loadTimeSettings } from '../time-entries/queries.ts';
+import { presentExpense } from '../expenses/presenter.ts';
+import { listExpenses } from '../expenses/queries.ts';
+import { ExpenseSchema } from '../expenses/routes.ts';
+import { expenseCategories, expenseProjects } from './queries.ts';
+
+/**
+ * The web app's expense screens (issue 16 item 2): one request per screen. The
+ * list is the caller's own expenses with the API's presentation, each with its
+ * project's name and currency (the API's expense carries neither), plus what
+ * the filters and the form pick from. Writes go to /api/v2/expenses.
+ */
+
+const ProjectSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    code: OrNull(Type.String()),
+    client_id: Type.String(),
+    client_name: Type.String(),
+    currency: Type.String({ description: "The client's currency, else the workspace's: the currency of the project's expenses." }),
+    billable: Type.Boolean({ description: "A new expense's default billable (the project's is_billable)." }),
+    can_record: Type.Boolean({ description: 'Whether the caller may record a new expense on it.' }),
+  },
+  { additionalProperties: false },
+);
+
+const CategorySchema = Type.Object(
+  { id: Type.String(), name: Type.String(), unit_name: OrNull(Type.String()), unit_price: OrNull(Type.Number()), is_active: Type.Boolean() },
+  { additionalProperties: false },
+);
+
+const Choices = {
+  today: Type.String({ format: 'date', description: 'Today in the workspace time zone.' }),
+  projects: Type.Array(ProjectSchema, { description: 'Projects the caller may record on, and those of their own expenses.' }),
+  categories: Type.Array(CategorySchema, { description: 'Active first, then archived.' }),
+};
+
+const WebExpenseSchema = Type.Object(
+  {
+    ...ExpenseSchema.properties,
+    project: Type.Object({ id: Type.String(), name: Type.String(), client_name: Type.String() }, { additionalProperties: false }),
+    currency: Type.String({ description: "The project client's currency, else the workspace's." }),
+  },
+  { additionalProperties: false },
+);
+
+const SheetQuery = Type.Object(
+  {
+    ...PageQuery,
+    from: Type.Optional(Type.String({ format: 'date', description: 'Inclusive spent_date lower bound.' })),
+    to: Type.Optional(Type.String({ format: 'date', description: 'Inclusive spent_date upper bound; not before from.' })),
+    project_id: Type.Optional(Type.String({ format: 'uuid' })),
+    expense_category_id: Type.Optional(Type.String({ format: 'uuid' })),
+  },
+  { additionalProperties: false },
+);
+
+async function choicesOf(trx: Tx, p: Principal, now: Date, include?: ReadonlySet<string>) {
+  const settings = await loadTimeSettings(trx, p.companyId);
+  const projects = await expenseProjects(trx, p, include);
+  const categories = await expenseCategories(trx, p.companyId);
+  return {
+    today: todayIn(settings.timezone, now),
+    projects,
+    categories: categories.map((c) => ({ ...c, unit_price: c.unit_price === null ? null : Number(c.unit_price) })),
+  };
+}
+
+export async function expensesWebRoutes(app: FastifyInstance) {
+  const tags = ['web'];
+
+  app.get(
+    '/web/api/expense_sheet',
+    {
+      config: { access: 'authenticated', web: true },
+      schema: {
+        tags,
+        operationId: 'getExpenseSheet',
+        summary: 'The caller\u2019s own expenses, filtered and paged, with their projects\u2019 names and currencies and the choices of the filters and the form',
+        querystring: SheetQuery,
+        response: {
+          200: Type.Object({ expenses: Type.Array(WebExpenseSchema), ...EnvelopeSchema, ...Choices }, { additionalProperties: false }),
+          ...ErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      const query = request.query as Static<typeof SheetQuery>;
+      if (query.from && query.to && query.from > query.to) throw badRequest('to must not be before from.', { field: 'to' });
+      const page = pageParams(query);
+      return withTenant(app.db, p.companyId, async (trx) => {
+        const filter = { userId: p.userId, from: query.from, to: query.to, projectId: query.project_id, categoryId: query.expense_category_id };
+        const { rows, total } = await listExpenses(trx, p.companyId, p, filter, page);
+        // The listed expenses' projects are always among the choices (asked for by id).
+        const choices = await choicesOf(trx, p, app.config.clock(), new Set(rows.map((row) => row.project_id)));
+        const byId = new Map(choices.projects.map((project) => [project.id, project]));
+        const expenses = rows.map((row) => {
+          const project = byId.get(row.project_id)!;
+          return { ...presentExpense(row), project: { id: project.id, name: project.name, client_name: project.client_name }, currency: project.currency };
+        });
+        return { expenses, ...pageEnvelope(request, page, total), ...choices };
+      });
+    },
+  );
+
+  app.get(
+    '/web/api/expense_choices',
+    {
+      config: { access: 'authenticated', web: true },
+      schema: {
+        tags,
+        operationId: 'getExpenseChoices',
+        summary: 'What the expense form picks from: projects (with currency), categories (with unit prices), and today',
+        response: { 200: Type.Object(Choices, { additionalProperties: false }), ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      return withTenant(app.db, p.companyId, (trx) => choicesOf(trx, p, app.config.clock()));
+    },
+  );
+}

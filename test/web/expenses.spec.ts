@@ -1,0 +1,132 @@
+import { crc32, deflateSync } from 'node:zlib';
+import { expect, signIn, test } from './fixtures.ts';
+import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
+
+/**
+ * The expenses area (issue 16 item 2): a member records an expense with a receipt
+ * photo, finds it in the list with its thumbnail, changes it, filters the list; the
+ * server's copy of the receipt is byte for byte the file chosen.
+ */
+
+test.use({ signedIn: false });
+
+/** A real 8×8 PNG (the browser must be able to draw it): a signature and IHDR, IDAT, IEND chunks. */
+function png(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(8, 0);
+  ihdr.writeUInt32BE(8, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(8 * 3, 0xc0)]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: 8 }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test('a member records an expense with a receipt, sees it listed, changes it and filters the list', async ({ page, workspace }) => {
+  const mia = await workspace.seed.member('Mia');
+  await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'], members: [mia.id] });
+  const mileage = await workspace.api('POST', '/api/v2/expense_categories', { name: 'Mileage', unit_name: 'km', unit_price: 0.5 });
+  expect(mileage.status).toBe(201);
+  await signIn(page, mia);
+
+  const calls = await visit(page, '/expenses', 'expenses-empty');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3); // session, timer, the list with its choices
+  await expect(page.getByText('No expenses yet.')).toBeVisible();
+
+  // Record one with a receipt photo.
+  await page.getByRole('link', { name: 'Record an expense' }).click();
+  await expect(page.getByRole('heading', { name: 'Record an expense' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Project', exact: true }).fill('webs');
+  await page.getByRole('option', { name: 'Acme - Website' }).click();
+  await page.getByRole('button', { name: /Category$/ }).click();
+  await page.getByRole('option', { name: 'LLM usage' }).click();
+  await page.getByRole('textbox', { name: 'Total cost' }).fill('42.50');
+  await page.getByRole('form', { name: /expense/i }).getByRole('textbox', { name: 'Notes' }).fill('Taxi to the client');
+  const receipt = png();
+  await page.locator('input[type="file"]:not([capture])').setInputFiles({ name: 'taxi.png', mimeType: 'image/png', buffer: receipt });
+  await expect(page.getByRole('img', { name: 'New receipt: taxi.png' })).toBeVisible();
+  await checkPage(page, 'expense-new');
+  await page.getByRole('button', { name: 'Record expense' }).click();
+
+  await expect(page).toHaveURL(/\/expenses$/);
+  const taxi = page.getByRole('row', { name: /Taxi to the client/ });
+  await expect(taxi).toContainText('42.50');
+  await expect(taxi).toContainText('Website');
+  await expect(taxi.getByRole('img', { name: 'Receipt: taxi.png' })).toBeVisible();
+  await expect.poll(() => taxi.getByRole('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
+  await checkPage(page, 'expenses-list');
+
+  // The server has it, with the very bytes chosen.
+  const listed = (await workspace.api('GET', `/api/v2/expenses?user_id=${mia.id}`, undefined, mia.id)).body.expenses;
+  expect(listed).toHaveLength(1);
+  expect(listed[0]).toMatchObject({ total_cost: 42.5, notes: 'Taxi to the client', source: 'web', receipt: { file_name: 'taxi.png', content_type: 'image/png' } });
+  const bytes = await page.context().request.get(listed[0].receipt_download_url);
+  expect(bytes.status()).toBe(200);
+  expect(Buffer.compare(await bytes.body(), receipt)).toBe(0);
+
+  // Change it.
+  await taxi.getByRole('link', { name: /^Edit expense of/ }).click();
+  await expect(page.getByRole('heading', { name: 'Edit expense' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Receipt: taxi.png' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Total cost' }).fill('45');
+  await page.getByRole('button', { name: 'Save expense' }).click();
+  await expect(page).toHaveURL(/\/expenses$/);
+  await expect(taxi).toContainText('45.00');
+  expect((await workspace.api('GET', `/api/v2/expenses/${listed[0].id}`, undefined, mia.id)).body).toMatchObject({ total_cost: 45, receipt: { file_name: 'taxi.png' } });
+
+  // Units priced by the category; the API's refusal shows beside the field.
+  await visit(page, '/expenses/new', 'expense-new-units');
+  await page.getByRole('combobox', { name: 'Project', exact: true }).fill('webs');
+  await page.getByRole('option', { name: 'Acme - Website' }).click();
+  await page.getByRole('button', { name: /Category$/ }).click();
+  await page.getByRole('option', { name: /^Mileage/ }).click();
+  const units = page.getByRole('textbox', { name: 'Units (km)' });
+  await units.fill('12.34567');
+  await page.getByRole('button', { name: 'Record expense' }).click();
+  await expect(units).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('units takes at most 4 decimal places.')).toBeVisible();
+  await checkPage(page, 'expense-new-error');
+  await units.fill('12');
+  await units.press('Enter'); // Enter submits
+
+  await expect(page).toHaveURL(/\/expenses$/);
+  const drive = page.getByRole('row', { name: /Mileage/ });
+  await expect(drive).toContainText('12 km');
+  await expect(drive).toContainText('6.00');
+
+  // Filter by category, then by a period with nothing in it.
+  await page.getByRole('button', { name: /Category$/ }).click();
+  await page.getByRole('option', { name: 'Mileage' }).click();
+  await expect(page).toHaveURL(/expense_category_id=/);
+  await expect(drive).toBeVisible();
+  await expect(taxi).toBeHidden();
+  await page.getByRole('button', { name: /Period$/ }).click();
+  await page.getByRole('option', { name: 'Last year' }).click();
+  await expect(page.getByText('No expenses match these filters.')).toBeVisible();
+  await checkPage(page, 'expenses-filtered-empty');
+  await page.reload();
+  await expect(page.getByText('No expenses match these filters.')).toBeVisible();
+  await page.getByRole('link', { name: 'Show all expenses' }).click();
+  await expect(taxi).toBeVisible();
+  await expect(drive).toBeVisible();
+
+  // Delete one, after confirming.
+  await drive.getByRole('link', { name: /^Edit expense of/ }).click();
+  await page.getByRole('button', { name: 'Delete expense' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this expense?' });
+  await expectAccessible(page, 'the delete dialog');
+  await dialog.getByRole('button', { name: 'Delete expense' }).click();
+  await expect(page).toHaveURL(/\/expenses$/);
+  await expect(drive).toBeHidden();
+  await expect(taxi).toBeVisible();
+  const left = (await workspace.api('GET', `/api/v2/expenses?user_id=${mia.id}`, undefined, mia.id)).body.expenses;
+  expect(left.map((e: { notes: string }) => e.notes)).toEqual(['Taxi to the client']);
+  await expectClean(page);
+});

@@ -1,0 +1,358 @@
+import { parseDate, type CalendarDate } from '@internationalized/date';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { DialogTrigger, DropZone, FieldError, FileTrigger, Label, Text, TextArea, TextField, useLocale } from 'react-aria-components';
+import { useNavigate, useParams } from 'react-router';
+import { describeError, formErrors } from '../../api/errors.ts';
+import { useIdempotencyKey } from '../../api/idempotency.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { ComboBox } from '../../ui/ComboBox.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
+import {
+  choicesQuery,
+  expenseQuery,
+  useCreateExpense,
+  useDeleteExpense,
+  useUpdateExpense,
+  type Choices,
+  type Expense,
+  type ExpenseBody,
+} from './api.ts';
+import { DatePicker } from './DatePicker.tsx';
+import { formatUnitPrice } from './money.ts';
+import { NumberField } from './NumberField.tsx';
+import { ReceiptPreview, isDrawable, useObjectUrl } from './Receipt.tsx';
+import { lockReason } from './status.ts';
+
+/** The API's fields the form shows; an error naming another goes above the form. */
+const FIELDS = ['project_id', 'expense_category_id', 'spent_date', 'total_cost', 'units', 'notes', 'billable', 'receipt'] as const;
+
+/** What the API takes as a receipt (src/modules/expenses/receipts.ts); the server checks the bytes. */
+const RECEIPT_ACCEPT = ['image/*', 'application/pdf'];
+const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;
+const acceptable = (file: File) => file.type === 'application/pdf' || file.type.startsWith('image/') || file.type === '';
+
+/** /expenses/new and /expenses/:id: record, change or delete one expense, with its receipt. */
+export function ExpenseFormPage() {
+  const { id } = useParams();
+  const choices = useQuery(choicesQuery);
+  const expense = useQuery({ ...expenseQuery(id ?? ''), enabled: !!id });
+  const title = id ? 'Edit expense' : 'Record an expense';
+  const error = choices.error ?? expense.error;
+  const ready = choices.data && (!id || expense.data);
+  return (
+    <div className="flex max-w-2xl flex-col gap-6">
+      <div>
+        <Link href="/expenses" className="text-sm">
+          Back to expenses
+        </Link>
+        <PageHeading className="mt-2">{title}</PageHeading>
+      </div>
+      {error && !ready && <Alert>{describeError(error).message}</Alert>}
+      {!ready && !error && (
+        <div role="status" className="text-stone-600">
+          Loading…
+        </div>
+      )}
+      {ready && <ExpenseForm key={id ?? 'new'} choices={choices.data} expense={id ? expense.data : undefined} />}
+    </div>
+  );
+}
+
+function ExpenseForm({ choices, expense }: { choices: Choices; expense?: Expense }) {
+  const navigate = useNavigate();
+  const { locale } = useLocale();
+  const create = useCreateExpense();
+  const update = useUpdateExpense(expense?.id ?? '');
+  const keyFor = useIdempotencyKey();
+  const locked = expense ? lockReason(expense) : null;
+
+  const [projectId, setProjectId] = useState<string | null>(expense?.project_id ?? null);
+  const [categoryId, setCategoryId] = useState<string | null>(expense?.expense_category_id ?? null);
+  const [date, setDate] = useState<CalendarDate | null>(parseDate(expense?.spent_date ?? choices.today));
+  const [totalCost, setTotalCost] = useState<number>(expense && expense.units === null ? expense.total_cost : NaN);
+  const [units, setUnits] = useState<number>(expense?.units ?? NaN);
+  const [notes, setNotes] = useState(expense?.notes ?? '');
+  const [billable, setBillable] = useState<boolean | null>(expense?.billable ?? null);
+  const [file, setFile] = useState<File | null>(null);
+  const [removeReceipt, setRemoveReceipt] = useState(false);
+  const [fileProblem, setFileProblem] = useState<string | null>(null);
+
+  const projects = choices.projects.filter((p) => p.can_record || p.id === expense?.project_id);
+  const categories = choices.categories.filter((c) => c.is_active || c.id === expense?.expense_category_id);
+  const project = choices.projects.find((p) => p.id === projectId);
+  const category = choices.categories.find((c) => c.id === categoryId);
+  const currency = project?.currency;
+  const byUnits = category?.unit_price != null;
+  // Until the person ticks it, billable follows the project's default.
+  const isBillable = billable ?? project?.billable ?? true;
+
+  // A refusal is about the values sent: once one changes, its message goes (and no longer blocks the submit).
+  const { reset: resetCreate } = create;
+  const { reset: resetUpdate } = update;
+  useEffect(() => {
+    resetCreate();
+    resetUpdate();
+  }, [projectId, categoryId, date, totalCost, units, notes, billable, file, removeReceipt, resetCreate, resetUpdate]);
+
+  const saving = create.isPending || update.isPending;
+  const { fieldErrors, summary } = formErrors(create.error ?? update.error, FIELDS);
+  const receiptError = fileProblem ?? fieldErrors?.receipt;
+
+  const pick = (files: File[]) => {
+    const chosen = files[0];
+    if (!chosen) return;
+    if (!acceptable(chosen)) return setFileProblem('A receipt is a photo (PNG, JPEG, GIF, HEIC) or a PDF.');
+    if (chosen.size > RECEIPT_MAX_BYTES) return setFileProblem('A receipt is at most 10 MB.');
+    setFileProblem(null);
+    setFile(chosen);
+    setRemoveReceipt(false);
+  };
+
+  const submit = () => {
+    if (!projectId || !categoryId || !date) return;
+    const full: ExpenseBody = {
+      project_id: projectId,
+      expense_category_id: categoryId,
+      spent_date: date.toString(),
+      ...(byUnits ? { units } : { total_cost: totalCost }),
+      notes,
+      billable: isBillable,
+      receipt: file ?? undefined,
+    };
+    if (!expense) {
+      // The same body (and file) retried reuses its key: the server answers once.
+      const key = keyFor({ ...full, receipt: file && [file.name, file.size, file.lastModified] });
+      create.mutate({ body: full, key }, { onSuccess: () => navigate('/expenses') });
+      return;
+    }
+    const changes: Partial<ExpenseBody> = {};
+    if (full.project_id !== expense.project_id) changes.project_id = full.project_id;
+    if (full.expense_category_id !== expense.expense_category_id) changes.expense_category_id = full.expense_category_id;
+    if (full.spent_date !== expense.spent_date) changes.spent_date = full.spent_date;
+    if (byUnits && (units !== expense.units || changes.expense_category_id)) changes.units = units;
+    if (!byUnits && (totalCost !== expense.total_cost || expense.units !== null)) changes.total_cost = totalCost;
+    if (notes !== (expense.notes ?? '')) changes.notes = notes;
+    if (isBillable !== expense.billable) changes.billable = isBillable;
+    if (file) changes.receipt = file;
+    if (removeReceipt) changes.delete_receipt = true;
+    if (Object.keys(changes).length === 0) return navigate('/expenses');
+    update.mutate(changes, { onSuccess: () => navigate('/expenses') });
+  };
+
+  const amountFormat: Intl.NumberFormatOptions = currency ? { style: 'currency', currency } : { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+
+  return (
+    <Form
+      validationErrors={fieldErrors}
+      aria-label={expense ? 'Edit expense' : 'Record an expense'}
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      {locked && <Alert tone="info" title="This expense is locked">{locked}</Alert>}
+      {summary && <Alert>{summary}</Alert>}
+      <fieldset disabled={!!locked} className="contents">
+        <ComboBox
+          label="Project"
+          name="project_id"
+          options={projects.map((p) => ({ id: p.id, label: `${p.client_name} - ${p.name}${p.code ? ` (${p.code})` : ''}` }))}
+          selectedKey={projectId}
+          onSelectionChange={(key) => setProjectId(key === null ? null : String(key))}
+          isRequired
+          isDisabled={!!locked}
+          emptyText="No project matches. You can record expenses on projects you are assigned to."
+        />
+        <Select
+          label="Category"
+          name="expense_category_id"
+          placeholder="Choose a category"
+          options={categories.map((c) => ({
+            id: c.id,
+            label: c.name,
+            detail: c.unit_price != null && c.unit_name ? `${formatUnitPrice(c.unit_price, currency ?? 'USD', locale)} per ${c.unit_name}` : undefined,
+          }))}
+          selectedKey={categoryId}
+          onSelectionChange={(key) => setCategoryId(key === null ? null : String(key))}
+          isRequired
+          isDisabled={!!locked}
+        />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <DatePicker label="Date" name="spent_date" value={date} onChange={setDate} isRequired isDisabled={!!locked} />
+          {byUnits ? (
+            <NumberField
+              key="units"
+              label={`Units (${category?.unit_name ?? 'units'})`}
+              name="units"
+              value={units}
+              onChange={setUnits}
+              minValue={0}
+              formatOptions={{ maximumFractionDigits: 6 }}
+              isRequired
+              isDisabled={!!locked}
+              description={
+                category?.unit_price != null && currency
+                  ? `${formatUnitPrice(category.unit_price, currency, locale)} per ${category.unit_name ?? 'unit'}; the total is worked out when saved.`
+                  : 'The total is worked out when saved.'
+              }
+            />
+          ) : (
+            <NumberField
+              key={`total-${currency ?? ''}`}
+              label="Total cost"
+              name="total_cost"
+              value={totalCost}
+              onChange={setTotalCost}
+              minValue={0}
+              formatOptions={amountFormat}
+              isRequired
+              isDisabled={!!locked}
+              description={currency ? `In ${currency}, the project's currency.` : 'In the project\u2019s currency.'}
+            />
+          )}
+        </div>
+        <TextField name="notes" value={notes} onChange={setNotes} isDisabled={!!locked} className="flex flex-col gap-1.5">
+          <Label className={fieldLabel}>Notes</Label>
+          <TextArea rows={3} className={cx(inputBox, 'resize-y')} />
+          <FieldError className={fieldError} />
+        </TextField>
+        <Checkbox isSelected={isBillable} onChange={setBillable} isDisabled={!!locked}>
+          Billable to the client
+        </Checkbox>
+      </fieldset>
+      <ReceiptField
+        expense={expense}
+        file={file}
+        removed={removeReceipt}
+        error={receiptError}
+        locked={!!locked}
+        onFiles={pick}
+        onRemove={() => {
+          setFile(null);
+          setFileProblem(null);
+          if (expense?.receipt) setRemoveReceipt(true);
+        }}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-3 border-t border-stone-200 pt-5">
+        <div className="flex gap-2">
+          {!locked && (
+            <Button type="submit" isPending={saving}>
+              {expense ? 'Save expense' : 'Record expense'}
+            </Button>
+          )}
+          <Button variant="secondary" onPress={() => navigate('/expenses')}>
+            {locked ? 'Back' : 'Cancel'}
+          </Button>
+        </div>
+        {expense && !locked && <DeleteButton expense={expense} />}
+      </div>
+    </Form>
+  );
+}
+
+function ReceiptField(props: {
+  expense?: Expense;
+  file: File | null;
+  removed: boolean;
+  error?: string | null;
+  locked: boolean;
+  onFiles: (files: File[]) => void;
+  onRemove: () => void;
+}) {
+  const { expense, file, removed, error, locked, onFiles, onRemove } = props;
+  const fileUrl = useObjectUrl(file && isDrawable(file.type) ? file : null);
+  const current = !file && !removed && expense?.receipt ? expense : null;
+  return (
+    <div className="flex flex-col gap-1.5">
+      <span id="receipt-label" className={fieldLabel}>
+        Receipt
+      </span>
+      {file && (
+        <div className="flex items-center gap-3">
+          {fileUrl && <img src={fileUrl} alt={`New receipt: ${file.name}`} className="max-h-40 max-w-40 rounded-sm border border-stone-200 object-contain" />}
+          <span className="text-sm text-stone-700">
+            {file.name} <span className="text-stone-500">(saved with the expense)</span>
+          </span>
+        </div>
+      )}
+      {current && (
+        <div className="flex items-center gap-3">
+          <ReceiptPreview expense={current} size="large" />
+          <span className="text-sm text-stone-700">{current.receipt!.file_name}</span>
+        </div>
+      )}
+      {removed && !file && <p className="text-sm text-stone-700">The receipt will be removed when you save.</p>}
+      {!locked && (
+        <DropZone
+          aria-labelledby="receipt-label"
+          onDrop={async (event) => {
+            const items = event.items.filter((item) => item.kind === 'file');
+            onFiles(await Promise.all(items.slice(0, 1).map((item) => item.getFile())));
+          }}
+          className={cx(
+            'flex flex-col items-center gap-3 rounded-lg border-2 border-dashed border-stone-300 bg-stone-50 px-4 py-6 text-center text-sm text-stone-700',
+            'data-drop-target:border-teal-600 data-drop-target:bg-teal-50 data-focus-visible:outline-2 data-focus-visible:outline-teal-600',
+            error && 'border-red-600',
+          )}
+        >
+          <Text slot="label">Drop a photo or PDF of the receipt here, or</Text>
+          <div className="flex flex-wrap justify-center gap-2">
+            <FileTrigger acceptedFileTypes={RECEIPT_ACCEPT} onSelect={(files) => files && onFiles([...files])}>
+              <Button variant="secondary">Choose a file</Button>
+            </FileTrigger>
+            <FileTrigger acceptedFileTypes={['image/*']} defaultCamera="environment" onSelect={(files) => files && onFiles([...files])}>
+              <Button variant="secondary">Take a photo</Button>
+            </FileTrigger>
+            {(file || current) && (
+              <Button variant="quiet" onPress={onRemove}>
+                Remove receipt
+              </Button>
+            )}
+          </div>
+          <span className={fieldDescription}>PNG, JPEG, GIF, HEIC or PDF, up to 10 MB.</span>
+        </DropZone>
+      )}
+      {error && (
+        <p role="alert" className={fieldError}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function DeleteButton({ expense }: { expense: Expense }) {
+  const navigate = useNavigate();
+  const remove = useDeleteExpense(expense.id);
+  return (
+    <DialogTrigger onOpenChange={(open) => !open && remove.reset()}>
+      <Button variant="quiet" className="text-red-800">
+        Delete expense
+      </Button>
+      <Dialog title="Delete this expense?">
+        <div className="flex flex-col gap-4">
+          {remove.error && <Alert>{describeError(remove.error).message}</Alert>}
+          <p className="text-sm text-stone-700">
+            The expense of {expense.spent_date} ({expense.expense_category.name}) and its receipt are deleted. This cannot be undone.
+          </p>
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" slot="close">
+              Keep it
+            </Button>
+            <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate(undefined, { onSuccess: () => navigate('/expenses') })}>
+              Delete expense
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+    </DialogTrigger>
+  );
+}

@@ -1,0 +1,186 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link as AriaLink, useLocale } from 'react-aria-components';
+import { useNavigate, useSearchParams } from 'react-router';
+import { describeError } from '../../api/errors.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button, buttonClass } from '../../ui/Button.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
+import { Select, type SelectOption } from '../../ui/Select.tsx';
+import { sheetQuery, type Sheet, type SheetFilter, type WebExpense } from './api.ts';
+import { dateLabel } from './dates.ts';
+import { filterOf, searchOf } from './filters.ts';
+import { formatMoney } from './money.ts';
+import { PERIODS, periodRange } from './period.ts';
+import { ReceiptPreview } from './Receipt.tsx';
+import { statusLabel } from './status.ts';
+
+/** The person's expenses, newest first: filters in the URL, pages of 25, each row opening the form. */
+export function ExpensesPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const filter = filterOf(params);
+  const { data: sheet, error, isPlaceholderData } = useQuery(sheetQuery(filter));
+  const go = (next: SheetFilter) => navigate(`/expenses${searchOf(next)}`);
+  const filtered = !!(filter.from || filter.to || filter.project_id || filter.expense_category_id);
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <PageHeading>Expenses</PageHeading>
+        <AriaLink href="/expenses/new" className={buttonClass('primary')}>
+          Record an expense
+        </AriaLink>
+      </div>
+      {error && !sheet && <Alert>{describeError(error).message}</Alert>}
+      {sheet && <Filters sheet={sheet} filter={filter} onChange={(f) => go({ ...f, page: undefined })} />}
+      {!sheet && !error && (
+        <div role="status" className="rounded-lg border border-stone-200 bg-white p-6 text-stone-600 shadow-xs">
+          Loading expenses…
+        </div>
+      )}
+      {sheet && (
+        <section aria-labelledby="expenses-list" aria-busy={isPlaceholderData} className="flex flex-col gap-3">
+          <h2 id="expenses-list" className="sr-only">
+            Your expenses
+          </h2>
+          {sheet.expenses.length === 0 ? (
+            <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">
+              {filtered ? (
+                <p>
+                  No expenses match these filters. <Link href="/expenses">Show all expenses</Link>
+                </p>
+              ) : (
+                <p>
+                  No expenses yet. <Link href="/expenses/new">Record your first expense</Link>, with a photo of the receipt.
+                </p>
+              )}
+            </div>
+          ) : (
+            <ExpenseTable expenses={sheet.expenses} />
+          )}
+          {sheet.total_pages > 1 && <Pages sheet={sheet} onPage={(page) => go({ ...filter, page })} />}
+        </section>
+      )}
+    </div>
+  );
+}
+
+function Filters({ sheet, filter, onChange }: { sheet: Sheet; filter: SheetFilter; onChange: (f: SheetFilter) => void }) {
+  const preset = PERIODS.find((p) => {
+    const range = periodRange(p.id, sheet.today);
+    return range.from === filter.from && range.to === filter.to;
+  });
+  const periods: SelectOption[] = PERIODS.map((p) => ({ id: p.id, label: p.label }));
+  if (!preset) periods.push({ id: 'custom', label: `${filter.from ? dateLabel(filter.from) : '…'} – ${filter.to ? dateLabel(filter.to) : '…'}` });
+  const projects: SelectOption[] = [
+    { id: 'all', label: 'All projects' },
+    ...sheet.projects.map((p) => ({ id: p.id, label: `${p.client_name} - ${p.name}` })),
+  ];
+  const categories: SelectOption[] = [
+    { id: 'all', label: 'All categories' },
+    ...sheet.categories.map((c) => ({ id: c.id, label: c.is_active ? c.name : `${c.name} (archived)` })),
+  ];
+  return (
+    <div className="grid gap-3 sm:grid-cols-3" role="group" aria-label="Filters">
+      <Select
+        label="Period"
+        options={periods}
+        selectedKey={preset?.id ?? 'custom'}
+        onSelectionChange={(key) => {
+          if (key === 'custom') return;
+          const range = periodRange(key as (typeof PERIODS)[number]['id'], sheet.today);
+          onChange({ ...filter, from: range.from, to: range.to });
+        }}
+      />
+      <Select
+        label="Project"
+        options={projects}
+        selectedKey={filter.project_id ?? 'all'}
+        onSelectionChange={(key) => onChange({ ...filter, project_id: key === 'all' ? undefined : String(key) })}
+      />
+      <Select
+        label="Category"
+        options={categories}
+        selectedKey={filter.expense_category_id ?? 'all'}
+        onSelectionChange={(key) => onChange({ ...filter, expense_category_id: key === 'all' ? undefined : String(key) })}
+      />
+    </div>
+  );
+}
+
+function ExpenseTable({ expenses }: { expenses: WebExpense[] }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+      <table className="w-full min-w-[44rem] border-collapse text-sm">
+        <caption className="sr-only">Your expenses, newest first</caption>
+        <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
+          <tr>
+            <th scope="col" className="px-3 py-2">Date</th>
+            <th scope="col" className="px-3 py-2">Project</th>
+            <th scope="col" className="px-3 py-2">Category and notes</th>
+            <th scope="col" className="px-3 py-2 text-right">Amount</th>
+            <th scope="col" className="px-3 py-2">Receipt</th>
+            <th scope="col" className="px-3 py-2">Status</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-stone-100">
+          {expenses.map((e) => (
+            <ExpenseRow key={e.id} expense={e} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ExpenseRow({ expense: e }: { expense: WebExpense }) {
+  const { locale } = useLocale();
+  const status = statusLabel(e);
+  return (
+    <tr className="align-top">
+      <th scope="row" className="px-3 py-2.5 text-left font-normal whitespace-nowrap">
+        <Link href={`/expenses/${e.id}`} aria-label={`${e.is_locked ? 'View' : 'Edit'} expense of ${dateLabel(e.spent_date)}: ${e.expense_category.name}`}>
+          {dateLabel(e.spent_date)}
+        </Link>
+      </th>
+      <td className="px-3 py-2.5">
+        <span className="block font-medium text-stone-900">{e.project.name}</span>
+        <span className="block text-xs text-stone-600">{e.project.client_name}</span>
+      </td>
+      <td className="px-3 py-2.5">
+        <span className="block text-stone-900">{e.expense_category.name}</span>
+        {e.units !== null && e.expense_category.unit_name && (
+          <span className="block text-xs text-stone-600">
+            {e.units} {e.expense_category.unit_name}
+          </span>
+        )}
+        {e.notes && <span className="mt-0.5 block text-stone-700">{e.notes}</span>}
+      </td>
+      <td className="px-3 py-2.5 text-right font-medium whitespace-nowrap tabular-nums">
+        {formatMoney(e.total_cost, e.currency, locale)}
+        {!e.billable && <span className="block text-xs font-normal text-stone-600">Not billable</span>}
+      </td>
+      <td className="px-3 py-2.5">{e.receipt ? <ReceiptPreview expense={e} /> : <span className="text-stone-500">None</span>}</td>
+      <td className="px-3 py-2.5 text-stone-700">{status ?? <span className="sr-only">Not submitted</span>}</td>
+    </tr>
+  );
+}
+
+function Pages({ sheet, onPage }: { sheet: Sheet; onPage: (page: number) => void }) {
+  return (
+    <nav aria-label="Pages" className="flex items-center justify-between gap-3 text-sm text-stone-700">
+      <span>
+        Page {sheet.page} of {sheet.total_pages} ({sheet.total_entries} expenses)
+      </span>
+      <span className="flex gap-2">
+        <Button variant="secondary" isDisabled={sheet.page <= 1} onPress={() => onPage(sheet.page - 1)}>
+          Previous page
+        </Button>
+        <Button variant="secondary" isDisabled={sheet.page >= sheet.total_pages} onPress={() => onPage(sheet.page + 1)}>
+          Next page
+        </Button>
+      </span>
+    </nav>
+  );
+}

@@ -1,0 +1,35 @@
+import type { SheetFilter } from './api.ts';
+
+/**
+ * The list's filters live in the URL (/expenses?from=…&to=…&project_id=…&expense_category_id=…&page=2),
+ * so a filtered list survives a reload and can be shared. Unknown or malformed values are dropped
+ * here rather than sent (the server would refuse them with a 400).
+ */
+const DATE = /^\d{4}-\d\d-\d\d$/;
+const ID = /^[0-9a-f-]{36}$/i;
+
+export function filterOf(params: URLSearchParams): SheetFilter {
+  const filter: SheetFilter = {};
+  const from = params.get('from');
+  const to = params.get('to');
+  if (from && DATE.test(from)) filter.from = from;
+  if (to && DATE.test(to) && !(filter.from && to < filter.from)) filter.to = to;
+  const project = params.get('project_id');
+  if (project && ID.test(project)) filter.project_id = project;
+  const category = params.get('expense_category_id');
+  if (category && ID.test(category)) filter.expense_category_id = category;
+  const page = Number(params.get('page'));
+  if (Number.isInteger(page) && page > 1) filter.page = page;
+  return filter;
+}
+
+/** The URL query of a filter (page 1 is the default and left out). */
+export function searchOf(filter: SheetFilter): string {
+  const params = new URLSearchParams();
+  for (const name of ['from', 'to', 'project_id', 'expense_category_id'] as const) {
+    if (filter[name]) params.set(name, filter[name]);
+  }
+  if (filter.page && filter.page > 1) params.set('page', String(filter.page));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
