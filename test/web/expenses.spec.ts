@@ -79,6 +79,9 @@ test('a member records an expense with a receipt, sees it listed, changes it and
   await page.getByRole('button', { name: 'Save expense' }).click();
   await expect(page).toHaveURL(/\/expenses$/);
   await expect(taxi).toContainText('45.00');
+  // The changed expense's thumbnail is fetched anew: let it finish drawing before the page is
+  // left, or the browser logs the interrupted blob: load as an error (ERR_FILE_NOT_FOUND).
+  await expect.poll(() => taxi.getByRole('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(8);
   expect((await workspace.api('GET', `/api/v2/expenses/${listed[0].id}`, undefined, mia.id)).body).toMatchObject({ total_cost: 45, receipt: { file_name: 'taxi.png' } });
 
   // Units priced by the category; the API's refusal shows beside the field.

@@ -8,14 +8,21 @@ const DRAWABLE = new Set(['image/png', 'image/jpeg', 'image/gif']);
 
 export const isDrawable = (contentType: string) => DRAWABLE.has(contentType);
 
-/** A blob: URL for a blob while the component shows it, revoked after. */
+/** An unused blob: URL is revoked this long after its component let go of it. */
+const REVOKE_AFTER_MS = 30_000;
+
+/**
+ * A blob: URL for a blob while the component shows it, revoked a while after. Not at
+ * once: an <img> still loading the old URL (a newer receipt just replaced it, or the
+ * page is being left) would fail with ERR_FILE_NOT_FOUND.
+ */
 export function useObjectUrl(blob: Blob | undefined | null): string | undefined {
   const [url, setUrl] = useState<string>();
   useEffect(() => {
     if (!blob) return setUrl(undefined);
     const made = URL.createObjectURL(blob);
     setUrl(made);
-    return () => URL.revokeObjectURL(made);
+    return () => void setTimeout(() => URL.revokeObjectURL(made), REVOKE_AFTER_MS);
   }, [blob]);
   return url;
 }
