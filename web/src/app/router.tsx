@@ -7,6 +7,7 @@ import { signedInRoutes, signedOutRoutes } from '../areas/session/routes.tsx';
 import { settingsRoutes } from '../areas/settings/routes.tsx';
 import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { timeRoutes } from '../areas/time/routes.tsx';
+import { approvalsRoutes } from '../areas/approvals/routes.tsx';
 import { Root } from './Root.tsx';
 import { AppShell } from './shell/AppShell.tsx';
 import { SettingsLayout } from './shell/SettingsLayout.tsx';
@@ -52,6 +53,7 @@ export function createRouter(queryClient: QueryClient) {
               children: [
                 ...homeRoutes,
                 ...timeRoutes(queryClient),
+                ...approvalsRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
                 { Component: SettingsLayout, children: [...settingsRoutes(queryClient), ...membersRoutes(queryClient), ...signedInRoutes] },
                 { path: '*', Component: NotFound },

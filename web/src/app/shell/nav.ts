@@ -1,5 +1,6 @@
 import type { ComponentType, SVGProps } from 'react';
 import { ClockIcon, HomeIcon, SettingsIcon } from '../../ui/icons.tsx';
+import { CheckIcon } from '../../ui/icons.tsx';
 
 export interface NavEntry {
   to: string;
@@ -16,5 +17,6 @@ export interface NavEntry {
 export const NAV: NavEntry[] = [
   { to: '/', label: 'Home', icon: HomeIcon, end: true },
   { to: '/time', label: 'Time', icon: ClockIcon },
+  { to: '/approvals', label: 'Approvals', icon: CheckIcon },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
 ];
