@@ -11,7 +11,7 @@ export function ApprovalsPage() {
   const session = useSession();
   const approver = session.workspace !== null && APPROVER_ROLES.includes(session.workspace.role);
   return (
-    <div className="flex flex-col gap-8">
+    <div className="flex min-w-0 flex-col gap-8">
       <PageHeading>Approvals</PageHeading>
       <MyWeekSection date={params.get('date') ?? undefined} />
       {approver && <QueueSection />}

@@ -52,14 +52,14 @@ export function QueueSection() {
 
 function QueueTable({ id, title, empty, rows, action }: { id: string; title: string; empty: string; rows: QueueRow[]; action: (row: QueueRow) => React.ReactNode }) {
   return (
-    <section aria-labelledby={id} className="flex flex-col gap-3">
+    <section aria-labelledby={id} className="flex min-w-0 flex-col gap-3">
       <h2 id={id} className="text-lg font-semibold text-stone-900">
         {title}
       </h2>
       {rows.length === 0 ? (
         <p className="text-sm text-stone-600">{empty}</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+        <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
           <table className="w-full min-w-[34rem] border-collapse text-sm">
             <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
               <tr>
@@ -77,7 +77,7 @@ function QueueTable({ id, title, empty, rows, action }: { id: string; title: str
                     {row.name}
                     <span className="block text-xs font-normal text-stone-600">{row.email}</span>
                   </th>
-                  <td className="px-3 py-2 text-stone-800">{weekText(row.week_start, row.week_end)}</td>
+                  <td className="px-3 py-2 whitespace-nowrap text-stone-800">{weekText(row.week_start, row.week_end)}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{row.item_count}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{hoursText(row.seconds)}</td>
                   <td className="px-3 py-2 text-right">{action(row)}</td>
