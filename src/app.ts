@@ -35,6 +35,8 @@ import { membersRoutes } from './modules/members/routes.ts';
 import { workspaceRoutes } from './modules/workspaces/routes.ts';
 import { timeWebRoutes } from './modules/time-web/routes.ts';
 import { expensesWebRoutes } from './modules/expenses-web/routes.ts';
+
+import { approvalsWebRoutes } from './modules/approvals-web/routes.ts';
 import { credentialsRoutes } from './modules/credentials/routes.ts';
 import { registerWebApp } from './http/web-app.ts';
 
@@ -123,6 +125,8 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(workspaceRoutes);
   await app.register(timeWebRoutes);
   await app.register(expensesWebRoutes);
+
+  await app.register(approvalsWebRoutes);
   await app.register(credentialsRoutes);
   for (const plugin of plugins) await app.register(plugin);
   // Its catch-all GET answers only the paths no other route has.

@@ -186,10 +186,10 @@ interface Review {
  * (404: unknown, malformed and other workspaces' ids alike); the person is in
  * the caller's reach (403).
  */
-async function resolveReview(trx: Tx, p: Principal, input: ReviewInput): Promise<Review> {
+export async function resolveReview(trx: Tx, p: Principal, input: ReviewInput, { requireEnabled = true } = {}): Promise<Review> {
   assertMayReviewTime(p);
   checkPeriod(input);
-  await assertApprovalsEnabled(trx, p.companyId);
+  if (requireEnabled) await assertApprovalsEnabled(trx, p.companyId);
   const userId = input.user_id.toLowerCase();
   const person = isId(userId) ? await findPerson(trx, p.companyId, userId) : undefined;
   if (!person || person.role === 'client') throw notFound('user');
@@ -210,6 +210,19 @@ const scopeOf =
 
 const preflightError = (code: string, message: string, preflight: Preflight) => new ApiError(code, message, { preflight }, 409);
 
+/**
+ * The preflight of a review, read without acting (the web app shows it before
+ * Approve; approve runs it again): the person, the caller's reach, the period's
+ * items and the preflight. Same checks and answers as approve (404, 403).
+ */
+export function reviewPeriod(db: Kysely<DB>, p: Principal, input: ReviewInput) {
+  return withTenant(db, p.companyId, async (trx) => {
+    const review = await resolveReview(trx, p, input);
+    const items = await periodItems(trx, p.companyId, review.person.user_id, input, false);
+    return { review, items, preflight: runPreflight(items, scopeOf(review), input, review.person.expected_weekly_hours) };
+  });
+}
+
 /** Test seam: runs between the preflight and the locked approval (tests use it to change the period meanwhile). */
 export const approvalTestHooks: { afterPreflight?: () => Promise<void> } = {};
 
@@ -224,11 +237,7 @@ export const approvalTestHooks: { afterPreflight?: () => Promise<void> } = {};
  * Nothing submitted (and no blockers) is a 200 with counts of 0.
  */
 export async function approve(db: Kysely<DB>, p: Principal, input: ApproveInput, now: Date) {
-  const reviewed = await withTenant(db, p.companyId, async (trx) => {
-    const review = await resolveReview(trx, p, input);
-    const items = await periodItems(trx, p.companyId, review.person.user_id, input, false);
-    return { review, items, preflight: runPreflight(items, scopeOf(review), input, review.person.expected_weekly_hours) };
-  });
+  const reviewed = await reviewPeriod(db, p, input);
   const { review, preflight } = reviewed;
   const inScope = scopeOf(review);
   const personId = review.person.user_id;
@@ -341,7 +350,19 @@ export interface WithdrawInput extends Period {
  * locked with the items holding it and why (billed; dated outside the period;
  * on another project). Recorded in the audit log (no actor user) with the reason.
  */
-export async function withdrawApproval(db: Kysely<DB>, companyId: string, input: WithdrawInput, now: Date) {
+export interface WithdrawOptions {
+  /** Who withdraws (the web app's approver), for the audit log; none for the operator's CLI. */
+  actor?: Principal;
+  /** Only these of the person's items (a manager's reach); all by default. */
+  reach?: ApprovalReach;
+  /**
+   * Refuse (409 `approval_withdrawal_billed`, nothing changed) when billed approved
+   * work is in the scope, instead of withdrawing the rest and keeping it (the CLI's way).
+   */
+  refuseBilled?: boolean;
+}
+
+export async function withdrawApproval(db: Kysely<DB>, companyId: string, input: WithdrawInput, now: Date, options: WithdrawOptions = {}) {
   checkPeriod(input);
   const reason = checkReason(input.reason);
   return withTenant(db, companyId, async (trx) => {
@@ -360,7 +381,13 @@ export async function withdrawApproval(db: Kysely<DB>, companyId: string, input:
     // wait their turn), so the items withdrawn and the weeks reported are one state.
     await lockPersonTimeForApproval(trx, companyId, person.user_id);
     const items = await periodItems(trx, companyId, person.user_id, input, true);
-    const approved = items.filter((i) => i.approval_status === 'approved' && (projectId === undefined || i.project_id === projectId));
+    const reach = options.reach ?? { all: true };
+    const approved = items.filter(
+      (i) =>
+        i.approval_status === 'approved' &&
+        (projectId === undefined || i.project_id === projectId) &&
+        (reach.all || reach.projectIds.includes(i.project_id)),
+    );
     const chosen = approved.filter((i) => !i.is_billed);
     const counts = await setApprovalStatus(trx, companyId, chosen, 'submitted', now);
     // Every week the withdrawal touched: those of all the approved items in its
@@ -378,11 +405,21 @@ export async function withdrawApproval(db: Kysely<DB>, companyId: string, input:
       ...reportWeeks(weeks, left, { from: input.from, to: input.to, projectId }, settings.week_start),
       reason,
     };
+    if (options.refuseBilled && result.billed_kept_count > 0) {
+      // Thrown inside the transaction: the items moved above go back as they were.
+      const billed = result.still_locked_weeks.flatMap((w) => w.held_by.filter((h) => h.reason === 'billed').map((h) => ({ ...w, held_by: [h] })));
+      throw new ApiError(
+        'approval_withdrawal_billed',
+        `Billed work depends on this approval, so nothing was withdrawn. ${billed.map((w) => `Week of ${w.week_start}: ${w.held_by[0].message}`).join(' ')}`,
+        { still_locked_weeks: billed },
+        409,
+      );
+    }
     if (chosen.length > 0) {
       await auditTimesheet(trx, 'timesheet.approval_withdrawn', {
         companyId,
         personId: person.user_id,
-        actor: null,
+        actor: options.actor ?? null,
         moved: chosen,
         details: result,
       });

@@ -79,7 +79,9 @@ function holdMessage(reason: HoldReason, items: ApprovedItem[], scope: Withdrawa
     case 'outside_period':
       return `${text} ${is} approved in this week but dated outside ${scope.from}..${scope.to}; withdraw the whole week to unlock it.`;
     case 'other_project':
-      return `${text} ${is} approved in this week on another project than ${scope.projectId}; withdraw without --project to unlock it.`;
+      return scope.projectId === undefined
+        ? `${text} ${is} approved in this week on a project whose time you do not approve; an owner or administrator can withdraw it.`
+        : `${text} ${is} approved in this week on another project than ${scope.projectId}; withdraw without --project to unlock it.`;
   }
 }
 

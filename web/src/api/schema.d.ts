@@ -1237,6 +1237,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/approvals/week": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s week: its approval state, fingerprint and last rejection */
+        get: operations["getMyApprovalWeek"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/approvals/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The weeks the caller may approve or reject (submitted) and withdraw (approved)
+         * @description Owners and administrators see everyone; managers their teammates, and with approve_managed_projects time on projects they manage (never their own); others 403.
+         */
+        get: operations["getApprovalQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/approvals/preflight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The preflight of a person’s period, read before approving
+         * @description The blockers and warnings approve would answer, and the fingerprint to approve with. Who may: as for approve (403, 404).
+         */
+        get: operations["getApprovalPreflight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/approvals/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an approval: the person’s approved time and expenses in the period go back to submitted, unlocking their weeks
+         * @description Web app only (the API has no withdrawal). Who may: as for approve; a manager withdraws only what they reach. Refused with 409 approval_withdrawal_billed, changing nothing, when billed approved work is in the period: still_locked_weeks names the weeks and invoices. Works with approvals turned off too (to unlock weeks approved before).
+         */
+        post: operations["withdrawApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/keys": {
         parameters: {
             query?: never;
@@ -9565,6 +9642,366 @@ export interface operations {
                             unit_price: number | null;
                             is_active: boolean;
                         }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getMyApprovalWeek: {
+        parameters: {
+            query?: {
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        today: string;
+                        approvals_enabled: boolean;
+                        /** @description The week now; send it with submit, which answers 409 submission_stale if the week changed since. */
+                        fingerprint: string;
+                        /** @description A timer runs in the week (submit would be 409 running_timer). */
+                        running: boolean;
+                        /** @description Time entries and expenses of the week by approval state; seconds of time. */
+                        statuses: {
+                            unsubmitted: {
+                                count: number;
+                                seconds: number;
+                            };
+                            submitted: {
+                                count: number;
+                                seconds: number;
+                            };
+                            approved: {
+                                count: number;
+                                seconds: number;
+                            };
+                            rejected: {
+                                count: number;
+                                seconds: number;
+                            };
+                        };
+                        /** @description The last rejection of this week’s rejected items. */
+                        rejection: {
+                            reason: string | null;
+                            rejected_at: string;
+                            rejected_by: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getApprovalQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        today: string;
+                        /** @description Weeks with submitted time or expenses the caller may approve or reject. */
+                        submitted: {
+                            user_id: string;
+                            name: string;
+                            email: string;
+                            week_start: string;
+                            week_end: string;
+                            item_count: number;
+                            seconds: number;
+                        }[];
+                        /** @description Weeks with approved time or expenses in reach, the last 26 weeks. */
+                        approved: {
+                            user_id: string;
+                            name: string;
+                            email: string;
+                            week_start: string;
+                            week_end: string;
+                            item_count: number;
+                            seconds: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getApprovalPreflight: {
+        parameters: {
+            query: {
+                user_id: string;
+                from: string;
+                to: string;
+                project_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fingerprint: string;
+                        blockers: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Submitted time entries and expenses in the scope: what Approve would approve. */
+                        submitted_count: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    withdrawApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whose approval; another workspace’s person gives 404. */
+                    user_id: string;
+                    /** Format: date */
+                    from: string;
+                    /** Format: date */
+                    to: string;
+                    project_id?: string;
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: string;
+                        from: string;
+                        to: string;
+                        project_id: string | null;
+                        time_entry_count: number;
+                        expense_count: number;
+                        billed_kept_count: number;
+                        unlocked_weeks: {
+                            week_start: string;
+                            week_end: string;
+                        }[];
+                        still_locked_weeks: {
+                            week_start: string;
+                            week_end: string;
+                            held_by: {
+                                /** @enum {string} */
+                                reason: "billed" | "outside_period" | "other_project";
+                                message: string;
+                                time_entry_ids: string[];
+                                expense_ids: string[];
+                                invoice_ids?: string[];
+                            }[];
+                        }[];
+                        reason: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        still_locked_weeks?: {
+                            week_start: string;
+                            week_end: string;
+                            held_by: {
+                                /** @enum {string} */
+                                reason: "billed" | "outside_period" | "other_project";
+                                message: string;
+                                time_entry_ids: string[];
+                                expense_ids: string[];
+                                invoice_ids?: string[];
+                            }[];
+                        }[];
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };

@@ -8,6 +8,8 @@ import { settingsRoutes } from '../areas/settings/routes.tsx';
 import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { timeRoutes } from '../areas/time/routes.tsx';
 import { expensesRoutes } from '../areas/expenses/routes.tsx';
+
+import { approvalsRoutes } from '../areas/approvals/routes.tsx';
 import { Root } from './Root.tsx';
 import { AppShell } from './shell/AppShell.tsx';
 import { SettingsLayout } from './shell/SettingsLayout.tsx';
@@ -54,6 +56,8 @@ export function createRouter(queryClient: QueryClient) {
                 ...homeRoutes,
                 ...timeRoutes(queryClient),
                 ...expensesRoutes(queryClient),
+
+                ...approvalsRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
                 { Component: SettingsLayout, children: [...settingsRoutes(queryClient), ...membersRoutes(queryClient), ...signedInRoutes] },
                 { path: '*', Component: NotFound },

@@ -1,6 +1,7 @@
 import type { ComponentType, SVGProps } from 'react';
-import { ClockIcon, HomeIcon, SettingsIcon } from '../../ui/icons.tsx';
+import { CheckIcon, ClockIcon, HomeIcon, SettingsIcon } from '../../ui/icons.tsx';
 import { ReceiptIcon } from '../../areas/expenses/ReceiptIcon.tsx';
+
 
 export interface NavEntry {
   to: string;
@@ -18,5 +19,6 @@ export const NAV: NavEntry[] = [
   { to: '/', label: 'Home', icon: HomeIcon, end: true },
   { to: '/time', label: 'Time', icon: ClockIcon },
   { to: '/expenses', label: 'Expenses', icon: ReceiptIcon },
+  { to: '/approvals', label: 'Approvals', icon: CheckIcon },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
 ];

@@ -1,0 +1,288 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { approvalReach, assertMayReviewTime, type ApprovalReach } from '../../access/approvals.ts';
+import { isAdmin } from '../../access/policy.ts';
+import { withTenant } from '../../db/tenant.ts';
+import { ApiError, badRequest } from '../../errors.ts';
+import { Enum, ErrorResponses, OrNull } from '../../http/schemas.ts';
+import { principalOf } from '../../http/security.ts';
+import { isWorkDate, todayIn } from '../../time/workspace-time.ts';
+import { fingerprintOf, REASON_MAX } from '../approvals/preflight.ts';
+import { loadApprovalSettings, periodItems } from '../approvals/queries.ts';
+import { resolveReview, reviewPeriod, withdrawApproval } from '../approvals/service.ts';
+import { loadTimeSettings } from '../time-entries/queries.ts';
+import { weekEndOf, weekStartOf } from '../time-entries/rules.ts';
+import { lastRejectionOf, peopleNamed, reviewableDays } from './queries.ts';
+
+/**
+ * The web app's approval screens (issue 16 item 3): the caller's week with its
+ * approval state and last rejection, the approver's queue, a preflight read
+ * before Approve, and the withdrawal of an approval, which the API does not
+ * offer (spec: "Withdrawing approval is not available through the API"). Submit,
+ * approve and reject are the /api/v2 routes. See docs/decisions.md.
+ */
+
+/** How far back the queue lists approved weeks (for withdrawal): 26 weeks before today. */
+const APPROVED_WEEKS_SHOWN = 26;
+
+const tags = ['web'];
+const Day = Type.String({ format: 'date' });
+
+const StatusCount = Type.Object({ count: Type.Integer(), seconds: Type.Integer() }, { additionalProperties: false });
+const MyWeek = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  today: Type.String(),
+  approvals_enabled: Type.Boolean(),
+  fingerprint: Type.String({ description: 'The week now; send it with submit, which answers 409 submission_stale if the week changed since.' }),
+  running: Type.Boolean({ description: 'A timer runs in the week (submit would be 409 running_timer).' }),
+  statuses: Type.Object(
+    { unsubmitted: StatusCount, submitted: StatusCount, approved: StatusCount, rejected: StatusCount },
+    { additionalProperties: false, description: 'Time entries and expenses of the week by approval state; seconds of time.' },
+  ),
+  rejection: OrNull(
+    Type.Object(
+      { reason: OrNull(Type.String()), rejected_at: Type.String(), rejected_by: OrNull(Type.String()) },
+      { additionalProperties: false, description: 'The last rejection of this week\u2019s rejected items.' },
+    ),
+  ),
+});
+
+const QueueRow = Type.Object(
+  {
+    user_id: Type.String(),
+    name: Type.String(),
+    email: Type.String(),
+    week_start: Type.String(),
+    week_end: Type.String(),
+    item_count: Type.Integer(),
+    seconds: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+const Queue = Type.Object({
+  today: Type.String(),
+  submitted: Type.Array(QueueRow, { description: 'Weeks with submitted time or expenses the caller may approve or reject.' }),
+  approved: Type.Array(QueueRow, { description: `Weeks with approved time or expenses in reach, the last ${APPROVED_WEEKS_SHOWN} weeks.` }),
+});
+
+const ReviewQuery = Type.Object(
+  { user_id: Type.String({ minLength: 1, maxLength: 64 }), from: Day, to: Day, project_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) },
+  { additionalProperties: false },
+);
+const Finding = Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true });
+const PreflightBody = Type.Object({
+  fingerprint: Type.String(),
+  blockers: Type.Array(Finding),
+  warnings: Type.Array(Finding),
+  submitted_count: Type.Integer({ description: 'Submitted time entries and expenses in the scope: what Approve would approve.' }),
+});
+
+const WithdrawBody = Type.Object(
+  {
+    user_id: Type.String({ minLength: 1, maxLength: 64, description: 'Whose approval; another workspace\u2019s person gives 404.' }),
+    from: Day,
+    to: Day,
+    project_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    reason: Type.Optional(OrNull(Type.String({ maxLength: REASON_MAX }))),
+  },
+  { additionalProperties: false },
+);
+const WeekRange = { week_start: Type.String(), week_end: Type.String() };
+const Hold = Type.Object(
+  {
+    reason: Enum(['billed', 'outside_period', 'other_project']),
+    message: Type.String(),
+    time_entry_ids: Type.Array(Type.String()),
+    expense_ids: Type.Array(Type.String()),
+    invoice_ids: Type.Optional(Type.Array(Type.String())),
+  },
+  { additionalProperties: false },
+);
+const Withdrawal = Type.Object({
+  user_id: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  project_id: OrNull(Type.String()),
+  time_entry_count: Type.Integer(),
+  expense_count: Type.Integer(),
+  billed_kept_count: Type.Integer(),
+  unlocked_weeks: Type.Array(Type.Object(WeekRange)),
+  still_locked_weeks: Type.Array(Type.Object({ ...WeekRange, held_by: Type.Array(Hold) })),
+  reason: OrNull(Type.String()),
+});
+const WithdrawConflict = Type.Object(
+  {
+    error: Type.String(),
+    error_description: Type.String(),
+    message: Type.String(),
+    still_locked_weeks: Type.Optional(Type.Array(Type.Object({ ...WeekRange, held_by: Type.Array(Hold) }))),
+  },
+  { additionalProperties: true },
+);
+
+const zero = () => ({ count: 0, seconds: 0 });
+
+/** Folds per-day counts into one row per person and week, keeping only what the reach covers. */
+function byWeek(days: readonly { user_id: string; project_id: string; spent_date: string; item_count: number; seconds: number }[], weekStart: 'monday' | 'sunday' | 'saturday') {
+  const rows = new Map<string, { user_id: string; week_start: string; week_end: string; item_count: number; seconds: number }>();
+  for (const d of days) {
+    const week = weekStartOf(d.spent_date, weekStart);
+    const key = `${d.user_id}/${week}`;
+    const row = rows.get(key) ?? { user_id: d.user_id, week_start: week, week_end: weekEndOf(week), item_count: 0, seconds: 0 };
+    row.item_count += d.item_count;
+    row.seconds += d.seconds;
+    rows.set(key, row);
+  }
+  return [...rows.values()];
+}
+
+export async function approvalsWebRoutes(app: FastifyInstance) {
+  app.get(
+    '/web/api/approvals/week',
+    {
+      config: { access: 'authenticated', web: true },
+      schema: {
+        tags,
+        operationId: 'getMyApprovalWeek',
+        summary: 'The caller\u2019s week: its approval state, fingerprint and last rejection',
+        querystring: Type.Object({ date: Type.Optional(Day) }, { additionalProperties: false }),
+        response: { 200: MyWeek, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      const { date } = request.query as { date?: string };
+      if (date !== undefined && !isWorkDate(date)) throw badRequest('date must be a date between 1900 and 2999.', { field: 'date' });
+      return withTenant(app.db, p.companyId, async (trx) => {
+        const [settings, time] = [await loadApprovalSettings(trx, p.companyId), await loadTimeSettings(trx, p.companyId)];
+        const today = todayIn(time.timezone, app.config.clock());
+        const from = weekStartOf(date ?? today, settings.week_start);
+        const to = weekEndOf(from);
+        const items = await periodItems(trx, p.companyId, p.userId, { from, to }, false);
+        const statuses = { unsubmitted: zero(), submitted: zero(), approved: zero(), rejected: zero() };
+        for (const i of items) {
+          statuses[i.approval_status].count += 1;
+          statuses[i.approval_status].seconds += i.kind === 'time' ? (i.duration_seconds ?? 0) : 0;
+        }
+        const rejected = new Set(items.filter((i) => i.approval_status === 'rejected').map((i) => i.id));
+        return {
+          from,
+          to,
+          today,
+          approvals_enabled: settings.approvals_enabled,
+          fingerprint: fingerprintOf(items),
+          running: items.some((i) => i.is_running === true),
+          statuses,
+          rejection: await lastRejectionOf(trx, p.companyId, p.userId, rejected),
+        };
+      });
+    },
+  );
+
+  app.get(
+    '/web/api/approvals/queue',
+    {
+      config: { access: 'authenticated', web: true },
+      schema: {
+        tags,
+        operationId: 'getApprovalQueue',
+        summary: 'The weeks the caller may approve or reject (submitted) and withdraw (approved)',
+        description: 'Owners and administrators see everyone; managers their teammates, and with approve_managed_projects time on projects they manage (never their own); others 403.',
+        response: { 200: Queue, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      assertMayReviewTime(p);
+      return withTenant(app.db, p.companyId, async (trx) => {
+        const settings = await loadApprovalSettings(trx, p.companyId);
+        const time = await loadTimeSettings(trx, p.companyId);
+        const today = todayIn(time.timezone, app.config.clock());
+        const since = weekStartOf(today, settings.week_start);
+        const approvedSince = new Date(Date.parse(`${since}T00:00:00Z`) - APPROVED_WEEKS_SHOWN * 7 * 86_400_000).toISOString().slice(0, 10);
+        const days = await reviewableDays(trx, p.companyId, approvedSince, isAdmin(p) ? null : p.userId);
+        // The reach of each person, by the one rule approve and reject apply (src/access/approvals.ts).
+        const reaches = new Map<string, ApprovalReach | null>();
+        for (const userId of new Set(days.map((d) => d.user_id))) {
+          try {
+            reaches.set(userId, await approvalReach(trx, p, userId, undefined));
+          } catch (err) {
+            if (err instanceof ApiError && err.statusCode === 403) reaches.set(userId, null);
+            else throw err;
+          }
+        }
+        const inReach = days.filter((d) => {
+          const reach = reaches.get(d.user_id);
+          return reach && (reach.all || reach.projectIds.includes(d.project_id));
+        });
+        const names = await peopleNamed(trx, p.companyId, [...new Set(inReach.map((d) => d.user_id))]);
+        const named = (rows: ReturnType<typeof byWeek>) =>
+          rows
+            .map((r) => ({ ...r, ...names.get(r.user_id)! }))
+            .sort((a, b) => a.week_start.localeCompare(b.week_start) || a.name.localeCompare(b.name));
+        return {
+          today,
+          submitted: named(byWeek(inReach.filter((d) => d.approval_status === 'submitted'), settings.week_start)),
+          approved: named(byWeek(inReach.filter((d) => d.approval_status === 'approved'), settings.week_start)).reverse(),
+        };
+      });
+    },
+  );
+
+  app.get(
+    '/web/api/approvals/preflight',
+    {
+      config: { access: 'authenticated', web: true },
+      schema: {
+        tags,
+        operationId: 'getApprovalPreflight',
+        summary: 'The preflight of a person\u2019s period, read before approving',
+        description: 'The blockers and warnings approve would answer, and the fingerprint to approve with. Who may: as for approve (403, 404).',
+        querystring: ReviewQuery,
+        response: { 200: PreflightBody, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      const { review, items, preflight } = await reviewPeriod(app.db, p, request.query as Static<typeof ReviewQuery>);
+      const submitted = items.filter(
+        (i) =>
+          i.approval_status === 'submitted' &&
+          (review.projectId === undefined || i.project_id === review.projectId) &&
+          (review.reach.all || review.reach.projectIds.includes(i.project_id)),
+      );
+      return { ...preflight, submitted_count: submitted.length };
+    },
+  );
+
+  app.post(
+    '/web/api/approvals/withdraw',
+    {
+      config: { access: 'authenticated', web: true },
+      schema: {
+        tags,
+        operationId: 'withdrawApproval',
+        summary: 'Withdraw an approval: the person\u2019s approved time and expenses in the period go back to submitted, unlocking their weeks',
+        description:
+          'Web app only (the API has no withdrawal). Who may: as for approve; a manager withdraws only what they reach. ' +
+          'Refused with 409 approval_withdrawal_billed, changing nothing, when billed approved work is in the period: ' +
+          'still_locked_weeks names the weeks and invoices. Works with approvals turned off too (to unlock weeks approved before).',
+        body: WithdrawBody,
+        response: { 200: Withdrawal, 409: WithdrawConflict, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      const body = request.body as Static<typeof WithdrawBody>;
+      const review = await withTenant(app.db, p.companyId, (trx) => resolveReview(trx, p, body, { requireEnabled: false }));
+      return withdrawApproval(
+        app.db,
+        p.companyId,
+        { user: review.person.user_id, from: body.from, to: body.to, project_id: review.projectId, reason: body.reason },
+        app.config.clock(),
+        { actor: p, reach: review.reach, refuseBilled: true },
+      );
+    },
+  );
+}

@@ -1,0 +1,139 @@
+import { expect, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { checkPage, expectClean, visit } from './visit.ts';
+import type { Page } from '@playwright/test';
+
+/**
+ * The approvals area (issue 16 item 3), against a real server: a member submits a week,
+ * a manager reviews the preflight, acknowledges its warning and approves, the week shows
+ * locked in the time grid, an administrator withdraws and it unlocks; a withdrawal that
+ * billed work depends on is refused with the reason. Seeded through the API.
+ */
+
+test.use({ signedIn: false });
+
+const SHORT = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const weekText = (from: string, to: string) => `${SHORT.format(new Date(`${from}T00:00:00Z`))} – ${DAY.format(new Date(`${to}T00:00:00Z`)).replace(',', '')}`;
+
+async function ok(pending: Promise<{ status: number; body: any }>) {
+  const res = await pending;
+  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Mia (member, 40 h expected) with 2 h on Monday of this week; Max, her manager; Ada, an administrator. */
+async function team(workspace: TestWorkspace, billable = false) {
+  await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: true }));
+  const mia = await workspace.seed.memberWithPassword('Mia');
+  const max = await workspace.seed.memberWithPassword('Max', 'manager');
+  const ada = await workspace.seed.memberWithPassword('Ada', 'administrator');
+  await ok(workspace.api('PATCH', `/web/api/members/${max.id}`, { teammate_ids: [mia.id] }));
+  await ok(workspace.api('PATCH', `/web/api/members/${mia.id}`, { expected_weekly_hours: '40' }));
+  const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Globex' }));
+  const task = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Design' }));
+  const project = await ok(
+    workspace.api('POST', '/api/v2/projects', {
+      client_id: client.id,
+      name: 'Website',
+      task_ids: [task.id],
+      ...(billable ? { is_billable: true, bill_by: 'project', hourly_rate: 100 } : {}),
+    }),
+  );
+  await ok(workspace.api('POST', `/api/v2/projects/${project.id}/user_assignments`, { user_id: mia.id }));
+  const week = await ok(workspace.api('GET', '/web/api/approvals/week', undefined, mia.id));
+  const entry = await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: task.id, spent_date: week.from, hours: 2 }, mia.id));
+  return { mia, max, ada, client, project, task, entry, from: week.from as string, to: week.to as string };
+}
+
+async function signInAs(page: Page, who: { email: string; password: string }) {
+  await page.context().clearCookies();
+  await signIn(page, who);
+}
+
+const statusOf = async (workspace: TestWorkspace, id: string, as: string) => (await workspace.api('GET', `/api/v2/time_entries/${id}`, undefined, as)).body.approval_status;
+
+test('submit, review the preflight, acknowledge and approve, see the lock, withdraw', async ({ page, workspace }) => {
+  const t = await team(workspace);
+  const week = weekText(t.from, t.to);
+
+  // Mia submits her week.
+  await signInAs(page, t.mia);
+  const calls = await visit(page, '/approvals', 'approvals-member');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3); // session, week
+  await expect(page.getByRole('heading', { name: `Your week: ${week}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Waiting for your approval' })).toHaveCount(0); // members review nobody
+  await page.getByRole('button', { name: 'Submit week for approval' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Submitted 1 item (2:00) for approval.' })).toBeVisible();
+  await expect.poll(() => statusOf(workspace, t.entry.id, t.mia.id)).toBe('submitted');
+
+  // Max sees it waiting, reviews the preflight's warning, acknowledges it and approves.
+  await signInAs(page, t.max);
+  const managerCalls = await visit(page, '/approvals', 'approvals-queue');
+  expect(managerCalls.length, managerCalls.join(', ')).toBeLessThanOrEqual(3); // session, week, queue
+  await page.getByRole('button', { name: `Review Mia Tester, ${week}` }).click();
+  const dialog = page.getByRole('dialog');
+  const warning = dialog.getByRole('checkbox', { name: /2 hours tracked, below the 40 hours expected/ });
+  await expect(warning).toBeVisible();
+  const approve = dialog.getByRole('button', { name: 'Acknowledge and approve' });
+  await expect(approve).toBeDisabled();
+  await checkPage(page, 'approvals-review');
+  await dialog.getByText(/2 hours tracked, below/).click(); // React Aria's input is visually hidden: the label takes the click
+  await expect(warning).toBeChecked();
+  await approve.click();
+  await expect(page.getByRole('status').filter({ hasText: `Approved 1 item of Mia Tester, ${week}.` })).toBeVisible();
+  await expect.poll(() => statusOf(workspace, t.entry.id, t.mia.id)).toBe('approved');
+  await expect(page.getByRole('button', { name: `Withdraw approval of Mia Tester, ${week}` })).toBeVisible();
+
+  // Mia's week grid shows the week locked.
+  await signInAs(page, t.mia);
+  await visit(page, `/time/week?start=${t.from}`, 'approvals-time-locked');
+  await expect(page.getByRole('link', { name: /Website, Design, .*: 2:00, approved, locked; open the day/ })).toBeVisible();
+  await visit(page, '/approvals', 'approvals-member-approved');
+  await expect(page.getByRole('button', { name: 'Submit week for approval' })).toBeDisabled();
+
+  // Ada withdraws the approval: the week unlocks.
+  await signInAs(page, t.ada);
+  await visit(page, '/approvals', 'approvals-admin');
+  await page.getByRole('button', { name: `Withdraw approval of Mia Tester, ${week}` }).click();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Reason (optional)' }).fill('Approved too early');
+  await checkPage(page, 'approvals-withdraw');
+  await page.getByRole('dialog').getByRole('button', { name: 'Withdraw approval' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `the week of ${week} is unlocked` })).toBeVisible();
+  await expect.poll(() => statusOf(workspace, t.entry.id, t.mia.id)).toBe('submitted');
+
+  await signInAs(page, t.mia);
+  await visit(page, `/time/week?start=${t.from}`, 'approvals-time-unlocked');
+  await expect(page.getByRole('textbox', { name: /^Website, Design, / }).first()).toBeEditable();
+  await expectClean(page);
+});
+
+test('a withdrawal that billed work depends on is refused with the reason', async ({ page, workspace }) => {
+  const t = await team(workspace, true);
+  await ok(workspace.api('POST', '/api/v2/approvals/submit', { from: t.from, to: t.to }, t.mia.id));
+  await ok(workspace.api('POST', '/api/v2/approvals/approve', { user_id: t.mia.id, from: t.from, to: t.to, preflight_fingerprint: undefined, acknowledged_warning_codes: [] }).then(async (r) => {
+    if (r.status !== 409) return r;
+    // the preflight warns (40 h expected): acknowledge as the API says
+    return workspace.api('POST', '/api/v2/approvals/approve', {
+      user_id: t.mia.id,
+      from: t.from,
+      to: t.to,
+      preflight_fingerprint: r.body.preflight.fingerprint,
+      acknowledged_warning_codes: r.body.preflight.warnings.map((w: { code: string }) => w.code),
+    });
+  }));
+  const invoice = await ok(
+    workspace.api('POST', '/api/v2/invoices', { client_id: t.client.id, line_items_import: { project_ids: [t.project.id], time: { summary_type: 'project', from: t.from, to: t.to } } }),
+  );
+  await expect.poll(async () => (await workspace.api('GET', `/api/v2/time_entries/${t.entry.id}`, undefined, t.mia.id)).body.is_locked).toBe(true);
+
+  await signIn(page, workspace.owner);
+  await visit(page, '/approvals', 'approvals-owner');
+  await page.getByRole('button', { name: `Withdraw approval of Mia Tester, ${weekText(t.from, t.to)}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Withdraw approval' }).click();
+  const refusal = page.getByRole('dialog').getByRole('alert');
+  await expect(refusal).toContainText('Cannot withdraw: billed work depends on this approval');
+  await expect(refusal).toContainText(`billed on invoice ${invoice.number}`);
+  await checkPage(page, 'approvals-withdraw-refused');
+  expect(await statusOf(workspace, t.entry.id, t.mia.id)).toBe('approved');
+  await expectClean(page);
+});

@@ -1,0 +1,90 @@
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client.ts';
+import { call } from '../../api/call.ts';
+import { idempotencyHeader } from '../../api/idempotency.ts';
+import type { paths } from '../../api/schema';
+
+/**
+ * The approvals area's data (WEB-STYLE 2): the caller's week and the approver's queue
+ * (web-only reads), the preflight before Approve; submit, approve and reject through
+ * /api/v2, withdraw through /web/api. Every change stales ['approvals'] and
+ * ['time_entries'] (entries carry their approval state and lock).
+ */
+
+export type MyWeek = paths['/web/api/approvals/week']['get']['responses'][200]['content']['application/json'];
+export type Queue = paths['/web/api/approvals/queue']['get']['responses'][200]['content']['application/json'];
+export type QueueRow = Queue['submitted'][number];
+export type Preflight = paths['/web/api/approvals/preflight']['get']['responses'][200]['content']['application/json'];
+export type Withdrawal = paths['/web/api/approvals/withdraw']['post']['responses'][200]['content']['application/json'];
+export type LockedWeek = Withdrawal['still_locked_weeks'][number];
+
+export const myWeekQuery = (date?: string) =>
+  queryOptions({
+    queryKey: ['approvals', 'week', { date: date ?? 'today' }],
+    queryFn: () => call(api.GET('/web/api/approvals/week', { params: { query: date ? { date } : {} } })),
+  });
+
+export const queueQuery = queryOptions({
+  queryKey: ['approvals', 'queue'],
+  queryFn: () => call(api.GET('/web/api/approvals/queue')),
+});
+
+export interface Period {
+  user_id: string;
+  from: string;
+  to: string;
+}
+
+export const preflightQuery = (period: Period) =>
+  queryOptions({
+    queryKey: ['approvals', 'preflight', period],
+    queryFn: () => call(api.GET('/web/api/approvals/preflight', { params: { query: period } })),
+    // Reviewed as it is now: never from an older look.
+    staleTime: 0,
+  });
+
+function approvalsChanged(queryClient: QueryClient) {
+  void queryClient.invalidateQueries({ queryKey: ['approvals'] });
+  void queryClient.invalidateQueries({ queryKey: ['time_entries'] });
+}
+
+export function useSubmitWeek() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ from, to, fingerprint, key }: { from: string; to: string; fingerprint: string; key: string }) =>
+      call(api.POST('/api/v2/approvals/submit', { body: { from, to, fingerprint }, headers: idempotencyHeader(key) })),
+    onSettled: () => approvalsChanged(queryClient),
+  });
+}
+
+export function useApprove() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ period, fingerprint, codes, key }: { period: Period; fingerprint: string; codes: string[]; key: string }) =>
+      call(
+        api.POST('/api/v2/approvals/approve', {
+          body: { ...period, preflight_fingerprint: fingerprint, acknowledged_warning_codes: codes },
+          headers: idempotencyHeader(key),
+        }),
+      ),
+    onSettled: () => approvalsChanged(queryClient),
+  });
+}
+
+export function useReject() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ period, reason, key }: { period: Period; reason: string; key: string }) =>
+      call(api.POST('/api/v2/approvals/reject', { body: { ...period, reason: reason.trim() || null }, headers: idempotencyHeader(key) })),
+    onSettled: () => approvalsChanged(queryClient),
+  });
+}
+
+export function useWithdraw() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ period, reason }: { period: Period; reason: string }) =>
+      call(api.POST('/web/api/approvals/withdraw', { body: { ...period, reason: reason.trim() || null } })),
+    onSettled: () => approvalsChanged(queryClient),
+  });
+}
