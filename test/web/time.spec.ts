@@ -104,6 +104,50 @@ test('starting while another timer runs offers to replace it', async ({ page, wo
   await expectClean(page);
 });
 
+test('a member adds an entry in the day view, by duration or by start and end', async ({ page, workspace }) => {
+  const mia = await workspace.seed.member('Mia');
+  await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design', 'Build'], members: [mia.id] });
+  await signIn(page, mia);
+  const today = (await workspace.api('GET', '/web/api/timesheet', undefined, mia.id)).body.today as string;
+  const calls = await visit(page, `/time/day?date=${today}`, 'time-day-empty');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
+  const form = page.getByRole('region', { name: 'Add entry' });
+
+  // Nothing chosen, nothing typed: said under the fields, nothing sent.
+  await form.getByRole('button', { name: 'Add entry' }).click();
+  await expect(form).toContainText('Choose a project and task.');
+  await expect(form).toContainText('Enter the hours, or a start and an end time.');
+
+  await form.getByRole('combobox', { name: 'Project and task' }).fill('build');
+  await page.getByRole('option', { name: 'Acme - Website - Build' }).click();
+  await form.getByRole('textbox', { name: 'Hours' }).fill('1:45');
+  await form.getByRole('textbox', { name: 'Notes' }).fill('Checkout page');
+  await form.getByText('Billable', { exact: true }).click(); // React Aria's input is visually hidden: the label takes the click
+  await expect(form.getByRole('checkbox', { name: 'Billable' })).not.toBeChecked();
+  await form.getByRole('button', { name: 'Add entry' }).click();
+  await expect(page.getByRole('row', { name: /Checkout page/ })).toContainText('1:45');
+  const entries = async () => (await workspace.api('GET', `/web/api/timesheet?date=${today}`, undefined, mia.id)).body.entries as { notes: string; hours: number; billable: boolean; spent_date: string; started_time: string | null; ended_time: string | null }[];
+  const added = (await entries()).find((e) => e.notes === 'Checkout page')!;
+  expect(added).toMatchObject({ hours: 1.75, billable: false, spent_date: today });
+
+  // By start and end; the API's refusal (end before start) shows under a field, nothing stored.
+  await form.getByRole('combobox', { name: 'Project and task' }).fill('design');
+  await page.getByRole('option', { name: 'Acme - Website - Design' }).click();
+  await form.getByRole('textbox', { name: 'Start' }).fill('10:00');
+  await form.getByRole('textbox', { name: 'End' }).fill('09:00');
+  await form.getByRole('textbox', { name: 'Notes' }).fill('Wireframes');
+  await form.getByRole('button', { name: 'Add entry' }).click();
+  await expect(form.getByRole('textbox', { name: 'End' })).toHaveAttribute('aria-invalid', 'true');
+  await expect(form).toContainText('ended_time must be after started_time.');
+  await checkPage(page, 'time-day-add-refused');
+  expect((await entries()).some((e) => e.notes === 'Wireframes')).toBe(false);
+  await form.getByRole('textbox', { name: 'End' }).fill('11:30');
+  await form.getByRole('button', { name: 'Add entry' }).click();
+  await expect(page.getByRole('row', { name: /Wireframes/ })).toContainText('10:00 – 11:30');
+  expect((await entries()).find((e) => e.notes === 'Wireframes')).toMatchObject({ started_time: '10:00', ended_time: '11:30', hours: 1.5 });
+  await expectClean(page);
+});
+
 function buildHours(res: { body: { entries: { task: { name: string } | undefined; hours: number }[] } | null }) {
   return (res.body?.entries ?? []).filter((e) => e.task?.name === 'Build').map((e) => e.hours);
 }

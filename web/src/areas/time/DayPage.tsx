@@ -10,6 +10,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { formatDuration } from '../../ui/duration.ts';
 import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
 import { sheetQuery, useSavePrivateNotes, useUpdateEntry, type WebEntry } from './api.ts';
+import { AddEntryForm } from './AddEntryForm.tsx';
 import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from './ticker.ts';
 import { longDayLabel, secondsOf } from './week.ts';
@@ -28,7 +29,8 @@ export function DayPage() {
   return (
     <div className="flex flex-col gap-6">
       <TimeHeader view="day" date={day} today={sheet.today} from={sheet.from} />
-      <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+      {/* Focusable: at 390 px the table scrolls sideways, and an empty day has nothing else to focus to scroll it by keyboard. */}
+      <div tabIndex={0} role="region" aria-label={`Entries of ${longDayLabel(day)}`} className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-teal-600">
         <table className="w-full min-w-[40rem] border-collapse text-sm">
           <caption className="sr-only">Entries of {longDayLabel(day)}</caption>
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
@@ -43,7 +45,7 @@ export function DayPage() {
           <tbody className="divide-y divide-stone-100">
             {entries.length === 0 && (
               <tr>
-                <td colSpan={5} className="px-3 py-6 text-center text-stone-600">No entries on this day. Start the timer, or type hours into the week.</td>
+                <td colSpan={5} className="px-3 py-6 text-center text-stone-600">No entries on this day. Start the timer, or add an entry below.</td>
               </tr>
             )}
             {entries.map((e) => (
@@ -59,6 +61,7 @@ export function DayPage() {
           </tfoot>
         </table>
       </div>
+      <AddEntryForm date={day} choices={sheet.choices} />
     </div>
   );
 }

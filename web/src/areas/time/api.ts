@@ -273,3 +273,14 @@ export function useSavePrivateNotes() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['time_entries'] }),
   });
 }
+
+export type NewEntry = paths['/api/v2/time_entries']['post']['requestBody']['content']['application/json'];
+
+/** The day view's "Add entry": one create, its key made from the body (a retry of the same body reuses it). */
+export function useCreateEntry() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: NewEntry; key: string }) => call(api.POST('/api/v2/time_entries', { body, headers: idempotent(key) })),
+    onSettled: () => entriesChanged(queryClient),
+  });
+}
