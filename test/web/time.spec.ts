@@ -20,6 +20,7 @@ test('a member tracks a day with the timer and the week grid', async ({ page, wo
 
   const calls = await visit(page, '/time/week', 'time-week-empty');
   expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3); // session, timer, week: no waterfall of lists
+  await expect(page.getByRole('combobox', { name: 'Person' })).toHaveCount(0); // a member sees only their own time
 
   // The timer: type-ahead, notes, Enter starts.
   await page.getByRole('combobox', { name: 'Project and task' }).fill('webs des');
@@ -145,6 +146,39 @@ test('a member adds an entry in the day view, by duration or by start and end', 
   await form.getByRole('button', { name: 'Add entry' }).click();
   await expect(page.getByRole('row', { name: /Wireframes/ })).toContainText('10:00 – 11:30');
   expect((await entries()).find((e) => e.notes === 'Wireframes')).toMatchObject({ started_time: '10:00', ended_time: '11:30', hours: 1.5 });
+  await expectClean(page);
+});
+
+test('a manager opens a teammate\u2019s week and sees their hours, read only', async ({ page, workspace }) => {
+  const mia = await workspace.seed.member('Mia');
+  const max = await workspace.seed.memberWithPassword('Max', 'manager');
+  const project = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'], members: [mia.id, max.id] });
+  const team = await workspace.api('PATCH', `/web/api/members/${max.id}`, { teammate_ids: [mia.id] });
+  expect(team.status, JSON.stringify(team.body)).toBe(200);
+  const today = (await workspace.api('GET', '/web/api/timesheet', undefined, mia.id)).body.today as string;
+  const made = await workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: project.taskIds[0], spent_date: today, hours: 2.5, notes: 'Sprint review' }, mia.id);
+  expect(made.status).toBe(201);
+  await signIn(page, max);
+
+  const calls = await visit(page, '/time/week', 'time-week-manager');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
+  await expect(page.getByRole('table')).toContainText('No time this week yet');
+  await page.getByRole('combobox', { name: 'Person' }).click();
+  await page.getByRole('option', { name: /^Mia / }).click();
+  await expect(page).toHaveURL(new RegExp(`user=${mia.id}`));
+  await expect(page.getByRole('row', { name: /Website/ })).toContainText('2:30');
+  await expect(page.getByRole('main')).toContainText('· Mia');
+  // Read only: typing would record the manager's own time.
+  await expect(page.getByRole('textbox', { name: /Website, Design/ })).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Add row' })).toHaveCount(0);
+
+  // The address alone opens it (a link to share), within the budget; the day follows the person.
+  const direct = await visit(page, `/time/week?user=${mia.id}`, 'time-week-teammate');
+  expect(direct.length, direct.join(', ')).toBeLessThanOrEqual(3);
+  await expect(page.getByRole('row', { name: /Website/ })).toContainText('2:30');
+  await page.getByRole('link', { name: new RegExp(`^${dayLabel(today)}, open the day`) }).click();
+  await expect(page.getByRole('row', { name: /Sprint review/ })).toContainText('2:30');
+  await expect(page.getByRole('region', { name: 'Add entry' })).toHaveCount(0);
   await expectClean(page);
 });
 
