@@ -219,3 +219,38 @@ describe('timesheet and timer (web only)', () => {
     expect((await api(s.member, 'GET', '/web/api/timer')).json()).toEqual({ running: null });
   });
 });
+
+describe('timesheet of another person (user_id)', () => {
+  const week = (caller: Caller, userId: string) => api(caller, 'GET', `/web/api/timesheet?date=2026-03-11&user_id=${userId}`);
+
+  it('gives a manager their teammate\u2019s week, and an owner anyone\u2019s, without the private notes', async () => {
+    const entry = await memberEntry('2026-03-10', 3);
+    expect((await api(s.member, 'PUT', notesUrl(entry.id), { private_notes: PLANT })).statusCode).toBe(200);
+    for (const caller of [s.teamManager, s.owner]) {
+      const res = await week(caller, w.member.userId);
+      expect(res.statusCode, res.body).toBe(200);
+      const sheet = res.json();
+      expect(sheet.user.id).toBe(w.member.userId);
+      expect(sheet.entries.map((e: { id: string }) => e.id)).toEqual([entry.id]);
+      expect(sheet.entries[0]).toMatchObject({ user_id: w.member.userId, hours: 3, private_notes: null });
+      expect(res.body).not.toContain(PLANT);
+    }
+    // The caller's own week is unchanged by the parameter's existence.
+    const own = (await api(s.teamManager, 'GET', '/web/api/timesheet?date=2026-03-11')).json();
+    expect(own.user.id).not.toBe(w.member.userId);
+    expect(own.entries).toEqual([]);
+  });
+
+  it('refuses a member another person\u2019s week (403), and anyone a person not in the workspace (404)', async () => {
+    await memberEntry('2026-03-12', 1);
+    const refused = await week(s.other, w.member.userId);
+    expectError(refused, 403, 'forbidden');
+    expect(refused.body).not.toContain(PUBLIC);
+    expectError(await week(s.owner, '00000000-0000-4000-8000-000000000000'), 404, 'not_found', 'user_id');
+    expectError(await week(s.teamManager, 'not-an-id'), 404, 'not_found', 'user_id');
+    // Their own id is their own week.
+    const self = await week(s.member, w.member.userId);
+    expect(self.statusCode, self.body).toBe(200);
+    expect(self.json().entries.length).toBeGreaterThan(0);
+  });
+});

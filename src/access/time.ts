@@ -19,7 +19,7 @@ import { isAdmin, isAdminRole, isManager } from './policy.ts';
 export const seesAllTime = (p: Principal) => isAdmin(p) && p.kind !== 'personal';
 
 /** Whether the principal's visibility reaches beyond its own entries (a manager's teammates and managed projects). */
-const seesManagedTime = (p: Principal) => isManager(p) && p.kind !== 'personal';
+export const seesManagedTime = (p: Principal) => isManager(p) && p.kind !== 'personal';
 
 /**
  * SQL condition: the row aliased `alias` (with `company_id`, `user_id` and

@@ -20,6 +20,7 @@ test('a member tracks a day with the timer and the week grid', async ({ page, wo
 
   const calls = await visit(page, '/time/week', 'time-week-empty');
   expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3); // session, timer, week: no waterfall of lists
+  await expect(page.getByRole('combobox', { name: 'Person' })).toHaveCount(0); // a member sees only their own time
 
   // The timer: type-ahead, notes, Enter starts.
   await page.getByRole('combobox', { name: 'Project and task' }).fill('webs des');
@@ -101,6 +102,83 @@ test('starting while another timer runs offers to replace it', async ({ page, wo
   expect(running.task_id).toBe(project.taskIds[0]);
   const stopped = await workspace.api('GET', `/api/v2/time_entries/${other.body.id}`, undefined, mia.id);
   expect(stopped.body.is_running).toBe(false);
+  await expectClean(page);
+});
+
+test('a member adds an entry in the day view, by duration or by start and end', async ({ page, workspace }) => {
+  const mia = await workspace.seed.member('Mia');
+  await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design', 'Build'], members: [mia.id] });
+  await signIn(page, mia);
+  const today = (await workspace.api('GET', '/web/api/timesheet', undefined, mia.id)).body.today as string;
+  const calls = await visit(page, `/time/day?date=${today}`, 'time-day-empty');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
+  const form = page.getByRole('region', { name: 'Add entry' });
+
+  // Nothing chosen, nothing typed: said under the fields, nothing sent.
+  await form.getByRole('button', { name: 'Add entry' }).click();
+  await expect(form).toContainText('Choose a project and task.');
+  await expect(form).toContainText('Enter the hours, or a start and an end time.');
+
+  await form.getByRole('combobox', { name: 'Project and task' }).fill('build');
+  await page.getByRole('option', { name: 'Acme - Website - Build' }).click();
+  await form.getByRole('textbox', { name: 'Hours' }).fill('1:45');
+  await form.getByRole('textbox', { name: 'Notes' }).fill('Checkout page');
+  await form.getByText('Billable', { exact: true }).click(); // React Aria's input is visually hidden: the label takes the click
+  await expect(form.getByRole('checkbox', { name: 'Billable' })).not.toBeChecked();
+  await form.getByRole('button', { name: 'Add entry' }).click();
+  await expect(page.getByRole('row', { name: /Checkout page/ })).toContainText('1:45');
+  const entries = async () => (await workspace.api('GET', `/web/api/timesheet?date=${today}`, undefined, mia.id)).body.entries as { notes: string; hours: number; billable: boolean; spent_date: string; started_time: string | null; ended_time: string | null }[];
+  const added = (await entries()).find((e) => e.notes === 'Checkout page')!;
+  expect(added).toMatchObject({ hours: 1.75, billable: false, spent_date: today });
+
+  // By start and end; the API's refusal (end before start) shows under a field, nothing stored.
+  await form.getByRole('combobox', { name: 'Project and task' }).fill('design');
+  await page.getByRole('option', { name: 'Acme - Website - Design' }).click();
+  await form.getByRole('textbox', { name: 'Start' }).fill('10:00');
+  await form.getByRole('textbox', { name: 'End' }).fill('09:00');
+  await form.getByRole('textbox', { name: 'Notes' }).fill('Wireframes');
+  await form.getByRole('button', { name: 'Add entry' }).click();
+  await expect(form.getByRole('textbox', { name: 'End' })).toHaveAttribute('aria-invalid', 'true');
+  await expect(form).toContainText('ended_time must be after started_time.');
+  await checkPage(page, 'time-day-add-refused');
+  expect((await entries()).some((e) => e.notes === 'Wireframes')).toBe(false);
+  await form.getByRole('textbox', { name: 'End' }).fill('11:30');
+  await form.getByRole('button', { name: 'Add entry' }).click();
+  await expect(page.getByRole('row', { name: /Wireframes/ })).toContainText('10:00 – 11:30');
+  expect((await entries()).find((e) => e.notes === 'Wireframes')).toMatchObject({ started_time: '10:00', ended_time: '11:30', hours: 1.5 });
+  await expectClean(page);
+});
+
+test('a manager opens a teammate\u2019s week and sees their hours, read only', async ({ page, workspace }) => {
+  const mia = await workspace.seed.member('Mia');
+  const max = await workspace.seed.memberWithPassword('Max', 'manager');
+  const project = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'], members: [mia.id, max.id] });
+  const team = await workspace.api('PATCH', `/web/api/members/${max.id}`, { teammate_ids: [mia.id] });
+  expect(team.status, JSON.stringify(team.body)).toBe(200);
+  const today = (await workspace.api('GET', '/web/api/timesheet', undefined, mia.id)).body.today as string;
+  const made = await workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: project.taskIds[0], spent_date: today, hours: 2.5, notes: 'Sprint review' }, mia.id);
+  expect(made.status).toBe(201);
+  await signIn(page, max);
+
+  const calls = await visit(page, '/time/week', 'time-week-manager');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
+  await expect(page.getByRole('table')).toContainText('No time this week yet');
+  await page.getByRole('combobox', { name: 'Person' }).click();
+  await page.getByRole('option', { name: /^Mia / }).click();
+  await expect(page).toHaveURL(new RegExp(`user=${mia.id}`));
+  await expect(page.getByRole('row', { name: /Website/ })).toContainText('2:30');
+  await expect(page.getByRole('main')).toContainText('· Mia');
+  // Read only: typing would record the manager's own time.
+  await expect(page.getByRole('textbox', { name: /Website, Design/ })).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Add row' })).toHaveCount(0);
+
+  // The address alone opens it (a link to share), within the budget; the day follows the person.
+  const direct = await visit(page, `/time/week?user=${mia.id}`, 'time-week-teammate');
+  expect(direct.length, direct.join(', ')).toBeLessThanOrEqual(3);
+  await expect(page.getByRole('row', { name: /Website/ })).toContainText('2:30');
+  await page.getByRole('link', { name: new RegExp(`^${dayLabel(today)}, open the day`) }).click();
+  await expect(page.getByRole('row', { name: /Sprint review/ })).toContainText('2:30');
+  await expect(page.getByRole('region', { name: 'Add entry' })).toHaveCount(0);
   await expectClean(page);
 });
 

@@ -11,6 +11,7 @@ import { listEntries, loadTimeSettings } from '../time-entries/queries.ts';
 import { TimeEntrySchema } from '../time-entries/routes.ts';
 import { NOTES_MAX, checkNotes, isRuleError, weekEndOf, weekStartOf } from '../time-entries/rules.ts';
 import { editableEntryId, presentOf } from '../time-entries/service.ts';
+import { sheetPerson } from './person.ts';
 import { choicesFor, privateNotesOf, projectNames, writePrivateNotes } from './queries.ts';
 
 /**
@@ -45,7 +46,17 @@ const WebEntrySchema = Type.Object(
 );
 
 const SheetQuery = Type.Object(
-  { date: Type.Optional(Type.String({ format: 'date', description: 'A day of the week to show (default: today in the workspace time zone).' })) },
+  {
+    date: Type.Optional(Type.String({ format: 'date', description: 'A day of the week to show (default: today in the workspace time zone).' })),
+    user_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          'Whose week (default: the caller). Entries as GET /api/v2/time_entries?user_id= shows them to the caller; 403 for a caller who sees only their own time, 404 for someone not in the workspace.',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -60,6 +71,7 @@ const Sheet = Type.Object({
     rounding_minutes: Type.Integer(),
     allow_past_timer_starts: Type.Boolean(),
   }),
+  user: Type.Object({ id: Type.String(), name: Type.String() }, { description: 'Whose week this is.' }),
   entries: Type.Array(WebEntrySchema),
   choices: Type.Array(ChoiceSchema),
 });
@@ -99,24 +111,25 @@ export async function timeWebRoutes(app: FastifyInstance) {
       schema: {
         tags,
         operationId: 'getTimesheet',
-        summary: 'The caller\u2019s week: entries, week settings and the projects and tasks to record on',
+        summary: 'A week (the caller\u2019s, or a person\u2019s the caller may see): entries, week settings and the projects and tasks to record on',
         querystring: SheetQuery,
         response: { 200: Sheet, ...ErrorResponses },
       },
     },
     async (request) => {
       const p = principalOf(request);
-      const { date } = request.query as Static<typeof SheetQuery>;
+      const { date, user_id } = request.query as Static<typeof SheetQuery>;
       if (date !== undefined && !isWorkDate(date)) throw badRequest('date must be a date between 1900 and 2999.', { field: 'date' });
       const now = app.config.clock();
       return withTenant(app.db, p.companyId, async (trx) => {
+        const user = await sheetPerson(trx, p, user_id);
         const settings = await loadTimeSettings(trx, p.companyId);
         const today = todayIn(settings.timezone, now);
         const from = weekStartOf(date ?? today, settings.week_start);
         const to = weekEndOf(from);
-        const { rows } = await listEntries(trx, p.companyId, p, { userId: p.userId, from, to }, { page: 1, perPage: SHEET_MAX });
+        const { rows } = await listEntries(trx, p.companyId, p, { userId: user.id, from, to }, { page: 1, perPage: SHEET_MAX });
         const entries = await decorate(trx, p, rows, presentOf(p, settings, now));
-        return { from, to, today, settings, entries, choices: await choicesFor(trx, p) };
+        return { from, to, today, settings, user, entries, choices: await choicesFor(trx, p) };
       });
     },
   );

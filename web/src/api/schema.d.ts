@@ -1135,7 +1135,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s week: entries, week settings and the projects and tasks to record on */
+        /** A week (the caller’s, or a person’s the caller may see): entries, week settings and the projects and tasks to record on */
         get: operations["getTimesheet"];
         put?: never;
         post?: never;
@@ -8986,6 +8986,8 @@ export interface operations {
             query?: {
                 /** @description A day of the week to show (default: today in the workspace time zone). */
                 date?: string;
+                /** @description Whose week (default: the caller). Entries as GET /api/v2/time_entries?user_id= shows them to the caller; 403 for a caller who sees only their own time, 404 for someone not in the workspace. */
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -9013,6 +9015,11 @@ export interface operations {
                             rounding: "none" | "up" | "nearest" | "down";
                             rounding_minutes: number;
                             allow_past_timer_starts: boolean;
+                        };
+                        /** @description Whose week this is. */
+                        user: {
+                            id: string;
+                            name: string;
                         };
                         entries: {
                             id: string;

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { DialogTrigger, Form, TextArea, TextField as AriaTextField, Label, FieldError, Text } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
+import { useSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
@@ -10,6 +11,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { formatDuration } from '../../ui/duration.ts';
 import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
 import { sheetQuery, useSavePrivateNotes, useUpdateEntry, type WebEntry } from './api.ts';
+import { AddEntryForm } from './AddEntryForm.tsx';
 import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from './ticker.ts';
 import { longDayLabel, secondsOf } from './week.ts';
@@ -18,17 +20,22 @@ import { longDayLabel, secondsOf } from './week.ts';
 export function DayPage() {
   const [params] = useSearchParams();
   const date = params.get('date') ?? undefined;
-  const { data: sheet, error } = useQuery(sheetQuery(date));
+  const user = params.get('user') ?? undefined;
+  const session = useSession();
+  const { data: sheet, error } = useQuery(sheetQuery(date, user));
   const day = date ?? sheet?.today;
   const entries = (sheet?.entries ?? []).filter((e) => e.spent_date === day).sort((a, b) => (a.started_time ?? '').localeCompare(b.started_time ?? '') || a.created_at.localeCompare(b.created_at));
   const now = useServerNow(entries.some((e) => e.is_running));
   if (error && !sheet) return <Alert>{describeError(error).message}</Alert>;
   if (!sheet || !day) return <TimeHeader view="day" />;
+  // Someone else's day: no "Add entry" (it would record the caller's time) and no private notes (theirs to keep).
+  const own = sheet.user.id === session.user.id;
 
   return (
     <div className="flex flex-col gap-6">
-      <TimeHeader view="day" date={day} today={sheet.today} from={sheet.from} />
-      <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+      <TimeHeader view="day" date={day} today={sheet.today} from={sheet.from} user={own ? undefined : sheet.user.id} person={own ? undefined : sheet.user.name} />
+      {/* Focusable: at 390 px the table scrolls sideways, and an empty day has nothing else to focus to scroll it by keyboard. */}
+      <div tabIndex={0} role="region" aria-label={`Entries of ${longDayLabel(day)}`} className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-teal-600">
         <table className="w-full min-w-[40rem] border-collapse text-sm">
           <caption className="sr-only">Entries of {longDayLabel(day)}</caption>
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
@@ -43,11 +50,11 @@ export function DayPage() {
           <tbody className="divide-y divide-stone-100">
             {entries.length === 0 && (
               <tr>
-                <td colSpan={5} className="px-3 py-6 text-center text-stone-600">No entries on this day. Start the timer, or type hours into the week.</td>
+                <td colSpan={5} className="px-3 py-6 text-center text-stone-600">No entries on this day. Start the timer, or add an entry below.</td>
               </tr>
             )}
             {entries.map((e) => (
-              <EntryRow key={e.id} entry={e} now={now} />
+              <EntryRow key={e.id} entry={e} now={now} own={own} />
             ))}
           </tbody>
           <tfoot className="border-t border-stone-200 bg-stone-50">
@@ -59,11 +66,12 @@ export function DayPage() {
           </tfoot>
         </table>
       </div>
+      {own && <AddEntryForm date={day} choices={sheet.choices} />}
     </div>
   );
 }
 
-function EntryRow({ entry, now }: { entry: WebEntry; now: number }) {
+function EntryRow({ entry, now, own }: { entry: WebEntry; now: number; own: boolean }) {
   const update = useUpdateEntry();
   const label = `${entry.project.name}, ${entry.task?.name ?? ''}`;
   return (
@@ -96,7 +104,7 @@ function EntryRow({ entry, now }: { entry: WebEntry; now: number }) {
         {update.error && <span role="alert" className="block text-xs text-red-700">{describeError(update.error).message}</span>}
       </td>
       <td className="px-3 py-2 text-right">
-        <PrivateNoteButton entry={entry} label={label} />
+        {own && <PrivateNoteButton entry={entry} label={label} />}
       </td>
     </tr>
   );

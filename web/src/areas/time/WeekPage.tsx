@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
+import { useSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ComboBox } from '../../ui/ComboBox.tsx';
@@ -10,6 +11,7 @@ import { Link } from '../../ui/Link.tsx';
 import { cx } from '../../ui/styles.ts';
 import { choicesQuery, sheetQuery, useSaveCell, type Choice, type WebEntry } from './api.ts';
 import { choiceId, choiceLabel } from './choices.ts';
+import { PersonPicker } from './PersonPicker.tsx';
 import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from './ticker.ts';
 import { addDays, buildGrid, dayLabel, roundedSecondsOf, secondsOf, weekDays, type GridRow } from './week.ts';
@@ -22,8 +24,10 @@ import { addDays, buildGrid, dayLabel, roundedSecondsOf, secondsOf, weekDays, ty
 export function WeekPage() {
   const [params] = useSearchParams();
   const start = params.get('start') ?? undefined;
+  const user = params.get('user') ?? undefined;
   const queryClient = useQueryClient();
-  const { data: sheet, error } = useQuery(sheetQuery(start));
+  const session = useSession();
+  const { data: sheet, error } = useQuery(sheetQuery(start, user));
   const [added, setAdded] = useState<Choice[]>([]);
   const [copyNote, setCopyNote] = useState('');
   const hasRunning = sheet?.entries.some((e) => e.is_running) ?? false;
@@ -40,6 +44,9 @@ export function WeekPage() {
   if (!sheet) return <TimeHeader view="week" />;
   const days = weekDays(sheet.from);
   const rounding = sheet.settings.rounding !== 'none';
+  // Someone else's week is read here, not typed into: a cell's create would record the caller's time.
+  const own = sheet.user.id === session.user.id;
+  const who = own ? '' : `&user=${sheet.user.id}`;
 
   const copyLastWeek = async () => {
     const last = await queryClient.fetchQuery(sheetQuery(addDays(sheet.from, -7)));
@@ -51,7 +58,8 @@ export function WeekPage() {
 
   return (
     <div className="flex flex-col gap-6">
-      <TimeHeader view="week" from={sheet.from} today={sheet.today} />
+      <TimeHeader view="week" from={sheet.from} today={sheet.today} user={own ? undefined : sheet.user.id} person={own ? undefined : sheet.user.name} />
+      <PersonPicker from={sheet.from} person={sheet.user} />
       <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
         <table className="w-full min-w-[52rem] border-collapse text-sm">
           <caption className="sr-only">Hours of the week from {dayLabel(sheet.from)}, by project and task</caption>
@@ -62,7 +70,7 @@ export function WeekPage() {
               </th>
               {days.map((d) => (
                 <th key={d} scope="col" className={cx('px-1 py-2 text-center text-xs font-semibold', d === sheet.today && 'text-teal-800')}>
-                  <Link href={`/time/day?date=${d}`} aria-label={`${dayLabel(d)}, open the day`} className="no-underline">
+                  <Link href={`/time/day?date=${d}${who}`} aria-label={`${dayLabel(d)}, open the day`} className="no-underline">
                     {dayLabel(d)}
                   </Link>
                 </th>
@@ -76,7 +84,7 @@ export function WeekPage() {
             {rows.length === 0 && (
               <tr>
                 <td colSpan={9} className="px-3 py-6 text-center text-stone-600">
-                  No time this week yet. Add a row, or copy last week’s rows.
+                  {own ? 'No time this week yet. Add a row, or copy last week’s rows.' : `No time of ${sheet.user.name} that you may see this week.`}
                 </td>
               </tr>
             )}
@@ -90,7 +98,7 @@ export function WeekPage() {
                 </th>
                 {days.map((d, c) => (
                   <td key={d} className="px-1 py-1.5 text-center align-top">
-                    <GridCell row={r} col={c} name={cellName(row, d)} week={start} choice={row.choice} entries={row.cells[d] ?? []} date={d} now={now} />
+                    {own ? <GridCell row={r} col={c} name={cellName(row, d)} week={start} choice={row.choice} entries={row.cells[d] ?? []} date={d} now={now} /> : <span className="block px-1 py-1.5 tabular-nums">{row.cells[d]?.length ? formatDuration(secondsOf(row.cells[d], now)) : ''}</span>}
                   </td>
                 ))}
                 <td className="px-3 py-2 text-right font-medium tabular-nums text-stone-900">{formatDuration(secondsOf(Object.values(row.cells).flat(), now))}</td>
@@ -125,12 +133,12 @@ export function WeekPage() {
           </tfoot>
         </table>
       </div>
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      {own && <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <AddRow choices={sheet.choices} have={rows.map((r) => r.id)} onAdd={(c) => setAdded((a) => [...a, c])} />
         <Button variant="secondary" onPress={() => void copyLastWeek()}>
           Copy last week’s rows
         </Button>
-      </div>
+      </div>}
       <p role="status" className="text-sm text-stone-600">
         {copyNote}
       </p>

@@ -25,13 +25,27 @@ export const timerQuery = queryOptions({
   refetchOnWindowFocus: true,
 });
 
-/** The week holding `date` (today in the workspace zone when absent). */
-export const sheetQuery = (date?: string) =>
+/** The week holding `date` (today in the workspace zone when absent), of `user` (the caller when absent). */
+export const sheetQuery = (date?: string, user?: string) =>
   queryOptions({
-    queryKey: ['time_entries', 'sheet', { date: date ?? 'today' }],
-    queryFn: () => call(api.GET('/web/api/timesheet', { params: { query: date ? { date } : {} } })),
+    queryKey: ['time_entries', 'sheet', { date: date ?? 'today', user: user ?? 'me' }],
+    queryFn: () => call(api.GET('/web/api/timesheet', { params: { query: { ...(date ? { date } : {}), ...(user ? { user_id: user } : {}) } } })),
     placeholderData: keepPreviousData,
   });
+
+/**
+ * The people whose week the person picker offers (owners, administrators and managers):
+ * the workspace's active people as the API lists them to them. The server shows each
+ * week with the caller's own visibility (a manager sees their teammates' time).
+ */
+export const peopleQuery = queryOptions({
+  queryKey: ['time_people'],
+  queryFn: () =>
+    call(api.GET('/api/v2/users', { params: { query: { is_active: 'true', per_page: 2000 } } })).then((r) =>
+      r.users.map((u) => ({ id: u.id, name: `${u.first_name} ${u.last_name}`.trim() })),
+    ),
+  staleTime: 5 * 60_000,
+});
 
 export const choicesQuery = queryOptions({
   queryKey: ['time_choices'],
@@ -271,5 +285,16 @@ export function useSavePrivateNotes() {
       call(api.PUT('/web/api/time_entries/{id}/private_notes', { params: { path: { id } }, body: { private_notes: privateNotes || null } })),
     // Only the web app reads them, in this tab's sheets: no other tab needs telling.
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['time_entries'] }),
+  });
+}
+
+export type NewEntry = paths['/api/v2/time_entries']['post']['requestBody']['content']['application/json'];
+
+/** The day view's "Add entry": one create, its key made from the body (a retry of the same body reuses it). */
+export function useCreateEntry() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: NewEntry; key: string }) => call(api.POST('/api/v2/time_entries', { body, headers: idempotent(key) })),
+    onSettled: () => entriesChanged(queryClient),
   });
 }

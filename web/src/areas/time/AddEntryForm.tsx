@@ -1,0 +1,128 @@
+import { useMemo, useState } from 'react';
+import type { Key } from 'react-aria-components';
+import { formErrors } from '../../api/errors.ts';
+import { useIdempotencyKey } from '../../api/idempotency.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { ComboBox } from '../../ui/ComboBox.tsx';
+import { parseDuration, secondsToHours } from '../../ui/duration.ts';
+import { Form } from '../../ui/Form.tsx';
+import { fieldsOf } from '../../ui/form-data.ts';
+import { TextField } from '../../ui/TextField.tsx';
+import { useCreateEntry, type Choice, type NewEntry } from './api.ts';
+import { choiceId, choiceLabel } from './choices.ts';
+
+const FIELDS = ['project_id', 'task_id', 'hours', 'started_time', 'ended_time', 'notes', 'billable'] as const;
+
+/**
+ * The day view's "Add entry" (issue 16 item 1): a project and task, then either a duration
+ * (typed as in the week grid) or a start and an end time, notes and billable. The API's
+ * refusal shows under the field it names; a project or task problem under the type-ahead.
+ */
+/** `choices` come with the day's sheet: no request of their own. */
+export function AddEntryForm({ date, choices }: { date: string; choices: Choice[] }) {
+  const create = useCreateEntry();
+  const keyFor = useIdempotencyKey();
+  const [selected, setSelected] = useState<Key | null>(null);
+  const [billable, setBillable] = useState<boolean | null>(null);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [formKey, setFormKey] = useState(0);
+  const [done, setDone] = useState('');
+  const options = useMemo(() => choices.map((c) => ({ id: choiceId(c), label: choiceLabel(c) })), [choices]);
+  const choice = choices.find((c) => choiceId(c) === selected);
+  const { fieldErrors, summary } = formErrors(create.error, FIELDS);
+  const errors = { ...fieldErrors, ...problems };
+  const workError = errors.project_id ?? errors.task_id;
+  // Any edit takes the previous messages away (a field left invalid would block the next submit).
+  const edited = () => {
+    if (Object.keys(problems).length) setProblems({});
+    if (create.isError) create.reset();
+  };
+
+  return (
+    <section aria-labelledby="add-entry-heading" className="rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
+      <h2 id="add-entry-heading" className="mb-3 text-base font-semibold text-stone-900">
+        Add entry
+      </h2>
+      <Form
+        key={formKey}
+        validationErrors={errors}
+        className="grid gap-4 md:grid-cols-4"
+        onSubmit={(event) => {
+          const fields = fieldsOf(event);
+          const found: Record<string, string> = {};
+          if (!choice) found.project_id = 'Choose a project and task.';
+          const start = fields.started_time?.trim() ?? '';
+          const end = fields.ended_time?.trim() ?? '';
+          const hoursText = fields.hours?.trim() ?? '';
+          let hours: number | undefined;
+          if (hoursText) {
+            const parsed = parseDuration(hoursText);
+            if ('error' in parsed) found.hours = parsed.error;
+            else hours = secondsToHours(parsed.seconds);
+          } else if (!start || !end) {
+            found.hours = 'Enter the hours, or a start and an end time.';
+          }
+          setProblems(found);
+          if (!choice || Object.keys(found).length || create.isPending) return;
+          const body: NewEntry = {
+            project_id: choice.project_id,
+            task_id: choice.task_id,
+            spent_date: date,
+            ...(hours !== undefined ? { hours } : {}),
+            ...(start ? { started_time: start } : {}),
+            ...(end ? { ended_time: end } : {}),
+            notes: fields.notes?.trim() || null,
+            billable: billable ?? choice.billable,
+            source: 'web',
+          };
+          create.mutate(
+            { body, key: keyFor(body) },
+            {
+              onSuccess: () => {
+                setSelected(null);
+                setBillable(null);
+                setFormKey((k) => k + 1);
+                setDone(`Added ${choiceLabel(choice)}.`);
+              },
+            },
+          );
+        }}
+      >
+        {summary && <Alert className="md:col-span-4">{summary}</Alert>}
+        <ComboBox
+          label="Project and task"
+          className="md:col-span-4"
+          options={options}
+          selectedKey={selected}
+          onSelectionChange={(key) => {
+            setSelected(key);
+            setBillable(null);
+            edited();
+          }}
+          emptyText="No project or task matches"
+          isInvalid={Boolean(workError)}
+          errorMessage={workError}
+        />
+        <TextField name="hours" onChange={edited} label="Hours" description="Such as 1:30 or 1.5; or give a start and end." inputMode="decimal" autoComplete="off" />
+        <TextField name="started_time" onChange={edited} label="Start" description="HH:mm, optional" placeholder="09:00" autoComplete="off" />
+        <TextField name="ended_time" onChange={edited} label="End" description="HH:mm, optional" placeholder="10:30" autoComplete="off" />
+        <div className="flex items-center md:pt-7">
+          <Checkbox isSelected={billable ?? choice?.billable ?? true} onChange={(b) => { setBillable(b); edited(); }}>
+            Billable
+          </Checkbox>
+        </div>
+        <TextField name="notes" onChange={edited} label="Notes" className="md:col-span-3" autoComplete="off" />
+        <div className="flex items-end">
+          <Button type="submit" isPending={create.isPending}>
+            Add entry
+          </Button>
+        </div>
+      </Form>
+      <p role="status" className="mt-2 text-sm text-stone-600">
+        {done}
+      </p>
+    </section>
+  );
+}
