@@ -1,5 +1,5 @@
 import { expect, signIn, test } from './fixtures.ts';
-import { visit } from './visit.ts';
+import { expectAccessible, visit } from './visit.ts';
 
 /**
  * The invoices area (issue 16 item 6, first part): the list with state and client
@@ -122,4 +122,30 @@ test('the list is empty, and a member sees no Invoices entry', async ({ page, wo
   const calls = await visit(page, '/invoices', 'invoices-member');
   expect(calls.filter((c) => c.includes('/api/v2/invoices'))).toEqual([]);
   expect((await workspace.api('GET', '/api/v2/invoices', undefined, mia.id)).status).toBe(403);
+});
+
+test('the owner records a partial payment, then the rest, and the invoice is paid', async ({ page, workspace }) => {
+  const { sent } = await seedInvoices(workspace);
+  await visit(page, `/invoices/${sent.id}`, 'invoices-pay');
+  await page.getByRole('button', { name: 'Record a payment' }).click();
+  const dialog = page.getByRole('dialog', { name: `Record a payment on invoice ${sent.number}` });
+  await expectAccessible(page, 'the payment dialog');
+  await dialog.getByRole('textbox', { name: 'Amount' }).fill('10000');
+  await dialog.getByRole('button', { name: 'Record payment' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Payment recorded.' })).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  let after = (await workspace.api('GET', `/api/v2/invoices/${sent.id}`)).body;
+  expect(after).toMatchObject({ state: 'open', paid_amount: 10000, due_amount: 20000 });
+  const totals = page.getByRole('definition');
+  await expect(totals.filter({ hasText: money(20000, 'JPY') }).first()).toBeVisible();
+
+  // The rest: offered as the amount due.
+  await page.getByRole('button', { name: 'Record a payment' }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Amount' })).toHaveValue(/^\D*20,000$/);
+  await dialog.getByRole('button', { name: 'Record payment' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'the invoice is paid' })).toBeVisible();
+  after = (await workspace.api('GET', `/api/v2/invoices/${sent.id}`)).body;
+  expect(after).toMatchObject({ state: 'paid', paid_amount: 30000, due_amount: 0 });
+  await expect(page.getByText('Paid', { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Record a payment' })).toHaveCount(0);
 });

@@ -1,16 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useLocale } from 'react-aria-components';
+import { DialogTrigger, useLocale } from 'react-aria-components';
 import { useParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
+import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
-import { buttonClass } from '../../ui/Button.tsx';
+import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { focusRingCss } from '../../ui/styles.ts';
 import { invoiceQuery, pdfHref, type Invoice } from './api.ts';
 import { dateLabel, formatMoney } from './format.ts';
 import { MessageHistory } from './MessageHistory.tsx';
+import { PaymentDialog } from './PaymentDialog.tsx';
 import { StateBadge } from './StateBadge.tsx';
 
 const TERMS: Record<string, string> = {
@@ -48,6 +50,12 @@ export function InvoicePage() {
 function InvoiceView({ invoice: i }: { invoice: Invoice }) {
   const { locale } = useLocale();
   const [showMessages, setShowMessages] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const [paying, setPaying] = useState(false);
+  const [round, setRound] = useState(0);
+  const { workspace } = useWorkspaceSession();
+  // Payments are the web app's, for owners and administrators (the server checks again).
+  const mayRecordPayment = ['owner', 'administrator'].includes(workspace.role) && i.state === 'open';
   const money = (n: number) => formatMoney(n, i.currency, locale);
   const range = (a: string | null, b: string | null) => (a || b ? `${a ? dateLabel(a, locale) : '…'} – ${b ? dateLabel(b, locale) : '…'}` : null);
 
@@ -62,12 +70,37 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
             <PageHeading title={`Invoice ${i.number}`}>Invoice {i.number}</PageHeading>
             <StateBadge state={i.state} />
           </div>
-          <a href={pdfHref(i.id)} download={`invoice-${i.number}.pdf`} className={buttonClass('secondary')}>
-            Download PDF
-          </a>
+          <div className="flex flex-wrap gap-2">
+            {/* Kept while open: the payment that settles the invoice must still close the dialog and say so. */}
+            {(mayRecordPayment || paying) && (
+              <DialogTrigger isOpen={paying} onOpenChange={setPaying}>
+                <Button
+                  onPress={() => {
+                    setDone(null);
+                    setRound((n) => n + 1);
+                  }}
+                >
+                  Record a payment
+                </Button>
+                {/* Mounted while closed too: a fresh one per opening offers the amount due now, with no old error. */}
+                <PaymentDialog
+                  key={round}
+                  invoice={i}
+                  onDone={(message) => {
+                    setDone(message);
+                    setPaying(false);
+                  }}
+                />
+              </DialogTrigger>
+            )}
+            <a href={pdfHref(i.id)} download={`invoice-${i.number}.pdf`} className={buttonClass('secondary')}>
+              Download PDF
+            </a>
+          </div>
         </div>
         {i.subject && <p className="text-stone-700">{i.subject}</p>}
       </div>
+      {done && <Alert tone="success">{done}</Alert>}
 
       <section aria-labelledby="invoice-details" className="rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
         <h2 id="invoice-details" className="sr-only">

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
 import type { paths } from '../../api/schema';
@@ -44,3 +44,15 @@ export const messagesQuery = (id: string) =>
 
 /** The PDF, as the browser downloads it with the session cookie (a plain same-origin link: no blob, no frame). */
 export const pdfHref = (id: string) => `/api/v2/invoices/${encodeURIComponent(id)}/pdf`;
+
+export type PaymentBody = NonNullable<paths['/web/api/invoices/{id}/payments']['post']['requestBody']>['content']['application/json'];
+
+/** An administrator records a payment (web only); the answer is the invoice with its new paid and due amounts and state. */
+export function useRecordPayment(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PaymentBody) => call(api.POST('/web/api/invoices/{id}/payments', { params: { path: { id } }, body })),
+    onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(id).queryKey, invoice),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invoices'] }),
+  });
+}
