@@ -1314,6 +1314,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/invoices/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment on an open invoice
+         * @description Web app only (the API records no payments). Owners and administrators. Partial payments add up; the payment that brings the amount due to 0 marks the invoice paid. Not open: 409. More than is due, 0 or too many decimals: 400 naming amount.
+         */
+        post: operations["recordInvoicePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/keys": {
         parameters: {
             query?: never;
@@ -10009,6 +10029,139 @@ export interface operations {
                         }[];
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    recordInvoicePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description More than 0, at most the amount due, in the minor units of the invoice currency. */
+                    amount: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD.
+                     */
+                    paid_date: string;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client: {
+                            id: string;
+                            name: string;
+                        };
+                        number: string;
+                        /** @enum {string} */
+                        state: "draft" | "open" | "paid" | "closed" | "voided";
+                        subject: string | null;
+                        purchase_order: string | null;
+                        /** Format: date */
+                        issue_date: string;
+                        /** Format: date */
+                        due_date: string;
+                        payment_term: ("upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom") | null;
+                        currency: string;
+                        /** @description Sum of the lines (credits subtract). */
+                        subtotal: number;
+                        discount: number;
+                        /** @description subtotal × discount %. */
+                        discount_amount: number;
+                        tax: number;
+                        /** @description tax % of the discounted sum of the lines flagged taxed. */
+                        tax_amount: number;
+                        tax2: number;
+                        /** @description tax2 % of the discounted sum of the lines flagged taxed2. */
+                        tax2_amount: number;
+                        /** @description subtotal − discount_amount + tax_amount + tax2_amount. */
+                        amount: number;
+                        /** @description Payments recorded (outside the API). */
+                        paid_amount: number;
+                        /** @description amount − paid_amount. */
+                        due_amount: number;
+                        notes: string | null;
+                        period_start: string | null;
+                        period_end: string | null;
+                        service_period_start: string | null;
+                        service_period_end: string | null;
+                        sent_at: string | null;
+                        paid_at: string | null;
+                        creator: {
+                            id: string;
+                            name: string;
+                        } | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        line_items: {
+                            id: string;
+                            kind: string;
+                            description: string | null;
+                            quantity: number;
+                            unit_price: number;
+                            /** @description quantity × unit_price, rounded half up to the currency minor unit; positive (see effect). */
+                            amount: number;
+                            /** @enum {string} */
+                            effect: "charge" | "credit";
+                            taxed: boolean;
+                            taxed2: boolean;
+                            project_id: string | null;
+                            sort_order: number;
+                        }[];
                     };
                 };
             };

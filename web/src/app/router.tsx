@@ -10,6 +10,7 @@ import { timeRoutes } from '../areas/time/routes.tsx';
 import { expensesRoutes } from '../areas/expenses/routes.tsx';
 
 import { approvalsRoutes } from '../areas/approvals/routes.tsx';
+import { invoicesRoutes } from '../areas/invoices/routes.tsx';
 import { Root } from './Root.tsx';
 import { AppShell } from './shell/AppShell.tsx';
 import { SettingsLayout } from './shell/SettingsLayout.tsx';
@@ -58,6 +59,7 @@ export function createRouter(queryClient: QueryClient) {
                 ...expensesRoutes(queryClient),
 
                 ...approvalsRoutes(queryClient),
+                ...invoicesRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
                 { Component: SettingsLayout, children: [...settingsRoutes(queryClient), ...membersRoutes(queryClient), ...signedInRoutes] },
                 { path: '*', Component: NotFound },

@@ -8,7 +8,7 @@ import { WorkspaceSwitcher } from './WorkspaceSwitcher.tsx';
 
 /** What the navigation holds, in the sidebar (wide screens) and in the menu (narrow ones). */
 export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
-  const { user } = useSession();
+  const { user, workspace } = useSession();
   const signOut = useSignOut();
   const navigate = useNavigate();
   const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
@@ -18,7 +18,7 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
       <WorkspaceSwitcher onSwitched={onNavigate} />
       <nav aria-label="Main">
         <ul className="flex flex-col gap-1">
-          {NAV.map(({ to, label, icon: Icon, end }) => (
+          {NAV.filter((e) => !e.visible || (workspace && e.visible(workspace))).map(({ to, label, icon: Icon, end }) => (
             <li key={to}>
               <NavLink
                 to={to}

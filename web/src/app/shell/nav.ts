@@ -1,6 +1,8 @@
 import type { ComponentType, SVGProps } from 'react';
 import { CheckIcon, ClockIcon, HomeIcon, SettingsIcon } from '../../ui/icons.tsx';
 import { ReceiptIcon } from '../../areas/expenses/ReceiptIcon.tsx';
+import { InvoiceIcon } from '../../areas/invoices/InvoiceIcon.tsx';
+import { mayUseInvoices } from '../../areas/invoices/access.ts';
 
 
 export interface NavEntry {
@@ -9,6 +11,8 @@ export interface NavEntry {
   icon: ComponentType<SVGProps<SVGSVGElement>>;
   /** Active on this path only (the start page), not on every path below it. */
   end?: boolean;
+  /** Shown only to whom this says may use the area (the server still decides); absent: everyone. */
+  visible?: (workspace: { role: string }) => boolean;
 }
 
 /**
@@ -20,5 +24,6 @@ export const NAV: NavEntry[] = [
   { to: '/time', label: 'Time', icon: ClockIcon },
   { to: '/expenses', label: 'Expenses', icon: ReceiptIcon },
   { to: '/approvals', label: 'Approvals', icon: CheckIcon },
+  { to: '/invoices', label: 'Invoices', icon: InvoiceIcon, visible: mayUseInvoices },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
 ];

@@ -1,0 +1,73 @@
+import type { CalendarDate } from '@internationalized/date';
+import {
+  Button as AriaButton,
+  Calendar,
+  CalendarCell,
+  CalendarGrid,
+  DateInput,
+  DatePicker as AriaDatePicker,
+  DateSegment,
+  Dialog,
+  FieldError,
+  Group,
+  Heading,
+  Label,
+  Popover,
+  type DatePickerProps as AriaDatePickerProps,
+} from 'react-aria-components';
+import { ChevronDownIcon } from '../../ui/icons.tsx';
+import { cx, fieldError, fieldLabel, focusRing } from '../../ui/styles.ts';
+
+/**
+ * A date typed segment by segment or picked from a calendar (React Aria DatePicker);
+ * the value is a CalendarDate (YYYY-MM-DD, never a Date in the browser's zone).
+ * With `name`, the form submits it as YYYY-MM-DD.
+ */
+export function DatePicker({ label, ...props }: Omit<AriaDatePickerProps<CalendarDate>, 'children' | 'className'> & { label: string }) {
+  return (
+    <AriaDatePicker {...props} className="flex flex-col gap-1.5">
+      <Label className={fieldLabel}>{label}</Label>
+      <Group className="flex w-full items-center rounded-md border border-stone-300 bg-white pl-3 shadow-xs data-focus-within:border-teal-600 data-focus-within:ring-2 data-focus-within:ring-teal-600/25 data-invalid:border-red-600 data-disabled:bg-stone-100">
+        <DateInput className="flex flex-1 py-2 text-base sm:text-sm">
+          {(segment) => (
+            <DateSegment
+              segment={segment}
+              className="rounded-xs px-0.5 text-stone-900 tabular-nums outline-none data-disabled:text-stone-500 data-focused:bg-teal-700 data-focused:text-white data-placeholder:text-stone-500 data-[type=literal]:px-0"
+            />
+          )}
+        </DateInput>
+        <AriaButton aria-label="Calendar" className={cx('flex w-10 items-center justify-center self-stretch rounded-r-md text-stone-600', focusRing)}>
+          <ChevronDownIcon className="size-4" />
+        </AriaButton>
+      </Group>
+      <FieldError className={fieldError} />
+      <Popover className="rounded-md border border-stone-200 bg-white p-3 shadow-lg outline-none">
+        <Dialog className="outline-none">
+          <Calendar>
+            <header className="mb-2 flex items-center justify-between gap-2">
+              <AriaButton slot="previous" className={cx('rounded-md px-2 py-1 text-stone-700 data-hovered:bg-stone-100', focusRing)}>
+                ‹<span className="sr-only">Previous month</span>
+              </AriaButton>
+              <Heading className="text-sm font-semibold text-stone-900" />
+              <AriaButton slot="next" className={cx('rounded-md px-2 py-1 text-stone-700 data-hovered:bg-stone-100', focusRing)}>
+                ›<span className="sr-only">Next month</span>
+              </AriaButton>
+            </header>
+            <CalendarGrid className="text-sm">
+              {(date) => (
+                <CalendarCell
+                  date={date}
+                  className={cx(
+                    'flex size-9 items-center justify-center rounded-md text-stone-900 data-hovered:bg-stone-100 data-outside-month:text-stone-400',
+                    'data-selected:bg-teal-700 data-selected:text-white',
+                    focusRing,
+                  )}
+                />
+              )}
+            </CalendarGrid>
+          </Calendar>
+        </Dialog>
+      </Popover>
+    </AriaDatePicker>
+  );
+}

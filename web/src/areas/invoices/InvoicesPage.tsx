@@ -1,0 +1,173 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useLocale } from 'react-aria-components';
+import { useNavigate, useSearchParams } from 'react-router';
+import { describeError } from '../../api/errors.ts';
+import { useWorkspaceSession } from '../../api/session.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
+import { Select, type SelectOption } from '../../ui/Select.tsx';
+import { mayUseInvoices } from './access.ts';
+import { clientsQuery, invoicesQuery, type InvoiceFilter, type InvoiceList } from './api.ts';
+import { dateLabel, filterOf, formatMoney, searchOf, STATES } from './format.ts';
+import { StateBadge } from './StateBadge.tsx';
+
+type ListedInvoice = InvoiceList['invoices'][number];
+
+/** The invoices in the caller's reach, newest issue date first: filters in the URL, pages of 25, each row opening the invoice. */
+export function InvoicesPage() {
+  const { workspace } = useWorkspaceSession();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const filter = filterOf(params);
+  const allowed = mayUseInvoices(workspace);
+  const { data: list, error, isPlaceholderData } = useQuery({ ...invoicesQuery(filter), enabled: allowed });
+  const go = (next: InvoiceFilter) => navigate(`/invoices${searchOf(next)}`);
+  const filtered = !!(filter.state || filter.client_id);
+
+  if (!allowed) {
+    return (
+      <div className="flex flex-col gap-6">
+        <PageHeading>Invoices</PageHeading>
+        <Alert tone="info">Invoices are for owners, administrators and managers. Ask an administrator if you need to see them.</Alert>
+      </div>
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeading>Invoices</PageHeading>
+      {error && !list && <Alert>{describeError(error).message}</Alert>}
+      <Filters filter={filter} list={list} onChange={(f) => go({ ...f, page: undefined })} />
+      {!list && !error && (
+        <div role="status" className="rounded-lg border border-stone-200 bg-white p-6 text-stone-600 shadow-xs">
+          Loading invoices…
+        </div>
+      )}
+      {list && (
+        <section aria-labelledby="invoices-list" aria-busy={isPlaceholderData} className="flex flex-col gap-3">
+          <h2 id="invoices-list" className="sr-only">
+            Invoices
+          </h2>
+          {list.invoices.length === 0 ? (
+            <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">
+              {filtered ? (
+                <p>
+                  No invoices match these filters. <Link href="/invoices">Show all invoices</Link>
+                </p>
+              ) : (
+                <p>No invoices yet. Invoices created through the API or sheaf admin appear here.</p>
+              )}
+            </div>
+          ) : (
+            <InvoiceTable invoices={list.invoices} />
+          )}
+          {list.total_pages > 1 && <Pages list={list} onPage={(page) => go({ ...filter, page })} />}
+        </section>
+      )}
+    </div>
+  );
+}
+
+/**
+ * State and client. The clients load when the client filter is first opened, not with
+ * the page (session, timer and the list are the page's three calls); a client chosen
+ * in the URL shows by the name the listed invoices carry until then.
+ */
+function Filters({ filter, list, onChange }: { filter: InvoiceFilter; list?: InvoiceList; onChange: (f: InvoiceFilter) => void }) {
+  const [wantClients, setWantClients] = useState(false);
+  const { data: clients, isFetching } = useQuery({ ...clientsQuery, enabled: wantClients });
+  const states: SelectOption[] = [{ id: 'all', label: 'All states' }, ...STATES.map((s) => ({ id: s.id, label: s.label }))];
+  const clientOptions: SelectOption[] = [{ id: 'all', label: 'All clients' }];
+  if (clients) clientOptions.push(...clients.clients.map((c) => ({ id: c.id, label: c.is_active ? c.name : `${c.name} (archived)` })));
+  else if (filter.client_id) {
+    const known = list?.invoices.find((i) => i.client.id === filter.client_id)?.client.name;
+    clientOptions.push({ id: filter.client_id, label: known ?? (isFetching ? 'Loading clients…' : 'The chosen client') });
+  }
+  return (
+    <div className="grid gap-3 sm:grid-cols-2" role="group" aria-label="Filters">
+      <Select
+        label="State"
+        options={states}
+        selectedKey={filter.state ?? 'all'}
+        onSelectionChange={(key) => onChange({ ...filter, state: key === 'all' ? undefined : (key as InvoiceFilter['state']) })}
+      />
+      <Select
+        label="Client"
+        options={clientOptions}
+        selectedKey={filter.client_id ?? 'all'}
+        onOpenChange={(open) => open && setWantClients(true)}
+        onFocus={() => setWantClients(true)}
+        onSelectionChange={(key) => onChange({ ...filter, client_id: key === 'all' ? undefined : String(key) })}
+      />
+    </div>
+  );
+}
+
+function InvoiceTable({ invoices }: { invoices: ListedInvoice[] }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+      <table className="w-full min-w-[44rem] border-collapse text-sm">
+        <caption className="sr-only">Invoices, newest issue date first</caption>
+        <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
+          <tr>
+            <th scope="col" className="px-3 py-2">Number</th>
+            <th scope="col" className="px-3 py-2">Client</th>
+            <th scope="col" className="px-3 py-2">Issued</th>
+            <th scope="col" className="px-3 py-2">Due</th>
+            <th scope="col" className="px-3 py-2 text-right">Amount</th>
+            <th scope="col" className="px-3 py-2 text-right">Due amount</th>
+            <th scope="col" className="px-3 py-2">State</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-stone-100">
+          {invoices.map((i) => (
+            <InvoiceRow key={i.id} invoice={i} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function InvoiceRow({ invoice: i }: { invoice: ListedInvoice }) {
+  const { locale } = useLocale();
+  return (
+    <tr className="align-top">
+      <th scope="row" className="px-3 py-2.5 text-left font-medium whitespace-nowrap">
+        <Link href={`/invoices/${i.id}`} aria-label={`Invoice ${i.number}, ${i.client.name}`}>
+          {i.number}
+        </Link>
+        {i.subject && <span className="block text-xs font-normal text-stone-600">{i.subject}</span>}
+      </th>
+      <td className="px-3 py-2.5 text-stone-900">{i.client.name}</td>
+      <td className="px-3 py-2.5 whitespace-nowrap">{dateLabel(i.issue_date, locale)}</td>
+      <td className="px-3 py-2.5 whitespace-nowrap">{dateLabel(i.due_date, locale)}</td>
+      <td className="px-3 py-2.5 text-right font-medium whitespace-nowrap tabular-nums">{formatMoney(i.amount, i.currency, locale)}</td>
+      <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{formatMoney(i.due_amount, i.currency, locale)}</td>
+      <td className="px-3 py-2.5">
+        <StateBadge state={i.state} />
+      </td>
+    </tr>
+  );
+}
+
+function Pages({ list, onPage }: { list: InvoiceList; onPage: (page: number) => void }) {
+  return (
+    <nav aria-label="Pages" className="flex items-center justify-between gap-3 text-sm text-stone-700">
+      <span>
+        Page {list.page} of {list.total_pages} ({list.total_entries} invoices)
+      </span>
+      <span className="flex gap-2">
+        <Button variant="secondary" isDisabled={list.page <= 1} onPress={() => onPage(list.page - 1)}>
+          Previous page
+        </Button>
+        <Button variant="secondary" isDisabled={list.page >= list.total_pages} onPress={() => onPage(list.page + 1)}>
+          Next page
+        </Button>
+      </span>
+    </nav>
+  );
+}

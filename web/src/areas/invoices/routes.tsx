@@ -1,0 +1,33 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { sessionQuery } from '../../api/session.ts';
+import { mayUseInvoices } from './access.ts';
+import { invoiceQuery, invoicesQuery } from './api.ts';
+import { filterOf } from './format.ts';
+
+/**
+ * /invoices (the list, its filters in the URL) and /invoices/:id (one invoice): one lazy
+ * chunk per page; the loaders fetch in parallel with the chunk (failures show on the page).
+ */
+/** Starts `fetch` once the session (the gate loads it in parallel; this waits for the same request) says the area is the caller's. */
+const whenAllowed = async (queryClient: QueryClient, fetch: () => Promise<void>) => {
+  const session = await queryClient.ensureQueryData(sessionQuery).catch(() => null);
+  if (session?.workspace && mayUseInvoices(session.workspace)) await fetch();
+  return null;
+};
+
+const loadList = (queryClient: QueryClient) => ({ request }: LoaderFunctionArgs) =>
+  whenAllowed(queryClient, () => queryClient.prefetchQuery(invoicesQuery(filterOf(new URL(request.url).searchParams))));
+
+const loadOne = (queryClient: QueryClient) => ({ params }: LoaderFunctionArgs) =>
+  whenAllowed(queryClient, () => queryClient.prefetchQuery(invoiceQuery(params.id!)));
+
+export const invoicesRoutes = (queryClient: QueryClient): RouteObject[] => [
+  {
+    path: 'invoices',
+    children: [
+      { index: true, loader: loadList(queryClient), lazy: () => import('./InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
+      { path: ':id', loader: loadOne(queryClient), lazy: () => import('./InvoicePage.tsx').then((m) => ({ Component: m.InvoicePage })) },
+    ],
+  },
+];
