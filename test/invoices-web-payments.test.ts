@@ -69,6 +69,27 @@ describe('POST /web/api/invoices/:id/payments', () => {
     expectError(await pay(s.admin, id, { amount: 1, paid_date: '2026-03-21' }), 409, 'conflict');
   });
 
+  it('records a payment once when the same click arrives twice at once (Idempotency-Key): one row, the same answer', async () => {
+    const id = await invoice();
+    const send = () =>
+      request(ctx.app, s.admin, {
+        method: 'POST',
+        url: `/web/api/invoices/${id}/payments`,
+        payload: { amount: 42, paid_date: '2026-03-10' },
+        headers: { 'idempotency-key': `pay-${id}` },
+      });
+    const answers = await Promise.all([send(), send()]);
+    const created = answers.filter((a) => a.statusCode === 201);
+    // The second is a replay of the first, or 409 while the first still holds the key; never a second payment.
+    expect(created.length + answers.filter((a) => a.statusCode === 409 && a.json().error === 'idempotency_key_in_use').length).toBe(2);
+    const replay = await send();
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json()).toMatchObject({ paid_amount: 42, due_amount: 200 });
+    const rows = await ctx.db.selectFrom('invoice_payments').select('amount').where('invoice_id', '=', id).execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it('refuses more than is due, zero, negative and too many decimals for the currency, changing nothing', async () => {
     const id = await invoice();
     expectError(await pay(s.admin, id, { amount: 242.01, paid_date: '2026-03-10' }), 400, 'invalid_request', 'amount');

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { requestDb } from '../../http/idempotency.ts';
 import type { FastifyInstance } from 'fastify';
 import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { principalOf } from '../../http/security.ts';
@@ -20,14 +21,14 @@ export async function invoicesWebRoutes(app: FastifyInstance) {
   app.post(
     '/web/api/invoices/:id/payments',
     {
-      config: { access: 'administrator', web: true },
+      config: { access: 'administrator', web: true, idempotent: true },
       schema: {
         tags: ['web'],
         operationId: 'recordInvoicePayment',
         summary: 'Record a payment on an open invoice',
         description:
           'Web app only (the API records no payments). Owners and administrators. Partial payments add up; the payment that ' +
-          'brings the amount due to 0 marks the invoice paid. Not open: 409. More than is due, 0 or too many decimals: 400 naming amount.',
+          'brings the amount due to 0 marks the invoice paid; send an Idempotency-Key so a repeated click records it once. Not open: 409. More than is due, 0 or too many decimals: 400 naming amount.',
         params: Type.Object({ id: Type.String() }),
         body: PaymentBody,
         response: { 201: InvoiceSchema, ...ErrorResponses },
@@ -37,7 +38,7 @@ export async function invoicesWebRoutes(app: FastifyInstance) {
       const p = principalOf(request);
       const body = request.body as Static<typeof PaymentBody>;
       const { id } = request.params as { id: string };
-      const invoice = await recordPayment(app.db, p.companyId, id, { ...body, amount: String(body.amount) }, { now: app.config.clock(), actorId: p.userId });
+      const invoice = await recordPayment(requestDb(request), p.companyId, id, { ...body, amount: String(body.amount) }, { now: app.config.clock(), actorId: p.userId });
       return reply.code(201).send(invoice);
     },
   );

@@ -1325,7 +1325,7 @@ export interface paths {
         put?: never;
         /**
          * Record a payment on an open invoice
-         * @description Web app only (the API records no payments). Owners and administrators. Partial payments add up; the payment that brings the amount due to 0 marks the invoice paid. Not open: 409. More than is due, 0 or too many decimals: 400 naming amount.
+         * @description Web app only (the API records no payments). Owners and administrators. Partial payments add up; the payment that brings the amount due to 0 marks the invoice paid; send an Idempotency-Key so a repeated click records it once. Not open: 409. More than is due, 0 or too many decimals: 400 naming amount.
          */
         post: operations["recordInvoicePayment"];
         delete?: never;

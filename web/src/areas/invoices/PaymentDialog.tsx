@@ -1,4 +1,5 @@
 import { getLocalTimeZone, today, type CalendarDate } from '@internationalized/date';
+import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useState } from 'react';
 import { formErrors } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -20,12 +21,14 @@ export function PaymentDialog({ invoice, onDone }: { invoice: Invoice; onDone: (
   const [date, setDate] = useState<CalendarDate | null>(today(getLocalTimeZone()));
   const [notes, setNotes] = useState('');
   const record = useRecordPayment(invoice.id);
+  const keyFor = useIdempotencyKey();
   const { fieldErrors, summary } = formErrors(record.error, ['amount', 'paid_date']);
 
   const onSubmit = () => {
     if (!date || !(amount > 0)) return;
+    const body = { amount, paid_date: date.toString(), ...(notes.trim() ? { notes: notes.trim() } : {}) };
     record.mutate(
-      { amount, paid_date: date.toString(), ...(notes.trim() ? { notes: notes.trim() } : {}) },
+      { body, key: keyFor(body) },
       { onSuccess: (after) => onDone(after.state === 'paid' ? 'Payment recorded: the invoice is paid.' : 'Payment recorded.') },
     );
   };

@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { idempotencyHeader } from '../../api/idempotency.ts';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
 import type { paths } from '../../api/schema';
@@ -51,7 +52,9 @@ export type PaymentBody = NonNullable<paths['/web/api/invoices/{id}/payments']['
 export function useRecordPayment(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: PaymentBody) => call(api.POST('/web/api/invoices/{id}/payments', { params: { path: { id } }, body })),
+    // The key is made per payment body: a double click or a retry records the payment once.
+    mutationFn: ({ body, key }: { body: PaymentBody; key: string }) =>
+      call(api.POST('/web/api/invoices/{id}/payments', { params: { path: { id } }, body, headers: idempotencyHeader(key) })),
     onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(id).queryKey, invoice),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['invoices'] }),
   });
