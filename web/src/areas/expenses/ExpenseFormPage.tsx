@@ -25,9 +25,9 @@ import {
   type Expense,
   type ExpenseBody,
 } from './api.ts';
-import { DatePicker } from './DatePicker.tsx';
+import { DatePicker } from '../../ui/DatePicker.tsx';
 import { formatUnitPrice } from './money.ts';
-import { NumberField } from './NumberField.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
 import { ReceiptPreview, isDrawable, useObjectUrl } from './Receipt.tsx';
 import { lockReason } from './status.ts';
 

@@ -8,8 +8,8 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { useRecordPayment, type Invoice } from './api.ts';
-import { DatePicker } from './DatePicker.tsx';
-import { NumberField } from './NumberField.tsx';
+import { DatePicker } from '../../ui/DatePicker.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
 
 /**
  * An administrator records a payment on an open invoice (web only): the amount due

@@ -15,8 +15,8 @@ import {
   Popover,
   type DatePickerProps as AriaDatePickerProps,
 } from 'react-aria-components';
-import { ChevronDownIcon } from '../../ui/icons.tsx';
-import { cx, fieldError, fieldLabel, focusRing } from '../../ui/styles.ts';
+import { ChevronDownIcon } from './icons.tsx';
+import { cx, fieldError, fieldLabel, focusRing } from './styles.ts';
 
 /**
  * A date typed segment by segment or picked from a calendar (React Aria DatePicker);

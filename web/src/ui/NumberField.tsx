@@ -1,5 +1,5 @@
 import { FieldError, Input, Label, NumberField as AriaNumberField, Text, type NumberFieldProps as AriaNumberFieldProps } from 'react-aria-components';
-import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
+import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from './styles.ts';
 
 /** A labelled number input (React Aria NumberField: locale-aware typing and formatting, e.g. a currency amount). */
 export function NumberField({ label, description, ...props }: Omit<AriaNumberFieldProps, 'children' | 'className'> & { label: string; description?: string }) {
