@@ -3,11 +3,10 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { withTenant } from '../../db/tenant.ts';
 import { badRequest, conflict } from '../../errors.ts';
-import { newId } from '../../ids.ts';
 import { minorUnitDigits } from '../../money.ts';
 import { isWorkDate } from '../../time/workspace-time.ts';
 import { audit } from '../audit/service.ts';
-import { touchInvoice } from '../invoices/queries.ts';
+import { insertPayment, touchInvoice } from '../invoices/queries.ts';
 import { invoiceTotals, type PresentedInvoice } from '../invoices/presenter.ts';
 import { loadInvoice } from '../invoices/service.ts';
 
@@ -39,18 +38,7 @@ export async function recordPayment(
     }
     const due = invoiceTotals(row, lines).dueAmount; // exact, never through a JSON number
     if (amount.gt(due)) throw badRequest(`amount is more than the ${due.toFixed(digits)} ${row.currency} due.`, { field: 'amount' });
-    await trx
-      .insertInto('invoice_payments')
-      .values({
-        company_id: companyId,
-        id: newId(now.getTime()),
-        invoice_id: row.id,
-        amount: amount.toFixed(),
-        paid_date: input.paid_date,
-        notes: input.notes ?? null,
-        created_at: now,
-      })
-      .execute();
+    await insertPayment(trx, companyId, row.id, { amount: amount.toFixed(), paid_date: input.paid_date, notes: input.notes ?? null, now });
     const paidInFull = amount.eq(due);
     await touchInvoice(trx, companyId, row.id, paidInFull ? { state: 'paid', paid_at: now } : {}, now);
     await audit(trx, {

@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { DB, InvoiceState } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
 import { conflict, notFound } from '../../errors.ts';
-import { isId, newId } from '../../ids.ts';
+import { isId } from '../../ids.ts';
 import { todayIn } from '../../time/workspace-time.ts';
 import { audit } from '../audit/service.ts';
-import { findInvoice, linesOf, listInvoices, loadWorkspace, touchInvoice } from './queries.ts';
+import { findInvoice, insertPayment, linesOf, listInvoices, loadWorkspace, touchInvoice } from './queries.ts';
 import { loadInvoice } from './service.ts';
 import { invoiceTotals, presentInvoice, type PresentedInvoice } from './presenter.ts';
 
@@ -65,18 +65,12 @@ export async function transitionInvoiceForAdmin(
       const due = invoiceTotals(row, lines).dueAmount; // exact, never through a JSON number
       if (due.gt(0)) {
         payment = due.toFixed();
-        await trx
-          .insertInto('invoice_payments')
-          .values({
-            company_id: companyId,
-            id: newId(now.getTime()),
-            invoice_id: row.id,
-            amount: payment,
-            paid_date: paidDate ?? todayIn(workspace.timezone, now),
-            notes: 'Recorded by sheaf admin invoice mark-paid',
-            created_at: now,
-          })
-          .execute();
+        await insertPayment(trx, companyId, row.id, {
+          amount: payment,
+          paid_date: paidDate ?? todayIn(workspace.timezone, now),
+          notes: 'Recorded by sheaf admin invoice mark-paid',
+          now,
+        });
       }
       changes.paid_at = now;
     }

@@ -4,6 +4,7 @@ import { invoiceableProject, invoiceVisible } from '../../access/invoices.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { ApprovalStatus, InvoiceState, PaymentTerms, Rounding } from '../../db/types.ts';
 import type { Tx } from '../../db/tenant.ts';
+import { newId } from '../../ids.ts';
 import { fetchPage, type PageParams } from '../../http/pagination.ts';
 
 /**
@@ -283,6 +284,27 @@ export async function updateLine(
     .set({ ...changes, updated_at: now })
     .where('company_id', '=', companyId)
     .where('id', '=', lineId)
+    .execute();
+}
+
+/** Records a payment on an invoice: the one place payments are written (the web app's payments, `sheaf admin invoice mark-paid`). */
+export async function insertPayment(
+  trx: Tx,
+  companyId: string,
+  invoiceId: string,
+  payment: { amount: string; paid_date: string; notes: string | null; now: Date },
+) {
+  await trx
+    .insertInto('invoice_payments')
+    .values({
+      company_id: companyId,
+      id: newId(payment.now.getTime()),
+      invoice_id: invoiceId,
+      amount: payment.amount,
+      paid_date: payment.paid_date,
+      notes: payment.notes,
+      created_at: payment.now,
+    })
     .execute();
 }
 

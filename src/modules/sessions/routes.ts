@@ -65,7 +65,8 @@ const tags = ['web'];
 
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
+/** The session cookie: HttpOnly, SameSite=Lax, Secure over TLS; `maxAge` 0 clears it. */
+function writeSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number) {
   reply.header(
     'Set-Cookie',
     stringifySetCookie(SESSION_COOKIE, token, {
@@ -73,17 +74,14 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: s
       sameSite: 'lax',
       secure: request.protocol === 'https',
       path: '/',
-      maxAge: SESSION_LIFETIME_MS / 1000,
+      maxAge: maxAgeSeconds,
     }),
   );
 }
 
-function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
-  reply.header(
-    'Set-Cookie',
-    stringifySetCookie(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', path: '/', maxAge: 0 }),
-  );
-}
+const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, token: string) =>
+  writeSessionCookie(request, reply, token, SESSION_LIFETIME_MS / 1000);
+const clearSessionCookie = (request: FastifyRequest, reply: FastifyReply) => writeSessionCookie(request, reply, '', 0);
 
 /**
  * Opens a session for the person, sets its cookie and answers with the session
