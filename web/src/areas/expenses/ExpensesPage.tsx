@@ -111,7 +111,7 @@ function Filters({ sheet, filter, onChange }: { sheet: Sheet; filter: SheetFilte
 
 function ExpenseTable({ expenses }: { expenses: WebExpense[] }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+    <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
       <table className="w-full min-w-[44rem] border-collapse text-sm">
         <caption className="sr-only">Your expenses, newest first</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">

@@ -127,7 +127,7 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
           Lines
         </h2>
         {/* Scrolls sideways at 390 px; focusable so the keyboard can scroll it too (nothing in it takes focus). */}
-        <div tabIndex={0} role="region" aria-labelledby="invoice-lines" className={`overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs ${focusRingCss}`}>
+        <div tabIndex={0} role="region" aria-labelledby="invoice-lines" className={`relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs ${focusRingCss}`}>
           <table className="w-full min-w-[36rem] border-collapse text-sm">
             <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
               <tr>

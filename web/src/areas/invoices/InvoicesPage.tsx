@@ -108,7 +108,7 @@ function Filters({ filter, list, onChange }: { filter: InvoiceFilter; list?: Inv
 
 function InvoiceTable({ invoices }: { invoices: ListedInvoice[] }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+    <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
       <table className="w-full min-w-[44rem] border-collapse text-sm">
         <caption className="sr-only">Invoices, newest issue date first</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">

@@ -60,7 +60,7 @@ export function WeekPage() {
     <div className="flex flex-col gap-6">
       <TimeHeader view="week" from={sheet.from} today={sheet.today} user={own ? undefined : sheet.user.id} person={own ? undefined : sheet.user.name} />
       <PersonPicker from={sheet.from} person={sheet.user} />
-      <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+      <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
         <table className="w-full min-w-[52rem] border-collapse text-sm">
           <caption className="sr-only">Hours of the week from {dayLabel(sheet.from)}, by project and task</caption>
           <thead className="border-b border-stone-200 text-stone-600">
