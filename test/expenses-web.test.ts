@@ -96,6 +96,42 @@ describe('the expense sheet', () => {
     expect(owners).not.toContain(archived);
   });
 
+  it("gives an owner someone else's expenses (user_id), and the form the project of one of them", async () => {
+    const secret = await expense(s.owner, { project_id: unassigned, spent_date: '2026-05-01', total_cost: 7 });
+    const others = await api(s.owner, 'GET', `/web/api/expense_sheet?user_id=${w.member.userId}`);
+    expect(others.statusCode, others.body).toBe(200);
+    expect(others.json().user).toEqual({ id: w.member.userId, name: expect.stringContaining(' ') });
+    expect(others.json().expenses.length).toBeGreaterThan(0);
+    expect(others.json().expenses.every((e: { user_id: string }) => e.user_id === w.member.userId)).toBe(true);
+    expect((await api(s.owner, 'GET', '/web/api/expense_sheet')).json().user.id).toBe(w.owner.userId);
+
+    // The form of someone else's expense on a project the viewer may not record on still names it...
+    const mine = (await api(s.owner, 'GET', '/web/api/expense_choices')).json().projects.map((p: { id: string }) => p.id);
+    const memberChoices = (await api(s.member, 'GET', `/web/api/expense_choices?expense_id=${secret.id}`)).json();
+    // ...but only for a viewer who may see that expense: the member gets nothing of it.
+    expect(memberChoices.projects.map((p: { id: string }) => p.id)).not.toContain(unassigned);
+    expect(mine).toContain(unassigned);
+  });
+
+  it('refuses someone else\u2019s expenses to a member (403), and people of no or another workspace (404)', async () => {
+    const refused = await api(s.member, 'GET', `/web/api/expense_sheet?user_id=${w.owner.userId}`);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe('forbidden');
+    const elsewhere = await makeInvoiceWorkspace(ctx.db);
+    for (const id of [elsewhere.member.userId, '00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      const res = await api(s.owner, 'GET', `/web/api/expense_sheet?user_id=${id}`);
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json()).toMatchObject({ error: 'not_found', field: 'user_id' });
+    }
+    // Another workspace's expense adds no project to the form's choices.
+    const foreignClient = await insertClient(ctx.db, elsewhere.companyId, { name: 'Foreign' });
+    const foreignProject = (await billableProject(ctx.db, elsewhere.companyId, foreignClient, { name: 'Abroad' })).projectId;
+    const foreignOwner = await sessionFor(ctx.db, elsewhere.owner, ctx.clock.now());
+    const foreign = await expense(foreignOwner, { project_id: foreignProject, spent_date: '2026-05-02', total_cost: 3, expense_category_id: (await api(foreignOwner, 'GET', '/api/v2/expense_categories')).json().expense_categories[0].id });
+    const choices = (await api(s.owner, 'GET', `/web/api/expense_choices?expense_id=${foreign.id}`)).json();
+    expect(choices.projects.map((p: { id: string }) => p.id)).not.toContain(foreignProject);
+  });
+
   it('refuses a period ending before it starts, naming the field, and API keys', async () => {
     const res = await api(s.member, 'GET', '/web/api/expense_sheet?from=2026-03-10&to=2026-03-01');
     expect(res.statusCode).toBe(400);

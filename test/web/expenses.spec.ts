@@ -133,3 +133,50 @@ test('a member records an expense with a receipt, sees it listed, changes it and
   expect(left.map((e: { notes: string }) => e.notes)).toEqual(['Taxi to the client']);
   await expectClean(page);
 });
+
+test("a manager opens a teammate's expenses; an approved one is read-only and says why", async ({ page, workspace }) => {
+  const ok = async (pending: Promise<{ status: number; body: any }>) => {
+    const res = await pending;
+    if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: true }));
+  const mia = await workspace.seed.memberWithPassword('Mia');
+  const max = await workspace.seed.memberWithPassword('Max', 'manager');
+  await ok(workspace.api('PATCH', `/web/api/members/${max.id}`, { teammate_ids: [mia.id] }));
+  const project = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'], members: [mia.id] });
+  const category = (await ok(workspace.api('GET', '/api/v2/expense_categories'))).expense_categories[0];
+  const week = await ok(workspace.api('GET', '/web/api/approvals/week', undefined, mia.id));
+  const hotel = await ok(
+    workspace.api('POST', '/api/v2/expenses', { project_id: project.id, expense_category_id: category.id, spent_date: week.from, total_cost: 180, notes: 'Hotel in Lyon' }, mia.id),
+  );
+  await ok(workspace.api('POST', '/api/v2/approvals/submit', { from: week.from, to: week.to }, mia.id));
+  const approve = (body: object) => workspace.api('POST', '/api/v2/approvals/approve', { user_id: mia.id, from: week.from, to: week.to, ...body });
+  const first = await approve({});
+  if (first.status === 409) {
+    await ok(approve({ preflight_fingerprint: first.body.preflight.fingerprint, acknowledged_warning_codes: first.body.preflight.warnings.map((w: { code: string }) => w.code) }));
+  } else expect(first.status, JSON.stringify(first.body)).toBe(200);
+
+  await signIn(page, max);
+  await visit(page, '/expenses', 'expenses-manager-own');
+  await page.getByRole('combobox', { name: 'Person' }).fill('Mia');
+  await page.getByRole('option', { name: /^Mia / }).click();
+  await expect(page).toHaveURL(new RegExp(`user=${mia.id}`));
+  await expect(page.getByRole('heading', { name: /^Expenses of Mia / })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Record an expense' })).toBeHidden(); // one records only one's own
+  const row = page.getByRole('row', { name: /Hotel in Lyon/ });
+  await expect(row).toContainText('Approved');
+  await checkPage(page, 'expenses-of-teammate');
+
+  await row.getByRole('link', { name: /^View expense of/ }).click();
+  await expect(page.getByText('This expense is approved, so it cannot be changed or deleted. Ask an approver to withdraw the approval.')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Total cost' })).toBeDisabled();
+  await expect(page.getByRole('combobox', { name: 'Project', exact: true })).toHaveValue('Acme - Website');
+  await expect(page.getByRole('heading', { level: 1, name: 'Expense' })).toBeVisible();
+  await expect(page.getByText('No receipt.')).toBeVisible();
+  await checkPage(page, 'expense-locked');
+  await page.getByRole('link', { name: 'Back to expenses' }).click();
+  await expect(page).toHaveURL(new RegExp(`/expenses\\?user=${mia.id}$`));
+  expect((await workspace.api('GET', `/api/v2/expenses/${hotel.id}`, undefined, mia.id)).body).toMatchObject({ total_cost: 180, is_locked: true });
+  await expectClean(page);
+});

@@ -11,6 +11,8 @@ import { loadTimeSettings } from '../time-entries/queries.ts';
 import { presentExpense } from '../expenses/presenter.ts';
 import { listExpenses } from '../expenses/queries.ts';
 import { ExpenseSchema } from '../expenses/routes.ts';
+import { findExpense } from '../expenses/queries.ts';
+import { sheetPerson } from '../time-web/person.ts';
 import { expenseCategories, expenseProjects } from './queries.ts';
 
 /**
@@ -61,6 +63,23 @@ const SheetQuery = Type.Object(
     to: Type.Optional(Type.String({ format: 'date', description: 'Inclusive spent_date upper bound; not before from.' })),
     project_id: Type.Optional(Type.String({ format: 'uuid' })),
     expense_category_id: Type.Optional(Type.String({ format: 'uuid' })),
+    user_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          'Whose expenses (default: the caller), as GET /api/v2/expenses?user_id= shows them to the caller; 403 for a caller who sees only their own, 404 for someone not in the workspace.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ChoicesQuery = Type.Object(
+  {
+    expense_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'An expense the form edits: its project is among the choices if the caller may see the expense (someone else\u2019s, for a manager).' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -86,10 +105,18 @@ export async function expensesWebRoutes(app: FastifyInstance) {
       schema: {
         tags,
         operationId: 'getExpenseSheet',
-        summary: 'The caller\u2019s own expenses, filtered and paged, with their projects\u2019 names and currencies and the choices of the filters and the form',
+        summary: 'A person\u2019s expenses (the caller\u2019s by default), filtered and paged, with their projects\u2019 names and currencies and the choices of the filters and the form',
         querystring: SheetQuery,
         response: {
-          200: Type.Object({ expenses: Type.Array(WebExpenseSchema), ...EnvelopeSchema, ...Choices }, { additionalProperties: false }),
+          200: Type.Object(
+            {
+              user: Type.Object({ id: Type.String(), name: Type.String() }, { description: 'Whose expenses these are.' }),
+              expenses: Type.Array(WebExpenseSchema),
+              ...EnvelopeSchema,
+              ...Choices,
+            },
+            { additionalProperties: false },
+          ),
           ...ErrorResponses,
         },
       },
@@ -100,7 +127,8 @@ export async function expensesWebRoutes(app: FastifyInstance) {
       if (query.from && query.to && query.from > query.to) throw badRequest('to must not be before from.', { field: 'to' });
       const page = pageParams(query);
       return withTenant(app.db, p.companyId, async (trx) => {
-        const filter = { userId: p.userId, from: query.from, to: query.to, projectId: query.project_id, categoryId: query.expense_category_id };
+        const user = await sheetPerson(trx, p, query.user_id);
+        const filter = { userId: user.id, from: query.from, to: query.to, projectId: query.project_id, categoryId: query.expense_category_id };
         const { rows, total } = await listExpenses(trx, p.companyId, p, filter, page);
         // The listed expenses' projects are always among the choices (asked for by id).
         const choices = await choicesOf(trx, p, app.config.clock(), new Set(rows.map((row) => row.project_id)));
@@ -109,7 +137,7 @@ export async function expensesWebRoutes(app: FastifyInstance) {
           const project = byId.get(row.project_id)!;
           return { ...presentExpense(row), project: { id: project.id, name: project.name, client_name: project.client_name }, currency: project.currency };
         });
-        return { expenses, ...pageEnvelope(request, page, total), ...choices };
+        return { user, expenses, ...pageEnvelope(request, page, total), ...choices };
       });
     },
   );
@@ -122,12 +150,18 @@ export async function expensesWebRoutes(app: FastifyInstance) {
         tags,
         operationId: 'getExpenseChoices',
         summary: 'What the expense form picks from: projects (with currency), categories (with unit prices), and today',
+        querystring: ChoicesQuery,
         response: { 200: Type.Object(Choices, { additionalProperties: false }), ...ErrorResponses },
       },
     },
     async (request) => {
       const p = principalOf(request);
-      return withTenant(app.db, p.companyId, (trx) => choicesOf(trx, p, app.config.clock()));
+      const { expense_id } = request.query as Static<typeof ChoicesQuery>;
+      return withTenant(app.db, p.companyId, async (trx) => {
+        // An expense the caller may not see adds nothing (the form's own GET answers 404 for it).
+        const expense = expense_id ? await findExpense(trx, p.companyId, expense_id, { visibleTo: p }) : undefined;
+        return choicesOf(trx, p, app.config.clock(), new Set(expense ? [expense.project_id] : []));
+      });
     },
   );
 }

@@ -1210,7 +1210,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s own expenses, filtered and paged, with their projects’ names and currencies and the choices of the filters and the form */
+        /** A person’s expenses (the caller’s by default), filtered and paged, with their projects’ names and currencies and the choices of the filters and the form */
         get: operations["getExpenseSheet"];
         put?: never;
         post?: never;
@@ -9488,6 +9488,8 @@ export interface operations {
                 to?: string;
                 project_id?: string;
                 expense_category_id?: string;
+                /** @description Whose expenses (default: the caller), as GET /api/v2/expenses?user_id= shows them to the caller; 403 for a caller who sees only their own, 404 for someone not in the workspace. */
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -9502,6 +9504,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Whose expenses these are. */
+                        user: {
+                            id: string;
+                            name: string;
+                        };
                         expenses: {
                             id: string;
                             user_id: string;
@@ -9628,7 +9635,10 @@ export interface operations {
     };
     getExpenseChoices: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description An expense the form edits: its project is among the choices if the caller may see the expense (someone else’s, for a manager). */
+                expense_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

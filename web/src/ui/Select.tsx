@@ -42,6 +42,7 @@ export function Select({ label, options, description, hideLabel, labelClassName,
         className={cx(
           'flex min-h-10 w-full items-center justify-between gap-2 rounded-md border border-stone-300 bg-white px-3 py-2 text-left text-sm text-stone-900 shadow-xs',
           'data-hovered:border-stone-400 data-pressed:bg-stone-50',
+          'data-disabled:cursor-not-allowed data-disabled:border-stone-200 data-disabled:bg-stone-100 data-disabled:text-stone-500',
           focusRing,
         )}
       >

@@ -5,6 +5,7 @@ import { DialogTrigger, DropZone, FieldError, FileTrigger, Label, Text, TextArea
 import { useNavigate, useParams } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
+import { useSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
@@ -42,15 +43,19 @@ const acceptable = (file: File) => file.type === 'application/pdf' || file.type.
 /** /expenses/new and /expenses/:id: record, change or delete one expense, with its receipt. */
 export function ExpenseFormPage() {
   const { id } = useParams();
-  const choices = useQuery(choicesQuery);
+  const choices = useQuery(choicesQuery(id));
   const expense = useQuery({ ...expenseQuery(id ?? ''), enabled: !!id });
-  const title = id ? 'Edit expense' : 'Record an expense';
+  const session = useSession();
+  const title = !id ? 'Record an expense' : expense.data?.is_locked ? 'Expense' : 'Edit expense';
   const error = choices.error ?? expense.error;
   const ready = choices.data && (!id || expense.data);
+  // Someone else's expense (a manager's view) goes back to that person's list.
+  const owner = expense.data?.user_id;
+  const listHref = owner && owner !== session.user.id ? `/expenses?user=${owner}` : '/expenses';
   return (
     <div className="flex max-w-2xl flex-col gap-6">
       <div>
-        <Link href="/expenses" className="text-sm">
+        <Link href={listHref} className="text-sm">
           Back to expenses
         </Link>
         <PageHeading className="mt-2">{title}</PageHeading>
@@ -61,12 +66,12 @@ export function ExpenseFormPage() {
           Loading…
         </div>
       )}
-      {ready && <ExpenseForm key={id ?? 'new'} choices={choices.data} expense={id ? expense.data : undefined} />}
+      {ready && <ExpenseForm key={id ?? 'new'} choices={choices.data} expense={id ? expense.data : undefined} listHref={listHref} />}
     </div>
   );
 }
 
-function ExpenseForm({ choices, expense }: { choices: Choices; expense?: Expense }) {
+function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense?: Expense; listHref: string }) {
   const navigate = useNavigate();
   const { locale } = useLocale();
   const create = useCreateExpense();
@@ -130,7 +135,7 @@ function ExpenseForm({ choices, expense }: { choices: Choices; expense?: Expense
     if (!expense) {
       // The same body (and file) retried reuses its key: the server answers once.
       const key = keyFor({ ...full, receipt: file && [file.name, file.size, file.lastModified] });
-      create.mutate({ body: full, key }, { onSuccess: () => navigate('/expenses') });
+      create.mutate({ body: full, key }, { onSuccess: () => navigate(listHref) });
       return;
     }
     const changes: Partial<ExpenseBody> = {};
@@ -143,8 +148,8 @@ function ExpenseForm({ choices, expense }: { choices: Choices; expense?: Expense
     if (isBillable !== expense.billable) changes.billable = isBillable;
     if (file) changes.receipt = file;
     if (removeReceipt) changes.delete_receipt = true;
-    if (Object.keys(changes).length === 0) return navigate('/expenses');
-    update.mutate(changes, { onSuccess: () => navigate('/expenses') });
+    if (Object.keys(changes).length === 0) return navigate(listHref);
+    update.mutate(changes, { onSuccess: () => navigate(listHref) });
   };
 
   const amountFormat: Intl.NumberFormatOptions = currency ? { style: 'currency', currency } : { minimumFractionDigits: 2, maximumFractionDigits: 2 };
@@ -248,11 +253,11 @@ function ExpenseForm({ choices, expense }: { choices: Choices; expense?: Expense
               {expense ? 'Save expense' : 'Record expense'}
             </Button>
           )}
-          <Button variant="secondary" onPress={() => navigate('/expenses')}>
+          <Button variant="secondary" onPress={() => navigate(listHref)}>
             {locked ? 'Back' : 'Cancel'}
           </Button>
         </div>
-        {expense && !locked && <DeleteButton expense={expense} />}
+        {expense && !locked && <DeleteButton expense={expense} listHref={listHref} />}
       </div>
     </Form>
   );
@@ -290,6 +295,7 @@ function ReceiptField(props: {
         </div>
       )}
       {removed && !file && <p className="text-sm text-stone-700">The receipt will be removed when you save.</p>}
+      {locked && !current && <p className="text-sm text-stone-600">No receipt.</p>}
       {!locked && (
         <DropZone
           aria-labelledby="receipt-label"
@@ -329,7 +335,7 @@ function ReceiptField(props: {
   );
 }
 
-function DeleteButton({ expense }: { expense: Expense }) {
+function DeleteButton({ expense, listHref }: { expense: Expense; listHref: string }) {
   const navigate = useNavigate();
   const remove = useDeleteExpense(expense.id);
   return (
@@ -347,7 +353,7 @@ function DeleteButton({ expense }: { expense: Expense }) {
             <Button variant="secondary" slot="close">
               Keep it
             </Button>
-            <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate(undefined, { onSuccess: () => navigate('/expenses') })}>
+            <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate(undefined, { onSuccess: () => navigate(listHref) })}>
               Delete expense
             </Button>
           </div>

@@ -2,6 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link as AriaLink, useLocale } from 'react-aria-components';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
+import { usePersonChoices } from '../../api/people.ts';
+import { useSession } from '../../api/session.ts';
+import { PersonPicker } from '../../ui/PersonPicker.tsx';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
@@ -15,24 +18,32 @@ import { PERIODS, periodRange } from './period.ts';
 import { ReceiptPreview } from './Receipt.tsx';
 import { statusLabel } from './status.ts';
 
-/** The person's expenses, newest first: filters in the URL, pages of 25, each row opening the form. */
+/**
+ * A person's expenses (the caller's; managers and administrators pick someone else's),
+ * newest first: filters in the URL, pages of 25, each row opening the form.
+ */
 export function ExpensesPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const session = useSession();
   const filter = filterOf(params);
   const { data: sheet, error, isPlaceholderData } = useQuery(sheetQuery(filter));
   const go = (next: SheetFilter) => navigate(`/expenses${searchOf(next)}`);
   const filtered = !!(filter.from || filter.to || filter.project_id || filter.expense_category_id);
+  const someoneElse = !!sheet && sheet.user.id !== session.user.id;
 
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <PageHeading>Expenses</PageHeading>
-        <AriaLink href="/expenses/new" className={buttonClass('primary')}>
-          Record an expense
-        </AriaLink>
+        <PageHeading>{someoneElse ? `Expenses of ${sheet.user.name}` : 'Expenses'}</PageHeading>
+        {!someoneElse && (
+          <AriaLink href="/expenses/new" className={buttonClass('primary')}>
+            Record an expense
+          </AriaLink>
+        )}
       </div>
       {error && !sheet && <Alert>{describeError(error).message}</Alert>}
+      {sheet && <PersonSwitch person={sheet.user} onPick={(user_id) => go({ ...filter, user_id, page: undefined })} />}
       {sheet && <Filters sheet={sheet} filter={filter} onChange={(f) => go({ ...f, page: undefined })} />}
       {!sheet && !error && (
         <div role="status" className="rounded-lg border border-stone-200 bg-white p-6 text-stone-600 shadow-xs">
@@ -42,9 +53,13 @@ export function ExpensesPage() {
       {sheet && (
         <section aria-labelledby="expenses-list" aria-busy={isPlaceholderData} className="flex flex-col gap-3">
           <h2 id="expenses-list" className="sr-only">
-            Your expenses
+            {someoneElse ? 'Their expenses' : 'Your expenses'}
           </h2>
-          {sheet.expenses.length === 0 ? (
+          {sheet.expenses.length === 0 && someoneElse ? (
+            <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">
+              <p>{filtered ? 'No expenses of theirs match these filters.' : `No expenses of ${sheet.user.name} that you may see.`}</p>
+            </div>
+          ) : sheet.expenses.length === 0 ? (
             <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">
               {filtered ? (
                 <p>
@@ -57,7 +72,7 @@ export function ExpensesPage() {
               )}
             </div>
           ) : (
-            <ExpenseTable expenses={sheet.expenses} />
+            <ExpenseTable expenses={sheet.expenses} caption={someoneElse ? `Expenses of ${sheet.user.name}, newest first` : 'Your expenses, newest first'} />
           )}
           {sheet.total_pages > 1 && <Pages sheet={sheet} onPage={(page) => go({ ...filter, page })} />}
         </section>
@@ -109,11 +124,17 @@ function Filters({ sheet, filter, onChange }: { sheet: Sheet; filter: SheetFilte
   );
 }
 
-function ExpenseTable({ expenses }: { expenses: WebExpense[] }) {
+/** Whose expenses the list shows, for owners, administrators and managers (the `user` of the URL). */
+function PersonSwitch({ person, onPick }: { person: { id: string; name: string }; onPick: (userId: string | undefined) => void }) {
+  const choices = usePersonChoices(person);
+  return choices && <PersonPicker choices={choices} person={person} onPick={onPick} />;
+}
+
+function ExpenseTable({ expenses, caption }: { expenses: WebExpense[]; caption: string }) {
   return (
     <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
       <table className="w-full min-w-[44rem] border-collapse text-sm">
-        <caption className="sr-only">Your expenses, newest first</caption>
+        <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>
             <th scope="col" className="px-3 py-2">Date</th>

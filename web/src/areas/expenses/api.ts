@@ -27,11 +27,13 @@ export const sheetQuery = (filter: SheetFilter) =>
     placeholderData: keepPreviousData,
   });
 
-export const choicesQuery = queryOptions({
-  queryKey: ['expenses', 'choices'],
-  queryFn: () => call(api.GET('/web/api/expense_choices')),
-  staleTime: 5 * 60_000,
-});
+/** The form's choices; editing an expense, its project is among them even if it is someone else's (a manager's view). */
+export const choicesQuery = (expenseId?: string) =>
+  queryOptions({
+    queryKey: ['expenses', 'choices', expenseId ?? null],
+    queryFn: () => call(api.GET('/web/api/expense_choices', { params: { query: expenseId ? { expense_id: expenseId } : {} } })),
+    staleTime: 5 * 60_000,
+  });
 
 export const expenseQuery = (id: string) =>
   queryOptions({

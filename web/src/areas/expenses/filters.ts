@@ -1,7 +1,8 @@
 import type { SheetFilter } from './api.ts';
 
 /**
- * The list's filters live in the URL (/expenses?from=…&to=…&project_id=…&expense_category_id=…&page=2),
+ * The list's filters live in the URL (/expenses?from=…&to=…&project_id=…&expense_category_id=…&user=…&page=2; `user` is
+ * someone else's list, for managers and administrators),
  * so a filtered list survives a reload and can be shared. Unknown or malformed values are dropped
  * here rather than sent (the server would refuse them with a 400).
  */
@@ -16,6 +17,8 @@ export function filterOf(params: URLSearchParams): SheetFilter {
   if (to && DATE.test(to) && !(filter.from && to < filter.from)) filter.to = to;
   const project = params.get('project_id');
   if (project && ID.test(project)) filter.project_id = project;
+  const user = params.get('user');
+  if (user && ID.test(user)) filter.user_id = user;
   const category = params.get('expense_category_id');
   if (category && ID.test(category)) filter.expense_category_id = category;
   const page = Number(params.get('page'));
@@ -29,6 +32,7 @@ export function searchOf(filter: SheetFilter): string {
   for (const name of ['from', 'to', 'project_id', 'expense_category_id'] as const) {
     if (filter[name]) params.set(name, filter[name]);
   }
+  if (filter.user_id) params.set('user', filter.user_id);
   if (filter.page && filter.page > 1) params.set('page', String(filter.page));
   const text = params.toString();
   return text ? `?${text}` : '';

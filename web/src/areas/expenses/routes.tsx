@@ -14,7 +14,7 @@ const loadList = (queryClient: QueryClient) => async ({ request }: LoaderFunctio
 };
 
 const loadForm = (queryClient: QueryClient) => async ({ params }: LoaderFunctionArgs) => {
-  await Promise.all([queryClient.prefetchQuery(choicesQuery), params.id ? queryClient.prefetchQuery(expenseQuery(params.id)) : null]);
+  await Promise.all([queryClient.prefetchQuery(choicesQuery(params.id)), params.id ? queryClient.prefetchQuery(expenseQuery(params.id)) : null]);
   return null;
 };
 

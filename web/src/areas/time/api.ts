@@ -38,15 +38,6 @@ export const sheetQuery = (date?: string, user?: string) =>
  * the workspace's active people as the API lists them to them. The server shows each
  * week with the caller's own visibility (a manager sees their teammates' time).
  */
-export const peopleQuery = queryOptions({
-  queryKey: ['time_people'],
-  queryFn: () =>
-    call(api.GET('/api/v2/users', { params: { query: { is_active: 'true', per_page: 2000 } } })).then((r) =>
-      r.users.map((u) => ({ id: u.id, name: `${u.first_name} ${u.last_name}`.trim() })),
-    ),
-  staleTime: 5 * 60_000,
-});
-
 export const choicesQuery = queryOptions({
   queryKey: ['time_choices'],
   queryFn: () => call(api.GET('/web/api/time_choices')).then((r) => r.choices),

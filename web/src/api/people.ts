@@ -1,0 +1,50 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { api } from './client.ts';
+import { call } from './call.ts';
+import { describeError } from './errors.ts';
+import { useSession } from './session.ts';
+
+/**
+ * The people whose time and expenses a page may show besides the caller's own: the
+ * picker of the week grid and of the expense list (owners, administrators and
+ * managers; the server still decides, per record).
+ */
+const PICKER_ROLES = ['owner', 'administrator', 'manager'];
+
+export const peopleQuery = queryOptions({
+  queryKey: ['people'],
+  queryFn: () =>
+    call(api.GET('/api/v2/users', { params: { query: { is_active: 'true', per_page: 2000 } } })).then((r) =>
+      r.users.map((u) => ({ id: u.id, name: `${u.first_name} ${u.last_name}`.trim() })),
+    ),
+  staleTime: 5 * 60_000,
+});
+
+/**
+ * The choices of a person picker showing `person`: the caller first, as "Me" (the way
+ * back to their own records), then everyone else by name. The directory is asked for
+ * when the picker is first focused (`onFocus`), not on page load: a page's budget is 3
+ * calls; until then the list holds only the person shown. Null for roles without a picker
+ * (ui/PersonPicker draws it).
+ */
+export function usePersonChoices(person: { id: string; name: string }) {
+  const session = useSession();
+  const [wanted, setWanted] = useState(false);
+  const people = useQuery({ ...peopleQuery, enabled: wanted });
+  const me = session.user.id;
+  const options = useMemo(() => {
+    const list = people.data ?? [person];
+    const others = list.filter((p) => p.id !== me).sort((a, b) => a.name.localeCompare(b.name));
+    const self = { id: me, label: `Me (${session.user.first_name} ${session.user.last_name})`.replace(' )', ')') };
+    return [self, ...others.map((p) => ({ id: p.id, label: p.name }))];
+  }, [people.data, person, me, session.user.first_name, session.user.last_name]);
+  if (!session.workspace || !PICKER_ROLES.includes(session.workspace.role)) return null;
+  return {
+    me,
+    options,
+    onFocus: () => setWanted(true),
+    emptyText: people.isPending ? 'Loading people…' : 'No one matches',
+    errorMessage: people.error ? describeError(people.error).message : undefined,
+  };
+}
