@@ -185,3 +185,20 @@ test('a manager opens a teammate\u2019s week and sees their hours, read only', a
 function buildHours(res: { body: { entries: { task: { name: string } | undefined; hours: number }[] } | null }) {
   return (res.body?.entries ?? []).filter((e) => e.task?.name === 'Build').map((e) => e.hours);
 }
+
+test("a running timer's elapsed time comes from the server's clock, not the device's", async ({ page, workspace }) => {
+  const mia = await workspace.seed.member('Mia');
+  const project = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'], members: [mia.id] });
+  // The device's clock is three hours fast (as a phone set by hand may be).
+  await page.clock.install({ time: new Date(Date.now() + 3 * 3600_000) });
+  await signIn(page, mia);
+  const sheet = (await workspace.api('GET', '/web/api/timesheet', undefined, mia.id)).body;
+  const started = await workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: project.taskIds[0], spent_date: sheet.today, is_running: true }, mia.id);
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  expect(started.body.is_running).toBe(true);
+
+  await visit(page, '/time/week', 'time-week-skewed-clock');
+  // By the device's clock the timer would have run 3 hours; by the server's it has just started.
+  await expect(page.getByRole('timer')).toHaveText(/^0:00:\d\d$/);
+  await expectClean(page);
+});
