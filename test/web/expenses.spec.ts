@@ -180,3 +180,41 @@ test("a manager opens a teammate's expenses; an approved one is read-only and sa
   expect((await workspace.api('GET', `/api/v2/expenses/${hotel.id}`, undefined, mia.id)).body).toMatchObject({ total_cost: 180, is_locked: true });
   await expectClean(page);
 });
+
+test('a create whose answer is lost is sent again with the same key: one expense; offline, what was typed stays', async ({ page, workspace }) => {
+  const mia = await workspace.seed.member('Mia');
+  await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'], members: [mia.id] });
+  await signIn(page, mia);
+  const keys: string[] = [];
+  let mode: 'lose-answer' | 'offline' | 'pass' = 'offline';
+  await page.route('**/api/v2/expenses', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    keys.push((await route.request().headerValue('idempotency-key')) ?? '');
+    if (mode === 'offline') return route.abort('internetdisconnected');
+    if (mode === 'pass') return route.continue();
+    await route.fetch(); // the server does the work...
+    mode = 'pass';
+    return route.abort('connectionreset'); // ...and the answer never arrives
+  });
+
+  await visit(page, '/expenses/new', 'expense-new-retry');
+  await page.getByRole('combobox', { name: 'Project', exact: true }).fill('webs');
+  await page.getByRole('option', { name: 'Acme - Website' }).click();
+  await page.getByRole('button', { name: /Category$/ }).click();
+  await page.getByRole('option', { name: 'LLM usage' }).click();
+  await page.getByRole('textbox', { name: 'Total cost' }).fill('19.99');
+  await page.getByRole('button', { name: 'Record expense' }).click();
+  // No connection through every retry: the form says so and keeps the input.
+  await expect(page.getByText('Sheaf cannot be reached. Check your connection and try again.')).toBeVisible({ timeout: 15_000 });
+  expect(keys.length).toBe(4); // the first try and three retries
+  expect(new Set(keys).size).toBe(1);
+  await expect(page.getByRole('textbox', { name: 'Total cost' })).toHaveValue(/19\.99/);
+
+  // Back online; the server's answer to the next try is lost, the retry gets the stored answer.
+  mode = 'lose-answer';
+  await page.getByRole('button', { name: 'Record expense' }).click();
+  await expect(page).toHaveURL(/\/expenses$/);
+  expect(new Set(keys).size).toBe(1); // the same key all along
+  const listed = (await workspace.api('GET', `/api/v2/expenses?user_id=${mia.id}`, undefined, mia.id)).body.expenses;
+  expect(listed.map((e: { total_cost: number }) => e.total_cost)).toEqual([19.99]);
+});

@@ -29,12 +29,23 @@ export class HttpError extends Error {
   }
 }
 
-/** A call that never got an answer (offline, server down, connection reset). */
+/**
+ * A call that never got an answer (offline, server down, connection reset). `replayable`:
+ * sending the very same request again cannot do the work twice (a read, a PUT or DELETE,
+ * or a create with an Idempotency-Key, which the server answers once), so it may be retried.
+ */
 export class NetworkError extends Error {
-  constructor(cause: unknown) {
+  readonly replayable: boolean;
+  constructor(cause: unknown, replayable = false) {
     super('network', { cause });
     this.name = 'NetworkError';
+    this.replayable = replayable;
   }
+}
+
+/** Whether a request may be sent again after it got no answer (see NetworkError). */
+export function isReplayable(request: Pick<Request, 'method' | 'headers'>): boolean {
+  return ['GET', 'HEAD', 'PUT', 'DELETE'].includes(request.method) || request.headers.has('Idempotency-Key');
 }
 
 /**
@@ -47,7 +58,8 @@ export async function call<T>(pending: Promise<{ data?: T; error?: unknown; resp
     result = await pending;
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new NetworkError(err);
+    // The client's onError (client.ts) already made it a NetworkError that knows its request.
+    throw err instanceof NetworkError ? err : new NetworkError(err);
   }
   const { data, error, response } = result;
   if (error !== undefined || !response.ok) throw new HttpError(response.status, asErrorBody(error), response.headers);

@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './schema';
+import { isReplayable, NetworkError } from './call.ts';
 import { noteServerDate } from './server-clock.ts';
 
 /** The header that carries the session's CSRF token on every mutation (the server's contract). */
@@ -35,5 +36,9 @@ api.use({
       onSessionEnded();
     }
     return response;
+  },
+  onError({ request, error }) {
+    if (error instanceof DOMException && error.name === 'AbortError') return error;
+    return new NetworkError(error, isReplayable(request));
   },
 });
