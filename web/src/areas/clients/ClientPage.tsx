@@ -131,7 +131,7 @@ function ArchiveSection({ client, etag, onChanged, onReload }: { client: Client;
   return (
     <section aria-labelledby="client-status" className="flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
       <h2 id="client-status" className="text-lg font-semibold text-stone-900">
-        {client.is_active ? 'Archive' : 'Archived'}
+        Status
       </h2>
       {update.error &&
         (isStale(update.error) ? (
