@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
@@ -36,8 +36,13 @@ export function ClientsPage() {
   const { data: list, error, isPlaceholderData } = useQuery(clientsQuery(apiQuery(filter)));
   const go = (next: ListFilter, replace = false) => navigate(`/clients${searchOf(next)}`, { replace });
 
+  // The box owns what is typed (a navigation per key would lag behind fast typing); the URL follows it.
+  const [text, setText] = useState(filter.q);
+  useEffect(() => {
+    if (text !== filter.q) go({ ...filter, q: text, page: filter.page }, true);
+  }, [text]);
   // Typing stays instant; the filter of up to 2,000 rows follows a moment later.
-  const q = useDeferredValue(filter.q);
+  const q = useDeferredValue(text);
   const matches = useMemo(() => (list ? list.clients.filter((c) => !q || matchesName(c.name, q)) : []), [list, q]);
   const [shown, setShown] = useState(SLICE);
 
@@ -55,10 +60,10 @@ export function ClientsPage() {
         <TextField
           label="Search by name"
           type="search"
-          value={filter.q}
+          value={text}
           onChange={(value) => {
             setShown(SLICE);
-            go({ ...filter, q: value }, true);
+            setText(value);
           }}
         />
         <Select
@@ -90,8 +95,8 @@ export function ClientsPage() {
           )}
           {matches.length === 0 ? (
             <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">
-              {filter.q ? (
-                <p>No client’s name contains “{filter.q}”{list.total_pages > 1 ? ' on this page' : ''}.</p>
+              {q ? (
+                <p>No client’s name contains “{q}”{list.total_pages > 1 ? ' on this page' : ''}.</p>
               ) : filter.status === 'archived' ? (
                 <p>No archived clients.</p>
               ) : access.writes ? (
@@ -106,7 +111,7 @@ export function ClientsPage() {
             <ClientTable clients={matches.slice(0, shown)} archives={access.archives} />
           )}
           <p role="status" className="text-sm text-stone-700">
-            {filter.q
+            {q
               ? `${matches.length} of ${list.clients.length} clients match`
               : `${list.total_entries} ${list.total_entries === 1 ? 'client' : 'clients'}`}
             {matches.length > shown && `, showing the first ${shown}`}.
