@@ -3,6 +3,10 @@ import { CheckIcon, ClockIcon, HomeIcon, SettingsIcon } from '../../ui/icons.tsx
 import { ReceiptIcon } from '../../areas/expenses/ReceiptIcon.tsx';
 import { InvoiceIcon } from '../../areas/invoices/InvoiceIcon.tsx';
 import { mayUseInvoices } from '../../areas/invoices/access.ts';
+import { ClientIcon } from '../../areas/clients/ClientIcon.tsx';
+import { mayReadClients } from '../../areas/clients/access.ts';
+import { TaskIcon } from '../../areas/tasks/TaskIcon.tsx';
+import { mayReadTasks } from '../../areas/tasks/access.ts';
 
 
 export interface NavEntry {
@@ -17,13 +21,15 @@ export interface NavEntry {
 
 /**
  * The main navigation: only areas that exist. Each area adds its entry as it arrives,
- * in this order: Time, Expenses, Approvals, Projects, Clients, Reports, Invoices, Settings.
+ * in this order: Time, Expenses, Approvals, Projects, Clients, Tasks, Reports, Invoices, Settings.
  */
 export const NAV: NavEntry[] = [
   { to: '/', label: 'Home', icon: HomeIcon, end: true },
   { to: '/time', label: 'Time', icon: ClockIcon },
   { to: '/expenses', label: 'Expenses', icon: ReceiptIcon },
   { to: '/approvals', label: 'Approvals', icon: CheckIcon },
+  { to: '/clients', label: 'Clients', icon: ClientIcon, visible: mayReadClients },
+  { to: '/tasks', label: 'Tasks', icon: TaskIcon, visible: mayReadTasks },
   { to: '/invoices', label: 'Invoices', icon: InvoiceIcon, visible: mayUseInvoices },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
 ];

@@ -1,0 +1,21 @@
+import { holds, isAdministrator } from '../../api/roles.ts';
+
+/**
+ * What a membership may do with clients and contacts, as src/access/catalog.ts decides:
+ * every internal member reads the clients they see (members: those of their projects);
+ * owners, administrators and managers with "Edit clients and tasks" create and edit
+ * them and add contacts; only owners and administrators archive, restore and delete.
+ * The pages leave out what the role cannot do; the server still decides.
+ */
+export interface ClientAccess {
+  reads: boolean;
+  writes: boolean;
+  archives: boolean;
+}
+
+export function clientAccess(w: { role: string; permissions?: readonly string[] }): ClientAccess {
+  return { reads: w.role !== 'client', writes: holds(w, 'edit_clients_and_tasks'), archives: isAdministrator(w) };
+}
+
+/** The navigation entry: everyone who may read clients (client memberships cannot use the API). */
+export const mayReadClients = (w: { role: string }) => w.role !== 'client';

@@ -1,0 +1,32 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { clientQuery, clientsQuery, contactsQuery } from './api.ts';
+import { apiQuery, filterOf } from './filters.ts';
+
+/**
+ * /clients (the list, status, search and page in the URL), /clients/new and /clients/:id
+ * (the client with its contacts): one lazy chunk per page; the loaders fetch in parallel
+ * with the chunk and with each other (failures show on the page, inside the shell).
+ */
+const loadList = (queryClient: QueryClient) => async ({ request }: LoaderFunctionArgs) => {
+  await queryClient.prefetchQuery(clientsQuery(apiQuery(filterOf(new URL(request.url).searchParams))));
+  return null;
+};
+
+const loadOne = (queryClient: QueryClient) => async ({ params }: LoaderFunctionArgs) => {
+  await Promise.all([queryClient.prefetchQuery(clientQuery(params.id!)), queryClient.prefetchQuery(contactsQuery(params.id!))]);
+  return null;
+};
+
+const clientPage = () => import('./ClientPage.tsx').then((m) => ({ Component: m.ClientPage }));
+
+export const clientsRoutes = (queryClient: QueryClient): RouteObject[] => [
+  {
+    path: 'clients',
+    children: [
+      { index: true, loader: loadList(queryClient), lazy: () => import('./ClientsPage.tsx').then((m) => ({ Component: m.ClientsPage })) },
+      { path: 'new', lazy: clientPage },
+      { path: ':id', loader: loadOne(queryClient), lazy: clientPage },
+    ],
+  },
+];
