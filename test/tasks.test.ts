@@ -287,6 +287,21 @@ describe('POST /api/v2/tasks', () => {
     expect((await post(admin, { name: 'Admin task', billable_by_default: false })).statusCode).toBe(201);
   });
 
+  it('takes an Idempotency-Key: the same key and body, even at once, make one task and the same answer', async () => {
+    const headers = { 'idempotency-key': 'task-create-idempotency-0001' };
+    const send = () => request(ctx.app, owner, { method: 'POST', url: '/api/v2/tasks', payload: { name: 'Workshop' }, headers });
+    const [a, b] = await Promise.all([send(), send()]);
+    const answers = [a, b].map((r) => r.statusCode).sort();
+    // One did the work; the other replayed it, or found the key still held (409, retry later).
+    expect(answers[0]).toBe(201);
+    const again = await send();
+    expect(again.statusCode).toBe(201);
+    expect(again.json().id).toBe(a.statusCode === 201 ? a.json().id : b.json().id);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const rows = await ctx.db.selectFrom('tasks').select('id').where('company_id', '=', companyId).where('name', '=', 'Workshop').execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it('lets a manager with Edit clients and tasks create, but setting a rate also needs view_billable_rates', async () => {
     const ok = await post(mgrEdit, { name: 'Manager task' });
     expect(ok.statusCode).toBe(201);

@@ -1,3 +1,4 @@
+import { requestDb } from '../../http/idempotency.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { ApiError, badRequest } from '../../errors.ts';
@@ -160,13 +161,13 @@ export async function tasksRoutes(app: FastifyInstance) {
   app.post(
     '/api/v2/tasks',
     {
-      config: { access: 'edit_clients_and_tasks' },
+      config: { access: 'edit_clients_and_tasks', idempotent: true },
       preValidation: rejectReadOnly({ requireOne: false }),
       schema: {
         tags: ['tasks'],
         summary: 'Create a task',
         description:
-          'Owners, administrators, and managers with Edit clients and tasks. `default_hourly_rate` also needs the permission to view billable rates. A name already used in the workspace (ignoring case) is 409. Returns 201 with `Location` and `ETag`.',
+          'Owners, administrators, and managers with Edit clients and tasks. `default_hourly_rate` also needs the permission to view billable rates. A name already used in the workspace (ignoring case) is 409. Optional `Idempotency-Key`. Returns 201 with `Location` and `ETag`.',
         body: TaskCreateBody,
         response: { 201: { ...TaskSchema, headers: { ...EtagHeader, Location: { type: 'string' } } }, ...ErrorResponses },
       },
@@ -174,7 +175,7 @@ export async function tasksRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const p = principalOf(request);
       const input = request.body as Static<typeof TaskCreateBody>;
-      const { row, view } = await createTask(app.db, p.companyId, p, input, app.config.clock());
+      const { row, view } = await createTask(requestDb(request), p.companyId, p, input, app.config.clock());
       const body = presentTask(row, view);
       return reply.code(201).header('Location', `/api/v2/tasks/${row.id}`).header('ETag', etagOf(body)).send(body);
     },

@@ -551,7 +551,7 @@ export interface paths {
         put?: never;
         /**
          * Create a task
-         * @description Owners, administrators, and managers with Edit clients and tasks. `default_hourly_rate` also needs the permission to view billable rates. A name already used in the workspace (ignoring case) is 409. Returns 201 with `Location` and `ETag`.
+         * @description Owners, administrators, and managers with Edit clients and tasks. `default_hourly_rate` also needs the permission to view billable rates. A name already used in the workspace (ignoring case) is 409. Optional `Idempotency-Key`. Returns 201 with `Location` and `ETag`.
          */
         post: operations["createTask"];
         delete?: never;
