@@ -11,6 +11,7 @@ import { expensesRoutes } from '../areas/expenses/routes.tsx';
 
 import { approvalsRoutes } from '../areas/approvals/routes.tsx';
 import { invoicesRoutes } from '../areas/invoices/routes.tsx';
+import { projectsRoutes } from '../areas/projects/routes.tsx';
 import { Root } from './Root.tsx';
 import { AppShell } from './shell/AppShell.tsx';
 import { SettingsLayout } from './shell/SettingsLayout.tsx';
@@ -59,6 +60,7 @@ export function createRouter(queryClient: QueryClient) {
                 ...expensesRoutes(queryClient),
 
                 ...approvalsRoutes(queryClient),
+                ...projectsRoutes(queryClient),
                 ...invoicesRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
                 { Component: SettingsLayout, children: [...settingsRoutes(queryClient), ...membersRoutes(queryClient), ...signedInRoutes] },

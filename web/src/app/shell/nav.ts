@@ -3,6 +3,7 @@ import { CheckIcon, ClockIcon, HomeIcon, SettingsIcon } from '../../ui/icons.tsx
 import { ReceiptIcon } from '../../areas/expenses/ReceiptIcon.tsx';
 import { InvoiceIcon } from '../../areas/invoices/InvoiceIcon.tsx';
 import { mayUseInvoices } from '../../areas/invoices/access.ts';
+import { FolderIcon } from '../../areas/projects/FolderIcon.tsx';
 
 
 export interface NavEntry {
@@ -24,6 +25,7 @@ export const NAV: NavEntry[] = [
   { to: '/time', label: 'Time', icon: ClockIcon },
   { to: '/expenses', label: 'Expenses', icon: ReceiptIcon },
   { to: '/approvals', label: 'Approvals', icon: CheckIcon },
+  { to: '/projects', label: 'Projects', icon: FolderIcon },
   { to: '/invoices', label: 'Invoices', icon: InvoiceIcon, visible: mayUseInvoices },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
 ];
