@@ -71,7 +71,8 @@ test('an administrator creates a project, adds a task and a manager, and changes
   const personDialog = page.getByRole('dialog');
   await personDialog.getByRole('button', { name: /Person$/ }).click();
   await page.getByRole('option', { name: 'Max Tester' }).click();
-  await personDialog.getByRole('checkbox', { name: 'Manages this project' }).check();
+  await personDialog.getByText('Manages this project').click();
+  await expect(personDialog.getByRole('checkbox', { name: 'Manages this project' })).toBeChecked();
   await personDialog.getByRole('button', { name: 'Add person' }).click();
   await expect(personDialog).toBeHidden();
   await expect(page.getByRole('row', { name: /Max Tester/ })).toContainText('Manager');

@@ -98,7 +98,8 @@ function Details(props: { project: Project; etag: string; choices: Choices; onRa
           onSubmit={() => {
             const body = patchBody(values, project, may);
             if (Object.keys(body).length === 0 || update.isPending) return;
-            update.mutate({ body, etag }, { onSuccess: () => body.hourly_rate !== undefined && onRateChanged() });
+            // A saved change brings a new ETag, which remounts this form: follow the promise, not the component's callback.
+            update.mutateAsync({ body, etag }).then(() => body.hourly_rate !== undefined && onRateChanged(), () => {});
           }}
           actions={
             <div className="flex flex-wrap items-center justify-between gap-3 border-t border-stone-200 pt-5">
@@ -171,6 +172,7 @@ function ArchiveActions({ project, etag, choices }: { project: Project; etag: st
   );
 }
 
+/** Deleting takes the page's project away (this button unmounts), so the navigation follows the mutation's promise. */
 function DeleteButton({ project, etag }: { project: Project; etag: string }) {
   const navigate = useNavigate();
   const remove = useDeleteProject(project.id);
@@ -196,7 +198,7 @@ function DeleteButton({ project, etag }: { project: Project; etag: string }) {
             <Button variant="secondary" slot="close">
               Keep it
             </Button>
-            <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate(etag, { onSuccess: () => navigate('/projects') })}>
+            <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutateAsync(etag).then(() => navigate('/projects'), () => {})}>
               Delete project
             </Button>
           </div>

@@ -1,14 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { sessionQuery } from '../../api/session.ts';
 import { choicesQuery, listQuery, projectQuery, taskAssignmentsQuery, userAssignmentsQuery } from './api.ts';
 import { filterOf, queryOf } from './filters.ts';
 
 /**
  * /projects (the list, its search and filters in the URL), /projects/new (the form) and
  * /projects/:id (the project: its form, tasks, people and rate history). One lazy chunk per
- * page; loaders fetch in parallel with the chunk. The people are asked for only when the
- * choices say the caller manages the project (one step after, never a 403 to show); the rate
- * history when the person opens it (a page load stays within the budget of 6 API calls).
+ * page; loaders fetch in parallel with the chunk (a page load stays within 6 API calls, at
+ * most 2 one after another). The people section shows only when the choices say the caller
+ * manages the project; the rate history loads when the person opens it.
  */
 const loadList = (queryClient: QueryClient) => async ({ request }: LoaderFunctionArgs) => {
   await Promise.all([queryClient.prefetchQuery(listQuery(queryOf(filterOf(new URL(request.url).searchParams)))), queryClient.prefetchQuery(choicesQuery())]);
@@ -22,11 +23,14 @@ const loadNew = (queryClient: QueryClient) => async () => {
 
 const loadProject = (queryClient: QueryClient) => async ({ params }: LoaderFunctionArgs) => {
   const id = params.id!;
-  const choices = queryClient.fetchQuery(choicesQuery(id)).catch(() => null);
+  // Only administrators and the project's managers may list its people; a member never can. On a
+  // fresh load the session is not known yet, and waiting for it would chain the calls: ask anyway.
+  const role = queryClient.getQueryData(sessionQuery.queryKey)?.workspace?.role;
   await Promise.all([
     queryClient.prefetchQuery(projectQuery(id)),
     queryClient.prefetchQuery(taskAssignmentsQuery(id)),
-    choices.then((c) => (c?.may.update ? queryClient.prefetchQuery(userAssignmentsQuery(id)) : null)),
+    queryClient.prefetchQuery(choicesQuery(id)),
+    role === 'member' ? null : queryClient.prefetchQuery(userAssignmentsQuery(id)),
   ]);
   return null;
 };
