@@ -3,12 +3,14 @@ import { useEffect, useState } from 'react';
 import { Link as AriaLink, SearchField, Input, Label, useLocale } from 'react-aria-components';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
+import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { cx, fieldLabel, inputBox } from '../../ui/styles.ts';
+import { mayOfferNewProject } from './access.ts';
 import { choicesQuery, listQuery, type ListedProject, type ProjectList } from './api.ts';
 import { filterOf, queryOf, searchOf, type Filter, type Status } from './filters.ts';
 import { BILL_BY_LABEL, formatMoney } from './format.ts';
@@ -19,7 +21,12 @@ export function ProjectsPage() {
   const navigate = useNavigate();
   const filter = filterOf(params);
   const list = useQuery(listQuery(queryOf(filter)));
-  const choices = useQuery(choicesQuery());
+  const { workspace } = useWorkspaceSession();
+  // The clients and people of the filters load when a filter is first opened (or is in the URL):
+  // a page load stays at 3 calls (session, timer, one page of projects).
+  const [wantChoices, setWantChoices] = useState(!!(filter.client_id || filter.owner_id));
+  const choices = useQuery({ ...choicesQuery(), enabled: wantChoices });
+  const mayCreate = mayOfferNewProject(workspace);
   const go = (next: Filter) => navigate(`/projects${searchOf(next)}`, { replace: true });
   const filtered = !!(filter.search || filter.client_id || filter.owner_id || filter.status !== 'active');
 
@@ -27,13 +34,19 @@ export function ProjectsPage() {
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <PageHeading>Projects</PageHeading>
-        {choices.data?.may.create && (
+        {mayCreate && (
           <AriaLink href="/projects/new" className={buttonClass('primary')}>
             New project
           </AriaLink>
         )}
       </div>
-      <Filters filter={filter} clients={choices.data?.clients ?? []} people={choices.data?.people ?? []} onChange={(f) => go({ ...f, page: undefined })} />
+      <Filters
+        filter={filter}
+        clients={choices.data?.clients ?? []}
+        people={choices.data?.people ?? []}
+        onWant={() => setWantChoices(true)}
+        onChange={(f) => go({ ...f, page: undefined })}
+      />
       {list.error && !list.data && <Alert>{describeError(list.error).message}</Alert>}
       {!list.data && !list.error && (
         <div role="status" className="rounded-lg border border-stone-200 bg-white p-6 text-stone-600 shadow-xs">
@@ -52,7 +65,7 @@ export function ProjectsPage() {
                   No projects match. <Link href="/projects">Show all active projects</Link>
                 </p>
               ) : (
-                <p>No projects yet.{choices.data?.may.create && <> <Link href="/projects/new">Create the first project</Link>.</>}</p>
+                <p>No projects yet.{mayCreate && <> <Link href="/projects/new">Create the first project</Link>.</>}</p>
               )}
             </div>
           ) : (
@@ -65,8 +78,14 @@ export function ProjectsPage() {
   );
 }
 
-function Filters(props: { filter: Filter; clients: { id: string; name: string }[]; people: { id: string; name: string }[]; onChange: (f: Filter) => void }) {
-  const { filter, clients, people, onChange } = props;
+function Filters(props: {
+  filter: Filter;
+  clients: { id: string; name: string }[];
+  people: { id: string; name: string }[];
+  onWant: () => void;
+  onChange: (f: Filter) => void;
+}) {
+  const { filter, clients, people, onWant, onChange } = props;
   const [text, setText] = useState(filter.search ?? '');
   // Typing searches after a pause (one request, not one per key); the URL keeps the search.
   useEffect(() => {
@@ -90,12 +109,16 @@ function Filters(props: { filter: Filter; clients: { id: string; name: string }[
         label="Client"
         options={[{ id: 'all', label: 'All clients' }, ...clients.map((c) => ({ id: c.id, label: c.name }))]}
         selectedKey={filter.client_id ?? 'all'}
+        onFocus={onWant}
+        onOpenChange={onWant}
         onSelectionChange={(key) => onChange({ ...filter, client_id: key === 'all' ? undefined : String(key) })}
       />
       <Select
         label="Owner"
         options={[{ id: 'all', label: 'Anyone' }, ...people.map((p) => ({ id: p.id, label: p.name }))]}
         selectedKey={filter.owner_id ?? 'all'}
+        onFocus={onWant}
+        onOpenChange={onWant}
         onSelectionChange={(key) => onChange({ ...filter, owner_id: key === 'all' ? undefined : String(key) })}
       />
       <Select label="Status" options={statuses} selectedKey={filter.status} onSelectionChange={(key) => onChange({ ...filter, status: key as Status })} />

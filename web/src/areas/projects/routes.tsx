@@ -12,7 +12,9 @@ import { filterOf, queryOf } from './filters.ts';
  * manages the project; the rate history loads when the person opens it.
  */
 const loadList = (queryClient: QueryClient) => async ({ request }: LoaderFunctionArgs) => {
-  await Promise.all([queryClient.prefetchQuery(listQuery(queryOf(filterOf(new URL(request.url).searchParams)))), queryClient.prefetchQuery(choicesQuery())]);
+  const filter = filterOf(new URL(request.url).searchParams);
+  // The filters' choices only when a filter in the URL needs a name shown (else on first opening a filter).
+  await Promise.all([queryClient.prefetchQuery(listQuery(queryOf(filter))), filter.client_id || filter.owner_id ? queryClient.prefetchQuery(choicesQuery()) : null]);
   return null;
 };
 
