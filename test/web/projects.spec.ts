@@ -31,6 +31,8 @@ test('an administrator creates a project, adds a task and a manager, and changes
   await expect(page.getByText('No projects yet.')).toBeVisible();
   await page.getByRole('link', { name: 'New project' }).click();
   await expect(page.getByRole('heading', { name: 'New project' })).toBeVisible();
+  const calls = await visit(page, '/projects/new', 'project-new');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3); // session, timer, the choices
 
   await page.getByRole('combobox', { name: 'Client' }).fill('Acm');
   await page.getByRole('option', { name: 'Acme' }).click();
@@ -143,6 +145,10 @@ test('the list pages, searches and filters on the server, in the URL', async ({ 
   await expect(page).toHaveURL(/search=glx/);
   await expect(page.getByRole('row')).toHaveCount(2);
   await expect(page.getByRole('link', { name: 'Website' })).toBeVisible();
+  await page.getByRole('link', { name: 'Projects', exact: true }).click();
+  await expect(page).toHaveURL(/\/projects$/);
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('');
+  await expect(page.getByRole('row')).toHaveCount(51);
 
   await page.goto('/projects?status=archived');
   await expect(page.getByRole('link', { name: 'Old intranet' })).toBeVisible();

@@ -87,6 +87,12 @@ function Filters(props: {
 }) {
   const { filter, clients, people, onWant, onChange } = props;
   const [text, setText] = useState(filter.search ?? '');
+  // A search changed by the URL (a link, back and forward) replaces what the box holds.
+  const [seen, setSeen] = useState(filter.search);
+  if (seen !== filter.search) {
+    setSeen(filter.search);
+    if ((filter.search ?? '') !== text.trim()) setText(filter.search ?? '');
+  }
   // Typing searches after a pause (one request, not one per key); the URL keeps the search.
   useEffect(() => {
     const trimmed = text.trim();
