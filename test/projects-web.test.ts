@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../src/ids.ts';
 import { createTestContext, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import { addDays, apiOf, assign, insertTask, makeProjectWorkspace, workspaceTodayOf, type ProjectWorkspace } from './project-fixtures.ts';
 
@@ -115,6 +116,23 @@ describe('GET /web/api/projects', () => {
     expect(member.statusCode).toBe(200);
     expect(member.json().projects[0]).not.toHaveProperty('hourly_rate');
     expect(member.body).not.toContain('137.5');
+  });
+
+  it('pages 2,000 projects on the server: one page and the total, never the whole list', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => ({
+      company_id: other.companyId,
+      id: newId(),
+      client_id: other.clientId,
+      name: `Bulk ${String(i).padStart(4, '0')}`,
+      code: `B${i}`,
+    }));
+    await ctx.db.insertInto('projects').values(rows).execute();
+    const page = await api(s.otherOwner, 'GET', '/web/api/projects?per_page=50&page=3');
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json()).toMatchObject({ page: 3, per_page: 50, total_entries: 2001, total_pages: 41 });
+    expect(page.json().projects).toHaveLength(50);
+    const found = (await api(s.otherOwner, 'GET', '/web/api/projects?search=b1999')).json();
+    expect(found.projects.map((p: { name: string }) => p.name)).toEqual(['Bulk 1999']);
   });
 
   it('rejects unknown query parameters', async () => {
