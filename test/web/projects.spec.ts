@@ -201,3 +201,40 @@ test('a member never receives or sees a rate, fee or budget', async ({ page, wor
   for (const body of bodies) expect(body).not.toMatch(rate);
   await expectClean(page);
 });
+
+test("a project's manager without \"See billable rates\" edits it without ever receiving a rate or fee", async ({ page, workspace }) => {
+  const max = await workspace.seed.memberWithPassword('Max', 'manager');
+  const acme = await client(workspace, 'Acme');
+  const task = await workspace.api('POST', '/api/v2/tasks', { name: 'Design' });
+  const created = await workspace.api('POST', '/api/v2/projects', {
+    client_id: acme,
+    name: 'Website',
+    hourly_rate: 137.5,
+    is_fixed_fee: true,
+    fee: 4137.5,
+    task_ids: [task.body.id],
+  });
+  const id = created.body.id;
+  expect((await workspace.api('PATCH', `/api/v2/projects/${id}/task_assignments/${task.body.id}`, { hourly_rate: 137.5 })).status).toBe(200);
+  expect((await workspace.api('POST', `/api/v2/projects/${id}/user_assignments`, { user_id: max.id, is_project_manager: true, hourly_rate: 137.5 })).status).toBe(201);
+
+  const bodies: string[] = [];
+  page.on('response', async (response) => {
+    const path = new URL(response.url()).pathname;
+    if (path.startsWith('/api/') || path.startsWith('/web/api/')) bodies.push(`${path}: ${await response.text().catch(() => '')}`);
+  });
+  await signIn(page, max);
+  await visit(page, `/projects/${id}`, 'project-manager');
+  await expect(page.getByRole('region', { name: 'People', exact: true })).toContainText('Max Tester');
+  await expect(page.getByRole('group', { name: 'Billing' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Rate history' })).toHaveCount(0);
+  await page.getByRole('textbox', { name: 'Code' }).fill('WEB');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('WEB', { exact: false }).first()).toBeVisible();
+  await expect.poll(async () => (await workspace.api('GET', `/api/v2/projects/${id}`)).body.code).toBe('WEB');
+
+  const rate = /137[.,]5|4[.,]?137/;
+  expect(await page.locator('body').innerText()).not.toMatch(rate);
+  for (const body of bodies) expect(body).not.toMatch(rate);
+  await expectClean(page);
+});

@@ -9,6 +9,7 @@ import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
+import { cx, focusRingCss } from '../../ui/styles.ts';
 import { Select } from '../../ui/Select.tsx';
 import { useAddPerson, useChangePerson, useRemovePerson, userAssignmentsQuery, type Choices, type Project, type UserAssignment } from './api.ts';
 import { formatMoney } from './format.ts';
@@ -36,7 +37,7 @@ export function PeopleSection({ project, choices }: { project: Project; choices:
       {list.error && <Alert>{describeError(list.error).message}</Alert>}
       {list.data && rows.length === 0 && <p className="text-sm text-stone-700">Nobody is assigned yet.</p>}
       {rows.length > 0 && (
-        <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+        <div tabIndex={0} role="region" aria-label="People table" className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
           <table className="w-full min-w-[30rem] border-collapse text-sm">
             <caption className="sr-only">People on {project.name}</caption>
             <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">

@@ -9,7 +9,7 @@ import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
-import { cx, fieldLabel, inputBox } from '../../ui/styles.ts';
+import { cx, fieldLabel, focusRingCss, inputBox } from '../../ui/styles.ts';
 import { mayOfferNewProject } from './access.ts';
 import { choicesQuery, listQuery, type ListedProject, type ProjectList } from './api.ts';
 import { filterOf, queryOf, searchOf, type Filter, type Status } from './filters.ts';
@@ -137,7 +137,7 @@ function ProjectTable({ projects }: { projects: ListedProject[] }) {
   const showRate = projects.some((p) => p.hourly_rate !== undefined || p.fee !== undefined);
   const showBudget = projects.some((p) => p.budget !== undefined);
   return (
-    <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+    <div tabIndex={0} role="region" aria-label="Projects table" className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
       <table className="w-full min-w-[36rem] border-collapse text-sm">
         <caption className="sr-only">Projects, by name</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">

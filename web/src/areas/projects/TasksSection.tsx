@@ -8,6 +8,7 @@ import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
+import { cx, focusRingCss } from '../../ui/styles.ts';
 import { Select } from '../../ui/Select.tsx';
 import { taskAssignmentsQuery, useAddTask, useChangeTask, type Choices, type Project, type TaskAssignment } from './api.ts';
 import { formatMoney } from './format.ts';
@@ -39,7 +40,7 @@ export function TasksSection({ project, choices }: { project: Project; choices: 
       {list.error && <Alert>{describeError(list.error).message}</Alert>}
       {list.data && rows.length === 0 && <p className="text-sm text-stone-700">No tasks on this project yet.</p>}
       {rows.length > 0 && (
-        <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+        <div tabIndex={0} role="region" aria-label="Tasks table" className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
           <table className="w-full min-w-[30rem] border-collapse text-sm">
             <caption className="sr-only">Tasks of {project.name}</caption>
             <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
