@@ -89,7 +89,12 @@ export interface ProjectFilter {
   clientId?: string;
   ownerId?: string;
   updatedSince?: Date;
+  /** Part of the name or code, ignoring case (the web app's search; the API has no such parameter). */
+  search?: string;
 }
+
+/** A LIKE pattern matching `text` literally anywhere (its %, _ and \\ escaped). */
+const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** One page of the projects the caller sees, by name (ignoring case) then id. */
 export function listProjects(trx: Tx, companyId: string, options: LoadOptions, filter: ProjectFilter, page: PageParams) {
@@ -98,6 +103,12 @@ export function listProjects(trx: Tx, companyId: string, options: LoadOptions, f
   if (filter.clientId !== undefined) query = query.where('p.client_id', '=', filter.clientId);
   if (filter.ownerId !== undefined) query = query.where('p.owner_id', '=', filter.ownerId);
   if (filter.updatedSince !== undefined) query = query.where(UPDATED_AT, '>=', filter.updatedSince);
+  if (filter.search) {
+    const pattern = containing(filter.search);
+    query = query.where((eb) =>
+      eb.or([eb(sql`lower(p.name)`, 'like', pattern), eb(sql`lower(coalesce(p.code, ''))`, 'like', pattern)]),
+    );
+  }
   return fetchPage(query.orderBy(sql`lower(p.name)`).orderBy('p.id'), page) as Promise<{ rows: ProjectRow[]; total: number }>;
 }
 

@@ -151,7 +151,7 @@ const AnyProject = Type.Union([ProjectSchema, DirectoryProjectSchema]);
  * because the serializer would otherwise validate each of up to 2,000 items
  * against the union's branches to pick one (a measured tenth of the list's time).
  */
-const ProjectListItemSchema = Type.Object(
+export const ProjectListItemSchema = Type.Object(
   {
     ...Type.Omit(DirectoryProjectSchema, ['client']).properties,
     client: Type.Object(

@@ -1334,6 +1334,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the projects the caller sees
+         * @description The API's project list (same items, same permission filtering, same order) with a `search` over name and code. One page at a time: the web app never loads every project.
+         */
+        get: operations["searchProjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/project_choices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the project forms pick from, and what the caller may do
+         * @description Active clients, people and tasks, today in the workspace zone, and the caller's permissions (asked of the same rules the API applies). With `project_id`, `update` and `edit_tasks` are for that project (404 when the caller does not see it).
+         */
+        get: operations["getProjectChoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/projects/{id}/rate_history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project's billable rates over time
+         * @description Every billable rate of the project, its task assignments and its people, each with the date it took effect (a rate applies until the next; work dated earlier keeps its rate). Only for callers who may see billable rates (403); a project the caller does not see, or of another workspace, is 404.
+         */
+        get: operations["getProjectRateHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/keys": {
         parameters: {
             query?: never;
@@ -10171,6 +10231,309 @@ export interface operations {
                             taxed2: boolean;
                             project_id: string | null;
                             sort_order: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    searchProjects: {
+        parameters: {
+            query?: {
+                /** @description Part of the name or code, ignoring case. */
+                search?: string;
+                is_active?: "true" | "false";
+                client_id?: string;
+                owner_id?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Page size, default 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projects: {
+                            id: string;
+                            name: string;
+                            code: string | null;
+                            is_active: boolean;
+                            owner_id: string | null;
+                            owner: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            client: {
+                                id: string;
+                                name: string;
+                                currency?: string;
+                            };
+                            notes?: string | null;
+                            is_billable?: boolean;
+                            /** @enum {string} */
+                            bill_by?: "project" | "tasks" | "people" | "none";
+                            is_fixed_fee?: boolean;
+                            /** @enum {string} */
+                            budget_by?: "project" | "project_cost" | "task" | "task_fees" | "person" | "none";
+                            budget_is_monthly?: boolean;
+                            show_budget_to_all?: boolean;
+                            starts_on?: string | null;
+                            ends_on?: string | null;
+                            /** Format: date-time */
+                            created_at?: string;
+                            /** Format: date-time */
+                            updated_at?: string;
+                            hourly_rate?: number | null;
+                            hourly_rate_effective_from?: string | null;
+                            fee?: number | null;
+                            cost_budget?: number | null;
+                            budget?: number | null;
+                        }[];
+                        per_page: number;
+                        total_pages: number;
+                        total_entries: number;
+                        page: number;
+                        links: {
+                            first: string;
+                            next: string | null;
+                            previous: string | null;
+                            last: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getProjectChoices: {
+        parameters: {
+            query?: {
+                /** @description A project the caller sees: `may` then says what they may do to it (404 otherwise). */
+                project_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description Today in the workspace time zone (the default date a new rate takes effect).
+                         */
+                        today: string;
+                        /** @description Active clients the caller sees. */
+                        clients: {
+                            id: string;
+                            name: string;
+                            currency: string;
+                        }[];
+                        /** @description Active internal members: owners and project people. */
+                        people: {
+                            id: string;
+                            name: string;
+                            /** @description Whether the person can be made a project manager (the manager role). */
+                            may_manage: boolean;
+                        }[];
+                        /** @description Active tasks of the workspace. */
+                        tasks: {
+                            id: string;
+                            name: string;
+                            billable_by_default: boolean;
+                        }[];
+                        may: {
+                            /** @description Create projects. */
+                            create: boolean;
+                            /** @description See (and so set) hourly rates and fees. */
+                            see_rates: boolean;
+                            /** @description Set billing and budget properties. */
+                            set_commercial: boolean;
+                            /** @description See and set the cost budget. */
+                            see_internal_costs: boolean;
+                            /** @description Change, archive and restore this project, and manage its people (with project_id). */
+                            update: boolean;
+                            /** @description Delete archived projects. */
+                            delete: boolean;
+                            /** @description Add and change this project's task assignments. */
+                            edit_tasks: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getProjectRateHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currency: string;
+                        /** @description The project's own rate (bill_by project), oldest first. */
+                        project: {
+                            /**
+                             * Format: date
+                             * @description null: from the start (a rate given when the project or assignment was created prices all its work).
+                             */
+                            effective_from: string | null;
+                            hourly_rate: number;
+                        }[];
+                        /** @description Task assignment rates (bill_by tasks), by task name. */
+                        tasks: {
+                            task_id: string;
+                            name: string;
+                            rates: {
+                                /**
+                                 * Format: date
+                                 * @description null: from the start (a rate given when the project or assignment was created prices all its work).
+                                 */
+                                effective_from: string | null;
+                                hourly_rate: number;
+                            }[];
+                        }[];
+                        /** @description People's rates on the project (bill_by people), by name. */
+                        people: {
+                            user_id: string;
+                            name: string;
+                            rates: {
+                                /**
+                                 * Format: date
+                                 * @description null: from the start (a rate given when the project or assignment was created prices all its work).
+                                 */
+                                effective_from: string | null;
+                                hourly_rate: number;
+                            }[];
                         }[];
                     };
                 };

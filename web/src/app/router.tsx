@@ -8,11 +8,11 @@ import { settingsRoutes } from '../areas/settings/routes.tsx';
 import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { timeRoutes } from '../areas/time/routes.tsx';
 import { expensesRoutes } from '../areas/expenses/routes.tsx';
-
 import { approvalsRoutes } from '../areas/approvals/routes.tsx';
 import { invoicesRoutes } from '../areas/invoices/routes.tsx';
 import { clientsRoutes } from '../areas/clients/routes.tsx';
 import { tasksRoutes } from '../areas/tasks/routes.tsx';
+import { projectsRoutes } from '../areas/projects/routes.tsx';
 import { Root } from './Root.tsx';
 import { AppShell } from './shell/AppShell.tsx';
 import { SettingsLayout } from './shell/SettingsLayout.tsx';
@@ -59,10 +59,10 @@ export function createRouter(queryClient: QueryClient) {
                 ...homeRoutes,
                 ...timeRoutes(queryClient),
                 ...expensesRoutes(queryClient),
-
                 ...approvalsRoutes(queryClient),
                 ...clientsRoutes(queryClient),
                 ...tasksRoutes(queryClient),
+                ...projectsRoutes(queryClient),
                 ...invoicesRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
                 { Component: SettingsLayout, children: [...settingsRoutes(queryClient), ...membersRoutes(queryClient), ...signedInRoutes] },

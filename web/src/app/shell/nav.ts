@@ -7,6 +7,7 @@ import { ClientIcon } from '../../areas/clients/ClientIcon.tsx';
 import { mayReadClients } from '../../areas/clients/access.ts';
 import { TaskIcon } from '../../areas/tasks/TaskIcon.tsx';
 import { mayReadTasks } from '../../areas/tasks/access.ts';
+import { FolderIcon } from '../../areas/projects/FolderIcon.tsx';
 
 
 export interface NavEntry {
@@ -28,6 +29,7 @@ export const NAV: NavEntry[] = [
   { to: '/time', label: 'Time', icon: ClockIcon },
   { to: '/expenses', label: 'Expenses', icon: ReceiptIcon },
   { to: '/approvals', label: 'Approvals', icon: CheckIcon },
+  { to: '/projects', label: 'Projects', icon: FolderIcon },
   { to: '/clients', label: 'Clients', icon: ClientIcon, visible: mayReadClients },
   { to: '/tasks', label: 'Tasks', icon: TaskIcon, visible: mayReadTasks },
   { to: '/invoices', label: 'Invoices', icon: InvoiceIcon, visible: mayUseInvoices },

@@ -1,0 +1,241 @@
+import { parseDate } from '@internationalized/date';
+import { useEffect, type ReactNode } from 'react';
+import { Label, TextArea, TextField as AriaTextField, FieldError } from 'react-aria-components';
+import { formErrors } from '../../api/errors.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { ComboBox } from '../../ui/ComboBox.tsx';
+import { DatePicker } from '../../ui/DatePicker.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
+import type { Choices, Project } from './api.ts';
+import { BILL_BY_LABEL, BUDGET_BY_LABEL, formatDay, formatMoney } from './format.ts';
+import { PROJECT_LEVEL, rateChanged, type Values } from './values.ts';
+
+/** The API's fields this form shows; an error naming another goes above the form. */
+const FIELDS = [
+  'client_id',
+  'name',
+  'code',
+  'notes',
+  'owner_id',
+  'starts_on',
+  'ends_on',
+  'is_billable',
+  'bill_by',
+  'hourly_rate',
+  'hourly_rate_effective_from',
+  'is_fixed_fee',
+  'fee',
+  'cost_budget',
+  'budget_by',
+  'budget',
+  'budget_is_monthly',
+  'show_budget_to_all',
+] as const;
+
+const day = (value: string | null) => (value ? parseDate(value) : null);
+
+/**
+ * Every field of a project the API accepts, for a new one or a change: the billing and budget
+ * fieldset only for those who may set them. A change of hourly rate asks from which date, and
+ * says that work dated earlier keeps its rate.
+ */
+export function ProjectForm(props: {
+  choices: Choices;
+  project?: Project;
+  values: Values;
+  onChange: (values: Values) => void;
+  error: unknown;
+  onSubmit: () => void;
+  disabled?: boolean;
+  actions: ReactNode;
+}) {
+  const { choices, project, values: v, onChange, error, onSubmit, disabled, actions } = props;
+  const set = <K extends keyof Values>(key: K, value: Values[K]) => onChange({ ...v, [key]: value });
+  const { fieldErrors, summary } = formErrors(error, FIELDS);
+  const may = choices.may;
+  const client = choices.clients.find((c) => c.id === v.client_id) ?? (project && { id: project.client.id, name: project.client.name, currency: project.client.currency });
+  const currency = client?.currency ?? 'USD';
+  const money: Intl.NumberFormatOptions = { style: 'currency', currency };
+  const newRate = !!project && rateChanged(v, project);
+  const clients = choices.clients.some((c) => c.id === project?.client.id) || !project ? choices.clients : [...choices.clients, { ...project.client }];
+
+  // A new rate on an existing project takes effect today unless the person picks another day.
+  useEffect(() => {
+    if (newRate && !v.hourly_rate_effective_from) onChange({ ...v, hourly_rate_effective_from: choices.today });
+  }, [newRate, v, onChange, choices.today]);
+
+  return (
+    <Form
+      validationErrors={fieldErrors}
+      aria-label={project ? `Edit ${project.name}` : 'New project'}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {summary && <Alert>{summary}</Alert>}
+      <fieldset disabled={disabled} className="contents">
+        <ComboBox
+          label="Client"
+          name="client_id"
+          options={clients.map((c) => ({ id: c.id, label: c.name }))}
+          selectedKey={v.client_id}
+          onSelectionChange={(key) => set('client_id', key === null ? null : String(key))}
+          isRequired
+          isDisabled={disabled}
+          emptyText="No active client matches."
+        />
+        <div className="grid gap-5 sm:grid-cols-3">
+          <div className="sm:col-span-2">
+            <TextField label="Name" name="name" value={v.name} onChange={(x) => set('name', x)} isRequired isDisabled={disabled} maxLength={255} />
+          </div>
+          <TextField label="Code" name="code" value={v.code} onChange={(x) => set('code', x)} isDisabled={disabled} maxLength={64} description="Optional, e.g. WEB-24." />
+        </div>
+        <Select
+          label="Owner"
+          name="owner_id"
+          options={[{ id: 'none', label: 'No owner' }, ...choices.people.map((p) => ({ id: p.id, label: p.name }))]}
+          selectedKey={v.owner_id ?? 'none'}
+          onSelectionChange={(key) => set('owner_id', key === 'none' || key === null ? null : String(key))}
+          isDisabled={disabled}
+        />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <DatePicker label="Starts on" name="starts_on" value={day(v.starts_on)} onChange={(d) => set('starts_on', d ? d.toString() : null)} isDisabled={disabled} />
+          <DatePicker label="Ends on" name="ends_on" value={day(v.ends_on)} onChange={(d) => set('ends_on', d ? d.toString() : null)} isDisabled={disabled} />
+        </div>
+        <AriaTextField name="notes" value={v.notes} onChange={(x) => set('notes', x)} isDisabled={disabled} className="flex flex-col gap-1.5">
+          <Label className={fieldLabel}>Notes</Label>
+          <TextArea rows={3} className={cx(inputBox, 'resize-y')} />
+          <FieldError className={fieldError} />
+        </AriaTextField>
+
+        {may.set_commercial && (
+          <fieldset className="flex flex-col gap-5 rounded-lg border border-stone-200 p-4">
+            <legend className="px-1 text-base font-semibold text-stone-900">Billing</legend>
+            <Checkbox
+              isSelected={v.is_billable}
+              isDisabled={disabled}
+              onChange={(billable) =>
+                onChange({ ...v, is_billable: billable, bill_by: billable ? (v.bill_by === 'none' ? 'project' : v.bill_by) : 'none', is_fixed_fee: billable && v.is_fixed_fee })
+              }
+            >
+              Billable project
+            </Checkbox>
+            {v.is_billable && (
+              <>
+                <Select
+                  label="Bill by"
+                  name="bill_by"
+                  options={(['project', 'tasks', 'people', 'none'] as const).map((id) => ({ id, label: BILL_BY_LABEL[id] }))}
+                  selectedKey={v.bill_by}
+                  onSelectionChange={(key) => set('bill_by', key as Values['bill_by'])}
+                  isDisabled={disabled}
+                  description="Which hourly rate prices the time: the project's, each task's or each person's (set those below the form)."
+                />
+                {v.bill_by !== 'none' && (
+                  <div className="grid gap-5 sm:grid-cols-2">
+                    <NumberField
+                      label="Project hourly rate"
+                      name="hourly_rate"
+                      value={v.hourly_rate}
+                      onChange={(x) => set('hourly_rate', x)}
+                      minValue={0}
+                      formatOptions={money}
+                      isDisabled={disabled}
+                      description={project?.hourly_rate_effective_from ? `In force since ${formatDay(project.hourly_rate_effective_from)}.` : `In ${currency}.`}
+                    />
+                    {(newRate || !project) && (
+                      <div className="flex flex-col gap-1.5">
+                        <DatePicker
+                          label={project ? 'New rate applies from' : 'Rate applies from (optional)'}
+                          name="hourly_rate_effective_from"
+                          value={day(v.hourly_rate_effective_from)}
+                          onChange={(d) => set('hourly_rate_effective_from', d ? d.toString() : null)}
+                          isRequired={!!project}
+                          isDisabled={disabled}
+                        />
+                        <p className={fieldDescription}>
+                          {project
+                            ? `Work dated before this day keeps its earlier rate${project.hourly_rate != null ? ` (${formatMoney(project.hourly_rate, currency)})` : ''}: it is not repriced.`
+                            : 'Empty: the rate prices all of the project\u2019s work, whatever its date.'}
+                        </p>
+                      </div>
+                    )}
+                  </div>
+                )}
+                <Checkbox isSelected={v.is_fixed_fee} onChange={(x) => set('is_fixed_fee', x)} isDisabled={disabled}>
+                  Invoiced for a fixed fee
+                </Checkbox>
+                {v.is_fixed_fee && (
+                  <NumberField label="Fixed fee" name="fee" value={v.fee} onChange={(x) => set('fee', x)} minValue={0} formatOptions={money} isRequired isDisabled={disabled} />
+                )}
+              </>
+            )}
+          </fieldset>
+        )}
+
+        {may.set_commercial && (
+          <fieldset className="flex flex-col gap-5 rounded-lg border border-stone-200 p-4">
+            <legend className="px-1 text-base font-semibold text-stone-900">Budget</legend>
+            <Select
+              label="Budget by"
+              name="budget_by"
+              options={(['none', 'project', 'project_cost', 'task', 'task_fees', 'person'] as const)
+                .filter((id) => id !== 'project_cost' || may.see_internal_costs || v.budget_by === id)
+                .map((id) => ({ id, label: BUDGET_BY_LABEL[id] }))}
+              selectedKey={v.budget_by}
+              onSelectionChange={(key) => set('budget_by', key as Values['budget_by'])}
+              isDisabled={disabled}
+              description="Task and person budgets are set on the project's tasks and people."
+            />
+            {PROJECT_LEVEL.includes(v.budget_by) && (
+              <NumberField
+                label={v.budget_by === 'project' ? 'Budget (hours)' : 'Budget (cost)'}
+                name="budget"
+                value={v.budget}
+                onChange={(x) => set('budget', x)}
+                minValue={0}
+                formatOptions={v.budget_by === 'project' ? { maximumFractionDigits: 2 } : money}
+                isRequired
+                isDisabled={disabled}
+              />
+            )}
+            {v.budget_by !== 'none' && (
+              <Checkbox isSelected={v.budget_is_monthly} onChange={(x) => set('budget_is_monthly', x)} isDisabled={disabled}>
+                Budget resets every month
+              </Checkbox>
+            )}
+            <Checkbox isSelected={v.show_budget_to_all} onChange={(x) => set('show_budget_to_all', x)} isDisabled={disabled}>
+              Everyone on the project sees the budget (not only its managers)
+            </Checkbox>
+            {may.see_internal_costs && (
+              <NumberField
+                label="Cost budget (internal)"
+                name="cost_budget"
+                value={v.cost_budget}
+                onChange={(x) => set('cost_budget', x)}
+                minValue={0}
+                formatOptions={money}
+                isDisabled={disabled}
+                description="Money at internal cost rates; optional."
+              />
+            )}
+          </fieldset>
+        )}
+      </fieldset>
+      {fieldErrors?.is_billable && <p className={fieldError}>{fieldErrors.is_billable}</p>}
+      {(fieldErrors?.is_fixed_fee || fieldErrors?.budget_is_monthly) && <p className={fieldError}>{fieldErrors.is_fixed_fee ?? fieldErrors.budget_is_monthly}</p>}
+      {actions}
+    </Form>
+  );
+}
+
+/** Keeps a create's or change's refusal only until a value changes (then it no longer applies). */
+export function useResetOnChange(values: Values, reset: () => void) {
+  useEffect(() => reset(), [values, reset]);
+}

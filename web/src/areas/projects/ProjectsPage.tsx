@@ -1,0 +1,210 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link as AriaLink, SearchField, Input, Label, useLocale } from 'react-aria-components';
+import { useNavigate, useSearchParams } from 'react-router';
+import { describeError } from '../../api/errors.ts';
+import { useWorkspaceSession } from '../../api/session.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button, buttonClass } from '../../ui/Button.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
+import { Select, type SelectOption } from '../../ui/Select.tsx';
+import { cx, fieldLabel, focusRingCss, inputBox } from '../../ui/styles.ts';
+import { mayOfferNewProject } from './access.ts';
+import { choicesQuery, listQuery, type ListedProject, type ProjectList } from './api.ts';
+import { filterOf, queryOf, searchOf, type Filter, type Status } from './filters.ts';
+import { BILL_BY_LABEL, formatMoney } from './format.ts';
+
+/** The projects the person sees, a page at a time from the server: search and filters in the URL. */
+export function ProjectsPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const filter = filterOf(params);
+  const list = useQuery(listQuery(queryOf(filter)));
+  const { workspace } = useWorkspaceSession();
+  // The clients and people of the filters load when a filter is first opened (or is in the URL):
+  // a page load stays at 3 calls (session, timer, one page of projects).
+  const [wantChoices, setWantChoices] = useState(!!(filter.client_id || filter.owner_id));
+  const choices = useQuery({ ...choicesQuery(), enabled: wantChoices });
+  const mayCreate = mayOfferNewProject(workspace);
+  const go = (next: Filter) => navigate(`/projects${searchOf(next)}`, { replace: true });
+  const filtered = !!(filter.search || filter.client_id || filter.owner_id || filter.status !== 'active');
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <PageHeading>Projects</PageHeading>
+        {mayCreate && (
+          <AriaLink href="/projects/new" className={buttonClass('primary')}>
+            New project
+          </AriaLink>
+        )}
+      </div>
+      <Filters
+        filter={filter}
+        clients={choices.data?.clients ?? []}
+        people={choices.data?.people ?? []}
+        onWant={() => setWantChoices(true)}
+        onChange={(f) => go({ ...f, page: undefined })}
+      />
+      {list.error && !list.data && <Alert>{describeError(list.error).message}</Alert>}
+      {!list.data && !list.error && (
+        <div role="status" className="rounded-lg border border-stone-200 bg-white p-6 text-stone-600 shadow-xs">
+          Loading projects…
+        </div>
+      )}
+      {list.data && (
+        <section aria-labelledby="projects-list" aria-busy={list.isPlaceholderData} className="flex flex-col gap-3">
+          <h2 id="projects-list" className="sr-only">
+            Project list
+          </h2>
+          {list.data.projects.length === 0 ? (
+            <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">
+              {filtered ? (
+                <p>
+                  No projects match. <Link href="/projects">Show all active projects</Link>
+                </p>
+              ) : (
+                <p>No projects yet.{mayCreate && <> <Link href="/projects/new">Create the first project</Link>.</>}</p>
+              )}
+            </div>
+          ) : (
+            <ProjectTable projects={list.data.projects} />
+          )}
+          {list.data.total_pages > 1 && <Pages list={list.data} onPage={(page) => go({ ...filter, page })} />}
+        </section>
+      )}
+    </div>
+  );
+}
+
+function Filters(props: {
+  filter: Filter;
+  clients: { id: string; name: string }[];
+  people: { id: string; name: string }[];
+  onWant: () => void;
+  onChange: (f: Filter) => void;
+}) {
+  const { filter, clients, people, onWant, onChange } = props;
+  const [text, setText] = useState(filter.search ?? '');
+  // A search changed by the URL (a link, back and forward) replaces what the box holds.
+  const [seen, setSeen] = useState(filter.search);
+  if (seen !== filter.search) {
+    setSeen(filter.search);
+    if ((filter.search ?? '') !== text.trim()) setText(filter.search ?? '');
+  }
+  // Typing searches after a pause (one request, not one per key); the URL keeps the search.
+  useEffect(() => {
+    const trimmed = text.trim();
+    if (trimmed === (filter.search ?? '')) return;
+    const timer = setTimeout(() => onChange({ ...filter, search: trimmed || undefined }), 250);
+    return () => clearTimeout(timer);
+  }, [text, filter, onChange]);
+  const statuses: SelectOption[] = [
+    { id: 'active', label: 'Active' },
+    { id: 'archived', label: 'Archived' },
+    { id: 'all', label: 'Active and archived' },
+  ];
+  return (
+    <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" role="group" aria-label="Filters">
+      <SearchField value={text} onChange={setText} className="flex flex-col gap-1.5">
+        <Label className={fieldLabel}>Search</Label>
+        <Input className={cx(inputBox, '[&::-webkit-search-cancel-button]:hidden')} placeholder="Name or code" />
+      </SearchField>
+      <Select
+        label="Client"
+        options={[{ id: 'all', label: 'All clients' }, ...clients.map((c) => ({ id: c.id, label: c.name }))]}
+        selectedKey={filter.client_id ?? 'all'}
+        onFocus={onWant}
+        onOpenChange={onWant}
+        onSelectionChange={(key) => onChange({ ...filter, client_id: key === 'all' ? undefined : String(key) })}
+      />
+      <Select
+        label="Owner"
+        options={[{ id: 'all', label: 'Anyone' }, ...people.map((p) => ({ id: p.id, label: p.name }))]}
+        selectedKey={filter.owner_id ?? 'all'}
+        onFocus={onWant}
+        onOpenChange={onWant}
+        onSelectionChange={(key) => onChange({ ...filter, owner_id: key === 'all' ? undefined : String(key) })}
+      />
+      <Select label="Status" options={statuses} selectedKey={filter.status} onSelectionChange={(key) => onChange({ ...filter, status: key as Status })} />
+    </div>
+  );
+}
+
+function ProjectTable({ projects }: { projects: ListedProject[] }) {
+  // Billing and budget columns only when the server sent them (they are absent for those who may not see them).
+  const showRate = projects.some((p) => p.hourly_rate !== undefined || p.fee !== undefined);
+  const showBudget = projects.some((p) => p.budget !== undefined);
+  return (
+    <div tabIndex={0} role="region" aria-label="Projects table" className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
+      <table className="w-full min-w-[36rem] border-collapse text-sm">
+        <caption className="sr-only">Projects, by name</caption>
+        <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
+          <tr>
+            <th scope="col" className="px-3 py-2">Project</th>
+            <th scope="col" className="px-3 py-2">Client</th>
+            <th scope="col" className="px-3 py-2">Owner</th>
+            {showRate && <th scope="col" className="px-3 py-2">Billing</th>}
+            {showBudget && <th scope="col" className="px-3 py-2 text-right">Budget</th>}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-stone-100">
+          {projects.map((p) => (
+            <ProjectRow key={p.id} project={p} showRate={showRate} showBudget={showBudget} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ProjectRow({ project: p, showRate, showBudget }: { project: ListedProject; showRate: boolean; showBudget: boolean }) {
+  const { locale } = useLocale();
+  const currency = p.client.currency ?? 'USD';
+  return (
+    <tr className="align-top">
+      <th scope="row" className="px-3 py-2.5 text-left font-normal">
+        <Link href={`/projects/${p.id}`} className="font-medium">
+          {p.name}
+        </Link>
+        {p.code && <span className="ml-2 text-xs text-stone-600">{p.code}</span>}
+        {!p.is_active && <span className="ml-2 rounded-sm bg-stone-100 px-1.5 py-0.5 text-xs text-stone-700">Archived</span>}
+      </th>
+      <td className="px-3 py-2.5 text-stone-800">{p.client.name}</td>
+      <td className="px-3 py-2.5 text-stone-700">{p.owner?.name ?? <span className="text-stone-500">None</span>}</td>
+      {showRate && (
+        <td className="px-3 py-2.5 text-stone-700">
+          {p.is_fixed_fee && p.fee != null
+            ? `Fixed fee ${formatMoney(p.fee, currency, locale)}`
+            : p.bill_by === 'project' && p.hourly_rate != null
+              ? `${formatMoney(p.hourly_rate, currency, locale)} per hour`
+              : BILL_BY_LABEL[p.bill_by ?? 'none']}
+        </td>
+      )}
+      {showBudget && (
+        <td className="px-3 py-2.5 text-right tabular-nums">
+          {p.budget == null ? '' : p.budget_by === 'project_cost' ? formatMoney(p.budget, currency, locale) : `${p.budget} h`}
+        </td>
+      )}
+    </tr>
+  );
+}
+
+function Pages({ list, onPage }: { list: ProjectList; onPage: (page: number) => void }) {
+  return (
+    <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 text-sm text-stone-700">
+      <span>
+        Page {list.page} of {list.total_pages} ({list.total_entries} projects)
+      </span>
+      <span className="flex gap-2">
+        <Button variant="secondary" isDisabled={list.page <= 1} onPress={() => onPage(list.page - 1)}>
+          Previous page
+        </Button>
+        <Button variant="secondary" isDisabled={list.page >= list.total_pages} onPress={() => onPage(list.page + 1)}>
+          Next page
+        </Button>
+      </span>
+    </nav>
+  );
+}

@@ -1,0 +1,222 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { DialogTrigger, useLocale } from 'react-aria-components';
+import { describeError, formErrors } from '../../api/errors.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
+import { cx, focusRingCss } from '../../ui/styles.ts';
+import { Select } from '../../ui/Select.tsx';
+import { taskAssignmentsQuery, useAddTask, useChangeTask, type Choices, type Project, type TaskAssignment } from './api.ts';
+import { formatMoney } from './format.ts';
+import { RateDate } from './RateDate.tsx';
+
+const FIELDS = ['task_id', 'billable', 'budget', 'hourly_rate', 'hourly_rate_effective_from'];
+
+/** Money budgets (task_fees) are in the project's currency; every other budget is hours. */
+const budgetIsMoney = (project: Project) => project.budget_by === 'task_fees';
+
+/** The project's tasks: billable or not, budget and rate where the server shows them; add, change, deactivate. */
+export function TasksSection({ project, choices }: { project: Project; choices: Choices }) {
+  const { locale } = useLocale();
+  const list = useQuery(taskAssignmentsQuery(project.id));
+  const rows = list.data?.task_assignments ?? [];
+  const showBudget = rows.some((t) => t.budget !== undefined);
+  const showRate = rows.some((t) => t.hourly_rate !== undefined);
+  const may = choices.may.edit_tasks && project.is_active;
+  const currency = project.client.currency;
+  const assigned = new Set(rows.map((t) => t.task_id));
+  return (
+    <section aria-labelledby="tasks" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h2 id="tasks" className="text-lg font-semibold text-stone-900">
+          Tasks
+        </h2>
+        {may && <TaskDialog project={project} choices={choices} available={choices.tasks.filter((t) => !assigned.has(t.id))} />}
+      </div>
+      {list.error && <Alert>{describeError(list.error).message}</Alert>}
+      {list.data && rows.length === 0 && <p className="text-sm text-stone-700">No tasks on this project yet.</p>}
+      {rows.length > 0 && (
+        <div tabIndex={0} role="region" aria-label="Tasks table" className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
+          <table className="w-full min-w-[30rem] border-collapse text-sm">
+            <caption className="sr-only">Tasks of {project.name}</caption>
+            <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
+              <tr>
+                <th scope="col" className="px-3 py-2">Task</th>
+                <th scope="col" className="px-3 py-2">Billable</th>
+                {showBudget && <th scope="col" className="px-3 py-2 text-right">Budget</th>}
+                {showRate && <th scope="col" className="px-3 py-2 text-right">Hourly rate</th>}
+                {may && <th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-stone-100">
+              {rows.map((t) => (
+                <tr key={t.task_id} className={t.is_active ? '' : 'text-stone-500'}>
+                  <th scope="row" className="px-3 py-2.5 text-left font-medium">
+                    {t.task.name}
+                    {!t.is_active && <span className="ml-2 text-xs font-normal">(inactive)</span>}
+                  </th>
+                  <td className="px-3 py-2.5">{t.billable ? 'Yes' : 'No'}</td>
+                  {showBudget && (
+                    <td className="px-3 py-2.5 text-right tabular-nums">
+                      {t.budget == null ? '' : budgetIsMoney(project) ? formatMoney(t.budget, currency, locale) : `${t.budget} h`}
+                    </td>
+                  )}
+                  {showRate && <td className="px-3 py-2.5 text-right tabular-nums">{t.hourly_rate == null ? '' : formatMoney(t.hourly_rate, currency, locale)}</td>}
+                  {may && (
+                    <td className="px-3 py-2.5 text-right whitespace-nowrap">
+                      <TaskDialog project={project} choices={choices} assignment={t} available={[]} />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Adds a task (no `assignment`) or changes one: billable, budget, rate from a date, active. */
+function TaskDialog({ project, choices, assignment, available }: { project: Project; choices: Choices; assignment?: TaskAssignment; available: Choices['tasks'] }) {
+  const add = useAddTask(project.id);
+  const change = useChangeTask(project.id);
+  const mutation = assignment ? change : add;
+  const [open, setOpen] = useState(false);
+  const [taskId, setTaskId] = useState<string | null>(null);
+  const [billable, setBillable] = useState(assignment?.billable ?? true);
+  const [budget, setBudget] = useState(assignment?.budget ?? NaN);
+  const [rate, setRate] = useState(assignment?.hourly_rate ?? NaN);
+  const [from, setFrom] = useState<string | null>(null);
+  const canBudget = assignment ? assignment.budget !== undefined : choices.may.set_commercial;
+  const canRate = choices.may.see_rates;
+  const rateChanged = !Number.isNaN(rate) && rate !== (assignment?.hourly_rate ?? NaN);
+  const { fieldErrors, summary } = formErrors(mutation.error, FIELDS);
+  const name = assignment?.task.name;
+
+  const reset = () => {
+    add.reset();
+    change.reset();
+    setTaskId(null);
+    setBillable(assignment?.billable ?? true);
+    setBudget(assignment?.budget ?? NaN);
+    setRate(assignment?.hourly_rate ?? NaN);
+    setFrom(null);
+  };
+
+  const submit = () => {
+    const close = { onSuccess: () => setOpen(false) };
+    if (!assignment) {
+      if (!taskId) return;
+      add.mutate(
+        {
+          task_id: taskId,
+          billable,
+          ...(canBudget && !Number.isNaN(budget) ? { budget } : {}),
+          ...(canRate && !Number.isNaN(rate) ? { hourly_rate: rate, ...(from ? { hourly_rate_effective_from: from } : {}) } : {}),
+        },
+        close,
+      );
+      return;
+    }
+    const body: Parameters<typeof change.mutate>[0]['body'] = {};
+    if (billable !== assignment.billable) body.billable = billable;
+    if (canBudget && (Number.isNaN(budget) ? null : budget) !== (assignment.budget ?? null)) body.budget = Number.isNaN(budget) ? null : budget;
+    if (canRate && rateChanged) {
+      body.hourly_rate = rate;
+      body.hourly_rate_effective_from = from ?? choices.today;
+    }
+    if (Object.keys(body).length === 0) return setOpen(false);
+    change.mutate({ taskId: assignment.task_id, body }, close);
+  };
+
+  return (
+    <DialogTrigger
+      isOpen={open}
+      onOpenChange={(next) => {
+        if (next) reset();
+        setOpen(next);
+      }}
+    >
+      <Button variant={assignment ? 'quiet' : 'secondary'} aria-label={assignment ? `Edit task ${name}` : undefined}>
+        {assignment ? 'Edit' : 'Add a task'}
+      </Button>
+      <Dialog title={assignment ? `Task: ${name}` : 'Add a task to the project'}>
+        <Form
+          validationErrors={fieldErrors}
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          {summary && <Alert>{summary}</Alert>}
+          {!assignment && (
+            <Select
+              label="Task"
+              name="task_id"
+              placeholder="Choose a task"
+              options={available.map((t) => ({ id: t.id, label: t.name }))}
+              selectedKey={taskId}
+              onSelectionChange={(key) => {
+                setTaskId(key === null ? null : String(key));
+                setBillable(available.find((t) => t.id === key)?.billable_by_default ?? true);
+              }}
+              isRequired
+            />
+          )}
+          <Checkbox isSelected={billable} onChange={setBillable}>
+            Billable on this project
+          </Checkbox>
+          {canBudget && (
+            <NumberField
+              label={budgetIsMoney(project) ? 'Budget (fees)' : 'Budget (hours)'}
+              name="budget"
+              value={budget}
+              onChange={setBudget}
+              minValue={0}
+              formatOptions={budgetIsMoney(project) ? { style: 'currency', currency: project.client.currency } : { maximumFractionDigits: 2 }}
+              description={project.budget_by === 'task' || project.budget_by === 'task_fees' ? undefined : "Counts when the project's budget is by task."}
+            />
+          )}
+          {canRate && (
+            <NumberField
+              label="Hourly rate"
+              name="hourly_rate"
+              value={rate}
+              onChange={setRate}
+              minValue={0}
+              formatOptions={{ style: 'currency', currency: project.client.currency }}
+              description={project.bill_by === 'tasks' ? undefined : 'Prices time when the project bills by task rates.'}
+            />
+          )}
+          {canRate && (assignment ? rateChanged : !Number.isNaN(rate)) && (
+            <RateDate isNew={!assignment} value={from ?? (assignment ? choices.today : null)} onChange={setFrom} />
+          )}
+          <div className="flex flex-wrap justify-between gap-2 pt-2">
+            {assignment && (
+              <Button
+                variant="quiet"
+                isPending={change.isPending}
+                onPress={() => change.mutate({ taskId: assignment.task_id, body: { is_active: !assignment.is_active } }, { onSuccess: () => setOpen(false) })}
+              >
+                {assignment.is_active ? 'Deactivate task' : 'Reactivate task'}
+              </Button>
+            )}
+            <span className="ml-auto flex gap-2">
+              <Button variant="secondary" slot="close">
+                Cancel
+              </Button>
+              <Button type="submit" isPending={mutation.isPending}>
+                {assignment ? 'Save task' : 'Add task'}
+              </Button>
+            </span>
+          </div>
+        </Form>
+      </Dialog>
+    </DialogTrigger>
+  );
+}

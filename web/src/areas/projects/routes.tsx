@@ -1,0 +1,49 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { sessionQuery } from '../../api/session.ts';
+import { choicesQuery, listQuery, projectQuery, taskAssignmentsQuery, userAssignmentsQuery } from './api.ts';
+import { filterOf, queryOf } from './filters.ts';
+
+/**
+ * /projects (the list, its search and filters in the URL), /projects/new (the form) and
+ * /projects/:id (the project: its form, tasks, people and rate history). One lazy chunk per
+ * page; loaders fetch in parallel with the chunk (a page load stays within 6 API calls, at
+ * most 2 one after another). The people section shows only when the choices say the caller
+ * manages the project; the rate history loads when the person opens it.
+ */
+const loadList = (queryClient: QueryClient) => async ({ request }: LoaderFunctionArgs) => {
+  const filter = filterOf(new URL(request.url).searchParams);
+  // The filters' choices only when a filter in the URL needs a name shown (else on first opening a filter).
+  await Promise.all([queryClient.prefetchQuery(listQuery(queryOf(filter))), filter.client_id || filter.owner_id ? queryClient.prefetchQuery(choicesQuery()) : null]);
+  return null;
+};
+
+const loadNew = (queryClient: QueryClient) => async () => {
+  await queryClient.prefetchQuery(choicesQuery());
+  return null;
+};
+
+const loadProject = (queryClient: QueryClient) => async ({ params }: LoaderFunctionArgs) => {
+  const id = params.id!;
+  // Only administrators and the project's managers may list its people; a member never can. On a
+  // fresh load the session is not known yet, and waiting for it would chain the calls: ask anyway.
+  const role = queryClient.getQueryData(sessionQuery.queryKey)?.workspace?.role;
+  await Promise.all([
+    queryClient.prefetchQuery(projectQuery(id)),
+    queryClient.prefetchQuery(taskAssignmentsQuery(id)),
+    queryClient.prefetchQuery(choicesQuery(id)),
+    role === 'member' ? null : queryClient.prefetchQuery(userAssignmentsQuery(id)),
+  ]);
+  return null;
+};
+
+export const projectsRoutes = (queryClient: QueryClient): RouteObject[] => [
+  {
+    path: 'projects',
+    children: [
+      { index: true, loader: loadList(queryClient), lazy: () => import('./ProjectsPage.tsx').then((m) => ({ Component: m.ProjectsPage })) },
+      { path: 'new', loader: loadNew(queryClient), lazy: () => import('./NewProjectPage.tsx').then((m) => ({ Component: m.NewProjectPage })) },
+      { path: ':id', loader: loadProject(queryClient), lazy: () => import('./ProjectPage.tsx').then((m) => ({ Component: m.ProjectPage })) },
+    ],
+  },
+];
