@@ -44,7 +44,7 @@ export function EditInvoicePage() {
           This invoice is {invoice.state}: only drafts can be changed. <Link href={`/invoices/${id}`}>Open the invoice</Link>
         </Alert>
       )}
-      {invoice?.state === 'draft' && <EditForm key={invoice.updated_at} invoice={invoice} />}
+      {invoice?.state === 'draft' && <EditForm key={invoice.id} invoice={invoice} />}
     </div>
   );
 }
@@ -92,7 +92,11 @@ function EditForm({ invoice }: { invoice: Invoice }) {
       onSubmit={(e) => {
         e.preventDefault();
         if (!changed) return navigate(`/invoices/${invoice.id}`);
-        update.mutate(body, { onSuccess: () => navigate(`/invoices/${invoice.id}`) });
+        // Not mutate's own onSuccess: the answer replaces the cached invoice, and a callback of a re-rendered form must still run.
+        update.mutateAsync(body).then(
+          () => navigate(`/invoices/${invoice.id}`),
+          () => undefined, // shown beside the field (update.error)
+        );
       }}
       className="flex flex-col gap-6"
     >

@@ -263,12 +263,11 @@ function Confirm({ invoice: i, action, onDone }: { invoice: Invoice; action: key
     if (action === 'delete') {
       remove.mutate(undefined, { onSuccess: () => navigate('/invoices') });
     } else {
-      transition.mutate(keyFor({ action, id: i.id }), {
-        onSuccess: () => {
-          setOpen(false);
-          onDone(a.done);
-        },
-      });
+      // Not mutate's own onSuccess: the new state removes these buttons, and the message must still show.
+      transition.mutateAsync(keyFor({ action, id: i.id })).then(
+        () => onDone(a.done),
+        () => undefined, // shown in the dialog (mutation.error)
+      );
     }
   };
   return (
