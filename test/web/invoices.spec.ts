@@ -242,7 +242,15 @@ test.describe('creating, editing, sending and settling', () => {
     // The PDF, drawn in the page.
     const pageCalls = await visit(page, `/invoices/${id}`, 'invoices-draft-actions');
     expect(pageCalls.length, pageCalls.join(', ')).toBeLessThanOrEqual(3);
+    // pdf.js's worker comes from our own origin under the unchanged CSP (script-src 'self', no eval); a violation would fail checkPage.
+    const worker = page.waitForResponse((r) => /\/assets\/pdf\.worker\.min-[^/]+\.mjs$/.test(r.url()));
     await page.getByRole('button', { name: 'Show PDF preview' }).click();
+    const workerResponse = await worker;
+    expect(new URL(workerResponse.url()).origin).toBe(new URL(sheaf.url).origin);
+    expect(workerResponse.headers()['content-type']).toMatch(/javascript/);
+    const csp = workerResponse.headers()['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/unsafe-eval|unsafe-inline|blob:.*script|worker-src/);
     const canvas = page.getByRole('img', { name: /Page 1 of \d+ of invoice 1/ });
     await expect(canvas).toBeVisible();
     await expect(page.getByText('Drawing the PDF…')).toHaveCount(0);

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { DialogTrigger, useLocale } from 'react-aria-components';
+import { DialogTrigger, useLocale, Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
@@ -115,9 +115,9 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
               </Button>
             ))}
             {i.state === 'draft' && (
-              <Link href={`/invoices/${i.id}/edit`} className={buttonClass('secondary')}>
+              <AriaLink href={`/invoices/${i.id}/edit`} className={buttonClass('secondary')}>
                 Edit
-              </Link>
+              </AriaLink>
             )}
             <a href={pdfHref(i.id)} download={`invoice-${i.number}.pdf`} className={buttonClass('secondary')}>
               Download PDF

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useLocale } from 'react-aria-components';
+import { useLocale, Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
@@ -40,9 +40,9 @@ export function InvoicesPage() {
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <PageHeading>Invoices</PageHeading>
-        <Link href="/invoices/new" className={buttonClass('primary')}>
+        <AriaLink href="/invoices/new" className={buttonClass('primary')}>
           New invoice
-        </Link>
+        </AriaLink>
       </div>
       {error && !list && <Alert>{describeError(error).message}</Alert>}
       <Filters filter={filter} list={list} onChange={(f) => go({ ...f, page: undefined })} />
