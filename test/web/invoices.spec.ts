@@ -349,5 +349,50 @@ test.describe('creating, editing, sending and settling', () => {
     await page.getByRole('button', { name: 'Preview' }).click();
     await expect(page.getByText("An invoice numbered 'INV-2026-001' already exists in this workspace.")).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'Number' })).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByRole('button', { name: 'Create invoice' })).toHaveCount(0);
+
+    // The draft is deleted (an administrator's action, asked first); the list no longer has it.
+    const list = await ok(workspace.api('GET', '/api/v2/invoices'));
+    await page.goto(`/invoices/${list.invoices[0].id}`);
+    await page.getByRole('button', { name: 'Delete draft' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete it' }).click();
+    await expect(page).toHaveURL(/\/invoices$/);
+    await expect(page.getByText('No invoices yet.')).toBeVisible();
+    expect((await ok(workspace.api('GET', '/api/v2/invoices'))).total_entries).toBe(0);
+  });
+
+  test("the reports' link chooses projects; a manager gets no payment, close, void or delete", async ({ page, workspace }) => {
+    const t = await trackedWork(workspace);
+    const other = await ok(workspace.api('POST', '/api/v2/projects', { client_id: t.client.id, name: 'Intranet', is_billable: true, bill_by: 'project', hourly_rate: 90 }));
+    await visit(page, `/invoices/new?client_id=${t.client.id}&project_ids=${t.project.id}`, 'invoices-new-projects');
+    await expect(page.getByText('1 project chosen')).toBeVisible();
+    await page.getByRole('button', { name: 'Choose projects' }).click();
+    await expect(page.getByRole('checkbox', { name: 'Website' })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Intranet' })).not.toBeChecked();
+    const intranet = page.locator('label').filter({ hasText: 'Intranet' });
+    await intranet.click(); // all ticked: sent as "all projects"
+    await expect(page.getByRole('checkbox', { name: 'Intranet' })).toBeChecked();
+    await intranet.click();
+    await expect(page.getByRole('checkbox', { name: 'Intranet' })).not.toBeChecked();
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(page.getByRole('row', { name: /Website: Design/ })).toBeVisible();
+    expect(other.id).toBeTruthy();
+
+    // A manager (may create and send invoices) sees none of the administrators' actions.
+    const max = await workspace.seed.memberWithPassword('Max', 'manager');
+    await ok(workspace.api('POST', `/api/v2/projects/${t.project.id}/user_assignments`, { user_id: max.id, is_project_manager: true }));
+    const mine = await ok(workspace.api('POST', '/api/v2/invoices', { client_id: t.client.id, line_items: [{ description: 'Advice', unit_price: 50 }] }, max.id));
+    await page.context().clearCookies();
+    await signIn(page, max);
+    await visit(page, `/invoices/${mine.id}`, 'invoices-manager-draft');
+    await expect(page.getByRole('button', { name: 'Send invoice' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Edit' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Delete draft' })).toHaveCount(0);
+    await ok(workspace.api('POST', `/api/v2/invoices/${mine.id}/messages`, { recipients: [{ email: 'ap@globex.example' }] }, max.id));
+    await page.reload();
+    await expect(page.getByText('Open', { exact: true }).first()).toBeVisible();
+    for (const name of ['Record a payment', 'Close invoice', 'Void invoice']) await expect(page.getByRole('button', { name })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Send a reminder' })).toBeVisible();
+    expect((await workspace.api('POST', `/web/api/invoices/${mine.id}/void`, undefined, max.id)).status).toBe(403);
   });
 });

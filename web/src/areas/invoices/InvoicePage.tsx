@@ -261,7 +261,10 @@ function Confirm({ invoice: i, action, onDone }: { invoice: Invoice; action: key
   const a = ACTIONS[action];
   const run = () => {
     if (action === 'delete') {
-      remove.mutate(undefined, { onSuccess: () => navigate('/invoices') });
+      remove.mutateAsync().then(
+        () => navigate('/invoices'),
+        () => undefined, // shown in the dialog (mutation.error)
+      );
     } else {
       // Not mutate's own onSuccess: the new state removes these buttons, and the message must still show.
       transition.mutateAsync(keyFor({ action, id: i.id })).then(
