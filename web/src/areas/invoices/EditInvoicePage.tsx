@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useLocale } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
@@ -69,20 +69,24 @@ function EditForm({ invoice }: { invoice: Invoice }) {
   const body = { ...bodyOf(fields, before), ...(lineEdits.length ? { line_items: lineEdits } : {}) } as UpdateBody;
   const changed = Object.keys(body).length > 0;
 
-  // A line's error names its place among the lines sent (line_items.N.field): map it back to the row.
-  const lineFields = lines.flatMap((_, i) => ['kind', 'description', 'unit_price'].map((f) => `line_items.${i}.${f}`));
-  const { fieldErrors, summary } = formErrors(update.error, [...FIELD_NAMES, ...lineFields]);
-  const errors =
-    fieldErrors &&
-    Object.fromEntries(
-      Object.entries(fieldErrors).map(([k, v]) => {
+  // Memoised on the error: React Aria drops a server error once the field is edited, unless it is handed a new object.
+  // A line's error names its place among the lines sent (line_items.N.field): mapped back to the row shown.
+  const { fieldErrors, summary } = useMemo(() => {
+    const sent = (update.variables?.line_items ?? []) as Array<{ id: string }>;
+    const lineFields = sent.flatMap((_, i) => ['kind', 'description', 'unit_price'].map((f) => `line_items.${i}.${f}`));
+    const described = formErrors(update.error, [...FIELD_NAMES, ...lineFields]);
+    if (!described.fieldErrors) return described;
+    const mapped = Object.fromEntries(
+      Object.entries(described.fieldErrors).map(([k, v]) => {
         const m = /^line_items\.(\d+)\.(.+)$/.exec(k);
         if (!m) return [k, v];
-        const sent = lineEdits[Number(m[1])];
-        const row = sent ? lines.findIndex((l) => l.id === sent.id) : -1;
+        const row = invoice.line_items.findIndex((l) => l.id === sent[Number(m[1])]?.id);
         return [`line_items.${row}.${m[2]}`, v];
       }),
     );
+    return { fieldErrors: mapped, summary: undefined };
+  }, [update.error, update.variables, invoice.line_items]);
+  const errors = fieldErrors;
 
   const setLine = (i: number, patch: Partial<LineEdit>) => setLines(lines.map((l, j) => (j === i ? { ...l, ...patch } : l)));
 

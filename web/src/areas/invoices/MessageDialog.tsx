@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -65,8 +65,18 @@ export function MessageDialog({
   const recipients = to ?? (fromContacts?.length ? fromContacts : [blank()]);
   const setRecipients = (next: Address[]) => setTo(next);
 
-  const fields = [...recipients.flatMap((_, i) => [`recipients.${i}.email`, `recipients.${i}.name`]), ...cc.flatMap((_, i) => [`cc_recipients.${i}.email`]), 'recipients', 'cc_recipients', 'subject', 'body'];
-  const { fieldErrors, summary } = formErrors(send.error, fields);
+  // Memoised on the error: React Aria drops a server error once the field is edited, unless it is handed a new object.
+  const toCount = recipients.length;
+  const ccCount = cc.length;
+  const { fieldErrors, summary } = useMemo(() => {
+    const fields = [
+      ...Array.from({ length: toCount }, (_, i) => [`recipients.${i}.email`, `recipients.${i}.name`]).flat(),
+      ...Array.from({ length: ccCount }, (_, i) => [`cc_recipients.${i}.email`, `cc_recipients.${i}.name`]).flat(),
+      'subject',
+      'body',
+    ];
+    return formErrors(send.error, fields);
+  }, [send.error, toCount, ccCount]);
   const texts = EVENT_TITLES[event];
 
   const submit = () => {

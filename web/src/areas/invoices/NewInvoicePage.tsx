@@ -1,6 +1,6 @@
 import { parseDate, type CalendarDate } from '@internationalized/date';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
@@ -142,16 +142,20 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
   // The preview shown is of exactly this form: any change asks for a new one before creating.
   const previewed = preview.data && preview.variables && JSON.stringify(preview.variables) === current ? preview.data : null;
 
-  const lineFields = lines.flatMap((_, i) => ['kind', 'description', 'quantity', 'unit_price'].map((f) => `line_items.${i}.${f}`));
-  const importFields = ['line_items_import.time.from', 'line_items_import.time.to', 'line_items_import.expenses.from', 'line_items_import.expenses.to'];
-  const known = ['client_id', 'payment_term', 'currency', ...FIELD_NAMES, ...lineFields, ...importFields];
   const failure = create.error ?? preview.error;
-  const { fieldErrors, summary } = formErrors(failure, known);
-  // The period's two pickers stand for both parts of the import.
-  const errors = fieldErrors && {
-    ...fieldErrors,
-    ...Object.fromEntries(Object.entries(fieldErrors).flatMap(([k, v]) => (k.startsWith('line_items_import.') ? [[`period_${k.endsWith('.to') ? 'to' : 'from'}`, v]] : []))),
-  };
+  // Memoised on the failure: React Aria drops a server error once the field is edited, unless it is handed a new object.
+  const lineCount = lines.length;
+  const { errors, summary } = useMemo(() => {
+    const lineFields = Array.from({ length: lineCount }, (_, i) => ['kind', 'description', 'quantity', 'unit_price'].map((f) => `line_items.${i}.${f}`)).flat();
+    const importFields = ['line_items_import.time.from', 'line_items_import.time.to', 'line_items_import.expenses.from', 'line_items_import.expenses.to'];
+    const { fieldErrors, summary } = formErrors(failure, ['client_id', 'payment_term', 'currency', ...FIELD_NAMES, ...lineFields, ...importFields]);
+    // The period's two pickers stand for both parts of the import.
+    const errors = fieldErrors && {
+      ...fieldErrors,
+      ...Object.fromEntries(Object.entries(fieldErrors).flatMap(([k, v]) => (k.startsWith('line_items_import.') ? [[`period_${k.endsWith('.to') ? 'to' : 'from'}`, v]] : []))),
+    };
+    return { errors, summary };
+  }, [failure, lineCount]);
 
   const setLine = (i: number, patch: Partial<LineRow>) => setLines(lines.map((l, j) => (j === i ? { ...l, ...patch } : l)));
 
