@@ -398,6 +398,7 @@ test.describe('creating, editing, sending and settling', () => {
     await expect(page.getByText('Open', { exact: true }).first()).toBeVisible();
     for (const name of ['Record a payment', 'Close invoice', 'Void invoice']) await expect(page.getByRole('button', { name })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Send a reminder' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send again' })).toBeVisible();
     expect((await workspace.api('POST', `/web/api/invoices/${mine.id}/void`, undefined, max.id)).status).toBe(403);
   });
 });

@@ -111,7 +111,7 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
                   setMessage(event);
                 }}
               >
-                {EVENT_TITLES[event].action}
+                {event === 'send' && i.state !== 'draft' ? 'Send again' : EVENT_TITLES[event].action}
               </Button>
             ))}
             {i.state === 'draft' && (
