@@ -110,8 +110,10 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
           // As `sheaf serve` runs it (src/server.ts), polling often so a test waits little.
           const { createSmtpTransport } = await import('../../src/outbox/mailer.ts');
           const { startOutboxWorker } = await import('../../src/outbox/worker.ts');
+          const { invoiceRenderers } = await import('../../src/modules/invoices/pdf.ts');
           const transport = createSmtpTransport(config.smtpUrl!, { from: config.smtpFrom });
-          const stop = startOutboxWorker({ db: database.db, transport, renderers: {}, clock: clock.now, log: app.log }, 200);
+          // With the invoice PDF renderer, as src/server.ts: an invoice e-mail carries its PDF.
+          const stop = startOutboxWorker({ db: database.db, transport, renderers: { ...invoiceRenderers }, clock: clock.now, log: app.log }, 200);
           stopDelivery = async () => {
             await stop();
             transport.close();

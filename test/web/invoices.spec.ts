@@ -1,11 +1,15 @@
 import { expect, signIn, test } from './fixtures.ts';
-import { expectAccessible, visit } from './visit.ts';
+import type { TestWorkspace } from './fixtures.ts';
+import { checkPage, expectAccessible, visit } from './visit.ts';
 
 /**
  * The invoices area (issue 16 item 6, first part): the list with state and client
  * filters, one invoice with its lines and the server's totals, the PDF, the message
  * history; members do not see the area in the navigation.
  */
+
+// The sends below are delivered to an SMTP sink (worker-scoped, so for the whole file).
+test.use({ mail: true });
 
 const money = (amount: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
 
@@ -148,4 +152,253 @@ test('the owner records a partial payment, then the rest, and the invoice is pai
   expect(after).toMatchObject({ state: 'paid', paid_amount: 30000, due_amount: 0 });
   await expect(page.getByText('Paid', { exact: true }).first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Record a payment' })).toHaveCount(0);
+});
+
+async function ok(pending: Promise<{ status: number; body: any }>) {
+  const res = await pending;
+  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Approvals on; Mia's 3 h of billable Design (100 an hour) and a 42.50 taxi this week, submitted and approved. */
+async function trackedWork(workspace: TestWorkspace) {
+  await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: true }));
+  const mia = await workspace.seed.memberWithPassword('Mia');
+  const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Globex', currency: 'EUR' }));
+  const task = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Design' }));
+  const project = await ok(
+    workspace.api('POST', '/api/v2/projects', { client_id: client.id, name: 'Website', task_ids: [task.id], is_billable: true, bill_by: 'project', hourly_rate: 100 }),
+  );
+  await ok(workspace.api('POST', `/api/v2/projects/${project.id}/user_assignments`, { user_id: mia.id }));
+  const week = await ok(workspace.api('GET', '/web/api/approvals/week', undefined, mia.id));
+  await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: task.id, spent_date: week.from, hours: 3 }, mia.id));
+  const category = await ok(workspace.api('POST', '/api/v2/expense_categories', { name: 'Travel' }));
+  await ok(workspace.api('POST', '/api/v2/expenses', { project_id: project.id, expense_category_id: category.id, spent_date: week.from, total_cost: 42.5 }, mia.id));
+  await ok(workspace.api('POST', '/api/v2/approvals/submit', { from: week.from, to: week.to }, mia.id));
+  const approve = (extra: Record<string, unknown> = {}) =>
+    workspace.api('POST', '/api/v2/approvals/approve', { user_id: mia.id, from: week.from, to: week.to, acknowledged_warning_codes: [], ...extra });
+  let approved = await approve();
+  if (approved.status === 409 && approved.body.preflight) {
+    approved = await approve({
+      preflight_fingerprint: approved.body.preflight.fingerprint,
+      acknowledged_warning_codes: approved.body.preflight.warnings.map((w: { code: string }) => w.code),
+    });
+  }
+  expect(approved.status, JSON.stringify(approved.body)).toBeLessThan(300);
+  return { client, project, from: week.from as string, to: week.to as string };
+}
+
+/** An open invoice of explicit lines (sent through the API). */
+async function openInvoice(workspace: TestWorkspace, clientId: string, description: string) {
+  const created = await ok(workspace.api('POST', '/api/v2/invoices', { client_id: clientId, line_items: [{ description, quantity: 1, unit_price: 10 }] }));
+  await ok(workspace.api('POST', `/api/v2/invoices/${created.id}/messages`, { recipients: [{ email: 'gina@globex.example' }] }));
+  return created as { id: string; number: string };
+}
+
+test.describe('creating, editing, sending and settling', () => {
+
+  test('the owner invoices approved work after a preview, edits it, previews the PDF, sends it, records payment and thanks; others are voided and closed', async ({
+    page,
+    workspace,
+    sheaf,
+  }) => {
+    test.setTimeout(120_000);
+    const t = await trackedWork(workspace);
+    const count = async () => (await ok(workspace.api('GET', '/api/v2/invoices'))).total_entries as number;
+
+    // From the reports' link: the client and period come from the URL.
+    const calls = await visit(page, `/invoices/new?client_id=${t.client.id}&from=${t.from}&to=${t.to}`, 'invoices-new');
+    expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3); // session, timer, clients
+    await expect(page.getByRole('combobox', { name: 'Client' })).toHaveValue('Globex');
+    await expect(page.getByRole('button', { name: 'Create invoice' })).toHaveCount(0); // a preview comes first
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(page.getByRole('heading', { name: /Preview of invoice 1/ })).toBeVisible();
+    await expect(page.getByRole('row', { name: /Website: Design/ })).toContainText(money(300, 'EUR'));
+    await expect(page.getByRole('row', { name: /Website: Travel/ })).toContainText(money(42.5, 'EUR'));
+    await expect(page.getByRole('definition').filter({ hasText: money(342.5, 'EUR') }).first()).toBeVisible();
+    expect(await count()).toBe(0); // the preview created nothing
+    await checkPage(page, 'invoices-new-preview');
+
+    // A double click creates one invoice.
+    await page.getByRole('button', { name: 'Create invoice' }).dblclick();
+    await expect(page).toHaveURL(/\/invoices\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Invoice 1');
+    expect(await count()).toBe(1);
+    const id = page.url().split('/').pop()!;
+
+    // Edit a line's description and price; the totals are the server's.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit invoice 1');
+    const editCalls = await visit(page, `/invoices/${id}/edit`, 'invoices-edit');
+    expect(editCalls.length, editCalls.join(', ')).toBeLessThanOrEqual(3);
+    // The server's message sits beside the field it names.
+    await page.getByRole('textbox', { name: 'Number' }).fill(' ');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('textbox', { name: 'Number' })).toHaveAttribute('aria-invalid', 'true');
+    await page.getByRole('textbox', { name: 'Number' }).fill('1');
+    const line = page.getByRole('listitem', { name: 'Line 1' });
+    await line.getByRole('textbox', { name: 'Description' }).fill('Website design, November');
+    await line.getByRole('textbox', { name: 'Unit price' }).fill('120');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page).toHaveURL(new RegExp(`/invoices/${id}$`));
+    await expect(page.getByRole('row', { name: /Website design, November/ })).toContainText(money(360, 'EUR'));
+    expect(await ok(workspace.api('GET', `/api/v2/invoices/${id}`))).toMatchObject({ subtotal: 402.5, state: 'draft' });
+
+    // The PDF, drawn in the page.
+    const pageCalls = await visit(page, `/invoices/${id}`, 'invoices-draft-actions');
+    expect(pageCalls.length, pageCalls.join(', ')).toBeLessThanOrEqual(3);
+    // pdf.js's worker comes from our own origin under the unchanged CSP (script-src 'self', no eval); a violation would fail checkPage.
+    const worker = page.waitForResponse((r) => /\/assets\/pdf\.worker\.min-[^/]+\.mjs$/.test(r.url()));
+    await page.getByRole('button', { name: 'Show PDF preview' }).click();
+    const workerResponse = await worker;
+    expect(new URL(workerResponse.url()).origin).toBe(new URL(sheaf.url).origin);
+    expect(workerResponse.headers()['content-type']).toMatch(/javascript/);
+    const csp = workerResponse.headers()['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/unsafe-eval|unsafe-inline|blob:.*script|worker-src/);
+    const canvas = page.getByRole('img', { name: /Page 1 of \d+ of invoice 1/ });
+    await expect(canvas).toBeVisible();
+    await expect(page.getByText('Drawing the PDF…')).toHaveCount(0);
+    expect(await canvas.evaluate((c: HTMLCanvasElement) => c.width > 100 && c.height > 100)).toBe(true);
+    await checkPage(page, 'invoices-pdf-preview');
+
+    // Send it to the client: the e-mail arrives with the PDF.
+    await page.getByRole('button', { name: 'Send invoice' }).click();
+    const send = page.getByRole('dialog', { name: 'Send invoice 1' });
+    await send.getByRole('textbox', { name: 'Recipient 1 name' }).fill('Gina Globex');
+    await send.getByRole('textbox', { name: 'Recipient 1 e-mail' }).fill('ap@globex.example');
+    await checkPage(page, 'invoices-send-dialog');
+    await send.getByRole('button', { name: 'Send invoice' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'The invoice is on its way.' })).toBeVisible();
+    await expect(page.getByText('Open', { exact: true }).first()).toBeVisible();
+    await expect(page.getByRole('listitem').filter({ hasText: 'Gina Globex <ap@globex.example>' })).toBeVisible();
+    const delivered = () => sheaf.mail!.received.find((m) => m.rcpt.includes('ap@globex.example'));
+    await expect.poll(async () => {
+      const status = (await ok(workspace.api('GET', `/api/v2/invoices/${id}/messages`))).invoice_messages.map((m: any) => `${m.delivery_status} ${m.delivery_error ?? ''}`);
+      return delivered() ? 'arrived' : `not yet: ${status.join('; ')}; received ${sheaf.mail!.received.map((m) => m.rcpt.join()).join(' | ')}`;
+    }, { timeout: 45_000 }).toBe('arrived');
+    const mail = delivered();
+    expect(mail!.raw).toMatch(/Content-Type: application\/pdf/i);
+    expect(mail!.raw).toMatch(/invoice-1\.pdf/);
+
+    // Paid in full, then thanked (no cc on a thank-you; no reminder once paid).
+    await page.getByRole('button', { name: 'Record a payment' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Record payment' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'the invoice is paid' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send a reminder' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Send a thank-you' }).click();
+    const thanks = page.getByRole('dialog', { name: 'Thank the client for invoice 1' });
+    await expect(thanks.getByRole('group', { name: 'Cc' })).toHaveCount(0);
+    await thanks.getByRole('textbox', { name: 'Recipient 1 e-mail' }).fill('gina@globex.example');
+    await thanks.getByRole('button', { name: 'Send a thank-you' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'The thank-you is on its way.' })).toBeVisible();
+    await expect(page.getByRole('listitem').filter({ hasText: /^Thank you/ })).toBeVisible();
+    await visit(page, `/invoices/${id}`, 'invoices-paid');
+
+    // Another invoice voided, another closed.
+    const voided = await openInvoice(workspace, t.client.id, 'Cancelled work');
+    await visit(page, `/invoices/${voided.id}`, 'invoices-open-admin');
+    await page.getByRole('button', { name: 'Void invoice' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Void it' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'The invoice is voided.' })).toBeVisible();
+    await expect(page.getByText('Voided', { exact: true }).first()).toBeVisible();
+    expect((await ok(workspace.api('GET', `/api/v2/invoices/${voided.id}`))).state).toBe('voided');
+
+    const closed = await openInvoice(workspace, t.client.id, 'Written off');
+    await page.goto(`/invoices/${closed.id}`);
+    await page.getByRole('button', { name: 'Close invoice' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close it' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'The invoice is closed.' })).toBeVisible();
+    expect((await ok(workspace.api('GET', `/api/v2/invoices/${closed.id}`))).state).toBe('closed');
+    await expect(page.getByRole('button', { name: 'Void invoice' })).toHaveCount(0);
+  });
+
+  test('an invoice with typed lines: add and remove rows, preview, create; the server\'s message sits beside the field', async ({ page, workspace }) => {
+    await ok(workspace.api('POST', '/api/v2/clients', { name: 'Initech', currency: 'USD' }));
+    await visit(page, '/invoices/new', 'invoices-new-empty');
+    await page.getByRole('combobox', { name: 'Client' }).fill('Init');
+    await page.getByRole('option', { name: 'Initech' }).click();
+    await page.getByRole('button', { name: /Lines$/ }).click();
+    await page.getByRole('option', { name: 'Lines I type' }).click();
+    const first = page.getByRole('listitem', { name: 'Line 1' });
+    await first.getByRole('textbox', { name: 'Description' }).fill('Consulting');
+    await first.getByRole('textbox', { name: 'Quantity' }).fill('2');
+    await first.getByRole('textbox', { name: 'Unit price' }).fill('150');
+    await page.getByRole('button', { name: 'Add a line' }).click();
+    const second = page.getByRole('listitem', { name: 'Line 2' });
+    await second.getByRole('textbox', { name: 'Description' }).fill('Mistake');
+    await page.getByRole('button', { name: 'Add a line' }).click();
+    await page.getByRole('listitem', { name: 'Line 3' }).getByRole('textbox', { name: 'Kind' }).fill('Product');
+    await page.getByRole('listitem', { name: 'Line 3' }).getByRole('textbox', { name: 'Description' }).fill('Licence');
+    await page.getByRole('listitem', { name: 'Line 3' }).getByRole('textbox', { name: 'Unit price' }).fill('99');
+    await page.getByRole('button', { name: 'Remove line 2' }).click();
+    await expect(page.getByRole('listitem', { name: /^Line \d$/ })).toHaveCount(2);
+    await page.getByRole('textbox', { name: 'Number' }).fill('INV-2026-001');
+    await page.getByRole('textbox', { name: 'Tax %' }).fill('200');
+    await page.getByRole('textbox', { name: 'Tax %' }).blur();
+    // The browser clamps the percentage to 100; the server's own message shows for a duplicate number below.
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(page.getByRole('row', { name: /Consulting/ })).toContainText(money(300, 'USD'));
+    await expect(page.getByRole('row', { name: /Licence/ })).toContainText(money(99, 'USD'));
+    await expect(page.getByRole('heading', { name: 'Preview of invoice INV-2026-001' })).toBeVisible();
+    await page.getByRole('button', { name: 'Create invoice' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Invoice INV-2026-001');
+
+    // The same number again: 409 beside the Number field.
+    await page.goto('/invoices/new');
+    await page.getByRole('combobox', { name: 'Client' }).fill('Init');
+    await page.getByRole('option', { name: 'Initech' }).click();
+    await page.getByRole('button', { name: /Lines$/ }).click();
+    await page.getByRole('option', { name: 'Lines I type' }).click();
+    await page.getByRole('textbox', { name: 'Number' }).fill('INV-2026-001');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(page.getByText("An invoice numbered 'INV-2026-001' already exists in this workspace.")).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Number' })).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByRole('button', { name: 'Create invoice' })).toHaveCount(0);
+
+    // The draft is deleted (an administrator's action, asked first); the list no longer has it.
+    const list = await ok(workspace.api('GET', '/api/v2/invoices'));
+    await page.goto(`/invoices/${list.invoices[0].id}`);
+    await page.getByRole('button', { name: 'Delete draft' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete it' }).click();
+    await expect(page).toHaveURL(/\/invoices$/);
+    await expect(page.getByText('No invoices yet.')).toBeVisible();
+    expect((await ok(workspace.api('GET', '/api/v2/invoices'))).total_entries).toBe(0);
+  });
+
+  test("the reports' link chooses projects; a manager gets no payment, close, void or delete", async ({ page, workspace }) => {
+    const t = await trackedWork(workspace);
+    const other = await ok(workspace.api('POST', '/api/v2/projects', { client_id: t.client.id, name: 'Intranet', is_billable: true, bill_by: 'project', hourly_rate: 90 }));
+    await visit(page, `/invoices/new?client_id=${t.client.id}&project_ids=${t.project.id}`, 'invoices-new-projects');
+    await expect(page.getByText('1 project chosen')).toBeVisible();
+    await page.getByRole('button', { name: 'Choose projects' }).click();
+    await expect(page.getByRole('checkbox', { name: 'Website' })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Intranet' })).not.toBeChecked();
+    const intranet = page.locator('label').filter({ hasText: 'Intranet' });
+    await intranet.click(); // all ticked: sent as "all projects"
+    await expect(page.getByRole('checkbox', { name: 'Intranet' })).toBeChecked();
+    await intranet.click();
+    await expect(page.getByRole('checkbox', { name: 'Intranet' })).not.toBeChecked();
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(page.getByRole('row', { name: /Website: Design/ })).toBeVisible();
+    expect(other.id).toBeTruthy();
+
+    // A manager (may create and send invoices) sees none of the administrators' actions.
+    const max = await workspace.seed.memberWithPassword('Max', 'manager');
+    await ok(workspace.api('POST', `/api/v2/projects/${t.project.id}/user_assignments`, { user_id: max.id, is_project_manager: true }));
+    const mine = await ok(workspace.api('POST', '/api/v2/invoices', { client_id: t.client.id, line_items: [{ description: 'Advice', unit_price: 50 }] }, max.id));
+    await page.context().clearCookies();
+    await signIn(page, max);
+    await visit(page, `/invoices/${mine.id}`, 'invoices-manager-draft');
+    await expect(page.getByRole('button', { name: 'Send invoice' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Edit' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Delete draft' })).toHaveCount(0);
+    await ok(workspace.api('POST', `/api/v2/invoices/${mine.id}/messages`, { recipients: [{ email: 'ap@globex.example' }] }, max.id));
+    await page.reload();
+    await expect(page.getByText('Open', { exact: true }).first()).toBeVisible();
+    for (const name of ['Record a payment', 'Close invoice', 'Void invoice']) await expect(page.getByRole('button', { name })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Send a reminder' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send again' })).toBeVisible();
+    expect((await workspace.api('POST', `/web/api/invoices/${mine.id}/void`, undefined, max.id)).status).toBe(403);
+  });
 });

@@ -3,10 +3,16 @@ import { requestDb } from '../../http/idempotency.ts';
 import type { FastifyInstance } from 'fastify';
 import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { principalOf } from '../../http/security.ts';
-import { InvoiceSchema } from '../invoices/routes.ts';
+import { INVOICE_ACCESS } from '../../access/invoices.ts';
+import { closeOrVoidInvoice } from '../invoices/admin-service.ts';
+import { InvoiceCreateBody, InvoiceSchema, explainUnsupported } from '../invoices/routes.ts';
+import { previewInvoice, type CreateInput } from '../invoices/service.ts';
 import { recordPayment } from './payments.ts';
 
-/** The web app's invoice routes the API does not have (issue 16 item 6): recording a payment. */
+/**
+ * The web app's invoice routes the API does not have (issue 16 item 6): recording
+ * a payment, previewing an invoice before creating it, closing and voiding.
+ */
 
 const PaymentBody = Type.Object(
   {
@@ -42,4 +48,52 @@ export async function invoicesWebRoutes(app: FastifyInstance) {
       return reply.code(201).send(invoice);
     },
   );
+
+  app.post(
+    '/web/api/invoices/preview',
+    {
+      config: { access: INVOICE_ACCESS, web: true },
+      preValidation: explainUnsupported,
+      schema: {
+        tags: ['web'],
+        operationId: 'previewInvoice',
+        summary: 'Preview the invoice a create would make',
+        description:
+          'Web app only. Takes the body of POST /api/v2/invoices and runs the same create (checks, import of tracked work, prices, totals, number) ' +
+          'in a transaction that is always rolled back: nothing is created, no time or expense becomes billed, no number is used. ' +
+          'The ids in the answer are not stored. Same permissions and errors as the create.',
+        body: InvoiceCreateBody,
+        response: { 200: InvoiceSchema, ...ErrorResponses },
+      },
+    },
+    async (request) => previewInvoice(app.db, principalOf(request), request.body as CreateInput, app.config.clock()),
+  );
+
+  for (const [transition, word] of [
+    ['close', 'Close'],
+    ['void', 'Void'],
+  ] as const) {
+    app.post(
+      `/web/api/invoices/:id/${transition}`,
+      {
+        config: { access: 'administrator', web: true, idempotent: true },
+        schema: {
+          tags: ['web'],
+          operationId: `${transition}Invoice`,
+          summary: `${word} an open invoice`,
+          description:
+            `Web app only, owners and administrators (as \`sheaf admin invoice ${transition}\`, the same rule). ` +
+            (transition === 'close' ? 'Closed: written off without full payment.' : 'Voided: cancelled; its time and expenses stay billed.') +
+            ` An invoice already ${transition === 'close' ? 'closed' : 'voided'} is returned unchanged; any other state than open is 409 with its state.`,
+          params: Type.Object({ id: Type.String() }, { additionalProperties: false }),
+          response: { 200: InvoiceSchema, ...ErrorResponses },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const { id } = request.params as { id: string };
+        return closeOrVoidInvoice(requestDb(request), p.companyId, id, transition, { now: app.config.clock(), actorId: p.userId });
+      },
+    );
+  }
 }

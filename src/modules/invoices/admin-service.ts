@@ -50,34 +50,65 @@ export async function transitionInvoiceForAdmin(
   transition: AdminTransition,
   { now, paidDate }: { now: Date; paidDate?: string },
 ): Promise<PresentedInvoice> {
-  const { to, action } = TRANSITIONS[transition];
   return withTenant(db, companyId, async (trx) => {
     const id = await resolveInvoiceId(trx, companyId, ref);
-    const { row, lines } = await loadInvoice(trx, companyId, id, { lock: true });
-    if (row.state !== 'open') {
-      const hint = row.state === 'draft' ? ' Send it first, or delete the draft.' : '';
-      throw conflict(`Only open invoices can be ${to === 'paid' ? 'marked paid' : to}; this one is ${row.state}.${hint}`, { state: row.state });
-    }
-    const changes: Record<string, unknown> = { state: to };
-    let payment: string | null = null;
-    if (transition === 'mark-paid') {
-      const workspace = (await loadWorkspace(trx, companyId))!;
-      const due = invoiceTotals(row, lines).dueAmount; // exact, never through a JSON number
-      if (due.gt(0)) {
-        payment = due.toFixed();
-        await insertPayment(trx, companyId, row.id, {
-          amount: payment,
-          paid_date: paidDate ?? todayIn(workspace.timezone, now),
-          notes: 'Recorded by sheaf admin invoice mark-paid',
-          now,
-        });
-      }
-      changes.paid_at = now;
-    }
-    await touchInvoice(trx, companyId, row.id, changes, now);
-    await audit(trx, { companyId, action, subjectType: 'invoice', subjectId: row.id, details: { from_state: row.state, payment } });
-    return (await loadInvoice(trx, companyId, row.id)).body;
+    return transitionIn(trx, companyId, id, transition, { now, paidDate });
   });
+}
+
+/**
+ * Close or void from the web app (issue 16 item 6), by an owner or administrator:
+ * the same transition as `sheaf admin invoice close|void` (one rule), by id only,
+ * with the person as the audit actor. Idempotent: an invoice already in the target
+ * state is returned unchanged (a repeated click is not an error); any other state
+ * than open is the 409 the CLI gives.
+ */
+export async function closeOrVoidInvoice(
+  db: Kysely<DB>,
+  companyId: string,
+  id: string,
+  transition: 'close' | 'void',
+  { now, actorId }: { now: Date; actorId: string },
+): Promise<PresentedInvoice> {
+  return withTenant(db, companyId, async (trx) => {
+    if (!isId(id) || !(await findInvoice(trx, companyId, id))) throw notFound('invoice');
+    return transitionIn(trx, companyId, id, transition, { now, actorId, repeatIsDone: true });
+  });
+}
+
+async function transitionIn(
+  trx: Tx,
+  companyId: string,
+  id: string,
+  transition: AdminTransition,
+  { now, paidDate, actorId, repeatIsDone = false }: { now: Date; paidDate?: string; actorId?: string; repeatIsDone?: boolean },
+): Promise<PresentedInvoice> {
+  const { to, action } = TRANSITIONS[transition];
+  const { row, lines, body } = await loadInvoice(trx, companyId, id, { lock: true });
+  if (repeatIsDone && row.state === to) return body;
+  if (row.state !== 'open') {
+    const hint = row.state === 'draft' ? ' Send it first, or delete the draft.' : '';
+    throw conflict(`Only open invoices can be ${to === 'paid' ? 'marked paid' : to}; this one is ${row.state}.${hint}`, { state: row.state });
+  }
+  const changes: Record<string, unknown> = { state: to };
+  let payment: string | null = null;
+  if (transition === 'mark-paid') {
+    const workspace = (await loadWorkspace(trx, companyId))!;
+    const due = invoiceTotals(row, lines).dueAmount; // exact, never through a JSON number
+    if (due.gt(0)) {
+      payment = due.toFixed();
+      await insertPayment(trx, companyId, row.id, {
+        amount: payment,
+        paid_date: paidDate ?? todayIn(workspace.timezone, now),
+        notes: 'Recorded by sheaf admin invoice mark-paid',
+        now,
+      });
+    }
+    changes.paid_at = now;
+  }
+  await touchInvoice(trx, companyId, row.id, changes, now);
+  await audit(trx, { companyId, actorUserId: actorId, action, subjectType: 'invoice', subjectId: row.id, details: { from_state: row.state, payment } });
+  return (await loadInvoice(trx, companyId, row.id)).body;
 }
 
 /** Every invoice of a workspace, newest first (the operator's overview). */

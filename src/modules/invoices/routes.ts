@@ -95,7 +95,7 @@ const invoiceFields = {
   service_period_end: Nullable(IsoDate('End of the service period, on or after its start.')),
 };
 
-const InvoiceCreateBody = Type.Object(
+export const InvoiceCreateBody = Type.Object(
   {
     client_id: Type.String({ description: 'An active client of the workspace that the caller can see (404 otherwise; archived: 400).' }),
     line_items_import: Type.Optional(LineItemsImport),
@@ -248,7 +248,7 @@ const PageOnly = Type.Object({ ...PageQuery }, { additionalProperties: false });
 const EtagHeader = { ETag: { type: 'string', description: 'Strong ETag of this body.' } };
 
 /** `line_items_attributes` and friends get a message that says what to do instead. */
-const explainUnsupported: preValidationAsyncHookHandler = async (request) => {
+export const explainUnsupported: preValidationAsyncHookHandler = async (request) => {
   const body = request.body;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return;
   if (Object.hasOwn(body, 'line_items_attributes')) {

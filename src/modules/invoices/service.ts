@@ -249,6 +249,28 @@ function lineDescription(field: string, value: string | null | undefined): strin
  * access/invoices.ts (client visibility here, project ids in projects.ts).
  */
 export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date): Promise<PresentedInvoice> {
+  return createOrPreview(db, p, input, now, false);
+}
+
+/** Carries a preview's invoice out of its transaction, which throwing it rolls back. */
+class PreviewRollback extends Error {
+  constructor(readonly invoice: PresentedInvoice) {
+    super('invoice preview rolled back');
+  }
+}
+
+/**
+ * The web app's preview of POST /invoices (issue 16 item 6): the same checks,
+ * import, pricing, totals and number as createInvoice, in a transaction that is
+ * always rolled back, so nothing is created, nothing becomes billed and no number
+ * is used (numbers are the next free one, not a sequence). The ids in the answer
+ * are throwaway; the number is the one a create would get now.
+ */
+export async function previewInvoice(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date): Promise<PresentedInvoice> {
+  return createOrPreview(db, p, input, now, true);
+}
+
+async function createOrPreview(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date, preview: boolean): Promise<PresentedInvoice> {
   assertMayUseInvoices(p);
   if (input.line_items && input.line_items_import) {
     throw badRequest('Send either line_items or line_items_import, not both.', { field: 'line_items' });
@@ -344,9 +366,12 @@ export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateI
       assertAmountsInRange(created.row, created.lines);
       const number = await assignNumber(trx, p.companyId, id, requested, now);
       await audit(trx, { ...actorOf(p), action: 'invoice.created', subjectType: 'invoice', subjectId: id, details: { number, ...details } });
-      return (await loadInvoice(trx, p.companyId, id)).body;
+      const body = (await loadInvoice(trx, p.companyId, id)).body;
+      if (preview) throw new PreviewRollback(body);
+      return body;
     });
   } catch (err) {
+    if (err instanceof PreviewRollback) return err.invoice;
     mapConstraintError(err, requested);
   }
 }

@@ -1334,6 +1334,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/invoices/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the invoice a create would make
+         * @description Web app only. Takes the body of POST /api/v2/invoices and runs the same create (checks, import of tracked work, prices, totals, number) in a transaction that is always rolled back: nothing is created, no time or expense becomes billed, no number is used. The ids in the answer are not stored. Same permissions and errors as the create.
+         */
+        post: operations["previewInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/invoices/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close an open invoice
+         * @description Web app only, owners and administrators (as `sheaf admin invoice close`, the same rule). Closed: written off without full payment. An invoice already closed is returned unchanged; any other state than open is 409 with its state.
+         */
+        post: operations["closeInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/invoices/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an open invoice
+         * @description Web app only, owners and administrators (as `sheaf admin invoice void`, the same rule). Voided: cancelled; its time and expenses stay billed. An invoice already voided is returned unchanged; any other state than open is 409 with its state.
+         */
+        post: operations["voidInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/projects": {
         parameters: {
             query?: never;
@@ -10164,6 +10224,463 @@ export interface operations {
         responses: {
             /** @description Default Response */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client: {
+                            id: string;
+                            name: string;
+                        };
+                        number: string;
+                        /** @enum {string} */
+                        state: "draft" | "open" | "paid" | "closed" | "voided";
+                        subject: string | null;
+                        purchase_order: string | null;
+                        /** Format: date */
+                        issue_date: string;
+                        /** Format: date */
+                        due_date: string;
+                        payment_term: ("upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom") | null;
+                        currency: string;
+                        /** @description Sum of the lines (credits subtract). */
+                        subtotal: number;
+                        discount: number;
+                        /** @description subtotal × discount %. */
+                        discount_amount: number;
+                        tax: number;
+                        /** @description tax % of the discounted sum of the lines flagged taxed. */
+                        tax_amount: number;
+                        tax2: number;
+                        /** @description tax2 % of the discounted sum of the lines flagged taxed2. */
+                        tax2_amount: number;
+                        /** @description subtotal − discount_amount + tax_amount + tax2_amount. */
+                        amount: number;
+                        /** @description Payments recorded (outside the API). */
+                        paid_amount: number;
+                        /** @description amount − paid_amount. */
+                        due_amount: number;
+                        notes: string | null;
+                        period_start: string | null;
+                        period_end: string | null;
+                        service_period_start: string | null;
+                        service_period_end: string | null;
+                        sent_at: string | null;
+                        paid_at: string | null;
+                        creator: {
+                            id: string;
+                            name: string;
+                        } | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        line_items: {
+                            id: string;
+                            kind: string;
+                            description: string | null;
+                            quantity: number;
+                            unit_price: number;
+                            /** @description quantity × unit_price, rounded half up to the currency minor unit; positive (see effect). */
+                            amount: number;
+                            /** @enum {string} */
+                            effect: "charge" | "credit";
+                            taxed: boolean;
+                            taxed2: boolean;
+                            project_id: string | null;
+                            sort_order: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    previewInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An active client of the workspace that the caller can see (404 otherwise; archived: 400). */
+                    client_id: string;
+                    /** @description At least one of `time` and `expenses`. */
+                    line_items_import?: {
+                        /** @description Projects of the client; omitted: all of the client's projects. */
+                        project_ids?: string[];
+                        time?: {
+                            /**
+                             * @description One line per group of this kind (per project); `detailed`: one line per record.
+                             * @enum {string}
+                             */
+                            summary_type: "project" | "task" | "people" | "detailed";
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD. Earliest work date; default: the earliest uninvoiced record.
+                             */
+                            from?: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD. Latest work date; default: the latest uninvoiced record.
+                             */
+                            to?: string;
+                        };
+                        expenses?: {
+                            /**
+                             * @description One line per group of this kind (per project); `detailed`: one line per record.
+                             * @enum {string}
+                             */
+                            summary_type: "project" | "category" | "people" | "detailed";
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD. Earliest work date; default: the earliest uninvoiced record.
+                             */
+                            from?: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD. Latest work date; default: the latest uninvoiced record.
+                             */
+                            to?: string;
+                        };
+                    };
+                    line_items?: {
+                        /** @description Category of the line, default `Service`. */
+                        kind?: string;
+                        description?: string | null;
+                        /** @description Default 1; not negative; at most 4 decimal places. */
+                        quantity?: number;
+                        /** @description Default 0; not negative; at most 4 decimal places. */
+                        unit_price?: number;
+                        /**
+                         * @description `charge` (default) or `credit`: credits subtract, with positive numbers.
+                         * @enum {string}
+                         */
+                        effect?: "charge" | "credit";
+                        /** @description The first tax applies to the line (default true). */
+                        taxed?: boolean;
+                        /** @description The second tax applies to the line (default true). */
+                        taxed2?: boolean;
+                        project_id?: string | null;
+                        /** @description Default: the position in the array. */
+                        sort_order?: number;
+                    }[];
+                    /**
+                     * @description Gives the default due date (`custom` has none, so needs `due_date`); an explicit `due_date` is kept with any term.
+                     * @enum {string}
+                     */
+                    payment_term?: "upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom";
+                    /** @description ISO 4217; default: the client's currency, else the workspace's. */
+                    currency?: string;
+                    /** @description Unique in the workspace; default: the next free integer. */
+                    number?: string;
+                    subject?: string | null;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD. Default: today in the workspace time zone.
+                     */
+                    issue_date?: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD. Default: from payment_term, else the client's terms, else 30 days after the issue date.
+                     */
+                    due_date?: string;
+                    purchase_order?: string | null;
+                    /** @description First tax: a percentage from 0 to 100, at most 4 decimal places. */
+                    tax?: number;
+                    /** @description Second tax: a percentage from 0 to 100, at most 4 decimal places. */
+                    tax2?: number;
+                    /** @description Discount: a percentage from 0 to 100, at most 4 decimal places. */
+                    discount?: number;
+                    notes?: string | null;
+                    period_start?: string | null;
+                    period_end?: string | null;
+                    service_period_start?: string | null;
+                    service_period_end?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client: {
+                            id: string;
+                            name: string;
+                        };
+                        number: string;
+                        /** @enum {string} */
+                        state: "draft" | "open" | "paid" | "closed" | "voided";
+                        subject: string | null;
+                        purchase_order: string | null;
+                        /** Format: date */
+                        issue_date: string;
+                        /** Format: date */
+                        due_date: string;
+                        payment_term: ("upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom") | null;
+                        currency: string;
+                        /** @description Sum of the lines (credits subtract). */
+                        subtotal: number;
+                        discount: number;
+                        /** @description subtotal × discount %. */
+                        discount_amount: number;
+                        tax: number;
+                        /** @description tax % of the discounted sum of the lines flagged taxed. */
+                        tax_amount: number;
+                        tax2: number;
+                        /** @description tax2 % of the discounted sum of the lines flagged taxed2. */
+                        tax2_amount: number;
+                        /** @description subtotal − discount_amount + tax_amount + tax2_amount. */
+                        amount: number;
+                        /** @description Payments recorded (outside the API). */
+                        paid_amount: number;
+                        /** @description amount − paid_amount. */
+                        due_amount: number;
+                        notes: string | null;
+                        period_start: string | null;
+                        period_end: string | null;
+                        service_period_start: string | null;
+                        service_period_end: string | null;
+                        sent_at: string | null;
+                        paid_at: string | null;
+                        creator: {
+                            id: string;
+                            name: string;
+                        } | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        line_items: {
+                            id: string;
+                            kind: string;
+                            description: string | null;
+                            quantity: number;
+                            unit_price: number;
+                            /** @description quantity × unit_price, rounded half up to the currency minor unit; positive (see effect). */
+                            amount: number;
+                            /** @enum {string} */
+                            effect: "charge" | "credit";
+                            taxed: boolean;
+                            taxed2: boolean;
+                            project_id: string | null;
+                            sort_order: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    closeInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client: {
+                            id: string;
+                            name: string;
+                        };
+                        number: string;
+                        /** @enum {string} */
+                        state: "draft" | "open" | "paid" | "closed" | "voided";
+                        subject: string | null;
+                        purchase_order: string | null;
+                        /** Format: date */
+                        issue_date: string;
+                        /** Format: date */
+                        due_date: string;
+                        payment_term: ("upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom") | null;
+                        currency: string;
+                        /** @description Sum of the lines (credits subtract). */
+                        subtotal: number;
+                        discount: number;
+                        /** @description subtotal × discount %. */
+                        discount_amount: number;
+                        tax: number;
+                        /** @description tax % of the discounted sum of the lines flagged taxed. */
+                        tax_amount: number;
+                        tax2: number;
+                        /** @description tax2 % of the discounted sum of the lines flagged taxed2. */
+                        tax2_amount: number;
+                        /** @description subtotal − discount_amount + tax_amount + tax2_amount. */
+                        amount: number;
+                        /** @description Payments recorded (outside the API). */
+                        paid_amount: number;
+                        /** @description amount − paid_amount. */
+                        due_amount: number;
+                        notes: string | null;
+                        period_start: string | null;
+                        period_end: string | null;
+                        service_period_start: string | null;
+                        service_period_end: string | null;
+                        sent_at: string | null;
+                        paid_at: string | null;
+                        creator: {
+                            id: string;
+                            name: string;
+                        } | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        line_items: {
+                            id: string;
+                            kind: string;
+                            description: string | null;
+                            quantity: number;
+                            unit_price: number;
+                            /** @description quantity × unit_price, rounded half up to the currency minor unit; positive (see effect). */
+                            amount: number;
+                            /** @enum {string} */
+                            effect: "charge" | "credit";
+                            taxed: boolean;
+                            taxed2: boolean;
+                            project_id: string | null;
+                            sort_order: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    voidInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

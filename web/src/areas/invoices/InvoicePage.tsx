@@ -1,19 +1,25 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
-import { DialogTrigger, useLocale } from 'react-aria-components';
-import { useParams } from 'react-router';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { DialogTrigger, useLocale, Link as AriaLink } from 'react-aria-components';
+import { useNavigate, useParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
+import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
-import { focusRingCss } from '../../ui/styles.ts';
-import { invoiceQuery, pdfHref, type Invoice } from './api.ts';
-import { dateLabel, formatMoney } from './format.ts';
+import { invoiceQuery, pdfHref, useDeleteInvoice, useTransition, type Invoice, type MessageEvent } from './api.ts';
+import { dateLabel } from './format.ts';
+import { InvoiceLines } from './InvoiceLines.tsx';
+import { EVENT_TITLES, eventsFor, MessageDialog } from './MessageDialog.tsx';
 import { MessageHistory } from './MessageHistory.tsx';
 import { PaymentDialog } from './PaymentDialog.tsx';
 import { StateBadge } from './StateBadge.tsx';
+
+// pdf.js is large: its chunk loads when the preview is asked for, never with the page.
+const PdfPreview = lazy(() => import('./PdfPreview.tsx'));
 
 const TERMS: Record<string, string> = {
   upon_receipt: 'Upon receipt',
@@ -53,10 +59,12 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
   const [done, setDone] = useState<string | null>(null);
   const [paying, setPaying] = useState(false);
   const [round, setRound] = useState(0);
+  const [message, setMessage] = useState<MessageEvent | null>(null);
+  const [showPdf, setShowPdf] = useState(false);
   const { workspace } = useWorkspaceSession();
-  // Payments are the web app's, for owners and administrators (the server checks again).
-  const mayRecordPayment = ['owner', 'administrator'].includes(workspace.role) && i.state === 'open';
-  const money = (n: number) => formatMoney(n, i.currency, locale);
+  // Payments, closing, voiding and deleting are for owners and administrators (the server checks again).
+  const isAdmin = ['owner', 'administrator'].includes(workspace.role);
+  const mayRecordPayment = isAdmin && i.state === 'open';
   const range = (a: string | null, b: string | null) => (a || b ? `${a ? dateLabel(a, locale) : '…'} – ${b ? dateLabel(b, locale) : '…'}` : null);
 
   return (
@@ -93,6 +101,24 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
                 />
               </DialogTrigger>
             )}
+            {eventsFor(i).map((event) => (
+              <Button
+                key={event}
+                variant={event === 'send' && i.state === 'draft' ? 'primary' : 'secondary'}
+                onPress={() => {
+                  setDone(null);
+                  setRound((n) => n + 1);
+                  setMessage(event);
+                }}
+              >
+                {event === 'send' && i.state !== 'draft' ? 'Send again' : EVENT_TITLES[event].action}
+              </Button>
+            ))}
+            {i.state === 'draft' && (
+              <AriaLink href={`/invoices/${i.id}/edit`} className={buttonClass('secondary')}>
+                Edit
+              </AriaLink>
+            )}
             <a href={pdfHref(i.id)} download={`invoice-${i.number}.pdf`} className={buttonClass('secondary')}>
               Download PDF
             </a>
@@ -101,6 +127,20 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
         {i.subject && <p className="text-stone-700">{i.subject}</p>}
       </div>
       {done && <Alert tone="success">{done}</Alert>}
+      {/* One dialog for the three messages, fresh per opening. */}
+      {message && (
+        <MessageDialog
+          key={round}
+          invoice={i}
+          event={message}
+          onClose={() => setMessage(null)}
+          onDone={(text) => {
+            setDone(text);
+            setMessage(null);
+            setShowMessages(true);
+          }}
+        />
+      )}
 
       <section aria-labelledby="invoice-details" className="rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
         <h2 id="invoice-details" className="sr-only">
@@ -126,50 +166,7 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
         <h2 id="invoice-lines" className="text-lg font-semibold text-stone-900">
           Lines
         </h2>
-        {/* Scrolls sideways at 390 px; focusable so the keyboard can scroll it too (nothing in it takes focus). */}
-        <div tabIndex={0} role="region" aria-labelledby="invoice-lines" className={`relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs ${focusRingCss}`}>
-          <table className="w-full min-w-[36rem] border-collapse text-sm">
-            <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
-              <tr>
-                <th scope="col" className="px-3 py-2">Description</th>
-                <th scope="col" className="px-3 py-2 text-right">Quantity</th>
-                <th scope="col" className="px-3 py-2 text-right">Unit price</th>
-                <th scope="col" className="px-3 py-2 text-right">Amount</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-stone-100">
-              {i.line_items.map((l) => (
-                <tr key={l.id} className="align-top">
-                  <th scope="row" className="px-3 py-2.5 text-left font-normal">
-                    <span className="block text-xs text-stone-600">{l.kind}</span>
-                    <span className="block whitespace-pre-line text-stone-900">{l.description || '—'}</span>
-                    {/* A line's tax flags matter only where the invoice has that tax. */}
-                    {((l.taxed && i.tax > 0) || (l.taxed2 && i.tax2 > 0)) && (
-                      <span className="block text-xs text-stone-600">
-                        {[l.taxed && i.tax > 0 && 'Tax', l.taxed2 && i.tax2 > 0 && 'Tax 2'].filter(Boolean).join(', ')}
-                      </span>
-                    )}
-                  </th>
-                  <td className="px-3 py-2.5 text-right tabular-nums">{new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }).format(l.quantity)}</td>
-                  <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{money(l.unit_price)}</td>
-                  <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">
-                    {l.effect === 'credit' ? <>Credit {money(l.amount)}</> : money(l.amount)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {/* The server's totals, as they are: the browser adds nothing. */}
-        <dl aria-label="Totals" className="ml-auto grid w-full max-w-sm grid-cols-[1fr_auto] gap-x-6 gap-y-1 text-sm">
-          <Total label="Subtotal" value={money(i.subtotal)} />
-          {i.discount > 0 && <Total label={`Discount (${i.discount}%)`} value={`−${money(i.discount_amount)}`} />}
-          {i.tax > 0 && <Total label={`Tax (${i.tax}%)`} value={money(i.tax_amount)} />}
-          {i.tax2 > 0 && <Total label={`Tax 2 (${i.tax2}%)`} value={money(i.tax2_amount)} />}
-          <Total label="Amount" value={money(i.amount)} strong />
-          <Total label="Paid" value={money(i.paid_amount)} />
-          <Total label="Amount due" value={money(i.due_amount)} strong />
-        </dl>
+        <InvoiceLines invoice={i} headingId="invoice-lines" />
       </section>
 
       <section aria-labelledby="invoice-messages" className="flex flex-col gap-2">
@@ -187,7 +184,111 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
           </div>
         )}
       </section>
+
+      <section aria-labelledby="invoice-pdf" className="flex flex-col gap-2">
+        <h2 id="invoice-pdf" className="text-lg font-semibold text-stone-900">
+          PDF
+        </h2>
+        {showPdf ? (
+          <Suspense
+            fallback={
+              <p role="status" className="text-sm text-stone-600">
+                Loading the PDF viewer…
+              </p>
+            }
+          >
+            <PdfPreview invoice={i} />
+          </Suspense>
+        ) : (
+          <div>
+            <button type="button" className={buttonClass('secondary')} onClick={() => setShowPdf(true)}>
+              Show PDF preview
+            </button>
+          </div>
+        )}
+      </section>
+
+      {isAdmin && (i.state === 'open' || i.state === 'draft') && <AdminActions invoice={i} onDone={setDone} />}
     </div>
+  );
+}
+
+const ACTIONS = {
+  close: {
+    label: 'Close invoice',
+    confirm: 'Close it',
+    text: 'Closing writes the invoice off: it stays on record with what was paid, and no more payments or reminders are expected.',
+    done: 'The invoice is closed.',
+  },
+  void: {
+    label: 'Void invoice',
+    confirm: 'Void it',
+    text: 'Voiding cancels the invoice. Its time and expenses stay billed, as the record of what was invoiced.',
+    done: 'The invoice is voided.',
+  },
+  delete: {
+    label: 'Delete draft',
+    confirm: 'Delete it',
+    text: 'Deleting removes the draft. Its time and expenses become unbilled again, ready for another invoice.',
+    done: '',
+  },
+} as const;
+
+/** Owners and administrators: close or void an open invoice, delete a draft (each asks first). */
+function AdminActions({ invoice: i, onDone }: { invoice: Invoice; onDone: (message: string) => void }) {
+  const actions = i.state === 'open' ? (['close', 'void'] as const) : (['delete'] as const);
+  return (
+    <section aria-labelledby="invoice-admin" className="flex flex-col gap-2 border-t border-stone-200 pt-4">
+      <h2 id="invoice-admin" className="text-lg font-semibold text-stone-900">
+        Administration
+      </h2>
+      <div className="flex flex-wrap gap-2">
+        {actions.map((a) => (
+          <Confirm key={a} invoice={i} action={a} onDone={onDone} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Confirm({ invoice: i, action, onDone }: { invoice: Invoice; action: keyof typeof ACTIONS; onDone: (message: string) => void }) {
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const transition = useTransition(i.id, action === 'delete' ? 'close' : action);
+  const remove = useDeleteInvoice(i.id);
+  const keyFor = useIdempotencyKey();
+  const mutation = action === 'delete' ? remove : transition;
+  const a = ACTIONS[action];
+  const run = () => {
+    if (action === 'delete') {
+      remove.mutateAsync().then(
+        () => navigate('/invoices'),
+        () => undefined, // shown in the dialog (mutation.error)
+      );
+    } else {
+      // Not mutate's own onSuccess: the new state removes these buttons, and the message must still show.
+      transition.mutateAsync(keyFor({ action, id: i.id })).then(
+        () => onDone(a.done),
+        () => undefined, // shown in the dialog (mutation.error)
+      );
+    }
+  };
+  return (
+    <DialogTrigger isOpen={open} onOpenChange={(o) => {
+      mutation.reset();
+      setOpen(o);
+    }}>
+      <Button variant="danger">{a.label}</Button>
+      <Dialog title={`${a.label} ${i.number}?`}>
+        <div className="flex flex-col gap-4 text-sm">
+          <p className="text-stone-800">{a.text}</p>
+          {mutation.error && <Alert>{describeError(mutation.error).message}</Alert>}
+          <Button variant="danger" onPress={run} isPending={mutation.isPending}>
+            {a.confirm}
+          </Button>
+        </div>
+      </Dialog>
+    </DialogTrigger>
   );
 }
 
@@ -197,14 +298,5 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       <dt className="text-xs font-semibold text-stone-600 uppercase">{label}</dt>
       <dd className="mt-0.5 text-stone-900">{children}</dd>
     </div>
-  );
-}
-
-function Total({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
-  return (
-    <>
-      <dt className={strong ? 'font-semibold text-stone-900' : 'text-stone-700'}>{label}</dt>
-      <dd className={`text-right tabular-nums ${strong ? 'font-semibold text-stone-900' : 'text-stone-800'}`}>{value}</dd>
-    </>
   );
 }

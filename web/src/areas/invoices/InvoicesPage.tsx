@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useLocale } from 'react-aria-components';
+import { useLocale, Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
-import { Button } from '../../ui/Button.tsx';
+import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
@@ -38,7 +38,12 @@ export function InvoicesPage() {
 
   return (
     <div className="flex flex-col gap-6">
-      <PageHeading>Invoices</PageHeading>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <PageHeading>Invoices</PageHeading>
+        <AriaLink href="/invoices/new" className={buttonClass('primary')}>
+          New invoice
+        </AriaLink>
+      </div>
       {error && !list && <Alert>{describeError(error).message}</Alert>}
       <Filters filter={filter} list={list} onChange={(f) => go({ ...f, page: undefined })} />
       {!list && !error && (
@@ -58,7 +63,7 @@ export function InvoicesPage() {
                   No invoices match these filters. <Link href="/invoices">Show all invoices</Link>
                 </p>
               ) : (
-                <p>No invoices yet. Invoices created through the API or sheaf admin appear here.</p>
+                <p>No invoices yet. Create one from tracked work or with lines you type: New invoice.</p>
               )}
             </div>
           ) : (

@@ -1,6 +1,6 @@
 import { getLocalTimeZone, today, type CalendarDate } from '@internationalized/date';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { formErrors } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -22,7 +22,8 @@ export function PaymentDialog({ invoice, onDone }: { invoice: Invoice; onDone: (
   const [notes, setNotes] = useState('');
   const record = useRecordPayment(invoice.id);
   const keyFor = useIdempotencyKey();
-  const { fieldErrors, summary } = formErrors(record.error, ['amount', 'paid_date']);
+  // Memoised on the error: React Aria drops a server error once the field is edited, unless it is handed a new object.
+  const { fieldErrors, summary } = useMemo(() => formErrors(record.error, ['amount', 'paid_date']), [record.error]);
 
   const onSubmit = () => {
     if (!date || !(amount > 0)) return;

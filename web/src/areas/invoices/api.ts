@@ -59,3 +59,96 @@ export function useRecordPayment(id: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['invoices'] }),
   });
 }
+
+export type CreateBody = NonNullable<paths['/api/v2/invoices']['post']['requestBody']>['content']['application/json'];
+export type UpdateBody = NonNullable<paths['/api/v2/invoices/{id}']['patch']['requestBody']>['content']['application/json'];
+export type MessageBody = NonNullable<paths['/api/v2/invoices/{id}/messages']['post']['requestBody']>['content']['application/json'];
+export type MessageEvent = NonNullable<MessageBody['event_type']>;
+
+/** The active clients to invoice (one request, up to 2,000, as the catalog lists load). */
+export const activeClientsQuery = queryOptions({
+  queryKey: ['clients', 'list', { per_page: 2000, is_active: true }],
+  queryFn: () => call(api.GET('/api/v2/clients', { params: { query: { per_page: 2000, is_active: 'true' } } })),
+  staleTime: 5 * 60_000,
+});
+
+/** A client's active projects, for choosing which to invoice (loaded when the choice is opened). */
+export const clientProjectsQuery = (clientId: string) =>
+  queryOptions({
+    queryKey: ['projects', 'list', { client_id: clientId, is_active: true, per_page: 2000 }],
+    queryFn: () => call(api.GET('/api/v2/projects', { params: { query: { client_id: clientId, is_active: 'true', per_page: 2000 } } })),
+    staleTime: 60_000,
+  });
+
+/** A client's contacts, offered as recipients when sending (loaded when the dialog opens). */
+export const clientContactsQuery = (clientId: string) =>
+  queryOptions({
+    queryKey: ['contacts', 'list', { client_id: clientId, per_page: 2000 }],
+    queryFn: () => call(api.GET('/api/v2/contacts', { params: { query: { client_id: clientId, per_page: 2000 } } })),
+    staleTime: 60_000,
+  });
+
+/** The invoice a create would make (web only; the server runs the create and rolls it back): nothing is stored. */
+export function usePreviewInvoice() {
+  return useMutation({ mutationFn: (body: CreateBody) => call(api.POST('/web/api/invoices/preview', { body })) });
+}
+
+export function useCreateInvoice() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: CreateBody; key: string }) => call(api.POST('/api/v2/invoices', { body, headers: idempotencyHeader(key) })),
+    onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(invoice.id).queryKey, invoice),
+    // Imported work is billed now: every view of time, expenses and reports is stale too.
+    onSettled: () => Promise.all(['invoices', 'time_entries', 'expenses', 'reports'].map((k) => queryClient.invalidateQueries({ queryKey: [k] }))),
+  });
+}
+
+export function useUpdateInvoice(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateBody) => call(api.PATCH('/api/v2/invoices/{id}', { params: { path: { id } }, body })),
+    onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(id).queryKey, invoice),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invoices'] }),
+  });
+}
+
+export function useDeleteInvoice(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(api.DELETE('/api/v2/invoices/{id}', { params: { path: { id } } })),
+    onSuccess: () => queryClient.removeQueries({ queryKey: invoiceQuery(id).queryKey }),
+    // Its work is released: unbilled again.
+    onSettled: () => Promise.all(['invoices', 'time_entries', 'expenses', 'reports'].map((k) => queryClient.invalidateQueries({ queryKey: [k] }))),
+  });
+}
+
+/** Send, remind or thank: the message is recorded (a draft becomes open on send); the history and the invoice refresh. */
+export function useSendMessage(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: MessageBody; key: string }) =>
+      call(api.POST('/api/v2/invoices/{id}/messages', { params: { path: { id } }, body, headers: idempotencyHeader(key) })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invoices'] }),
+  });
+}
+
+/** Close (written off) or void (cancelled), web only, administrators; repeating it is harmless. */
+export function useTransition(id: string, transition: 'close' | 'void') {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (key: string) =>
+      transition === 'close'
+        ? call(api.POST('/web/api/invoices/{id}/close', { params: { path: { id } }, headers: idempotencyHeader(key) }))
+        : call(api.POST('/web/api/invoices/{id}/void', { params: { path: { id } }, headers: idempotencyHeader(key) })),
+    onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(id).queryKey, invoice),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invoices'] }),
+  });
+}
+
+/** The PDF's bytes, for the preview in the page (same route as the download). */
+export const pdfQuery = (id: string, updatedAt: string) =>
+  queryOptions({
+    queryKey: ['invoices', 'pdf', id, updatedAt],
+    queryFn: () => call(api.GET('/api/v2/invoices/{id}/pdf', { params: { path: { id } }, parseAs: 'arrayBuffer' })) as Promise<ArrayBuffer>,
+    staleTime: Infinity,
+  });

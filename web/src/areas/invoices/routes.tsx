@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { sessionQuery } from '../../api/session.ts';
 import { mayUseInvoices } from './access.ts';
-import { invoiceQuery, invoicesQuery } from './api.ts';
+import { activeClientsQuery, invoiceQuery, invoicesQuery } from './api.ts';
 import { filterOf } from './format.ts';
 
 /**
@@ -22,11 +22,15 @@ const loadList = (queryClient: QueryClient) => ({ request }: LoaderFunctionArgs)
 const loadOne = (queryClient: QueryClient) => ({ params }: LoaderFunctionArgs) =>
   whenAllowed(queryClient, () => queryClient.prefetchQuery(invoiceQuery(params.id!)));
 
+const loadClients = (queryClient: QueryClient) => () => whenAllowed(queryClient, () => queryClient.prefetchQuery(activeClientsQuery));
+
 export const invoicesRoutes = (queryClient: QueryClient): RouteObject[] => [
   {
     path: 'invoices',
     children: [
       { index: true, loader: loadList(queryClient), lazy: () => import('./InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
+      { path: 'new', loader: loadClients(queryClient), lazy: () => import('./NewInvoicePage.tsx').then((m) => ({ Component: m.NewInvoicePage })) },
+      { path: ':id/edit', loader: loadOne(queryClient), lazy: () => import('./EditInvoicePage.tsx').then((m) => ({ Component: m.EditInvoicePage })) },
       { path: ':id', loader: loadOne(queryClient), lazy: () => import('./InvoicePage.tsx').then((m) => ({ Component: m.InvoicePage })) },
     ],
   },

@@ -1,0 +1,151 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useLocale } from 'react-aria-components';
+import { useNavigate, useParams } from 'react-router';
+import { describeError, formErrors } from '../../api/errors.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
+import { TextArea } from '../../ui/TextArea.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { invoiceQuery, useUpdateInvoice, type Invoice, type UpdateBody } from './api.ts';
+import { formatMoney } from './format.ts';
+import { bodyOf, FIELD_NAMES, fieldsOf, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
+
+type LineEdit = { id: string; kind: string; description: string; unit_price: number };
+
+/**
+ * /invoices/:id/edit: a draft's fields and its lines' kind, description and unit price
+ * (the PATCH of the spec: lines by id; quantities and lines themselves stay). Only what
+ * changed is sent; the totals shown afterwards are the server's.
+ */
+export function EditInvoicePage() {
+  const { id } = useParams() as { id: string };
+  const { data: invoice, error } = useQuery(invoiceQuery(id));
+  return (
+    <div className="flex max-w-3xl flex-col gap-6">
+      <div>
+        <Link href={`/invoices/${id}`} className="text-sm">
+          Back to the invoice
+        </Link>
+        <PageHeading className="mt-2">{invoice ? `Edit invoice ${invoice.number}` : 'Edit invoice'}</PageHeading>
+      </div>
+      {error && !invoice && <Alert>{describeError(error).message}</Alert>}
+      {!invoice && !error && (
+        <div role="status" className="text-stone-600">
+          Loading the invoice…
+        </div>
+      )}
+      {invoice && invoice.state !== 'draft' && (
+        <Alert tone="info">
+          This invoice is {invoice.state}: only drafts can be changed. <Link href={`/invoices/${id}`}>Open the invoice</Link>
+        </Alert>
+      )}
+      {invoice?.state === 'draft' && <EditForm key={invoice.id} invoice={invoice} />}
+    </div>
+  );
+}
+
+function EditForm({ invoice }: { invoice: Invoice }) {
+  const navigate = useNavigate();
+  const { locale } = useLocale();
+  const update = useUpdateInvoice(invoice.id);
+  const [before] = useState(() => fieldsOf(invoice));
+  const [fields, setFields] = useState<FieldValues>(before);
+  const original: LineEdit[] = invoice.line_items.map((l) => ({ id: l.id, kind: l.kind, description: l.description ?? '', unit_price: l.unit_price }));
+  const [lines, setLines] = useState<LineEdit[]>(original);
+
+  const lineEdits = lines.flatMap((l, i) => {
+    const o = original[i]!;
+    const edit: Record<string, unknown> = {};
+    if (l.kind !== o.kind) edit.kind = l.kind;
+    if (l.description !== o.description) edit.description = l.description.trim() ? l.description : null;
+    if (l.unit_price !== o.unit_price && !Number.isNaN(l.unit_price)) edit.unit_price = l.unit_price;
+    return Object.keys(edit).length ? [{ id: l.id, ...edit }] : [];
+  });
+  const body = { ...bodyOf(fields, before), ...(lineEdits.length ? { line_items: lineEdits } : {}) } as UpdateBody;
+  const changed = Object.keys(body).length > 0;
+
+  // Memoised on the error: React Aria drops a server error once the field is edited, unless it is handed a new object.
+  // A line's error names its place among the lines sent (line_items.N.field): mapped back to the row shown.
+  const { fieldErrors, summary } = useMemo(() => {
+    const sent = (update.variables?.line_items ?? []) as Array<{ id: string }>;
+    const lineFields = sent.flatMap((_, i) => ['kind', 'description', 'unit_price'].map((f) => `line_items.${i}.${f}`));
+    const described = formErrors(update.error, [...FIELD_NAMES, ...lineFields]);
+    if (!described.fieldErrors) return described;
+    const mapped = Object.fromEntries(
+      Object.entries(described.fieldErrors).map(([k, v]) => {
+        const m = /^line_items\.(\d+)\.(.+)$/.exec(k);
+        if (!m) return [k, v];
+        const row = invoice.line_items.findIndex((l) => l.id === sent[Number(m[1])]?.id);
+        return [`line_items.${row}.${m[2]}`, v];
+      }),
+    );
+    return { fieldErrors: mapped, summary: undefined };
+  }, [update.error, update.variables, invoice.line_items]);
+  const errors = fieldErrors;
+
+  const setLine = (i: number, patch: Partial<LineEdit>) => setLines(lines.map((l, j) => (j === i ? { ...l, ...patch } : l)));
+
+  return (
+    <Form
+      validationErrors={errors}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!changed) return navigate(`/invoices/${invoice.id}`);
+        // Not mutate's own onSuccess: the answer replaces the cached invoice, and a callback of a re-rendered form must still run.
+        update.mutateAsync(body).then(
+          () => navigate(`/invoices/${invoice.id}`),
+          () => undefined, // shown beside the field (update.error)
+        );
+      }}
+      className="flex flex-col gap-6"
+    >
+      {summary && <Alert>{summary}</Alert>}
+      <section aria-labelledby="edit-fields" className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
+        <h2 id="edit-fields" className="text-lg font-semibold text-stone-900">
+          Invoice
+        </h2>
+        <p className="text-sm text-stone-700">Client: {invoice.client.name} · Currency: {invoice.currency}</p>
+        <InvoiceFields value={fields} onChange={setFields} numberHint="Unique in the workspace." />
+      </section>
+      <section aria-labelledby="edit-lines" className="flex flex-col gap-3">
+        <h2 id="edit-lines" className="text-lg font-semibold text-stone-900">
+          Lines
+        </h2>
+        <p className="text-sm text-stone-700">Quantities come from the work invoiced; the totals are recalculated when you save.</p>
+        <ol className="flex flex-col gap-3">
+          {lines.map((l, i) => {
+            const q = invoice.line_items[i]!;
+            return (
+              <li key={l.id} aria-label={`Line ${i + 1}`} className="grid gap-3 rounded-lg border border-stone-200 bg-white p-3 shadow-xs sm:grid-cols-[8rem_1fr_9rem]">
+                <TextField label="Kind" name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
+                <TextArea label="Description" name={`line_items.${i}.description`} rows={2} value={l.description} onChange={(description) => setLine(i, { description })} />
+                <NumberField
+                  label="Unit price"
+                  name={`line_items.${i}.unit_price`}
+                  value={l.unit_price}
+                  onChange={(unit_price) => setLine(i, { unit_price })}
+                  minValue={0}
+                  formatOptions={{ maximumFractionDigits: 4 }}
+                  description={`× ${new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }).format(q.quantity)}, now ${formatMoney(q.amount, invoice.currency, locale)}`}
+                />
+              </li>
+            );
+          })}
+        </ol>
+      </section>
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" isPending={update.isPending}>
+          Save changes
+        </Button>
+        <Link href={`/invoices/${invoice.id}`} className="self-center">
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,92 @@
+import { parseDate, type CalendarDate } from '@internationalized/date';
+import { DatePicker } from '../../ui/DatePicker.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
+import { TextArea } from '../../ui/TextArea.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import type { Invoice } from './api.ts';
+
+/**
+ * The invoice-level fields the create and the PATCH share (number, subject, dates,
+ * purchase order, taxes, discount, notes). Empty means "not sent": on a create the
+ * server fills its defaults (the next number, today, the client's terms and taxes).
+ * Each field's `name` is the API property, so the server's `field` lands under it.
+ */
+export interface FieldValues {
+  number: string;
+  subject: string;
+  issue_date: CalendarDate | null;
+  due_date: CalendarDate | null;
+  purchase_order: string;
+  tax: number;
+  tax2: number;
+  discount: number;
+  notes: string;
+}
+
+export const FIELD_NAMES = ['number', 'subject', 'issue_date', 'due_date', 'purchase_order', 'tax', 'tax2', 'discount', 'notes'] as const;
+
+export const emptyFields = (): FieldValues => ({
+  number: '',
+  subject: '',
+  issue_date: null,
+  due_date: null,
+  purchase_order: '',
+  tax: NaN,
+  tax2: NaN,
+  discount: NaN,
+  notes: '',
+});
+
+export const fieldsOf = (i: Invoice): FieldValues => ({
+  number: i.number,
+  subject: i.subject ?? '',
+  issue_date: parseDate(i.issue_date),
+  due_date: parseDate(i.due_date),
+  purchase_order: i.purchase_order ?? '',
+  tax: i.tax,
+  tax2: i.tax2,
+  discount: i.discount,
+  notes: i.notes ?? '',
+});
+
+/** The fields as a request body: only those given (a create) or, with `before`, only those changed (a PATCH). */
+export function bodyOf(v: FieldValues, before?: FieldValues) {
+  const out: Record<string, string | number | null> = {};
+  const text = (s: string) => (s.trim() ? s : null);
+  const set = (key: (typeof FIELD_NAMES)[number], value: string | number | null, old: string | number | null | undefined) => {
+    if (before ? value !== old : value !== null) out[key] = value;
+  };
+  const num = (n: number) => (Number.isNaN(n) ? null : n);
+  if (v.number.trim() || before) set('number', v.number.trim(), before?.number);
+  set('subject', text(v.subject), before && text(before.subject));
+  set('issue_date', v.issue_date?.toString() ?? null, before?.issue_date?.toString() ?? null);
+  set('due_date', v.due_date?.toString() ?? null, before?.due_date?.toString() ?? null);
+  set('purchase_order', text(v.purchase_order), before && text(before.purchase_order));
+  for (const key of ['tax', 'tax2', 'discount'] as const) {
+    const value = num(v[key]);
+    // A cleared percentage on an existing invoice is 0 (the API has no "none").
+    set(key, before ? (value ?? 0) : value, before ? num(before[key]) : undefined);
+  }
+  set('notes', text(v.notes), before && text(before.notes));
+  if (before && out.issue_date === null) delete out.issue_date;
+  if (before && out.due_date === null) delete out.due_date;
+  return out;
+}
+
+export function InvoiceFields({ value, onChange, numberHint }: { value: FieldValues; onChange: (v: FieldValues) => void; numberHint: string }) {
+  const set = <K extends keyof FieldValues>(key: K) => (next: FieldValues[K]) => onChange({ ...value, [key]: next });
+  const percent = { minValue: 0, maxValue: 100, formatOptions: { maximumFractionDigits: 4 } };
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField label="Number" name="number" value={value.number} onChange={set('number')} description={numberHint} />
+      <TextField label="Subject" name="subject" value={value.subject} onChange={set('subject')} />
+      <DatePicker label="Issue date" name="issue_date" value={value.issue_date} onChange={set('issue_date')} />
+      <DatePicker label="Due date" name="due_date" value={value.due_date} onChange={set('due_date')} />
+      <TextField label="Purchase order" name="purchase_order" value={value.purchase_order} onChange={set('purchase_order')} />
+      <NumberField label="Discount %" name="discount" value={value.discount} onChange={set('discount')} {...percent} />
+      <NumberField label="Tax %" name="tax" value={value.tax} onChange={set('tax')} {...percent} />
+      <NumberField label="Tax 2 %" name="tax2" value={value.tax2} onChange={set('tax2')} {...percent} />
+      <TextArea label="Notes" name="notes" value={value.notes} onChange={set('notes')} className="sm:col-span-2" />
+    </div>
+  );
+}

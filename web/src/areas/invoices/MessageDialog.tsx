@@ -1,0 +1,157 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { formErrors } from '../../api/errors.ts';
+import { useIdempotencyKey } from '../../api/idempotency.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { TextArea } from '../../ui/TextArea.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { clientContactsQuery, useSendMessage, type Invoice, type MessageBody, type MessageEvent } from './api.ts';
+
+export const EVENT_TITLES: Record<MessageEvent, { action: string; title: string; done: string }> = {
+  send: { action: 'Send invoice', title: 'Send invoice', done: 'The invoice is on its way.' },
+  reminder: { action: 'Send a reminder', title: 'Send a reminder about invoice', done: 'The reminder is on its way.' },
+  thank_you: { action: 'Send a thank-you', title: 'Thank the client for invoice', done: 'The thank-you is on its way.' },
+};
+
+/** Which messages the invoice's state allows (the spec's rules; the server checks again and answers 409 otherwise). */
+export function eventsFor(i: Pick<Invoice, 'state' | 'due_amount'>): MessageEvent[] {
+  if (i.state === 'draft') return ['send'];
+  if (i.state === 'open') return i.due_amount > 0 ? ['send', 'reminder'] : ['send'];
+  if (i.state === 'paid') return ['thank_you'];
+  return [];
+}
+
+interface Address {
+  key: number | string;
+  name: string;
+  email: string;
+}
+
+let nextKey = 1;
+const blank = (): Address => ({ key: nextKey++, name: '', email: '' });
+
+/**
+ * Send, remind or thank: recipients (name and e-mail, several), cc (not on a thank-you),
+ * subject and message (empty: the server's wording), the PDF attached, a copy to me.
+ * The client's contacts with an e-mail are offered as the first recipients.
+ */
+export function MessageDialog({
+  invoice,
+  event,
+  onDone,
+  onClose,
+}: {
+  invoice: Invoice;
+  event: MessageEvent;
+  onDone: (message: string) => void;
+  onClose: () => void;
+}) {
+  const contacts = useQuery(clientContactsQuery(invoice.client.id));
+  const [to, setTo] = useState<Address[] | null>(null);
+  const [cc, setCc] = useState<Address[]>([]);
+  const [subject, setSubject] = useState('');
+  const [body, setBody] = useState('');
+  const [attachPdf, setAttachPdf] = useState(true);
+  const [copy, setCopy] = useState(false);
+  const send = useSendMessage(invoice.id);
+  const keyFor = useIdempotencyKey();
+
+  // The contacts fill the recipients once they arrive (until then, or without any, one empty row).
+  const fromContacts = contacts.data?.contacts.filter((c) => c.email).map((c) => ({ key: c.id, name: `${c.first_name} ${c.last_name}`.trim(), email: c.email! }));
+  const recipients = to ?? (fromContacts?.length ? fromContacts : [blank()]);
+  const setRecipients = (next: Address[]) => setTo(next);
+
+  // Memoised on the error: React Aria drops a server error once the field is edited, unless it is handed a new object.
+  const toCount = recipients.length;
+  const ccCount = cc.length;
+  const { fieldErrors, summary } = useMemo(() => {
+    const fields = [
+      ...Array.from({ length: toCount }, (_, i) => [`recipients.${i}.email`, `recipients.${i}.name`]).flat(),
+      ...Array.from({ length: ccCount }, (_, i) => [`cc_recipients.${i}.email`, `cc_recipients.${i}.name`]).flat(),
+      'subject',
+      'body',
+    ];
+    return formErrors(send.error, fields);
+  }, [send.error, toCount, ccCount]);
+  const texts = EVENT_TITLES[event];
+
+  const submit = () => {
+    const list = (a: Address[]) => a.filter((r) => r.email.trim()).map((r) => ({ email: r.email.trim(), ...(r.name.trim() ? { name: r.name.trim() } : {}) }));
+    const message: MessageBody = {
+      event_type: event,
+      recipients: list(recipients),
+      ...(event !== 'thank_you' && cc.length ? { cc_recipients: list(cc) } : {}),
+      ...(subject.trim() ? { subject: subject.trim() } : {}),
+      ...(body.trim() ? { body } : {}),
+      attach_pdf: attachPdf,
+      send_me_a_copy: copy,
+    };
+    send.mutate({ body: message, key: keyFor(message) }, { onSuccess: () => onDone(texts.done) });
+  };
+
+  return (
+    <Dialog title={`${texts.title} ${invoice.number}`} isOpen onOpenChange={(open) => !open && onClose()}>
+      <Form
+        validationErrors={fieldErrors}
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+        className="flex flex-col gap-4 text-sm"
+      >
+        {summary && <Alert>{summary}</Alert>}
+        <AddressRows label="Recipient" prefix="recipients" rows={recipients} onChange={setRecipients} required />
+        {event !== 'thank_you' && <AddressRows label="Cc" prefix="cc_recipients" rows={cc} onChange={setCc} />}
+        <TextField label="Subject" name="subject" value={subject} onChange={setSubject} description="Empty: the usual subject with the invoice number." />
+        <TextArea label="Message" name="body" value={body} onChange={setBody} rows={4} description="Empty: a short standard message." />
+        <Checkbox isSelected={attachPdf} onChange={setAttachPdf}>
+          Attach the invoice as a PDF
+        </Checkbox>
+        <Checkbox isSelected={copy} onChange={setCopy}>
+          Send me a copy
+        </Checkbox>
+        <Button type="submit" isPending={send.isPending}>
+          {texts.action}
+        </Button>
+      </Form>
+    </Dialog>
+  );
+}
+
+function AddressRows({ label, prefix, rows, onChange, required }: { label: string; prefix: string; rows: Address[]; onChange: (a: Address[]) => void; required?: boolean }) {
+  const set = (i: number, patch: Partial<Address>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  return (
+    <fieldset className="flex flex-col gap-3">
+      <legend className="mb-1 font-medium text-stone-900">{label === 'Cc' ? 'Cc' : 'Recipients'}</legend>
+      {rows.map((r, i) => (
+        <div key={r.key} className="grid gap-2 rounded-md border border-stone-200 p-2 sm:grid-cols-2">
+          <TextField label={`${label} ${i + 1} name`} name={`${prefix}.${i}.name`} value={r.name} onChange={(name) => set(i, { name })} />
+          <TextField
+            label={`${label} ${i + 1} e-mail`}
+            name={`${prefix}.${i}.email`}
+            type="email"
+            value={r.email}
+            onChange={(email) => set(i, { email })}
+            isRequired={required && i === 0}
+          />
+          {(rows.length > 1 || !required) && (
+            <div className="sm:col-span-2">
+              <Button variant="quiet" onPress={() => onChange(rows.filter((_, j) => j !== i))}>
+                Remove {label.toLowerCase()} {i + 1}
+              </Button>
+            </div>
+          )}
+        </div>
+      ))}
+      <div>
+        <Button variant="secondary" onPress={() => onChange([...rows, blank()])}>
+          {label === 'Cc' ? 'Add a cc' : 'Add a recipient'}
+        </Button>
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,347 @@
+import { parseDate, type CalendarDate } from '@internationalized/date';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { describeError, formErrors } from '../../api/errors.ts';
+import { useIdempotencyKey } from '../../api/idempotency.ts';
+import { useWorkspaceSession } from '../../api/session.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { ComboBox } from '../../ui/ComboBox.tsx';
+import { DatePicker } from '../../ui/DatePicker.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { mayUseInvoices } from './access.ts';
+import { activeClientsQuery, clientProjectsQuery, useCreateInvoice, usePreviewInvoice, type CreateBody, type Invoice } from './api.ts';
+import { bodyOf, emptyFields, FIELD_NAMES, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
+import { InvoiceLines } from './InvoiceLines.tsx';
+
+const TIME_SUMMARIES = [
+  { id: 'none', label: 'No time' },
+  { id: 'project', label: 'One line per project' },
+  { id: 'task', label: 'One line per task' },
+  { id: 'people', label: 'One line per person' },
+  { id: 'detailed', label: 'One line per time entry' },
+];
+const EXPENSE_SUMMARIES = [
+  { id: 'none', label: 'No expenses' },
+  { id: 'project', label: 'One line per project' },
+  { id: 'category', label: 'One line per category' },
+  { id: 'people', label: 'One line per person' },
+  { id: 'detailed', label: 'One line per expense' },
+];
+const TERMS = [
+  { id: 'default', label: "The client's terms" },
+  { id: 'upon_receipt', label: 'Upon receipt' },
+  { id: 'net_15', label: 'Net 15' },
+  { id: 'net_30', label: 'Net 30' },
+  { id: 'net_45', label: 'Net 45' },
+  { id: 'net_60', label: 'Net 60' },
+  { id: 'custom', label: 'Custom (give a due date)' },
+];
+
+interface LineRow {
+  key: number;
+  kind: string;
+  description: string;
+  quantity: number;
+  unit_price: number;
+  taxed: boolean;
+}
+
+const safeDate = (s: string | null) => {
+  try {
+    return s ? parseDate(s) : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * /invoices/new: a draft from tracked work (client, projects, period and summary types;
+ * prefilled from the URL, as the reports link here) or from lines typed in. The server
+ * previews it first (its own create, rolled back: the browser computes nothing), then
+ * creates it with an Idempotency-Key and the invoice opens.
+ */
+export function NewInvoicePage() {
+  const { workspace } = useWorkspaceSession();
+  const allowed = mayUseInvoices(workspace);
+  const clients = useQuery({ ...activeClientsQuery, enabled: allowed });
+  return (
+    <div className="flex max-w-3xl flex-col gap-6">
+      <div>
+        <Link href="/invoices" className="text-sm">
+          Back to invoices
+        </Link>
+        <PageHeading className="mt-2">New invoice</PageHeading>
+      </div>
+      {!allowed && <Alert tone="info">Invoices are for owners, administrators and managers.</Alert>}
+      {allowed && clients.error && <Alert>{describeError(clients.error).message}</Alert>}
+      {allowed && !clients.data && !clients.error && (
+        <div role="status" className="text-stone-600">
+          Loading clients…
+        </div>
+      )}
+      {clients.data && <NewInvoiceForm clients={clients.data.clients} />}
+    </div>
+  );
+}
+
+function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string; currency: string | null }> }) {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const preview = usePreviewInvoice();
+  const create = useCreateInvoice();
+  const keyFor = useIdempotencyKey();
+
+  const [clientId, setClientId] = useState<string | null>(() => {
+    const id = params.get('client_id');
+    return id && clients.some((c) => c.id === id) ? id : null;
+  });
+  const [source, setSource] = useState<'import' | 'lines'>('import');
+  const fromUrl = params.get('project_ids')?.split(',').filter(Boolean) ?? [];
+  const [projectIds, setProjectIds] = useState<string[] | null>(fromUrl.length ? fromUrl : null);
+  const [from, setFrom] = useState<CalendarDate | null>(safeDate(params.get('from')));
+  const [to, setTo] = useState<CalendarDate | null>(safeDate(params.get('to')));
+  const [timeSummary, setTimeSummary] = useState('task');
+  const [expenseSummary, setExpenseSummary] = useState('category');
+  const [lines, setLines] = useState<LineRow[]>([{ key: 0, kind: 'Service', description: '', quantity: 1, unit_price: NaN, taxed: true }]);
+  const [fields, setFields] = useState<FieldValues>(emptyFields);
+  const [term, setTerm] = useState('default');
+  const [currency, setCurrency] = useState('');
+
+  const body = (): CreateBody => {
+    const range = { ...(from ? { from: from.toString() } : {}), ...(to ? { to: to.toString() } : {}) };
+    const b: Record<string, unknown> = { client_id: clientId ?? '', ...bodyOf(fields) };
+    if (term !== 'default') b.payment_term = term;
+    if (currency.trim()) b.currency = currency.trim().toUpperCase();
+    if (source === 'import') {
+      b.line_items_import = {
+        ...(projectIds ? { project_ids: projectIds } : {}),
+        ...(timeSummary !== 'none' ? { time: { summary_type: timeSummary, ...range } } : {}),
+        ...(expenseSummary !== 'none' ? { expenses: { summary_type: expenseSummary, ...range } } : {}),
+      };
+    } else {
+      b.line_items = lines.map((l) => ({
+        kind: l.kind,
+        description: l.description.trim() ? l.description : null,
+        quantity: Number.isNaN(l.quantity) ? 0 : l.quantity,
+        unit_price: Number.isNaN(l.unit_price) ? 0 : l.unit_price,
+        taxed: l.taxed,
+        taxed2: l.taxed,
+      }));
+    }
+    return b as CreateBody;
+  };
+  const current = JSON.stringify(body());
+  // The preview shown is of exactly this form: any change asks for a new one before creating.
+  const previewed = preview.data && preview.variables && JSON.stringify(preview.variables) === current ? preview.data : null;
+
+  const failure = create.error ?? preview.error;
+  // Memoised on the failure: React Aria drops a server error once the field is edited, unless it is handed a new object.
+  const lineCount = lines.length;
+  const { errors, summary } = useMemo(() => {
+    const lineFields = Array.from({ length: lineCount }, (_, i) => ['kind', 'description', 'quantity', 'unit_price'].map((f) => `line_items.${i}.${f}`)).flat();
+    const importFields = ['line_items_import.time.from', 'line_items_import.time.to', 'line_items_import.expenses.from', 'line_items_import.expenses.to'];
+    const { fieldErrors, summary } = formErrors(failure, ['client_id', 'payment_term', 'currency', ...FIELD_NAMES, ...lineFields, ...importFields]);
+    // The period's two pickers stand for both parts of the import.
+    const errors = fieldErrors && {
+      ...fieldErrors,
+      ...Object.fromEntries(Object.entries(fieldErrors).flatMap(([k, v]) => (k.startsWith('line_items_import.') ? [[`period_${k.endsWith('.to') ? 'to' : 'from'}`, v]] : []))),
+    };
+    return { errors, summary };
+  }, [failure, lineCount]);
+
+  const setLine = (i: number, patch: Partial<LineRow>) => setLines(lines.map((l, j) => (j === i ? { ...l, ...patch } : l)));
+
+  return (
+    <Form
+      validationErrors={errors}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!clientId) return;
+        create.reset();
+        preview.mutate(body());
+      }}
+      className="flex flex-col gap-6"
+    >
+      {summary && <Alert>{summary}</Alert>}
+      <section aria-labelledby="new-what" className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
+        <h2 id="new-what" className="text-lg font-semibold text-stone-900">
+          What to invoice
+        </h2>
+        <ComboBox
+          label="Client"
+          name="client_id"
+          isRequired
+          options={clients.map((c) => ({ id: c.id, label: c.name }))}
+          selectedKey={clientId}
+          onSelectionChange={(key) => {
+            setClientId(key === null ? null : String(key));
+            setProjectIds(null);
+          }}
+        />
+        <Select
+          label="Lines"
+          options={[
+            { id: 'import', label: 'From tracked time and expenses' },
+            { id: 'lines', label: 'Lines I type' },
+          ]}
+          selectedKey={source}
+          onSelectionChange={(key) => setSource(key as 'import' | 'lines')}
+        />
+        {source === 'import' ? (
+          <>
+            {clientId && <ProjectChoice clientId={clientId} chosen={projectIds} onChange={setProjectIds} />}
+            <div className="grid gap-4 sm:grid-cols-2">
+              <DatePicker label="Work from" name="period_from" value={from} onChange={setFrom} />
+              <DatePicker label="Work to" name="period_to" value={to} onChange={setTo} />
+              <Select label="Time" options={TIME_SUMMARIES} selectedKey={timeSummary} onSelectionChange={(k) => setTimeSummary(String(k))} />
+              <Select label="Expenses" options={EXPENSE_SUMMARIES} selectedKey={expenseSummary} onSelectionChange={(k) => setExpenseSummary(String(k))} />
+            </div>
+            <p className="text-sm text-stone-700">
+              Billable, uninvoiced work of the client's projects is priced at the rates in force on its dates. Empty dates take all of it.
+            </p>
+          </>
+        ) : (
+          <LineRows lines={lines} setLine={setLine} setLines={setLines} />
+        )}
+      </section>
+
+      <section aria-labelledby="new-fields" className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
+        <h2 id="new-fields" className="text-lg font-semibold text-stone-900">
+          Invoice
+        </h2>
+        <InvoiceFields value={fields} onChange={setFields} numberHint="Empty: the next free number." />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Select label="Payment terms" name="payment_term" options={TERMS} selectedKey={term} onSelectionChange={(k) => setTerm(String(k))} />
+          <TextField
+            label="Currency"
+            name="currency"
+            value={currency}
+            onChange={setCurrency}
+            description={`Empty: the client's (${clients.find((c) => c.id === clientId)?.currency ?? 'or the workspace’s'}).`}
+          />
+        </div>
+      </section>
+
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" variant={previewed ? 'secondary' : 'primary'} isPending={preview.isPending} isDisabled={!clientId}>
+          Preview
+        </Button>
+        {!clientId && <p className="self-center text-sm text-stone-700">Choose a client first.</p>}
+      </div>
+
+      {previewed && (
+        <Preview
+          invoice={previewed}
+          creating={create.isPending}
+          onCreate={() => {
+            const b = JSON.parse(current) as CreateBody;
+            create.mutate({ body: b, key: keyFor(b) }, { onSuccess: (created) => navigate(`/invoices/${created.id}`) });
+          }}
+        />
+      )}
+    </Form>
+  );
+}
+
+/** All of the client's projects (the default, sent as no project_ids), or the ones ticked; the list loads when asked for. */
+function ProjectChoice({ clientId, chosen, onChange }: { clientId: string; chosen: string[] | null; onChange: (ids: string[] | null) => void }) {
+  const [open, setOpen] = useState(false);
+  const projects = useQuery({ ...clientProjectsQuery(clientId), enabled: open });
+  if (!open) {
+    return (
+      <div className="flex flex-wrap items-center gap-3 text-sm text-stone-800">
+        <span>{chosen ? `${chosen.length} ${chosen.length === 1 ? 'project' : 'projects'} chosen` : 'All of the client’s projects'}</span>
+        <Button variant="secondary" onPress={() => setOpen(true)}>
+          Choose projects
+        </Button>
+      </div>
+    );
+  }
+  if (projects.error) return <Alert>{describeError(projects.error).message}</Alert>;
+  if (!projects.data) {
+    return (
+      <p role="status" className="text-sm text-stone-600">
+        Loading projects…
+      </p>
+    );
+  }
+  const all = projects.data.projects;
+  const ticked = new Set(chosen ?? all.map((p) => p.id));
+  return (
+    <fieldset className="flex flex-col gap-2">
+      <legend className="mb-1 text-sm font-medium text-stone-900">Projects</legend>
+      {all.length === 0 && <p className="text-sm text-stone-700">The client has no active projects.</p>}
+      {all.map((p) => (
+        <Checkbox
+          key={p.id}
+          isSelected={ticked.has(p.id)}
+          onChange={(on) => {
+            const next = all.filter((q) => (q.id === p.id ? on : ticked.has(q.id))).map((q) => q.id);
+            onChange(next.length === all.length ? null : next);
+          }}
+        >
+          {p.code ? `[${p.code}] ${p.name}` : p.name}
+        </Checkbox>
+      ))}
+    </fieldset>
+  );
+}
+
+let nextKey = 1;
+
+function LineRows({ lines, setLine, setLines }: { lines: LineRow[]; setLine: (i: number, patch: Partial<LineRow>) => void; setLines: (l: LineRow[]) => void }) {
+  return (
+    <div className="flex flex-col gap-3">
+      <ol className="flex flex-col gap-3">
+        {lines.map((l, i) => (
+          <li key={l.key} aria-label={`Line ${i + 1}`} className="grid gap-3 rounded-md border border-stone-200 p-3 sm:grid-cols-[8rem_1fr_6rem_8rem]">
+            <TextField label="Kind" name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
+            <TextField label="Description" name={`line_items.${i}.description`} value={l.description} onChange={(description) => setLine(i, { description })} />
+            <NumberField label="Quantity" name={`line_items.${i}.quantity`} value={l.quantity} onChange={(quantity) => setLine(i, { quantity })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />
+            <NumberField label="Unit price" name={`line_items.${i}.unit_price`} value={l.unit_price} onChange={(unit_price) => setLine(i, { unit_price })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />
+            <div className="flex flex-wrap items-center justify-between gap-3 sm:col-span-4">
+              <Checkbox isSelected={l.taxed} onChange={(taxed) => setLine(i, { taxed })}>
+                Taxed
+              </Checkbox>
+              {lines.length > 1 && (
+                <Button variant="quiet" onPress={() => setLines(lines.filter((_, j) => j !== i))}>
+                  Remove line {i + 1}
+                </Button>
+              )}
+            </div>
+          </li>
+        ))}
+      </ol>
+      <div>
+        <Button variant="secondary" onPress={() => setLines([...lines, { key: nextKey++, kind: 'Service', description: '', quantity: 1, unit_price: NaN, taxed: true }])}>
+          Add a line
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function Preview({ invoice, creating, onCreate }: { invoice: Invoice; creating: boolean; onCreate: () => void }) {
+  return (
+    <section aria-labelledby="new-preview" className="flex flex-col gap-3">
+      <h2 id="new-preview" className="text-lg font-semibold text-stone-900">
+        Preview of invoice {invoice.number}
+      </h2>
+      <p className="text-sm text-stone-700">Nothing is saved yet. These are the lines and totals the invoice will have.</p>
+      <InvoiceLines invoice={invoice} headingId="new-preview" />
+      <div>
+        <Button onPress={onCreate} isPending={creating}>
+          Create invoice
+        </Button>
+      </div>
+    </section>
+  );
+}
