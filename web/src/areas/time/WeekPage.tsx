@@ -37,7 +37,8 @@ export function WeekPage() {
     // The timer bar's type-ahead needs the same list: no second request for it.
     if (sheet) queryClient.setQueryData(choicesQuery.queryKey, sheet.choices);
   }, [sheet, queryClient]);
-  useEffect(() => setAdded([]), [sheet?.from]);
+  // Keeps the same (empty) array when nothing was added: a new one would render the whole grid again.
+  useEffect(() => setAdded((a) => (a.length ? [] : a)), [sheet?.from]);
 
   const rows = useMemo(() => buildGrid(sheet?.entries ?? [], added), [sheet?.entries, added]);
   if (error && !sheet) return <Alert>{describeError(error).message}</Alert>;
