@@ -85,7 +85,8 @@ function Idle({ start, running, conflict }: { start: ReturnType<typeof useStartT
   const [notes, setNotes] = useState('');
   const [missing, setMissing] = useState(false);
   const [attempt, setAttempt] = useState<StartTimer | null>(null);
-  const options = useMemo(() => (choices.data ?? []).map((c) => ({ id: choiceId(c), label: choiceLabel(c) })), [choices.data]);
+  // Only once wanted: the week page fills this cache with thousands of pairs, and building the list then would cost its paint.
+  const options = useMemo(() => (wanted ? (choices.data ?? []) : []).map((c) => ({ id: choiceId(c), label: choiceLabel(c) })), [wanted, choices.data]);
   const choice = choices.data?.find((c) => choiceId(c) === selected);
 
   const begin = (replace = false) => {

@@ -37,7 +37,8 @@ export function WeekPage() {
     // The timer bar's type-ahead needs the same list: no second request for it.
     if (sheet) queryClient.setQueryData(choicesQuery.queryKey, sheet.choices);
   }, [sheet, queryClient]);
-  useEffect(() => setAdded([]), [sheet?.from]);
+  // Keeps the same (empty) array when nothing was added: a new one would render the whole grid again.
+  useEffect(() => setAdded((a) => (a.length ? [] : a)), [sheet?.from]);
 
   const rows = useMemo(() => buildGrid(sheet?.entries ?? [], added), [sheet?.entries, added]);
   if (error && !sheet) return <Alert>{describeError(error).message}</Alert>;
@@ -149,12 +150,21 @@ export function WeekPage() {
 const cellName = (row: GridRow, date: string) => `${row.choice.project_name}, ${row.choice.task_name}, ${dayLabel(date)}`;
 
 function AddRow({ choices, have, onAdd }: { choices: Choice[]; have: string[]; onAdd: (c: Choice) => void }) {
-  const options = choices.filter((c) => !have.includes(choiceId(c))).map((c) => ({ id: choiceId(c), label: choiceLabel(c) }));
+  // The list is built when the field is first focused, not with the week: thousands of
+  // project-task pairs would otherwise cost the week's first paint (bench/web-week.ts).
+  const [wanted, setWanted] = useState(false);
+  const haveKey = have.join(' ');
+  const options = useMemo(() => {
+    if (!wanted) return [];
+    const taken = new Set(haveKey.split(' '));
+    return choices.filter((c) => !taken.has(choiceId(c))).map((c) => ({ id: choiceId(c), label: choiceLabel(c) }));
+  }, [wanted, choices, haveKey]);
   return (
     <ComboBox
       label="Add row"
       className="sm:w-96"
       options={options}
+      onFocus={() => setWanted(true)}
       selectedKey={null}
       emptyText="Every project and task you may record on has a row"
       onSelectionChange={(key) => {

@@ -1,0 +1,505 @@
+/**
+ * `npm run bench:web-week`: issue 16 item 7's "the week view opens within 300 ms
+ * after the server answered", measured in a real browser (a benchmark, not a test).
+ *
+ * Server: the app in-process as the browser tests build it (test/web/fixtures.ts):
+ * buildApp on a fresh PGlite directory (or, with DATABASE_URL, PostgreSQL in a
+ * throwaway schema sheaf_bench_<random>, dropped at the end), serving the
+ * production build of web/dist (rebuilt first when missing or older than its
+ * sources, as `sheaf serve` does), listening on a free local port.
+ *
+ * Data (set-based inserts, a few seconds): one workspace with 2,000 projects
+ * (3 tasks each) and a member assigned to all of them, so the week's choices
+ * (part of /web/api/timesheet, the type-ahead's list) hold 6,000 project-task
+ * pairs; the member has a year of time: 250 working days × 8 entries over 40
+ * project-task rows (2,000 entries), with two weeks in it set apart:
+ *   heavy  30 rows × 7 days, one entry a cell (210 editable cells);
+ *   empty  no entries (a holiday week): the baseline, same page, same choices.
+ *
+ * Browser: Playwright's Chromium (/usr/bin/chromium), headless, 1280 px wide,
+ * signed in with a session cookie (createSession, as fixtures.ts's api() does).
+ * An init script watches the DOM (MutationObserver): the first time the week
+ * table shows week X (its first day's link) with N body rows it notes
+ * performance.now() (t_dom), then after a double requestAnimationFrame (the
+ * frame holding it was painted) t_shown. t_answer is the responseEnd of the
+ * /web/api/timesheet?date=X resource timing entry, in the same page clock.
+ * The figure is t_shown − t_answer: what the browser does after the server's
+ * last byte (parse the JSON, run React, lay out, paint).
+ *
+ * Scenarios, each for the heavy and the empty week, interleaved iteration by
+ * iteration (heavy, empty, heavy, empty, ...), after --warmup rounds:
+ *   load      a full load of /time/week?start=X (a new page: HTML, chunks, data);
+ *   navigate  from the week after X (or before it, alternately), a click on
+ *             "Previous week" ("Next week"): the app's own navigation.
+ * Printed and written to .bench/web-week.json: median and p95 of each, the ratio
+ * heavy/empty of the medians, and /proc/loadavg before and after. The exit code
+ * is 1 only when a measurement is invalid (a week never showed, the answer's
+ * timing entry is missing, or a negative figure).
+ *
+ * Options (flag or environment): --iterations BENCH_ITERATIONS (20), --warmup
+ * BENCH_WARMUP (3), --projects BENCH_PROJECTS (2000), --tasks-per-project
+ * BENCH_TASKS_PER_PROJECT (3), --days BENCH_DAYS (250), --per-day
+ * BENCH_PER_DAY (8), --rows BENCH_ROWS (40), --heavy-rows BENCH_HEAVY_ROWS (30),
+ * --out BENCH_OUT (.bench/web-week.json), --profile BENCH_PROFILE (a Chromium
+ * trace and a V8 CPU profile of one heavy load and one navigation, summarized
+ * over the window from the answer to the paint in .bench/web-week-profile.txt,
+ * the trace in .bench/web-week-trace.json; done anyway when a heavy median or
+ * p95 passes 300 ms), --cases BENCH_CASES (load,navigate: the scenarios to
+ * run), --headed. DATABASE_URL (PostgreSQL instead of PGlite), CHROMIUM
+ * (/usr/bin/chromium).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { chromium, type Page } from '@playwright/test';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
+import { prepareWebApp, WEB_ROOT } from '../src/cli/web-build.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import type { DB } from '../src/db/types.ts';
+import { newId } from '../src/ids.ts';
+import { createMember } from '../src/modules/users/admin-service.ts';
+import { createWorkspace } from '../src/modules/workspaces/service.ts';
+import type { Insertable, Kysely } from 'kysely';
+
+const { values: args } = parseArgs({
+  options: {
+    iterations: { type: 'string' },
+    warmup: { type: 'string' },
+    projects: { type: 'string' },
+    'tasks-per-project': { type: 'string' },
+    days: { type: 'string' },
+    'per-day': { type: 'string' },
+    rows: { type: 'string' },
+    'heavy-rows': { type: 'string' },
+    out: { type: 'string' },
+    profile: { type: 'boolean' },
+    headed: { type: 'boolean' },
+    cases: { type: 'string' },
+  },
+  strict: true,
+});
+const opt = (name: keyof typeof args, env: string, fallback: number) => Number(args[name] ?? process.env[env] ?? fallback);
+const ITERATIONS = opt('iterations', 'BENCH_ITERATIONS', 20);
+const WARMUP = opt('warmup', 'BENCH_WARMUP', 3);
+const PROJECTS = opt('projects', 'BENCH_PROJECTS', 2000);
+const TASKS_PER_PROJECT = opt('tasks-per-project', 'BENCH_TASKS_PER_PROJECT', 3);
+const DAYS = opt('days', 'BENCH_DAYS', 250);
+const PER_DAY = opt('per-day', 'BENCH_PER_DAY', 8);
+const ROWS = opt('rows', 'BENCH_ROWS', 40);
+const HEAVY_ROWS = opt('heavy-rows', 'BENCH_HEAVY_ROWS', 30);
+const OUT = String(args.out ?? process.env.BENCH_OUT ?? '.bench/web-week.json');
+const PROFILE = Boolean(args.profile ?? process.env.BENCH_PROFILE);
+/** Which of the four cases run (names containing any of these words; default all). */
+const CASES = String(args.cases ?? process.env.BENCH_CASES ?? 'load,navigate').split(',');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const AIM_MS = 300;
+const TASKS = 12;
+const CLIENTS = 40;
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const addDays = (date: string, days: number) => iso(Date.parse(`${date}T00:00:00Z`) + days * DAY);
+const loadavg = () => {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').trim().split(' ').slice(0, 3).join(' ');
+  } catch {
+    return 'n/a';
+  }
+};
+const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+const log = (line: string) => console.log(line);
+
+// ---- server and data
+
+const t0 = performance.now();
+const loadBefore = loadavg();
+const dist = await prepareWebApp({ info: log, warn: log }, WEB_ROOT);
+if (!dist) throw new Error('web/dist could not be built: run "npm run build:web" to see why.');
+
+const databaseUrl = process.env.DATABASE_URL;
+const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
+const dataDir = databaseUrl ? null : mkdtempSync(join(tmpdir(), 'sheaf-bench-week-'));
+const database = await openDatabase(databaseUrl ? { databaseUrl, schema } : { dataDir });
+const db = database.db;
+let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+
+async function cleanUp() {
+  await browser?.close().catch(() => {});
+  await app?.close().catch(() => {});
+  if (databaseUrl) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db).catch(() => {});
+  await database.close().catch(() => {});
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+process.on('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
+
+/** Mondays (UTC, the workspace's default zone and week start) of the weeks used. */
+const thisMonday = (() => {
+  const d = new Date(Math.floor(Date.now() / DAY) * DAY);
+  return iso(d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY);
+})();
+const HEAVY = addDays(thisMonday, -7 * 3);
+const EMPTY = addDays(thisMonday, -7 * 6);
+
+async function insertChunks<T extends keyof DB>(table: T, rows: Insertable<DB[T]>[]) {
+  for (let i = 0; i < rows.length; i += 500) await (db as Kysely<DB>).insertInto(table).values(rows.slice(i, i + 500) as never).execute();
+}
+
+async function seed() {
+  await migrate(db);
+  const company = await createWorkspace(db, { name: 'Bench week' });
+  const tag = randomBytes(3).toString('hex');
+  await createMember(db, company.id, { email: `owner.${tag}@example.com`, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
+  const member = await createMember(db, company.id, { email: `mia.${tag}@example.com`, first_name: 'Mia', last_name: 'Member', role: 'member' });
+  const c = company.id;
+  const clients = Array.from({ length: CLIENTS }, (_, i) => ({ company_id: c, id: newId(), name: `Client ${String(i).padStart(2, '0')}` }));
+  await insertChunks('clients', clients);
+  const tasks = Array.from({ length: TASKS }, (_, i) => ({ company_id: c, id: newId(), name: `Task ${String(i).padStart(2, '0')}` }));
+  await insertChunks('tasks', tasks);
+  const projects = Array.from({ length: PROJECTS }, (_, i) => ({
+    company_id: c,
+    id: newId(),
+    client_id: clients[i % CLIENTS].id,
+    name: `Project ${String(i).padStart(4, '0')}`,
+    code: `P${i}`,
+  }));
+  await insertChunks('projects', projects);
+  const pairs = projects.flatMap((p, i) => Array.from({ length: TASKS_PER_PROJECT }, (_, j) => ({ project_id: p.id, task_id: tasks[(i + j * 5) % TASKS].id })));
+  await insertChunks(
+    'project_task_assignments',
+    pairs.map((x) => ({ company_id: c, ...x })),
+  );
+  await insertChunks(
+    'project_user_assignments',
+    projects.map((p) => ({ company_id: c, project_id: p.id, user_id: member.user_id })),
+  );
+
+  // The year: working days going back from the week before this one, skipping the
+  // heavy and the empty week; each day PER_DAY entries on rows cycling over ROWS pairs.
+  const entries: Insertable<DB['time_entries']>[] = [];
+  const entry = (pair: { project_id: string; task_id: string }, date: string, seconds: number) =>
+    entries.push({
+      company_id: c,
+      id: newId(),
+      user_id: member.user_id,
+      project_id: pair.project_id,
+      task_id: pair.task_id,
+      spent_date: date,
+      duration_seconds: seconds,
+      hours_entered: null,
+      notes: `Work on ${date}`,
+      billable: true,
+      billable_rate: null,
+      source: 'web',
+      created_by: member.user_id,
+    } as Insertable<DB['time_entries']>);
+  if (pairs.length < Math.max(ROWS, HEAVY_ROWS)) throw new Error(`--projects × --tasks-per-project must give at least ${Math.max(ROWS, HEAVY_ROWS)} project-task pairs`);
+  const yearRows = pairs.slice(0, ROWS);
+  let day = addDays(thisMonday, -3); // the Friday before this week
+  let n = 0;
+  for (let worked = 0; worked < DAYS; day = addDays(day, -1)) {
+    const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+    const monday = addDays(day, -((weekday + 6) % 7));
+    if (weekday === 0 || weekday === 6 || monday === HEAVY || monday === EMPTY) continue;
+    for (let k = 0; k < PER_DAY; k++) entry(yearRows[n++ % ROWS], day, 3600);
+    worked++;
+  }
+  // The heavy week: HEAVY_ROWS rows, every day of the week (weekend too), one entry a cell.
+  const heavyRows = Array.from({ length: HEAVY_ROWS }, (_, r) => pairs[(ROWS + r) % pairs.length]);
+  for (const [r, pair] of heavyRows.entries()) for (let d = 0; d < 7; d++) entry(pair, addDays(HEAVY, d), 900 * (1 + ((r + d) % 8)));
+  await insertChunks('time_entries', entries);
+  // The grid's body rows of each week: its distinct project-task pairs (none: the one "No time" row).
+  const pairsOfWeek = new Map<string, Set<string>>();
+  for (const e of entries) {
+    const weekday = new Date(`${e.spent_date}T00:00:00Z`).getUTCDay();
+    const monday = addDays(e.spent_date as string, -((weekday + 6) % 7));
+    pairsOfWeek.set(monday, (pairsOfWeek.get(monday) ?? new Set()).add(`${e.project_id} ${e.task_id}`));
+  }
+  const weekRows = (week: string) => Math.max(1, pairsOfWeek.get(week)?.size ?? 0);
+  await sql`analyze`.execute(db);
+  const { token } = await createSession(db, { userId: member.user_id, companyId: c, now: new Date() });
+  return { token, entries: entries.length, choices: pairs.length, heavyEntries: heavyRows.length * 7, weekRows };
+}
+
+// ---- the browser side
+
+/**
+ * Runs in every page before the app: notes when the week table first shows a given
+ * week (its first day) with a given number of body rows, and when that was painted.
+ * A string, not a function: tsx's transform wraps inner functions in a helper the page lacks.
+ */
+const initScript = `(() => {
+  const w = (window.__week = { dom: {}, shown: {} });
+  const check = () => {
+    const table = document.querySelector('table');
+    const first = table && table.querySelector('thead a[href^="/time/day?date="]');
+    const tbody = table && table.querySelector('tbody');
+    if (!first || !tbody) return;
+    const key = new URL(first.href).searchParams.get('date') + '|' + tbody.rows.length;
+    if (key in w.dom) return;
+    w.dom[key] = performance.now();
+    performance.mark('week:' + key); // finds this moment in a Chromium trace (--profile)
+    requestAnimationFrame(() => requestAnimationFrame(() => (w.shown[key] = performance.now())));
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['href'] });
+})();`;
+
+interface Sample {
+  /** t_shown − t_answer (ms). */
+  figure: number;
+  /** t_dom − t_answer: the DOM had the week (before layout and paint). */
+  dom: number;
+  /** t_shown − the last API response before t_dom (session, timer, ...), as a check. */
+  afterLastApi: number;
+  /** The timesheet answer's body (bytes, decoded). */
+  bytes: number;
+  /** The page-clock moments (ms). */
+  at: { answer: number; dom: number; shown: number };
+}
+
+async function measure(page: Page, week: string, rows: number): Promise<Sample> {
+  const key = `${week}|${rows}`;
+  try {
+    await page.waitForFunction((k) => (window as unknown as { __week: { shown: Record<string, number> } }).__week.shown[k] !== undefined, key, { timeout: 30_000 });
+  } catch (err) {
+    const seen = await page.evaluate(() => JSON.stringify((window as unknown as { __week?: unknown }).__week)).catch(() => 'n/a');
+    const text = await page.locator('body').innerText().catch(() => 'n/a');
+    throw new Error(`week ${key} never showed at ${page.url()} (weeks seen: ${seen}; page text: ${text.slice(0, 500)})`, { cause: err });
+  }
+  const got = await page.evaluate(
+    ({ k, week }) => {
+      const w = (window as unknown as { __week: { dom: Record<string, number>; shown: Record<string, number> } }).__week;
+      const dom = w.dom[k];
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const sheets = resources.filter((e) => e.name.includes('/web/api/timesheet') && new URL(e.name).searchParams.get('date') === week && e.responseEnd <= dom);
+      const apis = resources.filter((e) => /\/(web\/)?api\//.test(new URL(e.name).pathname) && e.responseEnd <= dom);
+      const last = sheets.sort((a, b) => a.responseEnd - b.responseEnd).at(-1);
+      return {
+        dom,
+        shown: w.shown[k],
+        answer: last ? last.responseEnd : null,
+        bytes: last ? last.decodedBodySize : 0,
+        lastApi: apis.length ? Math.max(...apis.map((e) => e.responseEnd)) : null,
+      };
+    },
+    { k: key, week },
+  );
+  if (got.answer === null || got.lastApi === null) throw new Error(`no /web/api/timesheet?date=${week} timing entry before the week showed`);
+  const sample = {
+    figure: got.shown - got.answer,
+    dom: got.dom - got.answer,
+    afterLastApi: got.shown - got.lastApi,
+    bytes: got.bytes,
+    at: { answer: got.answer, dom: got.dom, shown: got.shown },
+  };
+  if (sample.figure < 0 || sample.dom < 0) throw new Error(`negative figure for ${key}: ${JSON.stringify(got)}`);
+  return sample;
+}
+
+/** A full load of the week page. */
+async function load(page: Page, base: string, week: string, rows: number) {
+  await page.goto(`${base}/time/week?start=${week}`);
+  return measure(page, week, rows);
+}
+
+/** From the next (or previous) week, a click on "Previous week" ("Next week"). */
+async function navigate(page: Page, base: string, week: string, rows: number, fromNext: boolean, neighbourRows: Map<string, number>) {
+  const from = addDays(week, fromNext ? 7 : -7);
+  await load(page, base, from, neighbourRows.get(from)!);
+  // The timer bar (a lazy chunk) in place first, so the page does not move under the pointer.
+  await page.getByRole('button', { name: 'Start timer' }).waitFor();
+  await page.getByRole('link', { name: fromNext ? 'Previous week' : 'Next week', exact: true }).click();
+  return measure(page, week, rows);
+}
+
+const stats = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+  return { n: s.length, median: s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2, p95: at(0.95), min: s[0], max: s[s.length - 1] };
+};
+const round = (x: number) => Math.round(x * 10) / 10;
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+}
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
+  startTime: number;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/**
+ * What the renderer's main thread did between the answer and the paint of one
+ * measurement (the n-th time the page marked `week:<key>`): trace events by name
+ * (clipped to the window; nested events count in their parents too), the first
+ * Paint after the DOM had the week, and the CPU profile's self time by function
+ * and by bundle file. The page clock maps to the trace clock through the mark.
+ */
+function explain(trace: TraceEvent[], profile: CpuProfile, key: string, nth: number, s: Sample) {
+  const mark = trace.filter((e) => e.name === `week:${key}` && e.cat.includes('user_timing')).sort((a, b) => a.ts - b.ts)[nth];
+  if (!mark) return `  (no trace mark week:${key} #${nth + 1})`;
+  const offset = mark.ts - s.at.dom * 1000;
+  const from = s.at.answer * 1000 + offset;
+  const to = s.at.shown * 1000 + offset;
+  const main = trace.filter((e) => e.pid === mark.pid && e.tid === mark.tid && e.ph === 'X' && e.ts < to && e.ts + (e.dur ?? 0) > from);
+  const byName = new Map<string, number>();
+  for (const e of main) byName.set(e.name, (byName.get(e.name) ?? 0) + (Math.min(to, e.ts + (e.dur ?? 0)) - Math.max(from, e.ts)) / 1000);
+  const paint = main.filter((e) => e.name === 'Paint' && e.ts >= mark.ts).sort((a, b) => a.ts - b.ts)[0];
+  const lines = [
+    `  window ${((to - from) / 1000).toFixed(1)} ms (answer → painted); DOM at +${((mark.ts - from) / 1000).toFixed(1)} ms; first Paint after it at +${paint ? ((paint.ts - from) / 1000).toFixed(1) : '?'} ms; answer ${s.bytes} bytes`,
+    '  main thread, trace events by name (ms, nested ones overlap):',
+    ...[...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 18).map(([name, ms]) => `    ${ms.toFixed(1).padStart(7)}  ${name}`),
+  ];
+  const self = new Map<string, number>();
+  const files = new Map<string, number>();
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  let t = profile.startTime;
+  (profile.samples ?? []).forEach((id, i) => {
+    const delta = profile.timeDeltas?.[i] ?? 0;
+    t += delta;
+    if (t < from || t > to) return;
+    const f = nodes.get(id)!.callFrame;
+    const file = f.url.replace(/^.*\//, '') || f.functionName;
+    const name = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + delta / 1000);
+    files.set(file, (files.get(file) ?? 0) + delta / 1000);
+  });
+  lines.push(
+    '  CPU profile self time by file (ms):',
+    ...[...files.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([name, ms]) => `    ${ms.toFixed(1).padStart(7)}  ${name}`),
+    '  CPU profile self time by function (ms; minified names):',
+    ...[...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([name, ms]) => `    ${ms.toFixed(1).padStart(7)}  ${name}`),
+  );
+  return lines.join('\n');
+}
+
+try {
+  const seeded = await seed();
+  log(`seeded: ${PROJECTS} projects × ${TASKS_PER_PROJECT} tasks (${seeded.choices} choices), ${seeded.entries} entries (heavy week ${HEAVY}: ${seeded.heavyEntries}; empty week ${EMPTY}) on ${database.kind} (${secs(t0)})`);
+
+  const config = loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' }, { port: 0, host: '127.0.0.1', dataDir, webDist: dist, webBuild: false });
+  app = await buildApp({ config, db });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: !args.headed });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name: SESSION_COOKIE, value: seeded.token, url: base }]);
+  await context.addInitScript({ content: initScript });
+  const page = await context.newPage();
+
+  const { weekRows } = seeded;
+  if (weekRows(HEAVY) !== HEAVY_ROWS || weekRows(EMPTY) !== 1) throw new Error('the heavy or the empty week was not seeded as planned');
+  const neighbours = new Map([HEAVY, EMPTY].flatMap((w) => [addDays(w, -7), addDays(w, 7)]).map((w) => [w, weekRows(w)]));
+  const allCases = [
+    { name: 'load heavy', run: () => load(page, base, HEAVY, HEAVY_ROWS) },
+    { name: 'load empty', run: () => load(page, base, EMPTY, 1) },
+    { name: 'navigate heavy', run: (i: number) => navigate(page, base, HEAVY, HEAVY_ROWS, i % 2 === 0, neighbours) },
+    { name: 'navigate empty', run: (i: number) => navigate(page, base, EMPTY, 1, i % 2 === 0, neighbours) },
+  ];
+  const cases = allCases.filter((c) => CASES.some((word) => c.name.includes(word.trim())));
+  const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
+  log(`measuring: ${WARMUP} warm-up rounds, ${ITERATIONS} rounds of ${cases.map((c) => c.name).join(', ')} (load average ${loadavg()})`);
+  for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+    for (const c of cases) {
+      const sample = await c.run(i);
+      if (i >= WARMUP) samples.get(c.name)!.push(sample);
+    }
+  }
+  const loadAfter = loadavg();
+
+  const results = Object.fromEntries(
+    cases.map((c) => {
+      const s = samples.get(c.name)!;
+      const figure = stats(s.map((x) => x.figure));
+      const dom = stats(s.map((x) => x.dom));
+      const afterLastApi = stats(s.map((x) => x.afterLastApi));
+      return [c.name, { figure, dom, afterLastApi, answerBytes: s[0]?.bytes ?? 0, samples: s.map((x) => round(x.figure)) }];
+    }),
+  );
+  const ratio = (scenario: string) => (results[`${scenario} heavy`] && results[`${scenario} empty`] ? results[`${scenario} heavy`].figure.median / results[`${scenario} empty`].figure.median : NaN);
+
+  let profileNote: string | undefined;
+  const worst = Math.max(...['load heavy', 'navigate heavy'].flatMap((name) => (results[name] ? [results[name].figure.median, results[name].figure.p95] : [])));
+  if (PROFILE || worst > AIM_MS) {
+    // One heavy load and one navigation under a Chromium trace and the V8 CPU profiler.
+    mkdirSync(dirname(OUT), { recursive: true });
+    const tracePath = join(dirname(OUT), 'web-week-trace.json');
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await browser.startTracing(page, { path: tracePath, screenshots: false });
+    await cdp.send('Profiler.start');
+    await load(page, base, addDays(HEAVY, 7), neighbours.get(addDays(HEAVY, 7))!); // a page whose profile is running
+    const loaded = await load(page, base, HEAVY, HEAVY_ROWS);
+    const navigated = await navigate(page, base, HEAVY, HEAVY_ROWS, true, neighbours);
+    const { profile } = await cdp.send('Profiler.stop');
+    await browser.stopTracing();
+    const trace = (JSON.parse(readFileSync(tracePath, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+    const key = `${HEAVY}|${HEAVY_ROWS}`;
+    const text = [
+      'One heavy load and one navigation under the Chromium trace and the V8 CPU profiler (both slow the page down).',
+      `load heavy: ${loaded.figure.toFixed(1)} ms`,
+      explain(trace, profile as CpuProfile, key, 0, loaded),
+      `navigate heavy: ${navigated.figure.toFixed(1)} ms`,
+      explain(trace, profile as CpuProfile, key, 1, navigated),
+    ].join('\n');
+    const profilePath = join(dirname(OUT), 'web-week-profile.txt');
+    writeFileSync(profilePath, `${text}\n`);
+    profileNote = `${profilePath}, ${tracePath}`;
+  }
+
+  const line = (name: string) => {
+    const r = results[name];
+    return `  ${name.padEnd(15)} median ${r.figure.median.toFixed(1).padStart(6)} ms   p95 ${r.figure.p95.toFixed(1).padStart(6)} ms   (DOM ${r.dom.median.toFixed(1)} ms; after the last API answer ${r.afterLastApi.median.toFixed(1)} ms)`;
+  };
+  log(`\nweek view, t_shown − t_answer (/web/api/timesheet responseEnd → rows in the DOM and painted), ${ITERATIONS} iterations, Chromium headless 1280 px`);
+  for (const c of cases) log(line(c.name));
+  log(`  ratio heavy/empty (medians): load ${ratio('load').toFixed(2)}×, navigate ${ratio('navigate').toFixed(2)}×`);
+  log(`  aim ${AIM_MS} ms: ${worst <= AIM_MS ? 'met' : 'MISSED'} (worst heavy median or p95 ${worst.toFixed(1)} ms)`);
+  log(`  load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}; ${database.kind}; total ${secs(t0)}`);
+  if (profileNote) log(`  profile: ${profileNote}`);
+
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(
+    OUT,
+    `${JSON.stringify(
+      {
+        measured: 't_shown − t_answer (ms): /web/api/timesheet responseEnd to the week rows in the DOM and painted (double rAF), page clock',
+        date: new Date().toISOString(),
+        database: database.kind,
+        loadavg: { before: loadBefore, after: loadAfter },
+        data: { projects: PROJECTS, tasksPerProject: TASKS_PER_PROJECT, choices: seeded.choices, entries: seeded.entries, heavyWeek: HEAVY, heavyRows: HEAVY_ROWS, heavyEntries: seeded.heavyEntries, emptyWeek: EMPTY },
+        iterations: ITERATIONS,
+        warmup: WARMUP,
+        aimMs: AIM_MS,
+        results,
+        ratios: { load: ratio('load'), navigate: ratio('navigate') },
+        profile: profileNote ?? null,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  log(`  results: ${OUT}`);
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
