@@ -38,6 +38,7 @@ import { expensesWebRoutes } from './modules/expenses-web/routes.ts';
 
 import { approvalsWebRoutes } from './modules/approvals-web/routes.ts';
 import { invoicesWebRoutes } from './modules/invoices-web/routes.ts';
+import { reportsWebRoutes } from './modules/reports-web/routes.ts';
 import { credentialsRoutes } from './modules/credentials/routes.ts';
 import { registerWebApp } from './http/web-app.ts';
 
@@ -129,6 +130,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
 
   await app.register(approvalsWebRoutes);
   await app.register(invoicesWebRoutes);
+  await app.register(reportsWebRoutes);
   await app.register(credentialsRoutes);
   for (const plugin of plugins) await app.register(plugin);
   // Its catch-all GET answers only the paths no other route has.
