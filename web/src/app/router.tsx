@@ -10,6 +10,7 @@ import { timeRoutes } from '../areas/time/routes.tsx';
 import { expensesRoutes } from '../areas/expenses/routes.tsx';
 
 import { approvalsRoutes } from '../areas/approvals/routes.tsx';
+import { reportsRoutes } from '../areas/reports/routes.tsx';
 import { invoicesRoutes } from '../areas/invoices/routes.tsx';
 import { Root } from './Root.tsx';
 import { AppShell } from './shell/AppShell.tsx';
@@ -59,6 +60,7 @@ export function createRouter(queryClient: QueryClient) {
                 ...expensesRoutes(queryClient),
 
                 ...approvalsRoutes(queryClient),
+                ...reportsRoutes(queryClient),
                 ...invoicesRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
                 { Component: SettingsLayout, children: [...settingsRoutes(queryClient), ...membersRoutes(queryClient), ...signedInRoutes] },

@@ -3,6 +3,8 @@ import { CheckIcon, ClockIcon, HomeIcon, SettingsIcon } from '../../ui/icons.tsx
 import { ReceiptIcon } from '../../areas/expenses/ReceiptIcon.tsx';
 import { InvoiceIcon } from '../../areas/invoices/InvoiceIcon.tsx';
 import { mayUseInvoices } from '../../areas/invoices/access.ts';
+import { mayUseReports } from '../../areas/reports/access.ts';
+import { ReportsIcon } from '../../areas/reports/ReportsIcon.tsx';
 
 
 export interface NavEntry {
@@ -24,6 +26,7 @@ export const NAV: NavEntry[] = [
   { to: '/time', label: 'Time', icon: ClockIcon },
   { to: '/expenses', label: 'Expenses', icon: ReceiptIcon },
   { to: '/approvals', label: 'Approvals', icon: CheckIcon },
+  { to: '/reports', label: 'Reports', icon: ReportsIcon, visible: mayUseReports },
   { to: '/invoices', label: 'Invoices', icon: InvoiceIcon, visible: mayUseInvoices },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
 ];
