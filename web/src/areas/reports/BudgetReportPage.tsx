@@ -77,7 +77,7 @@ function BudgetTable({ rows }: { rows: BudgetRow[] }) {
   const show = (r: BudgetRow, value: number | null) =>
     value === null ? <span className="text-stone-500">—</span> : UNIT[r.budget_by]?.money ? formatNumber(value, locale) : formatHours(value, locale);
   return (
-    <TableBox>
+    <TableBox label={"Budget and spend per project, table"}>
       <table className="w-full min-w-[40rem] border-collapse text-sm">
         <caption className="sr-only">Budget and spend per project</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">

@@ -61,7 +61,7 @@ function TeamTable({ rows }: { rows: TeamRow[] }) {
   const amounts = rows.some((r) => r.billable_amounts !== undefined);
   const currencies = currenciesOf(rows);
   return (
-    <TableBox>
+    <TableBox label={"Hours per person, table"}>
       <table className="w-full min-w-[28rem] border-collapse text-sm">
         <caption className="sr-only">Hours per person</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">

@@ -94,7 +94,7 @@ function ClientTable({ group, range }: { group: ClientGroup; range: Range }) {
           Create invoice
         </AriaLink>
       </div>
-      <TableBox>
+      <TableBox label={`Uninvoiced work for ${group.client_name}, table`}>
         <table className="w-full min-w-[36rem] border-collapse text-sm">
           <caption className="sr-only">Uninvoiced work for {group.client_name}</caption>
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">

@@ -6,6 +6,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
+import { cx, focusRingCss } from '../../ui/styles.ts';
 import { exportUrl, type ExportReport, type Range } from './api.ts';
 import { dateLabel } from './format.ts';
 import { PERIODS, periodRange, presetOf, today, type Period } from './period.ts';
@@ -103,9 +104,16 @@ export function Chart(props: Parameters<typeof BarsChart>[0]) {
   );
 }
 
-/** A scrolling box for a wide table (positioned: screen-reader-only text inside it must not widen the page). */
-export function TableBox({ children }: { children: ReactNode }) {
-  return <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">{children}</div>;
+/**
+ * A scrolling box for a wide table (positioned: screen-reader-only text inside it must not widen
+ * the page); focusable and named, so a keyboard can scroll it at phone width.
+ */
+export function TableBox({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
+      {children}
+    </div>
+  );
 }
 
 export const th = 'px-3 py-2';
