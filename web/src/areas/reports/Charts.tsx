@@ -20,6 +20,9 @@ export interface BarsChartProps {
   limit?: number;
 }
 
+/** Axis ticks: short numbers (0.9, 1.8), the tooltip has the exact ones. */
+const tick = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+
 const truncate = (text: string, max = 18) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 export function BarsChart({ label, data, series, format, limit = 15 }: BarsChartProps) {
@@ -31,10 +34,10 @@ export function BarsChart({ label, data, series, format, limit = 15 }: BarsChart
         <ResponsiveContainer width="100%" height={height}>
           <BarChart layout="vertical" data={rows} margin={{ top: 4, right: 16, bottom: 4, left: 4 }} accessibilityLayer={false}>
             <CartesianGrid horizontal={false} stroke="#e7e5e4" />
-            <XAxis type="number" tickFormatter={(v: number) => format(v)} stroke="#57534e" fontSize={12} />
+            <XAxis type="number" tickFormatter={(v: number) => tick.format(v)} stroke="#57534e" fontSize={12} />
             <YAxis type="category" dataKey="name" width={110} tickFormatter={(v: string) => truncate(v)} stroke="#57534e" fontSize={12} interval={0} />
             <Tooltip formatter={(v) => format(Number(v))} isAnimationActive={false} />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
+            <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span className="text-stone-700">{value}</span>} />
             {series.map((s) => (
               <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} isAnimationActive={false} />
             ))}

@@ -59,8 +59,8 @@ export function TimeReportPage() {
             </>
           )}
           <div className="flex flex-col gap-2">
-            <Downloads report="time" params={exportParams} label={`time by ${NOUN[groupBy]}`} />
-            <Downloads report="time" params={{ ...exportParams, rows: 'entries' }} label="every time entry of the period" />
+            <Downloads report="time" params={exportParams} label={`time by ${NOUN[groupBy]}`} title="This table:" />
+            <Downloads report="time" params={{ ...exportParams, rows: 'entries' }} label="every time entry of the period" title="Every time entry of the period:" />
           </div>
         </div>
       )}

@@ -59,10 +59,11 @@ export function PeriodPicker({ range, maxDays }: { range: Range; maxDays?: numbe
   );
 }
 
-/** The table's downloads: every row (not only those shown), streamed by the server. */
-export function Downloads({ report, params, label }: { report: ExportReport; params: Record<string, string | undefined>; label: string }) {
+/** A table's downloads: every row (not only those shown), streamed by the server. `title` says what is downloaded. */
+export function Downloads({ report, params, label, title }: { report: ExportReport; params: Record<string, string | undefined>; label: string; title?: string }) {
   return (
     <div className="flex flex-wrap items-center gap-2" role="group" aria-label={`Download ${label}`}>
+      {title && <span className="text-sm text-stone-700">{title}</span>}
       <a href={exportUrl(report, 'csv', params)} download className={buttonClass('secondary')}>
         Download CSV<span className="sr-only"> of {label}</span>
       </a>
