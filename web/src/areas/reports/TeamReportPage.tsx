@@ -62,7 +62,7 @@ function TeamTable({ rows }: { rows: TeamRow[] }) {
   const currencies = currenciesOf(rows);
   return (
     <TableBox label={"Hours per person, table"}>
-      <table className="w-full min-w-[28rem] border-collapse text-sm">
+      <table className={`w-full border-collapse text-sm ${amounts ? 'min-w-[32rem]' : ''}`}>
         <caption className="sr-only">Hours per person</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>

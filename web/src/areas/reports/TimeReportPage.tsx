@@ -74,7 +74,7 @@ function TimeTable({ groupBy, rows }: { groupBy: GroupBy; rows: TimeGroup[] }) {
   const amounts = rows.some((r) => r.billable_amounts !== undefined);
   return (
     <TableBox label={`Hours by ${NOUN[groupBy]}, table`}>
-      <table className="w-full min-w-[28rem] border-collapse text-sm">
+      <table className={`w-full border-collapse text-sm ${amounts ? 'min-w-[32rem]' : ''}`}>
         <caption className="sr-only">Hours by {NOUN[groupBy]}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>
