@@ -84,6 +84,7 @@ const TimeExportQuery = Type.Object(
   {
     format: Format,
     ...TimeFilters,
+    group_by: Type.Optional(GroupByParam),
     rows: Type.Optional(
       Type.Union([Type.Literal('groups'), Type.Literal('entries')], {
         description: 'groups (default): the grouped table; entries: every entry of the period, one row each.',
@@ -108,7 +109,7 @@ const FileResponse = {
 const BATCH = MAX_PER_PAGE;
 
 /** The period of a time report: dates as the API's reports take them, from ≤ to, any length. */
-function timeFilterOf(query: Static<typeof TimeQuery>): TimeFilter {
+function timeFilterOf(query: Omit<Static<typeof TimeQuery>, 'group_by'>): TimeFilter {
   const from = parseReportDate(query.from, 'from');
   const to = parseReportDate(query.to, 'to');
   checkRange(from, to);
@@ -327,7 +328,7 @@ export async function reportsWebRoutes(app: FastifyInstance) {
         operationId: 'exportTimeReport',
         summary: 'The time report as CSV or XLSX (streamed): the grouped table, or every entry',
         description:
-          'rows=groups: the rows and numbers of GET /web/api/reports/time. rows=entries: each visible entry of the period (date, person, client, project, task, notes, hours, rounded hours, billable, and for callers who see billable rates its currency and amount), read in keyset batches. The same visibility as the time report.',
+          'rows=groups: the rows and numbers of GET /web/api/reports/time (group_by defaults to project). rows=entries: each visible entry of the period (date, person, client, project, task, notes, hours, rounded hours, billable, and for callers who see billable rates its currency and amount), read in keyset batches. The same visibility as the time report.',
         querystring: TimeExportQuery,
         response: FileResponse,
       },
@@ -336,6 +337,7 @@ export async function reportsWebRoutes(app: FastifyInstance) {
       const p = principalOf(request);
       const query = request.query as Static<typeof TimeExportQuery>;
       const filter = timeFilterOf(query);
+      const groupBy = query.group_by ?? 'project';
       const amounts = seesTeamAmounts(p);
       const name = periodName(filter.from, filter.to);
       if (query.rows === 'entries') {
@@ -360,7 +362,7 @@ export async function reportsWebRoutes(app: FastifyInstance) {
       }
       const currencies = amounts ? await read(p, (trx) => workspaceCurrencies(trx, p.companyId)) : [];
       async function* groups() {
-        const rows = await read(p, (trx) => timeGroupRows(trx, p, query.group_by, filter, amounts));
+        const rows = await read(p, (trx) => timeGroupRows(trx, p, groupBy, filter, amounts));
         yield rows.map((r): Row => {
           const g = presentTimeGroup(r, amounts);
           return { name: g.name, client_name: g.client_name, hours: g.hours, billable_hours: g.billable_hours, ...amountCells(g.billable_amounts) };
@@ -368,11 +370,11 @@ export async function reportsWebRoutes(app: FastifyInstance) {
       }
       return sendExport(reply, {
         format: query.format,
-        name: `time-by-${query.group_by}-${name}`,
-        sheet: `Time by ${query.group_by}`,
+        name: `time-by-${groupBy}-${name}`,
+        sheet: `Time by ${groupBy}`,
         columns: [
-          ...(query.group_by === 'project' ? [{ key: 'client_name', header: 'Client' }] : []),
-          { key: 'name', header: GROUP_HEADERS[query.group_by] },
+          ...(groupBy === 'project' ? [{ key: 'client_name', header: 'Client' }] : []),
+          { key: 'name', header: GROUP_HEADERS[groupBy] },
           { key: 'hours', header: 'Hours' },
           { key: 'billable_hours', header: 'Billable hours' },
           ...amountColumns(currencies),

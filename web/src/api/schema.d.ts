@@ -1423,7 +1423,7 @@ export interface paths {
         };
         /**
          * The time report as CSV or XLSX (streamed): the grouped table, or every entry
-         * @description rows=groups: the rows and numbers of GET /web/api/reports/time. rows=entries: each visible entry of the period (date, person, client, project, task, notes, hours, rounded hours, billable, and for callers who see billable rates its currency and amount), read in keyset batches. The same visibility as the time report.
+         * @description rows=groups: the rows and numbers of GET /web/api/reports/time (group_by defaults to project). rows=entries: each visible entry of the period (date, person, client, project, task, notes, hours, rounded hours, billable, and for callers who see billable rates its currency and amount), read in keyset batches. The same visibility as the time report.
          */
         get: operations["exportTimeReport"];
         put?: never;
@@ -10581,7 +10581,7 @@ export interface operations {
                 from: string;
                 /** @description YYYYMMDD or YYYY-MM-DD */
                 to: string;
-                group_by: "project" | "task" | "person" | "client";
+                group_by?: "project" | "task" | "person" | "client";
                 project_id?: string;
                 client_id?: string;
                 user_id?: string;
