@@ -14,6 +14,7 @@ let ctx: TestContext;
 let w: TimeWorkspace;
 let foreign: TimeWorkspace;
 let tokyo: string;
+let nippon: string;
 const s: Record<'owner' | 'manager' | 'mgrPlain' | 'member' | 'other' | 'foreignAdmin', Caller> = {} as never;
 const get = (caller: Caller, url: string) => request(ctx.app, caller, { method: 'GET', url });
 
@@ -23,7 +24,7 @@ beforeAll(async () => {
   foreign = await makeTimeWorkspace(ctx.db, { name: 'Elsewhere' });
   // Each entry is rounded up to the quarter hour on its own.
   await setWorkspace(ctx.db, w.companyId, { rounding: 'up', rounding_minutes: 15, currency: 'EUR' });
-  const nippon = await insertClient(ctx.db, w.companyId, 'Nippon');
+  nippon = await insertClient(ctx.db, w.companyId, 'Nippon');
   await ctx.db.updateTable('clients').set({ currency: 'JPY' }).where('id', '=', nippon).execute();
   tokyo = await insertProject(ctx.db, w.companyId, nippon, { name: 'Tokyo office' });
   await assignTask(ctx.db, w.companyId, tokyo, w.task);
@@ -153,6 +154,9 @@ describe('the time report', () => {
   it('filters by ids; another workspace’s ids match nothing and its people see none of this workspace', async () => {
     expect((await report(s.owner, `${MARCH}&group_by=person&project_id=${tokyo}`)).results.map((g) => g.hours)).toEqual([2]);
     expect((await report(s.owner, `${MARCH}&group_by=person&user_id=${w.other.userId}`)).results.map((g) => g.hours)).toEqual([2]);
+    expect((await report(s.owner, `${MARCH}&group_by=project&client_id=${nippon}`)).results.map((g) => [g.name, g.hours])).toEqual([['Tokyo office', 2]]);
+    const entries = csvRows((await get(s.owner, `/web/api/reports/time/export?format=csv&rows=entries&${MARCH}&client_id=${nippon}`)).body);
+    expect(entries.slice(1).map((r) => [r[3], r[7]])).toEqual([['Tokyo office', '2']]);
     expect((await report(s.owner, `${MARCH}&group_by=person&project_id=${foreign.project}`)).results).toEqual([]);
     expect((await report(s.owner, `${MARCH}&group_by=person&user_id=${foreign.member.userId}`)).results).toEqual([]);
     const theirs = await report(s.foreignAdmin, `${MARCH}&group_by=project&project_id=${w.project}`);

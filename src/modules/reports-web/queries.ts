@@ -44,11 +44,16 @@ const GROUPS: Record<GroupBy, { key: RawBuilder<unknown>; name: RawBuilder<unkno
 function entryWhere(p: Principal, filter: TimeFilter) {
   const visible = timeRecordVisible(p, 'te')(expressionBuilder<DB, never>());
   const optional = (column: string, value: string | undefined) => (value === undefined ? sql`` : sql` and ${sql.ref(column)} = ${value}::uuid`);
+  // The client filter reads the project itself, so the condition needs no join (the entries export pages on it alone).
+  const client =
+    filter.clientId === undefined
+      ? sql``
+      : sql` and exists (select 1 from projects fp where fp.company_id = te.company_id and fp.id = te.project_id and fp.client_id = ${filter.clientId}::uuid)`;
   return sql`te.company_id = ${p.companyId} and te.spent_date between ${filter.from}::date and ${filter.to}::date
-      and not te.is_running and ${visible}${optional('te.project_id', filter.projectId)}${optional('c.id', filter.clientId)}${optional(
-        'te.user_id',
-        filter.userId,
-      )}${optional('te.task_id', filter.taskId)}`;
+      and not te.is_running and ${visible}${optional('te.project_id', filter.projectId)}${client}${optional('te.user_id', filter.userId)}${optional(
+        'te.task_id',
+        filter.taskId,
+      )}`;
 }
 
 export interface TimeGroupRow {
@@ -123,23 +128,29 @@ export async function timeEntryBatch(
   options: { after: { date: string; id: string } | null; limit: number; amounts: boolean },
 ): Promise<TimeEntryRow[]> {
   const after = options.after ? sql` and (te.spent_date, te.id) > (${options.after.date}::date, ${options.after.id}::uuid)` : sql``;
+  // The batch is picked first, alone, along the (company_id, spent_date, id) index, and only its rows
+  // are joined and priced: joining first made every batch hash and sort the whole rest of the period.
   const result = await sql<TimeEntryRow>`
-    ${options.amounts ? sql`with ${rateCtes(p.companyId)}` : sql``}
+    with ${options.amounts ? sql`${rateCtes(p.companyId)},` : sql``}
+    batch as materialized (
+      select te.* from time_entries te
+      where ${entryWhere(p, filter)}${after}
+      order by te.spent_date, te.id
+      limit ${options.limit}
+    )
     select te.id, te.spent_date::text as spent_date, trim(u.first_name || ' ' || u.last_name) as person,
       c.name as client_name, p.name as project_name, t.name as task_name, te.notes,
       seconds_to_hours(te.duration_seconds)::text as hours, (${ROUNDED_HOURS})::text as rounded_hours, te.billable,
       coalesce(c.currency, co.currency) as currency,
       ${options.amounts ? sql`case when te.billable then round(${ROUNDED_HOURS} * ${BILLABLE_RATE}, 2)::text end` : sql`null::text`} as billable_amount
-    from time_entries te
+    from batch te
     join companies co on co.id = te.company_id
     join projects p on p.company_id = te.company_id and p.id = te.project_id
     join clients c on c.company_id = p.company_id and c.id = p.client_id
     join tasks t on t.company_id = te.company_id and t.id = te.task_id
     join users u on u.id = te.user_id
     ${options.amounts ? BILLABLE_RATE_JOINS : sql``}
-    where ${entryWhere(p, filter)}${after}
-    order by te.spent_date, te.id
-    limit ${options.limit}`.execute(trx);
+    order by te.spent_date, te.id`.execute(trx);
   return result.rows;
 }
 
