@@ -21,6 +21,13 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     target: 'es2022',
     sourcemap: false,
+    rollupOptions: {
+      output: {
+        // recharts (the reports' charts, a lazy chunk) is over the 100 KB chunk budget with its
+        // dependencies: the d3 scales and shapes and its store load as a second chunk, in parallel.
+        manualChunks: (id) => (/node_modules\/(d3-[a-z-]+|internmap|victory-vendor|@reduxjs|redux|redux-thunk|immer|reselect|decimal\.js-light|eventemitter3|es-toolkit)\//.test(id) ? 'charts-deps' : undefined),
+      },
+    },
   },
   server: {
     // `vite --config web/vite.config.ts` during development: the API of a `sheaf serve` on 8080.

@@ -10,7 +10,7 @@ import type { Tx } from '../../db/tenant.ts';
  * amounts are sums of entry amounts.
  */
 
-const ROUNDED_HOURS = sql`seconds_to_hours(rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes))`;
+export const ROUNDED_HOURS = sql`seconds_to_hours(rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes))`;
 
 /**
  * ROUNDED_HOURS as exact integer micro-hours, for sums of hours: round(seconds / 3600, 6) half up
@@ -53,14 +53,14 @@ const periods = (companyId: string, where: RawBuilder<unknown>) => sql`
         lead(effective_from, 1, 'infinity'::date) over (partition by project_id, task_id, user_id order by effective_from) as effective_to
       from rates where company_id = ${companyId} and ${where}`;
 
-const rateCtes = (companyId: string) => sql`
+export const rateCtes = (companyId: string) => sql`
     project_rates as (${periods(companyId, sql`kind = 'billable' and project_id is not null`)}),
     default_rates as (${periods(companyId, sql`kind = 'billable' and project_id is null`)}),
     cost_rates as (${periods(companyId, sql`kind = 'cost'`)})`;
 
 const IN_PERIOD = (alias: string) => sql`te.spent_date >= ${sql.ref(`${alias}.effective_from`)} and te.spent_date < ${sql.ref(`${alias}.effective_to`)}`;
 
-const BILLABLE_RATE_JOINS = sql`
+export const BILLABLE_RATE_JOINS = sql`
       left join project_rates br on br.project_key = te.project_id
         and br.task_key = case when p.bill_by = 'tasks' then te.task_id else ${NIL} end
         and coalesce(br.user_id, ${NIL}) = case when p.bill_by = 'people' then te.user_id else ${NIL} end
@@ -68,7 +68,7 @@ const BILLABLE_RATE_JOINS = sql`
       left join default_rates bu on p.bill_by = 'people' and bu.user_id = te.user_id and ${IN_PERIOD('bu')}`;
 
 /** billable_rate(te.company_id, te.project_id, te.task_id, te.user_id, te.spent_date), from the joins above. */
-const BILLABLE_RATE = sql`case when p.is_billable then case p.bill_by
+export const BILLABLE_RATE = sql`case when p.is_billable then case p.bill_by
         when 'project' then br.hourly_rate when 'tasks' then br.hourly_rate
         when 'people' then coalesce(br.hourly_rate, bu.hourly_rate) end end`;
 

@@ -18,7 +18,7 @@ import { LinksSchema, MAX_PER_PAGE, pageEnvelope, type PageParams } from '../../
 import { ErrorResponses } from '../../http/schemas.ts';
 import { principalOf } from '../../http/security.ts';
 import { todayIn } from '../../time/workspace-time.ts';
-import { countScopedProjects, projectBudgetRows, teamRows, uninvoicedRows, type TeamRow } from './queries.ts';
+import { countScopedProjects, projectBudgetRows, teamRows, uninvoicedRows, type BudgetRow, type TeamRow, type UninvoicedRow } from './queries.ts';
 import { checkRange, MAX_REPORT_SPAN_DAYS, monthOf, parseReportDate } from './rules.ts';
 
 /** Reports page by project (or person): per_page defaults to and is at most 2000. */
@@ -26,8 +26,8 @@ const ReportPage = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, description: 'Default and maximum 2000.' })),
 };
-const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
-const ReportDate = Type.String({ description: 'YYYYMMDD or YYYY-MM-DD' });
+export const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
+export const ReportDate = Type.String({ description: 'YYYYMMDD or YYYY-MM-DD' });
 
 const ReportEnvelope = {
   per_page: Type.Integer(),
@@ -118,14 +118,58 @@ function teamAmounts(r: TeamRow) {
  * plan that cannot see the workspace or the dates; a report's cost depends on
  * them, so it is planned for its own parameters every time.
  */
-async function reportPlanning(trx: Tx) {
+export async function reportPlanning(trx: Tx) {
   await sql`set local jit = off`.execute(trx);
   await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
 }
 
 const num = (v: string | null) => (v === null ? null : Number(v));
 
-function reportPage(query: { page?: number; per_page?: number }): PageParams {
+/** A project budget result as the API presents it (the exports write the same numbers). */
+export function presentBudgetRow(r: BudgetRow, costVisible: boolean) {
+  const hidden = r.budget_by === 'project_cost' && !costVisible;
+  return {
+    project_id: r.project_id,
+    project_name: r.project_name,
+    client_id: r.client_id,
+    client_name: r.client_name,
+    budget_is_monthly: r.budget_is_monthly,
+    budget_by: r.budget_by,
+    is_active: r.is_active,
+    budget: hidden ? null : num(r.budget),
+    budget_spent: hidden ? null : num(r.budget_spent),
+    budget_remaining: hidden || r.budget === null ? null : new Decimal(r.budget).sub(r.budget_spent).toNumber(),
+  };
+}
+
+/** An uninvoiced result as the API presents it. */
+export function presentUninvoicedRow(r: UninvoicedRow) {
+  return {
+    client_id: r.client_id,
+    client_name: r.client_name,
+    project_id: r.project_id,
+    project_name: r.project_name,
+    currency: r.currency,
+    total_hours: Number(r.total_hours),
+    uninvoiced_hours: Number(r.uninvoiced_hours),
+    uninvoiced_expenses: Number(r.uninvoiced_expenses),
+    uninvoiced_amount: Number(r.uninvoiced_amount),
+  };
+}
+
+/** A team result as the API presents it: amounts only for callers who see billable rates. */
+export function presentTeamRow(r: TeamRow, amounts: boolean) {
+  return {
+    user_id: r.user_id,
+    user_name: `${r.first_name} ${r.last_name}`.trim(),
+    is_contractor: r.is_contractor,
+    total_hours: Number(r.total_hours),
+    billable_hours: Number(r.billable_hours),
+    ...(amounts ? teamAmounts(r) : {}),
+  };
+}
+
+export function reportPage(query: { page?: number; per_page?: number }): PageParams {
   return { page: query.page ?? 1, perPage: query.per_page ?? MAX_PER_PAGE };
 }
 
@@ -179,21 +223,7 @@ export async function reportsRoutes(app: FastifyInstance) {
         const total = rows.length ? Number(rows[0].total) : await countScopedProjects(trx, p.companyId, scope, isActive);
         return { rows, total, costVisible };
       }, longStatements);
-      const results = rows.map((r) => {
-        const hidden = r.budget_by === 'project_cost' && !costVisible;
-        return {
-          project_id: r.project_id,
-          project_name: r.project_name,
-          client_id: r.client_id,
-          client_name: r.client_name,
-          budget_is_monthly: r.budget_is_monthly,
-          budget_by: r.budget_by,
-          is_active: r.is_active,
-          budget: hidden ? null : num(r.budget),
-          budget_spent: hidden ? null : num(r.budget_spent),
-          budget_remaining: hidden || r.budget === null ? null : new Decimal(r.budget).sub(r.budget_spent).toNumber(),
-        };
-      });
+      const results = rows.map((r) => presentBudgetRow(r, costVisible));
       return { results, ...reportEnvelope(request, page, total) };
     },
   );
@@ -228,17 +258,7 @@ export async function reportsRoutes(app: FastifyInstance) {
         const first = rows[0] ?? (page.page > 1 ? (await run(1, 0))[0] : undefined);
         return { rows, total: first ? Number(first.total) : 0 };
       }, longStatements);
-      const results = rows.map((r) => ({
-        client_id: r.client_id,
-        client_name: r.client_name,
-        project_id: r.project_id,
-        project_name: r.project_name,
-        currency: r.currency,
-        total_hours: Number(r.total_hours),
-        uninvoiced_hours: Number(r.uninvoiced_hours),
-        uninvoiced_expenses: Number(r.uninvoiced_expenses),
-        uninvoiced_amount: Number(r.uninvoiced_amount),
-      }));
+      const results = rows.map(presentUninvoicedRow);
       return { results, ...reportEnvelope(request, page, total) };
     },
   );
@@ -271,14 +291,7 @@ export async function reportsRoutes(app: FastifyInstance) {
         longStatements,
       );
       const amounts = seesTeamAmounts(p);
-      const results = rows.map((r) => ({
-        user_id: r.user_id,
-        user_name: `${r.first_name} ${r.last_name}`.trim(),
-        is_contractor: r.is_contractor,
-        total_hours: Number(r.total_hours),
-        billable_hours: Number(r.billable_hours),
-        ...(amounts ? teamAmounts(r) : {}),
-      }));
+      const results = rows.map((r) => presentTeamRow(r, amounts));
       return { results, ...reportEnvelope(request, page, rows.length ? Number(rows[0].total) : 0) };
     },
   );

@@ -1454,6 +1454,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/reports/time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Time over a period grouped by project, task, person or client
+         * @description Everyone may run it over the time they see (the time entry list’s rule: administrators everyone’s; managers their own, their teammates’ and their managed projects’; others their own). Hours are rounded per entry by the workspace rule; running timers are left out. billable_amounts (per currency, at the rate in force on each work date) only for callers who see billable rates. from..to inclusive, any length. Filters narrow it; an id from elsewhere matches nothing.
+         */
+        get: operations["getTimeReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/reports/project_budget/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project budget report as CSV or XLSX (streamed)
+         * @description The rows and numbers of GET /api/v2/reports/project_budget (every page), with its permissions.
+         */
+        get: operations["exportProjectBudgetReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/reports/uninvoiced/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The uninvoiced report as CSV or XLSX (streamed)
+         * @description The rows and numbers of GET /api/v2/reports/uninvoiced (every page), with its permissions and its 365-day range.
+         */
+        get: operations["exportUninvoicedReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/reports/team/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team time report as CSV or XLSX (streamed)
+         * @description The rows and numbers of GET /api/v2/reports/time/team (every page), with its permissions: one amount column per currency of the workspace, for callers who see billable rates.
+         */
+        get: operations["exportTeamReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/reports/time/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The time report as CSV or XLSX (streamed): the grouped table, or every entry
+         * @description rows=groups: the rows and numbers of GET /web/api/reports/time (group_by defaults to project). rows=entries: each visible entry of the period (date, person, client, project, task, notes, hours, rounded hours, billable, and for callers who see billable rates its currency and amount), read in keyset batches. The same visibility as the time report.
+         */
+        get: operations["exportTimeReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/keys": {
         parameters: {
             query?: never;
@@ -11053,6 +11153,346 @@ export interface operations {
                             }[];
                         }[];
                     };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTimeReport: {
+        parameters: {
+            query: {
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                from: string;
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                to: string;
+                group_by: "project" | "task" | "person" | "client";
+                project_id?: string;
+                client_id?: string;
+                user_id?: string;
+                task_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        from: string;
+                        /** Format: date */
+                        to: string;
+                        group_by: "project" | "task" | "person" | "client";
+                        /** @description Whether billable_amounts are present (the caller sees billable rates). */
+                        amounts_visible: boolean;
+                        results: {
+                            id: string;
+                            name: string;
+                            /** @description The project's client (group_by=project), else null. */
+                            client_name: string | null;
+                            /** @description Rounded hours (each entry rounded by the workspace rule), running timers excluded. */
+                            hours: number;
+                            billable_hours: number;
+                            /** @description Only for callers who see billable rates: per currency, by code, never added across currencies. */
+                            billable_amounts?: {
+                                currency: string;
+                                billable_hours: number;
+                                billable_amount: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    exportProjectBudgetReport: {
+        parameters: {
+            query: {
+                /** @description csv or xlsx */
+                format: "csv" | "xlsx";
+                is_active?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as a file (streamed), named in Content-Disposition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    exportUninvoicedReport: {
+        parameters: {
+            query: {
+                /** @description csv or xlsx */
+                format: "csv" | "xlsx";
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                from: string;
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                to: string;
+                include_fixed_fee?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as a file (streamed), named in Content-Disposition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    exportTeamReport: {
+        parameters: {
+            query: {
+                /** @description csv or xlsx */
+                format: "csv" | "xlsx";
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                from: string;
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as a file (streamed), named in Content-Disposition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    exportTimeReport: {
+        parameters: {
+            query: {
+                /** @description csv or xlsx */
+                format: "csv" | "xlsx";
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                from: string;
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                to: string;
+                group_by?: "project" | "task" | "person" | "client";
+                project_id?: string;
+                client_id?: string;
+                user_id?: string;
+                task_id?: string;
+                /** @description groups (default): the grouped table; entries: every entry of the period, one row each. */
+                rows?: "groups" | "entries";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as a file (streamed), named in Content-Disposition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Default Response */

@@ -9,6 +9,7 @@ import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { timeRoutes } from '../areas/time/routes.tsx';
 import { expensesRoutes } from '../areas/expenses/routes.tsx';
 import { approvalsRoutes } from '../areas/approvals/routes.tsx';
+import { reportsRoutes } from '../areas/reports/routes.tsx';
 import { invoicesRoutes } from '../areas/invoices/routes.tsx';
 import { clientsRoutes } from '../areas/clients/routes.tsx';
 import { tasksRoutes } from '../areas/tasks/routes.tsx';
@@ -63,6 +64,7 @@ export function createRouter(queryClient: QueryClient) {
                 ...clientsRoutes(queryClient),
                 ...tasksRoutes(queryClient),
                 ...projectsRoutes(queryClient),
+                ...reportsRoutes(queryClient),
                 ...invoicesRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
                 { Component: SettingsLayout, children: [...settingsRoutes(queryClient), ...membersRoutes(queryClient), ...signedInRoutes] },

@@ -8,6 +8,8 @@ import { mayReadClients } from '../../areas/clients/access.ts';
 import { TaskIcon } from '../../areas/tasks/TaskIcon.tsx';
 import { mayReadTasks } from '../../areas/tasks/access.ts';
 import { FolderIcon } from '../../areas/projects/FolderIcon.tsx';
+import { mayUseReports } from '../../areas/reports/access.ts';
+import { ReportsIcon } from '../../areas/reports/ReportsIcon.tsx';
 
 
 export interface NavEntry {
@@ -32,6 +34,7 @@ export const NAV: NavEntry[] = [
   { to: '/projects', label: 'Projects', icon: FolderIcon },
   { to: '/clients', label: 'Clients', icon: ClientIcon, visible: mayReadClients },
   { to: '/tasks', label: 'Tasks', icon: TaskIcon, visible: mayReadTasks },
+  { to: '/reports', label: 'Reports', icon: ReportsIcon, visible: mayUseReports },
   { to: '/invoices', label: 'Invoices', icon: InvoiceIcon, visible: mayUseInvoices },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
 ];

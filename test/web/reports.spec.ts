@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, signIn, test } from './fixtures.ts';
+import { visit } from './visit.ts';
+
+/**
+ * The reports area (issue 16 item 5): an administrator views every report with its
+ * chart and table and downloads the CSV the page links to, whose numbers are the API's;
+ * a member sees only their own time, and no amount reaches their page or their browser.
+ */
+
+type Workspace = Parameters<Parameters<typeof test>[2]>[0]['workspace'];
+const MARCH = 'from=2026-03-01&to=2026-03-31';
+
+async function ok(pending: Promise<{ status: number; body: any }>) {
+  const res = await pending;
+  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+  return res.body;
+}
+
+async function seed(workspace: Workspace) {
+  const mia = await workspace.seed.memberWithPassword('Mia');
+  // Work is invoiceable before it is approved (the uninvoiced report counts it).
+  await ok(workspace.api('PATCH', '/web/api/workspace', { invoice_before_approval: true }));
+  const acme = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' }));
+  const globex = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Globex', currency: 'JPY' }));
+  const design = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Design' }));
+  const project = (clientId: string, name: string, rate: number, budget?: number) =>
+    ok(
+      workspace.api('POST', '/api/v2/projects', {
+        client_id: clientId,
+        name,
+        task_ids: [design.id],
+        is_billable: true,
+        bill_by: 'project',
+        hourly_rate: rate,
+        ...(budget ? { budget_by: 'project', budget } : {}),
+      }),
+    );
+  const website = await project(acme.id, 'Website', 100, 10);
+  const tokyo = await project(globex.id, 'Tokyo office', 5000);
+  for (const p of [website, tokyo]) await ok(workspace.api('POST', `/api/v2/projects/${p.id}/user_assignments`, { user_id: mia.id }));
+  const entry = (projectId: string, date: string, hours: number, as?: string) =>
+    ok(workspace.api('POST', '/api/v2/time_entries', { project_id: projectId, task_id: design.id, spent_date: date, hours }, as));
+  await entry(website.id, '2026-03-02', 2.5, mia.id);
+  await entry(tokyo.id, '2026-03-03', 2, mia.id);
+  await entry(website.id, '2026-03-04', 1);
+  return { mia, website, tokyo, acme, globex };
+}
+
+/** The CSV the page's link downloads, as rows of cells (no quoted commas in these files). */
+async function downloadCsv(page: Page, name: string) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
+  const text = readFileSync((await download.path())!, 'utf8').replace(/^\ufeff/, '');
+  return text.trim().split(/\r?\n/).map((line) => line.split(','));
+}
+
+test('an administrator views each report with its chart and table, and the downloaded CSV has the API’s numbers', async ({ page, workspace }) => {
+  const { website, acme } = await seed(workspace);
+
+  // Time by project (the web app's report).
+  let calls = await visit(page, `/reports/time?${MARCH}&group_by=project`, 'reports-time');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
+  await expect(page.getByRole('img', { name: 'Hours and billable hours by project' }).locator('svg').first()).toBeVisible();
+  await expect(page.getByRole('row', { name: /Website/ })).toContainText('3.50');
+  await expect(page.getByRole('row', { name: /Tokyo office/ })).toContainText('¥10,000');
+  const timeApi = (await ok(workspace.api('GET', `/web/api/reports/time?${MARCH}&group_by=project`))).results as Array<{ name: string; hours: number }>;
+  const timeCsv = await downloadCsv(page, 'Download CSV of time by project');
+  expect(timeCsv.slice(1).map((r) => [r[1], Number(r[2])])).toEqual(timeApi.map((g) => [g.name, g.hours]));
+
+  // Team time: hours per person and an amount column per currency.
+  calls = await visit(page, `/reports/team?${MARCH}`, 'reports-team');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
+  await expect(page.getByRole('img', { name: 'Hours and billable hours per person' }).locator('svg').first()).toBeVisible();
+  const miaRow = page.getByRole('row', { name: /Mia Tester/ });
+  await expect(miaRow).toContainText('€250.00');
+  await expect(miaRow).toContainText('¥10,000');
+  const team = (await ok(workspace.api('GET', `/api/v2/reports/time/team?${MARCH}`))).results as Array<{
+    user_name: string;
+    total_hours: number;
+    billable_hours: number;
+    billable_amounts: Array<{ currency: string; billable_amount: number }>;
+  }>;
+  const teamCsv = await downloadCsv(page, 'Download CSV of the team report');
+  // One amount column per currency the workspace's work can be in (its clients' and its own, USD).
+  expect(teamCsv[0]).toEqual(['Person', 'Contractor', 'Hours', 'Billable hours', 'Billable amount (EUR)', 'Billable amount (JPY)', 'Billable amount (USD)']);
+  for (const person of team) {
+    const row = teamCsv.find((r) => r[0] === person.user_name)!;
+    const amount = (c: string) => String(person.billable_amounts.find((a) => a.currency === c)?.billable_amount ?? '');
+    expect(row.slice(2)).toEqual([String(person.total_hours), String(person.billable_hours), amount('EUR'), amount('JPY'), amount('USD')]);
+  }
+
+  // Project budget: bars of spent vs budget, the remainder.
+  calls = await visit(page, '/reports/budget', 'reports-budget');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
+  await expect(page.getByRole('img', { name: 'Hours spent against hours budgeted, per project' }).locator('svg').first()).toBeVisible();
+  const budget = (await ok(workspace.api('GET', '/api/v2/reports/project_budget'))).results as Array<Record<string, unknown>>;
+  const websiteBudget = budget.find((r) => r.project_id === website.id)!;
+  expect(websiteBudget).toMatchObject({ budget: 10, budget_spent: 3.5, budget_remaining: 6.5 });
+  await expect(page.getByRole('row', { name: /Website/ })).toContainText('6.50');
+  const budgetCsv = await downloadCsv(page, 'Download CSV of the project budgets');
+  expect(budgetCsv.find((r) => r[1] === 'Website')?.slice(5)).toEqual(['10', '3.5', '6.5']);
+
+  // Uninvoiced: per client and project, with "Create invoice" per client.
+  calls = await visit(page, `/reports/uninvoiced?${MARCH}`, 'reports-uninvoiced');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
+  await expect(page.getByRole('img', { name: 'Uninvoiced hours per project' }).locator('svg').first()).toBeVisible();
+  const create = page.getByRole('link', { name: 'Create invoice for Acme' });
+  await expect(create).toHaveAttribute('href', `/invoices/new?client_id=${acme.id}&from=2026-03-01&to=2026-03-31&project_ids=${website.id}`);
+  const uninvoiced = (await ok(workspace.api('GET', `/api/v2/reports/uninvoiced?${MARCH}`))).results as Array<Record<string, string | number>>;
+  const unCsv = await downloadCsv(page, 'Download CSV of the uninvoiced report');
+  expect(unCsv.slice(1)).toEqual(
+    uninvoiced.map((r) => [r.client_name, r.project_name, r.currency, r.total_hours, r.uninvoiced_hours, r.uninvoiced_expenses, r.uninvoiced_amount].map(String)),
+  );
+  expect(uninvoiced.find((r) => r.project_id === website.id)).toMatchObject({ uninvoiced_hours: 3.5, uninvoiced_amount: 350 });
+});
+
+test('a member sees only their own time and no amount, in the page or in any response', async ({ page, workspace }) => {
+  const { mia } = await seed(workspace);
+  await page.context().clearCookies();
+  await signIn(page, mia);
+  const bodies: string[] = [];
+  page.on('response', async (response) => {
+    const path = new URL(response.url()).pathname;
+    if (path.startsWith('/api/') || path.startsWith('/web/api/')) bodies.push(await response.text().catch(() => ''));
+  });
+
+  const calls = await visit(page, `/reports/time?${MARCH}&group_by=person`, 'reports-member');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' })).toBeVisible();
+  const tabs = page.getByRole('navigation', { name: 'Reports' });
+  await expect(tabs.getByRole('link')).toHaveText(['Time']);
+  await expect(page.getByRole('img', { name: 'Hours and billable hours by person' }).locator('svg').first()).toBeVisible();
+  await expect(page.getByRole('row', { name: /Mia Tester/ })).toContainText('4.50');
+  await expect(page.getByRole('row', { name: /Olive/ })).toHaveCount(0);
+  const text = await page.locator('body').innerText();
+  for (const absent of ['Billable amount', '€', '¥', '250.00', '10,000']) expect(text).not.toContain(absent);
+
+  await page.getByRole('button', { name: /Group by/ }).click();
+  await page.getByRole('option', { name: 'Project' }).click();
+  await expect(page).toHaveURL(/group_by=project/);
+  await expect(page.getByRole('row', { name: /Tokyo office/ })).toContainText('2.00');
+  const csv = await downloadCsv(page, 'Download CSV of every time entry of the period');
+  expect(csv[0]).toEqual(['Date', 'Person', 'Client', 'Project', 'Task', 'Notes', 'Hours', 'Rounded hours', 'Billable']);
+  expect(csv.slice(1).map((r) => r[1])).toEqual(['Mia Tester', 'Mia Tester']);
+
+  expect(bodies.length).toBeGreaterThan(0);
+  for (const body of bodies) {
+    expect(body).not.toContain('billable_amount');
+    expect(body).not.toContain('10000');
+    expect(body).not.toContain('hourly_rate');
+  }
+  // The team report is refused (the page does not offer it; the address says so).
+  await page.goto(`/reports/team?${MARCH}`);
+  await expect(page.getByText('Your role does not include the team report.', { exact: false })).toBeVisible();
+});

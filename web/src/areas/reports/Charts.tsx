@@ -1,0 +1,53 @@
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+
+/**
+ * The reports' bar charts (recharts, in this chunk only). A chart is a picture of the
+ * table beside it: role="img" with a name saying what it shows, its parts hidden from
+ * screen readers (the table has every number). Horizontal bars, so long names fit at
+ * phone width; at most `limit` rows (the table lists all).
+ */
+export interface Series {
+  key: string;
+  label: string;
+  color: string;
+}
+
+export interface BarsChartProps {
+  label: string;
+  data: Array<Record<string, string | number | null>>;
+  series: Series[];
+  format: (value: number) => string;
+  limit?: number;
+}
+
+/** Axis ticks: short numbers (0.9, 1.8), the tooltip has the exact ones. */
+const tick = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+
+const truncate = (text: string, max = 18) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+export function BarsChart({ label, data, series, format, limit = 15 }: BarsChartProps) {
+  const rows = data.slice(0, limit);
+  const height = 70 + rows.length * (series.length * 14 + 14);
+  return (
+    <figure className="rounded-lg border border-stone-200 bg-white p-3 shadow-xs">
+      <div role="img" aria-label={label} data-testid="chart">
+        <ResponsiveContainer width="100%" height={height}>
+          <BarChart layout="vertical" data={rows} margin={{ top: 4, right: 16, bottom: 4, left: 4 }} accessibilityLayer={false}>
+            <CartesianGrid horizontal={false} stroke="#e7e5e4" />
+            <XAxis type="number" tickFormatter={(v: number) => tick.format(v)} stroke="#57534e" fontSize={12} />
+            <YAxis type="category" dataKey="name" width={110} tickFormatter={(v: string) => truncate(v)} stroke="#57534e" fontSize={12} interval={0} />
+            <Tooltip formatter={(v) => format(Number(v))} isAnimationActive={false} />
+            <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span className="text-stone-700">{value}</span>} />
+            {series.map((s) => (
+              <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} isAnimationActive={false} />
+            ))}
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <figcaption className="mt-2 text-xs text-stone-600">
+        {label}
+        {data.length > rows.length ? ` (the first ${rows.length} of ${data.length}; the table lists all)` : ''}.
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,70 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../api/client.ts';
+import { call } from '../../api/call.ts';
+import type { paths } from '../../api/schema';
+
+/**
+ * The reports' data: the API's three reports (GET /api/v2/reports/...) and the web
+ * app's time report, with keys rooted at ['reports'] (a change to time, expenses or
+ * invoices stales them all). Each report is one request of up to 2000 rows (the API's
+ * largest page); the downloads (exportUrl) stream every row.
+ */
+
+export type BudgetReport = paths['/api/v2/reports/project_budget']['get']['responses'][200]['content']['application/json'];
+export type BudgetRow = BudgetReport['results'][number];
+export type UninvoicedReport = paths['/api/v2/reports/uninvoiced']['get']['responses'][200]['content']['application/json'];
+export type UninvoicedRow = UninvoicedReport['results'][number];
+export type TeamReport = paths['/api/v2/reports/time/team']['get']['responses'][200]['content']['application/json'];
+export type TeamRow = TeamReport['results'][number];
+export type TimeReport = paths['/web/api/reports/time']['get']['responses'][200]['content']['application/json'];
+export type TimeGroup = TimeReport['results'][number];
+export type GroupBy = TimeReport['group_by'];
+
+export const PER_PAGE = 2000;
+const STALE = 30_000;
+
+export interface Range {
+  from: string;
+  to: string;
+}
+
+export const budgetQuery = (isActive: 'true' | 'false' | undefined) =>
+  queryOptions({
+    queryKey: ['reports', 'project_budget', { is_active: isActive }],
+    queryFn: () => call(api.GET('/api/v2/reports/project_budget', { params: { query: { per_page: PER_PAGE, ...(isActive ? { is_active: isActive } : {}) } } })),
+    placeholderData: keepPreviousData,
+    staleTime: STALE,
+  });
+
+export const uninvoicedQuery = (range: Range) =>
+  queryOptions({
+    queryKey: ['reports', 'uninvoiced', range],
+    queryFn: () => call(api.GET('/api/v2/reports/uninvoiced', { params: { query: { ...range, per_page: PER_PAGE } } })),
+    placeholderData: keepPreviousData,
+    staleTime: STALE,
+  });
+
+export const teamQuery = (range: Range) =>
+  queryOptions({
+    queryKey: ['reports', 'team', range],
+    queryFn: () => call(api.GET('/api/v2/reports/time/team', { params: { query: { ...range, per_page: PER_PAGE } } })),
+    placeholderData: keepPreviousData,
+    staleTime: STALE,
+  });
+
+export const timeQuery = (range: Range, groupBy: GroupBy) =>
+  queryOptions({
+    queryKey: ['reports', 'time', { ...range, group_by: groupBy }],
+    queryFn: () => call(api.GET('/web/api/reports/time', { params: { query: { ...range, group_by: groupBy } } })),
+    placeholderData: keepPreviousData,
+    staleTime: STALE,
+  });
+
+export type ExportReport = 'project_budget' | 'uninvoiced' | 'team' | 'time';
+
+/** The download address of a report table (a streamed CSV or XLSX, same parameters as the page). */
+export function exportUrl(report: ExportReport, format: 'csv' | 'xlsx', params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams({ format });
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, value);
+  return `/web/api/reports/${report}/export?${query}`;
+}

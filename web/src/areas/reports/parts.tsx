@@ -1,0 +1,121 @@
+import { parseDate } from '@internationalized/date';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { describeError } from '../../api/errors.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { buttonClass } from '../../ui/Button.tsx';
+import { DatePicker } from '../../ui/DatePicker.tsx';
+import { Select, type SelectOption } from '../../ui/Select.tsx';
+import { cx, focusRingCss } from '../../ui/styles.ts';
+import { exportUrl, type ExportReport, type Range } from './api.ts';
+import { dateLabel } from './format.ts';
+import { PERIODS, periodRange, presetOf, today, type Period } from './period.ts';
+
+/** Changes some of the URL's parameters, keeping the others (the page's state lives in the URL). */
+export function useSearchUpdate() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  return (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === undefined) next.delete(name);
+      else next.set(name, value);
+    }
+    navigate({ search: `?${next}` }, { replace: false });
+  };
+}
+
+/** The period: a named one, or any from and to typed or picked. */
+export function PeriodPicker({ range, maxDays }: { range: Range; maxDays?: number }) {
+  const update = useSearchUpdate();
+  const day = today();
+  const preset = presetOf(range, day);
+  const options: SelectOption[] = PERIODS.map((p) => ({ id: p.id, label: p.label }));
+  if (!preset) options.push({ id: 'custom', label: `${dateLabel(range.from)} – ${dateLabel(range.to)}` });
+  return (
+    <div className="grid gap-3 sm:grid-cols-3">
+      <Select
+        label="Period"
+        options={options}
+        selectedKey={preset ?? 'custom'}
+        onSelectionChange={(key) => {
+          if (key === 'custom') return;
+          const r = periodRange(key as Period, day);
+          update({ from: r.from, to: r.to });
+        }}
+      />
+      <DatePicker
+        label="From"
+        value={parseDate(range.from)}
+        onChange={(d) => d && d.toString() <= range.to && update({ from: d.toString() })}
+      />
+      <DatePicker
+        label="To"
+        value={parseDate(range.to)}
+        onChange={(d) => d && d.toString() >= range.from && update({ to: d.toString() })}
+      />
+      {maxDays && <p className="text-sm text-stone-600 sm:col-span-3">This report covers at most {maxDays} days.</p>}
+    </div>
+  );
+}
+
+/** A table's downloads: every row (not only those shown), streamed by the server. `title` says what is downloaded. */
+export function Downloads({ report, params, label, title }: { report: ExportReport; params: Record<string, string | undefined>; label: string; title?: string }) {
+  return (
+    <div className="flex flex-wrap items-center gap-2" role="group" aria-label={`Download ${label}`}>
+      {title && <span className="text-sm text-stone-700">{title}</span>}
+      <a href={exportUrl(report, 'csv', params)} download className={buttonClass('secondary')}>
+        Download CSV<span className="sr-only"> of {label}</span>
+      </a>
+      <a href={exportUrl(report, 'xlsx', params)} download className={buttonClass('secondary')}>
+        Download XLSX<span className="sr-only"> of {label}</span>
+      </a>
+    </div>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <div role="status" className="rounded-lg border border-stone-200 bg-white p-6 text-stone-600 shadow-xs">
+      Loading {what}…
+    </div>
+  );
+}
+
+export function LoadError({ error }: { error: unknown }) {
+  return <Alert>{describeError(error).message}</Alert>;
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">{children}</div>;
+}
+
+export function NotAllowed({ report }: { report: string }) {
+  return <Alert tone="info">Your role does not include the {report} report. An administrator can give you the permission it needs.</Alert>;
+}
+
+/** The charts, in a chunk of their own (recharts), loaded after the table is on screen. */
+export const BarsChart = lazy(() => import('./Charts.tsx').then((m) => ({ default: m.BarsChart })));
+
+export function Chart(props: Parameters<typeof BarsChart>[0]) {
+  return (
+    <Suspense fallback={<div className="h-48 rounded-lg border border-stone-200 bg-white" aria-hidden="true" />}>
+      <BarsChart {...props} />
+    </Suspense>
+  );
+}
+
+/**
+ * A scrolling box for a wide table (positioned: screen-reader-only text inside it must not widen
+ * the page); focusable and named, so a keyboard can scroll it at phone width.
+ */
+export function TableBox({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
+      {children}
+    </div>
+  );
+}
+
+export const th = 'px-3 py-2';
+export const num = 'px-3 py-2.5 text-right whitespace-nowrap tabular-nums';

@@ -1,0 +1,77 @@
+/**
+ * The reports' period: from and to (inclusive YYYY-MM-DD) in the URL; without them,
+ * this month. Named periods are worked out from today by calendar-date arithmetic on
+ * strings (no Date in a zone). Today is the server's clock in the browser's calendar.
+ */
+import { serverNow } from '../../api/server-clock.ts';
+
+export const PERIODS = [
+  { id: 'this_month', label: 'This month' },
+  { id: 'last_month', label: 'Last month' },
+  { id: 'this_quarter', label: 'This quarter' },
+  { id: 'last_quarter', label: 'Last quarter' },
+  { id: 'this_year', label: 'This year' },
+  { id: 'last_year', label: 'Last year' },
+  { id: 'last_365_days', label: 'Last 365 days' },
+] as const;
+export type Period = (typeof PERIODS)[number]['id'];
+
+const DATE = /^\d{4}-\d\d-\d\d$/;
+const pad = (n: number) => String(n).padStart(2, '0');
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const monthRange = (y: number, m: number, months: number) => {
+  const last = m + months - 1;
+  return { from: `${y}-${pad(m)}-01`, to: `${y}-${pad(last)}-${pad(daysIn(y, last))}` };
+};
+
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Today as YYYY-MM-DD: the server's clock, in the browser's calendar. */
+export function today(now = serverNow()): string {
+  const d = new Date(now);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+export function periodRange(period: Period, day: string): { from: string; to: string } {
+  const [y, m] = day.split('-').map(Number);
+  const q = Math.floor((m - 1) / 3) * 3 + 1;
+  switch (period) {
+    case 'this_month':
+      return monthRange(y, m, 1);
+    case 'last_month':
+      return m === 1 ? monthRange(y - 1, 12, 1) : monthRange(y, m - 1, 1);
+    case 'this_quarter':
+      return monthRange(y, q, 3);
+    case 'last_quarter':
+      return q === 1 ? monthRange(y - 1, 10, 3) : monthRange(y, q - 3, 3);
+    case 'this_year':
+      return { from: `${y}-01-01`, to: `${y}-12-31` };
+    case 'last_year':
+      return { from: `${y - 1}-01-01`, to: `${y - 1}-12-31` };
+    case 'last_365_days':
+      return { from: addDays(day, -364), to: day };
+  }
+}
+
+/** The period of the URL: valid from ≤ to, else this month. */
+export function periodOf(params: URLSearchParams, day = today()): { from: string; to: string } {
+  const from = params.get('from');
+  const to = params.get('to');
+  if (from && to && DATE.test(from) && DATE.test(to) && from <= to) return { from, to };
+  return periodRange('this_month', day);
+}
+
+/** The named period that is exactly from..to, if any. */
+export const presetOf = (range: { from: string; to: string }, day = today()) =>
+  PERIODS.find((p) => {
+    const r = periodRange(p.id, day);
+    return r.from === range.from && r.to === range.to;
+  })?.id;
+
+/** Days from from to to, inclusive. */
+export const spanDays = (range: { from: string; to: string }) =>
+  Math.round((Date.parse(`${range.to}T00:00:00Z`) - Date.parse(`${range.from}T00:00:00Z`)) / 86_400_000) + 1;
