@@ -181,8 +181,7 @@ test('a double click, or a create retried after a lost answer, makes one client'
   await page.goto('/clients/new');
   const form = page.getByRole('form', { name: 'New client' });
   await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Soylent');
-  await form.getByRole('button', { name: 'Create client' }).click();
-  await expect(form.getByRole('alert')).toContainText('cannot be reached');
+  // The lost answer is retried by itself with the same key (the server replays its answer); a double click adds nothing.
   await form.getByRole('button', { name: 'Create client' }).dblclick();
   await expect(page).toHaveURL(/\/clients\/[0-9a-f-]{36}$/);
   expect(keys.length).toBeGreaterThanOrEqual(2);

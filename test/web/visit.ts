@@ -78,13 +78,18 @@ export function chainDepth(calls: { start: number; end?: number }[]): number {
 /** Goes to `path` and checks the page (see checkPage); returns the API calls the load made. */
 export async function visit(page: Page, path: string, name: string) {
   const w = await watch(page);
-  const from = w.calls.length;
-  await page.goto(path);
+  await page.goto(path, { waitUntil: 'commit' });
+  // The page's own calls start once its document is committed; any still running then are the previous page's.
+  const committed = Date.now();
+  const ours = () => w.calls.filter((c) => c.start >= committed);
+  await page.waitForLoadState('load');
   await expect(page.locator('h1')).toBeVisible();
-  await expect.poll(() => w.calls.slice(from).filter((c) => c.end === undefined).length, { message: 'API calls still running' }).toBe(0);
-  const calls = w.calls.slice(from);
+  await expect.poll(() => ours().filter((c) => c.end === undefined).length, { message: 'API calls still running' }).toBe(0);
+  const calls = ours();
   expect(calls.length, `API calls of ${path}: ${calls.map((c) => c.request.url()).join(', ')}`).toBeLessThanOrEqual(6);
-  expect(chainDepth(calls), `calls one after another on ${path}`).toBeLessThanOrEqual(2);
+  const t0 = calls[0]?.start ?? 0;
+  const timeline = calls.map((c) => `${new URL(c.request.url()).pathname} ${c.start - t0}–${(c.end ?? NaN) - t0} ms`).join(', ');
+  expect(chainDepth(calls), `calls one after another on ${path}: ${timeline}`).toBeLessThanOrEqual(2);
   await checkPage(page, name);
   return calls.map((c) => `${c.request.method()} ${new URL(c.request.url()).pathname}`);
 }
