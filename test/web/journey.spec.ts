@@ -1,6 +1,6 @@
-import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { expect, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { png } from './png.ts';
 import { expectClean, visit } from './visit.ts';
 
 /**
@@ -22,25 +22,6 @@ async function ok(pending: Promise<{ status: number; body: any }>) {
   const res = await pending;
   if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
-}
-
-/** A real 8×8 PNG receipt. */
-function png(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(8, 0);
-  ihdr.writeUInt32BE(8, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(8 * 3, 0x80)]);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: 8 }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /** Mia (member, 40 h expected), Max her manager, Ada an administrator; Globex's Website billed at 100 an hour. */

@@ -10,6 +10,7 @@ import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { Pager } from '../../ui/Pager.tsx';
 import { clientAccess } from './access.ts';
 import { clientsQuery, useUpdateClient, type ClientList } from './api.ts';
 import { apiQuery, filterOf, matchesName, searchOf, type ListFilter, type Status } from './filters.ts';
@@ -123,7 +124,7 @@ export function ClientsPage() {
               </Button>
             </div>
           )}
-          {list.total_pages > 1 && <Pages list={list} onPage={(page) => go({ ...filter, page })} />}
+          {list.total_pages > 1 && <Pager list={list} noun="clients" note="the search covers this page" onPage={(page) => go({ ...filter, page })} />}
         </section>
       )}
     </div>
@@ -192,23 +193,5 @@ function ClientRow({ client: c, billing, archives, onProblem }: { client: Listed
         </td>
       )}
     </tr>
-  );
-}
-
-function Pages({ list, onPage }: { list: ClientList; onPage: (page: number) => void }) {
-  return (
-    <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 text-sm text-stone-700">
-      <span>
-        Page {list.page} of {list.total_pages} ({list.total_entries} clients; the search covers this page)
-      </span>
-      <span className="flex gap-2">
-        <Button variant="secondary" isDisabled={list.page <= 1} onPress={() => onPage(list.page - 1)}>
-          Previous page
-        </Button>
-        <Button variant="secondary" isDisabled={list.page >= list.total_pages} onPress={() => onPage(list.page + 1)}>
-          Next page
-        </Button>
-      </span>
-    </nav>
   );
 }

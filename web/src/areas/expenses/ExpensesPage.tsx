@@ -6,10 +6,11 @@ import { usePersonChoices } from '../../api/people.ts';
 import { useSession } from '../../api/session.ts';
 import { PersonPicker } from '../../ui/PersonPicker.tsx';
 import { Alert } from '../../ui/Alert.tsx';
-import { Button, buttonClass } from '../../ui/Button.tsx';
+import { buttonClass } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
+import { Pager } from '../../ui/Pager.tsx';
 import { sheetQuery, type Sheet, type SheetFilter, type WebExpense } from './api.ts';
 import { dateLabel } from './dates.ts';
 import { filterOf, searchOf } from './filters.ts';
@@ -74,7 +75,7 @@ export function ExpensesPage() {
           ) : (
             <ExpenseTable expenses={sheet.expenses} caption={someoneElse ? `Expenses of ${sheet.user.name}, newest first` : 'Your expenses, newest first'} />
           )}
-          {sheet.total_pages > 1 && <Pages sheet={sheet} onPage={(page) => go({ ...filter, page })} />}
+          {sheet.total_pages > 1 && <Pager list={sheet} noun="expenses" onPage={(page) => go({ ...filter, page })} />}
         </section>
       )}
     </div>
@@ -185,23 +186,5 @@ function ExpenseRow({ expense: e }: { expense: WebExpense }) {
       <td className="px-3 py-2.5">{e.receipt ? <ReceiptPreview expense={e} /> : <span className="text-stone-500">None</span>}</td>
       <td className="px-3 py-2.5 text-stone-700">{status ?? <span className="sr-only">Not submitted</span>}</td>
     </tr>
-  );
-}
-
-function Pages({ sheet, onPage }: { sheet: Sheet; onPage: (page: number) => void }) {
-  return (
-    <nav aria-label="Pages" className="flex items-center justify-between gap-3 text-sm text-stone-700">
-      <span>
-        Page {sheet.page} of {sheet.total_pages} ({sheet.total_entries} expenses)
-      </span>
-      <span className="flex gap-2">
-        <Button variant="secondary" isDisabled={sheet.page <= 1} onPress={() => onPage(sheet.page - 1)}>
-          Previous page
-        </Button>
-        <Button variant="secondary" isDisabled={sheet.page >= sheet.total_pages} onPress={() => onPage(sheet.page + 1)}>
-          Next page
-        </Button>
-      </span>
-    </nav>
   );
 }

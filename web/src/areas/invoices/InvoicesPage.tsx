@@ -5,10 +5,11 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
-import { Button, buttonClass } from '../../ui/Button.tsx';
+import { buttonClass } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
+import { Pager } from '../../ui/Pager.tsx';
 import { mayUseInvoices } from './access.ts';
 import { clientsQuery, invoicesQuery, type InvoiceFilter, type InvoiceList } from './api.ts';
 import { dateLabel, filterOf, formatMoney, searchOf, STATES } from './format.ts';
@@ -69,7 +70,7 @@ export function InvoicesPage() {
           ) : (
             <InvoiceTable invoices={list.invoices} />
           )}
-          {list.total_pages > 1 && <Pages list={list} onPage={(page) => go({ ...filter, page })} />}
+          {list.total_pages > 1 && <Pager list={list} noun="invoices" onPage={(page) => go({ ...filter, page })} />}
         </section>
       )}
     </div>
@@ -156,23 +157,5 @@ function InvoiceRow({ invoice: i }: { invoice: ListedInvoice }) {
         <StateBadge state={i.state} />
       </td>
     </tr>
-  );
-}
-
-function Pages({ list, onPage }: { list: InvoiceList; onPage: (page: number) => void }) {
-  return (
-    <nav aria-label="Pages" className="flex items-center justify-between gap-3 text-sm text-stone-700">
-      <span>
-        Page {list.page} of {list.total_pages} ({list.total_entries} invoices)
-      </span>
-      <span className="flex gap-2">
-        <Button variant="secondary" isDisabled={list.page <= 1} onPress={() => onPage(list.page - 1)}>
-          Previous page
-        </Button>
-        <Button variant="secondary" isDisabled={list.page >= list.total_pages} onPress={() => onPage(list.page + 1)}>
-          Next page
-        </Button>
-      </span>
-    </nav>
   );
 }

@@ -5,13 +5,14 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
-import { Button, buttonClass } from '../../ui/Button.tsx';
+import { buttonClass } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { cx, fieldLabel, focusRingCss, inputBox } from '../../ui/styles.ts';
+import { Pager } from '../../ui/Pager.tsx';
 import { mayOfferNewProject } from './access.ts';
-import { choicesQuery, listQuery, type ListedProject, type ProjectList } from './api.ts';
+import { choicesQuery, listQuery, type ListedProject } from './api.ts';
 import { filterOf, queryOf, searchOf, type Filter, type Status } from './filters.ts';
 import { BILL_BY_LABEL, formatMoney } from './format.ts';
 
@@ -71,7 +72,7 @@ export function ProjectsPage() {
           ) : (
             <ProjectTable projects={list.data.projects} />
           )}
-          {list.data.total_pages > 1 && <Pages list={list.data} onPage={(page) => go({ ...filter, page })} />}
+          {list.data.total_pages > 1 && <Pager list={list.data} noun="projects" onPage={(page) => go({ ...filter, page })} />}
         </section>
       )}
     </div>
@@ -188,23 +189,5 @@ function ProjectRow({ project: p, showRate, showBudget }: { project: ListedProje
         </td>
       )}
     </tr>
-  );
-}
-
-function Pages({ list, onPage }: { list: ProjectList; onPage: (page: number) => void }) {
-  return (
-    <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 text-sm text-stone-700">
-      <span>
-        Page {list.page} of {list.total_pages} ({list.total_entries} projects)
-      </span>
-      <span className="flex gap-2">
-        <Button variant="secondary" isDisabled={list.page <= 1} onPress={() => onPage(list.page - 1)}>
-          Previous page
-        </Button>
-        <Button variant="secondary" isDisabled={list.page >= list.total_pages} onPress={() => onPage(list.page + 1)}>
-          Next page
-        </Button>
-      </span>
-    </nav>
   );
 }

@@ -14,6 +14,7 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { Pager } from '../../ui/Pager.tsx';
 import { taskAccess } from './access.ts';
 import { tasksQuery, useCreateTask, useUpdateTask, type Task, type TaskChanges, type TaskCreate, type TaskList } from './api.ts';
 import { apiQuery, filterOf, searchOf, type ListFilter, type Status } from './filters.ts';
@@ -77,7 +78,7 @@ export function TasksPage() {
           ) : (
             <TaskTable list={list} access={access} onProblem={setProblem} />
           )}
-          {list.total_pages > 1 && <Pages list={list} onPage={(page) => go({ ...filter, page })} />}
+          {list.total_pages > 1 && <Pager list={list} noun="tasks" onPage={(page) => go({ ...filter, page })} />}
         </section>
       )}
     </div>
@@ -258,23 +259,5 @@ function TaskDialog({ access, task }: { access: Access; task?: Task }) {
         </Form>
       </Dialog>
     </DialogTrigger>
-  );
-}
-
-function Pages({ list, onPage }: { list: TaskList; onPage: (page: number) => void }) {
-  return (
-    <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 text-sm text-stone-700">
-      <span>
-        Page {list.page} of {list.total_pages} ({list.total_entries} tasks)
-      </span>
-      <span className="flex gap-2">
-        <Button variant="secondary" isDisabled={list.page <= 1} onPress={() => onPage(list.page - 1)}>
-          Previous page
-        </Button>
-        <Button variant="secondary" isDisabled={list.page >= list.total_pages} onPress={() => onPage(list.page + 1)}>
-          Next page
-        </Button>
-      </span>
-    </nav>
   );
 }
