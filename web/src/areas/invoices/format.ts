@@ -1,17 +1,6 @@
 import type { InvoiceState } from './api.ts';
 
-/**
- * Amounts in the invoice's own currency (JPY without decimals, EUR with two): the
- * browser formats the server's amounts and never adds them.
- */
-const formats = new Map<string, Intl.NumberFormat>();
-
-export function formatMoney(amount: number, currency: string, locale?: string): string {
-  const key = `${locale ?? ''}|${currency}`;
-  let format = formats.get(key);
-  if (!format) formats.set(key, (format = new Intl.NumberFormat(locale, { style: 'currency', currency })));
-  return format.format(amount);
-}
+export { formatMoney } from '../../ui/money.ts';
 
 /** A YYYY-MM-DD date as people read it; read as a calendar day (UTC), so no zone moves it. */
 export function dateLabel(date: string, locale?: string): string {

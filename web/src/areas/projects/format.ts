@@ -1,15 +1,5 @@
-/**
- * Money and dates as people read them: Intl in the project's currency (JPY without decimals,
- * EUR with two). Formatting only: amounts are never added up here.
- */
-const formats = new Map<string, Intl.NumberFormat>();
-
-export function formatMoney(amount: number, currency: string, locale?: string): string {
-  const key = `${locale ?? ''}|${currency}`;
-  let format = formats.get(key);
-  if (!format) formats.set(key, (format = new Intl.NumberFormat(locale, { style: 'currency', currency })));
-  return format.format(amount);
-}
+/** Money and dates as people read them (formatting only: amounts are never added up here). */
+export { formatMoney } from '../../ui/money.ts';
 
 const dates = new Map<string, Intl.DateTimeFormat>();
 

@@ -13,8 +13,7 @@ const formatOf = (key: string, make: () => Intl.NumberFormat) => {
 export const formatHours = (hours: number, locale?: string) =>
   formatOf(`h|${locale ?? ''}`, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(hours);
 
-export const formatMoney = (amount: number, currency: string, locale?: string) =>
-  formatOf(`m|${locale ?? ''}|${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency })).format(amount);
+export { formatMoney } from '../../ui/money.ts';
 
 export const formatNumber = (value: number, locale?: string) =>
   formatOf(`n|${locale ?? ''}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })).format(value);
