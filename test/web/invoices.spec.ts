@@ -239,10 +239,21 @@ test.describe('creating, editing, sending and settling', () => {
     const line = page.getByRole('listitem', { name: 'Line 1' });
     await line.getByRole('textbox', { name: 'Description' }).fill('Website design, November');
     await line.getByRole('textbox', { name: 'Unit price' }).fill('120');
+    // The service period (typed into the date fields' segments, day first as the page's locale has it).
+    for (const [label, digits] of [['Service period from', '01112026'], ['Service period to', '30112026']] as const) {
+      await page.getByRole('group', { name: label }).getByRole('spinbutton').first().click();
+      await page.keyboard.type(digits);
+    }
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page).toHaveURL(new RegExp(`/invoices/${id}$`));
     await expect(page.getByRole('row', { name: /Website design, November/ })).toContainText(money(360, 'EUR'));
-    expect(await ok(workspace.api('GET', `/api/v2/invoices/${id}`))).toMatchObject({ subtotal: 402.5, state: 'draft' });
+    expect(await ok(workspace.api('GET', `/api/v2/invoices/${id}`))).toMatchObject({
+      subtotal: 402.5,
+      state: 'draft',
+      service_period_start: '2026-11-01',
+      service_period_end: '2026-11-30',
+    });
+    await expect(page.getByText('Service period', { exact: true })).toBeVisible();
 
     // The PDF, drawn in the page.
     const pageCalls = await visit(page, `/invoices/${id}`, 'invoices-draft-actions');

@@ -7,7 +7,7 @@ import type { Invoice } from './api.ts';
 
 /**
  * The invoice-level fields the create and the PATCH share (number, subject, dates,
- * purchase order, taxes, discount, notes). Empty means "not sent": on a create the
+ * purchase order, taxes, discount, notes, the invoiced and the service period). Empty means "not sent": on a create the
  * server fills its defaults (the next number, today, the client's terms and taxes).
  * Each field's `name` is the API property, so the server's `field` lands under it.
  */
@@ -21,9 +21,15 @@ export interface FieldValues {
   tax2: number;
   discount: number;
   notes: string;
+  period_start: CalendarDate | null;
+  period_end: CalendarDate | null;
+  service_period_start: CalendarDate | null;
+  service_period_end: CalendarDate | null;
 }
 
-export const FIELD_NAMES = ['number', 'subject', 'issue_date', 'due_date', 'purchase_order', 'tax', 'tax2', 'discount', 'notes'] as const;
+const PERIODS = ['period_start', 'period_end', 'service_period_start', 'service_period_end'] as const;
+
+export const FIELD_NAMES = ['number', 'subject', 'issue_date', 'due_date', 'purchase_order', 'tax', 'tax2', 'discount', 'notes', ...PERIODS] as const;
 
 export const emptyFields = (): FieldValues => ({
   number: '',
@@ -35,7 +41,13 @@ export const emptyFields = (): FieldValues => ({
   tax2: NaN,
   discount: NaN,
   notes: '',
+  period_start: null,
+  period_end: null,
+  service_period_start: null,
+  service_period_end: null,
 });
+
+const dateOrNull = (date: string | null | undefined) => (date ? parseDate(date) : null);
 
 export const fieldsOf = (i: Invoice): FieldValues => ({
   number: i.number,
@@ -47,6 +59,10 @@ export const fieldsOf = (i: Invoice): FieldValues => ({
   tax2: i.tax2,
   discount: i.discount,
   notes: i.notes ?? '',
+  period_start: dateOrNull(i.period_start),
+  period_end: dateOrNull(i.period_end),
+  service_period_start: dateOrNull(i.service_period_start),
+  service_period_end: dateOrNull(i.service_period_end),
 });
 
 /** The fields as a request body: only those given (a create) or, with `before`, only those changed (a PATCH). */
@@ -68,6 +84,8 @@ export function bodyOf(v: FieldValues, before?: FieldValues) {
     set(key, before ? (value ?? 0) : value, before ? num(before[key]) : undefined);
   }
   set('notes', text(v.notes), before && text(before.notes));
+  // Periods are optional on both: a cleared one is sent as null on a PATCH (the API clears it).
+  for (const key of PERIODS) set(key, v[key]?.toString() ?? null, before ? (before[key]?.toString() ?? null) : undefined);
   if (before && out.issue_date === null) delete out.issue_date;
   if (before && out.due_date === null) delete out.due_date;
   return out;
@@ -87,6 +105,10 @@ export function InvoiceFields({ value, onChange, numberHint }: { value: FieldVal
       <NumberField label="Tax %" name="tax" value={value.tax} onChange={set('tax')} {...percent} />
       <NumberField label="Tax 2 %" name="tax2" value={value.tax2} onChange={set('tax2')} {...percent} />
       <TextArea label="Notes" name="notes" value={value.notes} onChange={set('notes')} className="sm:col-span-2" />
+      <DatePicker label="Period from" name="period_start" value={value.period_start} onChange={set('period_start')} />
+      <DatePicker label="Period to" name="period_end" value={value.period_end} onChange={set('period_end')} />
+      <DatePicker label="Service period from" name="service_period_start" value={value.service_period_start} onChange={set('service_period_start')} />
+      <DatePicker label="Service period to" name="service_period_end" value={value.service_period_end} onChange={set('service_period_end')} />
     </div>
   );
 }
