@@ -25,14 +25,17 @@ const loadNew = (queryClient: QueryClient) => async () => {
 
 const loadProject = (queryClient: QueryClient) => async ({ params }: LoaderFunctionArgs) => {
   const id = params.id!;
-  // Only administrators and the project's managers may list its people; a member never can. On a
-  // fresh load the session is not known yet, and waiting for it would chain the calls: ask anyway.
-  const role = queryClient.getQueryData(sessionQuery.queryKey)?.workspace?.role;
+  // Only administrators and the project's managers may list its people; a member never can, so
+  // the people wait for the session (already on its way for the gate: two calls in a row at most).
+  const people = async () => {
+    const session = await queryClient.ensureQueryData(sessionQuery).catch(() => null);
+    if (session?.workspace && session.workspace.role !== 'member') await queryClient.prefetchQuery(userAssignmentsQuery(id));
+  };
   await Promise.all([
     queryClient.prefetchQuery(projectQuery(id)),
     queryClient.prefetchQuery(taskAssignmentsQuery(id)),
     queryClient.prefetchQuery(choicesQuery(id)),
-    role === 'member' ? null : queryClient.prefetchQuery(userAssignmentsQuery(id)),
+    people(),
   ]);
   return null;
 };
