@@ -59,7 +59,7 @@ test('submit, review the preflight, acknowledge and approve, see the lock, withd
   // Mia submits her week.
   await signInAs(page, t.mia);
   const calls = await visit(page, '/approvals', 'approvals-member');
-  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3); // session, week
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3); // session, timer, week
   await expect(page.getByRole('heading', { name: `Your week: ${week}` })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Waiting for your approval' })).toHaveCount(0); // members review nobody
   await page.getByRole('button', { name: 'Submit week for approval' }).click();
@@ -69,7 +69,7 @@ test('submit, review the preflight, acknowledge and approve, see the lock, withd
   // Max sees it waiting, reviews the preflight's warning, acknowledges it and approves.
   await signInAs(page, t.max);
   const managerCalls = await visit(page, '/approvals', 'approvals-queue');
-  expect(managerCalls.length, managerCalls.join(', ')).toBeLessThanOrEqual(3); // session, week, queue
+  expect(managerCalls.length, managerCalls.join(', ')).toBeLessThanOrEqual(4); // session, timer, week, queue: side by side
   await page.getByRole('button', { name: `Review Mia Tester, ${week}` }).click();
   const dialog = page.getByRole('dialog');
   const warning = dialog.getByRole('checkbox', { name: /2 hours tracked, below the 40 hours expected/ });

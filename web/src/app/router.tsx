@@ -7,6 +7,7 @@ import { signedInRoutes, signedOutRoutes } from '../areas/session/routes.tsx';
 import { settingsRoutes } from '../areas/settings/routes.tsx';
 import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { timeRoutes } from '../areas/time/routes.tsx';
+import { timerQuery } from '../areas/time/api.ts';
 import { expensesRoutes } from '../areas/expenses/routes.tsx';
 import { approvalsRoutes } from '../areas/approvals/routes.tsx';
 import { reportsRoutes } from '../areas/reports/routes.tsx';
@@ -26,6 +27,9 @@ import { NotFound, RootError, RouteError } from './shell/RouteError.tsx';
 const requireSession =
   (queryClient: QueryClient) =>
   async ({ request }: LoaderFunctionArgs) => {
+    // The timer bar (a lazy chunk of every page) asks for the running timer only once its code has
+    // loaded, after the page's own calls; asked for here, it goes with the session instead.
+    if (!queryClient.getQueryData(timerQuery.queryKey)) void queryClient.prefetchQuery(timerQuery);
     try {
       await queryClient.ensureQueryData(sessionQuery);
       return null;
