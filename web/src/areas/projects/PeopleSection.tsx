@@ -14,6 +14,7 @@ import { Select } from '../../ui/Select.tsx';
 import { useAddPerson, useChangePerson, useRemovePerson, userAssignmentsQuery, type Choices, type Project, type UserAssignment } from './api.ts';
 import { formatMoney } from './format.ts';
 import { RateDate } from './RateDate.tsx';
+import { changedTermsBody, newTermsBody, termsRateChanged } from './values.ts';
 
 const FIELDS = ['user_id', 'is_project_manager', 'budget', 'hourly_rate', 'hourly_rate_effective_from'];
 
@@ -88,7 +89,9 @@ function PersonDialog({ project, choices, assignment, available }: { project: Pr
   const mayManage = person?.may_manage ?? false;
   const canRate = choices.may.see_rates;
   const canBudget = choices.may.set_commercial && (assignment ? assignment.budget !== undefined : true);
-  const rateChanged = !Number.isNaN(rate) && rate !== (assignment?.hourly_rate ?? NaN);
+  const terms = { budget, rate, from };
+  const can = { budget: canBudget, rate: canRate };
+  const rateChanged = termsRateChanged(terms, assignment);
   const { fieldErrors, summary } = formErrors(mutation.error, FIELDS);
 
   const reset = () => {
@@ -108,19 +111,13 @@ function PersonDialog({ project, choices, assignment, available }: { project: Pr
       const body = {
         user_id: userId,
         ...(mayManage ? { is_project_manager: manager } : {}),
-        ...(canBudget && !Number.isNaN(budget) ? { budget } : {}),
-        ...(canRate && !Number.isNaN(rate) ? { hourly_rate: rate, ...(from ? { hourly_rate_effective_from: from } : {}) } : {}),
+        ...newTermsBody(terms, can),
       };
       add.mutate({ body, key: keyFor(body) }, close);
       return;
     }
-    const body: Parameters<typeof change.mutate>[0]['body'] = {};
+    const body: Parameters<typeof change.mutate>[0]['body'] = changedTermsBody(terms, can, assignment, choices.today);
     if (mayManage && manager !== assignment.is_project_manager) body.is_project_manager = manager;
-    if (canBudget && (Number.isNaN(budget) ? null : budget) !== (assignment.budget ?? null)) body.budget = Number.isNaN(budget) ? null : budget;
-    if (canRate && rateChanged) {
-      body.hourly_rate = rate;
-      body.hourly_rate_effective_from = from ?? choices.today;
-    }
     if (Object.keys(body).length === 0) return setOpen(false);
     change.mutate({ userId: assignment.user_id, body }, close);
   };

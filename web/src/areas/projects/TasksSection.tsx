@@ -13,6 +13,7 @@ import { Select } from '../../ui/Select.tsx';
 import { taskAssignmentsQuery, useAddTask, useChangeTask, type Choices, type Project, type TaskAssignment } from './api.ts';
 import { formatMoney } from './format.ts';
 import { RateDate } from './RateDate.tsx';
+import { changedTermsBody, newTermsBody, termsRateChanged } from './values.ts';
 
 const FIELDS = ['task_id', 'billable', 'budget', 'hourly_rate', 'hourly_rate_effective_from'];
 
@@ -94,7 +95,9 @@ function TaskDialog({ project, choices, assignment, available }: { project: Proj
   const [from, setFrom] = useState<string | null>(null);
   const canBudget = assignment ? assignment.budget !== undefined : choices.may.set_commercial;
   const canRate = choices.may.see_rates;
-  const rateChanged = !Number.isNaN(rate) && rate !== (assignment?.hourly_rate ?? NaN);
+  const terms = { budget, rate, from };
+  const can = { budget: canBudget, rate: canRate };
+  const rateChanged = termsRateChanged(terms, assignment);
   const { fieldErrors, summary } = formErrors(mutation.error, FIELDS);
   const name = assignment?.task.name;
 
@@ -116,20 +119,14 @@ function TaskDialog({ project, choices, assignment, available }: { project: Proj
         {
           task_id: taskId,
           billable,
-          ...(canBudget && !Number.isNaN(budget) ? { budget } : {}),
-          ...(canRate && !Number.isNaN(rate) ? { hourly_rate: rate, ...(from ? { hourly_rate_effective_from: from } : {}) } : {}),
+          ...newTermsBody(terms, can),
         },
         close,
       );
       return;
     }
-    const body: Parameters<typeof change.mutate>[0]['body'] = {};
+    const body: Parameters<typeof change.mutate>[0]['body'] = changedTermsBody(terms, can, assignment, choices.today);
     if (billable !== assignment.billable) body.billable = billable;
-    if (canBudget && (Number.isNaN(budget) ? null : budget) !== (assignment.budget ?? null)) body.budget = Number.isNaN(budget) ? null : budget;
-    if (canRate && rateChanged) {
-      body.hourly_rate = rate;
-      body.hourly_rate_effective_from = from ?? choices.today;
-    }
     if (Object.keys(body).length === 0) return setOpen(false);
     change.mutate({ taskId: assignment.task_id, body }, close);
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Project } from './api.ts';
-import { createBody, patchBody, rateChanged, valuesOf } from './values.ts';
+import { changedTermsBody, createBody, newTermsBody, patchBody, rateChanged, valuesOf } from './values.ts';
 
 const all = { set_commercial: true, see_internal_costs: true };
 const none = { set_commercial: false, see_internal_costs: false };
@@ -78,5 +78,21 @@ describe('a change', () => {
     const fixed = { ...project, is_fixed_fee: true, fee: 5000 };
     expect(patchBody({ ...valuesOf(fixed), is_fixed_fee: false }, fixed, all)).toEqual({ is_fixed_fee: false });
     expect(patchBody({ ...valuesOf(project), budget_by: 'task' }, project, all)).toEqual({ budget_by: 'task' });
+  });
+});
+
+describe("an assignment's budget and rate", () => {
+  const can = { budget: true, rate: true };
+  it('a new one sends what is set and may be set', () => {
+    expect(newTermsBody({ budget: 12, rate: 90, from: '2026-11-01' }, can)).toEqual({ budget: 12, hourly_rate: 90, hourly_rate_effective_from: '2026-11-01' });
+    expect(newTermsBody({ budget: NaN, rate: 90, from: null }, can)).toEqual({ hourly_rate: 90 });
+    expect(newTermsBody({ budget: 12, rate: 90, from: null }, { budget: false, rate: false })).toEqual({});
+  });
+  it('a change sends only what changed: a cleared budget as null, a new rate from its date or today', () => {
+    const before = { budget: 12, hourly_rate: 90 };
+    expect(changedTermsBody({ budget: 12, rate: 90, from: null }, can, before, '2026-11-24')).toEqual({});
+    expect(changedTermsBody({ budget: NaN, rate: 95, from: null }, can, before, '2026-11-24')).toEqual({ budget: null, hourly_rate: 95, hourly_rate_effective_from: '2026-11-24' });
+    expect(changedTermsBody({ budget: 12, rate: 95, from: '2026-12-01' }, can, before, '2026-11-24')).toEqual({ hourly_rate: 95, hourly_rate_effective_from: '2026-12-01' });
+    expect(changedTermsBody({ budget: 3, rate: 95, from: null }, { budget: false, rate: false }, before, '2026-11-24')).toEqual({});
   });
 });

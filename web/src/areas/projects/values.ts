@@ -121,3 +121,41 @@ export function patchBody(values: Values, project: Project, may: May): PatchBody
   if (values.show_budget_to_all !== project.show_budget_to_all) body.show_budget_to_all = values.show_budget_to_all;
   return body;
 }
+
+/** A task or person assignment's budget and rate as the dialog holds them (NaN: empty). */
+export interface AssignmentTerms {
+  budget: number;
+  rate: number;
+  /** The date a new rate applies from (null: the API's default). */
+  from: string | null;
+}
+
+interface TermsBody {
+  budget?: number | null;
+  hourly_rate?: number;
+  hourly_rate_effective_from?: string;
+}
+
+/** Whether the dialog's rate differs from the assignment's (a new rate, effective from a date). */
+export const termsRateChanged = (terms: AssignmentTerms, before?: { hourly_rate?: number | null }) =>
+  !Number.isNaN(terms.rate) && terms.rate !== (before?.hourly_rate ?? NaN);
+
+/** A new assignment's budget and rate: what is set and may be set. */
+export function newTermsBody(terms: AssignmentTerms, can: { budget: boolean; rate: boolean }): TermsBody {
+  return {
+    ...(can.budget && !Number.isNaN(terms.budget) ? { budget: terms.budget } : {}),
+    ...(can.rate && !Number.isNaN(terms.rate) ? { hourly_rate: terms.rate, ...(terms.from ? { hourly_rate_effective_from: terms.from } : {}) } : {}),
+  };
+}
+
+/** An assignment's changed budget (cleared: null) and rate (from its date, today by default): only what changed. */
+export function changedTermsBody(terms: AssignmentTerms, can: { budget: boolean; rate: boolean }, before: { budget?: number | null; hourly_rate?: number | null }, today: string): TermsBody {
+  const body: TermsBody = {};
+  const budget = Number.isNaN(terms.budget) ? null : terms.budget;
+  if (can.budget && budget !== (before.budget ?? null)) body.budget = budget;
+  if (can.rate && termsRateChanged(terms, before)) {
+    body.hourly_rate = terms.rate;
+    body.hourly_rate_effective_from = terms.from ?? today;
+  }
+  return body;
+}

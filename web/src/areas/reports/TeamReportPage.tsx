@@ -4,9 +4,9 @@ import { useSearchParams } from 'react-router';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { mayRunTeamReport } from './access.ts';
 import { teamQuery, type TeamRow } from './api.ts';
-import { currenciesOf, formatHours, formatMoney } from './format.ts';
+import { currenciesOf, formatHours } from './format.ts';
 import { periodOf, spanDays } from './period.ts';
-import { Chart, Downloads, Empty, LoadError, Loading, NotAllowed, PeriodPicker, TableBox, num, th } from './parts.tsx';
+import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, NotAllowed, PeriodPicker, TableBox, num, th } from './parts.tsx';
 import { Alert } from '../../ui/Alert.tsx';
 
 const MAX_DAYS = 366;
@@ -86,15 +86,7 @@ function TeamTable({ rows }: { rows: TeamRow[] }) {
               </th>
               <td className={num}>{formatHours(r.total_hours, locale)}</td>
               <td className={num}>{formatHours(r.billable_hours, locale)}</td>
-              {amounts &&
-                currencies.map((c) => {
-                  const a = r.billable_amounts?.find((x) => x.currency === c);
-                  return (
-                    <td key={c} className={num}>
-                      {a ? formatMoney(a.billable_amount, c, locale) : <span className="text-stone-500">—</span>}
-                    </td>
-                  );
-                })}
+              {amounts && <AmountCells amounts={r.billable_amounts} currencies={currencies} locale={locale} />}
             </tr>
           ))}
         </tbody>

@@ -5,10 +5,10 @@ import { useWorkspaceSession } from '../../api/session.ts';
 import { Select } from '../../ui/Select.tsx';
 import { mayRunTimeReport } from './access.ts';
 import { timeQuery, type GroupBy, type TimeGroup } from './api.ts';
-import { currenciesOf, formatHours, formatMoney } from './format.ts';
+import { currenciesOf, formatHours } from './format.ts';
 import { GROUPS, groupByOf } from './params.ts';
 import { periodOf } from './period.ts';
-import { Chart, Downloads, Empty, LoadError, Loading, NotAllowed, PeriodPicker, TableBox, num, th, useSearchUpdate } from './parts.tsx';
+import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, NotAllowed, PeriodPicker, TableBox, num, th, useSearchUpdate } from './parts.tsx';
 
 const NOUN: Record<GroupBy, string> = { project: 'project', task: 'task', person: 'person', client: 'client' };
 
@@ -100,15 +100,7 @@ function TimeTable({ groupBy, rows }: { groupBy: GroupBy; rows: TimeGroup[] }) {
               </th>
               <td className={num}>{formatHours(r.hours, locale)}</td>
               <td className={num}>{formatHours(r.billable_hours, locale)}</td>
-              {amounts &&
-                currencies.map((c) => {
-                  const a = r.billable_amounts?.find((x) => x.currency === c);
-                  return (
-                    <td key={c} className={num}>
-                      {a ? formatMoney(a.billable_amount, c, locale) : <span className="text-stone-500">—</span>}
-                    </td>
-                  );
-                })}
+              {amounts && <AmountCells amounts={r.billable_amounts} currencies={currencies} locale={locale} />}
             </tr>
           ))}
         </tbody>

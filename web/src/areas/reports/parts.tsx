@@ -8,7 +8,7 @@ import { DatePicker } from '../../ui/DatePicker.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import { exportUrl, type ExportReport, type Range } from './api.ts';
-import { dateLabel } from './format.ts';
+import { dateLabel, formatMoney } from './format.ts';
 import { PERIODS, periodRange, presetOf, today, type Period } from './period.ts';
 
 /** Changes some of the URL's parameters, keeping the others (the page's state lives in the URL). */
@@ -119,3 +119,15 @@ export function TableBox({ label, children }: { label: string; children: ReactNo
 
 export const th = 'px-3 py-2';
 export const num = 'px-3 py-2.5 text-right whitespace-nowrap tabular-nums';
+
+/** A row's billable amounts, one cell per currency of the table (a dash where it has none): currencies are never added. */
+export function AmountCells({ amounts, currencies, locale }: { amounts: { currency: string; billable_amount: number }[] | undefined; currencies: string[]; locale: string }) {
+  return currencies.map((c) => {
+    const a = amounts?.find((x) => x.currency === c);
+    return (
+      <td key={c} className={num}>
+        {a ? formatMoney(a.billable_amount, c, locale) : <span className="text-stone-500">—</span>}
+      </td>
+    );
+  });
+}
