@@ -77,6 +77,11 @@ async function xlsxRows(payload: Buffer) {
   workbook.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
   return rows;
 }
+async function xlsxDateFormat(payload: Buffer) {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(payload as never);
+  return workbook.worksheets[0].getRow(2).getCell(1).numFmt;
+}
 
 describe('the time report', () => {
   it('gives an administrator everyone’s rounded hours by person, with amounts per currency never added together', async () => {
@@ -251,7 +256,12 @@ describe('the exports', () => {
     expect(csv.slice(1).map((r) => [r[1], Number(r[2])])).toEqual(json.results.map((g) => [g.name, g.hours]));
     const entries = await xlsxRows((await get(s.owner, `/web/api/reports/time/export?format=xlsx&rows=entries&${MARCH}&group_by=project`)).rawPayload);
     expect(entries[0]).toContain('Billable amount');
-    expect(entries.slice(1).map((r) => r[0])).toEqual(['2026-03-02', '2026-03-03', '2026-03-03', '2026-03-04', '2026-03-04', '2026-03-05']);
+    // Real date cells (a spreadsheet sorts and filters them as dates), shown as yyyy-mm-dd; CSV keeps ISO text.
+    expect(entries.slice(1).map((r) => (r[0] as Date).toISOString().slice(0, 10))).toEqual(['2026-03-02', '2026-03-03', '2026-03-03', '2026-03-04', '2026-03-04', '2026-03-05']);
+    expect(entries.slice(1).every((r) => r[0] instanceof Date)).toBe(true);
+    expect(await xlsxDateFormat((await get(s.owner, `/web/api/reports/time/export?format=xlsx&rows=entries&${MARCH}`)).rawPayload)).toBe('yyyy-mm-dd');
+    const csvEntries = csvRows((await get(s.owner, `/web/api/reports/time/export?format=csv&rows=entries&${MARCH}`)).body);
+    expect(csvEntries[1]![0]).toBe('2026-03-02');
     expect(entries.slice(1).reduce((sum, r) => sum + Number(r[7]), 0)).toBe(8.75);
   });
 

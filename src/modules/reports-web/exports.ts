@@ -16,13 +16,16 @@ import { contentDisposition } from '../../http/files.ts';
  * WorkbookWriter (inline strings, no shared-strings table to keep in memory;
  * every row committed as it is written). Numbers are the API's numbers: the
  * same JavaScript numbers the JSON responses carry, written as CSV text the way
- * JSON writes them and as numeric cells in XLSX.
+ * JSON writes them and as numeric cells in XLSX. Calendar days are date cells in
+ * XLSX (shown yyyy-mm-dd, which every spreadsheet's locale reads), ISO text in CSV.
  */
 
 export type Cell = string | number | boolean | null;
 export interface Column {
   key: string;
   header: string;
+  /** A calendar day (`YYYY-MM-DD`): a real date cell in XLSX (so it sorts and filters as a date); ISO text in CSV. */
+  date?: boolean;
 }
 export type Row = Record<string, Cell>;
 export type Format = 'csv' | 'xlsx';
@@ -33,7 +36,14 @@ export const CONTENT_TYPES: Record<Format, string> = {
 };
 
 const csvCell = (value: Cell) => (value === null ? '' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value));
-const xlsxCell = (value: Cell) => (value === null ? null : typeof value === 'boolean' ? (value ? 'yes' : 'no') : value);
+const xlsxCell = (value: Cell, column: Column) => {
+  if (value === null) return null;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  // A date cell is a day number; exceljs writes a Date at UTC midnight as that day, whatever the server's zone.
+  if (column.date && typeof value === 'string') return new Date(`${value}T00:00:00Z`);
+  return value;
+};
+const DATE_FORMAT = 'yyyy-mm-dd';
 
 /** Sends `batches` as a download named `<name>.<format>`; the reply is a stream that fills as batches arrive. */
 export function sendExport(
@@ -65,13 +75,19 @@ function csvStream(columns: Column[], batches: AsyncIterable<Row[]>, onError: (e
 
 function xlsxStream(sheetName: string, columns: Column[], batches: AsyncIterable<Row[]>, onError: (err: Error) => void) {
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+  // Styles only for the date format (one shared style record), no shared strings to keep in memory.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
   const sheet = workbook.addWorksheet(sheetName);
+  const dateColumns = columns.flatMap((c, i) => (c.date ? [i + 1] : []));
   void (async () => {
     sheet.addRow(columns.map((c) => c.header)).commit();
     for await (const batch of batches) {
       if (out.destroyed) return;
-      for (const row of batch) sheet.addRow(columns.map((c) => xlsxCell(row[c.key] ?? null))).commit();
+      for (const row of batch) {
+        const added = sheet.addRow(columns.map((c) => xlsxCell(row[c.key] ?? null, c)));
+        for (const i of dateColumns) added.getCell(i).numFmt = DATE_FORMAT;
+        added.commit();
+      }
       // Back-pressure: the next batch is read only when the client has taken what is buffered.
       if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
     }

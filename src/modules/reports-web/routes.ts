@@ -346,7 +346,7 @@ export async function reportsWebRoutes(app: FastifyInstance) {
           name: `time-entries-${name}`,
           sheet: 'Time entries',
           columns: [
-            { key: 'spent_date', header: 'Date' },
+            { key: 'spent_date', header: 'Date', date: true },
             { key: 'person', header: 'Person' },
             { key: 'client_name', header: 'Client' },
             { key: 'project_name', header: 'Project' },

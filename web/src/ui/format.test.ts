@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { createFormat, weekDays, weekStartOf } from './format.ts';
+
+const berlin = (locale = 'en-GB', durationStyle: 'clock' | 'decimal' = 'clock') => createFormat({ locale, timeZone: 'Europe/Berlin', durationStyle });
+
+describe('calendar days', () => {
+  it('are never moved by a time zone, whatever the workspace zone', () => {
+    for (const timeZone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'UTC', 'America/Los_Angeles']) {
+      const f = createFormat({ locale: 'en-GB', timeZone, durationStyle: 'clock' });
+      expect(f.day('2026-01-01')).toBe('1 Jan 2026');
+      expect(f.weekday('2026-03-29')).toBe('Sun 29 Mar');
+    }
+  });
+
+  it('follow the locale', () => {
+    expect(berlin('de-DE').day('2026-03-05')).toBe('5. März 2026');
+    expect(berlin('en-US').day('2026-03-05')).toBe('Mar 5, 2026');
+    expect(berlin('de-DE').weekdayShort('2026-03-02')).toBe('Mo');
+    expect(berlin('en-GB').dayRange('2026-03-02', '2026-03-08')).toMatch(/^2\s?–\s?8 Mar 2026$/);
+    expect(berlin('de-DE').dayRange('2026-03-30', '2026-04-05')).toMatch(/^30\. März\s?–\s?5\. Apr\. 2026$/);
+  });
+});
+
+describe('instants', () => {
+  it('are shown in the workspace zone, not the browser zone', () => {
+    // 23:30 UTC on 28 Mar is 00:30 on 29 Mar in Berlin (CET, +1).
+    expect(berlin().dayOf('2026-03-28T23:30:00Z')).toBe('2026-03-29');
+    expect(createFormat({ locale: 'en-GB', timeZone: 'America/New_York', durationStyle: 'clock' }).dayOf('2026-03-28T23:30:00Z')).toBe('2026-03-28');
+    expect(berlin().dateTime('2026-03-28T23:30:00Z')).toBe('29 Mar 2026, 00:30');
+  });
+
+  it('cross the DST switch with the zone’s offset', () => {
+    // Berlin moves to CEST (+2) at 01:00 UTC on 29 Mar 2026 and back at 01:00 UTC on 25 Oct 2026.
+    expect(berlin().dateTime('2026-03-29T00:59:00Z')).toBe('29 Mar 2026, 01:59');
+    expect(berlin().dateTime('2026-03-29T01:00:00Z')).toBe('29 Mar 2026, 03:00');
+    expect(berlin().dateTime('2026-10-25T00:30:00Z')).toBe('25 Oct 2026, 02:30');
+    expect(berlin().dateTime('2026-10-25T01:30:00Z')).toBe('25 Oct 2026, 02:30');
+    expect(berlin().dayOf('2026-10-25T22:59:00Z')).toBe('2026-10-25');
+    expect(berlin().dayOf('2026-10-25T23:00:00Z')).toBe('2026-10-26');
+  });
+});
+
+describe('weeks', () => {
+  it('have seven calendar days across a DST switch', () => {
+    expect(weekDays('2026-03-23')).toEqual(['2026-03-23', '2026-03-24', '2026-03-25', '2026-03-26', '2026-03-27', '2026-03-28', '2026-03-29']);
+    expect(weekDays('2026-10-19').at(-1)).toBe('2026-10-25');
+    expect(weekDays('2026-12-28').at(-1)).toBe('2027-01-03');
+  });
+
+  it('start on the workspace’s day', () => {
+    expect(weekStartOf('2026-03-29', 'monday')).toBe('2026-03-23');
+    expect(weekStartOf('2026-03-29', 'sunday')).toBe('2026-03-29');
+    expect(weekStartOf('2026-03-28', 'sunday')).toBe('2026-03-22');
+    expect(weekStartOf('2026-03-23', 'monday')).toBe('2026-03-23');
+    expect(weekStartOf('2026-01-01', 'saturday')).toBe('2025-12-27');
+  });
+});
+
+describe('durations', () => {
+  it('read h:mm or decimal hours, by the person’s choice', () => {
+    expect(berlin('en-GB', 'clock').duration(123_300)).toBe('34:15');
+    expect(berlin('en-GB', 'decimal').duration(123_300)).toBe('34.25');
+    expect(berlin('de-DE', 'decimal').duration(123_300)).toBe('34,25');
+    expect(berlin('en-GB', 'clock').hours(1.5)).toBe('1:30');
+    expect(berlin('en-GB', 'decimal').hours(0.1)).toBe('0.10');
+    expect(berlin('en-GB', 'clock').duration(0)).toBe('0:00');
+    expect(berlin('en-GB', 'clock').duration(59)).toBe('0:01');
+  });
+
+  it('of decimal hours go through whole seconds (no float drift)', () => {
+    // 0.1 + 0.2 hours is 1,080 s exactly, shown 0:18 (and 0.30), not 0.30000000000000004.
+    expect(berlin('en-GB', 'clock').hours(0.1 + 0.2)).toBe('0:18');
+    expect(berlin('en-GB', 'decimal').hours(0.1 + 0.2)).toBe('0.30');
+  });
+});
+
+describe('times of day, money and numbers', () => {
+  it('follow the locale', () => {
+    expect(berlin('en-GB').time('09:30')).toBe('09:30');
+    expect(berlin('en-US').time('21:05')).toBe('9:05 PM');
+    expect(berlin('de-DE').time('21:05')).toBe('21:05');
+    expect(berlin('en-GB').money(1234.5, 'EUR')).toBe('€1,234.50');
+    expect(berlin('de-DE').money(1234.5, 'EUR')).toBe('1.234,50\u00a0€');
+    expect(berlin('en-GB').money(1234, 'JPY')).toBe('JP¥1,234');
+    expect(berlin('de-DE').number(1234.567)).toBe('1.234,57');
+  });
+});

@@ -1,0 +1,135 @@
+import { CalendarDate, fromAbsolute, parseDate, toCalendarDate } from '@internationalized/date';
+
+/**
+ * One way to show dates, durations and money (issue 21 item 11). Every page, report
+ * and export of the web app formats through a `Format` made from three settings:
+ *
+ * - `locale`: the person's (their language), for month names, separators and the
+ *   12/24-hour clock;
+ * - `timeZone`: the workspace's IANA zone, the one the API's calendar days and
+ *   wall-clock times (`spent_date`, `started_time`) are in. Instants (`created_at`,
+ *   `timer_started_at`) are shown in it, never in the browser's zone, so a person
+ *   abroad sees the same day as the office;
+ * - `durationStyle`: the person's choice of `clock` (`34:15`) or `decimal` (`34.25`).
+ *
+ * Calendar days (`YYYY-MM-DD`) are never passed through a time zone at all: they are
+ * formatted as UTC dates, so no zone can move them to the day before. Formatters are
+ * made once per setting and kept (Intl constructors are slow).
+ */
+
+export type DurationStyle = 'clock' | 'decimal';
+
+export interface FormatSettings {
+  locale: string;
+  timeZone: string;
+  durationStyle: DurationStyle;
+}
+
+export interface Format {
+  readonly settings: FormatSettings;
+  /** A calendar day: "12 Jan 2026" (en-GB), "12.01.2026" style per locale (medium). */
+  day(date: string): string;
+  /** A calendar day with its weekday: "Mon 12 Jan". */
+  weekday(date: string): string;
+  /** A day's short weekday alone: "Mon". */
+  weekdayShort(date: string): string;
+  /** A range of calendar days: "12–18 Jan 2026". */
+  dayRange(from: string, to: string): string;
+  /** An instant (ISO 8601) as a date and time in the workspace zone. */
+  dateTime(iso: string): string;
+  /** A wall-clock `HH:mm` time as the locale writes it ("09:30", "9:30 AM"). */
+  time(hhmm: string): string;
+  /** Whole seconds as hours, in the person's style: "1:30" or "1.50". */
+  duration(seconds: number): string;
+  /** Decimal hours (the API's `hours`) as duration() shows them. */
+  hours(hours: number): string;
+  /** An amount in its own currency (JPY without decimals). Never adds amounts. */
+  money(amount: number, currency: string): string;
+  /** A plain number with up to `maxDigits` decimals. */
+  number(value: number, maxDigits?: number): string;
+  /** The calendar day (YYYY-MM-DD) an instant falls on in the workspace zone. */
+  dayOf(instant: string | number): string;
+}
+
+const cache = new Map<string, Format>();
+
+/** The formatter for these settings (made once, then shared). */
+export function createFormat(settings: FormatSettings): Format {
+  const key = `${settings.locale}|${settings.timeZone}|${settings.durationStyle}`;
+  let format = cache.get(key);
+  if (!format) cache.set(key, (format = build(settings)));
+  return format;
+}
+
+/** A calendar day as a UTC Date, the only way a day is handed to Intl here. */
+const utcDay = (date: string) => {
+  const d = parseDate(date);
+  return new Date(Date.UTC(d.year, d.month - 1, d.day));
+};
+
+function build(settings: FormatSettings): Format {
+  const { locale, timeZone, durationStyle } = settings;
+  const dayFormat = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const weekdayFormat = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const weekdayShort = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
+  const dateTimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+  const timeFormat = new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone: 'UTC' });
+  const decimalHours = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const money = new Map<string, Intl.NumberFormat>();
+  const numbers = new Map<number, Intl.NumberFormat>();
+
+  const duration = (seconds: number) => {
+    if (durationStyle === 'decimal') return decimalHours.format(Math.round(seconds / 36) / 100);
+    const minutes = Math.round(seconds / 60);
+    const sign = minutes < 0 ? '-' : '';
+    const abs = Math.abs(minutes);
+    return `${sign}${Math.floor(abs / 60)}:${String(abs % 60).padStart(2, '0')}`;
+  };
+
+  return {
+    settings,
+    day: (date) => dayFormat.format(utcDay(date)),
+    weekday: (date) => weekdayFormat.format(utcDay(date)),
+    weekdayShort: (date) => weekdayShort.format(utcDay(date)),
+    dayRange: (from, to) => dayFormat.formatRange(utcDay(from), utcDay(to)),
+    dateTime: (iso) => dateTimeFormat.format(new Date(iso)),
+    time: (hhmm) => {
+      const [h, m] = hhmm.split(':').map(Number);
+      return timeFormat.format(new Date(Date.UTC(2000, 0, 1, h, m)));
+    },
+    duration,
+    // Through whole seconds, as the browser sums hours (never a float sum of hours).
+    hours: (hours) => duration(Math.round(hours * 3600)),
+    money: (amount, currency) => {
+      let f = money.get(currency);
+      if (!f) money.set(currency, (f = new Intl.NumberFormat(locale, { style: 'currency', currency })));
+      return f.format(amount);
+    },
+    number: (value, maxDigits = 2) => {
+      let f = numbers.get(maxDigits);
+      if (!f) numbers.set(maxDigits, (f = new Intl.NumberFormat(locale, { maximumFractionDigits: maxDigits })));
+      return f.format(value);
+    },
+    dayOf: (instant) => {
+      const ms = typeof instant === 'number' ? instant : Date.parse(instant);
+      return toCalendarDate(fromAbsolute(ms, timeZone)).toString();
+    },
+  };
+}
+
+/** The seven calendar days of the week starting on `start` (calendar arithmetic: a DST week still has 7 days). */
+export function weekDays(start: string): string[] {
+  const first = parseDate(start);
+  return Array.from({ length: 7 }, (_, i) => first.add({ days: i }).toString());
+}
+
+/** The first day of the week holding `date`, for a week starting on `weekStart` (`monday`…`sunday`). */
+export function weekStartOf(date: string, weekStart: string): string {
+  const d: CalendarDate = parseDate(date);
+  const index = WEEKDAYS.indexOf(weekStart as (typeof WEEKDAYS)[number]);
+  // Date.getUTCDay: 0 = Sunday; WEEKDAYS: 0 = Monday.
+  const dow = (utcDay(date).getUTCDay() + 6) % 7;
+  return d.subtract({ days: (dow - (index < 0 ? 0 : index) + 7) % 7 }).toString();
+}
+
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
