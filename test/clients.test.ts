@@ -23,10 +23,11 @@ const FULL_FIELDS = [
   'tax',
   'tax2',
   'discount',
+  'language',
   'created_at',
   'updated_at',
 ].sort();
-const BILLING_FIELDS = ['payment_terms', 'payment_days', 'tax', 'tax2', 'discount'];
+const BILLING_FIELDS = ['payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language'];
 const BASIC_FIELDS = FULL_FIELDS.filter((f) => !BILLING_FIELDS.includes(f));
 
 interface Workspace {
@@ -140,6 +141,15 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 describe('POST /api/v2/clients', () => {
+  it('takes the language of the client\'s invoices, and a PATCH changes it', async () => {
+    const res = await api(ws.owner, 'POST', '/api/v2/clients', { name: uniqueName('Deutsch'), language: 'de' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().language).toBe('de');
+    const patched = await api(ws.owner, 'PATCH', `/api/v2/clients/${res.json().id}`, { language: 'en' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect((await getClient(ws.owner, res.json().id)).json().language).toBe('en');
+  });
+
   it('creates a client with 201, Location and an ETag matching the item read', async () => {
     const name = uniqueName('Minimal');
     const res = await api(ws.owner, 'POST', '/api/v2/clients', { name });
@@ -156,6 +166,7 @@ describe('POST /api/v2/clients', () => {
       tax: null,
       tax2: null,
       discount: null,
+      language: 'en',
     });
     expect(body).not.toHaveProperty('company_id');
     expect(body.created_at).toMatch(/Z$/);
@@ -264,6 +275,9 @@ describe('POST /api/v2/clients', () => {
     ['fractional days', { name: n, payment_terms: 'custom', payment_days: 1.5 }, 'payment_days'],
     ['string is_active', { name: n, is_active: 'yes' }, 'is_active'],
     ['long address', { name: n, address: 'a'.repeat(2001) }, 'address'],
+    ['unknown language', { name: n, language: 'fr' }, 'language'],
+    ['null language', { name: n, language: null }, 'language'],
+    ['upper-case language', { name: n, language: 'DE' }, 'language'],
   ])('rejects %s with a 400 naming the field, creating nothing', async (_label, body, field) => {
     const before = await countClients(ws.companyId);
     const res = await api(ws.owner, 'POST', '/api/v2/clients', body);

@@ -113,6 +113,21 @@ async function outboxOf(companyId: string) {
 }
 
 describe('sending', () => {
+  it('writes the default subject and body in the client’s language', async () => {
+    const german = (await api(w.owner, 'POST', '/api/v2/clients', { name: `Müller ${newId()}`, language: 'de' })).json();
+    const inv = await draft({ client_id: german.id, number: `DE-${newId().slice(-6)}` });
+    const res = await send(inv.id);
+    expect(res.statusCode, res.body).toBe(201);
+    const m = res.json();
+    expect(m.subject).toBe(`Rechnung ${inv.number} von Acme Studio`);
+    expect(m.body).toBe(
+      `Guten Tag ${german.name},\n\nanbei erhalten Sie die Rechnung ${inv.number} über 200,00\u00a0€, fällig am 31. März 2026. Die Rechnung liegt als PDF bei.\n\nMit freundlichen Grüßen\nAcme Studio\n`,
+    );
+    // What the sender typed is sent as typed, in any language.
+    const typed = await send((await draft({ client_id: german.id, number: `DE-${newId().slice(-6)}` })).id, { subject: 'Invoice attached', body: 'Hi!' });
+    expect(typed.json()).toMatchObject({ subject: 'Invoice attached', body: 'Hi!' });
+  });
+
   it('moves a draft to open and records the message and its e-mail together', async () => {
     const inv = await draft();
     const before = (await outboxOf(w.companyId)).length;

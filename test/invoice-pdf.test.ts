@@ -110,6 +110,42 @@ describe('invoice PDF', () => {
     }
   });
 
+  it('speaks the client’s language: German labels, dates, numbers and Sheaf’s own line kinds; typed text as typed', async () => {
+    const german = await insertClient(ctx.db, w.companyId, { name: 'Müller GmbH' });
+    expect((await api(w.owner, 'PATCH', `/api/v2/clients/${german}`, { language: 'de' })).statusCode).toBe(200);
+    const res = await api(w.owner, 'POST', '/api/v2/invoices', {
+      client_id: german,
+      number: 'DE-1',
+      issue_date: '2026-03-01',
+      payment_term: 'net_30',
+      tax: 19,
+      line_items: [
+        { description: 'Beratung', quantity: 1.5, unit_price: 1000 },
+        { kind: 'Hosting', description: 'Server', quantity: 1, unit_price: 10 },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { text } = await pdfText((await api(w.owner, 'GET', `/api/v2/invoices/${res.json().id}/pdf`)).rawPayload);
+    for (const expected of [
+      'RECHNUNG',
+      'RECHNUNG AN Müller GmbH',
+      'Rechnungsnummer DE-1',
+      'Rechnungsdatum 1. März 2026',
+      'Fällig am 31. März 2026',
+      'Zahlungsbedingungen 30 Tage netto',
+      'Leistung Beratung 1,5 1.000,00 € 1.500,00 €',
+      'Hosting Server 1 10,00 € 10,00 €',
+      'Zwischensumme 1.510,00 €',
+      'Steuer (19 %) 286,90 €',
+      'Gesamt (EUR) 1.796,90 €',
+      'Offener Betrag 1.796,90 €',
+      'Seite 1 von 1',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(text).not.toMatch(/Invoice number|Amount due|Page 1 of/);
+  });
+
   it('prints the workspace’s sender details (e-mail, phone, tax ID) under its address, left of the facts', async () => {
     const other = await makeInvoiceWorkspace(ctx.db, { sender_email: 'billing@acme.example', sender_phone: '+49 30 1234567', tax_id: 'DE123456789' });
     const client = await insertClient(ctx.db, other.companyId, { name: 'Initech' });

@@ -230,6 +230,8 @@ export interface ClientsTable {
   tax: Decimal | null;
   tax2: Decimal | null;
   discount: Decimal | null;
+  /** The language of the client's invoices and invoice e-mails (src/i18n). */
+  language: Generated<string>;
   is_active: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: Timestamp;

@@ -54,6 +54,14 @@ test('an administrator creates a client with custom terms, edits it, adds a cont
   server = (await workspace.api('GET', `/api/v2/clients/${id}`)).body;
   expect(server).toMatchObject({ discount: 5, tax: 7.5, payment_days: 20 });
 
+  // The invoice language (the PDF's and the invoice e-mails' default texts).
+  await edit.getByRole('button', { name: /Invoice language$/ }).click();
+  await page.getByRole('option', { name: 'Deutsch (German)' }).click();
+  await edit.getByRole('button', { name: 'Save client' }).click();
+  await expect(edit.getByRole('status')).toHaveText('Saved.');
+  expect(patches.at(-1)).toEqual({ body: { language: 'de' }, ifMatch: expect.stringMatching(/^"/) });
+  expect((await workspace.api('GET', `/api/v2/clients/${id}`)).body.language).toBe('de');
+
   // A contact, with an Idempotency-Key.
   const keys: string[] = [];
   page.on('request', (r) => {

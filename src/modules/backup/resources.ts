@@ -148,7 +148,7 @@ export const RESOURCES: ResourceSpec[] = [
     kind: 'table',
     name: 'clients',
     description: 'Clients with their invoicing defaults; `contacts` holds their contacts.',
-    columns: `c.id, c.name, c.address, c.currency, c.payment_terms, c.payment_days, c.tax, c.tax2, c.discount,
+    columns: `c.id, c.name, c.address, c.currency, c.payment_terms, c.payment_days, c.tax, c.tax2, c.discount, c.language,
       c.is_active, c.created_at, c.updated_at`,
     from: 'clients c',
     companyColumn: 'c.company_id',

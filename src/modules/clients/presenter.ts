@@ -15,6 +15,7 @@ export interface ClientRow {
   tax: string | null;
   tax2: string | null;
   discount: string | null;
+  language: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -46,6 +47,7 @@ export function presentClient(row: ClientRow, { billing }: { billing: boolean })
     tax: decimalNumber(row.tax),
     tax2: decimalNumber(row.tax2),
     discount: decimalNumber(row.discount),
+    language: row.language,
   };
 }
 

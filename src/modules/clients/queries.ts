@@ -24,6 +24,7 @@ function clientSelect(trx: Tx, companyId: string) {
       'c.tax',
       'c.tax2',
       'c.discount',
+      'c.language',
       'c.created_at',
       'c.updated_at',
     ])

@@ -9,6 +9,7 @@ import { principalOf } from '../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { presentClient, type ClientRow } from './presenter.ts';
 import { CLIENT_READ_ONLY, CLIENT_WRITABLE, PAYMENT_TERMS, type ClientInput } from './rules.ts';
+import { LANGUAGES } from '../../i18n/index.ts';
 import { seesClientBilling } from '../../access/catalog.ts';
 import { createClient, deleteClient, getClient, listClients, updateClient } from './service.ts';
 
@@ -33,6 +34,10 @@ const writable = {
   tax: Nullable(Percent('Default tax')),
   tax2: Nullable(Percent('Default second tax')),
   discount: Nullable(Percent('Default discount')),
+  language: Type.Union(
+    LANGUAGES.map((l) => Type.Literal(l)),
+    { description: 'The language of the client\'s invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted.' },
+  ),
   is_active: Type.Boolean({ description: 'false archives, true restores (owners and administrators only).' }),
 };
 
@@ -46,6 +51,7 @@ const ClientCreateBody = Type.Object(
     tax: Type.Optional(writable.tax),
     tax2: Type.Optional(writable.tax2),
     discount: Type.Optional(writable.discount),
+    language: Type.Optional(writable.language),
     is_active: Type.Optional(writable.is_active),
   },
   { additionalProperties: false },
@@ -67,11 +73,12 @@ export const ClientSchema = Type.Object(
     tax: Type.Optional(Nullable(Type.Number())),
     tax2: Type.Optional(Nullable(Type.Number())),
     discount: Type.Optional(Nullable(Type.Number())),
+    language: Type.Optional(writable.language),
   },
   {
     additionalProperties: false,
     description:
-      'Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`) appear only for callers who may edit clients or view invoices.',
+      'Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`) appear only for callers who may edit clients or view invoices.',
   },
 );
 

@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { PaymentTerms } from '../../db/types.ts';
 import { badRequest } from '../../errors.ts';
 import { isCurrencyCode } from '../workspaces/settings.ts';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES } from '../../i18n/index.ts';
 
 /**
  * Pure rules for clients: which properties may be written, what values they
@@ -20,6 +21,7 @@ export const CLIENT_WRITABLE = [
   'tax',
   'tax2',
   'discount',
+  'language',
   'is_active',
 ] as const;
 
@@ -41,6 +43,7 @@ export interface ClientInput {
   tax?: number | null;
   tax2?: number | null;
   discount?: number | null;
+  language?: string;
   is_active?: boolean;
 }
 
@@ -54,6 +57,8 @@ export interface ClientState {
   tax: string | null;
   tax2: string | null;
   discount: string | null;
+  /** The language of the client's invoices and their e-mails. */
+  language: string;
   is_active: boolean;
 }
 
@@ -65,6 +70,7 @@ export const EMPTY_CLIENT: Omit<ClientState, 'name'> = {
   tax: null,
   tax2: null,
   discount: null,
+  language: DEFAULT_LANGUAGE,
   is_active: true,
 };
 
@@ -114,6 +120,10 @@ export function applyClientInput(current: ClientState, input: ClientInput): Clie
   }
   for (const field of ['tax', 'tax2', 'discount'] as const) {
     if (input[field] !== undefined) next[field] = percentage(field, input[field]);
+  }
+  if (input.language !== undefined) {
+    if (!isLanguage(input.language)) throw badRequest(`language must be one of ${LANGUAGES.join(', ')}.`, { field: 'language' });
+    next.language = input.language;
   }
   if (input.is_active !== undefined) next.is_active = input.is_active;
 

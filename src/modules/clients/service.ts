@@ -52,6 +52,7 @@ function stateOf(row: ClientRow): ClientState {
     tax: row.tax,
     tax2: row.tax2,
     discount: row.discount,
+    language: row.language,
     is_active: row.is_active,
   };
 }

@@ -11,7 +11,8 @@ import { audit } from '../audit/service.ts';
 import { formatDate, formatMoney, pdfFilename } from './format.ts';
 import { INVOICE_PDF_RENDERER } from './pdf.ts';
 import { presentMessage, type MessageRow, type PresentedMessage } from './presenter.ts';
-import { loadWorkspace, receiptsOf, touchInvoice } from './queries.ts';
+import { findClient, loadWorkspace, receiptsOf, touchInvoice } from './queries.ts';
+import { translator } from '../../i18n/index.ts';
 import { assertNoNul, isEmail, type MessageEvent } from './rules.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
 
@@ -108,28 +109,36 @@ interface Letter {
   subject: string | null;
   overdue: boolean;
   attachPdf: boolean;
+  /** The client's language (src/i18n): the default subject and body are written in it. */
+  language: string;
 }
 
 export function defaultSubject(event: MessageEvent, l: Letter): string {
+  const t = translator(l.language);
+  const names = { number: l.number, workspace: l.workspaceName };
   switch (event) {
     case 'send':
-      return `Invoice ${l.number} from ${l.workspaceName}`;
+      return t('invoiceMail.sendSubject', names);
     case 'reminder':
-      return `Reminder: invoice ${l.number} from ${l.workspaceName} ${l.overdue ? 'is overdue' : 'is due'}`;
+      return t(l.overdue ? 'invoiceMail.reminderSubjectOverdue' : 'invoiceMail.reminderSubjectDue', names);
     case 'thank_you':
-      return `Thank you for your payment of invoice ${l.number}`;
+      return t('invoiceMail.thankYouSubject', names);
   }
 }
 
 export function defaultBody(event: MessageEvent, l: Letter): string {
-  const attached = l.attachPdf ? ' The invoice is attached as a PDF.' : '';
-  const about = l.subject ? `\n\nFor: ${l.subject}` : '';
+  const t = translator(l.language);
+  const date = formatDate(l.dueDate, l.language);
+  const attached = l.attachPdf ? ` ${t('invoiceMail.attached')}` : '';
+  const about = l.subject ? `\n\n${t('invoiceMail.about', { subject: l.subject })}` : '';
   const lines = {
-    send: `Please find invoice ${l.number} for ${formatMoney(l.amount, l.currency)}, due on ${formatDate(l.dueDate)}.${attached}${about}`,
-    reminder: `This is a reminder that invoice ${l.number} ${l.overdue ? 'was' : 'is'} due on ${formatDate(l.dueDate)}; ${formatMoney(l.dueAmount, l.currency)} remains to be paid.${attached}${about}`,
-    thank_you: `Thank you for your payment of invoice ${l.number}. We appreciate your business.${about}`,
+    send: t('invoiceMail.send', { number: l.number, amount: formatMoney(l.amount, l.currency, { language: l.language }), date }) + attached,
+    reminder:
+      t(l.overdue ? 'invoiceMail.reminderOverdue' : 'invoiceMail.reminderDue', { number: l.number, date, amount: formatMoney(l.dueAmount, l.currency, { language: l.language }) }) +
+      attached,
+    thank_you: t('invoiceMail.thankYou', { number: l.number }),
   }[event];
-  return `Hello ${l.clientName},\n\n${lines}\n\nKind regards,\n${l.workspaceName}\n`;
+  return `${t('invoiceMail.greeting', { client: l.clientName })}\n\n${lines}${about}\n\n${t('invoiceMail.closing')}\n${l.workspaceName}\n`;
 }
 
 function messageSelect(trx: Tx, companyId: string) {
@@ -189,6 +198,7 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
       subject: row.subject,
       overdue: todayIn(workspace.timezone, now) > row.due_date,
       attachPdf: m.attachPdf,
+      language: (await findClient(trx, p.companyId, row.client_id))?.language ?? 'en',
     };
     const subject = m.subject ?? defaultSubject(m.event, letter);
     const text = m.body ?? defaultBody(m.event, letter);

@@ -9,7 +9,8 @@ import type { Renderer } from '../../outbox/worker.ts';
 import { formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
 import { invoiceTotals } from './presenter.ts';
 import { findClient, loadWorkspace, type InvoiceRow, type LineRow } from './queries.ts';
-import { termLabel } from './rules.ts';
+import { kindLabel, termLabel } from './rules.ts';
+import { documentLocale, translator } from '../../i18n/index.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
 import type { Totals } from './totals.ts';
 
@@ -31,7 +32,7 @@ export interface InvoiceDocument {
   invoice: InvoiceRow;
   lines: LineRow[];
   workspace: { name: string; address: string | null; sender_email?: string | null; sender_phone?: string | null; tax_id?: string | null };
-  client: { name: string; address: string | null };
+  client: { name: string; address: string | null; language: string };
 }
 
 /** The invoice and what its document prints; with `visibleTo`, only an invoice in that principal's reach. */
@@ -41,7 +42,7 @@ export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId:
   const client = await findClient(trx, companyId, row.client_id);
   if (!workspace || !client) throw notFound('invoice');
   const { name, address, sender_email, sender_phone, tax_id } = workspace;
-  return { invoice: row, lines, workspace: { name, address, sender_email, sender_phone, tax_id }, client: { name: client.name, address: client.address } };
+  return { invoice: row, lines, workspace: { name, address, sender_email, sender_phone, tax_id }, client: { name: client.name, address: client.address, language: client.language } };
 }
 
 /** GET /invoices/:id/pdf: the document and its download name. */
@@ -165,14 +166,20 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const encode = f.unicode ? (s: string) => s : winAnsi;
   const inv = d.invoice;
   const totals: Totals = invoiceTotals(inv, d.lines);
-  const money = (v: { toFixed(): string } | string, opts?: { unitPrice?: boolean }) => encode(formatMoney(typeof v === 'string' ? v : v.toFixed(), inv.currency, opts));
+  // The document speaks the client's language (labels, dates, numbers); what people typed prints as typed.
+  const language = d.client.language;
+  const tr = translator(language);
+  const money = (v: { toFixed(): string } | string, opts?: { unitPrice?: boolean }) =>
+    encode(formatMoney(typeof v === 'string' ? v : v.toFixed(), inv.currency, { ...opts, language }));
+  const date = (x: string) => formatDate(x, language);
+  const percent = (x: string) => formatPercent(x, language);
   const size = inv.currency === 'USD' || inv.currency === 'CAD' ? 'LETTER' : 'A4';
 
   const doc = new PDFDocument({
     size,
     margins: { top: 50, bottom: 60, left: 50, right: 50 },
     bufferPages: true,
-    info: { Title: `Invoice ${inv.number}`, Author: d.workspace.name, Subject: inv.subject ?? `Invoice ${inv.number}` },
+    info: { Title: tr('invoice.title', { number: inv.number }), Author: d.workspace.name, Subject: inv.subject ?? tr('invoice.title', { number: inv.number }) },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Uint8Array) => chunks.push(Buffer.from(c)));
@@ -198,7 +205,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     doc.text(t(d.workspace.address, width * 0.42), { width: width * 0.42 });
   }
   // The sender details the workspace settings hold (a tax number is required on invoices in many countries).
-  const sender = [d.workspace.sender_email, d.workspace.sender_phone, d.workspace.tax_id ? `Tax ID ${d.workspace.tax_id}` : null];
+  const sender = [d.workspace.sender_email, d.workspace.sender_phone, d.workspace.tax_id ? tr('invoice.taxId', { id: d.workspace.tax_id }) : null];
   for (const line of sender.filter((x): x is string => Boolean(x))) {
     doc.font('body').fontSize(9).fillColor(MUTED);
     doc.text(t(line, width * 0.42), { width: width * 0.42 });
@@ -207,31 +214,34 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
 
   const factsX = left + width * 0.45;
   const factsW = right - factsX;
-  doc.fillColor(INK).font('bold').fontSize(22).text('INVOICE', factsX, 46, { width: factsW, align: 'right' });
+  doc.fillColor(INK).font('bold').fontSize(22).text(t(tr('invoice.heading')), factsX, 46, { width: factsW, align: 'right' });
   doc.moveDown(0.3);
   const facts: Array<[string, string]> = [
-    ['Invoice number', inv.number],
-    ['Issue date', formatDate(inv.issue_date)],
-    ['Due date', formatDate(inv.due_date)],
-    ['Payment terms', termLabel(inv.payment_term, inv.issue_date, inv.due_date)],
+    [tr('invoice.number'), inv.number],
+    [tr('invoice.issueDate'), date(inv.issue_date)],
+    [tr('invoice.dueDate'), date(inv.due_date)],
+    [tr('invoice.paymentTerms'), termLabel(inv.payment_term, inv.issue_date, inv.due_date, language)],
   ];
-  if (inv.purchase_order) facts.push(['Purchase order', inv.purchase_order]);
+  if (inv.purchase_order) facts.push([tr('invoice.purchaseOrder'), inv.purchase_order]);
   if (inv.service_period_start || inv.service_period_end) {
-    facts.push(['Service period', [inv.service_period_start, inv.service_period_end].map((x) => (x ? formatDate(x) : '…')).join(' – ')]);
+    facts.push([tr('invoice.servicePeriod'), [inv.service_period_start, inv.service_period_end].map((x) => (x ? date(x) : '…')).join(' – ')]);
   } else if (inv.period_start || inv.period_end) {
-    facts.push(['Period', [inv.period_start, inv.period_end].map((x) => (x ? formatDate(x) : '…')).join(' – ')]);
+    facts.push([tr('invoice.period'), [inv.period_start, inv.period_end].map((x) => (x ? date(x) : '…')).join(' – ')]);
   }
   let y = doc.y;
+  // The label column is as wide as its longest label (German ones are longer), within half the column.
+  doc.font('body').fontSize(9);
+  const labelW = Math.min(factsW / 2, Math.max(85, ...facts.map(([label]) => doc.widthOfString(t(label)) + 8)));
   for (const [label, value] of facts) {
-    doc.font('body').fontSize(9).fillColor(MUTED).text(label, factsX, y, { width: 85 });
+    doc.font('body').fontSize(9).fillColor(MUTED).text(t(label), factsX, y, { width: labelW });
     doc.font('bold').fontSize(9).fillColor(INK);
-    doc.text(t(value, factsW - 85), factsX + 85, y, { width: factsW - 85, align: 'right' });
+    doc.text(t(value, factsW - labelW), factsX + labelW, y, { width: factsW - labelW, align: 'right' });
     y = Math.max(doc.y, y + 13);
   }
   y = Math.max(y, leftBottom) + 22;
 
   // -- bill to, subject
-  doc.font('body').fontSize(9).fillColor(MUTED).text('BILL TO', left, y, { characterSpacing: 0.5 });
+  doc.font('body').fontSize(9).fillColor(MUTED).text(t(tr('invoice.billTo')), left, y, { characterSpacing: 0.5 });
   doc.font('bold').fontSize(11).fillColor(INK);
   doc.text(t(d.client.name, width * 0.6), left, doc.y + 2, { width: width * 0.6 });
   if (d.client.address) {
@@ -247,18 +257,18 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
 
   // -- lines
   const cols = [
-    { key: 'kind', title: 'Type', w: 64, align: 'left' as const },
-    { key: 'description', title: 'Description', w: width - 64 - 66 - 80 - 86, align: 'left' as const },
-    { key: 'quantity', title: 'Quantity', w: 66, align: 'right' as const },
-    { key: 'unit_price', title: 'Unit price', w: 80, align: 'right' as const },
-    { key: 'amount', title: 'Amount', w: 86, align: 'right' as const },
+    { key: 'kind', title: tr('invoice.columns.kind'), w: 64, align: 'left' as const },
+    { key: 'description', title: tr('invoice.columns.description'), w: width - 64 - 66 - 80 - 86, align: 'left' as const },
+    { key: 'quantity', title: tr('invoice.columns.quantity'), w: 66, align: 'right' as const },
+    { key: 'unit_price', title: tr('invoice.columns.unitPrice'), w: 80, align: 'right' as const },
+    { key: 'amount', title: tr('invoice.columns.amount'), w: 86, align: 'right' as const },
   ];
   const pad = 5;
   const header = () => {
     doc.rect(left, y, width, 20).fill(BAND);
     let x = left;
     for (const c of cols) {
-      doc.font('bold').fontSize(8.5).fillColor(MUTED).text(c.title.toUpperCase(), x + pad, y + 6, { width: c.w - 2 * pad, align: c.align, characterSpacing: 0.3 });
+      doc.font('bold').fontSize(8.5).fillColor(MUTED).text(t(c.title.toLocaleUpperCase(documentLocale(language))), x + pad, y + 6, { width: c.w - 2 * pad, align: c.align, characterSpacing: 0.3 });
       x += c.w;
     }
     y += 24;
@@ -270,9 +280,9 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     doc.font('body').fontSize(9.5);
     const cellWidth = (key: string) => cols.find((c) => c.key === key)!.w - 2 * pad;
     const cells: Record<string, string> = {
-      kind: t(line.kind, cellWidth('kind')),
+      kind: t(kindLabel(line.kind, language), cellWidth('kind')),
       description: t(line.description ?? '', cellWidth('description')),
-      quantity: formatQuantity(line.quantity),
+      quantity: formatQuantity(line.quantity, language),
       unit_price: money(line.unit_price, { unitPrice: true }),
       amount: line.effect === 'credit' ? money(amount.neg()) : money(amount),
     };
@@ -300,17 +310,17 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     y += 2;
   });
   if (d.lines.length === 0) {
-    doc.font('body').fontSize(9.5).fillColor(MUTED).text('No lines.', left + pad, y + 4);
+    doc.font('body').fontSize(9.5).fillColor(MUTED).text(t(tr('invoice.noLines')), left + pad, y + 4);
     y = doc.y + 6;
   }
 
   // -- totals
-  const rows: Array<{ label: string; value: string; strong?: boolean }> = [{ label: 'Subtotal', value: money(totals.subtotal) }];
-  if (Number(inv.discount ?? 0) > 0) rows.push({ label: `Discount (${formatPercent(inv.discount!)})`, value: money(totals.discountAmount.neg()) });
-  if (Number(inv.tax ?? 0) > 0) rows.push({ label: `Tax (${formatPercent(inv.tax!)})`, value: money(totals.taxAmount) });
-  if (Number(inv.tax2 ?? 0) > 0) rows.push({ label: `Tax 2 (${formatPercent(inv.tax2!)})`, value: money(totals.tax2Amount) });
-  rows.push({ label: `Total (${inv.currency})`, value: money(totals.amount), strong: true });
-  if (Number(inv.paid_total) > 0) rows.push({ label: 'Paid', value: money(`-${inv.paid_total}`) });
+  const rows: Array<{ label: string; value: string; strong?: boolean }> = [{ label: tr('invoice.subtotal'), value: money(totals.subtotal) }];
+  if (Number(inv.discount ?? 0) > 0) rows.push({ label: tr('invoice.discount', { percent: percent(inv.discount!) }), value: money(totals.discountAmount.neg()) });
+  if (Number(inv.tax ?? 0) > 0) rows.push({ label: tr('invoice.tax', { percent: percent(inv.tax!) }), value: money(totals.taxAmount) });
+  if (Number(inv.tax2 ?? 0) > 0) rows.push({ label: tr('invoice.tax2', { percent: percent(inv.tax2!) }), value: money(totals.tax2Amount) });
+  rows.push({ label: tr('invoice.total', { currency: inv.currency }), value: money(totals.amount), strong: true });
+  if (Number(inv.paid_total) > 0) rows.push({ label: tr('invoice.paid'), value: money(`-${inv.paid_total}`) });
   const boxW = 250;
   const boxX = right - boxW;
   if (y + 20 * rows.length + 40 > bottom()) {
@@ -325,7 +335,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     y += 17;
   }
   doc.rect(boxX, y + 2, boxW, 26).fill(BAND);
-  doc.font('bold').fontSize(12).fillColor(INK).text('Amount due', boxX + pad, y + 9, { width: boxW - 120 });
+  doc.font('bold').fontSize(12).fillColor(INK).text(t(tr('invoice.amountDue')), boxX + pad, y + 9, { width: boxW - 120 });
   doc.text(money(totals.dueAmount), boxX + boxW - 120, y + 9, { width: 120 - pad, align: 'right' });
   y += 44;
 
@@ -337,7 +347,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
       doc.addPage();
       y = doc.page.margins.top;
     }
-    doc.font('bold').fontSize(9).fillColor(MUTED).text('NOTES', left, y, { characterSpacing: 0.5 });
+    doc.font('bold').fontSize(9).fillColor(MUTED).text(t(tr('invoice.notes')), left, y, { characterSpacing: 0.5 });
     doc.font('body').fontSize(9.5).fillColor(INK).text(notes, left, doc.y + 3, { width });
   }
 
@@ -351,7 +361,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
       .font('body')
       .fontSize(8)
       .fillColor(MUTED)
-      .text(t(`${d.workspace.name} · Invoice ${inv.number} · Page ${i + 1} of ${range.count}`), left, doc.page.height - 40, {
+      .text(t(tr('invoice.footer', { workspace: d.workspace.name, number: inv.number, page: i + 1, pages: range.count })), left, doc.page.height - 40, {
         width,
         align: 'center',
         lineBreak: false,

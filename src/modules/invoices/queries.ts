@@ -59,13 +59,14 @@ export interface InvoiceClientRow {
   tax: string | null;
   tax2: string | null;
   discount: string | null;
+  language: string;
 }
 
 /** A client of the workspace; with `visibleTo`, only one that principal can see. */
 export function findClient(trx: Tx, companyId: string, clientId: string, visibleTo?: Principal): Promise<InvoiceClientRow | undefined> {
   let query = trx
     .selectFrom('clients')
-    .select(['id', 'name', 'address', 'is_active', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount'])
+    .select(['id', 'name', 'address', 'is_active', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language'])
     .where('company_id', '=', companyId)
     .where('id', '=', clientId);
   if (visibleTo) query = query.where(clientVisible(visibleTo, 'clients'));

@@ -4,6 +4,7 @@ import type { InvoiceState, PaymentTerms } from '../../db/types.ts';
 import { badRequest } from '../../errors.ts';
 import { PAYMENT_TERMS } from '../clients/rules.ts';
 import { isCurrencyCode } from '../workspaces/settings.ts';
+import { translator } from '../../i18n/index.ts';
 
 /**
  * Pure invoice rules (no I/O): field values, payment terms and due dates, date
@@ -239,11 +240,21 @@ export function followsTerm(term: PaymentTerms | null, issueDate: string, dueDat
  * A human label of a term for documents ("Net 30", "Due upon receipt", "Due in 12
  * days"): a fixed term's name when the due date is the term's, else the real delay.
  */
-export function termLabel(term: PaymentTerms | null, issueDate: string, dueDate: string): string {
-  if (term === 'upon_receipt' && followsTerm(term, issueDate, dueDate)) return 'Due upon receipt';
-  if (term && followsTerm(term, issueDate, dueDate)) return `Net ${termDays(term as Exclude<PaymentTerms, 'custom'>)}`;
+export function termLabel(term: PaymentTerms | null, issueDate: string, dueDate: string, language?: string): string {
+  const t = translator(language);
+  if (term === 'upon_receipt' && followsTerm(term, issueDate, dueDate)) return t('invoice.terms.uponReceipt');
+  if (term && followsTerm(term, issueDate, dueDate)) return t('invoice.terms.net', { days: termDays(term as Exclude<PaymentTerms, 'custom'>) });
   const days = daysBetween(issueDate, dueDate);
-  return days === 0 ? 'Due upon receipt' : `Due in ${days} days`;
+  return days === 0 ? t('invoice.terms.uponReceipt') : t('invoice.terms.dueIn', { count: days });
+}
+
+/** A line's kind as the document prints it: the kinds Sheaf itself writes in the client's language, any other as typed. */
+export function kindLabel(kind: string, language?: string): string {
+  const t = translator(language);
+  const known = kind.toLowerCase();
+  if (known === DEFAULT_KIND.toLowerCase()) return t('invoice.kinds.service');
+  if (known === IMPORTED_EXPENSE_KIND.toLowerCase()) return t('invoice.kinds.expense');
+  return kind;
 }
 
 /** A simple e-mail address check (RFC 5322 in full is not the point): one @, no spaces, a dot in the domain. */

@@ -6591,6 +6591,8 @@ export interface operations {
                             tax?: number | null;
                             tax2?: number | null;
                             discount?: number | null;
+                            /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
+                            language?: "en" | "de";
                         }[];
                         per_page: number;
                         total_pages: number;
@@ -6660,13 +6662,15 @@ export interface operations {
                     tax?: number | null;
                     tax2?: number | null;
                     discount?: number | null;
+                    /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
+                    language?: "en" | "de";
                     /** @description false archives, true restores (owners and administrators only). */
                     is_active?: boolean;
                 };
             };
         };
         responses: {
-            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`) appear only for callers who may edit clients or view invoices. */
+            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`) appear only for callers who may edit clients or view invoices. */
             201: {
                 headers: {
                     /** @description Strong ETag of this body. */
@@ -6691,6 +6695,8 @@ export interface operations {
                         tax?: number | null;
                         tax2?: number | null;
                         discount?: number | null;
+                        /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
+                        language?: "en" | "de";
                     };
                 };
             };
@@ -6741,7 +6747,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`) appear only for callers who may edit clients or view invoices. */
+            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`) appear only for callers who may edit clients or view invoices. */
             200: {
                 headers: {
                     /** @description Strong ETag of this body. */
@@ -6765,6 +6771,8 @@ export interface operations {
                         tax?: number | null;
                         tax2?: number | null;
                         discount?: number | null;
+                        /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
+                        language?: "en" | "de";
                     };
                 };
             };
@@ -6879,13 +6887,15 @@ export interface operations {
                     tax?: number | null;
                     tax2?: number | null;
                     discount?: number | null;
+                    /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
+                    language?: "en" | "de";
                     /** @description false archives, true restores (owners and administrators only). */
                     is_active?: boolean;
                 };
             };
         };
         responses: {
-            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`) appear only for callers who may edit clients or view invoices. */
+            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`) appear only for callers who may edit clients or view invoices. */
             200: {
                 headers: {
                     /** @description Strong ETag of this body. */
@@ -6909,6 +6919,8 @@ export interface operations {
                         tax?: number | null;
                         tax2?: number | null;
                         discount?: number | null;
+                        /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
+                        language?: "en" | "de";
                     };
                 };
             };

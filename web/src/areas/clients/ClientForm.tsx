@@ -14,12 +14,12 @@ import { TextField } from '../../ui/TextField.tsx';
 import { cx, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
 import type { ClientAccess } from './access.ts';
 import { useCreateClient, useUpdateClient, type Client } from './api.ts';
-import { changesOf, createOf, valuesOf, type Values } from './client-values.ts';
+import { changesOf, createOf, INVOICE_LANGUAGES, valuesOf, type InvoiceLanguage, type Values } from './client-values.ts';
 import { StaleAlert } from './StaleAlert.tsx';
 import { PAYMENT_TERMS, type PaymentTerms } from './terms.ts';
 
 /** Every writable property of a client (src/modules/clients/routes.ts); an error naming another goes above the form. */
-const FIELDS = ['name', 'address', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'is_active'] as const;
+const FIELDS = ['name', 'address', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'is_active'] as const;
 
 const TERMS_OPTIONS = [{ id: 'none', label: 'Not set' }, ...PAYMENT_TERMS];
 
@@ -127,6 +127,14 @@ export function ClientForm({ access, loaded, onReload }: { access: ClientAccess;
         <NumberField label="Second tax (%)" name="tax2" value={values.tax2} onChange={set('tax2')} minValue={0} maxValue={100} formatOptions={PERCENT} />
         <NumberField label="Discount (%)" name="discount" value={values.discount} onChange={set('discount')} minValue={0} maxValue={100} formatOptions={PERCENT} />
       </div>
+      <Select
+        label="Invoice language"
+        name="language"
+        options={INVOICE_LANGUAGES}
+        selectedKey={values.language}
+        onSelectionChange={(key) => set('language')(key as InvoiceLanguage)}
+        description="The language of this client’s invoice PDFs and the default texts of their invoice e-mails."
+      />
       {access.archives && (
         <Checkbox name="is_active" isSelected={values.is_active} onChange={set('is_active')}>
           Active (an archived client leaves the lists of active clients)

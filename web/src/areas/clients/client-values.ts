@@ -14,8 +14,16 @@ export interface Values {
   tax: number;
   tax2: number;
   discount: number;
+  /** The language of the client's invoices and invoice e-mails. */
+  language: InvoiceLanguage;
   is_active: boolean;
 }
+
+export type InvoiceLanguage = 'en' | 'de';
+export const INVOICE_LANGUAGES: { id: InvoiceLanguage; label: string }[] = [
+  { id: 'en', label: 'English' },
+  { id: 'de', label: 'Deutsch (German)' },
+];
 
 export function valuesOf(client?: Client): Values {
   return {
@@ -27,6 +35,7 @@ export function valuesOf(client?: Client): Values {
     tax: client?.tax ?? NaN,
     tax2: client?.tax2 ?? NaN,
     discount: client?.discount ?? NaN,
+    language: (client?.language as InvoiceLanguage | undefined) ?? 'en',
     is_active: client?.is_active ?? true,
   };
 }
@@ -42,6 +51,7 @@ function bodyOf(v: Values) {
     tax: numberOrNull(v.tax),
     tax2: numberOrNull(v.tax2),
     discount: numberOrNull(v.discount),
+    language: v.language,
     is_active: v.is_active,
   };
 }
@@ -68,6 +78,7 @@ export function createOf(v: Values, access: ClientAccess): ClientCreate {
   for (const [key, value] of Object.entries(body)) {
     if (key === 'name' || value === null) continue;
     if (key === 'is_active' && (value === true || !access.archives)) continue;
+    if (key === 'language' && value === 'en') continue; // the API's default
     out[key] = value;
   }
   return out as ClientCreate;

@@ -77,6 +77,7 @@ describe('the client form bodies', () => {
       is_active: false,
     });
     expect(createOf({ ...valuesOf(), name: 'Initech', is_active: false }, editor)).toEqual({ name: 'Initech' });
+    expect(createOf({ ...valuesOf(), name: 'Müller', language: 'de' }, editor)).toEqual({ name: 'Müller', language: 'de' });
   });
 });
 

@@ -1,0 +1,37 @@
+import i18next, { type TFunction } from 'i18next';
+import { de } from './de.ts';
+import { en } from './en.ts';
+
+/**
+ * What the server writes in a person's or a client's language (issue 21 item 12):
+ * i18next, the same library the web app uses (docs/decisions.md, "Languages"), with
+ * the catalogs in en.ts and de.ts. One instance, initialised synchronously at import
+ * (the catalogs are in memory), with no HTML escaping: the texts go into plain-text
+ * e-mails and PDFs, never into HTML.
+ */
+
+export const LANGUAGES = ['en', 'de'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'en';
+
+/** The Intl locale of a language's numbers and dates in documents. English keeps the US money style the PDFs always had ("€1,066.50"). */
+export const DOCUMENT_LOCALES: Record<Language, string> = { en: 'en-US', de: 'de-DE' };
+export const documentLocale = (language: string | null | undefined) => DOCUMENT_LOCALES[isLanguage(language) ? language : DEFAULT_LANGUAGE];
+
+const instance = i18next.createInstance();
+void instance.init({
+  resources: { en: { translation: en }, de: { translation: de } },
+  lng: DEFAULT_LANGUAGE,
+  fallbackLng: DEFAULT_LANGUAGE,
+  supportedLngs: [...LANGUAGES],
+  initAsync: false,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+
+export const isLanguage = (value: unknown): value is Language => typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+
+/** The texts in `language` (an unknown or missing language reads English). */
+export function translator(language: string | null | undefined): TFunction {
+  return instance.getFixedT(isLanguage(language) ? language : DEFAULT_LANGUAGE);
+}
