@@ -23,7 +23,7 @@ export function Dialog({ title, children, placement = 'center', hideTitle, ...pr
     <ModalOverlay
       {...props}
       isDismissable
-      className={cx('fixed inset-0 z-40 flex bg-stone-900/40', side ? 'justify-start' : 'items-center justify-center p-4')}
+      className={cx('fixed inset-0 z-40 flex bg-scrim', side ? 'justify-start' : 'items-center justify-center p-4')}
     >
       <Modal
         className={cx(

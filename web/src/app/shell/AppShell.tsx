@@ -8,6 +8,7 @@ import { MenuIcon } from '../../ui/icons.tsx';
 import { Logo } from '../../ui/Logo.tsx';
 import { focusRingCss } from '../../ui/styles.ts';
 import { NoWorkspace } from './NoWorkspace.tsx';
+import { Shortcuts } from './Shortcuts.tsx';
 import { SidebarContent } from './Sidebar.tsx';
 
 // The timer bar of every page (areas/time), in its own chunk: the first load stays small.
@@ -53,6 +54,7 @@ export function AppShell() {
         </DialogTrigger>
       </header>
 
+      <Shortcuts />
       <main id="main" tabIndex={-1} className="outline-none md:pl-64">
         <Suspense fallback={<div className="h-[4.5rem] border-b border-stone-200 bg-white" />}>
           <TimerBar />
