@@ -23,7 +23,9 @@ export function useCommand(name: string, handler: Handler) {
     const entry: Handler = () => latest.current();
     const list = handlers.get(name) ?? [];
     handlers.set(name, [...list, entry]);
-    return () => handlers.set(name, (handlers.get(name) ?? []).filter((h) => h !== entry));
+    return () => {
+      handlers.set(name, (handlers.get(name) ?? []).filter((h) => h !== entry));
+    };
   }, [name]);
 }
 
