@@ -17,11 +17,10 @@ import { useCreateClient, useUpdateClient, type Client } from './api.ts';
 import { changesOf, createOf, INVOICE_LANGUAGES, valuesOf, type InvoiceLanguage, type Values } from './client-values.ts';
 import { StaleAlert } from './StaleAlert.tsx';
 import { PAYMENT_TERMS, type PaymentTerms } from './terms.ts';
+import { useClientTexts } from './texts.ts';
 
 /** Every writable property of a client (src/modules/clients/routes.ts); an error naming another goes above the form. */
 const FIELDS = ['name', 'address', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'is_active'] as const;
-
-const TERMS_OPTIONS = [{ id: 'none', label: 'Not set' }, ...PAYMENT_TERMS];
 
 const PERCENT = { maximumFractionDigits: 4 };
 /**
@@ -30,6 +29,7 @@ const PERCENT = { maximumFractionDigits: 4 };
  * to reload); a create carries an Idempotency-Key (a retry or a double click saves once).
  */
 export function ClientForm({ access, loaded, onReload }: { access: ClientAccess; loaded?: { client: Client; etag: string }; onReload?: () => void }) {
+  const t = useClientTexts();
   const navigate = useNavigate();
   const create = useCreateClient();
   // The version this form edits: what was loaded, then what each save returned.
@@ -78,7 +78,7 @@ export function ClientForm({ access, loaded, onReload }: { access: ClientAccess;
   return (
     <Form
       validationErrors={fieldErrors}
-      aria-label={base ? 'Edit client' : 'New client'}
+      aria-label={base ? t('form.editClient') : t('form.newClient')}
       onSubmit={(event) => {
         event.preventDefault();
         submit();
@@ -86,71 +86,71 @@ export function ClientForm({ access, loaded, onReload }: { access: ClientAccess;
     >
       {stale && onReload && <StaleAlert onReload={onReload} />}
       {summary && <Alert>{summary}</Alert>}
-      <TextField label="Name" name="name" value={values.name} onChange={set('name')} isRequired maxLength={255} description="Unique in the workspace." />
+      <TextField label={t('name')} name="name" value={values.name} onChange={set('name')} isRequired maxLength={255} description={t('form.nameHint')} />
       <AriaTextField name="address" value={values.address} onChange={set('address')} maxLength={2000} className="flex flex-col gap-1.5">
-        <Label className={fieldLabel}>Address</Label>
+        <Label className={fieldLabel}>{t('address')}</Label>
         <TextArea rows={3} className={cx(inputBox, 'resize-y')} />
         <FieldError className={fieldError} />
       </AriaTextField>
       <TextField
-        label="Currency"
+        label={t('currency')}
         name="currency"
         value={values.currency}
         onChange={set('currency')}
         maxLength={3}
-        description="A three-letter code such as EUR or USD. Leave it empty to use the workspace currency."
+        description={t('form.currencyHint')}
       />
       <div className="grid gap-5 sm:grid-cols-2">
         <Select
-          label="Payment terms"
+          label={t('paymentTerms')}
           name="payment_terms"
-          options={TERMS_OPTIONS}
+          options={(['none', ...PAYMENT_TERMS] as const).map((id) => ({ id, label: t(`terms.${id}`) }))}
           selectedKey={values.payment_terms ?? 'none'}
           onSelectionChange={(key) => set('payment_terms')(key === 'none' ? null : (key as PaymentTerms))}
-          description="The default due date of this client’s invoices."
+          description={t('form.termsHint')}
         />
         {values.payment_terms === 'custom' && (
           <NumberField
-            label="Days until due"
+            label={t('form.daysUntilDue')}
             name="payment_days"
             value={values.payment_days}
             onChange={set('payment_days')}
             minValue={0}
             maxValue={365}
             formatOptions={{ maximumFractionDigits: 0 }}
-            description="Custom terms need a number of days, from 0 to 365."
+            description={t('form.daysHint')}
           />
         )}
       </div>
       <div className="grid gap-5 sm:grid-cols-3">
-        <NumberField label="Tax (%)" name="tax" value={values.tax} onChange={set('tax')} minValue={0} maxValue={100} formatOptions={PERCENT} />
-        <NumberField label="Second tax (%)" name="tax2" value={values.tax2} onChange={set('tax2')} minValue={0} maxValue={100} formatOptions={PERCENT} />
-        <NumberField label="Discount (%)" name="discount" value={values.discount} onChange={set('discount')} minValue={0} maxValue={100} formatOptions={PERCENT} />
+        <NumberField label={t('form.taxPercent')} name="tax" value={values.tax} onChange={set('tax')} minValue={0} maxValue={100} formatOptions={PERCENT} />
+        <NumberField label={t('form.secondTaxPercent')} name="tax2" value={values.tax2} onChange={set('tax2')} minValue={0} maxValue={100} formatOptions={PERCENT} />
+        <NumberField label={t('form.discountPercent')} name="discount" value={values.discount} onChange={set('discount')} minValue={0} maxValue={100} formatOptions={PERCENT} />
       </div>
       <Select
-        label="Invoice language"
+        label={t('form.invoiceLanguage')}
         name="language"
-        options={INVOICE_LANGUAGES}
+        options={INVOICE_LANGUAGES.map((id) => ({ id, label: t(`form.languages.${id}`) }))}
         selectedKey={values.language}
         onSelectionChange={(key) => set('language')(key as InvoiceLanguage)}
-        description="The language of this client’s invoice PDFs and the default texts of their invoice e-mails."
+        description={t('form.invoiceLanguageHint')}
       />
       {access.archives && (
         <Checkbox name="is_active" isSelected={values.is_active} onChange={set('is_active')}>
-          Active (an archived client leaves the lists of active clients)
+          {t('form.active')}
         </Checkbox>
       )}
       <div className="flex flex-wrap items-center gap-3 border-t border-stone-200 pt-5">
         <Button type="submit" isPending={create.isPending || update.isPending}>
-          {base ? 'Save client' : 'Create client'}
+          {base ? t('form.save') : t('form.create')}
         </Button>
         {!base && (
           <Button variant="secondary" onPress={() => navigate('/clients')}>
-            Cancel
+            {t('form.cancel')}
           </Button>
         )}
         <span role="status" className="text-sm text-stone-700">
-          {saved ? 'Saved.' : ''}
+          {saved ? t('form.saved') : ''}
         </span>
       </div>
     </Form>

@@ -16,6 +16,7 @@ import { ClientForm } from './ClientForm.tsx';
 import { ContactsSection } from './ContactsSection.tsx';
 import { StaleAlert } from './StaleAlert.tsx';
 import { termsLabel } from './terms.ts';
+import { useClientTexts } from './texts.ts';
 
 /** /clients/new: the form; /clients/:id: the client (its form for those who may edit), archive/delete, and its contacts. */
 export function ClientPage() {
@@ -27,30 +28,33 @@ export function ClientPage() {
 }
 
 function Back() {
+  const t = useClientTexts();
   return (
     <Link href="/clients" className="text-sm">
-      Back to clients
+      {t('backToClients')}
     </Link>
   );
 }
 
 function NewClient({ access }: { access: ClientAccess }) {
+  const t = useClientTexts();
   return (
     <div className="flex max-w-2xl flex-col gap-6">
       <div>
         <Back />
-        <PageHeading className="mt-2">New client</PageHeading>
+        <PageHeading className="mt-2">{t('newClient')}</PageHeading>
       </div>
       {access.writes ? (
         <ClientForm access={access} />
       ) : (
-        <Alert tone="info">Your role cannot add clients. Owners, administrators and managers with “Edit clients and tasks” can.</Alert>
+        <Alert tone="info">{t('cannotAdd')}</Alert>
       )}
     </div>
   );
 }
 
 function ExistingClient({ id, access }: { id: string; access: ClientAccess }) {
+  const t = useClientTexts();
   const query = useQuery(clientQuery(id));
   // Bumped to start the form again from the server's current version (after "Reload", archive or restore).
   const [version, setVersion] = useState(0);
@@ -66,14 +70,14 @@ function ExistingClient({ id, access }: { id: string; access: ClientAccess }) {
       <div>
         <Back />
         <div className="mt-2 flex flex-wrap items-center gap-3">
-          <PageHeading title={client?.name ?? 'Client'}>{client?.name ?? 'Client'}</PageHeading>
-          {client && !client.is_active && <span className="rounded-sm bg-stone-200 px-2 py-0.5 text-sm text-stone-800">Archived</span>}
+          <PageHeading title={client?.name ?? t('client')}>{client?.name ?? t('client')}</PageHeading>
+          {client && !client.is_active && <span className="rounded-sm bg-stone-200 px-2 py-0.5 text-sm text-stone-800">{t('archived')}</span>}
         </div>
       </div>
       {query.error && !loaded && <Alert>{describeError(query.error).message}</Alert>}
       {!loaded && !query.error && (
         <div role="status" className="text-stone-600">
-          Loading…
+          {t('loading')}
         </div>
       )}
       {loaded && (
@@ -81,7 +85,7 @@ function ExistingClient({ id, access }: { id: string; access: ClientAccess }) {
           {access.writes ? (
             <section aria-labelledby="client-details" className="flex flex-col gap-4">
               <h2 id="client-details" className="text-lg font-semibold text-stone-900">
-                Details
+                {t('details')}
               </h2>
               <ClientForm key={version} access={access} loaded={loaded} onReload={reload} />
             </section>
@@ -98,18 +102,20 @@ function ExistingClient({ id, access }: { id: string; access: ClientAccess }) {
 
 /** What someone who may not edit the client sees: the properties the API gave them. */
 function ClientDetails({ client }: { client: Client }) {
+  const t = useClientTexts();
+  const percent = (value: number | null) => (value === null ? '—' : t('percent', { value }));
   const rows: [string, string][] = [
-    ['Address', client.address ?? '—'],
-    ['Currency', client.currency],
+    [t('address'), client.address ?? '—'],
+    [t('currency'), client.currency],
   ];
-  if (client.payment_terms !== undefined) rows.push(['Payment terms', termsLabel(client.payment_terms, client.payment_days)]);
-  if (client.tax !== undefined) rows.push(['Tax', client.tax === null ? '—' : `${client.tax} %`]);
-  if (client.tax2 !== undefined) rows.push(['Second tax', client.tax2 === null ? '—' : `${client.tax2} %`]);
-  if (client.discount !== undefined) rows.push(['Discount', client.discount === null ? '—' : `${client.discount} %`]);
+  if (client.payment_terms !== undefined) rows.push([t('paymentTerms'), termsLabel(t, client.payment_terms, client.payment_days)]);
+  if (client.tax !== undefined) rows.push([t('tax'), percent(client.tax)]);
+  if (client.tax2 !== undefined) rows.push([t('secondTax'), percent(client.tax2)]);
+  if (client.discount !== undefined) rows.push([t('discount'), percent(client.discount)]);
   return (
     <section aria-labelledby="client-details" className="flex flex-col gap-3">
       <h2 id="client-details" className="text-lg font-semibold text-stone-900">
-        Details
+        {t('details')}
       </h2>
       <dl className="grid gap-x-6 gap-y-3 rounded-lg border border-stone-200 bg-white p-4 text-sm shadow-xs sm:grid-cols-[10rem_1fr]">
         {rows.map(([term, value]) => (
@@ -127,11 +133,12 @@ const isStale = (error: unknown) => error instanceof HttpError && error.status =
 
 /** Owners and administrators: archive or restore; an archived client can be deleted (If-Match with its ETag). */
 function ArchiveSection({ client, etag, onChanged, onReload }: { client: Client; etag: string; onChanged: () => void; onReload: () => void }) {
+  const t = useClientTexts();
   const update = useUpdateClient(client.id);
   return (
     <section aria-labelledby="client-status" className="flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
       <h2 id="client-status" className="text-lg font-semibold text-stone-900">
-        Status
+        {t('statusHeading')}
       </h2>
       {update.error &&
         (isStale(update.error) ? (
@@ -145,9 +152,7 @@ function ArchiveSection({ client, etag, onChanged, onReload }: { client: Client;
           <Alert>{describeError(update.error).message}</Alert>
         ))}
       <p className="text-sm text-stone-700">
-        {client.is_active
-          ? 'An archived client leaves the pickers and lists of active clients; its projects, invoices and history stay. Archive its active projects first.'
-          : 'This client is archived. Restore it to use it again, or delete it for good if it has no projects and no invoices.'}
+        {client.is_active ? t('archiveExplained') : t('restoreExplained')}
       </p>
       <div className="flex flex-wrap gap-2">
         <Button
@@ -155,7 +160,7 @@ function ArchiveSection({ client, etag, onChanged, onReload }: { client: Client;
           isPending={update.isPending}
           onPress={() => update.mutate({ changes: { is_active: !client.is_active }, etag }, { onSuccess: onChanged })}
         >
-          {client.is_active ? 'Archive client' : 'Restore client'}
+          {client.is_active ? t('archiveClient') : t('restoreClient')}
         </Button>
         {!client.is_active && <DeleteButton client={client} etag={etag} onReload={onReload} />}
       </div>
@@ -164,6 +169,7 @@ function ArchiveSection({ client, etag, onChanged, onReload }: { client: Client;
 }
 
 function DeleteButton({ client, etag, onReload }: { client: Client; etag: string; onReload: () => void }) {
+  const t = useClientTexts();
   const navigate = useNavigate();
   const remove = useDeleteClient(client.id);
   const [open, setOpen] = useState(false);
@@ -176,9 +182,9 @@ function DeleteButton({ client, etag, onReload }: { client: Client; etag: string
       }}
     >
       <Button variant="quiet" className="text-red-800">
-        Delete client
+        {t('deleteClient')}
       </Button>
-      <Dialog title="Delete this client?">
+      <Dialog title={t('deleteQuestion')}>
         <div className="flex flex-col gap-4">
             {remove.error &&
               (isStale(remove.error) ? (
@@ -189,17 +195,17 @@ function DeleteButton({ client, etag, onReload }: { client: Client; etag: string
                   }}
                 />
               ) : (
-                <Alert title="The client was not deleted">{describeError(remove.error).message}</Alert>
+                <Alert title={t('notDeleted')}>{describeError(remove.error).message}</Alert>
               ))}
             <p className="text-sm text-stone-700">
-              {client.name} and its contacts are deleted. A client with projects or invoices cannot be deleted. This cannot be undone.
+              {t('deleteExplained', { name: client.name })}
             </p>
             <div className="flex justify-end gap-2">
               <Button variant="secondary" slot="close">
-                Keep it
+                {t('keepIt')}
               </Button>
               <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate(etag, { onSuccess: () => navigate('/clients?status=archived') })}>
-                Delete client
+                {t('deleteClient')}
               </Button>
             </div>
           </div>

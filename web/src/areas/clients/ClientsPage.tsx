@@ -15,20 +15,18 @@ import { clientAccess } from './access.ts';
 import { clientsQuery, useUpdateClient, type ClientList } from './api.ts';
 import { apiQuery, filterOf, matchesName, searchOf, type ListFilter, type Status } from './filters.ts';
 import { termsLabel } from './terms.ts';
+import { useClientTexts } from './texts.ts';
 
 type ListedClient = ClientList['clients'][number];
 
 /** Rows drawn at a time: a page of 2,000 clients filters at once, and the table stays light. */
 const SLICE = 100;
 
-const STATUSES: { id: Status; label: string }[] = [
-  { id: 'active', label: 'Active clients' },
-  { id: 'archived', label: 'Archived clients' },
-  { id: 'all', label: 'All clients' },
-];
+const STATUSES: Status[] = ['active', 'archived', 'all'];
 
 /** /clients: the clients the caller sees, by name; status, search and page in the URL. */
 export function ClientsPage() {
+  const t = useClientTexts();
   const { workspace } = useWorkspaceSession();
   const access = clientAccess(workspace);
   const [params] = useSearchParams();
@@ -50,16 +48,16 @@ export function ClientsPage() {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <PageHeading>Clients</PageHeading>
+        <PageHeading>{t('clients')}</PageHeading>
         {access.writes && (
           <AriaLink href="/clients/new" className={buttonClass('primary')}>
-            New client
+            {t('newClient')}
           </AriaLink>
         )}
       </div>
-      <div className="grid gap-3 sm:grid-cols-[2fr_1fr]" role="group" aria-label="Filters">
+      <div className="grid gap-3 sm:grid-cols-[2fr_1fr]" role="group" aria-label={t('filters')}>
         <TextField
-          label="Search by name"
+          label={t('searchByName')}
           type="search"
           value={text}
           onChange={(value) => {
@@ -68,8 +66,8 @@ export function ClientsPage() {
           }}
         />
         <Select
-          label="Show"
-          options={STATUSES}
+          label={t('show')}
+          options={STATUSES.map((id) => ({ id, label: t(`status.${id}`) }))}
           selectedKey={filter.status}
           onSelectionChange={(key) => {
             setShown(SLICE);
@@ -80,32 +78,29 @@ export function ClientsPage() {
       {error && !list && <Alert>{describeError(error).message}</Alert>}
       {!list && !error && (
         <div role="status" className="rounded-lg border border-stone-200 bg-white p-6 text-stone-600 shadow-xs">
-          Loading clients…
+          {t('loadingClients')}
         </div>
       )}
       {list && (
         <section aria-labelledby="clients-list" aria-busy={isPlaceholderData} className="flex flex-col gap-3">
           <h2 id="clients-list" className="sr-only">
-            {STATUSES.find((s) => s.id === filter.status)!.label}
+            {t(`status.${filter.status}`)}
           </h2>
           {!access.writes && (
-            <p className="text-sm text-stone-600">
-              {workspace.role === 'member' ? 'The clients of the projects you are assigned to.' : 'The clients you can see.'} Ask an administrator to change
-              them.
-            </p>
+            <p className="text-sm text-stone-600">{workspace.role === 'member' ? t('readOnlyMember') : t('readOnlyOther')}</p>
           )}
           {matches.length === 0 ? (
             <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">
               {q ? (
-                <p>No client’s name contains “{q}”{list.total_pages > 1 ? ' on this page' : ''}.</p>
+                <p>{t(list.total_pages > 1 ? 'noMatchOnPage' : 'noMatch', { q })}</p>
               ) : filter.status === 'archived' ? (
-                <p>No archived clients.</p>
+                <p>{t('noArchived')}</p>
               ) : access.writes ? (
                 <p>
-                  No clients yet. <Link href="/clients/new">Add your first client</Link>.
+                  {t('noClientsYet')} <Link href="/clients/new">{t('addFirst')}</Link>
                 </p>
               ) : (
-                <p>No clients to show.</p>
+                <p>{t('noClients')}</p>
               )}
             </div>
           ) : (
@@ -113,18 +108,17 @@ export function ClientsPage() {
           )}
           <p role="status" className="text-sm text-stone-700">
             {q
-              ? `${matches.length} of ${list.clients.length} clients match`
-              : `${list.total_entries} ${list.total_entries === 1 ? 'client' : 'clients'}`}
-            {matches.length > shown && `, showing the first ${shown}`}.
+              ? t(matches.length > shown ? 'matchCountShowing' : 'matchCount', { matches: matches.length, count: list.clients.length, shown })
+              : t(matches.length > shown ? 'totalShowing' : 'total', { count: list.total_entries, shown })}
           </p>
           {matches.length > shown && (
             <div>
               <Button variant="secondary" onPress={() => setShown((n) => n + SLICE)}>
-                Show {Math.min(SLICE, matches.length - shown)} more
+                {t('showMore', { count: Math.min(SLICE, matches.length - shown) })}
               </Button>
             </div>
           )}
-          {list.total_pages > 1 && <Pager list={list} noun="clients" note="the search covers this page" onPage={(page) => go({ ...filter, page })} />}
+          {list.total_pages > 1 && <Pager list={list} noun={t('pagerNoun')} note={t('pagerNote')} onPage={(page) => go({ ...filter, page })} />}
         </section>
       )}
     </div>
@@ -132,6 +126,7 @@ export function ClientsPage() {
 }
 
 function ClientTable({ clients, archives }: { clients: ListedClient[]; archives: boolean }) {
+  const t = useClientTexts();
   const [problem, setProblem] = useState<string | null>(null);
   const billing = clients.some((c) => c.payment_terms !== undefined);
   return (
@@ -139,23 +134,23 @@ function ClientTable({ clients, archives }: { clients: ListedClient[]; archives:
       {problem && <Alert>{problem}</Alert>}
       <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
         <table className="w-full border-collapse text-sm">
-          <caption className="sr-only">Clients by name</caption>
+          <caption className="sr-only">{t('byName')}</caption>
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
             <tr>
               <th scope="col" className="px-3 py-2">
-                Name
+                {t('name')}
               </th>
               <th scope="col" className="px-3 py-2">
-                Currency
+                {t('currency')}
               </th>
               {billing && (
                 <th scope="col" className="hidden px-3 py-2 sm:table-cell">
-                  Payment terms
+                  {t('paymentTerms')}
                 </th>
               )}
               {archives && (
                 <th scope="col" className="px-3 py-2">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t('actions')}</span>
                 </th>
               )}
             </tr>
@@ -172,6 +167,7 @@ function ClientTable({ clients, archives }: { clients: ListedClient[]; archives:
 }
 
 function ClientRow({ client: c, billing, archives, onProblem }: { client: ListedClient; billing: boolean; archives: boolean; onProblem: (p: string | null) => void }) {
+  const t = useClientTexts();
   const update = useUpdateClient(c.id);
   const toggle = () => {
     onProblem(null);
@@ -181,14 +177,14 @@ function ClientRow({ client: c, billing, archives, onProblem }: { client: Listed
     <tr className="align-top">
       <th scope="row" className="px-3 py-2.5 text-left font-normal">
         <Link href={`/clients/${c.id}`}>{c.name}</Link>
-        {!c.is_active && <span className="ml-2 rounded-sm bg-stone-100 px-1.5 py-0.5 text-xs text-stone-700">Archived</span>}
+        {!c.is_active && <span className="ml-2 rounded-sm bg-stone-100 px-1.5 py-0.5 text-xs text-stone-700">{t('archived')}</span>}
       </th>
       <td className="px-3 py-2.5 text-stone-700">{c.currency}</td>
-      {billing && <td className="hidden px-3 py-2.5 text-stone-700 sm:table-cell">{termsLabel(c.payment_terms, c.payment_days)}</td>}
+      {billing && <td className="hidden px-3 py-2.5 text-stone-700 sm:table-cell">{termsLabel(t, c.payment_terms, c.payment_days)}</td>}
       {archives && (
         <td className="px-3 py-1.5 text-right">
-          <Button variant="quiet" className="min-h-9 px-3" isPending={update.isPending} onPress={toggle} aria-label={`${c.is_active ? 'Archive' : 'Restore'} ${c.name}`}>
-            {c.is_active ? 'Archive' : 'Restore'}
+          <Button variant="quiet" className="min-h-9 px-3" isPending={update.isPending} onPress={toggle} aria-label={t(c.is_active ? 'archiveNamed' : 'restoreNamed', { name: c.name })}>
+            {c.is_active ? t('archive') : t('restore')}
           </Button>
         </td>
       )}

@@ -9,44 +9,36 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { contactsQuery, useCreateContact, type Client, type Contact, type ContactCreate } from './api.ts';
+import { useClientTexts } from './texts.ts';
 
 /** The contact fields the API takes (src/modules/contacts/routes.ts), in the form's order. */
 const FIELDS = ['first_name', 'last_name', 'title', 'email', 'phone_office', 'phone_mobile', 'fax'] as const;
 type Field = (typeof FIELDS)[number];
 
-const LABELS: Record<Field, string> = {
-  first_name: 'First name',
-  last_name: 'Last name',
-  title: 'Title',
-  email: 'E-mail',
-  phone_office: 'Office phone',
-  phone_mobile: 'Mobile phone',
-  fax: 'Fax',
-};
-
 const fullName = (c: Contact) => [c.first_name, c.last_name].filter(Boolean).join(' ');
 
 /** A client's contacts (the people invoices go to), and for those who may edit clients, adding one. */
 export function ContactsSection({ client, writes }: { client: Client; writes: boolean }) {
+  const t = useClientTexts();
   const { data, error } = useQuery(contactsQuery(client.id));
   return (
     <section aria-labelledby="contacts" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="contacts" className="text-lg font-semibold text-stone-900">
-          Contacts
+          {t('contacts.heading')}
         </h2>
         {writes && <AddContact client={client} />}
       </div>
       {error && !data && <Alert>{describeError(error).message}</Alert>}
       {!data && !error && (
         <div role="status" className="text-sm text-stone-600">
-          Loading contacts…
+          {t('contacts.loading')}
         </div>
       )}
       {data &&
         (data.contacts.length === 0 ? (
           <p className="rounded-lg border border-dashed border-stone-300 bg-white p-6 text-center text-sm text-stone-700">
-            No contacts yet.{writes ? ' Add the people who receive this client’s invoices.' : ''}
+            {writes ? t('contacts.noneWrites') : t('contacts.none')}
           </p>
         ) : (
           <ul className="divide-y divide-stone-100 rounded-lg border border-stone-200 bg-white shadow-xs">
@@ -58,9 +50,9 @@ export function ContactsSection({ client, writes }: { client: Client; writes: bo
                 </span>
                 <span className="flex min-w-0 flex-col gap-0.5 text-stone-700">
                   {c.email && <span className="break-all">{c.email}</span>}
-                  {c.phone_office && <span>Office: {c.phone_office}</span>}
-                  {c.phone_mobile && <span>Mobile: {c.phone_mobile}</span>}
-                  {c.fax && <span>Fax: {c.fax}</span>}
+                  {c.phone_office && <span>{t('contacts.office', { phone: c.phone_office })}</span>}
+                  {c.phone_mobile && <span>{t('contacts.mobile', { phone: c.phone_mobile })}</span>}
+                  {c.fax && <span>{t('contacts.fax', { phone: c.fax })}</span>}
                 </span>
               </li>
             ))}
@@ -73,6 +65,7 @@ export function ContactsSection({ client, writes }: { client: Client; writes: bo
 const EMPTY: Record<Field, string> = { first_name: '', last_name: '', title: '', email: '', phone_office: '', phone_mobile: '', fax: '' };
 
 function AddContact({ client }: { client: Client }) {
+  const t = useClientTexts();
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState(EMPTY);
   const create = useCreateContact();
@@ -97,11 +90,11 @@ function AddContact({ client }: { client: Client }) {
 
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
-      <Button variant="secondary">Add contact</Button>
-      <Dialog title={`New contact at ${client.name}`}>
+      <Button variant="secondary">{t('contacts.add')}</Button>
+      <Dialog title={t('contacts.newAt', { name: client.name })}>
         <Form
           validationErrors={fieldErrors}
-          aria-label="New contact"
+          aria-label={t('contacts.newContact')}
           onSubmit={(event) => {
             event.preventDefault();
             submit();
@@ -111,7 +104,7 @@ function AddContact({ client }: { client: Client }) {
           {FIELDS.map((field) => (
             <TextField
               key={field}
-              label={LABELS[field]}
+              label={t(`contacts.fields.${field}`)}
               name={field}
               type={field === 'email' ? 'email' : field.startsWith('phone') || field === 'fax' ? 'tel' : 'text'}
               value={values[field]}
@@ -122,10 +115,10 @@ function AddContact({ client }: { client: Client }) {
           ))}
           <div className="flex justify-end gap-2">
             <Button variant="secondary" slot="close">
-              Cancel
+              {t('contacts.cancel')}
             </Button>
             <Button type="submit" isPending={create.isPending}>
-              Add contact
+              {t('contacts.add')}
             </Button>
           </div>
         </Form>

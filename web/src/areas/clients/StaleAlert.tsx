@@ -1,13 +1,15 @@
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { useClientTexts } from './texts.ts';
 
 /** A 412 in words, with the action that resolves it. */
 export function StaleAlert({ onReload }: { onReload: () => void }) {
+  const t = useClientTexts();
   return (
-    <Alert title="Someone else changed this client">
-      <p>It changed since you opened it. Reload to see their version, then make your change again.</p>
+    <Alert title={t('staleTitle')}>
+      <p>{t('staleText')}</p>
       <Button variant="secondary" className="mt-2" onPress={onReload}>
-        Reload client
+        {t('reloadClient')}
       </Button>
     </Alert>
   );

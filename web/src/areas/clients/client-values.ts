@@ -20,10 +20,8 @@ export interface Values {
 }
 
 export type InvoiceLanguage = 'en' | 'de';
-export const INVOICE_LANGUAGES: { id: InvoiceLanguage; label: string }[] = [
-  { id: 'en', label: 'English' },
-  { id: 'de', label: 'Deutsch (German)' },
-];
+/** The languages a client's invoices can be in (src/i18n on the server); their names are in texts.ts. */
+export const INVOICE_LANGUAGES: InvoiceLanguage[] = ['en', 'de'];
 
 export function valuesOf(client?: Client): Values {
   return {

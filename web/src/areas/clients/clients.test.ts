@@ -4,7 +4,9 @@ import { clientAccess } from './access.ts';
 import type { Client } from './api.ts';
 import { changesOf, createOf, valuesOf } from './client-values.ts';
 import { apiQuery, filterOf, matchesName, searchOf } from './filters.ts';
+import { i18n } from '../../ui/i18n.ts';
 import { termsLabel } from './terms.ts';
+import { clientTexts } from './texts.ts';
 
 const admin = clientAccess({ role: 'administrator', permissions: [] });
 const editor = clientAccess({ role: 'manager', permissions: ['edit_clients_and_tasks'] });
@@ -105,9 +107,14 @@ describe('the list filter', () => {
   });
 });
 
-it('payment terms read as words', () => {
-  expect(termsLabel(null, null)).toBe('Not set');
-  expect(termsLabel('net_30', null)).toBe('Net 30 days');
-  expect(termsLabel('custom', 20)).toBe('Custom: 20 days');
-  expect(termsLabel('custom', 1)).toBe('Custom: 1 day');
+it('payment terms read as words, in the person’s language', async () => {
+  const t = clientTexts;
+  expect(termsLabel(t, null, null)).toBe('Not set');
+  expect(termsLabel(t, 'net_30', null)).toBe('Net 30 days');
+  expect(termsLabel(t, 'custom', 20)).toBe('Custom: 20 days');
+  expect(termsLabel(t, 'custom', 1)).toBe('Custom: 1 day');
+  await i18n.changeLanguage('de');
+  expect(termsLabel(t, 'net_30', null)).toBe('30 Tage netto');
+  expect(termsLabel(t, 'custom', 1)).toBe('Individuell: 1 Tag');
+  await i18n.changeLanguage('en');
 });

@@ -1,17 +1,14 @@
-/** The API's payment terms (src/modules/clients/rules.ts PAYMENT_TERMS) as people read them. */
-export const PAYMENT_TERMS = [
-  { id: 'upon_receipt', label: 'Upon receipt' },
-  { id: 'net_15', label: 'Net 15 days' },
-  { id: 'net_30', label: 'Net 30 days' },
-  { id: 'net_45', label: 'Net 45 days' },
-  { id: 'net_60', label: 'Net 60 days' },
-  { id: 'custom', label: 'Custom' },
-] as const;
+import type { Translate } from '../../ui/i18n.ts';
 
-export type PaymentTerms = (typeof PAYMENT_TERMS)[number]['id'];
+/** The API's payment terms (src/modules/clients/rules.ts PAYMENT_TERMS); their names are in texts.ts (`terms.*`). */
+export const PAYMENT_TERMS = ['upon_receipt', 'net_15', 'net_30', 'net_45', 'net_60', 'custom'] as const;
 
-export function termsLabel(terms: string | null | undefined, days: number | null | undefined): string {
-  if (!terms) return 'Not set';
-  if (terms === 'custom') return days === 1 ? 'Custom: 1 day' : `Custom: ${days ?? '?'} days`;
-  return PAYMENT_TERMS.find((t) => t.id === terms)?.label ?? terms;
+export type PaymentTerms = (typeof PAYMENT_TERMS)[number];
+
+type TermTexts = { terms: { none: string; custom: string; customDays_one: string; customDays_other: string } & Record<PaymentTerms, string> };
+
+export function termsLabel(t: Translate<TermTexts>, terms: string | null | undefined, days: number | null | undefined): string {
+  if (!terms) return t('terms.none');
+  if (terms === 'custom') return days == null ? t('terms.custom') : t('terms.customDays', { count: days });
+  return (PAYMENT_TERMS as readonly string[]).includes(terms) ? t(`terms.${terms as PaymentTerms}`) : terms;
 }
