@@ -1,7 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useContext, useEffect, useMemo, useState } from 'react';
 import {
   Button as AriaButton,
   ComboBox as AriaComboBox,
+  ComboBoxStateContext,
   FieldError,
   Input,
   Label,
@@ -51,6 +52,7 @@ const layoutOptions = { estimatedRowHeight: 36, padding: 4 };
 export function ComboBox({ label, options, hideLabel, className, emptyText = 'Nothing matches', errorMessage, onOpenChange, onSelectionChange, ...props }: ComboBoxProps) {
   const index = useMemo(() => searchIndex(options, (o) => o.label), [options]);
   const [typed, setTyped] = useState('');
+  const [picks, setPicks] = useState(0);
   const items = useMemo(() => search(index, typed), [index, typed]);
   return (
     <AriaComboBox
@@ -65,6 +67,8 @@ export function ComboBox({ label, options, hideLabel, className, emptyText = 'No
       }}
       onSelectionChange={(key) => {
         setTyped('');
+        // A picker that stays empty (selectedKey null: picking adds a row) is cleared and closed after each pick.
+        if (props.selectedKey === null && key !== null) setPicks((n) => n + 1);
         onSelectionChange?.(key);
       }}
       className={cx('flex flex-col gap-1.5', className)}
@@ -77,6 +81,7 @@ export function ComboBox({ label, options, hideLabel, className, emptyText = 'No
         </AriaButton>
       </div>
       <FieldError className={fieldError}>{errorMessage}</FieldError>
+      <ClearAfterPick picks={picks} />
       <Popover className="min-w-(--trigger-width) rounded-md border border-stone-200 bg-white shadow-lg outline-none">
         <Virtualizer layout={ListLayout} layoutOptions={layoutOptions}>
           <ListBox className="max-h-72 overflow-auto outline-none" renderEmptyState={() => <p className="px-3 py-3 text-sm text-stone-600">{emptyText}</p>}>
@@ -94,4 +99,20 @@ export function ComboBox({ label, options, hideLabel, className, emptyText = 'No
       </Popover>
     </AriaComboBox>
   );
+}
+
+/**
+ * React Stately closes the list and shows the chosen option when the selected key changes;
+ * a picker whose key stays null never sees that change, so it is done here (the focus stays
+ * in the field, ready for the next pick).
+ */
+function ClearAfterPick({ picks }: { picks: number }) {
+  const state = useContext(ComboBoxStateContext);
+  useEffect(() => {
+    if (picks === 0 || !state) return;
+    state.setInputValue('');
+    state.close();
+    // Only on a new pick (the state object changes with every render).
+  }, [picks]);
+  return null;
 }

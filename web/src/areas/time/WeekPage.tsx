@@ -238,7 +238,7 @@ function GridCell({ row, col, name, week, choice, date, entries, now }: GridCell
   };
   const messageId = `cell-message-${row}-${col}`;
   return (
-    <div className="relative">
+    <div>
       <input
         data-cell={`${row}:${col}`}
         aria-label={name}
@@ -260,12 +260,14 @@ function GridCell({ row, col, name, week, choice, date, entries, now }: GridCell
           message ? 'border-red-600' : 'border-stone-300',
         )}
       />
-      {message && (
-        <span id={messageId} role="alert" className="absolute top-full left-1/2 z-20 mt-1 w-48 -translate-x-1/2 rounded bg-red-700 px-2 py-1 text-left text-xs text-white shadow">
+      {/* In the cell's flow, as wide as the cell: a floating bubble overlapped the next cell's and was cut off by the table's scroll box. */}
+      {message ? (
+        <span id={messageId} role="alert" className="mx-auto mt-1 block w-full max-w-24 text-left text-[11px] leading-tight break-words text-red-700">
           {message}
         </span>
+      ) : (
+        <span className="block h-3 text-[11px] leading-tight text-stone-600">{save.isPending ? 'Saving…' : save.isSuccess ? 'Saved' : ''}</span>
       )}
-      <span className="block h-3 text-[11px] leading-tight text-stone-600">{save.isPending ? 'Saving…' : save.isSuccess ? 'Saved' : ''}</span>
     </div>
   );
 }
