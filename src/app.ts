@@ -13,6 +13,7 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerResponseHeaders } from './http/response-headers.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerCompression } from './http/compression.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
@@ -106,6 +107,8 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   registerSecurity(app, { db, clock: config.clock, jwt: config.jwt ? createJwtVerifier(config.jwt, config.clock) : null });
   registerIdempotency(app);
   registerResponseHeaders(app);
+  // After idempotency: its onSend stores the uncompressed body before this one encodes it.
+  await registerCompression(app);
 
   await app.register(systemRoutes);
   await app.register(usersRoutes);

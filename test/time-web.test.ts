@@ -198,7 +198,9 @@ describe('timesheet and timer (web only)', () => {
     const sheet = res.json();
     expect(sheet).toMatchObject({ from: '2026-02-02', to: '2026-02-08', settings: { week_start: 'monday' } });
     expect(sheet.entries.every((e: { user_id: string }) => e.user_id === w.member.userId)).toBe(true);
-    expect(sheet.choices).toEqual([
+    // The choices are not re-sent with every week (issue 21): GET /web/api/time_choices has them.
+    expect(sheet).not.toHaveProperty('choices');
+    expect((await api(s.member, 'GET', '/web/api/time_choices')).json().choices).toEqual([
       expect.objectContaining({ project_id: project.projectId, task_id: project.taskId, client_name: 'Initech', project_name: 'Website', billable: true }),
     ]);
     // The owner may record anywhere (the create rule), so sees the other project too.
@@ -210,13 +212,94 @@ describe('timesheet and timer (web only)', () => {
   });
 
   it('shows the running timer with its project, and none once stopped', async () => {
-    expect((await api(s.member, 'GET', '/web/api/timer')).json()).toEqual({ running: null });
+    expect((await api(s.member, 'GET', '/web/api/timer')).json()).toMatchObject({ running: null });
     const started = await api(s.member, 'POST', '/api/v2/time_entries', { project_id: project.projectId, task_id: project.taskId, is_running: true });
     expect(started.statusCode, started.body).toBe(201);
     const { running } = (await api(s.member, 'GET', '/web/api/timer')).json();
     expect(running).toMatchObject({ id: started.json().id, is_running: true, project: { name: 'Website' }, client: { name: 'Initech' } });
     expect((await api(s.member, 'PATCH', `/api/v2/time_entries/${running.id}/stop`)).statusCode).toBe(200);
-    expect((await api(s.member, 'GET', '/web/api/timer')).json()).toEqual({ running: null });
+    expect((await api(s.member, 'GET', '/web/api/timer')).json()).toMatchObject({ running: null });
+  });
+
+  it('tells a running timer\u2019s earlier runs apart from the current one: fresh 0, restarted its first run (issue 21 item 2)', async () => {
+    const started = await api(s.member, 'POST', '/api/v2/time_entries', { project_id: project.projectId, task_id: project.taskId, is_running: true });
+    expect(started.statusCode, started.body).toBe(201);
+    ctx.clock.advance(22_000);
+    let { running } = (await api(s.member, 'GET', '/web/api/timer')).json();
+    // duration_seconds already holds the 22 s run (the API's meaning); earlier_seconds none of it.
+    expect(running).toMatchObject({ id: started.json().id, duration_seconds: 22, earlier_seconds: 0 });
+    expect((await api(s.member, 'PATCH', `/api/v2/time_entries/${running.id}/stop`)).statusCode).toBe(200);
+    ctx.clock.advance(60_000);
+    const restarted = await api(s.member, 'PATCH', `/api/v2/time_entries/${running.id}/restart`, {});
+    expect(restarted.statusCode, restarted.body).toBe(200);
+    ctx.clock.advance(5_000);
+    ({ running } = (await api(s.member, 'GET', '/web/api/timer')).json());
+    expect(running).toMatchObject({ duration_seconds: 27, earlier_seconds: 22, is_running: true });
+    expect(Date.parse(ctx.clock.now().toISOString()) - Date.parse(running.timer_started_at)).toBe(5_000);
+    // The week shows it the same way; a stopped entry's earlier_seconds is its duration.
+    const sheet = (await api(s.member, 'GET', `/web/api/timesheet?date=${running.spent_date}`)).json();
+    expect(sheet.entries.find((e: { id: string }) => e.id === running.id)).toMatchObject({ duration_seconds: 27, earlier_seconds: 22 });
+    expect((await api(s.member, 'PATCH', `/api/v2/time_entries/${running.id}/stop`)).statusCode).toBe(200);
+    const stopped = (await api(s.member, 'GET', `/web/api/timesheet?date=${running.spent_date}`)).json();
+    expect(stopped.entries.find((e: { id: string }) => e.id === running.id)).toMatchObject({ duration_seconds: 27, earlier_seconds: 27, is_running: false });
+  });
+
+  it('names the caller\u2019s recently used project-task pairs, most recent first, only their own', async () => {
+    const design = await insertTask(ctx.db, w.companyId, 'Recent design');
+    await ctx.db.insertInto('project_task_assignments').values({ company_id: w.companyId, project_id: project.projectId, task_id: design, is_active: true }).execute();
+    const post = (caller: Caller, task: string, date: string) =>
+      api(caller, 'POST', '/api/v2/time_entries', { project_id: project.projectId, task_id: task, spent_date: date, hours: 1 });
+    expect((await post(s.member, design, '2030-05-04')).statusCode).toBe(201);
+    expect((await post(s.member, project.taskId, '2030-05-05')).statusCode).toBe(201);
+    expect((await post(s.other, design, '2030-05-06')).statusCode).toBe(201); // someone else's use changes nothing
+    let { recent } = (await api(s.member, 'GET', '/web/api/timer')).json();
+    expect(recent.slice(0, 2)).toEqual([
+      { project_id: project.projectId, task_id: project.taskId },
+      { project_id: project.projectId, task_id: design },
+    ]);
+    expect((await post(s.member, design, '2030-05-07')).statusCode).toBe(201);
+    ({ recent } = (await api(s.member, 'GET', '/web/api/timer')).json());
+    expect(recent.map((r: { task_id: string }) => r.task_id)).toEqual([design, project.taskId]);
+  });
+});
+
+describe('time choices: a strong ETag, 304 while unchanged (issue 21)', () => {
+  const choices = (caller: Caller, etag?: string) => api(caller, 'GET', '/web/api/time_choices', undefined).then(async (r) => (etag ? request(ctx.app, caller, { method: 'GET', url: '/web/api/time_choices', headers: { 'if-none-match': etag } }) : r));
+
+  it('answers 304 without a body to the current tag, 200 with a new tag after a project, task or assignment change', async () => {
+    const first = await choices(s.member);
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(first.headers['cache-control']).toBe('private, no-store');
+
+    const same = await choices(s.member, etag);
+    expect(same.statusCode).toBe(304);
+    expect(same.body).toBe('');
+    expect(same.headers.etag).toBe(etag);
+    expect((await choices(s.member, `W/${etag}`)).statusCode).toBe(304); // weak comparison, as If-None-Match uses
+    expect((await choices(s.member, `"other", ${etag}`)).statusCode).toBe(304);
+    expect((await choices(s.member, '"stale"')).statusCode).toBe(200);
+
+    // Each change gives a new tag, and the old one gets the full list.
+    let current = etag;
+    const changed = async (what: string) => {
+      const res = await choices(s.member, current);
+      expect(res.statusCode, what).toBe(200);
+      expect(res.headers.etag, what).not.toBe(current);
+      current = res.headers.etag as string;
+      return res.json().choices as { project_name: string; task_name: string }[];
+    };
+    expect((await api(s.owner, 'PATCH', `/api/v2/projects/${project.projectId}`, { name: 'Website relaunch' })).statusCode).toBe(200);
+    expect((await changed('project renamed')).map((c) => c.project_name)).toContain('Website relaunch');
+    expect((await api(s.owner, 'PATCH', `/api/v2/tasks/${project.taskId}`, { name: 'Renamed task' })).statusCode).toBe(200);
+    expect((await changed('task renamed')).map((c) => c.task_name)).toContain('Renamed task');
+    const extra = await billableProject(ctx.db, w.companyId, clientId, { name: 'Newly assigned' });
+    expect((await choices(s.member, current)).statusCode).toBe(304); // not assigned to the member: their list is unchanged
+    await assignUser(ctx.db, w.companyId, extra.projectId, w.member.userId);
+    expect((await changed('assigned')).map((c) => c.project_name)).toContain('Newly assigned');
+    // Another person's list has its own tag.
+    expect((await choices(s.other)).headers.etag).not.toBe(current);
   });
 });
 

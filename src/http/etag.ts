@@ -25,3 +25,16 @@ export function checkIfMatch(request: FastifyRequest, currentEtag: string, { req
   if (tags.includes('*') || tags.includes(currentEtag)) return;
   throw new ApiError('precondition_failed', 'The record has changed since you read it (If-Match does not match its ETag).');
 }
+
+/**
+ * Whether `If-None-Match` names the current ETag (or is `*`): the caller's copy is current and
+ * a GET answers 304. Weak comparison (RFC 9110 13.1.2): `W/"x"` matches `"x"`.
+ */
+export function matchesIfNoneMatch(request: FastifyRequest, currentEtag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === currentEtag;
+  });
+}

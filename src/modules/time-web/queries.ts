@@ -85,3 +85,22 @@ export async function writePrivateNotes(trx: Tx, companyId: string, entryId: str
   // updated_at stays: the entry as the API shows it did not change (and no API client should see a change it cannot read).
   await trx.updateTable('time_entries').set({ private_notes: notes }).where('company_id', '=', companyId).where('id', '=', entryId).execute();
 }
+
+/**
+ * The caller's last `limit` distinct project-task pairs, most recently used first (the day of
+ * their latest entry, then its creation): the type-aheads offer them before the rest.
+ */
+export async function recentPairs(trx: Tx, p: Principal, limit: number): Promise<{ project_id: string; task_id: string }[]> {
+  const rows = await trx
+    .selectFrom('time_entries')
+    .select(['project_id', 'task_id', sql<string>`max(spent_date)`.as('last_day'), sql<Date>`max(created_at)`.as('last_created')])
+    .where('company_id', '=', p.companyId)
+    .where('user_id', '=', p.userId)
+    .where('task_id', 'is not', null)
+    .groupBy(['project_id', 'task_id'])
+    .orderBy(sql`max(spent_date)`, 'desc')
+    .orderBy(sql`max(created_at)`, 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ project_id: r.project_id, task_id: r.task_id! }));
+}

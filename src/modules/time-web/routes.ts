@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../auth/principal.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
 import { ApiError, badRequest } from '../../errors.ts';
+import { etagOf, matchesIfNoneMatch } from '../../http/etag.ts';
 import { Enum, ErrorResponses, OrNull } from '../../http/schemas.ts';
 import { principalOf } from '../../http/security.ts';
 import { isWorkDate, todayIn } from '../../time/workspace-time.ts';
@@ -12,7 +13,10 @@ import { TimeEntrySchema } from '../time-entries/routes.ts';
 import { NOTES_MAX, checkNotes, isRuleError, weekEndOf, weekStartOf } from '../time-entries/rules.ts';
 import { editableEntryId, presentOf } from '../time-entries/service.ts';
 import { sheetPerson } from './person.ts';
-import { choicesFor, privateNotesOf, projectNames, writePrivateNotes } from './queries.ts';
+import { choicesFor, privateNotesOf, projectNames, recentPairs, writePrivateNotes } from './queries.ts';
+
+/** How many recently used project-task pairs the timer's answer carries (the type-aheads offer them first). */
+const RECENT_PAIRS = 10;
 
 /**
  * The web app's time screens (issue 16): one request per screen (the week with its
@@ -41,6 +45,11 @@ const WebEntrySchema = Type.Object(
     project: Type.Object({ id: Type.String(), name: Type.String(), code: OrNull(Type.String()) }, { additionalProperties: false }),
     client: Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false }),
     private_notes: OrNull(Type.String({ description: 'Private internal notes: only here, for those who may edit the entry.' })),
+    earlier_seconds: Type.Integer({
+      minimum: 0,
+      description:
+        'A running timer\u2019s seconds before its current run (its earlier runs when restarted, else 0): the browser shows earlier_seconds + (now \u2212 timer_started_at), since duration_seconds already holds the run up to the answer. A stopped entry\u2019s duration_seconds.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -73,8 +82,11 @@ const Sheet = Type.Object({
   }),
   user: Type.Object({ id: Type.String(), name: Type.String() }, { description: 'Whose week this is.' }),
   entries: Type.Array(WebEntrySchema),
-  choices: Type.Array(ChoiceSchema),
 });
+
+const PairSchema = Type.Object({ project_id: Type.String(), task_id: Type.String() }, { additionalProperties: false });
+
+const EtagHeader = { ETag: { type: 'string', description: 'Strong ETag of this body.' } };
 
 const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
 const PrivateNotes = Type.Object({ id: Type.String(), private_notes: OrNull(Type.String()) }, { additionalProperties: false });
@@ -97,7 +109,10 @@ async function decorate(trx: Tx, p: Principal, rows: EntryRow[], present: Presen
   const notes = await privateNotesOf(trx, p.companyId, own);
   return rows.map((row) => {
     const where = names.get(row.project_id)!;
-    return { ...presentEntry(row, present), project: where.project, client: where.client, private_notes: notes.get(row.id) ?? null };
+    const presented = presentEntry(row, present);
+    // The stored seconds of a running entry are its earlier runs (the presenter adds the current one).
+    const earlier = row.timer_started_at ? row.duration_seconds : presented.duration_seconds;
+    return { ...presented, project: where.project, client: where.client, private_notes: notes.get(row.id) ?? null, earlier_seconds: earlier };
   });
 }
 
@@ -111,7 +126,8 @@ export async function timeWebRoutes(app: FastifyInstance) {
       schema: {
         tags,
         operationId: 'getTimesheet',
-        summary: 'A week (the caller\u2019s, or a person\u2019s the caller may see): entries, week settings and the projects and tasks to record on',
+        summary: 'A week (the caller\u2019s, or a person\u2019s the caller may see): entries and week settings',
+        description: 'The projects and tasks to record on come from GET /web/api/time_choices (cached: ETag and 304), not with every week.',
         querystring: SheetQuery,
         response: { 200: Sheet, ...ErrorResponses },
       },
@@ -129,7 +145,7 @@ export async function timeWebRoutes(app: FastifyInstance) {
         const to = weekEndOf(from);
         const { rows } = await listEntries(trx, p.companyId, p, { userId: user.id, from, to }, { page: 1, perPage: SHEET_MAX });
         const entries = await decorate(trx, p, rows, presentOf(p, settings, now));
-        return { from, to, today, settings, user, entries, choices: await choicesFor(trx, p) };
+        return { from, to, today, settings, user, entries };
       });
     },
   );
@@ -141,8 +157,16 @@ export async function timeWebRoutes(app: FastifyInstance) {
       schema: {
         tags,
         operationId: 'getTimer',
-        summary: 'The caller\u2019s running timer, with its project and client',
-        response: { 200: Type.Object({ running: Type.Union([WebEntrySchema, Type.Null()]) }), ...ErrorResponses },
+        summary: 'The caller\u2019s running timer, with its project and client, and the project-task pairs they used last',
+        response: {
+          200: Type.Object({
+            running: Type.Union([WebEntrySchema, Type.Null()]),
+            recent: Type.Array(PairSchema, {
+              description: `The caller\u2019s last ${RECENT_PAIRS} distinct project-task pairs, most recently used first (by the entries\u2019 day, then creation): the type-aheads offer them first.`,
+            }),
+          }),
+          ...ErrorResponses,
+        },
       },
     },
     async (request) => {
@@ -151,7 +175,7 @@ export async function timeWebRoutes(app: FastifyInstance) {
         const settings = await loadTimeSettings(trx, p.companyId);
         const { rows } = await listEntries(trx, p.companyId, p, { userId: p.userId, isRunning: true }, { page: 1, perPage: 1 });
         const [running] = await decorate(trx, p, rows, presentOf(p, settings, app.config.clock()));
-        return { running: running ?? null };
+        return { running: running ?? null, recent: await recentPairs(trx, p, RECENT_PAIRS) };
       });
     },
   );
@@ -164,12 +188,22 @@ export async function timeWebRoutes(app: FastifyInstance) {
         tags,
         operationId: 'getTimeChoices',
         summary: 'The projects and tasks the caller may record time on',
-        response: { 200: Type.Object({ choices: Type.Array(ChoiceSchema) }), ...ErrorResponses },
+        description:
+          'With a strong `ETag` of the body; `If-None-Match` with the current tag answers 304 without a body, so the web app keeps its copy for as long as no project, task, client or assignment changed.',
+        response: {
+          200: { ...Type.Object({ choices: Type.Array(ChoiceSchema) }), headers: EtagHeader },
+          304: Type.Null({ description: 'Not modified: the copy with this ETag is current.' }),
+          ...ErrorResponses,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const p = principalOf(request);
-      return { choices: await withTenant(app.db, p.companyId, (trx) => choicesFor(trx, p)) };
+      const body = { choices: await withTenant(app.db, p.companyId, (trx) => choicesFor(trx, p)) };
+      const etag = etagOf(body);
+      reply.header('ETag', etag);
+      if (matchesIfNoneMatch(request, etag)) return reply.code(304).send();
+      return body;
     },
   );
 

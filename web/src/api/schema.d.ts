@@ -1135,7 +1135,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A week (the caller’s, or a person’s the caller may see): entries, week settings and the projects and tasks to record on */
+        /**
+         * A week (the caller’s, or a person’s the caller may see): entries and week settings
+         * @description The projects and tasks to record on come from GET /web/api/time_choices (cached: ETag and 304), not with every week.
+         */
         get: operations["getTimesheet"];
         put?: never;
         post?: never;
@@ -1152,7 +1155,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s running timer, with its project and client */
+        /** The caller’s running timer, with its project and client, and the project-task pairs they used last */
         get: operations["getTimer"];
         put?: never;
         post?: never;
@@ -1169,7 +1172,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The projects and tasks the caller may record time on */
+        /**
+         * The projects and tasks the caller may record time on
+         * @description With a strong `ETag` of the body; `If-None-Match` with the current tag answers 304 without a body, so the web app keeps its copy for as long as no project, task, client or assignment changed.
+         */
         get: operations["getTimeChoices"];
         put?: never;
         post?: never;
@@ -9342,16 +9348,8 @@ export interface operations {
                             };
                             /** @description Private internal notes: only here, for those who may edit the entry. */
                             private_notes: string | null;
-                        }[];
-                        choices: {
-                            project_id: string;
-                            project_name: string;
-                            project_code: string | null;
-                            client_id: string;
-                            client_name: string;
-                            task_id: string;
-                            task_name: string;
-                            billable: boolean;
+                            /** @description A running timer’s seconds before its current run (its earlier runs when restarted, else 0): the browser shows earlier_seconds + (now − timer_started_at), since duration_seconds already holds the run up to the answer. A stopped entry’s duration_seconds. */
+                            earlier_seconds: number;
                         }[];
                     };
                 };
@@ -9477,7 +9475,14 @@ export interface operations {
                             };
                             /** @description Private internal notes: only here, for those who may edit the entry. */
                             private_notes: string | null;
+                            /** @description A running timer’s seconds before its current run (its earlier runs when restarted, else 0): the browser shows earlier_seconds + (now − timer_started_at), since duration_seconds already holds the run up to the answer. A stopped entry’s duration_seconds. */
+                            earlier_seconds: number;
                         } | null;
+                        /** @description The caller’s last 10 distinct project-task pairs, most recently used first (by the entries’ day, then creation): the type-aheads offer them first. */
+                        recent: {
+                            project_id: string;
+                            task_id: string;
+                        }[];
                     };
                 };
             };
@@ -9529,6 +9534,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong ETag of this body. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9545,6 +9552,13 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: the copy with this ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             "4XX": {

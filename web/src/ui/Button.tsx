@@ -1,4 +1,5 @@
 import { Button as AriaButton, composeRenderProps, type ButtonProps as AriaButtonProps } from 'react-aria-components';
+import type { Ref } from 'react';
 import { cx, focusRing } from './styles.ts';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'quiet' | 'danger';
@@ -21,6 +22,8 @@ export const buttonClass = (variant: ButtonVariant = 'primary', extra?: string) 
 
 export interface ButtonProps extends AriaButtonProps {
   variant?: ButtonVariant;
+  /** To move the focus to it (React 19 passes it as a prop to React Aria's button). */
+  ref?: Ref<HTMLButtonElement>;
 }
 
 /** A button; `isPending` keeps it in place and tells screen readers it is busy while a request runs. */

@@ -1,16 +1,21 @@
+import { useContext, useEffect, useMemo, useState } from 'react';
 import {
   Button as AriaButton,
   ComboBox as AriaComboBox,
+  ComboBoxStateContext,
   FieldError,
   Input,
   Label,
   ListBox,
   ListBoxItem,
+  ListLayout,
   Popover,
+  Virtualizer,
   type ComboBoxProps as AriaComboBoxProps,
   type Key,
 } from 'react-aria-components';
 import { ChevronDownIcon } from './icons.tsx';
+import { search, searchIndex } from './match.ts';
 import { cx, fieldError, fieldLabel, inputBox } from './styles.ts';
 
 export interface ComboOption {
@@ -21,6 +26,7 @@ export interface ComboOption {
 
 export interface ComboBoxProps extends Omit<AriaComboBoxProps<ComboOption>, 'children' | 'className' | 'items' | 'defaultFilter'> {
   label: string;
+  /** In the order they should be offered (recently used first, say): matches keep it. */
   options: ComboOption[];
   hideLabel?: boolean;
   className?: string;
@@ -30,43 +36,83 @@ export interface ComboBoxProps extends Omit<AriaComboBoxProps<ComboOption>, 'chi
   errorMessage?: string;
 }
 
-/** A type-ahead choice from a long list (React Aria ComboBox): matches any words of the label, in any order. */
-export function ComboBox({ label, options, hideLabel, className, emptyText = 'Nothing matches', errorMessage, ...props }: ComboBoxProps) {
+/** Rows of one line; longer labels wrap and are measured (ListLayout's estimate). */
+const layoutOptions = { estimatedRowHeight: 36, padding: 4 };
+
+/**
+ * A type-ahead choice from a long list (React Aria ComboBox): typing keeps the options whose
+ * label holds every typed word, in any order, ignoring case and accents (ui/match.ts).
+ *
+ * React Stately filters only the items it collects itself, never an `items` list, so the
+ * filter is ours: the typed text (what the user typed since the list opened, not the text
+ * the field shows for the chosen option, so focusing a filled field still offers everything)
+ * narrows the folded labels, built once per options list. The list is virtualized: with
+ * 10,000 project-task pairs only the visible rows are in the page.
+ */
+export function ComboBox({ label, options, hideLabel, className, emptyText = 'Nothing matches', errorMessage, onOpenChange, onSelectionChange, ...props }: ComboBoxProps) {
+  const index = useMemo(() => searchIndex(options, (o) => o.label), [options]);
+  const [typed, setTyped] = useState('');
+  const [picks, setPicks] = useState(0);
+  const items = useMemo(() => search(index, typed), [index, typed]);
   return (
     <AriaComboBox
       {...props}
-      items={options}
+      items={items}
       menuTrigger="focus"
-      defaultFilter={(text, input) => {
-        const haystack = text.toLowerCase();
-        return input
-          .toLowerCase()
-          .split(/\s+/)
-          .every((word) => haystack.includes(word));
+      allowsEmptyCollection
+      onOpenChange={(isOpen, trigger) => {
+        // Opened again, or closed (the field then shows the chosen option again): offer everything.
+        if (!isOpen || trigger !== 'input') setTyped('');
+        onOpenChange?.(isOpen, trigger);
+      }}
+      onSelectionChange={(key) => {
+        setTyped('');
+        // A picker that stays empty (selectedKey null: picking adds a row) is cleared and closed after each pick.
+        if (props.selectedKey === null && key !== null) setPicks((n) => n + 1);
+        onSelectionChange?.(key);
       }}
       className={cx('flex flex-col gap-1.5', className)}
     >
       <Label className={cx(fieldLabel, hideLabel && 'sr-only')}>{label}</Label>
       <div className="relative">
-        <Input className={cx(inputBox, 'pr-9')} />
+        <Input className={cx(inputBox, 'pr-9')} onChange={(e) => setTyped(e.target.value)} />
         <AriaButton className="absolute inset-y-0 right-0 flex w-9 items-center justify-center rounded-r-md text-stone-500 outline-none data-focus-visible:outline-2 data-focus-visible:outline-teal-600">
           <ChevronDownIcon className="size-4" />
         </AriaButton>
       </div>
       <FieldError className={fieldError}>{errorMessage}</FieldError>
-      <Popover className="max-h-72 min-w-(--trigger-width) overflow-auto rounded-md border border-stone-200 bg-white p-1 shadow-lg outline-none">
-        <ListBox className="outline-none" renderEmptyState={() => <p className="px-2 py-2 text-sm text-stone-600">{emptyText}</p>}>
-          {(option: ComboOption) => (
-            <ListBoxItem
-              id={option.id}
-              textValue={option.label}
-              className="cursor-default rounded-sm px-2 py-2 text-sm text-stone-900 outline-none data-focused:bg-teal-50 data-selected:font-medium"
-            >
-              {option.label}
-            </ListBoxItem>
-          )}
-        </ListBox>
+      <ClearAfterPick picks={picks} />
+      <Popover className="min-w-(--trigger-width) rounded-md border border-stone-200 bg-white shadow-lg outline-none">
+        <Virtualizer layout={ListLayout} layoutOptions={layoutOptions}>
+          <ListBox className="max-h-72 overflow-auto outline-none" renderEmptyState={() => <p className="px-3 py-3 text-sm text-stone-600">{emptyText}</p>}>
+            {(option: ComboOption) => (
+              <ListBoxItem
+                id={option.id}
+                textValue={option.label}
+                className="cursor-default rounded-sm px-2 py-2 text-sm text-stone-900 outline-none data-focused:bg-teal-50 data-selected:font-medium"
+              >
+                {option.label}
+              </ListBoxItem>
+            )}
+          </ListBox>
+        </Virtualizer>
       </Popover>
     </AriaComboBox>
   );
+}
+
+/**
+ * React Stately closes the list and shows the chosen option when the selected key changes;
+ * a picker whose key stays null never sees that change, so it is done here (the focus stays
+ * in the field, ready for the next pick).
+ */
+function ClearAfterPick({ picks }: { picks: number }) {
+  const state = useContext(ComboBoxStateContext);
+  useEffect(() => {
+    if (picks === 0 || !state) return;
+    state.setInputValue('');
+    state.close();
+    // Only on a new pick (the state object changes with every render).
+  }, [picks]);
+  return null;
 }

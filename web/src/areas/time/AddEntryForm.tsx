@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import type { Key } from 'react-aria-components';
 import { formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
@@ -10,8 +10,9 @@ import { parseDuration, secondsToHours } from '../../ui/duration.ts';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { TextField } from '../../ui/TextField.tsx';
-import { useCreateEntry, type Choice, type NewEntry } from './api.ts';
-import { choiceId, choiceLabel } from './choices.ts';
+import { useCreateEntry, type NewEntry } from './api.ts';
+import { choiceLabel } from './choices.ts';
+import { usePairOptions } from './pair-options.ts';
 
 const FIELDS = ['project_id', 'task_id', 'hours', 'started_time', 'ended_time', 'notes', 'billable'] as const;
 
@@ -20,8 +21,7 @@ const FIELDS = ['project_id', 'task_id', 'hours', 'started_time', 'ended_time', 
  * (typed as in the week grid) or a start and an end time, notes and billable. The API's
  * refusal shows under the field it names; a project or task problem under the type-ahead.
  */
-/** `choices` come with the day's sheet: no request of their own. */
-export function AddEntryForm({ date, choices }: { date: string; choices: Choice[] }) {
+export function AddEntryForm({ date }: { date: string }) {
   const create = useCreateEntry();
   const keyFor = useIdempotencyKey();
   const [selected, setSelected] = useState<Key | null>(null);
@@ -29,8 +29,8 @@ export function AddEntryForm({ date, choices }: { date: string; choices: Choice[
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [formKey, setFormKey] = useState(0);
   const [done, setDone] = useState('');
-  const options = useMemo(() => choices.map((c) => ({ id: choiceId(c), label: choiceLabel(c) })), [choices]);
-  const choice = choices.find((c) => choiceId(c) === selected);
+  const pairs = usePairOptions();
+  const choice = pairs.find(selected);
   const { fieldErrors, summary } = formErrors(create.error, FIELDS);
   const errors = { ...fieldErrors, ...problems };
   const workError = errors.project_id ?? errors.task_id;
@@ -94,14 +94,15 @@ export function AddEntryForm({ date, choices }: { date: string; choices: Choice[
         <ComboBox
           label="Project and task"
           className="md:col-span-4"
-          options={options}
+          options={pairs.options}
+          onFocus={pairs.want}
           selectedKey={selected}
           onSelectionChange={(key) => {
             setSelected(key);
             setBillable(null);
             edited();
           }}
-          emptyText="No project or task matches"
+          emptyText={pairs.isPending ? 'Loading projects…' : 'No project or task matches'}
           isInvalid={Boolean(workError)}
           errorMessage={workError}
         />

@@ -66,7 +66,7 @@ export function DayPage() {
           </tfoot>
         </table>
       </div>
-      {own && <AddEntryForm date={day} choices={sheet.choices} />}
+      {own && <AddEntryForm date={day} />}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FocusEvent, type Ref } from 'react';
 import type { Key } from 'react-aria-components';
 import { HttpError } from '../../api/call.ts';
 import { describeError } from '../../api/errors.ts';
@@ -8,9 +8,11 @@ import { Button } from '../../ui/Button.tsx';
 import { ComboBox } from '../../ui/ComboBox.tsx';
 import { formatElapsed } from '../../ui/duration.ts';
 import { TextField } from '../../ui/TextField.tsx';
-import { choicesQuery, onEntriesBroadcast, timerQuery, useStartTimer, useStopTimer, type StartTimer, type WebEntry } from './api.ts';
-import { choiceId, choiceLabel } from './choices.ts';
+import { onEntriesBroadcast, timerQuery, useStartTimer, useStopTimer, type StartTimer, type WebEntry } from './api.ts';
+import { choiceLabel } from './choices.ts';
+import { usePairOptions } from './pair-options.ts';
 import { useServerNow } from './ticker.ts';
+import { entrySeconds } from './week.ts';
 
 /**
  * The timer bar of every page (issue 16): pick a project and task, notes, Start; the
@@ -37,17 +39,18 @@ export default function TimerBar() {
   }, [stop.isSuccess]);
 
   // While a start is on its way, or met another running timer, the form stays (to offer replacing it).
-  const showRunning = running && !start.isPending && !conflict;
+  const showRunning = Boolean(running && !start.isPending && !conflict);
+  const focus = useFocusKeptInBar(showRunning);
   return (
-    <section aria-label="Timer" className="border-b border-stone-200 bg-white">
+    <section aria-label="Timer" className="border-b border-stone-200 bg-white" {...focus.barProps}>
       <div className="mx-auto max-w-5xl px-4 py-3 sm:px-6 md:px-10">
         {showRunning ? (
-          <Running entry={running} onStop={() => {
+          <Running entry={running!} actionRef={focus.actionRef} onStop={() => {
               start.reset();
-              stop.mutate(running.id);
+              stop.mutate(running!.id);
             }} />
         ) : (
-          <Idle start={start} running={running} conflict={conflict} />
+          <Idle start={start} running={running} conflict={conflict} actionRef={focus.actionRef} />
         )}
         {stop.error && <Alert className="mt-2">{describeError(stop.error).message}</Alert>}
         <p aria-live="polite" className="sr-only">
@@ -58,9 +61,34 @@ export default function TimerBar() {
   );
 }
 
-function Running({ entry, onStop }: { entry: WebEntry; onStop: () => void }) {
+/**
+ * Start swaps the form for the running timer (and Stop back): the focused control goes away
+ * with it, and the focus fell to <body> (issue 21 item 8). When the focus was in the bar,
+ * it moves to the new state's button (Stop timer, or Start timer); elsewhere it is left alone.
+ */
+function useFocusKeptInBar(showRunning: boolean) {
+  const inBar = useRef(false);
+  const actionRef = useRef<HTMLButtonElement>(null);
+  const shown = useRef(showRunning);
+  useLayoutEffect(() => {
+    if (shown.current === showRunning) return;
+    shown.current = showRunning;
+    const active = document.activeElement;
+    if (inBar.current && (!active || active === document.body)) actionRef.current?.focus();
+  }, [showRunning]);
+  const barProps = {
+    onFocus: () => (inBar.current = true),
+    // A blur to nowhere (the focused control removed) keeps it: that is when the focus must come back.
+    onBlur: (e: FocusEvent<HTMLElement>) => {
+      if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) inBar.current = false;
+    },
+  };
+  return { actionRef, barProps };
+}
+
+function Running({ entry, onStop, actionRef }: { entry: WebEntry; onStop: () => void; actionRef: Ref<HTMLButtonElement> }) {
   const now = useServerNow(true);
-  const elapsed = entry.duration_seconds * 1000 + (entry.timer_started_at ? now - Date.parse(entry.timer_started_at) : 0);
+  const elapsed = entrySeconds(entry, now) * 1000;
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
       <span className="size-2.5 shrink-0 animate-pulse rounded-full bg-teal-600" aria-hidden="true" />
@@ -71,23 +99,27 @@ function Running({ entry, onStop }: { entry: WebEntry; onStop: () => void }) {
       <span role="timer" aria-label="Elapsed time" className="font-mono text-lg tabular-nums text-stone-900">
         {formatElapsed(elapsed)}
       </span>
-      <Button variant="danger" onPress={onStop}>
+      <Button variant="danger" onPress={onStop} ref={actionRef}>
         Stop timer
       </Button>
     </div>
   );
 }
 
-function Idle({ start, running, conflict }: { start: ReturnType<typeof useStartTimer>; running: WebEntry | null; conflict: boolean }) {
-  const [wanted, setWanted] = useState(false);
-  const choices = useQuery({ ...choicesQuery, enabled: wanted });
+interface IdleProps {
+  start: ReturnType<typeof useStartTimer>;
+  running: WebEntry | null;
+  conflict: boolean;
+  actionRef: Ref<HTMLButtonElement>;
+}
+
+function Idle({ start, running, conflict, actionRef }: IdleProps) {
+  const pairs = usePairOptions();
   const [selected, setSelected] = useState<Key | null>(null);
   const [notes, setNotes] = useState('');
   const [missing, setMissing] = useState(false);
   const [attempt, setAttempt] = useState<StartTimer | null>(null);
-  // Only once wanted: the week page fills this cache with thousands of pairs, and building the list then would cost its paint.
-  const options = useMemo(() => (wanted ? (choices.data ?? []) : []).map((c) => ({ id: choiceId(c), label: choiceLabel(c) })), [wanted, choices.data]);
-  const choice = choices.data?.find((c) => choiceId(c) === selected);
+  const choice = pairs.find(selected);
 
   const begin = (replace = false) => {
     if (!choice) {
@@ -118,19 +150,19 @@ function Idle({ start, running, conflict }: { start: ReturnType<typeof useStartT
       <ComboBox
         label="Project and task"
         className="md:flex-[2]"
-        options={options}
+        options={pairs.options}
         selectedKey={selected}
         onSelectionChange={(key) => {
           setSelected(key);
           setMissing(false);
         }}
-        onFocus={() => setWanted(true)}
-        emptyText={choices.isPending ? 'Loading projects…' : 'No project or task matches'}
+        onFocus={pairs.want}
+        emptyText={pairs.isPending ? 'Loading projects…' : 'No project or task matches'}
         isInvalid={missing}
         errorMessage="Choose a project and task."
       />
       <TextField label="Notes" className="md:flex-[2]" value={notes} onChange={setNotes} />
-      <Button type="submit" isPending={start.isPending}>
+      <Button type="submit" isPending={start.isPending} ref={actionRef}>
         Start timer
       </Button>
       {start.error && <StartError conflict={conflict} running={running} error={start.error} onReplace={() => begin(true)} />}

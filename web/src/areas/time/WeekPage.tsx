@@ -9,8 +9,9 @@ import { ComboBox } from '../../ui/ComboBox.tsx';
 import { formatDuration, parseDuration } from '../../ui/duration.ts';
 import { Link } from '../../ui/Link.tsx';
 import { cx } from '../../ui/styles.ts';
-import { choicesQuery, sheetQuery, useSaveCell, type Choice, type WebEntry } from './api.ts';
-import { choiceId, choiceLabel } from './choices.ts';
+import { fetchChoices, sheetQuery, useSaveCell, type Choice, type WebEntry } from './api.ts';
+import { choiceId } from './choices.ts';
+import { usePairOptions } from './pair-options.ts';
 import { PersonPicker } from './PersonPicker.tsx';
 import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from './ticker.ts';
@@ -33,10 +34,6 @@ export function WeekPage() {
   const hasRunning = sheet?.entries.some((e) => e.is_running) ?? false;
   const now = useServerNow(hasRunning);
 
-  useEffect(() => {
-    // The timer bar's type-ahead needs the same list: no second request for it.
-    if (sheet) queryClient.setQueryData(choicesQuery.queryKey, sheet.choices);
-  }, [sheet, queryClient]);
   // Keeps the same (empty) array when nothing was added: a new one would render the whole grid again.
   useEffect(() => setAdded((a) => (a.length ? [] : a)), [sheet?.from]);
 
@@ -50,9 +47,10 @@ export function WeekPage() {
   const who = own ? '' : `&user=${sheet.user.id}`;
 
   const copyLastWeek = async () => {
-    const last = await queryClient.fetchQuery(sheetQuery(addDays(sheet.from, -7)));
+    const [last, choices] = await Promise.all([queryClient.fetchQuery(sheetQuery(addDays(sheet.from, -7))), fetchChoices(queryClient)]);
     const have = new Set(rows.map((r) => r.id));
-    const fresh = buildGrid(last.entries, []).filter((r) => !have.has(r.id) && sheet.choices.some((c) => choiceId(c) === r.id));
+    const open = new Set(choices.map(choiceId));
+    const fresh = buildGrid(last.entries, []).filter((r) => !have.has(r.id) && open.has(r.id));
     setAdded((a) => [...a, ...fresh.map((r) => r.choice)]);
     setCopyNote(fresh.length ? `Added ${fresh.length} row${fresh.length > 1 ? 's' : ''} from last week.` : 'Last week has no other rows to copy.');
   };
@@ -135,7 +133,7 @@ export function WeekPage() {
         </table>
       </div>
       {own && <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
-        <AddRow choices={sheet.choices} have={rows.map((r) => r.id)} onAdd={(c) => setAdded((a) => [...a, c])} />
+        <AddRow have={rows} onAdd={(c) => setAdded((a) => [...a, c])} />
         <Button variant="secondary" onPress={() => void copyLastWeek()}>
           Copy last week’s rows
         </Button>
@@ -149,26 +147,20 @@ export function WeekPage() {
 
 const cellName = (row: GridRow, date: string) => `${row.choice.project_name}, ${row.choice.task_name}, ${dayLabel(date)}`;
 
-function AddRow({ choices, have, onAdd }: { choices: Choice[]; have: string[]; onAdd: (c: Choice) => void }) {
-  // The list is built when the field is first focused, not with the week: thousands of
-  // project-task pairs would otherwise cost the week's first paint (bench/web-week.ts).
-  const [wanted, setWanted] = useState(false);
-  const haveKey = have.join(' ');
-  const options = useMemo(() => {
-    if (!wanted) return [];
-    const taken = new Set(haveKey.split(' '));
-    return choices.filter((c) => !taken.has(choiceId(c))).map((c) => ({ id: choiceId(c), label: choiceLabel(c) }));
-  }, [wanted, choices, haveKey]);
+function AddRow({ have, onAdd }: { have: GridRow[]; onAdd: (c: Choice) => void }) {
+  // The pairs are asked for and built when the field is first focused, not with the week.
+  const taken = useMemo(() => new Set(have.map((r) => r.id)), [have]);
+  const pairs = usePairOptions(taken);
   return (
     <ComboBox
       label="Add row"
       className="sm:w-96"
-      options={options}
-      onFocus={() => setWanted(true)}
+      options={pairs.options}
+      onFocus={pairs.want}
       selectedKey={null}
-      emptyText="Every project and task you may record on has a row"
+      emptyText={pairs.isPending ? 'Loading projects…' : 'No project or task without a row matches'}
       onSelectionChange={(key) => {
-        const choice = choices.find((c) => choiceId(c) === key);
+        const choice = pairs.find(key);
         if (choice) onAdd(choice);
       }}
     />
@@ -246,7 +238,7 @@ function GridCell({ row, col, name, week, choice, date, entries, now }: GridCell
   };
   const messageId = `cell-message-${row}-${col}`;
   return (
-    <div className="relative">
+    <div>
       <input
         data-cell={`${row}:${col}`}
         aria-label={name}
@@ -268,12 +260,14 @@ function GridCell({ row, col, name, week, choice, date, entries, now }: GridCell
           message ? 'border-red-600' : 'border-stone-300',
         )}
       />
-      {message && (
-        <span id={messageId} role="alert" className="absolute top-full left-1/2 z-20 mt-1 w-48 -translate-x-1/2 rounded bg-red-700 px-2 py-1 text-left text-xs text-white shadow">
+      {/* In the cell's flow, as wide as the cell: a floating bubble overlapped the next cell's and was cut off by the table's scroll box. */}
+      {message ? (
+        <span id={messageId} role="alert" className="mx-auto mt-1 block w-full max-w-24 text-left text-[11px] leading-tight break-words text-red-700">
           {message}
         </span>
+      ) : (
+        <span className="block h-3 text-[11px] leading-tight text-stone-600">{save.isPending ? 'Saving…' : save.isSuccess ? 'Saved' : ''}</span>
       )}
-      <span className="block h-3 text-[11px] leading-tight text-stone-600">{save.isPending ? 'Saving…' : save.isSuccess ? 'Saved' : ''}</span>
     </div>
   );
 }

@@ -13,14 +13,20 @@ import { secondsToHours } from '../../ui/duration.ts';
 
 export type Sheet = paths['/web/api/timesheet']['get']['responses'][200]['content']['application/json'];
 export type WebEntry = Sheet['entries'][number];
-export type Choice = Sheet['choices'][number];
+type Choices = paths['/web/api/time_choices']['get']['responses'][200]['content']['application/json'];
+export type Choice = Choices['choices'][number];
 type Timer = paths['/web/api/timer']['get']['responses'][200]['content']['application/json'];
+/** A project-task pair the caller used lately (the timer's answer carries them, most recent first). */
+export type RecentPair = Timer['recent'][number];
 
 export const timerQuery = queryOptions({
   queryKey: ['time_entries', 'running'],
   queryFn: () => call(api.GET('/web/api/timer')),
-  // Another device may stop it: look again on focus and every minute while visible.
-  staleTime: 0,
+  // Another device may stop it: look again on focus and every minute while visible. Not at
+  // once when the timer bar mounts: the shell's loader asked for it with the session a moment
+  // before (a cold load asked twice with staleTime 0, issue 21 item 8). Changes made here
+  // refetch it whatever its age (they invalidate it).
+  staleTime: 10_000,
   refetchInterval: 60_000,
   refetchOnWindowFocus: true,
 });
@@ -34,15 +40,31 @@ export const sheetQuery = (date?: string, user?: string) =>
   });
 
 /**
- * The people whose week the person picker offers (owners, administrators and managers):
- * the workspace's active people as the API lists them to them. The server shows each
- * week with the caller's own visibility (a manager sees their teammates' time).
+ * The projects and tasks the caller may record on (every type-ahead of the area, "Copy last
+ * week's rows"): one request, on first need, kept for minutes. Looked at again, it sends the
+ * ETag it has and the server answers 304 without a body while nothing changed: the list
+ * (hundreds of KB with thousands of projects) crosses the network once, not with every week.
+ * The tag lives with the data in the query cache, so signing out (which clears it) forgets both.
  */
+interface ChoicesCopy {
+  etag: string | null;
+  choices: Choice[];
+}
 export const choicesQuery = queryOptions({
   queryKey: ['time_choices'],
-  queryFn: () => call(api.GET('/web/api/time_choices')).then((r) => r.choices),
+  queryFn: async ({ client, queryKey }): Promise<ChoicesCopy> => {
+    const held = client.getQueryData<ChoicesCopy>(queryKey);
+    const { data, error, response } = await api.GET('/web/api/time_choices', { headers: held?.etag ? { 'If-None-Match': held.etag } : {} });
+    if (response.status === 304 && held) return held;
+    const fresh = await call(Promise.resolve({ data, error, response }));
+    return { etag: response.headers.get('etag'), choices: fresh.choices };
+  },
+  select: (copy) => copy.choices,
   staleTime: 5 * 60_000,
 });
+
+/** The choices, fetched if not held (for an action, such as copying last week's rows). */
+export const fetchChoices = async (queryClient: QueryClient) => (await queryClient.fetchQuery(choicesQuery)).choices;
 
 export const privateNotesQuery = (id: string) =>
   queryOptions({
@@ -100,15 +122,17 @@ export function useStartTimer() {
       await queryClient.cancelQueries({ queryKey: timerQuery.queryKey });
       const before = queryClient.getQueryData(timerQuery.queryKey);
       const startedAt = new Date(serverNow()).toISOString();
-      queryClient.setQueryData(timerQuery.queryKey, { running: optimisticRunning(choice, notes, startedAt) });
+      queryClient.setQueryData(timerQuery.queryKey, { recent: before?.recent ?? [], running: optimisticRunning(choice, notes, startedAt) });
       return { before };
     },
     onError: (_e, _v, context) => queryClient.setQueryData(timerQuery.queryKey, context?.before),
     onSuccess: (entry, { choice }) => {
       lastStartedId = entry.id;
       // A Stop queued meanwhile already took the timer off the bar: leave it off.
-      if (queryClient.getQueryData(timerQuery.queryKey)?.running?.id !== TEMP_ID) return;
-      queryClient.setQueryData(timerQuery.queryKey, { running: { ...withNames(entry, choice), private_notes: null } as WebEntry });
+      const held = queryClient.getQueryData(timerQuery.queryKey);
+      if (held?.running?.id !== TEMP_ID) return;
+      // A started timer is a new entry: no earlier runs.
+      queryClient.setQueryData(timerQuery.queryKey, { ...held, running: { ...withNames(entry, choice), private_notes: null, earlier_seconds: 0 } as WebEntry });
     },
     onSettled: () => entriesChanged(queryClient),
   });
@@ -128,7 +152,7 @@ export function useStopTimer() {
       await queryClient.cancelQueries({ queryKey: timerQuery.queryKey });
       const before = queryClient.getQueryData(timerQuery.queryKey);
       // The server measures the run; the bar only stops showing it.
-      queryClient.setQueryData(timerQuery.queryKey, { running: null });
+      queryClient.setQueryData(timerQuery.queryKey, { recent: before?.recent ?? [], running: null });
       return { before };
     },
     onError: (_e, _v, context) => queryClient.setQueryData(timerQuery.queryKey, context?.before),
@@ -162,6 +186,7 @@ function optimisticRunning(choice: Choice, notes: string, startedAt: string): We
     project: { id: choice.project_id, name: choice.project_name, code: choice.project_code },
     client: { id: choice.client_id, name: choice.client_name },
     private_notes: null,
+    earlier_seconds: 0,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Choice } from './api.ts';
+import type { Choice, RecentPair } from './api.ts';
 
 /** How a project and task read in the type-ahead and the grid: "Client - Project (code) - Task". */
 export const choiceLabel = (c: Pick<Choice, 'client_name' | 'project_name' | 'project_code' | 'task_name'>) =>
@@ -7,7 +7,9 @@ export const choiceLabel = (c: Pick<Choice, 'client_name' | 'project_name' | 'pr
 export const choiceId = (c: Pick<Choice, 'project_id' | 'task_id'>) => `${c.project_id}/${c.task_id}`;
 
 /** Pairs recently used first (the order of `recent`, most recent first), then the rest as the server sorted them. */
-export function recentFirst(choices: Choice[], recent: string[]): Choice[] {
-  const rank = new Map(recent.map((id, i) => [id, i]));
-  return [...choices].sort((a, b) => (rank.get(choiceId(a)) ?? Infinity) - (rank.get(choiceId(b)) ?? Infinity));
+export function recentFirst(choices: Choice[], recent: RecentPair[]): Choice[] {
+  if (recent.length === 0) return choices;
+  const rank = new Map(recent.map((pair, i) => [choiceId(pair), i]));
+  const first = choices.filter((c) => rank.has(choiceId(c))).sort((a, b) => rank.get(choiceId(a))! - rank.get(choiceId(b))!);
+  return first.length ? [...first, ...choices.filter((c) => !rank.has(choiceId(c)))] : choices;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WebEntry } from './api.ts';
-import { addDays, buildGrid, dayLabel, secondsOf, weekDays } from './week.ts';
+import { choiceId, recentFirst } from './choices.ts';
+import { addDays, buildGrid, dayLabel, entrySeconds, secondsOf, weekDays } from './week.ts';
 
 const entry = (over: Partial<WebEntry>): WebEntry =>
   ({
@@ -34,8 +35,24 @@ describe('week grid', () => {
     expect(rows[1].cells['2026-02-03'].map((e) => e.id)).toEqual(['a', 'b']);
     expect(rows[0].cells).toEqual({});
   });
-  it('counts a running entry up to now', () => {
-    const running = entry({ is_running: true, duration_seconds: 60, timer_started_at: '2026-02-03T10:00:00Z' });
-    expect(secondsOf([running], Date.parse('2026-02-03T10:30:00Z'))).toBe(60 + 1800);
+  it('counts a running entry up to now, its current run once (issue 21 item 2)', () => {
+    // Fresh: the answer came 10 s after the start (duration_seconds 10), shown 30 min after it.
+    const fresh = entry({ is_running: true, duration_seconds: 10, earlier_seconds: 0, timer_started_at: '2026-02-03T10:00:00Z' });
+    expect(secondsOf([fresh], Date.parse('2026-02-03T10:30:00Z'))).toBe(1800);
+    // Restarted after a 60 s run: earlier 60 + the current run.
+    const restarted = entry({ is_running: true, duration_seconds: 70, earlier_seconds: 60, timer_started_at: '2026-02-03T10:00:00Z' });
+    expect(secondsOf([restarted], Date.parse('2026-02-03T10:30:00Z'))).toBe(60 + 1800);
+    expect(entrySeconds(restarted, Date.parse('2026-02-03T09:59:00Z'))).toBe(60); // device clock behind the start: never negative
+    expect(entrySeconds(restarted, Date.parse('2026-02-05T10:00:00Z'))).toBe(24 * 3600);
+    expect(entrySeconds(entry({ duration_seconds: 3600 }), 0)).toBe(3600);
+  });
+});
+
+describe('recentFirst', () => {
+  const pair = (p: string, t: string) => ({ project_id: p, project_name: p, project_code: null, client_id: 'c', client_name: 'C', task_id: t, task_name: t, billable: true });
+  const all = [pair('a', '1'), pair('a', '2'), pair('b', '1'), pair('c', '1')];
+  it('puts the recently used pairs first, most recent first, then the rest in the server order', () => {
+    expect(recentFirst(all, [{ project_id: 'c', task_id: '1' }, { project_id: 'a', task_id: '2' }, { project_id: 'gone', task_id: '9' }]).map(choiceId)).toEqual(['c/1', 'a/2', 'a/1', 'b/1']);
+    expect(recentFirst(all, [])).toBe(all);
   });
 });

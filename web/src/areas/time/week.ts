@@ -44,12 +44,23 @@ export function buildGrid(entries: WebEntry[], added: Choice[]): GridRow[] {
   return [...rows.values()].sort((a, b) => a.label.localeCompare(b.label));
 }
 
+/** The longest entry (the server caps a running timer's seconds there too). */
+const MAX_ENTRY_SECONDS = 24 * 3600;
+
+/**
+ * An entry's seconds by `now` (server clock, ms). A running timer's duration_seconds already
+ * holds its run up to the server's answer, so adding now − start to it counted that run twice
+ * (issue 21 item 2): it is its earlier runs (a restarted timer's, else 0) plus now − start.
+ */
+export function entrySeconds(e: Pick<WebEntry, 'is_running' | 'timer_started_at' | 'duration_seconds' | 'earlier_seconds'>, now: number): number {
+  if (!e.is_running || !e.timer_started_at) return e.duration_seconds;
+  const run = Math.max(0, Math.floor((now - Date.parse(e.timer_started_at)) / 1000));
+  return Math.min(MAX_ENTRY_SECONDS, e.earlier_seconds + run);
+}
+
 /** Seconds of entries; a running one counts what it has so far by `now` (server clock, ms). */
 export function secondsOf(entries: WebEntry[], now: number): number {
-  return entries.reduce(
-    (sum, e) => sum + e.duration_seconds + (e.is_running && e.timer_started_at ? Math.max(0, Math.floor((now - Date.parse(e.timer_started_at)) / 1000)) : 0),
-    0,
-  );
+  return entries.reduce((sum, e) => sum + entrySeconds(e, now), 0);
 }
 
 /** Rounded seconds, as the server rounded each entry (rounded_hours), summed in whole seconds. */
