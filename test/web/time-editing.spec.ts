@@ -172,7 +172,8 @@ test('approved and billed entries say why and offer no edit', async ({ page, wor
   await add(lastWeek, 'Invoiced work');
   await add(from, 'Approved work');
 
-  // Last week billed (before approvals are on: then only approved time is invoiced); this week approved.
+  // Last week billed (with approvals off: with them on, only approved time is invoiced); this week approved.
+  await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: false }));
   await ok(workspace.api('POST', '/api/v2/invoices', { client_id: client.id, line_items_import: { project_ids: [project.id], time: { summary_type: 'project', from: lastWeek, to: addDays(lastWeek, 6) } } }));
   await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: true }));
   await ok(workspace.api('POST', '/api/v2/approvals/submit', { from, to: addDays(from, 6) }, mia.id));
@@ -195,5 +196,110 @@ test('approved and billed entries say why and offer no edit', async ({ page, wor
   // The week grid says the same, in its short words.
   await visit(page, `/time/week?start=${lastWeek}`, 'time-edit-billed-week');
   await expect(page.getByRole('link', { name: `Website, Design, ${dayLabel(lastWeek)}: 1:00, billed, locked; open the day` })).toBeVisible();
+  await expectClean(page);
+});
+
+const LONG = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const longDayLabel = (date: string) => LONG.format(new Date(`${date}T00:00:00Z`)).replace(',', '');
+/** The calendar's scale: 48 px an hour. */
+const PX_PER_MINUTE = 0.8;
+
+test('the calendar places entries by time, edits them, creates by drag and resizes by drag and by key', async ({ page, workspace }) => {
+  const t = await setup(workspace);
+  const planning = await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: t.project.id, task_id: t.design, spent_date: t.today, started_time: '09:00', ended_time: '10:30', notes: 'Planning' }));
+  await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: t.project.id, task_id: t.build, spent_date: t.today, hours: 2, notes: 'Admin' }));
+  const calls = await visit(page, `/time/calendar?start=${t.from}`, 'time-calendar');
+  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
+
+  // 09:00–10:30 spans that range of the day's timeline; the untimed entry is listed at the top of its day.
+  const timeline = page.getByTestId(`timeline-${t.today}`);
+  const block = page.getByRole('button', { name: /^Website, Design, 09:00 – / });
+  await expect(block).toHaveAccessibleName('Website, Design, 09:00 – 10:30, Planning');
+  await block.scrollIntoViewIfNeeded();
+  const place = async () => {
+    const [tl, b] = [(await timeline.boundingBox())!, (await block.boundingBox())!];
+    return { top: (b.y - tl.y) / PX_PER_MINUTE, bottom: (b.y + b.height - tl.y) / PX_PER_MINUTE, tl };
+  };
+  const at = await place();
+  expect(Math.abs(at.top - 540)).toBeLessThanOrEqual(3);
+  expect(Math.abs(at.bottom - 630)).toBeLessThanOrEqual(3);
+  const day = page.getByRole('region', { name: longDayLabel(t.today) });
+  await expect(day.getByRole('list', { name: 'Without times' }).getByRole('button')).toHaveAccessibleName('Website, Build: 2:00 · Admin');
+
+  // A click opens the entry editor.
+  await block.click();
+  const dialog = page.getByRole('dialog', { name: 'Edit entry' });
+  await dialog.getByRole('textbox', { name: 'Notes' }).fill('Sprint planning');
+  await dialog.getByRole('button', { name: 'Save entry' }).click();
+  await expect(dialog).toBeHidden();
+  expect((await entryOf(workspace, planning.id)).body.notes).toBe('Sprint planning');
+
+  // Keyboard: Alt+ArrowDown and + lengthen by 15 minutes, - shortens.
+  await block.focus();
+  await page.keyboard.press('Alt+ArrowDown');
+  await expect.poll(async () => (await entryOf(workspace, planning.id)).body.ended_time).toBe('10:45');
+  await expect(block).toHaveAccessibleName(/09:00 – 10:45/);
+  await page.keyboard.press('-');
+  await expect.poll(async () => (await entryOf(workspace, planning.id)).body).toMatchObject({ ended_time: '10:30', hours: 1.5 });
+
+  // Drag the bottom edge to 11:30 (snapped from 11:27).
+  const edge = page.getByTestId(`resize-${planning.id}`);
+  const e = (await edge.boundingBox())!;
+  const tl = (await timeline.boundingBox())!;
+  await page.mouse.move(e.x + e.width / 2, e.y + e.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(e.x + e.width / 2, tl.y + 600 * PX_PER_MINUTE, { steps: 4 });
+  await page.mouse.move(e.x + e.width / 2, tl.y + 687 * PX_PER_MINUTE, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(async () => (await entryOf(workspace, planning.id)).body).toMatchObject({ started_time: '09:00', ended_time: '11:30', hours: 2.5 });
+  await expect(block).toHaveAccessibleName(/09:00 – 11:30/);
+
+  // Drag over empty space of another day: the editor opens with that span (snapped), and adds the entry.
+  const other = t.today === t.from ? addDays(t.from, 1) : t.from;
+  const empty = (await page.getByTestId(`timeline-${other}`).boundingBox())!;
+  await page.mouse.move(empty.x + empty.width / 2, empty.y + 542 * PX_PER_MINUTE);
+  await page.mouse.down();
+  await page.mouse.move(empty.x + empty.width / 2, empty.y + 580 * PX_PER_MINUTE, { steps: 4 });
+  await page.mouse.move(empty.x + empty.width / 2, empty.y + 628 * PX_PER_MINUTE, { steps: 4 });
+  await page.mouse.up();
+  const create = page.getByRole('dialog', { name: `New entry, ${dayLabel(other)}` });
+  await expect(create.getByRole('textbox', { name: 'Start' })).toHaveValue('09:00');
+  await expect(create.getByRole('textbox', { name: 'End' })).toHaveValue('10:30');
+  await checkPage(page, 'time-calendar-new');
+  await create.getByRole('combobox', { name: 'Project and task' }).fill('design');
+  await page.getByRole('option', { name: 'Acme - Website - Design' }).click();
+  await create.getByRole('textbox', { name: 'Notes' }).fill('Dragged');
+  await create.getByRole('button', { name: 'Add entry' }).click();
+  await expect(create).toBeHidden();
+  const made = (await ok(workspace.api('GET', `/api/v2/time_entries?from=${other}&to=${other}`))).time_entries;
+  expect(made).toMatchObject([{ spent_date: other, started_time: '09:00', ended_time: '10:30', hours: 1.5, notes: 'Dragged', task_id: t.design }]);
+  await expect(page.getByRole('button', { name: 'Website, Design, 09:00 – 10:30, Dragged' })).toBeVisible();
+
+  // "New entry", the keyboard's way to create: the slot after the day's last block.
+  await page.getByRole('button', { name: `New entry on ${dayLabel(t.today)}` }).click();
+  const next = page.getByRole('dialog', { name: `New entry, ${dayLabel(t.today)}` });
+  await expect(next.getByRole('textbox', { name: 'Start' })).toHaveValue('11:30');
+  await expect(next.getByRole('textbox', { name: 'End' })).toHaveValue('12:30');
+  await next.getByRole('button', { name: 'Close' }).click();
+  await expectClean(page);
+});
+
+test('at 390 px the calendar shows one day at a time, with the next and previous day a button away', async ({ page, workspace }) => {
+  const t = await setup(workspace);
+  await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: t.project.id, task_id: t.design, spent_date: t.from, started_time: '09:00', ended_time: '10:00', notes: 'Monday work' }));
+  await visit(page, `/time/calendar?start=${t.from}`, 'time-calendar-narrow');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const first = page.getByRole('button', { name: /Monday work/ });
+  const days = Array.from({ length: 7 }, (_, i) => addDays(t.from, i));
+  const shown = days.indexOf(t.today);
+  await expect(page.getByRole('region', { name: longDayLabel(t.today) })).toBeVisible();
+  await expect(page.getByRole('region', { name: longDayLabel(days[(shown + 1) % 7]) })).toBeHidden();
+  for (let i = shown; i > 0; i--) await page.getByRole('button', { name: /^Previous day/ }).click();
+  await expect(page.getByRole('region', { name: longDayLabel(t.from) })).toBeVisible();
+  await expect(first).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Previous day' })).toBeDisabled();
+  await page.getByRole('button', { name: `Next day (${dayLabel(days[1])})` }).click();
+  await expect(first).toBeHidden();
+  await checkPage(page, 'time-calendar-narrow-next');
   await expectClean(page);
 });

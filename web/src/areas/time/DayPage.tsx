@@ -12,7 +12,7 @@ import { formatDuration } from '../../ui/duration.ts';
 import { LockIcon } from '../../ui/icons.tsx';
 import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
 import { sheetQuery, useSavePrivateNotes, useUpdateEntry, type Choice, type WebEntry } from './api.ts';
-import { EntryDialog } from './EntryEditDialog.tsx';
+import { byTime, EntryDialog } from './EntryEditDialog.tsx';
 import { ContinueButton, entryLabel } from './EntryEditor.tsx';
 import { lockOf, weekApproved, type Lock } from './locks.ts';
 import { AddEntryForm } from './AddEntryForm.tsx';
@@ -28,7 +28,7 @@ export function DayPage() {
   const session = useSession();
   const { data: sheet, error } = useQuery(sheetQuery(date, user));
   const day = date ?? sheet?.today;
-  const entries = (sheet?.entries ?? []).filter((e) => e.spent_date === day).sort((a, b) => (a.started_time ?? '').localeCompare(b.started_time ?? '') || a.created_at.localeCompare(b.created_at));
+  const entries = byTime((sheet?.entries ?? []).filter((e) => e.spent_date === day));
   const now = useServerNow(entries.some((e) => e.is_running));
   if (error && !sheet) return <Alert>{describeError(error).message}</Alert>;
   if (!sheet || !day) return <TimeHeader view="day" />;

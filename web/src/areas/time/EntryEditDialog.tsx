@@ -18,6 +18,10 @@ export function EntryDialog({ isOpen, onOpenChange, title, ...editor }: Omit<Ent
   );
 }
 
+/** A day's entries in the order they happened: by start time, then as they were recorded. */
+export const byTime = (entries: WebEntry[]) =>
+  [...entries].sort((a, b) => (a.started_time ?? '').localeCompare(b.started_time ?? '') || a.created_at.localeCompare(b.created_at));
+
 /** How an entry reads in a list: its hours, times and notes (the current values: a save shows here). */
 export const entrySummary = (e: WebEntry) =>
   [formatDuration(e.duration_seconds), e.started_time && `${e.started_time} – ${e.is_running ? 'running' : (e.ended_time ?? '')}`, e.notes].filter(Boolean).join(' · ');
@@ -64,7 +68,7 @@ function CellEntryList({ week, date, entries }: { week: string | undefined; date
       <p className="pb-3 text-sm text-stone-600">
         {entries.length} entries on {longDayLabel(date)}.
       </p>
-      {entries.map((e, i) => (
+      {byTime(entries).map((e, i) => (
         <section key={e.id} aria-label={`Entry ${i + 1}`} className="flex flex-col gap-3 py-4">
           <h3 className="text-sm font-semibold text-stone-900 tabular-nums">{entrySummary(e)}</h3>
           <EntryEditor entry={e} date={date} choices={sheet.choices} lock={lockOf(e, locked)} today={sheet.today} own />

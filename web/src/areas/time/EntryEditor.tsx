@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { DialogTrigger, type Key } from 'react-aria-components';
+import { HttpError, NetworkError } from '../../api/call.ts';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -271,7 +272,9 @@ export function ContinueButton({ entry, today }: { entry: WebEntry; today: strin
   const conflict = error?.code === 'running_timer_conflict';
   const label = entryLabel(entry);
   const start = (replace: boolean) => {
-    const k = replace || !key ? crypto.randomUUID() : key;
+    // A new press is a new start; only a retry of one whose answer never came (network, 5xx) reuses its key.
+    const retry = go.error instanceof NetworkError || (go.error instanceof HttpError && go.error.status >= 500);
+    const k = !replace && retry && key ? key : crypto.randomUUID();
     setKey(k);
     go.mutate({ entry, today, key: k, replace });
   };

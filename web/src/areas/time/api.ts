@@ -267,6 +267,12 @@ export function useUpdateEntry() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: EntryChanges }) => call(api.PATCH('/api/v2/time_entries/{id}', { params: { path: { id } }, body })),
+    // The server's answer into every week showing the entry at once (names and private notes kept):
+    // a resized calendar block or a saved row does not spring back until the refetch.
+    onSuccess: (saved) =>
+      queryClient.setQueriesData<Sheet>({ queryKey: ['time_entries', 'sheet'] }, (sheet) =>
+        sheet && { ...sheet, entries: sheet.entries.map((e) => (e.id === saved.id ? { ...e, ...saved } : e)) },
+      ),
     onSettled: () => entriesChanged(queryClient),
   });
 }
