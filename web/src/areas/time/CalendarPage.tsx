@@ -106,7 +106,8 @@ export function CalendarPage() {
             </section>
           ))}
         </div>
-        <div ref={scroller} tabIndex={-1} className="flex max-h-[65vh] overflow-y-auto [scrollbar-gutter:stable]">
+        {/* Focusable: it scrolls, and a week without timed entries has nothing else to focus to scroll it by keyboard. */}
+        <div ref={scroller} tabIndex={0} role="region" aria-label="The week by time" className="flex max-h-[65vh] overflow-y-auto [scrollbar-gutter:stable] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-teal-600">
           <div aria-hidden="true" className="relative w-14 shrink-0" style={{ height: DAY_MINUTES * MINUTE_PX }}>
             {Array.from({ length: 23 }, (_, h) => (
               <span key={h} className="absolute right-1.5 -translate-y-1/2 text-[11px] text-stone-500 tabular-nums" style={{ top: (h + 1) * HOUR_PX }}>

@@ -71,7 +71,8 @@ function CellEntryList({ week, date, entries }: { week: string | undefined; date
       {byTime(entries).map((e, i) => (
         <section key={e.id} aria-label={`Entry ${i + 1}`} className="flex flex-col gap-3 py-4">
           <h3 className="text-sm font-semibold text-stone-900 tabular-nums">{entrySummary(e)}</h3>
-          <EntryEditor entry={e} date={date} choices={sheet.choices} lock={lockOf(e, locked)} today={sheet.today} own />
+          {/* Keyed by version: a save the server changed further (hours alone clear the times) starts the form afresh. */}
+          <EntryEditor key={e.updated_at} entry={e} date={date} choices={sheet.choices} lock={lockOf(e, locked)} today={sheet.today} own />
         </section>
       ))}
     </div>
