@@ -45,7 +45,7 @@ export function CalendarPage() {
   const resize = useUpdateEntry();
   const loaded = Boolean(sheet);
   useEffect(() => {
-    if (loaded && scroller.current) scroller.current.scrollTop = FIRST_HOUR_SHOWN * HOUR_PX;
+    if (loaded && scroller.current) scroller.current.scrollTop = FIRST_HOUR_SHOWN * HOUR_PX - 12; // its hour's label whole
   }, [loaded]);
   useEffect(() => setPicked(null), [sheet?.from]);
 
