@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { ComboBox } from '../../ui/ComboBox.tsx';
 import { parseDuration, secondsToHours } from '../../ui/duration.ts';
+import { parseTimeOfDay } from '../../ui/time-of-day.ts';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { TextField } from '../../ui/TextField.tsx';
@@ -53,15 +54,23 @@ export function AddEntryForm({ date }: { date: string }) {
           const fields = fieldsOf(event);
           const found: Record<string, string> = {};
           if (!choice) found.project_id = 'Choose a project and task.';
-          const start = fields.started_time?.trim() ?? '';
-          const end = fields.ended_time?.trim() ?? '';
+          // Times as people type them (9, 930, 9:30pm), sent as HH:mm.
+          const time = (field: 'started_time' | 'ended_time') => {
+            const text = fields[field]?.trim() ?? '';
+            if (!text) return '';
+            const parsed = parseTimeOfDay(text);
+            if ('error' in parsed) found[field] = parsed.error;
+            return 'time' in parsed ? parsed.time : '';
+          };
+          const start = time('started_time');
+          const end = time('ended_time');
           const hoursText = fields.hours?.trim() ?? '';
           let hours: number | undefined;
           if (hoursText) {
             const parsed = parseDuration(hoursText);
             if ('error' in parsed) found.hours = parsed.error;
             else hours = secondsToHours(parsed.seconds);
-          } else if (!start || !end) {
+          } else if ((!start || !end) && !found.started_time && !found.ended_time) {
             found.hours = 'Enter the hours, or a start and an end time.';
           }
           setProblems(found);
@@ -107,8 +116,8 @@ export function AddEntryForm({ date }: { date: string }) {
           errorMessage={workError}
         />
         <TextField name="hours" onChange={edited} label="Hours" description="Such as 1:30 or 1.5; or give a start and end." inputMode="decimal" autoComplete="off" />
-        <TextField name="started_time" onChange={edited} label="Start" description="HH:mm, optional" placeholder="09:00" autoComplete="off" />
-        <TextField name="ended_time" onChange={edited} label="End" description="HH:mm, optional" placeholder="10:30" autoComplete="off" />
+        <TextField name="started_time" onChange={edited} label="Start" description="Such as 9:30 or 930; optional" placeholder="09:00" autoComplete="off" />
+        <TextField name="ended_time" onChange={edited} label="End" description="Such as 5:30pm or 1730; optional" placeholder="10:30" autoComplete="off" />
         <div className="flex items-center md:pt-7">
           <Checkbox isSelected={billable ?? choice?.billable ?? true} onChange={(b) => { setBillable(b); edited(); }}>
             Billable

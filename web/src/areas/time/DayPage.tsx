@@ -9,8 +9,12 @@ import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { formatDuration } from '../../ui/duration.ts';
+import { LockIcon } from '../../ui/icons.tsx';
 import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
 import { sheetQuery, useSavePrivateNotes, useUpdateEntry, type WebEntry } from './api.ts';
+import { byTime, EntryDialog } from './EntryEditDialog.tsx';
+import { ContinueButton, entryLabel } from './EntryEditor.tsx';
+import { lockOf, weekApproved, type Lock } from './locks.ts';
 import { AddEntryForm } from './AddEntryForm.tsx';
 import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from './ticker.ts';
@@ -24,12 +28,13 @@ export function DayPage() {
   const session = useSession();
   const { data: sheet, error } = useQuery(sheetQuery(date, user));
   const day = date ?? sheet?.today;
-  const entries = (sheet?.entries ?? []).filter((e) => e.spent_date === day).sort((a, b) => (a.started_time ?? '').localeCompare(b.started_time ?? '') || a.created_at.localeCompare(b.created_at));
+  const entries = byTime((sheet?.entries ?? []).filter((e) => e.spent_date === day));
   const now = useServerNow(entries.some((e) => e.is_running));
   if (error && !sheet) return <Alert>{describeError(error).message}</Alert>;
   if (!sheet || !day) return <TimeHeader view="day" />;
   // Someone else's day: no "Add entry" (it would record the caller's time) and no private notes (theirs to keep).
   const own = sheet.user.id === session.user.id;
+  const locked = weekApproved(sheet.entries);
 
   return (
     <div className="flex flex-col gap-6">
@@ -44,7 +49,7 @@ export function DayPage() {
               <th scope="col" className="px-3 py-2">Start – end</th>
               <th scope="col" className="px-3 py-2 text-right">Hours</th>
               <th scope="col" className="px-3 py-2">Billable</th>
-              <th scope="col" className="px-3 py-2"><span className="sr-only">Private note</span></th>
+              <th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>
             </tr>
           </thead>
           <tbody className="divide-y divide-stone-100">
@@ -54,7 +59,7 @@ export function DayPage() {
               </tr>
             )}
             {entries.map((e) => (
-              <EntryRow key={e.id} entry={e} now={now} own={own} />
+              <EntryRow key={e.id} entry={e} now={now} own={own} today={sheet.today} lock={lockOf(e, locked)} />
             ))}
           </tbody>
           <tfoot className="border-t border-stone-200 bg-stone-50">
@@ -71,9 +76,19 @@ export function DayPage() {
   );
 }
 
-function EntryRow({ entry, now, own }: { entry: WebEntry; now: number; own: boolean }) {
+interface EntryRowProps {
+  entry: WebEntry;
+  now: number;
+  own: boolean;
+  today: string;
+  lock: Lock | null;
+}
+
+/** One entry: Edit opens the entry editor, Continue runs it again; a locked one says why instead. */
+function EntryRow({ entry, now, own, today, lock }: EntryRowProps) {
   const update = useUpdateEntry();
-  const label = `${entry.project.name}, ${entry.task?.name ?? ''}`;
+  const [editing, setEditing] = useState(false);
+  const label = entryLabel(entry);
   return (
     <tr>
       <th scope="row" className="px-3 py-2 text-left font-normal">
@@ -87,6 +102,12 @@ function EntryRow({ entry, now, own }: { entry: WebEntry; now: number; own: bool
             <span className="font-medium">Private note:</span> {entry.private_notes}
           </span>
         )}
+        {lock && (
+          <span className="mt-1 flex items-start gap-1 text-xs text-stone-700">
+            <LockIcon className="mt-px size-3.5 shrink-0" />
+            {lock.reason}
+          </span>
+        )}
       </th>
       <td className="px-3 py-2 tabular-nums text-stone-800">
         {entry.started_time ?? '–'} – {entry.is_running ? 'running' : (entry.ended_time ?? '–')}
@@ -95,16 +116,27 @@ function EntryRow({ entry, now, own }: { entry: WebEntry; now: number; own: bool
       <td className="px-3 py-2">
         <Checkbox
           aria-label={`Billable: ${label}`}
-          isSelected={update.isPending ? update.variables.body.billable : entry.billable}
-          isDisabled={entry.is_locked}
+          isSelected={update.isPending && update.variables.body.billable !== undefined ? update.variables.body.billable : entry.billable}
+          isDisabled={Boolean(lock)}
           onChange={(billable) => update.mutate({ id: entry.id, body: { billable } })}
         >
           <span className="sr-only">Billable</span>
         </Checkbox>
         {update.error && <span role="alert" className="block text-xs text-red-700">{describeError(update.error).message}</span>}
       </td>
-      <td className="px-3 py-2 text-right">
-        {own && <PrivateNoteButton entry={entry} label={label} />}
+      <td className="px-3 py-2">
+        <div className="flex flex-wrap items-start justify-end gap-2">
+          {!lock && (
+            <Button variant="secondary" aria-label={`Edit entry: ${label}`} onPress={() => setEditing(true)}>
+              Edit
+            </Button>
+          )}
+          {own && !entry.is_running && <ContinueButton entry={entry} today={today} />}
+          {own && <PrivateNoteButton entry={entry} label={label} />}
+        </div>
+        {editing && (
+          <EntryDialog title="Edit entry" isOpen={editing} onOpenChange={setEditing} entry={entry} date={entry.spent_date} lock={lock} today={today} own={own} />
+        )}
       </td>
     </tr>
   );

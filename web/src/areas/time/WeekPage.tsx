@@ -11,6 +11,8 @@ import { Link } from '../../ui/Link.tsx';
 import { cx } from '../../ui/styles.ts';
 import { fetchChoices, sheetQuery, useSaveCell, type Choice, type WebEntry } from './api.ts';
 import { choiceId } from './choices.ts';
+import { CellEntries } from './EntryEditDialog.tsx';
+import { lockOf } from './locks.ts';
 import { usePairOptions } from './pair-options.ts';
 import { PersonPicker } from './PersonPicker.tsx';
 import { TimeHeader } from './TimeHeader.tsx';
@@ -195,13 +197,14 @@ function GridCell({ row, col, name, week, choice, date, entries, now }: GridCell
   const only = entries[0];
 
   const readOnly = entries.length > 1 ? 'several' : only?.is_running ? 'running' : only?.is_locked ? 'locked' : null;
+  if (readOnly === 'several') return <CellEntries name={name} week={week} date={date} entries={entries} total={formatDuration(seconds)} />;
   if (readOnly) {
-    const why = readOnly === 'several' ? `${entries.length} entries` : readOnly === 'running' ? 'timer running' : only.is_closed ? 'approved, locked' : 'billed, locked';
+    const why = readOnly === 'running' ? 'timer running' : (lockOf(only)?.short ?? 'locked');
     return (
       <Link href={`/time/day?date=${date}`} aria-label={`${name}: ${formatDuration(seconds)}, ${why}; open the day`} className="block rounded px-1 py-1.5 tabular-nums no-underline">
         {formatDuration(seconds)}
         <span aria-hidden="true" className="block text-[11px] leading-tight text-stone-600">
-          {readOnly === 'several' ? `${entries.length} entries` : readOnly === 'running' ? 'running' : 'locked'}
+          {readOnly === 'running' ? 'running' : 'locked'}
         </span>
       </Link>
     );

@@ -283,13 +283,64 @@ export function useSaveCell(week: string | undefined, cell: CellTarget) {
 /** Entries a cell created, until the week's refetch brings them (a queued edit changes that entry). */
 const lastCreated = new Map<string, string>();
 
-// ---- entries in the day view ----
+// ---- editing entries (the day view, the entry editor, the calendar) ----
 
+export type EntryChanges = paths['/api/v2/time_entries/{id}']['patch']['requestBody']['content']['application/json'];
+
+/** Changes the fields given (the editor sends only what changed: hours alone clears the times, a time recomputes the hours). */
 export function useUpdateEntry() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: { billable?: boolean; notes?: string | null } }) =>
-      call(api.PATCH('/api/v2/time_entries/{id}', { params: { path: { id } }, body })),
+    mutationFn: ({ id, body }: { id: string; body: EntryChanges }) => call(api.PATCH('/api/v2/time_entries/{id}', { params: { path: { id } }, body })),
+    // The server's answer into every week showing the entry at once (names and private notes kept):
+    // a resized calendar block or a saved row does not spring back until the refetch.
+    onSuccess: (saved) =>
+      queryClient.setQueriesData<Sheet>({ queryKey: ['time_entries', 'sheet'] }, (sheet) =>
+        sheet && { ...sheet, entries: sheet.entries.map((e) => (e.id === saved.id ? { ...e, ...saved } : e)) },
+      ),
+    onSettled: () => entriesChanged(queryClient),
+  });
+}
+
+export function useDeleteEntry() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(api.DELETE('/api/v2/time_entries/{id}', { params: { path: { id } } })),
+    onSettled: () => entriesChanged(queryClient),
+  });
+}
+
+export interface ContinueEntry {
+  entry: WebEntry;
+  /** Today in the workspace zone (the sheet's). */
+  today: string;
+  /** For a new timer: made when Continue was pressed; a retry of the same body reuses it. */
+  key: string;
+  replace?: boolean;
+}
+
+/**
+ * "Continue": today's stopped entry runs again (the API's restart keeps its time so far);
+ * an earlier day's starts a new timer today with its project, task, notes and billable
+ * flag (a restart would count today's work on that earlier date, and needs
+ * allow_past_timer_starts). A locked entry of today cannot restart: a new timer then.
+ * Shares the timer's scope, so it runs after a Start or Stop pressed just before.
+ */
+export function useContinueEntry() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    scope: { id: 'timer' },
+    mutationFn: ({ entry, today, key, replace }: ContinueEntry) => {
+      if (entry.spent_date === today && !entry.is_locked) {
+        return call(api.PATCH('/api/v2/time_entries/{id}/restart', { params: { path: { id: entry.id } }, body: replace ? { replace_running: true } : {} }));
+      }
+      return call(
+        api.POST('/api/v2/time_entries', {
+          body: { project_id: entry.project_id, task_id: entry.task_id, is_running: true, notes: entry.notes, billable: entry.billable, source: 'web', replace_running: replace || undefined },
+          headers: idempotent(key),
+        }),
+      );
+    },
     onSettled: () => entriesChanged(queryClient),
   });
 }

@@ -3,7 +3,7 @@ import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-route
 import { sheetQuery } from './api.ts';
 
 /**
- * /time/week?start=YYYY-MM-DD and /time/day?date=YYYY-MM-DD (&user=<id>: another person's): one lazy chunk, the week's
+ * /time/week?start=YYYY-MM-DD, /time/calendar?start=YYYY-MM-DD and /time/day?date=YYYY-MM-DD (&user=<id>: another person's): one lazy chunk, the week's
  * data fetched by the loader in parallel with the chunk and the session (no waterfall).
  */
 const loadSheet = (queryClient: QueryClient, param: 'start' | 'date') => async ({ request }: LoaderFunctionArgs) => {
@@ -19,6 +19,7 @@ export const timeRoutes = (queryClient: QueryClient): RouteObject[] => [
     children: [
       { index: true, loader: () => redirect('/time/week') },
       { path: 'week', loader: loadSheet(queryClient, 'start'), lazy: () => import('./WeekPage.tsx').then((m) => ({ Component: m.WeekPage })) },
+      { path: 'calendar', loader: loadSheet(queryClient, 'start'), lazy: () => import('./CalendarPage.tsx').then((m) => ({ Component: m.CalendarPage })) },
       { path: 'day', loader: loadSheet(queryClient, 'date'), lazy: () => import('./DayPage.tsx').then((m) => ({ Component: m.DayPage })) },
     ],
   },
