@@ -134,6 +134,7 @@ describe('changing the e-mail address', () => {
     expect((await call(p.session, 'GET', '/web/api/profile')).json().pending_email).toBe(newEmail);
 
     const token = await confirmationToken(newEmail);
+    const oldReset = await issueLink(ctx.db, p.userId, 'password_reset', ctx.clock.now());
     const confirm = await call(null, 'POST', '/web/api/profile/email/confirm', { token });
     expect(confirm.statusCode, confirm.body).toBe(200);
     expect(confirm.json()).toEqual({ email: newEmail });
@@ -148,6 +149,10 @@ describe('changing the e-mail address', () => {
     const again = await call(null, 'POST', '/web/api/profile/email/confirm', { token });
     expect(again.statusCode).toBe(400);
     expect(again.json().error).toBe('link_invalid');
+    // A reset link sent to the old address before the change no longer works.
+    const reset = await call(null, 'POST', '/web/api/password-resets/redeem', { token: oldReset, password: 'a long enough password' });
+    expect(reset.statusCode).toBe(400);
+    expect(reset.json().error).toBe('link_invalid');
   });
 
   it('an expired link, an unknown or malformed one is a clear 400 and changes nothing', async () => {

@@ -143,6 +143,8 @@ export async function confirmEmailChange(db: Kysely<DB>, token: string, now: Dat
         .forUpdate()
         .executeTakeFirstOrThrow();
       if (user.email !== email) await setEmail(trx, link.user_id, email, now);
+      // A reset link mailed to the old address must not outlive it: whoever reads that inbox now is not the owner.
+      await trx.deleteFrom('one_time_links').where('user_id', '=', link.user_id).where('purpose', '=', 'password_reset').execute();
       const companyId = await mailWorkspaceOf(trx, link.user_id, null);
       // The notice goes through the workspace's outbox, which only its tenant role writes.
       await tenantSettings(companyId).execute(trx);
