@@ -31,6 +31,7 @@ import { contactsRoutes } from './modules/contacts/routes.ts';
 import { backupRoutes } from './modules/backup/routes.ts';
 import { approvalsRoutes } from './modules/approvals/routes.ts';
 import { sessionRoutes } from './modules/sessions/routes.ts';
+import { profileRoutes } from './modules/profile/routes.ts';
 import { invitationsRoutes } from './modules/invitations/routes.ts';
 import { membersRoutes } from './modules/members/routes.ts';
 import { workspaceRoutes } from './modules/workspaces/routes.ts';
@@ -126,6 +127,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(backupRoutes);
   await app.register(approvalsRoutes);
   await app.register(sessionRoutes);
+  await app.register(profileRoutes);
   await app.register(invitationsRoutes);
   await app.register(membersRoutes);
   await app.register(workspaceRoutes);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
 import { countWorkspaces, provisionWorkspace } from './modules/workspaces/service.ts';
 import { createMember } from './modules/users/admin-service.ts';
+import { FIRST_OWNER_EMAIL } from './modules/users/email.ts';
 import { createKey } from './modules/credentials/service.ts';
 import { issueLink, LINK_LIFETIME_MS } from './auth/one-time-links.ts';
 
@@ -17,7 +18,6 @@ export interface FirstStart {
 }
 
 export const FIRST_WORKSPACE_NAME = 'My workspace';
-export const FIRST_OWNER_EMAIL = 'owner@example.com';
 
 /**
  * First start on an empty embedded database: one workspace, its owner and a

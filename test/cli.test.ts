@@ -563,18 +563,32 @@ const lane2: Step[] = [
       expect(byId.code).toBe(0);
       expect(byId.json).toMatchObject({ email: 'mia@example.com', first_name: 'Mina', is_contractor: false, expected_weekly_hours: null });
 
-      const [nothing, badRef, flagsOnMember, unknownOption] = await Promise.all([
+      // --email: the identity's address (every workspace of the person), checked and unique across the installation.
+      const moved = await update('--user', users.member, '--email', ' Mia.New@Example.com ');
+      expect(moved.code).toBe(0);
+      expect(moved.json).toMatchObject({ id: users.member, email: 'mia.new@example.com', first_name: 'Mina' });
+      const [badEmail, taken] = await Promise.all([
+        update('--user', users.member, '--email', 'not-an-email'),
+        update('--user', users.member, '--email', 'MAX@example.com'),
+      ]);
+      expect(badEmail.code).toBe(2);
+      expect(badEmail.error).toMatchObject({ message: '--email must be a valid e-mail address.' });
+      expect(taken.code).toBe(4);
+      expect(taken.error).toMatchObject({ error: 'email_taken', message: '--email: This e-mail address is already used by another Sheaf account.' });
+      const back = await update('--user', 'mia.new@example.com', '--email', 'mia@example.com');
+      expect(back.code).toBe(0);
+      expect(back.json.email).toBe('mia@example.com');
+
+      const [nothing, badRef, flagsOnMember] = await Promise.all([
         sheafB('admin', 'user', 'update', '--workspace', wsB.id, '--user', users.member),
         sheafB('admin', 'user', 'update', '--workspace', wsB.id, '--user', 'mia', '--first-name', 'M'),
         update('--user', users.member, '--role', 'member', '--permissions', 'edit_projects'),
-        update('--user', users.member, '--email', 'new@example.com'),
       ]);
       expect(nothing.code).toBe(2);
       expect(nothing.stderr).toContain('Name at least one thing to change.');
       expect(badRef.code).toBe(2);
       expect(badRef.stderr).toContain("--user must be a user id or an e-mail address, not 'mia'.");
       expect(flagsOnMember.code).toBe(2);
-      expect(unknownOption.code).toBe(2);
       const unknownUser = await update('--user', 'nobody@example.com', '--first-name', 'N');
       expect(unknownUser.code).toBe(3);
       expect(unknownUser.error).toMatchObject({ error: 'not_found', field: 'user' });

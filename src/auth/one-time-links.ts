@@ -11,13 +11,16 @@ import { hashToken, newToken } from './sessions.ts';
 export const LINK_LIFETIME_MS: Record<OneTimeLinkPurpose, number> = {
   sign_in: 24 * 60 * 60 * 1000,
   password_reset: 60 * 60 * 1000,
+  // Sent to an address the person may read only later in the day (another device, another inbox).
+  email_change: 24 * 60 * 60 * 1000,
 };
 
 /** The answer to a one-time link (sign-in, reset, invitation) that is unknown, used, replaced or expired. */
 export const linkInvalid = () =>
   new ApiError('link_invalid', 'This link is not valid any more: it was used already, has expired, or was replaced by a newer one.');
 
-export async function issueLink(db: Kysely<DB>, userId: string, purpose: OneTimeLinkPurpose, now: Date): Promise<string> {
+/** `newEmail`: the address an email_change link sets (required for that purpose, absent otherwise). */
+export async function issueLink(db: Kysely<DB>, userId: string, purpose: OneTimeLinkPurpose, now: Date, newEmail?: string): Promise<string> {
   const token = newToken();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('one_time_links').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
@@ -29,6 +32,7 @@ export async function issueLink(db: Kysely<DB>, userId: string, purpose: OneTime
         user_id: userId,
         created_at: now,
         expires_at: new Date(now.getTime() + LINK_LIFETIME_MS[purpose]),
+        new_email: newEmail ?? null,
       })
       .execute();
   });
@@ -37,6 +41,11 @@ export async function issueLink(db: Kysely<DB>, userId: string, purpose: OneTime
 
 /** Uses the link once: the person it was issued to, or null (unknown, used, expired or of another purpose). */
 export async function redeemLink(db: Kysely<DB>, token: unknown, purpose: OneTimeLinkPurpose, now: Date): Promise<string | null> {
+  return (await consumeLink(db, token, purpose, now))?.user_id ?? null;
+}
+
+/** Uses the link once: its row (the person, and an email_change link's new address), or null as redeemLink. */
+export async function consumeLink(db: Kysely<DB>, token: unknown, purpose: OneTimeLinkPurpose, now: Date) {
   if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   // One statement: two redemptions at once cannot both see the link unused.
   const row = await db
@@ -46,7 +55,19 @@ export async function redeemLink(db: Kysely<DB>, token: unknown, purpose: OneTim
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning('user_id')
+    .returning(['user_id', 'new_email'])
     .executeTakeFirst();
-  return row?.user_id ?? null;
+  return row ?? null;
+}
+
+/** The person's unused, unexpired link of this purpose, if any (an e-mail change waiting for its confirmation). */
+export function pendingLink(db: Kysely<DB>, userId: string, purpose: OneTimeLinkPurpose, now: Date) {
+  return db
+    .selectFrom('one_time_links')
+    .select(['new_email', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
 }

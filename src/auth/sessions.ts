@@ -86,7 +86,7 @@ export async function findSession(db: Kysely<DB>, token: string, now: Date): Pro
     .executeTakeFirst();
   if (!row) return null;
   const t = now.getTime();
-  if (t - row.last_seen_at.getTime() > SESSION_IDLE_MS || t - row.created_at.getTime() > SESSION_LIFETIME_MS) {
+  if (expired(row, now)) {
     await db.deleteFrom('sessions').where('id', '=', row.id).execute();
     return null;
   }
@@ -95,6 +95,28 @@ export async function findSession(db: Kysely<DB>, token: string, now: Date): Pro
   }
   const { last_seen_at: _seen, ...session } = row;
   return session;
+}
+
+/** Whether a session has ended by age (idle too long, or too old), though its row may still be there. */
+const expired = (row: { created_at: Date; last_seen_at: Date }, now: Date) =>
+  now.getTime() - row.last_seen_at.getTime() > SESSION_IDLE_MS || now.getTime() - row.created_at.getTime() > SESSION_LIFETIME_MS;
+
+/** The person's live sessions, most recently used first (their profile lists them). */
+export async function listSessions(db: Kysely<DB>, userId: string, now: Date) {
+  const rows = await db
+    .selectFrom('sessions')
+    .select(['id', 'created_at', 'last_seen_at', 'ip', 'user_agent'])
+    .where('user_id', '=', userId)
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.filter((r) => !expired(r, now));
+}
+
+/** Ends one session of the person's; false when they have none with this id (another person's id included). */
+export async function endSessionOf(db: Kysely<DB>, userId: string, sessionId: string): Promise<boolean> {
+  const ended = await db.deleteFrom('sessions').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
+  return ended.numDeletedRows > 0n;
 }
 
 export async function endSession(db: Kysely<DB>, sessionId: string) {

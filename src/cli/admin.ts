@@ -288,10 +288,10 @@ export const adminCommands = [
   admin({
     name: 'admin user update',
     usage:
-      '--workspace ID --user ID|EMAIL [--first-name F] [--last-name L] [--role ROLE] [--permissions P,P|none] ' +
+      '--workspace ID --user ID|EMAIL [--email E] [--first-name F] [--last-name L] [--role ROLE] [--permissions P,P|none] ' +
       '[--contractor B] [--active B] [--expected-weekly-hours H|none]',
-    summary: 'change a member (names are the identity\'s, in every workspace)',
-    options: { ...MEMBER_OPTIONS, user: str, active: str },
+    summary: 'change a member (e-mail and names are the identity\'s, in every workspace)',
+    options: { ...MEMBER_OPTIONS, user: str, active: str, email: str },
     parse: (values) => {
       const id = workspaceOption(values);
       const user = userOption(values, 'user');

@@ -42,6 +42,10 @@ export interface CompaniesTable {
   updated_at: Timestamp;
 }
 
+export type Language = 'en' | 'de';
+export type DateFormat = 'YYYY-MM-DD' | 'DD.MM.YYYY' | 'DD/MM/YYYY' | 'MM/DD/YYYY';
+export type DurationFormat = 'h:mm' | 'decimal';
+
 export interface UsersTable {
   id: string;
   email: string;
@@ -50,6 +54,10 @@ export interface UsersTable {
   user_type: Generated<UserType>;
   /** scrypt (src/auth/passwords.ts); null until the person sets a password. */
   password_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The person's own display preferences (0070). */
+  language: Generated<Language>;
+  date_format: Generated<DateFormat>;
+  duration_format: Generated<DurationFormat>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -154,7 +162,7 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
-export type OneTimeLinkPurpose = 'sign_in' | 'password_reset';
+export type OneTimeLinkPurpose = 'sign_in' | 'password_reset' | 'email_change';
 
 export interface OneTimeLinksTable {
   token_hash: Buffer;
@@ -163,6 +171,8 @@ export interface OneTimeLinksTable {
   created_at: CreatedAt;
   expires_at: Date;
   used_at: Date | null;
+  /** The address an email_change link sets when opened (0070); null for other purposes. */
+  new_email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SignInFailuresTable {

@@ -401,7 +401,12 @@ export const EXCLUDED_TABLES: Record<string, string> = {
  */
 export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
   files: { data: 'the bytes: served by the download links', company_id: 'implicit' },
-  users: { password_hash: 'passwords are credentials, never exported' },
+  users: {
+    password_hash: 'passwords are credentials, never exported',
+    language: "the person's own display preference, not workspace data",
+    date_format: "the person's own display preference, not workspace data",
+    duration_format: "the person's own display preference, not workspace data",
+  },
   invitations: { token_hash: 'invitation tokens are credentials, never exported', company_id: 'implicit' },
   invoice_messages: { outbox_id: 'a reference into the delivery queue, which is not exported', company_id: 'implicit' },
   time_entries: {

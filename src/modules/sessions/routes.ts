@@ -16,13 +16,22 @@ import {
   SESSION_LIFETIME_MS,
   switchWorkspace,
 } from '../../auth/sessions.ts';
+import { normalEmail } from '../users/email.ts';
 import { beginSignInAttempt, signInSucceeded, throttled } from '../../auth/sign-in-throttle.ts';
+import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES } from '../profile/rules.ts';
 import { assertCurrentPassword, checkPassword, requestPasswordReset, sessionBody, setPassword } from './service.ts';
 
 /**
  * The web app's sign-in (web-only routes under /web/api): sessions, one-time
  * sign-in links, passwords and their reset. See docs/decisions.md, "The web app".
  */
+
+/** A person's display preferences (Settings → Profile). */
+export const Preferences = Type.Object({
+  language: Type.Union(LANGUAGES.map((l) => Type.Literal(l)), { description: 'The web app\'s language.' }),
+  date_format: Type.Union(DATE_FORMATS.map((f) => Type.Literal(f)), { description: 'How dates are shown.' }),
+  duration_format: Type.Union(DURATION_FORMATS.map((f) => Type.Literal(f)), { description: 'Durations as hours:minutes (1:30) or decimal hours (1.50).' }),
+});
 
 const Role = Type.String({ description: 'owner, administrator, manager, member or client' });
 export const Session = Type.Object({
@@ -32,6 +41,8 @@ export const Session = Type.Object({
     first_name: Type.String(),
     last_name: Type.String(),
     has_password: Type.Boolean(),
+    needs_identity: Type.Boolean({ description: 'The first start\'s placeholder owner: ask for a real name and e-mail address (PUT /web/api/profile/identity) first.' }),
+    preferences: Preferences,
   }),
   workspace: Nullable(
     Type.Object({
@@ -62,8 +73,6 @@ const SwitchWorkspace = Type.Object({ company_id: Type.String({ maxLength: 64 })
 const web = (access: 'public' | 'signed-in') => ({ access, web: true }) as const;
 const tags = ['web'];
 
-
-export const normalEmail = (email: string) => email.trim().toLowerCase();
 
 /** The session cookie: HttpOnly, SameSite=Lax, Secure over TLS; `maxAge` 0 clears it. */
 function writeSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number) {

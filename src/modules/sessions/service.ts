@@ -6,10 +6,21 @@ import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { endAllSessions, type SessionRow } from '../../auth/sessions.ts';
 import { issueLink } from '../../auth/one-time-links.ts';
 import { badRequest } from '../../errors.ts';
+import { isPlaceholderEmail } from '../users/email.ts';
+import { preferencesOf, type Preferences } from '../profile/rules.ts';
 
 /** What the web app knows about its signed-in person: GET /web/api/session. */
 export interface SessionBody {
-  user: { id: string; email: string; first_name: string; last_name: string; has_password: boolean };
+  user: {
+    id: string;
+    email: string;
+    first_name: string;
+    last_name: string;
+    has_password: boolean;
+    /** The first start's placeholder owner: the web app asks for a real name and address before anything else. */
+    needs_identity: boolean;
+    preferences: Preferences;
+  };
   workspace: { id: string; name: string; role: Role; permissions: string[]; is_contractor: boolean } | null;
   workspaces: Array<{ id: string; name: string; role: Role }>;
   csrf_token: string;
@@ -19,7 +30,7 @@ export async function sessionBody(db: Kysely<DB>, session: SessionRow): Promise<
   const [user, memberships] = await Promise.all([
     db
       .selectFrom('users')
-      .select(['id', 'email', 'first_name', 'last_name', 'password_hash'])
+      .select(['id', 'email', 'first_name', 'last_name', 'password_hash', 'language', 'date_format', 'duration_format'])
       .where('id', '=', session.user_id)
       .executeTakeFirstOrThrow(),
     db
@@ -34,7 +45,15 @@ export async function sessionBody(db: Kysely<DB>, session: SessionRow): Promise<
   ]);
   const current = memberships.find((m) => m.id === session.company_id);
   return {
-    user: { id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, has_password: user.password_hash !== null },
+    user: {
+      id: user.id,
+      email: user.email,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      has_password: user.password_hash !== null,
+      needs_identity: isPlaceholderEmail(user.email),
+      preferences: preferencesOf(user),
+    },
     workspace: current
       ? { id: current.id, name: current.name, role: current.role, permissions: [...current.permissions], is_contractor: current.is_contractor }
       : null,

@@ -3,6 +3,7 @@ import { MANAGER_PERMISSIONS, type DB, type ManagerPermission, type Role, type U
 import { newId } from '../../ids.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { audit } from '../audit/service.ts';
+import { assertValidEmail, setEmail } from './email.ts';
 
 /**
  * Membership administration for the operator (`sheaf admin user`). A user is one
@@ -24,13 +25,9 @@ export interface MemberInput {
   expected_weekly_hours?: string | null;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** Checks the shape of a member change (no database needed); throws a 400 naming the field. */
 export function validateMemberInput(input: MemberInput) {
-  if (input.email !== undefined && (!EMAIL.test(input.email) || input.email.length > 320)) {
-    throw badRequest('email must be a valid e-mail address.', { field: 'email' });
-  }
+  if (input.email !== undefined) assertValidEmail(input.email);
   for (const field of ['first_name', 'last_name'] as const) {
     const v = input[field];
     if (v !== undefined && (typeof v !== 'string' || v.length > 255 || (field === 'first_name' && !v.trim()))) {
@@ -131,10 +128,25 @@ export function assertPermissionsFitRole(role: Role, permissions: ManagerPermiss
   }
 }
 
+/**
+ * Changes a member. `email` is the identity's (every workspace of the person) and
+ * only the operator sets it this way (`sheaf admin user update --email`); people
+ * change their own through a confirmed link (modules/profile).
+ */
 export async function updateMember(db: Kysely<DB>, companyId: string, userId: string, input: MemberInput, actor?: Actor) {
   validateMemberInput(input);
   if (Object.keys(input).length === 0) throw badRequest('Name at least one property to change.');
-  return db.transaction().execute((trx) => updateMemberIn(trx, companyId, userId, input, actor));
+  const { email, ...changes } = input;
+  return db.transaction().execute(async (trx) => {
+    if (email !== undefined) {
+      const current = await memberOrThrow(trx, companyId, userId);
+      if (current.email !== email) {
+        await setEmail(trx, userId, email, new Date());
+        await audit(trx, { companyId, action: 'member.email_changed', subjectType: 'user', subjectId: userId, actorUserId: actor?.userId, details: { from: current.email, to: email } });
+      }
+    }
+    return updateMemberIn(trx, companyId, userId, changes, actor);
+  });
 }
 
 /** The current membership with the person's identity, locked for the transaction; 404 when there is none. */

@@ -958,6 +958,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your profile */
+        get: operations["getProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change your name or preferences
+         * @description Your name is your identity's: every workspace you belong to shows it. Change the e-mail address with POST /web/api/profile/email.
+         */
+        patch: operations["updateProfile"];
+        trace?: never;
+    };
+    "/web/api/profile/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your e-mail address (a confirmation link goes to the new one)
+         * @description Nothing changes until the link e-mailed to the new address is opened (once, within 24 hours); the old address is then told. An address another Sheaf account has is refused with 409 email_taken. The current password is required when you have one, except in a session opened by a one-time link within the last hour.
+         */
+        post: operations["requestEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/profile/email/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a new e-mail address with the link sent to it
+         * @description Works once, within 24 hours (400 link_invalid otherwise); 409 email_taken if another account took the address meanwhile.
+         */
+        post: operations["confirmEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/profile/identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The first owner's real name and e-mail address, in place of the first start's placeholder
+         * @description Only while the session says needs_identity (409 afterwards). The address is set at once: the placeholder receives no mail, so there is nothing to confirm it from. An address another Sheaf account has is refused with 409 email_taken.
+         */
+        put: operations["setFirstIdentity"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/profile/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where you are signed in */
+        get: operations["listOwnSessions"];
+        put?: never;
+        post?: never;
+        /** Sign out everywhere else (every session but this one) */
+        delete: operations["signOutElsewhere"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/profile/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out one of your other sessions
+         * @description The current session signs out with DELETE /web/api/session (400 here). Another person's session id is 404.
+         */
+        delete: operations["endOwnSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/invitations": {
         parameters: {
             query?: never;
@@ -7742,6 +7861,16 @@ export interface operations {
                             first_name: string;
                             last_name: string;
                             has_password: boolean;
+                            /** @description The first start's placeholder owner: ask for a real name and e-mail address (PUT /web/api/profile/identity) first. */
+                            needs_identity: boolean;
+                            preferences: {
+                                /** @description The web app's language. */
+                                language: "en" | "de";
+                                /** @description How dates are shown. */
+                                date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                                /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
+                                duration_format: "h:mm" | "decimal";
+                            };
                         };
                         workspace: {
                             id: string;
@@ -7827,6 +7956,16 @@ export interface operations {
                             first_name: string;
                             last_name: string;
                             has_password: boolean;
+                            /** @description The first start's placeholder owner: ask for a real name and e-mail address (PUT /web/api/profile/identity) first. */
+                            needs_identity: boolean;
+                            preferences: {
+                                /** @description The web app's language. */
+                                language: "en" | "de";
+                                /** @description How dates are shown. */
+                                date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                                /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
+                                duration_format: "h:mm" | "decimal";
+                            };
                         };
                         workspace: {
                             id: string;
@@ -8015,6 +8154,16 @@ export interface operations {
                             first_name: string;
                             last_name: string;
                             has_password: boolean;
+                            /** @description The first start's placeholder owner: ask for a real name and e-mail address (PUT /web/api/profile/identity) first. */
+                            needs_identity: boolean;
+                            preferences: {
+                                /** @description The web app's language. */
+                                language: "en" | "de";
+                                /** @description How dates are shown. */
+                                date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                                /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
+                                duration_format: "h:mm" | "decimal";
+                            };
                         };
                         workspace: {
                             id: string;
@@ -8099,6 +8248,16 @@ export interface operations {
                             first_name: string;
                             last_name: string;
                             has_password: boolean;
+                            /** @description The first start's placeholder owner: ask for a real name and e-mail address (PUT /web/api/profile/identity) first. */
+                            needs_identity: boolean;
+                            preferences: {
+                                /** @description The web app's language. */
+                                language: "en" | "de";
+                                /** @description How dates are shown. */
+                                date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                                /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
+                                duration_format: "h:mm" | "decimal";
+                            };
                         };
                         workspace: {
                             id: string;
@@ -8301,6 +8460,16 @@ export interface operations {
                             first_name: string;
                             last_name: string;
                             has_password: boolean;
+                            /** @description The first start's placeholder owner: ask for a real name and e-mail address (PUT /web/api/profile/identity) first. */
+                            needs_identity: boolean;
+                            preferences: {
+                                /** @description The web app's language. */
+                                language: "en" | "de";
+                                /** @description How dates are shown. */
+                                date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                                /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
+                                duration_format: "h:mm" | "decimal";
+                            };
                         };
                         workspace: {
                             id: string;
@@ -8320,6 +8489,563 @@ export interface operations {
                         csrf_token: string;
                     };
                 };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        first_name: string;
+                        last_name: string;
+                        email: string;
+                        pending_email: string | null;
+                        has_password: boolean;
+                        preferences: {
+                            /** @description The web app's language. */
+                            language: "en" | "de";
+                            /** @description How dates are shown. */
+                            date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                            /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
+                            duration_format: "h:mm" | "decimal";
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    first_name?: string;
+                    last_name?: string;
+                    language?: "en" | "de";
+                    date_format?: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                    duration_format?: "h:mm" | "decimal";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        first_name: string;
+                        last_name: string;
+                        email: string;
+                        pending_email: string | null;
+                        has_password: boolean;
+                        preferences: {
+                            /** @description The web app's language. */
+                            language: "en" | "de";
+                            /** @description How dates are shown. */
+                            date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                            /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
+                            duration_format: "h:mm" | "decimal";
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    requestEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    current_password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        first_name: string;
+                        last_name: string;
+                        email: string;
+                        pending_email: string | null;
+                        has_password: boolean;
+                        preferences: {
+                            /** @description The web app's language. */
+                            language: "en" | "de";
+                            /** @description How dates are shown. */
+                            date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                            /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
+                            duration_format: "h:mm" | "decimal";
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    confirmEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    setFirstIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    first_name: string;
+                    last_name: string;
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            email: string;
+                            first_name: string;
+                            last_name: string;
+                            has_password: boolean;
+                            /** @description The first start's placeholder owner: ask for a real name and e-mail address (PUT /web/api/profile/identity) first. */
+                            needs_identity: boolean;
+                            preferences: {
+                                /** @description The web app's language. */
+                                language: "en" | "de";
+                                /** @description How dates are shown. */
+                                date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                                /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
+                                duration_format: "h:mm" | "decimal";
+                            };
+                        };
+                        workspace: {
+                            id: string;
+                            name: string;
+                            /** @description owner, administrator, manager, member or client */
+                            role: string;
+                            permissions: string[];
+                            is_contractor: boolean;
+                        } | null;
+                        workspaces: {
+                            id: string;
+                            name: string;
+                            /** @description owner, administrator, manager, member or client */
+                            role: string;
+                        }[];
+                        /** @description Send it back in X-CSRF-Token on every change made with this session. */
+                        csrf_token: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listOwnSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessions: {
+                            id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was last used (to the minute).
+                             */
+                            last_seen_at: string;
+                            ip: string | null;
+                            user_agent: string | null;
+                            /** @description The session making this request. */
+                            current: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    signOutElsewhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    endOwnSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             "4XX": {
@@ -8756,6 +9482,16 @@ export interface operations {
                             first_name: string;
                             last_name: string;
                             has_password: boolean;
+                            /** @description The first start's placeholder owner: ask for a real name and e-mail address (PUT /web/api/profile/identity) first. */
+                            needs_identity: boolean;
+                            preferences: {
+                                /** @description The web app's language. */
+                                language: "en" | "de";
+                                /** @description How dates are shown. */
+                                date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                                /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
+                                duration_format: "h:mm" | "decimal";
+                            };
                         };
                         workspace: {
                             id: string;

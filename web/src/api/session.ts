@@ -141,3 +141,24 @@ export function useResetPassword() {
     },
   });
 }
+
+/** The first owner's real name and address, in place of the first start's placeholder (the session comes back). */
+export function useSetFirstIdentity() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { first_name: string; last_name: string; email: string }) => call(api.PUT('/web/api/profile/identity', { body })),
+    onSuccess: (session) => {
+      queryClient.setQueryData(sessionQuery.queryKey, remember(session));
+      broadcastSession('changed');
+    },
+  });
+}
+
+/** Opens an e-mail change link (no session needed); a signed-in copy of the app then shows the new address. */
+export async function confirmEmailChange(queryClient: QueryClient, token: string): Promise<string> {
+  const { email } = await call(api.POST('/web/api/profile/email/confirm', { body: { token } }));
+  void queryClient.invalidateQueries({ queryKey: ['session'] });
+  void queryClient.invalidateQueries({ queryKey: ['profile'] });
+  broadcastSession('changed');
+  return email;
+}

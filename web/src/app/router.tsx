@@ -3,7 +3,7 @@ import { createBrowserRouter, redirect, type LoaderFunctionArgs } from 'react-ro
 import { isUnauthorized } from '../api/errors.ts';
 import { sessionQuery } from '../api/session.ts';
 import { homeRoutes } from '../areas/home/routes.tsx';
-import { signedInRoutes, signedOutRoutes } from '../areas/session/routes.tsx';
+import { signedInRoutes, signedOutRoutes, welcomeRoute } from '../areas/session/routes.tsx';
 import { settingsRoutes } from '../areas/settings/routes.tsx';
 import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { timeRoutes } from '../areas/time/routes.tsx';
@@ -31,7 +31,12 @@ const requireSession =
     // loaded, after the page's own calls; asked for here, it goes with the session instead.
     if (!queryClient.getQueryData(timerQuery.queryKey)) void queryClient.prefetchQuery(timerQuery);
     try {
-      await queryClient.ensureQueryData(sessionQuery);
+      const session = await queryClient.ensureQueryData(sessionQuery);
+      // The first start's placeholder owner names themselves before anything else (the password page may come first).
+      const path = new URL(request.url).pathname;
+      if (session.user.needs_identity && path !== '/welcome' && path !== '/settings/password') {
+        return redirect(`/welcome${path === '/' ? '' : `?next=${encodeURIComponent(path)}`}`);
+      }
       return null;
     } catch (error) {
       if (!isUnauthorized(error)) throw error;
@@ -52,6 +57,7 @@ export function createRouter(queryClient: QueryClient) {
       children: [
         ...signedOutRoutes(queryClient),
         ...invitationRoutes(queryClient),
+        { ...welcomeRoute, loader: requireSession(queryClient) },
         {
           id: 'signed-in',
           loader: requireSession(queryClient),

@@ -6,6 +6,7 @@ const ADMIN = ['owner', 'administrator'];
 
 /** The Settings pages with their own navigation; entries a role cannot use are not shown. */
 const ENTRIES = [
+  { to: '/settings/profile', label: 'Profile' },
   { to: '/settings/workspace', label: 'Workspace' },
   { to: '/settings/members', label: 'Members', admin: true },
   { to: '/settings/invitations', label: 'Invitations', admin: true },

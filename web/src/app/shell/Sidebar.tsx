@@ -44,8 +44,15 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
         </ul>
       </nav>
       <div className="mt-auto border-t border-stone-200 pt-4">
-        <p className="truncate px-3 text-sm font-medium text-stone-900">{name}</p>
-        <p className="truncate px-3 text-xs text-stone-600">{user.email}</p>
+        <NavLink
+          to="/settings/profile"
+          onClick={onNavigate}
+          aria-label={`Your profile: ${name}, ${user.email}`}
+          className={cx('block rounded-md px-3 py-1.5 hover:bg-stone-100', focusRingCss)}
+        >
+          <span className="block truncate text-sm font-medium text-stone-900">{name}</span>
+          <span className="block truncate text-xs text-stone-600">{user.email}</span>
+        </NavLink>
         <Button
           variant="quiet"
           className="mt-3 w-full justify-start px-3"

@@ -55,6 +55,10 @@ export function HomePage() {
         <Section title="Settings">
           <ul className="flex flex-col gap-3 text-sm">
             <li>
+              <Link href="/settings/profile">Your profile</Link>
+              <p className="mt-0.5 text-stone-600">Your name, e-mail address, preferences and where you are signed in.</p>
+            </li>
+            <li>
               <Link href="/settings/api">API and Developers</Link>
               <p className="mt-0.5 text-stone-600">Your Company ID and API keys.</p>
             </li>

@@ -1,18 +1,19 @@
 import { Link } from '../../ui/Link.tsx';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
 
+const LINK_NAMES = { 'sign-in': 'A sign-in link', reset: 'A password reset link', email: 'An e-mail confirmation link' };
+
 /**
  * What a one-time link that cannot be used shows: why, in words, and the ways on.
  * Never the error itself: the server says only that the link is invalid, expired or used.
  */
-export function LinkProblem({ kind }: { kind: 'sign-in' | 'reset' }) {
+export function LinkProblem({ kind }: { kind: 'sign-in' | 'reset' | 'email' }) {
   return (
     <AuthLayout
       title="This link can’t be used"
       intro={
         <p>
-          It is incomplete, has expired, or was already used. {kind === 'reset' ? 'A password reset link' : 'A sign-in link'} works once, for a
-          limited time.
+          It is incomplete, has expired, or was already used. {LINK_NAMES[kind]} works once, for a limited time.
         </p>
       }
     >
@@ -20,6 +21,10 @@ export function LinkProblem({ kind }: { kind: 'sign-in' | 'reset' }) {
         {kind === 'reset' ? (
           <li>
             <Link href="/forgot-password">Request a new reset link</Link>
+          </li>
+        ) : kind === 'email' ? (
+          <li>
+            <Link href="/settings/profile">Ask for a new link on your profile</Link>
           </li>
         ) : (
           <li>Ask the person who sent you the link for a new one.</li>

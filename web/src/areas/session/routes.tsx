@@ -1,7 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { replace, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { HttpError } from '../../api/call.ts';
-import { redeemSignInLink, sessionQuery } from '../../api/session.ts';
+import { describeError } from '../../api/errors.ts';
+import { confirmEmailChange, redeemSignInLink, sessionQuery } from '../../api/session.ts';
+import type { ConfirmEmailOutcome } from './ConfirmEmailPage.tsx';
 import { safeNext } from './next.ts';
 
 /**
@@ -34,7 +36,8 @@ export function signedOutRoutes(queryClient: QueryClient): RouteObject[] {
         try {
           const session = await redeemSignInLink(queryClient, token);
           // replace: the used link leaves the history, so Back does not land on a dead link.
-          return replace(session.user.has_password ? '/' : '/settings/password');
+          // The first start's owner names themselves first (then chooses a password), anyone else without one chooses it.
+          return replace(session.user.needs_identity ? '/welcome' : session.user.has_password ? '/' : '/settings/password');
         } catch (error) {
           if (error instanceof HttpError && error.status === 400) return null;
           throw error;
@@ -42,10 +45,32 @@ export function signedOutRoutes(queryClient: QueryClient): RouteObject[] {
       },
       lazy: () => import('./SignInLinkPage.tsx').then((m) => ({ Component: m.SignInLinkPage })),
     },
+    {
+      // /confirm-email#<token>: an e-mail change link, used once by the loader; no session needed (another device may open it).
+      path: 'confirm-email',
+      loader: async (): Promise<ConfirmEmailOutcome> => {
+        const token = window.location.hash.slice(1);
+        if (!token) return { problem: 'link' };
+        try {
+          const email = await confirmEmailChange(queryClient, token);
+          // The used link leaves the address bar (and the history entry keeps no token).
+          window.history.replaceState(window.history.state, '', '/confirm-email');
+          return { email };
+        } catch (error) {
+          const { code, message } = describeError(error);
+          if (code === 'link_invalid' || (error instanceof HttpError && error.status === 400)) return { problem: 'link' };
+          return { problem: 'other', message };
+        }
+      },
+      lazy: () => import('./ConfirmEmailPage.tsx').then((m) => ({ Component: m.ConfirmEmailPage })),
+    },
     { path: 'forgot-password', lazy: () => import('./ForgotPasswordPage.tsx').then((m) => ({ Component: m.ForgotPasswordPage })) },
     { path: 'reset-password', lazy: () => import('./ResetPasswordPage.tsx').then((m) => ({ Component: m.ResetPasswordPage })) },
   ];
 }
+
+/** The first owner's first step, outside the shell (nothing else comes first); the router puts it behind the session gate. */
+export const welcomeRoute: RouteObject = { path: 'welcome', lazy: () => import('./WelcomePage.tsx').then((m) => ({ Component: m.WelcomePage })) };
 
 export const signedInRoutes: RouteObject[] = [
   { path: 'settings/password', lazy: () => import('./PasswordPage.tsx').then((m) => ({ Component: m.PasswordPage })) },

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
 import { keysQuery, workspaceQuery } from './api.ts';
+import { ownSessionsQuery, profileQuery } from './profile-api.ts';
 
 /**
  * Settings pages. Each loader starts the page's one request beside the page's chunk
@@ -8,6 +9,15 @@ import { keysQuery, workspaceQuery } from './api.ts';
  */
 export function settingsRoutes(queryClient: QueryClient): RouteObject[] {
   return [
+    {
+      path: 'settings/profile',
+      loader: () => {
+        void queryClient.prefetchQuery(profileQuery);
+        void queryClient.prefetchQuery(ownSessionsQuery);
+        return null;
+      },
+      lazy: () => import('./ProfilePage.tsx').then((m) => ({ Component: m.ProfilePage })),
+    },
     {
       path: 'settings/workspace',
       loader: () => {
