@@ -1,6 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
-import { keysQuery, workspaceQuery } from './api.ts';
+import { holds } from '../../api/roles.ts';
+import { sessionQuery } from '../../api/session.ts';
+import { categoriesQuery, keysQuery, workspaceQuery } from './api.ts';
 
 /**
  * Settings pages. Each loader starts the page's one request beside the page's chunk
@@ -23,6 +25,17 @@ export function settingsRoutes(queryClient: QueryClient): RouteObject[] {
         return null;
       },
       lazy: () => import('./ApiPage.tsx').then((m) => ({ Component: m.ApiPage })),
+    },
+    {
+      path: 'settings/expense-categories',
+      loader: () => {
+        // Asked for only by those who manage them (the session gate loads the session beside this).
+        void queryClient.ensureQueryData(sessionQuery).then((s) => {
+          if (s.workspace && holds(s.workspace, 'edit_clients_and_tasks')) void queryClient.prefetchQuery(categoriesQuery);
+        }, () => undefined);
+        return null;
+      },
+      lazy: () => import('./ExpenseCategoriesPage.tsx').then((m) => ({ Component: m.ExpenseCategoriesPage })),
     },
   ];
 }
