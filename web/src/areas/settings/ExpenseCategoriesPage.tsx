@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { DialogTrigger } from 'react-aria-components';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
@@ -145,6 +145,9 @@ function CategoryForm({ category, onSaved }: { category?: ExpenseCategory; onSav
   const [unit, setUnit] = useState(category?.unit_name ?? '');
   const [price, setPrice] = useState<number>(category?.unit_price ?? NaN);
   const mutation = category ? update : create;
+  // A refusal is about the values sent: once one changes, its message goes (and no longer blocks the submit).
+  const { reset } = mutation;
+  useEffect(() => reset(), [name, unit, price, reset]);
   const { fieldErrors, summary } = formErrors(mutation.error, FIELDS);
   return (
     <Form
