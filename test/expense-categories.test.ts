@@ -327,31 +327,31 @@ describe('sheaf admin expense-category', () => {
     if (schema) await dropSchema(schema);
   });
 
-  it('a new workspace lists its LLM usage category', async () => {
+  it('a new workspace lists its starter categories, LLM usage among them (issue 21)', async () => {
     const list = await sheaf('admin', 'expense-category', 'list', '--workspace', ws, '--json');
     expect(list.code).toBe(0);
-    expect(list.json.map((c: any) => c.name)).toEqual(['LLM usage']);
+    expect(list.json.map((c: any) => c.name)).toEqual(['Equipment', 'LLM usage', 'Meals', 'Mileage', 'Software and subscriptions', 'Travel']);
   });
 
   it('creates, updates (by id or name) and lists, in JSON and text', async () => {
-    const created = await sheaf('admin', 'expense-category', 'create', '--workspace', ws, '--name', 'Mileage', '--unit-name', 'km', '--unit-price', '0.58', '--json');
+    const created = await sheaf('admin', 'expense-category', 'create', '--workspace', ws, '--name', 'Car mileage', '--unit-name', 'km', '--unit-price', '0.58', '--json');
     expect(created.code).toBe(0);
-    expect(created.json).toMatchObject({ name: 'Mileage', unit_name: 'km', unit_price: 0.58, is_active: true });
-    const text = await sheaf('admin', 'expense-category', 'create', '--workspace', ws, '--name', 'Travel');
+    expect(created.json).toMatchObject({ name: 'Car mileage', unit_name: 'km', unit_price: 0.58, is_active: true });
+    const text = await sheaf('admin', 'expense-category', 'create', '--workspace', ws, '--name', 'Parking');
     expect(text.code).toBe(0);
-    expect(text.out).toMatch(/name\s+Travel/);
-    const byName = await sheaf('admin', 'expense-category', 'update', '--workspace', ws, '--category', 'mileage', '--unit-price', '0.6', '--json');
-    expect(byName.json).toMatchObject({ name: 'Mileage', unit_price: 0.6 });
+    expect(text.out).toMatch(/name\s+Parking/);
+    const byName = await sheaf('admin', 'expense-category', 'update', '--workspace', ws, '--category', 'car mileage', '--unit-price', '0.6', '--json');
+    expect(byName.json).toMatchObject({ name: 'Car mileage', unit_price: 0.6 });
     const byId = await sheaf('admin', 'expense-category', 'update', '--workspace', ws, '--category', created.json.id, '--active', 'false', '--json');
     expect(byId.json.is_active).toBe(false);
-    const cleared = await sheaf('admin', 'expense-category', 'update', '--workspace', ws, '--category', 'Mileage', '--unit-name', 'none', '--unit-price', 'none', '--json');
+    const cleared = await sheaf('admin', 'expense-category', 'update', '--workspace', ws, '--category', 'Car mileage', '--unit-name', 'none', '--unit-price', 'none', '--json');
     expect(cleared.json).toMatchObject({ unit_name: null, unit_price: null });
     const list = await sheaf('admin', 'expense-category', 'list', '--workspace', ws, '--json');
-    expect(list.json.map((c: any) => c.name)).toEqual(['LLM usage', 'Mileage', 'Travel']);
-    expect((await sheaf('admin', 'expense-category', 'list', '--workspace', ws, '--active', 'false', '--json')).json.map((c: any) => c.name)).toEqual(['Mileage']);
+    expect(list.json.map((c: any) => c.name)).toEqual(['Car mileage', 'Equipment', 'LLM usage', 'Meals', 'Mileage', 'Parking', 'Software and subscriptions', 'Travel']);
+    expect((await sheaf('admin', 'expense-category', 'list', '--workspace', ws, '--active', 'false', '--json')).json.map((c: any) => c.name)).toEqual(['Car mileage']);
     const listText = await sheaf('admin', 'expense-category', 'list', '--workspace', ws);
     expect(listText.out.split('\n')[0]).toMatch(/^id\s+name\s+unit_name\s+unit_price\s+is_active/);
-    expect((await sheaf('admin', 'expense-category', 'list', '--workspace', otherWs, '--json')).json.map((c: any) => c.name)).toEqual(['LLM usage']);
+    expect((await sheaf('admin', 'expense-category', 'list', '--workspace', otherWs, '--json')).json.map((c: any) => c.name)).toEqual(['Equipment', 'LLM usage', 'Meals', 'Mileage', 'Software and subscriptions', 'Travel']);
   });
 
   it('bad options exit 2, unknown references 3, duplicates 4, changing nothing', async () => {
@@ -366,9 +366,9 @@ describe('sheaf admin expense-category', () => {
       ['create', '--workspace', 'nope', '--name', 'X'],
       ['create', '--workspace', ws],
       ['create', '--workspace', ws, '--name', 'X', '--colour', 'red'],
-      ['update', '--workspace', ws, '--category', 'Travel'],
+      ['update', '--workspace', ws, '--category', 'Parking'],
       ['update', '--workspace', ws, '--name', 'Y'],
-      ['update', '--workspace', ws, '--category', 'Travel', '--unit-price', 'x'],
+      ['update', '--workspace', ws, '--category', 'Parking', '--unit-price', 'x'],
     ]) {
       const res = await sheaf('admin', 'expense-category', ...args, '--json');
       expect(res.code, args.join(' ')).toBe(2);
@@ -377,17 +377,17 @@ describe('sheaf admin expense-category', () => {
     const lone = await sheaf('admin', 'expense-category', 'create', '--workspace', ws, '--name', 'X', '--unit-name', 'km');
     expect(lone.err).toMatch(/--unit-price/);
     // A lone price on a category without a unit is refused when it runs (the pair is checked on the stored row).
-    const half = await sheaf('admin', 'expense-category', 'update', '--workspace', ws, '--category', 'Travel', '--unit-price', '3', '--json');
+    const half = await sheaf('admin', 'expense-category', 'update', '--workspace', ws, '--category', 'Parking', '--unit-price', '3', '--json');
     expect(half.code).toBe(2);
     expect(half.error.message).toMatch(/--unit-name/);
     expect((await sheaf('admin', 'expense-category', 'update', '--workspace', ws, '--category', 'Nope', '--name', 'Y', '--json')).code).toBe(3);
-    expect((await sheaf('admin', 'expense-category', 'update', '--workspace', otherWs, '--category', 'Travel', '--name', 'Y', '--json')).code).toBe(3);
+    expect((await sheaf('admin', 'expense-category', 'update', '--workspace', otherWs, '--category', 'Parking', '--name', 'Y', '--json')).code).toBe(3);
     expect((await sheaf('admin', 'expense-category', 'list', '--workspace', newId(), '--json')).code).toBe(3);
-    const dup = await sheaf('admin', 'expense-category', 'create', '--workspace', ws, '--name', 'TRAVEL', '--json');
+    const dup = await sheaf('admin', 'expense-category', 'create', '--workspace', ws, '--name', 'PARKING', '--json');
     expect(dup.code).toBe(4);
     expect(dup.error.message).toMatch(/already exists/);
-    const rename = await sheaf('admin', 'expense-category', 'update', '--workspace', ws, '--category', 'Travel', '--name', 'llm usage', '--json');
+    const rename = await sheaf('admin', 'expense-category', 'update', '--workspace', ws, '--category', 'Parking', '--name', 'llm usage', '--json');
     expect(rename.code).toBe(4);
-    expect((await sheaf('admin', 'expense-category', 'list', '--workspace', ws, '--json')).json.map((c: any) => c.name)).toEqual(['LLM usage', 'Mileage', 'Travel']);
+    expect((await sheaf('admin', 'expense-category', 'list', '--workspace', ws, '--json')).json.map((c: any) => c.name)).toEqual(['Car mileage', 'Equipment', 'LLM usage', 'Meals', 'Mileage', 'Parking', 'Software and subscriptions', 'Travel']);
   });
 });

@@ -80,3 +80,51 @@ export async function lastRejectionOf(trx: Tx, companyId: string, userId: string
   }
   return null;
 }
+
+/**
+ * What the review shows beside the period's items: each time entry's task name and
+ * stored billable rate, each expense's category, and each project's name, client
+ * and currency (the client's, else the workspace's). Ids are the period's own, read
+ * just before in the same transaction.
+ */
+export async function reviewDetails(
+  trx: Tx,
+  companyId: string,
+  ids: { time: readonly string[]; expenses: readonly string[]; projects: readonly string[] },
+) {
+  const entries = ids.time.length
+    ? await trx
+        .selectFrom('time_entries as te')
+        .leftJoin('tasks as t', (j) => j.onRef('t.company_id', '=', 'te.company_id').onRef('t.id', '=', 'te.task_id'))
+        .select(['te.id', 't.name as task_name', 'te.billable_rate'])
+        .where('te.company_id', '=', companyId)
+        .where('te.id', 'in', [...ids.time])
+        .execute()
+    : [];
+  const expenses = ids.expenses.length
+    ? await trx
+        .selectFrom('expenses as ex')
+        .innerJoin('expense_categories as ec', (j) => j.onRef('ec.company_id', '=', 'ex.company_id').onRef('ec.id', '=', 'ex.expense_category_id'))
+        .select(['ex.id', 'ec.name as category_name', 'ec.unit_name'])
+        .where('ex.company_id', '=', companyId)
+        .where('ex.id', 'in', [...ids.expenses])
+        .execute()
+    : [];
+  const projects = ids.projects.length
+    ? await trx
+        .selectFrom('projects as p')
+        .innerJoin('clients as c', (j) => j.onRef('c.company_id', '=', 'p.company_id').onRef('c.id', '=', 'p.client_id'))
+        .innerJoin('companies as co', 'co.id', 'p.company_id')
+        .select(['p.id', 'p.name', 'p.code', 'c.name as client_name', sql<string>`coalesce(c.currency, co.currency)`.as('currency')])
+        .where('p.company_id', '=', companyId)
+        .where('p.id', 'in', [...ids.projects])
+        .orderBy('c.name')
+        .orderBy('p.name')
+        .execute()
+    : [];
+  return {
+    entries: new Map(entries.map((e) => [e.id, e])),
+    expenses: new Map(expenses.map((e) => [e.id, e])),
+    projects,
+  };
+}

@@ -9,10 +9,15 @@ import { principalOf } from '../../http/security.ts';
 import { isWorkDate, todayIn } from '../../time/workspace-time.ts';
 import { fingerprintOf, REASON_MAX } from '../approvals/preflight.ts';
 import { loadApprovalSettings, periodItems } from '../approvals/queries.ts';
-import { resolveReview, reviewPeriod, withdrawApproval } from '../approvals/service.ts';
+import { resolveReview, reviewPeriod, reviewPeriodIn, scopeOf, withdrawApproval } from '../approvals/service.ts';
+import { runPreflight } from '../approvals/preflight.ts';
 import { loadTimeSettings } from '../time-entries/queries.ts';
 import { weekEndOf, weekStartOf } from '../time-entries/rules.ts';
-import { lastRejectionOf, peopleNamed, reviewableDays } from './queries.ts';
+import { lastRejectionOf, peopleNamed, reviewableDays, reviewDetails } from './queries.ts';
+import { maySeeRates } from '../../access/catalog.ts';
+import { roundedHours } from '../time-entries/rules.ts';
+import { minorUnitDigits } from '../../money.ts';
+import { Decimal } from 'decimal.js';
 
 /**
  * The web app's approval screens (issue 16 item 3): the caller's week with its
@@ -76,6 +81,63 @@ const PreflightBody = Type.Object({
   blockers: Type.Array(Finding),
   warnings: Type.Array(Finding),
   submitted_count: Type.Integer({ description: 'Submitted time entries and expenses in the scope: what Approve would approve.' }),
+});
+
+const Status = Enum(['unsubmitted', 'submitted', 'approved', 'rejected']);
+const ReviewEntry = Type.Object(
+  {
+    id: Type.String(),
+    spent_date: Type.String(),
+    project_id: Type.String(),
+    task_name: OrNull(Type.String()),
+    notes: OrNull(Type.String()),
+    started_time: OrNull(Type.String()),
+    ended_time: OrNull(Type.String()),
+    seconds: Type.Integer({ description: 'The tracked duration (a running timer: up to its last stop).' }),
+    hours: Type.Number({ description: 'The duration after the workspace rounding, in decimal hours: what an invoice would bill.' }),
+    is_running: Type.Boolean(),
+    billable: Type.Boolean(),
+    approval_status: Status,
+    billable_rate: Type.Optional(OrNull(Type.Number({ description: 'The stored rate; only for callers who may see billable rates.' }))),
+    billable_amount: Type.Optional(
+      OrNull(Type.Number({ description: 'hours × billable_rate, to the currency\u2019s minor unit (null when not billable or unpriced); only for callers who may see billable rates.' })),
+    ),
+  },
+  { additionalProperties: false },
+);
+const ReviewExpense = Type.Object(
+  {
+    id: Type.String(),
+    spent_date: Type.String(),
+    project_id: Type.String(),
+    category_name: Type.String(),
+    notes: OrNull(Type.String()),
+    units: OrNull(Type.Number()),
+    unit_name: OrNull(Type.String()),
+    total_cost: Type.Number({ description: 'What the person spent, in the project\u2019s currency (as every caller who sees the expense reads it).' }),
+    billable: Type.Boolean(),
+    approval_status: Status,
+  },
+  { additionalProperties: false },
+);
+const ReviewProject = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    code: OrNull(Type.String()),
+    client_name: Type.String(),
+    currency: Type.String(),
+    submitted_count: Type.Integer({ description: 'What Approve with this project_id would approve.' }),
+    blocked: Type.Boolean({ description: 'The preflight of this project alone has blockers.' }),
+  },
+  { additionalProperties: false },
+);
+const ReviewBody = Type.Object({
+  ...PreflightBody.properties,
+  shows_amounts: Type.Boolean({ description: 'Whether time entries carry billable_rate and billable_amount (the permission to view billable rates).' }),
+  projects: Type.Array(ReviewProject, { description: 'The projects of the items listed, by client and name.' }),
+  time_entries: Type.Array(ReviewEntry, { description: 'The person\u2019s time entries of the period within the caller\u2019s reach, by date.' }),
+  expenses: Type.Array(ReviewExpense, { description: 'The person\u2019s expenses of the period within the caller\u2019s reach, by date.' }),
 });
 
 const WithdrawBody = Type.Object(
@@ -253,6 +315,94 @@ export async function approvalsWebRoutes(app: FastifyInstance) {
           (review.reach.all || review.reach.projectIds.includes(i.project_id)),
       );
       return { ...preflight, submitted_count: submitted.length };
+    },
+  );
+
+  app.get(
+    '/web/api/approvals/review',
+    {
+      config: { access: 'authenticated', web: true },
+      schema: {
+        tags,
+        operationId: 'getApprovalReview',
+        summary: 'A person\u2019s period as the approver reviews it: the preflight and every time entry and expense, in one call',
+        description:
+          'The preflight of the scope asked for (as /web/api/approvals/preflight), the items of the period within the caller\u2019s reach, ' +
+          'their projects (with what Approve with that project_id would approve), and money as the caller may see it: expenses\u2019 total_cost always ' +
+          '(the API shows it to everyone who sees the expense); time entries\u2019 billable_rate and billable_amount only with the permission to view billable rates. ' +
+          'Who may: as for approve (403, 404).',
+        querystring: ReviewQuery,
+        response: { 200: ReviewBody, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      const query = request.query as Static<typeof ReviewQuery>;
+      return withTenant(app.db, p.companyId, async (trx) => {
+        const { review, items, preflight } = await reviewPeriodIn(trx, p, query);
+        const shown = items.filter(scopeOf(review));
+        const time = shown.filter((i) => i.kind === 'time');
+        const spent = shown.filter((i) => i.kind === 'expense');
+        const projectIds = [...new Set(shown.map((i) => i.project_id))];
+        const details = await reviewDetails(trx, p.companyId, { time: time.map((i) => i.id), expenses: spent.map((i) => i.id), projects: projectIds });
+        const rounding = await loadTimeSettings(trx, p.companyId);
+        const currencyOf = new Map(details.projects.map((x) => [x.id, x.currency]));
+        const rates = maySeeRates(p);
+        const byDate = <T extends { spent_date: string; id: string }>(a: T, b: T) => a.spent_date.localeCompare(b.spent_date) || a.id.localeCompare(b.id);
+        const submitted = (i: { approval_status: string }) => i.approval_status === 'submitted';
+        return {
+          ...preflight,
+          submitted_count: shown.filter(submitted).length,
+          shows_amounts: rates,
+          projects: details.projects.map((x) => {
+            const scope = scopeOf({ reach: review.reach, projectId: x.id });
+            return {
+              ...x,
+              submitted_count: shown.filter((i) => i.project_id === x.id && submitted(i)).length,
+              blocked: runPreflight(items, scope, query, review.person.expected_weekly_hours).blockers.length > 0,
+            };
+          }),
+          time_entries: time.sort(byDate).map((i) => {
+            const seconds = i.duration_seconds ?? 0;
+            const hours = roundedHours(seconds, rounding);
+            const detail = details.entries.get(i.id);
+            const entry = {
+              id: i.id,
+              spent_date: i.spent_date,
+              project_id: i.project_id,
+              task_name: detail?.task_name ?? null,
+              notes: i.notes,
+              started_time: i.started_time ?? null,
+              ended_time: i.ended_time ?? null,
+              seconds,
+              hours: hours.toNumber(),
+              is_running: i.is_running === true,
+              billable: i.billable,
+              approval_status: i.approval_status,
+            };
+            if (!rates) return entry;
+            const rate = detail?.billable_rate ?? null;
+            const digits = minorUnitDigits(currencyOf.get(i.project_id) ?? 'USD');
+            const amount = i.billable && rate !== null ? hours.mul(rate).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP).toNumber() : null;
+            return { ...entry, billable_rate: rate === null ? null : Number(rate), billable_amount: amount };
+          }),
+          expenses: spent.sort(byDate).map((i) => {
+            const detail = details.expenses.get(i.id);
+            return {
+              id: i.id,
+              spent_date: i.spent_date,
+              project_id: i.project_id,
+              category_name: detail?.category_name ?? '',
+              notes: i.notes,
+              units: i.units == null ? null : Number(i.units),
+              unit_name: detail?.unit_name ?? null,
+              total_cost: Number(i.total_cost ?? 0),
+              billable: i.billable,
+              approval_status: i.approval_status,
+            };
+          }),
+        };
+      });
     },
   );
 

@@ -3,6 +3,7 @@ import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { ErrorBody, ErrorResponses, OrNull } from '../../http/schemas.ts';
 import { requestDb } from '../../http/idempotency.ts';
 import { principalOf } from '../../http/security.ts';
+import { publicUrlOf } from '../../config.ts';
 import { MAX_PERIOD_DAYS, REASON_MAX, WARNING_CODES } from './preflight.ts';
 import { approve, checkApprovalsEnabled, reject, submit } from './service.ts';
 
@@ -114,7 +115,7 @@ export async function approvalsRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => submit(requestDb(request), principalOf(request), request.body as Static<typeof SubmitBody>, app.config.clock()),
+    async (request) => submit(requestDb(request), principalOf(request), request.body as Static<typeof SubmitBody>, app.config.clock(), publicUrlOf(app.config)),
   );
 
   app.post(
@@ -153,6 +154,6 @@ export async function approvalsRoutes(app: FastifyInstance) {
         response: { 200: Type.Object(Counts), ...errors },
       },
     },
-    async (request) => reject(requestDb(request), principalOf(request), request.body as Static<typeof RejectBody>, app.config.clock()),
+    async (request) => reject(requestDb(request), principalOf(request), request.body as Static<typeof RejectBody>, app.config.clock(), publicUrlOf(app.config)),
   );
 }

@@ -8,7 +8,7 @@ import { isId } from '../../ids.ts';
 import { enqueueMail, type MailMessage } from '../../outbox/enqueue.ts';
 import { audit } from '../audit/service.ts';
 import { lockPersonTimeForApproval, weeksOf } from '../time-entries/lock.ts';
-import { secondsToHours, weekEndOf } from '../time-entries/rules.ts';
+import { secondsToHours, weekEndOf, weekStartOf } from '../time-entries/rules.ts';
 import {
   checkPeriod,
   checkReason,
@@ -62,6 +62,14 @@ export interface RejectInput extends ReviewInput {
 const fullName = (x: { first_name: string; last_name: string }) => `${x.first_name} ${x.last_name}`.trim();
 
 /**
+ * Links in the approval e-mails, on the server's public address (PUBLIC_URL):
+ * the web app's approvals page (its queue of weeks to review) for approvers, and
+ * for the person whose time was returned, the week grid of the period's first week.
+ */
+export const approvalsLink = (baseUrl: string) => `${baseUrl}/approvals`;
+export const weekLink = (baseUrl: string, weekStart: string) => `${baseUrl}/time/week?start=${weekStart}`;
+
+/**
  * The audit record of a timesheet transition: the person as its subject, the
  * acting credential (none for an operator's withdrawal), and with the details the
  * ids of the time entries and expenses it moved.
@@ -108,7 +116,7 @@ export function checkApprovalsEnabled(db: Kysely<DB>, companyId: string): Promis
  * e-mail through the outbox, in the same transaction. Submitting nothing new is
  * a 200 with a count of 0 (and no e-mail).
  */
-export async function submit(db: Kysely<DB>, p: Principal, input: SubmitInput, now: Date) {
+export async function submit(db: Kysely<DB>, p: Principal, input: SubmitInput, now: Date, baseUrl: string) {
   if (!maySubmitTime(p)) throw forbidden('A personal read-only sync key cannot submit time.');
   checkPeriod(input);
   return withTenant(db, p.companyId, async (trx) => {
@@ -143,7 +151,7 @@ export async function submit(db: Kysely<DB>, p: Principal, input: SubmitInput, n
         moved: chosen,
         details: { from: input.from, to: input.to, ...counts, submitted_seconds: seconds },
       });
-      await notifyApprovers(trx, p, input, { ...counts, seconds, projectIds: [...new Set(chosen.map((i) => i.project_id))] }, now);
+      await notifyApprovers(trx, p, input, { ...counts, seconds, projectIds: [...new Set(chosen.map((i) => i.project_id))] }, now, baseUrl);
     }
     const after = await periodItems(trx, p.companyId, p.userId, input, false);
     return { submitted_count: chosen.length, submitted_seconds: seconds, fingerprint: fingerprintOf(after) };
@@ -156,6 +164,7 @@ async function notifyApprovers(
   period: Period,
   what: { time_entry_count: number; expense_count: number; seconds: number; projectIds: string[] },
   now: Date,
+  baseUrl: string,
 ) {
   const approvers = await approversOf(trx, p.companyId, p.userId, what.projectIds);
   if (!approvers.length) return;
@@ -165,7 +174,7 @@ async function notifyApprovers(
     subject: `${name} submitted time for ${period.from} to ${period.to}`,
     text: [
       `${name} (${p.email}) submitted ${what.time_entry_count} time entries (${secondsToHours(what.seconds).toFixed()} hours) and ${what.expense_count} expenses dated ${period.from} to ${period.to} in ${p.companyName}.`,
-      `Approve or reject them with POST /api/v2/approvals/approve or /api/v2/approvals/reject (user_id ${p.userId}, from ${period.from}, to ${period.to}).`,
+      `Review them, then approve or reject them, on the approvals page:\n${approvalsLink(baseUrl)}`,
     ].join('\n\n'),
   };
   await enqueueMail(trx, p.companyId, 'timesheet_submitted', message, now);
@@ -203,7 +212,7 @@ export async function resolveReview(trx: Tx, p: Principal, input: ReviewInput, {
 }
 
 /** Whether an item is in the review's scope: the project asked for, within the caller's reach. */
-const scopeOf =
+export const scopeOf =
   ({ reach, projectId }: Pick<Review, 'reach' | 'projectId'>) =>
   (i: PeriodItem) =>
     (projectId === undefined || i.project_id === projectId) && (reach.all || reach.projectIds.includes(i.project_id));
@@ -216,11 +225,14 @@ const preflightError = (code: string, message: string, preflight: Preflight) => 
  * items and the preflight. Same checks and answers as approve (404, 403).
  */
 export function reviewPeriod(db: Kysely<DB>, p: Principal, input: ReviewInput) {
-  return withTenant(db, p.companyId, async (trx) => {
-    const review = await resolveReview(trx, p, input);
-    const items = await periodItems(trx, p.companyId, review.person.user_id, input, false);
-    return { review, items, preflight: runPreflight(items, scopeOf(review), input, review.person.expected_weekly_hours) };
-  });
+  return withTenant(db, p.companyId, (trx) => reviewPeriodIn(trx, p, input));
+}
+
+/** reviewPeriod inside the caller's transaction (the web app's review reads more in the same one). */
+export async function reviewPeriodIn(trx: Tx, p: Principal, input: ReviewInput) {
+  const review = await resolveReview(trx, p, input);
+  const items = await periodItems(trx, p.companyId, review.person.user_id, input, false);
+  return { review, items, preflight: runPreflight(items, scopeOf(review), input, review.person.expected_weekly_hours) };
 }
 
 /** Test seam: runs between the preflight and the locked approval (tests use it to change the period meanwhile). */
@@ -297,7 +309,7 @@ export async function approve(db: Kysely<DB>, p: Principal, input: ApproveInput,
  * correction and resubmission. The reason goes to the e-mail to the person and
  * to the audit log. Nothing submitted is a 200 with counts of 0 (no e-mail).
  */
-export async function reject(db: Kysely<DB>, p: Principal, input: RejectInput, now: Date) {
+export async function reject(db: Kysely<DB>, p: Principal, input: RejectInput, now: Date, baseUrl: string) {
   const reason = checkReason(input.reason);
   return withTenant(db, p.companyId, async (trx) => {
     const review = await resolveReview(trx, p, input);
@@ -315,6 +327,7 @@ export async function reject(db: Kysely<DB>, p: Principal, input: RejectInput, n
       details: { from: input.from, to: input.to, project_id: review.projectId ?? null, ...counts, reason },
     });
     const approver = `${p.firstName} ${p.lastName}`.trim();
+    const settings = await loadApprovalSettings(trx, p.companyId);
     const message: MailMessage = {
       to: [{ email: person.email, name: fullName(person) }],
       reply_to: { email: p.email, name: approver },
@@ -322,7 +335,7 @@ export async function reject(db: Kysely<DB>, p: Principal, input: RejectInput, n
       text: [
         `${approver} returned ${counts.time_entry_count} time entries and ${counts.expense_count} expenses dated ${input.from} to ${input.to} in ${p.companyName} for correction.`,
         reason === null ? 'No reason was given.' : `Reason:\n${reason}`,
-        'Correct them and submit the period again.',
+        `Correct them and submit the period again:\n${weekLink(baseUrl, weekStartOf(input.from, settings.week_start))}`,
       ].join('\n\n'),
     };
     await enqueueMail(trx, p.companyId, 'timesheet_rejected', message, now);

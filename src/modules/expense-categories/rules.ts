@@ -10,6 +10,26 @@ import { badRequest } from '../../errors.ts';
 /** The category every workspace starts with, for LLM cost expenses (the spec's "category named for LLM usage"). */
 export const LLM_USAGE_CATEGORY = 'LLM usage';
 
+/** The mileage category's unit and its starting price per unit (in the currency of each expense's project). */
+export const MILEAGE_UNIT = 'km';
+export const MILEAGE_UNIT_PRICE = '0.30';
+
+/**
+ * The categories a workspace provisioned for people (first start, `sheaf admin
+ * workspace create`) starts with, so a first expense has a fitting one. Mileage is
+ * priced per kilometre: 0.30 is a common round figure (Germany's allowance is 0.30
+ * EUR/km), meant to be changed to the local rate. A unit price has no currency: it
+ * applies in the currency of each expense's project. LLM usage stays as before.
+ */
+export const STARTER_CATEGORIES: ReadonlyArray<Pick<CategoryState, 'name' | 'unit_name' | 'unit_price'>> = [
+  { name: 'Travel', unit_name: null, unit_price: null },
+  { name: 'Meals', unit_name: null, unit_price: null },
+  { name: 'Software and subscriptions', unit_name: null, unit_price: null },
+  { name: 'Equipment', unit_name: null, unit_price: null },
+  { name: 'Mileage', unit_name: MILEAGE_UNIT, unit_price: MILEAGE_UNIT_PRICE },
+  { name: LLM_USAGE_CATEGORY, unit_name: null, unit_price: null },
+];
+
 export const CATEGORY_NAME_MAX = 255;
 export const UNIT_NAME_MAX = 64;
 /** `unit_price`: NUMERIC(14, 6) (migration 0012), so per-token prices fit. */

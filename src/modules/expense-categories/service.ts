@@ -10,6 +10,7 @@ import { audit } from '../audit/service.ts';
 import {
   LLM_USAGE_CATEGORY,
   NEW_CATEGORY,
+  STARTER_CATEGORIES,
   applyCategoryInput,
   changedCategoryColumns,
   type CategoryInput,
@@ -185,13 +186,16 @@ export async function updateCategory(db: Kysely<DB>, companyId: string, actor: A
 }
 
 /**
- * The categories a new workspace starts with: one for LLM usage. Runs in the
+ * The categories a new workspace starts with: one for LLM usage, or with
+ * `starter` the STARTER_CATEGORIES (which include it). Runs in the
  * workspace-creating transaction (as the database owner, like createWorkspace).
+ * Existing workspaces are never given categories this way.
  */
-export async function seedExpenseCategories(trx: Kysely<DB>, companyId: string, now = new Date()) {
+export async function seedExpenseCategories(trx: Kysely<DB>, companyId: string, now = new Date(), { starter = false } = {}) {
+  const seeds = starter ? STARTER_CATEGORIES : [{ name: LLM_USAGE_CATEGORY, unit_name: null, unit_price: null }];
   await trx
     .insertInto('expense_categories')
-    .values({ company_id: companyId, id: newId(now.getTime()), name: LLM_USAGE_CATEGORY, created_at: now, updated_at: now })
+    .values(seeds.map((c) => ({ company_id: companyId, id: newId(now.getTime()), ...c, created_at: now, updated_at: now })))
     .execute();
 }
 

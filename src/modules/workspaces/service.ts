@@ -37,23 +37,24 @@ export const DEFAULT_TASKS: ReadonlyArray<{ name: string; billable_by_default: b
 
 /**
  * Creates a workspace as an operator gets it (first start, `sheaf admin
- * workspace create`): NEW_WORKSPACE_SETTINGS under the settings given, and the
- * DEFAULT_TASKS, in one transaction.
+ * workspace create`): NEW_WORKSPACE_SETTINGS under the settings given, the
+ * DEFAULT_TASKS and the starter expense categories, in one transaction.
  */
 export function provisionWorkspace(db: Kysely<DB>, input: WorkspaceSettingsInput & { name: string }) {
-  return createWorkspace(db, { ...NEW_WORKSPACE_SETTINGS, ...input }, { defaultTasks: true });
+  return createWorkspace(db, { ...NEW_WORKSPACE_SETTINGS, ...input }, { defaultTasks: true, starterCategories: true });
 }
 
 /**
  * Creates a workspace with exactly the settings given (the columns' defaults
- * for the rest) and its expense categories; with `defaultTasks`, the default
- * tasks too. Operators go through provisionWorkspace; tests build bare
+ * for the rest) and its LLM usage expense category; with `defaultTasks`, the
+ * default tasks too, and with `starterCategories` the starter set of expense
+ * categories. Operators go through provisionWorkspace; tests build bare
  * workspaces with this.
  */
 export async function createWorkspace(
   db: Kysely<DB>,
   input: WorkspaceSettingsInput & { name: string },
-  options: { defaultTasks?: boolean } = {},
+  options: { defaultTasks?: boolean; starterCategories?: boolean } = {},
 ) {
   if (input.name === undefined) throw badRequest('A workspace needs a name.', { field: 'name' });
   const values = validateSettings(input);
@@ -63,7 +64,7 @@ export async function createWorkspace(
       .values({ id: newId(), name: values.name!, ...values })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await seedExpenseCategories(trx, company.id);
+    await seedExpenseCategories(trx, company.id, new Date(), { starter: options.starterCategories });
     if (options.defaultTasks) {
       await trx
         .insertInto('tasks')

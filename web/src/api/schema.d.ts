@@ -1419,6 +1419,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/approvals/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A person’s period as the approver reviews it: the preflight and every time entry and expense, in one call
+         * @description The preflight of the scope asked for (as /web/api/approvals/preflight), the items of the period within the caller’s reach, their projects (with what Approve with that project_id would approve), and money as the caller may see it: expenses’ total_cost always (the API shows it to everyone who sees the expense); time entries’ billable_rate and billable_amount only with the permission to view billable rates. Who may: as for approve (403, 404).
+         */
+        get: operations["getApprovalReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/approvals/withdraw": {
         parameters: {
             query?: never;
@@ -10902,6 +10922,132 @@ export interface operations {
                         })[];
                         /** @description Submitted time entries and expenses in the scope: what Approve would approve. */
                         submitted_count: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getApprovalReview: {
+        parameters: {
+            query: {
+                user_id: string;
+                from: string;
+                to: string;
+                project_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fingerprint: string;
+                        blockers: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Submitted time entries and expenses in the scope: what Approve would approve. */
+                        submitted_count: number;
+                        /** @description Whether time entries carry billable_rate and billable_amount (the permission to view billable rates). */
+                        shows_amounts: boolean;
+                        /** @description The projects of the items listed, by client and name. */
+                        projects: {
+                            id: string;
+                            name: string;
+                            code: string | null;
+                            client_name: string;
+                            currency: string;
+                            /** @description What Approve with this project_id would approve. */
+                            submitted_count: number;
+                            /** @description The preflight of this project alone has blockers. */
+                            blocked: boolean;
+                        }[];
+                        /** @description The person’s time entries of the period within the caller’s reach, by date. */
+                        time_entries: {
+                            id: string;
+                            spent_date: string;
+                            project_id: string;
+                            task_name: string | null;
+                            notes: string | null;
+                            started_time: string | null;
+                            ended_time: string | null;
+                            /** @description The tracked duration (a running timer: up to its last stop). */
+                            seconds: number;
+                            /** @description The duration after the workspace rounding, in decimal hours: what an invoice would bill. */
+                            hours: number;
+                            is_running: boolean;
+                            billable: boolean;
+                            /** @enum {string} */
+                            approval_status: "unsubmitted" | "submitted" | "approved" | "rejected";
+                            /** @description The stored rate; only for callers who may see billable rates. */
+                            billable_rate?: number | null;
+                            /** @description hours × billable_rate, to the currency’s minor unit (null when not billable or unpriced); only for callers who may see billable rates. */
+                            billable_amount?: number | null;
+                        }[];
+                        /** @description The person’s expenses of the period within the caller’s reach, by date. */
+                        expenses: {
+                            id: string;
+                            spent_date: string;
+                            project_id: string;
+                            category_name: string;
+                            notes: string | null;
+                            units: number | null;
+                            unit_name: string | null;
+                            /** @description What the person spent, in the project’s currency (as every caller who sees the expense reads it). */
+                            total_cost: number;
+                            billable: boolean;
+                            /** @enum {string} */
+                            approval_status: "unsubmitted" | "submitted" | "approved" | "rejected";
+                        }[];
                     };
                 };
             };

@@ -11,13 +11,15 @@ export interface DialogProps extends Omit<ModalOverlayProps, 'children' | 'class
   placement?: 'center' | 'side';
   /** Hide the title visually (it still names the dialog). */
   hideTitle?: boolean;
+  /** A centred dialog wide enough for a table (a week under review). */
+  wide?: boolean;
 }
 
 /**
  * A modal dialog (React Aria: focus trapped and restored, Escape and a click outside close it,
  * the page behind is inert). Open it with a DialogTrigger around a Button and this.
  */
-export function Dialog({ title, children, placement = 'center', hideTitle, ...props }: DialogProps) {
+export function Dialog({ title, children, placement = 'center', hideTitle, wide, ...props }: DialogProps) {
   const side = placement === 'side';
   return (
     <ModalOverlay
@@ -28,7 +30,7 @@ export function Dialog({ title, children, placement = 'center', hideTitle, ...pr
       <Modal
         className={cx(
           'bg-white shadow-xl outline-none',
-          side ? 'h-full w-72 max-w-[85vw] overflow-y-auto' : 'max-h-[90vh] w-full max-w-md overflow-y-auto rounded-lg',
+          side ? 'h-full w-72 max-w-[85vw] overflow-y-auto' : cx('max-h-[90vh] w-full overflow-y-auto rounded-lg', wide ? 'max-w-3xl' : 'max-w-md'),
         )}
       >
         <AriaDialog className={cx('relative outline-none', side ? 'flex min-h-full flex-col' : 'p-6')}>

@@ -1,4 +1,5 @@
 import { NavLink, Outlet } from 'react-router';
+import { holds, type PermissionId } from '../../api/roles.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 
@@ -10,13 +11,14 @@ const ENTRIES = [
   { to: '/settings/workspace', label: 'Workspace' },
   { to: '/settings/members', label: 'Members', admin: true },
   { to: '/settings/invitations', label: 'Invitations', admin: true },
+  { to: '/settings/expense-categories', label: 'Expense categories', permission: 'edit_clients_and_tasks' as PermissionId },
   { to: '/settings/api', label: 'API and Developers' },
   { to: '/settings/password', label: 'Password' },
 ];
 
 export function SettingsLayout() {
   const { workspace } = useWorkspaceSession();
-  const entries = ENTRIES.filter((e) => !e.admin || ADMIN.includes(workspace.role));
+  const entries = ENTRIES.filter((e) => (!e.admin || ADMIN.includes(workspace.role)) && (!e.permission || holds(workspace, e.permission)));
   return (
     <div className="flex flex-col gap-6">
       <nav aria-label="Settings" className="-mx-4 overflow-x-auto border-b border-stone-200 px-4 sm:mx-0 sm:px-0">

@@ -1,76 +1,129 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { describeError } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { formatMoney } from '../../ui/money.ts';
 import { TextArea } from '../../ui/TextArea.tsx';
-import { preflightQuery, useApprove, useReject, type QueueRow } from './api.ts';
-import { itemsText, weekText } from './format.ts';
+import { reviewQuery, useApprove, useReject, type Period, type QueueRow, type Review, type ReviewEntry, type ReviewExpense, type ReviewProject } from './api.ts';
+import { dayText, hoursText, itemsText, weekText } from './format.ts';
+
+const STATUS: Record<string, string> = { unsubmitted: 'Not submitted', submitted: 'Submitted', approved: 'Approved', rejected: 'Returned' };
+const UNIT_PRICE = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
 
 /**
- * Review of one person's week: the preflight as it is now (blockers stop Approve;
- * each warning is a checkbox to acknowledge), Approve with the fingerprint reviewed,
- * or Reject with a reason. A period changed meanwhile answers 409 with the current
- * preflight: it is read again and shown, to be reviewed again.
+ * Review of one person's week: every time entry and expense (day, project and task
+ * or category, notes, hours, and money as the approver may see it: the server leaves
+ * time amounts out for those who may not see billable rates), the preflight as it is
+ * now (blockers stop Approve; each warning is a checkbox to acknowledge), and Approve
+ * or Reject for the whole week or for one project. A period changed meanwhile answers
+ * 409 with the current preflight: it is read again and shown, to be reviewed again.
  */
 export function ReviewDialog({ row, onDone }: { row: QueueRow; onDone: (message: string) => void }) {
   const period = { user_id: row.user_id, from: row.week_start, to: row.week_end };
   const title = `${row.name}, ${weekText(row.week_start, row.week_end)}`;
   return (
-    <Dialog title={title}>
-      <Review period={period} title={title} onDone={onDone} />
+    <Dialog title={title} wide>
+      <ReviewBody period={period} title={title} onDone={onDone} />
     </Dialog>
   );
 }
 
-function Review({ period, title, onDone }: { period: { user_id: string; from: string; to: string }; title: string; onDone: (message: string) => void }) {
-  const { data: preflight, error, refetch } = useQuery(preflightQuery(period));
+function ReviewBody({ period, title, onDone }: { period: Period; title: string; onDone: (message: string) => void }) {
+  const { data: review, error, refetch } = useQuery(reviewQuery(period));
   const [acknowledged, setAcknowledged] = useState<string[]>([]);
   const [reason, setReason] = useState('');
+  const [done, setDone] = useState<string | null>(null);
   const approve = useApprove();
   const reject = useReject();
   const keyFor = useIdempotencyKey();
-  if (error && !preflight) return <Alert>{describeError(error).message}</Alert>;
-  if (!preflight) return <p className="text-sm text-stone-600">Reading the period…</p>;
-  const codes = [...new Set(preflight.warnings.map((w) => w.code))];
+  if (error && !review) return <Alert>{describeError(error).message}</Alert>;
+  if (!review) return <p className="text-sm text-stone-600">Reading the period…</p>;
+  const codes = [...new Set(review.warnings.map((w) => w.code))];
   const allAcknowledged = codes.every((c) => acknowledged.includes(c));
   const failure = approve.error ?? reject.error;
+  const several = review.projects.length > 1;
+  const nameOf = (project?: ReviewProject) => (project ? `${project.client_name} - ${project.name}` : title);
 
-  const onApprove = () => {
-    const body = { period, fingerprint: preflight.fingerprint, codes };
+  const finish = (message: string, project?: ReviewProject) => {
+    onDone(message);
+    // One project done, the dialog stays with the rest of the week (read again).
+    if (project) setDone(message);
+  };
+  const onApprove = (project?: ReviewProject) => {
+    const scope = project ? { ...period, project_id: project.id } : period;
+    // The warnings are the week's: acknowledged once, they hold for one project as for all.
+    const body = { period: scope, fingerprint: review.fingerprint, codes };
     approve.mutate(
       { ...body, key: keyFor({ approve: body }) },
       {
-        onSuccess: (r) => onDone(`Approved ${itemsText(r.time_entry_count + r.expense_count)} of ${title}.`),
+        onSuccess: (r) => finish(`Approved ${itemsText(r.time_entry_count + r.expense_count)} of ${nameOf(project)}${project ? `, ${title}` : ''}.`, project),
         onError: () => void refetch().then(() => setAcknowledged([])),
       },
     );
   };
-  const onReject = () => {
-    const body = { period, reason };
-    reject.mutate({ ...body, key: keyFor({ reject: body }) }, { onSuccess: (r) => onDone(`Returned ${itemsText(r.time_entry_count + r.expense_count)} of ${title} for correction.`) });
+  const onReject = (project?: ReviewProject) => {
+    const body = { period: project ? { ...period, project_id: project.id } : period, reason };
+    reject.mutate(
+      { ...body, key: keyFor({ reject: body }) },
+      {
+        onSuccess: (r) => {
+          setReason('');
+          finish(`Returned ${itemsText(r.time_entry_count + r.expense_count)} of ${nameOf(project)}${project ? `, ${title}` : ''} for correction.`, project);
+        },
+      },
+    );
   };
+  const mayApprove = (blocked: boolean, count: number) => !blocked && count > 0 && allAcknowledged;
 
   return (
     <div className="flex flex-col gap-4 text-sm">
-      <p className="text-stone-700">{itemsText(preflight.submitted_count)} submitted.</p>
+      <p className="text-stone-700">
+        {itemsText(review.submitted_count)} submitted{review.shows_amounts ? '' : '. Amounts of time are not shown: your role does not see billable rates'}.
+      </p>
+      {done && <Alert tone="success">{done}</Alert>}
       {failure && <Alert>{describeError(failure).message}{approve.error ? ' The check below is the current one: review it again.' : ''}</Alert>}
-      {preflight.blockers.length > 0 && (
+      {review.blockers.length > 0 && (
         <Alert title="Cannot be approved yet">
           <ul className="list-disc pl-5">
-            {preflight.blockers.map((b) => (
+            {review.blockers.map((b) => (
               <li key={b.code}>{b.message}</li>
             ))}
           </ul>
         </Alert>
       )}
-      {preflight.warnings.length > 0 ? (
+      {review.projects.length === 0 && <p className="text-stone-600">Nothing in this week is yours to review.</p>}
+      {review.projects.map((project) => (
+        <ProjectItems key={project.id} project={project} review={review}>
+          {several && (
+            <div className="flex flex-wrap gap-2">
+              <Button
+                variant="secondary"
+                onPress={() => onApprove(project)}
+                isPending={approve.isPending && approve.variables?.period.project_id === project.id}
+                isDisabled={!mayApprove(project.blocked, project.submitted_count)}
+              >
+                Approve {project.name} only
+              </Button>
+              <Button
+                variant="secondary"
+                onPress={() => onReject(project)}
+                isPending={reject.isPending && reject.variables?.period.project_id === project.id}
+                isDisabled={project.submitted_count === 0}
+              >
+                Reject {project.name} only
+              </Button>
+            </div>
+          )}
+        </ProjectItems>
+      ))}
+      {review.warnings.length > 0 ? (
         <fieldset className="flex flex-col gap-2 rounded-md border border-amber-200 bg-amber-50 p-3">
           <legend className="px-1 font-semibold text-amber-900">Warnings to acknowledge</legend>
-          {preflight.warnings.map((w) => (
+          {review.warnings.map((w) => (
             <Checkbox
               key={w.code}
               isSelected={acknowledged.includes(w.code)}
@@ -81,17 +134,122 @@ function Review({ period, title, onDone }: { period: { user_id: string; from: st
           ))}
         </fieldset>
       ) : (
-        preflight.blockers.length === 0 && <p className="text-stone-700">No warnings.</p>
+        review.blockers.length === 0 && <p className="text-stone-700">No warnings.</p>
       )}
-      <Button onPress={onApprove} isPending={approve.isPending} isDisabled={preflight.blockers.length > 0 || preflight.submitted_count === 0 || !allAcknowledged}>
-        {codes.length ? 'Acknowledge and approve' : 'Approve'}
+      <Button
+        onPress={() => onApprove()}
+        isPending={approve.isPending && !approve.variables?.period.project_id}
+        isDisabled={!mayApprove(review.blockers.length > 0, review.submitted_count)}
+      >
+        {codes.length ? 'Acknowledge and approve the week' : 'Approve the week'}
       </Button>
       <div className="flex flex-col gap-2 border-t border-stone-200 pt-4">
         <TextArea label="Reason for returning it" description="Sent to the person by e-mail." value={reason} onChange={setReason} maxLength={2000} />
-        <Button variant="secondary" onPress={onReject} isPending={reject.isPending} isDisabled={preflight.submitted_count === 0}>
-          Reject and return for correction
+        <Button
+          variant="secondary"
+          onPress={() => onReject()}
+          isPending={reject.isPending && !reject.variables?.period.project_id}
+          isDisabled={review.submitted_count === 0}
+        >
+          Reject the week and return it for correction
         </Button>
       </div>
     </div>
+  );
+}
+
+/** One project's entries and expenses of the week, by day: a table of four columns, narrow enough for a phone. */
+function ProjectItems({ project, review, children }: { project: ReviewProject; review: Review; children?: ReactNode }) {
+  const entries = review.time_entries.filter((e) => e.project_id === project.id);
+  const expenses = review.expenses.filter((e) => e.project_id === project.id);
+  const id = `review-project-${project.id}`;
+  const seconds = entries.reduce((sum, e) => sum + Math.round(e.hours * 3600), 0);
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-2 rounded-md border border-stone-200 p-3">
+      <h3 id={id} className="font-semibold text-stone-900">
+        {project.client_name} - {project.name}
+        {project.code && <span className="font-normal text-stone-600"> ({project.code})</span>}
+        <span className="block text-xs font-normal text-stone-600">
+          {itemsText(project.submitted_count)} submitted{project.blocked ? '; cannot be approved yet' : ''}
+        </span>
+      </h3>
+      <div className="overflow-x-auto">
+        <table className="w-full border-collapse text-sm">
+          <caption className="sr-only">Time and expenses on {project.name}</caption>
+          <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
+            <tr>
+              <th scope="col" className="py-1.5 pr-2">Day</th>
+              <th scope="col" className="py-1.5 pr-2">Item</th>
+              <th scope="col" className="py-1.5 pr-2 text-right">Hours</th>
+              <th scope="col" className="py-1.5 text-right">Amount</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-stone-100 align-top">
+            {entries.map((e) => (
+              <EntryRow key={e.id} entry={e} currency={project.currency} />
+            ))}
+            {expenses.map((e) => (
+              <ExpenseRow key={e.id} expense={e} currency={project.currency} />
+            ))}
+          </tbody>
+          {entries.length > 0 && (
+            <tfoot className="border-t border-stone-200 font-medium">
+              <tr>
+                <th scope="row" colSpan={2} className="py-1.5 pr-2 text-left">
+                  Total time
+                </th>
+                <td className="py-1.5 pr-2 text-right tabular-nums">{hoursText(seconds)}</td>
+                <td />
+              </tr>
+            </tfoot>
+          )}
+        </table>
+      </div>
+      {children}
+    </section>
+  );
+}
+
+const dayCell = (date: string) => dayText(date).replace(/ \d{4}$/, '');
+
+function Status({ status }: { status: string }) {
+  return status === 'submitted' ? null : <span className="ml-1 rounded-sm bg-stone-100 px-1 text-xs text-stone-700">{STATUS[status] ?? status}</span>;
+}
+
+function EntryRow({ entry, currency }: { entry: ReviewEntry; currency: string }) {
+  const times = entry.started_time && entry.ended_time ? `${entry.started_time}–${entry.ended_time}` : null;
+  return (
+    <tr>
+      <td className="py-1.5 pr-2 whitespace-nowrap text-stone-700">{dayCell(entry.spent_date)}</td>
+      <th scope="row" className="py-1.5 pr-2 text-left font-normal">
+        <span className="font-medium text-stone-900">{entry.task_name ?? 'Time'}</span>
+        <Status status={entry.approval_status} />
+        {!entry.billable && <span className="text-xs text-stone-600"> · not billable</span>}
+        {times && <span className="block text-xs text-stone-600">{times}</span>}
+        {entry.notes && <span className="block break-words whitespace-pre-line text-stone-700">{entry.notes}</span>}
+      </th>
+      <td className="py-1.5 pr-2 text-right tabular-nums">{entry.is_running ? 'Running' : hoursText(Math.round(entry.hours * 3600))}</td>
+      <td className="py-1.5 text-right tabular-nums">
+        {entry.billable_amount != null ? formatMoney(entry.billable_amount, currency) : <span className="sr-only">No amount</span>}
+      </td>
+    </tr>
+  );
+}
+
+function ExpenseRow({ expense, currency }: { expense: ReviewExpense; currency: string }) {
+  const units = expense.units !== null && expense.unit_name ? `${UNIT_PRICE.format(expense.units)} ${expense.unit_name}` : null;
+  return (
+    <tr>
+      <td className="py-1.5 pr-2 whitespace-nowrap text-stone-700">{dayCell(expense.spent_date)}</td>
+      <th scope="row" className="py-1.5 pr-2 text-left font-normal">
+        <span className="font-medium text-stone-900">Expense: {expense.category_name}</span>
+        <Status status={expense.approval_status} />
+        {!expense.billable && <span className="text-xs text-stone-600"> · not billable</span>}
+        {units && <span className="block text-xs text-stone-600">{units}</span>}
+        {expense.notes && <span className="block break-words whitespace-pre-line text-stone-700">{expense.notes}</span>}
+      </th>
+      <td className="py-1.5 pr-2" />
+      <td className="py-1.5 text-right tabular-nums">{formatMoney(expense.total_cost, currency)}</td>
+    </tr>
   );
 }

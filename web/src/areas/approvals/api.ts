@@ -6,7 +6,7 @@ import type { paths } from '../../api/schema';
 
 /**
  * The approvals area's data (WEB-STYLE 2): the caller's week and the approver's queue
- * (web-only reads), the preflight before Approve; submit, approve and reject through
+ * (web-only reads), the review (preflight, entries, expenses) before Approve; submit, approve and reject through
  * /api/v2, withdraw through /web/api. Every change stales ['approvals'] and
  * ['time_entries'] (entries carry their approval state and lock).
  */
@@ -14,7 +14,10 @@ import type { paths } from '../../api/schema';
 export type MyWeek = paths['/web/api/approvals/week']['get']['responses'][200]['content']['application/json'];
 export type Queue = paths['/web/api/approvals/queue']['get']['responses'][200]['content']['application/json'];
 export type QueueRow = Queue['submitted'][number];
-export type Preflight = paths['/web/api/approvals/preflight']['get']['responses'][200]['content']['application/json'];
+export type Review = paths['/web/api/approvals/review']['get']['responses'][200]['content']['application/json'];
+export type ReviewEntry = Review['time_entries'][number];
+export type ReviewExpense = Review['expenses'][number];
+export type ReviewProject = Review['projects'][number];
 export type Withdrawal = paths['/web/api/approvals/withdraw']['post']['responses'][200]['content']['application/json'];
 export type LockedWeek = Withdrawal['still_locked_weeks'][number];
 
@@ -33,12 +36,15 @@ export interface Period {
   user_id: string;
   from: string;
   to: string;
+  /** Approve or reject one project of the period only (the API's project_id). */
+  project_id?: string;
 }
 
-export const preflightQuery = (period: Period) =>
+/** A person's period as the approver reviews it: the preflight and every entry and expense, in one call. */
+export const reviewQuery = (period: Period) =>
   queryOptions({
-    queryKey: ['approvals', 'preflight', period],
-    queryFn: () => call(api.GET('/web/api/approvals/preflight', { params: { query: period } })),
+    queryKey: ['approvals', 'review', period],
+    queryFn: () => call(api.GET('/web/api/approvals/review', { params: { query: period } })),
     // Reviewed as it is now: never from an older look.
     staleTime: 0,
   });

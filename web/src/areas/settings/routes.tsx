@@ -1,6 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
-import { keysQuery, workspaceQuery } from './api.ts';
+import { holds } from '../../api/roles.ts';
+import { sessionQuery } from '../../api/session.ts';
+import { categoriesQuery, keysQuery, workspaceQuery } from './api.ts';
 import { ownSessionsQuery, profileQuery } from './profile-api.ts';
 
 /**
@@ -33,6 +35,18 @@ export function settingsRoutes(queryClient: QueryClient): RouteObject[] {
         return null;
       },
       lazy: () => import('./ApiPage.tsx').then((m) => ({ Component: m.ApiPage })),
+    },
+    {
+      path: 'settings/expense-categories',
+      loader: () => {
+        // Beside the session, not after it: on a first load the role is not known yet, and anyone may
+        // read the list (everyone picks a category). Once the session is known, only those who manage
+        // the categories ask for them (the page shows the others no list).
+        const session = queryClient.getQueryData(sessionQuery.queryKey);
+        if (!session?.workspace || holds(session.workspace, 'edit_clients_and_tasks')) void queryClient.prefetchQuery(categoriesQuery);
+        return null;
+      },
+      lazy: () => import('./ExpenseCategoriesPage.tsx').then((m) => ({ Component: m.ExpenseCategoriesPage })),
     },
   ];
 }

@@ -1,0 +1,205 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { DialogTrigger } from 'react-aria-components';
+import { describeError, formErrors } from '../../api/errors.ts';
+import { useIdempotencyKey } from '../../api/idempotency.ts';
+import { holds } from '../../api/roles.ts';
+import { useWorkspaceSession } from '../../api/session.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { categoriesQuery, useCreateCategory, useUpdateCategory, type ExpenseCategory } from './api.ts';
+import { SettingsSection } from './SettingsSection.tsx';
+
+const TITLE = 'Expense categories';
+const FIELDS = ['name', 'unit_name', 'unit_price'] as const;
+/** A unit price as stored: up to six decimals (a per-token price), at least two. */
+const PRICE = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+
+/** "0.30 per km", or null for a category entered as an amount. */
+const unitPriceText = (c: Pick<ExpenseCategory, 'unit_name' | 'unit_price'>) =>
+  c.unit_price === null || c.unit_name === null ? null : `${PRICE.format(c.unit_price)} per ${c.unit_name}`;
+
+/**
+ * Settings → Expense categories: what people pick when they record an expense.
+ * Owners, administrators and managers with Edit clients and tasks (the API's rule
+ * for writing categories) create, rename, price and archive or restore them; anyone
+ * else who types the address is told it is not for their role, and sees no controls.
+ */
+export function ExpenseCategoriesPage() {
+  const { workspace } = useWorkspaceSession();
+  if (!holds(workspace, 'edit_clients_and_tasks')) {
+    return (
+      <div className="flex max-w-2xl flex-col gap-4">
+        <PageHeading>{TITLE}</PageHeading>
+        <Alert tone="info" title="Not available to your role">
+          Expense categories are managed by owners, administrators and managers allowed to edit clients and tasks. You pick a category when you record
+          an expense.
+        </Alert>
+      </div>
+    );
+  }
+  return <ManageCategories />;
+}
+
+function ManageCategories() {
+  const categories = useQuery(categoriesQuery);
+  const [done, setDone] = useState<string | null>(null);
+  const active = categories.data?.filter((c) => c.is_active) ?? [];
+  const archived = categories.data?.filter((c) => !c.is_active) ?? [];
+  return (
+    <div className="flex max-w-4xl flex-col gap-6">
+      <div>
+        <PageHeading>{TITLE}</PageHeading>
+        <p className="mt-2 text-sm text-stone-600">
+          Everyone picks one when recording an expense. A category with a unit price, such as mileage per km, takes a quantity: the expense is the
+          quantity × the unit price, in the project’s currency. Archived categories stay on the expenses recorded with them.
+        </p>
+      </div>
+      {categories.isError && <Alert>{describeError(categories.error).message}</Alert>}
+      {done && <Alert tone="success">{done}</Alert>}
+      <SettingsSection id="section-active" title="Active categories">
+        <div className="mb-4">
+          <CategoryDialog onDone={setDone} />
+        </div>
+        <CategoryList categories={categories.data ? active : undefined} empty="No active categories. Nobody can record an expense until one exists." onDone={setDone} />
+      </SettingsSection>
+      {archived.length > 0 && (
+        <SettingsSection id="section-archived" title="Archived categories" description="Not offered for new expenses. Restore one to offer it again.">
+          <CategoryList categories={archived} empty="" onDone={setDone} />
+        </SettingsSection>
+      )}
+    </div>
+  );
+}
+
+function CategoryList({ categories, empty, onDone }: { categories?: ExpenseCategory[]; empty: string; onDone: (message: string) => void }) {
+  const update = useUpdateCategory();
+  if (!categories) return <div className="h-24" aria-busy="true" />;
+  if (!categories.length) return <p className="text-sm text-stone-600">{empty}</p>;
+  const toggle = (c: ExpenseCategory) =>
+    update.mutate(
+      { id: c.id, body: { is_active: !c.is_active } },
+      { onSuccess: (saved) => onDone(`${saved.name} is ${saved.is_active ? 'restored' : 'archived'}.`) },
+    );
+  return (
+    <div className="flex flex-col gap-3">
+      {update.error && <Alert>{describeError(update.error).message}</Alert>}
+      <ul className="divide-y divide-stone-100 rounded-md border border-stone-200" aria-label={categories[0].is_active ? 'Active categories' : 'Archived categories'}>
+        {categories.map((c) => (
+          <li key={c.id} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between">
+            <div className="min-w-0 text-sm">
+              <p className="font-medium break-words text-stone-900">{c.name}</p>
+              <p className="text-stone-600">{unitPriceText(c) ?? 'Entered as an amount'}</p>
+            </div>
+            <div className="flex shrink-0 gap-2">
+              {c.is_active && <CategoryDialog category={c} onDone={onDone} />}
+              <Button variant="secondary" isPending={update.isPending && update.variables?.id === c.id} onPress={() => toggle(c)}>
+                {c.is_active ? 'Archive' : 'Restore'}
+                <span className="sr-only"> {c.name}</span>
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** "New category", or "Edit" on a category: one form for name, unit and unit price. */
+function CategoryDialog({ category, onDone }: { category?: ExpenseCategory; onDone: (message: string) => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <DialogTrigger isOpen={open} onOpenChange={setOpen}>
+      <Button variant={category ? 'secondary' : 'primary'}>
+        {category ? (
+          <>
+            Edit<span className="sr-only"> {category.name}</span>
+          </>
+        ) : (
+          'New category'
+        )}
+      </Button>
+      <Dialog title={category ? `Edit ${category.name}` : 'New expense category'}>
+        <CategoryForm
+          category={category}
+          onSaved={(message) => {
+            setOpen(false);
+            onDone(message);
+          }}
+        />
+      </Dialog>
+    </DialogTrigger>
+  );
+}
+
+function CategoryForm({ category, onSaved }: { category?: ExpenseCategory; onSaved: (message: string) => void }) {
+  const create = useCreateCategory();
+  const update = useUpdateCategory();
+  const keyFor = useIdempotencyKey();
+  const [name, setName] = useState(category?.name ?? '');
+  const [unit, setUnit] = useState(category?.unit_name ?? '');
+  const [price, setPrice] = useState<number>(category?.unit_price ?? NaN);
+  const mutation = category ? update : create;
+  // A refusal is about the values sent: once one changes, its message goes (and no longer blocks the submit).
+  const { reset } = mutation;
+  useEffect(() => reset(), [name, unit, price, reset]);
+  const { fieldErrors, summary } = formErrors(mutation.error, FIELDS);
+  return (
+    <Form
+      validationErrors={fieldErrors}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (mutation.isPending) return;
+        // Both or neither: the server says which one is missing when only one is given.
+        const unitBody = {
+          unit_name: unit.trim() === '' ? null : unit.trim(),
+          unit_price: Number.isNaN(price) ? null : price,
+        };
+        if (category) {
+          update.mutate({ id: category.id, body: { name: name.trim(), ...unitBody } }, { onSuccess: (saved) => onSaved(`${saved.name} is saved.`) });
+        } else {
+          const body = { name: name.trim(), ...(unitBody.unit_name === null && unitBody.unit_price === null ? {} : unitBody) };
+          create.mutate({ body, key: keyFor(body) }, { onSuccess: (saved) => onSaved(`${saved.name} is added.`) });
+        }
+      }}
+    >
+      {summary && <Alert>{summary}</Alert>}
+      <TextField name="name" label="Name" value={name} onChange={setName} isRequired autoFocus maxLength={255} />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <TextField
+          name="unit_name"
+          label="Unit (optional)"
+          description="Such as km. With a unit price, expenses are entered as a quantity."
+          value={unit}
+          onChange={setUnit}
+          maxLength={64}
+        />
+        <NumberField
+          name="unit_price"
+          label="Unit price (optional)"
+          description="Per unit, in each project’s currency; up to 6 decimals."
+          value={price}
+          onChange={setPrice}
+          minValue={0}
+          formatOptions={{ minimumFractionDigits: 0, maximumFractionDigits: 6 }}
+        />
+      </div>
+      {category && category.unit_price !== null && (
+        <p className="text-sm text-stone-600">A new price applies to expenses entered from now on; recorded expenses keep their total.</p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" slot="close">
+          Cancel
+        </Button>
+        <Button type="submit" isPending={mutation.isPending}>
+          {category ? 'Save category' : 'Add category'}
+        </Button>
+      </div>
+    </Form>
+  );
+}
