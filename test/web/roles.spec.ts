@@ -12,6 +12,8 @@ import { expectClean, visit } from './visit.ts';
  */
 
 test.use({ signedIn: false });
+// Up to ten pages per role, checked at both widths; the shared machine is slow at times.
+test.describe.configure({ timeout: 300_000 });
 
 const MAIN = ['Home', 'Time', 'Expenses', 'Approvals', 'Projects', 'Clients', 'Tasks', 'Reports', 'Invoices', 'Settings'];
 const SETTINGS = ['Workspace', 'Members', 'Invitations', 'API and Developers', 'Password'];
@@ -98,7 +100,6 @@ const links = (page: Page, nav: string) => page.getByRole('navigation', { name: 
 
 for (const c of CASES) {
   test(`${c.who}: the navigation and actions the role may use, and nothing else`, async ({ page, workspace }) => {
-    test.setTimeout(300_000); // up to ten pages checked at both widths
     await signIn(page, await person(workspace, c));
 
     await visit(page, '/settings/workspace', `roles-${c.who}-settings`);

@@ -36,10 +36,8 @@ export const MAX_UNIT_PRICE = new Decimal('9999999999.9999');
 export const PERCENT_DECIMALS = 4;
 /** The default due date when neither a payment term nor a due date says otherwise. */
 export const DEFAULT_DUE_DAYS = 30;
-/** Kind of the lines an import generates: the spec shows imported service lines upper-cased. */
-export const IMPORTED_TIME_KIND = 'SERVICE';
-export const IMPORTED_EXPENSE_KIND = 'Expense';
-export const DEFAULT_KIND = 'Service';
+/** Kind of the lines an import generates (the spec shows imported service lines upper-cased), and the default: kinds.ts. */
+export { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, IMPORTED_TIME_KIND } from './kinds.ts';
 
 /** A JSON number as an exact decimal (400 naming `field` unless finite, in range and not too precise). */
 export function decimalValue(
