@@ -23,7 +23,8 @@ const loadList = (queryClient: QueryClient) => ({ request }: LoaderFunctionArgs)
 
 const loadNew = (queryClient: QueryClient) => async () => {
   // Only those who may create projects: anyone else typing the address is told it is not for their role.
-  if (await guardPage(queryClient, mayCreateProjects)) await queryClient.prefetchQuery(choicesQuery());
+  // The choices are not awaited: the page shows its heading and "Loading…" meanwhile.
+  if (await guardPage(queryClient, mayCreateProjects)) void queryClient.prefetchQuery(choicesQuery());
   return null;
 };
 
