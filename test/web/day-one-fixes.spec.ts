@@ -26,7 +26,7 @@ test('the time report chart draws the 15 largest of 20 projects, not the alphabe
   // Twenty projects "A project" … "T project"; the later the letter, the more hours (1 … 20).
   for (let i = 0; i < 20; i++) {
     const name = `${String.fromCharCode(65 + i)} project`;
-    const p = await workspace.seed.project({ client: `Client ${name}`, name, tasks: ['Work'] }); // its creator is assigned
+    const p = await workspace.seed.project({ client: `Client ${name}`, name, tasks: [`Work on ${name}`] }); // its creator is assigned
     const entry = await workspace.api('POST', '/api/v2/time_entries', { project_id: p.id, task_id: p.taskIds[0], spent_date: day, hours: i + 1 });
     expect(entry.status, JSON.stringify(entry.body)).toBe(201);
   }
