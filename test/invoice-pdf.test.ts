@@ -146,6 +146,20 @@ describe('invoice PDF', () => {
     expect(text).not.toMatch(/Invoice number|Amount due|Page 1 of/);
   });
 
+  it('prints line kinds as people read them: the import\'s SERVICE as Service, beside Expense (issue 21)', async () => {
+    const inv = await create({
+      line_items: [
+        { kind: 'SERVICE', description: 'Design work', unit_price: 100 },
+        { kind: 'Expense', description: 'Train ticket', unit_price: 20 },
+      ],
+    });
+    expect(inv.line_items.map((l: { kind: string }) => l.kind)).toEqual(['SERVICE', 'Expense']); // the API keeps the spec's value
+    const { text } = await pdfText((await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf`)).rawPayload);
+    expect(text).toContain('Service Design work');
+    expect(text).toContain('Expense Train ticket');
+    expect(text).not.toContain('SERVICE');
+  });
+
   it('prints the workspace’s sender details (e-mail, phone, tax ID) under its address, left of the facts', async () => {
     const other = await makeInvoiceWorkspace(ctx.db, { sender_email: 'billing@acme.example', sender_phone: '+49 30 1234567', tax_id: 'DE123456789' });
     const client = await insertClient(ctx.db, other.companyId, { name: 'Initech' });

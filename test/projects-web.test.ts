@@ -160,6 +160,20 @@ describe('GET /web/api/project_choices', () => {
     expect(manager.may).toMatchObject({ create: true, see_rates: true, update: false, delete: false });
   });
 
+  it("gives the workspace's currency, which a new project's form prices in until a client is picked (issue 21)", async () => {
+    const currency = async (caller: Caller) => (await api(caller, 'GET', '/web/api/project_choices')).json().currency;
+    const before = await currency(s.owner);
+    const eur = before === 'EUR' ? 'CHF' : 'EUR';
+    expect((await api(s.owner, 'PATCH', '/web/api/workspace', { currency: eur })).statusCode).toBe(200);
+    try {
+      expect(await currency(s.owner)).toBe(eur);
+      expect(await currency(s.member)).toBe(eur);
+      expect(await currency(s.otherOwner)).not.toBe(eur); // each workspace its own
+    } finally {
+      await api(s.owner, 'PATCH', '/web/api/workspace', { currency: before });
+    }
+  });
+
   it("is 404 for a project the caller does not see or of another workspace", async () => {
     expect((await api(s.member, 'GET', `/web/api/project_choices?project_id=${hiddenId}`)).statusCode).toBe(404);
     expect((await api(s.owner, 'GET', `/web/api/project_choices?project_id=${foreignId}`)).statusCode).toBe(404);

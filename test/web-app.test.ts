@@ -24,6 +24,7 @@ beforeAll(async () => {
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'index.html'), INDEX);
   writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Sheaf"}');
   writeFileSync(join(dist, 'assets', 'index-abc123.js'), SCRIPT);
   writeFileSync(join(dist, 'assets', 'index-abc123.js.br'), brotliCompressSync(SCRIPT));
   [web, apiOnly] = await Promise.all([createTestContext({ config: { webDist: dist } }), createTestContext()]);
@@ -95,6 +96,15 @@ describe('the web app at /', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type'], url).toMatch(/^application\/json/);
     }
+  });
+
+  it('serves the web app manifest as application/manifest+json, revalidated, with the same CSP (installable on a phone)', async () => {
+    const res = await web.app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers).toMatchObject(securityHeaders);
+    expect(res.json()).toEqual({ name: 'Sheaf' });
   });
 
   it('never leaves the directory', async () => {

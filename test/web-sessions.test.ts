@@ -346,4 +346,30 @@ describe('one-time links and passwords', () => {
     expect((await get('/web/api/session', elsewhere.headers)).statusCode).toBe(401);
     expect((await signIn(m.email, 'my brand new password')).statusCode).toBe(200);
   });
+
+  it('a reset link can be looked up without using it: usable, then used, expired or invalid (the page asks as it opens)', async () => {
+    const m = await addMember(ctx.db, companyId, { role: 'member' });
+    const lookUp = (token: unknown) => ctx.app.inject({ method: 'POST', url: '/web/api/password-resets/lookup', payload: { token } });
+    const token = await issueLink(ctx.db, m.userId, 'password_reset', ctx.clock.now());
+    for (let i = 0; i < 2; i++) {
+      const res = await lookUp(token);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ state: 'usable' }); // names nobody, and looking twice does not use it
+    }
+    expect((await ctx.app.inject({ method: 'POST', url: '/web/api/password-resets/redeem', payload: { token, password: 'a reset password 1' } })).statusCode).toBe(200);
+    expect((await lookUp(token)).json()).toEqual({ state: 'used' });
+
+    const old = await issueLink(ctx.db, m.userId, 'password_reset', ctx.clock.now());
+    const fresh = await issueLink(ctx.db, m.userId, 'password_reset', ctx.clock.now());
+    expect((await lookUp(old)).json()).toEqual({ state: 'invalid' }); // replaced by the newer link
+    ctx.clock.advance(61 * 60_000);
+    expect((await lookUp(fresh)).json()).toEqual({ state: 'expired' });
+    ctx.clock.advance(-61 * 60_000);
+    // A sign-in link is not a reset link; garbage and a wrong type are answered, never a 500.
+    expect((await lookUp(await issueLink(ctx.db, m.userId, 'sign_in', ctx.clock.now()))).json()).toEqual({ state: 'invalid' });
+    expect((await lookUp('not-a-token')).json()).toEqual({ state: 'invalid' });
+    expect((await lookUp(42)).statusCode).toBe(400);
+    const extra = await ctx.app.inject({ method: 'POST', url: '/web/api/password-resets/lookup', payload: { token, extra: 1 } });
+    expect(extra.statusCode).toBe(400);
+  });
 });

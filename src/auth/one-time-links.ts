@@ -39,6 +39,26 @@ export async function issueLink(db: Kysely<DB>, userId: string, purpose: OneTime
   return token;
 }
 
+/**
+ * What a link is now, without using it (the reset page asks before the person types a
+ * password): usable, used, expired, or invalid (unknown, replaced by a newer one, of
+ * another purpose). Whoever holds the token may know this; it names nobody.
+ */
+export type LinkState = 'usable' | 'used' | 'expired' | 'invalid';
+
+export async function lookUpLink(db: Kysely<DB>, token: unknown, purpose: OneTimeLinkPurpose, now: Date): Promise<LinkState> {
+  if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(token)) return 'invalid';
+  const row = await db
+    .selectFrom('one_time_links')
+    .select(['used_at', 'expires_at'])
+    .where('token_hash', '=', hashToken(token))
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
+  if (!row) return 'invalid';
+  if (row.used_at) return 'used';
+  return row.expires_at > now ? 'usable' : 'expired';
+}
+
 /** Uses the link once: the person it was issued to, or null (unknown, used, expired or of another purpose). */
 export async function redeemLink(db: Kysely<DB>, token: unknown, purpose: OneTimeLinkPurpose, now: Date): Promise<string | null> {
   return (await consumeLink(db, token, purpose, now))?.user_id ?? null;

@@ -9,7 +9,7 @@ import type { Renderer } from '../../outbox/worker.ts';
 import { formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
 import { invoiceTotals } from './presenter.ts';
 import { findClient, loadWorkspace, type InvoiceRow, type LineRow } from './queries.ts';
-import { kindLabel, termLabel } from './rules.ts';
+import { termLabel, translatedKind } from './rules.ts';
 import { documentLocale, translator } from '../../i18n/index.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
 import type { Totals } from './totals.ts';
@@ -280,7 +280,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     doc.font('body').fontSize(9.5);
     const cellWidth = (key: string) => cols.find((c) => c.key === key)!.w - 2 * pad;
     const cells: Record<string, string> = {
-      kind: t(kindLabel(line.kind, language), cellWidth('kind')),
+      kind: t(translatedKind(line.kind, language), cellWidth('kind')),
       description: t(line.description ?? '', cellWidth('description')),
       quantity: formatQuantity(line.quantity, language),
       unit_price: money(line.unit_price, { unitPrice: true }),

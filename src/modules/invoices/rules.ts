@@ -5,6 +5,7 @@ import { badRequest } from '../../errors.ts';
 import { PAYMENT_TERMS } from '../clients/rules.ts';
 import { isCurrencyCode } from '../workspaces/settings.ts';
 import { translator } from '../../i18n/index.ts';
+import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, kindLabel } from './kinds.ts';
 
 /**
  * Pure invoice rules (no I/O): field values, payment terms and due dates, date
@@ -37,10 +38,8 @@ export const MAX_UNIT_PRICE = new Decimal('9999999999.9999');
 export const PERCENT_DECIMALS = 4;
 /** The default due date when neither a payment term nor a due date says otherwise. */
 export const DEFAULT_DUE_DAYS = 30;
-/** Kind of the lines an import generates: the spec shows imported service lines upper-cased. */
-export const IMPORTED_TIME_KIND = 'SERVICE';
-export const IMPORTED_EXPENSE_KIND = 'Expense';
-export const DEFAULT_KIND = 'Service';
+/** Kind of the lines an import generates (the spec shows imported service lines upper-cased), and the default: kinds.ts. */
+export { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, IMPORTED_TIME_KIND } from './kinds.ts';
 
 /** A JSON number as an exact decimal (400 naming `field` unless finite, in range and not too precise). */
 export function decimalValue(
@@ -248,13 +247,13 @@ export function termLabel(term: PaymentTerms | null, issueDate: string, dueDate:
   return days === 0 ? t('invoice.terms.uponReceipt') : t('invoice.terms.dueIn', { count: days });
 }
 
-/** A line's kind as the document prints it: the kinds Sheaf itself writes in the client's language, any other as typed. */
-export function kindLabel(kind: string, language?: string): string {
+/** A line's kind as the document prints it: the kinds Sheaf itself writes in the client's language (kinds.ts reads SERVICE as Service), any other as typed. */
+export function translatedKind(kind: string, language?: string): string {
+  const label = kindLabel(kind);
   const t = translator(language);
-  const known = kind.toLowerCase();
-  if (known === DEFAULT_KIND.toLowerCase()) return t('invoice.kinds.service');
-  if (known === IMPORTED_EXPENSE_KIND.toLowerCase()) return t('invoice.kinds.expense');
-  return kind;
+  if (label === DEFAULT_KIND) return t('invoice.kinds.service');
+  if (label === IMPORTED_EXPENSE_KIND) return t('invoice.kinds.expense');
+  return label;
 }
 
 /** A simple e-mail address check (RFC 5322 in full is not the point): one @, no spaces, a dot in the domain. */

@@ -19,6 +19,12 @@ export function activeClients(trx: Tx, p: Principal) {
     .execute();
 }
 
+/** The workspace's currency: what a project is priced in until its client is picked (a client without one uses it too). */
+export async function workspaceCurrency(trx: Tx, companyId: string): Promise<string> {
+  const row = await trx.selectFrom('companies').select('currency').where('id', '=', companyId).executeTakeFirstOrThrow();
+  return row.currency;
+}
+
 /** Active internal members (who may own a project or be assigned to one), by last then first name. */
 export function activePeople(trx: Tx, companyId: string) {
   return trx

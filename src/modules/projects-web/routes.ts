@@ -25,7 +25,7 @@ import { findProject } from '../projects/queries.ts';
 import { personName } from '../projects/rules.ts';
 import { ProjectListItemSchema } from '../projects/routes.ts';
 import { listProjects, ownAssignment, projectView } from '../projects/service.ts';
-import { activeClients, activePeople, activeTasks, projectRateRows } from './queries.ts';
+import { activeClients, activePeople, activeTasks, projectRateRows, workspaceCurrency } from './queries.ts';
 
 /**
  * The web app's project screens (issue 16 item 4): a searchable list (the API's
@@ -68,6 +68,7 @@ const MaySchema = Type.Object(
 const ChoicesSchema = Type.Object(
   {
     today: Type.String({ format: 'date', description: 'Today in the workspace time zone (the default date a new rate takes effect).' }),
+    currency: Type.String({ description: "The workspace's currency: what the form prices in until a client is picked." }),
     clients: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), currency: Type.String() }, { additionalProperties: false }), {
       description: 'Active clients the caller sees.',
     }),
@@ -187,6 +188,7 @@ export async function projectsWebRoutes(app: FastifyInstance) {
         const today = await workspaceToday(trx, p.companyId, app.config.clock());
         return {
           today,
+          currency: await workspaceCurrency(trx, p.companyId),
           clients,
           people: people.map((m) => ({ id: m.id, name: personName(m.first_name, m.last_name), may_manage: mayBeProjectManager(m) })),
           tasks,

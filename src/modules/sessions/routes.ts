@@ -6,7 +6,7 @@ import { ApiError } from '../../errors.ts';
 import { ErrorResponses, Nullable } from '../../http/schemas.ts';
 import { sessionOf } from '../../http/security.ts';
 import { assertAcceptablePassword } from '../../auth/passwords.ts';
-import { linkInvalid, redeemLink } from '../../auth/one-time-links.ts';
+import { linkInvalid, lookUpLink, redeemLink } from '../../auth/one-time-links.ts';
 import {
   createSession,
   endAllSessions,
@@ -68,6 +68,14 @@ const NewPassword = Type.Object(
 );
 const ResetRequest = Type.Object({ email: Type.String({ maxLength: 320 }) }, { additionalProperties: false });
 const ResetRedeem = Type.Object({ token: Type.String({ maxLength: 200 }), password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false });
+const LinkStateBody = Type.Object(
+  {
+    state: Type.Union([Type.Literal('usable'), Type.Literal('used'), Type.Literal('expired'), Type.Literal('invalid')], {
+      description: 'usable; used (it worked once already); expired; invalid (unknown, or replaced by a newer link).',
+    }),
+  },
+  { additionalProperties: false },
+);
 const SwitchWorkspace = Type.Object({ company_id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 
 const web = (access: 'public' | 'signed-in') => ({ access, web: true }) as const;
@@ -247,6 +255,22 @@ export async function sessionRoutes(app: FastifyInstance) {
       await requestPasswordReset(app.db, normalEmail(request.body.email), publicUrlOf(app.config), now());
       return reply.code(202).send();
     },
+  );
+
+  app.post<{ Body: Static<typeof Token> }>(
+    '/web/api/password-resets/lookup',
+    {
+      config: web('public'),
+      schema: {
+        tags,
+        operationId: 'lookUpPasswordReset',
+        summary: 'Whether a reset link can still be used, without using it',
+        description: 'The reset page asks when it opens, so a used or expired link says so before anyone types a password. Always 200; the state names nobody.',
+        body: Token,
+        response: { 200: LinkStateBody, ...ErrorResponses },
+      },
+    },
+    async (request) => ({ state: await lookUpLink(app.db, request.body.token, 'password_reset', now()) }),
   );
 
   app.post<{ Body: Static<typeof ResetRedeem> }>(

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { isManagerOrAbove } from './access.ts';
 import { api } from './client.ts';
 import { call } from './call.ts';
 import { describeError } from './errors.ts';
@@ -8,9 +9,8 @@ import { useSession } from './session.ts';
 /**
  * The people whose time and expenses a page may show besides the caller's own: the
  * picker of the week grid and of the expense list (owners, administrators and
- * managers; the server still decides, per record).
+ * managers: api/access.ts isManagerOrAbove; the server still decides, per record).
  */
-const PICKER_ROLES = ['owner', 'administrator', 'manager'];
 
 export const peopleQuery = queryOptions({
   queryKey: ['people'],
@@ -39,7 +39,7 @@ export function usePersonChoices(person: { id: string; name: string }) {
     const self = { id: me, label: `Me (${session.user.first_name} ${session.user.last_name})`.replace(' )', ')') };
     return [self, ...others.map((p) => ({ id: p.id, label: p.name }))];
   }, [people.data, person, me, session.user.first_name, session.user.last_name]);
-  if (!session.workspace || !PICKER_ROLES.includes(session.workspace.role)) return null;
+  if (!session.workspace || !isManagerOrAbove(session.workspace)) return null;
   return {
     me,
     options,

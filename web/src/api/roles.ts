@@ -32,15 +32,3 @@ export const PERMISSION_IDS = Object.keys(PERMISSIONS) as (
   | 'view_internal_costs'
 )[];
 export type PermissionId = (typeof PERMISSION_IDS)[number];
-
-/**
- * Whether a workspace membership holds a permission, as the server's hasPermission
- * (src/access/policy.ts) decides: owners and administrators hold every one, managers
- * the flags granted to them, members and clients none. Pages use it to leave out what
- * the role cannot do; the server still decides.
- */
-export const holds = (w: { role: string; permissions?: readonly string[] }, permission: PermissionId) =>
-  w.role === 'owner' || w.role === 'administrator' || (w.role === 'manager' && !!w.permissions?.includes(permission));
-
-/** Owners and administrators (the server's isAdmin). */
-export const isAdministrator = (w: { role: string }) => w.role === 'owner' || w.role === 'administrator';

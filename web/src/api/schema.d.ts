@@ -938,6 +938,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/password-resets/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether a reset link can still be used, without using it
+         * @description The reset page asks when it opens, so a used or expired link says so before anyone types a password. Always 200; the state names nobody.
+         */
+        post: operations["lookUpPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/password-resets/redeem": {
         parameters: {
             query?: never;
@@ -8451,6 +8471,69 @@ export interface operations {
             };
         };
     };
+    lookUpPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description usable; used (it worked once already); expired; invalid (unknown, or replaced by a newer link). */
+                        state: "usable" | "used" | "expired" | "invalid";
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     redeemPasswordReset: {
         parameters: {
             query?: never;
@@ -11932,6 +12015,8 @@ export interface operations {
                          * @description Today in the workspace time zone (the default date a new rate takes effect).
                          */
                         today: string;
+                        /** @description The workspace's currency: what the form prices in until a client is picked. */
+                        currency: string;
                         /** @description Active clients the caller sees. */
                         clients: {
                             id: string;

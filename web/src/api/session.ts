@@ -131,6 +131,14 @@ export function useRequestPasswordReset() {
   });
 }
 
+/** What a reset link is now (usable, used, expired, invalid), asked without using it. */
+export type ResetLinkState = paths['/web/api/password-resets/lookup']['post']['responses'][200]['content']['application/json']['state'];
+
+export async function resetLinkState(token: string): Promise<ResetLinkState> {
+  if (!token) return 'invalid';
+  return (await call(api.POST('/web/api/password-resets/lookup', { body: { token } }))).state;
+}
+
 export function useResetPassword() {
   const queryClient = useQueryClient();
   return useMutation({

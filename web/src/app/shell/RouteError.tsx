@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { NOT_AVAILABLE_STATUS } from '../../api/access.ts';
 import { describeError } from '../../api/errors.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
@@ -17,6 +18,7 @@ const isStaleChunk = (error: unknown) =>
 export function RouteError() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (isRouteErrorResponse(error) && error.status === NOT_AVAILABLE_STATUS) return <NotAvailable />;
   const stale = isStaleChunk(error);
   return (
     <ErrorFrame
@@ -32,6 +34,19 @@ export function RouteError() {
 export function NotFound() {
   return (
     <ErrorFrame title="Page not found" text="There is no page at this address. It may have moved, or the link may be mistyped.">
+      <Link href="/">Go to the start page</Link>
+    </ErrorFrame>
+  );
+}
+
+/**
+ * A page the role may not use, reached by a typed or old address (the navigation does not
+ * offer it): said plainly, inside the shell, instead of a form the server would refuse.
+ * The route guards (api/access.ts guardPage) throw it.
+ */
+export function NotAvailable() {
+  return (
+    <ErrorFrame title="Not available to your role" text="This page is not available to your role in this workspace. Ask an owner or administrator if you need it.">
       <Link href="/">Go to the start page</Link>
     </ErrorFrame>
   );

@@ -1,24 +1,25 @@
 import { NavLink, Outlet } from 'react-router';
-import { holds, type PermissionId } from '../../api/roles.ts';
+import { holds, isAdministrator, usesWorkspace, type Who } from '../../api/access.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 
-const ADMIN = ['owner', 'administrator'];
-
-/** The Settings pages with their own navigation; entries a role cannot use are not shown. */
-const ENTRIES = [
+/**
+ * The Settings pages with their own navigation; entries a role cannot use are not shown
+ * (by the rule its route guard applies). Absent `visible`: everyone.
+ */
+const ENTRIES: { to: string; label: string; visible?: (w: Who) => boolean }[] = [
   { to: '/settings/profile', label: 'Profile' },
-  { to: '/settings/workspace', label: 'Workspace' },
-  { to: '/settings/members', label: 'Members', admin: true },
-  { to: '/settings/invitations', label: 'Invitations', admin: true },
-  { to: '/settings/expense-categories', label: 'Expense categories', permission: 'edit_clients_and_tasks' as PermissionId },
-  { to: '/settings/api', label: 'API and Developers' },
+  { to: '/settings/workspace', label: 'Workspace', visible: usesWorkspace },
+  { to: '/settings/members', label: 'Members', visible: isAdministrator },
+  { to: '/settings/invitations', label: 'Invitations', visible: isAdministrator },
+  { to: '/settings/expense-categories', label: 'Expense categories', visible: (w) => holds(w, 'edit_clients_and_tasks') },
+  { to: '/settings/api', label: 'API and Developers', visible: usesWorkspace },
   { to: '/settings/password', label: 'Password' },
 ];
 
 export function SettingsLayout() {
   const { workspace } = useWorkspaceSession();
-  const entries = ENTRIES.filter((e) => (!e.admin || ADMIN.includes(workspace.role)) && (!e.permission || holds(workspace, e.permission)));
+  const entries = ENTRIES.filter((e) => !e.visible || e.visible(workspace));
   return (
     <div className="flex flex-col gap-6">
       <nav aria-label="Settings" className="-mx-4 overflow-x-auto border-b border-stone-200 px-4 sm:mx-0 sm:px-0">
@@ -45,6 +46,3 @@ export function SettingsLayout() {
     </div>
   );
 }
-
-/** For the routes: a page only owners and administrators reach (others get the settings they can see). */
-export const isAdminRole = (role: string) => ADMIN.includes(role);

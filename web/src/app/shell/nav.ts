@@ -4,13 +4,10 @@ import { ReceiptIcon } from '../../areas/expenses/ReceiptIcon.tsx';
 import { InvoiceIcon } from '../../areas/invoices/InvoiceIcon.tsx';
 import { mayUseInvoices } from '../../areas/invoices/access.ts';
 import { ClientIcon } from '../../areas/clients/ClientIcon.tsx';
-import { mayReadClients } from '../../areas/clients/access.ts';
 import { TaskIcon } from '../../areas/tasks/TaskIcon.tsx';
-import { mayReadTasks } from '../../areas/tasks/access.ts';
 import { FolderIcon } from '../../areas/projects/FolderIcon.tsx';
-import { mayUseReports } from '../../areas/reports/access.ts';
 import { ReportsIcon } from '../../areas/reports/ReportsIcon.tsx';
-
+import { usesWorkspace } from '../../api/access.ts';
 
 export interface NavEntry {
   to: string;
@@ -18,8 +15,8 @@ export interface NavEntry {
   icon: ComponentType<SVGProps<SVGSVGElement>>;
   /** Active on this path only (the start page), not on every path below it. */
   end?: boolean;
-  /** Shown only to whom this says may use the area (the server still decides); absent: everyone. */
-  visible?: (workspace: { role: string }) => boolean;
+  /** Shown only to whom this says may use the area (the rule its route guard applies; the server still decides); absent: everyone. */
+  visible?: (workspace: { role: string; permissions?: readonly string[] }) => boolean;
 }
 
 /**
@@ -28,13 +25,13 @@ export interface NavEntry {
  */
 export const NAV: NavEntry[] = [
   { to: '/', label: 'Home', icon: HomeIcon, end: true },
-  { to: '/time', label: 'Time', icon: ClockIcon },
-  { to: '/expenses', label: 'Expenses', icon: ReceiptIcon },
-  { to: '/approvals', label: 'Approvals', icon: CheckIcon },
-  { to: '/projects', label: 'Projects', icon: FolderIcon },
-  { to: '/clients', label: 'Clients', icon: ClientIcon, visible: mayReadClients },
-  { to: '/tasks', label: 'Tasks', icon: TaskIcon, visible: mayReadTasks },
-  { to: '/reports', label: 'Reports', icon: ReportsIcon, visible: mayUseReports },
+  { to: '/time', label: 'Time', icon: ClockIcon, visible: usesWorkspace },
+  { to: '/expenses', label: 'Expenses', icon: ReceiptIcon, visible: usesWorkspace },
+  { to: '/approvals', label: 'Approvals', icon: CheckIcon, visible: usesWorkspace },
+  { to: '/projects', label: 'Projects', icon: FolderIcon, visible: usesWorkspace },
+  { to: '/clients', label: 'Clients', icon: ClientIcon, visible: usesWorkspace },
+  { to: '/tasks', label: 'Tasks', icon: TaskIcon, visible: usesWorkspace },
+  { to: '/reports', label: 'Reports', icon: ReportsIcon, visible: usesWorkspace },
   { to: '/invoices', label: 'Invoices', icon: InvoiceIcon, visible: mayUseInvoices },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
 ];

@@ -1,7 +1,7 @@
 import { useSearchParams } from 'react-router';
+import { isManagerOrAbove } from '../../api/access.ts';
 import { useSession } from '../../api/session.ts';
 import { PageHeading } from '../../ui/PageHeading.tsx';
-import { APPROVER_ROLES } from './format.ts';
 import { MyWeekSection } from './MyWeekSection.tsx';
 import { QueueSection } from './QueueSection.tsx';
 
@@ -9,7 +9,7 @@ import { QueueSection } from './QueueSection.tsx';
 export function ApprovalsPage() {
   const [params] = useSearchParams();
   const session = useSession();
-  const approver = session.workspace !== null && APPROVER_ROLES.includes(session.workspace.role);
+  const approver = session.workspace !== null && isManagerOrAbove(session.workspace);
   return (
     <div className="flex min-w-0 flex-col gap-8">
       <PageHeading>Approvals</PageHeading>

@@ -10,6 +10,3 @@ export const weekText = (from: string, to: string) => `${SHORT.format(new Date(`
 export const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 export const itemsText = (count: number) => `${count} item${count === 1 ? '' : 's'}`;
 export const hoursText = (seconds: number) => formatDuration(seconds);
-
-/** Roles that approve (owners, administrators, managers); the server decides whom. */
-export const APPROVER_ROLES = ['owner', 'administrator', 'manager'];

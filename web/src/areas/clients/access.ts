@@ -1,4 +1,4 @@
-import { holds, isAdministrator } from '../../api/roles.ts';
+import { holds, isAdministrator, usesWorkspace, type Who } from '../../api/access.ts';
 
 /**
  * What a membership may do with clients and contacts, as src/access/catalog.ts decides:
@@ -13,9 +13,6 @@ export interface ClientAccess {
   archives: boolean;
 }
 
-export function clientAccess(w: { role: string; permissions?: readonly string[] }): ClientAccess {
-  return { reads: w.role !== 'client', writes: holds(w, 'edit_clients_and_tasks'), archives: isAdministrator(w) };
+export function clientAccess(w: Who): ClientAccess {
+  return { reads: usesWorkspace(w), writes: holds(w, 'edit_clients_and_tasks'), archives: isAdministrator(w) };
 }
-
-/** The navigation entry: everyone who may read clients (client memberships cannot use the API). */
-export const mayReadClients = (w: { role: string }) => w.role !== 'client';

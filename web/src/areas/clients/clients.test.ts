@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holds } from '../../api/roles.ts';
+import { holds } from '../../api/access.ts';
 import { clientAccess } from './access.ts';
 import type { Client } from './api.ts';
 import { changesOf, createOf, valuesOf } from './client-values.ts';

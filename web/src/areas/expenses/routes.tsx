@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { guardMemberPage } from '../../api/access.ts';
 import { choicesQuery, expenseQuery, sheetQuery } from './api.ts';
 import { filterOf } from './filters.ts';
 
@@ -8,15 +9,13 @@ import { filterOf } from './filters.ts';
  * form): one lazy chunk per page; the loaders fetch in parallel with the chunk
  * (failures show on the page, inside the shell).
  */
-const loadList = (queryClient: QueryClient) => async ({ request }: LoaderFunctionArgs) => {
-  await queryClient.prefetchQuery(sheetQuery(filterOf(new URL(request.url).searchParams)));
-  return null;
-};
+const loadList = (queryClient: QueryClient) => ({ request }: LoaderFunctionArgs) =>
+  guardMemberPage(queryClient, () => queryClient.prefetchQuery(sheetQuery(filterOf(new URL(request.url).searchParams))));
 
-const loadForm = (queryClient: QueryClient) => async ({ params }: LoaderFunctionArgs) => {
-  await Promise.all([queryClient.prefetchQuery(choicesQuery(params.id)), params.id ? queryClient.prefetchQuery(expenseQuery(params.id)) : null]);
-  return null;
-};
+const loadForm = (queryClient: QueryClient) => ({ params }: LoaderFunctionArgs) =>
+  guardMemberPage(queryClient, () =>
+    Promise.all([queryClient.prefetchQuery(choicesQuery(params.id)), params.id ? queryClient.prefetchQuery(expenseQuery(params.id)) : null]),
+  );
 
 const formPage = () => import('./ExpenseFormPage.tsx').then((m) => ({ Component: m.ExpenseFormPage }));
 

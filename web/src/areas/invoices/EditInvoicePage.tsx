@@ -12,7 +12,7 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { invoiceQuery, useUpdateInvoice, type Invoice, type UpdateBody } from './api.ts';
-import { formatMoney } from './format.ts';
+import { formatMoney, kindLabel } from './format.ts';
 import { bodyOf, FIELD_NAMES, fieldsOf, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
 
 type LineEdit = { id: string; kind: string; description: string; unit_price: number };
@@ -55,7 +55,8 @@ function EditForm({ invoice }: { invoice: Invoice }) {
   const update = useUpdateInvoice(invoice.id);
   const [before] = useState(() => fieldsOf(invoice));
   const [fields, setFields] = useState<FieldValues>(before);
-  const original: LineEdit[] = invoice.line_items.map((l) => ({ id: l.id, kind: l.kind, description: l.description ?? '', unit_price: l.unit_price }));
+  // The kind as people read it ("Service", not the import's "SERVICE"); sent only when the person changes it.
+  const original: LineEdit[] = invoice.line_items.map((l) => ({ id: l.id, kind: kindLabel(l.kind), description: l.description ?? '', unit_price: l.unit_price }));
   const [lines, setLines] = useState<LineEdit[]>(original);
 
   const lineEdits = lines.flatMap((l, i) => {

@@ -1,7 +1,7 @@
 import { useLocale } from 'react-aria-components';
 import { focusRingCss } from '../../ui/styles.ts';
 import type { Invoice } from './api.ts';
-import { formatMoney } from './format.ts';
+import { formatMoney, kindLabel } from './format.ts';
 
 /**
  * An invoice's lines and the server's totals, as they are (the browser adds nothing):
@@ -27,7 +27,7 @@ export function InvoiceLines({ invoice: i, headingId }: { invoice: Invoice; head
             {i.line_items.map((l) => (
               <tr key={l.id} className="align-top">
                 <th scope="row" className="px-3 py-2.5 text-left font-normal">
-                  <span className="block text-xs text-stone-600">{l.kind}</span>
+                  <span className="block text-xs text-stone-600">{kindLabel(l.kind)}</span>
                   <span className="block whitespace-pre-line text-stone-900">{l.description || '—'}</span>
                   {/* A line's tax flags matter only where the invoice has that tax. */}
                   {((l.taxed && i.tax > 0) || (l.taxed2 && i.tax2 > 0)) && (

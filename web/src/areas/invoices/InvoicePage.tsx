@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { DialogTrigger, useLocale, Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
+import { isAdministrator } from '../../api/access.ts';
 import { describeError } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
@@ -63,7 +64,7 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
   const [showPdf, setShowPdf] = useState(false);
   const { workspace } = useWorkspaceSession();
   // Payments, closing, voiding and deleting are for owners and administrators (the server checks again).
-  const isAdmin = ['owner', 'administrator'].includes(workspace.role);
+  const isAdmin = isAdministrator(workspace);
   const mayRecordPayment = isAdmin && i.state === 'open';
   const range = (a: string | null, b: string | null) => (a || b ? `${a ? dateLabel(a, locale) : '…'} – ${b ? dateLabel(b, locale) : '…'}` : null);
 

@@ -4,7 +4,6 @@ import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
-import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
@@ -16,7 +15,6 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { mayUseInvoices } from './access.ts';
 import { activeClientsQuery, clientProjectsQuery, useCreateInvoice, usePreviewInvoice, type CreateBody, type Invoice } from './api.ts';
 import { bodyOf, emptyFields, FIELD_NAMES, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
 import { InvoiceLines } from './InvoiceLines.tsx';
@@ -69,9 +67,7 @@ const safeDate = (s: string | null) => {
  * creates it with an Idempotency-Key and the invoice opens.
  */
 export function NewInvoicePage() {
-  const { workspace } = useWorkspaceSession();
-  const allowed = mayUseInvoices(workspace);
-  const clients = useQuery({ ...activeClientsQuery, enabled: allowed });
+  const clients = useQuery(activeClientsQuery);
   return (
     <div className="flex max-w-3xl flex-col gap-6">
       <div>
@@ -80,9 +76,8 @@ export function NewInvoicePage() {
         </Link>
         <PageHeading className="mt-2">New invoice</PageHeading>
       </div>
-      {!allowed && <Alert tone="info">Invoices are for owners, administrators and managers.</Alert>}
-      {allowed && clients.error && <Alert>{describeError(clients.error).message}</Alert>}
-      {allowed && !clients.data && !clients.error && (
+      {clients.error && <Alert>{describeError(clients.error).message}</Alert>}
+      {!clients.data && !clients.error && (
         <div role="status" className="text-stone-600">
           Loading clients…
         </div>

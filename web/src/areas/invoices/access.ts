@@ -1,8 +1,8 @@
-import type { Workspace } from '../../api/session.ts';
+import { isManagerOrAbove } from '../../api/access.ts';
 
 /**
  * Who uses the invoice pages: owners, administrators and managers, as the server's
- * mayUseInvoices (src/access/invoices.ts) decides. The server still refuses the rest;
- * this only keeps the navigation from offering a page that would be empty.
+ * mayUseInvoices (src/access/invoices.ts) decides; anyone else gets "not available to
+ * your role". The server still refuses the rest, per invoice.
  */
-export const mayUseInvoices = (w: Pick<Workspace, 'role'>) => ['owner', 'administrator', 'manager'].includes(w.role);
+export const mayUseInvoices = isManagerOrAbove;

@@ -1,6 +1,8 @@
 import type { InvoiceState } from './api.ts';
 
 export { formatMoney } from '../../ui/money.ts';
+/** A line's kind as people read it: the same function the PDF uses (the API keeps the spec's `SERVICE`). */
+export { kindLabel } from '../../../../src/modules/invoices/kinds.ts';
 
 /** A YYYY-MM-DD date as people read it; read as a calendar day (UTC), so no zone moves it. */
 export function dateLabel(date: string, locale?: string): string {

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
-import { sessionQuery } from '../../api/session.ts';
+import { guardPage } from '../../api/access.ts';
 import { mayUseInvoices } from './access.ts';
 import { activeClientsQuery, invoiceQuery, invoicesQuery } from './api.ts';
 import { filterOf } from './format.ts';
@@ -9,10 +9,12 @@ import { filterOf } from './format.ts';
  * /invoices (the list, its filters in the URL) and /invoices/:id (one invoice): one lazy
  * chunk per page; the loaders fetch in parallel with the chunk (failures show on the page).
  */
-/** Starts `fetch` once the session (the gate loads it in parallel; this waits for the same request) says the area is the caller's. */
+/**
+ * Starts `fetch` once the session (the gate loads it in parallel; this waits for the same request)
+ * says the area is the caller's; anyone else gets "not available to your role".
+ */
 const whenAllowed = async (queryClient: QueryClient, fetch: () => Promise<void>) => {
-  const session = await queryClient.ensureQueryData(sessionQuery).catch(() => null);
-  if (session?.workspace && mayUseInvoices(session.workspace)) await fetch();
+  if (await guardPage(queryClient, mayUseInvoices)) await fetch();
   return null;
 };
 

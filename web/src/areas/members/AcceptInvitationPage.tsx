@@ -21,9 +21,9 @@ const passwordProblem = (v: string) => (v.length > 0 && v.length < 12 ? 'Use at 
  */
 export function AcceptInvitationPage() {
   const [token] = useState(() => window.location.hash.slice(1));
-  const lookup = useInvitationLookup(token);
   const queryClient = useQueryClient();
   const accept = useAcceptInvitation(queryClient);
+  const lookup = useInvitationLookup(token, { accepted: accept.isSuccess });
   const navigate = useNavigate();
 
   const invalid = !token || describeError(lookup.error).code === 'link_invalid' || describeError(accept.error).code === 'link_invalid';

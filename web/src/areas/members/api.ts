@@ -65,12 +65,17 @@ export function useRevokeInvitation() {
   });
 }
 
-/** What an invitation link is for (it does not use the link up). */
-export function useInvitationLookup(token: string) {
+/**
+ * What an invitation link is for (it does not use the link up). Once accepted, never asked
+ * again: signing in clears the cache, and a mounted lookup would re-ask with the used link
+ * (a 400 while the page leaves); the page keeps showing what it had.
+ */
+export function useInvitationLookup(token: string, { accepted }: { accepted: boolean }) {
   return useQuery({
     queryKey: ['invitations', 'lookup', token],
     queryFn: () => call(api.POST('/web/api/invitations/lookup', { body: { token } })),
-    enabled: token.length > 0,
+    enabled: token.length > 0 && !accepted,
+    placeholderData: (previous) => previous,
     staleTime: Infinity,
   });
 }

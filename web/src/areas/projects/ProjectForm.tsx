@@ -59,7 +59,8 @@ export function ProjectForm(props: {
   const { fieldErrors, summary } = formErrors(error, FIELDS);
   const may = choices.may;
   const client = choices.clients.find((c) => c.id === v.client_id) ?? (project && { id: project.client.id, name: project.client.name, currency: project.client.currency });
-  const currency = client?.currency ?? 'USD';
+  // Until a client is picked, the workspace's currency (a project is priced in its client's, else the workspace's).
+  const currency = client?.currency ?? choices.currency;
   const money: Intl.NumberFormatOptions = { style: 'currency', currency };
   const newRate = !!project && rateChanged(v, project);
   const clients = choices.clients.some((c) => c.id === project?.client.id) || !project ? choices.clients : [...choices.clients, { ...project.client }];

@@ -11,7 +11,7 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { cx, fieldLabel, focusRingCss, inputBox } from '../../ui/styles.ts';
 import { Pager } from '../../ui/Pager.tsx';
-import { mayOfferNewProject } from './access.ts';
+import { mayCreateProjects } from './access.ts';
 import { choicesQuery, listQuery, type ListedProject } from './api.ts';
 import { filterOf, queryOf, searchOf, type Filter, type Status } from './filters.ts';
 import { BILL_BY_LABEL, formatMoney } from './format.ts';
@@ -27,7 +27,7 @@ export function ProjectsPage() {
   // a page load stays at 3 calls (session, timer, one page of projects).
   const [wantChoices, setWantChoices] = useState(!!(filter.client_id || filter.owner_id));
   const choices = useQuery({ ...choicesQuery(), enabled: wantChoices });
-  const mayCreate = mayOfferNewProject(workspace);
+  const mayCreate = mayCreateProjects(workspace);
   const go = (next: Filter) => navigate(`/projects${searchOf(next)}`, { replace: true });
   const filtered = !!(filter.search || filter.client_id || filter.owner_id || filter.status !== 'active');
 

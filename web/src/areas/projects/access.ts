@@ -1,9 +1,9 @@
-import type { Workspace } from '../../api/session.ts';
+import { holds, type Who } from '../../api/access.ts';
 
 /**
- * Whether to offer "New project": owners, administrators, and managers with Edit projects, as the
- * server's mayCreateProjects (src/access/catalog.ts) decides. Only a hint for the list page, which
- * does not load the choices (and their `may`) until a filter needs them; the server still decides.
+ * Whether to offer "New project" (and open /projects/new): owners, administrators, and managers
+ * with Edit projects, as the server's mayCreateProjects (src/access/catalog.ts) decides. The
+ * list page does not load the choices (and their `may`) until a filter needs them; the server
+ * still decides.
  */
-export const mayOfferNewProject = (w: Pick<Workspace, 'role' | 'permissions'>) =>
-  w.role === 'owner' || w.role === 'administrator' || (w.role === 'manager' && w.permissions.includes('edit_projects'));
+export const mayCreateProjects = (w: Who) => holds(w, 'edit_projects');

@@ -1,6 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { guardMemberPage, guardPage, isManagerOrAbove } from '../../api/access.ts';
 import { sessionQuery } from '../../api/session.ts';
+import { mayCreateProjects } from './access.ts';
 import { choicesQuery, listQuery, projectQuery, taskAssignmentsQuery, userAssignmentsQuery } from './api.ts';
 import { filterOf, queryOf } from './filters.ts';
 
@@ -11,33 +13,32 @@ import { filterOf, queryOf } from './filters.ts';
  * most 2 one after another). The people section shows only when the choices say the caller
  * manages the project; the rate history loads when the person opens it.
  */
-const loadList = (queryClient: QueryClient) => async ({ request }: LoaderFunctionArgs) => {
+const loadList = (queryClient: QueryClient) => ({ request }: LoaderFunctionArgs) => {
   const filter = filterOf(new URL(request.url).searchParams);
   // The filters' choices only when a filter in the URL needs a name shown (else on first opening a filter).
-  await Promise.all([queryClient.prefetchQuery(listQuery(queryOf(filter))), filter.client_id || filter.owner_id ? queryClient.prefetchQuery(choicesQuery()) : null]);
-  return null;
+  return guardMemberPage(queryClient, () =>
+    Promise.all([queryClient.prefetchQuery(listQuery(queryOf(filter))), filter.client_id || filter.owner_id ? queryClient.prefetchQuery(choicesQuery()) : null]),
+  );
 };
 
 const loadNew = (queryClient: QueryClient) => async () => {
-  await queryClient.prefetchQuery(choicesQuery());
+  // Only those who may create projects: anyone else typing the address is told it is not for their role.
+  // The choices are not awaited: the page shows its heading and "Loading…" meanwhile.
+  if (await guardPage(queryClient, mayCreateProjects)) void queryClient.prefetchQuery(choicesQuery());
   return null;
 };
 
-const loadProject = (queryClient: QueryClient) => async ({ params }: LoaderFunctionArgs) => {
+const loadProject = (queryClient: QueryClient) => ({ params }: LoaderFunctionArgs) => {
   const id = params.id!;
   // Only administrators and the project's managers may list its people; a member never can, so
   // the people wait for the session (already on its way for the gate: two calls in a row at most).
   const people = async () => {
     const session = await queryClient.ensureQueryData(sessionQuery).catch(() => null);
-    if (session?.workspace && session.workspace.role !== 'member') await queryClient.prefetchQuery(userAssignmentsQuery(id));
+    if (session?.workspace && isManagerOrAbove(session.workspace)) await queryClient.prefetchQuery(userAssignmentsQuery(id));
   };
-  await Promise.all([
-    queryClient.prefetchQuery(projectQuery(id)),
-    queryClient.prefetchQuery(taskAssignmentsQuery(id)),
-    queryClient.prefetchQuery(choicesQuery(id)),
-    people(),
-  ]);
-  return null;
+  return guardMemberPage(queryClient, () =>
+    Promise.all([queryClient.prefetchQuery(projectQuery(id)), queryClient.prefetchQuery(taskAssignmentsQuery(id)), queryClient.prefetchQuery(choicesQuery(id)), people()]),
+  );
 };
 
 export const projectsRoutes = (queryClient: QueryClient): RouteObject[] => [

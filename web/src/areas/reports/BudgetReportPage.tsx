@@ -1,13 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLocale } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
-import { useWorkspaceSession } from '../../api/session.ts';
 import { Select } from '../../ui/Select.tsx';
-import { mayRunBudgetReport } from './access.ts';
 import { budgetQuery, type BudgetRow } from './api.ts';
 import { formatHours, formatNumber } from './format.ts';
 import { activeOf } from './params.ts';
-import { Chart, Downloads, Empty, LoadError, Loading, NotAllowed, TableBox, num, th, useSearchUpdate } from './parts.tsx';
+import { Chart, Downloads, Empty, LoadError, Loading, TableBox, num, th, useSearchUpdate } from './parts.tsx';
 
 /** What a budget is counted in (the API's budget_by): hours, or money (fees at the rates in force; internal cost). */
 const UNIT: Record<string, { label: string; money: boolean }> = {
@@ -26,13 +24,10 @@ const ACTIVE = [
 
 /** Budget against spend per project: bars of spent vs budget (one chart per unit), the remainder, the monthly flag. */
 export function BudgetReportPage() {
-  const { workspace } = useWorkspaceSession();
   const [params] = useSearchParams();
   const update = useSearchUpdate();
   const isActive = activeOf(params);
-  const allowed = mayRunBudgetReport(workspace);
-  const { data, error, isPlaceholderData } = useQuery({ ...budgetQuery(isActive), enabled: allowed });
-  if (!allowed) return <NotAllowed report="project budget" />;
+  const { data, error, isPlaceholderData } = useQuery(budgetQuery(isActive));
   const budgeted = (data?.results ?? []).filter((r) => r.budget !== null && r.budget_spent !== null);
   const hours = budgeted.filter((r) => !UNIT[r.budget_by]?.money);
   const money = budgeted.filter((r) => UNIT[r.budget_by]?.money);

@@ -1,10 +1,12 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { largestRows } from './chart-rows.ts';
 
 /**
  * The reports' bar charts (recharts, in this chunk only). A chart is a picture of the
  * table beside it: role="img" with a name saying what it shows, its parts hidden from
  * screen readers (the table has every number). Horizontal bars, so long names fit at
- * phone width; at most `limit` rows (the table lists all).
+ * phone width; at most `limit` rows, the largest by `rankBy` (default: the first
+ * series), so a long report shows its biggest items (the table lists all).
  */
 export interface Series {
   key: string;
@@ -18,6 +20,8 @@ export interface BarsChartProps {
   series: Series[];
   format: (value: number) => string;
   limit?: number;
+  /** The key the rows are ranked by when there are more than `limit`; the first series' by default. */
+  rankBy?: string;
 }
 
 /** Axis ticks: short numbers (0.9, 1.8), the tooltip has the exact ones. */
@@ -25,8 +29,8 @@ const tick = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
 
 const truncate = (text: string, max = 18) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-export function BarsChart({ label, data, series, format, limit = 15 }: BarsChartProps) {
-  const rows = data.slice(0, limit);
+export function BarsChart({ label, data, series, format, limit = 15, rankBy = series[0]?.key ?? 'name' }: BarsChartProps) {
+  const rows = data.length > limit ? largestRows(data, rankBy, limit) : data;
   const height = 70 + rows.length * (series.length * 14 + 14);
   return (
     <figure className="rounded-lg border border-stone-200 bg-white p-3 shadow-xs">
@@ -46,7 +50,7 @@ export function BarsChart({ label, data, series, format, limit = 15 }: BarsChart
       </div>
       <figcaption className="mt-2 text-xs text-stone-600">
         {label}
-        {data.length > rows.length ? ` (the first ${rows.length} of ${data.length}; the table lists all)` : ''}.
+        {data.length > rows.length ? ` (the ${rows.length} largest of ${data.length}; the table lists all)` : ''}.
       </figcaption>
     </figure>
   );

@@ -90,10 +90,6 @@ export function Empty({ children }: { children: ReactNode }) {
   return <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">{children}</div>;
 }
 
-export function NotAllowed({ report }: { report: string }) {
-  return <Alert tone="info">Your role does not include the {report} report. An administrator can give you the permission it needs.</Alert>;
-}
-
 /** The charts, in a chunk of their own (recharts), loaded after the table is on screen. */
 export const BarsChart = lazy(() => import('./Charts.tsx').then((m) => ({ default: m.BarsChart })));
 

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
-import { sessionQuery, type Workspace } from '../../api/session.ts';
+import { guardPage } from '../../api/access.ts';
+import type { Workspace } from '../../api/session.ts';
 import { mayRunBudgetReport, mayRunTeamReport, mayRunTimeReport, mayRunUninvoicedReport } from './access.ts';
 import { budgetQuery, teamQuery, timeQuery, uninvoicedQuery } from './api.ts';
 import { activeOf, groupByOf } from './params.ts';
@@ -10,13 +11,12 @@ import { periodOf } from './period.ts';
  * /reports/time, /reports/team, /reports/budget, /reports/uninvoiced (period and filters in the
  * URL): one lazy chunk per page, charts in a chunk of their own; each loader fetches its report
  * in parallel with the chunk, once the session (loaded by the gate meanwhile) says the caller
- * may run it.
+ * may run it; a report the role may not run is "not available to your role".
  */
 const when =
   (queryClient: QueryClient, allowed: (w: Workspace) => boolean, fetch: (search: URLSearchParams) => Promise<void>) =>
   async ({ request }: LoaderFunctionArgs) => {
-    const session = await queryClient.ensureQueryData(sessionQuery).catch(() => null);
-    if (session?.workspace && allowed(session.workspace)) await fetch(new URL(request.url).searchParams);
+    if (await guardPage(queryClient, allowed)) await fetch(new URL(request.url).searchParams);
     return null;
   };
 

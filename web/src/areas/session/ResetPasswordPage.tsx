@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLoaderData, useNavigate } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
-import { useResetPassword } from '../../api/session.ts';
+import { useResetPassword, type ResetLinkState } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form } from '../../ui/Form.tsx';
@@ -12,12 +12,18 @@ import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { LinkProblem } from './LinkProblem.tsx';
 import { passwordProblem } from './password-rules.ts';
 
-/** /reset-password#<token>: the token is in the fragment, which never reaches a server log or a Referer. */
+/**
+ * /reset-password#<token>: the token is in the fragment, which never reaches a server log or a Referer.
+ * The loader asked whether the link still works: a used or expired one says so at once, not after typing.
+ */
 export function ResetPasswordPage() {
+  const state = useLoaderData() as ResetLinkState;
   const [token] = useState(() => window.location.hash.slice(1));
   const reset = useResetPassword();
   const navigate = useNavigate();
-  if (!token || describeError(reset.error).code === 'link_invalid') return <LinkProblem kind="reset" />;
+  if (state !== 'usable') return <LinkProblem kind="reset" state={state} />;
+  // Used meanwhile (another tab), or expired while the page was open.
+  if (describeError(reset.error).code === 'link_invalid') return <LinkProblem kind="reset" />;
   const { fieldErrors, summary } = formErrors(reset.error, ['password']);
 
   return (

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { replace, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { HttpError } from '../../api/call.ts';
 import { describeError } from '../../api/errors.ts';
-import { confirmEmailChange, redeemSignInLink, sessionQuery } from '../../api/session.ts';
+import { confirmEmailChange, redeemSignInLink, resetLinkState, sessionQuery } from '../../api/session.ts';
 import type { ConfirmEmailOutcome } from './ConfirmEmailPage.tsx';
 import { safeNext } from './next.ts';
 
@@ -65,7 +65,12 @@ export function signedOutRoutes(queryClient: QueryClient): RouteObject[] {
       lazy: () => import('./ConfirmEmailPage.tsx').then((m) => ({ Component: m.ConfirmEmailPage })),
     },
     { path: 'forgot-password', lazy: () => import('./ForgotPasswordPage.tsx').then((m) => ({ Component: m.ForgotPasswordPage })) },
-    { path: 'reset-password', lazy: () => import('./ResetPasswordPage.tsx').then((m) => ({ Component: m.ResetPasswordPage })) },
+    {
+      // /reset-password#<token>: whether the link still works is asked when the page opens, not after a password is typed.
+      path: 'reset-password',
+      loader: () => resetLinkState(window.location.hash.slice(1)),
+      lazy: () => import('./ResetPasswordPage.tsx').then((m) => ({ Component: m.ResetPasswordPage })),
+    },
   ];
 }
 

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DialogTrigger } from 'react-aria-components';
+import { isAdministrator } from '../../api/access.ts';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
@@ -22,9 +23,7 @@ const at = (iso: string | null) => (iso ? when.format(new Date(iso)) : 'Never');
 /** Settings → API and Developers: the Company ID, the keys, and each member's personal sync key. */
 export function ApiPage() {
   const { user, workspace } = useWorkspaceSession();
-  const isAdmin = workspace.role === 'owner' || workspace.role === 'administrator';
-  // Client memberships have no personal key (the server refuses it too).
-  const mayHavePersonalKey = workspace.role !== 'client';
+  const isAdmin = isAdministrator(workspace);
   const keys = useQuery(keysQuery);
   const [issued, setIssued] = useState<IssuedKey | null>(null);
   const companyId = keys.data?.company_id;
@@ -54,15 +53,14 @@ export function ApiPage() {
         </div>
       </SettingsSection>
 
-      {mayHavePersonalKey && (
-        <SettingsSection
-          id="section-personal"
-          title="Your personal sync key"
-          description="Acts as you, with your access, for your own tools. Rotating it keeps the old value working for 15 minutes."
-        >
-          <PersonalKey current={current} previous={current && previous(current)} loading={!keys.data} onIssued={setIssued} />
-        </SettingsSection>
-      )}
+      {/* Client memberships have no personal key: the route guard keeps them off this page. */}
+      <SettingsSection
+        id="section-personal"
+        title="Your personal sync key"
+        description="Acts as you, with your access, for your own tools. Rotating it keeps the old value working for 15 minutes."
+      >
+        <PersonalKey current={current} previous={current && previous(current)} loading={!keys.data} onIssued={setIssued} />
+      </SettingsSection>
 
       <SettingsSection
         id="section-keys"

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { DialogTrigger } from 'react-aria-components';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
-import { holds } from '../../api/roles.ts';
+import { holds } from '../../api/access.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';

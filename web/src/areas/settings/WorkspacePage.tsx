@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { isAdministrator } from '../../api/access.ts';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -37,7 +38,7 @@ export const FIELDS = ['name', 'address', 'sender_email', 'sender_phone', 'tax_i
 /** Settings → Workspace: every member reads it; owners and administrators change it. */
 export function WorkspacePage() {
   const { workspace: mine } = useWorkspaceSession();
-  const canEdit = mine.role === 'owner' || mine.role === 'administrator';
+  const canEdit = isAdministrator(mine);
   const query = useQuery(workspaceQuery);
 
   return (

@@ -1,13 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
-import { holds } from '../../api/roles.ts';
+import { guardMemberPage, holds } from '../../api/access.ts';
 import { sessionQuery } from '../../api/session.ts';
 import { categoriesQuery, keysQuery, workspaceQuery } from './api.ts';
 import { ownSessionsQuery, profileQuery } from './profile-api.ts';
 
 /**
  * Settings pages. Each loader starts the page's one request beside the page's chunk
- * (not after it) and does not wait for it: the page shows its frame, then the data.
+ * (not after it) and does not wait for it: the page shows its frame, then the data. A client
+ * membership may use neither page.
  */
 export function settingsRoutes(queryClient: QueryClient): RouteObject[] {
   return [
@@ -22,18 +23,12 @@ export function settingsRoutes(queryClient: QueryClient): RouteObject[] {
     },
     {
       path: 'settings/workspace',
-      loader: () => {
-        void queryClient.prefetchQuery(workspaceQuery);
-        return null;
-      },
+      loader: () => guardMemberPage(queryClient, async () => void queryClient.prefetchQuery(workspaceQuery)),
       lazy: () => import('./WorkspacePage.tsx').then((m) => ({ Component: m.WorkspacePage })),
     },
     {
       path: 'settings/api',
-      loader: () => {
-        void queryClient.prefetchQuery(keysQuery);
-        return null;
-      },
+      loader: () => guardMemberPage(queryClient, async () => void queryClient.prefetchQuery(keysQuery)),
       lazy: () => import('./ApiPage.tsx').then((m) => ({ Component: m.ApiPage })),
     },
     {

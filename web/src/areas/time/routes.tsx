@@ -1,16 +1,16 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { guardMemberPage } from '../../api/access.ts';
 import { sheetQuery } from './api.ts';
 
 /**
  * /time/week?start=YYYY-MM-DD, /time/calendar?start=YYYY-MM-DD and /time/day?date=YYYY-MM-DD (&user=<id>: another person's): one lazy chunk, the week's
  * data fetched by the loader in parallel with the chunk and the session (no waterfall).
  */
-const loadSheet = (queryClient: QueryClient, param: 'start' | 'date') => async ({ request }: LoaderFunctionArgs) => {
+const loadSheet = (queryClient: QueryClient, param: 'start' | 'date') => ({ request }: LoaderFunctionArgs) => {
   const search = new URL(request.url).searchParams;
   // Shown from the cache when known; a failure shows on the page, with the shell around it.
-  await queryClient.prefetchQuery(sheetQuery(search.get(param) ?? undefined, search.get('user') ?? undefined));
-  return null;
+  return guardMemberPage(queryClient, () => queryClient.prefetchQuery(sheetQuery(search.get(param) ?? undefined, search.get('user') ?? undefined)));
 };
 
 export const timeRoutes = (queryClient: QueryClient): RouteObject[] => [

@@ -1,0 +1,13 @@
+/**
+ * Invoice line kinds and how they read to people. The API keeps the spec's values (an
+ * imported time line is `SERVICE`, upper-cased as the spec's responses show it; a typed
+ * line defaults to `Service`), while every place a person reads a kind (the web app's
+ * invoice and edit pages, the PDF) shows the label, so "SERVICE" never sits beside
+ * "Expense". No imports: the web app uses this module too (one label function).
+ */
+export const IMPORTED_TIME_KIND = 'SERVICE';
+export const IMPORTED_EXPENSE_KIND = 'Expense';
+export const DEFAULT_KIND = 'Service';
+
+/** The kind as people read it: the imported time kind as the default one; any other kind as typed. */
+export const kindLabel = (kind: string) => (kind === IMPORTED_TIME_KIND ? DEFAULT_KIND : kind);
