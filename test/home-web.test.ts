@@ -153,7 +153,7 @@ describe('GET /web/api/home', () => {
 
   it('recent work: distinct project, task and notes, newest first, only where a timer can start again', async () => {
     const { recent } = await home(s.member);
-    expect(recent.map((r: { project_name: string; notes: string | null }) => [r.project_name, r.task_name, r.notes])).toEqual([
+    expect(recent.map((r: { project_name: string; task_name: string; notes: string | null }) => [r.project_name, r.task_name, r.notes])).toEqual([
       ['Managed project', 'Design', null],
       ['Main project', 'Development', null],
       ['Main project', 'Development', 'Release notes'],
