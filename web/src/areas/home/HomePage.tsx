@@ -27,7 +27,8 @@ export function HomePage() {
   const running = timer.data?.running ?? null;
   const now = useTick(running !== null);
   const elapsed = running ? elapsedMs(running, timer.dataUpdatedAt, now) : 0;
-  const name = user.first_name || user.email;
+  const fullName = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
+  const name = user.first_name || fullName;
   const others = workspaces.filter((w) => w.id !== workspace.id).length;
   const data = home.data;
 
@@ -37,8 +38,9 @@ export function HomePage() {
       <div>
         <PageHeading title={workspace.name}>Welcome, {name}</PageHeading>
         <p className="mt-1 text-sm text-stone-600">
-          {roleLabel(workspace.role)} in <span className="font-medium text-stone-800">{workspace.name}</span>
-          {others > 0 && <> · {others === 1 ? 'One other workspace' : `${others} other workspaces`}: switch with the workspace menu in the navigation.</>}
+          You are signed in to <span className="font-medium text-stone-800">{workspace.name}</span> as {fullName} ({user.email}). Your role:{' '}
+          <span className="font-medium text-stone-800">{roleLabel(workspace.role)}</span>
+          {others > 0 && <>. Switch to your {others === 1 ? 'other workspace' : `${others} other workspaces`} with the workspace menu in the navigation</>}.
         </p>
       </div>
 

@@ -28,19 +28,18 @@ export function useTick(active: boolean): number {
 
 const where = (w: { client_name?: string; project_name: string; task_name: string }) => [w.client_name, w.project_name, w.task_name].filter(Boolean).join(' – ');
 
-/** The running timer, read-only (the timer bar in the shell stops it). */
+/** The running timer, read-only (the timer bar in the shell stops it); its elapsed time as the caller measures it (elapsedMs). */
 export function RunningSection({ running, elapsed }: { running: RunningEntry | null; elapsed: number }) {
   return (
-    <Section title="Running timer" action={<Link href="/time/day">Go to the timer</Link>}>
+    <Section title="Tracking now" action={<Link href="/time/day">Go to the timer</Link>}>
       {running ? (
         <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
           <div className="min-w-0">
             <p className="font-medium text-stone-900">{where({ client_name: running.client.name, project_name: running.project.name, task_name: running.task?.name ?? '' })}</p>
             {running.notes && <p className="truncate text-sm text-stone-600">{running.notes}</p>}
           </div>
-          <span role="timer" className="text-2xl font-semibold text-stone-900 tabular-nums">
-            {formatElapsed(elapsed)}
-          </span>
+          {/* Not a second role=timer: the timer bar's is the page's one. */}
+          <span className="text-2xl font-semibold text-stone-900 tabular-nums">{formatElapsed(elapsed)}</span>
         </div>
       ) : (
         <p className="text-sm text-stone-600">No timer is running. Start one in the timer bar, or continue recent work below.</p>

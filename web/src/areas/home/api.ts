@@ -21,12 +21,14 @@ export const homeQuery = queryOptions({
   queryFn: () => call(api.GET('/web/api/home')),
 });
 
+/**
+ * Read here, kept fresh by the timer bar (which looks again on focus and every minute)
+ * and by Continue: this page's own observer never asks again on mounting.
+ */
 export const runningQuery = queryOptions({
   queryKey: ['time_entries', 'running'],
   queryFn: () => call(api.GET('/web/api/timer')),
-  staleTime: 0,
-  refetchInterval: 60_000,
-  refetchOnWindowFocus: true,
+  staleTime: 30_000,
 });
 
 const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('sheaf');
