@@ -52,7 +52,7 @@ export function WeekSection({ week, today }: { week: Home['week']; today: string
                 <td className="w-16 py-1 pr-3 text-right tabular-nums">{formatDuration(d.tracked_seconds)}</td>
                 <td className="py-1 text-stone-600">
                   <div className="flex items-center gap-3">
-                    <span className="w-20 shrink-0 text-xs whitespace-nowrap">{d.expected_hours === null ? '' : `of ${hours(d.expected_hours)}`}</span>
+                    <span className="w-20 shrink-0 text-xs whitespace-nowrap">{d.expected_hours ? `of ${hours(d.expected_hours)}` : ''}</span>
                     <Bar share={shareOf(d.tracked_seconds, d.expected_hours)} today={isToday} />
                   </div>
                 </td>
