@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { roleLabel } from '../../api/roles.ts';
 import { describeError } from '../../api/errors.ts';
@@ -25,6 +26,7 @@ export function HomePage() {
   const home = useQuery(homeQuery);
   const timer = useQuery(runningQuery);
   const running = timer.data?.running ?? null;
+  useWeekFollowsTimer(timer.data === undefined ? undefined : (running?.id ?? null));
   const now = useTick(running !== null);
   const elapsed = running ? elapsedMs(running, timer.dataUpdatedAt, now) : 0;
   const fullName = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
@@ -63,4 +65,21 @@ export function HomePage() {
       )}
     </div>
   );
+}
+
+/**
+ * A timer stopped or started elsewhere (the timer bar, another tab) changes the week's
+ * completed time: read the home page again when the running entry changes (`undefined`:
+ * the timer is not known yet).
+ */
+function useWeekFollowsTimer(runningId: string | null | undefined) {
+  const queryClient = useQueryClient();
+  const last = useRef(runningId);
+  useEffect(() => {
+    // Not yet known, or first known (the load's own answer): nothing changed.
+    if (runningId === undefined || last.current === runningId) return;
+    const before = last.current;
+    last.current = runningId;
+    if (before !== undefined) void queryClient.invalidateQueries({ queryKey: homeQuery.queryKey });
+  }, [runningId, queryClient]);
 }
