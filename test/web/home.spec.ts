@@ -100,7 +100,7 @@ test('a manager: approvals waiting and a managed project over budget; no billing
   const calls = await visit(page, '/', 'home-manager');
   expectThreeCalls(calls);
   const approvals = page.getByRole('region', { name: 'Awaiting your approval' });
-  await expect(approvals).toContainText('1 week from 1 person');
+  await expect(approvals).toContainText('1 week submitted by 1 person.');
   await expect(approvals.getByRole('link', { name: 'Review approvals' })).toHaveAttribute('href', '/approvals');
   const budgets = page.getByRole('region', { name: 'Budgets' });
   await expect(budgets.getByRole('listitem')).toHaveCount(1);

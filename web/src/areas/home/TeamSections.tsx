@@ -16,8 +16,7 @@ export function ApprovalsSection({ approvals }: { approvals: Approvals }) {
         <p className="text-sm text-stone-600">Nothing awaits your approval.</p>
       ) : (
         <p className="text-sm text-stone-700">
-          <span className="text-2xl font-semibold text-stone-900 tabular-nums">{approvals.weeks}</span> submitted:{' '}
-          {pendingText(approvals.weeks, approvals.people)}.
+          <span className="text-2xl font-semibold text-stone-900 tabular-nums">{approvals.weeks}</span> {pendingText(approvals.weeks, approvals.people)}.
         </p>
       )}
     </Section>

@@ -30,7 +30,7 @@ describe('home page rules', () => {
 
   it('labels a date as a calendar day, in no time zone', () => {
     expect(dayLabel('2026-03-29', 'en-GB')).toBe('Sun 29 Mar');
-    expect(pendingText(1, 1)).toBe('1 week from 1 person');
-    expect(pendingText(3, 2)).toBe('3 weeks from 2 people');
+    expect(pendingText(1, 1)).toBe('week submitted by 1 person');
+    expect(pendingText(3, 2)).toBe('weeks submitted by 2 people');
   });
 });

@@ -29,10 +29,9 @@ export function dayLabel(date: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 }
 
-/** "3 weeks from 2 people". */
+/** What follows the count in "3 weeks submitted by 2 people". */
 export function pendingText(weeks: number, people: number): string {
-  const w = `${weeks} ${weeks === 1 ? 'week' : 'weeks'}`;
-  return `${w} from ${people} ${people === 1 ? 'person' : 'people'}`;
+  return `${weeks === 1 ? 'week' : 'weeks'} submitted by ${people} ${people === 1 ? 'person' : 'people'}`;
 }
 
 /** Budgets in hours (project, task, person) or money (task fees, project cost). */
