@@ -42,6 +42,7 @@ import { approvalsWebRoutes } from './modules/approvals-web/routes.ts';
 import { invoicesWebRoutes } from './modules/invoices-web/routes.ts';
 import { projectsWebRoutes } from './modules/projects-web/routes.ts';
 import { reportsWebRoutes } from './modules/reports-web/routes.ts';
+import { homeWebRoutes } from './modules/home-web/routes.ts';
 import { credentialsRoutes } from './modules/credentials/routes.ts';
 import { registerWebApp } from './http/web-app.ts';
 
@@ -138,6 +139,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(invoicesWebRoutes);
   await app.register(projectsWebRoutes);
   await app.register(reportsWebRoutes);
+  await app.register(homeWebRoutes);
   await app.register(credentialsRoutes);
   for (const plugin of plugins) await app.register(plugin);
   // Its catch-all GET answers only the paths no other route has.

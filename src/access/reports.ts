@@ -36,3 +36,24 @@ export function teamScope(principal: Principal): RawBuilder<boolean> {
     select 1 from teammate_assignments ta
     where ta.company_id = m.company_id and ta.manager_id = ${principal.userId} and ta.teammate_id = m.user_id))`;
 }
+
+/**
+ * The home page's budget watch (issue 21 item 9): owners and administrators over every
+ * project, managers over the projects they actively manage (reportProjectScope), with or
+ * without a financial flag, since hours budgets carry no rate.
+ */
+export const mayWatchBudgets = (p: Principal) => isAdmin(p) || isManager(p);
+
+/**
+ * Whether a budget of this kind is shown to the caller: fee budgets are billable money
+ * (View billable rates), project-cost budgets internal cost (View internal costs);
+ * hours budgets (project, task, person) to everyone who watches the project.
+ */
+export function seesBudgetOfKind(p: Principal, budgetBy: string): boolean {
+  if (budgetBy === 'project_cost') return seesCostBudgets(p);
+  if (budgetBy === 'task_fees') return maySeeRates(p);
+  return true;
+}
+
+/** The home page's billing summary (uninvoiced amounts, overdue invoices): owners and administrators. */
+export const mayWatchBilling = (p: Principal) => isAdmin(p);

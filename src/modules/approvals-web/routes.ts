@@ -1,9 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { approvalReach, assertMayReviewTime, type ApprovalReach } from '../../access/approvals.ts';
-import { isAdmin } from '../../access/policy.ts';
+import { assertMayReviewTime } from '../../access/approvals.ts';
 import { withTenant } from '../../db/tenant.ts';
-import { ApiError, badRequest } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
 import { Enum, ErrorResponses, OrNull } from '../../http/schemas.ts';
 import { principalOf } from '../../http/security.ts';
 import { isWorkDate, todayIn } from '../../time/workspace-time.ts';
@@ -13,7 +12,8 @@ import { resolveReview, reviewPeriod, reviewPeriodIn, scopeOf, withdrawApproval 
 import { runPreflight } from '../approvals/preflight.ts';
 import { loadTimeSettings } from '../time-entries/queries.ts';
 import { weekEndOf, weekStartOf } from '../time-entries/rules.ts';
-import { lastRejectionOf, peopleNamed, reviewableDays, reviewDetails } from './queries.ts';
+import { lastRejectionOf, peopleNamed, reviewDetails } from './queries.ts';
+import { byWeek, daysInReach } from './queue.ts';
 import { maySeeRates } from '../../access/catalog.ts';
 import { roundedHours } from '../time-entries/rules.ts';
 import { minorUnitDigits } from '../../money.ts';
@@ -185,20 +185,6 @@ const WithdrawConflict = Type.Object(
 
 const zero = () => ({ count: 0, seconds: 0 });
 
-/** Folds per-day counts into one row per person and week, keeping only what the reach covers. */
-function byWeek(days: readonly { user_id: string; project_id: string; spent_date: string; item_count: number; seconds: number }[], weekStart: 'monday' | 'sunday' | 'saturday') {
-  const rows = new Map<string, { user_id: string; week_start: string; week_end: string; item_count: number; seconds: number }>();
-  for (const d of days) {
-    const week = weekStartOf(d.spent_date, weekStart);
-    const key = `${d.user_id}/${week}`;
-    const row = rows.get(key) ?? { user_id: d.user_id, week_start: week, week_end: weekEndOf(week), item_count: 0, seconds: 0 };
-    row.item_count += d.item_count;
-    row.seconds += d.seconds;
-    rows.set(key, row);
-  }
-  return [...rows.values()];
-}
-
 export async function approvalsWebRoutes(app: FastifyInstance) {
   app.get(
     '/web/api/approvals/week',
@@ -263,21 +249,7 @@ export async function approvalsWebRoutes(app: FastifyInstance) {
         const today = todayIn(time.timezone, app.config.clock());
         const since = weekStartOf(today, settings.week_start);
         const approvedSince = new Date(Date.parse(`${since}T00:00:00Z`) - APPROVED_WEEKS_SHOWN * 7 * 86_400_000).toISOString().slice(0, 10);
-        const days = await reviewableDays(trx, p.companyId, approvedSince, isAdmin(p) ? null : p.userId);
-        // The reach of each person, by the one rule approve and reject apply (src/access/approvals.ts).
-        const reaches = new Map<string, ApprovalReach | null>();
-        for (const userId of new Set(days.map((d) => d.user_id))) {
-          try {
-            reaches.set(userId, await approvalReach(trx, p, userId, undefined));
-          } catch (err) {
-            if (err instanceof ApiError && err.statusCode === 403) reaches.set(userId, null);
-            else throw err;
-          }
-        }
-        const inReach = days.filter((d) => {
-          const reach = reaches.get(d.user_id);
-          return reach && (reach.all || reach.projectIds.includes(d.project_id));
-        });
+        const inReach = await daysInReach(trx, p, approvedSince);
         const names = await peopleNamed(trx, p.companyId, [...new Set(inReach.map((d) => d.user_id))]);
         const named = (rows: ReturnType<typeof byWeek>) =>
           rows

@@ -56,6 +56,15 @@ export function workingDaysIn(from: string, to: string): number {
   return count;
 }
 
+/**
+ * The hours a person is expected to work in the inclusive period: their weekly
+ * hours spread over its Monday-to-Friday days (weekly / 5 each). The one rule of
+ * "expected" (the preflight's warnings, the home page's week and days).
+ */
+export function expectedHoursIn(expectedWeeklyHours: Decimal.Value, from: string, to: string): Decimal {
+  return new Decimal(expectedWeeklyHours).mul(workingDaysIn(from, to)).div(5);
+}
+
 /** One time entry or expense of the person in the period, as the preflight and the fingerprint see it. */
 export interface PeriodItem {
   kind: 'time' | 'expense';
@@ -180,7 +189,7 @@ export function runPreflight(
   const tracked = secondsToHours(completed.reduce((sum, i) => sum + (i.duration_seconds ?? 0), 0));
   let capacity: Finding | null = null;
   if (expectedWeeklyHours !== null) {
-    const expected = new Decimal(expectedWeeklyHours).mul(workingDaysIn(period.from, period.to)).div(5);
+    const expected = expectedHoursIn(expectedWeeklyHours, period.from, period.to);
     if (tracked.lt(expected)) {
       warnings.push({
         code: 'hours_below_expected',

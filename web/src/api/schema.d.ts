@@ -1719,6 +1719,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the caller stands: the week against expected hours, recent work, and by role approvals, budgets and billing
+         * @description Sections by role (absent when the caller may not see them): week and recent for everyone; approvals (when approvals are on) and budgets for owners, administrators and managers; uninvoiced and overdue_invoices for owners and administrators. Amounts are per currency, never added across currencies.
+         */
+        get: operations["getHome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/keys": {
         parameters: {
             query?: never;
@@ -12486,6 +12506,147 @@ export interface operations {
                 content: {
                     "text/csv": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description machine-readable code, snake_case */
+                        error: string;
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getHome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description Today in the workspace time zone.
+                         */
+                        today: string;
+                        week: {
+                            /**
+                             * Format: date
+                             * @description The first day of the week (the workspace week_start).
+                             */
+                            from: string;
+                            /** Format: date */
+                            to: string;
+                            /** @enum {string} */
+                            week_start: "monday" | "sunday" | "saturday";
+                            timezone: string;
+                            /** @description Completed time of the week (a running timer is not in it: the page adds it, live). */
+                            tracked_seconds: number;
+                            /** @description expected_weekly_hours spread over the week’s Monday-to-Friday days (the approvals preflight’s rule); null when not set. */
+                            expected_hours: number | null;
+                            days: {
+                                /** Format: date */
+                                date: string;
+                                tracked_seconds: number;
+                                expected_hours: number | null;
+                            }[];
+                        };
+                        /** @description The caller’s last 5 distinct project, task and notes a timer can start on again. */
+                        recent: {
+                            project_id: string;
+                            project_name: string;
+                            project_code: string | null;
+                            client_name: string;
+                            task_id: string;
+                            task_name: string;
+                            notes: string | null;
+                            /** Format: date */
+                            last_date: string;
+                        }[];
+                        /** @description Owners, administrators and managers, when approvals are on. */
+                        approvals?: {
+                            /** @description Person-weeks with submitted time or expenses the caller may approve or reject. */
+                            weeks: number;
+                            people: number;
+                        };
+                        /** @description Owners and administrators: every active project; managers: the projects they manage. Money budgets only with the permission that shows them (fees: View billable rates; cost: View internal costs). */
+                        budgets?: {
+                            /** @description Active projects watched with a budget used at 80 % or more. */
+                            count: number;
+                            /** @description The 10 most used, most used first. */
+                            projects: {
+                                project_id: string;
+                                project_name: string;
+                                client_name: string;
+                                budget_by: string;
+                                budget_is_monthly: boolean;
+                                budget: number;
+                                budget_spent: number;
+                                /** @description Spent as a whole percentage of the budget (rounded down). */
+                                percent: number;
+                                /** @enum {string} */
+                                level: "over_80" | "over_100";
+                            }[];
+                        };
+                        /** @description Owners and administrators: the uninvoiced report’s amounts over the last 365 days. */
+                        uninvoiced?: {
+                            /** Format: date */
+                            from: string;
+                            /** Format: date */
+                            to: string;
+                            /** @description Per currency, by code; never added across currencies. */
+                            amounts: {
+                                currency: string;
+                                amount: number;
+                            }[];
+                        };
+                        /** @description Owners and administrators: open invoices past their due date. */
+                        overdue_invoices?: {
+                            count: number;
+                            /** @description Due amounts per currency, by code. */
+                            amounts: {
+                                currency: string;
+                                amount: number;
+                                count: number;
+                            }[];
+                        };
+                    };
                 };
             };
             /** @description Default Response */

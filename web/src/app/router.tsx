@@ -67,7 +67,7 @@ export function createRouter(queryClient: QueryClient) {
               // Errors of a page show inside the shell, so the navigation stays.
               ErrorBoundary: RouteError,
               children: [
-                ...homeRoutes,
+                ...homeRoutes(queryClient),
                 ...timeRoutes(queryClient),
                 ...expensesRoutes(queryClient),
                 ...approvalsRoutes(queryClient),

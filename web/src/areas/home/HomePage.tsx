@@ -1,103 +1,85 @@
-import type { ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
-import { permissionLabel, roleLabel } from '../../api/roles.ts';
+import { roleLabel } from '../../api/roles.ts';
+import { describeError } from '../../api/errors.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
-import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
+import { homeQuery, runningQuery } from './api.ts';
+import { OverdueSection, UninvoicedSection } from './BillingSections.tsx';
+import { elapsedMs, withRunning } from './home.ts';
+import { ApprovalsSection, BudgetsSection } from './TeamSections.tsx';
+import { WeekSection } from './WeekSection.tsx';
+import { RecentSection, RunningSection, useTick } from './WorkSection.tsx';
 
 /**
- * The start page: who is signed in, where, with what access, and where to go.
- * (The timer and the week take this place when the time area arrives.)
+ * Home: where you stand (issue 21 item 9). This week against your expected hours, the
+ * running timer, recent work to continue; for managers, approvals waiting and budgets
+ * running out; for owners and administrators, what is left to invoice and what is
+ * overdue. One read (/web/api/home) beside the session and the timer: three calls.
+ * Sections the server leaves out (not the caller's to see) are not shown.
  */
 export function HomePage() {
   const { user, workspace, workspaces } = useWorkspaceSession();
   const notice = (useLocation().state as { notice?: string } | null)?.notice;
-  const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
-  const others = workspaces.filter((w) => w.id !== workspace.id);
+  const home = useQuery(homeQuery);
+  const timer = useQuery(runningQuery);
+  const running = timer.data?.running ?? null;
+  useWeekFollowsTimer(timer.data === undefined ? undefined : (running?.id ?? null));
+  const now = useTick(running !== null);
+  const elapsed = running ? elapsedMs(running, timer.dataUpdatedAt, now) : 0;
+  const fullName = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
+  const name = user.first_name || fullName;
+  const others = workspaces.filter((w) => w.id !== workspace.id).length;
+  const data = home.data;
 
   return (
-    <div className="flex flex-col gap-8">
+    <div className="flex min-w-0 flex-col gap-6">
       {notice && <Alert tone="success">{notice}</Alert>}
       <div>
-        <PageHeading title={workspace.name}>Welcome, {user.first_name || name}</PageHeading>
-        <p className="mt-2 text-stone-600">
-          You are signed in to <span className="font-medium text-stone-800">{workspace.name}</span> as {name} ({user.email}).
+        <PageHeading title={workspace.name}>Welcome, {name}</PageHeading>
+        <p className="mt-1 text-sm text-stone-600">
+          You are signed in to <span className="font-medium text-stone-800">{workspace.name}</span> as {fullName} ({user.email}). Your role:{' '}
+          <span className="font-medium text-stone-800">{roleLabel(workspace.role)}</span>
+          {others > 0 && <>. Switch to your {others === 1 ? 'other workspace' : `${others} other workspaces`} with the workspace menu in the navigation</>}.
         </p>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Section title="Your access">
-          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm">
-            <dt className="text-stone-600">Role</dt>
-            <dd className="font-medium text-stone-900">{roleLabel(workspace.role)}</dd>
-            <dt className="text-stone-600">Contractor</dt>
-            <dd className="text-stone-900">{workspace.is_contractor ? 'Yes' : 'No'}</dd>
-            {workspace.role === 'manager' && (
-              <>
-                <dt className="text-stone-600">Permissions</dt>
-                <dd className="text-stone-900">
-                  {workspace.permissions.length ? (
-                    <ul className="flex flex-col gap-1">
-                      {workspace.permissions.map((p) => (
-                        <li key={p}>{permissionLabel(p)}</li>
-                      ))}
-                    </ul>
-                  ) : (
-                    'None beyond a member’s'
-                  )}
-                </dd>
-              </>
-            )}
-          </dl>
-        </Section>
-
-        <Section title="Settings">
-          <ul className="flex flex-col gap-3 text-sm">
-            <li>
-              <Link href="/settings/profile">Your profile</Link>
-              <p className="mt-0.5 text-stone-600">Your name, e-mail address, preferences and where you are signed in.</p>
-            </li>
-            <li>
-              <Link href="/settings/api">API and Developers</Link>
-              <p className="mt-0.5 text-stone-600">Your Company ID and API keys.</p>
-            </li>
-            <li>
-              <Link href="/settings/password">{user.has_password ? 'Change your password' : 'Set a password'}</Link>
-              <p className="mt-0.5 text-stone-600">
-                {user.has_password ? 'The password you sign in with.' : 'You have no password yet: set one to sign in without a link.'}
-              </p>
-            </li>
-          </ul>
-        </Section>
-
-        {others.length > 0 && (
-          <Section title="Your other workspaces">
-            <ul className="flex flex-col gap-2 text-sm">
-              {others.map((w) => (
-                <li key={w.id} className="flex items-baseline justify-between gap-4">
-                  <span className="font-medium text-stone-900">{w.name}</span>
-                  <span className="text-stone-600">{roleLabel(w.role)}</span>
-                </li>
-              ))}
-            </ul>
-            <p className="mt-4 text-sm text-stone-600">Switch with the workspace menu in the navigation.</p>
-          </Section>
-        )}
-      </div>
+      {home.error && <Alert>{describeError(home.error).message}</Alert>}
+      {data && (
+        <div className="grid gap-6 lg:grid-cols-2">
+          <WeekSection
+            week={{ ...data.week, days: withRunning(data.week.days, running && { spent_date: running.spent_date, seconds: Math.floor(elapsed / 1000) }) }}
+            today={data.today}
+          />
+          <div className="flex min-w-0 flex-col gap-6">
+            <RunningSection running={running} elapsed={elapsed} />
+            <RecentSection recent={data.recent} running={running} />
+          </div>
+          {data.approvals && <ApprovalsSection approvals={data.approvals} />}
+          {data.budgets && <BudgetsSection budgets={data.budgets} />}
+          {data.uninvoiced && <UninvoicedSection uninvoiced={data.uninvoiced} />}
+          {data.overdue_invoices && <OverdueSection overdue={data.overdue_invoices} />}
+        </div>
+      )}
     </div>
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="rounded-lg border border-stone-200 bg-white p-5 shadow-xs" aria-labelledby={slug(title)}>
-      <h2 id={slug(title)} className="mb-4 text-base font-semibold text-stone-900">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
+/**
+ * A timer stopped or started elsewhere (the timer bar, another tab) changes the week's
+ * completed time: read the home page again when the running entry changes (`undefined`:
+ * the timer is not known yet).
+ */
+function useWeekFollowsTimer(runningId: string | null | undefined) {
+  const queryClient = useQueryClient();
+  const last = useRef(runningId);
+  useEffect(() => {
+    // Not yet known, or first known (the load's own answer): nothing changed.
+    if (runningId === undefined || last.current === runningId) return;
+    const before = last.current;
+    last.current = runningId;
+    if (before !== undefined) void queryClient.invalidateQueries({ queryKey: homeQuery.queryKey });
+  }, [runningId, queryClient]);
 }
-
-const slug = (text: string) => `section-${text.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;

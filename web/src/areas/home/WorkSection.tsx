@@ -1,0 +1,106 @@
+import { useEffect, useState } from 'react';
+import { HttpError } from '../../api/call.ts';
+import { describeError } from '../../api/errors.ts';
+import { useIdempotencyKey } from '../../api/idempotency.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { formatElapsed } from '../../ui/duration.ts';
+import { Link } from '../../ui/Link.tsx';
+import { useContinueWork, type RecentWork, type RunningEntry } from './api.ts';
+import { Section } from './Section.tsx';
+
+/** Now, once a second while `active` (and at once when the tab shows again: background tabs throttle timers). */
+export function useTick(active: boolean): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    if (!active) return;
+    const tick = () => setNow(Date.now());
+    tick();
+    const timer = setInterval(tick, 1000);
+    document.addEventListener('visibilitychange', tick);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', tick);
+    };
+  }, [active]);
+  return now;
+}
+
+const where = (w: { client_name?: string; project_name: string; task_name: string }) => [w.client_name, w.project_name, w.task_name].filter(Boolean).join(' – ');
+
+/** The running timer, read-only (the timer bar in the shell stops it); its elapsed time as the caller measures it (elapsedMs). */
+export function RunningSection({ running, elapsed }: { running: RunningEntry | null; elapsed: number }) {
+  return (
+    <Section title="Tracking now" action={<Link href="/time/day">Go to the timer</Link>}>
+      {running ? (
+        <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+          <div className="min-w-0">
+            <p className="font-medium text-stone-900">{where({ client_name: running.client.name, project_name: running.project.name, task_name: running.task?.name ?? '' })}</p>
+            {running.notes && <p className="truncate text-sm text-stone-600">{running.notes}</p>}
+          </div>
+          {/* Not a second role=timer: the timer bar's is the page's one. */}
+          <span className="text-2xl font-semibold text-stone-900 tabular-nums">{formatElapsed(elapsed)}</span>
+        </div>
+      ) : (
+        <p className="text-sm text-stone-600">No timer is running. Start one in the timer bar, or continue recent work below.</p>
+      )}
+    </Section>
+  );
+}
+
+/** The last distinct project, task and notes, each with Continue (a new timer like it). */
+export function RecentSection({ recent, running }: { recent: RecentWork[]; running: RunningEntry | null }) {
+  const start = useContinueWork();
+  const keyFor = useIdempotencyKey();
+  const [last, setLast] = useState<RecentWork | null>(null);
+  const conflict = start.error instanceof HttpError && start.error.code === 'running_timer_conflict';
+  const begin = (work: RecentWork, replace = false) => {
+    setLast(work);
+    const body = { project_id: work.project_id, task_id: work.task_id, notes: work.notes, replace };
+    start.mutate({ work, key: keyFor(body), replace });
+  };
+  return (
+    <Section title="Recent work" action={<Link href="/time/week">All your time</Link>}>
+      {recent.length === 0 ? (
+        <p className="text-sm text-stone-600">Time you track shows here, ready to continue.</p>
+      ) : (
+        <ul className="divide-y divide-stone-100">
+          {recent.map((w) => {
+            const label = where(w);
+            const key = `${w.project_id}/${w.task_id}/${w.notes ?? ''}`;
+            return (
+              <li key={key} className="flex items-center justify-between gap-3 py-2.5">
+                <div className="min-w-0">
+                  <p className="truncate text-sm font-medium text-stone-900">{label}</p>
+                  <p className="truncate text-sm text-stone-600">{w.notes ?? 'No notes'}</p>
+                </div>
+                <Button
+                  variant="secondary"
+                  aria-label={`Continue ${label}${w.notes ? `: ${w.notes}` : ''}`}
+                  isPending={start.isPending && last === w}
+                  onPress={() => begin(w)}
+                >
+                  Continue
+                </Button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {start.error && last && (
+        <Alert className="mt-3">
+          {conflict ? (
+            <>
+              <p>A timer is already running{running ? ` on ${running.project.name}` : ''}.</p>
+              <Button variant="secondary" className="mt-2" onPress={() => begin(last, true)}>
+                Stop it and start this one
+              </Button>
+            </>
+          ) : (
+            describeError(start.error).message
+          )}
+        </Alert>
+      )}
+    </Section>
+  );
+}
