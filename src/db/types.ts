@@ -45,6 +45,7 @@ export interface CompaniesTable {
 export type Language = 'en' | 'de';
 export type DateFormat = 'YYYY-MM-DD' | 'DD.MM.YYYY' | 'DD/MM/YYYY' | 'MM/DD/YYYY';
 export type DurationFormat = 'h:mm' | 'decimal';
+export type Theme = 'system' | 'light' | 'dark';
 
 export interface UsersTable {
   id: string;
@@ -58,6 +59,7 @@ export interface UsersTable {
   language: Generated<Language>;
   date_format: Generated<DateFormat>;
   duration_format: Generated<DurationFormat>;
+  theme: Generated<Theme>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

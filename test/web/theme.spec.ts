@@ -45,3 +45,16 @@ test('a chosen theme wins over the system', async ({ page }) => {
   expect(await background(page)).toBe(dark);
   expect(await lightness(page)).toBeLessThan(0.2);
 });
+
+test('the profile’s theme holds dark whatever the device says', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await visit(page, '/settings/profile', 'profile-theme');
+  await page.getByRole('button', { name: /Theme$/ }).click();
+  await page.getByRole('option', { name: 'Dark' }).click();
+  await page.getByRole('button', { name: 'Save preferences' }).click();
+  await expect(page.getByText('Your preferences are saved.')).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect(await lightness(page)).toBeLessThan(0.2);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+});

@@ -406,6 +406,7 @@ export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
     language: "the person's own display preference, not workspace data",
     date_format: "the person's own display preference, not workspace data",
     duration_format: "the person's own display preference, not workspace data",
+    theme: "the person's own display preference, not workspace data",
   },
   invitations: { token_hash: 'invitation tokens are credentials, never exported', company_id: 'implicit' },
   invoice_messages: { outbox_id: 'a reference into the delivery queue, which is not exported', company_id: 'implicit' },

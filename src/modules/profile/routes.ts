@@ -9,7 +9,7 @@ import { isId } from '../../ids.ts';
 import { assertCurrentPassword, sessionBody } from '../sessions/service.ts';
 import { Preferences, Session } from '../sessions/routes.ts';
 import { normalEmail } from '../users/email.ts';
-import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES } from './rules.ts';
+import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES, THEMES } from './rules.ts';
 import { confirmEmailChange, profileOf, requestEmailChange, setFirstIdentity, updateProfile } from './service.ts';
 
 /**
@@ -38,6 +38,7 @@ const ProfilePatch = Type.Object(
     language: Type.Optional(literals(LANGUAGES)),
     date_format: Type.Optional(literals(DATE_FORMATS)),
     duration_format: Type.Optional(literals(DURATION_FORMATS)),
+    theme: Type.Optional(literals(THEMES)),
   },
   { additionalProperties: false },
 );

@@ -31,7 +31,7 @@ export async function profileOf(db: Kysely<DB>, userId: string, now: Date): Prom
   const [user, pending] = await Promise.all([
     db
       .selectFrom('users')
-      .select(['id', 'first_name', 'last_name', 'email', 'password_hash', 'language', 'date_format', 'duration_format'])
+      .select(['id', 'first_name', 'last_name', 'email', 'password_hash', 'language', 'date_format', 'duration_format', 'theme'])
       .where('id', '=', userId)
       .executeTakeFirstOrThrow(),
     pendingLink(db, userId, 'email_change', now),

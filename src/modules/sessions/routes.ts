@@ -18,7 +18,7 @@ import {
 } from '../../auth/sessions.ts';
 import { normalEmail } from '../users/email.ts';
 import { beginSignInAttempt, signInSucceeded, throttled } from '../../auth/sign-in-throttle.ts';
-import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES } from '../profile/rules.ts';
+import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES, THEMES } from '../profile/rules.ts';
 import { assertCurrentPassword, checkPassword, requestPasswordReset, sessionBody, setPassword } from './service.ts';
 
 /**
@@ -31,6 +31,7 @@ export const Preferences = Type.Object({
   language: Type.Union(LANGUAGES.map((l) => Type.Literal(l)), { description: 'The web app\'s language.' }),
   date_format: Type.Union(DATE_FORMATS.map((f) => Type.Literal(f)), { description: 'How dates are shown.' }),
   duration_format: Type.Union(DURATION_FORMATS.map((f) => Type.Literal(f)), { description: 'Durations as hours:minutes (1:30) or decimal hours (1.50).' }),
+  theme: Type.Union(THEMES.map((t) => Type.Literal(t)), { description: 'The colour theme: the device\'s (system), light or dark.' }),
 });
 
 const Role = Type.String({ description: 'owner, administrator, manager, member or client' });

@@ -30,7 +30,7 @@ export async function sessionBody(db: Kysely<DB>, session: SessionRow): Promise<
   const [user, memberships] = await Promise.all([
     db
       .selectFrom('users')
-      .select(['id', 'email', 'first_name', 'last_name', 'password_hash', 'language', 'date_format', 'duration_format'])
+      .select(['id', 'email', 'first_name', 'last_name', 'password_hash', 'language', 'date_format', 'duration_format', 'theme'])
       .where('id', '=', session.user_id)
       .executeTakeFirstOrThrow(),
     db

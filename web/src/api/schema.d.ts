@@ -7930,6 +7930,8 @@ export interface operations {
                                 date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
                                 /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
                                 duration_format: "h:mm" | "decimal";
+                                /** @description The colour theme: the device's (system), light or dark. */
+                                theme: "system" | "light" | "dark";
                             };
                         };
                         workspace: {
@@ -8025,6 +8027,8 @@ export interface operations {
                                 date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
                                 /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
                                 duration_format: "h:mm" | "decimal";
+                                /** @description The colour theme: the device's (system), light or dark. */
+                                theme: "system" | "light" | "dark";
                             };
                         };
                         workspace: {
@@ -8223,6 +8227,8 @@ export interface operations {
                                 date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
                                 /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
                                 duration_format: "h:mm" | "decimal";
+                                /** @description The colour theme: the device's (system), light or dark. */
+                                theme: "system" | "light" | "dark";
                             };
                         };
                         workspace: {
@@ -8317,6 +8323,8 @@ export interface operations {
                                 date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
                                 /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
                                 duration_format: "h:mm" | "decimal";
+                                /** @description The colour theme: the device's (system), light or dark. */
+                                theme: "system" | "light" | "dark";
                             };
                         };
                         workspace: {
@@ -8592,6 +8600,8 @@ export interface operations {
                                 date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
                                 /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
                                 duration_format: "h:mm" | "decimal";
+                                /** @description The colour theme: the device's (system), light or dark. */
+                                theme: "system" | "light" | "dark";
                             };
                         };
                         workspace: {
@@ -8678,6 +8688,8 @@ export interface operations {
                             date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
                             /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
                             duration_format: "h:mm" | "decimal";
+                            /** @description The colour theme: the device's (system), light or dark. */
+                            theme: "system" | "light" | "dark";
                         };
                     };
                 };
@@ -8733,6 +8745,7 @@ export interface operations {
                     language?: "en" | "de";
                     date_format?: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
                     duration_format?: "h:mm" | "decimal";
+                    theme?: "system" | "light" | "dark";
                 };
             };
         };
@@ -8757,6 +8770,8 @@ export interface operations {
                             date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
                             /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
                             duration_format: "h:mm" | "decimal";
+                            /** @description The colour theme: the device's (system), light or dark. */
+                            theme: "system" | "light" | "dark";
                         };
                     };
                 };
@@ -8833,6 +8848,8 @@ export interface operations {
                             date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
                             /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
                             duration_format: "h:mm" | "decimal";
+                            /** @description The colour theme: the device's (system), light or dark. */
+                            theme: "system" | "light" | "dark";
                         };
                     };
                 };
@@ -8974,6 +8991,8 @@ export interface operations {
                                 date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
                                 /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
                                 duration_format: "h:mm" | "decimal";
+                                /** @description The colour theme: the device's (system), light or dark. */
+                                theme: "system" | "light" | "dark";
                             };
                         };
                         workspace: {
@@ -9614,6 +9633,8 @@ export interface operations {
                                 date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY";
                                 /** @description Durations as hours:minutes (1:30) or decimal hours (1.50). */
                                 duration_format: "h:mm" | "decimal";
+                                /** @description The colour theme: the device's (system), light or dark. */
+                                theme: "system" | "light" | "dark";
                             };
                         };
                         workspace: {

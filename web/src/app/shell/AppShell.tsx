@@ -7,6 +7,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { MenuIcon } from '../../ui/icons.tsx';
 import { Logo } from '../../ui/Logo.tsx';
 import { focusRingCss } from '../../ui/styles.ts';
+import { useApplyPreferences } from '../preferences.ts';
 import { NoWorkspace } from './NoWorkspace.tsx';
 import { Shortcuts } from './Shortcuts.tsx';
 import { SidebarContent } from './Sidebar.tsx';
@@ -20,6 +21,7 @@ const TimerBar = lazy(() => import('../../areas/time/TimerBar.tsx'));
  */
 export function AppShell() {
   const session = useSession();
+  useApplyPreferences(session.user.preferences);
   const [menuOpen, setMenuOpen] = useState(false);
   if (!session.workspace) return <NoWorkspace session={session} />;
   const { workspace } = session;

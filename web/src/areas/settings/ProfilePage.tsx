@@ -38,6 +38,11 @@ const DURATION_FORMATS = [
   { id: 'h:mm', label: '1:30 (hours and minutes)' },
   { id: 'decimal', label: '1.50 (decimal hours)' },
 ];
+const THEMES = [
+  { id: 'system', label: 'As the device is set' },
+  { id: 'light', label: 'Light' },
+  { id: 'dark', label: 'Dark' },
+];
 
 /** Settings → Profile: the signed-in person's own name, e-mail address, password, preferences and sessions. */
 export function ProfilePage() {
@@ -179,7 +184,7 @@ function PreferencesSection({ preferences }: { preferences: Preferences }) {
   const [saved, setSaved] = useState(false);
   const { summary } = formErrors(update.error, []);
   return (
-    <SettingsSection id="section-preferences" title="Preferences" description="How Sheaf shows dates and durations to you.">
+    <SettingsSection id="section-preferences" title="Preferences" description="The language, dates, durations and colours Sheaf shows you.">
       <Form
         onSubmit={(event) => {
           const f = fieldsOf(event);
@@ -190,6 +195,7 @@ function PreferencesSection({ preferences }: { preferences: Preferences }) {
               language: f.language as Preferences['language'],
               date_format: f.date_format as Preferences['date_format'],
               duration_format: f.duration_format as Preferences['duration_format'],
+              theme: f.theme as Preferences['theme'],
             },
             { onSuccess: () => setSaved(true) },
           );
@@ -197,10 +203,11 @@ function PreferencesSection({ preferences }: { preferences: Preferences }) {
       >
         {summary && <Alert>{summary}</Alert>}
         {saved && <Alert tone="success">Your preferences are saved.</Alert>}
-        <div className="grid gap-5 sm:grid-cols-3">
+        <div className="grid gap-5 sm:grid-cols-2">
           <Select name="language" label="Language" options={LANGUAGES} defaultSelectedKey={preferences.language} />
           <Select name="date_format" label="Dates" options={DATE_FORMATS} defaultSelectedKey={preferences.date_format} />
           <Select name="duration_format" label="Durations" options={DURATION_FORMATS} defaultSelectedKey={preferences.duration_format} />
+          <Select name="theme" label="Theme" options={THEMES} defaultSelectedKey={preferences.theme} />
         </div>
         <div>
           <Button type="submit" isPending={update.isPending}>

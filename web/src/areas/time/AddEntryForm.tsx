@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { Key } from 'react-aria-components';
 import { formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
@@ -6,6 +7,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { ComboBox } from '../../ui/ComboBox.tsx';
+import { useCommand } from '../../ui/commands.ts';
 import { parseDuration, secondsToHours } from '../../ui/duration.ts';
 import { parseTimeOfDay } from '../../ui/time-of-day.ts';
 import { Form } from '../../ui/Form.tsx';
@@ -40,9 +42,26 @@ export function AddEntryForm({ date }: { date: string }) {
     if (Object.keys(problems).length) setProblems({});
     if (create.isError) create.reset();
   };
+  // The `n` shortcut (app/shell/Shortcuts.tsx), and `?new=1` (where the shortcut leads from other pages): the picker.
+  const sectionRef = useRef<HTMLElement>(null);
+  const focusPicker = () => sectionRef.current?.querySelector<HTMLInputElement>('input[role="combobox"]')?.focus();
+  useCommand('entry.new', () => {
+    focusPicker();
+    sectionRef.current?.scrollIntoView({ block: 'nearest' });
+  });
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('new') === '1';
+  useEffect(() => {
+    if (!asked) return;
+    focusPicker();
+    setParams((p) => {
+      p.delete('new');
+      return p;
+    }, { replace: true });
+  }, [asked, setParams]);
 
   return (
-    <section aria-labelledby="add-entry-heading" className="rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
+    <section ref={sectionRef} aria-labelledby="add-entry-heading" className="rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
       <h2 id="add-entry-heading" className="mb-3 text-base font-semibold text-stone-900">
         Add entry
       </h2>

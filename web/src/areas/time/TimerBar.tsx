@@ -1,11 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useRef, useState, type FocusEvent, type Ref } from 'react';
+import { type FocusEvent, type Ref, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Key } from 'react-aria-components';
 import { HttpError } from '../../api/call.ts';
 import { describeError } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ComboBox } from '../../ui/ComboBox.tsx';
+import { useCommand } from '../../ui/commands.ts';
 import { formatElapsed } from '../../ui/duration.ts';
 import { TextField } from '../../ui/TextField.tsx';
 import { onEntriesBroadcast, timerQuery, useStartTimer, useStopTimer, type StartTimer, type WebEntry } from './api.ts';
@@ -41,8 +42,20 @@ export default function TimerBar() {
   // While a start is on its way, or met another running timer, the form stays (to offer replacing it).
   const showRunning = Boolean(running && !start.isPending && !conflict);
   const focus = useFocusKeptInBar(showRunning);
+  const barRef = useRef<HTMLElement>(null);
+  // The `s` shortcut (app/shell/Shortcuts.tsx): stop a running timer; else start the chosen work, or go to the picker.
+  useCommand('timer.toggle', () => {
+    if (showRunning && running) {
+      start.reset();
+      stop.mutate(running.id);
+      return;
+    }
+    const picker = barRef.current?.querySelector<HTMLInputElement>('input[role="combobox"]');
+    if (picker && !picker.value) picker.focus();
+    else barRef.current?.querySelector('form')?.requestSubmit();
+  });
   return (
-    <section aria-label="Timer" className="border-b border-stone-200 bg-white" {...focus.barProps}>
+    <section ref={barRef} aria-label="Timer" className="border-b border-stone-200 bg-white" {...focus.barProps}>
       <div className="mx-auto max-w-5xl px-4 py-3 sm:px-6 md:px-10">
         {showRunning ? (
           <Running entry={running!} actionRef={focus.actionRef} onStop={() => {
