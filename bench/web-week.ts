@@ -413,32 +413,8 @@ async function measurePicker(page: Page, base: string) {
   await box.focus();
   await page.getByRole('listbox').getByRole('option').first().waitFor();
   const firstOpen = performance.now() - t0;
-  const options = await page.evaluate(async () => {
-    const r = await fetch('/web/api/time_choices');
-    return ((await r.json()) as { choices: unknown[] }).choices.length;
-  });
-  const type = (label: string, text: string) =>
-    page.evaluate(
-      async ({ label, text }) => {
-        const input = [...document.querySelectorAll('input')].find((i) => i.labels?.[0]?.textContent === label || i.getAttribute('aria-label') === label)!;
-        input.focus();
-        const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-        const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-        setValue.call(input, '');
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        await frame();
-        const times: number[] = [];
-        for (const ch of text) {
-          const start = performance.now();
-          setValue.call(input, input.value + ch);
-          input.dispatchEvent(new Event('input', { bubbles: true }));
-          await frame();
-          times.push(performance.now() - start);
-        }
-        return times;
-      },
-      { label, text },
-    );
+  const options = (await page.evaluate(`fetch('/web/api/time_choices').then((r) => r.json()).then((b) => b.choices.length)`)) as number;
+  const type = (label: string, text: string) => page.evaluate(`(${TYPE_KEYS})(${JSON.stringify(label)}, ${JSON.stringify(text)})`) as Promise<number[]>;
   const picker: number[] = [];
   const notes: number[] = [];
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
@@ -463,40 +439,72 @@ async function measurePicker(page: Page, base: string) {
 async function measureWeekChangeBytes(page: Page, base: string) {
   await page.goto(`${base}/time/week?start=${HEAVY}`);
   await page.getByRole('button', { name: 'Start timer' }).waitFor();
-  return page.evaluate(async (week) => {
-    const timing = (url: string) => {
-      const all = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-      return all.filter((e) => e.name.endsWith(url)).at(-1)!;
-    };
-    performance.clearResourceTimings();
-    const sheetUrl = `/web/api/timesheet?date=${week}`;
-    const sheet = await fetch(sheetUrl);
-    const rows = new Set(((await sheet.json()) as { entries: { project_id: string; task_id: string }[] }).entries.map((e) => `${e.project_id}/${e.task_id}`)).size;
-    const choicesUrl = '/web/api/time_choices';
-    const choices = await fetch(choicesUrl);
-    const etag = choices.headers.get('etag') ?? '';
-    await choices.text();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const s = timing(sheetUrl);
-    const c = timing(choicesUrl);
-    performance.clearResourceTimings();
-    const again = await fetch(choicesUrl, { headers: { 'If-None-Match': etag } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const r = timing(choicesUrl);
-    return {
-      rows,
-      encoding: sheet.headers.get('content-encoding'),
-      sheetDecoded: s.decodedBodySize,
-      sheetTransfer: s.transferSize,
-      choicesDecoded: c.decodedBodySize,
-      choicesTransfer: c.transferSize,
-      before: s.decodedBodySize + c.decodedBodySize,
-      after: s.transferSize,
-      revalidated: again.status,
-      revalidatedTransfer: r.transferSize,
-    };
-  }, HEAVY);
+  return page.evaluate(`(${WEEK_CHANGE_BYTES})(${JSON.stringify(HEAVY)})`) as Promise<{
+    rows: number;
+    encoding: string | null;
+    sheetDecoded: number;
+    sheetTransfer: number;
+    choicesDecoded: number;
+    choicesTransfer: number;
+    before: number;
+    after: number;
+    revalidated: number;
+    revalidatedTransfer: number;
+  }>;
 }
+
+/** In the page (strings, as initScript: tsx's helpers do not exist there). Types `text` into the field labelled `label`, a key at a time; ms per key. */
+const TYPE_KEYS = `async (label, text) => {
+  const input = [...document.querySelectorAll('input')].find((i) => (i.labels && i.labels[0] && i.labels[0].textContent === label) || i.getAttribute('aria-label') === label);
+  input.focus();
+  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  setValue.call(input, '');
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  await frame();
+  const times = [];
+  for (const ch of text) {
+    const start = performance.now();
+    setValue.call(input, input.value + ch);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await frame();
+    times.push(performance.now() - start);
+  }
+  return times;
+}`;
+
+/** In the page: the week's answer and the choices, by their resource timing. */
+const WEEK_CHANGE_BYTES = `async (week) => {
+  const timing = (url) => performance.getEntriesByType('resource').filter((e) => e.name.endsWith(url)).at(-1);
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+  performance.clearResourceTimings();
+  const sheetUrl = '/web/api/timesheet?date=' + week;
+  const sheet = await fetch(sheetUrl);
+  const rows = new Set((await sheet.json()).entries.map((e) => e.project_id + '/' + e.task_id)).size;
+  const choicesUrl = '/web/api/time_choices';
+  const choices = await fetch(choicesUrl);
+  const etag = choices.headers.get('etag') || '';
+  await choices.text();
+  await pause();
+  const s = timing(sheetUrl);
+  const c = timing(choicesUrl);
+  performance.clearResourceTimings();
+  const again = await fetch(choicesUrl, { headers: { 'If-None-Match': etag } });
+  await pause();
+  const r = timing(choicesUrl);
+  return {
+    rows,
+    encoding: sheet.headers.get('content-encoding'),
+    sheetDecoded: s.decodedBodySize,
+    sheetTransfer: s.transferSize,
+    choicesDecoded: c.decodedBodySize,
+    choicesTransfer: c.transferSize,
+    before: s.decodedBodySize + c.decodedBodySize,
+    after: s.transferSize,
+    revalidated: again.status,
+    revalidatedTransfer: r.transferSize,
+  };
+}`;
 
 try {
   const seeded = await seed();
