@@ -84,7 +84,7 @@ const opt = (name: keyof typeof args, env: string, fallback: number) => Number(a
 const ITERATIONS = opt('iterations', 'BENCH_ITERATIONS', 20);
 const WARMUP = opt('warmup', 'BENCH_WARMUP', 3);
 const PROJECTS = opt('projects', 'BENCH_PROJECTS', 2000);
-const TASKS_PER_PROJECT = opt('tasks-per-project', 'BENCH_TASKS_PER_PROJECT', 3);
+const TASKS_PER_PROJECT = opt('tasks-per-project', 'BENCH_TASKS_PER_PROJECT', 5);
 const DAYS = opt('days', 'BENCH_DAYS', 250);
 const PER_DAY = opt('per-day', 'BENCH_PER_DAY', 8);
 const ROWS = opt('rows', 'BENCH_ROWS', 40);
@@ -92,7 +92,9 @@ const HEAVY_ROWS = opt('heavy-rows', 'BENCH_HEAVY_ROWS', 30);
 const OUT = String(args.out ?? process.env.BENCH_OUT ?? '.bench/web-week.json');
 const PROFILE = Boolean(args.profile ?? process.env.BENCH_PROFILE);
 /** Which of the four cases run (names containing any of these words; default all). */
-const CASES = String(args.cases ?? process.env.BENCH_CASES ?? 'load,navigate').split(',');
+const CASES = String(args.cases ?? process.env.BENCH_CASES ?? 'load,navigate,picker,bytes').split(',');
+/** Issue 21: a picker keystroke (typing into the timer bar's project-task type-ahead) must stay under this. */
+const KEYSTROKE_AIM_MS = 50;
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const AIM_MS = 300;
 
@@ -189,6 +191,10 @@ interface Sample {
   afterLastApi: number;
   /** The timesheet answer's body (bytes, decoded). */
   bytes: number;
+  /** The timesheet answer over the wire (bytes: headers and the encoded body). */
+  transfer: number;
+  /** Navigation start (a full load) to the rows painted (ms; meaningful for a load). */
+  fromStart: number;
   /** The page-clock moments (ms). */
   at: { answer: number; dom: number; shown: number };
 }
@@ -215,6 +221,7 @@ async function measure(page: Page, week: string, rows: number): Promise<Sample> 
         shown: w.shown[k],
         answer: last ? last.responseEnd : null,
         bytes: last ? last.decodedBodySize : 0,
+        transfer: last ? last.transferSize : 0,
         lastApi: apis.length ? Math.max(...apis.map((e) => e.responseEnd)) : null,
       };
     },
@@ -226,6 +233,8 @@ async function measure(page: Page, week: string, rows: number): Promise<Sample> 
     dom: got.dom - got.answer,
     afterLastApi: got.shown - got.lastApi,
     bytes: got.bytes,
+    transfer: got.transfer,
+    fromStart: got.shown,
     at: { answer: got.answer, dom: got.dom, shown: got.shown },
   };
   if (sample.figure < 0 || sample.dom < 0) throw new Error(`negative figure for ${key}: ${JSON.stringify(got)}`);
@@ -316,6 +325,117 @@ function explain(trace: TraceEvent[], profile: CpuProfile, key: string, nth: num
   return lines.join('\n');
 }
 
+/** What the picker benchmark types, a key at a time (a project code, then a task's words). */
+const PICKER_QUERY = 'project 01 task 0';
+
+/**
+ * Typing into the timer bar's project-task type-ahead (issue 21 item 1): for each key, the
+ * input event (React handles it synchronously: filter, render) to the frame after it was
+ * painted (rAF, then a task). The same in the bar's Notes field is the baseline: what a
+ * keystroke costs with no list. Each round clears the field and types the query again.
+ */
+async function measurePicker(page: Page, base: string) {
+  await page.goto(`${base}/time/week?start=${EMPTY}`);
+  await page.getByRole('button', { name: 'Start timer' }).waitFor();
+  const box = page.getByRole('combobox', { name: 'Project and task' });
+  const t0 = performance.now();
+  await box.focus();
+  await page.getByRole('listbox').getByRole('option').first().waitFor();
+  const firstOpen = performance.now() - t0;
+  const options = (await page.evaluate(`fetch('/web/api/time_choices').then((r) => r.json()).then((b) => b.choices.length)`)) as number;
+  const type = (label: string, text: string) => page.evaluate(`(${TYPE_KEYS})(${JSON.stringify(label)}, ${JSON.stringify(text)})`) as Promise<number[]>;
+  const picker: number[] = [];
+  const notes: number[] = [];
+  for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+    const a = await type('Project and task', PICKER_QUERY);
+    const b = await type('Notes', PICKER_QUERY);
+    if (i >= WARMUP) {
+      picker.push(...a);
+      notes.push(...b);
+    }
+  }
+  await type('Project and task', PICKER_QUERY);
+  const shown = await page.getByRole('listbox').getByRole('option').count();
+  if (shown === 0) throw new Error(`typing ${JSON.stringify(PICKER_QUERY)} left no option: the benchmark measured an empty list`);
+  return { options, firstOpen, shownAfterQuery: shown, picker: stats(picker), notes: stats(notes) };
+}
+
+/**
+ * Bytes of a week change (issue 21, speed): before, each week's answer carried the choices
+ * (uncompressed); now the timesheet alone, compressed, and the choices once per session,
+ * revalidated with their ETag (304, no body) when stale. Measured in the page by the
+ * resource timing of its own fetches (transferSize: over the wire; decodedBodySize).
+ */
+async function measureWeekChangeBytes(page: Page, base: string) {
+  await page.goto(`${base}/time/week?start=${HEAVY}`);
+  await page.getByRole('button', { name: 'Start timer' }).waitFor();
+  return page.evaluate(`(${WEEK_CHANGE_BYTES})(${JSON.stringify(HEAVY)})`) as Promise<{
+    rows: number;
+    encoding: string | null;
+    sheetDecoded: number;
+    sheetTransfer: number;
+    choicesDecoded: number;
+    choicesTransfer: number;
+    before: number;
+    after: number;
+    revalidated: number;
+    revalidatedTransfer: number;
+  }>;
+}
+
+/** In the page (strings, as initScript: tsx's helpers do not exist there). Types `text` into the field labelled `label`, a key at a time; ms per key. */
+const TYPE_KEYS = `async (label, text) => {
+  const input = [...document.querySelectorAll('input')].find((i) => (i.labels && i.labels[0] && i.labels[0].textContent === label) || i.getAttribute('aria-label') === label);
+  input.focus();
+  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  setValue.call(input, '');
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  await frame();
+  const times = [];
+  for (const ch of text) {
+    const start = performance.now();
+    setValue.call(input, input.value + ch);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await frame();
+    times.push(performance.now() - start);
+  }
+  return times;
+}`;
+
+/** In the page: the week's answer and the choices, by their resource timing. */
+const WEEK_CHANGE_BYTES = `async (week) => {
+  const timing = (url) => performance.getEntriesByType('resource').filter((e) => e.name.endsWith(url)).at(-1);
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+  performance.clearResourceTimings();
+  const sheetUrl = '/web/api/timesheet?date=' + week;
+  const sheet = await fetch(sheetUrl);
+  const rows = new Set((await sheet.json()).entries.map((e) => e.project_id + '/' + e.task_id)).size;
+  const choicesUrl = '/web/api/time_choices';
+  const choices = await fetch(choicesUrl);
+  const etag = choices.headers.get('etag') || '';
+  await choices.text();
+  await pause();
+  const s = timing(sheetUrl);
+  const c = timing(choicesUrl);
+  performance.clearResourceTimings();
+  const again = await fetch(choicesUrl, { headers: { 'If-None-Match': etag } });
+  await pause();
+  const r = timing(choicesUrl);
+  return {
+    rows,
+    encoding: sheet.headers.get('content-encoding'),
+    sheetDecoded: s.decodedBodySize,
+    sheetTransfer: s.transferSize,
+    choicesDecoded: c.decodedBodySize,
+    choicesTransfer: c.transferSize,
+    before: s.decodedBodySize + c.decodedBodySize,
+    after: s.transferSize,
+    revalidated: again.status,
+    revalidatedTransfer: r.transferSize,
+  };
+}`;
+
 try {
   const seeded = await seed();
   log(`seeded: ${PROJECTS} projects × ${TASKS_PER_PROJECT} tasks (${seeded.choices} choices), ${seeded.entries} entries (heavy week ${HEAVY}: ${seeded.heavyEntries}; empty week ${EMPTY}) on ${database.kind} (${secs(t0)})`);
@@ -341,7 +461,7 @@ try {
     { name: 'navigate heavy', run: (i: number) => navigate(page, base, HEAVY, HEAVY_ROWS, i % 2 === 0, neighbours) },
     { name: 'navigate empty', run: (i: number) => navigate(page, base, EMPTY, 1, i % 2 === 0, neighbours) },
   ];
-  const cases = allCases.filter((c) => CASES.some((word) => c.name.includes(word.trim())));
+  const cases = allCases.filter((c) => CASES.some((word) => word.trim() && c.name.includes(word.trim())));
   const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
   log(`measuring: ${WARMUP} warm-up rounds, ${ITERATIONS} rounds of ${cases.map((c) => c.name).join(', ')} (load average ${loadavg()})`);
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
@@ -358,7 +478,8 @@ try {
       const figure = stats(s.map((x) => x.figure));
       const dom = stats(s.map((x) => x.dom));
       const afterLastApi = stats(s.map((x) => x.afterLastApi));
-      return [c.name, { figure, dom, afterLastApi, answerBytes: s[0]?.bytes ?? 0, samples: s.map((x) => round(x.figure)) }];
+      const fromStart = stats(s.map((x) => x.fromStart));
+      return [c.name, { figure, dom, afterLastApi, fromStart, answerBytes: s[0]?.bytes ?? 0, answerTransfer: s[0]?.transfer ?? 0, samples: s.map((x) => round(x.figure)) }];
     }),
   );
   const ratio = (scenario: string) => (results[`${scenario} heavy`] && results[`${scenario} empty`] ? results[`${scenario} heavy`].figure.median / results[`${scenario} empty`].figure.median : NaN);
@@ -397,9 +518,28 @@ try {
     const r = results[name];
     return `  ${name.padEnd(15)} median ${r.figure.median.toFixed(1).padStart(6)} ms   p95 ${r.figure.p95.toFixed(1).padStart(6)} ms   (DOM ${r.dom.median.toFixed(1)} ms; after the last API answer ${r.afterLastApi.median.toFixed(1)} ms)`;
   };
+  const picker = CASES.includes('picker') ? await measurePicker(page, base) : null;
+  const bytes = CASES.includes('bytes') ? await measureWeekChangeBytes(page, base) : null;
   log(`\nweek view, t_shown − t_answer (/web/api/timesheet responseEnd → rows in the DOM and painted), ${ITERATIONS} iterations, Chromium headless 1280 px`);
   for (const c of cases) log(line(c.name));
   log(`  ratio heavy/empty (medians): load ${ratio('load').toFixed(2)}×, navigate ${ratio('navigate').toFixed(2)}×`);
+  for (const name of ['load heavy', 'load empty']) {
+    const r = results[name];
+    if (r) log(`  cold load to painted rows (${name}): median ${r.fromStart.median.toFixed(1)} ms, p95 ${r.fromStart.p95.toFixed(1)} ms (navigation start → rows painted)`);
+  }
+  if (picker) {
+    log(`\npicker keystroke (typing ${JSON.stringify(PICKER_QUERY)} into "Project and task", ${picker.options} options; input event → next frame painted), ${picker.picker.n} keystrokes`);
+    log(`  picker  median ${picker.picker.median.toFixed(1)} ms   p95 ${picker.picker.p95.toFixed(1)} ms   max ${picker.picker.max.toFixed(1)} ms`);
+    log(`  Notes   median ${picker.notes.median.toFixed(1)} ms   p95 ${picker.notes.p95.toFixed(1)} ms   (a text field of the same bar, no list: the baseline)`);
+    log(`  ratio picker/baseline (medians) ${(picker.picker.median / picker.notes.median).toFixed(2)}×; aim ${KEYSTROKE_AIM_MS} ms: ${picker.picker.p95 <= KEYSTROKE_AIM_MS ? 'met' : 'MISSED'} (p95)`);
+    log(`  first focus to the list shown (choices fetched and built): ${picker.firstOpen.toFixed(1)} ms`);
+  }
+  if (bytes) {
+    log(`\nbytes for a week change (a week with ${bytes.rows} rows)`);
+    log(`  before: timesheet with the choices, uncompressed  ${bytes.before} bytes (timesheet ${bytes.sheetDecoded} + choices ${bytes.choicesDecoded})`);
+    log(`  after:  timesheet alone, over the wire (${bytes.encoding || 'identity'})  ${bytes.after} bytes (decoded ${bytes.sheetDecoded}); choices revalidated: ${bytes.revalidated} (${bytes.revalidatedTransfer} bytes)`);
+    log(`  ratio before/after ${(bytes.before / bytes.after).toFixed(1)}×; choices once per session: ${bytes.choicesTransfer} bytes over the wire (${bytes.choicesDecoded} decoded)`);
+  }
   log(`  aim ${AIM_MS} ms: ${worst <= AIM_MS ? 'met' : 'MISSED'} (worst heavy median or p95 ${worst.toFixed(1)} ms)`);
   log(`  load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}; ${database.kind}; total ${secs(t0)}`);
   if (profileNote) log(`  profile: ${profileNote}`);
@@ -419,6 +559,8 @@ try {
         aimMs: AIM_MS,
         results,
         ratios: { load: ratio('load'), navigate: ratio('navigate') },
+        picker,
+        weekChangeBytes: bytes,
         profile: profileNote ?? null,
       },
       null,
