@@ -60,7 +60,7 @@ describe('name and preferences', () => {
   it('the session and the profile return the defaults; a change is stored and returned by both', async () => {
     const p = await person();
     const session = (await call(p.session, 'GET', '/web/api/session')).json();
-    expect(session.user).toMatchObject({ needs_identity: false, preferences: { language: 'en', date_format: 'YYYY-MM-DD', duration_format: 'h:mm' } });
+    expect(session.user).toMatchObject({ needs_identity: false, preferences: { language: 'en', date_format: 'YYYY-MM-DD', duration_format: 'h:mm', theme: 'system' } });
 
     const res = await call(p.session, 'PATCH', '/web/api/profile', {
       first_name: ' Paula ',
@@ -68,6 +68,7 @@ describe('name and preferences', () => {
       language: 'de',
       date_format: 'DD.MM.YYYY',
       duration_format: 'decimal',
+      theme: 'dark',
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
@@ -77,11 +78,11 @@ describe('name and preferences', () => {
       email: p.email,
       pending_email: null,
       has_password: false,
-      preferences: { language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal' },
+      preferences: { language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal', theme: 'dark' },
     });
     expect(await userRow(p.userId)).toMatchObject({ first_name: 'Paula', last_name: 'Neu', language: 'de', duration_format: 'decimal' });
     const after = (await call(p.session, 'GET', '/web/api/session')).json();
-    expect(after.user).toMatchObject({ first_name: 'Paula', preferences: { language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal' } });
+    expect(after.user).toMatchObject({ first_name: 'Paula', preferences: { language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal', theme: 'dark' } });
     // The name is the identity's: the members list of the workspace shows it.
     const users = (await call(p, 'GET', '/api/v2/users?per_page=100')).json().users as Array<{ id: string; first_name: string }>;
     expect(users.find((u) => u.id === p.userId)?.first_name).toBe('Paula');
@@ -97,6 +98,7 @@ describe('name and preferences', () => {
       [{ language: 'fr' }, 'invalid_request'],
       [{ date_format: 'D/M/Y' }, 'invalid_request'],
       [{ duration_format: 'minutes' }, 'invalid_request'],
+      [{ theme: 'sepia' }, 'invalid_request'],
       [{ first_name: '   ' }, 'invalid_request'],
       [{ last_name: 'x'.repeat(256) }, 'invalid_request'],
       [{}, 'invalid_request'],

@@ -15,7 +15,7 @@ describe('spanOf', () => {
   });
   it('runs a timer from its start for what it has counted so far', () => {
     const now = Date.parse('2026-01-05T10:00:00Z');
-    const running = entry('r', '08:00', null, { is_running: true, duration_seconds: 600, timer_started_at: '2026-01-05T09:30:00Z' });
+    const running = entry('r', '08:00', null, { is_running: true, duration_seconds: 600, earlier_seconds: 600, timer_started_at: '2026-01-05T09:30:00Z' });
     expect(spanOf(running, now)).toEqual({ start: 480, end: 480 + 10 + 30 });
   });
   it('keeps a zero-length entry visible', () => {
