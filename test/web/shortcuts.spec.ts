@@ -48,3 +48,21 @@ test('s starts and stops the timer; n opens a new entry', async ({ page, workspa
   await expect(page.getByRole('region', { name: 'Add entry' }).getByRole('combobox', { name: 'Project and task' })).toBeFocused();
   await checkPage(page, 'shortcuts-new-entry');
 });
+
+test('the arrow keys move between week cells', async ({ page, workspace }) => {
+  const project = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'] });
+  const made = await workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: project.taskIds[0], spent_date: '2026-01-06', hours: 1 });
+  expect(made.status).toBe(201);
+  await visit(page, '/time/week?start=2026-01-05', 'shortcuts-week-cells');
+  const cell = (day: string) => page.getByRole('textbox', { name: new RegExp(`Website.*Design.*${day}`) });
+  await cell('Tue 6 Jan').focus();
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowRight');
+  await expect(cell('Wed 7 Jan')).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(cell('Tue 6 Jan')).toBeFocused();
+  // Inside the text, Left moves the caret, not the focus.
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await expect(cell('Tue 6 Jan')).toBeFocused();
+});

@@ -225,7 +225,7 @@ function GridCell({ row, col, name, week, choice, date, entries, now }: GridCell
   };
   const refused = save.error ? describeError(save.error).message : '';
   const message = problem || refused;
-  const move = (dRow: number) => document.querySelector<HTMLInputElement>(`[data-cell="${row + dRow}:${col}"]`)?.focus();
+  const move = (dRow: number, dCol = 0) => document.querySelector<HTMLInputElement>(`[data-cell="${row + dRow}:${col + dCol}"]`)?.focus();
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Enter') {
       e.preventDefault();
@@ -237,6 +237,14 @@ function GridCell({ row, col, name, week, choice, date, entries, now }: GridCell
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       move(e.key === 'ArrowDown' ? 1 : -1);
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      // Along the row as in a spreadsheet, once the caret is at that edge of the text (or all of it is selected).
+      const { selectionStart: from, selectionEnd: to, value } = e.currentTarget;
+      const all = from === 0 && to === value.length;
+      const atEdge = e.key === 'ArrowLeft' ? from === 0 && (to === 0 || all) : to === value.length && (from === value.length || all);
+      if (!atEdge) return;
+      e.preventDefault();
+      move(0, e.key === 'ArrowRight' ? 1 : -1);
     }
   };
   const messageId = `cell-message-${row}-${col}`;
