@@ -24,6 +24,7 @@ async function apiStatus(page: Page, path: string) {
 }
 
 test('invite by e-mail, accept, and the new member sees only what a member may', async ({ page, workspace, sheaf, browser }) => {
+  test.setTimeout(180_000); // two browsers, an e-mail and five pages checked at both widths
   const calls = await visit(page, '/settings/invitations', 'invitations-empty');
   expect(calls.length).toBeLessThanOrEqual(3);
   await expect(page.getByText('No invitations yet.')).toBeVisible();

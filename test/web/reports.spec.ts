@@ -152,5 +152,5 @@ test('a member sees only their own time and no amount, in the page or in any res
   }
   // The team report is refused (the page does not offer it; the address says so).
   await page.goto(`/reports/team?${MARCH}`);
-  await expect(page.getByText('Your role does not include the team report.', { exact: false })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Not available to your role');
 });
