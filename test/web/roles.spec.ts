@@ -16,7 +16,7 @@ test.use({ signedIn: false });
 test.describe.configure({ timeout: 300_000 });
 
 const MAIN = ['Home', 'Time', 'Expenses', 'Approvals', 'Projects', 'Clients', 'Tasks', 'Reports', 'Invoices', 'Settings'];
-const SETTINGS = ['Workspace', 'Members', 'Invitations', 'API and Developers', 'Password'];
+const SETTINGS = ['Profile', 'Workspace', 'Members', 'Invitations', 'Expense categories', 'API and Developers', 'Password'];
 const ALL_PERMISSIONS = ['edit_projects', 'edit_clients_and_tasks', 'view_billable_rates', 'view_invoices', 'approve_managed_projects', 'view_internal_costs'];
 
 /** Pages only some roles may use, with the API request each one's page relies on (what the server says for that role). */
@@ -49,7 +49,7 @@ const CASES: Case[] = [
     who: 'member',
     role: 'member',
     main: MAIN.filter((e) => e !== 'Invoices'),
-    settings: ['Workspace', 'API and Developers', 'Password'],
+    settings: ['Profile', 'Workspace', 'API and Developers', 'Password'],
     creates: { project: false, client: false, task: false },
     reports: ['Time'],
     refused: Object.keys(GUARDED) as Guarded[],
@@ -59,7 +59,7 @@ const CASES: Case[] = [
     role: 'manager',
     permissions: [],
     main: MAIN,
-    settings: ['Workspace', 'API and Developers', 'Password'],
+    settings: ['Profile', 'Workspace', 'API and Developers', 'Password'],
     creates: { project: false, client: false, task: false },
     reports: ['Time', 'Team'],
     refused: ['/settings/members', '/settings/invitations', '/projects/new', '/clients/new', '/reports/budget', '/reports/uninvoiced'],
@@ -69,7 +69,7 @@ const CASES: Case[] = [
     role: 'manager',
     permissions: ALL_PERMISSIONS,
     main: MAIN,
-    settings: ['Workspace', 'API and Developers', 'Password'],
+    settings: ['Profile', 'Workspace', 'Expense categories', 'API and Developers', 'Password'],
     creates: { project: true, client: true, task: true },
     reports: ['Time', 'Team', 'Project budget', 'Uninvoiced'],
     refused: ['/settings/members', '/settings/invitations'],

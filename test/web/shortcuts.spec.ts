@@ -14,7 +14,7 @@ test('? lists the shortcuts; g then w, d, c, h go to the week, day, calendar and
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
 
-  for (const [key, url] of [['w', /\/time\/week$/], ['d', /\/time$/], ['c', /\/time\/calendar$/], ['h', /\/$/]] as const) {
+  for (const [key, url] of [['w', /\/time\/week$/], ['d', /\/time\/day$/], ['c', /\/time\/calendar$/], ['h', /\/$/]] as const) {
     await page.locator('body').press('g');
     await page.locator('body').press(key);
     await expect(page).toHaveURL(url);
@@ -44,7 +44,7 @@ test('s starts and stops the timer; n opens a new entry', async ({ page, workspa
   await expect.poll(async () => (await workspace.api('GET', '/api/v2/time_entries?is_running=true')).body.time_entries.length).toBe(0);
 
   await page.locator('body').press('n');
-  await expect(page).toHaveURL(/\/time$/);
+  await expect(page).toHaveURL(/\/time\/day$/);
   await expect(page.getByRole('region', { name: 'Add entry' }).getByRole('combobox', { name: 'Project and task' })).toBeFocused();
   await checkPage(page, 'shortcuts-new-entry');
 });

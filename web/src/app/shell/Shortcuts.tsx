@@ -19,7 +19,7 @@ export const SHORTCUTS: { keys: string[]; what: string }[] = [
   { keys: ['?'], what: 'Show these shortcuts' },
 ];
 
-const GO: Record<string, string> = { h: '/', d: '/time', w: '/time/week', c: '/time/calendar' };
+const GO: Record<string, string> = { h: '/', d: '/time/day', w: '/time/week', c: '/time/calendar' };
 /** How long `g` waits for its second key. */
 const SEQUENCE_MS = 1500;
 
@@ -46,7 +46,7 @@ export function Shortcuts() {
       } else if (key === 'n') {
         e.preventDefault();
         // The day view focuses its new-entry form; elsewhere, go there and it opens with the form focused.
-        if (!runCommand('entry.new')) navigate('/time?new=1');
+        if (!runCommand('entry.new')) navigate('/time/day?new=1');
       }
     };
     document.addEventListener('keydown', onKey);

@@ -42,7 +42,7 @@ export function AddEntryForm({ date }: { date: string }) {
     if (Object.keys(problems).length) setProblems({});
     if (create.isError) create.reset();
   };
-  // The `n` shortcut (app/shell/Shortcuts.tsx), and `?new=1` (where the shortcut leads from other pages): the picker.
+  // The `n` shortcut (app/shell/Shortcuts.tsx), and `?new=1` (where the shortcut leads from other pages: /time/day?new=1): the picker.
   const sectionRef = useRef<HTMLElement>(null);
   const focusPicker = () => sectionRef.current?.querySelector<HTMLInputElement>('input[role="combobox"]')?.focus();
   useCommand('entry.new', () => {
