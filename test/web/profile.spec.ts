@@ -46,7 +46,7 @@ test('reach the profile from the sidebar, change your name and preferences', asy
   await page.getByRole('button', { name: 'Save preferences' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Your preferences are saved.' })).toBeVisible();
   const session = (await workspace.api('GET', '/web/api/session')).body;
-  expect(session.user.preferences).toEqual({ language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal' });
+  expect(session.user.preferences).toEqual({ language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal', theme: 'system' });
 
   await page.reload();
   await expect(page.getByRole('button', { name: /Language$/ })).toContainText('Deutsch');
