@@ -53,6 +53,7 @@ async function signInAs(page: Page, who: { email: string; password: string }) {
 const statusOf = async (workspace: TestWorkspace, id: string, as: string) => (await workspace.api('GET', `/api/v2/time_entries/${id}`, undefined, as)).body.approval_status;
 
 test('submit, review the preflight, acknowledge and approve, see the lock, withdraw', async ({ page, workspace }) => {
+  test.slow(); // three people, seven pages, each checked by axe at two widths, and two dialogs
   const t = await team(workspace);
   const week = weekText(t.from, t.to);
 

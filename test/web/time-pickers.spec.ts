@@ -86,6 +86,7 @@ test('typing filters the project and task pickers of the timer bar and the week\
 });
 
 test('typing filters the expense project, invoice client and project client pickers', async ({ page, workspace }) => {
+  test.slow(); // a catalog seeded, three pages each checked at two widths
   await seedCatalog(workspace);
   await visit(page, '/expenses/new', 'pickers-expense');
   const project = page.getByRole('combobox', { name: 'Project', exact: true });

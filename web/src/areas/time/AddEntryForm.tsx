@@ -53,7 +53,8 @@ export function AddEntryForm({ date }: { date: string }) {
   const asked = params.get('new') === '1';
   useEffect(() => {
     if (!asked) return;
-    focusPicker();
+    // After the frame: the root moves the focus to a new page's heading in its own effect, which runs after this one.
+    requestAnimationFrame(focusPicker);
     setParams((p) => {
       p.delete('new');
       return p;
