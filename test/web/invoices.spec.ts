@@ -202,7 +202,7 @@ test.describe('creating, editing, sending and settling', () => {
     workspace,
     sheaf,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000); // preview, create, edit, PDF, send, pay, thank, void and close, each page checked at two widths
     const t = await trackedWork(workspace);
     const count = async () => (await ok(workspace.api('GET', '/api/v2/invoices'))).total_entries as number;
 
