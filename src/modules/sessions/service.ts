@@ -21,7 +21,17 @@ export interface SessionBody {
     needs_identity: boolean;
     preferences: Preferences;
   };
-  workspace: { id: string; name: string; role: Role; permissions: string[]; is_contractor: boolean } | null;
+  workspace: {
+    id: string;
+    name: string;
+    role: Role;
+    permissions: string[];
+    is_contractor: boolean;
+    /** The workspace's settings every page formats with (web/src/ui/format.ts). */
+    timezone: string;
+    currency: string;
+    week_start: string;
+  } | null;
   workspaces: Array<{ id: string; name: string; role: Role }>;
   csrf_token: string;
 }
@@ -36,7 +46,7 @@ export async function sessionBody(db: Kysely<DB>, session: SessionRow): Promise<
     db
       .selectFrom('memberships as m')
       .innerJoin('companies as c', 'c.id', 'm.company_id')
-      .select(['c.id', 'c.name', 'm.role', 'm.permissions', 'm.is_contractor'])
+      .select(['c.id', 'c.name', 'c.timezone', 'c.currency', 'c.week_start', 'm.role', 'm.permissions', 'm.is_contractor'])
       .where('m.user_id', '=', session.user_id)
       .where('m.is_active', '=', true)
       .orderBy('c.name')
@@ -55,7 +65,16 @@ export async function sessionBody(db: Kysely<DB>, session: SessionRow): Promise<
       preferences: preferencesOf(user),
     },
     workspace: current
-      ? { id: current.id, name: current.name, role: current.role, permissions: [...current.permissions], is_contractor: current.is_contractor }
+      ? {
+          id: current.id,
+          name: current.name,
+          role: current.role,
+          permissions: [...current.permissions],
+          is_contractor: current.is_contractor,
+          timezone: current.timezone,
+          currency: current.currency,
+          week_start: current.week_start,
+        }
       : null,
     workspaces: memberships.map((m) => ({ id: m.id, name: m.name, role: m.role })),
     csrf_token: session.csrf_token,

@@ -7941,6 +7941,12 @@ export interface operations {
                             role: string;
                             permissions: string[];
                             is_contractor: boolean;
+                            /** @description The workspace's IANA time zone: calendar days and instants are shown in it. */
+                            timezone: string;
+                            /** @description The workspace's default currency (ISO 4217). */
+                            currency: string;
+                            /** @description The first day of the workspace's week (monday … sunday). */
+                            week_start: string;
                         } | null;
                         workspaces: {
                             id: string;
@@ -8038,6 +8044,12 @@ export interface operations {
                             role: string;
                             permissions: string[];
                             is_contractor: boolean;
+                            /** @description The workspace's IANA time zone: calendar days and instants are shown in it. */
+                            timezone: string;
+                            /** @description The workspace's default currency (ISO 4217). */
+                            currency: string;
+                            /** @description The first day of the workspace's week (monday … sunday). */
+                            week_start: string;
                         } | null;
                         workspaces: {
                             id: string;
@@ -8238,6 +8250,12 @@ export interface operations {
                             role: string;
                             permissions: string[];
                             is_contractor: boolean;
+                            /** @description The workspace's IANA time zone: calendar days and instants are shown in it. */
+                            timezone: string;
+                            /** @description The workspace's default currency (ISO 4217). */
+                            currency: string;
+                            /** @description The first day of the workspace's week (monday … sunday). */
+                            week_start: string;
                         } | null;
                         workspaces: {
                             id: string;
@@ -8334,6 +8352,12 @@ export interface operations {
                             role: string;
                             permissions: string[];
                             is_contractor: boolean;
+                            /** @description The workspace's IANA time zone: calendar days and instants are shown in it. */
+                            timezone: string;
+                            /** @description The workspace's default currency (ISO 4217). */
+                            currency: string;
+                            /** @description The first day of the workspace's week (monday … sunday). */
+                            week_start: string;
                         } | null;
                         workspaces: {
                             id: string;
@@ -8611,6 +8635,12 @@ export interface operations {
                             role: string;
                             permissions: string[];
                             is_contractor: boolean;
+                            /** @description The workspace's IANA time zone: calendar days and instants are shown in it. */
+                            timezone: string;
+                            /** @description The workspace's default currency (ISO 4217). */
+                            currency: string;
+                            /** @description The first day of the workspace's week (monday … sunday). */
+                            week_start: string;
                         } | null;
                         workspaces: {
                             id: string;
@@ -9002,6 +9032,12 @@ export interface operations {
                             role: string;
                             permissions: string[];
                             is_contractor: boolean;
+                            /** @description The workspace's IANA time zone: calendar days and instants are shown in it. */
+                            timezone: string;
+                            /** @description The workspace's default currency (ISO 4217). */
+                            currency: string;
+                            /** @description The first day of the workspace's week (monday … sunday). */
+                            week_start: string;
                         } | null;
                         workspaces: {
                             id: string;
@@ -9644,6 +9680,12 @@ export interface operations {
                             role: string;
                             permissions: string[];
                             is_contractor: boolean;
+                            /** @description The workspace's IANA time zone: calendar days and instants are shown in it. */
+                            timezone: string;
+                            /** @description The workspace's default currency (ISO 4217). */
+                            currency: string;
+                            /** @description The first day of the workspace's week (monday … sunday). */
+                            week_start: string;
                         } | null;
                         workspaces: {
                             id: string;

@@ -85,3 +85,20 @@ describe('times of day, money and numbers', () => {
     expect(berlin('de-DE').number(1234.567)).toBe('1.234,57');
   });
 });
+
+describe('the person’s date pattern', () => {
+  const f = (dateFormat: 'YYYY-MM-DD' | 'DD.MM.YYYY' | 'DD/MM/YYYY' | 'MM/DD/YYYY', locale = 'en-GB') =>
+    createFormat({ locale, timeZone: 'Europe/Berlin', durationStyle: 'clock', dateFormat });
+
+  it('writes full dates, ranges and instants in it, whatever the locale', () => {
+    expect(f('DD.MM.YYYY').day('2026-03-05')).toBe('05.03.2026');
+    expect(f('MM/DD/YYYY', 'de-DE').day('2026-03-05')).toBe('03/05/2026');
+    expect(f('YYYY-MM-DD').dayRange('2026-03-02', '2026-03-08')).toBe('2026-03-02 – 2026-03-08');
+    // The instant's day and time are the workspace zone's (23:30 UTC is 00:30 next day in Berlin).
+    expect(f('DD/MM/YYYY').dateTime('2026-03-28T23:30:00Z')).toBe('29/03/2026 00:30');
+  });
+
+  it('leaves weekday labels to the locale', () => {
+    expect(f('DD.MM.YYYY', 'de-DE').weekdayShort('2026-03-02')).toBe('Mo');
+  });
+});

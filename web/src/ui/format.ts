@@ -10,7 +10,9 @@ import { CalendarDate, fromAbsolute, parseDate, toCalendarDate } from '@internat
  *   wall-clock times (`spent_date`, `started_time`) are in. Instants (`created_at`,
  *   `timer_started_at`) are shown in it, never in the browser's zone, so a person
  *   abroad sees the same day as the office;
- * - `durationStyle`: the person's choice of `clock` (`34:15`) or `decimal` (`34.25`).
+ * - `durationStyle`: the person's choice of `clock` (`34:15`) or `decimal` (`34.25`);
+ * - `dateFormat`: the person's numeric date pattern (`YYYY-MM-DD`, `DD.MM.YYYY`,
+ *   `DD/MM/YYYY`, `MM/DD/YYYY`) for full dates; without one, the locale's medium style.
  *
  * Calendar days (`YYYY-MM-DD`) are never passed through a time zone at all: they are
  * formatted as UTC dates, so no zone can move them to the day before. Formatters are
@@ -19,15 +21,18 @@ import { CalendarDate, fromAbsolute, parseDate, toCalendarDate } from '@internat
 
 export type DurationStyle = 'clock' | 'decimal';
 
+export type DateFormat = 'YYYY-MM-DD' | 'DD.MM.YYYY' | 'DD/MM/YYYY' | 'MM/DD/YYYY';
+
 export interface FormatSettings {
   locale: string;
   timeZone: string;
   durationStyle: DurationStyle;
+  dateFormat?: DateFormat;
 }
 
 export interface Format {
   readonly settings: FormatSettings;
-  /** A calendar day: "12 Jan 2026" (en-GB), "12.01.2026" style per locale (medium). */
+  /** A calendar day: the person's pattern ("12.01.2026"), else the locale's medium style ("12 Jan 2026"). */
   day(date: string): string;
   /** A calendar day with its weekday: "Mon 12 Jan". */
   weekday(date: string): string;
@@ -55,7 +60,7 @@ const cache = new Map<string, Format>();
 
 /** The formatter for these settings (made once, then shared). */
 export function createFormat(settings: FormatSettings): Format {
-  const key = `${settings.locale}|${settings.timeZone}|${settings.durationStyle}`;
+  const key = `${settings.locale}|${settings.timeZone}|${settings.durationStyle}|${settings.dateFormat ?? ''}`;
   let format = cache.get(key);
   if (!format) cache.set(key, (format = build(settings)));
   return format;
@@ -67,13 +72,21 @@ const utcDay = (date: string) => {
   return new Date(Date.UTC(d.year, d.month - 1, d.day));
 };
 
+/** A calendar day in a numeric pattern. */
+function patterned(date: string, pattern: DateFormat): string {
+  const [y, m, d] = date.split('-');
+  return pattern.replace('YYYY', y!).replace('MM', m!).replace('DD', d!);
+}
+
 function build(settings: FormatSettings): Format {
-  const { locale, timeZone, durationStyle } = settings;
+  const { locale, timeZone, durationStyle, dateFormat } = settings;
   const dayFormat = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
   const weekdayFormat = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
   const weekdayShort = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
   const dateTimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
   const timeFormat = new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone: 'UTC' });
+  // The workspace zone's wall clock as numbers, for the person's date pattern.
+  const zonedParts = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
   const decimalHours = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const money = new Map<string, Intl.NumberFormat>();
   const numbers = new Map<number, Intl.NumberFormat>();
@@ -86,17 +99,24 @@ function build(settings: FormatSettings): Format {
     return `${sign}${Math.floor(abs / 60)}:${String(abs % 60).padStart(2, '0')}`;
   };
 
+  const time = (hhmm: string) => {
+    const [h, m] = hhmm.split(':').map(Number);
+    return timeFormat.format(new Date(Date.UTC(2000, 0, 1, h, m)));
+  };
+
   return {
     settings,
-    day: (date) => dayFormat.format(utcDay(date)),
+    day: (date) => (dateFormat ? patterned(date, dateFormat) : dayFormat.format(utcDay(date))),
     weekday: (date) => weekdayFormat.format(utcDay(date)),
     weekdayShort: (date) => weekdayShort.format(utcDay(date)),
-    dayRange: (from, to) => dayFormat.formatRange(utcDay(from), utcDay(to)),
-    dateTime: (iso) => dateTimeFormat.format(new Date(iso)),
-    time: (hhmm) => {
-      const [h, m] = hhmm.split(':').map(Number);
-      return timeFormat.format(new Date(Date.UTC(2000, 0, 1, h, m)));
+    dayRange: (from, to) =>
+      dateFormat ? `${patterned(from, dateFormat)} – ${patterned(to, dateFormat)}` : dayFormat.formatRange(utcDay(from), utcDay(to)),
+    dateTime: (iso) => {
+      if (!dateFormat) return dateTimeFormat.format(new Date(iso));
+      const p = Object.fromEntries(zonedParts.formatToParts(new Date(iso)).map(({ type, value }) => [type, value]));
+      return `${patterned(`${p.year}-${p.month}-${p.day}`, dateFormat)} ${time(`${p.hour}:${p.minute}`)}`;
     },
+    time,
     duration,
     // Through whole seconds, as the browser sums hours (never a float sum of hours).
     hours: (hours) => duration(Math.round(hours * 3600)),
