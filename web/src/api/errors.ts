@@ -1,4 +1,5 @@
 import { HttpError, NetworkError } from './call.ts';
+import { t } from './texts.ts';
 
 /** What the interface says about a failed call: a sentence, the field it belongs to (if any), and when to retry. */
 export interface Described {
@@ -17,37 +18,33 @@ type Sentence = (error: HttpError) => string;
  * which is already written for people). One place, one vitest case per code (errors.test.ts).
  */
 const SENTENCES: Record<string, Sentence> = {
-  rate_limited: (e) => (e.retryAfter ? `Too many attempts. Try again in ${duration(e.retryAfter)}.` : 'Too many attempts. Try again in a moment.'),
-  link_invalid: () => 'This link is invalid, has expired or was already used.',
-  csrf_failed: () => 'This page is out of date with your session. Reload it and try again.',
-  session_required: () => 'This is only available in the web app, signed in.',
-  unauthorized: () => 'Your session has ended. Sign in again.',
-  forbidden: (e) => e.body?.message ?? 'You do not have permission to do this.',
-  not_found: () => 'This was not found. It may have been deleted.',
-  precondition_failed: () => 'Someone else changed this. Load their version and try again.',
-  idempotency_key_in_use: () => 'This is already being saved. Wait a moment.',
-  running_timer: () => 'Stop your running timer before submitting this week.',
-  submission_stale: () => 'This period changed since you reviewed it.',
-  approval_preflight_stale: () => 'This period changed since you reviewed it.',
-  approval_conflict: () => 'Time changed while approving. Try again.',
-  approved_timesheet_week_locked: () => 'This week is approved and locked.',
-  internal_error: () => 'The server could not complete the request. Try again in a moment.',
-  service_unavailable: (e) =>
-    e.retryAfter ? `Sheaf is unavailable right now. Try again in ${duration(e.retryAfter)}.` : 'Sheaf is unavailable right now. Try again in a moment.',
+  rate_limited: (e) => (e.retryAfter ? t('errors.rateLimited', { wait: wait(e.retryAfter) }) : t('errors.rateLimitedSoon')),
+  link_invalid: () => t('errors.linkInvalid'),
+  csrf_failed: () => t('errors.csrfFailed'),
+  session_required: () => t('errors.sessionRequired'),
+  unauthorized: () => t('errors.unauthorized'),
+  forbidden: (e) => e.body?.message ?? t('errors.forbidden'),
+  not_found: () => t('errors.notFound'),
+  precondition_failed: () => t('errors.preconditionFailed'),
+  idempotency_key_in_use: () => t('errors.idempotencyKeyInUse'),
+  running_timer: () => t('errors.runningTimer'),
+  submission_stale: () => t('errors.periodChanged'),
+  approval_preflight_stale: () => t('errors.periodChanged'),
+  approval_conflict: () => t('errors.approvalConflict'),
+  approved_timesheet_week_locked: () => t('errors.weekLocked'),
+  internal_error: () => t('errors.internal'),
+  service_unavailable: (e) => (e.retryAfter ? t('errors.unavailable', { wait: wait(e.retryAfter) }) : t('errors.unavailableSoon')),
 };
 
 /** A wait as people say it: seconds up to two minutes, then whole minutes (a failed-sign-in lock is 15 min, not 900 s). */
-const duration = (seconds: number) => (seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`);
-
-const NETWORK = 'Sheaf cannot be reached. Check your connection and try again.';
-const UNKNOWN = 'Something went wrong. Try again.';
+const wait = (seconds: number) => (seconds < 120 ? t('errors.seconds', { count: seconds }) : t('errors.minutes', { count: Math.ceil(seconds / 60) }));
 
 export function describeError(error: unknown): Described {
-  if (error instanceof NetworkError) return { message: NETWORK };
-  if (!(error instanceof HttpError)) return { message: UNKNOWN };
+  if (error instanceof NetworkError) return { message: t('errors.network') };
+  if (!(error instanceof HttpError)) return { message: t('errors.unknown') };
   const code = error.code ?? (error.status === 429 ? 'rate_limited' : error.status >= 500 ? 'internal_error' : undefined);
   const sentence = code ? SENTENCES[code] : undefined;
-  const message = sentence?.(error) ?? error.body?.message ?? (error.status >= 500 ? SENTENCES.internal_error(error) : UNKNOWN);
+  const message = sentence?.(error) ?? error.body?.message ?? (error.status >= 500 ? SENTENCES.internal_error(error) : t('errors.unknown'));
   const field = typeof error.body?.field === 'string' ? error.body.field : undefined;
   return { message, field, retryAfter: error.retryAfter, code };
 }

@@ -5,6 +5,7 @@ import { api } from './client.ts';
 import { call } from './call.ts';
 import { describeError } from './errors.ts';
 import { useSession } from './session.ts';
+import { t } from './texts.ts';
 
 /**
  * The people whose time and expenses a page may show besides the caller's own: the
@@ -36,7 +37,7 @@ export function usePersonChoices(person: { id: string; name: string }) {
   const options = useMemo(() => {
     const list = people.data ?? [person];
     const others = list.filter((p) => p.id !== me).sort((a, b) => a.name.localeCompare(b.name));
-    const self = { id: me, label: `Me (${session.user.first_name} ${session.user.last_name})`.replace(' )', ')') };
+    const self = { id: me, label: t('people.me', { name: [session.user.first_name, session.user.last_name].filter(Boolean).join(' ') }) };
     return [self, ...others.map((p) => ({ id: p.id, label: p.name }))];
   }, [people.data, person, me, session.user.first_name, session.user.last_name]);
   if (!session.workspace || !isManagerOrAbove(session.workspace)) return null;
@@ -44,7 +45,7 @@ export function usePersonChoices(person: { id: string; name: string }) {
     me,
     options,
     onFocus: () => setWanted(true),
-    emptyText: people.isPending ? 'Loading people…' : 'No one matches',
+    emptyText: people.isPending ? t('people.loading') : t('people.noMatch'),
     errorMessage: people.error ? describeError(people.error).message : undefined,
   };
 }

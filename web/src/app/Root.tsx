@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { RouterProvider as AriaRouterProvider } from 'react-aria-components';
+import { RouterProvider as AriaRouterProvider, I18nProvider } from 'react-aria-components';
 import { Outlet, useHref, useLocation, useNavigate, type NavigateOptions } from 'react-router';
 import { whenSessionEnds } from '../api/client.ts';
 import { forgetSession, onSessionBroadcast } from '../api/session.ts';
+import { useLocale } from '../ui/i18n.ts';
 
 declare module 'react-aria-components' {
   interface RouterConfig {
@@ -22,6 +23,8 @@ export function Root() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
+  // React Aria's own texts and formats (date fields, calendars, number fields) in the app's language.
+  const locale = useLocale();
 
   useEffect(() => {
     const toSignIn = (reason: string) => {
@@ -52,8 +55,10 @@ export function Root() {
   }, [location.pathname]);
 
   return (
-    <AriaRouterProvider navigate={(to, options) => void navigate(to, options)} useHref={useHref}>
-      <Outlet />
-    </AriaRouterProvider>
+    <I18nProvider locale={locale}>
+      <AriaRouterProvider navigate={(to, options) => void navigate(to, options)} useHref={useHref}>
+        <Outlet />
+      </AriaRouterProvider>
+    </I18nProvider>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import type { Session } from '../api/session.ts';
 import { setLanguage } from '../ui/i18n.ts';
 
@@ -9,7 +9,8 @@ import { setLanguage } from '../ui/i18n.ts';
  */
 export function useApplyPreferences(preferences: Session['user']['preferences']) {
   const { language, theme } = preferences;
-  useEffect(() => setLanguage(language), [language]);
+  // Before the first paint: no flash of the browser's language on a page in the person's.
+  useLayoutEffect(() => setLanguage(language), [language]);
   useEffect(() => {
     const root = document.documentElement;
     if (theme === 'system') delete root.dataset.theme;

@@ -17,6 +17,7 @@ import {
 import { ChevronDownIcon } from './icons.tsx';
 import { search, searchIndex } from './match.ts';
 import { cx, fieldError, fieldLabel, inputBox } from './styles.ts';
+import { useTexts } from './texts.ts';
 
 export interface ComboOption {
   id: Key;
@@ -49,7 +50,8 @@ const layoutOptions = { estimatedRowHeight: 36, padding: 4 };
  * narrows the folded labels, built once per options list. The list is virtualized: with
  * 10,000 project-task pairs only the visible rows are in the page.
  */
-export function ComboBox({ label, options, hideLabel, className, emptyText = 'Nothing matches', errorMessage, onOpenChange, onSelectionChange, ...props }: ComboBoxProps) {
+export function ComboBox({ label, options, hideLabel, className, emptyText, errorMessage, onOpenChange, onSelectionChange, ...props }: ComboBoxProps) {
+  const t = useTexts();
   const index = useMemo(() => searchIndex(options, (o) => o.label), [options]);
   const [typed, setTyped] = useState('');
   const [picks, setPicks] = useState(0);
@@ -84,7 +86,7 @@ export function ComboBox({ label, options, hideLabel, className, emptyText = 'No
       <ClearAfterPick picks={picks} />
       <Popover className="min-w-(--trigger-width) rounded-md border border-stone-200 bg-white shadow-lg outline-none">
         <Virtualizer layout={ListLayout} layoutOptions={layoutOptions}>
-          <ListBox className="max-h-72 overflow-auto outline-none" renderEmptyState={() => <p className="px-3 py-3 text-sm text-stone-600">{emptyText}</p>}>
+          <ListBox className="max-h-72 overflow-auto outline-none" renderEmptyState={() => <p className="px-3 py-3 text-sm text-stone-600">{emptyText ?? t('nothingMatches')}</p>}>
             {(option: ComboOption) => (
               <ListBoxItem
                 id={option.id}

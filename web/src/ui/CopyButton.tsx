@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Button } from './Button.tsx';
+import { useTexts } from './texts.ts';
 
 /**
  * Copies a value to the clipboard and says so for a moment. Where the browser refuses
  * (no permission, no secure context) it says to select and copy by hand.
  */
-export function CopyButton({ value, label = 'Copy', className }: { value: string; label?: string; className?: string }) {
+export function CopyButton({ value, label, className }: { value: string; label?: string; className?: string }) {
+  const t = useTexts();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   return (
     <span className="inline-flex items-center gap-2">
@@ -22,10 +24,10 @@ export function CopyButton({ value, label = 'Copy', className }: { value: string
           );
         }}
       >
-        {label}
+        {label ?? t('copy')}
       </Button>
       <span role="status" className="text-sm text-stone-600">
-        {state === 'copied' ? 'Copied.' : state === 'failed' ? 'Select the text and copy it.' : ''}
+        {state === 'copied' ? t('copied') : state === 'failed' ? t('copyByHand') : ''}
       </span>
     </span>
   );

@@ -17,6 +17,7 @@ import {
 } from 'react-aria-components';
 import { ChevronDownIcon } from './icons.tsx';
 import { cx, fieldError, fieldLabel, focusRing } from './styles.ts';
+import { useTexts } from './texts.ts';
 
 /**
  * A date typed segment by segment or picked from a calendar (React Aria DatePicker);
@@ -24,6 +25,7 @@ import { cx, fieldError, fieldLabel, focusRing } from './styles.ts';
  * With `name`, the form submits it as YYYY-MM-DD.
  */
 export function DatePicker({ label, ...props }: Omit<AriaDatePickerProps<CalendarDate>, 'children' | 'className'> & { label: string }) {
+  const t = useTexts();
   return (
     <AriaDatePicker {...props} className="flex flex-col gap-1.5">
       <Label className={fieldLabel}>{label}</Label>
@@ -36,7 +38,7 @@ export function DatePicker({ label, ...props }: Omit<AriaDatePickerProps<Calenda
             />
           )}
         </DateInput>
-        <AriaButton aria-label="Calendar" className={cx('flex w-10 items-center justify-center self-stretch rounded-r-md text-stone-600', focusRing)}>
+        <AriaButton aria-label={t('calendar')} className={cx('flex w-10 items-center justify-center self-stretch rounded-r-md text-stone-600', focusRing)}>
           <ChevronDownIcon className="size-4" />
         </AriaButton>
       </Group>
@@ -46,11 +48,11 @@ export function DatePicker({ label, ...props }: Omit<AriaDatePickerProps<Calenda
           <Calendar>
             <header className="mb-2 flex items-center justify-between gap-2">
               <AriaButton slot="previous" className={cx('rounded-md px-2 py-1 text-stone-700 data-hovered:bg-stone-100', focusRing)}>
-                ‹<span className="sr-only">Previous month</span>
+                ‹<span className="sr-only">{t('previousMonth')}</span>
               </AriaButton>
               <Heading className="text-sm font-semibold text-stone-900" />
               <AriaButton slot="next" className={cx('rounded-md px-2 py-1 text-stone-700 data-hovered:bg-stone-100', focusRing)}>
-                ›<span className="sr-only">Next month</span>
+                ›<span className="sr-only">{t('nextMonth')}</span>
               </AriaButton>
             </header>
             <CalendarGrid className="text-sm">

@@ -3,6 +3,7 @@ import { Dialog as AriaDialog, Heading, Modal, ModalOverlay, type ModalOverlayPr
 import { Button } from './Button.tsx';
 import { XIcon } from './icons.tsx';
 import { cx } from './styles.ts';
+import { useTexts } from './texts.ts';
 
 export interface DialogProps extends Omit<ModalOverlayProps, 'children' | 'className'> {
   title: string;
@@ -20,6 +21,7 @@ export interface DialogProps extends Omit<ModalOverlayProps, 'children' | 'class
  * the page behind is inert). Open it with a DialogTrigger around a Button and this.
  */
 export function Dialog({ title, children, placement = 'center', hideTitle, wide, ...props }: DialogProps) {
+  const t = useTexts();
   const side = placement === 'side';
   return (
     <ModalOverlay
@@ -40,7 +42,7 @@ export function Dialog({ title, children, placement = 'center', hideTitle, wide,
                 <Heading slot="title" className={cx('text-lg font-semibold text-stone-900', hideTitle && 'sr-only')}>
                   {title}
                 </Heading>
-                <Button variant="quiet" aria-label="Close" onPress={close} className="ml-auto min-h-9 px-2">
+                <Button variant="quiet" aria-label={t('close')} onPress={close} className="ml-auto min-h-9 px-2">
                   <XIcon className="size-5" />
                 </Button>
               </div>

@@ -1,4 +1,5 @@
 import { Button } from './Button.tsx';
+import { useTexts } from './texts.ts';
 
 /** The API's pagination envelope, as far as a pager needs it. */
 export interface PageEnvelope {
@@ -12,18 +13,17 @@ export interface PageEnvelope {
  * `noun` names what is counted, plural; `note` adds a remark after the count.
  */
 export function Pager({ list, noun, note, onPage }: { list: PageEnvelope; noun: string; note?: string; onPage: (page: number) => void }) {
+  const t = useTexts();
+  const values = { page: list.page, pages: list.total_pages, count: list.total_entries, noun, note };
   return (
-    <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 text-sm text-stone-700">
-      <span>
-        Page {list.page} of {list.total_pages} ({list.total_entries} {noun}
-        {note ? `; ${note}` : ''})
-      </span>
+    <nav aria-label={t('pages')} className="flex flex-wrap items-center justify-between gap-3 text-sm text-stone-700">
+      <span>{note ? t('pageOfNoted', values) : t('pageOf', values)}</span>
       <span className="flex gap-2">
         <Button variant="secondary" isDisabled={list.page <= 1} onPress={() => onPage(list.page - 1)}>
-          Previous page
+          {t('previousPage')}
         </Button>
         <Button variant="secondary" isDisabled={list.page >= list.total_pages} onPress={() => onPage(list.page + 1)}>
-          Next page
+          {t('nextPage')}
         </Button>
       </span>
     </nav>

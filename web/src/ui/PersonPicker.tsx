@@ -1,4 +1,5 @@
 import { ComboBox, type ComboOption } from './ComboBox.tsx';
+import { useTexts } from './texts.ts';
 
 /** What a person picker shows (api/people.ts's usePersonChoices makes it). */
 export interface PersonChoices {
@@ -14,10 +15,11 @@ export interface PersonChoices {
  * the people, "Me" first. `onPick` gets the chosen id, or undefined for the caller.
  */
 export function PersonPicker({ choices, person, onPick }: { choices: PersonChoices; person: { id: string }; onPick: (userId: string | undefined) => void }) {
+  const t = useTexts();
   return (
     <div className="flex flex-col gap-1 sm:w-80">
       <ComboBox
-        label="Person"
+        label={t('person')}
         options={choices.options}
         selectedKey={person.id}
         onFocus={choices.onFocus}

@@ -1,5 +1,6 @@
 import { TextField, type TextFieldProps } from './TextField.tsx';
 import { parseTimeOfDay } from './time-of-day.ts';
+import { useTexts } from './texts.ts';
 
 export interface TimeOfDayFieldProps extends Omit<TextFieldProps, 'value' | 'onChange' | 'onBlur'> {
   value: string;
@@ -11,11 +12,12 @@ export interface TimeOfDayFieldProps extends Omit<TextFieldProps, 'value' | 'onC
  * `HH:mm` once the field is left; text it cannot read stays as typed, for the form's check
  * to put its message under the field. Select-all on focus, as the duration fields do.
  */
-export function TimeOfDayField({ value, onChange, description = 'Such as 9:30, 930 or 9:30pm', ...props }: TimeOfDayFieldProps) {
+export function TimeOfDayField({ value, onChange, description, ...props }: TimeOfDayFieldProps) {
+  const t = useTexts();
   return (
     <TextField
       {...props}
-      description={description}
+      description={description ?? t('timeHint')}
       value={value}
       onChange={onChange}
       onFocus={(e) => (e.target as HTMLInputElement).select()}

@@ -3,6 +3,8 @@
  * `1h 30m` are all an hour and a half; a bare number is hours everywhere. The result
  * is whole seconds (the browser sums hours only in integer seconds).
  */
+import { t } from './texts.ts';
+
 export type Parsed = { seconds: number } | { error: string };
 
 const MAX_SECONDS = 24 * 3600;
@@ -10,7 +12,7 @@ const MAX_SECONDS = 24 * 3600;
 export function parseDuration(input: string): Parsed {
   const text = input.trim().toLowerCase().replace(/\s+/g, ' ');
   if (text === '') return { seconds: 0 };
-  if (text.startsWith('-')) return { error: 'Enter a duration of zero or more.' };
+  if (text.startsWith('-')) return { error: t('duration.negative') };
   let seconds: number | undefined;
   let m: RegExpExecArray | null;
   if ((m = /^(\d{1,2}):([0-5]?\d)$/.exec(text))) seconds = Number(m[1]) * 3600 + Number(m[2]) * 60;
@@ -19,8 +21,8 @@ export function parseDuration(input: string): Parsed {
   else if ((m = /^(\d+(?:[.,]\d+)?)\s?h(?:\s?(\d+)\s?m?)?$/.exec(text))) {
     seconds = Math.round(Number(m[1].replace(',', '.')) * 3600) + (m[2] ? Number(m[2]) * 60 : 0);
   }
-  if (seconds === undefined || !Number.isFinite(seconds)) return { error: 'Enter a duration such as 1:30, 1.5 or 1h 30m.' };
-  if (seconds > MAX_SECONDS) return { error: 'A day holds at most 24 hours.' };
+  if (seconds === undefined || !Number.isFinite(seconds)) return { error: t('duration.format') };
+  if (seconds > MAX_SECONDS) return { error: t('duration.tooLong') };
   return { seconds };
 }
 

@@ -34,3 +34,13 @@ describe('the web app’s catalogs', () => {
     await i18n.changeLanguage('en');
   });
 });
+
+describe('the language before anyone signs in', () => {
+  it('is the first of the browser’s languages the app has, else English', async () => {
+    const { browserLanguage } = await import('./i18n.ts');
+    expect(browserLanguage(['de-AT', 'en'])).toBe('de');
+    expect(browserLanguage(['fr-FR', 'en-GB'])).toBe('en');
+    expect(browserLanguage(['fr-FR'])).toBe('en');
+    expect(browserLanguage(['DE'])).toBe('de');
+  });
+});

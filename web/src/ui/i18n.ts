@@ -72,3 +72,18 @@ export function setLanguage(language: string | null | undefined) {
 }
 
 export const currentLanguage = (): Language => (isLanguage(i18n.language) ? i18n.language : 'en');
+
+/** The first of the browser's languages the app has (`de-AT` is German): the language of pages shown before anyone signs in. */
+export function browserLanguage(preferred: readonly string[] = navigator.languages ?? [navigator.language]): Language {
+  for (const tag of preferred) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (isLanguage(base)) return base;
+  }
+  return 'en';
+}
+
+/** The Intl locale of the current language, re-rendering the caller when the language changes (React Aria's I18nProvider takes it). */
+export function useLocale(): string {
+  const { i18n: instance } = useTranslation(undefined, { i18n });
+  return LOCALES[isLanguage(instance.language) ? instance.language : 'en'];
+}

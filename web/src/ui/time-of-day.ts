@@ -4,14 +4,14 @@
  * workspace's zone, as the API takes it: no Date is made, so the browser's zone never
  * moves it.
  */
-export type ParsedTime = { time: string } | { error: string };
+import { t } from './texts.ts';
 
-const FORMAT_HINT = 'Enter a time such as 9:30, 930 or 9:30pm.';
+export type ParsedTime = { time: string } | { error: string };
 
 export function parseTimeOfDay(input: string): ParsedTime {
   const text = input.trim().toLowerCase().replace(/\s+/g, '').replace(/\./g, ':');
   const m = /^(\d{1,4}|\d{1,2}:\d{2})(am|pm|a|p)?$/.exec(text);
-  if (!m) return { error: FORMAT_HINT };
+  if (!m) return { error: t('timeOfDay.format') };
   const [, digits, meridiem] = m;
   let hours: number;
   let minutes: number;
@@ -28,10 +28,10 @@ export function parseTimeOfDay(input: string): ParsedTime {
     minutes = Number(digits.slice(-2));
   }
   if (meridiem) {
-    if (hours < 1 || hours > 12) return { error: FORMAT_HINT };
+    if (hours < 1 || hours > 12) return { error: t('timeOfDay.format') };
     hours = (hours % 12) + (meridiem.startsWith('p') ? 12 : 0);
   }
-  if (hours > 23 || minutes > 59) return { error: 'A time of day runs from 0:00 to 23:59.' };
+  if (hours > 23 || minutes > 59) return { error: t('timeOfDay.range') };
   return { time: `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}` };
 }
 

@@ -6,8 +6,10 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { MenuIcon } from '../../ui/icons.tsx';
 import { Logo } from '../../ui/Logo.tsx';
+import { useStackedTables } from '../../ui/stacked-tables.ts';
 import { focusRingCss } from '../../ui/styles.ts';
 import { useApplyPreferences } from '../preferences.ts';
+import { useTexts } from '../texts.ts';
 import { NoWorkspace } from './NoWorkspace.tsx';
 import { Shortcuts } from './Shortcuts.tsx';
 import { SidebarContent } from './Sidebar.tsx';
@@ -23,6 +25,8 @@ export function AppShell() {
   const session = useSession();
   useApplyPreferences(session.user.preferences);
   const [menuOpen, setMenuOpen] = useState(false);
+  const t = useTexts();
+  useStackedTables();
   if (!session.workspace) return <NoWorkspace session={session} />;
   const { workspace } = session;
 
@@ -32,7 +36,7 @@ export function AppShell() {
         href="#main"
         className={`sr-only rounded-md bg-white px-4 py-2 text-sm font-medium text-teal-900 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 ${focusRingCss}`}
       >
-        Skip to content
+        {t('skipToContent')}
       </a>
 
       <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r border-stone-200 bg-white md:flex">
@@ -48,9 +52,9 @@ export function AppShell() {
         <DialogTrigger isOpen={menuOpen} onOpenChange={setMenuOpen}>
           <Button variant="secondary" className="min-h-10 px-3">
             <MenuIcon className="size-5" />
-            Menu
+            {t('menu')}
           </Button>
-          <Dialog title="Menu" placement="side">
+          <Dialog title={t('menu')} placement="side">
             <SidebarContent onNavigate={() => setMenuOpen(false)} />
           </Dialog>
         </DialogTrigger>

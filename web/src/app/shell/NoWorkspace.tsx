@@ -6,6 +6,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Logo } from '../../ui/Logo.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
+import { useTexts } from '../texts.ts';
 
 /**
  * A session whose workspace is gone (the membership was deactivated while signed in):
@@ -16,6 +17,7 @@ export function NoWorkspace({ session }: { session: Session }) {
   const switchTo = useSwitchWorkspace();
   const signOut = useSignOut();
   const navigate = useNavigate();
+  const t = useTexts();
   const { workspaces } = session;
 
   return (
@@ -25,11 +27,9 @@ export function NoWorkspace({ session }: { session: Session }) {
       </header>
       <main className="flex flex-col gap-6">
         <div>
-          <PageHeading>{workspaces.length ? 'Choose a workspace' : 'No workspace'}</PageHeading>
+          <PageHeading>{workspaces.length ? t('chooseWorkspace') : t('noWorkspace')}</PageHeading>
           <p className="mt-2 text-stone-700">
-            {workspaces.length
-              ? 'You are no longer a member of the workspace you were working in. Continue in one of yours:'
-              : `${session.user.email} is not an active member of any workspace. Ask an administrator of your workspace to add you again.`}
+            {workspaces.length ? t('noLongerMember') : t('notActiveMember', { email: session.user.email })}
           </p>
         </div>
         {switchTo.error && <Alert>{describeError(switchTo.error).message}</Alert>}
@@ -42,7 +42,7 @@ export function NoWorkspace({ session }: { session: Session }) {
                   <span className="block text-sm text-stone-600">{roleLabel(w.role)}</span>
                 </span>
                 <Button variant="secondary" isPending={switchTo.isPending && switchTo.variables === w.id} onPress={() => switchTo.mutate(w.id, { onSuccess: () => navigate('/') })}>
-                  Open <span className="sr-only">{w.name}</span>
+                  {t('open')} <span className="sr-only">{w.name}</span>
                 </Button>
               </li>
             ))}
@@ -50,7 +50,7 @@ export function NoWorkspace({ session }: { session: Session }) {
         )}
         <div>
           <Button variant="quiet" onPress={() => signOut.mutate(undefined, { onSettled: () => navigate('/sign-in?reason=signed-out', { replace: true }) })}>
-            Sign out
+            {t('signOut')}
           </Button>
         </div>
       </main>

@@ -6,6 +6,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Logo } from '../../ui/Logo.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
+import { useTexts } from '../texts.ts';
 
 /** Chunks named in an old index.html are gone after an upgrade: that is a reload, not a failure. */
 const isStaleChunk = (error: unknown) =>
@@ -19,22 +20,24 @@ export function RouteError() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
   if (isRouteErrorResponse(error) && error.status === NOT_AVAILABLE_STATUS) return <NotAvailable />;
+  const t = useTexts();
   const stale = isStaleChunk(error);
   return (
     <ErrorFrame
-      title={stale ? 'Sheaf was updated' : 'This page could not be shown'}
-      text={stale ? 'Reload the page to get the new version.' : describeError(error).message}
+      title={stale ? t('error.updated') : t('error.notShown')}
+      text={stale ? t('error.reloadForNew') : describeError(error).message}
     >
-      <Button onPress={() => window.location.reload()}>Reload</Button>
-      <Link href="/">Go to the start page</Link>
+      <Button onPress={() => window.location.reload()}>{t('error.reload')}</Button>
+      <Link href="/">{t('error.toStart')}</Link>
     </ErrorFrame>
   );
 }
 
 export function NotFound() {
+  const t = useTexts();
   return (
-    <ErrorFrame title="Page not found" text="There is no page at this address. It may have moved, or the link may be mistyped.">
-      <Link href="/">Go to the start page</Link>
+    <ErrorFrame title={t('error.notFound')} text={t('error.notFoundText')}>
+      <Link href="/">{t('error.toStart')}</Link>
     </ErrorFrame>
   );
 }
@@ -45,9 +48,10 @@ export function NotFound() {
  * The route guards (api/access.ts guardPage) throw it.
  */
 export function NotAvailable() {
+  const t = useTexts();
   return (
-    <ErrorFrame title="Not available to your role" text="This page is not available to your role in this workspace. Ask an owner or administrator if you need it.">
-      <Link href="/">Go to the start page</Link>
+    <ErrorFrame title={t('error.notAvailable')} text={t('error.notAvailableText')}>
+      <Link href="/">{t('error.toStart')}</Link>
     </ErrorFrame>
   );
 }

@@ -2,27 +2,31 @@ import { NavLink, Outlet } from 'react-router';
 import { holds, isAdministrator, usesWorkspace, type Who } from '../../api/access.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { cx, focusRingCss } from '../../ui/styles.ts';
+import { useTexts } from '../texts.ts';
 
 /**
  * The Settings pages with their own navigation; entries a role cannot use are not shown
  * (by the rule its route guard applies). Absent `visible`: everyone.
  */
-const ENTRIES: { to: string; label: string; visible?: (w: Who) => boolean }[] = [
-  { to: '/settings/profile', label: 'Profile' },
-  { to: '/settings/workspace', label: 'Workspace', visible: usesWorkspace },
-  { to: '/settings/members', label: 'Members', visible: isAdministrator },
-  { to: '/settings/invitations', label: 'Invitations', visible: isAdministrator },
-  { to: '/settings/expense-categories', label: 'Expense categories', visible: (w) => holds(w, 'edit_clients_and_tasks') },
-  { to: '/settings/api', label: 'API and Developers', visible: usesWorkspace },
-  { to: '/settings/password', label: 'Password' },
+type Entry = 'profile' | 'workspace' | 'members' | 'invitations' | 'expenseCategories' | 'api' | 'password';
+
+const ENTRIES: { to: string; label: Entry; visible?: (w: Who) => boolean }[] = [
+  { to: '/settings/profile', label: 'profile' },
+  { to: '/settings/workspace', label: 'workspace', visible: usesWorkspace },
+  { to: '/settings/members', label: 'members', visible: isAdministrator },
+  { to: '/settings/invitations', label: 'invitations', visible: isAdministrator },
+  { to: '/settings/expense-categories', label: 'expenseCategories', visible: (w) => holds(w, 'edit_clients_and_tasks') },
+  { to: '/settings/api', label: 'api', visible: usesWorkspace },
+  { to: '/settings/password', label: 'password' },
 ];
 
 export function SettingsLayout() {
   const { workspace } = useWorkspaceSession();
+  const t = useTexts();
   const entries = ENTRIES.filter((e) => !e.visible || e.visible(workspace));
   return (
     <div className="flex flex-col gap-6">
-      <nav aria-label="Settings" className="-mx-4 overflow-x-auto border-b border-stone-200 px-4 sm:mx-0 sm:px-0">
+      <nav aria-label={t('settingsNav')} className="-mx-4 overflow-x-auto border-b border-stone-200 px-4 sm:mx-0 sm:px-0">
         <ul className="flex gap-1">
           {entries.map(({ to, label }) => (
             <li key={to} className="shrink-0">
@@ -36,7 +40,7 @@ export function SettingsLayout() {
                   )
                 }
               >
-                {label}
+                {t(`settings.${label}`)}
               </NavLink>
             </li>
           ))}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { isTyping, runCommand } from '../../ui/commands.ts';
+import { useTexts } from '../texts.ts';
 
 /**
  * The keyboard shortcuts of every signed-in page (issue 21 item 13), Linear's and GitHub's
@@ -9,14 +10,14 @@ import { isTyping, runCommand } from '../../ui/commands.ts';
  * pressed while typing in a field, or with Ctrl/Alt/Meta, are left alone (the browser's and
  * the screen reader's own shortcuts stay theirs).
  */
-export const SHORTCUTS: { keys: string[]; what: string }[] = [
-  { keys: ['s'], what: 'Start or stop the timer' },
-  { keys: ['n'], what: 'New time entry' },
-  { keys: ['g', 'h'], what: 'Go to home' },
-  { keys: ['g', 'd'], what: 'Go to the day' },
-  { keys: ['g', 'w'], what: 'Go to the week' },
-  { keys: ['g', 'c'], what: 'Go to the calendar' },
-  { keys: ['?'], what: 'Show these shortcuts' },
+export const SHORTCUTS: { keys: string[]; what: 'timer' | 'newEntry' | 'home' | 'day' | 'week' | 'calendar' | 'help' }[] = [
+  { keys: ['s'], what: 'timer' },
+  { keys: ['n'], what: 'newEntry' },
+  { keys: ['g', 'h'], what: 'home' },
+  { keys: ['g', 'd'], what: 'day' },
+  { keys: ['g', 'w'], what: 'week' },
+  { keys: ['g', 'c'], what: 'calendar' },
+  { keys: ['?'], what: 'help' },
 ];
 
 const GO: Record<string, string> = { h: '/', d: '/time/day', w: '/time/week', c: '/time/calendar' };
@@ -26,6 +27,7 @@ const SEQUENCE_MS = 1500;
 export function Shortcuts() {
   const navigate = useNavigate();
   const [helpOpen, setHelpOpen] = useState(false);
+  const t = useTexts();
   const pendingG = useRef(0);
 
   useEffect(() => {
@@ -54,26 +56,26 @@ export function Shortcuts() {
   }, [navigate]);
 
   return (
-    <Dialog title="Keyboard shortcuts" isOpen={helpOpen} onOpenChange={setHelpOpen}>
+    <Dialog title={t('shortcuts.title')} isOpen={helpOpen} onOpenChange={setHelpOpen}>
       <table className="w-full text-sm">
-        <caption className="sr-only">Keyboard shortcuts</caption>
+        <caption className="sr-only">{t('shortcuts.title')}</caption>
         <tbody>
           {SHORTCUTS.map((s) => (
             <tr key={s.what} className="border-b border-stone-100 last:border-0">
               <td className="py-2 pr-4 whitespace-nowrap">
                 {s.keys.map((k, i) => (
                   <span key={k}>
-                    {i > 0 && <span className="px-1 text-stone-600">then</span>}
+                    {i > 0 && <span className="px-1 text-stone-600">{t('shortcuts.then')}</span>}
                     <kbd className="rounded border border-stone-300 bg-stone-50 px-1.5 py-0.5 font-mono text-xs text-stone-900">{k}</kbd>
                   </span>
                 ))}
               </td>
-              <td className="py-2 text-stone-800">{s.what}</td>
+              <td className="py-2 text-stone-800">{t(`shortcuts.${s.what}`)}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <p className="mt-4 text-sm text-stone-600">In the week grid, the arrow keys move between cells.</p>
+      <p className="mt-4 text-sm text-stone-600">{t('shortcuts.weekArrows')}</p>
     </Dialog>
   );
 }

@@ -3,6 +3,7 @@ import { useSession, useSignOut } from '../../api/session.ts';
 import { Button } from '../../ui/Button.tsx';
 import { SignOutIcon } from '../../ui/icons.tsx';
 import { cx, focusRingCss } from '../../ui/styles.ts';
+import { useTexts } from '../texts.ts';
 import { NAV } from './nav.ts';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher.tsx';
 
@@ -11,12 +12,13 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
   const { user, workspace } = useSession();
   const signOut = useSignOut();
   const navigate = useNavigate();
+  const t = useTexts();
   const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
 
   return (
     <div className="flex flex-1 flex-col gap-6 px-3 py-4">
       <WorkspaceSwitcher onSwitched={onNavigate} />
-      <nav aria-label="Main">
+      <nav aria-label={t('mainNav')}>
         <ul className="flex flex-col gap-1">
           {NAV.filter((e) => !e.visible || (workspace && e.visible(workspace))).map(({ to, label, icon: Icon, end }) => (
             <li key={to}>
@@ -35,7 +37,7 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
                 {({ isActive }) => (
                   <>
                     <Icon className={cx('size-5 shrink-0', isActive ? 'text-teal-700' : 'text-stone-500')} />
-                    {label}
+                    {t(`nav.${label}`)}
                   </>
                 )}
               </NavLink>
@@ -47,7 +49,7 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
         <NavLink
           to="/settings/profile"
           onClick={onNavigate}
-          aria-label={`Your profile: ${name}, ${user.email}`}
+          aria-label={t('yourProfile', { name, email: user.email })}
           className={cx('block rounded-md px-3 py-1.5 hover:bg-stone-100', focusRingCss)}
         >
           <span className="block truncate text-sm font-medium text-stone-900">{name}</span>
@@ -60,7 +62,7 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
           onPress={() => signOut.mutate(undefined, { onSettled: () => navigate('/sign-in?reason=signed-out', { replace: true }) })}
         >
           <SignOutIcon className="size-5 text-stone-500" />
-          Sign out
+          {t('signOut')}
         </Button>
       </div>
     </div>

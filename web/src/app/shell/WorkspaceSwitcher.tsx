@@ -3,6 +3,7 @@ import { describeError } from '../../api/errors.ts';
 import { roleLabel } from '../../api/roles.ts';
 import { useWorkspaceSession, useSwitchWorkspace } from '../../api/session.ts';
 import { Select } from '../../ui/Select.tsx';
+import { useTexts } from '../texts.ts';
 
 const CAPTION = 'text-xs font-medium tracking-wide text-stone-500 uppercase';
 
@@ -15,11 +16,12 @@ export function WorkspaceSwitcher({ onSwitched }: { onSwitched?: () => void }) {
   const { workspace, workspaces } = useWorkspaceSession();
   const switchTo = useSwitchWorkspace();
   const navigate = useNavigate();
+  const t = useTexts();
 
   if (workspaces.length < 2) {
     return (
       <div className="px-3">
-        <p className={CAPTION}>Workspace</p>
+        <p className={CAPTION}>{t('workspace')}</p>
         <p className="mt-1 truncate text-sm font-semibold text-stone-900">{workspace.name}</p>
         <p className="text-xs text-stone-600">{roleLabel(workspace.role)}</p>
       </div>
@@ -28,7 +30,7 @@ export function WorkspaceSwitcher({ onSwitched }: { onSwitched?: () => void }) {
   return (
     <div className="flex flex-col gap-1.5">
       <Select
-        label="Workspace"
+        label={t('workspace')}
         labelClassName={`${CAPTION} px-3`}
         options={workspaces.map((w) => ({ id: w.id, label: w.name, detail: roleLabel(w.role) }))}
         value={workspace.id}

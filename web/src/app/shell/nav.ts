@@ -11,7 +11,8 @@ import { usesWorkspace } from '../../api/access.ts';
 
 export interface NavEntry {
   to: string;
-  label: string;
+  /** The key of its name in the shell's texts (app/texts.ts, `nav.*`). */
+  label: 'home' | 'time' | 'expenses' | 'approvals' | 'projects' | 'clients' | 'tasks' | 'reports' | 'invoices' | 'settings';
   icon: ComponentType<SVGProps<SVGSVGElement>>;
   /** Active on this path only (the start page), not on every path below it. */
   end?: boolean;
@@ -24,14 +25,14 @@ export interface NavEntry {
  * in this order: Time, Expenses, Approvals, Projects, Clients, Tasks, Reports, Invoices, Settings.
  */
 export const NAV: NavEntry[] = [
-  { to: '/', label: 'Home', icon: HomeIcon, end: true },
-  { to: '/time', label: 'Time', icon: ClockIcon, visible: usesWorkspace },
-  { to: '/expenses', label: 'Expenses', icon: ReceiptIcon, visible: usesWorkspace },
-  { to: '/approvals', label: 'Approvals', icon: CheckIcon, visible: usesWorkspace },
-  { to: '/projects', label: 'Projects', icon: FolderIcon, visible: usesWorkspace },
-  { to: '/clients', label: 'Clients', icon: ClientIcon, visible: usesWorkspace },
-  { to: '/tasks', label: 'Tasks', icon: TaskIcon, visible: usesWorkspace },
-  { to: '/reports', label: 'Reports', icon: ReportsIcon, visible: usesWorkspace },
-  { to: '/invoices', label: 'Invoices', icon: InvoiceIcon, visible: mayUseInvoices },
-  { to: '/settings', label: 'Settings', icon: SettingsIcon },
+  { to: '/', label: 'home', icon: HomeIcon, end: true },
+  { to: '/time', label: 'time', icon: ClockIcon, visible: usesWorkspace },
+  { to: '/expenses', label: 'expenses', icon: ReceiptIcon, visible: usesWorkspace },
+  { to: '/approvals', label: 'approvals', icon: CheckIcon, visible: usesWorkspace },
+  { to: '/projects', label: 'projects', icon: FolderIcon, visible: usesWorkspace },
+  { to: '/clients', label: 'clients', icon: ClientIcon, visible: usesWorkspace },
+  { to: '/tasks', label: 'tasks', icon: TaskIcon, visible: usesWorkspace },
+  { to: '/reports', label: 'reports', icon: ReportsIcon, visible: usesWorkspace },
+  { to: '/invoices', label: 'invoices', icon: InvoiceIcon, visible: mayUseInvoices },
+  { to: '/settings', label: 'settings', icon: SettingsIcon },
 ];
