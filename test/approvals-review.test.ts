@@ -183,3 +183,77 @@ describe('approval e-mails', () => {
     expect(text).toContain(`${PUBLIC_URL}/time/week?start=${week.mon}`);
   });
 });
+
+describe("approval e-mails in the recipient's language (users.language)", () => {
+  const outbox = () => ctx.db.selectFrom('outbox').selectAll().where('company_id', '=', w.companyId).orderBy('id').execute();
+  type Mail = { to: Array<{ email: string }>; subject: string; text: string };
+  const setLanguage = (userId: string, language: 'en' | 'de') => ctx.db.updateTable('users').set({ language }).where('id', '=', userId).execute();
+  const nameOf = async (userId: string) => {
+    const u = await ctx.db.selectFrom('users').select(['first_name', 'last_name', 'email']).where('id', '=', userId).executeTakeFirstOrThrow();
+    return { name: `${u.first_name} ${u.last_name}`.trim(), email: u.email };
+  };
+  const german = (date: string) => date.split('-').reverse().join('.');
+  const workspace = async () => (await ctx.db.selectFrom('companies').select('name').where('id', '=', w.companyId).executeTakeFirstOrThrow()).name;
+
+  it('"submitted" goes to German-preferring approvers in German and to the others in English, one message per language', async () => {
+    const before = new Set((await outbox()).map((j) => j.id));
+    await setLanguage(w.manager.userId, 'de');
+    try {
+      const { person, week } = await submittedWeek();
+      const jobs = (await outbox()).filter((j) => !before.has(j.id) && j.kind === 'timesheet_submitted').map((j) => j.payload as Mail);
+      expect(jobs).toHaveLength(2);
+      const { name, email } = await nameOf(person.userId);
+      const companyName = await workspace();
+      const de = jobs.find((m) => m.to.some((t) => t.email === w.manager.email))!;
+      const en = jobs.find((m) => m !== de)!;
+      expect(de.to.map((t) => t.email)).toEqual([w.manager.email]);
+      expect(de.subject).toBe(`${name} hat Zeiten vom ${german(week.from)} bis ${german(week.to)} eingereicht`);
+      expect(de.text).toBe(
+        `${name} (${email}) hat in ${companyName} 2 Zeiteinträge (3,5 Stunden) und 2 Auslagen vom ${german(week.from)} bis ${german(week.to)} zur Freigabe eingereicht.\n\n` +
+          `Bitte prüfen Sie die Einträge auf der Seite „Freigaben“ und geben Sie sie frei oder weisen Sie sie zurück:\n${PUBLIC_URL}/approvals`,
+      );
+      expect(en.to.map((t) => t.email)).not.toContain(w.manager.email);
+      expect(en.to.map((t) => t.email)).toContain(w.owner.email);
+      expect(en.subject).toBe(`${name} submitted time for ${week.from} to ${week.to}`);
+      expect(en.text).toBe(
+        `${name} (${email}) submitted 2 time entries (3.5 hours) and 2 expenses dated ${week.from} to ${week.to} in ${companyName}.\n\n` +
+          `Review them, then approve or reject them, on the approvals page:\n${PUBLIC_URL}/approvals`,
+      );
+    } finally {
+      await setLanguage(w.manager.userId, 'en');
+    }
+  });
+
+  it('"rejected" reaches a German-preferring person in German (dates, counts, reason, link) and an English one in English', async () => {
+    const { person, week } = await submittedWeek();
+    await setLanguage(person.userId, 'de');
+    const manager = (await nameOf(w.manager.userId)).name;
+    const companyName = await workspace();
+    let before = new Set((await outbox()).map((j) => j.id));
+    expect((await rejectAs(ctx.app, w.manager, { user_id: person.userId, from: week.from, to: week.to, project_id: w.managed, reason: 'Bitte Logo aufteilen' })).json()).toMatchObject({
+      time_entry_count: 1,
+      expense_count: 1,
+    });
+    let [job] = (await outbox()).filter((j) => !before.has(j.id) && j.kind === 'timesheet_rejected');
+    const de = job.payload as Mail;
+    expect(de.subject).toBe(`Ihre Zeiten vom ${german(week.from)} bis ${german(week.to)} wurden zur Korrektur zurückgegeben`);
+    expect(de.text).toBe(
+      `${manager} hat in ${companyName} 1 Zeiteintrag und 1 Auslage vom ${german(week.from)} bis ${german(week.to)} zur Korrektur an Sie zurückgegeben.\n\n` +
+        'Grund:\nBitte Logo aufteilen\n\n' +
+        `Bitte korrigieren Sie die Einträge und reichen Sie den Zeitraum erneut ein:\n${PUBLIC_URL}/time/week?start=${week.mon}`,
+    );
+
+    // The rest, after the person switched back to English: the English text, as it always was.
+    await setLanguage(person.userId, 'en');
+    before = new Set((await outbox()).map((j) => j.id));
+    expect((await rejectAs(ctx.app, w.manager, { user_id: person.userId, from: week.from, to: week.to })).json()).toMatchObject({ time_entry_count: 1, expense_count: 1 });
+    [job] = (await outbox()).filter((j) => !before.has(j.id) && j.kind === 'timesheet_rejected');
+    const en = job.payload as Mail;
+    expect(en.subject).toBe(`Your time for ${week.from} to ${week.to} was returned for correction`);
+    expect(en.text).toBe(
+      `${manager} returned 1 time entries and 1 expenses dated ${week.from} to ${week.to} in ${companyName} for correction.\n\n` +
+        'No reason was given.\n\n' +
+        `Correct them and submit the period again:\n${PUBLIC_URL}/time/week?start=${week.mon}`,
+    );
+  });
+});

@@ -157,6 +157,72 @@ describe('changing the e-mail address', () => {
     expect(reset.json().error).toBe('link_invalid');
   });
 
+  it("the confirmation and the notice are in the person's language (set on the profile): German, or English as before", async () => {
+    const base = `http://${ctx.config.host}:${ctx.config.port}`;
+    const change = async (p: Awaited<ReturnType<typeof person>>) => {
+      const newEmail = `pia.lang.${unique()}@example.com`;
+      expect((await call(p.session, 'POST', '/web/api/profile/email', { email: newEmail })).statusCode).toBe(202);
+      const token = await confirmationToken(newEmail);
+      const confirmation = (await mails('email_change')).filter((m) => m.to[0].email === newEmail).at(-1)!;
+      expect((await call(null, 'POST', '/web/api/profile/email/confirm', { token })).statusCode).toBe(200);
+      const [notice] = (await mails('email_changed')).filter((m) => m.to[0].email === p.email);
+      return { newEmail, token, confirmation, notice };
+    };
+
+    const de = await person();
+    expect((await call(de.session, 'PATCH', '/web/api/profile', { language: 'de' })).statusCode).toBe(200);
+    const german = await change(de);
+    expect(german.confirmation.subject).toBe('Bestätigen Sie Ihre neue E-Mail-Adresse für Sheaf');
+    expect(german.confirmation.text).toBe(
+      [
+        'Guten Tag Pia,',
+        '',
+        `Sie möchten sich bei Sheaf künftig mit ${german.newEmail} statt mit ${de.email} anmelden.`,
+        'Öffnen Sie diesen Link innerhalb von 24 Stunden, um die neue Adresse zu bestätigen:',
+        '',
+        `${base}/confirm-email#${german.token}`,
+        '',
+        `Bis dahin bleibt Ihre Adresse ${de.email}. Falls Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Es ändert sich nichts.`,
+      ].join('\n'),
+    );
+    expect(german.notice.subject).toBe('Ihre E-Mail-Adresse für Sheaf wurde geändert');
+    expect(german.notice.text).toBe(
+      [
+        'Guten Tag Pia,',
+        '',
+        `Die E-Mail-Adresse Ihres Sheaf-Kontos lautet jetzt ${german.newEmail}; mit ${de.email} ist keine Anmeldung mehr möglich.`,
+        '',
+        'Falls Sie diese Änderung nicht selbst vorgenommen haben, wenden Sie sich bitte umgehend an eine Administratorin oder einen Administrator Ihres Arbeitsbereichs.',
+      ].join('\n'),
+    );
+
+    const en = await person();
+    const english = await change(en);
+    expect(english.confirmation.subject).toBe('Confirm your new Sheaf e-mail address');
+    expect(english.confirmation.text).toBe(
+      [
+        'Hello Pia,',
+        '',
+        `You asked to sign in to Sheaf with ${english.newEmail} instead of ${en.email}.`,
+        'Open this link within 24 hours to confirm the new address:',
+        '',
+        `${base}/confirm-email#${english.token}`,
+        '',
+        `Until then, your address stays ${en.email}. If you did not ask for this, ignore this e-mail: nothing changes.`,
+      ].join('\n'),
+    );
+    expect(english.notice.subject).toBe('Your Sheaf e-mail address was changed');
+    expect(english.notice.text).toBe(
+      [
+        'Hello Pia,',
+        '',
+        `The e-mail address of your Sheaf account is now ${english.newEmail}; ${en.email} no longer signs in.`,
+        '',
+        'If you did not make this change, tell an administrator of your workspace at once.',
+      ].join('\n'),
+    );
+  });
+
   it('an expired link, an unknown or malformed one is a clear 400 and changes nothing', async () => {
     const p = await person();
     const newEmail = `late.${unique()}@example.com`;

@@ -606,4 +606,81 @@ describe('invitations', () => {
     const memberships = await ctx.db.selectFrom('memberships').select('user_id').where('user_id', '=', users[0].id).execute();
     expect(memberships).toHaveLength(1);
   });
+
+  describe("in the invitee's language, else the inviter's (users.language)", () => {
+    type Mail = { to: Array<{ email: string }>; subject: string; text: string };
+    const latestTo = async (email: string) => (await outbox()).map((m) => m.payload as Mail).filter((m) => m.to[0].email === email).at(-1)!;
+    const setLanguage = (userId: string, language: 'en' | 'de') => ctx.db.updateTable('users').set({ language }).where('id', '=', userId).execute();
+    const workspace = async () => (await ctx.db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirstOrThrow()).name;
+    const base = () => `http://${ctx.config.host}:${ctx.config.port}`;
+    const tokenOf = (m: Mail) => /#([A-Za-z0-9_-]{43})$/m.exec(m.text)![1];
+    const german = (name: string, token: string) =>
+      [
+        'Guten Tag,',
+        '',
+        `Ada Admin hat Sie eingeladen, ${name} in Sheaf beizutreten, um dort Zeiten und Auslagen zu erfassen.`,
+        'Öffnen Sie diesen Link innerhalb von 7 Tagen, um die Einladung anzunehmen:',
+        '',
+        `${base()}/invitations/accept#${token}`,
+        '',
+        'Falls Sie diese Einladung nicht erwartet haben, können Sie diese E-Mail ignorieren.',
+      ].join('\n');
+    const english = (name: string, token: string) =>
+      [
+        'Hello,',
+        '',
+        `Ada Admin invited you to join ${name} on Sheaf, to track time and expenses.`,
+        'Open this link within 7 days to accept:',
+        '',
+        `${base()}/invitations/accept#${token}`,
+        '',
+        'If you did not expect this invitation, ignore this e-mail.',
+      ].join('\n');
+
+    it("a new address gets the inviter's language: German from a German-preferring inviter, English from an English one", async () => {
+      const name = await workspace();
+      await setLanguage(admin.userId, 'de');
+      try {
+        expect((await invite(s.admin, { email: 'neu@example.com', role: 'member' })).statusCode).toBe(201);
+      } finally {
+        await setLanguage(admin.userId, 'en');
+      }
+      const de = await latestTo('neu@example.com');
+      expect(de.subject).toBe(`Ada Admin hat Sie zu ${name} in Sheaf eingeladen`);
+      expect(de.text).toBe(german(name, tokenOf(de)));
+
+      expect((await invite(s.admin, { email: 'new.en@example.com', role: 'member' })).statusCode).toBe(201);
+      const en = await latestTo('new.en@example.com');
+      expect(en.subject).toBe(`Ada Admin invited you to ${name} on Sheaf`);
+      expect(en.text).toBe(english(name, await tokenFor('new.en@example.com')));
+    });
+
+    it("an address with an account gets its owner's language, whatever the inviter's, on the first mail and on a resend", async () => {
+      const name = await workspace();
+      const germanElsewhere = await createWorkspaceWithOwner(ctx.db, 'Anderswo');
+      await setLanguage(germanElsewhere.owner.userId, 'de');
+      const res = await invite(s.admin, { email: germanElsewhere.owner.email, role: 'member' });
+      expect(res.statusCode, res.body).toBe(201);
+      let mail = await latestTo(germanElsewhere.owner.email);
+      expect(mail.subject).toBe(`Ada Admin hat Sie zu ${name} in Sheaf eingeladen`);
+      expect(mail.text).toBe(german(name, tokenOf(mail)));
+      expect((await call(s.admin, 'POST', `/web/api/invitations/${res.json().id}/resend`)).statusCode).toBe(200);
+      const resent = await latestTo(germanElsewhere.owner.email);
+      expect(resent.text).not.toBe(mail.text);
+      expect(resent.subject).toBe(mail.subject);
+      expect(resent.text).toBe(german(name, tokenOf(resent)));
+
+      // A German-preferring inviter, an English-preferring invitee: English.
+      const englishElsewhere = await createWorkspaceWithOwner(ctx.db, 'Elsewhere');
+      await setLanguage(admin.userId, 'de');
+      try {
+        expect((await invite(s.admin, { email: englishElsewhere.owner.email, role: 'member' })).statusCode).toBe(201);
+      } finally {
+        await setLanguage(admin.userId, 'en');
+      }
+      mail = await latestTo(englishElsewhere.owner.email);
+      expect(mail.subject).toBe(`Ada Admin invited you to ${name} on Sheaf`);
+      expect(mail.text).toBe(english(name, tokenOf(mail)));
+    });
+  });
 });

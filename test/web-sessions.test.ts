@@ -347,6 +347,50 @@ describe('one-time links and passwords', () => {
     expect((await signIn(m.email, 'my brand new password')).statusCode).toBe(200);
   });
 
+  it("the reset mail is in the person's language: German for a German-preferring person, English as before for an English one", async () => {
+    const outbox = () => ctx.db.selectFrom('outbox').select(['payload']).where('company_id', '=', companyId).where('kind', '=', 'password_reset').orderBy('id').execute();
+    const base = `http://${ctx.config.host}:${ctx.config.port}`;
+    const mailTo = async (email: string) => {
+      const res = await ctx.app.inject({ method: 'POST', url: '/web/api/password-resets', payload: { email } });
+      expect(res.statusCode).toBe(202);
+      const mail = (await outbox()).map((r) => r.payload as { to: Array<{ email: string }>; subject: string; text: string }).filter((m) => m.to[0].email === email).at(-1)!;
+      return { ...mail, token: /reset-password#([A-Za-z0-9_-]{43})$/m.exec(mail.text)![1] };
+    };
+
+    const greta = await addMember(ctx.db, companyId, { role: 'member', firstName: 'Greta' });
+    await ctx.db.updateTable('users').set({ language: 'de' }).where('id', '=', greta.userId).execute();
+    const de = await mailTo(greta.email);
+    expect(de.subject).toBe('Ihr Sheaf-Passwort zurücksetzen');
+    expect(de.text).toBe(
+      [
+        'Guten Tag Greta,',
+        '',
+        'Jemand (hoffentlich Sie) hat angefordert, das Passwort Ihres Sheaf-Kontos zurückzusetzen.',
+        'Öffnen Sie diesen Link innerhalb einer Stunde, um ein neues Passwort zu wählen:',
+        '',
+        `${base}/reset-password#${de.token}`,
+        '',
+        'Falls Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.',
+      ].join('\n'),
+    );
+
+    const emma = await addMember(ctx.db, companyId, { role: 'member', firstName: 'Emma' });
+    const en = await mailTo(emma.email);
+    expect(en.subject).toBe('Reset your Sheaf password');
+    expect(en.text).toBe(
+      [
+        'Hello Emma,',
+        '',
+        'Someone (hopefully you) asked to reset the password of your Sheaf account.',
+        'Open this link within an hour to choose a new one:',
+        '',
+        `${base}/reset-password#${en.token}`,
+        '',
+        'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+      ].join('\n'),
+    );
+  });
+
   it('a reset link can be looked up without using it: usable, then used, expired or invalid (the page asks as it opens)', async () => {
     const m = await addMember(ctx.db, companyId, { role: 'member' });
     const lookUp = (token: unknown) => ctx.app.inject({ method: 'POST', url: '/web/api/password-resets/lookup', payload: { token } });

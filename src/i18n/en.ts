@@ -1,6 +1,7 @@
 /**
  * The server's English texts: what Sheaf writes into documents and e-mails (the
- * invoice PDF, invoice messages). The source catalog: de.ts must have every key
+ * invoice PDF, invoice messages, and the mails to people: approvals, invitations,
+ * password resets, e-mail changes). The source catalog: de.ts must have every key
  * (the type checker and test/unit/i18n-catalogs.test.ts both say so).
  * i18next syntax: {{name}} interpolation, _one/_other plurals on `count`.
  */
@@ -58,6 +59,57 @@ export const en = {
     attached: 'The invoice is attached as a PDF.',
     about: 'For: {{subject}}',
     closing: 'Kind regards,',
+  },
+  /** Texts every mail to a person shares. */
+  mail: {
+    greeting: 'Hello {{name}},',
+    greetingNoName: 'Hello,',
+  },
+  /**
+   * Approval mails (src/modules/approvals/service.ts). The English counts read as
+   * they always have ("1 time entries"), so both English plural forms are the same.
+   */
+  approvalMail: {
+    timeEntries_one: '{{count}} time entries',
+    timeEntries_other: '{{count}} time entries',
+    hours_one: '{{hours}} hours',
+    hours_other: '{{hours}} hours',
+    expenses_one: '{{count}} expenses',
+    expenses_other: '{{count}} expenses',
+    submittedSubject: '{{name}} submitted time for {{from}} to {{to}}',
+    submitted: '{{name}} ({{email}}) submitted {{timeEntries}} ({{hours}}) and {{expenses}} dated {{from}} to {{to}} in {{workspace}}.',
+    review: 'Review them, then approve or reject them, on the approvals page:\n{{link}}',
+    rejectedSubject: 'Your time for {{from}} to {{to}} was returned for correction',
+    rejected: '{{approver}} returned {{timeEntries}} and {{expenses}} dated {{from}} to {{to}} in {{workspace}} for correction.',
+    noReason: 'No reason was given.',
+    reason: 'Reason:\n{{reason}}',
+    resubmit: 'Correct them and submit the period again:\n{{link}}',
+  },
+  /** The invitation (src/modules/invitations/service.ts). */
+  invitationMail: {
+    subject: '{{inviter}} invited you to {{workspace}} on Sheaf',
+    invited: '{{inviter}} invited you to join {{workspace}} on Sheaf, to track time and expenses.',
+    openWithin_one: 'Open this link within {{count}} day to accept:',
+    openWithin_other: 'Open this link within {{count}} days to accept:',
+    ignore: 'If you did not expect this invitation, ignore this e-mail.',
+  },
+  /** A forgotten password (src/modules/sessions/service.ts). */
+  passwordResetMail: {
+    subject: 'Reset your Sheaf password',
+    asked: 'Someone (hopefully you) asked to reset the password of your Sheaf account.',
+    openWithin: 'Open this link within an hour to choose a new one:',
+    ignore: 'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+  },
+  /** A change of the sign-in address (src/modules/profile/service.ts): the link to the new address, the notice to the old one. */
+  emailChangeMail: {
+    subject: 'Confirm your new Sheaf e-mail address',
+    asked: 'You asked to sign in to Sheaf with {{newEmail}} instead of {{oldEmail}}.',
+    openWithin_one: 'Open this link within {{count}} hour to confirm the new address:',
+    openWithin_other: 'Open this link within {{count}} hours to confirm the new address:',
+    until: 'Until then, your address stays {{oldEmail}}. If you did not ask for this, ignore this e-mail: nothing changes.',
+    changedSubject: 'Your Sheaf e-mail address was changed',
+    changed: 'The e-mail address of your Sheaf account is now {{newEmail}}; {{oldEmail}} no longer signs in.',
+    notYou: 'If you did not make this change, tell an administrator of your workspace at once.',
   },
 };
 

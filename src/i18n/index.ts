@@ -35,3 +35,37 @@ export const isLanguage = (value: unknown): value is Language => typeof value ==
 export function translator(language: string | null | undefined): TFunction {
   return instance.getFixedT(isLanguage(language) ? language : DEFAULT_LANGUAGE);
 }
+
+const mailFormats = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+
+/**
+ * A calendar day (YYYY-MM-DD) in a mail to a person, in their language: English
+ * mails keep the ISO date they always had; German ones read "04.05.2026" (the
+ * document locale's numeric date), read as a calendar day (UTC, no zone).
+ */
+export function mailDate(date: string, language: string | null | undefined): string {
+  if (!isLanguage(language) || language === DEFAULT_LANGUAGE) return date;
+  const locale = documentLocale(language);
+  let format = mailFormats.get(`d|${locale}`) as Intl.DateTimeFormat | undefined;
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
+    mailFormats.set(`d|${locale}`, format);
+  }
+  return format.format(new Date(`${date}T00:00:00Z`));
+}
+
+/**
+ * A decimal (as a plain decimal string, "7.5") in a mail to a person: as written in
+ * English, with the document locale's decimal sign otherwise ("7,5"), no grouping.
+ */
+export function mailNumber(decimal: string, language: string | null | undefined): string {
+  if (!isLanguage(language) || language === DEFAULT_LANGUAGE) return decimal;
+  const locale = documentLocale(language);
+  let format = mailFormats.get(`n|${locale}`) as Intl.NumberFormat | undefined;
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { useGrouping: false, maximumFractionDigits: 20 });
+    mailFormats.set(`n|${locale}`, format);
+  }
+  // Intl formats a decimal string exactly (no binary float on the way).
+  return format.format(decimal as unknown as number);
+}

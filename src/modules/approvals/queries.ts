@@ -13,12 +13,12 @@ export async function loadApprovalSettings(trx: Tx, companyId: string) {
     .executeTakeFirstOrThrow() as Promise<{ name: string; approvals_enabled: boolean; week_start: WeekStart }>;
 }
 
-/** A member of the workspace (any role, active or not) with what approvals need; undefined when there is none. */
+/** A member of the workspace (any role, active or not) with what approvals need (their language for the mail); undefined when there is none. */
 export function findPerson(trx: Tx, companyId: string, userId: string) {
   return trx
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.user_id', 'm.role', 'm.is_active', 'm.expected_weekly_hours', 'u.email', 'u.first_name', 'u.last_name'])
+    .select(['m.user_id', 'm.role', 'm.is_active', 'm.expected_weekly_hours', 'u.email', 'u.first_name', 'u.last_name', 'u.language'])
     .where('m.company_id', '=', companyId)
     .where('m.user_id', '=', userId)
     .executeTakeFirst();
@@ -122,13 +122,14 @@ export async function setApprovalStatus(trx: Tx, companyId: string, items: reado
  * Who may approve the person's time, to be told of a submission: active human
  * members other than the person who are owners or administrators, the person's
  * managers (teammate assignments), and managers with approve_managed_projects
- * who actively manage one of `projectIds`. Ordered by e-mail.
+ * who actively manage one of `projectIds`. Ordered by e-mail; with each one's
+ * language, as the mail is written in it.
  */
 export function approversOf(trx: Tx, companyId: string, personId: string, projectIds: readonly string[]) {
   return trx
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.email', 'u.first_name', 'u.last_name'])
+    .select(['u.email', 'u.first_name', 'u.last_name', 'u.language'])
     .where('m.company_id', '=', companyId)
     .where('m.is_active', '=', true)
     .where('u.user_type', '=', 'human')

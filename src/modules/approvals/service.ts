@@ -5,6 +5,7 @@ import type { DB } from '../../db/types.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
 import { ApiError, forbidden, notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
+import { mailDate, mailNumber, translator } from '../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../outbox/enqueue.ts';
 import { audit } from '../audit/service.ts';
 import { lockPersonTimeForApproval, weeksOf } from '../time-entries/lock.ts';
@@ -113,7 +114,7 @@ export function checkApprovalsEnabled(db: Kysely<DB>, companyId: string): Promis
  * entries and expenses dated in the period. A running timer in the period is
  * 409 `running_timer`; a `fingerprint` (from an earlier submit) that no longer
  * matches the period is 409 `submission_stale`. The person's approvers get one
- * e-mail through the outbox, in the same transaction. Submitting nothing new is
+ * e-mail through the outbox (one per language among them), in the same transaction. Submitting nothing new is
  * a 200 with a count of 0 (and no e-mail).
  */
 export async function submit(db: Kysely<DB>, p: Principal, input: SubmitInput, now: Date, baseUrl: string) {
@@ -158,6 +159,10 @@ export async function submit(db: Kysely<DB>, p: Principal, input: SubmitInput, n
   });
 }
 
+/**
+ * The person's approvers are told in their own language (users.language): one
+ * message per language among them, each to the approvers who read it.
+ */
 async function notifyApprovers(
   trx: Tx,
   p: Principal,
@@ -169,15 +174,29 @@ async function notifyApprovers(
   const approvers = await approversOf(trx, p.companyId, p.userId, what.projectIds);
   if (!approvers.length) return;
   const name = `${p.firstName} ${p.lastName}`.trim();
-  const message: MailMessage = {
-    to: approvers.map((a) => ({ email: a.email, name: fullName(a) })),
-    subject: `${name} submitted time for ${period.from} to ${period.to}`,
-    text: [
-      `${name} (${p.email}) submitted ${what.time_entry_count} time entries (${secondsToHours(what.seconds).toFixed()} hours) and ${what.expense_count} expenses dated ${period.from} to ${period.to} in ${p.companyName}.`,
-      `Review them, then approve or reject them, on the approvals page:\n${approvalsLink(baseUrl)}`,
-    ].join('\n\n'),
-  };
-  await enqueueMail(trx, p.companyId, 'timesheet_submitted', message, now);
+  const hours = secondsToHours(what.seconds).toFixed();
+  const languages = [...new Set(approvers.map((a) => a.language))];
+  for (const language of languages) {
+    const t = translator(language);
+    const dates = { from: mailDate(period.from, language), to: mailDate(period.to, language) };
+    const message: MailMessage = {
+      to: approvers.filter((a) => a.language === language).map((a) => ({ email: a.email, name: fullName(a) })),
+      subject: t('approvalMail.submittedSubject', { name, ...dates }),
+      text: [
+        t('approvalMail.submitted', {
+          name,
+          email: p.email,
+          timeEntries: t('approvalMail.timeEntries', { count: what.time_entry_count }),
+          hours: t('approvalMail.hours', { count: Number(hours), hours: mailNumber(hours, language) }),
+          expenses: t('approvalMail.expenses', { count: what.expense_count }),
+          workspace: p.companyName,
+          ...dates,
+        }),
+        t('approvalMail.review', { link: approvalsLink(baseUrl) }),
+      ].join('\n\n'),
+    };
+    await enqueueMail(trx, p.companyId, 'timesheet_submitted', message, now);
+  }
 }
 
 // ---------------------------------------------------------------- approve and reject
@@ -328,14 +347,23 @@ export async function reject(db: Kysely<DB>, p: Principal, input: RejectInput, n
     });
     const approver = `${p.firstName} ${p.lastName}`.trim();
     const settings = await loadApprovalSettings(trx, p.companyId);
+    // In the person's language (read with them, by resolveReview).
+    const t = translator(person.language);
+    const dates = { from: mailDate(input.from, person.language), to: mailDate(input.to, person.language) };
     const message: MailMessage = {
       to: [{ email: person.email, name: fullName(person) }],
       reply_to: { email: p.email, name: approver },
-      subject: `Your time for ${input.from} to ${input.to} was returned for correction`,
+      subject: t('approvalMail.rejectedSubject', dates),
       text: [
-        `${approver} returned ${counts.time_entry_count} time entries and ${counts.expense_count} expenses dated ${input.from} to ${input.to} in ${p.companyName} for correction.`,
-        reason === null ? 'No reason was given.' : `Reason:\n${reason}`,
-        `Correct them and submit the period again:\n${weekLink(baseUrl, weekStartOf(input.from, settings.week_start))}`,
+        t('approvalMail.rejected', {
+          approver,
+          timeEntries: t('approvalMail.timeEntries', { count: counts.time_entry_count }),
+          expenses: t('approvalMail.expenses', { count: counts.expense_count }),
+          workspace: p.companyName,
+          ...dates,
+        }),
+        reason === null ? t('approvalMail.noReason') : t('approvalMail.reason', { reason }),
+        t('approvalMail.resubmit', { link: weekLink(baseUrl, weekStartOf(input.from, settings.week_start)) }),
       ].join('\n\n'),
     };
     await enqueueMail(trx, p.companyId, 'timesheet_rejected', message, now);

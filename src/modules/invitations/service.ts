@@ -5,6 +5,7 @@ import { assertMayAdministerRole } from '../../access/policy.ts';
 import { withTenant, type Tx } from '../../db/tenant.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
+import { DEFAULT_LANGUAGE, translator } from '../../i18n/index.ts';
 import { enqueueMail } from '../../outbox/enqueue.ts';
 import { hashToken, newToken } from '../../auth/sessions.ts';
 import { linkInvalid } from '../../auth/one-time-links.ts';
@@ -95,8 +96,34 @@ export function listInvitations(db: Kysely<DB>, p: Principal, now: Date): Promis
   });
 }
 
-async function sendInvitationMail(trx: Tx, p: Principal, email: string, token: string, baseUrl: string, now: Date) {
+/**
+ * The language of an invitation mail (docs/decisions.md, "Languages"): the
+ * invitee's own when the address has an account already (a person of another
+ * workspace: never a member of this one, which cannot be invited), else the
+ * inviter's. One query as the service, before the workspace's transaction (an
+ * account of another workspace is not visible in it). `invitee` is the address,
+ * or the invitation holding it (a resend).
+ */
+async function invitationLanguage(db: Kysely<DB>, p: Principal, invitee: string | { invitationId: string }): Promise<string> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'language'])
+    .where((eb) =>
+      eb.or([
+        eb('id', '=', p.userId),
+        typeof invitee === 'string'
+          ? eb('email', '=', invitee)
+          : eb('email', '=', eb.selectFrom('invitations').select('email').where('company_id', '=', p.companyId).where('id', '=', invitee.invitationId)),
+      ]),
+    )
+    .execute();
+  return (rows.find((r) => r.id !== p.userId) ?? rows.find((r) => r.id === p.userId))?.language ?? DEFAULT_LANGUAGE;
+}
+
+async function sendInvitationMail(trx: Tx, p: Principal, email: string, token: string, language: string, baseUrl: string, now: Date) {
   const inviter = fullName(p.firstName, p.lastName) || p.email;
+  const t = translator(language);
+  const names = { inviter, workspace: p.companyName };
   await enqueueMail(
     trx,
     p.companyId,
@@ -104,16 +131,16 @@ async function sendInvitationMail(trx: Tx, p: Principal, email: string, token: s
     {
       to: [{ email }],
       reply_to: { email: p.email, name: inviter },
-      subject: `${inviter} invited you to ${p.companyName} on Sheaf`,
+      subject: t('invitationMail.subject', names),
       text: [
-        'Hello,',
+        t('mail.greetingNoName'),
         '',
-        `${inviter} invited you to join ${p.companyName} on Sheaf, to track time and expenses.`,
-        `Open this link within ${INVITATION_LIFETIME_MS / 86_400_000} days to accept:`,
+        t('invitationMail.invited', names),
+        t('invitationMail.openWithin', { count: INVITATION_LIFETIME_MS / 86_400_000 }),
         '',
         `${baseUrl}/invitations/accept#${token}`,
         '',
-        'If you did not expect this invitation, ignore this e-mail.',
+        t('invitationMail.ignore'),
       ].join('\n'),
     },
     now,
@@ -127,6 +154,7 @@ export async function createInvitation(db: Kysely<DB>, p: Principal, input: Invi
   assertMayAdministerRole(p, input.role);
   assertPermissionsFitRole(input.role, input.permissions);
   const token = newToken();
+  const language = await invitationLanguage(db, p, email);
   return withTenant(db, p.companyId, async (trx) => {
     // One invitation at a time per address: two administrators inviting the same
     // person at once queue here, and the second sees the first one's invitation.
@@ -170,7 +198,7 @@ export async function createInvitation(db: Kysely<DB>, p: Principal, input: Invi
         expires_at: new Date(now.getTime() + INVITATION_LIFETIME_MS),
       })
       .execute();
-    await sendInvitationMail(trx, p, email, token, baseUrl, now);
+    await sendInvitationMail(trx, p, email, token, language, baseUrl, now);
     await audit(trx, { companyId: p.companyId, action: 'invitation.created', subjectType: 'invitation', subjectId: id, actorUserId: p.userId, details: { email, role: input.role } });
     return present(await invitationQuery(trx, p.companyId).where('i.id', '=', id).executeTakeFirstOrThrow(), now);
   });
@@ -192,6 +220,7 @@ async function lockInvitation(trx: Tx, companyId: string, id: string) {
 export async function resendInvitation(db: Kysely<DB>, p: Principal, id: string, baseUrl: string, now: Date): Promise<Invitation> {
   if (!isId(id)) throw notFound('invitation');
   const token = newToken();
+  const language = await invitationLanguage(db, p, { invitationId: id });
   return withTenant(db, p.companyId, async (trx) => {
     const row = await lockInvitation(trx, p.companyId, id);
     if (row.accepted_at) throw conflict('This invitation was accepted already.');
@@ -202,7 +231,7 @@ export async function resendInvitation(db: Kysely<DB>, p: Principal, id: string,
       .where('company_id', '=', p.companyId)
       .where('id', '=', id)
       .execute();
-    await sendInvitationMail(trx, p, row.email, token, baseUrl, now);
+    await sendInvitationMail(trx, p, row.email, token, language, baseUrl, now);
     await audit(trx, { companyId: p.companyId, action: 'invitation.resent', subjectType: 'invitation', subjectId: id, actorUserId: p.userId });
     return present(await invitationQuery(trx, p.companyId).where('i.id', '=', id).executeTakeFirstOrThrow(), now);
   });

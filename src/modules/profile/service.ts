@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { tenantSettings, withTenant } from '../../db/tenant.ts';
 import { badRequest, conflict } from '../../errors.ts';
+import { translator } from '../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../outbox/enqueue.ts';
 import { consumeLink, issueLink, linkInvalid, LINK_LIFETIME_MS, pendingLink } from '../../auth/one-time-links.ts';
 import { validateMemberInput } from '../users/admin-service.ts';
@@ -96,30 +97,32 @@ export interface EmailChangeRequest {
 }
 
 /**
- * Sends a confirmation link to the new address; nothing changes until it is
- * opened. A newer request replaces an unconfirmed earlier one (issueLink voids it).
+ * Sends a confirmation link to the new address, in the person's language; nothing
+ * changes until it is opened. A newer request replaces an unconfirmed earlier one (issueLink voids it).
  */
 export async function requestEmailChange(db: Kysely<DB>, input: EmailChangeRequest): Promise<Profile> {
   assertValidEmail(input.email);
-  const user = await db.selectFrom('users').select(['email', 'first_name', 'last_name']).where('id', '=', input.userId).executeTakeFirstOrThrow();
+  const user = await db.selectFrom('users').select(['email', 'first_name', 'last_name', 'language']).where('id', '=', input.userId).executeTakeFirstOrThrow();
   if (user.email === input.email) throw badRequest('This is your e-mail address already.', { field: 'email' });
   if (isPlaceholderEmail(input.email)) throw badRequest('Choose an address that receives e-mail.', { field: 'email' });
   await assertEmailFree(db, input.email, input.userId);
   const companyId = await mailWorkspaceOf(db, input.userId, input.companyId);
   const token = await issueLink(db, input.userId, 'email_change', input.now, input.email);
   const hours = LINK_LIFETIME_MS.email_change / 3_600_000;
+  const t = translator(user.language);
+  const addresses = { newEmail: input.email, oldEmail: user.email };
   const message: MailMessage = {
     to: [{ email: input.email, name: fullName(user) }],
-    subject: 'Confirm your new Sheaf e-mail address',
+    subject: t('emailChangeMail.subject'),
     text: [
-      `Hello ${user.first_name},`,
+      t('mail.greeting', { name: user.first_name }),
       '',
-      `You asked to sign in to Sheaf with ${input.email} instead of ${user.email}.`,
-      `Open this link within ${hours} hours to confirm the new address:`,
+      t('emailChangeMail.asked', addresses),
+      t('emailChangeMail.openWithin', { count: hours }),
       '',
       `${input.baseUrl}/confirm-email#${token}`,
       '',
-      `Until then, your address stays ${user.email}. If you did not ask for this, ignore this e-mail: nothing changes.`,
+      t('emailChangeMail.until', addresses),
     ].join('\n'),
   };
   await withTenant(db, companyId, (trx) => enqueueMail(trx, companyId, 'email_change', message, input.now));
@@ -128,7 +131,8 @@ export async function requestEmailChange(db: Kysely<DB>, input: EmailChangeReque
 
 /**
  * Opens an e-mail change link: the address becomes the person's (if still free),
- * and the old address is told, in the same transaction. The link works once.
+ * and the old address is told (in the person's language), in the same transaction.
+ * The link works once.
  */
 export async function confirmEmailChange(db: Kysely<DB>, token: string, now: Date): Promise<{ userId: string; email: string }> {
   try {
@@ -138,7 +142,7 @@ export async function confirmEmailChange(db: Kysely<DB>, token: string, now: Dat
       const email = link.new_email;
       const user = await trx
         .selectFrom('users')
-        .select(['email', 'first_name', 'last_name'])
+        .select(['email', 'first_name', 'last_name', 'language'])
         .where('id', '=', link.user_id)
         .forUpdate()
         .executeTakeFirstOrThrow();
@@ -148,19 +152,21 @@ export async function confirmEmailChange(db: Kysely<DB>, token: string, now: Dat
       const companyId = await mailWorkspaceOf(trx, link.user_id, null);
       // The notice goes through the workspace's outbox, which only its tenant role writes.
       await tenantSettings(companyId).execute(trx);
+      const t = translator(user.language);
+      const addresses = { newEmail: email, oldEmail: user.email };
       await enqueueMail(
         trx,
         companyId,
         'email_changed',
         {
           to: [addressOf(user)],
-          subject: 'Your Sheaf e-mail address was changed',
+          subject: t('emailChangeMail.changedSubject'),
           text: [
-            `Hello ${user.first_name},`,
+            t('mail.greeting', { name: user.first_name }),
             '',
-            `The e-mail address of your Sheaf account is now ${email}; ${user.email} no longer signs in.`,
+            t('emailChangeMail.changed', addresses),
             '',
-            'If you did not make this change, tell an administrator of your workspace at once.',
+            t('emailChangeMail.notYou'),
           ].join('\n'),
         },
         now,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, Role } from '../../db/types.ts';
 import { withTenant } from '../../db/tenant.ts';
+import { translator } from '../../i18n/index.ts';
 import { enqueueMail } from '../../outbox/enqueue.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { endAllSessions, type SessionRow } from '../../auth/sessions.ts';
@@ -112,13 +113,13 @@ export async function assertCurrentPassword(db: Kysely<DB>, userId: string, curr
  * E-mails a password-reset link to the person with this address, if there is one
  * who may sign in. The mail goes through the outbox of one of their workspaces
  * (the outbox is per workspace); someone with no active membership gets none, as
- * there is nothing they could sign in to.
+ * there is nothing they could sign in to. In the person's language (read with them).
  */
 export async function requestPasswordReset(db: Kysely<DB>, email: string, baseUrl: string, now: Date) {
   const user = await db
     .selectFrom('users as u')
     .innerJoin('memberships as m', 'm.user_id', 'u.id')
-    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'm.company_id'])
+    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.language', 'm.company_id'])
     .where('u.email', '=', email)
     .where('u.user_type', '=', 'human')
     .where('m.is_active', '=', true)
@@ -127,6 +128,7 @@ export async function requestPasswordReset(db: Kysely<DB>, email: string, baseUr
     .executeTakeFirst();
   if (!user) return;
   const token = await issueLink(db, user.id, 'password_reset', now);
+  const t = translator(user.language);
   await withTenant(db, user.company_id, (trx) =>
     enqueueMail(
       trx,
@@ -134,16 +136,16 @@ export async function requestPasswordReset(db: Kysely<DB>, email: string, baseUr
       'password_reset',
       {
         to: [{ email: user.email, name: [user.first_name, user.last_name].filter(Boolean).join(' ') }],
-        subject: 'Reset your Sheaf password',
+        subject: t('passwordResetMail.subject'),
         text: [
-          `Hello ${user.first_name},`,
+          t('mail.greeting', { name: user.first_name }),
           '',
-          'Someone (hopefully you) asked to reset the password of your Sheaf account.',
-          'Open this link within an hour to choose a new one:',
+          t('passwordResetMail.asked'),
+          t('passwordResetMail.openWithin'),
           '',
           `${baseUrl}/reset-password#${token}`,
           '',
-          'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+          t('passwordResetMail.ignore'),
         ].join('\n'),
       },
       now,
