@@ -251,7 +251,7 @@ describe("approval e-mails in the recipient's language (users.language)", () => 
     const en = job.payload as Mail;
     expect(en.subject).toBe(`Your time for ${week.from} to ${week.to} was returned for correction`);
     expect(en.text).toBe(
-      `${manager} returned 1 time entries and 1 expenses dated ${week.from} to ${week.to} in ${companyName} for correction.\n\n` +
+      `${manager} returned 1 time entry and 1 expense dated ${week.from} to ${week.to} in ${companyName} for correction.\n\n` +
         'No reason was given.\n\n' +
         `Correct them and submit the period again:\n${PUBLIC_URL}/time/week?start=${week.mon}`,
     );

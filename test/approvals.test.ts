@@ -213,7 +213,7 @@ describe('submit', () => {
       expect(payload.to.map((t) => t.email)).not.toContain(absent);
     }
     expect(payload.subject).toContain(`${week.mon} to ${week.sun}`);
-    expect(payload.text).toContain('1 time entries (1 hours) and 1 expenses');
+    expect(payload.text).toContain('1 time entry (1 hour) and 1 expense');
     // a link to the approvals page (test/approvals-review.test.ts checks it on PUBLIC_URL), not an API call to make
     expect(payload.text).toMatch(/^http:\/\/\S+\/approvals$/m);
     // nothing new to submit: no e-mail

@@ -65,16 +65,13 @@ export const en = {
     greeting: 'Hello {{name}},',
     greetingNoName: 'Hello,',
   },
-  /**
-   * Approval mails (src/modules/approvals/service.ts). The English counts read as
-   * they always have ("1 time entries"), so both English plural forms are the same.
-   */
+  /** Approval mails (src/modules/approvals/service.ts). */
   approvalMail: {
-    timeEntries_one: '{{count}} time entries',
+    timeEntries_one: '{{count}} time entry',
     timeEntries_other: '{{count}} time entries',
-    hours_one: '{{hours}} hours',
+    hours_one: '{{hours}} hour',
     hours_other: '{{hours}} hours',
-    expenses_one: '{{count}} expenses',
+    expenses_one: '{{count}} expense',
     expenses_other: '{{count}} expenses',
     submittedSubject: '{{name}} submitted time for {{from}} to {{to}}',
     submitted: '{{name}} ({{email}}) submitted {{timeEntries}} ({{hours}}) and {{expenses}} dated {{from}} to {{to}} in {{workspace}}.',

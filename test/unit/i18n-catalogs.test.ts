@@ -29,6 +29,7 @@ describe('the server catalogs', () => {
     expect(mailNumber('0.333333', 'de')).toBe('0,333333');
     expect(translator('de')('approvalMail.timeEntries', { count: 1 })).toBe('1 Zeiteintrag');
     expect(translator('de')('approvalMail.hours', { count: 1.5, hours: '1,5' })).toBe('1,5 Stunden');
-    expect(translator('en')('approvalMail.timeEntries', { count: 1 })).toBe('1 time entries');
+    expect(translator('en')('approvalMail.timeEntries', { count: 1 })).toBe('1 time entry');
+    expect(translator('en')('approvalMail.timeEntries', { count: 2 })).toBe('2 time entries');
   });
 });
