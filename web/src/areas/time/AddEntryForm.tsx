@@ -16,6 +16,7 @@ import { TextField } from '../../ui/TextField.tsx';
 import { useCreateEntry, type NewEntry } from './api.ts';
 import { choiceLabel } from './choices.ts';
 import { usePairOptions } from './pair-options.ts';
+import { useTimeTexts } from './texts.ts';
 
 const FIELDS = ['project_id', 'task_id', 'hours', 'started_time', 'ended_time', 'notes', 'billable'] as const;
 
@@ -26,6 +27,7 @@ const FIELDS = ['project_id', 'task_id', 'hours', 'started_time', 'ended_time', 
  */
 export function AddEntryForm({ date }: { date: string }) {
   const create = useCreateEntry();
+  const t = useTimeTexts();
   const keyFor = useIdempotencyKey();
   const [selected, setSelected] = useState<Key | null>(null);
   const [billable, setBillable] = useState<boolean | null>(null);
@@ -64,7 +66,7 @@ export function AddEntryForm({ date }: { date: string }) {
   return (
     <section ref={sectionRef} aria-labelledby="add-entry-heading" className="rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
       <h2 id="add-entry-heading" className="mb-3 text-base font-semibold text-stone-900">
-        Add entry
+        {t('addEntry')}
       </h2>
       <Form
         key={formKey}
@@ -73,7 +75,7 @@ export function AddEntryForm({ date }: { date: string }) {
         onSubmit={(event) => {
           const fields = fieldsOf(event);
           const found: Record<string, string> = {};
-          if (!choice) found.project_id = 'Choose a project and task.';
+          if (!choice) found.project_id = t('choosePair');
           // Times as people type them (9, 930, 9:30pm), sent as HH:mm.
           const time = (field: 'started_time' | 'ended_time') => {
             const text = fields[field]?.trim() ?? '';
@@ -91,7 +93,7 @@ export function AddEntryForm({ date }: { date: string }) {
             if ('error' in parsed) found.hours = parsed.error;
             else hours = secondsToHours(parsed.seconds);
           } else if ((!start || !end) && !found.started_time && !found.ended_time) {
-            found.hours = 'Enter the hours, or a start and an end time.';
+            found.hours = t('enterHoursOrTimes');
           }
           setProblems(found);
           if (!choice || Object.keys(found).length || create.isPending) return;
@@ -113,7 +115,7 @@ export function AddEntryForm({ date }: { date: string }) {
                 setSelected(null);
                 setBillable(null);
                 setFormKey((k) => k + 1);
-                setDone(`Added ${choiceLabel(choice)}.`);
+                setDone(t('add.added', { work: choiceLabel(choice) }));
               },
             },
           );
@@ -121,7 +123,7 @@ export function AddEntryForm({ date }: { date: string }) {
       >
         {summary && <Alert className="md:col-span-4">{summary}</Alert>}
         <ComboBox
-          label="Project and task"
+          label={t('projectAndTask')}
           className="md:col-span-4"
           options={pairs.options}
           onFocus={pairs.want}
@@ -131,22 +133,22 @@ export function AddEntryForm({ date }: { date: string }) {
             setBillable(null);
             edited();
           }}
-          emptyText={pairs.isPending ? 'Loading projects…' : 'No project or task matches'}
+          emptyText={pairs.isPending ? t('loadingProjects') : t('noPairMatches')}
           isInvalid={Boolean(workError)}
           errorMessage={workError}
         />
-        <TextField name="hours" onChange={edited} label="Hours" description="Such as 1:30 or 1.5; or give a start and end." inputMode="decimal" autoComplete="off" />
-        <TextField name="started_time" onChange={edited} label="Start" description="Such as 9:30 or 930; optional" placeholder="09:00" autoComplete="off" />
-        <TextField name="ended_time" onChange={edited} label="End" description="Such as 5:30pm or 1730; optional" placeholder="10:30" autoComplete="off" />
+        <TextField name="hours" onChange={edited} label={t('hours')} description={t('add.hoursHint')} inputMode="decimal" autoComplete="off" />
+        <TextField name="started_time" onChange={edited} label={t('start')} description={t('add.startHint')} placeholder="09:00" autoComplete="off" />
+        <TextField name="ended_time" onChange={edited} label={t('end')} description={t('add.endHint')} placeholder="10:30" autoComplete="off" />
         <div className="flex items-center md:pt-7">
           <Checkbox isSelected={billable ?? choice?.billable ?? true} onChange={(b) => { setBillable(b); edited(); }}>
-            Billable
+            {t('billable')}
           </Checkbox>
         </div>
-        <TextField name="notes" onChange={edited} label="Notes" className="md:col-span-3" autoComplete="off" />
+        <TextField name="notes" onChange={edited} label={t('notes')} className="md:col-span-3" autoComplete="off" />
         <div className="flex items-end">
           <Button type="submit" isPending={create.isPending}>
-            Add entry
+            {t('addEntry')}
           </Button>
         </div>
       </Form>

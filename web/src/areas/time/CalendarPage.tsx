@@ -1,20 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useSearchParams } from 'react-router';
+import { useFormat } from './use-format.ts';
 import { describeError } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { formatDuration } from '../../ui/duration.ts';
+import { weekDays } from '../../ui/format.ts';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import { minutesOf, timeOf } from '../../ui/time-of-day.ts';
 import { sheetQuery, useUpdateEntry, type WebEntry } from './api.ts';
 import { layoutDay, dragSpan, nextSlot, resizedEnd, DAY_MINUTES, SNAP_MINUTES, type Block } from './calendar.ts';
-import { EntryDialog, entrySummary } from './EntryEditDialog.tsx';
+import { EntryDialog } from './EntryEditDialog.tsx';
 import { lockOf, weekApproved } from './locks.ts';
+import { useTimeTexts } from './texts.ts';
 import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from './ticker.ts';
-import { dayLabel, longDayLabel, secondsOf, weekDays } from './week.ts';
+import { entrySummary, longDayLabel, secondsOf } from './week.ts';
 
 /** Pixels per hour of the timeline (a quarter hour is 12 px: a block of 15 minutes still takes a click). */
 const HOUR_PX = 48;
@@ -37,6 +39,8 @@ export function CalendarPage() {
   const start = params.get('start') ?? undefined;
   const user = params.get('user') ?? undefined;
   const session = useSession();
+  const t = useTimeTexts();
+  const format = useFormat();
   const { data: sheet, error } = useQuery(sheetQuery(start, user));
   const now = useServerNow(sheet?.entries.some((e) => e.is_running) ?? false);
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -67,13 +71,13 @@ export function CalendarPage() {
   return (
     <div className="flex flex-col gap-4">
       <TimeHeader view="calendar" from={sheet.from} today={sheet.today} user={own ? undefined : sheet.user.id} person={own ? undefined : sheet.user.name} />
-      <nav aria-label="Day shown" className="flex items-center justify-between gap-2 sm:hidden">
-        <Button variant="secondary" isDisabled={shown === 0} onPress={() => setPicked(shown - 1)} aria-label={shown > 0 ? `Previous day (${dayLabel(days[shown - 1])})` : 'Previous day'}>
-          Previous day
+      <nav aria-label={t('cal.dayShown')} className="flex items-center justify-between gap-2 sm:hidden">
+        <Button variant="secondary" isDisabled={shown === 0} onPress={() => setPicked(shown - 1)} aria-label={shown > 0 ? t('previousDayNamed', { day: format.weekday(days[shown - 1]) }) : t('previousDay')}>
+          {t('previousDay')}
         </Button>
-        <span className="text-sm font-medium text-stone-900">{dayLabel(days[shown])}</span>
-        <Button variant="secondary" isDisabled={shown === 6} onPress={() => setPicked(shown + 1)} aria-label={shown < 6 ? `Next day (${dayLabel(days[shown + 1])})` : 'Next day'}>
-          Next day
+        <span className="text-sm font-medium text-stone-900">{format.weekday(days[shown])}</span>
+        <Button variant="secondary" isDisabled={shown === 6} onPress={() => setPicked(shown + 1)} aria-label={shown < 6 ? t('nextDayNamed', { day: format.weekday(days[shown + 1]) }) : t('nextDay')}>
+          {t('nextDay')}
         </Button>
       </nav>
       {resize.error && <Alert>{describeError(resize.error).message}</Alert>}
@@ -82,22 +86,22 @@ export function CalendarPage() {
         <div className="flex overflow-hidden border-b border-stone-200 [scrollbar-gutter:stable]">
           <div className="w-14 shrink-0" />
           {days.map((d, i) => (
-            <section key={d} aria-label={longDayLabel(d)} className={cx('min-w-0 flex-1 flex-col gap-1.5 border-l border-stone-100 p-1.5', i === shown ? 'flex' : 'hidden sm:flex')}>
+            <section key={d} aria-label={longDayLabel(format, d)} className={cx('min-w-0 flex-1 flex-col gap-1.5 border-l border-stone-100 p-1.5', i === shown ? 'flex' : 'hidden sm:flex')}>
               <h2 className={cx('text-center text-xs font-semibold', d === sheet.today ? 'text-teal-800' : 'text-stone-700')}>
-                {dayLabel(d)}
-                <span className="block font-normal text-stone-600 tabular-nums">{formatDuration(secondsOf(sheet.entries.filter((e) => e.spent_date === d), now))}</span>
+                {format.weekday(d)}
+                <span className="block font-normal text-stone-600 tabular-nums">{format.duration(secondsOf(sheet.entries.filter((e) => e.spent_date === d), now))}</span>
               </h2>
               {own && (
-                <Button variant="quiet" className="min-h-8 px-1 text-xs" aria-label={`New entry on ${dayLabel(d)}`} onPress={() => setEditing({ date: d, times: nextSlot(layouts[i].blocks) })}>
-                  New entry
+                <Button variant="quiet" className="min-h-8 px-1 text-xs" aria-label={t('cal.newEntryOn', { day: format.weekday(d) })} onPress={() => setEditing({ date: d, times: nextSlot(layouts[i].blocks) })}>
+                  {t('cal.newEntry')}
                 </Button>
               )}
               {layouts[i].untimed.length > 0 && (
-                <ul aria-label="Without times" className="flex flex-col gap-1">
+                <ul aria-label={t('cal.withoutTimes')} className="flex flex-col gap-1">
                   {layouts[i].untimed.map((e) => (
                     <li key={e.id}>
-                      <button type="button" onClick={() => setEditing({ entry: e })} aria-label={`${e.project.name}, ${e.task?.name ?? ''}: ${entrySummary(e)}`} className={cx('block w-full truncate rounded border-l-4 px-1.5 py-1 text-left text-xs', blockTone(e), focusRingCss)}>
-                        <span className="font-medium">{e.project.name}</span> <span className="tabular-nums">{formatDuration(secondsOf([e], now))}</span>
+                      <button type="button" onClick={() => setEditing({ entry: e })} aria-label={`${e.project.name}, ${e.task?.name ?? ''}: ${entrySummary(format, e)}`} className={cx('block w-full truncate rounded border-l-4 px-1.5 py-1 text-left text-xs', blockTone(e), focusRingCss)}>
+                        <span className="font-medium">{e.project.name}</span> <span className="tabular-nums">{format.duration(secondsOf([e], now))}</span>
                       </button>
                     </li>
                   ))}
@@ -107,11 +111,11 @@ export function CalendarPage() {
           ))}
         </div>
         {/* Focusable: it scrolls, and a week without timed entries has nothing else to focus to scroll it by keyboard. */}
-        <div ref={scroller} tabIndex={0} role="region" aria-label="The week by time" className="flex max-h-[65vh] overflow-y-auto [scrollbar-gutter:stable] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-teal-600">
+        <div ref={scroller} tabIndex={0} role="region" aria-label={t('cal.byTime')} className="flex max-h-[65vh] overflow-y-auto [scrollbar-gutter:stable] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-teal-600">
           <div aria-hidden="true" className="relative w-14 shrink-0" style={{ height: DAY_MINUTES * MINUTE_PX }}>
             {Array.from({ length: 23 }, (_, h) => (
               <span key={h} className="absolute right-1.5 -translate-y-1/2 text-[11px] text-stone-500 tabular-nums" style={{ top: (h + 1) * HOUR_PX }}>
-                {timeOf((h + 1) * 60)}
+                {format.time(timeOf((h + 1) * 60))}
               </span>
             ))}
           </div>
@@ -132,7 +136,7 @@ export function CalendarPage() {
       </div>
       {editing && (
         <EntryDialog
-          title={editingEntry ? 'Edit entry' : `New entry, ${dayLabel('date' in editing ? editing.date : sheet.today)}`}
+          title={editingEntry ? t('editEntry') : t('cal.newEntryTitle', { day: format.weekday('date' in editing ? editing.date : sheet.today) })}
           isOpen
           onOpenChange={(open) => !open && setEditing(null)}
           entry={editingEntry ?? undefined}
@@ -167,6 +171,8 @@ interface DayTimelineProps {
  * proposes an entry, a drag of a block's bottom edge moves its end; both snap to 15 min.
  */
 function DayTimeline({ date, hidden, blocks, creatable, locked, onOpen, onCreate, onResize }: DayTimelineProps) {
+  const t = useTimeTexts();
+  const format = useFormat();
   const area = useRef<HTMLDivElement>(null);
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
   const [stretch, setStretch] = useState<{ id: string; end: number } | null>(null);
@@ -185,7 +191,7 @@ function DayTimeline({ date, hidden, blocks, creatable, locked, onOpen, onCreate
     <div
       ref={area}
       role="group"
-      aria-label={`${longDayLabel(date)}, by time`}
+      aria-label={t('cal.dayByTime', { day: longDayLabel(format, date) })}
       data-testid={`timeline-${date}`}
       className={cx('relative min-w-0 flex-1 border-l border-stone-100 select-none', hidden && 'hidden sm:block', creatable && 'cursor-crosshair')}
       style={{ height: DAY_MINUTES * MINUTE_PX }}
@@ -220,7 +226,7 @@ function DayTimeline({ date, hidden, blocks, creatable, locked, onOpen, onCreate
       })}
       {preview && (
         <div aria-hidden="true" className="pointer-events-none absolute inset-x-0.5 rounded border-2 border-dashed border-teal-600 bg-teal-50/70 px-1 text-xs text-teal-900 tabular-nums" style={{ top: minutesOf(preview.started_time) * MINUTE_PX, height: (minutesOf(preview.ended_time) - minutesOf(preview.started_time)) * MINUTE_PX }}>
-          {preview.started_time} – {preview.ended_time}
+          {format.time(preview.started_time)} – {format.time(preview.ended_time)}
         </div>
       )}
     </div>
@@ -239,6 +245,8 @@ interface EntryBlockProps {
 /** A block: a button (Enter or a click opens the editor; Alt+Arrow Up/Down or -/+ change its end by 15 min) and its bottom edge to drag. */
 function EntryBlock({ block, editable, onOpen, onResizeBy, onStretch, onStretchEnd }: EntryBlockProps) {
   const { entry, start, end, lane, lanes } = block;
+  const t = useTimeTexts();
+  const format = useFormat();
   const [dragging, setDragging] = useState(false);
   const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
     if (!editable) return;
@@ -248,7 +256,7 @@ function EntryBlock({ block, editable, onOpen, onResizeBy, onStretch, onStretchE
     e.preventDefault();
     onResizeBy(longer ? SNAP_MINUTES : -SNAP_MINUTES);
   };
-  const times = `${timeOf(start)} – ${entry.is_running ? 'running' : timeOf(Math.min(end, DAY_MINUTES - 1))}`;
+  const times = `${format.time(timeOf(start))} – ${entry.is_running ? t('running') : format.time(timeOf(Math.min(end, DAY_MINUTES - 1)))}`;
   return (
     <div className="absolute p-px" style={{ top: start * MINUTE_PX, height: Math.max(end - start, 1) * MINUTE_PX, left: `${(lane / lanes) * 100}%`, width: `${100 / lanes}%` }}>
       <button
@@ -256,7 +264,7 @@ function EntryBlock({ block, editable, onOpen, onResizeBy, onStretch, onStretchE
         onClick={onOpen}
         onKeyDown={onKeyDown}
         aria-label={`${entry.project.name}, ${entry.task?.name ?? ''}, ${times}${entry.notes ? `, ${entry.notes}` : ''}`}
-        aria-description={editable ? 'Alt+Arrow keys or + and − change the end by 15 minutes' : undefined}
+        aria-description={editable ? t('cal.resizeHint') : undefined}
         className={cx('flex h-full w-full flex-col overflow-hidden rounded border-l-4 px-1 text-left text-xs leading-tight', blockTone(entry), focusRingCss)}
       >
         <span className="truncate font-medium">{entry.project.name}</span>

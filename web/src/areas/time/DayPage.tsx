@@ -2,13 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DialogTrigger, Form, TextArea, TextField as AriaTextField, Label, FieldError, Text } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
+import { useFormat } from './use-format.ts';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { formatDuration } from '../../ui/duration.ts';
 import { LockIcon } from '../../ui/icons.tsx';
 import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
 import { sheetQuery, useSavePrivateNotes, useUpdateEntry, type WebEntry } from './api.ts';
@@ -16,6 +16,7 @@ import { byTime, EntryDialog } from './EntryEditDialog.tsx';
 import { ContinueButton, entryLabel } from './EntryEditor.tsx';
 import { lockOf, weekApproved, type Lock } from './locks.ts';
 import { AddEntryForm } from './AddEntryForm.tsx';
+import { useTimeTexts } from './texts.ts';
 import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from './ticker.ts';
 import { longDayLabel, secondsOf } from './week.ts';
@@ -26,6 +27,8 @@ export function DayPage() {
   const date = params.get('date') ?? undefined;
   const user = params.get('user') ?? undefined;
   const session = useSession();
+  const t = useTimeTexts();
+  const format = useFormat();
   const { data: sheet, error } = useQuery(sheetQuery(date, user));
   const day = date ?? sheet?.today;
   const entries = byTime((sheet?.entries ?? []).filter((e) => e.spent_date === day));
@@ -40,22 +43,22 @@ export function DayPage() {
     <div className="flex flex-col gap-6">
       <TimeHeader view="day" date={day} today={sheet.today} from={sheet.from} user={own ? undefined : sheet.user.id} person={own ? undefined : sheet.user.name} />
       {/* Focusable: at 390 px the table scrolls sideways, and an empty day has nothing else to focus to scroll it by keyboard. */}
-      <div tabIndex={0} role="region" aria-label={`Entries of ${longDayLabel(day)}`} className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-teal-600">
+      <div tabIndex={0} role="region" aria-label={t('dayView.entriesOf', { day: longDayLabel(format, day) })} className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-teal-600">
         <table className="w-full min-w-[40rem] border-collapse text-sm">
-          <caption className="sr-only">Entries of {longDayLabel(day)}</caption>
+          <caption className="sr-only">{t('dayView.entriesOf', { day: longDayLabel(format, day) })}</caption>
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
             <tr>
-              <th scope="col" className="px-3 py-2">Work</th>
-              <th scope="col" className="px-3 py-2">Start – end</th>
-              <th scope="col" className="px-3 py-2 text-right">Hours</th>
-              <th scope="col" className="px-3 py-2">Billable</th>
-              <th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>
+              <th scope="col" className="px-3 py-2">{t('dayView.work')}</th>
+              <th scope="col" className="px-3 py-2">{t('dayView.startEnd')}</th>
+              <th scope="col" className="px-3 py-2 text-right">{t('hours')}</th>
+              <th scope="col" className="px-3 py-2">{t('billable')}</th>
+              <th scope="col" className="px-3 py-2"><span className="sr-only">{t('dayView.actions')}</span></th>
             </tr>
           </thead>
           <tbody className="divide-y divide-stone-100">
             {entries.length === 0 && (
               <tr>
-                <td colSpan={5} className="px-3 py-6 text-center text-stone-600">No entries on this day. Start the timer, or add an entry below.</td>
+                <td colSpan={5} className="px-3 py-6 text-center text-stone-600">{t('dayView.empty')}</td>
               </tr>
             )}
             {entries.map((e) => (
@@ -64,8 +67,8 @@ export function DayPage() {
           </tbody>
           <tfoot className="border-t border-stone-200 bg-stone-50">
             <tr>
-              <th scope="row" colSpan={2} className="px-3 py-2 text-left font-semibold">Total</th>
-              <td className="px-3 py-2 text-right font-semibold tabular-nums">{formatDuration(secondsOf(entries, now))}</td>
+              <th scope="row" colSpan={2} className="px-3 py-2 text-left font-semibold">{t('total')}</th>
+              <td className="px-3 py-2 text-right font-semibold tabular-nums">{format.duration(secondsOf(entries, now))}</td>
               <td colSpan={2} />
             </tr>
           </tfoot>
@@ -87,6 +90,8 @@ interface EntryRowProps {
 /** One entry: Edit opens the entry editor, Continue runs it again; a locked one says why instead. */
 function EntryRow({ entry, now, own, today, lock }: EntryRowProps) {
   const update = useUpdateEntry();
+  const t = useTimeTexts();
+  const format = useFormat();
   const [editing, setEditing] = useState(false);
   const label = entryLabel(entry);
   return (
@@ -99,7 +104,7 @@ function EntryRow({ entry, now, own, today, lock }: EntryRowProps) {
         {entry.notes && <span className="mt-1 block text-stone-700">{entry.notes}</span>}
         {entry.private_notes && (
           <span className="mt-1 block text-xs text-stone-600">
-            <span className="font-medium">Private note:</span> {entry.private_notes}
+            <span className="font-medium">{t('dayView.privateNoteLabel')}</span> {entry.private_notes}
           </span>
         )}
         {lock && (
@@ -110,32 +115,32 @@ function EntryRow({ entry, now, own, today, lock }: EntryRowProps) {
         )}
       </th>
       <td className="px-3 py-2 tabular-nums text-stone-800">
-        {entry.started_time ?? '–'} – {entry.is_running ? 'running' : (entry.ended_time ?? '–')}
+        {entry.started_time ? format.time(entry.started_time) : '–'} – {entry.is_running ? t('running') : entry.ended_time ? format.time(entry.ended_time) : '–'}
       </td>
-      <td className="px-3 py-2 text-right tabular-nums">{formatDuration(secondsOf([entry], now))}</td>
+      <td className="px-3 py-2 text-right tabular-nums">{format.duration(secondsOf([entry], now))}</td>
       <td className="px-3 py-2">
         <Checkbox
-          aria-label={`Billable: ${label}`}
+          aria-label={t('dayView.billableOf', { work: label })}
           isSelected={update.isPending && update.variables.body.billable !== undefined ? update.variables.body.billable : entry.billable}
           isDisabled={Boolean(lock)}
           onChange={(billable) => update.mutate({ id: entry.id, body: { billable } })}
         >
-          <span className="sr-only">Billable</span>
+          <span className="sr-only">{t('billable')}</span>
         </Checkbox>
         {update.error && <span role="alert" className="block text-xs text-red-700">{describeError(update.error).message}</span>}
       </td>
       <td className="px-3 py-2">
         <div className="flex flex-wrap items-start justify-end gap-2">
           {!lock && (
-            <Button variant="secondary" aria-label={`Edit entry: ${label}`} onPress={() => setEditing(true)}>
-              Edit
+            <Button variant="secondary" aria-label={t('dayView.editOf', { work: label })} onPress={() => setEditing(true)}>
+              {t('dayView.edit')}
             </Button>
           )}
           {own && !entry.is_running && <ContinueButton entry={entry} today={today} />}
           {own && <PrivateNoteButton entry={entry} label={label} />}
         </div>
         {editing && (
-          <EntryDialog title="Edit entry" isOpen={editing} onOpenChange={setEditing} entry={entry} date={entry.spent_date} lock={lock} today={today} own={own} />
+          <EntryDialog title={t('editEntry')} isOpen={editing} onOpenChange={setEditing} entry={entry} date={entry.spent_date} lock={lock} today={today} own={own} />
         )}
       </td>
     </tr>
@@ -145,13 +150,14 @@ function EntryRow({ entry, now, own, today, lock }: EntryRowProps) {
 function PrivateNoteButton({ entry, label }: { entry: WebEntry; label: string }) {
   const [open, setOpen] = useState(false);
   const save = useSavePrivateNotes();
+  const t = useTimeTexts();
   const { fieldErrors, summary } = formErrors(save.error, ['private_notes']);
   return (
     <DialogTrigger isOpen={open} onOpenChange={(o) => { setOpen(o); if (!o) save.reset(); }}>
-      <Button variant="quiet" aria-label={`Private note: ${label}`}>
-        {entry.private_notes ? 'Edit private note' : 'Private note'}
+      <Button variant="quiet" aria-label={t('dayView.privateNoteOf', { work: label })}>
+        {entry.private_notes ? t('dayView.editPrivateNote') : t('dayView.privateNote')}
       </Button>
-      <Dialog title="Private note">
+      <Dialog title={t('dayView.privateNote')}>
         <Form
           validationErrors={fieldErrors}
           className="flex flex-col gap-4"
@@ -164,16 +170,16 @@ function PrivateNoteButton({ entry, label }: { entry: WebEntry; label: string })
           {summary && <Alert>{summary}</Alert>}
           <p className="text-sm text-stone-700">{label}</p>
           <AriaTextField name="private_notes" defaultValue={entry.private_notes ?? ''} className="flex flex-col gap-1.5">
-            <Label className={fieldLabel}>Private note</Label>
+            <Label className={fieldLabel}>{t('dayView.privateNote')}</Label>
             <TextArea rows={4} className={cx(inputBox, 'resize-y')} />
             <Text slot="description" className={fieldDescription}>
-              Only you and people who may edit this entry see it: never in reports, invoices, exports or the API.
+              {t('dayView.privateNoteHint')}
             </Text>
             <FieldError className={fieldError} />
           </AriaTextField>
           <div className="flex justify-end gap-2">
-            <Button variant="secondary" slot="close">Cancel</Button>
-            <Button type="submit" isPending={save.isPending}>Save private note</Button>
+            <Button variant="secondary" slot="close">{t('cancel')}</Button>
+            <Button type="submit" isPending={save.isPending}>{t('dayView.savePrivateNote')}</Button>
           </div>
         </Form>
       </Dialog>

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DialogTrigger } from 'react-aria-components';
+import { useFormat } from './use-format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { formatDuration } from '../../ui/duration.ts';
 import { sheetQuery, type WebEntry } from './api.ts';
 import { EntryEditor, type EntryEditorProps } from './EntryEditor.tsx';
 import { lockOf, weekApproved } from './locks.ts';
-import { longDayLabel } from './week.ts';
+import { useTimeTexts } from './texts.ts';
+import { entrySummary, longDayLabel } from './week.ts';
 
 /** The entry editor in a dialog (the day view's Edit, the calendar's blocks and drags); it closes once saved. */
 export function EntryDialog({ isOpen, onOpenChange, title, ...editor }: Omit<EntryEditorProps, 'onDone'> & { isOpen: boolean; onOpenChange: (open: boolean) => void; title: string }) {
@@ -22,9 +23,6 @@ export function EntryDialog({ isOpen, onOpenChange, title, ...editor }: Omit<Ent
 export const byTime = (entries: WebEntry[]) =>
   [...entries].sort((a, b) => (a.started_time ?? '').localeCompare(b.started_time ?? '') || a.created_at.localeCompare(b.created_at));
 
-/** How an entry reads in a list: its hours, times and notes (the current values: a save shows here). */
-export const entrySummary = (e: WebEntry) =>
-  [formatDuration(e.duration_seconds), e.started_time && `${e.started_time} – ${e.is_running ? 'running' : (e.ended_time ?? '')}`, e.notes].filter(Boolean).join(' · ');
 
 interface CellEntriesProps {
   /** The cell's name ("Website, Design, Tue 14 Jan"). */
@@ -43,12 +41,13 @@ interface CellEntriesProps {
  */
 export function CellEntries({ name, week, date, entries, total }: CellEntriesProps) {
   const [open, setOpen] = useState(false);
+  const t = useTimeTexts();
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
-      <Button variant="quiet" aria-label={`${name}: ${total}, ${entries.length} entries; edit them`} className="min-h-0 w-full flex-col gap-0 px-1 py-1.5 font-normal tabular-nums">
+      <Button variant="quiet" aria-label={t('grid.severalCell', { name, total, count: entries.length })} className="min-h-0 w-full flex-col gap-0 px-1 py-1.5 font-normal tabular-nums">
         {total}
         <span aria-hidden="true" className="block text-[11px] leading-tight text-stone-600">
-          {entries.length} entries
+          {t('grid.entries', { count: entries.length })}
         </span>
       </Button>
       <Dialog title={name}>
@@ -61,16 +60,18 @@ export function CellEntries({ name, week, date, entries, total }: CellEntriesPro
 function CellEntryList({ week, date, entries }: { week: string | undefined; date: string; entries: WebEntry[] }) {
   // The grid's own week, from the cache: never a request of its own.
   const { data: sheet } = useQuery({ ...sheetQuery(week), enabled: false });
+  const t = useTimeTexts();
+  const format = useFormat();
   if (!sheet) return null;
   const locked = weekApproved(sheet.entries);
   return (
     <div className="flex flex-col divide-y divide-stone-200">
       <p className="pb-3 text-sm text-stone-600">
-        {entries.length} entries on {longDayLabel(date)}.
+        {t('grid.entriesOn', { count: entries.length, day: longDayLabel(format, date) })}
       </p>
       {byTime(entries).map((e, i) => (
-        <section key={e.id} aria-label={`Entry ${i + 1}`} className="flex flex-col gap-3 py-4">
-          <h3 className="text-sm font-semibold text-stone-900 tabular-nums">{entrySummary(e)}</h3>
+        <section key={e.id} aria-label={t('grid.entryNumber', { number: i + 1 })} className="flex flex-col gap-3 py-4">
+          <h3 className="text-sm font-semibold text-stone-900 tabular-nums">{entrySummary(format, e)}</h3>
           {/* Keyed by version: a save the server changed further (hours alone clear the times) starts the form afresh. */}
           <EntryEditor key={e.updated_at} entry={e} date={date} lock={lockOf(e, locked)} today={sheet.today} own />
         </section>

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { DialogTrigger, type Key } from 'react-aria-components';
+import { useFormat } from './use-format.ts';
 import { HttpError, NetworkError } from '../../api/call.ts';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
@@ -8,7 +9,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { ComboBox, type ComboOption } from '../../ui/ComboBox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { formatDuration, parseDuration, secondsToHours } from '../../ui/duration.ts';
+import { parseDuration, secondsToHours } from '../../ui/duration.ts';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { parseTimeOfDay } from '../../ui/time-of-day.ts';
@@ -17,6 +18,7 @@ import { useContinueEntry, useCreateEntry, useDeleteEntry, useUpdateEntry, type 
 import { choiceId, choiceLabel } from './choices.ts';
 import { usePairOptions } from './pair-options.ts';
 import type { Lock } from './locks.ts';
+import { useTimeTexts } from './texts.ts';
 import { choiceOfEntry, longDayLabel } from './week.ts';
 
 /** The API's fields the editor shows; an error naming another goes above the form. */
@@ -51,13 +53,15 @@ export function EntryEditor(props: EntryEditorProps) {
 }
 
 function LockedEntry({ entry, lock }: { entry: WebEntry; lock: Lock }) {
+  const t = useTimeTexts();
+  const format = useFormat();
   return (
     <div className="flex flex-col gap-2 text-sm">
       <p className="font-medium text-stone-900">{choiceLabel(choiceOfEntry(entry))}</p>
       <p className="tabular-nums text-stone-700">
-        {formatDuration(entry.duration_seconds)}
-        {entry.started_time && ` · ${entry.started_time} – ${entry.ended_time ?? ''}`}
-        {entry.billable ? ' · billable' : ' · not billable'}
+        {format.duration(entry.duration_seconds)}
+        {entry.started_time && ` · ${format.time(entry.started_time)} – ${entry.ended_time ? format.time(entry.ended_time) : ''}`}
+        {` · ${entry.billable ? t('editor.billable') : t('editor.notBillable')}`}
       </p>
       {entry.notes && <p className="text-stone-700">{entry.notes}</p>}
       <Alert tone="info">{lock.reason}</Alert>
@@ -69,9 +73,12 @@ function EditableEntry({ entry, date, initialTimes, today, own, onDone }: EntryE
   const update = useUpdateEntry();
   const create = useCreateEntry();
   const keyFor = useIdempotencyKey();
+  const t = useTimeTexts();
+  const format = useFormat();
   const start0 = entry?.started_time ?? initialTimes?.started_time ?? '';
   const end0 = entry?.ended_time ?? initialTimes?.ended_time ?? '';
-  const hours0 = entry ? formatDuration(entry.duration_seconds) : '';
+  // The hours as the person reads them ("1:30", or "1.50" / "1,50" in decimal style); parseDuration takes all of them.
+  const hours0 = entry ? format.duration(entry.duration_seconds) : '';
   const [selected, setSelected] = useState<Key | null>(entry ? choiceId(entry) : null);
   const [hours, setHours] = useState(hours0);
   const [start, setStart] = useState(start0);
@@ -96,7 +103,7 @@ function EditableEntry({ entry, date, initialTimes, today, own, onDone }: EntryE
   const errors = { ...fieldErrors, ...problems };
   const workError = errors.project_id ?? errors.task_id;
   const running = entry?.is_running ?? false;
-  const timeNote = running ? 'Stop the timer to change its time.' : undefined;
+  const timeNote = running ? t('editor.stopToChange') : undefined;
   // Any edit takes the previous messages away (a field left invalid would block the next submit).
   const edited = () => {
     if (Object.keys(problems).length) setProblems({});
@@ -109,7 +116,7 @@ function EditableEntry({ entry, date, initialTimes, today, own, onDone }: EntryE
 
   const submit = () => {
     const found: Record<string, string> = {};
-    if (!choice) found.project_id = 'Choose a project and task.';
+    if (!choice) found.project_id = t('choosePair');
     const time = (text: string, field: 'started_time' | 'ended_time') => {
       if (!text.trim()) return null;
       const parsed = parseTimeOfDay(text);
@@ -124,7 +131,7 @@ function EditableEntry({ entry, date, initialTimes, today, own, onDone }: EntryE
       if ('error' in parsed) found.hours = parsed.error;
       else seconds = parsed.seconds;
     } else if (!running && (!startTime || !endTime)) {
-      found.hours = 'Enter the hours, or a start and an end time.';
+      found.hours = t('enterHoursOrTimes');
     }
     setProblems(found);
     if (!choice || Object.keys(found).length || saving.isPending) return;
@@ -172,7 +179,7 @@ function EditableEntry({ entry, date, initialTimes, today, own, onDone }: EntryE
     >
       {summary && <Alert className="col-span-3">{summary}</Alert>}
       <ComboBox
-        label="Project and task"
+        label={t('projectAndTask')}
         className="col-span-3"
         options={options}
         onFocus={pairs.want}
@@ -182,36 +189,36 @@ function EditableEntry({ entry, date, initialTimes, today, own, onDone }: EntryE
           if (!entry) setBillable(null);
           edited();
         }}
-        emptyText="No project or task matches"
+        emptyText={t('noPairMatches')}
         isInvalid={Boolean(workError)}
         errorMessage={workError}
       />
       <TextField
         name="hours"
-        label="Hours"
+        label={t('hours')}
         className="col-span-3 sm:col-span-1"
         value={hours}
         onChange={on(setHours)}
         onBlur={() => {
           const parsed = hours.trim() ? parseDuration(hours) : null;
-          if (parsed && 'seconds' in parsed) setHours(formatDuration(parsed.seconds));
+          if (parsed && 'seconds' in parsed) setHours(format.duration(parsed.seconds));
         }}
         isDisabled={running}
-        description={timeNote ?? (entry?.started_time ? 'Hours alone clear the start and end.' : 'Such as 1:30 or 1.5')}
+        description={timeNote ?? (entry?.started_time ? t('editor.hoursClearTimes') : t('editor.hoursHint'))}
         inputMode="decimal"
         autoComplete="off"
       />
-      <TimeOfDayField name="started_time" label="Start" className="col-span-3 sm:col-span-1" value={start} onChange={on(setStart)} isDisabled={running} description={timeNote} />
-      <TimeOfDayField name="ended_time" label="End" className="col-span-3 sm:col-span-1" value={end} onChange={on(setEnd)} isDisabled={running} description={timeNote} />
-      <TextField name="notes" label="Notes" className="col-span-3" value={notes} onChange={on(setNotes)} autoComplete="off" />
+      <TimeOfDayField name="started_time" label={t('start')} className="col-span-3 sm:col-span-1" value={start} onChange={on(setStart)} isDisabled={running} description={timeNote} />
+      <TimeOfDayField name="ended_time" label={t('end')} className="col-span-3 sm:col-span-1" value={end} onChange={on(setEnd)} isDisabled={running} description={timeNote} />
+      <TextField name="notes" label={t('notes')} className="col-span-3" value={notes} onChange={on(setNotes)} autoComplete="off" />
       <Checkbox className="col-span-3" isSelected={billable ?? choice?.billable ?? true} onChange={on(setBillable)}>
-        Billable
+        {t('billable')}
       </Checkbox>
       <div className="col-span-3 flex flex-wrap items-center justify-end gap-2">
         {entry && <DeleteEntryButton entry={entry} onDeleted={onDone} />}
         {entry && own && !running && <ContinueButton entry={entry} today={today} />}
         <Button type="submit" isPending={saving.isPending}>
-          {entry ? 'Save entry' : 'Add entry'}
+          {entry ? t('editor.save') : t('addEntry')}
         </Button>
       </div>
     </Form>
@@ -223,6 +230,8 @@ export const entryLabel = (entry: WebEntry) => `${entry.project.name}, ${entry.t
 /** Delete, after a confirmation naming what goes. */
 export function DeleteEntryButton({ entry, onDeleted }: { entry: WebEntry; onDeleted?: () => void }) {
   const remove = useDeleteEntry();
+  const t = useTimeTexts();
+  const format = useFormat();
   const [open, setOpen] = useState(false);
   return (
     <DialogTrigger
@@ -232,18 +241,18 @@ export function DeleteEntryButton({ entry, onDeleted }: { entry: WebEntry; onDel
         if (!o) remove.reset();
       }}
     >
-      <Button variant="quiet" className="mr-auto text-red-800" aria-label={`Delete entry: ${entryLabel(entry)}`}>
-        Delete
+      <Button variant="quiet" className="mr-auto text-red-800" aria-label={t('editor.deleteOf', { work: entryLabel(entry) })}>
+        {t('editor.delete')}
       </Button>
-      <Dialog title="Delete this entry?">
+      <Dialog title={t('editor.deleteQuestion')}>
         <div className="flex flex-col gap-4">
           {remove.error && <Alert>{describeError(remove.error).message}</Alert>}
           <p className="text-sm text-stone-700">
-            {formatDuration(entry.duration_seconds)} on {entryLabel(entry)}, {longDayLabel(entry.spent_date)}, is deleted. This cannot be undone.
+            {t('editor.deleteExplained', { hours: format.duration(entry.duration_seconds), work: entryLabel(entry), day: longDayLabel(format, entry.spent_date) })}
           </p>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" slot="close">
-              Keep it
+              {t('editor.keepIt')}
             </Button>
             <Button
               variant="danger"
@@ -257,7 +266,7 @@ export function DeleteEntryButton({ entry, onDeleted }: { entry: WebEntry; onDel
                 })
               }
             >
-              Delete entry
+              {t('editor.deleteEntry')}
             </Button>
           </div>
         </div>
@@ -272,6 +281,7 @@ export function DeleteEntryButton({ entry, onDeleted }: { entry: WebEntry; onDel
  */
 export function ContinueButton({ entry, today }: { entry: WebEntry; today: string }) {
   const go = useContinueEntry();
+  const t = useTimeTexts();
   const [key, setKey] = useState('');
   const error = go.error ? describeError(go.error) : null;
   const conflict = error?.code === 'running_timer_conflict';
@@ -285,15 +295,15 @@ export function ContinueButton({ entry, today }: { entry: WebEntry; today: strin
   };
   return (
     <span className="inline-flex flex-col items-end gap-1">
-      <Button variant="secondary" aria-label={`Continue: ${label}`} isPending={go.isPending} onPress={() => start(false)}>
-        Continue
+      <Button variant="secondary" aria-label={t('editor.continueOf', { work: label })} isPending={go.isPending} onPress={() => start(false)}>
+        {t('editor.continue')}
       </Button>
       {error && (
         <span role="alert" className="flex max-w-64 flex-col items-end gap-1 text-right text-xs text-red-700">
-          {conflict ? 'Another timer is running.' : error.message}
+          {conflict ? t('editor.anotherRunning') : error.message}
           {conflict && (
             <Button variant="quiet" className="min-h-8 px-2 text-xs" onPress={() => start(true)}>
-              Stop it and continue this one
+              {t('editor.replace')}
             </Button>
           )}
         </span>

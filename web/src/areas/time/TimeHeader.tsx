@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useFormat } from './use-format.ts';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { cx } from '../../ui/styles.ts';
 import { sheetQuery } from './api.ts';
-import { addDays, dayLabel, longDayLabel } from './week.ts';
+import { useTimeTexts } from './texts.ts';
+import { addDays, longDayLabel } from './week.ts';
 
 /**
  * The time pages' heading: the period shown, the way to the previous and next one
@@ -12,6 +14,8 @@ import { addDays, dayLabel, longDayLabel } from './week.ts';
  */
 export function TimeHeader({ view, from, today, date, user, person }: { view: 'week' | 'day' | 'calendar'; from?: string; today?: string; date?: string; user?: string; person?: string }) {
   const queryClient = useQueryClient();
+  const t = useTimeTexts();
+  const format = useFormat();
   const weekly = view !== 'day';
   const step = weekly ? 7 : 1;
   const anchor = weekly ? from : date;
@@ -24,31 +28,31 @@ export function TimeHeader({ view, from, today, date, user, person }: { view: 'w
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
       <div>
-        <PageHeading title="Time">Time</PageHeading>
+        <PageHeading title={t('time')}>{t('time')}</PageHeading>
         {anchor && (
-          <p className="mt-1 text-stone-600">{weekly ? `Week of ${longDayLabel(anchor)}` : longDayLabel(anchor)}
+          <p className="mt-1 text-stone-600">{weekly ? t('weekOf', { day: format.day(anchor) }) : longDayLabel(format, anchor)}
             {person && <span className="font-medium text-stone-900"> · {person}</span>}
           </p>
         )}
       </div>
       {anchor && (
-        <nav aria-label={weekly ? 'Weeks' : 'Days'} className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
+        <nav aria-label={weekly ? t('weeks') : t('days')} className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
           <Link href={href(addDays(anchor, -step))} onHoverStart={prefetch(addDays(anchor, -step))} onFocus={prefetch(addDays(anchor, -step))}>
-            {weekly ? 'Previous week' : `Previous day (${dayLabel(addDays(anchor, -1))})`}
+            {weekly ? t('previousWeek') : t('previousDayNamed', { day: format.weekday(addDays(anchor, -1)) })}
           </Link>
-          {today && <Link href={href(today)}>{weekly ? 'This week' : 'Today'}</Link>}
+          {today && <Link href={href(today)}>{weekly ? t('thisWeek') : t('today')}</Link>}
           <Link href={href(addDays(anchor, step))} onHoverStart={prefetch(addDays(anchor, step))} onFocus={prefetch(addDays(anchor, step))}>
-            {weekly ? 'Next week' : `Next day (${dayLabel(addDays(anchor, 1))})`}
+            {weekly ? t('nextWeek') : t('nextDayNamed', { day: format.weekday(addDays(anchor, 1)) })}
           </Link>
-          <span className="flex overflow-hidden rounded-md border border-stone-300" role="group" aria-label="View">
+          <span className="flex overflow-hidden rounded-md border border-stone-300" role="group" aria-label={t('view')}>
             <Link href={view === 'week' ? '#' : `/time/week?start=${anchor}${who}`} aria-current={view === 'week' ? 'page' : undefined} className={cx('px-3 py-1.5 no-underline', view === 'week' && 'bg-teal-700 text-white')}>
-              Week
+              {t('week')}
             </Link>
             <Link href={view === 'day' ? '#' : `/time/day?date=${dayOfWeek}${who}`} aria-current={view === 'day' ? 'page' : undefined} className={cx('px-3 py-1.5 no-underline', view === 'day' && 'bg-teal-700 text-white')}>
-              Day
+              {t('day')}
             </Link>
             <Link href={view === 'calendar' ? '#' : `/time/calendar?start=${anchor}${who}`} aria-current={view === 'calendar' ? 'page' : undefined} className={cx('px-3 py-1.5 no-underline', view === 'calendar' && 'bg-teal-700 text-white')}>
-              Calendar
+              {t('calendar')}
             </Link>
           </span>
         </nav>

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FocusEvent, type Ref, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Key } from 'react-aria-components';
+import { useFormat } from './use-format.ts';
 import { HttpError } from '../../api/call.ts';
 import { describeError } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -12,6 +13,7 @@ import { TextField } from '../../ui/TextField.tsx';
 import { onEntriesBroadcast, timerQuery, useStartTimer, useStopTimer, type StartTimer, type WebEntry } from './api.ts';
 import { choiceLabel } from './choices.ts';
 import { usePairOptions } from './pair-options.ts';
+import { useTimeTexts } from './texts.ts';
 import { useServerNow } from './ticker.ts';
 import { entrySeconds } from './week.ts';
 
@@ -22,6 +24,7 @@ import { entrySeconds } from './week.ts';
  */
 export default function TimerBar() {
   const queryClient = useQueryClient();
+  const t = useTimeTexts();
   const timer = useQuery(timerQuery);
   const running = timer.data?.running ?? null;
   // Both live here, not in the parts they switch between: the bar changes as soon as one
@@ -33,11 +36,11 @@ export default function TimerBar() {
 
   useEffect(() => onEntriesBroadcast(queryClient), [queryClient]);
   useEffect(() => {
-    if (start.isSuccess) setAnnouncement('Timer started.');
-  }, [start.isSuccess]);
+    if (start.isSuccess) setAnnouncement(t('timer.started'));
+  }, [start.isSuccess, t]);
   useEffect(() => {
-    if (stop.isSuccess) setAnnouncement('Timer stopped.');
-  }, [stop.isSuccess]);
+    if (stop.isSuccess) setAnnouncement(t('timer.stopped'));
+  }, [stop.isSuccess, t]);
 
   // While a start is on its way, or met another running timer, the form stays (to offer replacing it).
   const showRunning = Boolean(running && !start.isPending && !conflict);
@@ -55,7 +58,7 @@ export default function TimerBar() {
     else barRef.current?.querySelector('form')?.requestSubmit();
   });
   return (
-    <section ref={barRef} aria-label="Timer" className="border-b border-stone-200 bg-white" {...focus.barProps}>
+    <section ref={barRef} aria-label={t('timer.region')} className="border-b border-stone-200 bg-white" {...focus.barProps}>
       <div className="mx-auto max-w-5xl px-4 py-3 sm:px-6 md:px-10">
         {showRunning ? (
           <Running entry={running!} actionRef={focus.actionRef} onStop={() => {
@@ -100,6 +103,7 @@ function useFocusKeptInBar(showRunning: boolean) {
 }
 
 function Running({ entry, onStop, actionRef }: { entry: WebEntry; onStop: () => void; actionRef: Ref<HTMLButtonElement> }) {
+  const t = useTimeTexts();
   const now = useServerNow(true);
   const elapsed = entrySeconds(entry, now) * 1000;
   return (
@@ -109,11 +113,11 @@ function Running({ entry, onStop, actionRef }: { entry: WebEntry; onStop: () => 
         <p className="truncate text-sm font-medium text-stone-900">{choiceLabel({ client_name: entry.client.name, project_name: entry.project.name, project_code: entry.project.code, task_name: entry.task?.name ?? '' })}</p>
         {entry.notes && <p className="truncate text-sm text-stone-600">{entry.notes}</p>}
       </div>
-      <span role="timer" aria-label="Elapsed time" className="font-mono text-lg tabular-nums text-stone-900">
+      <span role="timer" aria-label={t('timer.elapsed')} className="font-mono text-lg tabular-nums text-stone-900">
         {formatElapsed(elapsed)}
       </span>
       <Button variant="danger" onPress={onStop} ref={actionRef}>
-        Stop timer
+        {t('timer.stop')}
       </Button>
     </div>
   );
@@ -127,6 +131,7 @@ interface IdleProps {
 }
 
 function Idle({ start, running, conflict, actionRef }: IdleProps) {
+  const t = useTimeTexts();
   const pairs = usePairOptions();
   const [selected, setSelected] = useState<Key | null>(null);
   const [notes, setNotes] = useState('');
@@ -161,7 +166,7 @@ function Idle({ start, running, conflict, actionRef }: IdleProps) {
       }}
     >
       <ComboBox
-        label="Project and task"
+        label={t('projectAndTask')}
         className="md:flex-[2]"
         options={pairs.options}
         selectedKey={selected}
@@ -170,13 +175,13 @@ function Idle({ start, running, conflict, actionRef }: IdleProps) {
           setMissing(false);
         }}
         onFocus={pairs.want}
-        emptyText={pairs.isPending ? 'Loading projects…' : 'No project or task matches'}
+        emptyText={pairs.isPending ? t('loadingProjects') : t('noPairMatches')}
         isInvalid={missing}
-        errorMessage="Choose a project and task."
+        errorMessage={t('choosePair')}
       />
-      <TextField label="Notes" className="md:flex-[2]" value={notes} onChange={setNotes} />
+      <TextField label={t('notes')} className="md:flex-[2]" value={notes} onChange={setNotes} />
       <Button type="submit" isPending={start.isPending} ref={actionRef}>
-        Start timer
+        {t('timer.start')}
       </Button>
       {start.error && <StartError conflict={conflict} running={running} error={start.error} onReplace={() => begin(true)} />}
     </form>
@@ -184,14 +189,20 @@ function Idle({ start, running, conflict, actionRef }: IdleProps) {
 }
 
 function StartError({ conflict, running, error, onReplace }: { conflict: boolean; running: WebEntry | null; error: unknown; onReplace: () => void }) {
+  const t = useTimeTexts();
+  const format = useFormat();
   if (!conflict) return <Alert className="md:max-w-xs">{describeError(error).message}</Alert>;
-  const where = running ? ` on ${running.project.name}` : '';
-  const since = running?.started_time ? `, since ${running.started_time}` : '';
+  const project = running?.project.name;
+  const text = !running
+    ? t('timer.alreadyRunning')
+    : running.started_time
+      ? t('timer.alreadyRunningOnSince', { project, time: format.time(running.started_time) })
+      : t('timer.alreadyRunningOn', { project });
   return (
     <Alert className="md:max-w-sm">
-      <p>A timer is already running{where}{since}.</p>
+      <p>{text}</p>
       <Button variant="secondary" className="mt-2" onPress={onReplace}>
-        Stop it and start this one
+        {t('timer.replace')}
       </Button>
     </Alert>
   );

@@ -1,12 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router';
+import { useFormat } from './use-format.ts';
 import { describeError } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ComboBox } from '../../ui/ComboBox.tsx';
-import { formatDuration, parseDuration } from '../../ui/duration.ts';
+import { parseDuration } from '../../ui/duration.ts';
+import { weekDays, type Format } from '../../ui/format.ts';
 import { Link } from '../../ui/Link.tsx';
 import { cx } from '../../ui/styles.ts';
 import { fetchChoices, sheetQuery, useSaveCell, type Choice, type WebEntry } from './api.ts';
@@ -15,10 +17,10 @@ import { CellEntries } from './EntryEditDialog.tsx';
 import { lockOf } from './locks.ts';
 import { usePairOptions } from './pair-options.ts';
 import { PersonPicker } from './PersonPicker.tsx';
+import { useTimeTexts } from './texts.ts';
 import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from './ticker.ts';
-import { addDays, buildGrid, dayLabel, roundedSecondsOf, secondsOf, weekDays, type GridRow } from './week.ts';
-
+import { addDays, buildGrid, roundedSecondsOf, secondsOf, type GridRow } from './week.ts';
 
 /**
  * The week (Harvest's timesheet): a row per project and task, a column per day; typing
@@ -30,6 +32,8 @@ export function WeekPage() {
   const user = params.get('user') ?? undefined;
   const queryClient = useQueryClient();
   const session = useSession();
+  const t = useTimeTexts();
+  const format = useFormat();
   const { data: sheet, error } = useQuery(sheetQuery(start, user));
   const [added, setAdded] = useState<Choice[]>([]);
   const [copyNote, setCopyNote] = useState('');
@@ -54,7 +58,7 @@ export function WeekPage() {
     const open = new Set(choices.map(choiceId));
     const fresh = buildGrid(last.entries, []).filter((r) => !have.has(r.id) && open.has(r.id));
     setAdded((a) => [...a, ...fresh.map((r) => r.choice)]);
-    setCopyNote(fresh.length ? `Added ${fresh.length} row${fresh.length > 1 ? 's' : ''} from last week.` : 'Last week has no other rows to copy.');
+    setCopyNote(fresh.length ? t('grid.copied', { count: fresh.length }) : t('grid.nothingToCopy'));
   };
 
   return (
@@ -63,21 +67,21 @@ export function WeekPage() {
       <PersonPicker from={sheet.from} person={sheet.user} />
       <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
         <table className="w-full min-w-[52rem] border-collapse text-sm">
-          <caption className="sr-only">Hours of the week from {dayLabel(sheet.from)}, by project and task</caption>
+          <caption className="sr-only">{t('grid.caption', { day: format.weekday(sheet.from) })}</caption>
           <thead className="border-b border-stone-200 text-stone-600">
             <tr>
               <th scope="col" className="sticky left-0 z-10 bg-white px-3 py-2 text-left text-xs font-semibold uppercase">
-                Project and task
+                {t('projectAndTask')}
               </th>
               {days.map((d) => (
                 <th key={d} scope="col" className={cx('px-1 py-2 text-center text-xs font-semibold', d === sheet.today && 'text-teal-800')}>
-                  <Link href={`/time/day?date=${d}${who}`} aria-label={`${dayLabel(d)}, open the day`} className="no-underline">
-                    {dayLabel(d)}
+                  <Link href={`/time/day?date=${d}${who}`} aria-label={t('grid.openDay', { day: format.weekday(d) })} className="no-underline">
+                    {format.weekday(d)}
                   </Link>
                 </th>
               ))}
               <th scope="col" className="px-3 py-2 text-right text-xs font-semibold uppercase">
-                Total
+                {t('total')}
               </th>
             </tr>
           </thead>
@@ -85,7 +89,7 @@ export function WeekPage() {
             {rows.length === 0 && (
               <tr>
                 <td colSpan={9} className="px-3 py-6 text-center text-stone-600">
-                  {own ? 'No time this week yet. Add a row, or copy last week’s rows.' : `No time of ${sheet.user.name} that you may see this week.`}
+                  {own ? t('grid.emptyOwn') : t('grid.emptyOther', { name: sheet.user.name })}
                 </td>
               </tr>
             )}
@@ -99,36 +103,36 @@ export function WeekPage() {
                 </th>
                 {days.map((d, c) => (
                   <td key={d} className="px-1 py-1.5 text-center align-top">
-                    {own ? <GridCell row={r} col={c} name={cellName(row, d)} week={start} choice={row.choice} entries={row.cells[d] ?? []} date={d} now={now} /> : <span className="block px-1 py-1.5 tabular-nums">{row.cells[d]?.length ? formatDuration(secondsOf(row.cells[d], now)) : ''}</span>}
+                    {own ? <GridCell row={r} col={c} name={cellName(format, row, d)} week={start} choice={row.choice} entries={row.cells[d] ?? []} date={d} now={now} /> : <span className="block px-1 py-1.5 tabular-nums">{row.cells[d]?.length ? format.duration(secondsOf(row.cells[d], now)) : ''}</span>}
                   </td>
                 ))}
-                <td className="px-3 py-2 text-right font-medium tabular-nums text-stone-900">{formatDuration(secondsOf(Object.values(row.cells).flat(), now))}</td>
+                <td className="px-3 py-2 text-right font-medium tabular-nums text-stone-900">{format.duration(secondsOf(Object.values(row.cells).flat(), now))}</td>
               </tr>
             ))}
           </tbody>
           <tfoot className="border-t border-stone-200 bg-stone-50 text-stone-900">
             <tr>
               <th scope="row" className="sticky left-0 z-10 bg-stone-50 px-3 py-2 text-left font-semibold">
-                Total
+                {t('total')}
               </th>
               {days.map((d) => (
                 <td key={d} className="px-1 py-2 text-center font-medium tabular-nums">
-                  {formatDuration(secondsOf(sheet.entries.filter((e) => e.spent_date === d), now))}
+                  {format.duration(secondsOf(sheet.entries.filter((e) => e.spent_date === d), now))}
                 </td>
               ))}
-              <td className="px-3 py-2 text-right font-semibold tabular-nums">{formatDuration(secondsOf(sheet.entries, now))}</td>
+              <td className="px-3 py-2 text-right font-semibold tabular-nums">{format.duration(secondsOf(sheet.entries, now))}</td>
             </tr>
             {rounding && (
               <tr className="text-stone-600">
                 <th scope="row" className="sticky left-0 z-10 bg-stone-50 px-3 py-2 text-left font-normal">
-                  Rounded ({sheet.settings.rounding}, {sheet.settings.rounding_minutes} min)
+                  {t(`grid.rounded.${sheet.settings.rounding as 'up' | 'down' | 'nearest'}`, { minutes: sheet.settings.rounding_minutes })}
                 </th>
                 {days.map((d) => (
                   <td key={d} className="px-1 py-2 text-center tabular-nums">
-                    {formatDuration(roundedSecondsOf(sheet.entries.filter((e) => e.spent_date === d)))}
+                    {format.duration(roundedSecondsOf(sheet.entries.filter((e) => e.spent_date === d)))}
                   </td>
                 ))}
-                <td className="px-3 py-2 text-right tabular-nums">{formatDuration(roundedSecondsOf(sheet.entries))}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{format.duration(roundedSecondsOf(sheet.entries))}</td>
               </tr>
             )}
           </tfoot>
@@ -137,7 +141,7 @@ export function WeekPage() {
       {own && <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <AddRow have={rows} onAdd={(c) => setAdded((a) => [...a, c])} />
         <Button variant="secondary" onPress={() => void copyLastWeek()}>
-          Copy last week’s rows
+          {t('grid.copyRows')}
         </Button>
       </div>}
       <p role="status" className="text-sm text-stone-600">
@@ -147,20 +151,21 @@ export function WeekPage() {
   );
 }
 
-const cellName = (row: GridRow, date: string) => `${row.choice.project_name}, ${row.choice.task_name}, ${dayLabel(date)}`;
+const cellName = (format: Format, row: GridRow, date: string) => `${row.choice.project_name}, ${row.choice.task_name}, ${format.weekday(date)}`;
 
 function AddRow({ have, onAdd }: { have: GridRow[]; onAdd: (c: Choice) => void }) {
   // The pairs are asked for and built when the field is first focused, not with the week.
+  const t = useTimeTexts();
   const taken = useMemo(() => new Set(have.map((r) => r.id)), [have]);
   const pairs = usePairOptions(taken);
   return (
     <ComboBox
-      label="Add row"
+      label={t('grid.addRow')}
       className="sm:w-96"
       options={pairs.options}
       onFocus={pairs.want}
       selectedKey={null}
-      emptyText={pairs.isPending ? 'Loading projects…' : 'No project or task without a row matches'}
+      emptyText={pairs.isPending ? t('loadingProjects') : t('grid.noPairWithoutRow')}
       onSelectionChange={(key) => {
         const choice = pairs.find(key);
         if (choice) onAdd(choice);
@@ -183,8 +188,10 @@ interface GridCellProps {
 /** One day of one row: typed into when it holds no entry or one; otherwise says why it cannot be. */
 function GridCell({ row, col, name, week, choice, date, entries, now }: GridCellProps) {
   const save = useSaveCell(week, { choice, date });
+  const t = useTimeTexts();
+  const format = useFormat();
   const seconds = secondsOf(entries, now);
-  const shown = entries.length ? formatDuration(seconds) : '';
+  const shown = entries.length ? format.duration(seconds) : '';
   // The typed text until committed; a ref too, so Enter's commit and the blur that follows
   // (focus moves down) see the same state and commit once.
   const [draft, setDraftState] = useState<string | null>(null);
@@ -197,14 +204,16 @@ function GridCell({ row, col, name, week, choice, date, entries, now }: GridCell
   const only = entries[0];
 
   const readOnly = entries.length > 1 ? 'several' : only?.is_running ? 'running' : only?.is_locked ? 'locked' : null;
-  if (readOnly === 'several') return <CellEntries name={name} week={week} date={date} entries={entries} total={formatDuration(seconds)} />;
+  if (readOnly === 'several') return <CellEntries name={name} week={week} date={date} entries={entries} total={format.duration(seconds)} />;
   if (readOnly) {
-    const why = readOnly === 'running' ? 'timer running' : (lockOf(only)?.short ?? 'locked');
+    const hours = format.duration(seconds);
+    const label =
+      readOnly === 'running' ? t('grid.runningCell', { name, hours }) : t('grid.lockedCell', { name, hours, lock: lockOf(only)?.short ?? t('grid.lockedShort') });
     return (
-      <Link href={`/time/day?date=${date}`} aria-label={`${name}: ${formatDuration(seconds)}, ${why}; open the day`} className="block rounded px-1 py-1.5 tabular-nums no-underline">
-        {formatDuration(seconds)}
+      <Link href={`/time/day?date=${date}`} aria-label={label} className="block rounded px-1 py-1.5 tabular-nums no-underline">
+        {hours}
         <span aria-hidden="true" className="block text-[11px] leading-tight text-stone-600">
-          {readOnly === 'running' ? 'running' : 'locked'}
+          {readOnly === 'running' ? t('grid.runningShort') : t('grid.lockedShort')}
         </span>
       </Link>
     );
@@ -277,7 +286,7 @@ function GridCell({ row, col, name, week, choice, date, entries, now }: GridCell
           {message}
         </span>
       ) : (
-        <span className="block h-3 text-[11px] leading-tight text-stone-600">{save.isPending ? 'Saving…' : save.isSuccess ? 'Saved' : ''}</span>
+        <span className="block h-3 text-[11px] leading-tight text-stone-600">{save.isPending ? t('grid.saving') : save.isSuccess ? t('grid.saved') : ''}</span>
       )}
     </div>
   );

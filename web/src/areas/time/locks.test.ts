@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../ui/i18n.ts';
 import { lockOf, weekApproved } from './locks.ts';
 
 const open = { is_locked: false, is_closed: false, is_billed: false };
@@ -17,6 +18,15 @@ describe('lockOf', () => {
   });
   it('locks an open entry of an approved week', () => {
     expect(lockOf(open, true)).toMatchObject({ short: 'week approved, locked', reason: expect.stringMatching(/^This week is approved and locked/) });
+  });
+  it('speaks the person\u2019s language', async () => {
+    await i18n.changeLanguage('de');
+    try {
+      expect(lockOf({ is_locked: true, is_closed: true, is_billed: true })).toMatchObject({ short: 'abgerechnet, gesperrt', reason: expect.stringMatching(/^Auf einer Rechnung/) });
+      expect(lockOf(open, true)?.short).toBe('Woche freigegeben, gesperrt');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import type { WebEntry } from './api.ts';
+import { timeTexts as t } from './texts.ts';
 
 /**
  * Why an entry cannot be changed, in the week grid's words and in a sentence with what
@@ -6,7 +7,7 @@ import type { WebEntry } from './api.ts';
  * read it). The server's rule (docs/decisions.md, "Time entries", Locks and Week lock):
  * billed or approved entries refuse every change; a week holding an approved entry of
  * the person refuses changes to all of that person's time in it. Submitted and rejected
- * entries stay editable.
+ * entries stay editable. The words are in the person's language (texts.ts).
  */
 export interface Lock {
   /** What a grid cell says under its hours. */
@@ -19,9 +20,9 @@ export type LockEntry = Pick<WebEntry, 'is_locked' | 'is_closed' | 'is_billed'>;
 
 export function lockOf(entry: LockEntry, weekApproved = false): Lock | null {
   // Billed first: withdrawing an approval would not open a billed entry (the server answers "billed" too).
-  if (entry.is_billed) return { short: 'billed, locked', reason: 'Billed on an invoice, so it cannot be changed or deleted. Deleting the draft invoice releases it.' };
-  if (entry.is_closed || entry.is_locked) return { short: 'approved, locked', reason: 'Approved, so it cannot be changed or deleted. Ask an approver to withdraw the approval.' };
-  if (weekApproved) return { short: 'week approved, locked', reason: 'This week is approved and locked. Ask an approver to withdraw the approval.' };
+  if (entry.is_billed) return { short: t('lock.billedShort'), reason: t('lock.billed') };
+  if (entry.is_closed || entry.is_locked) return { short: t('lock.approvedShort'), reason: t('lock.approved') };
+  if (weekApproved) return { short: t('lock.weekShort'), reason: t('lock.week') };
   return null;
 }
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { createFormat } from '../../ui/format.ts';
+import { i18n } from '../../ui/i18n.ts';
 import type { WebEntry } from './api.ts';
 import { choiceId, recentFirst } from './choices.ts';
-import { addDays, buildGrid, dayLabel, entrySeconds, secondsOf, weekDays } from './week.ts';
+import { addDays, buildGrid, entrySeconds, entrySummary, longDayLabel, secondsOf } from './week.ts';
 
 const entry = (over: Partial<WebEntry>): WebEntry =>
   ({
@@ -21,10 +23,23 @@ const entry = (over: Partial<WebEntry>): WebEntry =>
   }) as WebEntry;
 
 describe('week grid', () => {
-  it('has 7 days across a DST change and month ends', () => {
-    expect(weekDays('2026-03-23')).toEqual(['2026-03-23', '2026-03-24', '2026-03-25', '2026-03-26', '2026-03-27', '2026-03-28', '2026-03-29']);
+  it('steps days across month ends', () => {
     expect(addDays('2026-02-28', 1)).toBe('2026-03-01');
-    expect(dayLabel('2026-02-03')).toBe('Tue 3 Feb');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+  it('names a day by its weekday and the person\u2019s date pattern, in their language', async () => {
+    const en = createFormat({ locale: 'en-GB', timeZone: 'Pacific/Kiritimati', durationStyle: 'clock', dateFormat: 'YYYY-MM-DD' });
+    expect(longDayLabel(en, '2026-02-03')).toBe('Tue 2026-02-03');
+    expect(entrySummary(en, entry({ duration_seconds: 5400, started_time: '09:00', ended_time: '10:30', notes: 'Hero' }))).toBe('1:30 · 09:00 – 10:30 · Hero');
+    expect(entrySummary(en, entry({ duration_seconds: 1800 }))).toBe('0:30');
+    const de = createFormat({ locale: 'de-DE', timeZone: 'America/Adak', durationStyle: 'decimal', dateFormat: 'DD.MM.YYYY' });
+    await i18n.changeLanguage('de');
+    try {
+      expect(longDayLabel(de, '2026-02-03')).toBe('Di., 03.02.2026');
+      expect(entrySummary(de, entry({ duration_seconds: 5400, started_time: '09:00', is_running: true, notes: 'Hero' }))).toBe('1,50 · 09:00 – läuft · Hero');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
   it('groups entries by project and task, keeps added rows, sorts by label', () => {
     const rows = buildGrid(

@@ -1,5 +1,7 @@
+import type { Format } from '../../ui/format.ts';
 import type { Choice, WebEntry } from './api.ts';
 import { choiceId, choiceLabel } from './choices.ts';
+import { timeTexts } from './texts.ts';
 
 /** The week grid's rows (project x task) and cells, from the week's entries and the rows the user added. */
 export interface GridRow {
@@ -11,12 +13,6 @@ export interface GridRow {
 }
 
 const DAY_MS = 86_400_000;
-
-/** The 7 dates from `from` (YYYY-MM-DD), computed in UTC so no device time zone moves a day. */
-export function weekDays(from: string): string[] {
-  const start = Date.parse(`${from}T00:00:00Z`);
-  return Array.from({ length: 7 }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
-}
 
 export const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
@@ -66,8 +62,18 @@ export function secondsOf(entries: WebEntry[], now: number): number {
 /** Rounded seconds, as the server rounded each entry (rounded_hours), summed in whole seconds. */
 export const roundedSecondsOf = (entries: WebEntry[]) => entries.reduce((sum, e) => sum + Math.round(e.rounded_hours * 3600), 0);
 
-/** "Tue 3 Feb" for a YYYY-MM-DD date, whatever the device's time zone. */
-const DAY_LABEL = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
-export const dayLabel = (date: string) => DAY_LABEL.format(new Date(`${date}T00:00:00Z`)).replace(',', '');
-const LONG_LABEL = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-export const longDayLabel = (date: string) => LONG_LABEL.format(new Date(`${date}T00:00:00Z`)).replace(',', '');
+/**
+ * A day as the time pages' headings name it: its weekday and the date in the person's
+ * pattern ("Mon 2026-01-12", "Mo., 12.01.2026"); `format` is the person's (useFormat).
+ */
+export const longDayLabel = (format: Format, date: string) => timeTexts('longDay', { weekday: format.weekdayShort(date), day: format.day(date) });
+
+/** How an entry reads in a list: its hours, times and notes (the current values: a save shows here), as `format` (the person's) writes them. */
+export const entrySummary = (format: Format, e: WebEntry) =>
+  [
+    format.duration(e.duration_seconds),
+    e.started_time && `${format.time(e.started_time)} – ${e.is_running ? timeTexts('running') : e.ended_time ? format.time(e.ended_time) : ''}`,
+    e.notes,
+  ]
+    .filter(Boolean)
+    .join(' · ');
