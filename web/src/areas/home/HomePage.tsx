@@ -10,6 +10,8 @@ import { homeQuery, runningQuery } from './api.ts';
 import { OverdueSection, UninvoicedSection } from './BillingSections.tsx';
 import { elapsedMs, withRunning } from './home.ts';
 import { ApprovalsSection, BudgetsSection } from './TeamSections.tsx';
+import { Emphasis } from './Emphasis.tsx';
+import { useHomeTexts } from './texts.ts';
 import { WeekSection } from './WeekSection.tsx';
 import { RecentSection, RunningSection, useTick } from './WorkSection.tsx';
 
@@ -22,6 +24,7 @@ import { RecentSection, RunningSection, useTick } from './WorkSection.tsx';
  */
 export function HomePage() {
   const { user, workspace, workspaces } = useWorkspaceSession();
+  const t = useHomeTexts();
   const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const home = useQuery(homeQuery);
   const timer = useQuery(runningQuery);
@@ -38,11 +41,11 @@ export function HomePage() {
     <div className="flex min-w-0 flex-col gap-6">
       {notice && <Alert tone="success">{notice}</Alert>}
       <div>
-        <PageHeading title={workspace.name}>Welcome, {name}</PageHeading>
+        <PageHeading title={workspace.name}>{t('welcome', { name })}</PageHeading>
         <p className="mt-1 text-sm text-stone-600">
-          You are signed in to <span className="font-medium text-stone-800">{workspace.name}</span> as {fullName} ({user.email}). Your role:{' '}
-          <span className="font-medium text-stone-800">{roleLabel(workspace.role)}</span>
-          {others > 0 && <>. Switch to your {others === 1 ? 'other workspace' : `${others} other workspaces`} with the workspace menu in the navigation</>}.
+          <Emphasis text={t('signedIn', { workspace: workspace.name, name: fullName, email: user.email })} className="font-medium text-stone-800" />{' '}
+          <Emphasis text={t('yourRole', { role: roleLabel(workspace.role) })} className="font-medium text-stone-800" />
+          {others > 0 && <> {t('switchWorkspace', { count: others })}</>}
         </p>
       </div>
 

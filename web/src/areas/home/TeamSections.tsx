@@ -1,22 +1,27 @@
-import { useLocale } from 'react-aria-components';
-import { formatDuration } from '../../ui/duration.ts';
 import { Link } from '../../ui/Link.tsx';
 import type { Home } from './api.ts';
-import { isMoneyBudget, pendingText } from './home.ts';
+import { Emphasis } from './Emphasis.tsx';
+import { isMoneyBudget } from './home.ts';
 import { Section } from './Section.tsx';
+import { useHomeTexts } from './texts.ts';
+import { useFormat } from './use-format.ts';
 
 type Approvals = NonNullable<Home['approvals']>;
 type Budgets = NonNullable<Home['budgets']>;
 
 /** Weeks submitted to the caller and not yet approved or rejected. */
 export function ApprovalsSection({ approvals }: { approvals: Approvals }) {
+  const t = useHomeTexts();
   return (
-    <Section title="Awaiting your approval" action={<Link href="/approvals">Review approvals</Link>}>
+    <Section title={t('approvals.title')} action={<Link href="/approvals">{t('approvals.review')}</Link>}>
       {approvals.weeks === 0 ? (
-        <p className="text-sm text-stone-600">Nothing awaits your approval.</p>
+        <p className="text-sm text-stone-600">{t('approvals.none')}</p>
       ) : (
         <p className="text-sm text-stone-700">
-          <span className="text-2xl font-semibold text-stone-900 tabular-nums">{approvals.weeks}</span> {pendingText(approvals.weeks, approvals.people)}.
+          <Emphasis
+            text={t(approvals.people === 1 ? 'approvals.byOne' : 'approvals.byMany', { count: approvals.weeks, people: approvals.people })}
+            className="text-2xl font-semibold text-stone-900 tabular-nums"
+          />
         </p>
       )}
     </Section>
@@ -25,13 +30,14 @@ export function ApprovalsSection({ approvals }: { approvals: Approvals }) {
 
 /** Active projects the caller watches whose budget is used at 80 % or more. */
 export function BudgetsSection({ budgets }: { budgets: Budgets }) {
-  const { locale } = useLocale();
-  const amount = (budgetBy: string, value: number) =>
-    isMoneyBudget(budgetBy) ? new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value) : `${formatDuration(Math.round(value * 3600))} h`;
+  const t = useHomeTexts();
+  const format = useFormat();
+  // Money budgets come without their currency: a plain amount.
+  const amount = (budgetBy: string, value: number) => (isMoneyBudget(budgetBy) ? format.number(value, 2) : t('budgets.hours', { hours: format.hours(value) }));
   return (
-    <Section title="Budgets">
+    <Section title={t('budgets.title')}>
       {budgets.count === 0 ? (
-        <p className="text-sm text-stone-600">No project you watch has used 80 % of its budget.</p>
+        <p className="text-sm text-stone-600">{t('budgets.none')}</p>
       ) : (
         <>
           <ul className="divide-y divide-stone-100">
@@ -44,8 +50,7 @@ export function BudgetsSection({ budgets }: { budgets: Budgets }) {
                       {p.project_name}
                     </Link>
                     <p className="truncate text-xs text-stone-600">
-                      {p.client_name} · {amount(p.budget_by, p.budget_spent)} of {amount(p.budget_by, p.budget)}
-                      {p.budget_is_monthly ? ' this month' : ''}
+                      {p.client_name} · {t(p.budget_is_monthly ? 'budgets.usedThisMonth' : 'budgets.used', { spent: amount(p.budget_by, p.budget_spent), budget: amount(p.budget_by, p.budget) })}
                     </p>
                   </div>
                   <span
@@ -55,7 +60,7 @@ export function BudgetsSection({ budgets }: { budgets: Budgets }) {
                         : 'shrink-0 rounded-sm bg-amber-50 px-2 py-0.5 text-xs font-semibold text-amber-900'
                     }
                   >
-                    {p.percent} % · {over ? 'Over budget' : 'Over 80 %'}
+                    {t(over ? 'budgets.overBudget' : 'budgets.over80', { percent: format.number(p.percent, 0) })}
                   </span>
                 </li>
               );
@@ -63,7 +68,7 @@ export function BudgetsSection({ budgets }: { budgets: Budgets }) {
           </ul>
           {budgets.count > budgets.projects.length && (
             <p className="mt-2 text-xs text-stone-600">
-              The {budgets.projects.length} most used of {budgets.count} projects.
+              {t('budgets.mostUsed', { shown: budgets.projects.length, total: budgets.count })}
             </p>
           )}
         </>

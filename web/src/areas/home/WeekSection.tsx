@@ -1,9 +1,10 @@
-import { useLocale } from 'react-aria-components';
-import { formatDuration } from '../../ui/duration.ts';
 import { Link } from '../../ui/Link.tsx';
 import type { Home } from './api.ts';
-import { dayLabel, shareOf } from './home.ts';
+import { Emphasis } from './Emphasis.tsx';
+import { shareOf } from './home.ts';
 import { Section } from './Section.tsx';
+import { useHomeTexts } from './texts.ts';
+import { useFormat } from './use-format.ts';
 
 /** A bar of tracked against expected (decorative: the numbers beside it say the same). */
 function Bar({ share, today }: { share: number | null; today?: boolean }) {
@@ -15,28 +16,29 @@ function Bar({ share, today }: { share: number | null; today?: boolean }) {
   );
 }
 
-const hours = (h: number) => formatDuration(Math.round(h * 3600));
-
 /** This week against the expected hours, per day (the running timer counted live by the caller). */
 export function WeekSection({ week, today }: { week: Home['week']; today: string }) {
-  const { locale } = useLocale();
+  const t = useHomeTexts();
+  const format = useFormat();
   const total = week.days.reduce((sum, d) => sum + d.tracked_seconds, 0);
   return (
-    <Section title="This week" action={<Link href={`/time/week?start=${week.from}`}>Open the week</Link>}>
+    <Section title={t('week.title')} action={<Link href={`/time/week?start=${week.from}`}>{t('week.open')}</Link>}>
       <p className="text-sm text-stone-700">
-        <span className="text-2xl font-semibold text-stone-900 tabular-nums">{formatDuration(total)}</span>
-        {week.expected_hours !== null ? <> of {hours(week.expected_hours)} expected</> : <> tracked</>}
+        <Emphasis
+          text={week.expected_hours !== null ? t('week.ofExpected', { tracked: format.duration(total), expected: format.hours(week.expected_hours) }) : t('week.tracked', { tracked: format.duration(total) })}
+          className="text-2xl font-semibold text-stone-900 tabular-nums"
+        />
       </p>
       <div className="mt-2">
         <Bar share={shareOf(total, week.expected_hours)} />
       </div>
       <table className="mt-4 w-full border-collapse text-sm">
-        <caption className="sr-only">Hours per day of this week</caption>
+        <caption className="sr-only">{t('week.caption')}</caption>
         <thead className="sr-only">
           <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Tracked</th>
-            <th scope="col">Expected</th>
+            <th scope="col">{t('week.day')}</th>
+            <th scope="col">{t('week.trackedColumn')}</th>
+            <th scope="col">{t('week.expectedColumn')}</th>
           </tr>
         </thead>
         <tbody>
@@ -46,13 +48,13 @@ export function WeekSection({ week, today }: { week: Home['week']; today: string
               <tr key={d.date} className={isToday ? 'font-medium text-stone-900' : 'text-stone-700'} aria-current={isToday ? 'date' : undefined}>
                 <th scope="row" className="w-28 py-1 pr-3 text-left font-normal whitespace-nowrap">
                   <Link href={`/time/day?date=${d.date}`} className="font-normal">
-                    {dayLabel(d.date, locale)}
+                    {format.weekday(d.date)}
                   </Link>
                 </th>
-                <td className="w-16 py-1 pr-3 text-right tabular-nums">{formatDuration(d.tracked_seconds)}</td>
+                <td className="w-16 py-1 pr-3 text-right tabular-nums">{format.duration(d.tracked_seconds)}</td>
                 <td className="py-1 text-stone-600">
                   <div className="flex items-center gap-3">
-                    <span className="w-20 shrink-0 text-xs whitespace-nowrap">{d.expected_hours ? `of ${hours(d.expected_hours)}` : ''}</span>
+                    <span className="w-20 shrink-0 text-xs whitespace-nowrap">{d.expected_hours ? t('week.ofHours', { hours: format.hours(d.expected_hours) }) : ''}</span>
                     <Bar share={shareOf(d.tracked_seconds, d.expected_hours)} today={isToday} />
                   </div>
                 </td>
@@ -61,7 +63,7 @@ export function WeekSection({ week, today }: { week: Home['week']; today: string
           })}
         </tbody>
       </table>
-      {week.expected_hours === null && <p className="mt-3 text-xs text-stone-600">No expected weekly hours are set for you in this workspace.</p>}
+      {week.expected_hours === null && <p className="mt-3 text-xs text-stone-600">{t('week.noExpected')}</p>}
     </Section>
   );
 }

@@ -8,6 +8,7 @@ import { formatElapsed } from '../../ui/duration.ts';
 import { Link } from '../../ui/Link.tsx';
 import { useContinueWork, type RecentWork, type RunningEntry } from './api.ts';
 import { Section } from './Section.tsx';
+import { useHomeTexts } from './texts.ts';
 
 /** Now, once a second while `active` (and at once when the tab shows again: background tabs throttle timers). */
 export function useTick(active: boolean): number {
@@ -30,8 +31,9 @@ const where = (w: { client_name?: string; project_name: string; task_name: strin
 
 /** The running timer, read-only (the timer bar in the shell stops it); its elapsed time as the caller measures it (elapsedMs). */
 export function RunningSection({ running, elapsed }: { running: RunningEntry | null; elapsed: number }) {
+  const t = useHomeTexts();
   return (
-    <Section title="Tracking now" action={<Link href="/time/day">Go to the timer</Link>}>
+    <Section title={t('running.title')} action={<Link href="/time/day">{t('running.goToTimer')}</Link>}>
       {running ? (
         <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
           <div className="min-w-0">
@@ -42,7 +44,7 @@ export function RunningSection({ running, elapsed }: { running: RunningEntry | n
           <span className="text-2xl font-semibold text-stone-900 tabular-nums">{formatElapsed(elapsed)}</span>
         </div>
       ) : (
-        <p className="text-sm text-stone-600">No timer is running. Start one in the timer bar, or continue recent work below.</p>
+        <p className="text-sm text-stone-600">{t('running.none')}</p>
       )}
     </Section>
   );
@@ -51,6 +53,7 @@ export function RunningSection({ running, elapsed }: { running: RunningEntry | n
 /** The last distinct project, task and notes, each with Continue (a new timer like it). */
 export function RecentSection({ recent, running }: { recent: RecentWork[]; running: RunningEntry | null }) {
   const start = useContinueWork();
+  const t = useHomeTexts();
   const keyFor = useIdempotencyKey();
   const [last, setLast] = useState<RecentWork | null>(null);
   const conflict = start.error instanceof HttpError && start.error.code === 'running_timer_conflict';
@@ -60,9 +63,9 @@ export function RecentSection({ recent, running }: { recent: RecentWork[]; runni
     start.mutate({ work, key: keyFor(body), replace });
   };
   return (
-    <Section title="Recent work" action={<Link href="/time/week">All your time</Link>}>
+    <Section title={t('recent.title')} action={<Link href="/time/week">{t('recent.allTime')}</Link>}>
       {recent.length === 0 ? (
-        <p className="text-sm text-stone-600">Time you track shows here, ready to continue.</p>
+        <p className="text-sm text-stone-600">{t('recent.empty')}</p>
       ) : (
         <ul className="divide-y divide-stone-100">
           {recent.map((w) => {
@@ -72,15 +75,15 @@ export function RecentSection({ recent, running }: { recent: RecentWork[]; runni
               <li key={key} className="flex items-center justify-between gap-3 py-2.5">
                 <div className="min-w-0">
                   <p className="truncate text-sm font-medium text-stone-900">{label}</p>
-                  <p className="truncate text-sm text-stone-600">{w.notes ?? 'No notes'}</p>
+                  <p className="truncate text-sm text-stone-600">{w.notes ?? t('recent.noNotes')}</p>
                 </div>
                 <Button
                   variant="secondary"
-                  aria-label={`Continue ${label}${w.notes ? `: ${w.notes}` : ''}`}
+                  aria-label={w.notes ? t('recent.continueWorkNotes', { work: label, notes: w.notes }) : t('recent.continueWork', { work: label })}
                   isPending={start.isPending && last === w}
                   onPress={() => begin(w)}
                 >
-                  Continue
+                  {t('recent.continue')}
                 </Button>
               </li>
             );
@@ -91,9 +94,9 @@ export function RecentSection({ recent, running }: { recent: RecentWork[]; runni
         <Alert className="mt-3">
           {conflict ? (
             <>
-              <p>A timer is already running{running ? ` on ${running.project.name}` : ''}.</p>
+              <p>{running ? t('recent.alreadyRunningOn', { project: running.project.name }) : t('recent.alreadyRunning')}</p>
               <Button variant="secondary" className="mt-2" onPress={() => begin(last, true)}>
-                Stop it and start this one
+                {t('recent.replace')}
               </Button>
             </>
           ) : (

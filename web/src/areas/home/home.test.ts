@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, elapsedMs, pendingText, shareOf, withRunning } from './home.ts';
+import { elapsedMs, isMoneyBudget, shareOf, withRunning } from './home.ts';
 
 describe('home page rules', () => {
   it('elapsed time: the server\u2019s duration plus the time since its answer, whatever the start', () => {
@@ -28,9 +28,9 @@ describe('home page rules', () => {
     expect(shareOf(60, null)).toBeNull();
   });
 
-  it('labels a date as a calendar day, in no time zone', () => {
-    expect(dayLabel('2026-03-29', 'en-GB')).toBe('Sun 29 Mar');
-    expect(pendingText(1, 1)).toBe('week submitted by 1 person');
-    expect(pendingText(3, 2)).toBe('weeks submitted by 2 people');
+  it('tells money budgets from hour budgets', () => {
+    expect(isMoneyBudget('task_fees')).toBe(true);
+    expect(isMoneyBudget('project_cost')).toBe(true);
+    expect(isMoneyBudget('project')).toBe(false);
   });
 });

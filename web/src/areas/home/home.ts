@@ -24,15 +24,5 @@ export function shareOf(trackedSeconds: number, expectedHours: number | null): n
   return Math.min(1, trackedSeconds / 3600 / expectedHours);
 }
 
-/** A calendar date (YYYY-MM-DD) as a short weekday and day, never through the browser's zone. */
-export function dayLabel(date: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
-}
-
-/** What follows the count in "3 weeks submitted by 2 people". */
-export function pendingText(weeks: number, people: number): string {
-  return `${weeks === 1 ? 'week' : 'weeks'} submitted by ${people} ${people === 1 ? 'person' : 'people'}`;
-}
-
 /** Budgets in hours (project, task, person) or money (task fees, project cost). */
 export const isMoneyBudget = (budgetBy: string) => budgetBy === 'task_fees' || budgetBy === 'project_cost';
