@@ -199,8 +199,9 @@ test('approved and billed entries say why and offer no edit', async ({ page, wor
   await expectClean(page);
 });
 
-const LONG = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-const longDayLabel = (date: string) => LONG.format(new Date(`${date}T00:00:00Z`)).replace(',', '');
+const WEEKDAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone: 'UTC' });
+/** A day as the calendar's columns are named: its weekday and the person's date pattern (YYYY-MM-DD unless set). */
+const longDayLabel = (date: string) => `${WEEKDAY.format(new Date(`${date}T00:00:00Z`))} ${date}`;
 /** The calendar's scale: 48 px an hour. */
 const PX_PER_MINUTE = 0.8;
 
