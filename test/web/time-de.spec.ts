@@ -26,7 +26,8 @@ const longDay = (date: string) => `${GERMAN_WEEKDAY.format(utc(date))}., ${dotte
 
 test('the timer bar, the day, the week, the calendar and home in German', async ({ page, workspace }) => {
   await ok(workspace.api('PATCH', '/web/api/profile', { language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal' }));
-  // 1.5 h at 823 EUR an hour: 1.234,50 € not yet invoiced.
+  // 1.5 h at 823 EUR an hour: 1.234,50 € not yet invoiced (without approvals, unapproved time is invoiceable).
+  await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: false }));
   const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Globex', currency: 'EUR' }));
   const task = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Design' }));
   const project = await ok(workspace.api('POST', '/api/v2/projects', { client_id: client.id, name: 'Website', task_ids: [task.id], is_billable: true, bill_by: 'project', hourly_rate: 823 }));
