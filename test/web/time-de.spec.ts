@@ -40,7 +40,7 @@ test('the timer bar, the day, the week, the calendar and home in German', async 
   await visit(page, '/', 'home-de');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Willkommen, Olive');
   await expect(page.getByRole('main')).toContainText('Sie sind bei');
-  await expect(page.getByRole('main')).toContainText('Ihre Rolle:'); // the role's own name comes from api/roles.ts, English for now
+  await expect(page.getByRole('main')).toContainText('Ihre Rolle: Inhaber.');
   await expect(page.getByRole('region', { name: 'Diese Woche' })).toContainText('1,50');
   await expect(page.getByRole('region', { name: 'Diese Woche' }).getByRole('link', { name: gridDay(today) })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Läuft gerade' })).toContainText('Kein Timer läuft.');
