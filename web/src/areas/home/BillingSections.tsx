@@ -2,7 +2,7 @@ import { Link } from '../../ui/Link.tsx';
 import type { Home } from './api.ts';
 import { Section } from './Section.tsx';
 import { useHomeTexts } from './texts.ts';
-import { useFormat } from './use-format.ts';
+import { useFormat } from '../../api/format.ts';
 
 type Uninvoiced = NonNullable<Home['uninvoiced']>;
 type Overdue = NonNullable<Home['overdue_invoices']>;

@@ -4,7 +4,7 @@ import { Emphasis } from './Emphasis.tsx';
 import { isMoneyBudget } from './home.ts';
 import { Section } from './Section.tsx';
 import { useHomeTexts } from './texts.ts';
-import { useFormat } from './use-format.ts';
+import { useFormat } from '../../api/format.ts';
 
 type Approvals = NonNullable<Home['approvals']>;
 type Budgets = NonNullable<Home['budgets']>;

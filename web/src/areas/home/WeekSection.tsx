@@ -4,7 +4,7 @@ import { Emphasis } from './Emphasis.tsx';
 import { shareOf } from './home.ts';
 import { Section } from './Section.tsx';
 import { useHomeTexts } from './texts.ts';
-import { useFormat } from './use-format.ts';
+import { useFormat } from '../../api/format.ts';
 
 /** A bar of tracked against expected (decorative: the numbers beside it say the same). */
 function Bar({ share, today }: { share: number | null; today?: boolean }) {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { useFormat } from './use-format.ts';
+import { useFormat } from '../../api/format.ts';
 import { describeError } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';

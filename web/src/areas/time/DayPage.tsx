@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DialogTrigger, Form, TextArea, TextField as AriaTextField, Label, FieldError, Text } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
-import { useFormat } from './use-format.ts';
+import { useFormat } from '../../api/format.ts';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';

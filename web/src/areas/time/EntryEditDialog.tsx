@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DialogTrigger } from 'react-aria-components';
-import { useFormat } from './use-format.ts';
+import { useFormat } from '../../api/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { sheetQuery, type WebEntry } from './api.ts';

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { DialogTrigger, type Key } from 'react-aria-components';
-import { useFormat } from './use-format.ts';
+import { useFormat } from '../../api/format.ts';
 import { HttpError, NetworkError } from '../../api/call.ts';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useFormat } from './use-format.ts';
+import { useFormat } from '../../api/format.ts';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { cx } from '../../ui/styles.ts';

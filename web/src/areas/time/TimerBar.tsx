@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FocusEvent, type Ref, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Key } from 'react-aria-components';
-import { useFormat } from './use-format.ts';
+import { useFormat } from '../../api/format.ts';
 import { HttpError } from '../../api/call.ts';
 import { describeError } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';

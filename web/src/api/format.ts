@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useWorkspaceSession } from '../api/session.ts';
+import { useWorkspaceSession } from './session.ts';
 import { createFormat, type Format } from '../ui/format.ts';
 import { LOCALES, isLanguage } from '../ui/i18n.ts';
 
