@@ -62,7 +62,7 @@ test('an administrator views each report with its chart and table, and the downl
   let calls = await visit(page, `/reports/time?${MARCH}&group_by=project`, 'reports-time');
   expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
   await expect(page.getByRole('img', { name: 'Hours and billable hours by project' }).locator('svg').first()).toBeVisible();
-  await expect(page.getByRole('row', { name: /Website/ })).toContainText('3.50');
+  await expect(page.getByRole('row', { name: /Website/ })).toContainText('3:30'); // 3.5 hours, in the owner's h:mm (the default)
   await expect(page.getByRole('row', { name: /Tokyo office/ })).toContainText('¥10,000');
   const timeApi = (await ok(workspace.api('GET', `/web/api/reports/time?${MARCH}&group_by=project`))).results as Array<{ name: string; hours: number }>;
   const timeCsv = await downloadCsv(page, 'Download CSV of time by project');
@@ -97,7 +97,7 @@ test('an administrator views each report with its chart and table, and the downl
   const budget = (await ok(workspace.api('GET', '/api/v2/reports/project_budget'))).results as Array<Record<string, unknown>>;
   const websiteBudget = budget.find((r) => r.project_id === website.id)!;
   expect(websiteBudget).toMatchObject({ budget: 10, budget_spent: 3.5, budget_remaining: 6.5 });
-  await expect(page.getByRole('row', { name: /Website/ })).toContainText('6.50');
+  await expect(page.getByRole('row', { name: /Website/ })).toContainText('6:30');
   const budgetCsv = await downloadCsv(page, 'Download CSV of the project budgets');
   expect(budgetCsv.find((r) => r[1] === 'Website')?.slice(5)).toEqual(['10', '3.5', '6.5']);
 
@@ -131,7 +131,7 @@ test('a member sees only their own time and no amount, in the page or in any res
   const tabs = page.getByRole('navigation', { name: 'Reports' });
   await expect(tabs.getByRole('link')).toHaveText(['Time']);
   await expect(page.getByRole('img', { name: 'Hours and billable hours by person' }).locator('svg').first()).toBeVisible();
-  await expect(page.getByRole('row', { name: /Mia Tester/ })).toContainText('4.50');
+  await expect(page.getByRole('row', { name: /Mia Tester/ })).toContainText('4:30');
   await expect(page.getByRole('row', { name: /Olive/ })).toHaveCount(0);
   const text = await page.locator('body').innerText();
   for (const absent of ['Billable amount', '€', '¥', '250.00', '10,000']) expect(text).not.toContain(absent);
@@ -139,7 +139,7 @@ test('a member sees only their own time and no amount, in the page or in any res
   await page.getByRole('button', { name: /Group by/ }).click();
   await page.getByRole('option', { name: 'Project' }).click();
   await expect(page).toHaveURL(/group_by=project/);
-  await expect(page.getByRole('row', { name: /Tokyo office/ })).toContainText('2.00');
+  await expect(page.getByRole('row', { name: /Tokyo office/ })).toContainText('2:00');
   const csv = await downloadCsv(page, 'Download CSV of every time entry of the period');
   expect(csv[0]).toEqual(['Date', 'Person', 'Client', 'Project', 'Task', 'Notes', 'Hours', 'Rounded hours', 'Billable']);
   expect(csv.slice(1).map((r) => r[1])).toEqual(['Mia Tester', 'Mia Tester']);

@@ -9,32 +9,35 @@ import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { choicesQuery, useCreateProject, type Choices } from './api.ts';
 import { ProjectForm, useResetOnChange } from './ProjectForm.tsx';
+import { useProjectTexts } from './texts.ts';
 import { createBody, valuesOf } from './values.ts';
 
 /** /projects/new: a project with every field the API accepts; it gets the workspace's default tasks. */
 export function NewProjectPage() {
+  const t = useProjectTexts();
   const choices = useQuery(choicesQuery());
   return (
     <div className="flex max-w-2xl flex-col gap-6">
       <div>
         <Link href="/projects" className="text-sm">
-          Back to projects
+          {t('backToProjects')}
         </Link>
-        <PageHeading className="mt-2">New project</PageHeading>
+        <PageHeading className="mt-2">{t('newProject')}</PageHeading>
       </div>
       {choices.error && <Alert>{describeError(choices.error).message}</Alert>}
       {!choices.data && !choices.error && (
         <div role="status" className="text-stone-600">
-          Loading…
+          {t('loading')}
         </div>
       )}
-      {choices.data && !choices.data.may.create && <Alert tone="info">Your role does not allow creating projects.</Alert>}
+      {choices.data && !choices.data.may.create && <Alert tone="info">{t('cannotCreate')}</Alert>}
       {choices.data?.may.create && <NewProject choices={choices.data} />}
     </div>
   );
 }
 
 function NewProject({ choices }: { choices: Choices }) {
+  const t = useProjectTexts();
   const navigate = useNavigate();
   const create = useCreateProject();
   const keyFor = useIdempotencyKey();
@@ -55,10 +58,10 @@ function NewProject({ choices }: { choices: Choices }) {
       actions={
         <div className="flex gap-2 border-t border-stone-200 pt-5">
           <Button type="submit" isPending={create.isPending}>
-            Create project
+            {t('createProject')}
           </Button>
           <Button variant="secondary" onPress={() => navigate('/projects')}>
-            Cancel
+            {t('cancel')}
           </Button>
         </div>
       }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DialogTrigger, useLocale } from 'react-aria-components';
+import { DialogTrigger } from 'react-aria-components';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -12,7 +12,8 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import { Select } from '../../ui/Select.tsx';
 import { useAddPerson, useChangePerson, useRemovePerson, userAssignmentsQuery, type Choices, type Project, type UserAssignment } from './api.ts';
-import { formatMoney } from './format.ts';
+import { useFormat } from '../../app/format.ts';
+import { useProjectTexts } from './texts.ts';
 import { RateDate } from './RateDate.tsx';
 import { changedTermsBody, newTermsBody, termsRateChanged } from './values.ts';
 
@@ -20,7 +21,8 @@ const FIELDS = ['user_id', 'is_project_manager', 'budget', 'hourly_rate', 'hourl
 
 /** The project's people (for its managers): who manages it, each person's rate and budget where shown; add, change, remove. */
 export function PeopleSection({ project, choices }: { project: Project; choices: Choices }) {
-  const { locale } = useLocale();
+  const t = useProjectTexts();
+  const format = useFormat();
   const list = useQuery(userAssignmentsQuery(project.id));
   const rows = list.data?.user_assignments ?? [];
   const showRate = rows.some((u) => u.hourly_rate !== undefined);
@@ -31,23 +33,23 @@ export function PeopleSection({ project, choices }: { project: Project; choices:
     <section aria-labelledby="people" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h2 id="people" className="text-lg font-semibold text-stone-900">
-          People
+          {t('people.heading')}
         </h2>
         <PersonDialog project={project} choices={choices} available={choices.people.filter((p) => !assigned.has(p.id))} />
       </div>
       {list.error && <Alert>{describeError(list.error).message}</Alert>}
-      {list.data && rows.length === 0 && <p className="text-sm text-stone-700">Nobody is assigned yet.</p>}
+      {list.data && rows.length === 0 && <p className="text-sm text-stone-700">{t('people.none')}</p>}
       {rows.length > 0 && (
-        <div tabIndex={0} role="region" aria-label="People table" className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
+        <div tabIndex={0} role="region" aria-label={t('people.table')} className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
           <table className="w-full min-w-[30rem] border-collapse text-sm">
-            <caption className="sr-only">People on {project.name}</caption>
+            <caption className="sr-only">{t('people.caption', { name: project.name })}</caption>
             <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
               <tr>
-                <th scope="col" className="px-3 py-2">Person</th>
-                <th scope="col" className="px-3 py-2">Role here</th>
-                {showRate && <th scope="col" className="px-3 py-2 text-right">Hourly rate</th>}
-                {showBudget && <th scope="col" className="px-3 py-2 text-right">Budget</th>}
-                <th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="px-3 py-2">{t('people.person')}</th>
+                <th scope="col" className="px-3 py-2">{t('people.roleHere')}</th>
+                {showRate && <th scope="col" className="px-3 py-2 text-right">{t('tasks.hourlyRate')}</th>}
+                {showBudget && <th scope="col" className="px-3 py-2 text-right">{t('budget')}</th>}
+                <th scope="col" className="px-3 py-2"><span className="sr-only">{t('tasks.actions')}</span></th>
               </tr>
             </thead>
             <tbody className="divide-y divide-stone-100">
@@ -55,11 +57,11 @@ export function PeopleSection({ project, choices }: { project: Project; choices:
                 <tr key={u.user_id} className={u.is_active ? '' : 'text-stone-500'}>
                   <th scope="row" className="px-3 py-2.5 text-left font-medium">
                     {u.user.name}
-                    {!u.is_active && <span className="ml-2 text-xs font-normal">(inactive)</span>}
+                    {!u.is_active && <span className="ml-2 text-xs font-normal">{t('tasks.inactive')}</span>}
                   </th>
-                  <td className="px-3 py-2.5">{u.is_project_manager ? 'Manager' : 'Member'}</td>
-                  {showRate && <td className="px-3 py-2.5 text-right tabular-nums">{u.hourly_rate == null ? '' : formatMoney(u.hourly_rate, currency, locale)}</td>}
-                  {showBudget && <td className="px-3 py-2.5 text-right tabular-nums">{u.budget == null ? '' : `${u.budget} h`}</td>}
+                  <td className="px-3 py-2.5">{u.is_project_manager ? t('people.manager') : t('people.member')}</td>
+                  {showRate && <td className="px-3 py-2.5 text-right tabular-nums">{u.hourly_rate == null ? '' : format.money(u.hourly_rate, currency)}</td>}
+                  {showBudget && <td className="px-3 py-2.5 text-right tabular-nums">{u.budget == null ? '' : t('hours', { hours: format.number(u.budget) })}</td>}
                   <td className="px-3 py-2.5 text-right whitespace-nowrap">
                     <PersonDialog project={project} choices={choices} assignment={u} available={[]} />
                     <RemoveButton project={project} assignment={u} />
@@ -75,6 +77,7 @@ export function PeopleSection({ project, choices }: { project: Project; choices:
 }
 
 function PersonDialog({ project, choices, assignment, available }: { project: Project; choices: Choices; assignment?: UserAssignment; available: Choices['people'] }) {
+  const t = useProjectTexts();
   const add = useAddPerson(project.id);
   const change = useChangePerson(project.id);
   const keyFor = useIdempotencyKey();
@@ -130,10 +133,10 @@ function PersonDialog({ project, choices, assignment, available }: { project: Pr
         setOpen(next);
       }}
     >
-      <Button variant={assignment ? 'quiet' : 'secondary'} aria-label={assignment ? `Edit ${assignment.user.name} on this project` : undefined}>
-        {assignment ? 'Edit' : 'Add a person'}
+      <Button variant={assignment ? 'quiet' : 'secondary'} aria-label={assignment ? t('people.editNamed', { name: assignment.user.name }) : undefined}>
+        {assignment ? t('people.edit') : t('people.add')}
       </Button>
-      <Dialog title={assignment ? assignment.user.name : 'Add a person to the project'}>
+      <Dialog title={assignment ? assignment.user.name : t('people.addTitle')}>
         <Form
           validationErrors={fieldErrors}
           onSubmit={(event) => {
@@ -144,9 +147,9 @@ function PersonDialog({ project, choices, assignment, available }: { project: Pr
           {summary && <Alert>{summary}</Alert>}
           {!assignment && (
             <Select
-              label="Person"
+              label={t('people.person')}
               name="user_id"
-              placeholder="Choose a person"
+              placeholder={t('people.choose')}
               options={available.map((p) => ({ id: p.id, label: p.name }))}
               selectedKey={userId}
               onSelectionChange={(key) => setUserId(key === null ? null : String(key))}
@@ -155,20 +158,20 @@ function PersonDialog({ project, choices, assignment, available }: { project: Pr
           )}
           {mayManage ? (
             <Checkbox isSelected={manager} onChange={setManager}>
-              Manages this project
+              {t('people.manages')}
             </Checkbox>
           ) : (
-            person && <p className="text-sm text-stone-600">Only people with the manager role can manage a project; owners and administrators manage every project.</p>
+            person && <p className="text-sm text-stone-600">{t('people.onlyManagers')}</p>
           )}
           {canRate && (
             <NumberField
-              label="Hourly rate on this project"
+              label={t('people.rate')}
               name="hourly_rate"
               value={rate}
               onChange={setRate}
               minValue={0}
               formatOptions={{ style: 'currency', currency: project.client.currency }}
-              description={project.bill_by === 'people' ? undefined : "Prices time when the project bills by people's rates."}
+              description={project.bill_by === 'people' ? undefined : t('people.rateHint')}
             />
           )}
           {canRate && (assignment ? rateChanged : !Number.isNaN(rate)) && (
@@ -176,21 +179,21 @@ function PersonDialog({ project, choices, assignment, available }: { project: Pr
           )}
           {canBudget && (
             <NumberField
-              label="Budget (hours)"
+              label={t('tasks.budgetHours')}
               name="budget"
               value={budget}
               onChange={setBudget}
               minValue={0}
               formatOptions={{ maximumFractionDigits: 2 }}
-              description={project.budget_by === 'person' ? undefined : "Counts when the project's budget is by person."}
+              description={project.budget_by === 'person' ? undefined : t('people.budgetHint')}
             />
           )}
           <div className="flex justify-end gap-2 pt-2">
             <Button variant="secondary" slot="close">
-              Cancel
+              {t('cancel')}
             </Button>
             <Button type="submit" isPending={mutation.isPending}>
-              {assignment ? 'Save' : 'Add person'}
+              {assignment ? t('people.save') : t('people.addPerson')}
             </Button>
           </div>
         </Form>
@@ -200,24 +203,25 @@ function PersonDialog({ project, choices, assignment, available }: { project: Pr
 }
 
 function RemoveButton({ project, assignment }: { project: Project; assignment: UserAssignment }) {
+  const t = useProjectTexts();
   const remove = useRemovePerson(project.id);
   return (
     <DialogTrigger onOpenChange={(open) => !open && remove.reset()}>
-      <Button variant="quiet" className="text-red-800" aria-label={`Remove ${assignment.user.name} from this project`}>
-        Remove
+      <Button variant="quiet" className="text-red-800" aria-label={t('people.removeNamed', { name: assignment.user.name })}>
+        {t('people.remove')}
       </Button>
-      <Dialog title={`Remove ${assignment.user.name}?`}>
+      <Dialog title={t('people.removeQuestion', { name: assignment.user.name })}>
         <div className="flex flex-col gap-4">
           {remove.error && <Alert>{describeError(remove.error).message}</Alert>}
           <p className="text-sm text-stone-700">
-            {assignment.user.name} no longer sees {project.name} or tracks time on it. Their recorded time and their rate history stay.
+            {t('people.removeExplained', { name: assignment.user.name, project: project.name })}
           </p>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" slot="close">
-              Keep
+              {t('people.keep')}
             </Button>
             <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate(assignment.user_id)}>
-              Remove
+              {t('people.remove')}
             </Button>
           </div>
         </div>

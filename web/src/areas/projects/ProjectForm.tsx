@@ -12,7 +12,8 @@ import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
 import type { Choices, Project } from './api.ts';
-import { BILL_BY_LABEL, BUDGET_BY_LABEL, formatDay, formatMoney } from './format.ts';
+import { useFormat } from '../../app/format.ts';
+import { useProjectTexts } from './texts.ts';
 import { PROJECT_LEVEL, rateChanged, type Values } from './values.ts';
 
 /** The API's fields this form shows; an error naming another goes above the form. */
@@ -55,6 +56,8 @@ export function ProjectForm(props: {
   actions: ReactNode;
 }) {
   const { choices, project, values: v, onChange, error, onSubmit, disabled, actions } = props;
+  const t = useProjectTexts();
+  const format = useFormat();
   const set = <K extends keyof Values>(key: K, value: Values[K]) => onChange({ ...v, [key]: value });
   const { fieldErrors, summary } = formErrors(error, FIELDS);
   const may = choices.may;
@@ -73,7 +76,7 @@ export function ProjectForm(props: {
   return (
     <Form
       validationErrors={fieldErrors}
-      aria-label={project ? `Edit ${project.name}` : 'New project'}
+      aria-label={project ? t('form.editNamed', { name: project.name }) : t('newProject')}
       onSubmit={(event) => {
         event.preventDefault();
         onSubmit();
@@ -82,42 +85,42 @@ export function ProjectForm(props: {
       {summary && <Alert>{summary}</Alert>}
       <fieldset disabled={disabled} className="contents">
         <ComboBox
-          label="Client"
+          label={t('client')}
           name="client_id"
           options={clients.map((c) => ({ id: c.id, label: c.name }))}
           selectedKey={v.client_id}
           onSelectionChange={(key) => set('client_id', key === null ? null : String(key))}
           isRequired
           isDisabled={disabled}
-          emptyText="No active client matches."
+          emptyText={t('form.noClientMatches')}
         />
         <div className="grid gap-5 sm:grid-cols-3">
           <div className="sm:col-span-2">
-            <TextField label="Name" name="name" value={v.name} onChange={(x) => set('name', x)} isRequired isDisabled={disabled} maxLength={255} />
+            <TextField label={t('form.name')} name="name" value={v.name} onChange={(x) => set('name', x)} isRequired isDisabled={disabled} maxLength={255} />
           </div>
-          <TextField label="Code" name="code" value={v.code} onChange={(x) => set('code', x)} isDisabled={disabled} maxLength={64} description="Optional, e.g. WEB-24." />
+          <TextField label={t('form.code')} name="code" value={v.code} onChange={(x) => set('code', x)} isDisabled={disabled} maxLength={64} description={t('form.codeHint')} />
         </div>
         <Select
-          label="Owner"
+          label={t('owner')}
           name="owner_id"
-          options={[{ id: 'none', label: 'No owner' }, ...choices.people.map((p) => ({ id: p.id, label: p.name }))]}
+          options={[{ id: 'none', label: t('form.noOwner') }, ...choices.people.map((p) => ({ id: p.id, label: p.name }))]}
           selectedKey={v.owner_id ?? 'none'}
           onSelectionChange={(key) => set('owner_id', key === 'none' || key === null ? null : String(key))}
           isDisabled={disabled}
         />
         <div className="grid gap-5 sm:grid-cols-2">
-          <DatePicker label="Starts on" name="starts_on" value={day(v.starts_on)} onChange={(d) => set('starts_on', d ? d.toString() : null)} isDisabled={disabled} />
-          <DatePicker label="Ends on" name="ends_on" value={day(v.ends_on)} onChange={(d) => set('ends_on', d ? d.toString() : null)} isDisabled={disabled} />
+          <DatePicker label={t('form.startsOn')} name="starts_on" value={day(v.starts_on)} onChange={(d) => set('starts_on', d ? d.toString() : null)} isDisabled={disabled} />
+          <DatePicker label={t('form.endsOn')} name="ends_on" value={day(v.ends_on)} onChange={(d) => set('ends_on', d ? d.toString() : null)} isDisabled={disabled} />
         </div>
         <AriaTextField name="notes" value={v.notes} onChange={(x) => set('notes', x)} isDisabled={disabled} className="flex flex-col gap-1.5">
-          <Label className={fieldLabel}>Notes</Label>
+          <Label className={fieldLabel}>{t('form.notes')}</Label>
           <TextArea rows={3} className={cx(inputBox, 'resize-y')} />
           <FieldError className={fieldError} />
         </AriaTextField>
 
         {may.set_commercial && (
           <fieldset className="flex flex-col gap-5 rounded-lg border border-stone-200 p-4">
-            <legend className="px-1 text-base font-semibold text-stone-900">Billing</legend>
+            <legend className="px-1 text-base font-semibold text-stone-900">{t('billing')}</legend>
             <Checkbox
               isSelected={v.is_billable}
               isDisabled={disabled}
@@ -125,35 +128,35 @@ export function ProjectForm(props: {
                 onChange({ ...v, is_billable: billable, bill_by: billable ? (v.bill_by === 'none' ? 'project' : v.bill_by) : 'none', is_fixed_fee: billable && v.is_fixed_fee })
               }
             >
-              Billable project
+              {t('form.billableProject')}
             </Checkbox>
             {v.is_billable && (
               <>
                 <Select
-                  label="Bill by"
+                  label={t('form.billBy')}
                   name="bill_by"
-                  options={(['project', 'tasks', 'people', 'none'] as const).map((id) => ({ id, label: BILL_BY_LABEL[id] }))}
+                  options={(['project', 'tasks', 'people', 'none'] as const).map((id) => ({ id, label: t(`billBy.${id}`) }))}
                   selectedKey={v.bill_by}
                   onSelectionChange={(key) => set('bill_by', key as Values['bill_by'])}
                   isDisabled={disabled}
-                  description="Which hourly rate prices the time: the project's, each task's or each person's (set those below the form)."
+                  description={t('form.billByHint')}
                 />
                 {v.bill_by !== 'none' && (
                   <div className="grid gap-5 sm:grid-cols-2">
                     <NumberField
-                      label="Project hourly rate"
+                      label={t('form.projectRate')}
                       name="hourly_rate"
                       value={v.hourly_rate}
                       onChange={(x) => set('hourly_rate', x)}
                       minValue={0}
                       formatOptions={money}
                       isDisabled={disabled}
-                      description={project?.hourly_rate_effective_from ? `In force since ${formatDay(project.hourly_rate_effective_from)}.` : `In ${currency}.`}
+                      description={project?.hourly_rate_effective_from ? t('form.inForceSince', { date: format.day(project.hourly_rate_effective_from) }) : t('form.inCurrency', { currency })}
                     />
                     {(newRate || !project) && (
                       <div className="flex flex-col gap-1.5">
                         <DatePicker
-                          label={project ? 'New rate applies from' : 'Rate applies from (optional)'}
+                          label={project ? t('form.newRateFrom') : t('form.rateFromOptional')}
                           name="hourly_rate_effective_from"
                           value={day(v.hourly_rate_effective_from)}
                           onChange={(d) => set('hourly_rate_effective_from', d ? d.toString() : null)}
@@ -162,18 +165,20 @@ export function ProjectForm(props: {
                         />
                         <p className={fieldDescription}>
                           {project
-                            ? `Work dated before this day keeps its earlier rate${project.hourly_rate != null ? ` (${formatMoney(project.hourly_rate, currency)})` : ''}: it is not repriced.`
-                            : 'Empty: the rate prices all of the project\u2019s work, whatever its date.'}
+                            ? project.hourly_rate != null
+                              ? t('form.keepsEarlierRateOf', { rate: format.money(project.hourly_rate, currency) })
+                              : t('form.keepsEarlierRate')
+                            : t('form.emptyPricesAll')}
                         </p>
                       </div>
                     )}
                   </div>
                 )}
                 <Checkbox isSelected={v.is_fixed_fee} onChange={(x) => set('is_fixed_fee', x)} isDisabled={disabled}>
-                  Invoiced for a fixed fee
+                  {t('form.fixedFeeInvoiced')}
                 </Checkbox>
                 {v.is_fixed_fee && (
-                  <NumberField label="Fixed fee" name="fee" value={v.fee} onChange={(x) => set('fee', x)} minValue={0} formatOptions={money} isRequired isDisabled={disabled} />
+                  <NumberField label={t('form.fixedFee')} name="fee" value={v.fee} onChange={(x) => set('fee', x)} minValue={0} formatOptions={money} isRequired isDisabled={disabled} />
                 )}
               </>
             )}
@@ -182,21 +187,21 @@ export function ProjectForm(props: {
 
         {may.set_commercial && (
           <fieldset className="flex flex-col gap-5 rounded-lg border border-stone-200 p-4">
-            <legend className="px-1 text-base font-semibold text-stone-900">Budget</legend>
+            <legend className="px-1 text-base font-semibold text-stone-900">{t('budget')}</legend>
             <Select
-              label="Budget by"
+              label={t('form.budgetBy')}
               name="budget_by"
               options={(['none', 'project', 'project_cost', 'task', 'task_fees', 'person'] as const)
                 .filter((id) => id !== 'project_cost' || may.see_internal_costs || v.budget_by === id)
-                .map((id) => ({ id, label: BUDGET_BY_LABEL[id] }))}
+                .map((id) => ({ id, label: t(`budgetBy.${id}`) }))}
               selectedKey={v.budget_by}
               onSelectionChange={(key) => set('budget_by', key as Values['budget_by'])}
               isDisabled={disabled}
-              description="Task and person budgets are set on the project's tasks and people."
+              description={t('form.budgetByHint')}
             />
             {PROJECT_LEVEL.includes(v.budget_by) && (
               <NumberField
-                label={v.budget_by === 'project' ? 'Budget (hours)' : 'Budget (cost)'}
+                label={v.budget_by === 'project' ? t('form.budgetHours') : t('form.budgetCost')}
                 name="budget"
                 value={v.budget}
                 onChange={(x) => set('budget', x)}
@@ -208,22 +213,22 @@ export function ProjectForm(props: {
             )}
             {v.budget_by !== 'none' && (
               <Checkbox isSelected={v.budget_is_monthly} onChange={(x) => set('budget_is_monthly', x)} isDisabled={disabled}>
-                Budget resets every month
+                {t('form.monthly')}
               </Checkbox>
             )}
             <Checkbox isSelected={v.show_budget_to_all} onChange={(x) => set('show_budget_to_all', x)} isDisabled={disabled}>
-              Everyone on the project sees the budget (not only its managers)
+              {t('form.showToAll')}
             </Checkbox>
             {may.see_internal_costs && (
               <NumberField
-                label="Cost budget (internal)"
+                label={t('form.costBudget')}
                 name="cost_budget"
                 value={v.cost_budget}
                 onChange={(x) => set('cost_budget', x)}
                 minValue={0}
                 formatOptions={money}
                 isDisabled={disabled}
-                description="Money at internal cost rates; optional."
+                description={t('form.costBudgetHint')}
               />
             )}
           </fieldset>

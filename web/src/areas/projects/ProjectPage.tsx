@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DialogTrigger, useLocale } from 'react-aria-components';
+import { DialogTrigger } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
 import { HttpError } from '../../api/call.ts';
 import { describeError } from '../../api/errors.ts';
@@ -10,7 +10,8 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { choicesQuery, projectQuery, useDeleteProject, useUpdateProject, type Choices, type Project } from './api.ts';
-import { BILL_BY_LABEL, formatDay, formatMoney } from './format.ts';
+import { useFormat } from '../../app/format.ts';
+import { useProjectTexts } from './texts.ts';
 import { PeopleSection } from './PeopleSection.tsx';
 import { ProjectForm, useResetOnChange } from './ProjectForm.tsx';
 import { RateHistorySection } from './RateHistorySection.tsx';
@@ -21,6 +22,7 @@ const isStale = (error: unknown) => error instanceof HttpError && error.status =
 
 /** /projects/:id: the project's fields (editable by its managers), its tasks, its people and its rate history. */
 export function ProjectPage() {
+  const t = useProjectTexts();
   const { id = '' } = useParams();
   const item = useQuery(projectQuery(id));
   const choices = useQuery(choicesQuery(id));
@@ -31,21 +33,21 @@ export function ProjectPage() {
     <div className="flex max-w-4xl flex-col gap-8">
       <div>
         <Link href="/projects" className="text-sm">
-          Back to projects
+          {t('backToProjects')}
         </Link>
-        <PageHeading className="mt-2">{project ? project.name : 'Project'}</PageHeading>
+        <PageHeading className="mt-2">{project ? project.name : t('project')}</PageHeading>
         {project && (
           <p className="mt-1 text-sm text-stone-700">
             {project.client.name}
             {project.code && ` · ${project.code}`}
-            {!project.is_active && ' · Archived'}
+            {!project.is_active && ` · ${t('archived')}`}
           </p>
         )}
       </div>
       {error && !(item.data && choices.data) && <Alert>{describeError(error).message}</Alert>}
       {!error && !(item.data && choices.data) && (
         <div role="status" className="text-stone-600">
-          Loading…
+          {t('loading')}
         </div>
       )}
       {item.data && choices.data && (
@@ -62,6 +64,7 @@ export function ProjectPage() {
 
 function Details(props: { project: Project; etag: string; choices: Choices; onRateChanged: () => void }) {
   const { project, etag, choices, onRateChanged } = props;
+  const t = useProjectTexts();
   const queryClient = useQueryClient();
   const update = useUpdateProject(project.id);
   const [values, setValues] = useState(() => valuesOf(project));
@@ -77,13 +80,13 @@ function Details(props: { project: Project; etag: string; choices: Choices; onRa
   return (
     <section aria-labelledby="details" className="flex flex-col gap-4">
       <h2 id="details" className="text-lg font-semibold text-stone-900">
-        Details
+        {t('page.details')}
       </h2>
       {stale && (
-        <Alert title="Changed by someone else">
-          <p>This project was changed by someone else since you opened it, so your changes were not saved.</p>
+        <Alert title={t('page.staleTitle')}>
+          <p>{t('page.staleText')}</p>
           <Button variant="secondary" className="mt-2" onPress={reload}>
-            Reload the project
+            {t('page.reload')}
           </Button>
         </Alert>
       )}
@@ -105,10 +108,10 @@ function Details(props: { project: Project; etag: string; choices: Choices; onRa
             <div className="flex flex-wrap items-center justify-between gap-3 border-t border-stone-200 pt-5">
               {project.is_active ? (
                 <Button type="submit" isPending={update.isPending}>
-                  Save changes
+                  {t('page.save')}
                 </Button>
               ) : (
-                <p className="text-sm text-stone-700">An archived project cannot be changed; restore it first.</p>
+                <p className="text-sm text-stone-700">{t('page.archivedCannotChange')}</p>
               )}
               <ArchiveActions project={project} etag={etag} choices={choices} />
             </div>
@@ -123,17 +126,25 @@ function Details(props: { project: Project; etag: string; choices: Choices; onRa
 
 /** What a person who may not change the project sees: its fields, and billing only when the server sent it. */
 function Summary({ project: p }: { project: Project }) {
-  const { locale } = useLocale();
+  const t = useProjectTexts();
+  const format = useFormat();
+  const money = (amount: number) => format.money(amount, p.client.currency);
   const rows: [string, string][] = [
-    ['Client', p.client.name],
-    ['Code', p.code ?? '—'],
-    ['Owner', p.owner?.name ?? 'No owner'],
-    ['Dates', p.starts_on || p.ends_on ? `${p.starts_on ? formatDay(p.starts_on, locale) : '…'} – ${p.ends_on ? formatDay(p.ends_on, locale) : '…'}` : '—'],
-    ['Billable', p.is_billable ? 'Yes' : 'No'],
+    [t('client'), p.client.name],
+    [t('page.code'), p.code ?? '—'],
+    [t('owner'), p.owner?.name ?? t('form.noOwner')],
+    [
+      t('page.dates'),
+      p.starts_on || p.ends_on
+        ? t('page.dateRange', { from: p.starts_on ? format.day(p.starts_on) : t('page.open'), to: p.ends_on ? format.day(p.ends_on) : t('page.open') })
+        : '—',
+    ],
+    [t('page.billable'), p.is_billable ? t('page.yes') : t('page.no')],
   ];
-  if (p.hourly_rate !== undefined) rows.push(['Billing', p.hourly_rate != null && p.bill_by === 'project' ? `${formatMoney(p.hourly_rate, p.client.currency, locale)} per hour` : BILL_BY_LABEL[p.bill_by]]);
-  if (p.fee != null) rows.push(['Fixed fee', formatMoney(p.fee, p.client.currency, locale)]);
-  if (p.budget != null) rows.push(['Budget', p.budget_by === 'project_cost' ? formatMoney(p.budget, p.client.currency, locale) : `${p.budget} h`]);
+  if (p.hourly_rate !== undefined)
+    rows.push([t('billing'), p.hourly_rate != null && p.bill_by === 'project' ? t('perHour', { amount: money(p.hourly_rate) }) : t(`billBy.${p.bill_by}`)]);
+  if (p.fee != null) rows.push([t('form.fixedFee'), money(p.fee)]);
+  if (p.budget != null) rows.push([t('budget'), p.budget_by === 'project_cost' ? money(p.budget) : t('hours', { hours: format.number(p.budget) })]);
   return (
     <div className="rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
@@ -150,6 +161,7 @@ function Summary({ project: p }: { project: Project }) {
 }
 
 function ArchiveActions({ project, etag, choices }: { project: Project; etag: string; choices: Choices }) {
+  const t = useProjectTexts();
   const update = useUpdateProject(project.id);
   const error = update.error && !isStale(update.error) ? describeError(update.error).message : null;
   return (
@@ -161,11 +173,11 @@ function ArchiveActions({ project, etag, choices }: { project: Project; etag: st
       )}
       {isStale(update.error) && (
         <p role="alert" className="text-sm text-red-700">
-          Changed by someone else: reload the project first.
+          {t('page.staleShort')}
         </p>
       )}
       <Button variant="secondary" isPending={update.isPending} onPress={() => update.mutate({ body: { is_active: !project.is_active }, etag })}>
-        {project.is_active ? 'Archive project' : 'Restore project'}
+        {project.is_active ? t('page.archive') : t('page.restore')}
       </Button>
       {!project.is_active && choices.may.delete && <DeleteButton project={project} etag={etag} />}
     </div>
@@ -174,32 +186,33 @@ function ArchiveActions({ project, etag, choices }: { project: Project; etag: st
 
 /** Deleting takes the page's project away (this button unmounts), so the navigation follows the mutation's promise. */
 function DeleteButton({ project, etag }: { project: Project; etag: string }) {
+  const t = useProjectTexts();
   const navigate = useNavigate();
   const remove = useDeleteProject(project.id);
   const problem = remove.error
     ? isStale(remove.error)
-      ? 'The project changed since you opened it. Close this, reload the project and try again.'
+      ? t('page.deleteStale')
       : remove.error instanceof HttpError && remove.error.status === 409
-        ? `${describeError(remove.error).message} Nothing was deleted.`
+        ? t('page.nothingDeleted', { message: describeError(remove.error).message })
         : describeError(remove.error).message
     : null;
   return (
     <DialogTrigger onOpenChange={(open) => !open && remove.reset()}>
       <Button variant="quiet" className="text-red-800">
-        Delete project
+        {t('page.delete')}
       </Button>
-      <Dialog title="Delete this project?">
+      <Dialog title={t('page.deleteQuestion')}>
         <div className="flex flex-col gap-4">
           {problem && <Alert>{problem}</Alert>}
           <p className="text-sm text-stone-700">
-            {project.name} is deleted with its time entries, expenses, task and people assignments and rates. Invoices already sent keep their lines. This cannot be undone.
+            {t('page.deleteExplained', { name: project.name })}
           </p>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" slot="close">
-              Keep it
+              {t('page.keepIt')}
             </Button>
             <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutateAsync(etag).then(() => navigate('/projects'), () => {})}>
-              Delete project
+              {t('page.delete')}
             </Button>
           </div>
         </div>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link as AriaLink, SearchField, Input, Label, useLocale } from 'react-aria-components';
+import { Link as AriaLink, SearchField, Input, Label } from 'react-aria-components';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
@@ -14,10 +14,12 @@ import { Pager } from '../../ui/Pager.tsx';
 import { mayCreateProjects } from './access.ts';
 import { choicesQuery, listQuery, type ListedProject } from './api.ts';
 import { filterOf, queryOf, searchOf, type Filter, type Status } from './filters.ts';
-import { BILL_BY_LABEL, formatMoney } from './format.ts';
+import { useFormat } from '../../app/format.ts';
+import { useProjectTexts } from './texts.ts';
 
 /** The projects the person sees, a page at a time from the server: search and filters in the URL. */
 export function ProjectsPage() {
+  const t = useProjectTexts();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const filter = filterOf(params);
@@ -34,10 +36,10 @@ export function ProjectsPage() {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <PageHeading>Projects</PageHeading>
+        <PageHeading>{t('projects')}</PageHeading>
         {mayCreate && (
           <AriaLink href="/projects/new" className={buttonClass('primary')}>
-            New project
+            {t('newProject')}
           </AriaLink>
         )}
       </div>
@@ -51,28 +53,28 @@ export function ProjectsPage() {
       {list.error && !list.data && <Alert>{describeError(list.error).message}</Alert>}
       {!list.data && !list.error && (
         <div role="status" className="rounded-lg border border-stone-200 bg-white p-6 text-stone-600 shadow-xs">
-          Loading projects…
+          {t('loadingProjects')}
         </div>
       )}
       {list.data && (
         <section aria-labelledby="projects-list" aria-busy={list.isPlaceholderData} className="flex flex-col gap-3">
           <h2 id="projects-list" className="sr-only">
-            Project list
+            {t('projectList')}
           </h2>
           {list.data.projects.length === 0 ? (
             <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">
               {filtered ? (
                 <p>
-                  No projects match. <Link href="/projects">Show all active projects</Link>
+                  {t('noMatch')} <Link href="/projects">{t('showAllActive')}</Link>
                 </p>
               ) : (
-                <p>No projects yet.{mayCreate && <> <Link href="/projects/new">Create the first project</Link>.</>}</p>
+                <p>{t('noProjectsYet')}{mayCreate && <> <Link href="/projects/new">{t('createFirst')}</Link>.</>}</p>
               )}
             </div>
           ) : (
             <ProjectTable projects={list.data.projects} />
           )}
-          {list.data.total_pages > 1 && <Pager list={list.data} noun="projects" onPage={(page) => go({ ...filter, page })} />}
+          {list.data.total_pages > 1 && <Pager list={list.data} noun={t('pagerNoun')} onPage={(page) => go({ ...filter, page })} />}
         </section>
       )}
     </div>
@@ -87,6 +89,7 @@ function Filters(props: {
   onChange: (f: Filter) => void;
 }) {
   const { filter, clients, people, onWant, onChange } = props;
+  const t = useProjectTexts();
   const [text, setText] = useState(filter.search ?? '');
   // A search changed by the URL (a link, back and forward) replaces what the box holds.
   const [seen, setSeen] = useState(filter.search);
@@ -102,52 +105,53 @@ function Filters(props: {
     return () => clearTimeout(timer);
   }, [text, filter, onChange]);
   const statuses: SelectOption[] = [
-    { id: 'active', label: 'Active' },
-    { id: 'archived', label: 'Archived' },
-    { id: 'all', label: 'Active and archived' },
+    { id: 'active', label: t('statuses.active') },
+    { id: 'archived', label: t('statuses.archived') },
+    { id: 'all', label: t('statuses.all') },
   ];
   return (
-    <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" role="group" aria-label="Filters">
+    <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" role="group" aria-label={t('filters')}>
       <SearchField value={text} onChange={setText} className="flex flex-col gap-1.5">
-        <Label className={fieldLabel}>Search</Label>
-        <Input className={cx(inputBox, '[&::-webkit-search-cancel-button]:hidden')} placeholder="Name or code" />
+        <Label className={fieldLabel}>{t('search')}</Label>
+        <Input className={cx(inputBox, '[&::-webkit-search-cancel-button]:hidden')} placeholder={t('searchPlaceholder')} />
       </SearchField>
       <Select
-        label="Client"
-        options={[{ id: 'all', label: 'All clients' }, ...clients.map((c) => ({ id: c.id, label: c.name }))]}
+        label={t('client')}
+        options={[{ id: 'all', label: t('allClients') }, ...clients.map((c) => ({ id: c.id, label: c.name }))]}
         selectedKey={filter.client_id ?? 'all'}
         onFocus={onWant}
         onOpenChange={onWant}
         onSelectionChange={(key) => onChange({ ...filter, client_id: key === 'all' ? undefined : String(key) })}
       />
       <Select
-        label="Owner"
-        options={[{ id: 'all', label: 'Anyone' }, ...people.map((p) => ({ id: p.id, label: p.name }))]}
+        label={t('owner')}
+        options={[{ id: 'all', label: t('anyone') }, ...people.map((p) => ({ id: p.id, label: p.name }))]}
         selectedKey={filter.owner_id ?? 'all'}
         onFocus={onWant}
         onOpenChange={onWant}
         onSelectionChange={(key) => onChange({ ...filter, owner_id: key === 'all' ? undefined : String(key) })}
       />
-      <Select label="Status" options={statuses} selectedKey={filter.status} onSelectionChange={(key) => onChange({ ...filter, status: key as Status })} />
+      <Select label={t('status')} options={statuses} selectedKey={filter.status} onSelectionChange={(key) => onChange({ ...filter, status: key as Status })} />
     </div>
   );
 }
 
 function ProjectTable({ projects }: { projects: ListedProject[] }) {
+  const t = useProjectTexts();
   // Billing and budget columns only when the server sent them (they are absent for those who may not see them).
   const showRate = projects.some((p) => p.hourly_rate !== undefined || p.fee !== undefined);
   const showBudget = projects.some((p) => p.budget !== undefined);
   return (
-    <div tabIndex={0} role="region" aria-label="Projects table" className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
+    <div tabIndex={0} role="region" aria-label={t('table')} className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
       <table className="w-full min-w-[36rem] border-collapse text-sm">
-        <caption className="sr-only">Projects, by name</caption>
+        <caption className="sr-only">{t('byName')}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>
-            <th scope="col" className="px-3 py-2">Project</th>
-            <th scope="col" className="px-3 py-2">Client</th>
-            <th scope="col" className="px-3 py-2">Owner</th>
-            {showRate && <th scope="col" className="px-3 py-2">Billing</th>}
-            {showBudget && <th scope="col" className="px-3 py-2 text-right">Budget</th>}
+            <th scope="col" className="px-3 py-2">{t('project')}</th>
+            <th scope="col" className="px-3 py-2">{t('client')}</th>
+            <th scope="col" className="px-3 py-2">{t('owner')}</th>
+            {showRate && <th scope="col" className="px-3 py-2">{t('billing')}</th>}
+            {showBudget && <th scope="col" className="px-3 py-2 text-right">{t('budget')}</th>}
           </tr>
         </thead>
         <tbody className="divide-y divide-stone-100">
@@ -161,7 +165,8 @@ function ProjectTable({ projects }: { projects: ListedProject[] }) {
 }
 
 function ProjectRow({ project: p, showRate, showBudget }: { project: ListedProject; showRate: boolean; showBudget: boolean }) {
-  const { locale } = useLocale();
+  const t = useProjectTexts();
+  const format = useFormat();
   const currency = p.client.currency ?? 'USD';
   return (
     <tr className="align-top">
@@ -170,22 +175,22 @@ function ProjectRow({ project: p, showRate, showBudget }: { project: ListedProje
           {p.name}
         </Link>
         {p.code && <span className="ml-2 text-xs text-stone-600">{p.code}</span>}
-        {!p.is_active && <span className="ml-2 rounded-sm bg-stone-100 px-1.5 py-0.5 text-xs text-stone-700">Archived</span>}
+        {!p.is_active && <span className="ml-2 rounded-sm bg-stone-100 px-1.5 py-0.5 text-xs text-stone-700">{t('archived')}</span>}
       </th>
       <td className="px-3 py-2.5 text-stone-800">{p.client.name}</td>
-      <td className="px-3 py-2.5 text-stone-700">{p.owner?.name ?? <span className="text-stone-500">None</span>}</td>
+      <td className="px-3 py-2.5 text-stone-700">{p.owner?.name ?? <span className="text-stone-500">{t('none')}</span>}</td>
       {showRate && (
         <td className="px-3 py-2.5 text-stone-700">
           {p.is_fixed_fee && p.fee != null
-            ? `Fixed fee ${formatMoney(p.fee, currency, locale)}`
+            ? t('fixedFee', { amount: format.money(p.fee, currency) })
             : p.bill_by === 'project' && p.hourly_rate != null
-              ? `${formatMoney(p.hourly_rate, currency, locale)} per hour`
-              : BILL_BY_LABEL[p.bill_by ?? 'none']}
+              ? t('perHour', { amount: format.money(p.hourly_rate, currency) })
+              : t(`billBy.${p.bill_by ?? 'none'}`)}
         </td>
       )}
       {showBudget && (
         <td className="px-3 py-2.5 text-right tabular-nums">
-          {p.budget == null ? '' : p.budget_by === 'project_cost' ? formatMoney(p.budget, currency, locale) : `${p.budget} h`}
+          {p.budget == null ? '' : p.budget_by === 'project_cost' ? format.money(p.budget, currency) : t('hours', { hours: format.number(p.budget) })}
         </td>
       )}
     </tr>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DialogTrigger, useLocale } from 'react-aria-components';
+import { DialogTrigger } from 'react-aria-components';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -11,7 +11,8 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import { Select } from '../../ui/Select.tsx';
 import { taskAssignmentsQuery, useAddTask, useChangeTask, type Choices, type Project, type TaskAssignment } from './api.ts';
-import { formatMoney } from './format.ts';
+import { useFormat } from '../../app/format.ts';
+import { useProjectTexts } from './texts.ts';
 import { RateDate } from './RateDate.tsx';
 import { changedTermsBody, newTermsBody, termsRateChanged } from './values.ts';
 
@@ -22,54 +23,55 @@ const budgetIsMoney = (project: Project) => project.budget_by === 'task_fees';
 
 /** The project's tasks: billable or not, budget and rate where the server shows them; add, change, deactivate. */
 export function TasksSection({ project, choices }: { project: Project; choices: Choices }) {
-  const { locale } = useLocale();
+  const t = useProjectTexts();
+  const format = useFormat();
   const list = useQuery(taskAssignmentsQuery(project.id));
   const rows = list.data?.task_assignments ?? [];
-  const showBudget = rows.some((t) => t.budget !== undefined);
-  const showRate = rows.some((t) => t.hourly_rate !== undefined);
+  const showBudget = rows.some((a) => a.budget !== undefined);
+  const showRate = rows.some((a) => a.hourly_rate !== undefined);
   const may = choices.may.edit_tasks && project.is_active;
   const currency = project.client.currency;
-  const assigned = new Set(rows.map((t) => t.task_id));
+  const assigned = new Set(rows.map((a) => a.task_id));
   return (
     <section aria-labelledby="tasks" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h2 id="tasks" className="text-lg font-semibold text-stone-900">
-          Tasks
+          {t('tasks.heading')}
         </h2>
-        {may && <TaskDialog project={project} choices={choices} available={choices.tasks.filter((t) => !assigned.has(t.id))} />}
+        {may && <TaskDialog project={project} choices={choices} available={choices.tasks.filter((task) => !assigned.has(task.id))} />}
       </div>
       {list.error && <Alert>{describeError(list.error).message}</Alert>}
-      {list.data && rows.length === 0 && <p className="text-sm text-stone-700">No tasks on this project yet.</p>}
+      {list.data && rows.length === 0 && <p className="text-sm text-stone-700">{t('tasks.none')}</p>}
       {rows.length > 0 && (
-        <div tabIndex={0} role="region" aria-label="Tasks table" className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
+        <div tabIndex={0} role="region" aria-label={t('tasks.table')} className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
           <table className="w-full min-w-[30rem] border-collapse text-sm">
-            <caption className="sr-only">Tasks of {project.name}</caption>
+            <caption className="sr-only">{t('tasks.caption', { name: project.name })}</caption>
             <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
               <tr>
-                <th scope="col" className="px-3 py-2">Task</th>
-                <th scope="col" className="px-3 py-2">Billable</th>
-                {showBudget && <th scope="col" className="px-3 py-2 text-right">Budget</th>}
-                {showRate && <th scope="col" className="px-3 py-2 text-right">Hourly rate</th>}
-                {may && <th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>}
+                <th scope="col" className="px-3 py-2">{t('tasks.task')}</th>
+                <th scope="col" className="px-3 py-2">{t('tasks.billable')}</th>
+                {showBudget && <th scope="col" className="px-3 py-2 text-right">{t('budget')}</th>}
+                {showRate && <th scope="col" className="px-3 py-2 text-right">{t('tasks.hourlyRate')}</th>}
+                {may && <th scope="col" className="px-3 py-2"><span className="sr-only">{t('tasks.actions')}</span></th>}
               </tr>
             </thead>
             <tbody className="divide-y divide-stone-100">
-              {rows.map((t) => (
-                <tr key={t.task_id} className={t.is_active ? '' : 'text-stone-500'}>
+              {rows.map((a) => (
+                <tr key={a.task_id} className={a.is_active ? '' : 'text-stone-500'}>
                   <th scope="row" className="px-3 py-2.5 text-left font-medium">
-                    {t.task.name}
-                    {!t.is_active && <span className="ml-2 text-xs font-normal">(inactive)</span>}
+                    {a.task.name}
+                    {!a.is_active && <span className="ml-2 text-xs font-normal">{t('tasks.inactive')}</span>}
                   </th>
-                  <td className="px-3 py-2.5">{t.billable ? 'Yes' : 'No'}</td>
+                  <td className="px-3 py-2.5">{a.billable ? t('page.yes') : t('page.no')}</td>
                   {showBudget && (
                     <td className="px-3 py-2.5 text-right tabular-nums">
-                      {t.budget == null ? '' : budgetIsMoney(project) ? formatMoney(t.budget, currency, locale) : `${t.budget} h`}
+                      {a.budget == null ? '' : budgetIsMoney(project) ? format.money(a.budget, currency) : t('hours', { hours: format.number(a.budget) })}
                     </td>
                   )}
-                  {showRate && <td className="px-3 py-2.5 text-right tabular-nums">{t.hourly_rate == null ? '' : formatMoney(t.hourly_rate, currency, locale)}</td>}
+                  {showRate && <td className="px-3 py-2.5 text-right tabular-nums">{a.hourly_rate == null ? '' : format.money(a.hourly_rate, currency)}</td>}
                   {may && (
                     <td className="px-3 py-2.5 text-right whitespace-nowrap">
-                      <TaskDialog project={project} choices={choices} assignment={t} available={[]} />
+                      <TaskDialog project={project} choices={choices} assignment={a} available={[]} />
                     </td>
                   )}
                 </tr>
@@ -84,6 +86,7 @@ export function TasksSection({ project, choices }: { project: Project; choices: 
 
 /** Adds a task (no `assignment`) or changes one: billable, budget, rate from a date, active. */
 function TaskDialog({ project, choices, assignment, available }: { project: Project; choices: Choices; assignment?: TaskAssignment; available: Choices['tasks'] }) {
+  const t = useProjectTexts();
   const add = useAddTask(project.id);
   const change = useChangeTask(project.id);
   const mutation = assignment ? change : add;
@@ -139,10 +142,10 @@ function TaskDialog({ project, choices, assignment, available }: { project: Proj
         setOpen(next);
       }}
     >
-      <Button variant={assignment ? 'quiet' : 'secondary'} aria-label={assignment ? `Edit task ${name}` : undefined}>
-        {assignment ? 'Edit' : 'Add a task'}
+      <Button variant={assignment ? 'quiet' : 'secondary'} aria-label={assignment ? t('tasks.editNamed', { name }) : undefined}>
+        {assignment ? t('tasks.edit') : t('tasks.add')}
       </Button>
-      <Dialog title={assignment ? `Task: ${name}` : 'Add a task to the project'}>
+      <Dialog title={assignment ? t('tasks.titleNamed', { name }) : t('tasks.addTitle')}>
         <Form
           validationErrors={fieldErrors}
           onSubmit={(event) => {
@@ -153,41 +156,41 @@ function TaskDialog({ project, choices, assignment, available }: { project: Proj
           {summary && <Alert>{summary}</Alert>}
           {!assignment && (
             <Select
-              label="Task"
+              label={t('tasks.task')}
               name="task_id"
-              placeholder="Choose a task"
-              options={available.map((t) => ({ id: t.id, label: t.name }))}
+              placeholder={t('tasks.choose')}
+              options={available.map((task) => ({ id: task.id, label: task.name }))}
               selectedKey={taskId}
               onSelectionChange={(key) => {
                 setTaskId(key === null ? null : String(key));
-                setBillable(available.find((t) => t.id === key)?.billable_by_default ?? true);
+                setBillable(available.find((task) => task.id === key)?.billable_by_default ?? true);
               }}
               isRequired
             />
           )}
           <Checkbox isSelected={billable} onChange={setBillable}>
-            Billable on this project
+            {t('tasks.billableHere')}
           </Checkbox>
           {canBudget && (
             <NumberField
-              label={budgetIsMoney(project) ? 'Budget (fees)' : 'Budget (hours)'}
+              label={budgetIsMoney(project) ? t('tasks.budgetFees') : t('tasks.budgetHours')}
               name="budget"
               value={budget}
               onChange={setBudget}
               minValue={0}
               formatOptions={budgetIsMoney(project) ? { style: 'currency', currency: project.client.currency } : { maximumFractionDigits: 2 }}
-              description={project.budget_by === 'task' || project.budget_by === 'task_fees' ? undefined : "Counts when the project's budget is by task."}
+              description={project.budget_by === 'task' || project.budget_by === 'task_fees' ? undefined : t('tasks.budgetHint')}
             />
           )}
           {canRate && (
             <NumberField
-              label="Hourly rate"
+              label={t('tasks.hourlyRate')}
               name="hourly_rate"
               value={rate}
               onChange={setRate}
               minValue={0}
               formatOptions={{ style: 'currency', currency: project.client.currency }}
-              description={project.bill_by === 'tasks' ? undefined : 'Prices time when the project bills by task rates.'}
+              description={project.bill_by === 'tasks' ? undefined : t('tasks.rateHint')}
             />
           )}
           {canRate && (assignment ? rateChanged : !Number.isNaN(rate)) && (
@@ -200,15 +203,15 @@ function TaskDialog({ project, choices, assignment, available }: { project: Proj
                 isPending={change.isPending}
                 onPress={() => change.mutate({ taskId: assignment.task_id, body: { is_active: !assignment.is_active } }, { onSuccess: () => setOpen(false) })}
               >
-                {assignment.is_active ? 'Deactivate task' : 'Reactivate task'}
+                {assignment.is_active ? t('tasks.deactivate') : t('tasks.reactivate')}
               </Button>
             )}
             <span className="ml-auto flex gap-2">
               <Button variant="secondary" slot="close">
-                Cancel
+                {t('cancel')}
               </Button>
               <Button type="submit" isPending={mutation.isPending}>
-                {assignment ? 'Save task' : 'Add task'}
+                {assignment ? t('tasks.save') : t('tasks.addTask')}
               </Button>
             </span>
           </div>

@@ -1,12 +1,16 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useFormat } from '../../app/format.ts';
 import { largestRows } from './chart-rows.ts';
+import { useReportTexts } from './texts.ts';
 
 /**
  * The reports' bar charts (recharts, in this chunk only). A chart is a picture of the
  * table beside it: role="img" with a name saying what it shows, its parts hidden from
  * screen readers (the table has every number). Horizontal bars, so long names fit at
  * phone width; at most `limit` rows, the largest by `rankBy` (default: the first
- * series), so a long report shows its biggest items (the table lists all).
+ * series), so a long report shows its biggest items (the table lists all). Numbers go
+ * through the person's Format (recharts takes a formatter per axis tick, tooltip and
+ * legend): hours in their duration style, money as plain numbers in their language.
  */
 export interface Series {
   key: string;
@@ -18,19 +22,22 @@ export interface BarsChartProps {
   label: string;
   data: Array<Record<string, string | number | null>>;
   series: Series[];
-  format: (value: number) => string;
+  /** What the bars count: hours (the person's duration style) or an amount (a plain number; a chart never mixes currencies). */
+  unit: 'hours' | 'amount';
   limit?: number;
   /** The key the rows are ranked by when there are more than `limit`; the first series' by default. */
   rankBy?: string;
 }
 
-/** Axis ticks: short numbers (0.9, 1.8), the tooltip has the exact ones. */
-const tick = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
-
 const truncate = (text: string, max = 18) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-export function BarsChart({ label, data, series, format, limit = 15, rankBy = series[0]?.key ?? 'name' }: BarsChartProps) {
+export function BarsChart({ label, data, series, unit, limit = 15, rankBy = series[0]?.key ?? 'name' }: BarsChartProps) {
+  const t = useReportTexts();
+  const format = useFormat();
   const rows = data.length > limit ? largestRows(data, rankBy, limit) : data;
+  // The tooltip has the exact value; axis ticks are short (1.5, or 1:30 for those who read hours as h:mm).
+  const exact = (v: number) => (unit === 'hours' ? format.hours(v) : format.number(v));
+  const tick = (v: number) => (unit === 'hours' && format.settings.durationStyle === 'clock' ? format.hours(v) : format.number(v, 1));
   const height = 70 + rows.length * (series.length * 14 + 14);
   return (
     <figure className="rounded-lg border border-stone-200 bg-white p-3 shadow-xs">
@@ -38,9 +45,9 @@ export function BarsChart({ label, data, series, format, limit = 15, rankBy = se
         <ResponsiveContainer width="100%" height={height}>
           <BarChart layout="vertical" data={rows} margin={{ top: 4, right: 16, bottom: 4, left: 4 }} accessibilityLayer={false}>
             <CartesianGrid horizontal={false} stroke="#e7e5e4" />
-            <XAxis type="number" tickFormatter={(v: number) => tick.format(v)} stroke="#57534e" fontSize={12} />
+            <XAxis type="number" tickFormatter={(v: number) => tick(v)} stroke="#57534e" fontSize={12} />
             <YAxis type="category" dataKey="name" width={110} tickFormatter={(v: string) => truncate(v)} stroke="#57534e" fontSize={12} interval={0} />
-            <Tooltip formatter={(v) => format(Number(v))} isAnimationActive={false} />
+            <Tooltip formatter={(v) => exact(Number(v))} isAnimationActive={false} />
             <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span className="text-stone-700">{value}</span>} />
             {series.map((s) => (
               <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} isAnimationActive={false} />
@@ -49,8 +56,7 @@ export function BarsChart({ label, data, series, format, limit = 15, rankBy = se
         </ResponsiveContainer>
       </div>
       <figcaption className="mt-2 text-xs text-stone-600">
-        {label}
-        {data.length > rows.length ? ` (the ${rows.length} largest of ${data.length}; the table lists all)` : ''}.
+        {data.length > rows.length ? t('chart.largest', { label, shown: rows.length, count: data.length }) : t('chart.all', { label })}
       </figcaption>
     </figure>
   );

@@ -1,50 +1,50 @@
 import { useQuery } from '@tanstack/react-query';
-import { useLocale } from 'react-aria-components';
-import { useSearchParams } from 'react-router';
+import { useFormat } from '../../app/format.ts';
 import { teamQuery, type TeamRow } from './api.ts';
-import { currenciesOf, formatHours } from './format.ts';
-import { periodOf, spanDays } from './period.ts';
-import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th } from './parts.tsx';
+import { currenciesOf } from './currencies.ts';
+import { spanDays } from './period.ts';
+import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod } from './parts.tsx';
+import { useReportTexts } from './texts.ts';
 import { Alert } from '../../ui/Alert.tsx';
 
 const MAX_DAYS = 366;
 
 /** Hours and billable hours per person, and billable amounts per currency (one column each, never added together). */
 export function TeamReportPage() {
-  const [params] = useSearchParams();
-  const range = periodOf(params);
+  const t = useReportTexts();
+  const range = usePeriod();
   const tooLong = spanDays(range) > MAX_DAYS;
   const { data, error, isPlaceholderData } = useQuery({ ...teamQuery(range), enabled: !tooLong });
 
   return (
     <section aria-labelledby="team-report" className="flex flex-col gap-4">
       <h2 id="team-report" className="text-lg font-semibold text-stone-900">
-        Team time
+        {t('team.heading')}
       </h2>
       <PeriodPicker range={range} />
-      {tooLong && <Alert>The team report covers at most a year: choose a shorter period.</Alert>}
+      {tooLong && <Alert>{t('team.tooLong')}</Alert>}
       {error && !data && <LoadError error={error} />}
-      {!data && !error && !tooLong && <Loading what="the team report" />}
+      {!data && !error && !tooLong && <Loading text={t('loading.team')} />}
       {data && !tooLong && (
         <div aria-busy={isPlaceholderData} className="flex flex-col gap-4">
           {data.results.length === 0 ? (
-            <Empty>Nobody in your team tracked time in this period.</Empty>
+            <Empty>{t('team.empty')}</Empty>
           ) : (
             <>
               <Chart
-                label="Hours and billable hours per person"
+                label={t('team.chart')}
                 data={data.results.map((r) => ({ name: r.user_name, hours: r.total_hours, billable_hours: r.billable_hours }))}
                 series={[
-                  { key: 'hours', label: 'Hours', color: '#0f766e' },
-                  { key: 'billable_hours', label: 'Billable hours', color: '#f59e0b' },
+                  { key: 'hours', label: t('hours'), color: '#0f766e' },
+                  { key: 'billable_hours', label: t('billableHours'), color: '#f59e0b' },
                 ]}
-                format={(v) => formatHours(v)}
+                unit="hours"
               />
               <TeamTable rows={data.results} />
-              {data.total_pages > 1 && <p className="text-sm text-stone-600">The first {data.results.length} of {data.total_entries} people; the downloads list everyone.</p>}
+              {data.total_pages > 1 && <p className="text-sm text-stone-600">{t('team.firstOf', { shown: data.results.length, count: data.total_entries })}</p>}
             </>
           )}
-          <Downloads report="team" params={range} label="the team report" />
+          <Downloads report="team" params={range} label={t('team.download')} />
         </div>
       )}
     </section>
@@ -52,22 +52,23 @@ export function TeamReportPage() {
 }
 
 function TeamTable({ rows }: { rows: TeamRow[] }) {
-  const { locale } = useLocale();
+  const t = useReportTexts();
+  const format = useFormat();
   const amounts = rows.some((r) => r.billable_amounts !== undefined);
   const currencies = currenciesOf(rows);
   return (
-    <TableBox label={"Hours per person, table"}>
+    <TableBox label={t('team.table')}>
       <table className={`w-full border-collapse text-sm ${amounts ? 'min-w-[32rem]' : ''}`}>
-        <caption className="sr-only">Hours per person</caption>
+        <caption className="sr-only">{t('team.caption')}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>
-            <th scope="col" className={th}>Person</th>
-            <th scope="col" className={`${th} text-right`}>Hours</th>
-            <th scope="col" className={`${th} text-right`}>Billable hours</th>
+            <th scope="col" className={th}>{t('team.person')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('hours')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('billableHours')}</th>
             {amounts &&
               currencies.map((c) => (
                 <th key={c} scope="col" className={`${th} text-right`}>
-                  Billable amount ({c})
+                  {t('billableAmount', { currency: c })}
                 </th>
               ))}
           </tr>
@@ -77,11 +78,11 @@ function TeamTable({ rows }: { rows: TeamRow[] }) {
             <tr key={r.user_id}>
               <th scope="row" className="px-3 py-2.5 text-left font-medium text-stone-900">
                 {r.user_name}
-                {r.is_contractor && <span className="ml-2 text-xs font-normal text-stone-600">Contractor</span>}
+                {r.is_contractor && <span className="ml-2 text-xs font-normal text-stone-600">{t('team.contractor')}</span>}
               </th>
-              <td className={num}>{formatHours(r.total_hours, locale)}</td>
-              <td className={num}>{formatHours(r.billable_hours, locale)}</td>
-              {amounts && <AmountCells amounts={r.billable_amounts} currencies={currencies} locale={locale} />}
+              <td className={num}>{format.hours(r.total_hours)}</td>
+              <td className={num}>{format.hours(r.billable_hours)}</td>
+              {amounts && <AmountCells amounts={r.billable_amounts} currencies={currencies} />}
             </tr>
           ))}
         </tbody>

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link as AriaLink, useLocale } from 'react-aria-components';
-import { useSearchParams } from 'react-router';
+import { Link as AriaLink } from 'react-aria-components';
+import { useFormat } from '../../app/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
 import { uninvoicedQuery, type Range, type UninvoicedRow } from './api.ts';
-import { formatHours, formatMoney } from './format.ts';
-import { periodOf, spanDays } from './period.ts';
-import { Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th } from './parts.tsx';
+import { spanDays } from './period.ts';
+import { Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod } from './parts.tsx';
+import { useReportTexts } from './texts.ts';
 
 const MAX_DAYS = 366;
 
@@ -34,42 +34,42 @@ export function invoiceHref(group: ClientGroup, range: Range) {
 
 /** Uninvoiced time and expenses per client and project, with "Create invoice" per client. */
 export function UninvoicedReportPage() {
-  const [params] = useSearchParams();
-  const range = periodOf(params);
+  const t = useReportTexts();
+  const range = usePeriod();
   const tooLong = spanDays(range) > MAX_DAYS;
   const { data, error, isPlaceholderData } = useQuery({ ...uninvoicedQuery(range), enabled: !tooLong });
 
   return (
     <section aria-labelledby="uninvoiced-report" className="flex flex-col gap-4">
       <h2 id="uninvoiced-report" className="text-lg font-semibold text-stone-900">
-        Uninvoiced
+        {t('uninvoiced.heading')}
       </h2>
       <PeriodPicker range={range} />
-      {tooLong && <Alert>The uninvoiced report covers at most a year: choose a shorter period.</Alert>}
+      {tooLong && <Alert>{t('uninvoiced.tooLong')}</Alert>}
       {error && !data && <LoadError error={error} />}
-      {!data && !error && !tooLong && <Loading what="the uninvoiced report" />}
+      {!data && !error && !tooLong && <Loading text={t('loading.uninvoiced')} />}
       {data && !tooLong && (
         <div aria-busy={isPlaceholderData} className="flex flex-col gap-4">
           {data.results.length === 0 ? (
-            <Empty>Nothing left to invoice in this period.</Empty>
+            <Empty>{t('uninvoiced.empty')}</Empty>
           ) : (
             <>
               <Chart
-                label="Uninvoiced hours per project"
+                label={t('uninvoiced.chart')}
                 data={data.results.map((r) => ({ name: r.project_name, uninvoiced_hours: r.uninvoiced_hours, total_hours: r.total_hours }))}
                 series={[
-                  { key: 'total_hours', label: 'Hours', color: '#a8a29e' },
-                  { key: 'uninvoiced_hours', label: 'Uninvoiced hours', color: '#0f766e' },
+                  { key: 'total_hours', label: t('hours'), color: '#a8a29e' },
+                  { key: 'uninvoiced_hours', label: t('uninvoiced.uninvoicedHours'), color: '#0f766e' },
                 ]}
-                format={(v) => formatHours(v)}
+                unit="hours"
               />
               {byClient(data.results).map((group) => (
                 <ClientTable key={group.client_id} group={group} range={range} />
               ))}
-              {data.total_pages > 1 && <p className="text-sm text-stone-600">The first {data.results.length} of {data.total_entries} projects; the downloads list all.</p>}
+              {data.total_pages > 1 && <p className="text-sm text-stone-600">{t('uninvoiced.firstOf', { shown: data.results.length, count: data.total_entries })}</p>}
             </>
           )}
-          <Downloads report="uninvoiced" params={range} label="the uninvoiced report" />
+          <Downloads report="uninvoiced" params={range} label={t('uninvoiced.download')} />
         </div>
       )}
     </section>
@@ -77,7 +77,8 @@ export function UninvoicedReportPage() {
 }
 
 function ClientTable({ group, range }: { group: ClientGroup; range: Range }) {
-  const { locale } = useLocale();
+  const t = useReportTexts();
+  const format = useFormat();
   const id = `client-${group.client_id}`;
   return (
     <section aria-labelledby={id} className="flex flex-col gap-2">
@@ -85,20 +86,20 @@ function ClientTable({ group, range }: { group: ClientGroup; range: Range }) {
         <h3 id={id} className="font-semibold text-stone-900">
           {group.client_name}
         </h3>
-        <AriaLink href={invoiceHref(group, range)} className={buttonClass('primary')} aria-label={`Create invoice for ${group.client_name}`}>
-          Create invoice
+        <AriaLink href={invoiceHref(group, range)} className={buttonClass('primary')} aria-label={t('uninvoiced.createFor', { name: group.client_name })}>
+          {t('uninvoiced.create')}
         </AriaLink>
       </div>
-      <TableBox label={`Uninvoiced work for ${group.client_name}, table`}>
+      <TableBox label={t('uninvoiced.table', { name: group.client_name })}>
         <table className="w-full min-w-[36rem] border-collapse text-sm">
-          <caption className="sr-only">Uninvoiced work for {group.client_name}</caption>
+          <caption className="sr-only">{t('uninvoiced.caption', { name: group.client_name })}</caption>
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
             <tr>
-              <th scope="col" className={th}>Project</th>
-              <th scope="col" className={`${th} text-right`}>Hours</th>
-              <th scope="col" className={`${th} text-right`}>Uninvoiced hours</th>
-              <th scope="col" className={`${th} text-right`}>Uninvoiced expenses</th>
-              <th scope="col" className={`${th} text-right`}>Uninvoiced amount</th>
+              <th scope="col" className={th}>{t('uninvoiced.project')}</th>
+              <th scope="col" className={`${th} text-right`}>{t('hours')}</th>
+              <th scope="col" className={`${th} text-right`}>{t('uninvoiced.uninvoicedHours')}</th>
+              <th scope="col" className={`${th} text-right`}>{t('uninvoiced.expenses')}</th>
+              <th scope="col" className={`${th} text-right`}>{t('uninvoiced.amount')}</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-stone-100">
@@ -107,10 +108,10 @@ function ClientTable({ group, range }: { group: ClientGroup; range: Range }) {
                 <th scope="row" className="px-3 py-2.5 text-left font-medium text-stone-900">
                   {r.project_name}
                 </th>
-                <td className={num}>{formatHours(r.total_hours, locale)}</td>
-                <td className={num}>{formatHours(r.uninvoiced_hours, locale)}</td>
-                <td className={num}>{formatMoney(r.uninvoiced_expenses, r.currency, locale)}</td>
-                <td className={`${num} font-medium`}>{formatMoney(r.uninvoiced_amount, r.currency, locale)}</td>
+                <td className={num}>{format.hours(r.total_hours)}</td>
+                <td className={num}>{format.hours(r.uninvoiced_hours)}</td>
+                <td className={num}>{format.money(r.uninvoiced_expenses, r.currency)}</td>
+                <td className={`${num} font-medium`}>{format.money(r.uninvoiced_amount, r.currency)}</td>
               </tr>
             ))}
           </tbody>

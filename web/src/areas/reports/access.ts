@@ -12,9 +12,10 @@ export const mayRunTeamReport = isManagerOrAbove;
 export const mayRunBudgetReport = (w: Who) => holds(w, 'view_billable_rates');
 export const mayRunUninvoicedReport = (w: Who) => holds(w, 'view_billable_rates') && holds(w, 'view_invoices');
 
+/** The reports' tabs (their names are in texts.ts, `tabs.*`). */
 export const REPORTS = [
-  { path: 'time', label: 'Time', allowed: mayRunTimeReport },
-  { path: 'team', label: 'Team', allowed: mayRunTeamReport },
-  { path: 'budget', label: 'Project budget', allowed: mayRunBudgetReport },
-  { path: 'uninvoiced', label: 'Uninvoiced', allowed: mayRunUninvoicedReport },
+  { path: 'time', allowed: mayRunTimeReport },
+  { path: 'team', allowed: mayRunTeamReport },
+  { path: 'budget', allowed: mayRunBudgetReport },
+  { path: 'uninvoiced', allowed: mayRunUninvoicedReport },
 ] as const;

@@ -1,16 +1,11 @@
 import type { GroupBy } from './api.ts';
 
-/** The time report's grouping in the URL (?group_by=project|task|person|client), project by default. */
-export const GROUPS: Array<{ id: GroupBy; label: string }> = [
-  { id: 'project', label: 'Project' },
-  { id: 'task', label: 'Task' },
-  { id: 'person', label: 'Person' },
-  { id: 'client', label: 'Client' },
-];
+/** The time report's grouping in the URL (?group_by=project|task|person|client), project by default; names in texts.ts (`groups.*`). */
+export const GROUPS: readonly GroupBy[] = ['project', 'task', 'person', 'client'];
 
 export function groupByOf(search: URLSearchParams): GroupBy {
   const value = search.get('group_by');
-  return GROUPS.find((g) => g.id === value)?.id ?? 'project';
+  return GROUPS.find((g) => g === value) ?? 'project';
 }
 
 /** The budget report's project filter (?active=true|false|all): active projects by default, as the API's is_active. */

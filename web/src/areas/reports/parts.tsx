@@ -7,9 +7,10 @@ import { buttonClass } from '../../ui/Button.tsx';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { cx, focusRingCss } from '../../ui/styles.ts';
+import { useFormat } from '../../app/format.ts';
 import { exportUrl, type ExportReport, type Range } from './api.ts';
-import { dateLabel, formatMoney } from './format.ts';
-import { PERIODS, periodRange, presetOf, today, type Period } from './period.ts';
+import { PERIODS, periodOf, periodRange, presetOf, today, type Period } from './period.ts';
+import { useReportTexts } from './texts.ts';
 
 /** Changes some of the URL's parameters, keeping the others (the page's state lives in the URL). */
 export function useSearchUpdate() {
@@ -25,17 +26,30 @@ export function useSearchUpdate() {
   };
 }
 
+/** Today in the workspace's time zone (the server's clock). */
+export function useToday(): string {
+  return today(useFormat());
+}
+
+/** The page's period: from and to in the URL, else this month of the workspace's calendar. */
+export function usePeriod(): { from: string; to: string } {
+  const [params] = useSearchParams();
+  return periodOf(params, useToday());
+}
+
 /** The period: a named one, or any from and to typed or picked. */
 export function PeriodPicker({ range, maxDays }: { range: Range; maxDays?: number }) {
+  const t = useReportTexts();
+  const format = useFormat();
   const update = useSearchUpdate();
-  const day = today();
+  const day = useToday();
   const preset = presetOf(range, day);
-  const options: SelectOption[] = PERIODS.map((p) => ({ id: p.id, label: p.label }));
-  if (!preset) options.push({ id: 'custom', label: `${dateLabel(range.from)} – ${dateLabel(range.to)}` });
+  const options: SelectOption[] = PERIODS.map((id) => ({ id, label: t(`periods.${id}`) }));
+  if (!preset) options.push({ id: 'custom', label: format.dayRange(range.from, range.to) });
   return (
     <div className="grid gap-3 sm:grid-cols-3">
       <Select
-        label="Period"
+        label={t('period')}
         options={options}
         selectedKey={preset ?? 'custom'}
         onSelectionChange={(key) => {
@@ -45,39 +59,40 @@ export function PeriodPicker({ range, maxDays }: { range: Range; maxDays?: numbe
         }}
       />
       <DatePicker
-        label="From"
+        label={t('from')}
         value={parseDate(range.from)}
         onChange={(d) => d && d.toString() <= range.to && update({ from: d.toString() })}
       />
       <DatePicker
-        label="To"
+        label={t('to')}
         value={parseDate(range.to)}
         onChange={(d) => d && d.toString() >= range.from && update({ to: d.toString() })}
       />
-      {maxDays && <p className="text-sm text-stone-600 sm:col-span-3">This report covers at most {maxDays} days.</p>}
+      {maxDays && <p className="text-sm text-stone-600 sm:col-span-3">{t('atMostDays', { count: maxDays })}</p>}
     </div>
   );
 }
 
 /** A table's downloads: every row (not only those shown), streamed by the server. `title` says what is downloaded. */
 export function Downloads({ report, params, label, title }: { report: ExportReport; params: Record<string, string | undefined>; label: string; title?: string }) {
+  const t = useReportTexts();
   return (
-    <div className="flex flex-wrap items-center gap-2" role="group" aria-label={`Download ${label}`}>
+    <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t('downloadNamed', { what: label })}>
       {title && <span className="text-sm text-stone-700">{title}</span>}
-      <a href={exportUrl(report, 'csv', params)} download className={buttonClass('secondary')}>
-        Download CSV<span className="sr-only"> of {label}</span>
+      <a href={exportUrl(report, 'csv', params)} download className={buttonClass('secondary')} aria-label={t('csvOf', { what: label })}>
+        {t('downloadCsv')}
       </a>
-      <a href={exportUrl(report, 'xlsx', params)} download className={buttonClass('secondary')}>
-        Download XLSX<span className="sr-only"> of {label}</span>
+      <a href={exportUrl(report, 'xlsx', params)} download className={buttonClass('secondary')} aria-label={t('xlsxOf', { what: label })}>
+        {t('downloadXlsx')}
       </a>
     </div>
   );
 }
 
-export function Loading({ what }: { what: string }) {
+export function Loading({ text }: { text: string }) {
   return (
     <div role="status" className="rounded-lg border border-stone-200 bg-white p-6 text-stone-600 shadow-xs">
-      Loading {what}…
+      {text}
     </div>
   );
 }
@@ -117,12 +132,13 @@ export const th = 'px-3 py-2';
 export const num = 'px-3 py-2.5 text-right whitespace-nowrap tabular-nums';
 
 /** A row's billable amounts, one cell per currency of the table (a dash where it has none): currencies are never added. */
-export function AmountCells({ amounts, currencies, locale }: { amounts: { currency: string; billable_amount: number }[] | undefined; currencies: string[]; locale: string }) {
+export function AmountCells({ amounts, currencies }: { amounts: { currency: string; billable_amount: number }[] | undefined; currencies: string[] }) {
+  const format = useFormat();
   return currencies.map((c) => {
     const a = amounts?.find((x) => x.currency === c);
     return (
       <td key={c} className={num}>
-        {a ? formatMoney(a.billable_amount, c, locale) : <span className="text-stone-500">—</span>}
+        {a ? format.money(a.billable_amount, c) : <span className="text-stone-500">—</span>}
       </td>
     );
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { currenciesOf } from './format.ts';
+import { currenciesOf } from './currencies.ts';
 import { activeOf, groupByOf } from './params.ts';
-import { periodOf, periodRange, presetOf, spanDays } from './period.ts';
+import { createFormat } from '../../ui/format.ts';
+import { periodOf, periodRange, presetOf, spanDays, today } from './period.ts';
 
 describe('the reports’ period', () => {
   it.each([
@@ -42,5 +43,17 @@ describe('the reports’ parameters', () => {
 
   it('lists each currency of the amounts once, by code', () => {
     expect(currenciesOf([{ billable_amounts: [{ currency: 'JPY' }, { currency: 'EUR' }] }, { billable_amounts: [{ currency: 'EUR' }] }, {}])).toEqual(['EUR', 'JPY']);
+  });
+});
+
+describe('today, for the reports’ periods', () => {
+  it('is the workspace’s calendar day, not the browser’s or UTC’s', () => {
+    const noon = Date.UTC(2026, 10, 30, 12, 0); // 30 Nov 2026, 12:00 UTC
+    const at = (timeZone: string) => today(createFormat({ locale: 'en-GB', timeZone, durationStyle: 'clock' }), noon);
+    expect(at('UTC')).toBe('2026-11-30');
+    expect(at('Pacific/Auckland')).toBe('2026-12-01');
+    // So "this month" is December in Auckland while it is still November in London.
+    expect(periodRange('this_month', at('Pacific/Auckland'))).toEqual({ from: '2026-12-01', to: '2026-12-31' });
+    expect(periodRange('this_month', at('Europe/London'))).toEqual({ from: '2026-11-01', to: '2026-11-30' });
   });
 });

@@ -1,20 +1,14 @@
 /**
  * The reports' period: from and to (inclusive YYYY-MM-DD) in the URL; without them,
  * this month. Named periods are worked out from today by calendar-date arithmetic on
- * strings (no Date in a zone). Today is the server's clock in the browser's calendar.
+ * strings (no Date in a zone). Today is the server's clock on the workspace's calendar
+ * (its time zone, through the person's Format). Their names are in texts.ts (`periods.*`).
  */
 import { serverNow } from '../../api/server-clock.ts';
+import type { Format } from '../../ui/format.ts';
 
-export const PERIODS = [
-  { id: 'this_month', label: 'This month' },
-  { id: 'last_month', label: 'Last month' },
-  { id: 'this_quarter', label: 'This quarter' },
-  { id: 'last_quarter', label: 'Last quarter' },
-  { id: 'this_year', label: 'This year' },
-  { id: 'last_year', label: 'Last year' },
-  { id: 'last_365_days', label: 'Last 365 days' },
-] as const;
-export type Period = (typeof PERIODS)[number]['id'];
+export const PERIODS = ['this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year', 'last_365_days'] as const;
+export type Period = (typeof PERIODS)[number];
 
 const DATE = /^\d{4}-\d\d-\d\d$/;
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -30,10 +24,9 @@ export function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** Today as YYYY-MM-DD: the server's clock, in the browser's calendar. */
-export function today(now = serverNow()): string {
-  const d = new Date(now);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+/** Today as YYYY-MM-DD: the server's clock, in the workspace's time zone (never the browser's). */
+export function today(format: Pick<Format, 'dayOf'>, now = serverNow()): string {
+  return format.dayOf(now);
 }
 
 export function periodRange(period: Period, day: string): { from: string; to: string } {
@@ -58,7 +51,7 @@ export function periodRange(period: Period, day: string): { from: string; to: st
 }
 
 /** The period of the URL: valid from ≤ to, else this month. */
-export function periodOf(params: URLSearchParams, day = today()): { from: string; to: string } {
+export function periodOf(params: URLSearchParams, day: string): { from: string; to: string } {
   const from = params.get('from');
   const to = params.get('to');
   if (from && to && DATE.test(from) && DATE.test(to) && from <= to) return { from, to };
@@ -66,11 +59,11 @@ export function periodOf(params: URLSearchParams, day = today()): { from: string
 }
 
 /** The named period that is exactly from..to, if any. */
-export const presetOf = (range: { from: string; to: string }, day = today()) =>
+export const presetOf = (range: { from: string; to: string }, day: string) =>
   PERIODS.find((p) => {
-    const r = periodRange(p.id, day);
+    const r = periodRange(p, day);
     return r.from === range.from && r.to === range.to;
-  })?.id;
+  });
 
 /** Days from from to to, inclusive. */
 export const spanDays = (range: { from: string; to: string }) =>

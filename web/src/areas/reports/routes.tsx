@@ -1,11 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { guardPage } from '../../api/access.ts';
-import type { Workspace } from '../../api/session.ts';
+import { sessionQuery, type Workspace } from '../../api/session.ts';
+import { createFormat } from '../../ui/format.ts';
 import { mayRunBudgetReport, mayRunTeamReport, mayRunTimeReport, mayRunUninvoicedReport } from './access.ts';
 import { budgetQuery, teamQuery, timeQuery, uninvoicedQuery } from './api.ts';
 import { activeOf, groupByOf } from './params.ts';
-import { periodOf } from './period.ts';
+import { periodOf, today } from './period.ts';
 
 /**
  * /reports/time, /reports/team, /reports/budget, /reports/uninvoiced (period and filters in the
@@ -14,11 +15,20 @@ import { periodOf } from './period.ts';
  * may run it; a report the role may not run is "not available to your role".
  */
 const when =
-  (queryClient: QueryClient, allowed: (w: Workspace) => boolean, fetch: (search: URLSearchParams) => Promise<void>) =>
+  (queryClient: QueryClient, allowed: (w: Workspace) => boolean, fetch: (search: URLSearchParams, day: string) => Promise<void>) =>
   async ({ request }: LoaderFunctionArgs) => {
-    if (await guardPage(queryClient, allowed)) await fetch(new URL(request.url).searchParams);
+    if (await guardPage(queryClient, allowed)) await fetch(new URL(request.url).searchParams, todayOf(queryClient));
     return null;
   };
+
+/**
+ * Today in the workspace's time zone (the session the guard has just loaded), as the pages
+ * work it out with the person's Format: the loader's period is the page's, so one request.
+ */
+function todayOf(queryClient: QueryClient): string {
+  const timeZone = queryClient.getQueryData(sessionQuery.queryKey)?.workspace?.timezone ?? 'UTC';
+  return today(createFormat({ locale: 'en-GB', timeZone, durationStyle: 'clock' }));
+}
 
 export const reportsRoutes = (queryClient: QueryClient): RouteObject[] => [
   {
@@ -28,12 +38,12 @@ export const reportsRoutes = (queryClient: QueryClient): RouteObject[] => [
       { index: true, loader: () => redirect('/reports/time') },
       {
         path: 'time',
-        loader: when(queryClient, mayRunTimeReport, (s) => queryClient.prefetchQuery(timeQuery(periodOf(s), groupByOf(s)))),
+        loader: when(queryClient, mayRunTimeReport, (s, day) => queryClient.prefetchQuery(timeQuery(periodOf(s, day), groupByOf(s)))),
         lazy: () => import('./TimeReportPage.tsx').then((m) => ({ Component: m.TimeReportPage })),
       },
       {
         path: 'team',
-        loader: when(queryClient, mayRunTeamReport, (s) => queryClient.prefetchQuery(teamQuery(periodOf(s)))),
+        loader: when(queryClient, mayRunTeamReport, (s, day) => queryClient.prefetchQuery(teamQuery(periodOf(s, day)))),
         lazy: () => import('./TeamReportPage.tsx').then((m) => ({ Component: m.TeamReportPage })),
       },
       {
@@ -43,7 +53,7 @@ export const reportsRoutes = (queryClient: QueryClient): RouteObject[] => [
       },
       {
         path: 'uninvoiced',
-        loader: when(queryClient, mayRunUninvoicedReport, (s) => queryClient.prefetchQuery(uninvoicedQuery(periodOf(s)))),
+        loader: when(queryClient, mayRunUninvoicedReport, (s, day) => queryClient.prefetchQuery(uninvoicedQuery(periodOf(s, day)))),
         lazy: () => import('./UninvoicedReportPage.tsx').then((m) => ({ Component: m.UninvoicedReportPage })),
       },
     ],

@@ -18,21 +18,18 @@ import { Pager } from '../../ui/Pager.tsx';
 import { taskAccess } from './access.ts';
 import { tasksQuery, useCreateTask, useUpdateTask, type Task, type TaskChanges, type TaskCreate, type TaskList } from './api.ts';
 import { apiQuery, filterOf, searchOf, type ListFilter, type Status } from './filters.ts';
+import { useFormat } from '../../app/format.ts';
+import { useTaskTexts } from './texts.ts';
 
 type Access = ReturnType<typeof taskAccess>;
 
-const STATUSES: { id: Status; label: string }[] = [
-  { id: 'active', label: 'Active tasks' },
-  { id: 'archived', label: 'Archived tasks' },
-  { id: 'all', label: 'All tasks' },
-];
+const STATUSES: Status[] = ['active', 'archived', 'all'];
 
 const FIELDS = ['name', 'billable_by_default', 'default_hourly_rate', 'is_default'] as const;
 
-const rateText = (rate: number | null | undefined) => (rate == null ? '—' : rate.toFixed(2));
-
 /** /tasks: the workspace's task catalog, by name; those who may edit it add, change, archive and restore tasks. */
 export function TasksPage() {
+  const t = useTaskTexts();
   const { workspace } = useWorkspaceSession();
   const access = taskAccess(workspace);
   const [params] = useSearchParams();
@@ -45,17 +42,16 @@ export function TasksPage() {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <PageHeading>Tasks</PageHeading>
+        <PageHeading>{t('tasks')}</PageHeading>
         {access.writes && <TaskDialog access={access} />}
       </div>
       <p className="max-w-2xl text-sm text-stone-600">
-        The workspace’s tasks, shared by every project; a project uses the tasks assigned to it.
-        {!access.writes && ' Ask an administrator to change them.'}
+        {access.writes ? t('intro') : t('introReadOnly')}
       </p>
       <Select
-        label="Show"
+        label={t('show')}
         className="sm:max-w-xs"
-        options={STATUSES}
+        options={STATUSES.map((id) => ({ id, label: t(`status.${id}`) }))}
         selectedKey={filter.status}
         onSelectionChange={(key) => go({ status: key as Status, page: 1 })}
       />
@@ -63,22 +59,22 @@ export function TasksPage() {
       {problem && <Alert>{problem}</Alert>}
       {!list && !error && (
         <div role="status" className="rounded-lg border border-stone-200 bg-white p-6 text-stone-600 shadow-xs">
-          Loading tasks…
+          {t('loading')}
         </div>
       )}
       {list && (
         <section aria-labelledby="tasks-list" aria-busy={isPlaceholderData} className="flex flex-col gap-3">
           <h2 id="tasks-list" className="sr-only">
-            {STATUSES.find((s) => s.id === filter.status)!.label}
+            {t(`status.${filter.status}`)}
           </h2>
           {list.tasks.length === 0 ? (
             <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">
-              <p>{filter.status === 'archived' ? 'No archived tasks.' : 'No tasks yet.'}</p>
+              <p>{filter.status === 'archived' ? t('noArchived') : t('noTasksYet')}</p>
             </div>
           ) : (
             <TaskTable list={list} access={access} onProblem={setProblem} />
           )}
-          {list.total_pages > 1 && <Pager list={list} noun="tasks" onPage={(page) => go({ ...filter, page })} />}
+          {list.total_pages > 1 && <Pager list={list} noun={t('pagerNoun')} onPage={(page) => go({ ...filter, page })} />}
         </section>
       )}
     </div>
@@ -86,38 +82,39 @@ export function TasksPage() {
 }
 
 function TaskTable({ list, access, onProblem }: { list: TaskList; access: Access; onProblem: (p: string | null) => void }) {
+  const t = useTaskTexts();
   // The rate column exists only when the API sent rates (it leaves them out for those who may not see them).
-  const rates = access.seesRates && list.tasks.some((t) => 'default_hourly_rate' in t);
+  const rates = access.seesRates && list.tasks.some((task) => 'default_hourly_rate' in task);
   return (
     <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
       <table className="w-full border-collapse text-sm">
-        <caption className="sr-only">Tasks by name</caption>
+        <caption className="sr-only">{t('byName')}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>
             <th scope="col" className="px-3 py-2">
-              Name
+              {t('name')}
             </th>
             <th scope="col" className="px-3 py-2">
-              Billable
+              {t('billable')}
             </th>
             {rates && (
               <th scope="col" className="px-3 py-2 text-right">
-                Hourly rate
+                {t('hourlyRate')}
               </th>
             )}
             <th scope="col" className="hidden px-3 py-2 sm:table-cell">
-              New projects
+              {t('newProjects')}
             </th>
             {access.writes && (
               <th scope="col" className="px-3 py-2">
-                <span className="sr-only">Actions</span>
+                <span className="sr-only">{t('actions')}</span>
               </th>
             )}
           </tr>
         </thead>
         <tbody className="divide-y divide-stone-100">
-          {list.tasks.map((t) => (
-            <TaskRow key={t.id} task={t} rates={rates} access={access} onProblem={onProblem} />
+          {list.tasks.map((task) => (
+            <TaskRow key={task.id} task={task} rates={rates} access={access} onProblem={onProblem} />
           ))}
         </tbody>
       </table>
@@ -125,31 +122,33 @@ function TaskTable({ list, access, onProblem }: { list: TaskList; access: Access
   );
 }
 
-function TaskRow({ task: t, rates, access, onProblem }: { task: Task; rates: boolean; access: Access; onProblem: (p: string | null) => void }) {
-  const update = useUpdateTask(t.id);
+function TaskRow({ task, rates, access, onProblem }: { task: Task; rates: boolean; access: Access; onProblem: (p: string | null) => void }) {
+  const t = useTaskTexts();
+  const format = useFormat();
+  const update = useUpdateTask(task.id);
   return (
     <tr className="align-top">
       <th scope="row" className="px-3 py-2.5 text-left font-medium text-stone-900">
-        {t.name}
-        {!t.is_active && <span className="ml-2 rounded-sm bg-stone-100 px-1.5 py-0.5 text-xs font-normal text-stone-700">Archived</span>}
+        {task.name}
+        {!task.is_active && <span className="ml-2 rounded-sm bg-stone-100 px-1.5 py-0.5 text-xs font-normal text-stone-700">{t('archived')}</span>}
       </th>
-      <td className="px-3 py-2.5 text-stone-700">{t.billable_by_default ? 'Billable' : 'Not billable'}</td>
-      {rates && <td className="px-3 py-2.5 text-right text-stone-700 tabular-nums">{rateText(t.default_hourly_rate)}</td>}
-      <td className="hidden px-3 py-2.5 text-stone-700 sm:table-cell">{t.is_default ? 'Added by default' : '—'}</td>
+      <td className="px-3 py-2.5 text-stone-700">{task.billable_by_default ? t('billable') : t('notBillable')}</td>
+      {rates && <td className="px-3 py-2.5 text-right text-stone-700 tabular-nums">{task.default_hourly_rate == null ? '—' : format.number(task.default_hourly_rate, 2)}</td>}
+      <td className="hidden px-3 py-2.5 text-stone-700 sm:table-cell">{task.is_default ? t('addedByDefault') : '—'}</td>
       {access.writes && (
         <td className="px-3 py-1.5 text-right whitespace-nowrap">
-          <TaskDialog access={access} task={t} />
+          <TaskDialog access={access} task={task} />
           <Button
             variant="quiet"
             className="min-h-9 px-3"
             isPending={update.isPending}
-            aria-label={`${t.is_active ? 'Archive' : 'Restore'} ${t.name}`}
+            aria-label={t(task.is_active ? 'archiveNamed' : 'restoreNamed', { name: task.name })}
             onPress={() => {
               onProblem(null);
-              update.mutate({ is_active: !t.is_active }, { onError: (e) => onProblem(`${t.name}: ${describeError(e).message}`) });
+              update.mutate({ is_active: !task.is_active }, { onError: (e) => onProblem(t('problemNamed', { name: task.name, message: describeError(e).message })) });
             }}
           >
-            {t.is_active ? 'Archive' : 'Restore'}
+            {task.is_active ? t('archive') : t('restore')}
           </Button>
         </td>
       )}
@@ -173,6 +172,7 @@ const valuesOf = (t?: Task): Values => ({
 
 /** Add a task, or change one (only the changed fields are sent); the rate field only for those who may see rates. */
 function TaskDialog({ access, task }: { access: Access; task?: Task }) {
+  const t = useTaskTexts();
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState(() => valuesOf(task));
   const create = useCreateTask();
@@ -214,46 +214,46 @@ function TaskDialog({ access, task }: { access: Access; task?: Task }) {
       }}
     >
       {task ? (
-        <Button variant="quiet" className="min-h-9 px-3" aria-label={`Edit ${task.name}`}>
-          Edit
+        <Button variant="quiet" className="min-h-9 px-3" aria-label={t('editNamed', { name: task.name })}>
+          {t('edit')}
         </Button>
       ) : (
-        <Button>New task</Button>
+        <Button>{t('newTask')}</Button>
       )}
-      <Dialog title={task ? `Edit ${task.name}` : 'New task'}>
+      <Dialog title={task ? t('editNamed', { name: task.name }) : t('newTask')}>
         <Form
           validationErrors={fieldErrors}
-          aria-label={task ? 'Edit task' : 'New task'}
+          aria-label={task ? t('editTask') : t('newTask')}
           onSubmit={(event) => {
             event.preventDefault();
             submit();
           }}
         >
           {summary && <Alert>{summary}</Alert>}
-          <TextField label="Name" name="name" value={values.name} onChange={set('name')} isRequired maxLength={255} autoFocus description="Unique in the workspace." />
+          <TextField label={t('name')} name="name" value={values.name} onChange={set('name')} isRequired maxLength={255} autoFocus description={t('nameHint')} />
           <Checkbox name="billable_by_default" isSelected={values.billable_by_default} onChange={set('billable_by_default')}>
-            Billable by default (new assignments to projects are billable)
+            {t('billableByDefault')}
           </Checkbox>
           <Checkbox name="is_default" isSelected={values.is_default} onChange={set('is_default')}>
-            Add to every new project
+            {t('addToEveryProject')}
           </Checkbox>
           {access.seesRates && (!task || 'default_hourly_rate' in task) && (
             <NumberField
-              label="Default hourly rate"
+              label={t('defaultRate')}
               name="default_hourly_rate"
               value={values.default_hourly_rate}
               onChange={set('default_hourly_rate')}
               minValue={0}
               formatOptions={{ minimumFractionDigits: 2, maximumFractionDigits: 2 }}
-              description="Seeds the rate when the task is assigned to a project, in that project’s currency. Leave it empty for none."
+              description={t('defaultRateHint')}
             />
           )}
           <div className="flex justify-end gap-2">
             <Button variant="secondary" slot="close">
-              Cancel
+              {t('cancel')}
             </Button>
             <Button type="submit" isPending={create.isPending || update.isPending}>
-              {task ? 'Save task' : 'Create task'}
+              {task ? t('save') : t('create')}
             </Button>
           </div>
         </Form>
