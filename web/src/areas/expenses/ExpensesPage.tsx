@@ -71,7 +71,7 @@ export function ExpensesPage() {
                 </p>
               ) : (
                 <p>
-                  <Trans t={t as unknown as TFunction} i18nKey="noneYet" components={{ link: <Link href="/expenses/new" /> }} />
+                  <Trans t={t as unknown as TFunction} i18nKey="noneYet" components={{ action: <Link href="/expenses/new" /> }} />
                 </p>
               )}
             </div>

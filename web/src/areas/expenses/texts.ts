@@ -12,8 +12,8 @@ const en = {
   noneOfTheirs: 'No expenses of {{name}} that you may see.',
   noMatch: 'No expenses match these filters.',
   showAll: 'Show all expenses',
-  // <link>…</link> is the link to a new expense.
-  noneYet: 'No expenses yet. <link>Record your first expense</link>, with a photo of the receipt.',
+  // <action>…</action> is the link to a new expense (not <link>: an HTML void element, which the parser leaves empty).
+  noneYet: 'No expenses yet. <action>Record your first expense</action>, with a photo of the receipt.',
   pagerNoun: 'expenses',
   filters: 'Filters',
   period: 'Period',
@@ -114,7 +114,7 @@ export const { useTexts: useExpenseTexts, t: expenseTexts } = defineTexts('expen
   noneOfTheirs: 'Keine Ausgaben von {{name}}, die Sie sehen dürfen.',
   noMatch: 'Keine Ausgaben entsprechen diesen Filtern.',
   showAll: 'Alle Ausgaben anzeigen',
-  noneYet: 'Noch keine Ausgaben. <link>Erfassen Sie Ihre erste Ausgabe</link>, mit einem Foto des Belegs.',
+  noneYet: 'Noch keine Ausgaben. <action>Erfassen Sie Ihre erste Ausgabe</action>, mit einem Foto des Belegs.',
   pagerNoun: 'Ausgaben',
   filters: 'Filter',
   period: 'Zeitraum',
