@@ -11,7 +11,8 @@ import { checkPage, expectAccessible, visit } from './visit.ts';
 // The sends below are delivered to an SMTP sink (worker-scoped, so for the whole file).
 test.use({ mail: true });
 
-const money = (amount: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
+// As the app writes amounts for an English-speaking person (en-GB: €1,066.50, JP¥30,000, US$300.00).
+const money = (amount: number, currency: string) => new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount);
 
 async function seedInvoices(workspace: Parameters<Parameters<typeof test>[2]>[0]['workspace']) {
   const acme = await workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' });

@@ -1,11 +1,12 @@
 import { parseDate, type CalendarDate } from '@internationalized/date';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { DialogTrigger, DropZone, FieldError, FileTrigger, Label, Text, TextArea, TextField, useLocale } from 'react-aria-components';
+import { DialogTrigger, DropZone, FieldError, FileTrigger, Label, Text, TextArea, TextField } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useSession } from '../../api/session.ts';
+import { useFormat } from '../../app/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
@@ -27,10 +28,11 @@ import {
   type ExpenseBody,
 } from './api.ts';
 import { DatePicker } from '../../ui/DatePicker.tsx';
-import { formatUnitPrice } from './money.ts';
+import { unitPrice } from './money.ts';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { ReceiptPreview, isDrawable, useObjectUrl } from './Receipt.tsx';
 import { lockReason } from './status.ts';
+import { useExpenseTexts } from './texts.ts';
 
 /** The API's fields the form shows; an error naming another goes above the form. */
 const FIELDS = ['project_id', 'expense_category_id', 'spent_date', 'total_cost', 'units', 'notes', 'billable', 'receipt'] as const;
@@ -46,7 +48,8 @@ export function ExpenseFormPage() {
   const choices = useQuery(choicesQuery(id));
   const expense = useQuery({ ...expenseQuery(id ?? ''), enabled: !!id });
   const session = useSession();
-  const title = !id ? 'Record an expense' : expense.data?.is_locked ? 'Expense' : 'Edit expense';
+  const t = useExpenseTexts();
+  const title = !id ? t('form.record') : expense.data?.is_locked ? t('form.expense') : t('form.edit');
   const error = choices.error ?? expense.error;
   const ready = choices.data && (!id || expense.data);
   // Someone else's expense (a manager's view) goes back to that person's list.
@@ -56,14 +59,14 @@ export function ExpenseFormPage() {
     <div className="flex max-w-2xl flex-col gap-6">
       <div>
         <Link href={listHref} className="text-sm">
-          Back to expenses
+          {t('form.backToExpenses')}
         </Link>
         <PageHeading className="mt-2">{title}</PageHeading>
       </div>
       {error && !ready && <Alert>{describeError(error).message}</Alert>}
       {!ready && !error && (
         <div role="status" className="text-stone-600">
-          Loading…
+          {t('form.loading')}
         </div>
       )}
       {ready && <ExpenseForm key={id ?? 'new'} choices={choices.data} expense={id ? expense.data : undefined} listHref={listHref} />}
@@ -73,7 +76,8 @@ export function ExpenseFormPage() {
 
 function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense?: Expense; listHref: string }) {
   const navigate = useNavigate();
-  const { locale } = useLocale();
+  const t = useExpenseTexts();
+  const format = useFormat();
   const create = useCreateExpense();
   const update = useUpdateExpense(expense?.id ?? '');
   const keyFor = useIdempotencyKey();
@@ -114,8 +118,8 @@ function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense
   const pick = (files: File[]) => {
     const chosen = files[0];
     if (!chosen) return;
-    if (!acceptable(chosen)) return setFileProblem('A receipt is a photo (PNG, JPEG, GIF, HEIC) or a PDF.');
-    if (chosen.size > RECEIPT_MAX_BYTES) return setFileProblem('A receipt is at most 10 MB.');
+    if (!acceptable(chosen)) return setFileProblem(t('form.notAReceipt'));
+    if (chosen.size > RECEIPT_MAX_BYTES) return setFileProblem(t('form.tooLarge'));
     setFileProblem(null);
     setFile(chosen);
     setRemoveReceipt(false);
@@ -157,33 +161,37 @@ function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense
   return (
     <Form
       validationErrors={fieldErrors}
-      aria-label={expense ? 'Edit expense' : 'Record an expense'}
+      aria-label={expense ? t('form.edit') : t('form.record')}
       onSubmit={(event) => {
         event.preventDefault();
         submit();
       }}
     >
-      {locked && <Alert tone="info" title="This expense is locked">{locked}</Alert>}
+      {locked && (
+        <Alert tone="info" title={t('form.lockedTitle')}>
+          {t(`locked.${locked}`)}
+        </Alert>
+      )}
       {summary && <Alert>{summary}</Alert>}
       <fieldset disabled={!!locked} className="contents">
         <ComboBox
-          label="Project"
+          label={t('form.project')}
           name="project_id"
           options={projects.map((p) => ({ id: p.id, label: `${p.client_name} - ${p.name}${p.code ? ` (${p.code})` : ''}` }))}
           selectedKey={projectId}
           onSelectionChange={(key) => setProjectId(key === null ? null : String(key))}
           isRequired
           isDisabled={!!locked}
-          emptyText="No project matches. You can record expenses on projects you are assigned to."
+          emptyText={t('form.noProject')}
         />
         <Select
-          label="Category"
+          label={t('form.category')}
           name="expense_category_id"
-          placeholder="Choose a category"
+          placeholder={t('form.chooseCategory')}
           options={categories.map((c) => ({
             id: c.id,
             label: c.name,
-            detail: c.unit_price != null && c.unit_name ? `${formatUnitPrice(c.unit_price, currency ?? 'USD', locale)} per ${c.unit_name}` : undefined,
+            detail: c.unit_price != null && c.unit_name ? t('form.perUnit', { price: unitPrice(format, c.unit_price, currency ?? 'USD'), unit: c.unit_name }) : undefined,
           }))}
           selectedKey={categoryId}
           onSelectionChange={(key) => setCategoryId(key === null ? null : String(key))}
@@ -191,11 +199,11 @@ function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense
           isDisabled={!!locked}
         />
         <div className="grid gap-5 sm:grid-cols-2">
-          <DatePicker label="Date" name="spent_date" value={date} onChange={setDate} isRequired isDisabled={!!locked} />
+          <DatePicker label={t('form.date')} name="spent_date" value={date} onChange={setDate} isRequired isDisabled={!!locked} />
           {byUnits ? (
             <NumberField
               key="units"
-              label={`Units (${category?.unit_name ?? 'units'})`}
+              label={category?.unit_name ? t('form.units', { unit: category.unit_name }) : t('form.unitsUnnamed')}
               name="units"
               value={units}
               onChange={setUnits}
@@ -205,14 +213,16 @@ function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense
               isDisabled={!!locked}
               description={
                 category?.unit_price != null && currency
-                  ? `${formatUnitPrice(category.unit_price, currency, locale)} per ${category.unit_name ?? 'unit'}; the total is worked out when saved.`
-                  : 'The total is worked out when saved.'
+                  ? category.unit_name
+                    ? t('form.unitsHintPer', { price: unitPrice(format, category.unit_price, currency), unit: category.unit_name })
+                    : t('form.unitsHintPerUnit', { price: unitPrice(format, category.unit_price, currency) })
+                  : t('form.unitsHint')
               }
             />
           ) : (
             <NumberField
               key={`total-${currency ?? ''}`}
-              label="Total cost"
+              label={t('form.totalCost')}
               name="total_cost"
               value={totalCost}
               onChange={setTotalCost}
@@ -220,17 +230,17 @@ function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense
               formatOptions={amountFormat}
               isRequired
               isDisabled={!!locked}
-              description={currency ? `In ${currency}, the project's currency.` : 'In the project\u2019s currency.'}
+              description={currency ? t('form.totalHintCurrency', { currency }) : t('form.totalHint')}
             />
           )}
         </div>
         <TextField name="notes" value={notes} onChange={setNotes} isDisabled={!!locked} className="flex flex-col gap-1.5">
-          <Label className={fieldLabel}>Notes</Label>
+          <Label className={fieldLabel}>{t('form.notes')}</Label>
           <TextArea rows={3} className={cx(inputBox, 'resize-y')} />
           <FieldError className={fieldError} />
         </TextField>
         <Checkbox isSelected={isBillable} onChange={setBillable} isDisabled={!!locked}>
-          Billable to the client
+          {t('form.billable')}
         </Checkbox>
       </fieldset>
       <ReceiptField
@@ -250,11 +260,11 @@ function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense
         <div className="flex gap-2">
           {!locked && (
             <Button type="submit" isPending={saving}>
-              {expense ? 'Save expense' : 'Record expense'}
+              {expense ? t('form.save') : t('form.submit')}
             </Button>
           )}
           <Button variant="secondary" onPress={() => navigate(listHref)}>
-            {locked ? 'Back' : 'Cancel'}
+            {locked ? t('form.back') : t('form.cancel')}
           </Button>
         </div>
         {expense && !locked && <DeleteButton expense={expense} listHref={listHref} />}
@@ -273,18 +283,19 @@ function ReceiptField(props: {
   onRemove: () => void;
 }) {
   const { expense, file, removed, error, locked, onFiles, onRemove } = props;
+  const t = useExpenseTexts();
   const fileUrl = useObjectUrl(file && isDrawable(file.type) ? file : null);
   const current = !file && !removed && expense?.receipt ? expense : null;
   return (
     <div className="flex flex-col gap-1.5">
       <span id="receipt-label" className={fieldLabel}>
-        Receipt
+        {t('form.receipt')}
       </span>
       {file && (
         <div className="flex items-center gap-3">
-          {fileUrl && <img src={fileUrl} alt={`New receipt: ${file.name}`} className="max-h-40 max-w-40 rounded-sm border border-stone-200 object-contain" />}
+          {fileUrl && <img src={fileUrl} alt={t('form.newReceipt', { name: file.name })} className="max-h-40 max-w-40 rounded-sm border border-stone-200 object-contain" />}
           <span className="text-sm text-stone-700">
-            {file.name} <span className="text-stone-500">(saved with the expense)</span>
+            {file.name} <span className="text-stone-500">{t('form.savedWith')}</span>
           </span>
         </div>
       )}
@@ -294,8 +305,8 @@ function ReceiptField(props: {
           <span className="text-sm text-stone-700">{current.receipt!.file_name}</span>
         </div>
       )}
-      {removed && !file && <p className="text-sm text-stone-700">The receipt will be removed when you save.</p>}
-      {locked && !current && <p className="text-sm text-stone-600">No receipt.</p>}
+      {removed && !file && <p className="text-sm text-stone-700">{t('form.willBeRemoved')}</p>}
+      {locked && !current && <p className="text-sm text-stone-600">{t('form.noReceipt')}</p>}
       {!locked && (
         <DropZone
           aria-labelledby="receipt-label"
@@ -309,21 +320,21 @@ function ReceiptField(props: {
             error && 'border-red-600',
           )}
         >
-          <Text slot="label">Drop a photo or PDF of the receipt here, or</Text>
+          <Text slot="label">{t('form.drop')}</Text>
           <div className="flex flex-wrap justify-center gap-2">
             <FileTrigger acceptedFileTypes={RECEIPT_ACCEPT} onSelect={(files) => files && onFiles([...files])}>
-              <Button variant="secondary">Choose a file</Button>
+              <Button variant="secondary">{t('form.chooseFile')}</Button>
             </FileTrigger>
             <FileTrigger acceptedFileTypes={['image/*']} defaultCamera="environment" onSelect={(files) => files && onFiles([...files])}>
-              <Button variant="secondary">Take a photo</Button>
+              <Button variant="secondary">{t('form.takePhoto')}</Button>
             </FileTrigger>
             {(file || current) && (
               <Button variant="quiet" onPress={onRemove}>
-                Remove receipt
+                {t('form.removeReceipt')}
               </Button>
             )}
           </div>
-          <span className={fieldDescription}>PNG, JPEG, GIF, HEIC or PDF, up to 10 MB.</span>
+          <span className={fieldDescription}>{t('form.receiptHint')}</span>
         </DropZone>
       )}
       {error && (
@@ -337,24 +348,26 @@ function ReceiptField(props: {
 
 function DeleteButton({ expense, listHref }: { expense: Expense; listHref: string }) {
   const navigate = useNavigate();
+  const t = useExpenseTexts();
+  const format = useFormat();
   const remove = useDeleteExpense(expense.id);
   return (
     <DialogTrigger onOpenChange={(open) => !open && remove.reset()}>
       <Button variant="quiet" className="text-red-800">
-        Delete expense
+        {t('form.delete')}
       </Button>
-      <Dialog title="Delete this expense?">
+      <Dialog title={t('form.deleteTitle')}>
         <div className="flex flex-col gap-4">
           {remove.error && <Alert>{describeError(remove.error).message}</Alert>}
           <p className="text-sm text-stone-700">
-            The expense of {expense.spent_date} ({expense.expense_category.name}) and its receipt are deleted. This cannot be undone.
+            {t('form.deleteText', { date: format.day(expense.spent_date), category: expense.expense_category.name })}
           </p>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" slot="close">
-              Keep it
+              {t('form.keepIt')}
             </Button>
             <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate(undefined, { onSuccess: () => navigate(listHref) })}>
-              Delete expense
+              {t('form.delete')}
             </Button>
           </div>
         </div>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import { receiptQuery, type Expense } from './api.ts';
+import { useExpenseTexts } from './texts.ts';
 
 /** Image types a browser draws (HEIC/HEIF receipts, from iPhones, download instead). */
 const DRAWABLE = new Set(['image/png', 'image/jpeg', 'image/gif']);
@@ -35,6 +36,7 @@ const linkClass = cx('rounded-xs font-medium text-teal-800 underline decoration-
  * the original file (the API sends it as an attachment).
  */
 export function ReceiptPreview({ expense, size = 'small' }: { expense: Pick<Expense, 'id' | 'updated_at' | 'receipt' | 'receipt_download_url'>; size?: 'small' | 'large' }) {
+  const t = useExpenseTexts();
   const receipt = expense.receipt;
   const drawable = !!receipt && isDrawable(receipt.content_type);
   const { data: blob, isError } = useQuery({ ...receiptQuery(expense), enabled: drawable });
@@ -44,8 +46,8 @@ export function ReceiptPreview({ expense, size = 'small' }: { expense: Pick<Expe
   if (!drawable || isError) {
     return (
       <a href={expense.receipt_download_url} download={receipt.file_name} className={linkClass}>
-        {kind}
-        <span className="sr-only"> receipt: {receipt.file_name}</span>
+        <span aria-hidden="true">{kind}</span>
+        <span className="sr-only">{t('receipt.link', { kind, name: receipt.file_name })}</span>
       </a>
     );
   }
@@ -53,10 +55,10 @@ export function ReceiptPreview({ expense, size = 'small' }: { expense: Pick<Expe
   return (
     <a href={expense.receipt_download_url} download={receipt.file_name} className={cx('inline-block rounded-sm', focusRingCss)}>
       {url ? (
-        <img src={url} alt={`Receipt: ${receipt.file_name}`} className={cx(box, 'rounded-sm border border-stone-200 bg-white object-cover', size === 'large' && 'object-contain')} />
+        <img src={url} alt={t('receipt.image', { name: receipt.file_name })} className={cx(box, 'rounded-sm border border-stone-200 bg-white object-cover', size === 'large' && 'object-contain')} />
       ) : (
         <span className={cx('block animate-pulse rounded-sm bg-stone-100', size === 'small' ? 'size-12' : 'h-40 w-32')}>
-          <span className="sr-only">Receipt: {receipt.file_name} (loading)</span>
+          <span className="sr-only">{t('receipt.loading', { name: receipt.file_name })}</span>
         </span>
       )}
     </a>

@@ -3,18 +3,12 @@
  * today (the server's, never the browser's clock or zone), as inclusive
  * YYYY-MM-DD bounds. Pure string arithmetic on calendar dates: no Date in a zone.
  */
-export const PERIODS = [
-  { id: 'all', label: 'All time' },
-  { id: 'this_month', label: 'This month' },
-  { id: 'last_month', label: 'Last month' },
-  { id: 'last_90_days', label: 'Last 90 days' },
-  { id: 'this_year', label: 'This year' },
-  { id: 'last_year', label: 'Last year' },
-] as const;
+export const PERIODS = ['all', 'this_month', 'last_month', 'last_90_days', 'this_year', 'last_year'] as const;
 
-export type Period = (typeof PERIODS)[number]['id'];
+/** A named period; its name is in texts.ts (`periods.*`). */
+export type Period = (typeof PERIODS)[number];
 
-export const isPeriod = (value: string | null): value is Period => PERIODS.some((p) => p.id === value);
+export const isPeriod = (value: string | null): value is Period => PERIODS.some((p) => p === value);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();

@@ -1,22 +1,19 @@
 import type { Expense } from './api.ts';
 
-/** Why a locked expense cannot be changed, in words, with what resolves it; null when it can be. */
-export function lockReason(e: Pick<Expense, 'is_locked' | 'is_billed' | 'approval_status'>): string | null {
+/** Why a locked expense cannot be changed (its sentence, with what resolves it, is `locked.*` in texts.ts); null when it can be. */
+export function lockReason(e: Pick<Expense, 'is_locked' | 'is_billed' | 'approval_status'>): 'billed' | 'approved' | null {
   if (!e.is_locked) return null;
-  if (e.is_billed) return 'This expense is on an invoice, so it cannot be changed or deleted. Deleting the draft invoice releases it.';
-  return 'This expense is approved, so it cannot be changed or deleted. Ask an approver to withdraw the approval.';
+  return e.is_billed ? 'billed' : 'approved';
 }
 
-/** The short state the list shows (nothing for an unsubmitted, unbilled expense). */
-export function statusLabel(e: Pick<Expense, 'is_billed' | 'approval_status'>): string | null {
-  if (e.is_billed) return 'Billed';
+/** The short state the list shows (`status.*` in texts.ts; nothing for an unsubmitted, unbilled expense). */
+export function statusOf(e: Pick<Expense, 'is_billed' | 'approval_status'>): 'billed' | 'approved' | 'submitted' | 'rejected' | null {
+  if (e.is_billed) return 'billed';
   switch (e.approval_status) {
     case 'approved':
-      return 'Approved';
     case 'submitted':
-      return 'Submitted';
     case 'rejected':
-      return 'Rejected';
+      return e.approval_status;
     default:
       return null;
   }

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useLocale } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
+import { useFormat } from '../../app/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form } from '../../ui/Form.tsx';
@@ -12,8 +12,9 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { invoiceQuery, useUpdateInvoice, type Invoice, type UpdateBody } from './api.ts';
-import { formatMoney, kindLabel } from './format.ts';
 import { bodyOf, FIELD_NAMES, fieldsOf, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
+import { kindLabel } from './kinds.ts';
+import { useInvoiceTexts } from './texts.ts';
 
 type LineEdit = { id: string; kind: string; description: string; unit_price: number };
 
@@ -25,23 +26,24 @@ type LineEdit = { id: string; kind: string; description: string; unit_price: num
 export function EditInvoicePage() {
   const { id } = useParams() as { id: string };
   const { data: invoice, error } = useQuery(invoiceQuery(id));
+  const t = useInvoiceTexts();
   return (
     <div className="flex max-w-3xl flex-col gap-6">
       <div>
         <Link href={`/invoices/${id}`} className="text-sm">
-          Back to the invoice
+          {t('edit.backToInvoice')}
         </Link>
-        <PageHeading className="mt-2">{invoice ? `Edit invoice ${invoice.number}` : 'Edit invoice'}</PageHeading>
+        <PageHeading className="mt-2">{invoice ? t('edit.titleNumbered', { number: invoice.number }) : t('edit.title')}</PageHeading>
       </div>
       {error && !invoice && <Alert>{describeError(error).message}</Alert>}
       {!invoice && !error && (
         <div role="status" className="text-stone-600">
-          Loading the invoice…
+          {t('loadingInvoice')}
         </div>
       )}
       {invoice && invoice.state !== 'draft' && (
         <Alert tone="info">
-          This invoice is {invoice.state}: only drafts can be changed. <Link href={`/invoices/${id}`}>Open the invoice</Link>
+          {t(`edit.notDraft.${invoice.state}`)} <Link href={`/invoices/${id}`}>{t('edit.openInvoice')}</Link>
         </Alert>
       )}
       {invoice?.state === 'draft' && <EditForm key={invoice.id} invoice={invoice} />}
@@ -51,7 +53,8 @@ export function EditInvoicePage() {
 
 function EditForm({ invoice }: { invoice: Invoice }) {
   const navigate = useNavigate();
-  const { locale } = useLocale();
+  const t = useInvoiceTexts();
+  const format = useFormat();
   const update = useUpdateInvoice(invoice.id);
   const [before] = useState(() => fieldsOf(invoice));
   const [fields, setFields] = useState<FieldValues>(before);
@@ -108,31 +111,31 @@ function EditForm({ invoice }: { invoice: Invoice }) {
       {summary && <Alert>{summary}</Alert>}
       <section aria-labelledby="edit-fields" className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
         <h2 id="edit-fields" className="text-lg font-semibold text-stone-900">
-          Invoice
+          {t('edit.invoice')}
         </h2>
-        <p className="text-sm text-stone-700">Client: {invoice.client.name} · Currency: {invoice.currency}</p>
-        <InvoiceFields value={fields} onChange={setFields} numberHint="Unique in the workspace." />
+        <p className="text-sm text-stone-700">{t('edit.clientAndCurrency', { client: invoice.client.name, currency: invoice.currency })}</p>
+        <InvoiceFields value={fields} onChange={setFields} numberHint={t('edit.numberHint')} />
       </section>
       <section aria-labelledby="edit-lines" className="flex flex-col gap-3">
         <h2 id="edit-lines" className="text-lg font-semibold text-stone-900">
-          Lines
+          {t('edit.lines')}
         </h2>
-        <p className="text-sm text-stone-700">Quantities come from the work invoiced; the totals are recalculated when you save.</p>
+        <p className="text-sm text-stone-700">{t('edit.linesNote')}</p>
         <ol className="flex flex-col gap-3">
           {lines.map((l, i) => {
             const q = invoice.line_items[i]!;
             return (
-              <li key={l.id} aria-label={`Line ${i + 1}`} className="grid gap-3 rounded-lg border border-stone-200 bg-white p-3 shadow-xs sm:grid-cols-[8rem_1fr_9rem]">
-                <TextField label="Kind" name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
-                <TextArea label="Description" name={`line_items.${i}.description`} rows={2} value={l.description} onChange={(description) => setLine(i, { description })} />
+              <li key={l.id} aria-label={t('edit.line', { n: i + 1 })} className="grid gap-3 rounded-lg border border-stone-200 bg-white p-3 shadow-xs sm:grid-cols-[8rem_1fr_9rem]">
+                <TextField label={t('edit.kind')} name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
+                <TextArea label={t('edit.description')} name={`line_items.${i}.description`} rows={2} value={l.description} onChange={(description) => setLine(i, { description })} />
                 <NumberField
-                  label="Unit price"
+                  label={t('edit.unitPrice')}
                   name={`line_items.${i}.unit_price`}
                   value={l.unit_price}
                   onChange={(unit_price) => setLine(i, { unit_price })}
                   minValue={0}
                   formatOptions={{ maximumFractionDigits: 4 }}
-                  description={`× ${new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }).format(q.quantity)}, now ${formatMoney(q.amount, invoice.currency, locale)}`}
+                  description={t('edit.unitPriceHint', { quantity: format.number(q.quantity, 4), amount: format.money(q.amount, invoice.currency) })}
                 />
               </li>
             );
@@ -141,10 +144,10 @@ function EditForm({ invoice }: { invoice: Invoice }) {
       </section>
       <div className="flex flex-wrap gap-3">
         <Button type="submit" isPending={update.isPending}>
-          Save changes
+          {t('edit.save')}
         </Button>
         <Link href={`/invoices/${invoice.id}`} className="self-center">
-          Cancel
+          {t('edit.cancel')}
         </Link>
       </div>
     </Form>

@@ -4,6 +4,7 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import type { Invoice } from './api.ts';
+import { useInvoiceTexts } from './texts.ts';
 
 /**
  * The invoice-level fields the create and the PATCH share (number, subject, dates,
@@ -92,23 +93,24 @@ export function bodyOf(v: FieldValues, before?: FieldValues) {
 }
 
 export function InvoiceFields({ value, onChange, numberHint }: { value: FieldValues; onChange: (v: FieldValues) => void; numberHint: string }) {
+  const t = useInvoiceTexts();
   const set = <K extends keyof FieldValues>(key: K) => (next: FieldValues[K]) => onChange({ ...value, [key]: next });
   const percent = { minValue: 0, maxValue: 100, formatOptions: { maximumFractionDigits: 4 } };
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <TextField label="Number" name="number" value={value.number} onChange={set('number')} description={numberHint} />
-      <TextField label="Subject" name="subject" value={value.subject} onChange={set('subject')} />
-      <DatePicker label="Issue date" name="issue_date" value={value.issue_date} onChange={set('issue_date')} />
-      <DatePicker label="Due date" name="due_date" value={value.due_date} onChange={set('due_date')} />
-      <TextField label="Purchase order" name="purchase_order" value={value.purchase_order} onChange={set('purchase_order')} />
-      <NumberField label="Discount %" name="discount" value={value.discount} onChange={set('discount')} {...percent} />
-      <NumberField label="Tax %" name="tax" value={value.tax} onChange={set('tax')} {...percent} />
-      <NumberField label="Tax 2 %" name="tax2" value={value.tax2} onChange={set('tax2')} {...percent} />
-      <TextArea label="Notes" name="notes" value={value.notes} onChange={set('notes')} className="sm:col-span-2" />
-      <DatePicker label="Period from" name="period_start" value={value.period_start} onChange={set('period_start')} />
-      <DatePicker label="Period to" name="period_end" value={value.period_end} onChange={set('period_end')} />
-      <DatePicker label="Service period from" name="service_period_start" value={value.service_period_start} onChange={set('service_period_start')} />
-      <DatePicker label="Service period to" name="service_period_end" value={value.service_period_end} onChange={set('service_period_end')} />
+      <TextField label={t('fields.number')} name="number" value={value.number} onChange={set('number')} description={numberHint} />
+      <TextField label={t('fields.subject')} name="subject" value={value.subject} onChange={set('subject')} />
+      <DatePicker label={t('fields.issueDate')} name="issue_date" value={value.issue_date} onChange={set('issue_date')} />
+      <DatePicker label={t('fields.dueDate')} name="due_date" value={value.due_date} onChange={set('due_date')} />
+      <TextField label={t('fields.purchaseOrder')} name="purchase_order" value={value.purchase_order} onChange={set('purchase_order')} />
+      <NumberField label={t('fields.discount')} name="discount" value={value.discount} onChange={set('discount')} {...percent} />
+      <NumberField label={t('fields.tax')} name="tax" value={value.tax} onChange={set('tax')} {...percent} />
+      <NumberField label={t('fields.tax2')} name="tax2" value={value.tax2} onChange={set('tax2')} {...percent} />
+      <TextArea label={t('fields.notes')} name="notes" value={value.notes} onChange={set('notes')} className="sm:col-span-2" />
+      <DatePicker label={t('fields.periodFrom')} name="period_start" value={value.period_start} onChange={set('period_start')} />
+      <DatePicker label={t('fields.periodTo')} name="period_end" value={value.period_end} onChange={set('period_end')} />
+      <DatePicker label={t('fields.servicePeriodFrom')} name="service_period_start" value={value.service_period_start} onChange={set('service_period_start')} />
+      <DatePicker label={t('fields.servicePeriodTo')} name="service_period_end" value={value.service_period_end} onChange={set('service_period_end')} />
     </div>
   );
 }

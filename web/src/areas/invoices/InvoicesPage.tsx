@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useLocale, Link as AriaLink } from 'react-aria-components';
+import { Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
+import { useFormat } from '../../app/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
@@ -10,8 +11,10 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { clientsQuery, invoicesQuery, type InvoiceFilter, type InvoiceList } from './api.ts';
-import { dateLabel, filterOf, formatMoney, searchOf, STATES } from './format.ts';
+import { filterOf, searchOf } from './filters.ts';
+import { STATES } from './states.ts';
 import { StateBadge } from './StateBadge.tsx';
+import { useInvoiceTexts } from './texts.ts';
 
 type ListedInvoice = InvoiceList['invoices'][number];
 
@@ -19,6 +22,7 @@ type ListedInvoice = InvoiceList['invoices'][number];
 export function InvoicesPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const t = useInvoiceTexts();
   const filter = filterOf(params);
   const { data: list, error, isPlaceholderData } = useQuery(invoicesQuery(filter));
   const go = (next: InvoiceFilter) => navigate(`/invoices${searchOf(next)}`);
@@ -27,37 +31,37 @@ export function InvoicesPage() {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <PageHeading>Invoices</PageHeading>
+        <PageHeading>{t('invoices')}</PageHeading>
         <AriaLink href="/invoices/new" className={buttonClass('primary')}>
-          New invoice
+          {t('newInvoice')}
         </AriaLink>
       </div>
       {error && !list && <Alert>{describeError(error).message}</Alert>}
       <Filters filter={filter} list={list} onChange={(f) => go({ ...f, page: undefined })} />
       {!list && !error && (
         <div role="status" className="rounded-lg border border-stone-200 bg-white p-6 text-stone-600 shadow-xs">
-          Loading invoices…
+          {t('loadingInvoices')}
         </div>
       )}
       {list && (
         <section aria-labelledby="invoices-list" aria-busy={isPlaceholderData} className="flex flex-col gap-3">
           <h2 id="invoices-list" className="sr-only">
-            Invoices
+            {t('invoices')}
           </h2>
           {list.invoices.length === 0 ? (
             <div className="rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">
               {filtered ? (
                 <p>
-                  No invoices match these filters. <Link href="/invoices">Show all invoices</Link>
+                  {t('noMatch')} <Link href="/invoices">{t('showAll')}</Link>
                 </p>
               ) : (
-                <p>No invoices yet. Create one from tracked work or with lines you type: New invoice.</p>
+                <p>{t('noneYet')}</p>
               )}
             </div>
           ) : (
             <InvoiceTable invoices={list.invoices} />
           )}
-          {list.total_pages > 1 && <Pager list={list} noun="invoices" onPage={(page) => go({ ...filter, page })} />}
+          {list.total_pages > 1 && <Pager list={list} noun={t('pagerNoun')} onPage={(page) => go({ ...filter, page })} />}
         </section>
       )}
     </div>
@@ -70,25 +74,26 @@ export function InvoicesPage() {
  * in the URL shows by the name the listed invoices carry until then.
  */
 function Filters({ filter, list, onChange }: { filter: InvoiceFilter; list?: InvoiceList; onChange: (f: InvoiceFilter) => void }) {
+  const t = useInvoiceTexts();
   const [wantClients, setWantClients] = useState(false);
   const { data: clients, isFetching } = useQuery({ ...clientsQuery, enabled: wantClients });
-  const states: SelectOption[] = [{ id: 'all', label: 'All states' }, ...STATES.map((s) => ({ id: s.id, label: s.label }))];
-  const clientOptions: SelectOption[] = [{ id: 'all', label: 'All clients' }];
-  if (clients) clientOptions.push(...clients.clients.map((c) => ({ id: c.id, label: c.is_active ? c.name : `${c.name} (archived)` })));
+  const states: SelectOption[] = [{ id: 'all', label: t('allStates') }, ...STATES.map((s) => ({ id: s.id, label: t(`states.${s.id}`) }))];
+  const clientOptions: SelectOption[] = [{ id: 'all', label: t('allClients') }];
+  if (clients) clientOptions.push(...clients.clients.map((c) => ({ id: c.id, label: c.is_active ? c.name : t('archivedClient', { name: c.name }) })));
   else if (filter.client_id) {
     const known = list?.invoices.find((i) => i.client.id === filter.client_id)?.client.name;
-    clientOptions.push({ id: filter.client_id, label: known ?? (isFetching ? 'Loading clients…' : 'The chosen client') });
+    clientOptions.push({ id: filter.client_id, label: known ?? (isFetching ? t('loadingClients') : t('chosenClient')) });
   }
   return (
-    <div className="grid gap-3 sm:grid-cols-2" role="group" aria-label="Filters">
+    <div className="grid gap-3 sm:grid-cols-2" role="group" aria-label={t('filters')}>
       <Select
-        label="State"
+        label={t('state')}
         options={states}
         selectedKey={filter.state ?? 'all'}
         onSelectionChange={(key) => onChange({ ...filter, state: key === 'all' ? undefined : (key as InvoiceFilter['state']) })}
       />
       <Select
-        label="Client"
+        label={t('client')}
         options={clientOptions}
         selectedKey={filter.client_id ?? 'all'}
         onOpenChange={(open) => open && setWantClients(true)}
@@ -100,19 +105,20 @@ function Filters({ filter, list, onChange }: { filter: InvoiceFilter; list?: Inv
 }
 
 function InvoiceTable({ invoices }: { invoices: ListedInvoice[] }) {
+  const t = useInvoiceTexts();
   return (
     <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
       <table className="w-full min-w-[44rem] border-collapse text-sm">
-        <caption className="sr-only">Invoices, newest issue date first</caption>
+        <caption className="sr-only">{t('list.caption')}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>
-            <th scope="col" className="px-3 py-2">Number</th>
-            <th scope="col" className="px-3 py-2">Client</th>
-            <th scope="col" className="px-3 py-2">Issued</th>
-            <th scope="col" className="px-3 py-2">Due</th>
-            <th scope="col" className="px-3 py-2 text-right">Amount</th>
-            <th scope="col" className="px-3 py-2 text-right">Due amount</th>
-            <th scope="col" className="px-3 py-2">State</th>
+            <th scope="col" className="px-3 py-2">{t('list.number')}</th>
+            <th scope="col" className="px-3 py-2">{t('list.client')}</th>
+            <th scope="col" className="px-3 py-2">{t('list.issued')}</th>
+            <th scope="col" className="px-3 py-2">{t('list.due')}</th>
+            <th scope="col" className="px-3 py-2 text-right">{t('list.amount')}</th>
+            <th scope="col" className="px-3 py-2 text-right">{t('list.dueAmount')}</th>
+            <th scope="col" className="px-3 py-2">{t('list.state')}</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-stone-100">
@@ -126,20 +132,21 @@ function InvoiceTable({ invoices }: { invoices: ListedInvoice[] }) {
 }
 
 function InvoiceRow({ invoice: i }: { invoice: ListedInvoice }) {
-  const { locale } = useLocale();
+  const t = useInvoiceTexts();
+  const format = useFormat();
   return (
     <tr className="align-top">
       <th scope="row" className="px-3 py-2.5 text-left font-medium whitespace-nowrap">
-        <Link href={`/invoices/${i.id}`} aria-label={`Invoice ${i.number}, ${i.client.name}`}>
+        <Link href={`/invoices/${i.id}`} aria-label={t('list.rowLink', { number: i.number, client: i.client.name })}>
           {i.number}
         </Link>
         {i.subject && <span className="block text-xs font-normal text-stone-600">{i.subject}</span>}
       </th>
       <td className="px-3 py-2.5 text-stone-900">{i.client.name}</td>
-      <td className="px-3 py-2.5 whitespace-nowrap">{dateLabel(i.issue_date, locale)}</td>
-      <td className="px-3 py-2.5 whitespace-nowrap">{dateLabel(i.due_date, locale)}</td>
-      <td className="px-3 py-2.5 text-right font-medium whitespace-nowrap tabular-nums">{formatMoney(i.amount, i.currency, locale)}</td>
-      <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{formatMoney(i.due_amount, i.currency, locale)}</td>
+      <td className="px-3 py-2.5 whitespace-nowrap">{format.day(i.issue_date)}</td>
+      <td className="px-3 py-2.5 whitespace-nowrap">{format.day(i.due_date)}</td>
+      <td className="px-3 py-2.5 text-right font-medium whitespace-nowrap tabular-nums">{format.money(i.amount, i.currency)}</td>
+      <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{format.money(i.due_amount, i.currency)}</td>
       <td className="px-3 py-2.5">
         <StateBadge state={i.state} />
       </td>

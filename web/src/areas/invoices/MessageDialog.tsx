@@ -10,12 +10,7 @@ import { Form } from '../../ui/Form.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { clientContactsQuery, useSendMessage, type Invoice, type MessageBody, type MessageEvent } from './api.ts';
-
-export const EVENT_TITLES: Record<MessageEvent, { action: string; title: string; done: string }> = {
-  send: { action: 'Send invoice', title: 'Send invoice', done: 'The invoice is on its way.' },
-  reminder: { action: 'Send a reminder', title: 'Send a reminder about invoice', done: 'The reminder is on its way.' },
-  thank_you: { action: 'Send a thank-you', title: 'Thank the client for invoice', done: 'The thank-you is on its way.' },
-};
+import { useInvoiceTexts } from './texts.ts';
 
 /** Which messages the invoice's state allows (the spec's rules; the server checks again and answers 409 otherwise). */
 export function eventsFor(i: Pick<Invoice, 'state' | 'due_amount'>): MessageEvent[] {
@@ -50,6 +45,7 @@ export function MessageDialog({
   onDone: (message: string) => void;
   onClose: () => void;
 }) {
+  const t = useInvoiceTexts();
   const contacts = useQuery(clientContactsQuery(invoice.client.id));
   const [to, setTo] = useState<Address[] | null>(null);
   const [cc, setCc] = useState<Address[]>([]);
@@ -77,7 +73,6 @@ export function MessageDialog({
     ];
     return formErrors(send.error, fields);
   }, [send.error, toCount, ccCount]);
-  const texts = EVENT_TITLES[event];
 
   const submit = () => {
     const list = (a: Address[]) => a.filter((r) => r.email.trim()).map((r) => ({ email: r.email.trim(), ...(r.name.trim() ? { name: r.name.trim() } : {}) }));
@@ -90,11 +85,11 @@ export function MessageDialog({
       attach_pdf: attachPdf,
       send_me_a_copy: copy,
     };
-    send.mutate({ body: message, key: keyFor(message) }, { onSuccess: () => onDone(texts.done) });
+    send.mutate({ body: message, key: keyFor(message) }, { onSuccess: () => onDone(t(`message.events.${event}.done`)) });
   };
 
   return (
-    <Dialog title={`${texts.title} ${invoice.number}`} isOpen onOpenChange={(open) => !open && onClose()}>
+    <Dialog title={t(`message.events.${event}.title`, { number: invoice.number })} isOpen onOpenChange={(open) => !open && onClose()}>
       <Form
         validationErrors={fieldErrors}
         onSubmit={(e) => {
@@ -104,34 +99,36 @@ export function MessageDialog({
         className="flex flex-col gap-4 text-sm"
       >
         {summary && <Alert>{summary}</Alert>}
-        <AddressRows label="Recipient" prefix="recipients" rows={recipients} onChange={setRecipients} required />
-        {event !== 'thank_you' && <AddressRows label="Cc" prefix="cc_recipients" rows={cc} onChange={setCc} />}
-        <TextField label="Subject" name="subject" value={subject} onChange={setSubject} description="Empty: the usual subject with the invoice number." />
-        <TextArea label="Message" name="body" value={body} onChange={setBody} rows={4} description="Empty: a short standard message." />
+        <AddressRows prefix="recipients" rows={recipients} onChange={setRecipients} required />
+        {event !== 'thank_you' && <AddressRows prefix="cc_recipients" rows={cc} onChange={setCc} />}
+        <TextField label={t('message.subject')} name="subject" value={subject} onChange={setSubject} description={t('message.subjectHint')} />
+        <TextArea label={t('message.body')} name="body" value={body} onChange={setBody} rows={4} description={t('message.bodyHint')} />
         <Checkbox isSelected={attachPdf} onChange={setAttachPdf}>
-          Attach the invoice as a PDF
+          {t('message.attachPdf')}
         </Checkbox>
         <Checkbox isSelected={copy} onChange={setCopy}>
-          Send me a copy
+          {t('message.sendCopy')}
         </Checkbox>
         <Button type="submit" isPending={send.isPending}>
-          {texts.action}
+          {t(`message.events.${event}.action`)}
         </Button>
       </Form>
     </Dialog>
   );
 }
 
-function AddressRows({ label, prefix, rows, onChange, required }: { label: string; prefix: string; rows: Address[]; onChange: (a: Address[]) => void; required?: boolean }) {
+function AddressRows({ prefix, rows, onChange, required }: { prefix: 'recipients' | 'cc_recipients'; rows: Address[]; onChange: (a: Address[]) => void; required?: boolean }) {
+  const t = useInvoiceTexts();
+  const cc = prefix === 'cc_recipients';
   const set = (i: number, patch: Partial<Address>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
     <fieldset className="flex flex-col gap-3">
-      <legend className="mb-1 font-medium text-stone-900">{label === 'Cc' ? 'Cc' : 'Recipients'}</legend>
+      <legend className="mb-1 font-medium text-stone-900">{cc ? t('message.cc') : t('message.recipients')}</legend>
       {rows.map((r, i) => (
         <div key={r.key} className="grid gap-2 rounded-md border border-stone-200 p-2 sm:grid-cols-2">
-          <TextField label={`${label} ${i + 1} name`} name={`${prefix}.${i}.name`} value={r.name} onChange={(name) => set(i, { name })} />
+          <TextField label={t(cc ? 'message.ccName' : 'message.recipientName', { n: i + 1 })} name={`${prefix}.${i}.name`} value={r.name} onChange={(name) => set(i, { name })} />
           <TextField
-            label={`${label} ${i + 1} e-mail`}
+            label={t(cc ? 'message.ccEmail' : 'message.recipientEmail', { n: i + 1 })}
             name={`${prefix}.${i}.email`}
             type="email"
             value={r.email}
@@ -141,7 +138,7 @@ function AddressRows({ label, prefix, rows, onChange, required }: { label: strin
           {(rows.length > 1 || !required) && (
             <div className="sm:col-span-2">
               <Button variant="quiet" onPress={() => onChange(rows.filter((_, j) => j !== i))}>
-                Remove {label.toLowerCase()} {i + 1}
+                {t(cc ? 'message.removeCc' : 'message.removeRecipient', { n: i + 1 })}
               </Button>
             </div>
           )}
@@ -149,7 +146,7 @@ function AddressRows({ label, prefix, rows, onChange, required }: { label: strin
       ))}
       <div>
         <Button variant="secondary" onPress={() => onChange([...rows, blank()])}>
-          {label === 'Cc' ? 'Add a cc' : 'Add a recipient'}
+          {cc ? t('message.addCc') : t('message.addRecipient')}
         </Button>
       </div>
     </fieldset>

@@ -18,30 +18,13 @@ import { TextField } from '../../ui/TextField.tsx';
 import { activeClientsQuery, clientProjectsQuery, useCreateInvoice, usePreviewInvoice, type CreateBody, type Invoice } from './api.ts';
 import { bodyOf, emptyFields, FIELD_NAMES, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
 import { InvoiceLines } from './InvoiceLines.tsx';
+import { DEFAULT_KIND } from './kinds.ts';
+import { useInvoiceTexts } from './texts.ts';
 
-const TIME_SUMMARIES = [
-  { id: 'none', label: 'No time' },
-  { id: 'project', label: 'One line per project' },
-  { id: 'task', label: 'One line per task' },
-  { id: 'people', label: 'One line per person' },
-  { id: 'detailed', label: 'One line per time entry' },
-];
-const EXPENSE_SUMMARIES = [
-  { id: 'none', label: 'No expenses' },
-  { id: 'project', label: 'One line per project' },
-  { id: 'category', label: 'One line per category' },
-  { id: 'people', label: 'One line per person' },
-  { id: 'detailed', label: 'One line per expense' },
-];
-const TERMS = [
-  { id: 'default', label: "The client's terms" },
-  { id: 'upon_receipt', label: 'Upon receipt' },
-  { id: 'net_15', label: 'Net 15' },
-  { id: 'net_30', label: 'Net 30' },
-  { id: 'net_45', label: 'Net 45' },
-  { id: 'net_60', label: 'Net 60' },
-  { id: 'custom', label: 'Custom (give a due date)' },
-];
+// The API's summary types and payment terms; their names are in texts.ts (`create.*`).
+const TIME_SUMMARIES = ['none', 'project', 'task', 'people', 'detailed'] as const;
+const EXPENSE_SUMMARIES = ['none', 'project', 'category', 'people', 'detailed'] as const;
+const TERMS = ['default', 'upon_receipt', 'net_15', 'net_30', 'net_45', 'net_60', 'custom'] as const;
 
 interface LineRow {
   key: number;
@@ -67,19 +50,20 @@ const safeDate = (s: string | null) => {
  * creates it with an Idempotency-Key and the invoice opens.
  */
 export function NewInvoicePage() {
+  const t = useInvoiceTexts();
   const clients = useQuery(activeClientsQuery);
   return (
     <div className="flex max-w-3xl flex-col gap-6">
       <div>
         <Link href="/invoices" className="text-sm">
-          Back to invoices
+          {t('backToInvoices')}
         </Link>
-        <PageHeading className="mt-2">New invoice</PageHeading>
+        <PageHeading className="mt-2">{t('newInvoice')}</PageHeading>
       </div>
       {clients.error && <Alert>{describeError(clients.error).message}</Alert>}
       {!clients.data && !clients.error && (
         <div role="status" className="text-stone-600">
-          Loading clients…
+          {t('loadingClients')}
         </div>
       )}
       {clients.data && <NewInvoiceForm clients={clients.data.clients} />}
@@ -90,6 +74,7 @@ export function NewInvoicePage() {
 function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string; currency: string | null }> }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const t = useInvoiceTexts();
   const preview = usePreviewInvoice();
   const create = useCreateInvoice();
   const keyFor = useIdempotencyKey();
@@ -103,11 +88,11 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
   const [projectIds, setProjectIds] = useState<string[] | null>(fromUrl.length ? fromUrl : null);
   const [from, setFrom] = useState<CalendarDate | null>(safeDate(params.get('from')));
   const [to, setTo] = useState<CalendarDate | null>(safeDate(params.get('to')));
-  const [timeSummary, setTimeSummary] = useState('task');
-  const [expenseSummary, setExpenseSummary] = useState('category');
-  const [lines, setLines] = useState<LineRow[]>([{ key: 0, kind: 'Service', description: '', quantity: 1, unit_price: NaN, taxed: true }]);
+  const [timeSummary, setTimeSummary] = useState<string>('task');
+  const [expenseSummary, setExpenseSummary] = useState<string>('category');
+  const [lines, setLines] = useState<LineRow[]>([{ key: 0, kind: DEFAULT_KIND, description: '', quantity: 1, unit_price: NaN, taxed: true }]);
   const [fields, setFields] = useState<FieldValues>(emptyFields);
-  const [term, setTerm] = useState('default');
+  const [term, setTerm] = useState<string>('default');
   const [currency, setCurrency] = useState('');
 
   const body = (): CreateBody => {
@@ -134,6 +119,7 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
     return b as CreateBody;
   };
   const current = JSON.stringify(body());
+  const clientCurrency = clients.find((c) => c.id === clientId)?.currency;
   // The preview shown is of exactly this form: any change asks for a new one before creating.
   const previewed = preview.data && preview.variables && JSON.stringify(preview.variables) === current ? preview.data : null;
 
@@ -168,10 +154,10 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
       {summary && <Alert>{summary}</Alert>}
       <section aria-labelledby="new-what" className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
         <h2 id="new-what" className="text-lg font-semibold text-stone-900">
-          What to invoice
+          {t('create.whatToInvoice')}
         </h2>
         <ComboBox
-          label="Client"
+          label={t('create.client')}
           name="client_id"
           isRequired
           options={clients.map((c) => ({ id: c.id, label: c.name }))}
@@ -182,10 +168,10 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
           }}
         />
         <Select
-          label="Lines"
+          label={t('create.source')}
           options={[
-            { id: 'import', label: 'From tracked time and expenses' },
-            { id: 'lines', label: 'Lines I type' },
+            { id: 'import', label: t('create.fromTracked') },
+            { id: 'lines', label: t('create.typed') },
           ]}
           selectedKey={source}
           onSelectionChange={(key) => setSource(key as 'import' | 'lines')}
@@ -194,13 +180,23 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
           <>
             {clientId && <ProjectChoice clientId={clientId} chosen={projectIds} onChange={setProjectIds} />}
             <div className="grid gap-4 sm:grid-cols-2">
-              <DatePicker label="Work from" name="period_from" value={from} onChange={setFrom} />
-              <DatePicker label="Work to" name="period_to" value={to} onChange={setTo} />
-              <Select label="Time" options={TIME_SUMMARIES} selectedKey={timeSummary} onSelectionChange={(k) => setTimeSummary(String(k))} />
-              <Select label="Expenses" options={EXPENSE_SUMMARIES} selectedKey={expenseSummary} onSelectionChange={(k) => setExpenseSummary(String(k))} />
+              <DatePicker label={t('create.workFrom')} name="period_from" value={from} onChange={setFrom} />
+              <DatePicker label={t('create.workTo')} name="period_to" value={to} onChange={setTo} />
+              <Select
+                label={t('create.time')}
+                options={TIME_SUMMARIES.map((id) => ({ id, label: t(`create.timeSummaries.${id}`) }))}
+                selectedKey={timeSummary}
+                onSelectionChange={(k) => setTimeSummary(String(k))}
+              />
+              <Select
+                label={t('create.expenses')}
+                options={EXPENSE_SUMMARIES.map((id) => ({ id, label: t(`create.expenseSummaries.${id}`) }))}
+                selectedKey={expenseSummary}
+                onSelectionChange={(k) => setExpenseSummary(String(k))}
+              />
             </div>
             <p className="text-sm text-stone-700">
-              Billable, uninvoiced work of the client's projects is priced at the rates in force on its dates. Empty dates take all of it.
+              {t('create.importHint')}
             </p>
           </>
         ) : (
@@ -210,26 +206,32 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
 
       <section aria-labelledby="new-fields" className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
         <h2 id="new-fields" className="text-lg font-semibold text-stone-900">
-          Invoice
+          {t('create.invoice')}
         </h2>
-        <InvoiceFields value={fields} onChange={setFields} numberHint="Empty: the next free number." />
+        <InvoiceFields value={fields} onChange={setFields} numberHint={t('create.numberHint')} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Select label="Payment terms" name="payment_term" options={TERMS} selectedKey={term} onSelectionChange={(k) => setTerm(String(k))} />
+          <Select
+            label={t('create.paymentTerms')}
+            name="payment_term"
+            options={TERMS.map((id) => ({ id, label: t(`create.termChoices.${id}`) }))}
+            selectedKey={term}
+            onSelectionChange={(k) => setTerm(String(k))}
+          />
           <TextField
-            label="Currency"
+            label={t('create.currency')}
             name="currency"
             value={currency}
             onChange={setCurrency}
-            description={`Empty: the client's (${clients.find((c) => c.id === clientId)?.currency ?? 'or the workspace’s'}).`}
+            description={clientCurrency ? t('create.currencyHintOf', { currency: clientCurrency }) : t('create.currencyHint')}
           />
         </div>
       </section>
 
       <div className="flex flex-wrap gap-3">
         <Button type="submit" variant={previewed ? 'secondary' : 'primary'} isPending={preview.isPending} isDisabled={!clientId}>
-          Preview
+          {t('create.preview')}
         </Button>
-        {!clientId && <p className="self-center text-sm text-stone-700">Choose a client first.</p>}
+        {!clientId && <p className="self-center text-sm text-stone-700">{t('create.chooseClientFirst')}</p>}
       </div>
 
       {previewed && (
@@ -248,14 +250,15 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
 
 /** All of the client's projects (the default, sent as no project_ids), or the ones ticked; the list loads when asked for. */
 function ProjectChoice({ clientId, chosen, onChange }: { clientId: string; chosen: string[] | null; onChange: (ids: string[] | null) => void }) {
+  const t = useInvoiceTexts();
   const [open, setOpen] = useState(false);
   const projects = useQuery({ ...clientProjectsQuery(clientId), enabled: open });
   if (!open) {
     return (
       <div className="flex flex-wrap items-center gap-3 text-sm text-stone-800">
-        <span>{chosen ? `${chosen.length} ${chosen.length === 1 ? 'project' : 'projects'} chosen` : 'All of the client’s projects'}</span>
+        <span>{chosen ? t('create.projectsChosen', { count: chosen.length }) : t('create.allProjects')}</span>
         <Button variant="secondary" onPress={() => setOpen(true)}>
-          Choose projects
+          {t('create.chooseProjects')}
         </Button>
       </div>
     );
@@ -264,7 +267,7 @@ function ProjectChoice({ clientId, chosen, onChange }: { clientId: string; chose
   if (!projects.data) {
     return (
       <p role="status" className="text-sm text-stone-600">
-        Loading projects…
+        {t('create.loadingProjects')}
       </p>
     );
   }
@@ -272,8 +275,8 @@ function ProjectChoice({ clientId, chosen, onChange }: { clientId: string; chose
   const ticked = new Set(chosen ?? all.map((p) => p.id));
   return (
     <fieldset className="flex flex-col gap-2">
-      <legend className="mb-1 text-sm font-medium text-stone-900">Projects</legend>
-      {all.length === 0 && <p className="text-sm text-stone-700">The client has no active projects.</p>}
+      <legend className="mb-1 text-sm font-medium text-stone-900">{t('create.projects')}</legend>
+      {all.length === 0 && <p className="text-sm text-stone-700">{t('create.noProjects')}</p>}
       {all.map((p) => (
         <Checkbox
           key={p.id}
@@ -293,22 +296,23 @@ function ProjectChoice({ clientId, chosen, onChange }: { clientId: string; chose
 let nextKey = 1;
 
 function LineRows({ lines, setLine, setLines }: { lines: LineRow[]; setLine: (i: number, patch: Partial<LineRow>) => void; setLines: (l: LineRow[]) => void }) {
+  const t = useInvoiceTexts();
   return (
     <div className="flex flex-col gap-3">
       <ol className="flex flex-col gap-3">
         {lines.map((l, i) => (
-          <li key={l.key} aria-label={`Line ${i + 1}`} className="grid gap-3 rounded-md border border-stone-200 p-3 sm:grid-cols-[8rem_1fr_6rem_8rem]">
-            <TextField label="Kind" name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
-            <TextField label="Description" name={`line_items.${i}.description`} value={l.description} onChange={(description) => setLine(i, { description })} />
-            <NumberField label="Quantity" name={`line_items.${i}.quantity`} value={l.quantity} onChange={(quantity) => setLine(i, { quantity })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />
-            <NumberField label="Unit price" name={`line_items.${i}.unit_price`} value={l.unit_price} onChange={(unit_price) => setLine(i, { unit_price })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />
+          <li key={l.key} aria-label={t('create.line', { n: i + 1 })} className="grid gap-3 rounded-md border border-stone-200 p-3 sm:grid-cols-[8rem_1fr_6rem_8rem]">
+            <TextField label={t('create.kind')} name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
+            <TextField label={t('create.description')} name={`line_items.${i}.description`} value={l.description} onChange={(description) => setLine(i, { description })} />
+            <NumberField label={t('create.quantity')} name={`line_items.${i}.quantity`} value={l.quantity} onChange={(quantity) => setLine(i, { quantity })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />
+            <NumberField label={t('create.unitPrice')} name={`line_items.${i}.unit_price`} value={l.unit_price} onChange={(unit_price) => setLine(i, { unit_price })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />
             <div className="flex flex-wrap items-center justify-between gap-3 sm:col-span-4">
               <Checkbox isSelected={l.taxed} onChange={(taxed) => setLine(i, { taxed })}>
-                Taxed
+                {t('create.taxed')}
               </Checkbox>
               {lines.length > 1 && (
                 <Button variant="quiet" onPress={() => setLines(lines.filter((_, j) => j !== i))}>
-                  Remove line {i + 1}
+                  {t('create.removeLine', { n: i + 1 })}
                 </Button>
               )}
             </div>
@@ -316,8 +320,8 @@ function LineRows({ lines, setLine, setLines }: { lines: LineRow[]; setLine: (i:
         ))}
       </ol>
       <div>
-        <Button variant="secondary" onPress={() => setLines([...lines, { key: nextKey++, kind: 'Service', description: '', quantity: 1, unit_price: NaN, taxed: true }])}>
-          Add a line
+        <Button variant="secondary" onPress={() => setLines([...lines, { key: nextKey++, kind: DEFAULT_KIND, description: '', quantity: 1, unit_price: NaN, taxed: true }])}>
+          {t('create.addLine')}
         </Button>
       </div>
     </div>
@@ -325,16 +329,17 @@ function LineRows({ lines, setLine, setLines }: { lines: LineRow[]; setLine: (i:
 }
 
 function Preview({ invoice, creating, onCreate }: { invoice: Invoice; creating: boolean; onCreate: () => void }) {
+  const t = useInvoiceTexts();
   return (
     <section aria-labelledby="new-preview" className="flex flex-col gap-3">
       <h2 id="new-preview" className="text-lg font-semibold text-stone-900">
-        Preview of invoice {invoice.number}
+        {t('create.previewOf', { number: invoice.number })}
       </h2>
-      <p className="text-sm text-stone-700">Nothing is saved yet. These are the lines and totals the invoice will have.</p>
+      <p className="text-sm text-stone-700">{t('create.previewNote')}</p>
       <InvoiceLines invoice={invoice} headingId="new-preview" />
       <div>
         <Button onPress={onCreate} isPending={creating}>
-          Create invoice
+          {t('create.createInvoice')}
         </Button>
       </div>
     </section>

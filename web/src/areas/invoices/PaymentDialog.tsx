@@ -1,7 +1,8 @@
-import { getLocalTimeZone, today, type CalendarDate } from '@internationalized/date';
+import { parseDate, type CalendarDate } from '@internationalized/date';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useMemo, useState } from 'react';
 import { formErrors } from '../../api/errors.ts';
+import { useFormat } from '../../app/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -10,6 +11,7 @@ import { TextArea } from '../../ui/TextArea.tsx';
 import { useRecordPayment, type Invoice } from './api.ts';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
+import { useInvoiceTexts } from './texts.ts';
 
 /**
  * An administrator records a payment on an open invoice (web only): the amount due
@@ -17,8 +19,11 @@ import { NumberField } from '../../ui/NumberField.tsx';
  * rest marks the invoice paid (the server decides; the page shows its answer).
  */
 export function PaymentDialog({ invoice, onDone }: { invoice: Invoice; onDone: (message: string) => void }) {
+  const t = useInvoiceTexts();
+  const format = useFormat();
   const [amount, setAmount] = useState(invoice.due_amount);
-  const [date, setDate] = useState<CalendarDate | null>(today(getLocalTimeZone()));
+  // Today in the workspace's zone, not the browser's.
+  const [date, setDate] = useState<CalendarDate | null>(() => parseDate(format.dayOf(Date.now())));
   const [notes, setNotes] = useState('');
   const record = useRecordPayment(invoice.id);
   const keyFor = useIdempotencyKey();
@@ -30,12 +35,12 @@ export function PaymentDialog({ invoice, onDone }: { invoice: Invoice; onDone: (
     const body = { amount, paid_date: date.toString(), ...(notes.trim() ? { notes: notes.trim() } : {}) };
     record.mutate(
       { body, key: keyFor(body) },
-      { onSuccess: (after) => onDone(after.state === 'paid' ? 'Payment recorded: the invoice is paid.' : 'Payment recorded.') },
+      { onSuccess: (after) => onDone(after.state === 'paid' ? t('payment.donePaid') : t('payment.done')) },
     );
   };
 
   return (
-    <Dialog title={`Record a payment on invoice ${invoice.number}`}>
+    <Dialog title={t('payment.title', { number: invoice.number })}>
       <Form
         validationErrors={fieldErrors}
         onSubmit={(e) => {
@@ -46,7 +51,7 @@ export function PaymentDialog({ invoice, onDone }: { invoice: Invoice; onDone: (
       >
         {summary && <Alert>{summary}</Alert>}
         <NumberField
-          label="Amount"
+          label={t('payment.amount')}
           name="amount"
           value={amount}
           onChange={setAmount}
@@ -54,12 +59,12 @@ export function PaymentDialog({ invoice, onDone }: { invoice: Invoice; onDone: (
           maxValue={invoice.due_amount}
           isRequired
           formatOptions={{ style: 'currency', currency: invoice.currency }}
-          description="Less than the amount due records a partial payment."
+          description={t('payment.amountHint')}
         />
-        <DatePicker label="Paid on" name="paid_date" value={date} onChange={setDate} isRequired />
-        <TextArea label="Notes (optional)" value={notes} onChange={setNotes} maxLength={10_000} />
+        <DatePicker label={t('payment.paidOn')} name="paid_date" value={date} onChange={setDate} isRequired />
+        <TextArea label={t('payment.notes')} value={notes} onChange={setNotes} maxLength={10_000} />
         <Button type="submit" isPending={record.isPending}>
-          Record payment
+          {t('payment.submit')}
         </Button>
       </Form>
     </Dialog>

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { describeError } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { pdfQuery, type Invoice } from './api.ts';
+import { useInvoiceTexts } from './texts.ts';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
@@ -15,6 +16,7 @@ GlobalWorkerOptions.workerSrc = workerUrl;
  * a canvas needs neither. This module, with pdf.js, is its own chunk, loaded on request.
  */
 export default function PdfPreview({ invoice }: { invoice: Invoice }) {
+  const t = useInvoiceTexts();
   const { data, error } = useQuery(pdfQuery(invoice.id, invoice.updated_at));
   const box = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'drawing' | 'done' | string>('drawing');
@@ -40,31 +42,31 @@ export default function PdfPreview({ invoice }: { invoice: Invoice }) {
         canvas.height = Math.floor(viewport.height);
         canvas.style.width = `${Math.floor(viewport.width / ratio)}px`;
         canvas.setAttribute('role', 'img');
-        canvas.setAttribute('aria-label', `Page ${n} of ${pdf.numPages} of invoice ${invoice.number}`);
+        canvas.setAttribute('aria-label', t('pdf.pageOf', { page: n, pages: pdf.numPages, number: invoice.number }));
         canvas.className = 'max-w-full rounded-sm border border-stone-200 bg-white shadow-xs';
         target.append(canvas);
         await page.render({ canvas, viewport }).promise;
       }
       if (!cancelled) setState('done');
     })().catch((e: unknown) => {
-      if (!cancelled) setState(e instanceof Error ? e.message : 'The PDF could not be drawn.');
+      if (!cancelled) setState(e instanceof Error ? e.message : t('pdf.cannotDraw'));
     });
     return () => {
       cancelled = true;
       void task.destroy();
     };
-  }, [data, invoice.number]);
+  }, [data, invoice.number, t]);
 
   if (error) return <Alert>{describeError(error).message}</Alert>;
   return (
     <div className="flex flex-col gap-2">
       {(!data || state === 'drawing') && (
         <p role="status" className="text-sm text-stone-600">
-          Drawing the PDF…
+          {t('pdf.drawing')}
         </p>
       )}
-      {state !== 'drawing' && state !== 'done' && <Alert>The PDF could not be shown here ({state}). Download it instead.</Alert>}
-      <div ref={box} className="flex flex-col items-center gap-4" aria-label="PDF preview" role="group" />
+      {state !== 'drawing' && state !== 'done' && <Alert>{t('pdf.notShown', { reason: state })}</Alert>}
+      <div ref={box} className="flex flex-col items-center gap-4" aria-label={t('pdf.preview')} role="group" />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { guardPage } from '../../api/access.ts';
 import { mayUseInvoices } from './access.ts';
 import { activeClientsQuery, invoiceQuery, invoicesQuery } from './api.ts';
-import { filterOf } from './format.ts';
+import { filterOf } from './filters.ts';
 
 /**
  * /invoices (the list, its filters in the URL) and /invoices/:id (one invoice): one lazy

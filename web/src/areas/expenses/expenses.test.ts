@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, isPeriod, periodRange } from './period.ts';
-import { formatMoney, formatUnitPrice } from './money.ts';
+import { createFormat } from '../../ui/format.ts';
+import { unitPrice } from './money.ts';
+import { lockReason, statusOf } from './status.ts';
 import { filterOf, searchOf } from './filters.ts';
 
 describe('periodRange', () => {
@@ -29,17 +31,41 @@ describe('periodRange', () => {
   });
 });
 
-describe('formatMoney', () => {
-  it("uses the currency's own decimals", () => {
-    expect(formatMoney(12.5, 'EUR', 'en-US')).toBe('€12.50');
-    expect(formatMoney(1200, 'JPY', 'en-US')).toBe('¥1,200');
-    expect(formatMoney(1234.5, 'EUR', 'de-DE')).toBe('1.234,50\u00a0€');
+describe('unitPrice', () => {
+  const en = createFormat({ locale: 'en-GB', timeZone: 'UTC', durationStyle: 'clock' });
+  const de = createFormat({ locale: 'de-DE', timeZone: 'UTC', durationStyle: 'decimal' });
+
+  it("shows at least the currency's own decimals", () => {
+    expect(unitPrice(en, 0.3, 'EUR')).toBe('€0.30');
+    expect(unitPrice(en, 1234.5, 'EUR')).toBe('€1,234.50');
+    expect(unitPrice(de, 0.35, 'EUR')).toBe('0,35\u00a0€');
+    expect(unitPrice(en, 5, 'JPY')).toBe('JP¥5');
   });
 
-  it('keeps every digit of a unit price', () => {
-    expect(formatUnitPrice(0.3, 'EUR', 'en-US')).toBe('€0.30');
-    expect(formatUnitPrice(0.000015, 'USD', 'en-US')).toBe('$0.000015');
-    expect(formatUnitPrice(5, 'JPY', 'en-US')).toBe('¥5');
+  it('keeps every digit of a unit price, with the currency where the locale puts it', () => {
+    expect(unitPrice(en, 0.000015, 'USD')).toBe('US$0.000015');
+    expect(unitPrice(en, 0.000015, 'EUR')).toBe('€0.000015');
+    expect(unitPrice(de, 0.000015, 'EUR')).toBe('0,000015\u00a0€');
+    expect(unitPrice(de, 1234.125, 'EUR')).toBe('1.234,125\u00a0€');
+    expect(unitPrice(en, 0.5, 'JPY')).toBe('JP¥0.5');
+  });
+});
+
+describe('an expense’s state', () => {
+  const expense = (is_billed: boolean, approval_status: string | null, is_locked = false) => ({ is_billed, is_locked, approval_status }) as Parameters<typeof lockReason>[0];
+
+  it('names the short status the list shows', () => {
+    expect(statusOf(expense(true, 'approved'))).toBe('billed');
+    expect(statusOf(expense(false, 'approved'))).toBe('approved');
+    expect(statusOf(expense(false, 'submitted'))).toBe('submitted');
+    expect(statusOf(expense(false, 'rejected'))).toBe('rejected');
+    expect(statusOf(expense(false, null))).toBeNull();
+  });
+
+  it('says why a locked expense cannot change', () => {
+    expect(lockReason(expense(false, 'approved'))).toBeNull();
+    expect(lockReason(expense(true, 'approved', true))).toBe('billed');
+    expect(lockReason(expense(false, 'approved', true))).toBe('approved');
   });
 });
 
