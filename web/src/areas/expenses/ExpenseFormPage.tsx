@@ -6,7 +6,7 @@ import { useNavigate, useParams } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useSession } from '../../api/session.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';

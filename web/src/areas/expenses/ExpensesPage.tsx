@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
 import { usePersonChoices } from '../../api/people.ts';
 import { useSession } from '../../api/session.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { PersonPicker } from '../../ui/PersonPicker.tsx';
 import { Alert } from '../../ui/Alert.tsx';
 import { buttonClass } from '../../ui/Button.tsx';

@@ -1,4 +1,4 @@
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { focusRingCss } from '../../ui/styles.ts';
 import type { Invoice } from './api.ts';
 import { kindText } from './kinds.ts';

@@ -6,7 +6,7 @@ import { isAdministrator } from '../../api/access.ts';
 import { describeError } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { describeError } from '../../api/errors.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { messagesQuery } from './api.ts';
 import { useInvoiceTexts } from './texts.ts';

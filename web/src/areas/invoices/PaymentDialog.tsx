@@ -2,7 +2,7 @@ import { parseDate, type CalendarDate } from '@internationalized/date';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useMemo, useState } from 'react';
 import { formErrors } from '../../api/errors.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';

@@ -12,7 +12,7 @@ import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
 import type { Choices, Project } from './api.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { useProjectTexts } from './texts.ts';
 import { PROJECT_LEVEL, rateChanged, type Values } from './values.ts';
 

@@ -10,7 +10,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { choicesQuery, projectQuery, useDeleteProject, useUpdateProject, type Choices, type Project } from './api.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { useProjectTexts } from './texts.ts';
 import { PeopleSection } from './PeopleSection.tsx';
 import { ProjectForm, useResetOnChange } from './ProjectForm.tsx';

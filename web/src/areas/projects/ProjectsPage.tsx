@@ -14,7 +14,7 @@ import { Pager } from '../../ui/Pager.tsx';
 import { mayCreateProjects } from './access.ts';
 import { choicesQuery, listQuery, type ListedProject } from './api.ts';
 import { filterOf, queryOf, searchOf, type Filter, type Status } from './filters.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { useProjectTexts } from './texts.ts';
 
 /** The projects the person sees, a page at a time from the server: search and filters in the URL. */

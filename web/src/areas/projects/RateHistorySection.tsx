@@ -3,7 +3,7 @@ import { Button } from '../../ui/Button.tsx';
 import { describeError } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { rateHistoryQuery, type Project, type RateHistory } from './api.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { useProjectTexts } from './texts.ts';
 
 type Rate = RateHistory['project'][number];

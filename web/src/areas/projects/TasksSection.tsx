@@ -11,7 +11,7 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import { Select } from '../../ui/Select.tsx';
 import { taskAssignmentsQuery, useAddTask, useChangeTask, type Choices, type Project, type TaskAssignment } from './api.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { useProjectTexts } from './texts.ts';
 import { RateDate } from './RateDate.tsx';
 import { changedTermsBody, newTermsBody, termsRateChanged } from './values.ts';

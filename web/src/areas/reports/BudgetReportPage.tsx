@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { Select } from '../../ui/Select.tsx';
 import { budgetQuery, type BudgetRow } from './api.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { useReportTexts } from './texts.ts';
 import { activeOf } from './params.ts';
 import { Chart, Downloads, Empty, LoadError, Loading, TableBox, num, th, useSearchUpdate } from './parts.tsx';

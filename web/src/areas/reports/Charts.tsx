@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { largestRows } from './chart-rows.ts';
 import { useReportTexts } from './texts.ts';
 

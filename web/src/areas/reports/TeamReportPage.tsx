@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { teamQuery, type TeamRow } from './api.ts';
 import { currenciesOf } from './currencies.ts';
 import { spanDays } from './period.ts';

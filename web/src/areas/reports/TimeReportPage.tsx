@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { Select } from '../../ui/Select.tsx';
 import { timeQuery, type GroupBy, type TimeGroup } from './api.ts';
 import { currenciesOf } from './currencies.ts';

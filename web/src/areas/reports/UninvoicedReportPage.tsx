@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link as AriaLink } from 'react-aria-components';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
 import { uninvoicedQuery, type Range, type UninvoicedRow } from './api.ts';

@@ -7,7 +7,7 @@ import { buttonClass } from '../../ui/Button.tsx';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { cx, focusRingCss } from '../../ui/styles.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { exportUrl, type ExportReport, type Range } from './api.ts';
 import { PERIODS, periodOf, periodRange, presetOf, today, type Period } from './period.ts';
 import { useReportTexts } from './texts.ts';

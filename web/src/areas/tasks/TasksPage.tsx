@@ -18,7 +18,7 @@ import { Pager } from '../../ui/Pager.tsx';
 import { taskAccess } from './access.ts';
 import { tasksQuery, useCreateTask, useUpdateTask, type Task, type TaskChanges, type TaskCreate, type TaskList } from './api.ts';
 import { apiQuery, filterOf, searchOf, type ListFilter, type Status } from './filters.ts';
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { useTaskTexts } from './texts.ts';
 
 type Access = ReturnType<typeof taskAccess>;
