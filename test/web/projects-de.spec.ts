@@ -85,7 +85,7 @@ test('projects and tasks in German: the list, a project with tasks and a budget,
   await expect(page.getByRole('button', { name: 'Neue Aufgabe' })).toBeVisible();
   const task = page.getByRole('row', { name: /Design/ });
   await expect(task).toContainText('Abrechenbar');
-  await expect(task).toContainText('1.234,5');
+  await expect(task).toContainText('1.234,50');
   await expect(page.getByRole('columnheader', { name: 'Stundensatz' })).toBeVisible();
   await page.getByRole('button', { name: 'Design bearbeiten' }).click();
   await expect(page.getByRole('dialog', { name: 'Design bearbeiten' }).getByRole('button', { name: 'Aufgabe speichern' })).toBeVisible();

@@ -23,7 +23,7 @@ test('an administrator adds a task with a rate, edits, archives and restores it'
   await dialog.getByRole('button', { name: 'Create task' }).click();
   await expect(dialog).toBeHidden();
   const row = page.getByRole('row', { name: /Design/ });
-  await expect(row).toContainText('120');
+  await expect(row).toContainText('120.00');
   await expect(row).toContainText('Billable');
   const [design] = (await workspace.api('GET', '/api/v2/tasks')).body.tasks;
   expect(design).toMatchObject({ name: 'Design', default_hourly_rate: 120, billable_by_default: true, is_default: true, is_active: true });

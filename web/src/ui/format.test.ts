@@ -102,3 +102,34 @@ describe('the person’s date pattern', () => {
     expect(f('DD.MM.YYYY', 'de-DE').weekdayShort('2026-03-02')).toBe('Mo');
   });
 });
+
+describe('unit prices', () => {
+  const en = createFormat({ locale: 'en-GB', timeZone: 'UTC', durationStyle: 'clock' });
+  const de = createFormat({ locale: 'de-DE', timeZone: 'UTC', durationStyle: 'decimal' });
+
+  it("shows at least the currency's own decimals", () => {
+    expect(en.unitPrice(0.3, 'EUR')).toBe('€0.30');
+    expect(en.unitPrice(1234.5, 'EUR')).toBe('€1,234.50');
+    expect(de.unitPrice(0.35, 'EUR')).toBe('0,35\u00a0€');
+    expect(en.unitPrice(5, 'JPY')).toBe('JP¥5');
+  });
+
+  it('keeps every digit of a unit price, with the currency where the locale puts it', () => {
+    expect(en.unitPrice(0.000015, 'USD')).toBe('US$0.000015');
+    expect(en.unitPrice(0.000015, 'EUR')).toBe('€0.000015');
+    expect(de.unitPrice(0.000015, 'EUR')).toBe('0,000015\u00a0€');
+    expect(de.unitPrice(1234.125, 'EUR')).toBe('1.234,125\u00a0€');
+    expect(en.unitPrice(0.5, 'JPY')).toBe('JP¥0.5');
+  });
+});
+
+describe('numbers without a currency', () => {
+  it('keep at least the decimals asked for', () => {
+    const en = createFormat({ locale: 'en-GB', timeZone: 'UTC', durationStyle: 'clock' });
+    const de = createFormat({ locale: 'de-DE', timeZone: 'UTC', durationStyle: 'clock' });
+    expect(en.number(120, 2, 2)).toBe('120.00');
+    expect(de.number(1234.5, 2, 2)).toBe('1.234,50');
+    expect(en.number(1.005, 2)).toBe('1.01');
+    expect(en.number(3)).toBe('3');
+  });
+});

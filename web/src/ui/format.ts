@@ -50,8 +50,10 @@ export interface Format {
   hours(hours: number): string;
   /** An amount in its own currency (JPY without decimals). Never adds amounts. */
   money(amount: number, currency: string): string;
-  /** A plain number with up to `maxDigits` decimals. */
-  number(value: number, maxDigits?: number): string;
+  /** A unit price in its currency with every digit it has (0.000015 per token), at least the currency's. */
+  unitPrice(amount: number, currency: string): string;
+  /** A plain number with up to `maxDigits` decimals and at least `minDigits` (a rate without its currency: `120.00`). */
+  number(value: number, maxDigits?: number, minDigits?: number): string;
   /** The calendar day (YYYY-MM-DD) an instant falls on in the workspace zone. */
   dayOf(instant: string | number): string;
 }
@@ -89,7 +91,17 @@ function build(settings: FormatSettings): Format {
   const zonedParts = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
   const decimalHours = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const money = new Map<string, Intl.NumberFormat>();
-  const numbers = new Map<number, Intl.NumberFormat>();
+  const numbers = new Map<string, Intl.NumberFormat>();
+  const moneyFormat = (currency: string, digits?: number) => {
+    const key = `${currency}|${digits ?? ''}`;
+    let f = money.get(key);
+    if (!f) {
+      const options: Intl.NumberFormatOptions = { style: 'currency', currency };
+      if (digits !== undefined) Object.assign(options, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+      money.set(key, (f = new Intl.NumberFormat(locale, options)));
+    }
+    return f;
+  };
 
   const duration = (seconds: number) => {
     if (durationStyle === 'decimal') return decimalHours.format(Math.round(seconds / 36) / 100);
@@ -120,14 +132,17 @@ function build(settings: FormatSettings): Format {
     duration,
     // Through whole seconds, as the browser sums hours (never a float sum of hours).
     hours: (hours) => duration(Math.round(hours * 3600)),
-    money: (amount, currency) => {
-      let f = money.get(currency);
-      if (!f) money.set(currency, (f = new Intl.NumberFormat(locale, { style: 'currency', currency })));
-      return f.format(amount);
+    money: (amount, currency) => moneyFormat(currency).format(amount),
+    unitPrice: (amount, currency) => {
+      const own = moneyFormat(currency);
+      // The digits the number has as written (the API's decimals come as numbers: 0.000015).
+      const digits = Math.min(20, (String(amount).split('.')[1] ?? '').length);
+      return digits <= own.resolvedOptions().minimumFractionDigits! ? own.format(amount) : moneyFormat(currency, digits).format(amount);
     },
-    number: (value, maxDigits = 2) => {
-      let f = numbers.get(maxDigits);
-      if (!f) numbers.set(maxDigits, (f = new Intl.NumberFormat(locale, { maximumFractionDigits: maxDigits })));
+    number: (value, maxDigits = 2, minDigits = 0) => {
+      const key = `${maxDigits}|${minDigits}`;
+      let f = numbers.get(key);
+      if (!f) numbers.set(key, (f = new Intl.NumberFormat(locale, { minimumFractionDigits: minDigits, maximumFractionDigits: Math.max(minDigits, maxDigits) })));
       return f.format(value);
     },
     dayOf: (instant) => {

@@ -28,7 +28,6 @@ import {
   type ExpenseBody,
 } from './api.ts';
 import { DatePicker } from '../../ui/DatePicker.tsx';
-import { unitPrice } from './money.ts';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { ReceiptPreview, isDrawable, useObjectUrl } from './Receipt.tsx';
 import { lockReason } from './status.ts';
@@ -191,7 +190,7 @@ function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense
           options={categories.map((c) => ({
             id: c.id,
             label: c.name,
-            detail: c.unit_price != null && c.unit_name ? t('form.perUnit', { price: unitPrice(format, c.unit_price, currency ?? 'USD'), unit: c.unit_name }) : undefined,
+            detail: c.unit_price != null && c.unit_name ? t('form.perUnit', { price: format.unitPrice(c.unit_price, currency ?? 'USD'), unit: c.unit_name }) : undefined,
           }))}
           selectedKey={categoryId}
           onSelectionChange={(key) => setCategoryId(key === null ? null : String(key))}
@@ -214,8 +213,8 @@ function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense
               description={
                 category?.unit_price != null && currency
                   ? category.unit_name
-                    ? t('form.unitsHintPer', { price: unitPrice(format, category.unit_price, currency), unit: category.unit_name })
-                    : t('form.unitsHintPerUnit', { price: unitPrice(format, category.unit_price, currency) })
+                    ? t('form.unitsHintPer', { price: format.unitPrice(category.unit_price, currency), unit: category.unit_name })
+                    : t('form.unitsHintPerUnit', { price: format.unitPrice(category.unit_price, currency) })
                   : t('form.unitsHint')
               }
             />

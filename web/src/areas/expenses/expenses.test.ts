@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, isPeriod, periodRange } from './period.ts';
-import { createFormat } from '../../ui/format.ts';
-import { unitPrice } from './money.ts';
 import { lockReason, statusOf } from './status.ts';
 import { filterOf, searchOf } from './filters.ts';
 
@@ -28,26 +26,6 @@ describe('periodRange', () => {
     expect(isPeriod('this_month')).toBe(true);
     expect(isPeriod('yesterday')).toBe(false);
     expect(isPeriod(null)).toBe(false);
-  });
-});
-
-describe('unitPrice', () => {
-  const en = createFormat({ locale: 'en-GB', timeZone: 'UTC', durationStyle: 'clock' });
-  const de = createFormat({ locale: 'de-DE', timeZone: 'UTC', durationStyle: 'decimal' });
-
-  it("shows at least the currency's own decimals", () => {
-    expect(unitPrice(en, 0.3, 'EUR')).toBe('€0.30');
-    expect(unitPrice(en, 1234.5, 'EUR')).toBe('€1,234.50');
-    expect(unitPrice(de, 0.35, 'EUR')).toBe('0,35\u00a0€');
-    expect(unitPrice(en, 5, 'JPY')).toBe('JP¥5');
-  });
-
-  it('keeps every digit of a unit price, with the currency where the locale puts it', () => {
-    expect(unitPrice(en, 0.000015, 'USD')).toBe('US$0.000015');
-    expect(unitPrice(en, 0.000015, 'EUR')).toBe('€0.000015');
-    expect(unitPrice(de, 0.000015, 'EUR')).toBe('0,000015\u00a0€');
-    expect(unitPrice(de, 1234.125, 'EUR')).toBe('1.234,125\u00a0€');
-    expect(unitPrice(en, 0.5, 'JPY')).toBe('JP¥0.5');
   });
 });
 

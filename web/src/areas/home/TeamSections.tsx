@@ -33,7 +33,7 @@ export function BudgetsSection({ budgets }: { budgets: Budgets }) {
   const t = useHomeTexts();
   const format = useFormat();
   // Money budgets come without their currency: a plain amount.
-  const amount = (budgetBy: string, value: number) => (isMoneyBudget(budgetBy) ? format.number(value, 2) : t('budgets.hours', { hours: format.hours(value) }));
+  const amount = (budgetBy: string, value: number) => (isMoneyBudget(budgetBy) ? format.number(value, 2, 2) : t('budgets.hours', { hours: format.hours(value) }));
   return (
     <Section title={t('budgets.title')}>
       {budgets.count === 0 ? (

@@ -133,7 +133,7 @@ function TaskRow({ task, rates, access, onProblem }: { task: Task; rates: boolea
         {!task.is_active && <span className="ml-2 rounded-sm bg-stone-100 px-1.5 py-0.5 text-xs font-normal text-stone-700">{t('archived')}</span>}
       </th>
       <td className="px-3 py-2.5 text-stone-700">{task.billable_by_default ? t('billable') : t('notBillable')}</td>
-      {rates && <td className="px-3 py-2.5 text-right text-stone-700 tabular-nums">{task.default_hourly_rate == null ? '—' : format.number(task.default_hourly_rate, 2)}</td>}
+      {rates && <td className="px-3 py-2.5 text-right text-stone-700 tabular-nums">{task.default_hourly_rate == null ? '—' : format.number(task.default_hourly_rate, 2, 2)}</td>}
       <td className="hidden px-3 py-2.5 text-stone-700 sm:table-cell">{task.is_default ? t('addedByDefault') : '—'}</td>
       {access.writes && (
         <td className="px-3 py-1.5 text-right whitespace-nowrap">
