@@ -29,7 +29,8 @@ export interface ComboBoxProps extends Omit<AriaComboBoxProps<ComboOption>, 'chi
   label: string;
   /** In the order they should be offered (recently used first, say): matches keep it. */
   options: ComboOption[];
-  hideLabel?: boolean;
+  /** Hides the label visually (screen readers still read it); `narrow`: below 768 px only, where the field shows it as its placeholder. */
+  hideLabel?: boolean | 'narrow';
   className?: string;
   /** Shown in the list when nothing matches (or while the options load). */
   emptyText?: string;
@@ -75,9 +76,9 @@ export function ComboBox({ label, options, hideLabel, className, emptyText, erro
       }}
       className={cx('flex flex-col gap-1.5', className)}
     >
-      <Label className={cx(fieldLabel, hideLabel && 'sr-only')}>{label}</Label>
+      <Label className={cx(fieldLabel, hideLabel === 'narrow' ? 'max-md:sr-only' : hideLabel && 'sr-only')}>{label}</Label>
       <div className="relative">
-        <Input className={cx(inputBox, 'pr-9')} onChange={(e) => setTyped(e.target.value)} />
+        <Input className={cx(inputBox, 'pr-9')} placeholder={hideLabel === 'narrow' ? label : undefined} onChange={(e) => setTyped(e.target.value)} />
         <AriaButton className="absolute inset-y-0 right-0 flex w-9 items-center justify-center rounded-r-md text-stone-500 outline-none data-focus-visible:outline-2 data-focus-visible:outline-teal-600">
           <ChevronDownIcon className="size-4" />
         </AriaButton>

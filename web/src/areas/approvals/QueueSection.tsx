@@ -60,7 +60,7 @@ function QueueTable({ id, title, empty, rows, action }: { id: string; title: str
         <p className="text-sm text-stone-600">{empty}</p>
       ) : (
         <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
-          <table className="w-full min-w-[34rem] border-collapse text-sm">
+          <table data-stack className="w-full min-w-[34rem] border-collapse text-sm">
             <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
               <tr>
                 <th scope="col" className="px-3 py-2">Person</th>

@@ -142,7 +142,7 @@ function ExpenseTable({ expenses, caption }: { expenses: WebExpense[]; caption: 
   const t = useExpenseTexts();
   return (
     <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
-      <table className="w-full min-w-[44rem] border-collapse text-sm">
+      <table data-stack className="w-full min-w-[44rem] border-collapse text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>

@@ -17,7 +17,7 @@ export function InvoiceLines({ invoice: i, headingId }: { invoice: Invoice; head
     <>
       {/* Scrolls sideways at 390 px; focusable so the keyboard can scroll it too (nothing in it takes focus). */}
       <div tabIndex={0} role="region" aria-labelledby={headingId} className={`relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs ${focusRingCss}`}>
-        <table className="w-full min-w-[36rem] border-collapse text-sm">
+        <table data-stack className="w-full min-w-[36rem] border-collapse text-sm">
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
             <tr>
               <th scope="col" className="px-3 py-2">{t('lines.description')}</th>

@@ -143,7 +143,7 @@ function ProjectTable({ projects }: { projects: ListedProject[] }) {
   const showBudget = projects.some((p) => p.budget !== undefined);
   return (
     <div tabIndex={0} role="region" aria-label={t('table')} className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
-      <table className="w-full min-w-[36rem] border-collapse text-sm">
+      <table data-stack className="w-full min-w-[36rem] border-collapse text-sm">
         <caption className="sr-only">{t('byName')}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>

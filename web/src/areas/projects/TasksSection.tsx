@@ -44,7 +44,7 @@ export function TasksSection({ project, choices }: { project: Project; choices: 
       {list.data && rows.length === 0 && <p className="text-sm text-stone-700">{t('tasks.none')}</p>}
       {rows.length > 0 && (
         <div tabIndex={0} role="region" aria-label={t('tasks.table')} className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
-          <table className="w-full min-w-[30rem] border-collapse text-sm">
+          <table data-stack className="w-full min-w-[30rem] border-collapse text-sm">
             <caption className="sr-only">{t('tasks.caption', { name: project.name })}</caption>
             <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
               <tr>

@@ -72,7 +72,7 @@ function BudgetTable({ rows }: { rows: BudgetRow[] }) {
     value === null ? <span className="text-stone-500">—</span> : isMoney(r.budget_by) ? format.number(value, 2, 2) : format.hours(value);
   return (
     <TableBox label={t('budget.table')}>
-      <table className="w-full min-w-[40rem] border-collapse text-sm">
+      <table data-stack className="w-full min-w-[40rem] border-collapse text-sm">
         <caption className="sr-only">{t('budget.caption')}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>

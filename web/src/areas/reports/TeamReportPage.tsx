@@ -58,7 +58,7 @@ function TeamTable({ rows }: { rows: TeamRow[] }) {
   const currencies = currenciesOf(rows);
   return (
     <TableBox label={t('team.table')}>
-      <table className={`w-full border-collapse text-sm ${amounts ? 'min-w-[32rem]' : ''}`}>
+      <table data-stack className={`w-full border-collapse text-sm ${amounts ? 'min-w-[32rem]' : ''}`}>
         <caption className="sr-only">{t('team.caption')}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>

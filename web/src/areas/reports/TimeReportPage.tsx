@@ -69,7 +69,7 @@ function TimeTable({ groupBy, rows }: { groupBy: GroupBy; rows: TimeGroup[] }) {
   const amounts = rows.some((r) => r.billable_amounts !== undefined);
   return (
     <TableBox label={t(`time.table.${groupBy}`)}>
-      <table className={`w-full border-collapse text-sm ${amounts ? 'min-w-[32rem]' : ''}`}>
+      <table data-stack className={`w-full border-collapse text-sm ${amounts ? 'min-w-[32rem]' : ''}`}>
         <caption className="sr-only">{t(`time.caption.${groupBy}`)}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>

@@ -91,7 +91,7 @@ function ClientTable({ group, range }: { group: ClientGroup; range: Range }) {
         </AriaLink>
       </div>
       <TableBox label={t('uninvoiced.table', { name: group.client_name })}>
-        <table className="w-full min-w-[36rem] border-collapse text-sm">
+        <table data-stack className="w-full min-w-[36rem] border-collapse text-sm">
           <caption className="sr-only">{t('uninvoiced.caption', { name: group.client_name })}</caption>
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
             <tr>

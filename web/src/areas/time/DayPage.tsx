@@ -44,7 +44,7 @@ export function DayPage() {
       <TimeHeader view="day" date={day} today={sheet.today} from={sheet.from} user={own ? undefined : sheet.user.id} person={own ? undefined : sheet.user.name} />
       {/* Focusable: at 390 px the table scrolls sideways, and an empty day has nothing else to focus to scroll it by keyboard. */}
       <div tabIndex={0} role="region" aria-label={t('dayView.entriesOf', { day: longDayLabel(format, day) })} className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-teal-600">
-        <table className="w-full min-w-[40rem] border-collapse text-sm">
+        <table data-stack className="w-full min-w-[40rem] border-collapse text-sm">
           <caption className="sr-only">{t('dayView.entriesOf', { day: longDayLabel(format, day) })}</caption>
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
             <tr>

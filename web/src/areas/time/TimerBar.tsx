@@ -10,6 +10,7 @@ import { ComboBox } from '../../ui/ComboBox.tsx';
 import { useCommand } from '../../ui/commands.ts';
 import { formatElapsed } from '../../ui/duration.ts';
 import { TextField } from '../../ui/TextField.tsx';
+import { cx } from '../../ui/styles.ts';
 import { onEntriesBroadcast, timerQuery, useStartTimer, useStopTimer, type StartTimer, type WebEntry } from './api.ts';
 import { choiceLabel } from './choices.ts';
 import { usePairOptions } from './pair-options.ts';
@@ -158,8 +159,10 @@ function Idle({ start, running, conflict, actionRef }: IdleProps) {
   };
 
   return (
+    // Below 768 px one line: the picker (its label as placeholder) and Start; the notes field
+    // joins once a project is chosen or notes are typed (issue 21 item 13).
     <form
-      className="flex flex-col gap-3 md:flex-row md:items-end"
+      className="flex flex-wrap items-end gap-3 md:flex-nowrap"
       onSubmit={(e) => {
         e.preventDefault();
         begin();
@@ -167,7 +170,8 @@ function Idle({ start, running, conflict, actionRef }: IdleProps) {
     >
       <ComboBox
         label={t('projectAndTask')}
-        className="md:flex-[2]"
+        hideLabel="narrow"
+        className="min-w-0 flex-1 md:flex-[2]"
         options={pairs.options}
         selectedKey={selected}
         onSelectionChange={(key) => {
@@ -179,8 +183,8 @@ function Idle({ start, running, conflict, actionRef }: IdleProps) {
         isInvalid={missing}
         errorMessage={t('choosePair')}
       />
-      <TextField label={t('notes')} className="md:flex-[2]" value={notes} onChange={setNotes} />
-      <Button type="submit" isPending={start.isPending} ref={actionRef}>
+      <TextField label={t('notes')} className={cx('order-last basis-full md:order-none md:flex md:basis-auto md:flex-[2]', !choice && !notes && 'max-md:hidden')} value={notes} onChange={setNotes} />
+      <Button type="submit" isPending={start.isPending} ref={actionRef} className="shrink-0">
         {t('timer.start')}
       </Button>
       {start.error && <StartError conflict={conflict} running={running} error={start.error} onReplace={() => begin(true)} />}

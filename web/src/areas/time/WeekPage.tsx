@@ -66,7 +66,7 @@ export function WeekPage() {
       <TimeHeader view="week" from={sheet.from} today={sheet.today} user={own ? undefined : sheet.user.id} person={own ? undefined : sheet.user.name} />
       <PersonPicker from={sheet.from} person={sheet.user} />
       <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
-        <table className="w-full min-w-[52rem] border-collapse text-sm">
+        <table data-stack className="w-full min-w-[52rem] border-collapse text-sm">
           <caption className="sr-only">{t('grid.caption', { day: format.weekday(sheet.from) })}</caption>
           <thead className="border-b border-stone-200 text-stone-600">
             <tr>

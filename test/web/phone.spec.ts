@@ -1,0 +1,57 @@
+import { expect, test } from './fixtures.ts';
+import { checkPage, visit } from './visit.ts';
+
+/** At 390 px (issue 21 item 13): the timer bar is one line, the week grid and wide tables stack, nothing scrolls sideways. */
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+const scrollsSideways = (page: import('@playwright/test').Page) =>
+  page.evaluate(() => [...document.querySelectorAll('table')].some((t) => t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1));
+
+test('the timer bar is one line until a project is chosen, then the notes join', async ({ page, workspace }) => {
+  await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'] });
+  await page.goto('/time/week');
+  const bar = page.getByRole('region', { name: 'Timer' });
+  const picker = bar.getByRole('combobox', { name: 'Project and task' });
+  const start = bar.getByRole('button', { name: 'Start timer' });
+  await expect(picker).toHaveAttribute('placeholder', 'Project and task');
+  await expect(bar.getByRole('textbox', { name: 'Notes' })).toBeHidden();
+  const [p, s] = [await picker.boundingBox(), await start.boundingBox()];
+  expect(Math.abs(p!.y + p!.height / 2 - (s!.y + s!.height / 2)), 'the picker and Start on one line').toBeLessThan(4);
+  expect((await bar.boundingBox())!.height).toBeLessThan(80);
+
+  await picker.fill('webs');
+  await page.getByRole('option', { name: /Website - Design/ }).click();
+  await expect(bar.getByRole('textbox', { name: 'Notes' })).toBeVisible();
+  await bar.getByRole('textbox', { name: 'Notes' }).fill('Phone call');
+  await start.click();
+  await expect(bar.getByRole('button', { name: 'Stop timer' })).toBeVisible();
+  await checkPage(page, 'phone-timer-running');
+});
+
+test('the week grid stacks into days per row, and wide lists into labelled lines', async ({ page, workspace }) => {
+  const project = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'] });
+  expect((await workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: project.taskIds[0], spent_date: '2026-01-06', hours: 1.5 })).status).toBe(201);
+
+  await visit(page, '/time/week?start=2026-01-05', 'phone-week');
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await scrollsSideways(page)).toBe(false);
+  const tuesday = page.getByRole('textbox', { name: /Website.*Design.*Tue 6 Jan/ });
+  await expect(tuesday).toBeVisible();
+  await expect(tuesday).toHaveValue('1:30');
+  // The cell says its day on the left (its column's name, copied from the header).
+  await expect(page.locator('td', { has: tuesday })).toHaveAttribute('data-label', 'Tue 6 Jan');
+  await tuesday.fill('2:00');
+  await tuesday.press('Enter');
+  await expect.poll(async () => (await workspace.api('GET', '/api/v2/time_entries?from=2026-01-06&to=2026-01-06')).body.time_entries[0]?.hours).toBe(2);
+
+  for (const [path, name] of [
+    ['/projects', 'phone-projects'],
+    ['/time/day?date=2026-01-06', 'phone-day'],
+  ] as const) {
+    await visit(page, path, name);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await scrollsSideways(page), path).toBe(false);
+  }
+  await expect(page.locator('td[data-label]').first()).toBeVisible();
+});
