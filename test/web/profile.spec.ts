@@ -38,19 +38,23 @@ test('reach the profile from the sidebar, change your name and preferences', asy
   expect((await workspace.api('GET', '/web/api/profile')).body).toMatchObject({ first_name: 'Olivia', last_name: 'Ortiz' });
 
   await page.getByRole('button', { name: /Language$/ }).click();
-  await page.getByRole('option', { name: 'Deutsch (German)' }).click();
+  // Each language in its own name.
+  await expect(page.getByRole('option', { name: 'English' })).toBeVisible();
+  await page.getByRole('option', { name: 'Deutsch' }).click();
   await page.getByRole('button', { name: /Dates$/ }).click();
   await page.getByRole('option', { name: '31.01.2025' }).click();
   await page.getByRole('button', { name: /Durations$/ }).click();
   await page.getByRole('option', { name: /decimal hours/ }).click();
   await page.getByRole('button', { name: 'Save preferences' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Your preferences are saved.' })).toBeVisible();
+  // The page switches to German at once, without a reload.
+  await expect(page.getByRole('status').filter({ hasText: 'Ihre Einstellungen sind gespeichert.' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Profil' })).toBeVisible();
   const session = (await workspace.api('GET', '/web/api/session')).body;
   expect(session.user.preferences).toEqual({ language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal', theme: 'system' });
 
   await page.reload();
-  await expect(page.getByRole('button', { name: /Language$/ })).toContainText('Deutsch');
-  await expect(page.getByRole('button', { name: /Durations$/ })).toContainText('1.50');
+  await expect(page.getByRole('button', { name: /Sprache$/ })).toContainText('Deutsch');
+  await expect(page.getByRole('button', { name: /Dauern$/ })).toContainText('1,50');
   await expectClean(page);
 });
 

@@ -1,18 +1,19 @@
+import { parseDate } from '@internationalized/date';
 import { useQuery } from '@tanstack/react-query';
 import { describeError } from '../../api/errors.ts';
+// eslint-disable-next-line web/layers -- the person's formatter (the brief's useFormat) lives in app/ for now
+import { useFormat } from '../../app/format.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { myWeekQuery, useSubmitWeek } from './api.ts';
-import { addDays, hoursText, itemsText, weekText } from './format.ts';
+import { useApprovalTexts } from './texts.ts';
 
-const STATES = [
-  ['unsubmitted', 'Not submitted'],
-  ['rejected', 'Returned for correction'],
-  ['submitted', 'Submitted, waiting for approval'],
-  ['approved', 'Approved (locked)'],
-] as const;
+const STATES = ['unsubmitted', 'rejected', 'submitted', 'approved'] as const;
+
+/** A calendar day moved by whole days (calendar arithmetic, no time zone). */
+const addDays = (date: string, days: number) => parseDate(date).add({ days }).toString();
 
 /**
  * The caller's week: its time by approval state, the last rejection's reason, and
@@ -23,6 +24,8 @@ export function MyWeekSection({ date }: { date?: string }) {
   const { data: week, error } = useQuery(myWeekQuery(date));
   const submit = useSubmitWeek();
   const keyFor = useIdempotencyKey();
+  const t = useApprovalTexts();
+  const format = useFormat();
   if (error && !week) return <Alert>{describeError(error).message}</Alert>;
   if (!week) return null;
   const open = week.statuses.unsubmitted.count + week.statuses.rejected.count;
@@ -37,59 +40,57 @@ export function MyWeekSection({ date }: { date?: string }) {
     <section aria-labelledby="my-week" className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-5 shadow-xs">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-baseline sm:justify-between">
         <h2 id="my-week" className="text-lg font-semibold text-stone-900">
-          Your week: {weekText(week.from, week.to)}
+          {t('myWeek.title', { week: format.dayRange(week.from, week.to) })}
         </h2>
-        <nav aria-label="Weeks" className="flex flex-wrap gap-x-4 text-sm">
-          <Link href={`/approvals?date=${addDays(week.from, -7)}`}>Previous week</Link>
-          <Link href={`/approvals?date=${week.today}`}>This week</Link>
-          <Link href={`/approvals?date=${addDays(week.from, 7)}`}>Next week</Link>
+        <nav aria-label={t('myWeek.weeks')} className="flex flex-wrap gap-x-4 text-sm">
+          <Link href={`/approvals?date=${addDays(week.from, -7)}`}>{t('myWeek.previous')}</Link>
+          <Link href={`/approvals?date=${week.today}`}>{t('myWeek.current')}</Link>
+          <Link href={`/approvals?date=${addDays(week.from, 7)}`}>{t('myWeek.next')}</Link>
         </nav>
       </div>
-      {!week.approvals_enabled && <Alert tone="info">Timesheet approvals are turned off for this workspace.</Alert>}
+      {!week.approvals_enabled && <Alert tone="info">{t('myWeek.off')}</Alert>}
       <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
-        {STATES.map(([state, label]) => (
+        {STATES.map((state) => (
           <div key={state} className="flex justify-between gap-4 rounded-md bg-stone-50 px-3 py-2">
-            <dt className="text-stone-700">{label}</dt>
+            <dt className="text-stone-700">{t(`myWeek.states.${state}`)}</dt>
             <dd className="tabular-nums text-stone-900">
-              {itemsText(week.statuses[state].count)}, {hoursText(week.statuses[state].seconds)}
+              {t('itemsHours', { count: week.statuses[state].count, hours: format.duration(week.statuses[state].seconds) })}
             </dd>
           </div>
         ))}
       </dl>
       {week.rejection && week.statuses.rejected.count > 0 && (
-        <Alert title={`Returned for correction${week.rejection.rejected_by ? ` by ${week.rejection.rejected_by}` : ''}`}>
-          {week.rejection.reason ? <p className="whitespace-pre-wrap">{week.rejection.reason}</p> : <p>No reason was given.</p>}
+        <Alert title={week.rejection.rejected_by ? t('myWeek.returnedBy', { name: week.rejection.rejected_by }) : t('myWeek.returned')}>
+          {week.rejection.reason ? <p className="whitespace-pre-wrap">{week.rejection.reason}</p> : <p>{t('myWeek.noReason')}</p>}
           <p className="mt-1">
-            Correct the time in <Link href={`/time/week?start=${week.from}`}>the week’s timesheet</Link>, then submit again.
+            {t('myWeek.correctBefore')}
+            <Link href={`/time/week?start=${week.from}`}>{t('myWeek.correctLink')}</Link>
+            {t('myWeek.correctAfter')}
           </p>
         </Alert>
       )}
       {submit.isSuccess && (
         <Alert tone="success">
-          Submitted {itemsText(submit.data.submitted_count)} ({hoursText(submit.data.submitted_seconds)}) for approval.
+          {t('myWeek.submitted', { count: submit.data.submitted_count, hours: format.duration(submit.data.submitted_seconds) })}
         </Alert>
       )}
       {failure && (
         <Alert>
           {failure.message}
-          {failure.code === 'running_timer' && <> Stop it in the timer bar first.</>}
+          {failure.code === 'running_timer' && <> {t('myWeek.stopTimer')}</>}
           {(failure.code === 'submission_stale' || failure.code === 'running_timer') && (
             <Button variant="secondary" className="mt-2 ml-0 block" onPress={() => submit.reset()}>
-              Review again
+              {t('myWeek.reviewAgain')}
             </Button>
           )}
         </Alert>
       )}
       <div className="flex flex-wrap items-center gap-3">
         <Button onPress={onSubmit} isPending={submit.isPending} isDisabled={!week.approvals_enabled || open === 0 || week.running || submit.isError}>
-          Submit week for approval
+          {t('myWeek.submit')}
         </Button>
         <span className="text-sm text-stone-600">
-          {week.running
-            ? 'A timer is running in this week: stop it before submitting.'
-            : open === 0
-              ? 'Nothing to submit in this week.'
-              : `${itemsText(open)} will be submitted.`}
+          {week.running ? t('myWeek.running') : open === 0 ? t('myWeek.nothing') : t('myWeek.willSubmit', { count: open })}
         </span>
       </div>
     </section>

@@ -5,7 +5,9 @@ import { describeError } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { queueQuery, type QueueRow } from './api.ts';
-import { hoursText, weekText } from './format.ts';
+// eslint-disable-next-line web/layers -- the person's formatter (the brief's useFormat) lives in app/ for now
+import { useFormat } from '../../app/format.ts';
+import { useApprovalTexts } from './texts.ts';
 import { ReviewDialog } from './ReviewDialog.tsx';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
 
@@ -13,6 +15,8 @@ import { WithdrawDialog } from './WithdrawDialog.tsx';
 export function QueueSection() {
   const { data: queue, error } = useQuery(queueQuery);
   const [done, setDone] = useState<string | null>(null);
+  const t = useApprovalTexts();
+  const format = useFormat();
   if (error && !queue) return <Alert>{describeError(error).message}</Alert>;
   if (!queue) return null;
   return (
@@ -20,13 +24,13 @@ export function QueueSection() {
       {done && <Alert tone="success">{done}</Alert>}
       <QueueTable
         id="to-approve"
-        title="Waiting for your approval"
-        empty="Nothing is waiting for your approval."
+        title={t('queue.toApprove')}
+        empty={t('queue.toApproveEmpty')}
         rows={queue.submitted}
         action={(row) => (
           <DialogTrigger>
-            <Button variant="secondary" aria-label={`Review ${row.name}, ${weekText(row.week_start, row.week_end)}`}>
-              Review
+            <Button variant="secondary" aria-label={t('queue.reviewNamed', { name: row.name, week: format.dayRange(row.week_start, row.week_end) })}>
+              {t('queue.review')}
             </Button>
             <ReviewDialog row={row} onDone={setDone} />
           </DialogTrigger>
@@ -34,13 +38,13 @@ export function QueueSection() {
       />
       <QueueTable
         id="approved"
-        title="Approved lately"
-        empty="No approved weeks in the last six months."
+        title={t('queue.approved')}
+        empty={t('queue.approvedEmpty')}
         rows={queue.approved}
         action={(row) => (
           <DialogTrigger>
-            <Button variant="secondary" aria-label={`Withdraw approval of ${row.name}, ${weekText(row.week_start, row.week_end)}`}>
-              Withdraw approval
+            <Button variant="secondary" aria-label={t('queue.withdrawNamed', { name: row.name, week: format.dayRange(row.week_start, row.week_end) })}>
+              {t('queue.withdraw')}
             </Button>
             <WithdrawDialog row={row} onDone={setDone} />
           </DialogTrigger>
@@ -51,6 +55,8 @@ export function QueueSection() {
 }
 
 function QueueTable({ id, title, empty, rows, action }: { id: string; title: string; empty: string; rows: QueueRow[]; action: (row: QueueRow) => React.ReactNode }) {
+  const t = useApprovalTexts();
+  const format = useFormat();
   return (
     <section aria-labelledby={id} className="flex min-w-0 flex-col gap-3">
       <h2 id={id} className="text-lg font-semibold text-stone-900">
@@ -63,11 +69,11 @@ function QueueTable({ id, title, empty, rows, action }: { id: string; title: str
           <table data-stack className="w-full min-w-[34rem] border-collapse text-sm">
             <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
               <tr>
-                <th scope="col" className="px-3 py-2">Person</th>
-                <th scope="col" className="px-3 py-2">Week</th>
-                <th scope="col" className="px-3 py-2 text-right">Items</th>
-                <th scope="col" className="px-3 py-2 text-right">Hours</th>
-                <th scope="col" className="px-3 py-2"><span className="sr-only">Action</span></th>
+                <th scope="col" className="px-3 py-2">{t('queue.person')}</th>
+                <th scope="col" className="px-3 py-2">{t('queue.week')}</th>
+                <th scope="col" className="px-3 py-2 text-right">{t('queue.items')}</th>
+                <th scope="col" className="px-3 py-2 text-right">{t('queue.hours')}</th>
+                <th scope="col" className="px-3 py-2"><span className="sr-only">{t('queue.action')}</span></th>
               </tr>
             </thead>
             <tbody className="divide-y divide-stone-100">
@@ -77,9 +83,9 @@ function QueueTable({ id, title, empty, rows, action }: { id: string; title: str
                     {row.name}
                     <span className="block text-xs font-normal text-stone-600">{row.email}</span>
                   </th>
-                  <td className="px-3 py-2 whitespace-nowrap text-stone-800">{weekText(row.week_start, row.week_end)}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{row.item_count}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{hoursText(row.seconds)}</td>
+                  <td className="px-3 py-2 whitespace-nowrap text-stone-800">{format.dayRange(row.week_start, row.week_end)}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{format.number(row.item_count)}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{format.duration(row.seconds)}</td>
                   <td className="px-3 py-2 text-right">{action(row)}</td>
                 </tr>
               ))}

@@ -1,18 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { describeError } from '../../api/errors.ts';
+// eslint-disable-next-line web/layers -- the person's formatter (the brief's useFormat) lives in app/ for now
+import { useFormat } from '../../app/format.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { formatMoney } from '../../ui/money.ts';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { reviewQuery, useApprove, useReject, type Period, type QueueRow, type Review, type ReviewEntry, type ReviewExpense, type ReviewProject } from './api.ts';
-import { dayText, hoursText, itemsText, weekText } from './format.ts';
+import { useApprovalTexts } from './texts.ts';
 
-const STATUS: Record<string, string> = { unsubmitted: 'Not submitted', submitted: 'Submitted', approved: 'Approved', rejected: 'Returned' };
-const UNIT_PRICE = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+const STATUSES = ['unsubmitted', 'submitted', 'approved', 'rejected'] as const;
+const isStatus = (s: string): s is (typeof STATUSES)[number] => (STATUSES as readonly string[]).includes(s);
 
 /**
  * Review of one person's week: every time entry and expense (day, project and task
@@ -23,8 +24,10 @@ const UNIT_PRICE = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 }
  * 409 with the current preflight: it is read again and shown, to be reviewed again.
  */
 export function ReviewDialog({ row, onDone }: { row: QueueRow; onDone: (message: string) => void }) {
+  const t = useApprovalTexts();
+  const format = useFormat();
   const period = { user_id: row.user_id, from: row.week_start, to: row.week_end };
-  const title = `${row.name}, ${weekText(row.week_start, row.week_end)}`;
+  const title = t('review.title', { name: row.name, week: format.dayRange(row.week_start, row.week_end) });
   return (
     <Dialog title={title} wide>
       <ReviewBody period={period} title={title} onDone={onDone} />
@@ -40,13 +43,14 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
   const approve = useApprove();
   const reject = useReject();
   const keyFor = useIdempotencyKey();
+  const t = useApprovalTexts();
   if (error && !review) return <Alert>{describeError(error).message}</Alert>;
-  if (!review) return <p className="text-sm text-stone-600">Reading the period…</p>;
+  if (!review) return <p className="text-sm text-stone-600">{t('review.reading')}</p>;
   const codes = [...new Set(review.warnings.map((w) => w.code))];
   const allAcknowledged = codes.every((c) => acknowledged.includes(c));
   const failure = approve.error ?? reject.error;
   const several = review.projects.length > 1;
-  const nameOf = (project?: ReviewProject) => (project ? `${project.client_name} - ${project.name}` : title);
+  const nameOf = (project: ReviewProject) => `${project.client_name} - ${project.name}`;
 
   const finish = (message: string, project?: ReviewProject) => {
     onDone(message);
@@ -60,7 +64,10 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
     approve.mutate(
       { ...body, key: keyFor({ approve: body }) },
       {
-        onSuccess: (r) => finish(`Approved ${itemsText(r.time_entry_count + r.expense_count)} of ${nameOf(project)}${project ? `, ${title}` : ''}.`, project),
+        onSuccess: (r) => {
+          const count = r.time_entry_count + r.expense_count;
+          finish(project ? t('review.approvedProject', { count, project: nameOf(project), title }) : t('review.approvedWeek', { count, name: title }), project);
+        },
         onError: () => void refetch().then(() => setAcknowledged([])),
       },
     );
@@ -72,7 +79,8 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
       {
         onSuccess: (r) => {
           setReason('');
-          finish(`Returned ${itemsText(r.time_entry_count + r.expense_count)} of ${nameOf(project)}${project ? `, ${title}` : ''} for correction.`, project);
+          const count = r.time_entry_count + r.expense_count;
+          finish(project ? t('review.returnedProject', { count, project: nameOf(project), title }) : t('review.returnedWeek', { count, name: title }), project);
         },
       },
     );
@@ -82,12 +90,12 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
   return (
     <div className="flex flex-col gap-4 text-sm">
       <p className="text-stone-700">
-        {itemsText(review.submitted_count)} submitted{review.shows_amounts ? '' : '. Amounts of time are not shown: your role does not see billable rates'}.
+        {t(review.shows_amounts ? 'review.submitted' : 'review.submittedNoAmounts', { count: review.submitted_count })}
       </p>
       {done && <Alert tone="success">{done}</Alert>}
-      {failure && <Alert>{describeError(failure).message}{approve.error ? ' The check below is the current one: review it again.' : ''}</Alert>}
+      {failure && <Alert>{describeError(failure).message}{approve.error ? ` ${t('review.checkAgain')}` : ''}</Alert>}
       {review.blockers.length > 0 && (
-        <Alert title="Cannot be approved yet">
+        <Alert title={t('review.cannotApprove')}>
           <ul className="list-disc pl-5">
             {review.blockers.map((b) => (
               <li key={b.code}>{b.message}</li>
@@ -95,7 +103,7 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
           </ul>
         </Alert>
       )}
-      {review.projects.length === 0 && <p className="text-stone-600">Nothing in this week is yours to review.</p>}
+      {review.projects.length === 0 && <p className="text-stone-600">{t('review.nothingYours')}</p>}
       {review.projects.map((project) => (
         <ProjectItems key={project.id} project={project} review={review}>
           {several && (
@@ -106,7 +114,7 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
                 isPending={approve.isPending && approve.variables?.period.project_id === project.id}
                 isDisabled={!mayApprove(project.blocked, project.submitted_count)}
               >
-                Approve {project.name} only
+                {t('review.approveProject', { project: project.name })}
               </Button>
               <Button
                 variant="secondary"
@@ -114,7 +122,7 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
                 isPending={reject.isPending && reject.variables?.period.project_id === project.id}
                 isDisabled={project.submitted_count === 0}
               >
-                Reject {project.name} only
+                {t('review.rejectProject', { project: project.name })}
               </Button>
             </div>
           )}
@@ -122,7 +130,7 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
       ))}
       {review.warnings.length > 0 ? (
         <fieldset className="flex flex-col gap-2 rounded-md border border-amber-200 bg-amber-50 p-3">
-          <legend className="px-1 font-semibold text-amber-900">Warnings to acknowledge</legend>
+          <legend className="px-1 font-semibold text-amber-900">{t('review.warnings')}</legend>
           {review.warnings.map((w) => (
             <Checkbox
               key={w.code}
@@ -134,24 +142,24 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
           ))}
         </fieldset>
       ) : (
-        review.blockers.length === 0 && <p className="text-stone-700">No warnings.</p>
+        review.blockers.length === 0 && <p className="text-stone-700">{t('review.noWarnings')}</p>
       )}
       <Button
         onPress={() => onApprove()}
         isPending={approve.isPending && !approve.variables?.period.project_id}
         isDisabled={!mayApprove(review.blockers.length > 0, review.submitted_count)}
       >
-        {codes.length ? 'Acknowledge and approve the week' : 'Approve the week'}
+        {codes.length ? t('review.acknowledgeApprove') : t('review.approve')}
       </Button>
       <div className="flex flex-col gap-2 border-t border-stone-200 pt-4">
-        <TextArea label="Reason for returning it" description="Sent to the person by e-mail." value={reason} onChange={setReason} maxLength={2000} />
+        <TextArea label={t('review.reason')} description={t('review.reasonHint')} value={reason} onChange={setReason} maxLength={2000} />
         <Button
           variant="secondary"
           onPress={() => onReject()}
           isPending={reject.isPending && !reject.variables?.period.project_id}
           isDisabled={review.submitted_count === 0}
         >
-          Reject the week and return it for correction
+          {t('review.reject')}
         </Button>
       </div>
     </div>
@@ -163,6 +171,8 @@ function ProjectItems({ project, review, children }: { project: ReviewProject; r
   const entries = review.time_entries.filter((e) => e.project_id === project.id);
   const expenses = review.expenses.filter((e) => e.project_id === project.id);
   const id = `review-project-${project.id}`;
+  const t = useApprovalTexts();
+  const format = useFormat();
   const seconds = entries.reduce((sum, e) => sum + Math.round(e.hours * 3600), 0);
   return (
     <section aria-labelledby={id} className="flex flex-col gap-2 rounded-md border border-stone-200 p-3">
@@ -170,18 +180,18 @@ function ProjectItems({ project, review, children }: { project: ReviewProject; r
         {project.client_name} - {project.name}
         {project.code && <span className="font-normal text-stone-600"> ({project.code})</span>}
         <span className="block text-xs font-normal text-stone-600">
-          {itemsText(project.submitted_count)} submitted{project.blocked ? '; cannot be approved yet' : ''}
+          {t(project.blocked ? 'review.projectBlocked' : 'review.projectSubmitted', { count: project.submitted_count })}
         </span>
       </h3>
       <div className="overflow-x-auto">
         <table className="w-full border-collapse text-sm">
-          <caption className="sr-only">Time and expenses on {project.name}</caption>
+          <caption className="sr-only">{t('review.caption', { project: project.name })}</caption>
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
             <tr>
-              <th scope="col" className="py-1.5 pr-2">Day</th>
-              <th scope="col" className="py-1.5 pr-2">Item</th>
-              <th scope="col" className="py-1.5 pr-2 text-right">Hours</th>
-              <th scope="col" className="py-1.5 text-right">Amount</th>
+              <th scope="col" className="py-1.5 pr-2">{t('review.day')}</th>
+              <th scope="col" className="py-1.5 pr-2">{t('review.item')}</th>
+              <th scope="col" className="py-1.5 pr-2 text-right">{t('review.hours')}</th>
+              <th scope="col" className="py-1.5 text-right">{t('review.amount')}</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-stone-100 align-top">
@@ -196,9 +206,9 @@ function ProjectItems({ project, review, children }: { project: ReviewProject; r
             <tfoot className="border-t border-stone-200 font-medium">
               <tr>
                 <th scope="row" colSpan={2} className="py-1.5 pr-2 text-left">
-                  Total time
+                  {t('review.totalTime')}
                 </th>
-                <td className="py-1.5 pr-2 text-right tabular-nums">{hoursText(seconds)}</td>
+                <td className="py-1.5 pr-2 text-right tabular-nums">{format.duration(seconds)}</td>
                 <td />
               </tr>
             </tfoot>
@@ -210,46 +220,51 @@ function ProjectItems({ project, review, children }: { project: ReviewProject; r
   );
 }
 
-const dayCell = (date: string) => dayText(date).replace(/ \d{4}$/, '');
-
 function Status({ status }: { status: string }) {
-  return status === 'submitted' ? null : <span className="ml-1 rounded-sm bg-stone-100 px-1 text-xs text-stone-700">{STATUS[status] ?? status}</span>;
+  const t = useApprovalTexts();
+  return status === 'submitted' ? null : (
+    <span className="ml-1 rounded-sm bg-stone-100 px-1 text-xs text-stone-700">{isStatus(status) ? t(`review.status.${status}`) : status}</span>
+  );
 }
 
 function EntryRow({ entry, currency }: { entry: ReviewEntry; currency: string }) {
-  const times = entry.started_time && entry.ended_time ? `${entry.started_time}–${entry.ended_time}` : null;
+  const t = useApprovalTexts();
+  const format = useFormat();
+  const times = entry.started_time && entry.ended_time ? `${format.time(entry.started_time)}–${format.time(entry.ended_time)}` : null;
   return (
     <tr>
-      <td className="py-1.5 pr-2 whitespace-nowrap text-stone-700">{dayCell(entry.spent_date)}</td>
+      <td className="py-1.5 pr-2 whitespace-nowrap text-stone-700">{format.weekday(entry.spent_date)}</td>
       <th scope="row" className="py-1.5 pr-2 text-left font-normal">
-        <span className="font-medium text-stone-900">{entry.task_name ?? 'Time'}</span>
+        <span className="font-medium text-stone-900">{entry.task_name ?? t('review.time')}</span>
         <Status status={entry.approval_status} />
-        {!entry.billable && <span className="text-xs text-stone-600"> · not billable</span>}
+        {!entry.billable && <span className="text-xs text-stone-600">{t('review.notBillable')}</span>}
         {times && <span className="block text-xs text-stone-600">{times}</span>}
         {entry.notes && <span className="block break-words whitespace-pre-line text-stone-700">{entry.notes}</span>}
       </th>
-      <td className="py-1.5 pr-2 text-right tabular-nums">{entry.is_running ? 'Running' : hoursText(Math.round(entry.hours * 3600))}</td>
+      <td className="py-1.5 pr-2 text-right tabular-nums">{entry.is_running ? t('review.running') : format.hours(entry.hours)}</td>
       <td className="py-1.5 text-right tabular-nums">
-        {entry.billable_amount != null ? formatMoney(entry.billable_amount, currency) : <span className="sr-only">No amount</span>}
+        {entry.billable_amount != null ? format.money(entry.billable_amount, currency) : <span className="sr-only">{t('review.noAmount')}</span>}
       </td>
     </tr>
   );
 }
 
 function ExpenseRow({ expense, currency }: { expense: ReviewExpense; currency: string }) {
-  const units = expense.units !== null && expense.unit_name ? `${UNIT_PRICE.format(expense.units)} ${expense.unit_name}` : null;
+  const t = useApprovalTexts();
+  const format = useFormat();
+  const units = expense.units !== null && expense.unit_name ? t('review.units', { units: format.number(expense.units, 6), unit: expense.unit_name }) : null;
   return (
     <tr>
-      <td className="py-1.5 pr-2 whitespace-nowrap text-stone-700">{dayCell(expense.spent_date)}</td>
+      <td className="py-1.5 pr-2 whitespace-nowrap text-stone-700">{format.weekday(expense.spent_date)}</td>
       <th scope="row" className="py-1.5 pr-2 text-left font-normal">
-        <span className="font-medium text-stone-900">Expense: {expense.category_name}</span>
+        <span className="font-medium text-stone-900">{t('review.expense', { category: expense.category_name })}</span>
         <Status status={expense.approval_status} />
-        {!expense.billable && <span className="text-xs text-stone-600"> · not billable</span>}
+        {!expense.billable && <span className="text-xs text-stone-600">{t('review.notBillable')}</span>}
         {units && <span className="block text-xs text-stone-600">{units}</span>}
         {expense.notes && <span className="block break-words whitespace-pre-line text-stone-700">{expense.notes}</span>}
       </th>
       <td className="py-1.5 pr-2" />
-      <td className="py-1.5 text-right tabular-nums">{formatMoney(expense.total_cost, currency)}</td>
+      <td className="py-1.5 text-right tabular-nums">{format.money(expense.total_cost, currency)}</td>
     </tr>
   );
 }

@@ -6,7 +6,9 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { useWithdraw, type LockedWeek, type QueueRow } from './api.ts';
-import { itemsText, weekText } from './format.ts';
+// eslint-disable-next-line web/layers -- the person's formatter (the brief's useFormat) lives in app/ for now
+import { useFormat } from '../../app/format.ts';
+import { useApprovalTexts } from './texts.ts';
 
 /**
  * Withdrawing an approval (web app only): the week's approved time goes back to
@@ -15,7 +17,10 @@ import { itemsText, weekText } from './format.ts';
  * says so.
  */
 export function WithdrawDialog({ row, onDone }: { row: QueueRow; onDone: (message: string) => void }) {
-  const title = `Withdraw approval: ${row.name}, ${weekText(row.week_start, row.week_end)}`;
+  const t = useApprovalTexts();
+  const format = useFormat();
+  const week = format.dayRange(row.week_start, row.week_end);
+  const title = t('withdraw.title', { name: row.name, week });
   const [reason, setReason] = useState('');
   const [stillLocked, setStillLocked] = useState<LockedWeek[]>([]);
   const withdraw = useWithdraw();
@@ -26,8 +31,7 @@ export function WithdrawDialog({ row, onDone }: { row: QueueRow; onDone: (messag
       { period: { user_id: row.user_id, from: row.week_start, to: row.week_end }, reason },
       {
         onSuccess: (r) => {
-          const moved = `${itemsText(r.time_entry_count + r.expense_count)} of ${row.name} went back to submitted`;
-          if (r.still_locked_weeks.length === 0) onDone(`Approval withdrawn: ${moved}; the week of ${weekText(row.week_start, row.week_end)} is unlocked.`);
+          if (r.still_locked_weeks.length === 0) onDone(t('withdraw.done', { count: r.time_entry_count + r.expense_count, name: row.name, week }));
           else setStillLocked(r.still_locked_weeks);
         },
       },
@@ -37,23 +41,23 @@ export function WithdrawDialog({ row, onDone }: { row: QueueRow; onDone: (messag
     <Dialog title={title}>
       <div className="flex flex-col gap-4 text-sm">
         <p className="text-stone-700">
-          The approved time and expenses of this week go back to submitted, so the week can be changed again; it then needs approving again.
+          {t('withdraw.explained')}
         </p>
         {refused && (
-          <Alert title={refused.code === 'approval_withdrawal_billed' ? 'Cannot withdraw: billed work depends on this approval' : undefined}>
+          <Alert title={refused.code === 'approval_withdrawal_billed' ? t('withdraw.billed') : undefined}>
             {describeError(refused).message}
           </Alert>
         )}
         {stillLocked.length > 0 && (
-          <Alert tone="info" title="Withdrawn, but the week stays locked">
+          <Alert tone="info" title={t('withdraw.stillLocked')}>
             <ul className="list-disc pl-5">
               {stillLocked.flatMap((w) => w.held_by.map((h) => <li key={`${w.week_start}/${h.reason}`}>{h.message}</li>))}
             </ul>
           </Alert>
         )}
-        <TextArea label="Reason (optional)" description="Kept in the audit log." value={reason} onChange={setReason} maxLength={2000} />
+        <TextArea label={t('withdraw.reason')} description={t('withdraw.reasonHint')} value={reason} onChange={setReason} maxLength={2000} />
         <Button variant="danger" onPress={onWithdraw} isPending={withdraw.isPending}>
-          Withdraw approval
+          {t('withdraw.withdraw')}
         </Button>
       </div>
     </Dialog>

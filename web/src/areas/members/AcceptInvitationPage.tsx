@@ -3,7 +3,6 @@ import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
-import { roleLabel } from '../../api/roles.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form } from '../../ui/Form.tsx';
@@ -11,8 +10,9 @@ import { fieldsOf } from '../../ui/form-data.ts';
 import { Link } from '../../ui/Link.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useAcceptInvitation, useInvitationLookup } from './api.ts';
+import { memberTexts, roleInSentence, useMemberTexts } from './texts.ts';
 
-const passwordProblem = (v: string) => (v.length > 0 && v.length < 12 ? 'Use at least 12 characters.' : null);
+const passwordProblem = (v: string) => (v.length > 0 && v.length < 12 ? memberTexts('accept.passwordProblem') : null);
 
 /**
  * /invitations/accept#<token>: the token is in the fragment (never in a server log or a
@@ -25,30 +25,31 @@ export function AcceptInvitationPage() {
   const accept = useAcceptInvitation(queryClient);
   const lookup = useInvitationLookup(token, { accepted: accept.isSuccess });
   const navigate = useNavigate();
+  const t = useMemberTexts();
 
   const invalid = !token || describeError(lookup.error).code === 'link_invalid' || describeError(accept.error).code === 'link_invalid';
   if (invalid) {
     return (
-      <AuthLayout title="This invitation can’t be used">
-        <p className="text-sm text-stone-600">The link is incomplete, has expired, was revoked or was already used. Ask the person who invited you to send it again.</p>
+      <AuthLayout title={t('accept.unusableTitle')}>
+        <p className="text-sm text-stone-600">{t('accept.unusable')}</p>
         <p className="mt-4 text-sm">
-          <Link href="/sign-in">Sign in</Link>
+          <Link href="/sign-in">{t('accept.signIn')}</Link>
         </p>
       </AuthLayout>
     );
   }
   if (lookup.isError) {
     return (
-      <AuthLayout title="Join a workspace">
+      <AuthLayout title={t('accept.joinTitle')}>
         <Alert>{describeError(lookup.error).message}</Alert>
       </AuthLayout>
     );
   }
   if (!lookup.data) {
     return (
-      <AuthLayout title="Join a workspace">
+      <AuthLayout title={t('accept.joinTitle')}>
         <div aria-busy="true" className="h-48">
-          <span className="sr-only">Loading the invitation…</span>
+          <span className="sr-only">{t('accept.loading')}</span>
         </div>
       </AuthLayout>
     );
@@ -60,12 +61,14 @@ export function AcceptInvitationPage() {
   const { fieldErrors, summary } = formErrors(accept.error, fields);
   return (
     <AuthLayout
-      title={`Join ${invitation.workspace_name}`}
+      title={t('accept.joinNamed', { workspace: invitation.workspace_name })}
       intro={
         <p>
-          {invitation.invited_by ? `${invitation.invited_by.name} invited you` : 'You are invited'} as {roleLabel(invitation.role).toLowerCase()}, with{' '}
-          <span className="font-medium text-stone-800">{invitation.email}</span>.{' '}
-          {newAccount ? 'Set up your account to accept.' : 'Enter the password of this account to accept.'}
+          {invitation.invited_by
+            ? t('accept.invitedBy', { name: invitation.invited_by.name, role: roleInSentence(invitation.role) })
+            : t('accept.invited', { role: roleInSentence(invitation.role) })}
+          <span className="font-medium text-stone-800">{invitation.email}</span>
+          {newAccount ? t('accept.newAccount') : t('accept.existingAccount')}
         </p>
       }
     >
@@ -80,29 +83,29 @@ export function AcceptInvitationPage() {
               ? { token, first_name: f.first_name.trim(), last_name: f.last_name.trim(), password: f.password }
               : { token, password: f.password };
             accept.mutate(body, {
-              onSuccess: () => navigate('/', { replace: true, state: { notice: `Welcome to ${invitation.workspace_name}.` } }),
+              onSuccess: () => navigate('/', { replace: true, state: { notice: t('accept.welcome', { workspace: invitation.workspace_name }) } }),
             });
           }}
         >
           <input type="email" name="username" autoComplete="username" value={invitation.email} readOnly hidden />
           {newAccount && (
             <>
-              <TextField name="first_name" label="First name" autoComplete="given-name" isRequired autoFocus maxLength={255} />
-              <TextField name="last_name" label="Last name" autoComplete="family-name" maxLength={255} />
+              <TextField name="first_name" label={t('accept.firstName')} autoComplete="given-name" isRequired autoFocus maxLength={255} />
+              <TextField name="last_name" label={t('accept.lastName')} autoComplete="family-name" maxLength={255} />
             </>
           )}
           <TextField
             name="password"
             type="password"
-            label={newAccount ? 'Choose a password' : 'Password'}
-            description={newAccount ? 'At least 12 characters.' : undefined}
+            label={newAccount ? t('accept.choosePassword') : t('accept.password')}
+            description={newAccount ? t('accept.passwordHint') : undefined}
             autoComplete={newAccount ? 'new-password' : 'current-password'}
             isRequired
             autoFocus={!newAccount}
             validate={newAccount ? passwordProblem : undefined}
           />
           <Button type="submit" isPending={accept.isPending} className="w-full">
-            Accept and sign in
+            {t('accept.submit')}
           </Button>
         </Form>
       </div>

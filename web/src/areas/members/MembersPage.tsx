@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { DialogTrigger } from 'react-aria-components';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
-import { permissionLabel, roleLabel, type PermissionId, type RoleId } from '../../api/roles.ts';
+import type { PermissionId, RoleId } from '../../api/roles.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -16,17 +16,19 @@ import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { fullName, membersQuery, useCreateAgent, useUpdateMember, type Member, type MemberPatch } from './api.ts';
 import { accessBody, RoleFields, type Access } from './RoleFields.tsx';
+import { permissionName, roleName, useMemberTexts } from './texts.ts';
 
 /** Settings → Members: everyone in the workspace, people and agents; edit access, teammates, hours, deactivate. */
 export function MembersPage() {
   const list = useQuery(membersQuery);
   const members = list.data?.members ?? [];
+  const t = useMemberTexts();
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <PageHeading>Members</PageHeading>
-          <p className="mt-2 text-sm text-stone-600">Changes apply from each person’s next request. Agents use keys only and never sign in.</p>
+          <PageHeading>{t('members.heading')}</PageHeading>
+          <p className="mt-2 text-sm text-stone-600">{t('members.intro')}</p>
         </div>
         <AgentDialog />
       </div>
@@ -34,21 +36,21 @@ export function MembersPage() {
         <Alert>{describeError(list.error).message}</Alert>
       ) : !list.data ? (
         <div aria-busy="true" className="h-64 animate-pulse rounded-lg border border-stone-200 bg-stone-50">
-          <span className="sr-only">Loading the members…</span>
+          <span className="sr-only">{t('members.loading')}</span>
         </div>
       ) : (
-        <ul aria-label="Members" className="divide-y divide-stone-100 rounded-lg border border-stone-200 bg-white">
+        <ul aria-label={t('members.list')} className="divide-y divide-stone-100 rounded-lg border border-stone-200 bg-white">
           {members.map((m) => (
             <li key={m.id} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0 text-sm">
                 <p className="truncate font-medium text-stone-900">
-                  {fullName(m)} {m.user_type === 'agent' && <span className="ml-1 rounded-sm bg-stone-100 px-1.5 py-0.5 text-xs text-stone-700">Agent</span>}
-                  {!m.is_active && <span className="ml-1 rounded-sm bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">Deactivated</span>}
+                  {fullName(m)} {m.user_type === 'agent' && <span className="ml-1 rounded-sm bg-stone-100 px-1.5 py-0.5 text-xs text-stone-700">{t('members.agent')}</span>}
+                  {!m.is_active && <span className="ml-1 rounded-sm bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">{t('members.deactivated')}</span>}
                 </p>
                 <p className="truncate text-stone-600">
-                  {m.user_type === 'agent' ? 'No sign-in' : m.email} · {roleLabel(m.role)}
-                  {m.is_contractor && ', contractor'}
-                  {m.role === 'manager' && m.permissions.length > 0 && <> · {m.permissions.map(permissionLabel).join(', ')}</>}
+                  {m.user_type === 'agent' ? t('members.noSignIn') : m.email} ·{' '}
+                  {m.is_contractor ? t('members.roleContractor', { role: roleName(m.role) }) : roleName(m.role)}
+                  {m.role === 'manager' && m.permissions.length > 0 && <> · {m.permissions.map(permissionName).join(', ')}</>}
                 </p>
               </div>
               <EditDialog member={m} members={members} />
@@ -62,12 +64,14 @@ export function MembersPage() {
 
 function EditDialog({ member, members }: { member: Member; members: Member[] }) {
   const [open, setOpen] = useState(false);
+  const t = useMemberTexts();
+  const label = t('members.editNamed', { name: fullName(member) });
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
-      <Button variant="secondary" className="self-start sm:self-center">
-        Edit<span className="sr-only"> {fullName(member)}</span>
+      <Button variant="secondary" className="self-start sm:self-center" aria-label={label}>
+        {t('members.edit')}
       </Button>
-      <Dialog title={`Edit ${fullName(member)}`}>
+      <Dialog title={label}>
         <EditForm member={member} members={members} onDone={() => setOpen(false)} />
       </Dialog>
     </DialogTrigger>
@@ -77,6 +81,7 @@ function EditDialog({ member, members }: { member: Member; members: Member[] }) 
 function EditForm({ member, members, onDone }: { member: Member; members: Member[]; onDone: () => void }) {
   const { workspace, user } = useWorkspaceSession();
   const update = useUpdateMember();
+  const t = useMemberTexts();
   const [access, setAccess] = useState<Access>({ role: member.role, permissions: member.permissions as PermissionId[], is_contractor: member.is_contractor });
   const [active, setActive] = useState(member.is_active);
   const [teammates, setTeammates] = useState(member.teammate_ids);
@@ -101,7 +106,7 @@ function EditForm({ member, members, onDone }: { member: Member; members: Member
       <RoleFields value={access} onChange={setAccess} mayGrantOwner={workspace.role === 'owner'} />
       {access.role === 'manager' && others.length > 0 && (
         <fieldset className="flex flex-col gap-2.5">
-          <legend className="mb-1 text-sm font-medium text-stone-800">Teammates (whose time this manager approves)</legend>
+          <legend className="mb-1 text-sm font-medium text-stone-800">{t('members.teammates')}</legend>
           {others.map((o) => (
             <Checkbox
               key={o.id}
@@ -115,20 +120,20 @@ function EditForm({ member, members, onDone }: { member: Member; members: Member
       )}
       <TextField
         name="expected_weekly_hours"
-        label="Expected hours per week"
-        description="Leave empty for no expectation."
+        label={t('members.expectedHours')}
+        description={t('members.expectedHoursHint')}
         defaultValue={member.expected_weekly_hours ?? ''}
         inputMode="decimal"
-        validate={(v) => (v && !/^\d{1,3}(\.\d{1,2})?$/.test(v.trim()) ? 'Enter hours such as 40 or 37.5.' : null)}
+        validate={(v) => (v && !/^\d{1,3}(\.\d{1,2})?$/.test(v.trim()) ? t('members.expectedHoursProblem') : null)}
       />
       {member.id !== user.id && (
         <Switch isSelected={active} onChange={setActive}>
-          Active (deactivated members cannot sign in or use keys)
+          {t('members.active')}
         </Switch>
       )}
       <div>
         <Button type="submit" isPending={update.isPending}>
-          Save changes
+          {t('members.save')}
         </Button>
       </div>
     </Form>
@@ -139,10 +144,11 @@ const AGENT_ROLES: readonly RoleId[] = ['administrator', 'manager', 'member'];
 
 function AgentDialog() {
   const [open, setOpen] = useState(false);
+  const t = useMemberTexts();
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
-      <Button variant="secondary">Add agent</Button>
-      <Dialog title="Add an agent">
+      <Button variant="secondary">{t('members.addAgent')}</Button>
+      <Dialog title={t('members.addAgentTitle')}>
         <AgentForm onDone={() => setOpen(false)} />
       </Dialog>
     </DialogTrigger>
@@ -152,6 +158,7 @@ function AgentDialog() {
 function AgentForm({ onDone }: { onDone: () => void }) {
   const create = useCreateAgent();
   const keyFor = useIdempotencyKey();
+  const t = useMemberTexts();
   const [access, setAccess] = useState<Access>({ role: 'member', permissions: [], is_contractor: false });
   const { fieldErrors, summary } = formErrors(create.error, ['name']);
   return (
@@ -165,13 +172,13 @@ function AgentForm({ onDone }: { onDone: () => void }) {
         create.mutate({ body, key: keyFor(body) }, { onSuccess: onDone });
       }}
     >
-      <p className="text-sm text-stone-600">An agent is a program acting in this workspace. It never signs in; give it a key on Settings → API and Developers.</p>
+      <p className="text-sm text-stone-600">{t('members.agentIntro')}</p>
       {summary && <Alert>{summary}</Alert>}
-      <TextField name="name" label="Name" description="Such as “Invoice bot”." isRequired autoFocus maxLength={255} />
+      <TextField name="name" label={t('members.name')} description={t('members.agentNameHint')} isRequired autoFocus maxLength={255} />
       <RoleFields value={{ ...access, is_contractor: false }} onChange={(a) => setAccess({ ...a, is_contractor: false })} mayGrantOwner={false} roles={AGENT_ROLES} contractor={false} />
       <div>
         <Button type="submit" isPending={create.isPending}>
-          Add agent
+          {t('members.addAgent')}
         </Button>
       </div>
     </Form>

@@ -1,6 +1,7 @@
-import { PERMISSION_IDS, ROLE_IDS, permissionLabel, roleLabel, type PermissionId, type RoleId } from '../../api/roles.ts';
+import { PERMISSION_IDS, ROLE_IDS, type PermissionId, type RoleId } from '../../api/roles.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Select } from '../../ui/Select.tsx';
+import { permissionName, roleName, useMemberTexts } from './texts.ts';
 
 export interface Access {
   role: RoleId;
@@ -26,32 +27,33 @@ export function RoleFields({
   /** Whether the contractor flag applies (not to agents). */
   contractor?: boolean;
 }) {
-  const options = roles.filter((r) => r !== 'owner' || mayGrantOwner).map((r) => ({ id: r, label: roleLabel(r) }));
+  const t = useMemberTexts();
+  const options = roles.filter((r) => r !== 'owner' || mayGrantOwner).map((r) => ({ id: r, label: roleName(r) }));
   return (
     <>
       <Select
-        label="Role"
+        label={t('role')}
         options={options}
         selectedKey={value.role}
         onSelectionChange={(key) => key && onChange({ ...value, role: key as RoleId })}
       />
       {value.role === 'manager' && (
         <fieldset className="flex flex-col gap-2.5">
-          <legend className="mb-1 text-sm font-medium text-stone-800">Manager permissions</legend>
+          <legend className="mb-1 text-sm font-medium text-stone-800">{t('managerPermissions')}</legend>
           {PERMISSION_IDS.map((p) => (
             <Checkbox
               key={p}
               isSelected={value.permissions.includes(p)}
               onChange={(on) => onChange({ ...value, permissions: on ? [...value.permissions, p] : value.permissions.filter((x) => x !== p) })}
             >
-              {permissionLabel(p)}
+              {permissionName(p)}
             </Checkbox>
           ))}
         </fieldset>
       )}
       {contractor && value.role !== 'client' && (
         <Checkbox isSelected={value.is_contractor} onChange={(on) => onChange({ ...value, is_contractor: on })}>
-          Contractor (works for the company, is not on staff)
+          {t('contractorField')}
         </Checkbox>
       )}
     </>

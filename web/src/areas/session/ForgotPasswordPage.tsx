@@ -8,22 +8,24 @@ import { fieldsOf } from '../../ui/form-data.ts';
 import { Link } from '../../ui/Link.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
+import { useSessionTexts } from './texts.ts';
 
 export function ForgotPasswordPage() {
   const request = useRequestPasswordReset();
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const t = useSessionTexts();
   const { fieldErrors, summary } = formErrors(request.error, ['email']);
 
   return (
     <AuthLayout
-      title="Reset your password"
-      intro={sentTo ? undefined : <p>Enter the e-mail address you sign in with. We’ll send you a link to choose a new password.</p>}
-      footer={<Link href="/sign-in">Back to sign in</Link>}
+      title={t('forgot.title')}
+      intro={sentTo ? undefined : <p>{t('forgot.intro')}</p>}
+      footer={<Link href="/sign-in">{t('backToSignIn')}</Link>}
     >
       {sentTo ? (
         // The server answers the same whether or not the account exists, and so does this page.
-        <Alert tone="success" title="Check your inbox">
-          If {sentTo} has an account, a link to choose a new password is on its way. It works once, for a limited time.
+        <Alert tone="success" title={t('forgot.checkInbox')}>
+          {t('forgot.sent', { email: sentTo })}
         </Alert>
       ) : (
         <div className="flex flex-col gap-5">
@@ -36,9 +38,9 @@ export function ForgotPasswordPage() {
               request.mutate(email, { onSuccess: () => setSentTo(email) });
             }}
           >
-            <TextField name="email" type="email" label="E-mail address" autoComplete="username" isRequired autoFocus />
+            <TextField name="email" type="email" label={t('email')} autoComplete="username" isRequired autoFocus />
             <Button type="submit" isPending={request.isPending} className="w-full">
-              Send reset link
+              {t('forgot.submit')}
             </Button>
           </Form>
         </div>

@@ -1,8 +1,6 @@
 import { Link } from '../../ui/Link.tsx';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
-
-const LINK_NAMES = { 'sign-in': 'A sign-in link', reset: 'A password reset link', email: 'An e-mail confirmation link' };
-const TITLES = { used: 'This link was already used', expired: 'This link has expired' } as const;
+import { useSessionTexts } from './texts.ts';
 
 /**
  * What a one-time link that cannot be used shows: why, in words, and the ways on. `state`
@@ -10,35 +8,35 @@ const TITLES = { used: 'This link was already used', expired: 'This link has exp
  * redemption's answer, which says only that the link is invalid, expired or used.
  */
 export function LinkProblem({ kind, state }: { kind: 'sign-in' | 'reset' | 'email'; state?: 'used' | 'expired' | 'invalid' }) {
-  const why =
-    state === 'used' ? 'It worked once already.' : state === 'expired' ? 'It is too old.' : 'It is incomplete, has expired, was replaced by a newer one, or was already used.';
+  const t = useSessionTexts();
+  const why = state === 'used' ? t('link.whyUsed') : state === 'expired' ? t('link.whyExpired') : t('link.whyInvalid');
   return (
     <AuthLayout
-      title={(state && state !== 'invalid' && TITLES[state]) || 'This link can’t be used'}
+      title={state === 'used' ? t('link.used') : state === 'expired' ? t('link.expired') : t('link.unusable')}
       intro={
         <p>
-          {why} {LINK_NAMES[kind]} works once, for a limited time.
+          {why} {t(`link.names.${kind}`)}
         </p>
       }
     >
       <ul className="flex flex-col gap-3 text-sm">
         {kind === 'reset' ? (
           <li>
-            <Link href="/forgot-password">Request a new reset link</Link>
+            <Link href="/forgot-password">{t('link.newReset')}</Link>
           </li>
         ) : kind === 'email' ? (
           <li>
-            <Link href="/settings/profile">Ask for a new link on your profile</Link>
+            <Link href="/settings/profile">{t('link.newEmail')}</Link>
           </li>
         ) : (
-          <li>Ask the person who sent you the link for a new one.</li>
+          <li>{t('link.askSender')}</li>
         )}
         <li>
-          <Link href="/sign-in">Sign in with your password</Link>
+          <Link href="/sign-in">{t('link.withPassword')}</Link>
         </li>
         {kind === 'sign-in' && (
           <li>
-            <Link href="/forgot-password">Forgot your password?</Link>
+            <Link href="/forgot-password">{t('forgotPassword')}</Link>
           </li>
         )}
       </ul>

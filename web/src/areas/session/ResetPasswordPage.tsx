@@ -11,6 +11,7 @@ import { TextField } from '../../ui/TextField.tsx';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { LinkProblem } from './LinkProblem.tsx';
 import { passwordProblem } from './password-rules.ts';
+import { useSessionTexts } from './texts.ts';
 
 /**
  * /reset-password#<token>: the token is in the fragment, which never reaches a server log or a Referer.
@@ -21,13 +22,14 @@ export function ResetPasswordPage() {
   const [token] = useState(() => window.location.hash.slice(1));
   const reset = useResetPassword();
   const navigate = useNavigate();
+  const t = useSessionTexts();
   if (state !== 'usable') return <LinkProblem kind="reset" state={state} />;
   // Used meanwhile (another tab), or expired while the page was open.
   if (describeError(reset.error).code === 'link_invalid') return <LinkProblem kind="reset" />;
   const { fieldErrors, summary } = formErrors(reset.error, ['password']);
 
   return (
-    <AuthLayout title="Choose a new password" footer={<Link href="/sign-in">Back to sign in</Link>}>
+    <AuthLayout title={t('reset.title')} footer={<Link href="/sign-in">{t('backToSignIn')}</Link>}>
       <div className="flex flex-col gap-5">
         {summary && <Alert>{summary}</Alert>}
         <Form
@@ -37,22 +39,22 @@ export function ResetPasswordPage() {
             if (reset.isPending) return;
             reset.mutate(
               { token, password },
-              { onSuccess: () => navigate('/', { replace: true, state: { notice: 'Your new password is saved, and you are signed in.' } }) },
+              { onSuccess: () => navigate('/', { replace: true, state: { notice: t('reset.saved') } }) },
             );
           }}
         >
           <TextField
             name="password"
             type="password"
-            label="New password"
-            description="At least 12 characters."
+            label={t('reset.newPassword')}
+            description={t('atLeast')}
             autoComplete="new-password"
             isRequired
             autoFocus
             validate={passwordProblem}
           />
           <Button type="submit" isPending={reset.isPending} className="w-full">
-            Save and sign in
+            {t('reset.submit')}
           </Button>
         </Form>
       </div>

@@ -9,6 +9,7 @@ import { Link } from '../../ui/Link.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { safeNext } from './next.ts';
+import { useSessionTexts } from './texts.ts';
 
 const FIELDS = ['email', 'password'] as const;
 
@@ -18,12 +19,13 @@ export function SignInPage() {
   const signIn = useSignIn();
   const { fieldErrors, summary } = formErrors(signIn.error, FIELDS);
   const reason = params.get('reason');
+  const t = useSessionTexts();
 
   return (
-    <AuthLayout title="Sign in" footer={<Link href="/forgot-password">Forgot your password?</Link>}>
+    <AuthLayout title={t('signIn.title')} footer={<Link href="/forgot-password">{t('forgotPassword')}</Link>}>
       <div className="flex flex-col gap-5">
-        {reason === 'ended' && !signIn.error && <Alert tone="info">Your session has ended. Sign in again to continue.</Alert>}
-        {reason === 'signed-out' && !signIn.error && <Alert tone="success">You are signed out.</Alert>}
+        {reason === 'ended' && !signIn.error && <Alert tone="info">{t('signIn.ended')}</Alert>}
+        {reason === 'signed-out' && !signIn.error && <Alert tone="success">{t('signIn.signedOut')}</Alert>}
         {summary && <Alert>{summary}</Alert>}
         <Form
           validationErrors={fieldErrors}
@@ -33,10 +35,10 @@ export function SignInPage() {
             signIn.mutate({ email, password }, { onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }) });
           }}
         >
-          <TextField name="email" type="email" label="E-mail address" autoComplete="username" isRequired autoFocus />
-          <TextField name="password" type="password" label="Password" autoComplete="current-password" isRequired />
+          <TextField name="email" type="email" label={t('email')} autoComplete="username" isRequired autoFocus />
+          <TextField name="password" type="password" label={t('password')} autoComplete="current-password" isRequired />
           <Button type="submit" isPending={signIn.isPending} className="w-full">
-            Sign in
+            {t('signIn.submit')}
           </Button>
         </Form>
       </div>

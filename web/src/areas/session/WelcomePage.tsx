@@ -8,6 +8,7 @@ import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { TextField } from '../../ui/TextField.tsx';
 import { safeNext } from './next.ts';
+import { useSessionTexts } from './texts.ts';
 
 /**
  * /welcome: the first owner's first step. The first start made them "Workspace Owner
@@ -18,19 +19,15 @@ export function WelcomePage() {
   const { user } = useSession();
   const save = useSetFirstIdentity();
   const navigate = useNavigate();
+  const t = useSessionTexts();
   const next = safeNext(useSearchParams()[0].get('next'));
   const { fieldErrors, summary } = formErrors(save.error, ['first_name', 'last_name', 'email']);
   if (!user.needs_identity && !save.isSuccess) return <Navigate to={next} replace />;
 
   return (
     <AuthLayout
-      title="Welcome to Sheaf"
-      intro={
-        <p>
-          Your workspace is ready. Before you start, tell us who you are: invoices, invitations and password resets use your name and e-mail
-          address.
-        </p>
-      }
+      title={t('welcome.title')}
+      intro={<p>{t('welcome.intro')}</p>}
     >
       <div className="flex flex-col gap-5">
         {summary && <Alert>{summary}</Alert>}
@@ -46,11 +43,11 @@ export function WelcomePage() {
             );
           }}
         >
-          <TextField name="first_name" label="First name" autoComplete="given-name" isRequired autoFocus maxLength={255} />
-          <TextField name="last_name" label="Last name" autoComplete="family-name" maxLength={255} />
-          <TextField name="email" type="email" label="E-mail address" autoComplete="email" isRequired maxLength={320} />
+          <TextField name="first_name" label={t('firstName')} autoComplete="given-name" isRequired autoFocus maxLength={255} />
+          <TextField name="last_name" label={t('lastName')} autoComplete="family-name" maxLength={255} />
+          <TextField name="email" type="email" label={t('email')} autoComplete="email" isRequired maxLength={320} />
           <Button type="submit" isPending={save.isPending} className="w-full">
-            Save and continue
+            {t('welcome.submit')}
           </Button>
         </Form>
       </div>

@@ -5,6 +5,8 @@ import { isAdministrator } from '../../api/access.ts';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
+// eslint-disable-next-line web/layers -- the person's formatter (the brief's useFormat) lives in app/ for now
+import { useFormat } from '../../app/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
@@ -16,14 +18,20 @@ import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { keyOwnersQuery, keysQuery, useCreateKey, useRevokeKey, useRotateKey, type ApiKey, type IssuedKey } from './api.ts';
 import { SettingsSection } from './SettingsSection.tsx';
+import { useSettingsTexts } from './texts.ts';
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const at = (iso: string | null) => (iso ? when.format(new Date(iso)) : 'Never');
+/** An instant as the person reads it, or "never". */
+function useAt() {
+  const format = useFormat();
+  const t = useSettingsTexts();
+  return (iso: string | null) => (iso ? format.dateTime(iso) : t('api.never'));
+}
 
 /** Settings → API and Developers: the Company ID, the keys, and each member's personal sync key. */
 export function ApiPage() {
   const { user, workspace } = useWorkspaceSession();
   const isAdmin = isAdministrator(workspace);
+  const t = useSettingsTexts();
   const keys = useQuery(keysQuery);
   const [issued, setIssued] = useState<IssuedKey | null>(null);
   const companyId = keys.data?.company_id;
@@ -36,36 +44,39 @@ export function ApiPage() {
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div>
-        <PageHeading>API and Developers</PageHeading>
+        <PageHeading>{t('api.heading')}</PageHeading>
         <p className="mt-2 text-sm text-stone-600">
-          Programs call the Sheaf API with a key in the <code>Authorization</code> header and this workspace’s Company ID in the{' '}
-          <code>Service-Account-Id</code> header.
+          {t('api.introBefore')}
+          <code>Authorization</code>
+          {t('api.introMiddle')}
+          <code>Service-Account-Id</code>
+          {t('api.introAfter')}
         </p>
       </div>
       {keys.isError && <Alert>{describeError(keys.error).message}</Alert>}
 
-      <SettingsSection id="section-company-id" title="Company ID">
+      <SettingsSection id="section-company-id" title={t('api.companyId')}>
         <div className="flex flex-wrap items-center gap-3">
           <code className="min-h-6 rounded-sm bg-stone-100 px-2 py-1 font-mono text-sm break-all text-stone-900">
             {companyId ?? '…'}
           </code>
-          {companyId && <CopyButton value={companyId} label="Copy Company ID" />}
+          {companyId && <CopyButton value={companyId} label={t('api.copyCompanyId')} />}
         </div>
       </SettingsSection>
 
       {/* Client memberships have no personal key: the route guard keeps them off this page. */}
       <SettingsSection
         id="section-personal"
-        title="Your personal sync key"
-        description="Acts as you, with your access, for your own tools. Rotating it keeps the old value working for 15 minutes."
+        title={t('api.personal')}
+        description={t('api.personalHint')}
       >
         <PersonalKey current={current} previous={current && previous(current)} loading={!keys.data} onIssued={setIssued} />
       </SettingsSection>
 
       <SettingsSection
         id="section-keys"
-        title={isAdmin ? 'Keys of this workspace' : 'Your keys'}
-        description={isAdmin ? 'Full-access keys act as the person or agent they are bound to. Their values are never shown again.' : undefined}
+        title={isAdmin ? t('api.keysAdmin') : t('api.keysOwn')}
+        description={isAdmin ? t('api.keysAdminHint') : undefined}
       >
         {isAdmin && (
           <div className="mb-4">
@@ -85,6 +96,8 @@ function PersonalKey({ current, previous, loading, onIssued }: { current?: ApiKe
   const rotate = useRotateKey();
   const revoke = useRevokeKey();
   const keyFor = useIdempotencyKey();
+  const t = useSettingsTexts();
+  const at = useAt();
   const error = create.error ?? rotate.error ?? revoke.error;
   if (loading) return <div className="h-10" aria-busy="true" />;
   return (
@@ -93,30 +106,32 @@ function PersonalKey({ current, previous, loading, onIssued }: { current?: ApiKe
       {current ? (
         <>
           <p className="text-sm text-stone-700">
-            Key <code className="font-mono">{current.prefix}…</code>, created {at(current.created_at)}, last used {at(current.last_used_at).toLowerCase()}.
-            {previous?.expires_at && <> The previous value stops working {at(previous.expires_at)}.</>}
+            {t('api.personalKeyBefore')}
+            <code className="font-mono">{current.prefix}…</code>
+            {t('api.personalKeyAfter', { created: at(current.created_at), used: at(current.last_used_at) })}
+            {previous?.expires_at && t('api.previousStops', { when: at(previous.expires_at) })}
           </p>
           <div className="flex flex-wrap gap-3">
             <Button variant="secondary" isPending={rotate.isPending} onPress={() => rotate.mutate(current.id, { onSuccess: onIssued })}>
-              Rotate personal key
+              {t('api.rotate')}
             </Button>
             <Button variant="secondary" isPending={revoke.isPending} onPress={() => revoke.mutate(current.id)}>
-              Revoke personal key
+              {t('api.revokePersonal')}
             </Button>
           </div>
-          <p className="text-sm text-stone-600">Revoking stops the key at once, and a previous value still working with it.</p>
+          <p className="text-sm text-stone-600">{t('api.revokeExplained')}</p>
         </>
       ) : (
         <div className="flex flex-wrap items-center gap-3">
-          <p className="text-sm text-stone-700">You have no personal key.</p>
+          <p className="text-sm text-stone-700">{t('api.noPersonal')}</p>
           <Button
             isPending={create.isPending}
             onPress={() => {
-              const body = { kind: 'personal' as const, name: 'Personal sync key' };
+              const body = { kind: 'personal' as const, name: t('api.personalKeyName') };
               create.mutate({ body, key: keyFor(body) }, { onSuccess: onIssued });
             }}
           >
-            Create personal key
+            {t('api.createPersonal')}
           </Button>
         </div>
       )}
@@ -126,25 +141,32 @@ function PersonalKey({ current, previous, loading, onIssued }: { current?: ApiKe
 
 function KeyList({ keys, previous }: { keys?: ApiKey[]; previous: (k: ApiKey) => ApiKey | undefined }) {
   const revoke = useRevokeKey();
+  const t = useSettingsTexts();
+  const at = useAt();
   if (!keys) return <div className="h-24" aria-busy="true" />;
-  if (!keys.length) return <p className="text-sm text-stone-600">No keys yet.</p>;
+  if (!keys.length) return <p className="text-sm text-stone-600">{t('api.noKeys')}</p>;
   return (
     <div className="flex flex-col gap-3">
       {revoke.error && <Alert>{describeError(revoke.error).message}</Alert>}
-      <ul className="divide-y divide-stone-100 rounded-md border border-stone-200" aria-label="Keys">
+      <ul className="divide-y divide-stone-100 rounded-md border border-stone-200" aria-label={t('api.keys')}>
         {keys.map((k) => (
           <li key={k.id} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between">
             <div className="min-w-0 text-sm">
               <p className="font-medium text-stone-900">
-                {k.name} <span className="font-normal text-stone-600">· {k.kind === 'personal' ? 'Personal sync key' : 'Full access'}</span>
+                {k.name} <span className="font-normal text-stone-600">· {k.kind === 'personal' ? t('api.kinds.personal') : t('api.kinds.integration')}</span>
               </p>
               <p className="text-stone-600">
-                <code className="font-mono">{k.prefix}…</code> · {k.user.name} · created {at(k.created_at)} · last used {at(k.last_used_at).toLowerCase()}
-                {previous(k)?.expires_at && <> · previous value stops working {at(previous(k)!.expires_at)}</>}
+                <code className="font-mono">{k.prefix}…</code> · {t('api.keyDetails', { owner: k.user.name, created: at(k.created_at), used: at(k.last_used_at) })}
+                {previous(k)?.expires_at && t('api.previousStopsShort', { when: at(previous(k)!.expires_at) })}
               </p>
             </div>
-            <Button variant="secondary" className="self-start sm:self-center" onPress={() => revoke.mutate(k.id)}>
-              Revoke<span className="sr-only"> {k.name} ({k.prefix})</span>
+            <Button
+              variant="secondary"
+              className="self-start sm:self-center"
+              aria-label={t('api.revokeNamed', { name: k.name, prefix: k.prefix })}
+              onPress={() => revoke.mutate(k.id)}
+            >
+              {t('api.revoke')}
             </Button>
           </li>
         ))}
@@ -155,10 +177,11 @@ function KeyList({ keys, previous }: { keys?: ApiKey[]; previous: (k: ApiKey) =>
 
 function CreateKeyDialog({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
   const [open, setOpen] = useState(false);
+  const t = useSettingsTexts();
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
-      <Button>Create full-access key</Button>
-      <Dialog title="Create a full-access key">
+      <Button>{t('api.createFullAccess')}</Button>
+      <Dialog title={t('api.createTitle')}>
         <CreateKeyForm
           onIssued={(k) => {
             setOpen(false);
@@ -174,6 +197,7 @@ function CreateKeyForm({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
   const owners = useQuery(keyOwnersQuery);
   const create = useCreateKey();
   const keyFor = useIdempotencyKey();
+  const t = useSettingsTexts();
   const [userProblem, setUserProblem] = useState<string>();
   const { fieldErrors, summary } = formErrors(create.error, ['name', 'user_id']);
   return (
@@ -181,7 +205,7 @@ function CreateKeyForm({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
       validationErrors={{ ...(userProblem ? { user_id: userProblem } : {}), ...fieldErrors }}
       onSubmit={(event) => {
         const { name, user_id } = fieldsOf(event);
-        if (!user_id) return setUserProblem('Choose who the key acts as.');
+        if (!user_id) return setUserProblem(t('api.chooseOwner'));
         setUserProblem(undefined);
         if (create.isPending) return;
         const body = { kind: 'integration' as const, name: name.trim(), user_id };
@@ -189,19 +213,19 @@ function CreateKeyForm({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
       }}
     >
       {summary && <Alert>{summary}</Alert>}
-      <TextField name="name" label="Name" description="What uses it, such as “Payroll export”." isRequired autoFocus maxLength={255} />
+      <TextField name="name" label={t('api.name')} description={t('api.nameHint')} isRequired autoFocus maxLength={255} />
       <Select
         name="user_id"
-        label="Acts as"
-        description="A person or an agent; the key has their access."
-        options={(owners.data ?? []).map((m) => ({ id: m.id, label: m.name, detail: m.detail }))}
+        label={t('api.actsAs')}
+        description={t('api.actsAsHint')}
+        options={(owners.data ?? []).map((m) => ({ id: m.id, label: m.name, detail: m.email ?? t('api.agent') }))}
         isDisabled={!owners.data}
         isRequired
       />
       {owners.isError && <Alert>{describeError(owners.error).message}</Alert>}
       <div>
         <Button type="submit" isPending={create.isPending}>
-          Create key
+          {t('api.createKey')}
         </Button>
       </div>
     </Form>
@@ -210,32 +234,35 @@ function CreateKeyForm({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
 
 /** The one time a key's value is shown: with a copy button and a ready curl line. */
 function SecretDialog({ issued, companyId, onClose }: { issued: IssuedKey | null; companyId: string; onClose: () => void }) {
+  const t = useSettingsTexts();
   const curl = issued
     ? `curl -H "Authorization: Bearer ${issued.secret}" -H "Service-Account-Id: ${companyId}" ${window.location.origin}/api/v2/users/me`
     : '';
   return (
-    <Dialog title="Copy your new key now" isOpen={issued !== null} onOpenChange={(open) => !open && onClose()}>
+    <Dialog title={t('api.secretTitle')} isOpen={issued !== null} onOpenChange={(open) => !open && onClose()}>
       {issued && (
         <div className="flex flex-col gap-4 text-sm">
           <p className="text-stone-700">
-            This is the only time <strong>{issued.key.name}</strong> is shown. Store it somewhere safe; if it is lost, rotate or create another.
+            {t('api.secretBefore')}
+            <strong>{issued.key.name}</strong>
+            {t('api.secretAfter')}
           </p>
           <div className="flex flex-col gap-2">
-            <p className="font-medium text-stone-800">Key</p>
+            <p className="font-medium text-stone-800">{t('api.key')}</p>
             <code className="rounded-sm bg-stone-100 p-2 font-mono break-all text-stone-900">
               {issued.secret}
             </code>
-            <CopyButton value={issued.secret} label="Copy key" />
+            <CopyButton value={issued.secret} label={t('api.copyKey')} />
           </div>
           <div className="flex flex-col gap-2">
-            <p className="font-medium text-stone-800">Try it</p>
+            <p className="font-medium text-stone-800">{t('api.tryIt')}</p>
             <code className="rounded-sm bg-stone-100 p-2 font-mono text-xs break-all text-stone-900">
               {curl}
             </code>
-            <CopyButton value={curl} label="Copy curl command" />
+            <CopyButton value={curl} label={t('api.copyCurl')} />
           </div>
           <div>
-            <Button onPress={onClose}>Done</Button>
+            <Button onPress={onClose}>{t('api.done')}</Button>
           </div>
         </div>
       )}

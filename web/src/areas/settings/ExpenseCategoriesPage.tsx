@@ -5,6 +5,8 @@ import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { holds } from '../../api/access.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
+// eslint-disable-next-line web/layers -- the person's formatter (the brief's useFormat) lives in app/ for now
+import { useFormat } from '../../app/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -13,16 +15,11 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { categoriesQuery, useCreateCategory, useUpdateCategory, type ExpenseCategory } from './api.ts';
+import { priceText } from './price.ts';
 import { SettingsSection } from './SettingsSection.tsx';
+import { useSettingsTexts } from './texts.ts';
 
-const TITLE = 'Expense categories';
 const FIELDS = ['name', 'unit_name', 'unit_price'] as const;
-/** A unit price as stored: up to six decimals (a per-token price), at least two. */
-const PRICE = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 6 });
-
-/** "0.30 per km", or null for a category entered as an amount. */
-const unitPriceText = (c: Pick<ExpenseCategory, 'unit_name' | 'unit_price'>) =>
-  c.unit_price === null || c.unit_name === null ? null : `${PRICE.format(c.unit_price)} per ${c.unit_name}`;
 
 /**
  * Settings → Expense categories: what people pick when they record an expense.
@@ -32,13 +29,13 @@ const unitPriceText = (c: Pick<ExpenseCategory, 'unit_name' | 'unit_price'>) =>
  */
 export function ExpenseCategoriesPage() {
   const { workspace } = useWorkspaceSession();
+  const t = useSettingsTexts();
   if (!holds(workspace, 'edit_clients_and_tasks')) {
     return (
       <div className="flex max-w-2xl flex-col gap-4">
-        <PageHeading>{TITLE}</PageHeading>
-        <Alert tone="info" title="Not available to your role">
-          Expense categories are managed by owners, administrators and managers allowed to edit clients and tasks. You pick a category when you record
-          an expense.
+        <PageHeading>{t('categories.heading')}</PageHeading>
+        <Alert tone="info" title={t('categories.notForRoleTitle')}>
+          {t('categories.notForRole')}
         </Alert>
       </div>
     );
@@ -48,28 +45,26 @@ export function ExpenseCategoriesPage() {
 
 function ManageCategories() {
   const categories = useQuery(categoriesQuery);
+  const t = useSettingsTexts();
   const [done, setDone] = useState<string | null>(null);
   const active = categories.data?.filter((c) => c.is_active) ?? [];
   const archived = categories.data?.filter((c) => !c.is_active) ?? [];
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div>
-        <PageHeading>{TITLE}</PageHeading>
-        <p className="mt-2 text-sm text-stone-600">
-          Everyone picks one when recording an expense. A category with a unit price, such as mileage per km, takes a quantity: the expense is the
-          quantity × the unit price, in the project’s currency. Archived categories stay on the expenses recorded with them.
-        </p>
+        <PageHeading>{t('categories.heading')}</PageHeading>
+        <p className="mt-2 text-sm text-stone-600">{t('categories.intro')}</p>
       </div>
       {categories.isError && <Alert>{describeError(categories.error).message}</Alert>}
       {done && <Alert tone="success">{done}</Alert>}
-      <SettingsSection id="section-active" title="Active categories">
+      <SettingsSection id="section-active" title={t('categories.active')}>
         <div className="mb-4">
           <CategoryDialog onDone={setDone} />
         </div>
-        <CategoryList categories={categories.data ? active : undefined} empty="No active categories. Nobody can record an expense until one exists." onDone={setDone} />
+        <CategoryList categories={categories.data ? active : undefined} empty={t('categories.noActive')} onDone={setDone} />
       </SettingsSection>
       {archived.length > 0 && (
-        <SettingsSection id="section-archived" title="Archived categories" description="Not offered for new expenses. Restore one to offer it again.">
+        <SettingsSection id="section-archived" title={t('categories.archived')} description={t('categories.archivedHint')}>
           <CategoryList categories={archived} empty="" onDone={setDone} />
         </SettingsSection>
       )}
@@ -79,28 +74,36 @@ function ManageCategories() {
 
 function CategoryList({ categories, empty, onDone }: { categories?: ExpenseCategory[]; empty: string; onDone: (message: string) => void }) {
   const update = useUpdateCategory();
+  const t = useSettingsTexts();
+  const format = useFormat();
   if (!categories) return <div className="h-24" aria-busy="true" />;
   if (!categories.length) return <p className="text-sm text-stone-600">{empty}</p>;
   const toggle = (c: ExpenseCategory) =>
     update.mutate(
       { id: c.id, body: { is_active: !c.is_active } },
-      { onSuccess: (saved) => onDone(`${saved.name} is ${saved.is_active ? 'restored' : 'archived'}.`) },
+      { onSuccess: (saved) => onDone(t(saved.is_active ? 'categories.restored' : 'categories.archivedDone', { name: saved.name })) },
     );
   return (
     <div className="flex flex-col gap-3">
       {update.error && <Alert>{describeError(update.error).message}</Alert>}
-      <ul className="divide-y divide-stone-100 rounded-md border border-stone-200" aria-label={categories[0].is_active ? 'Active categories' : 'Archived categories'}>
+      <ul className="divide-y divide-stone-100 rounded-md border border-stone-200" aria-label={categories[0].is_active ? t('categories.active') : t('categories.archived')}>
         {categories.map((c) => (
           <li key={c.id} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between">
             <div className="min-w-0 text-sm">
               <p className="font-medium break-words text-stone-900">{c.name}</p>
-              <p className="text-stone-600">{unitPriceText(c) ?? 'Entered as an amount'}</p>
+              <p className="text-stone-600">{c.unit_price === null || c.unit_name === null
+                  ? t('categories.asAmount')
+                  : t('categories.perUnit', { price: priceText(format, c.unit_price), unit: c.unit_name })}</p>
             </div>
             <div className="flex shrink-0 gap-2">
               {c.is_active && <CategoryDialog category={c} onDone={onDone} />}
-              <Button variant="secondary" isPending={update.isPending && update.variables?.id === c.id} onPress={() => toggle(c)}>
-                {c.is_active ? 'Archive' : 'Restore'}
-                <span className="sr-only"> {c.name}</span>
+              <Button
+                variant="secondary"
+                aria-label={t(c.is_active ? 'categories.archiveNamed' : 'categories.restoreNamed', { name: c.name })}
+                isPending={update.isPending && update.variables?.id === c.id}
+                onPress={() => toggle(c)}
+              >
+                {c.is_active ? t('categories.archive') : t('categories.restore')}
               </Button>
             </div>
           </li>
@@ -113,18 +116,13 @@ function CategoryList({ categories, empty, onDone }: { categories?: ExpenseCateg
 /** "New category", or "Edit" on a category: one form for name, unit and unit price. */
 function CategoryDialog({ category, onDone }: { category?: ExpenseCategory; onDone: (message: string) => void }) {
   const [open, setOpen] = useState(false);
+  const t = useSettingsTexts();
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
-      <Button variant={category ? 'secondary' : 'primary'}>
-        {category ? (
-          <>
-            Edit<span className="sr-only"> {category.name}</span>
-          </>
-        ) : (
-          'New category'
-        )}
+      <Button variant={category ? 'secondary' : 'primary'} aria-label={category ? t('categories.editNamed', { name: category.name }) : undefined}>
+        {category ? t('categories.edit') : t('categories.newCategory')}
       </Button>
-      <Dialog title={category ? `Edit ${category.name}` : 'New expense category'}>
+      <Dialog title={category ? t('categories.editNamed', { name: category.name }) : t('categories.newTitle')}>
         <CategoryForm
           category={category}
           onSaved={(message) => {
@@ -141,6 +139,7 @@ function CategoryForm({ category, onSaved }: { category?: ExpenseCategory; onSav
   const create = useCreateCategory();
   const update = useUpdateCategory();
   const keyFor = useIdempotencyKey();
+  const t = useSettingsTexts();
   const [name, setName] = useState(category?.name ?? '');
   const [unit, setUnit] = useState(category?.unit_name ?? '');
   const [price, setPrice] = useState<number>(category?.unit_price ?? NaN);
@@ -161,28 +160,28 @@ function CategoryForm({ category, onSaved }: { category?: ExpenseCategory; onSav
           unit_price: Number.isNaN(price) ? null : price,
         };
         if (category) {
-          update.mutate({ id: category.id, body: { name: name.trim(), ...unitBody } }, { onSuccess: (saved) => onSaved(`${saved.name} is saved.`) });
+          update.mutate({ id: category.id, body: { name: name.trim(), ...unitBody } }, { onSuccess: (saved) => onSaved(t('categories.saved', { name: saved.name })) });
         } else {
           const body = { name: name.trim(), ...(unitBody.unit_name === null && unitBody.unit_price === null ? {} : unitBody) };
-          create.mutate({ body, key: keyFor(body) }, { onSuccess: (saved) => onSaved(`${saved.name} is added.`) });
+          create.mutate({ body, key: keyFor(body) }, { onSuccess: (saved) => onSaved(t('categories.added', { name: saved.name })) });
         }
       }}
     >
       {summary && <Alert>{summary}</Alert>}
-      <TextField name="name" label="Name" value={name} onChange={setName} isRequired autoFocus maxLength={255} />
+      <TextField name="name" label={t('categories.name')} value={name} onChange={setName} isRequired autoFocus maxLength={255} />
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField
           name="unit_name"
-          label="Unit (optional)"
-          description="Such as km. With a unit price, expenses are entered as a quantity."
+          label={t('categories.unit')}
+          description={t('categories.unitHint')}
           value={unit}
           onChange={setUnit}
           maxLength={64}
         />
         <NumberField
           name="unit_price"
-          label="Unit price (optional)"
-          description="Per unit, in each project’s currency; up to 6 decimals."
+          label={t('categories.unitPrice')}
+          description={t('categories.unitPriceHint')}
           value={price}
           onChange={setPrice}
           minValue={0}
@@ -190,14 +189,14 @@ function CategoryForm({ category, onSaved }: { category?: ExpenseCategory; onSav
         />
       </div>
       {category && category.unit_price !== null && (
-        <p className="text-sm text-stone-600">A new price applies to expenses entered from now on; recorded expenses keep their total.</p>
+        <p className="text-sm text-stone-600">{t('categories.newPriceNote')}</p>
       )}
       <div className="flex justify-end gap-2">
         <Button variant="secondary" slot="close">
-          Cancel
+          {t('categories.cancel')}
         </Button>
         <Button type="submit" isPending={mutation.isPending}>
-          {category ? 'Save category' : 'Add category'}
+          {category ? t('categories.save') : t('categories.add')}
         </Button>
       </div>
     </Form>

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
+// eslint-disable-next-line web/layers -- the person's formatter (the brief's useFormat) lives in app/ for now
+import { useFormat } from '../../app/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form } from '../../ui/Form.tsx';
@@ -22,42 +24,32 @@ import {
   type Profile,
 } from './profile-api.ts';
 import { SettingsSection } from './SettingsSection.tsx';
+import { useSettingsTexts } from './texts.ts';
 import { browserName } from './user-agent.ts';
 
+/** Each language in its own name, whatever the page's language. */
 const LANGUAGES = [
   { id: 'en', label: 'English' },
-  { id: 'de', label: 'Deutsch (German)' },
+  { id: 'de', label: 'Deutsch' },
 ];
-const DATE_FORMATS = [
-  { id: 'YYYY-MM-DD', label: '2025-01-31' },
-  { id: 'DD.MM.YYYY', label: '31.01.2025' },
-  { id: 'DD/MM/YYYY', label: '31/01/2025' },
-  { id: 'MM/DD/YYYY', label: '01/31/2025' },
-];
-const DURATION_FORMATS = [
-  { id: 'h:mm', label: '1:30 (hours and minutes)' },
-  { id: 'decimal', label: '1.50 (decimal hours)' },
-];
-const THEMES = [
-  { id: 'system', label: 'As the device is set' },
-  { id: 'light', label: 'Light' },
-  { id: 'dark', label: 'Dark' },
-];
+const DATE_FORMATS = ['YYYY-MM-DD', 'DD.MM.YYYY', 'DD/MM/YYYY', 'MM/DD/YYYY'] as const;
+const THEMES = ['system', 'light', 'dark'] as const;
 
 /** Settings → Profile: the signed-in person's own name, e-mail address, password, preferences and sessions. */
 export function ProfilePage() {
   const query = useQuery(profileQuery);
+  const t = useSettingsTexts();
   return (
     <div className="flex max-w-3xl flex-col gap-6">
       <div>
-        <PageHeading>Profile</PageHeading>
-        <p className="mt-2 text-sm text-stone-600">Your name, e-mail address, password and preferences, the same in every workspace you belong to.</p>
+        <PageHeading>{t('profile.heading')}</PageHeading>
+        <p className="mt-2 text-sm text-stone-600">{t('profile.intro')}</p>
       </div>
       {query.isError ? (
         <Alert>{describeError(query.error).message}</Alert>
       ) : !query.data ? (
         <div aria-busy="true" className="h-[40rem] animate-pulse rounded-lg border border-stone-200 bg-stone-50">
-          <span className="sr-only">Loading your profile…</span>
+          <span className="sr-only">{t('profile.loading')}</span>
         </div>
       ) : (
         <>
@@ -74,10 +66,11 @@ export function ProfilePage() {
 
 function NameSection({ profile }: { profile: Profile }) {
   const update = useUpdateProfile();
+  const t = useSettingsTexts();
   const [saved, setSaved] = useState(false);
   const { fieldErrors, summary } = formErrors(update.error, ['first_name', 'last_name']);
   return (
-    <SettingsSection id="section-name" title="Name" description="How invoices, invitations and your teammates show you.">
+    <SettingsSection id="section-name" title={t('profile.name')} description={t('profile.nameHint')}>
       <Form
         validationErrors={fieldErrors}
         onSubmit={(event) => {
@@ -88,14 +81,14 @@ function NameSection({ profile }: { profile: Profile }) {
         }}
       >
         {summary && <Alert>{summary}</Alert>}
-        {saved && <Alert tone="success">Your name is saved.</Alert>}
+        {saved && <Alert tone="success">{t('profile.nameSaved')}</Alert>}
         <div className="grid gap-5 sm:grid-cols-2">
-          <TextField name="first_name" label="First name" defaultValue={profile.first_name} autoComplete="given-name" isRequired maxLength={255} />
-          <TextField name="last_name" label="Last name" defaultValue={profile.last_name} autoComplete="family-name" maxLength={255} />
+          <TextField name="first_name" label={t('profile.firstName')} defaultValue={profile.first_name} autoComplete="given-name" isRequired maxLength={255} />
+          <TextField name="last_name" label={t('profile.lastName')} defaultValue={profile.last_name} autoComplete="family-name" maxLength={255} />
         </div>
         <div>
           <Button type="submit" isPending={update.isPending}>
-            Save name
+            {t('profile.saveName')}
           </Button>
         </div>
       </Form>
@@ -106,6 +99,7 @@ function NameSection({ profile }: { profile: Profile }) {
 function EmailSection({ profile }: { profile: Profile }) {
   const change = useRequestEmailChange();
   const { user } = useSession();
+  const t = useSettingsTexts();
   // A new key empties the form once a link is on its way.
   const [sent, setSent] = useState(0);
   const fields = ['email', 'current_password'];
@@ -113,20 +107,22 @@ function EmailSection({ profile }: { profile: Profile }) {
   return (
     <SettingsSection
       id="section-email"
-      title="E-mail address"
+      title={t('profile.email')}
       description={
         <>
-          You sign in with <span className="font-medium text-stone-900">{profile.email}</span>. A new address changes only once you open the link
-          sent to it.
+          {t('profile.emailHintBefore')}
+          <span className="font-medium text-stone-900">{profile.email}</span>
+          {t('profile.emailHintAfter')}
         </>
       }
     >
       <div className="flex flex-col gap-5">
         {profile.pending_email && (
-          <Alert tone="info" title="Waiting for your confirmation">
+          <Alert tone="info" title={t('profile.pendingTitle')}>
             <p>
-              We sent a link to <span className="font-medium">{profile.pending_email}</span>. Open it within 24 hours to use that address; until
-              then you keep {profile.email}.
+              {t('profile.pendingBefore')}
+              <span className="font-medium">{profile.pending_email}</span>
+              {t('profile.pendingAfter', { email: profile.email })}
             </p>
           </Alert>
         )}
@@ -145,13 +141,13 @@ function EmailSection({ profile }: { profile: Profile }) {
         >
           <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />
           <div className="grid gap-5 sm:grid-cols-2">
-            <TextField name="email" type="email" label="New e-mail address" autoComplete="email" isRequired maxLength={320} />
+            <TextField name="email" type="email" label={t('profile.newEmail')} autoComplete="email" isRequired maxLength={320} />
             {profile.has_password && (
               <TextField
                 name="current_password"
                 type="password"
-                label="Current password"
-                description="To confirm it is you."
+                label={t('profile.currentPassword')}
+                description={t('profile.currentPasswordHint')}
                 autoComplete="current-password"
                 isRequired
               />
@@ -159,7 +155,7 @@ function EmailSection({ profile }: { profile: Profile }) {
           </div>
           <div>
             <Button type="submit" isPending={change.isPending}>
-              Send confirmation link
+              {t('profile.sendLink')}
             </Button>
           </div>
         </Form>
@@ -169,11 +165,12 @@ function EmailSection({ profile }: { profile: Profile }) {
 }
 
 function PasswordSection({ hasPassword }: { hasPassword: boolean }) {
+  const t = useSettingsTexts();
   return (
-    <SettingsSection id="section-password" title="Password">
+    <SettingsSection id="section-password" title={t('profile.password')}>
       <p className="text-sm text-stone-600">
-        {hasPassword ? 'Changing your password signs you out everywhere else. ' : 'You have no password yet: set one to sign in without a link. '}
-        <Link href="/settings/password">{hasPassword ? 'Change your password' : 'Set a password'}</Link>
+        {hasPassword ? t('profile.passwordChangeHint') : t('profile.passwordNoneHint')}
+        <Link href="/settings/password">{hasPassword ? t('profile.changePassword') : t('profile.setPassword')}</Link>
       </p>
     </SettingsSection>
   );
@@ -181,10 +178,11 @@ function PasswordSection({ hasPassword }: { hasPassword: boolean }) {
 
 function PreferencesSection({ preferences }: { preferences: Preferences }) {
   const update = useUpdateProfile();
+  const t = useSettingsTexts();
   const [saved, setSaved] = useState(false);
   const { summary } = formErrors(update.error, []);
   return (
-    <SettingsSection id="section-preferences" title="Preferences" description="The language, dates, durations and colours Sheaf shows you.">
+    <SettingsSection id="section-preferences" title={t('profile.preferences')} description={t('profile.preferencesHint')}>
       <Form
         onSubmit={(event) => {
           const f = fieldsOf(event);
@@ -202,16 +200,34 @@ function PreferencesSection({ preferences }: { preferences: Preferences }) {
         }}
       >
         {summary && <Alert>{summary}</Alert>}
-        {saved && <Alert tone="success">Your preferences are saved.</Alert>}
+        {saved && <Alert tone="success">{t('profile.preferencesSaved')}</Alert>}
         <div className="grid gap-5 sm:grid-cols-2">
-          <Select name="language" label="Language" options={LANGUAGES} defaultSelectedKey={preferences.language} />
-          <Select name="date_format" label="Dates" options={DATE_FORMATS} defaultSelectedKey={preferences.date_format} />
-          <Select name="duration_format" label="Durations" options={DURATION_FORMATS} defaultSelectedKey={preferences.duration_format} />
-          <Select name="theme" label="Theme" options={THEMES} defaultSelectedKey={preferences.theme} />
+          <Select name="language" label={t('profile.language')} options={LANGUAGES} defaultSelectedKey={preferences.language} />
+          <Select
+            name="date_format"
+            label={t('profile.dates')}
+            options={DATE_FORMATS.map((id) => ({ id, label: id.replace('YYYY', '2025').replace('MM', '01').replace('DD', '31') }))}
+            defaultSelectedKey={preferences.date_format}
+          />
+          <Select
+            name="duration_format"
+            label={t('profile.durations')}
+            options={[
+              { id: 'h:mm', label: t('profile.durationFormats.clock') },
+              { id: 'decimal', label: t('profile.durationFormats.decimal') },
+            ]}
+            defaultSelectedKey={preferences.duration_format}
+          />
+          <Select
+            name="theme"
+            label={t('profile.theme')}
+            options={THEMES.map((id) => ({ id, label: t(`profile.themes.${id}`) }))}
+            defaultSelectedKey={preferences.theme}
+          />
         </div>
         <div>
           <Button type="submit" isPending={update.isPending}>
-            Save preferences
+            {t('profile.savePreferences')}
           </Button>
         </div>
       </Form>
@@ -219,28 +235,26 @@ function PreferencesSection({ preferences }: { preferences: Preferences }) {
   );
 }
 
-const when = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
-const at = (iso: string) => when.format(new Date(iso));
-
 function SessionsSection() {
   const query = useQuery(ownSessionsQuery);
   const elsewhere = useSignOutElsewhere();
   const end = useEndSession();
+  const t = useSettingsTexts();
   const others = (query.data ?? []).filter((s) => !s.current);
   const error = elsewhere.error ?? end.error;
   return (
-    <SettingsSection id="section-sessions" title="Where you are signed in" description="Sign out of a browser you no longer use, or of every one but this.">
+    <SettingsSection id="section-sessions" title={t('profile.sessions')} description={t('profile.sessionsHint')}>
       <div className="flex flex-col gap-4">
         {error && <Alert>{describeError(error).message}</Alert>}
-        {elsewhere.isSuccess && others.length === 0 && <Alert tone="success">You are signed out everywhere else.</Alert>}
+        {elsewhere.isSuccess && others.length === 0 && <Alert tone="success">{t('profile.signedOutElsewhere')}</Alert>}
         {query.isError ? (
           <Alert>{describeError(query.error).message}</Alert>
         ) : !query.data ? (
           <p className="text-sm text-stone-600" aria-busy="true">
-            Loading your sessions…
+            {t('profile.loadingSessions')}
           </p>
         ) : (
-          <ul className="divide-y divide-stone-200 rounded-md border border-stone-200" aria-label="Sessions">
+          <ul className="divide-y divide-stone-200 rounded-md border border-stone-200" aria-label={t('profile.sessionsList')}>
             {query.data.map((s) => (
               <SessionRow key={s.id} session={s} onEnd={() => end.mutate(s.id)} ending={end.isPending && end.variables === s.id} />
             ))}
@@ -248,7 +262,7 @@ function SessionsSection() {
         )}
         <div>
           <Button variant="secondary" isDisabled={others.length === 0} isPending={elsewhere.isPending} onPress={() => elsewhere.mutate()}>
-            Sign out everywhere else
+            {t('profile.signOutElsewhere')}
           </Button>
         </div>
       </div>
@@ -257,22 +271,25 @@ function SessionsSection() {
 }
 
 function SessionRow({ session, onEnd, ending }: { session: OwnSession; onEnd: () => void; ending: boolean }) {
+  const t = useSettingsTexts();
+  const format = useFormat();
+  const at = (iso: string) => format.dateTime(iso);
   const name = browserName(session.user_agent);
   return (
-    <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between" aria-label={session.current ? `${name}, this browser` : name}>
+    <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between" aria-label={session.current ? t('profile.thisBrowserNamed', { name }) : name}>
       <div className="min-w-0 text-sm">
         <p className="font-medium text-stone-900">
           {name}
-          {session.current && <span className="ml-2 rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900">This browser</span>}
+          {session.current && <span className="ml-2 rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900">{t('profile.thisBrowser')}</span>}
         </p>
         <p className="mt-1 text-stone-600">
-          Signed in {at(session.created_at)} · last used {at(session.last_seen_at)}
+          {t('profile.sessionTimes', { created: at(session.created_at), used: at(session.last_seen_at) })}
           {session.ip && <> · {session.ip}</>}
         </p>
       </div>
       {!session.current && (
-        <Button variant="secondary" className="shrink-0 self-start sm:self-center" isPending={ending} onPress={onEnd} aria-label={`Sign out ${name}, signed in ${at(session.created_at)}`}>
-          Sign out
+        <Button variant="secondary" className="shrink-0 self-start sm:self-center" isPending={ending} onPress={onEnd} aria-label={t('profile.signOutNamed', { name, created: at(session.created_at) })}>
+          {t('profile.signOut')}
         </Button>
       )}
     </li>

@@ -14,24 +14,12 @@ import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useUpdateWorkspace, workspaceQuery, type WorkspacePatch, type WorkspaceSettings } from './api.ts';
 import { SettingsSection } from './SettingsSection.tsx';
+import { useSettingsTexts } from './texts.ts';
 import { workspaceProblems } from './workspace-rules.ts';
 
-const WEEK_STARTS = [
-  { id: 'monday', label: 'Monday' },
-  { id: 'sunday', label: 'Sunday' },
-  { id: 'saturday', label: 'Saturday' },
-];
-const ROUNDINGS = [
-  { id: 'none', label: 'No rounding' },
-  { id: 'up', label: 'Round up' },
-  { id: 'nearest', label: 'Round to the nearest' },
-  { id: 'down', label: 'Round down' },
-];
-const SWITCHES = [
-  ['approvals_enabled', 'Timesheet approvals', 'People submit their weeks and approvers approve them.'],
-  ['allow_past_timer_starts', 'Timers may start in the past', 'A timer can be started at an earlier time of today.'],
-  ['invoice_before_approval', 'Invoice time before it is approved', 'Unapproved time counts as invoiceable work.'],
-] as const;
+const WEEK_STARTS = ['monday', 'sunday', 'saturday'] as const;
+const ROUNDINGS = ['none', 'up', 'nearest', 'down'] as const;
+const SWITCHES = ['approvals_enabled', 'allow_past_timer_starts', 'invoice_before_approval'] as const;
 
 export const FIELDS = ['name', 'address', 'sender_email', 'sender_phone', 'tax_id', 'timezone', 'currency', 'week_start', 'rounding', 'rounding_minutes'];
 
@@ -40,22 +28,21 @@ export function WorkspacePage() {
   const { workspace: mine } = useWorkspaceSession();
   const canEdit = isAdministrator(mine);
   const query = useQuery(workspaceQuery);
+  const t = useSettingsTexts();
 
   return (
     <div className="flex max-w-3xl flex-col gap-6">
       <div>
-        <PageHeading>Workspace</PageHeading>
+        <PageHeading>{t('workspace.heading')}</PageHeading>
         <p className="mt-2 text-sm text-stone-600">
-          {canEdit
-            ? 'The name, the sender details invoices print, and how time is kept.'
-            : 'How this workspace keeps time. Only owners and administrators change these settings.'}
+          {canEdit ? t('workspace.introEdit') : t('workspace.introView')}
         </p>
       </div>
       {query.isError ? (
         <Alert>{describeError(query.error).message}</Alert>
       ) : !query.data ? (
         <div aria-busy="true" className="h-[44rem] animate-pulse rounded-lg border border-stone-200 bg-stone-50">
-          <span className="sr-only">Loading the settings…</span>
+          <span className="sr-only">{t('workspace.loading')}</span>
         </div>
       ) : canEdit ? (
         <SettingsForm settings={query.data} />
@@ -68,6 +55,7 @@ export function WorkspacePage() {
 
 function SettingsForm({ settings }: { settings: WorkspaceSettings }) {
   const update = useUpdateWorkspace();
+  const t = useSettingsTexts();
   const [saved, setSaved] = useState(false);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const server = formErrors(update.error, FIELDS);
@@ -101,63 +89,69 @@ function SettingsForm({ settings }: { settings: WorkspaceSettings }) {
       }}
     >
       {server.summary && <Alert>{server.summary}</Alert>}
-      <SettingsSection id="section-company" title="Company" description="Invoices print these as the sender.">
+      <SettingsSection id="section-company" title={t('workspace.company')} description={t('workspace.companyHint')}>
         <div className="grid gap-5 sm:grid-cols-2">
-          <TextField name="name" label="Workspace name" defaultValue={settings.name} isRequired className="sm:col-span-2" />
-          <TextArea name="address" label="Address" defaultValue={settings.address ?? ''} className="sm:col-span-2" />
-          <TextField name="sender_email" type="email" label="Sender e-mail" defaultValue={settings.sender_email ?? ''} />
-          <TextField name="sender_phone" type="tel" label="Sender phone" defaultValue={settings.sender_phone ?? ''} />
-          <TextField name="tax_id" label="Tax ID" description="VAT or other tax number." defaultValue={settings.tax_id ?? ''} />
+          <TextField name="name" label={t('workspace.name')} defaultValue={settings.name} isRequired className="sm:col-span-2" />
+          <TextArea name="address" label={t('workspace.address')} defaultValue={settings.address ?? ''} className="sm:col-span-2" />
+          <TextField name="sender_email" type="email" label={t('workspace.senderEmail')} defaultValue={settings.sender_email ?? ''} />
+          <TextField name="sender_phone" type="tel" label={t('workspace.senderPhone')} defaultValue={settings.sender_phone ?? ''} />
+          <TextField name="tax_id" label={t('workspace.taxId')} description={t('workspace.taxIdHint')} defaultValue={settings.tax_id ?? ''} />
         </div>
       </SettingsSection>
-      <SettingsSection id="section-time" title="Time and money">
+      <SettingsSection id="section-time" title={t('workspace.timeAndMoney')}>
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField
             name="timezone"
-            label="Time zone"
-            description="An IANA name, such as Europe/Berlin."
+            label={t('workspace.timezone')}
+            description={t('workspace.timezoneHint')}
             defaultValue={settings.timezone}
             isRequired
             validate={(v) => (v ? (workspaceProblems({ timezone: v.trim() }).timezone ?? null) : null)}
           />
           <TextField
             name="currency"
-            label="Currency"
-            description="A three-letter code, such as EUR."
+            label={t('workspace.currency')}
+            description={t('workspace.currencyHint')}
             defaultValue={settings.currency}
             isRequired
             validate={(v) => (v ? (workspaceProblems({ currency: v.trim().toUpperCase() }).currency ?? null) : null)}
           />
-          <Select name="week_start" label="Week starts on" options={WEEK_STARTS} defaultSelectedKey={settings.week_start} />
-          <Select name="rounding" label="Rounding of time" options={ROUNDINGS} defaultSelectedKey={settings.rounding} className="sm:col-start-1" />
+          <Select
+            name="week_start"
+            label={t('workspace.weekStart')}
+            options={WEEK_STARTS.map((id) => ({ id, label: t(`workspace.weekStarts.${id}`) }))} defaultSelectedKey={settings.week_start} />
+          <Select
+            name="rounding"
+            label={t('workspace.rounding')}
+            options={ROUNDINGS.map((id) => ({ id, label: t(`workspace.roundings.${id}`) }))} defaultSelectedKey={settings.rounding} className="sm:col-start-1" />
           <TextField
             name="rounding_minutes"
             type="number"
-            label="Round to minutes"
-            description="From 1 to 60."
+            label={t('workspace.roundingMinutes')}
+            description={t('workspace.roundingMinutesHint')}
             defaultValue={String(settings.rounding_minutes)}
             isRequired
             validate={(v) => (v ? (workspaceProblems({ rounding_minutes: Number(v) }).rounding_minutes ?? null) : null)}
           />
         </div>
         <div className="mt-6 flex flex-col gap-4">
-          {SWITCHES.map(([name, label, hint]) => (
+          {SWITCHES.map((name) => (
             <div key={name}>
               <Switch name={name} defaultSelected={settings[name]}>
-                {label}
+                {t(`workspace.switches.${name}`)}
               </Switch>
-              <p className="mt-1 pl-13 text-sm text-stone-600">{hint}</p>
+              <p className="mt-1 pl-13 text-sm text-stone-600">{t(`workspace.switches.${name}Hint`)}</p>
             </div>
           ))}
         </div>
       </SettingsSection>
       <div className="flex items-center gap-4">
         <Button type="submit" isPending={update.isPending}>
-          Save settings
+          {t('workspace.save')}
         </Button>
         {saved && !update.isPending && (
           <p role="status" className="text-sm text-emerald-800">
-            Saved.
+            {t('workspace.saved')}
           </p>
         )}
       </div>
@@ -166,20 +160,21 @@ function SettingsForm({ settings }: { settings: WorkspaceSettings }) {
 }
 
 function SettingsView({ settings }: { settings: WorkspaceSettings }) {
+  const t = useSettingsTexts();
   const rows: [string, string][] = [
-    ['Workspace name', settings.name],
-    ['Address', settings.address ?? '—'],
-    ['Time zone', settings.timezone],
-    ['Currency', settings.currency],
-    ['Week starts on', WEEK_STARTS.find((w) => w.id === settings.week_start)?.label ?? settings.week_start],
+    [t('workspace.name'), settings.name],
+    [t('workspace.address'), settings.address ?? '—'],
+    [t('workspace.timezone'), settings.timezone],
+    [t('workspace.currency'), settings.currency],
+    [t('workspace.weekStart'), (WEEK_STARTS as readonly string[]).includes(settings.week_start) ? t(`workspace.weekStarts.${settings.week_start}`) : settings.week_start],
     [
-      'Rounding of time',
-      settings.rounding === 'none' ? 'No rounding' : `${ROUNDINGS.find((r) => r.id === settings.rounding)?.label} to ${settings.rounding_minutes} min`,
+      t('workspace.rounding'),
+      settings.rounding === 'none' ? t('workspace.roundings.none') : t(`workspace.roundingTo.${settings.rounding}`, { minutes: settings.rounding_minutes }),
     ],
-    ...SWITCHES.map(([name, label]): [string, string] => [label, settings[name] ? 'On' : 'Off']),
+    ...SWITCHES.map((name): [string, string] => [t(`workspace.switches.${name}`), settings[name] ? t('workspace.on') : t('workspace.off')]),
   ];
   return (
-    <SettingsSection id="section-settings" title="Settings">
+    <SettingsSection id="section-settings" title={t('workspace.settings')}>
       <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[14rem_1fr]">
         {rows.map(([label, value]) => (
           <div key={label} className="contents">

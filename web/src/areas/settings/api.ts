@@ -59,7 +59,8 @@ export function useRevokeKey() {
   });
 }
 
-export type MemberChoice = { id: string; name: string; detail: string };
+/** A person (with their e-mail address) or an agent (`email` null: the page names it an agent). */
+export type MemberChoice = { id: string; name: string; email: string | null };
 
 /**
  * The people a full-access key can be bound to (active humans and agents). Same key as
@@ -74,7 +75,7 @@ export const keyOwnersQuery = queryOptions({
       .map((m) => ({
         id: m.id,
         name: [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email,
-        detail: m.user_type === 'agent' ? 'Agent' : m.email,
+        email: m.user_type === 'agent' ? null : m.email,
       })),
 });
 

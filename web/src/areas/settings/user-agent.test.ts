@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../ui/i18n.ts';
 import { browserName } from './user-agent.ts';
 
 describe('browserName', () => {
@@ -12,4 +13,16 @@ describe('browserName', () => {
     ['something else', 'Unknown browser'],
     [null, 'Unknown browser'],
   ])('%s → %s', (ua, name) => expect(browserName(ua)).toBe(name));
+});
+
+describe('browserName in German', () => {
+  it('says the browser and system in the current language', async () => {
+    await i18n.changeLanguage('de');
+    try {
+      expect(browserName('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36')).toBe('Chrome unter Linux');
+      expect(browserName(null)).toBe('Unbekannter Browser');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
 });

@@ -1,3 +1,5 @@
+import { settingsTexts as t } from './texts.ts';
+
 /**
  * A session's browser as people name it ("Firefox on Windows"), from its stored
  * User-Agent. Rough on purpose: it only helps someone recognise their own devices;
@@ -21,9 +23,9 @@ const SYSTEMS: Array<[RegExp, string]> = [
 ];
 
 export function browserName(userAgent: string | null): string {
-  if (!userAgent) return 'Unknown browser';
+  if (!userAgent) return t('profile.unknownBrowser');
   const browser = BROWSERS.find(([re]) => re.test(userAgent))?.[1];
   const system = SYSTEMS.find(([re]) => re.test(userAgent))?.[1];
-  if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? 'Unknown browser';
+  if (browser && system) return t('profile.browserOn', { browser, system });
+  return browser ?? system ?? t('profile.unknownBrowser');
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../ui/i18n.ts';
 import { isValidTimeZone, workspaceProblems } from './workspace-rules.ts';
 
 describe('workspace form rules', () => {
@@ -17,5 +18,16 @@ describe('workspace form rules', () => {
       rounding_minutes: 'Enter whole minutes from 1 to 60.',
     });
     expect(workspaceProblems({ name: 'A', rounding_minutes: 1.5 }).rounding_minutes).toBeDefined();
+  });
+  it('says the problems in the current language', async () => {
+    await i18n.changeLanguage('de');
+    try {
+      expect(workspaceProblems({ name: '', rounding_minutes: 0 })).toEqual({
+        name: 'Geben Sie einen Namen ein.',
+        rounding_minutes: 'Geben Sie ganze Minuten von 1 bis 60 ein.',
+      });
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });
