@@ -5,8 +5,7 @@ import { describeError } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { queueQuery, type QueueRow } from './api.ts';
-// eslint-disable-next-line web/layers -- the person's formatter (the brief's useFormat) lives in app/ for now
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { useApprovalTexts } from './texts.ts';
 import { ReviewDialog } from './ReviewDialog.tsx';
 import { WithdrawDialog } from './WithdrawDialog.tsx';

@@ -6,8 +6,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { useWithdraw, type LockedWeek, type QueueRow } from './api.ts';
-// eslint-disable-next-line web/layers -- the person's formatter (the brief's useFormat) lives in app/ for now
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { useApprovalTexts } from './texts.ts';
 
 /**

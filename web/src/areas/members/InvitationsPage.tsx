@@ -4,8 +4,7 @@ import { DialogTrigger } from 'react-aria-components';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
-// eslint-disable-next-line web/layers -- the person's formatter (the brief's useFormat) lives in app/ for now
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -15,7 +14,8 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { invitationsQuery, useInvite, useResendInvitation, useRevokeInvitation, type Invitation } from './api.ts';
 import { accessBody, RoleFields, type Access } from './RoleFields.tsx';
-import { roleName, useMemberTexts } from './texts.ts';
+import { roleLabel } from '../../api/roles.ts';
+import { useMemberTexts } from './texts.ts';
 
 /** Settings → Invitations: invite by e-mail, see who was invited, resend or revoke a pending invitation. */
 export function InvitationsPage() {
@@ -62,7 +62,7 @@ function InvitationList({ invitations, onNotice }: { invitations: Invitation[]; 
             <div className="min-w-0 text-sm">
               <p className="truncate font-medium text-stone-900">{i.email}</p>
               <p className="text-stone-600">
-                {i.is_contractor ? t('members.roleContractor', { role: roleName(i.role) }) : roleName(i.role)} · {t(`invitations.status.${i.status}`)}
+                {i.is_contractor ? t('members.roleContractor', { role: roleLabel(i.role) }) : roleLabel(i.role)} · {t(`invitations.status.${i.status}`)}
                 {i.status === 'pending' && <> · {t('invitations.expires', { when: format.dateTime(i.expires_at) })}</>}
                 {i.invited_by && <> · {t('invitations.invitedBy', { name: i.invited_by.name })}</>}
               </p>

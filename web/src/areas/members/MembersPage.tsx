@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { DialogTrigger } from 'react-aria-components';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
-import type { PermissionId, RoleId } from '../../api/roles.ts';
+import { permissionLabel, roleLabel, type PermissionId, type RoleId } from '../../api/roles.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -16,7 +16,7 @@ import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { fullName, membersQuery, useCreateAgent, useUpdateMember, type Member, type MemberPatch } from './api.ts';
 import { accessBody, RoleFields, type Access } from './RoleFields.tsx';
-import { permissionName, roleName, useMemberTexts } from './texts.ts';
+import { useMemberTexts } from './texts.ts';
 
 /** Settings → Members: everyone in the workspace, people and agents; edit access, teammates, hours, deactivate. */
 export function MembersPage() {
@@ -49,8 +49,8 @@ export function MembersPage() {
                 </p>
                 <p className="truncate text-stone-600">
                   {m.user_type === 'agent' ? t('members.noSignIn') : m.email} ·{' '}
-                  {m.is_contractor ? t('members.roleContractor', { role: roleName(m.role) }) : roleName(m.role)}
-                  {m.role === 'manager' && m.permissions.length > 0 && <> · {m.permissions.map(permissionName).join(', ')}</>}
+                  {m.is_contractor ? t('members.roleContractor', { role: roleLabel(m.role) }) : roleLabel(m.role)}
+                  {m.role === 'manager' && m.permissions.length > 0 && <> · {m.permissions.map(permissionLabel).join(', ')}</>}
                 </p>
               </div>
               <EditDialog member={m} members={members} />

@@ -1,7 +1,7 @@
-import { PERMISSION_IDS, ROLE_IDS, type PermissionId, type RoleId } from '../../api/roles.ts';
+import { PERMISSION_IDS, ROLE_IDS, permissionLabel, roleLabel, type PermissionId, type RoleId } from '../../api/roles.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { permissionName, roleName, useMemberTexts } from './texts.ts';
+import { useMemberTexts } from './texts.ts';
 
 export interface Access {
   role: RoleId;
@@ -28,7 +28,7 @@ export function RoleFields({
   contractor?: boolean;
 }) {
   const t = useMemberTexts();
-  const options = roles.filter((r) => r !== 'owner' || mayGrantOwner).map((r) => ({ id: r, label: roleName(r) }));
+  const options = roles.filter((r) => r !== 'owner' || mayGrantOwner).map((r) => ({ id: r, label: roleLabel(r) }));
   return (
     <>
       <Select
@@ -46,7 +46,7 @@ export function RoleFields({
               isSelected={value.permissions.includes(p)}
               onChange={(on) => onChange({ ...value, permissions: on ? [...value.permissions, p] : value.permissions.filter((x) => x !== p) })}
             >
-              {permissionName(p)}
+              {permissionLabel(p)}
             </Checkbox>
           ))}
         </fieldset>

@@ -2,18 +2,8 @@ import { defineTexts } from '../../ui/i18n.ts';
 
 /** The members area's texts (web/src/ui/i18n.ts): English, and German typed from it. */
 const en = {
-  // As web/src/api/roles.ts names them in English (that module has no translation yet).
-  roles: { owner: 'Owner', administrator: 'Administrator', manager: 'Manager', member: 'Member', client: 'Client' },
   // A role inside a sentence ("invited you as member").
   rolesInSentence: { owner: 'owner', administrator: 'administrator', manager: 'manager', member: 'member', client: 'client' },
-  permissions: {
-    edit_projects: 'Edit projects',
-    edit_clients_and_tasks: 'Edit clients and tasks',
-    view_billable_rates: 'See billable rates',
-    view_invoices: 'See invoices',
-    approve_managed_projects: 'Approve time on the projects they manage',
-    view_internal_costs: 'See internal costs',
-  },
   role: 'Role',
   managerPermissions: 'Manager permissions',
   contractorField: 'Contractor (works for the company, is not on staff)',
@@ -83,16 +73,7 @@ const en = {
 };
 
 export const { useTexts: useMemberTexts, t: memberTexts } = defineTexts('members', en, {
-  roles: { owner: 'Inhaber', administrator: 'Administrator', manager: 'Manager', member: 'Mitglied', client: 'Kunde' },
   rolesInSentence: { owner: 'Inhaber', administrator: 'Administrator', manager: 'Manager', member: 'Mitglied', client: 'Kunde' },
-  permissions: {
-    edit_projects: 'Projekte bearbeiten',
-    edit_clients_and_tasks: 'Kunden und Aufgaben bearbeiten',
-    view_billable_rates: 'Abrechnungssätze sehen',
-    view_invoices: 'Rechnungen sehen',
-    approve_managed_projects: 'Zeit auf den eigenen verwalteten Projekten freigeben',
-    view_internal_costs: 'Interne Kosten sehen',
-  },
   role: 'Rolle',
   managerPermissions: 'Rechte als Manager',
   contractorField: 'Freie Mitarbeit (arbeitet für das Unternehmen, ist nicht angestellt)',
@@ -163,14 +144,8 @@ export const { useTexts: useMemberTexts, t: memberTexts } = defineTexts('members
   },
 });
 
-type RoleKey = keyof typeof en.roles;
-type PermissionKey = keyof typeof en.permissions;
-const isRole = (role: string): role is RoleKey => role in en.roles;
-const isPermission = (p: string): p is PermissionKey => p in en.permissions;
+type RoleKey = keyof typeof en.rolesInSentence;
+const isRole = (role: string): role is RoleKey => role in en.rolesInSentence;
 
-/** A role's name in the current language (the API's id when unknown). */
-export const roleName = (role: string) => (isRole(role) ? memberTexts(`roles.${role}`) : role);
 /** A role's name inside a sentence. */
 export const roleInSentence = (role: string) => (isRole(role) ? memberTexts(`rolesInSentence.${role}`) : role);
-/** A manager permission's name in the current language. */
-export const permissionName = (permission: string) => (isPermission(permission) ? memberTexts(`permissions.${permission}`) : permission.replaceAll('_', ' '));

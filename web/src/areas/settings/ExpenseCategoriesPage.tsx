@@ -5,8 +5,7 @@ import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { holds } from '../../api/access.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
-// eslint-disable-next-line web/layers -- the person's formatter (the brief's useFormat) lives in app/ for now
-import { useFormat } from '../../app/format.ts';
+import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
