@@ -38,7 +38,9 @@ test.describe('before signing in', () => {
   test.use({ signedIn: false, locale: 'de-DE' });
 
   test('a German browser gets German pages', async ({ page }) => {
-    await page.goto('/sign-in');
+    await visit(page, '/sign-in', 'language-de-sign-in');
     await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByRole('heading', { level: 1, name: 'Anmelden' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Passwort' })).toBeVisible();
   });
 });
