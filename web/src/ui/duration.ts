@@ -26,12 +26,6 @@ export function parseDuration(input: string): Parsed {
   return { seconds };
 }
 
-/** `h:mm` (1:30), the normalised form shown in cells and totals. */
-export function formatDuration(seconds: number): string {
-  const minutes = Math.round(seconds / 60);
-  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
-}
-
 /** `h:mm:ss`, the running timer's elapsed time. */
 export function formatElapsed(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
