@@ -13,7 +13,8 @@ import { ApprovalsSection, BudgetsSection } from './TeamSections.tsx';
 import { Emphasis } from './Emphasis.tsx';
 import { useHomeTexts } from './texts.ts';
 import { WeekSection } from './WeekSection.tsx';
-import { RecentSection, RunningSection, useTick } from './WorkSection.tsx';
+import { RecentSection, RunningSection } from './WorkSection.tsx';
+import { useServerNow } from '../../api/server-clock.ts';
 
 /**
  * Home: where you stand (issue 21 item 9). This week against your expected hours, the
@@ -30,7 +31,7 @@ export function HomePage() {
   const timer = useQuery(runningQuery);
   const running = timer.data?.running ?? null;
   useWeekFollowsTimer(timer.data === undefined ? undefined : (running?.id ?? null));
-  const now = useTick(running !== null);
+  const now = useServerNow(running !== null);
   const elapsed = running ? elapsedMs(running, timer.dataUpdatedAt, now) : 0;
   const fullName = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
   const name = user.first_name || fullName;

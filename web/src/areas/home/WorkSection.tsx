@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { HttpError } from '../../api/call.ts';
 import { describeError } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
@@ -9,23 +9,6 @@ import { Link } from '../../ui/Link.tsx';
 import { useContinueWork, type RecentWork, type RunningEntry } from './api.ts';
 import { Section } from './Section.tsx';
 import { useHomeTexts } from './texts.ts';
-
-/** Now, once a second while `active` (and at once when the tab shows again: background tabs throttle timers). */
-export function useTick(active: boolean): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    if (!active) return;
-    const tick = () => setNow(Date.now());
-    tick();
-    const timer = setInterval(tick, 1000);
-    document.addEventListener('visibilitychange', tick);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener('visibilitychange', tick);
-    };
-  }, [active]);
-  return now;
-}
 
 const where = (w: { client_name?: string; project_name: string; task_name: string }) => [w.client_name, w.project_name, w.task_name].filter(Boolean).join(' – ');
 

@@ -15,7 +15,7 @@ import { EntryDialog } from './EntryEditDialog.tsx';
 import { lockOf, weekApproved } from './locks.ts';
 import { useTimeTexts } from './texts.ts';
 import { TimeHeader } from './TimeHeader.tsx';
-import { useServerNow } from './ticker.ts';
+import { useServerNow } from '../../api/server-clock.ts';
 import { entrySummary, longDayLabel, secondsOf } from './week.ts';
 
 /** Pixels per hour of the timeline (a quarter hour is 12 px: a block of 15 minutes still takes a click). */

@@ -18,7 +18,7 @@ import { lockOf, weekApproved, type Lock } from './locks.ts';
 import { AddEntryForm } from './AddEntryForm.tsx';
 import { useTimeTexts } from './texts.ts';
 import { TimeHeader } from './TimeHeader.tsx';
-import { useServerNow } from './ticker.ts';
+import { useServerNow } from '../../api/server-clock.ts';
 import { longDayLabel, secondsOf } from './week.ts';
 
 /** One day's entries with their start and end times, billable flag, notes and private notes. */

@@ -15,7 +15,7 @@ import { onEntriesBroadcast, timerQuery, useStartTimer, useStopTimer, type Start
 import { choiceLabel } from './choices.ts';
 import { usePairOptions } from './pair-options.ts';
 import { useTimeTexts } from './texts.ts';
-import { useServerNow } from './ticker.ts';
+import { useServerNow } from '../../api/server-clock.ts';
 import { entrySeconds } from './week.ts';
 
 /**

@@ -19,7 +19,7 @@ import { usePairOptions } from './pair-options.ts';
 import { PersonPicker } from './PersonPicker.tsx';
 import { useTimeTexts } from './texts.ts';
 import { TimeHeader } from './TimeHeader.tsx';
-import { useServerNow } from './ticker.ts';
+import { useServerNow } from '../../api/server-clock.ts';
 import { addDays, buildGrid, roundedSecondsOf, secondsOf, type GridRow } from './week.ts';
 
 /**
