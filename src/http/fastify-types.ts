@@ -37,5 +37,7 @@ declare module 'fastify' {
     idempotency: IdempotencyClaim | null;
     /** The rate limiter's key for the request's bearer token (null without one). */
     rateLimitKey: string | null;
+    /** The address budget this request reserved a lookup from (the limiter's key), until it is given back. */
+    rateLimitReserved: string | null;
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, onRequestHookHandler, onResponseHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onResponseHookHandler } from 'fastify';
 import { bearerToken } from '../auth/credential-headers.ts';
 import { ApiError } from '../errors.ts';
 import { appendRouteHook } from './route-hooks.ts';
@@ -22,10 +22,12 @@ export interface RateLimitConfig {
  *   `Bearer  K ` are one budget; the Service-Account-Id header is not part of
  *   the key (the token alone is the credential: a key's secret, or a JWT that
  *   names its workspace). Requests without a token count per client address.
- * - per client address, for credentials that fail: each 401 counts, and once an
- *   address has had `invalidMax` of them in a window, further requests from it
- *   with a token this process has not seen authenticate get 429 without a
- *   lookup. Tokens that did authenticate lately (KnownCredentials) keep working,
+ * - per client address, for credentials that fail: a request with a token this
+ *   process has not seen authenticate reserves one unit of its address's budget
+ *   before authentication (atomically with reading the count, so a concurrent
+ *   burst of N bad keys costs at most `invalidMax` lookups, not N); the unit goes
+ *   back when the token authenticates. Once an address has `invalidMax` units out
+ *   in a window, further such requests get 429 without a lookup. Tokens that did authenticate lately (KnownCredentials) keep working,
  *   so a flood of bad keys from a shared address does not lock out the clients
  *   behind it whose keys work.
  *
@@ -45,32 +47,44 @@ export async function registerRateLimit(app: FastifyInstance, config: RateLimitC
   app.addHook('onClose', () => store.close());
   app.decorate('rateLimitMode', () => store.mode);
   app.decorateRequest('rateLimitKey', null);
+  app.decorateRequest('rateLimitReserved', null);
   const known = new KnownCredentials();
 
-  const verdict = (reply: FastifyReply, { counted, read }: Hits): ApiError | undefined => {
-    if (counted.count > config.max) return refuse(reply, config.max, counted, 'Rate limit reached');
-    if (read && read.count >= config.invalidMax) {
-      return refuse(reply, config.invalidMax, read, 'Too many requests with invalid credentials from this address');
+  const verdict = (request: FastifyRequest, reply: FastifyReply, { counted, reserved }: Hits): ApiError | undefined => {
+    if (counted.count > config.max) {
+      // Refused before the lookup: the unit reserved for it goes back.
+      if (reserved) release(request);
+      return refuse(reply, config.max, counted, 'Rate limit reached');
+    }
+    if (reserved && reserved.count > config.invalidMax) {
+      request.rateLimitReserved = null;
+      return refuse(reply, config.invalidMax, reserved, 'Too many requests with invalid credentials from this address');
     }
     headers(reply, config.max, counted);
     return undefined;
+  };
+
+  const release = (request: FastifyRequest) => {
+    const reservedKey = request.rateLimitReserved;
+    request.rateLimitReserved = null;
+    if (reservedKey !== null) store.release(reservedKey, Date.now());
   };
 
   const limit: onRequestHookHandler = (request, reply, done) => {
     const token = bearerToken(request.headers.authorization);
     const now = Date.now();
     let key: string;
-    let failures: string | undefined;
     if (token === undefined) {
       key = `a:${request.ip}`;
     } else {
       request.rateLimitKey = key = `c:${createHash('sha256').update(token).digest('base64url')}`;
-      if (!known.has(key, now)) failures = failuresKey(request.ip);
+      // A token not known to work reserves its lookup from the address's budget before it is made.
+      if (!known.has(key, now)) request.rateLimitReserved = failuresKey(request.ip);
     }
-    const hits = store.hit(key, failures, now);
-    if (!(hits instanceof Promise)) return done(verdict(reply, hits));
+    const hits = store.hit(key, request.rateLimitReserved ?? undefined, now);
+    if (!(hits instanceof Promise)) return done(verdict(request, reply, hits));
     // The Redis store answers from its fallback rather than reject; `done` is there for a bug.
-    hits.then((h) => done(verdict(reply, h)), done);
+    hits.then((h) => done(verdict(request, reply, h)), done);
   };
 
   // After the answer, so it adds nothing to the response time: learn how authentication went.
@@ -78,10 +92,12 @@ export async function registerRateLimit(app: FastifyInstance, config: RateLimitC
     const key = request.rateLimitKey;
     if (key !== null) {
       if (reply.statusCode === 401) {
-        known.forget(key);
-        void store.hit(failuresKey(request.ip), undefined, Date.now());
+        // A token known to work that failed (revoked) reserved nothing: its lookup counts now.
+        if (known.forget(key)) void store.hit(failuresKey(request.ip), undefined, Date.now());
       } else if (request.principal) {
         known.remember(key, Date.now());
+        // The lookup found a working credential: only failures use up the budget.
+        release(request);
       }
     }
     done();
@@ -137,7 +153,8 @@ class KnownCredentials {
     if (this.until.size > KNOWN_MAX) this.until.delete(this.until.keys().next().value!);
   }
 
-  forget(key: string) {
-    this.until.delete(key);
+  /** Whether it was known. */
+  forget(key: string): boolean {
+    return this.until.delete(key);
   }
 }
