@@ -108,7 +108,12 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await registerOpenApi(app);
 
   await registerRateLimit(app, config.rateLimit);
-  registerSecurity(app, { db, clock: config.clock, jwt: config.jwt ? createJwtVerifier(config.jwt, config.clock) : null });
+  registerSecurity(app, {
+    db,
+    clock: config.clock,
+    jwt: config.jwt ? createJwtVerifier(config.jwt, config.clock) : null,
+    keyGone: (secretHash) => app.validKeys.forget(secretHash),
+  });
   registerIdempotency(app);
   registerResponseHeaders(app);
   // After idempotency: its onSend stores the uncompressed body before this one encodes it.
