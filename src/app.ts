@@ -7,7 +7,7 @@ import { createJwtVerifier } from './auth/jwt.ts';
 import { bearerToken } from './auth/credential-headers.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/errors.ts';
 import { registerValidation } from './http/validation.ts';
-import { answerClientError, registerHostRequirement } from './http/malformed-requests.ts';
+import { answerClientError, registerBodyTimeout, registerConnectAnswer, registerHostRequirement } from './http/malformed-requests.ts';
 import { FeatureSet } from './http/features.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
@@ -100,13 +100,20 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   registerValidation(app);
   registerErrorHandling(app);
   registerHostRequirement(app);
+  registerBodyTimeout(app, config.requestBodyTimeoutMs);
+  registerConnectAnswer(app);
   // JSON only: a text/plain body is a 415, never a string the schemas then misread.
   app.removeContentTypeParser(['text/plain']);
 
   await registerOpenApi(app);
 
   await registerRateLimit(app, config.rateLimit);
-  registerSecurity(app, { db, clock: config.clock, jwt: config.jwt ? createJwtVerifier(config.jwt, config.clock) : null });
+  registerSecurity(app, {
+    db,
+    clock: config.clock,
+    jwt: config.jwt ? createJwtVerifier(config.jwt, config.clock) : null,
+    keyGone: (secretHash) => app.validKeys.forget(secretHash),
+  });
   registerIdempotency(app);
   registerResponseHeaders(app);
   // After idempotency: its onSend stores the uncompressed body before this one encodes it.

@@ -19,6 +19,11 @@ export interface Config {
   databasePoolSize: number;
   /** Bounds on the waits for the database (src/db/timeouts.ts); 0 turns one off. */
   databaseTimeouts: DatabaseTimeouts;
+  /**
+   * How long a request's body may take to arrive once its headers have
+   * (REQUEST_BODY_TIMEOUT_MS); then 408. 0 turns the bound off (Node's 300 s remains).
+   */
+  requestBodyTimeoutMs: number;
   /** PGlite data directory; null keeps the embedded database in memory (tests). */
   dataDir: string | null;
   rateLimit: {
@@ -122,6 +127,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       idleInTransactionMs: int(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', T.idleInTransactionMs, 0),
       longStatementMs: int(env, 'DATABASE_LONG_STATEMENT_TIMEOUT_MS', T.longStatementMs, 0),
     },
+    requestBodyTimeoutMs: int(env, 'REQUEST_BODY_TIMEOUT_MS', 30_000, 0),
     dataDir: env.DATA_DIR || './data',
     rateLimit: {
       max: int(env, 'RATE_LIMIT_MAX', 100),

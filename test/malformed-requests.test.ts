@@ -206,3 +206,121 @@ describe('requests the HTTP parser refuses are answered in the documented error 
     expect(log).not.toContain(owner.key.slice(12));
   });
 });
+
+/**
+ * Issue 22 item 3: a body that never completes is answered 408 within
+ * REQUEST_BODY_TIMEOUT_MS (here 400 ms), and CONNECT gets an answer instead of a
+ * closed socket.
+ */
+describe('a request body that never completes, and CONNECT', () => {
+  let slowApp: TestContext['app'];
+  let slowPort: number;
+  const slowLog: string[] = [];
+  beforeAll(async () => {
+    const config = loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000', REQUEST_BODY_TIMEOUT_MS: '400' }, { clock: ctx.clock.now, dataDir: null });
+    slowApp = await buildApp({ config, db: ctx.db, logStream: { write: (line) => void slowLog.push(line) } });
+    await slowApp.listen({ host: '127.0.0.1', port: 0 });
+    slowPort = (slowApp.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await slowApp?.close();
+  });
+
+  /** Sends `bytes` and never more; resolves with what came back and when the server closed. */
+  function stall(bytes: string, toPort = slowPort): Promise<{ responses: RawResponse[]; closedByServer: boolean; ms: number }> {
+    const started = performance.now();
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(toPort, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      const deadline = setTimeout(() => {
+        socket.destroy();
+        resolve({ responses: parseResponses(Buffer.concat(chunks)), closedByServer: false, ms: performance.now() - started });
+      }, 5000);
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearTimeout(deadline);
+        try {
+          resolve({ responses: parseResponses(Buffer.concat(chunks)), closedByServer: true, ms: performance.now() - started });
+        } catch (err) {
+          reject(err);
+        }
+      });
+      socket.write(bytes, 'latin1');
+    });
+  }
+
+  const post = (framing: string, body: string) =>
+    `POST /api/v2/clients HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n${framing}\r\n${body}`;
+
+  function expectTimeoutAnswer(r: { responses: RawResponse[]; closedByServer: boolean; ms: number }) {
+    expect(r.closedByServer, 'the server closes the connection').toBe(true);
+    expect(r.responses.map((x) => x.status)).toEqual([408]);
+    const [res] = r.responses;
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers.connection).toBe('close');
+    expect(res.headers['x-service-features']).toContain('timer-stop');
+    const body = JSON.parse(res.body);
+    expect(Object.keys(body)).toEqual(['error', 'error_description', 'message']);
+    expect(body.error).toBe('request_timeout');
+    expect(body.message).toBe('The request body did not arrive within 0.4 seconds.');
+    expect(r.ms).toBeGreaterThanOrEqual(350);
+    expect(r.ms).toBeLessThan(3000);
+  }
+
+  it('Content-Length 500 with 17 bytes sent → 408 request_timeout after the bound, nothing created', async () => {
+    const before = await clientCount();
+    expectTimeoutAnswer(await stall(post('Content-Length: 500\r\n', '{"name":"Stalled"')));
+    expect(await clientCount()).toBe(before);
+  });
+
+  it('a chunk size of fffffffffffffff that never arrives → 408', async () => {
+    expectTimeoutAnswer(await stall(post('Transfer-Encoding: chunked\r\n', 'fffffffffffffff\r\n{"name":')));
+    // a chunked body that stops between chunks
+    expectTimeoutAnswer(await stall(post('Transfer-Encoding: chunked\r\n', '5\r\n{"nam\r\n')));
+  });
+
+  it('a request answered before its body (401) loses the connection when the bound passes', async () => {
+    const r = await stall('POST /api/v2/clients HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name"');
+    expect(r.closedByServer).toBe(true);
+    expect(r.responses.map((x) => x.status)).toEqual([401]);
+    expect(r.ms).toBeLessThan(3000);
+  });
+
+  it('a body that arrives in time is not cut, and the connection stays usable', async () => {
+    const socket = net.connect(slowPort, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    const body = JSON.stringify({ name: `Slow but in time ${Date.now()}` });
+    socket.write(post(`Content-Length: ${Buffer.byteLength(body)}\r\n`, body.slice(0, 5)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.write(body.slice(5));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await new Promise((resolve) => socket.on('close', resolve));
+    expect(parseResponses(Buffer.concat(chunks)).map((r) => r.status)).toEqual([201, 200]);
+  });
+
+  it('CONNECT → 501 not_implemented in the error shape, not a closed socket', async () => {
+    for (const toPort of [slowPort, port]) {
+      const r = await stall('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', toPort);
+      expect(r.closedByServer).toBe(true);
+      expect(r.responses.map((x) => x.status)).toEqual([501]);
+      const body = JSON.parse(r.responses[0].body);
+      expect(Object.keys(body)).toEqual(['error', 'error_description', 'message']);
+      expect(body.error).toBe('not_implemented');
+      expect(body.message).toContain("'CONNECT'");
+      expect(r.responses[0].headers['x-service-features']).toContain('timer-stop');
+    }
+  });
+
+  it('REQUEST_BODY_TIMEOUT_MS: default 30 s, 0 turns it off, not negative', () => {
+    expect(loadConfig({}).requestBodyTimeoutMs).toBe(30_000);
+    expect(loadConfig({ REQUEST_BODY_TIMEOUT_MS: '0' }).requestBodyTimeoutMs).toBe(0);
+    expect(() => loadConfig({ REQUEST_BODY_TIMEOUT_MS: '-1' })).toThrow(/REQUEST_BODY_TIMEOUT_MS/);
+  });
+
+  it('the log has no warning about the request answered before its body ended', () => {
+    expect(slowLog.filter((l) => /"level":(40|50)/.test(l))).toEqual([]);
+  });
+});

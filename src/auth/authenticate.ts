@@ -14,6 +14,8 @@ export interface AuthDeps {
   db: Kysely<DB>;
   clock: Clock;
   jwt: JwtVerifier | null;
+  /** Told the hash of a key found revoked or expired (the rate limiter's list of keys that may work drops it). */
+  keyGone?: (secretHash: Buffer) => void;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -135,11 +137,19 @@ async function authenticateKey(token: string, account: string | undefined, deps:
   if (!isId(account) || !looksLikeKey(token)) throw unauthorized('The API key or workspace id is not valid.');
   // Auth runs before the tenant is known to be real, so it reads as the service
   // itself, filtered by the account header and the key's hash.
-  const { rows } = await deps.db.executeQuery<KeyRow>(CompiledQuery.raw(keySqlFor(deps.db), [account, hashKey(token)]));
+  const secretHash = hashKey(token);
+  const { rows } = await deps.db.executeQuery<KeyRow>(CompiledQuery.raw(keySqlFor(deps.db), [account, secretHash]));
   const row = rows[0];
-  if (!row || row.revoked_at) throw unauthorized('The API key or workspace id is not valid.');
+  if (!row) throw unauthorized('The API key or workspace id is not valid.');
+  if (row.revoked_at) {
+    deps.keyGone?.(secretHash);
+    throw unauthorized('The API key or workspace id is not valid.');
+  }
   const now = deps.clock();
-  if (row.expires_at && row.expires_at <= now) throw unauthorized('This API key has been rotated and has expired.');
+  if (row.expires_at && row.expires_at <= now) {
+    deps.keyGone?.(secretHash);
+    throw unauthorized('This API key has been rotated and has expired.');
+  }
   const principal = toPrincipal(row, row.kind, row.credential_id);
   if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() >= LAST_USED_EVERY_MS) noteKeyUse(deps.db, row, now);
   return principal;

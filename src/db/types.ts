@@ -98,6 +98,8 @@ export interface CredentialsTable {
   revoked_at: Date | null;
   /** Written at most once a minute by authentication (0051). */
   last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Insertion order, for the API processes' lists of working keys (0071; int8, read as a string). */
+  serial: ColumnType<string, never, never>;
 }
 
 export interface IdempotencyKeysTable {

@@ -8,6 +8,7 @@ import type { FeatureSet } from './features.ts';
 import type { IdempotencyClaim } from './idempotency.ts';
 import type { RouteEntry } from './security.ts';
 import type { Store } from './rate-limit-stores.ts';
+import type { ValidKeys } from '../auth/valid-keys.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -28,6 +29,8 @@ declare module 'fastify' {
     routeCatalog: RouteEntry[];
     /** Where the rate limiter counts right now (src/http/rate-limit-stores.ts). */
     rateLimitMode: () => Store['mode'];
+    /** The API keys that may work (src/auth/valid-keys.ts). */
+    validKeys: ValidKeys;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -37,5 +40,9 @@ declare module 'fastify' {
     idempotency: IdempotencyClaim | null;
     /** The rate limiter's key for the request's bearer token (null without one). */
     rateLimitKey: string | null;
+    /** The address budget this request reserved a lookup from (the limiter's key), until it is given back. */
+    rateLimitReserved: string | null;
+    /** The bearer token is an API key (`sheaf_…`), not a JWT. */
+    rateLimitApiKey: boolean;
   }
 }

@@ -118,3 +118,52 @@ export function registerHostRequirement(app: FastifyInstance) {
     done();
   });
 }
+
+/**
+ * A `CONNECT` request (a proxy tunnel) is no route's: Node hands it to the
+ * server's 'connect' event and, with no listener, closes the socket without a
+ * word. This listener answers 501 in the API's shape and closes the connection.
+ */
+export function registerConnectAnswer(app: FastifyInstance) {
+  app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => {});
+    if (!socket.writable) return void socket.destroy();
+    const answer = new ApiError('not_implemented', `The method '${request.method}' is not supported (methods are case-sensitive: GET, POST, PATCH, DELETE).`);
+    app.log.debug({ method: request.method, status: answer.statusCode }, 'malformed request refused');
+    socket.end(rawErrorResponse(answer, app.features.header()), () => socket.destroy());
+  });
+}
+
+/**
+ * The time a request's body may take to arrive, from the moment its headers did
+ * (`REQUEST_BODY_TIMEOUT_MS`, default 30 s; 0 turns it off). Node's own bound is
+ * `requestTimeout`, 300 s for the whole request and checked only every 30 s, so a
+ * body announced with `Content-Length: 500` of which 17 bytes come, or a chunk
+ * size of `fffffffffffffff`, held a connection and a request for five and a half
+ * minutes without an answer. When the time is up: a request not yet answered gets
+ * 408 `request_timeout` (with `Connection: close`), one already answered (a 401
+ * before the body was read) just loses its connection.
+ *
+ * A callback hook that only reads two headers for requests without a body (GET),
+ * so the hot path gains no timer and no await.
+ */
+export function registerBodyTimeout(app: FastifyInstance, ms: number) {
+  if (ms <= 0) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    const { headers, raw } = request;
+    const length = headers['content-length'];
+    if ((length === undefined || length === '0') && headers['transfer-encoding'] === undefined) return done();
+    if (raw.complete) return done();
+    const timer = setTimeout(() => {
+      const socket = raw.socket;
+      if (reply.sent || reply.raw.headersSent) return void socket?.destroy();
+      reply.header('Connection', 'close');
+      reply.raw.once('finish', () => socket?.destroy());
+      sendError(reply, new ApiError('request_timeout', `The request body did not arrive within ${ms / 1000} seconds.`));
+    }, ms);
+    const clear = () => clearTimeout(timer);
+    raw.once('end', clear);
+    raw.once('close', clear);
+    done();
+  });
+}

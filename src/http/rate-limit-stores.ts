@@ -10,14 +10,20 @@ export interface Window {
 export interface Hits {
   /** The window of the key counted. */
   counted: Window;
-  /** The window of the key read without counting, when one was asked for. */
-  read: Window | undefined;
+  /** The window of the key reserved (counted too, in the same step), when one was asked for. */
+  reserved: Window | undefined;
 }
 
 /** Where the rate limiter keeps its fixed-window counters. */
 export interface Store {
-  /** Counts one request under `key`, and reads the window under `read` (if given) without counting it. */
-  hit(key: string, read: string | undefined, now: number): Hits | Promise<Hits>;
+  /**
+   * Counts one request under `key` and, if `reserve` is given, one unit of that
+   * budget too, atomically with reading its count: concurrent callers each see
+   * the units reserved before theirs, so a burst cannot all pass one check.
+   */
+  hit(key: string, reserve: string | undefined, now: number): Hits | Promise<Hits>;
+  /** Gives back a unit reserved by hit() (within the same window; a finished window is left alone). */
+  release(key: string, now: number): void;
   /** Where the counters live right now (shown by /healthz). */
   readonly mode: 'memory' | 'redis' | 'memory-fallback';
   close(): Promise<void>;
@@ -31,16 +37,21 @@ export function memoryStore(windowMs: number): Store & { mode: 'memory' } {
     for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
   }, Math.max(windowMs, 1000));
   sweep.unref();
+  const count = (key: string, now: number): Window => {
+    let w = windows.get(key);
+    if (!w || w.resetAt <= now) windows.set(key, (w = { count: 0, resetAt: now + windowMs }));
+    w.count++;
+    return { count: w.count, ttl: w.resetAt - now };
+  };
   return {
     mode: 'memory',
-    hit(key, read, now) {
-      let w = windows.get(key);
-      if (!w || w.resetAt <= now) windows.set(key, (w = { count: 0, resetAt: now + windowMs }));
-      w.count++;
-      const counted = { count: w.count, ttl: w.resetAt - now };
-      if (read === undefined) return { counted, read: undefined };
-      const r = windows.get(read);
-      return { counted, read: r && r.resetAt > now ? { count: r.count, ttl: r.resetAt - now } : { count: 0, ttl: windowMs } };
+    hit(key, reserve, now) {
+      const counted = count(key, now);
+      return { counted, reserved: reserve === undefined ? undefined : count(reserve, now) };
+    },
+    release(key, now) {
+      const w = windows.get(key);
+      if (w && w.resetAt > now && w.count > 0) w.count--;
     },
     async close() {
       clearInterval(sweep);
@@ -103,11 +114,11 @@ export async function redisStore(
     get mode() {
       return failing ? 'memory-fallback' : 'redis';
     },
-    hit(key, read, now) {
-      if (now < retryAt) return fallback.hit(key, read, now);
+    hit(key, reserve, now) {
+      if (now < retryAt) return fallback.hit(key, reserve, now);
       // The first hit of a window sets its expiry; later hits only count.
       const tx = redis.multi().incr(key).pexpire(key, windowMs, 'NX').pttl(key);
-      if (read !== undefined) tx.get(read).pttl(read);
+      if (reserve !== undefined) tx.incr(reserve).pexpire(reserve, windowMs, 'NX').pttl(reserve);
       return tx
         .exec()
         .then((results) => {
@@ -118,7 +129,10 @@ export async function redisStore(
             return Number(v ?? 0);
           };
           const ttl = (i: number) => (value(i) > 0 ? value(i) : windowMs);
-          return { counted: { count: value(0), ttl: ttl(2) }, read: read === undefined ? undefined : { count: value(3), ttl: ttl(4) } };
+          return {
+            counted: { count: value(0), ttl: ttl(2) },
+            reserved: reserve === undefined ? undefined : { count: value(3), ttl: ttl(5) },
+          };
         })
         .then(
           (hits) => {
@@ -130,9 +144,14 @@ export async function redisStore(
           },
           (err: unknown) => {
             failed(err);
-            return fallback.hit(key, read, now);
+            return fallback.hit(key, reserve, now);
           },
         );
+    },
+    release(key, now) {
+      if (now < retryAt) return fallback.release(key, now);
+      // Only a window that still exists: a DECR of an expired key would start one at -1 without expiry.
+      redis.eval(RELEASE_SCRIPT, 1, key).catch(failed);
     },
     async close() {
       await fallback.close();
@@ -140,6 +159,8 @@ export async function redisStore(
     },
   };
 }
+
+const RELEASE_SCRIPT = "if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) end return 0";
 
 /** Resolves once the client is ready, has failed to connect, or `ms` has passed. */
 function connected(redis: Redis, ms: number): Promise<void> {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, onRequestHookHandler, onResponseHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, onResponseHookHandler } from 'fastify';
+import { isApiKeyToken } from '../auth/keys.ts';
+import { KEY_PREFIX_CHARS, ValidKeys } from '../auth/valid-keys.ts';
 import { bearerToken } from '../auth/credential-headers.ts';
 import { ApiError } from '../errors.ts';
 import { appendRouteHook } from './route-hooks.ts';
@@ -22,12 +24,15 @@ export interface RateLimitConfig {
  *   `Bearer  K ` are one budget; the Service-Account-Id header is not part of
  *   the key (the token alone is the credential: a key's secret, or a JWT that
  *   names its workspace). Requests without a token count per client address.
- * - per client address, for credentials that fail: each 401 counts, and once an
- *   address has had `invalidMax` of them in a window, further requests from it
- *   with a token this process has not seen authenticate get 429 without a
- *   lookup. Tokens that did authenticate lately (KnownCredentials) keep working,
- *   so a flood of bad keys from a shared address does not lock out the clients
- *   behind it whose keys work.
+ * - per client address, for credentials that fail: a request with a token that
+ *   may not be valid reserves one unit of its address's budget before
+ *   authentication (atomically with reading the count, so a concurrent burst of
+ *   N bad keys costs at most `invalidMax` lookups, not N); the unit goes back when
+ *   the token authenticates. Once an address has `invalidMax` units out in a
+ *   window, such requests get 429 without a lookup, but only if they cannot be
+ *   valid: an API key that the process's list of keys (ValidKeys) does not hold
+ *   after a top-up that started after it arrived. Listed keys never reserve and
+ *   are never refused for their address; JWTs not seen to work lately are.
  *
  * 429s carry `Retry-After`; every answer carries the draft `RateLimit-*` headers.
  * Counters live in memory, or in Redis when REDIS_URL is set so several API
@@ -45,32 +50,75 @@ export async function registerRateLimit(app: FastifyInstance, config: RateLimitC
   app.addHook('onClose', () => store.close());
   app.decorate('rateLimitMode', () => store.mode);
   app.decorateRequest('rateLimitKey', null);
+  app.decorateRequest('rateLimitReserved', null);
+  app.decorateRequest('rateLimitApiKey', false);
   const known = new KnownCredentials();
+  const validKeys = new ValidKeys(app.db);
+  await validKeys.load();
+  app.decorate('validKeys', validKeys);
 
-  const verdict = (reply: FastifyReply, { counted, read }: Hits): ApiError | undefined => {
-    if (counted.count > config.max) return refuse(reply, config.max, counted, 'Rate limit reached');
-    if (read && read.count >= config.invalidMax) {
-      return refuse(reply, config.invalidMax, read, 'Too many requests with invalid credentials from this address');
+  const release = (request: FastifyRequest) => {
+    const reservedKey = request.rateLimitReserved;
+    request.rateLimitReserved = null;
+    if (reservedKey !== null) store.release(reservedKey, Date.now());
+  };
+
+  const overBudget = (reply: FastifyReply, reserved: Window) =>
+    refuse(reply, config.invalidMax, reserved, 'Too many requests with invalid credentials from this address');
+
+  const decide = (request: FastifyRequest, reply: FastifyReply, { counted, reserved }: Hits, done: HookHandlerDoneFunction) => {
+    if (counted.count > config.max) {
+      // Refused before the lookup: the unit reserved for it goes back.
+      if (reserved) release(request);
+      return done(refuse(reply, config.max, counted, 'Rate limit reached'));
     }
     headers(reply, config.max, counted);
-    return undefined;
+    if (!reserved || reserved.count <= config.invalidMax) return done();
+    const key = request.rateLimitKey!;
+    if (!request.rateLimitApiKey) {
+      request.rateLimitReserved = null;
+      return done(overBudget(reply, reserved));
+    }
+    // An API key this process does not list, from an address over its budget: refused
+    // only if it is still not listed after a top-up that started after it arrived.
+    validKeys.refresh().then(
+      () => {
+        if (validKeys.has(key.slice(2, 2 + KEY_PREFIX_CHARS))) {
+          release(request);
+          done();
+        } else {
+          request.rateLimitReserved = null;
+          done(overBudget(reply, reserved));
+        }
+      },
+      (err: unknown) => {
+        request.log.warn({ err }, 'could not top up the list of API keys');
+        request.rateLimitReserved = null;
+        done(overBudget(reply, reserved));
+      },
+    );
   };
 
   const limit: onRequestHookHandler = (request, reply, done) => {
     const token = bearerToken(request.headers.authorization);
     const now = Date.now();
     let key: string;
-    let failures: string | undefined;
     if (token === undefined) {
       key = `a:${request.ip}`;
     } else {
       request.rateLimitKey = key = `c:${createHash('sha256').update(token).digest('base64url')}`;
-      if (!known.has(key, now)) failures = failuresKey(request.ip);
+      // A token not known to possibly work reserves its lookup from the address's budget before it is made.
+      if (isApiKeyToken(token)) {
+        request.rateLimitApiKey = true;
+        if (!validKeys.has(key.slice(2, 2 + KEY_PREFIX_CHARS))) request.rateLimitReserved = failuresKey(request.ip);
+      } else if (!known.has(key, now)) {
+        request.rateLimitReserved = failuresKey(request.ip);
+      }
     }
-    const hits = store.hit(key, failures, now);
-    if (!(hits instanceof Promise)) return done(verdict(reply, hits));
+    const hits = store.hit(key, request.rateLimitReserved ?? undefined, now);
+    if (!(hits instanceof Promise)) return decide(request, reply, hits, done);
     // The Redis store answers from its fallback rather than reject; `done` is there for a bug.
-    hits.then((h) => done(verdict(reply, h)), done);
+    hits.then((h) => decide(request, reply, h, done), done);
   };
 
   // After the answer, so it adds nothing to the response time: learn how authentication went.
@@ -78,10 +126,19 @@ export async function registerRateLimit(app: FastifyInstance, config: RateLimitC
     const key = request.rateLimitKey;
     if (key !== null) {
       if (reply.statusCode === 401) {
-        known.forget(key);
-        void store.hit(failuresKey(request.ip), undefined, Date.now());
+        if (!request.rateLimitApiKey) known.forget(key);
+        // A 401 whose lookup reserved nothing (a listed key in the wrong workspace, or
+        // revoked; a known JWT that stopped working) counts now.
+        if (request.rateLimitReserved === null) void store.hit(failuresKey(request.ip), undefined, Date.now());
       } else if (request.principal) {
-        known.remember(key, Date.now());
+        if (request.rateLimitApiKey) {
+          // Keys created after the last top-up join the list at their first success.
+          if (request.rateLimitReserved !== null) validKeys.add(Buffer.from(key.slice(2), 'base64url'));
+        } else {
+          known.remember(key, Date.now());
+        }
+        // The lookup found a working credential: only failures use up the budget.
+        release(request);
       }
     }
     done();
@@ -137,7 +194,8 @@ class KnownCredentials {
     if (this.until.size > KNOWN_MAX) this.until.delete(this.until.keys().next().value!);
   }
 
-  forget(key: string) {
-    this.until.delete(key);
+  /** Whether it was known. */
+  forget(key: string): boolean {
+    return this.until.delete(key);
   }
 }
