@@ -82,7 +82,7 @@ test('members, invitations and expense categories in German', async ({ page, wor
   const dialog = page.getByRole('dialog', { name: 'Neue Ausgabenkategorie' });
   await dialog.getByRole('textbox', { name: 'Name' }).fill('Kilometergeld');
   await dialog.getByRole('textbox', { name: 'Einheit (optional)' }).fill('km');
-  await dialog.getByRole('textbox', { name: 'Stückpreis (optional)' }).fill('0.3'); // the number field reads the browser's locale (English here)
+  await dialog.getByRole('textbox', { name: 'Stückpreis (optional)' }).fill('0,3'); // the number field reads the person's locale (German: a decimal comma)
   await dialog.getByRole('button', { name: 'Kategorie hinzufügen' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Kilometergeld ist hinzugefügt.' })).toBeVisible();
   const active = page.getByRole('list', { name: 'Aktive Kategorien' });
