@@ -257,6 +257,27 @@ describe('throttling failed sign-ins', () => {
     ctx.clock.advance(ACCOUNT_WINDOW_MS);
   });
 
+  it('a password change forgets the account\'s other devices and remembers the browser that made it', async () => {
+    const m = await member();
+    const here = await signInFrom('192.0.2.80', m.email, PASSWORD);
+    const there = deviceOf(await signInFrom('192.0.2.81', m.email, PASSWORD))!;
+    const { cookie, 'x-csrf-token': csrf } = sessionHeaders(here);
+    const NEW = 'a brand new password of mine';
+    const changed = await ctx.app.inject({
+      method: 'PUT',
+      url: '/web/api/password',
+      headers: { cookie: `${cookie}; ${DEVICE_COOKIE}=${deviceOf(here)}`, 'x-csrf-token': csrf },
+      payload: { current_password: PASSWORD, password: NEW },
+    });
+    expect(changed.statusCode, changed.body).toBe(204);
+    const remembered = deviceOf(changed);
+    expect(remembered).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await fail(PAIR_LIMIT, { email: m.email, address: '192.0.2.82' });
+    expect((await signInFrom('192.0.2.82', m.email, NEW, remembered)).statusCode).toBe(200);
+    expectThrottled(await signInFrom('192.0.2.82', m.email, NEW, there));
+    ctx.clock.advance(ACCOUNT_WINDOW_MS);
+  });
+
   it('lets no burst of parallel guesses past the limit', async () => {
     const m = await member();
     const results = await Promise.all(Array.from({ length: 16 }, (_, i) => signIn(m.email, `guess ${i}`)));
