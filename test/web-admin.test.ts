@@ -6,7 +6,7 @@ import { setPassword } from '../src/modules/sessions/service.ts';
 import { INVITATION_LIFETIME_MS } from '../src/modules/invitations/service.ts';
 import { ROTATION_OVERLAP_MS } from '../src/modules/credentials/service.ts';
 import { LAST_USED_EVERY_MS } from '../src/auth/authenticate.ts';
-import { ACCOUNT_LIMIT, WINDOW_MS, beginSignInAttempt } from '../src/auth/sign-in-throttle.ts';
+import { PAIR_LIMIT, WINDOW_MS, beginSignInAttempt } from '../src/auth/sign-in-throttle.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 
 /**
@@ -551,11 +551,15 @@ describe('invitations', () => {
     expectError(await accept({ token, password: 'not the password' }), 400, 'invalid_request', 'password');
     const failures = await ctx.db.selectFrom('sign_in_failures').select('id').where('scope', '=', 'account').where('subject', '=', person.email).execute();
     expect(failures).toHaveLength(1);
-    // Guessing goes through the sign-in throttle: past its limit, 429 with Retry-After, even for the right password.
-    for (let i = 1; i < ACCOUNT_LIMIT; i++) await beginSignInAttempt(ctx.db, { email: person.email, address: `10.9.0.${i}`, at: ctx.clock.now() });
+    // Guessing goes through the sign-in throttle: past its limit for this account from this address (inject's
+    // 127.0.0.1), 429 with Retry-After, even for the right password.
+    for (let i = 1; i < PAIR_LIMIT; i++) await beginSignInAttempt(ctx.db, { email: person.email, address: '127.0.0.1', at: ctx.clock.now() });
     const throttled = await accept({ token, password: PASSWORD });
     expectError(throttled, 429, 'rate_limited');
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    // From another address the person is not locked out: the password is checked (and this one is wrong).
+    const elsewhereTry = await ctx.app.inject({ method: 'POST', url: '/web/api/invitations/accept', remoteAddress: '192.0.2.90', payload: { token, password: 'still not it' } });
+    expectError(elsewhereTry, 400, 'invalid_request', 'password');
     ctx.clock.advance(WINDOW_MS);
     const done = await accept({ token, password: PASSWORD, first_name: 'Renamed' });
     expect(done.statusCode, done.body).toBe(200);

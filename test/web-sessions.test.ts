@@ -3,8 +3,17 @@ import type { LightMyRequestResponse } from 'fastify';
 import { addMember, createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import { setPassword } from '../src/modules/sessions/service.ts';
 import { issueLink } from '../src/auth/one-time-links.ts';
-import { ACCOUNT_LIMIT, WINDOW_MS, beginSignInAttempt } from '../src/auth/sign-in-throttle.ts';
-import { SESSION_IDLE_MS, SESSION_LIFETIME_MS } from '../src/auth/sessions.ts';
+import {
+  ACCOUNT_LIMIT,
+  ACCOUNT_WINDOW_MS,
+  ADDRESS_LIMIT,
+  DEVICE_COOKIE,
+  DEVICE_LIMIT,
+  PAIR_LIMIT,
+  WINDOW_MS,
+  beginSignInAttempt,
+} from '../src/auth/sign-in-throttle.ts';
+import { hashToken, SESSION_IDLE_MS, SESSION_LIFETIME_MS } from '../src/auth/sessions.ts';
 import { newId } from '../src/ids.ts';
 
 /**
@@ -39,6 +48,12 @@ function sessionHeaders(res: LightMyRequestResponse): Record<string, string> {
   const cookie = String(res.headers['set-cookie']).split(';')[0];
   return { cookie, 'x-csrf-token': res.json().csrf_token };
 }
+
+/** The Set-Cookie headers of a response, as a list. */
+const setCookies = (res: LightMyRequestResponse): string[] => {
+  const h = res.headers['set-cookie'];
+  return h === undefined ? [] : Array.isArray(h) ? h : [String(h)];
+};
 
 const get = (url: string, headers: Record<string, string>) => ctx.app.inject({ method: 'GET', url, headers });
 
@@ -106,48 +121,178 @@ describe('signing in with e-mail and password', () => {
 });
 
 describe('throttling failed sign-ins', () => {
-  it(`refuses an account after ${ACCOUNT_LIMIT} failures in a quarter hour (429 with Retry-After), even with the right password, and forgives after`, async () => {
+  /** A sign-in from a client address, with the browser's device cookie if it has one. */
+  const signInFrom = (address: string, email: string, password: string, device?: string) =>
+    ctx.app.inject({ method: 'POST', url: '/web/api/session', remoteAddress: address, payload: { email, password }, headers: device ? { cookie: `${DEVICE_COOKIE}=${device}` } : {} });
+  /** The device cookie a response sets, if any. */
+  const deviceOf = (res: LightMyRequestResponse) => setCookies(res).find((c) => c.startsWith(`${DEVICE_COOKIE}=`))?.split(';')[0].split('=')[1];
+  /** Failures recorded as the throttle would record a wrong password (each costs a scrypt over HTTP). */
+  const fail = async (n: number, attempt: { email: string; address: string; device?: string }) => {
+    for (let i = 0; i < n; i++) await beginSignInAttempt(ctx.db, { ...attempt, at: ctx.clock.now() });
+  };
+  const member = async () => {
     const m = await addMember(ctx.db, companyId, { role: 'member' });
     await setPassword(ctx.db, m.userId, PASSWORD);
-    // Two real failures, the rest recorded as the throttle would (each costs a scrypt otherwise).
-    for (let i = 0; i < 2; i++) expect((await signIn(m.email, `wrong ${i}`)).statusCode).toBe(401);
-    for (let i = 2; i < ACCOUNT_LIMIT; i++) {
-      await beginSignInAttempt(ctx.db, { email: m.email, address: `10.0.0.${i}`, at: ctx.clock.now() });
-    }
-    const refused = await signIn(m.email, PASSWORD);
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toMatchObject({ error: 'rate_limited' });
-    expect(refused.json().message).toMatch(/Too many failed sign-ins: wait \d+ minutes/);
-    const retryAfter = Number(refused.headers['retry-after']);
+    return m;
+  };
+  const expectThrottled = (res: LightMyRequestResponse, windowMs = WINDOW_MS) => {
+    expect(res.statusCode, res.body).toBe(429);
+    expect(res.json()).toMatchObject({ error: 'rate_limited' });
+    expect(res.json().message).toMatch(/Too many failed sign-ins: wait \d+ minutes/);
+    const retryAfter = Number(res.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(WINDOW_MS / 1000);
-    expect(refused.headers['set-cookie']).toBeUndefined();
+    expect(retryAfter).toBeLessThanOrEqual(windowMs / 1000);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    return retryAfter;
+  };
+
+  it(`attacker: ${PAIR_LIMIT} wrong passwords from one address refuse that address for the account, even the right password, the same whether the account exists or not`, async () => {
+    const m = await member();
+    for (let i = 0; i < 2; i++) expect((await signInFrom('203.0.113.1', m.email, `wrong ${i}`)).statusCode).toBe(401);
+    await fail(PAIR_LIMIT - 2, { email: m.email, address: '203.0.113.1' });
+    const retryAfter = expectThrottled(await signInFrom('203.0.113.1', m.email, PASSWORD));
+    // An address nobody has: the same answer after the same failures.
+    await fail(PAIR_LIMIT, { email: 'nobody-here@example.com', address: '203.0.113.1' });
+    expectThrottled(await signInFrom('203.0.113.1', 'nobody-here@example.com', PASSWORD));
     // Another account from the same address is not affected.
-    expect((await signIn(owner.email, PASSWORD)).statusCode).toBe(200);
+    expect((await signInFrom('203.0.113.1', owner.email, PASSWORD)).statusCode).toBe(200);
 
     ctx.clock.advance(retryAfter * 1000);
-    const later = await signIn(m.email, PASSWORD);
-    expect(later.statusCode).toBe(200);
-    // The success forgave the account's failures.
-    expect(await ctx.db.selectFrom('sign_in_failures').select('id').where('scope', '=', 'account').where('subject', '=', m.email).execute()).toEqual([]);
+    expect((await signInFrom('203.0.113.1', m.email, PASSWORD)).statusCode).toBe(200);
+    // The success forgave that address's failures for the account, not the account's own count.
+    const left = await ctx.db.selectFrom('sign_in_failures').select('scope').where('subject', 'like', `%${m.email}`).execute();
+    expect(left.map((r) => r.scope).sort()).toEqual(Array(PAIR_LIMIT).fill('account'));
+    ctx.clock.advance(ACCOUNT_WINDOW_MS);
+  });
+
+  it('victim: after a stranger\'s failures, signs in from another address, and from the same address with their device cookie', async () => {
+    const victim = await member();
+    // The victim signed in before from the office (behind one NAT address) and has its device cookie.
+    const before = await signInFrom('198.51.100.9', victim.email, PASSWORD);
+    const device = deviceOf(before);
+    expect(device).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // A stranger in the same office guesses the victim's password, then many others'.
+    for (let i = 0; i < 2; i++) expect((await signInFrom('198.51.100.9', victim.email, `guess ${i}`)).statusCode).toBe(401);
+    await fail(PAIR_LIMIT, { email: victim.email, address: '198.51.100.9' });
+    for (let i = 0; i < ADDRESS_LIMIT; i++) await fail(1, { email: `colleague${i}@example.com`, address: '198.51.100.9' });
+    expectThrottled(await signInFrom('198.51.100.9', victim.email, PASSWORD));
+    // A colleague without a device cookie at that address waits (the address guessed too much);
+    const colleague = await member();
+    expectThrottled(await signInFrom('198.51.100.9', colleague.email, PASSWORD));
+    // from home, without a device cookie, they sign in;
+    const home = await signInFrom('192.0.2.200', colleague.email, PASSWORD);
+    expect(home.statusCode).toBe(200);
+    // the victim on the same address with their device cookie signs in;
+    const office = await signInFrom('198.51.100.9', victim.email, PASSWORD, device);
+    expect(office.statusCode, office.body).toBe(200);
+    expect(deviceOf(office)).toBe(device); // the same browser keeps its cookie
+    // and the victim without a device cookie at another address signs in too.
+    expect((await signInFrom('192.0.2.201', victim.email, PASSWORD)).statusCode).toBe(200);
+    // The colleague's browser from home now knows them: back at the office, it is not refused either.
+    expect((await signInFrom('198.51.100.9', colleague.email, PASSWORD, deviceOf(home))).statusCode).toBe(200);
+    ctx.clock.advance(ACCOUNT_WINDOW_MS);
+  });
+
+  it(`attacker: a guesser spread over many addresses is bounded per account (${ACCOUNT_LIMIT} an hour), and the victim's device is not`, async () => {
+    const victim = await member();
+    const device = deviceOf(await signInFrom('192.0.2.50', victim.email, PASSWORD));
+    for (let i = 0; i < ACCOUNT_LIMIT; i++) await fail(1, { email: victim.email, address: `10.20.${i >> 8}.${i & 255}` });
+    const retryAfter = expectThrottled(await signInFrom('10.21.0.1', victim.email, PASSWORD), ACCOUNT_WINDOW_MS);
+    expect(retryAfter).toBeGreaterThan(WINDOW_MS / 1000);
+    // An unknown address's account is throttled the same way.
+    for (let i = 0; i < ACCOUNT_LIMIT; i++) await fail(1, { email: 'ghost@example.com', address: `10.22.${i >> 8}.${i & 255}` });
+    expectThrottled(await signInFrom('10.21.0.1', 'ghost@example.com', PASSWORD), ACCOUNT_WINDOW_MS);
+    // The victim's own browser signs in, from anywhere.
+    expect((await signInFrom('10.21.0.2', victim.email, PASSWORD, device)).statusCode).toBe(200);
+    ctx.clock.advance(retryAfter * 1000);
+    expect((await signInFrom('10.21.0.1', victim.email, PASSWORD)).statusCode).toBe(200);
+    ctx.clock.advance(ACCOUNT_WINDOW_MS);
+  });
+
+  it(`a known device is throttled per account and device (${DEVICE_LIMIT}), which locks out only that device`, async () => {
+    const m = await member();
+    const device = deviceOf(await signInFrom('192.0.2.60', m.email, PASSWORD))!;
+    expect((await signInFrom('192.0.2.60', m.email, 'wrong', device)).statusCode).toBe(401);
+    await fail(DEVICE_LIMIT - 1, { email: m.email, address: '192.0.2.60', device });
+    expectThrottled(await signInFrom('192.0.2.61', m.email, PASSWORD, device));
+    // Its failures counted for no address and not for the account.
+    expect((await signInFrom('192.0.2.60', m.email, PASSWORD)).statusCode).toBe(200);
+    ctx.clock.advance(WINDOW_MS);
+  });
+
+  it('the device cookie: HttpOnly, SameSite=Lax, a year, stored hashed, set only on success; a forged or another account\'s gives no way past', async () => {
+    const m = await member();
+    const ok = await signInFrom('192.0.2.70', m.email, PASSWORD);
+    const cookie = setCookies(ok).find((c) => c.startsWith(`${DEVICE_COOKIE}=`))!;
+    expect(cookie).toMatch(/^sheaf_device=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).toMatch(/Max-Age=31536000/);
+    expect(cookie).not.toMatch(/Secure/); // plain HTTP here; over TLS it is Secure
+    expect(setCookies(ok)[0]).toMatch(/^sheaf_session=/);
+    const device = deviceOf(ok)!;
+    const stored = await ctx.db.selectFrom('sign_in_devices').select('token_hash').where('user_id', '=', m.userId).execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0].token_hash.toString('base64url')).not.toBe(device);
+    expect(stored[0].token_hash.equals(hashToken(device))).toBe(true);
+    // A failure sets no cookie.
+    expect((await signInFrom('192.0.2.70', m.email, 'wrong')).headers['set-cookie']).toBeUndefined();
+
+    // Locked out from an address: a forged cookie, another account's, or a cookie the server never issued do not help.
+    await fail(PAIR_LIMIT, { email: m.email, address: '192.0.2.71' });
+    const ownersDevice = deviceOf(await signInFrom('192.0.2.72', owner.email, PASSWORD))!;
+    for (const forged of ['x'.repeat(43), ownersDevice, device.slice(0, 42) + (device.endsWith('A') ? 'B' : 'A'), 'y'.repeat(500)]) {
+      expectThrottled(await signInFrom('192.0.2.71', m.email, PASSWORD, forged));
+    }
+    // An unknown cookie value is replaced on success, never adopted.
+    const adopted = await signInFrom('192.0.2.73', m.email, PASSWORD, 'z'.repeat(43));
+    expect(deviceOf(adopted)).not.toBe('z'.repeat(43));
+    expect(await ctx.db.selectFrom('sign_in_devices').select('user_id').where('token_hash', '=', hashToken('z'.repeat(43))).execute()).toEqual([]);
+    // The real one works.
+    expect((await signInFrom('192.0.2.71', m.email, PASSWORD, device)).statusCode).toBe(200);
+    // A new password forgets the account's devices: the old cookie no longer passes.
+    await setPassword(ctx.db, m.userId, PASSWORD);
+    expectThrottled(await signInFrom('192.0.2.71', m.email, PASSWORD, device));
+    ctx.clock.advance(ACCOUNT_WINDOW_MS);
+  });
+
+  it('a password change forgets the account\'s other devices and remembers the browser that made it', async () => {
+    const m = await member();
+    const here = await signInFrom('192.0.2.80', m.email, PASSWORD);
+    const there = deviceOf(await signInFrom('192.0.2.81', m.email, PASSWORD))!;
+    const { cookie, 'x-csrf-token': csrf } = sessionHeaders(here);
+    const NEW = 'a brand new password of mine';
+    const changed = await ctx.app.inject({
+      method: 'PUT',
+      url: '/web/api/password',
+      headers: { cookie: `${cookie}; ${DEVICE_COOKIE}=${deviceOf(here)}`, 'x-csrf-token': csrf },
+      payload: { current_password: PASSWORD, password: NEW },
+    });
+    expect(changed.statusCode, changed.body).toBe(204);
+    const remembered = deviceOf(changed);
+    expect(remembered).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await fail(PAIR_LIMIT, { email: m.email, address: '192.0.2.82' });
+    expect((await signInFrom('192.0.2.82', m.email, NEW, remembered)).statusCode).toBe(200);
+    expectThrottled(await signInFrom('192.0.2.82', m.email, NEW, there));
+    ctx.clock.advance(ACCOUNT_WINDOW_MS);
   });
 
   it('lets no burst of parallel guesses past the limit', async () => {
-    const m = await addMember(ctx.db, companyId, { role: 'member' });
-    await setPassword(ctx.db, m.userId, PASSWORD);
+    const m = await member();
     const results = await Promise.all(Array.from({ length: 16 }, (_, i) => signIn(m.email, `guess ${i}`)));
     const codes = results.map((r) => r.statusCode);
-    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(ACCOUNT_LIMIT);
-    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(16 - ACCOUNT_LIMIT);
+    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(PAIR_LIMIT);
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(16 - PAIR_LIMIT);
     expect(codes.every((c) => c === 401 || c === 429)).toBe(true);
     ctx.clock.advance(WINDOW_MS);
   });
 
-  it('throttles one client address guessing many accounts', async () => {
+  it(`attacker: one client address guessing many accounts is refused after ${ADDRESS_LIMIT} failures; other addresses are not`, async () => {
     const at = ctx.clock.now();
-    let wait = 0;
-    for (let i = 0; wait === 0 && i < 100; i++) wait = await beginSignInAttempt(ctx.db, { email: `victim${i}@example.com`, address: '192.0.2.7', at });
-    expect(wait).toBeGreaterThan(0);
+    let tries = 0;
+    for (let wait = 0; wait === 0 && tries < 100; tries++) wait = await beginSignInAttempt(ctx.db, { email: `victim${tries}@example.com`, address: '192.0.2.7', at });
+    expect(tries).toBe(ADDRESS_LIMIT + 1);
     expect(await beginSignInAttempt(ctx.db, { email: 'someone@example.com', address: '192.0.2.8', at })).toBe(0);
     ctx.clock.advance(WINDOW_MS);
   });

@@ -181,9 +181,17 @@ export interface OneTimeLinksTable {
 
 export interface SignInFailuresTable {
   id: string;
-  scope: 'account' | 'address';
+  scope: 'account' | 'address' | 'account_address' | 'device';
   subject: string;
   failed_at: CreatedAt;
+}
+
+/** A browser that signed in to an account (0072): only the SHA-256 of its `sheaf_device` cookie. */
+export interface SignInDevicesTable {
+  token_hash: Buffer;
+  user_id: string;
+  created_at: CreatedAt;
+  last_used_at: Timestamp;
 }
 
 /** An invitation to a workspace (0051); the e-mailed token is stored only as its SHA-256. */
@@ -216,6 +224,7 @@ export interface DB extends CatalogTables, TimeTables, InvoiceTables {
   sessions: SessionsTable;
   one_time_links: OneTimeLinksTable;
   sign_in_failures: SignInFailuresTable;
+  sign_in_devices: SignInDevicesTable;
   invitations: InvitationsTable;
 }
 

@@ -393,6 +393,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   sessions: 'browser sessions (token hashes): credentials are never exported',
   one_time_links: 'sign-in and password-reset links (token hashes): credentials are never exported',
   sign_in_failures: 'the sign-in throttle\u2019s recent failures, per installation, not workspace data',
+  sign_in_devices: 'browsers known to have signed in (cookie hashes), for the sign-in throttle: credentials are never exported',
 };
 
 /**

@@ -8,7 +8,7 @@ import { principalOf } from '../../http/security.ts';
 import { sessionToken } from '../../auth/authenticate.ts';
 import { endSession, findSession } from '../../auth/sessions.ts';
 import { ROLES } from '../users/admin-service.ts';
-import { openSession, Session } from '../sessions/routes.ts';
+import { deviceCookie, openSession, Session } from '../sessions/routes.ts';
 import {
   acceptInvitation,
   createInvitation,
@@ -188,7 +188,7 @@ export async function invitationsRoutes(app: FastifyInstance) {
       try {
         const { userId, companyId } = await acceptInvitation(
           app.db,
-          { ...request.body, signedInUserId: current?.user_id, address: request.ip },
+          { ...request.body, signedInUserId: current?.user_id, address: request.ip, device: deviceCookie(request) },
           now(),
         );
         // The new session's cookie replaces this browser's current one, so that session would only linger.

@@ -309,6 +309,8 @@ export interface Acceptance {
   signedInUserId?: string;
   /** The client address, for the sign-in throttle. */
   address: string;
+  /** The browser's `sheaf_device` cookie, if any, for the sign-in throttle. */
+  device?: string;
 }
 
 /**
@@ -394,12 +396,12 @@ export async function acceptInvitation(db: Kysely<DB>, input: Acceptance, now: D
   });
 }
 
-/** An existing account's password, checked as a sign-in is: throttled per account and client address. */
+/** An existing account's password, checked as a sign-in is, under the sign-in throttle. */
 async function assertAccountPassword(db: Kysely<DB>, email: string, hash: string, input: Acceptance, now: Date) {
   if (typeof input.password !== 'string' || input.password === '') {
     throw badRequest('You have an account already: enter its password to accept.', { field: 'password' });
   }
-  const attempt = { email, address: input.address, at: now };
+  const attempt = { email, address: input.address, device: input.device, at: now };
   const wait = await beginSignInAttempt(db, attempt);
   if (wait > 0) throw throttled(wait);
   if (!(await verifyPassword(input.password, hash))) throw badRequest('The password is not right.', { field: 'password' });

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { stringifySetCookie } from 'cookie';
+import { parseCookie, stringifySetCookie } from 'cookie';
 import { publicUrlOf } from '../../config.ts';
 import { ApiError } from '../../errors.ts';
 import { ErrorResponses, Nullable } from '../../http/schemas.ts';
@@ -17,7 +17,14 @@ import {
   switchWorkspace,
 } from '../../auth/sessions.ts';
 import { normalEmail } from '../users/email.ts';
-import { beginSignInAttempt, signInSucceeded, throttled } from '../../auth/sign-in-throttle.ts';
+import {
+  beginSignInAttempt,
+  DEVICE_COOKIE,
+  DEVICE_LIFETIME_MS,
+  rememberDevice,
+  signInSucceeded,
+  throttled,
+} from '../../auth/sign-in-throttle.ts';
 import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES, THEMES } from '../profile/rules.ts';
 import { assertCurrentPassword, checkPassword, requestPasswordReset, sessionBody, setPassword } from './service.ts';
 
@@ -104,6 +111,32 @@ const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, token: s
   writeSessionCookie(request, reply, token, SESSION_LIFETIME_MS / 1000);
 const clearSessionCookie = (request: FastifyRequest, reply: FastifyReply) => writeSessionCookie(request, reply, '', 0);
 
+/** The `sheaf_device` cookie the request carries, if any (see src/auth/sign-in-throttle.ts). */
+export function deviceCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string' || !header.includes(DEVICE_COOKIE)) return undefined;
+  return parseCookie(header)[DEVICE_COOKIE] || undefined;
+}
+
+/**
+ * Marks this browser as one that signed in to the account: a year-long cookie
+ * (HttpOnly, SameSite=Lax, Secure over TLS) whose hash the server keeps with the
+ * account, so failures made elsewhere never throttle this browser's sign-ins.
+ */
+async function rememberThisDevice(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, userId: string) {
+  const token = await rememberDevice(app.db, userId, deviceCookie(request), app.config.clock());
+  reply.header(
+    'Set-Cookie',
+    stringifySetCookie(DEVICE_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      path: '/',
+      maxAge: DEVICE_LIFETIME_MS / 1000,
+    }),
+  );
+}
+
 /**
  * Opens a session for the person, sets its cookie and answers with the session
  * body: every way of signing in ends here (password, one-time links, accepting an
@@ -124,6 +157,7 @@ export async function openSession(
     now: app.config.clock(),
   });
   setSessionCookie(request, reply, token);
+  await rememberThisDevice(app, request, reply, input.userId);
   return sessionBody(app.db, session);
 }
 
@@ -140,13 +174,15 @@ export async function sessionRoutes(app: FastifyInstance) {
         tags,
         operationId: 'signIn',
         summary: 'Sign in with e-mail and password',
-        description: 'Failed attempts are throttled per account and per client address (429 with Retry-After).',
+        description:
+          'Failed attempts are throttled (429 with Retry-After): from a browser that signed in to the account before, per account and browser; ' +
+          'from elsewhere, per account and client address, per client address, and per account. A sign-in sets a long-lived sheaf_device cookie.',
         body: SignIn,
         response: { 200: Session, ...ErrorResponses },
       },
     },
     async (request, reply) => {
-      const attempt = { email: normalEmail(request.body.email), address: request.ip, at: now() };
+      const attempt = { email: normalEmail(request.body.email), address: request.ip, device: deviceCookie(request), at: now() };
       const wait = await beginSignInAttempt(app.db, attempt);
       if (wait > 0) {
         reply.header('Retry-After', String(wait));
@@ -238,6 +274,8 @@ export async function sessionRoutes(app: FastifyInstance) {
       assertAcceptablePassword(request.body.password);
       if (!openedByRecentLink(session, now())) await assertCurrentPassword(app.db, session.user_id, request.body.current_password);
       await setPassword(app.db, session.user_id, request.body.password, session.id);
+      // The new password forgot the account's devices; this browser just proved itself.
+      await rememberThisDevice(app, request, reply, session.user_id);
       return reply.code(204).send();
     },
   );

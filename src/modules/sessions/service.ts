@@ -6,6 +6,7 @@ import { enqueueMail } from '../../outbox/enqueue.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { endAllSessions, type SessionRow } from '../../auth/sessions.ts';
 import { issueLink } from '../../auth/one-time-links.ts';
+import { forgetDevices } from '../../auth/sign-in-throttle.ts';
 import { badRequest } from '../../errors.ts';
 import { isPlaceholderEmail } from '../users/email.ts';
 import { preferencesOf, type Preferences } from '../profile/rules.ts';
@@ -99,6 +100,7 @@ export async function setPassword(db: Kysely<DB>, userId: string, password: stri
   const hash = await hashPassword(password);
   await db.updateTable('users').set({ password_hash: hash, updated_at: new Date() }).where('id', '=', userId).execute();
   await endAllSessions(db, userId, keepSessionId);
+  await forgetDevices(db, userId);
 }
 
 export async function assertCurrentPassword(db: Kysely<DB>, userId: string, current: unknown) {

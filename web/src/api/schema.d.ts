@@ -837,7 +837,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with e-mail and password
-         * @description Failed attempts are throttled per account and per client address (429 with Retry-After).
+         * @description Failed attempts are throttled (429 with Retry-After): from a browser that signed in to the account before, per account and browser; from elsewhere, per account and client address, per client address, and per account. A sign-in sets a long-lived sheaf_device cookie.
          */
         post: operations["signIn"];
         /** Sign out */
