@@ -317,14 +317,18 @@ describe('a working key is never refused because others sent bad keys', () => {
     const caller = await addMember(ctx.db, companyId);
     expect((await me(a, caller.headers, from)).statusCode).toBe(200);
     await flood(a, from, 5);
+    // A Redis command slower than the store's bound (a loaded test machine) is counted in the
+    // process instead: then the budget is not shared, and only the working key's answer is the point.
+    const shared = Number(await redis.get(`${redisPrefix}f:${from.remoteAddress}`)) >= 5;
+    const expectRefused = (res: Awaited<ReturnType<typeof me>>) => (shared ? expectRateLimited(res) : expect([401, 429]).toContain(res.statusCode));
     // b shares the exhausted budget but never saw the key: a top-up lists it
-    expectRateLimited(await me(b, { authorization: `Bearer ${randomKey()}`, 'service-account-id': companyId }, from));
+    expectRefused(await me(b, { authorization: `Bearer ${randomKey()}`, 'service-account-id': companyId }, from));
     expect((await me(b, caller.headers, from)).statusCode).toBe(200);
     // a process started now (a restart) lists it from the start
     const restarted = await api(env);
     const fresh = await addMember(ctx.db, companyId);
     const started = await api(env);
-    expectRateLimited(await me(restarted, { authorization: `Bearer ${randomKey()}`, 'service-account-id': companyId }, from));
+    expectRefused(await me(restarted, { authorization: `Bearer ${randomKey()}`, 'service-account-id': companyId }, from));
     expect((await me(restarted, caller.headers, from)).statusCode).toBe(200);
     expect((await me(started, fresh.headers, from)).statusCode).toBe(200);
     expect((await me(restarted, fresh.headers, from)).statusCode).toBe(200);

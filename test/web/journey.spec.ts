@@ -48,9 +48,8 @@ async function signInAs(page: Page, who: { email: string; password: string }) {
   await signIn(page, who);
 }
 
-const SHORT = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const weekText = (from: string, to: string) => `${SHORT.format(new Date(`${from}T00:00:00Z`))} – ${DAY.format(new Date(`${to}T00:00:00Z`)).replace(',', '')}`;
+// The owner's and the managers' date format is the default (YYYY-MM-DD): full dates read as the API's.
+const weekText = (from: string, to: string) => `${from} – ${to}`;
 const CELL_DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
 const cellDay = (date: string) => CELL_DAY.format(new Date(`${date}T00:00:00Z`)).replace(',', '');
 
