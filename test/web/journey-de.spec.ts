@@ -105,10 +105,12 @@ test('Zeit erfassen, Ausgabe, einreichen, freigeben, abrechnen, senden, bezahlt:
   const review = page.getByRole('dialog');
   await expect(review).toContainText('3,50');
   await expect(review).toContainText('42,50 €');
-  for (const warning of await review.getByRole('checkbox').all()) await warning.check();
+  // Each warning is a checkbox to acknowledge (its text is the server's, which stays English).
+  for (const warning of await review.locator('label', { has: page.getByRole('checkbox') }).all()) await warning.click();
+  await expect(review.getByRole('checkbox', { checked: false })).toHaveCount(0);
   await checkPage(page, 'journey-de-review');
   await review.getByRole('button', { name: 'Bestätigen und die Woche freigeben' }).click();
-  await expect(page.getByRole('status').filter({ hasText: /Einträge von Mia Tester freigegeben\.$/ })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^\d+ Einträge von Mia Tester, .* freigegeben\.$/ })).toBeVisible();
 
   // The owner invoices the approved work, sends it and records the payment.
   await signInAs(page, workspace.owner);

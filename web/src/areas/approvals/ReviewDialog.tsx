@@ -182,7 +182,8 @@ function ProjectItems({ project, review, children }: { project: ReviewProject; r
           {t(project.blocked ? 'review.projectBlocked' : 'review.projectSubmitted', { count: project.submitted_count })}
         </span>
       </h3>
-      <div className="overflow-x-auto">
+      {/* A phone may scroll the table sideways: the region takes focus, so the keyboard can scroll it too. */}
+      <div className="overflow-x-auto" role="region" tabIndex={0} aria-label={t('review.caption', { project: project.name })}>
         <table className="w-full border-collapse text-sm">
           <caption className="sr-only">{t('review.caption', { project: project.name })}</caption>
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
