@@ -132,4 +132,19 @@ describe('numbers without a currency', () => {
     expect(en.number(1.005, 2)).toBe('1.01');
     expect(en.number(3)).toBe('3');
   });
+
+  it('show a stored unit price with two to six decimals, in the language’s separators', () => {
+    const en = createFormat({ locale: 'en-GB', timeZone: 'UTC', durationStyle: 'clock' });
+    const de = createFormat({ locale: 'de-DE', timeZone: 'UTC', durationStyle: 'decimal' });
+    for (const [value, english, german] of [
+      [0.3, '0.30', '0,30'],
+      [2, '2.00', '2,00'],
+      [0.35, '0.35', '0,35'],
+      [0.000015, '0.000015', '0,000015'],
+      [1234.5, '1,234.50', '1.234,50'],
+    ] as const) {
+      expect(en.number(value, 6, 2)).toBe(english);
+      expect(de.number(value, 6, 2)).toBe(german);
+    }
+  });
 });

@@ -14,7 +14,6 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { categoriesQuery, useCreateCategory, useUpdateCategory, type ExpenseCategory } from './api.ts';
-import { priceText } from './price.ts';
 import { SettingsSection } from './SettingsSection.tsx';
 import { useSettingsTexts } from './texts.ts';
 
@@ -92,7 +91,7 @@ function CategoryList({ categories, empty, onDone }: { categories?: ExpenseCateg
               <p className="font-medium break-words text-stone-900">{c.name}</p>
               <p className="text-stone-600">{c.unit_price === null || c.unit_name === null
                   ? t('categories.asAmount')
-                  : t('categories.perUnit', { price: priceText(format, c.unit_price), unit: c.unit_name })}</p>
+                  : t('categories.perUnit', { price: format.number(c.unit_price, 6, 2), unit: c.unit_name })}</p>
             </div>
             <div className="flex shrink-0 gap-2">
               {c.is_active && <CategoryDialog category={c} onDone={onDone} />}
