@@ -14,11 +14,8 @@ async function ok(pending: Promise<{ status: number; body: any }>) {
   return res.body;
 }
 
-const german = (workspace: { api: (method: 'PATCH', url: string, body: unknown) => Promise<{ status: number; body: any }> }) =>
-  ok(workspace.api('PATCH', '/web/api/profile', { language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal' }));
-
 test('invoices in German: the list, one invoice with its lines and totals in EUR, the new-invoice page', async ({ page, workspace }) => {
-  await german(workspace);
+  await workspace.seed.german();
 
   // Empty first: the German empty state.
   await page.goto('/invoices');
@@ -78,7 +75,7 @@ test('invoices in German: the list, one invoice with its lines and totals in EUR
 });
 
 test('expenses in German: the empty list, the list with amounts in EUR and units, the new-expense form', async ({ page, workspace }) => {
-  await german(workspace);
+  await workspace.seed.german();
   await page.goto('/expenses');
   await expect(page.getByRole('heading', { level: 1, name: 'Ausgaben' })).toBeVisible();
   await expect(page.getByText('Noch keine Ausgaben.')).toBeVisible();

@@ -68,6 +68,8 @@ export interface TestWorkspace {
     project(o: { client: string; name: string; tasks: string[]; members?: string[] }): Promise<{ id: string; taskIds: string[] }>;
     /** A member with a password, who can sign in. */
     member(firstName: string): Promise<{ id: string; email: string; password: string }>;
+    /** Sets a person's (default: the owner's) profile to German, DD.MM.YYYY dates and decimal hours, as the profile page would. */
+    german(userId?: string): Promise<void>;
   };
   /** Calls the API as the owner (a session of their own, not the page's). */
   api(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body?: unknown, as?: string): Promise<{ status: number; body: any }>;
@@ -179,6 +181,9 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
         const password = `correct horse ${unique()}`;
         await setPassword(sheaf.db, m.user_id, password);
         return { id: m.user_id, email, password };
+      },
+      async german(userId = member.user_id) {
+        await ok(api('PATCH', '/web/api/profile', { language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal' }, userId));
       },
     };
     const sessions = new Map<string, Record<string, string>>();

@@ -21,13 +21,11 @@ async function ok(pending: Promise<{ status: number; body: any }>) {
   return res.body;
 }
 
-const GERMAN = { language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal' };
-
 async function team(workspace: TestWorkspace) {
   await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: true }));
   const mia = await workspace.seed.memberWithPassword('Mia');
   const max = await workspace.seed.memberWithPassword('Max', 'manager');
-  for (const id of [mia.id, max.id, workspace.owner.id]) await ok(workspace.api('PATCH', '/web/api/profile', GERMAN, id));
+  for (const id of [mia.id, max.id, workspace.owner.id]) await workspace.seed.german(id);
   await ok(workspace.api('PATCH', `/web/api/members/${max.id}`, { teammate_ids: [mia.id] }));
   await ok(workspace.api('PATCH', `/web/api/members/${mia.id}`, { expected_weekly_hours: '40' }));
   const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Globex', currency: 'EUR', language: 'de' }));

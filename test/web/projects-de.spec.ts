@@ -9,7 +9,6 @@ import { checkPage, visit } from './visit.ts';
  * page checks fail on.
  */
 
-type Workspace = Parameters<Parameters<typeof test>[2]>[0]['workspace'];
 const MARCH = 'from=2026-03-01&to=2026-03-31';
 
 async function ok(pending: Promise<{ status: number; body: any }>) {
@@ -18,13 +17,9 @@ async function ok(pending: Promise<{ status: number; body: any }>) {
   return res.body;
 }
 
-async function german(workspace: Workspace) {
-  await ok(workspace.api('PATCH', '/web/api/profile', { language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal' }));
-}
-
 test('projects and tasks in German: the list, a project with tasks and a budget, the new-project form, the task catalog', async ({ page, workspace }) => {
   test.slow(); // six pages and two states, each checked by axe at two widths
-  await german(workspace);
+  await workspace.seed.german();
   await visit(page, '/projects', 'projects-de-empty');
   await expect(page.getByRole('heading', { level: 1, name: 'Projekte' })).toBeVisible();
   await expect(page.getByText('Noch keine Projekte.')).toBeVisible();
@@ -94,7 +89,7 @@ test('projects and tasks in German: the list, a project with tasks and a budget,
 
 test('reports in German: a chart and a table with decimal hours and a comma, money in German style', async ({ page, workspace }) => {
   test.slow(); // three reports, each checked by axe at two widths
-  await german(workspace);
+  await workspace.seed.german();
   const acme = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' }));
   const design = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Design' }));
   const website = await ok(

@@ -1,4 +1,4 @@
-import { expect, test, type TestWorkspace } from './fixtures.ts';
+import { expect, test } from './fixtures.ts';
 import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
 
 /**
@@ -13,14 +13,11 @@ async function ok(pending: Promise<{ status: number; body: any }>) {
   return res.body;
 }
 
-const german = (workspace: TestWorkspace) =>
-  ok(workspace.api('PATCH', '/web/api/profile', { language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal' }));
-
 /** A calendar day (YYYY-MM-DD) as DD.MM.YYYY. */
 const de = (date: string) => date.split('-').reverse().join('.');
 
 test('workspace settings and profile in German', async ({ page, workspace }) => {
-  await german(workspace);
+  await workspace.seed.german();
 
   await visit(page, '/settings/workspace', 'settings-workspace-de');
   await expect(page.getByRole('heading', { level: 1, name: 'Arbeitsbereich' })).toBeVisible();
@@ -51,7 +48,7 @@ test('workspace settings and profile in German', async ({ page, workspace }) => 
 });
 
 test('members, invitations and expense categories in German', async ({ page, workspace }) => {
-  await german(workspace);
+  await workspace.seed.german();
   await workspace.seed.memberWithPassword('Mia');
   await ok(workspace.api('POST', '/web/api/invitations', { email: 'nina@example.org', role: 'manager', is_contractor: true }));
 
@@ -93,7 +90,7 @@ test('members, invitations and expense categories in German', async ({ page, wor
 test('approvals with a submitted week and its review in German', async ({ page, workspace }) => {
   test.slow(); // a dialog checked by axe besides the page
   await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: true, currency: 'EUR' }));
-  await german(workspace);
+  await workspace.seed.german();
   const mia = await workspace.seed.memberWithPassword('Mia');
   const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Globex' }));
   const task = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Design' }));

@@ -25,7 +25,7 @@ const gridDay = (date: string) => GERMAN_DAY.format(utc(date));
 const longDay = (date: string) => `${GERMAN_WEEKDAY.format(utc(date))}., ${dotted(date)}`;
 
 test('the timer bar, the day, the week, the calendar and home in German', async ({ page, workspace }) => {
-  await ok(workspace.api('PATCH', '/web/api/profile', { language: 'de', date_format: 'DD.MM.YYYY', duration_format: 'decimal' }));
+  await workspace.seed.german();
   // 1.5 h at 823 EUR an hour: 1.234,50 € not yet invoiced (without approvals, unapproved time is invoiceable).
   await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: false }));
   const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Globex', currency: 'EUR' }));
