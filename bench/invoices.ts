@@ -20,11 +20,11 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { newId } from '../src/ids.ts';
-import { loadInvoiceDocument, renderInvoicePdf } from '../src/modules/invoices/pdf.ts';
+import { loadInvoiceDocument, renderInvoicePdf } from '../src/modules/billing/invoices/pdf.ts';
 import { withTenant } from '../src/db/tenant.ts';
-import { createWorkspace } from '../src/modules/workspaces/service.ts';
-import { createMember } from '../src/modules/users/admin-service.ts';
-import { createKey } from '../src/modules/credentials/service.ts';
+import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createKey } from '../src/modules/people/credentials/service.ts';
 
 const { values } = parseArgs({ options: { entries: { type: 'string' }, lines: { type: 'string' }, runs: { type: 'string' } } });
 const ENTRIES = Number(values.entries ?? 10_000);

@@ -20,9 +20,9 @@ import { migrate } from '../src/db/migrate.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
-import { createWorkspace } from '../src/modules/workspaces/service.ts';
-import { createMember } from '../src/modules/users/admin-service.ts';
-import { createKey } from '../src/modules/credentials/service.ts';
+import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createKey } from '../src/modules/people/credentials/service.ts';
 
 const url = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);

@@ -51,11 +51,11 @@ import { migrate } from '../src/db/migrate.ts';
 import { withTenant } from '../src/db/tenant.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
-import { createKey } from '../src/modules/credentials/service.ts';
-import { projectBudgetRows, uninvoicedRows } from '../src/modules/reports/queries.ts';
-import { monthOf } from '../src/modules/reports/rules.ts';
-import { createMember } from '../src/modules/users/admin-service.ts';
-import { createWorkspace } from '../src/modules/workspaces/service.ts';
+import { createKey } from '../src/modules/people/credentials/service.ts';
+import { projectBudgetRows, uninvoicedRows } from '../src/modules/reports/reports/queries.ts';
+import { monthOf } from '../src/modules/reports/reports/rules.ts';
+import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
 
 const { values: args } = parseArgs({
   options: {

@@ -16,9 +16,9 @@ const { buildApp } = await load('src/app.ts');
 const { loadConfig } = await load('src/config.ts');
 const { openDatabase } = await load('src/db/database.ts');
 const { migrate } = await load('src/db/migrate.ts');
-const { createWorkspace } = await load('src/modules/workspaces/service.ts');
-const { createMember } = await load('src/modules/users/admin-service.ts');
-const { createKey } = await load('src/modules/credentials/service.ts');
+const { createWorkspace } = await load('src/modules/workspace/settings/service.ts');
+const { createMember } = await load('src/modules/people/users/admin-service.ts');
+const { createKey } = await load('src/modules/people/credentials/service.ts');
 
 const schema = `sheaf_bench_${Math.random().toString(36).slice(2, 8)}`;
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test', schema, poolSize: 10 });

@@ -47,8 +47,8 @@ import { prepareWebApp, WEB_ROOT } from '../src/cli/web-build.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { newId } from '../src/ids.ts';
-import { createMember } from '../src/modules/users/admin-service.ts';
-import { createWorkspace } from '../src/modules/workspaces/service.ts';
+import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
 import { addDays, mondayOf, seedWeekData } from './web-seed.ts';
 
 const { values: args } = parseArgs({

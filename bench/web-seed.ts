@@ -11,8 +11,8 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import { migrate } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
-import { createMember } from '../src/modules/users/admin-service.ts';
-import { createWorkspace } from '../src/modules/workspaces/service.ts';
+import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
 
 const TASKS = 12;
 const CLIENTS = 40;

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
-import { countWorkspaces, provisionWorkspace } from './modules/workspaces/service.ts';
-import { createMember } from './modules/users/admin-service.ts';
-import { FIRST_OWNER_EMAIL } from './modules/users/email.ts';
-import { createKey } from './modules/credentials/service.ts';
+import { countWorkspaces, provisionWorkspace } from './modules/workspace/settings/service.ts';
+import { createMember } from './modules/people/users/admin-service.ts';
+import { FIRST_OWNER_EMAIL } from './modules/people/users/email.ts';
+import { createKey } from './modules/people/credentials/service.ts';
 import { issueLink, LINK_LIFETIME_MS } from './auth/one-time-links.ts';
 
 /** What the first start on an empty embedded database created; the key is shown once. */

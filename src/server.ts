@@ -43,7 +43,7 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
   }
   const { createSmtpTransport } = await import('./outbox/mailer.ts');
   const { startOutboxWorker } = await import('./outbox/worker.ts');
-  const { invoiceRenderers } = await import('./modules/invoices/pdf.ts');
+  const { invoiceRenderers } = await import('./modules/billing/invoices/pdf.ts');
   const transport = createSmtpTransport(config.smtpUrl, { from: config.smtpFrom });
   const stop = startOutboxWorker(
     { db: database.db, transport, renderers: { ...invoiceRenderers }, clock: config.clock, log: app.log },

@@ -8,8 +8,8 @@ import {
   runPreflight,
   workingDaysIn,
   type PeriodItem,
-} from '../src/modules/approvals/preflight.ts';
-import { reportWeeks, type ApprovedItem } from '../src/modules/approvals/withdrawal.ts';
+} from '../src/modules/tracking/approvals/preflight.ts';
+import { reportWeeks, type ApprovedItem } from '../src/modules/tracking/approvals/withdrawal.ts';
 
 /** The pure approval rules: periods, reasons, the fingerprint and the preflight. */
 

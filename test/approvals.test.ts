@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
-import { approvalTestHooks } from '../src/modules/approvals/service.ts';
-import { enterPersonTime, lockPersonTimeForApproval } from '../src/modules/time-entries/lock.ts';
+import { approvalTestHooks } from '../src/modules/tracking/approvals/service.ts';
+import { enterPersonTime, lockPersonTimeForApproval } from '../src/modules/tracking/week/lock.ts';
 import { createTestContext, onPostgres, request, type Caller, type TestContext } from './helpers.ts';
 import { insertEntryRow, patchEntry, postEntry, setNow, setWorkspace } from './fixtures/catalog.ts';
 import { approveAs, freshPerson, makeApprovalWorkspace, rejectAs, statusesOf, submitAs, type ApprovalWorkspace } from './fixtures/approvals.ts';

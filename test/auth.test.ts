@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { loadConfig } from '../src/config.ts';
 import { newId } from '../src/ids.ts';
-import { createKey, revokeKey, rotateKey, ROTATION_OVERLAP_MS } from '../src/modules/credentials/service.ts';
-import { createMember, deactivateMember, updateMember } from '../src/modules/users/admin-service.ts';
+import { createKey, revokeKey, rotateKey, ROTATION_OVERLAP_MS } from '../src/modules/people/credentials/service.ts';
+import { createMember, deactivateMember, updateMember } from '../src/modules/people/users/admin-service.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, issueKey, request, type Caller, type TestContext } from './helpers.ts';
 
 const ME = { method: 'GET' as const, url: '/api/v2/users/me' };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { newId } from '../src/ids.ts';
-import { createWorkspace } from '../src/modules/workspaces/service.ts';
-import { EXCLUDED_TABLES, OMITTED_COLUMNS, RESOURCES, TABLE_USE } from '../src/modules/backup/resources.ts';
-import { expressionFor } from '../src/modules/backup/render.ts';
+import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { EXCLUDED_TABLES, OMITTED_COLUMNS, RESOURCES, TABLE_USE } from '../src/modules/workspace/backup/resources.ts';
+import { expressionFor } from '../src/modules/workspace/backup/render.ts';
 import { addMember, createTestContext, issueKey, request, type Caller, type TestContext } from './helpers.ts';
 import { SENTINELS, seedBackupWorkspace, type Seeded } from './backup-fixtures.ts';
 

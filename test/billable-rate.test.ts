@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../src/db/tenant.ts';
-import { billableRateSql } from '../src/modules/time-entries/queries.ts';
+import { billableRateSql } from '../src/modules/tracking/time/queries.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, type TestContext } from './helpers.ts';
 import { insertClient, insertProject, insertRate, insertTask } from './fixtures/catalog.ts';
 

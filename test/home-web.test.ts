@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
-import { budgetLevel, perCurrency, weekOf } from '../src/modules/home-web/rules.ts';
+import { budgetLevel, perCurrency, weekOf } from '../src/modules/reports/home/rules.ts';
 import { createTestContext, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import { assignTask, assignUser, insertClient, insertEntryRow, insertProject, insertRate, insertTask, makeTimeWorkspace, setNow, setWorkspace, type TimeWorkspace } from './fixtures/catalog.ts';
 

@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { etagOf, checkIfMatch } from '../src/http/etag.ts';
-import { updateMember } from '../src/modules/users/admin-service.ts';
+import { updateMember } from '../src/modules/people/users/admin-service.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, request, type Caller, type TestContext } from './helpers.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
-import type { WorkspaceSettingsInput } from '../src/modules/workspaces/settings.ts';
+import type { WorkspaceSettingsInput } from '../src/modules/workspace/settings/rules.ts';
 import { addMember, createTestContext, type TestContext } from './helpers.ts';
 import {
   apiOf,

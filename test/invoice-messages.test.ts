@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
 import { newId } from '../src/ids.ts';
 import { loadConfig } from '../src/config.ts';
-import { transitionInvoiceForAdmin } from '../src/modules/invoices/admin-service.ts';
-import { invoiceRenderers } from '../src/modules/invoices/pdf.ts';
+import { transitionInvoiceForAdmin } from '../src/modules/billing/invoices/admin-service.ts';
+import { invoiceRenderers } from '../src/modules/billing/invoices/pdf.ts';
 import { createSmtpTransport } from '../src/outbox/mailer.ts';
 import { deliverDueMessages } from '../src/outbox/worker.ts';
 import { MIN_ATTEMPTS, retryDelayMs } from '../src/outbox/retry-policy.ts';
@@ -528,8 +528,9 @@ describe('the server', () => {
       // the Message-ID names the outbox message, at SMTP_FROM's domain (the same on every attempt)
       const job = await running.database.db.selectFrom('outbox').select(['id', 'company_id']).where('company_id', '=', owner.companyId).executeTakeFirstOrThrow();
       expect(headerOf(smtp.received[0].raw, 'Message-ID')).toBe(`<${job.id}.${job.company_id}@served.test>`);
-      const history = await (await call('GET', `/api/v2/invoices/${inv.id}/messages`)).json();
-      expect(history.invoice_messages[0].delivery_status).toBe('sent');
+      // the SMTP server has the mail a moment before the worker records the answer
+      const status = async () => (await (await call('GET', `/api/v2/invoices/${inv.id}/messages`)).json()).invoice_messages[0].delivery_status;
+      await expect.poll(status, { timeout: 10_000 }).toBe('sent');
     } finally {
       await running.close();
       await smtp.close();

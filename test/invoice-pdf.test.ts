@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { newId } from '../src/ids.ts';
-import { invoicePdfRenderer, invoiceRenderers, INVOICE_PDF_RENDERER } from '../src/modules/invoices/pdf.ts';
+import { invoicePdfRenderer, invoiceRenderers, INVOICE_PDF_RENDERER } from '../src/modules/billing/invoices/pdf.ts';
 import { createTestContext, type TestContext } from './helpers.ts';
 import { apiOf, assignUser, billableProject, insertClient, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
 import { withTenant } from '../src/db/tenant.ts';
-import { rateHistory, rateOn } from '../src/modules/rates/service.ts';
-import { createMember, updateMember } from '../src/modules/users/admin-service.ts';
+import { rateHistory, rateOn } from '../src/modules/catalog/rates/service.ts';
+import { createMember, updateMember } from '../src/modules/people/users/admin-service.ts';
 import { addMember, createTestContext, type Caller, type TestContext } from './helpers.ts';
 import { addDays, apiOf, assign, makeProjectWorkspace, uniqueName, workspaceTodayOf, type ProjectWorkspace } from './project-fixtures.ts';
 

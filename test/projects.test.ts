@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etagOf } from '../src/http/etag.ts';
 import { newId } from '../src/ids.ts';
 import { withTenant } from '../src/db/tenant.ts';
-import { rateOn } from '../src/modules/rates/service.ts';
-import { createMember, updateMember } from '../src/modules/users/admin-service.ts';
+import { rateOn } from '../src/modules/catalog/rates/service.ts';
+import { createMember, updateMember } from '../src/modules/people/users/admin-service.ts';
 import { addMember, createTestContext, type Caller, type TestContext } from './helpers.ts';
 import {
   addDays,

@@ -8,7 +8,7 @@ import {
   receiptContentType,
   safeFileName,
   sniffReceipt,
-} from '../src/modules/expenses/receipts.ts';
+} from '../src/modules/tracking/expenses/receipts.ts';
 import {
   insertApprovedTime,
   insertExpenseRow,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../src/db/tenant.ts';
-import { rateOn } from '../src/modules/rates/service.ts';
+import { rateOn } from '../src/modules/catalog/rates/service.ts';
 import {
   addMember,
   createTestContext,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
-import { createMember } from '../src/modules/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/admin-service.ts';
 import { addMember, createTestContext, request, type Caller, type TestContext } from './helpers.ts';
 import {
   ENTRY_FULL_KEYS,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractText } from 'unpdf';
-import { invoiceRenderers } from '../src/modules/invoices/pdf.ts';
+import { invoiceRenderers } from '../src/modules/billing/invoices/pdf.ts';
 import { createSmtpTransport } from '../src/outbox/mailer.ts';
 import { deliverDueMessages } from '../src/outbox/worker.ts';
 import { addMember, createTestContext, request, sessionFor, type Caller, type TestContext } from './helpers.ts';

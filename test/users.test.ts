@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { withTenant } from '../src/db/tenant.ts';
 import { newId } from '../src/ids.ts';
-import { createMember, updateMember } from '../src/modules/users/admin-service.ts';
+import { createMember, updateMember } from '../src/modules/people/users/admin-service.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, issueKey, request, type Caller, type TestContext } from './helpers.ts';
 
 const DIRECTORY_FIELDS = ['first_name', 'id', 'is_active', 'is_contractor', 'last_name', 'roles'];

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { newId } from '../src/ids.ts';
-import { createWorkspace } from '../src/modules/workspaces/service.ts';
-import { setPassword } from '../src/modules/sessions/service.ts';
-import { INVITATION_LIFETIME_MS } from '../src/modules/invitations/service.ts';
-import { ROTATION_OVERLAP_MS } from '../src/modules/credentials/service.ts';
+import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { setPassword } from '../src/modules/people/sessions/service.ts';
+import { INVITATION_LIFETIME_MS } from '../src/modules/people/invitations/service.ts';
+import { ROTATION_OVERLAP_MS } from '../src/modules/people/credentials/service.ts';
 import { LAST_USED_EVERY_MS } from '../src/auth/authenticate.ts';
 import { PAIR_LIMIT, WINDOW_MS, beginSignInAttempt } from '../src/auth/sign-in-throttle.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { addMember, createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
-import { setPassword } from '../src/modules/sessions/service.ts';
+import { setPassword } from '../src/modules/people/sessions/service.ts';
 import { issueLink } from '../src/auth/one-time-links.ts';
 import {
   ACCOUNT_LIMIT,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapEmbedded } from '../src/bootstrap.ts';
-import { DEFAULT_TASKS, getWorkspace, provisionWorkspace, updateWorkspaceSettings } from '../src/modules/workspaces/service.ts';
+import { DEFAULT_TASKS, getWorkspace, provisionWorkspace, updateWorkspaceSettings } from '../src/modules/workspace/settings/service.ts';
 import { addMember, createTestContext, request, type Caller, type TestContext } from './helpers.ts';
 import { setNow } from './fixtures/catalog.ts';
 

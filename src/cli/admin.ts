@@ -3,8 +3,8 @@ import { MANAGER_PERMISSIONS, type DB, type ManagerPermission, type Role, type U
 import { isId } from '../ids.ts';
 import { ApiError } from '../errors.ts';
 import { hashKey, isApiKeyToken } from '../auth/keys.ts';
-import { getWorkspace, listWorkspaces, provisionWorkspace, updateWorkspaceSettings } from '../modules/workspaces/service.ts';
-import { validateSettings, type WorkspaceSettingsInput } from '../modules/workspaces/settings.ts';
+import { getWorkspace, listWorkspaces, provisionWorkspace, updateWorkspaceSettings } from '../modules/workspace/settings/service.ts';
+import { validateSettings, type WorkspaceSettingsInput } from '../modules/workspace/settings/rules.ts';
 import {
   createMember,
   deactivateMember,
@@ -14,9 +14,9 @@ import {
   updateMember,
   validateMemberInput,
   type MemberInput,
-} from '../modules/users/admin-service.ts';
-import { assignTeammate, listTeammates, unassignTeammate } from '../modules/teammates/service.ts';
-import { createKey, listKeys, revokeKey, rotateKey, ROTATION_OVERLAP_MS } from '../modules/credentials/service.ts';
+} from '../modules/people/users/admin-service.ts';
+import { assignTeammate, listTeammates, unassignTeammate } from '../modules/people/teammates/service.ts';
+import { createKey, listKeys, revokeKey, rotateKey, ROTATION_OVERLAP_MS } from '../modules/people/credentials/service.ts';
 import { str, type AdminContext, type Command, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, type Output } from './output.ts';
 import { bool, required, workspaceOption } from './options.ts';

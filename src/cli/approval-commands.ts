@@ -1,8 +1,8 @@
 import { ApiError } from '../errors.ts';
 import { isId } from '../ids.ts';
-import { getWorkspace } from '../modules/workspaces/service.ts';
-import { checkPeriod, checkReason } from '../modules/approvals/preflight.ts';
-import { withdrawApproval } from '../modules/approvals/service.ts';
+import { getWorkspace } from '../modules/workspace/settings/service.ts';
+import { checkPeriod, checkReason } from '../modules/tracking/approvals/preflight.ts';
+import { withdrawApproval } from '../modules/tracking/approvals/service.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
 import { fields, print, UsageError } from './output.ts';

@@ -3,15 +3,15 @@ import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { isIsoDate } from '../time/workspace-time.ts';
-import { getWorkspace } from '../modules/workspaces/service.ts';
-import { presentTask } from '../modules/tasks/presenter.ts';
-import { NEW_TASK, applyTaskInput, type TaskInput } from '../modules/tasks/rules.ts';
-import { createTask, listTasks, resolveTask, updateTask } from '../modules/tasks/service.ts';
-import { presentAssignment, type PresentedAssignment } from '../modules/task-assignments/presenter.ts';
-import { parseAssignmentInput, type AssignmentInput } from '../modules/task-assignments/rules.ts';
-import { assignTask, listTaskAssignments, unassignTask } from '../modules/task-assignments/service.ts';
-import { hourlyRate, rateScope } from '../modules/rates/rules.ts';
-import { listRatesForAdmin, setRateForAdmin } from '../modules/rates/admin-service.ts';
+import { getWorkspace } from '../modules/workspace/settings/service.ts';
+import { presentTask } from '../modules/catalog/tasks/presenter.ts';
+import { NEW_TASK, applyTaskInput, type TaskInput } from '../modules/catalog/tasks/rules.ts';
+import { createTask, listTasks, resolveTask, updateTask } from '../modules/catalog/tasks/service.ts';
+import { presentAssignment, type PresentedAssignment } from '../modules/catalog/task-assignments/presenter.ts';
+import { parseAssignmentInput, type AssignmentInput } from '../modules/catalog/task-assignments/rules.ts';
+import { assignTask, listTaskAssignments, unassignTask } from '../modules/catalog/task-assignments/service.ts';
+import { hourlyRate, rateScope } from '../modules/catalog/rates/rules.ts';
+import { listRatesForAdmin, setRateForAdmin } from '../modules/catalog/rates/admin-service.ts';
 import {
   addProjectAssignment,
   listProjectAssignments,
@@ -20,7 +20,7 @@ import {
   validateProjectAssignmentInput,
   type ProjectAssignmentInput,
   type ProjectAssignmentRow,
-} from '../modules/project-assignments/admin-service.ts';
+} from '../modules/catalog/project-assignments/admin-service.ts';
 import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, withMoney } from './output.ts';

@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
-import { getWorkspace } from '../modules/workspaces/service.ts';
-import { applyCategoryInput, type CategoryInput, type CategoryState } from '../modules/expense-categories/rules.ts';
+import { getWorkspace } from '../modules/workspace/settings/service.ts';
+import { applyCategoryInput, type CategoryInput, type CategoryState } from '../modules/tracking/expense-categories/rules.ts';
 import {
   createCategory,
   listCategories,
   presentCategory,
   resolveCategory,
   updateCategory,
-} from '../modules/expense-categories/service.ts';
+} from '../modules/tracking/expense-categories/service.ts';
 import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, withMoney } from './output.ts';

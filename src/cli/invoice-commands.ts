@@ -1,7 +1,7 @@
 import { isIsoDate } from '../time/workspace-time.ts';
-import { getWorkspace } from '../modules/workspaces/service.ts';
-import { listInvoicesForAdmin, transitionInvoiceForAdmin, type AdminTransition } from '../modules/invoices/admin-service.ts';
-import type { PresentedInvoice } from '../modules/invoices/presenter.ts';
+import { getWorkspace } from '../modules/workspace/settings/service.ts';
+import { listInvoicesForAdmin, transitionInvoiceForAdmin, type AdminTransition } from '../modules/billing/invoices/admin-service.ts';
+import type { PresentedInvoice } from '../modules/billing/invoices/presenter.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
 import { fields, print, table, UsageError, withMoney } from './output.ts';

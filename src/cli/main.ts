@@ -345,7 +345,7 @@ async function serve(config: Config, output: Output): Promise<number> {
       output.out(`Sheaf API listening on ${server.url}/api/v2 (${server.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}); Ctrl-C stops it.`);
       if (webDist) output.out(`Web app on ${server.url}/`);
       if (server.database.kind === 'postgres') {
-        const { countWorkspaces } = await import('../modules/workspaces/service.ts');
+        const { countWorkspaces } = await import('../modules/workspace/settings/service.ts');
         if ((await countWorkspaces(server.database.db)) === 0) {
           output.out('No workspace yet: create one with "sheaf admin workspace create --name NAME" (see docs/cli.md).');
         }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
 import { isId } from '../ids.ts';
-import { getWorkspace } from '../modules/workspaces/service.ts';
+import { getWorkspace } from '../modules/workspace/settings/service.ts';
 import { listOutbox, OUTBOX_STATUSES, retryOutbox, type OutboxListing, type OutboxStatus } from '../outbox/operator.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';

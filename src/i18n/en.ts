@@ -65,7 +65,7 @@ export const en = {
     greeting: 'Hello {{name}},',
     greetingNoName: 'Hello,',
   },
-  /** Approval mails (src/modules/approvals/service.ts). */
+  /** Approval mails (src/modules/tracking/approvals/service.ts). */
   approvalMail: {
     timeEntries_one: '{{count}} time entry',
     timeEntries_other: '{{count}} time entries',
@@ -82,7 +82,7 @@ export const en = {
     reason: 'Reason:\n{{reason}}',
     resubmit: 'Correct them and submit the period again:\n{{link}}',
   },
-  /** The invitation (src/modules/invitations/service.ts). */
+  /** The invitation (src/modules/people/invitations/service.ts). */
   invitationMail: {
     subject: '{{inviter}} invited you to {{workspace}} on Sheaf',
     invited: '{{inviter}} invited you to join {{workspace}} on Sheaf, to track time and expenses.',
@@ -90,14 +90,14 @@ export const en = {
     openWithin_other: 'Open this link within {{count}} days to accept:',
     ignore: 'If you did not expect this invitation, ignore this e-mail.',
   },
-  /** A forgotten password (src/modules/sessions/service.ts). */
+  /** A forgotten password (src/modules/people/sessions/service.ts). */
   passwordResetMail: {
     subject: 'Reset your Sheaf password',
     asked: 'Someone (hopefully you) asked to reset the password of your Sheaf account.',
     openWithin: 'Open this link within an hour to choose a new one:',
     ignore: 'If you did not ask for this, ignore this e-mail: your password stays as it is.',
   },
-  /** A change of the sign-in address (src/modules/profile/service.ts): the link to the new address, the notice to the old one. */
+  /** A change of the sign-in address (src/modules/people/profile/service.ts): the link to the new address, the notice to the old one. */
   emailChangeMail: {
     subject: 'Confirm your new Sheaf e-mail address',
     asked: 'You asked to sign in to Sheaf with {{newEmail}} instead of {{oldEmail}}.',

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
-import { audit } from '../modules/audit/service.ts';
+import { audit } from '../modules/workspace/audit/service.ts';
 import type { MailMessage } from './enqueue.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.ts';
-import { applyClientInput, archiveTransition, changedColumns, EMPTY_CLIENT, percentage } from '../../src/modules/clients/rules.ts';
-import { contactValues } from '../../src/modules/contacts/rules.ts';
+import { applyClientInput, archiveTransition, changedColumns, EMPTY_CLIENT, percentage } from '../../src/modules/catalog/clients/rules.ts';
+import { contactValues } from '../../src/modules/catalog/contacts/rules.ts';
 
 const fieldOf = (fn: () => unknown) => {
   try {

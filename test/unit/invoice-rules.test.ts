@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { entryRoundedHours, groupExpenses, groupTime, invoiceableStatuses } from '../../src/modules/invoices/import.ts';
-import { fileSafe, formatMoney, formatQuantity } from '../../src/modules/invoices/format.ts';
-import { patchDue, resolveDue, termLabel } from '../../src/modules/invoices/rules.ts';
-import type { ImportableEntry, ImportableExpense } from '../../src/modules/invoices/queries.ts';
+import { entryRoundedHours, groupExpenses, groupTime, invoiceableStatuses } from '../../src/modules/billing/invoices/import.ts';
+import { fileSafe, formatMoney, formatQuantity } from '../../src/modules/billing/invoices/format.ts';
+import { patchDue, resolveDue, termLabel } from '../../src/modules/billing/invoices/rules.ts';
+import type { ImportableEntry, ImportableExpense } from '../../src/modules/billing/invoices/queries.ts';
 
 const noTerms = { payment_terms: null, payment_days: null };
 

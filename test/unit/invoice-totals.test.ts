@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { minorUnitDigits } from '../../src/money.ts';
-import { computeTotals } from '../../src/modules/invoices/totals.ts';
+import { computeTotals } from '../../src/modules/billing/invoices/totals.ts';
 
 const line = (quantity: string, unit_price: string, extra: Partial<{ effect: 'charge' | 'credit'; taxed: boolean; taxed2: boolean }> = {}) => ({
   quantity,

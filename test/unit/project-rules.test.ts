@@ -7,8 +7,8 @@ import {
   commercialFieldsIn,
   newProjectState,
   type ProjectInput,
-} from '../../src/modules/projects/rules.ts';
-import { FROM_THE_START, shownEffectiveFrom } from '../../src/modules/rates/rules.ts';
+} from '../../src/modules/catalog/projects/rules.ts';
+import { FROM_THE_START, shownEffectiveFrom } from '../../src/modules/catalog/rates/rules.ts';
 
 const fieldOf = (fn: () => unknown) => {
   try {

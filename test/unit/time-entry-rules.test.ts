@@ -17,8 +17,8 @@ import {
   secondsToHoursNumber,
   timerStart,
   weekEndOf,
-} from '../../src/modules/time-entries/rules.ts';
-import { weeksOf } from '../../src/modules/time-entries/lock.ts';
+} from '../../src/modules/tracking/time/rules.ts';
+import { weeksOf } from '../../src/modules/tracking/week/lock.ts';
 
 const err = (value: unknown) => (isRuleError(value) ? value : null);
 

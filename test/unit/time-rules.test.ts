@@ -8,7 +8,7 @@ import {
   wallClockOf,
   wallClockSeconds,
   weekStartOf,
-} from '../../src/modules/time-entries/rules.ts';
+} from '../../src/modules/tracking/time/rules.ts';
 
 describe('time rules', () => {
   it('converts between seconds and decimal hours without floats', () => {

@@ -7,10 +7,10 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import type { DB, Role } from '../../src/db/types.ts';
-import { createMember, deactivateMember } from '../../src/modules/users/admin-service.ts';
-import { createWorkspace } from '../../src/modules/workspaces/service.ts';
+import { createMember, deactivateMember } from '../../src/modules/people/users/admin-service.ts';
+import { createWorkspace } from '../../src/modules/workspace/settings/service.ts';
 import { issueLink } from '../../src/auth/one-time-links.ts';
-import { setPassword } from '../../src/modules/sessions/service.ts';
+import { setPassword } from '../../src/modules/people/sessions/service.ts';
 import { createSession, SESSION_COOKIE } from '../../src/auth/sessions.ts';
 import { copyTemplate } from './global-setup.ts';
 import { startSmtp, type Received } from '../fixtures/smtp.ts';
@@ -112,7 +112,7 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
           // As `sheaf serve` runs it (src/server.ts), polling often so a test waits little.
           const { createSmtpTransport } = await import('../../src/outbox/mailer.ts');
           const { startOutboxWorker } = await import('../../src/outbox/worker.ts');
-          const { invoiceRenderers } = await import('../../src/modules/invoices/pdf.ts');
+          const { invoiceRenderers } = await import('../../src/modules/billing/invoices/pdf.ts');
           const transport = createSmtpTransport(config.smtpUrl!, { from: config.smtpFrom });
           // With the invoice PDF renderer, as src/server.ts: an invoice e-mail carries its PDF.
           const stop = startOutboxWorker({ db: database.db, transport, renderers: { ...invoiceRenderers }, clock: clock.now, log: app.log }, 200);

@@ -1,8 +1,8 @@
 import { expect, signIn, test, type SheafServer } from './fixtures.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
-import { createMember } from '../../src/modules/users/admin-service.ts';
-import { createWorkspace } from '../../src/modules/workspaces/service.ts';
-import { FIRST_OWNER_EMAIL } from '../../src/modules/users/email.ts';
+import { createMember } from '../../src/modules/people/users/admin-service.ts';
+import { createWorkspace } from '../../src/modules/workspace/settings/service.ts';
+import { FIRST_OWNER_EMAIL } from '../../src/modules/people/users/email.ts';
 import { issueLink } from '../../src/auth/one-time-links.ts';
 
 // Issue 21, item 3. A real SMTP sink and the outbox worker: the confirmation link travels by e-mail.

@@ -19,7 +19,7 @@ import { StaleAlert } from './StaleAlert.tsx';
 import { PAYMENT_TERMS, type PaymentTerms } from './terms.ts';
 import { useClientTexts } from './texts.ts';
 
-/** Every writable property of a client (src/modules/clients/routes.ts); an error naming another goes above the form. */
+/** Every writable property of a client (src/modules/catalog/clients/routes.ts); an error naming another goes above the form. */
 const FIELDS = ['name', 'address', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'is_active'] as const;
 
 const PERCENT = { maximumFractionDigits: 4 };

@@ -11,7 +11,7 @@ import { TextField } from '../../ui/TextField.tsx';
 import { contactsQuery, useCreateContact, type Client, type Contact, type ContactCreate } from './api.ts';
 import { useClientTexts } from './texts.ts';
 
-/** The contact fields the API takes (src/modules/contacts/routes.ts), in the form's order. */
+/** The contact fields the API takes (src/modules/catalog/contacts/routes.ts), in the form's order. */
 const FIELDS = ['first_name', 'last_name', 'title', 'email', 'phone_office', 'phone_mobile', 'fax'] as const;
 type Field = (typeof FIELDS)[number];
 

@@ -1,6 +1,6 @@
 import type { Translate } from '../../ui/i18n.ts';
 
-/** The API's payment terms (src/modules/clients/rules.ts PAYMENT_TERMS); their names are in texts.ts (`terms.*`). */
+/** The API's payment terms (src/modules/catalog/clients/rules.ts PAYMENT_TERMS); their names are in texts.ts (`terms.*`). */
 export const PAYMENT_TERMS = ['upon_receipt', 'net_15', 'net_30', 'net_45', 'net_60', 'custom'] as const;
 
 export type PaymentTerms = (typeof PAYMENT_TERMS)[number];

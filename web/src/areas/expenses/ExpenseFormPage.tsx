@@ -36,7 +36,7 @@ import { useExpenseTexts } from './texts.ts';
 /** The API's fields the form shows; an error naming another goes above the form. */
 const FIELDS = ['project_id', 'expense_category_id', 'spent_date', 'total_cost', 'units', 'notes', 'billable', 'receipt'] as const;
 
-/** What the API takes as a receipt (src/modules/expenses/receipts.ts); the server checks the bytes. */
+/** What the API takes as a receipt (src/modules/tracking/expenses/receipts.ts); the server checks the bytes. */
 const RECEIPT_ACCEPT = ['image/*', 'application/pdf'];
 const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;
 const acceptable = (file: File) => file.type === 'application/pdf' || file.type.startsWith('image/') || file.type === '';

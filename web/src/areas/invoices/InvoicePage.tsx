@@ -23,7 +23,7 @@ import { useInvoiceTexts } from './texts.ts';
 // pdf.js is large: its chunk loads when the preview is asked for, never with the page.
 const PdfPreview = lazy(() => import('./PdfPreview.tsx'));
 
-/** The API's payment terms (src/modules/clients/rules.ts PAYMENT_TERMS); their names are in texts.ts (`terms.*`). */
+/** The API's payment terms (src/modules/catalog/clients/rules.ts PAYMENT_TERMS); their names are in texts.ts (`terms.*`). */
 const TERMS = ['upon_receipt', 'net_15', 'net_30', 'net_45', 'net_60', 'custom'] as const;
 const isTerm = (term: string): term is (typeof TERMS)[number] => (TERMS as readonly string[]).includes(term);
 

@@ -1,4 +1,4 @@
-import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, kindLabel } from '../../../../src/modules/invoices/kinds.ts';
+import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, kindLabel } from '../../../../src/modules/billing/invoices/kinds.ts';
 import type { Translate } from '../../ui/i18n.ts';
 
 /** The kind a typed line starts with: the API's value, which the PDF prints in the client's language. */
@@ -9,7 +9,7 @@ type KindTexts = { kinds: { service: string; expense: string } };
 /**
  * A line's kind as the person reads it: the kinds Sheaf writes itself (the import's
  * `SERVICE`, a typed line's `Service`, an imported `Expense`) in the person's language,
- * as the PDF prints them in the client's (src/modules/invoices/rules.ts translatedKind);
+ * as the PDF prints them in the client's (src/modules/billing/invoices/rules.ts translatedKind);
  * any other kind as typed.
  */
 export function kindText(t: Translate<KindTexts>, kind: string): string {

@@ -1,0 +1,269 @@
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../../auth/principal.ts';
+import type { DB } from '../../../db/types.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { badRequest, conflict } from '../../../errors.ts';
+import { fetchPage, type PageParams } from '../../../http/pagination.ts';
+import { newId } from '../../../ids.ts';
+import { enqueueMail, type MailAddress, type MailAttachment } from '../../../outbox/enqueue.ts';
+import { todayIn } from '../../../time/workspace-time.ts';
+import { audit } from '../../workspace/audit/service.ts';
+import { formatDate, formatMoney, pdfFilename } from './format.ts';
+import { INVOICE_PDF_RENDERER } from './pdf.ts';
+import { presentMessage, type MessageRow, type PresentedMessage } from './presenter.ts';
+import { findClient, loadWorkspace, receiptsOf, touchInvoice } from './queries.ts';
+import { translator } from '../../../i18n/index.ts';
+import { assertNoNul, isEmail, type MessageEvent } from './rules.ts';
+import { assertMayUseInvoices, loadInvoice } from './service.ts';
+
+/**
+ * Invoice messages (sends, reminders, thank-yous). A message is recorded in
+ * `invoice_messages`, its e-mail in the outbox, and the state change (draft →
+ * open on `send`) in one transaction: the three exist together or not at all,
+ * and the outbox worker delivers the e-mail afterwards (with retries), rendering
+ * the PDF at delivery time.
+ *
+ * State rules: `send` needs a draft (which becomes open) or an open invoice (a
+ * resend; it stays open); `reminder` an open invoice with an amount due;
+ * `thank_you` a paid invoice. Anything else is 409.
+ */
+
+export const OUTBOX_KIND = 'invoice_message';
+export const SUBJECT_MAX = 998;
+export const BODY_MAX = 20_000;
+export const RECIPIENTS_MAX = 50;
+export const NAME_MAX = 255;
+
+export interface Recipient {
+  email: string;
+  name?: string | null;
+}
+
+export interface MessageInput {
+  event_type?: MessageEvent;
+  recipients: Recipient[];
+  cc_recipients?: Recipient[];
+  subject?: string | null;
+  body?: string | null;
+  attach_pdf?: boolean;
+  attach_expense_receipts?: boolean;
+  send_me_a_copy?: boolean;
+}
+
+function recipientList(field: string, list: Recipient[] | undefined, required: boolean): MailAddress[] {
+  if (list === undefined || list.length === 0) {
+    if (required) throw badRequest(`${field} needs at least one recipient with an email.`, { field });
+    return [];
+  }
+  if (list.length > RECIPIENTS_MAX) throw badRequest(`${field} takes at most ${RECIPIENTS_MAX} recipients.`, { field });
+  return list.map((r, i) => {
+    const at = `${field}.${i}`;
+    assertNoNul(`${at}.email`, r.email);
+    const email = r.email.trim();
+    if (!isEmail(email)) throw badRequest(`${at}.email is not a valid e-mail address.`, { field: `${at}.email` });
+    const name = r.name?.trim() || null;
+    // A name is one line of a header: control characters (NUL, line breaks) are refused.
+    // eslint-disable-next-line no-control-regex
+    if (name && /[\u0000-\u001f\u007f]/.test(name)) throw badRequest(`${at}.name must be a single line of text.`, { field: `${at}.name` });
+    if (name && name.length > NAME_MAX) throw badRequest(`${at}.name must be at most ${NAME_MAX} characters.`, { field: `${at}.name` });
+    return { email, name };
+  });
+}
+
+/** Checks a message body without the database (400 naming the field). */
+export function validateMessage(input: MessageInput) {
+  const event: MessageEvent = input.event_type ?? 'send';
+  const to = recipientList('recipients', input.recipients, true);
+  if (event === 'thank_you' && input.cc_recipients && input.cc_recipients.length > 0) {
+    throw badRequest('cc_recipients are not allowed on a thank_you message.', { field: 'cc_recipients' });
+  }
+  const cc = recipientList('cc_recipients', input.cc_recipients, false);
+  assertNoNul('subject', input.subject);
+  assertNoNul('body', input.body);
+  const subject = input.subject?.trim() || null;
+  if (subject && subject.length > SUBJECT_MAX) throw badRequest(`subject must be at most ${SUBJECT_MAX} characters.`, { field: 'subject' });
+  // Line breaks in a subject would be header injection; a subject is one line.
+  if (subject && /[\r\n]/.test(subject)) throw badRequest('subject must be a single line.', { field: 'subject' });
+  const body = input.body?.trim() ? input.body : null;
+  if (body && body.length > BODY_MAX) throw badRequest(`body must be at most ${BODY_MAX} characters.`, { field: 'body' });
+  return {
+    event,
+    to,
+    cc,
+    subject,
+    body,
+    attachPdf: input.attach_pdf ?? true,
+    attachReceipts: input.attach_expense_receipts ?? true,
+    sendMeACopy: input.send_me_a_copy ?? false,
+  };
+}
+
+interface Letter {
+  clientName: string;
+  workspaceName: string;
+  number: string;
+  amount: string;
+  dueAmount: string;
+  currency: string;
+  dueDate: string;
+  subject: string | null;
+  overdue: boolean;
+  attachPdf: boolean;
+  /** The client's language (src/i18n): the default subject and body are written in it. */
+  language: string;
+}
+
+export function defaultSubject(event: MessageEvent, l: Letter): string {
+  const t = translator(l.language);
+  const names = { number: l.number, workspace: l.workspaceName };
+  switch (event) {
+    case 'send':
+      return t('invoiceMail.sendSubject', names);
+    case 'reminder':
+      return t(l.overdue ? 'invoiceMail.reminderSubjectOverdue' : 'invoiceMail.reminderSubjectDue', names);
+    case 'thank_you':
+      return t('invoiceMail.thankYouSubject', names);
+  }
+}
+
+export function defaultBody(event: MessageEvent, l: Letter): string {
+  const t = translator(l.language);
+  const date = formatDate(l.dueDate, l.language);
+  const attached = l.attachPdf ? ` ${t('invoiceMail.attached')}` : '';
+  const about = l.subject ? `\n\n${t('invoiceMail.about', { subject: l.subject })}` : '';
+  const lines = {
+    send: t('invoiceMail.send', { number: l.number, amount: formatMoney(l.amount, l.currency, { language: l.language }), date }) + attached,
+    reminder:
+      t(l.overdue ? 'invoiceMail.reminderOverdue' : 'invoiceMail.reminderDue', { number: l.number, date, amount: formatMoney(l.dueAmount, l.currency, { language: l.language }) }) +
+      attached,
+    thank_you: t('invoiceMail.thankYou', { number: l.number }),
+  }[event];
+  return `${t('invoiceMail.greeting', { client: l.clientName })}\n\n${lines}${about}\n\n${t('invoiceMail.closing')}\n${l.workspaceName}\n`;
+}
+
+function messageSelect(trx: Tx, companyId: string) {
+  return trx
+    .selectFrom('invoice_messages as m')
+    .leftJoin('outbox as o', (j) => j.onRef('o.company_id', '=', 'm.company_id').onRef('o.id', '=', 'm.outbox_id'))
+    .leftJoin('users as u', 'u.id', 'm.sent_by')
+    .select([
+      'm.id',
+      'm.invoice_id',
+      'm.event_type',
+      'm.recipients',
+      'm.cc_recipients',
+      'm.subject',
+      'm.body',
+      'm.attach_pdf',
+      'm.attach_expense_receipts',
+      'm.send_me_a_copy',
+      'm.sent_by',
+      'u.first_name as sender_first_name',
+      'u.last_name as sender_last_name',
+      'u.email as sender_email',
+      'm.created_at',
+      'o.status as delivery_status',
+      'o.attempts as delivery_attempts',
+      'o.sent_at as delivered_at',
+      'o.last_error as delivery_error',
+    ])
+    .where('m.company_id', '=', companyId);
+}
+
+/** POST /invoices/:id/messages. */
+export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: string, input: MessageInput, now: Date): Promise<PresentedMessage> {
+  assertMayUseInvoices(p);
+  const m = validateMessage(input);
+  return withTenant(db, p.companyId, async (trx) => {
+    const { row, body: invoice } = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
+    const workspace = (await loadWorkspace(trx, p.companyId))!;
+    if (m.event === 'send' && row.state !== 'draft' && row.state !== 'open') {
+      throw conflict(`A ${row.state} invoice cannot be sent; only draft and open invoices can.`, { state: row.state });
+    }
+    if (m.event === 'reminder' && (row.state !== 'open' || invoice.due_amount <= 0)) {
+      throw conflict(`Reminders are for open invoices with an amount due; this one is ${row.state}.`, { state: row.state });
+    }
+    if (m.event === 'thank_you' && row.state !== 'paid') {
+      throw conflict(`A thank-you is for paid invoices; this one is ${row.state}.`, { state: row.state });
+    }
+
+    const letter: Letter = {
+      clientName: row.client_name,
+      workspaceName: workspace.name,
+      number: row.number,
+      amount: String(invoice.amount),
+      dueAmount: String(invoice.due_amount),
+      currency: row.currency,
+      dueDate: row.due_date,
+      subject: row.subject,
+      overdue: todayIn(workspace.timezone, now) > row.due_date,
+      attachPdf: m.attachPdf,
+      language: (await findClient(trx, p.companyId, row.client_id))?.language ?? 'en',
+    };
+    const subject = m.subject ?? defaultSubject(m.event, letter);
+    const text = m.body ?? defaultBody(m.event, letter);
+    const attachments: MailAttachment[] = [];
+    if (m.attachPdf) {
+      attachments.push({ filename: pdfFilename(row.number), content_type: 'application/pdf', render: INVOICE_PDF_RENDERER, params: { invoice_id: row.id } });
+    }
+    if (m.attachReceipts) {
+      for (const f of await receiptsOf(trx, p.companyId, row.id)) attachments.push({ filename: f.filename, content_type: f.content_type, file_id: f.id });
+    }
+    const sender: MailAddress = { email: p.email, name: `${p.firstName} ${p.lastName}`.trim() || null };
+    const outboxId = await enqueueMail(trx, p.companyId, OUTBOX_KIND, {
+      to: m.to,
+      cc: m.cc,
+      bcc: m.sendMeACopy ? [sender] : [],
+      reply_to: sender,
+      subject,
+      text,
+      attachments,
+    }, now);
+
+    const messageId = newId(now.getTime());
+    await trx
+      .insertInto('invoice_messages')
+      .values({
+        company_id: p.companyId,
+        id: messageId,
+        invoice_id: row.id,
+        event_type: m.event,
+        recipients: JSON.stringify(m.to),
+        cc_recipients: JSON.stringify(m.cc),
+        subject,
+        body: text,
+        attach_pdf: m.attachPdf,
+        attach_expense_receipts: m.attachReceipts,
+        send_me_a_copy: m.sendMeACopy,
+        sent_by: p.userId,
+        outbox_id: outboxId,
+        created_at: now,
+      })
+      .execute();
+    if (m.event === 'send') {
+      await touchInvoice(trx, p.companyId, row.id, { state: 'open', sent_at: row.sent_at ?? now }, now);
+    }
+    await audit(trx, {
+      companyId: p.companyId,
+      actorUserId: p.userId,
+      credentialId: p.credentialId,
+      action: `invoice.${m.event}`,
+      subjectType: 'invoice',
+      subjectId: row.id,
+      details: { message_id: messageId, from_state: row.state, recipients: m.to.map((r) => r.email) },
+    });
+    const saved = await messageSelect(trx, p.companyId).where('m.id', '=', messageId).executeTakeFirstOrThrow();
+    return presentMessage(saved as MessageRow);
+  });
+}
+
+/** GET /invoices/:id/messages: the invoice's message history, oldest first, with each e-mail's delivery state. */
+export async function listInvoiceMessages(db: Kysely<DB>, p: Principal, id: string, page: PageParams) {
+  assertMayUseInvoices(p);
+  return withTenant(db, p.companyId, async (trx) => {
+    const { row } = await loadInvoice(trx, p.companyId, id, { visibleTo: p });
+    const query = messageSelect(trx, p.companyId).where('m.invoice_id', '=', row.id).orderBy('m.created_at').orderBy('m.id');
+    const { rows, total } = await fetchPage(query, page);
+    return { messages: (rows as MessageRow[]).map(presentMessage), total };
+  });
+}

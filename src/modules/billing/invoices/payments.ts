@@ -1,0 +1,54 @@
+import { Decimal } from 'decimal.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../db/types.ts';
+import { withTenant } from '../../../db/tenant.ts';
+import { badRequest, conflict } from '../../../errors.ts';
+import { minorUnitDigits } from '../../../money.ts';
+import { isWorkDate } from '../../../time/workspace-time.ts';
+import { audit } from '../../workspace/audit/service.ts';
+import { insertPayment, touchInvoice } from './queries.ts';
+import { invoiceTotals, type PresentedInvoice } from './presenter.ts';
+import { loadInvoice } from './service.ts';
+
+/**
+ * A payment recorded by an administrator in the web app (issue 16 item 6; the
+ * API records none). Like `sheaf admin invoice mark-paid`, but any amount up to
+ * what is due: partial payments add up, and the one that brings the amount due
+ * to zero marks the invoice paid. Only open invoices take payments; more than
+ * is due is refused rather than stored as a credit nobody can see.
+ */
+export async function recordPayment(
+  db: Kysely<DB>,
+  companyId: string,
+  invoiceId: string,
+  input: { amount: string; paid_date: string; notes?: string | null },
+  { now, actorId }: { now: Date; actorId: string },
+): Promise<PresentedInvoice> {
+  return withTenant(db, companyId, async (trx) => {
+    const { row, lines } = await loadInvoice(trx, companyId, invoiceId, { lock: true });
+    if (row.state !== 'open') {
+      const hint = row.state === 'draft' ? ' Send it first.' : '';
+      throw conflict(`Payments are recorded on open invoices; this one is ${row.state}.${hint}`, { state: row.state });
+    }
+    if (!isWorkDate(input.paid_date)) throw badRequest('paid_date must be a date (YYYY-MM-DD).', { field: 'paid_date' });
+    const amount = new Decimal(input.amount);
+    const digits = minorUnitDigits(row.currency);
+    if (!amount.gt(0) || amount.decimalPlaces() > digits) {
+      throw badRequest(`amount must be more than 0, with at most ${digits} decimal places in ${row.currency}.`, { field: 'amount' });
+    }
+    const due = invoiceTotals(row, lines).dueAmount; // exact, never through a JSON number
+    if (amount.gt(due)) throw badRequest(`amount is more than the ${due.toFixed(digits)} ${row.currency} due.`, { field: 'amount' });
+    await insertPayment(trx, companyId, row.id, { amount: amount.toFixed(), paid_date: input.paid_date, notes: input.notes ?? null, now });
+    const paidInFull = amount.eq(due);
+    await touchInvoice(trx, companyId, row.id, paidInFull ? { state: 'paid', paid_at: now } : {}, now);
+    await audit(trx, {
+      companyId,
+      actorUserId: actorId,
+      action: paidInFull ? 'invoice.paid' : 'invoice.payment_recorded',
+      subjectType: 'invoice',
+      subjectId: row.id,
+      details: { payment: amount.toFixed(), paid_date: input.paid_date },
+    });
+    return (await loadInvoice(trx, companyId, row.id)).body;
+  });
+}

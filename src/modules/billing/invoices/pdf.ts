@@ -1,0 +1,374 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { Kysely } from 'kysely';
+import PDFDocument from 'pdfkit';
+import type { Principal } from '../../../auth/principal.ts';
+import type { DB } from '../../../db/types.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { notFound } from '../../../errors.ts';
+import type { Renderer } from '../../../outbox/worker.ts';
+import { formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
+import { invoiceTotals } from './presenter.ts';
+import { findClient, loadWorkspace, type InvoiceRow, type LineRow } from './queries.ts';
+import { termLabel, translatedKind } from './rules.ts';
+import { documentLocale, translator } from '../../../i18n/index.ts';
+import { assertMayUseInvoices, loadInvoice } from './service.ts';
+import type { Totals } from './totals.ts';
+
+/**
+ * The invoice as a PDF (pdfkit): workspace and client names and addresses,
+ * number, dates, payment terms, purchase order, subject, the lines (type,
+ * description, quantity, unit price, amount; credits negative), subtotal,
+ * discount, taxes, total, payments, amount due and notes, with a "page i of n"
+ * footer. Letter paper for USD and CAD invoices, A4 otherwise.
+ *
+ * Text uses DejaVu Sans when the system has it (full Latin, Greek, Cyrillic and
+ * currency symbols); otherwise the built-in Helvetica, which only encodes
+ * Windows-1252, so other characters are printed as "?" rather than garbled.
+ */
+
+export const INVOICE_PDF_RENDERER = 'invoice_pdf';
+
+export interface InvoiceDocument {
+  invoice: InvoiceRow;
+  lines: LineRow[];
+  workspace: { name: string; address: string | null; sender_email?: string | null; sender_phone?: string | null; tax_id?: string | null };
+  client: { name: string; address: string | null; language: string };
+}
+
+/** The invoice and what its document prints; with `visibleTo`, only an invoice in that principal's reach. */
+export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId: string, visibleTo?: Principal): Promise<InvoiceDocument> {
+  const { row, lines } = await loadInvoice(trx, companyId, invoiceId, { visibleTo });
+  const workspace = await loadWorkspace(trx, companyId);
+  const client = await findClient(trx, companyId, row.client_id);
+  if (!workspace || !client) throw notFound('invoice');
+  const { name, address, sender_email, sender_phone, tax_id } = workspace;
+  return { invoice: row, lines, workspace: { name, address, sender_email, sender_phone, tax_id }, client: { name: client.name, address: client.address, language: client.language } };
+}
+
+/** GET /invoices/:id/pdf: the document and its download name. */
+export async function getInvoicePdf(db: Kysely<DB>, p: Principal, id: string): Promise<{ pdf: Buffer; filename: string }> {
+  assertMayUseInvoices(p);
+  const doc = await withTenant(db, p.companyId, (trx) => loadInvoiceDocument(trx, p.companyId, id, p));
+  return { pdf: await renderInvoicePdf(doc), filename: pdfFilename(doc.invoice.number) };
+}
+
+/** The outbox renderer: the invoice PDF attached to a message, rendered at delivery time. */
+export const invoicePdfRenderer: Renderer = async (db, companyId, params) => {
+  const doc = await withTenant(db, companyId, (trx) => loadInvoiceDocument(trx, companyId, params.invoice_id));
+  return renderInvoicePdf(doc);
+};
+
+/** Every renderer the invoice area provides to the outbox worker. */
+export const invoiceRenderers: Record<string, Renderer> = { [INVOICE_PDF_RENDERER]: invoicePdfRenderer };
+
+// ---------------------------------------------------------------- fonts
+
+const DEJAVU_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/dejavu', '/usr/share/fonts/TTF', '/usr/local/share/fonts'];
+
+interface Fonts {
+  regular: string | Buffer;
+  bold: string | Buffer;
+  unicode: boolean;
+}
+
+let fonts: Fonts | undefined;
+
+function loadFonts(): Fonts {
+  if (fonts) return fonts;
+  for (const dir of DEJAVU_DIRS) {
+    const regular = `${dir}/DejaVuSans.ttf`;
+    const bold = `${dir}/DejaVuSans-Bold.ttf`;
+    if (existsSync(regular) && existsSync(bold)) {
+      try {
+        fonts = { regular: readFileSync(regular), bold: readFileSync(bold), unicode: true };
+        return fonts;
+      } catch {
+        // unreadable: fall through to the built-in fonts
+      }
+    }
+  }
+  fonts = { regular: 'Helvetica', bold: 'Helvetica-Bold', unicode: false };
+  return fonts;
+}
+
+/** Characters Windows-1252 (the built-in fonts' encoding) has beyond Latin-1. */
+const CP1252_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+
+function winAnsi(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    out += c === 10 || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xff) || CP1252_EXTRA.has(ch) ? ch : c === 9 ? ' ' : c === 0x202f ? '\u00a0' : '?';
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- long words
+
+/** Longer runs of non-space characters are measured; shorter ones always fit a column. */
+const LONG_WORD = 12;
+const HAS_LONG_WORD = new RegExp(`\\S{${LONG_WORD}}`);
+const LONG_WORDS = new RegExp(`\\S{${LONG_WORD},}`, 'g');
+
+/**
+ * Hard-breaks words wider than `width` (in the document's current font and
+ * size) into pieces that fit, joined by line breaks. pdfkit breaks such a word
+ * itself, but by re-measuring ever shorter prefixes: a 10,000-character word
+ * took seconds to lay out (quadratic); measured here one character at a time
+ * (cached), it is linear.
+ */
+export function breakLongWords(doc: PDFKit.PDFDocument, text: string, width: number): string {
+  if (!HAS_LONG_WORD.test(text)) return text;
+  const state = doc as unknown as { _font?: { name?: string }; _fontSize?: number };
+  const key = `${state._font?.name ?? ''}|${state._fontSize ?? 0}|`;
+  const limit = width * 0.98;
+  return text.replace(LONG_WORDS, (word) => {
+    if (doc.widthOfString(word) <= limit) return word;
+    const pieces: string[] = [];
+    let piece = '';
+    let used = 0;
+    for (const ch of word) {
+      const w = charWidth(doc, key, ch);
+      if (piece && used + w > limit) {
+        pieces.push(piece);
+        piece = '';
+        used = 0;
+      }
+      piece += ch;
+      used += w;
+    }
+    if (piece) pieces.push(piece);
+    return pieces.join('\n');
+  });
+}
+
+const charWidths = new Map<string, number>();
+
+function charWidth(doc: PDFKit.PDFDocument, fontKey: string, ch: string): number {
+  const k = fontKey + ch;
+  let w = charWidths.get(k);
+  if (w === undefined) {
+    w = doc.widthOfString(ch);
+    if (charWidths.size < 50_000) charWidths.set(k, w);
+  }
+  return w;
+}
+
+// ---------------------------------------------------------------- layout
+
+const INK = '#1f2328';
+const MUTED = '#6b7280';
+const RULE = '#d0d7de';
+const BAND = '#f3f4f6';
+
+export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
+  const f = loadFonts();
+  const encode = f.unicode ? (s: string) => s : winAnsi;
+  const inv = d.invoice;
+  const totals: Totals = invoiceTotals(inv, d.lines);
+  // The document speaks the client's language (labels, dates, numbers); what people typed prints as typed.
+  const language = d.client.language;
+  const tr = translator(language);
+  const money = (v: { toFixed(): string } | string, opts?: { unitPrice?: boolean }) =>
+    encode(formatMoney(typeof v === 'string' ? v : v.toFixed(), inv.currency, { ...opts, language }));
+  const date = (x: string) => formatDate(x, language);
+  const percent = (x: string) => formatPercent(x, language);
+  const size = inv.currency === 'USD' || inv.currency === 'CAD' ? 'LETTER' : 'A4';
+
+  const doc = new PDFDocument({
+    size,
+    margins: { top: 50, bottom: 60, left: 50, right: 50 },
+    bufferPages: true,
+    info: { Title: tr('invoice.title', { number: inv.number }), Author: d.workspace.name, Subject: inv.subject ?? tr('invoice.title', { number: inv.number }) },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Uint8Array) => chunks.push(Buffer.from(c)));
+  const finished = new Promise<void>((resolve, reject) => {
+    doc.on('end', () => resolve());
+    doc.on('error', reject);
+  });
+  doc.registerFont('body', f.regular as never);
+  doc.registerFont('bold', f.bold as never);
+  /** Text for the document: encoded for the font; with a width, long words broken to fit it (set the font first). */
+  const t = (s: string, fitWidth?: number) => (fitWidth === undefined ? encode(s) : breakLongWords(doc, encode(s), fitWidth));
+
+  const left = doc.page.margins.left;
+  const right = doc.page.width - doc.page.margins.right;
+  const width = right - left;
+  const bottom = () => doc.page.height - doc.page.margins.bottom;
+
+  // -- header: the workspace (left), "INVOICE" and the facts (right)
+  doc.fillColor(INK).font('bold').fontSize(16);
+  doc.text(t(d.workspace.name, width * 0.42), left, 50, { width: width * 0.42 });
+  if (d.workspace.address) {
+    doc.font('body').fontSize(9).fillColor(MUTED);
+    doc.text(t(d.workspace.address, width * 0.42), { width: width * 0.42 });
+  }
+  // The sender details the workspace settings hold (a tax number is required on invoices in many countries).
+  const sender = [d.workspace.sender_email, d.workspace.sender_phone, d.workspace.tax_id ? tr('invoice.taxId', { id: d.workspace.tax_id }) : null];
+  for (const line of sender.filter((x): x is string => Boolean(x))) {
+    doc.font('body').fontSize(9).fillColor(MUTED);
+    doc.text(t(line, width * 0.42), { width: width * 0.42 });
+  }
+  const leftBottom = doc.y;
+
+  const factsX = left + width * 0.45;
+  const factsW = right - factsX;
+  doc.fillColor(INK).font('bold').fontSize(22).text(t(tr('invoice.heading')), factsX, 46, { width: factsW, align: 'right' });
+  doc.moveDown(0.3);
+  const facts: Array<[string, string]> = [
+    [tr('invoice.number'), inv.number],
+    [tr('invoice.issueDate'), date(inv.issue_date)],
+    [tr('invoice.dueDate'), date(inv.due_date)],
+    [tr('invoice.paymentTerms'), termLabel(inv.payment_term, inv.issue_date, inv.due_date, language)],
+  ];
+  if (inv.purchase_order) facts.push([tr('invoice.purchaseOrder'), inv.purchase_order]);
+  if (inv.service_period_start || inv.service_period_end) {
+    facts.push([tr('invoice.servicePeriod'), [inv.service_period_start, inv.service_period_end].map((x) => (x ? date(x) : '…')).join(' – ')]);
+  } else if (inv.period_start || inv.period_end) {
+    facts.push([tr('invoice.period'), [inv.period_start, inv.period_end].map((x) => (x ? date(x) : '…')).join(' – ')]);
+  }
+  let y = doc.y;
+  // The label column is as wide as its longest label (German ones are longer), within half the column.
+  doc.font('body').fontSize(9);
+  const labelW = Math.min(factsW / 2, Math.max(85, ...facts.map(([label]) => doc.widthOfString(t(label)) + 8)));
+  for (const [label, value] of facts) {
+    doc.font('body').fontSize(9).fillColor(MUTED).text(t(label), factsX, y, { width: labelW });
+    doc.font('bold').fontSize(9).fillColor(INK);
+    doc.text(t(value, factsW - labelW), factsX + labelW, y, { width: factsW - labelW, align: 'right' });
+    y = Math.max(doc.y, y + 13);
+  }
+  y = Math.max(y, leftBottom) + 22;
+
+  // -- bill to, subject
+  doc.font('body').fontSize(9).fillColor(MUTED).text(t(tr('invoice.billTo')), left, y, { characterSpacing: 0.5 });
+  doc.font('bold').fontSize(11).fillColor(INK);
+  doc.text(t(d.client.name, width * 0.6), left, doc.y + 2, { width: width * 0.6 });
+  if (d.client.address) {
+    doc.font('body').fontSize(9.5);
+    doc.text(t(d.client.address, width * 0.6), { width: width * 0.6 });
+  }
+  y = doc.y + 14;
+  if (inv.subject) {
+    doc.font('bold').fontSize(10.5).fillColor(INK);
+    doc.text(t(inv.subject, width), left, y, { width });
+    y = doc.y + 12;
+  }
+
+  // -- lines
+  const cols = [
+    { key: 'kind', title: tr('invoice.columns.kind'), w: 64, align: 'left' as const },
+    { key: 'description', title: tr('invoice.columns.description'), w: width - 64 - 66 - 80 - 86, align: 'left' as const },
+    { key: 'quantity', title: tr('invoice.columns.quantity'), w: 66, align: 'right' as const },
+    { key: 'unit_price', title: tr('invoice.columns.unitPrice'), w: 80, align: 'right' as const },
+    { key: 'amount', title: tr('invoice.columns.amount'), w: 86, align: 'right' as const },
+  ];
+  const pad = 5;
+  const header = () => {
+    doc.rect(left, y, width, 20).fill(BAND);
+    let x = left;
+    for (const c of cols) {
+      doc.font('bold').fontSize(8.5).fillColor(MUTED).text(t(c.title.toLocaleUpperCase(documentLocale(language))), x + pad, y + 6, { width: c.w - 2 * pad, align: c.align, characterSpacing: 0.3 });
+      x += c.w;
+    }
+    y += 24;
+  };
+  header();
+  const colX = (key: string) => left + cols.slice(0, cols.findIndex((c) => c.key === key)).reduce((sum, c) => sum + c.w, 0);
+  d.lines.forEach((line, i) => {
+    const amount = totals.lineAmounts[i];
+    doc.font('body').fontSize(9.5);
+    const cellWidth = (key: string) => cols.find((c) => c.key === key)!.w - 2 * pad;
+    const cells: Record<string, string> = {
+      kind: t(translatedKind(line.kind, language), cellWidth('kind')),
+      description: t(line.description ?? '', cellWidth('description')),
+      quantity: formatQuantity(line.quantity, language),
+      unit_price: money(line.unit_price, { unitPrice: true }),
+      amount: line.effect === 'credit' ? money(amount.neg()) : money(amount),
+    };
+    const h = Math.max(...cols.map((c) => doc.heightOfString(cells[c.key] || ' ', { width: c.w - 2 * pad }))) + 8;
+    if (y + h > bottom()) {
+      doc.addPage();
+      y = doc.page.margins.top;
+      header();
+    }
+    // A line taller than a page: its description flows onto the next pages (pdfkit
+    // continues the text there); the figures stay on the row's first page and the
+    // table goes on below the end of the description.
+    const rowPage = doc.bufferedPageRange().count - 1;
+    let flowed: { page: number; y: number } | null = null;
+    for (const c of cols) {
+      if (flowed) doc.switchToPage(rowPage);
+      doc.font(c.key === 'amount' ? 'bold' : 'body').fontSize(9.5).fillColor(line.effect === 'credit' && c.key === 'amount' ? '#b42318' : INK);
+      doc.text(cells[c.key], colX(c.key) + pad, y + 3, { width: c.w - 2 * pad, align: c.align });
+      const last = doc.bufferedPageRange().count - 1;
+      if (!flowed && last > rowPage) flowed = { page: last, y: doc.y };
+    }
+    if (flowed) doc.switchToPage(flowed.page);
+    y = flowed ? flowed.y + 5 : y + h;
+    doc.moveTo(left, y).lineTo(right, y).lineWidth(0.5).strokeColor(RULE).stroke();
+    y += 2;
+  });
+  if (d.lines.length === 0) {
+    doc.font('body').fontSize(9.5).fillColor(MUTED).text(t(tr('invoice.noLines')), left + pad, y + 4);
+    y = doc.y + 6;
+  }
+
+  // -- totals
+  const rows: Array<{ label: string; value: string; strong?: boolean }> = [{ label: tr('invoice.subtotal'), value: money(totals.subtotal) }];
+  if (Number(inv.discount ?? 0) > 0) rows.push({ label: tr('invoice.discount', { percent: percent(inv.discount!) }), value: money(totals.discountAmount.neg()) });
+  if (Number(inv.tax ?? 0) > 0) rows.push({ label: tr('invoice.tax', { percent: percent(inv.tax!) }), value: money(totals.taxAmount) });
+  if (Number(inv.tax2 ?? 0) > 0) rows.push({ label: tr('invoice.tax2', { percent: percent(inv.tax2!) }), value: money(totals.tax2Amount) });
+  rows.push({ label: tr('invoice.total', { currency: inv.currency }), value: money(totals.amount), strong: true });
+  if (Number(inv.paid_total) > 0) rows.push({ label: tr('invoice.paid'), value: money(`-${inv.paid_total}`) });
+  const boxW = 250;
+  const boxX = right - boxW;
+  if (y + 20 * rows.length + 40 > bottom()) {
+    doc.addPage();
+    y = doc.page.margins.top;
+  }
+  y += 10;
+  for (const r of rows) {
+    doc.font(r.strong ? 'bold' : 'body').fontSize(10).fillColor(INK);
+    doc.text(t(r.label), boxX, y, { width: boxW - 110 });
+    doc.text(r.value, boxX + boxW - 110, y, { width: 110, align: 'right' });
+    y += 17;
+  }
+  doc.rect(boxX, y + 2, boxW, 26).fill(BAND);
+  doc.font('bold').fontSize(12).fillColor(INK).text(t(tr('invoice.amountDue')), boxX + pad, y + 9, { width: boxW - 120 });
+  doc.text(money(totals.dueAmount), boxX + boxW - 120, y + 9, { width: 120 - pad, align: 'right' });
+  y += 44;
+
+  // -- notes
+  if (inv.notes) {
+    doc.font('body').fontSize(9.5);
+    const notes = t(inv.notes, width);
+    if (y + 30 + doc.heightOfString(notes, { width }) > bottom() && y > doc.page.margins.top + 200) {
+      doc.addPage();
+      y = doc.page.margins.top;
+    }
+    doc.font('bold').fontSize(9).fillColor(MUTED).text(t(tr('invoice.notes')), left, y, { characterSpacing: 0.5 });
+    doc.font('body').fontSize(9.5).fillColor(INK).text(notes, left, doc.y + 3, { width });
+  }
+
+  // -- footer on every page
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const savedBottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc
+      .font('body')
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(t(tr('invoice.footer', { workspace: d.workspace.name, number: inv.number, page: i + 1, pages: range.count })), left, doc.page.height - 40, {
+        width,
+        align: 'center',
+        lineBreak: false,
+      });
+    doc.page.margins.bottom = savedBottom;
+  }
+  doc.end();
+  await finished;
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,529 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { clientVisible, projectVisible } from '../../../access/catalog.ts';
+import { invoiceableProject, invoiceVisible } from '../../../access/invoices.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import type { ApprovalStatus, InvoiceState, PaymentTerms, Rounding } from '../../../db/types.ts';
+import type { Tx } from '../../../db/tenant.ts';
+import { newId } from '../../../ids.ts';
+import { fetchPage, type PageParams } from '../../../http/pagination.ts';
+
+/**
+ * Invoice queries. Every function takes the workspace id first and filters on it
+ * (row-level security is the second wall).
+ */
+
+// ---------------------------------------------------------------- workspace and client
+
+export interface WorkspaceRow {
+  name: string;
+  address: string | null;
+  timezone: string;
+  currency: string;
+  rounding: Rounding;
+  rounding_minutes: number;
+  approvals_enabled: boolean;
+  invoice_before_approval: boolean;
+  sender_email: string | null;
+  sender_phone: string | null;
+  tax_id: string | null;
+}
+
+export function loadWorkspace(trx: Tx, companyId: string): Promise<WorkspaceRow | undefined> {
+  return trx
+    .selectFrom('companies')
+    .select([
+      'name',
+      'address',
+      'timezone',
+      'currency',
+      'rounding',
+      'rounding_minutes',
+      'approvals_enabled',
+      'invoice_before_approval',
+      'sender_email',
+      'sender_phone',
+      'tax_id',
+    ])
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+}
+
+export interface InvoiceClientRow {
+  id: string;
+  name: string;
+  address: string | null;
+  is_active: boolean;
+  currency: string | null;
+  payment_terms: PaymentTerms | null;
+  payment_days: number | null;
+  tax: string | null;
+  tax2: string | null;
+  discount: string | null;
+  language: string;
+}
+
+/** A client of the workspace; with `visibleTo`, only one that principal can see. */
+export function findClient(trx: Tx, companyId: string, clientId: string, visibleTo?: Principal): Promise<InvoiceClientRow | undefined> {
+  let query = trx
+    .selectFrom('clients')
+    .select(['id', 'name', 'address', 'is_active', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', clientId);
+  if (visibleTo) query = query.where(clientVisible(visibleTo, 'clients'));
+  return query.executeTakeFirst();
+}
+
+export interface InvoiceProjectRow {
+  id: string;
+  name: string;
+  code: string | null;
+  client_id: string;
+  /** The caller sees the project (catalog visibility). */
+  visible: boolean;
+  /** The caller may invoice its work and lines (access/invoices.invoiceableProject). */
+  invoiceable: boolean;
+}
+
+/**
+ * The projects an invoice of `clientId` may name, for a caller: every project of
+ * the client (any state), plus the other projects among `ids`, each with whether
+ * the caller sees it and may invoice it. Ids must be well formed (isId).
+ */
+export function invoiceProjectRows(trx: Tx, p: Principal, clientId: string, ids: string[]): Promise<InvoiceProjectRow[]> {
+  return trx
+    .selectFrom('projects')
+    .select((eb) => [
+      'id',
+      'name',
+      'code',
+      'client_id',
+      sql<boolean>`(${projectVisible(p, 'projects')(eb)})`.as('visible'),
+      sql<boolean>`(${invoiceableProject(p, 'projects')(eb)})`.as('invoiceable'),
+    ])
+    .where('company_id', '=', p.companyId)
+    .where((eb) => (ids.length > 0 ? eb.or([eb('client_id', '=', clientId), eb('id', 'in', ids)]) : eb('client_id', '=', clientId)))
+    .execute() as Promise<InvoiceProjectRow[]>;
+}
+
+// ---------------------------------------------------------------- invoices
+
+export interface InvoiceRow {
+  id: string;
+  client_id: string;
+  client_name: string;
+  number: string;
+  state: InvoiceState;
+  subject: string | null;
+  issue_date: string;
+  due_date: string;
+  payment_term: PaymentTerms | null;
+  currency: string;
+  purchase_order: string | null;
+  tax: string | null;
+  tax2: string | null;
+  discount: string | null;
+  notes: string | null;
+  period_start: string | null;
+  period_end: string | null;
+  service_period_start: string | null;
+  service_period_end: string | null;
+  created_by: string | null;
+  creator_first_name: string | null;
+  creator_last_name: string | null;
+  sent_at: Date | null;
+  paid_at: Date | null;
+  created_at: Date;
+  /** The latest of the invoice's, its client's and its creator's change (their names are in the body). */
+  updated_at: Date;
+  /** Sum of the recorded payments, exact decimal string. */
+  paid_total: string;
+}
+
+/** `updated_at` of the representation: the client name and the creator name are part of it. */
+const representationUpdatedAt = sql<Date>`greatest(i.updated_at, c.updated_at, coalesce(u.updated_at, i.updated_at))`;
+
+function invoiceSelect(trx: Tx, companyId: string) {
+  return trx
+    .selectFrom('invoices as i')
+    .innerJoin('clients as c', (j) => j.onRef('c.company_id', '=', 'i.company_id').onRef('c.id', '=', 'i.client_id'))
+    .leftJoin('users as u', 'u.id', 'i.created_by')
+    .select([
+      'i.id',
+      'i.client_id',
+      'c.name as client_name',
+      'i.number',
+      'i.state',
+      'i.subject',
+      'i.issue_date',
+      'i.due_date',
+      'i.payment_term',
+      'i.currency',
+      'i.purchase_order',
+      'i.tax',
+      'i.tax2',
+      'i.discount',
+      'i.notes',
+      'i.period_start',
+      'i.period_end',
+      'i.service_period_start',
+      'i.service_period_end',
+      'i.created_by',
+      'u.first_name as creator_first_name',
+      'u.last_name as creator_last_name',
+      'i.sent_at',
+      'i.paid_at',
+      'i.created_at',
+      representationUpdatedAt.as('updated_at'),
+      sql<string>`(select coalesce(sum(pay.amount), 0)::text from invoice_payments pay
+                   where pay.company_id = i.company_id and pay.invoice_id = i.id)`.as('paid_total'),
+    ])
+    .where('i.company_id', '=', companyId);
+}
+
+export interface InvoiceFilter {
+  clientId?: string;
+  state?: InvoiceState;
+  from?: string;
+  to?: string;
+  updatedSince?: Date;
+}
+
+/** One page of the workspace's invoices (with `visibleTo`, those in its reach): newest issue date first, then newest created, then id (stable). */
+export function listInvoices(trx: Tx, companyId: string, filter: InvoiceFilter, page: PageParams, visibleTo?: Principal) {
+  let query = invoiceSelect(trx, companyId);
+  if (visibleTo) query = query.where(invoiceVisible(visibleTo, 'i'));
+  if (filter.clientId) query = query.where('i.client_id', '=', filter.clientId);
+  if (filter.state) query = query.where('i.state', '=', filter.state);
+  if (filter.from) query = query.where('i.issue_date', '>=', filter.from);
+  if (filter.to) query = query.where('i.issue_date', '<=', filter.to);
+  if (filter.updatedSince) query = query.where(representationUpdatedAt, '>=', filter.updatedSince);
+  return fetchPage(query.orderBy('i.issue_date', 'desc').orderBy('i.created_at', 'desc').orderBy('i.id', 'desc'), page) as Promise<{
+    rows: InvoiceRow[];
+    total: number;
+  }>;
+}
+
+/**
+ * One invoice of the workspace; `lock` takes a row lock on the invoice (not the
+ * client); with `visibleTo`, only an invoice in that principal's reach.
+ */
+export async function findInvoice(
+  trx: Tx,
+  companyId: string,
+  id: string,
+  { lock = false, visibleTo }: { lock?: boolean; visibleTo?: Principal } = {},
+): Promise<InvoiceRow | undefined> {
+  let query = invoiceSelect(trx, companyId).where('i.id', '=', id);
+  if (visibleTo) query = query.where(invoiceVisible(visibleTo, 'i'));
+  if (lock) query = query.forUpdate('i');
+  return (await query.executeTakeFirst()) as InvoiceRow | undefined;
+}
+
+export interface LineRow {
+  id: string;
+  invoice_id: string;
+  kind: string;
+  description: string | null;
+  quantity: string;
+  unit_price: string;
+  effect: 'charge' | 'credit';
+  taxed: boolean;
+  taxed2: boolean;
+  project_id: string | null;
+  sort_order: number;
+  import_source: 'time' | 'expense' | null;
+}
+
+/** The lines of some invoices, in display order: sort_order, then creation (id). */
+export function linesOf(trx: Tx, companyId: string, invoiceIds: string[]): Promise<LineRow[]> {
+  if (invoiceIds.length === 0) return Promise.resolve([]);
+  return trx
+    .selectFrom('invoice_line_items')
+    .select(['id', 'invoice_id', 'kind', 'description', 'quantity', 'unit_price', 'effect', 'taxed', 'taxed2', 'project_id', 'sort_order', 'import_source'])
+    .where('company_id', '=', companyId)
+    .where('invoice_id', 'in', invoiceIds)
+    .orderBy('invoice_id')
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
+}
+
+export interface NewLine {
+  id: string;
+  kind: string;
+  description: string | null;
+  quantity: string;
+  unit_price: string;
+  effect: 'charge' | 'credit';
+  taxed: boolean;
+  taxed2: boolean;
+  project_id: string | null;
+  sort_order: number;
+  import_source: 'time' | 'expense' | null;
+}
+
+const INSERT_CHUNK = 1000;
+
+export async function insertLines(trx: Tx, companyId: string, invoiceId: string, lines: NewLine[], now: Date) {
+  for (let i = 0; i < lines.length; i += INSERT_CHUNK) {
+    await trx
+      .insertInto('invoice_line_items')
+      .values(lines.slice(i, i + INSERT_CHUNK).map((l) => ({ company_id: companyId, invoice_id: invoiceId, ...l, created_at: now, updated_at: now })))
+      .execute();
+  }
+}
+
+export async function updateLine(
+  trx: Tx,
+  companyId: string,
+  lineId: string,
+  changes: Partial<Pick<LineRow, 'description' | 'unit_price' | 'kind'>>,
+  now: Date,
+) {
+  await trx
+    .updateTable('invoice_line_items')
+    .set({ ...changes, updated_at: now })
+    .where('company_id', '=', companyId)
+    .where('id', '=', lineId)
+    .execute();
+}
+
+/** Records a payment on an invoice: the one place payments are written (the web app's payments, `sheaf admin invoice mark-paid`). */
+export async function insertPayment(
+  trx: Tx,
+  companyId: string,
+  invoiceId: string,
+  payment: { amount: string; paid_date: string; notes: string | null; now: Date },
+) {
+  await trx
+    .insertInto('invoice_payments')
+    .values({
+      company_id: companyId,
+      id: newId(payment.now.getTime()),
+      invoice_id: invoiceId,
+      amount: payment.amount,
+      paid_date: payment.paid_date,
+      notes: payment.notes,
+      created_at: payment.now,
+    })
+    .execute();
+}
+
+export function touchInvoice(trx: Tx, companyId: string, id: string, changes: Record<string, unknown>, now: Date) {
+  return trx
+    .updateTable('invoices')
+    .set({ ...changes, updated_at: now })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .execute();
+}
+
+// ---------------------------------------------------------------- billed work
+
+export interface ImportScope {
+  clientId: string;
+  projectIds: string[];
+  from?: string;
+  to?: string;
+  statuses: ApprovalStatus[];
+}
+
+function scopeFilter(alias: 'te' | 'ex', scope: ImportScope) {
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
+    const conditions: Expression<SqlBool>[] = [
+      eb(`${alias}.project_id`, 'in', scope.projectIds),
+      eb(`${alias}.billable`, '=', true),
+      eb(`${alias}.is_billed`, '=', false),
+      eb(`${alias}.approval_status`, 'in', scope.statuses),
+      eb('p.is_billable', '=', true),
+    ];
+    if (scope.from) conditions.push(eb(`${alias}.spent_date`, '>=', scope.from));
+    if (scope.to) conditions.push(eb(`${alias}.spent_date`, '<=', scope.to));
+    return eb.and(conditions);
+  };
+}
+
+export interface ImportableEntry {
+  id: string;
+  project_id: string;
+  task_id: string;
+  user_id: string;
+  spent_date: string;
+  duration_seconds: number;
+  hours_entered: string | null;
+  notes: string | null;
+  task_name: string;
+  first_name: string;
+  last_name: string;
+  /** The billable rate in force on spent_date (billable_rate()), null when none. */
+  rate: string | null;
+}
+
+/**
+ * Locks and returns the billable, unbilled, completed time of the scope, priced
+ * at the rate in force on each entry's date. `FOR UPDATE` in id order: a second
+ * import racing for the same work waits for the first to commit, then re-checks
+ * `not is_billed` on the new row versions and gets only what is still unbilled.
+ */
+export async function lockImportableTime(trx: Tx, companyId: string, scope: ImportScope): Promise<ImportableEntry[]> {
+  const entries = await lockTime(trx, companyId, scope);
+  const rates = await ratesOn(trx, companyId, entries);
+  for (const e of entries) e.rate = rates.get(rateKey(e)) ?? null;
+  return entries;
+}
+
+const rateKey = (e: Pick<ImportableEntry, 'project_id' | 'task_id' | 'user_id' | 'spent_date'>) =>
+  `${e.project_id}|${e.task_id}|${e.user_id}|${e.spent_date}`;
+
+const RATE_CHUNK = 5000;
+
+/**
+ * billable_rate() (the one definition of an entry's price) for each distinct
+ * project, task, person and date of the entries, rather than once per entry:
+ * each call is a query of its own, and 10,000 entries of one project share a few
+ * hundred such keys (this took most of a 10,000-entry import's database time).
+ */
+async function ratesOn(trx: Tx, companyId: string, entries: ImportableEntry[]): Promise<Map<string, string | null>> {
+  const keys = new Map<string, ImportableEntry>();
+  for (const e of entries) if (!keys.has(rateKey(e))) keys.set(rateKey(e), e);
+  const all = [...keys.values()];
+  const rates = new Map<string, string | null>();
+  for (let i = 0; i < all.length; i += RATE_CHUNK) {
+    const values = sql.join(
+      all.slice(i, i + RATE_CHUNK).map((k) => sql`(${k.project_id}::uuid, ${k.task_id}::uuid, ${k.user_id}::uuid, ${k.spent_date}::date)`),
+    );
+    const { rows } = await sql<{ project_id: string; task_id: string; user_id: string; spent_date: string; rate: string | null }>`
+      select k.project_id, k.task_id, k.user_id, k.spent_date,
+             billable_rate(${companyId}::uuid, k.project_id, k.task_id, k.user_id, k.spent_date) as rate
+      from (values ${values}) as k (project_id, task_id, user_id, spent_date)`.execute(trx);
+    for (const r of rows) rates.set(rateKey(r), r.rate);
+  }
+  return rates;
+}
+
+function lockTime(trx: Tx, companyId: string, scope: ImportScope): Promise<ImportableEntry[]> {
+  return trx
+    .selectFrom('time_entries as te')
+    .innerJoin('projects as p', (j) => j.onRef('p.company_id', '=', 'te.company_id').onRef('p.id', '=', 'te.project_id'))
+    .innerJoin('tasks as t', (j) => j.onRef('t.company_id', '=', 'te.company_id').onRef('t.id', '=', 'te.task_id'))
+    .innerJoin('users as u', 'u.id', 'te.user_id')
+    .select([
+      'te.id',
+      'te.project_id',
+      'te.task_id',
+      'te.user_id',
+      'te.spent_date',
+      'te.duration_seconds',
+      'te.hours_entered',
+      'te.notes',
+      't.name as task_name',
+      'u.first_name',
+      'u.last_name',
+      sql<string | null>`null::numeric`.as('rate'),
+    ])
+    .where('te.company_id', '=', companyId)
+    .where('p.client_id', '=', scope.clientId)
+    .where('te.is_running', '=', false)
+    .where(scopeFilter('te', scope))
+    .orderBy('te.id')
+    .forUpdate('te')
+    .execute() as Promise<ImportableEntry[]>;
+}
+
+export interface ImportableExpense {
+  id: string;
+  project_id: string;
+  user_id: string;
+  expense_category_id: string;
+  spent_date: string;
+  total_cost: string;
+  notes: string | null;
+  category_name: string;
+  first_name: string;
+  last_name: string;
+}
+
+/** Locks and returns the billable, unbilled expenses of the scope (as lockImportableTime). */
+export function lockImportableExpenses(trx: Tx, companyId: string, scope: ImportScope): Promise<ImportableExpense[]> {
+  return trx
+    .selectFrom('expenses as ex')
+    .innerJoin('projects as p', (j) => j.onRef('p.company_id', '=', 'ex.company_id').onRef('p.id', '=', 'ex.project_id'))
+    .innerJoin('expense_categories as ec', (j) =>
+      j.onRef('ec.company_id', '=', 'ex.company_id').onRef('ec.id', '=', 'ex.expense_category_id'),
+    )
+    .innerJoin('users as u', 'u.id', 'ex.user_id')
+    .select([
+      'ex.id',
+      'ex.project_id',
+      'ex.user_id',
+      'ex.expense_category_id',
+      'ex.spent_date',
+      'ex.total_cost',
+      'ex.notes',
+      'ec.name as category_name',
+      'u.first_name',
+      'u.last_name',
+    ])
+    .where('ex.company_id', '=', companyId)
+    .where('p.client_id', '=', scope.clientId)
+    .where(scopeFilter('ex', scope))
+    .orderBy('ex.id')
+    .forUpdate('ex')
+    .execute() as Promise<ImportableExpense[]>;
+}
+
+const LINK_CHUNK = 2000;
+
+/** Marks records billed and links them to their invoice and line, in chunks of one statement each. */
+export async function linkBilled(
+  trx: Tx,
+  table: 'time_entries' | 'expenses',
+  companyId: string,
+  invoiceId: string,
+  links: Array<{ id: string; lineId: string }>,
+  now: Date,
+) {
+  for (let i = 0; i < links.length; i += LINK_CHUNK) {
+    const values = sql.join(links.slice(i, i + LINK_CHUNK).map((l) => sql`(${l.id}::uuid, ${l.lineId}::uuid)`));
+    await sql`
+      update ${sql.table(table)} as r
+      set is_billed = true, invoice_id = ${invoiceId}::uuid, invoice_line_id = v.line_id, updated_at = ${now}
+      from (values ${values}) as v (id, line_id)
+      where r.company_id = ${companyId}::uuid and r.id = v.id`.execute(trx);
+  }
+}
+
+/** Releases everything an invoice captured: billed flag off, links cleared. Returns the counts. */
+export async function releaseBilled(trx: Tx, companyId: string, invoiceId: string, now: Date) {
+  const release = { is_billed: false, invoice_id: null, invoice_line_id: null, updated_at: now };
+  const time = await trx
+    .updateTable('time_entries')
+    .set(release)
+    .where('company_id', '=', companyId)
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+  const expenses = await trx
+    .updateTable('expenses')
+    .set(release)
+    .where('company_id', '=', companyId)
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+  return { time_entries: Number(time.numUpdatedRows), expenses: Number(expenses.numUpdatedRows) };
+}
+
+export async function deleteInvoiceRow(trx: Tx, companyId: string, id: string) {
+  await trx.deleteFrom('invoices').where('company_id', '=', companyId).where('id', '=', id).execute();
+}
+
+/** Receipt files of the invoice's billed expenses (for attach_expense_receipts). */
+export function receiptsOf(trx: Tx, companyId: string, invoiceId: string) {
+  return trx
+    .selectFrom('expenses as ex')
+    .innerJoin('files as f', (j) => j.onRef('f.company_id', '=', 'ex.company_id').onRef('f.id', '=', 'ex.receipt_file_id'))
+    .select(['f.id', 'f.filename', 'f.content_type'])
+    .distinct()
+    .where('ex.company_id', '=', companyId)
+    .where('ex.invoice_id', '=', invoiceId)
+    .orderBy('f.id')
+    .execute();
+}

@@ -1,0 +1,546 @@
+import { Decimal } from 'decimal.js';
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../../auth/principal.ts';
+import { invoicesEveryProject, mayDeleteInvoices, mayInvoiceTrackedTime, mayUseInvoices } from '../../../access/invoices.ts';
+import type { DB, PaymentTerms } from '../../../db/types.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
+import type { PageParams } from '../../../http/pagination.ts';
+import { isId, newId } from '../../../ids.ts';
+import { todayIn } from '../../../time/workspace-time.ts';
+import { pauseAt } from '../../../test-pause.ts';
+import { audit } from '../../workspace/audit/service.ts';
+import { prepareImport, validateImportRequest, type ImportRequest } from './import.ts';
+import { assignNumber, duplicateNumber, pendingNumber } from './numbering.ts';
+import { invoiceProjects, type InvoiceProjects } from './projects.ts';
+import { invoiceTotals, presentInvoice, type PresentedInvoice } from './presenter.ts';
+import {
+  deleteInvoiceRow,
+  findClient,
+  findInvoice,
+  insertLines,
+  linesOf,
+  listInvoices as listInvoiceRows,
+  loadWorkspace,
+  releaseBilled,
+  touchInvoice,
+  updateLine,
+  type InvoiceFilter,
+  type InvoiceRow,
+  type LineRow,
+  type NewLine,
+  type WorkspaceRow,
+} from './queries.ts';
+import {
+  DEFAULT_KIND,
+  DESCRIPTION_MAX,
+  KIND_MAX,
+  NOTES_MAX,
+  INVOICE_DATE_FIELDS,
+  PURCHASE_ORDER_MAX,
+  SUBJECT_MAX,
+  assertDates,
+  assertNoNul,
+  assertRange,
+  currencyValue,
+  invoiceNumber,
+  optionalText,
+  patchDue,
+  percentValue,
+  quantityValue,
+  resolveDue,
+  unitPriceValue,
+  type LineEffect,
+} from './rules.ts';
+
+/**
+ * Invoices: the transactions and state transitions. Every operation runs in one
+ * tenant transaction; an invoice of another workspace, unknown, with a malformed
+ * id, or out of the caller's reach (access/invoices.ts) is simply not found.
+ */
+
+/** Called with the locked current invoice (as presented) before a change: If-Match checks. */
+export type Precondition = (current: PresentedInvoice) => void;
+
+export interface LineInput {
+  kind?: string;
+  description?: string | null;
+  quantity?: number;
+  unit_price?: number;
+  effect?: LineEffect;
+  taxed?: boolean;
+  taxed2?: boolean;
+  project_id?: string | null;
+  sort_order?: number;
+}
+
+export interface CreateInput {
+  client_id: string;
+  line_items_import?: ImportRequest;
+  line_items?: LineInput[];
+  number?: string;
+  subject?: string | null;
+  issue_date?: string;
+  due_date?: string;
+  payment_term?: PaymentTerms;
+  currency?: string;
+  purchase_order?: string | null;
+  tax?: number;
+  tax2?: number;
+  discount?: number;
+  notes?: string | null;
+  period_start?: string | null;
+  period_end?: string | null;
+  service_period_start?: string | null;
+  service_period_end?: string | null;
+}
+
+export interface LineEdit {
+  id: string;
+  description?: string | null;
+  unit_price?: number;
+  kind?: string;
+}
+
+export interface UpdateInput {
+  number?: string;
+  subject?: string | null;
+  issue_date?: string;
+  due_date?: string;
+  purchase_order?: string | null;
+  tax?: number;
+  tax2?: number;
+  discount?: number;
+  notes?: string | null;
+  period_start?: string | null;
+  period_end?: string | null;
+  service_period_start?: string | null;
+  service_period_end?: string | null;
+  line_items?: LineEdit[];
+}
+
+export const UPDATABLE_FIELDS = [
+  'number',
+  'subject',
+  'issue_date',
+  'due_date',
+  'purchase_order',
+  'tax',
+  'tax2',
+  'discount',
+  'notes',
+  'period_start',
+  'period_end',
+  'service_period_start',
+  'service_period_end',
+  'line_items',
+] as const;
+
+const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
+
+/** A unique-index race that slipped past the numbering lock still ends as the 409 it is. */
+function mapConstraintError(err: unknown, number: string | undefined): never {
+  const e = err as { code?: string; constraint?: string };
+  if (e?.code === '23505' && e.constraint === 'invoices_number_key') throw duplicateNumber(number ?? '');
+  if (e?.code === '22003') throw badRequest('A quantity, price or total is too large.');
+  throw err;
+}
+
+/**
+ * The largest money amount an invoice may reach (a line, the subtotal, the
+ * total): what a payment (NUMERIC(14,2)) can record, and well inside the
+ * integers a JSON number holds exactly in cents.
+ */
+export const MAX_INVOICE_AMOUNT = new Decimal('999999999999.99');
+
+function assertAmountsInRange(row: InvoiceRow, lines: LineRow[]) {
+  const totals = invoiceTotals(row, lines);
+  const biggest = [...totals.lineAmounts, totals.subtotal.abs(), totals.amount.abs()].reduce((a, b) => (b.gt(a) ? b : a), new Decimal(0));
+  if (biggest.gt(MAX_INVOICE_AMOUNT)) {
+    throw badRequest(`An invoice amount (a line, the subtotal or the total) must be at most ${MAX_INVOICE_AMOUNT.toFixed()}.`, {
+      field: 'line_items',
+    });
+  }
+}
+
+/**
+ * Loads an invoice with its lines and presents it; with `visibleTo`, only an
+ * invoice in that principal's reach (404 otherwise, like an unknown one).
+ */
+export async function loadInvoice(trx: Tx, companyId: string, id: string, { lock = false, visibleTo }: { lock?: boolean; visibleTo?: Principal } = {}) {
+  const row = isId(id) ? await findInvoice(trx, companyId, id, { lock, visibleTo }) : undefined;
+  if (!row) throw notFound('invoice');
+  const lines = await linesOf(trx, companyId, [row.id]);
+  return { row, lines, body: presentInvoice(row, lines) };
+}
+
+async function workspaceOf(trx: Tx, companyId: string): Promise<WorkspaceRow> {
+  const w = await loadWorkspace(trx, companyId);
+  if (!w) throw notFound('workspace');
+  return w;
+}
+
+/** 403 unless the caller may use the invoice routes at all (owners, administrators, managers). */
+export function assertMayUseInvoices(p: Principal) {
+  if (!mayUseInvoices(p)) throw forbidden('Invoices are for owners, administrators and managers.');
+}
+
+// ---------------------------------------------------------------- read
+
+export async function listInvoices(db: Kysely<DB>, p: Principal, filter: InvoiceFilter, page: PageParams) {
+  assertMayUseInvoices(p);
+  return withTenant(db, p.companyId, async (trx) => {
+    const { rows, total } = await listInvoiceRows(trx, p.companyId, filter, page, p);
+    const lines = await linesOf(trx, p.companyId, rows.map((r) => r.id));
+    const byInvoice = new Map<string, typeof lines>();
+    for (const l of lines) {
+      const list = byInvoice.get(l.invoice_id) ?? [];
+      list.push(l);
+      byInvoice.set(l.invoice_id, list);
+    }
+    return { invoices: rows.map((r) => presentInvoice(r, byInvoice.get(r.id) ?? [])), total };
+  });
+}
+
+export async function getInvoice(db: Kysely<DB>, p: Principal, id: string): Promise<PresentedInvoice> {
+  assertMayUseInvoices(p);
+  return withTenant(db, p.companyId, async (trx) => (await loadInvoice(trx, p.companyId, id, { visibleTo: p })).body);
+}
+
+// ---------------------------------------------------------------- create
+
+function explicitLines(inputs: LineInput[], projects: InvoiceProjects): NewLine[] {
+  return inputs.map((l, i) => {
+    const at = (field: string) => `line_items.${i}.${field}`;
+    assertNoNul(at('kind'), l.kind);
+    const kind = l.kind === undefined ? DEFAULT_KIND : l.kind.trim();
+    if (!kind || kind.length > KIND_MAX) throw badRequest(`${at('kind')} must be 1 to ${KIND_MAX} characters.`, { field: at('kind') });
+    if (l.project_id != null) projects.resolve(l.project_id, at('project_id'));
+    return {
+      id: newId(),
+      kind,
+      description: lineDescription(at('description'), l.description),
+      quantity: l.quantity === undefined ? '1' : quantityValue(at('quantity'), l.quantity),
+      unit_price: l.unit_price === undefined ? '0' : unitPriceValue(at('unit_price'), l.unit_price),
+      effect: l.effect ?? 'charge',
+      taxed: l.taxed ?? true,
+      taxed2: l.taxed2 ?? true,
+      project_id: l.project_id ?? null,
+      sort_order: l.sort_order ?? i,
+      import_source: null,
+    };
+  });
+}
+
+function lineDescription(field: string, value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  assertNoNul(field, value);
+  if (value.length > DESCRIPTION_MAX) throw badRequest(`${field} must be at most ${DESCRIPTION_MAX} characters.`, { field });
+  return value.trim() ? value : null;
+}
+
+/**
+ * POST /invoices: from tracked work (`line_items_import`) or explicit
+ * `line_items` (never both), as a draft. The invoice is inserted first with a
+ * placeholder number, the work is locked, lines are written and linked, and the
+ * number is assigned last under the numbering lock; one transaction, so a
+ * failure at any step (nothing importable, a duplicate number) leaves no invoice
+ * and no billed flag behind. Who may invoice which client, projects and work:
+ * access/invoices.ts (client visibility here, project ids in projects.ts).
+ */
+export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date): Promise<PresentedInvoice> {
+  return createOrPreview(db, p, input, now, false);
+}
+
+/** Carries a preview's invoice out of its transaction, which throwing it rolls back. */
+class PreviewRollback extends Error {
+  constructor(readonly invoice: PresentedInvoice) {
+    super('invoice preview rolled back');
+  }
+}
+
+/**
+ * The web app's preview of POST /invoices (issue 16 item 6): the same checks,
+ * import, pricing, totals and number as createInvoice, in a transaction that is
+ * always rolled back, so nothing is created, nothing becomes billed and no number
+ * is used (numbers are the next free one, not a sequence). The ids in the answer
+ * are throwaway; the number is the one a create would get now.
+ */
+export async function previewInvoice(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date): Promise<PresentedInvoice> {
+  return createOrPreview(db, p, input, now, true);
+}
+
+async function createOrPreview(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date, preview: boolean): Promise<PresentedInvoice> {
+  assertMayUseInvoices(p);
+  if (input.line_items && input.line_items_import) {
+    throw badRequest('Send either line_items or line_items_import, not both.', { field: 'line_items' });
+  }
+  if (!input.line_items && !input.line_items_import) {
+    throw badRequest('Send line_items_import (invoice tracked work) or line_items (explicit lines).', { field: 'line_items_import' });
+  }
+  assertDates(input, INVOICE_DATE_FIELDS);
+  if (input.line_items_import) validateImportRequest(input.line_items_import);
+  if (input.line_items_import?.time && !mayInvoiceTrackedTime(p)) {
+    throw forbidden('Invoicing tracked time prices it at billable rates, which needs the View billable rates permission.');
+  }
+  const requested = input.number === undefined ? undefined : invoiceNumber(input.number);
+  const currency = input.currency === undefined ? undefined : currencyValue(input.currency);
+  const rates = {
+    tax: input.tax === undefined ? undefined : percentValue('tax', input.tax),
+    tax2: input.tax2 === undefined ? undefined : percentValue('tax2', input.tax2),
+    discount: input.discount === undefined ? undefined : percentValue('discount', input.discount),
+  };
+  const text = {
+    subject: optionalText('subject', input.subject, SUBJECT_MAX),
+    purchase_order: optionalText('purchase_order', input.purchase_order, PURCHASE_ORDER_MAX),
+    notes: optionalText('notes', input.notes, NOTES_MAX),
+  };
+  assertRange(input.period_start ?? null, input.period_end ?? null, 'period_start', 'period_end');
+  assertRange(input.service_period_start ?? null, input.service_period_end ?? null, 'service_period_start', 'service_period_end');
+
+  try {
+    return await withTenant(db, p.companyId, async (trx) => {
+      const workspace = await workspaceOf(trx, p.companyId);
+      // The spec's rule for client ids: inaccessible or of another workspace is 404 (malformed too, as on every route).
+      const client = isId(input.client_id) ? await findClient(trx, p.companyId, input.client_id, p) : undefined;
+      if (!client) throw new ApiError('not_found', 'The client was not found.', { field: 'client_id' });
+      if (!client.is_active) throw badRequest('The client is archived; restore it before invoicing it.', { field: 'client_id' });
+
+      const issueDate = input.issue_date ?? todayIn(workspace.timezone, now);
+      const due = resolveDue({ issueDate, paymentTerm: input.payment_term, dueDate: input.due_date }, client);
+      assertRange(issueDate, due.due_date, 'issue_date', 'due_date');
+
+      const id = newId(now.getTime());
+      await trx
+        .insertInto('invoices')
+        .values({
+          company_id: p.companyId,
+          id,
+          client_id: client.id,
+          number: pendingNumber(id),
+          state: 'draft',
+          ...text,
+          issue_date: issueDate,
+          due_date: due.due_date,
+          payment_term: due.payment_term,
+          currency: currency ?? client.currency ?? workspace.currency,
+          tax: rates.tax ?? client.tax ?? '0',
+          tax2: rates.tax2 ?? client.tax2 ?? '0',
+          discount: rates.discount ?? client.discount ?? '0',
+          period_start: input.period_start ?? null,
+          period_end: input.period_end ?? null,
+          service_period_start: input.service_period_start ?? null,
+          service_period_end: input.service_period_end ?? null,
+          created_by: p.userId,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+
+      let details: Record<string, unknown>;
+      if (input.line_items_import) {
+        const reach = await invoiceProjects(trx, p, client.id, input.line_items_import.project_ids ?? []);
+        const imported = await prepareImport(trx, p.companyId, {
+          clientId: client.id,
+          request: input.line_items_import,
+          workspace,
+          reach,
+          everyProject: invoicesEveryProject(p),
+        });
+        await insertLines(trx, p.companyId, id, imported.lines, now);
+        await imported.link(id, now);
+        await pauseAt('invoice-import');
+        // The period defaults to the dates of the work imported.
+        if (input.period_start === undefined && input.period_end === undefined) {
+          await touchInvoice(trx, p.companyId, id, { period_start: imported.firstDate, period_end: imported.lastDate }, now);
+        }
+        details = { source: 'import', lines: imported.lines.length, time_entries: imported.timeEntries, expenses: imported.expenses };
+      } else {
+        const named = input.line_items!.flatMap((l) => (l.project_id == null ? [] : [l.project_id]));
+        const lines = explicitLines(input.line_items!, await invoiceProjects(trx, p, client.id, named));
+        await insertLines(trx, p.companyId, id, lines, now);
+        details = { source: 'explicit', lines: lines.length };
+      }
+
+      const created = await loadInvoice(trx, p.companyId, id);
+      assertAmountsInRange(created.row, created.lines);
+      const number = await assignNumber(trx, p.companyId, id, requested, now);
+      await audit(trx, { ...actorOf(p), action: 'invoice.created', subjectType: 'invoice', subjectId: id, details: { number, ...details } });
+      const body = (await loadInvoice(trx, p.companyId, id)).body;
+      if (preview) throw new PreviewRollback(body);
+      return body;
+    });
+  } catch (err) {
+    if (err instanceof PreviewRollback) return err.invoice;
+    mapConstraintError(err, requested);
+  }
+}
+
+// ---------------------------------------------------------------- update
+
+type InvoiceColumns = {
+  subject?: string | null;
+  issue_date?: string;
+  due_date?: string;
+  payment_term?: PaymentTerms | null;
+  purchase_order?: string | null;
+  tax?: string;
+  tax2?: string;
+  discount?: string;
+  notes?: string | null;
+  period_start?: string | null;
+  period_end?: string | null;
+  service_period_start?: string | null;
+  service_period_end?: string | null;
+};
+
+/**
+ * PATCH: drafts only (409 otherwise). Invoice-level fields of the spec, and line
+ * edits by id (description, unit_price, kind). Totals follow from the lines;
+ * links to imported time and expenses stay. Check order: 404, 412 (If-Match),
+ * 409 (not a draft), 400 (values), 409 (duplicate number).
+ */
+export async function updateInvoice(
+  db: Kysely<DB>,
+  p: Principal,
+  id: string,
+  input: UpdateInput,
+  { now, precondition }: { now: Date; precondition?: Precondition },
+): Promise<PresentedInvoice> {
+  assertMayUseInvoices(p);
+  assertDates(input, INVOICE_DATE_FIELDS);
+  const requested = input.number === undefined ? undefined : invoiceNumber(input.number);
+  try {
+    return await withTenant(db, p.companyId, async (trx) => {
+      const current = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
+      precondition?.(current.body);
+      const row = current.row;
+      if (row.state !== 'draft') {
+        throw conflict(`Only draft invoices can be changed; this one is ${row.state}.`, { state: row.state });
+      }
+      const changes = invoiceChanges(row, input);
+      const lineEdits = lineChanges(current.lines, input.line_items ?? []);
+
+      let changed = false;
+      for (const edit of lineEdits) {
+        await updateLine(trx, p.companyId, edit.id, edit.changes, now);
+        changed = true;
+      }
+      if (Object.keys(changes).length > 0) changed = true;
+      if (requested !== undefined && requested !== row.number) {
+        await assignNumber(trx, p.companyId, row.id, requested, now);
+        changed = true;
+      }
+      if (!changed) return current.body;
+      await touchInvoice(trx, p.companyId, row.id, changes, now);
+      await audit(trx, {
+        ...actorOf(p),
+        action: 'invoice.updated',
+        subjectType: 'invoice',
+        subjectId: row.id,
+        details: { changes: { ...changes, ...(requested !== undefined ? { number: requested } : {}) }, lines: lineEdits.map((e) => e.id) },
+      });
+      const updated = await loadInvoice(trx, p.companyId, row.id);
+      assertAmountsInRange(updated.row, updated.lines);
+      return updated.body;
+    });
+  } catch (err) {
+    mapConstraintError(err, requested);
+  }
+}
+
+/** The invoice columns a PATCH changes (only those whose value differs), checked on the merged state. */
+function invoiceChanges(row: InvoiceRow, input: UpdateInput): InvoiceColumns {
+  const next: InvoiceColumns = {};
+  if (input.subject !== undefined) next.subject = optionalText('subject', input.subject, SUBJECT_MAX);
+  if (input.purchase_order !== undefined) next.purchase_order = optionalText('purchase_order', input.purchase_order, PURCHASE_ORDER_MAX);
+  if (input.notes !== undefined) next.notes = optionalText('notes', input.notes, NOTES_MAX);
+  if (input.tax !== undefined) next.tax = percentValue('tax', input.tax);
+  if (input.tax2 !== undefined) next.tax2 = percentValue('tax2', input.tax2);
+  if (input.discount !== undefined) next.discount = percentValue('discount', input.discount);
+  for (const key of ['period_start', 'period_end', 'service_period_start', 'service_period_end'] as const) {
+    if (input[key] !== undefined) next[key] = input[key];
+  }
+  if (input.issue_date !== undefined || input.due_date !== undefined) {
+    const due = patchDue(row, { issue_date: input.issue_date, due_date: input.due_date });
+    if (input.issue_date !== undefined) next.issue_date = input.issue_date;
+    next.due_date = due.due_date;
+    next.payment_term = due.payment_term;
+  }
+  const merged = { ...row, ...next };
+  assertRange(merged.issue_date, merged.due_date, 'issue_date', 'due_date', input.due_date !== undefined ? 'due_date' : 'issue_date');
+  const blame = (start: string, end: string) => (input[end as 'period_end'] !== undefined ? end : start);
+  assertRange(merged.period_start, merged.period_end, 'period_start', 'period_end', blame('period_start', 'period_end'));
+  assertRange(
+    merged.service_period_start,
+    merged.service_period_end,
+    'service_period_start',
+    'service_period_end',
+    blame('service_period_start', 'service_period_end'),
+  );
+  const changes: InvoiceColumns = {};
+  for (const [key, value] of Object.entries(next) as Array<[keyof InvoiceColumns, string | null]>) {
+    const before = row[key] as string | null;
+    const same = ['tax', 'tax2', 'discount'].includes(key) ? Number(before ?? 0) === Number(value ?? 0) : before === value;
+    if (!same) (changes as Record<string, unknown>)[key] = value;
+  }
+  return changes;
+}
+
+/** Line edits: each by the id of a line of this invoice (400 naming the element otherwise); only real changes. */
+function lineChanges(lines: Array<{ id: string; description: string | null; unit_price: string; kind: string }>, edits: LineEdit[]) {
+  const byId = new Map(lines.map((l) => [l.id, l]));
+  const seen = new Set<string>();
+  const out: Array<{ id: string; changes: { description?: string | null; unit_price?: string; kind?: string } }> = [];
+  edits.forEach((edit, i) => {
+    const at = (field: string) => `line_items.${i}.${field}`;
+    const line = byId.get(edit.id);
+    if (!line) throw badRequest(`${at('id')} is not a line of this invoice.`, { field: at('id') });
+    if (seen.has(edit.id)) throw badRequest(`${at('id')}: the line is listed twice.`, { field: at('id') });
+    seen.add(edit.id);
+    const changes: { description?: string | null; unit_price?: string; kind?: string } = {};
+    if (edit.description !== undefined) {
+      const description = lineDescription(at('description'), edit.description);
+      if (description !== line.description) changes.description = description;
+    }
+    if (edit.unit_price !== undefined) {
+      const price = unitPriceValue(at('unit_price'), edit.unit_price);
+      if (Number(price) !== Number(line.unit_price)) changes.unit_price = price;
+    }
+    if (edit.kind !== undefined) {
+      assertNoNul(at('kind'), edit.kind);
+      const kind = edit.kind.trim();
+      if (!kind || kind.length > KIND_MAX) throw badRequest(`${at('kind')} must be 1 to ${KIND_MAX} characters.`, { field: at('kind') });
+      if (kind !== line.kind) changes.kind = kind;
+    }
+    if (Object.keys(changes).length > 0) out.push({ id: edit.id, changes });
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------- delete
+
+/**
+ * DELETE: owners and administrators, drafts only. The time entries and expenses
+ * the invoice captured are released (billed flag off, links cleared) in the same
+ * transaction. Order: 404, 412 (a stale If-Match; it is optional), 409 (not a draft).
+ */
+export async function deleteInvoice(db: Kysely<DB>, p: Principal, id: string, { now, precondition }: { now: Date; precondition?: Precondition }) {
+  if (!mayDeleteInvoices(p)) throw forbidden('Only owners and administrators may delete invoices.');
+  await withTenant(db, p.companyId, async (trx) => {
+    const current = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
+    precondition?.(current.body);
+    if (current.row.state !== 'draft') {
+      throw conflict(`Only draft invoices can be deleted; this one is ${current.row.state}.`, { state: current.row.state });
+    }
+    const released = await releaseBilled(trx, p.companyId, current.row.id, now);
+    await deleteInvoiceRow(trx, p.companyId, current.row.id);
+    await audit(trx, {
+      ...actorOf(p),
+      action: 'invoice.deleted',
+      subjectType: 'invoice',
+      subjectId: current.row.id,
+      details: { number: current.row.number, released },
+    });
+  });
+}

@@ -1,0 +1,66 @@
+import { Decimal } from 'decimal.js';
+import { minorUnitDigits } from '../../../money.ts';
+
+/**
+ * Invoice arithmetic (DESIGN.md "Invoice arithmetic"), in decimals:
+ * - a line's amount is quantity × unit_price, rounded half up to the currency's
+ *   minor unit; credit lines subtract;
+ * - subtotal is the sum of the (signed) line amounts;
+ * - discount_amount is subtotal × discount %;
+ * - each tax applies to the discounted sum of the lines flagged for it;
+ * - amount = subtotal − discount + taxes; due_amount = amount − payments.
+ */
+
+export interface LineInput {
+  quantity: Decimal.Value;
+  unit_price: Decimal.Value;
+  effect: 'charge' | 'credit';
+  taxed: boolean;
+  taxed2: boolean;
+}
+
+export interface InvoiceRates {
+  tax?: Decimal.Value | null;
+  tax2?: Decimal.Value | null;
+  discount?: Decimal.Value | null;
+}
+
+export interface Totals {
+  lineAmounts: Decimal[];
+  subtotal: Decimal;
+  discountAmount: Decimal;
+  taxAmount: Decimal;
+  tax2Amount: Decimal;
+  amount: Decimal;
+  dueAmount: Decimal;
+}
+
+const pct = (v: Decimal.Value | null | undefined) => new Decimal(v ?? 0).div(100);
+
+/** Line amount: quantity × unit price, rounded half up to the minor unit (positive; `effect` gives the sign). */
+export function lineAmount(line: Pick<LineInput, 'quantity' | 'unit_price'>, digits: number): Decimal {
+  return new Decimal(line.quantity).mul(line.unit_price).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
+}
+
+export function computeTotals(lines: LineInput[], rates: InvoiceRates, currency: string, payments: Decimal.Value = 0): Totals {
+  const digits = minorUnitDigits(currency);
+  const round = (d: Decimal) => d.toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
+  const signed = lines.map((l) => (l.effect === 'credit' ? lineAmount(l, digits).neg() : lineAmount(l, digits)));
+  const sum = (ds: Decimal[]) => ds.reduce((a, b) => a.add(b), new Decimal(0));
+  const subtotal = sum(signed);
+  const discountRate = pct(rates.discount);
+  const discountAmount = round(subtotal.mul(discountRate));
+  const keep = new Decimal(1).sub(discountRate);
+  const taxAmount = round(sum(signed.filter((_, i) => lines[i].taxed)).mul(keep).mul(pct(rates.tax)));
+  const tax2Amount = round(sum(signed.filter((_, i) => lines[i].taxed2)).mul(keep).mul(pct(rates.tax2)));
+  const amount = subtotal.sub(discountAmount).add(taxAmount).add(tax2Amount);
+  return {
+    lineAmounts: signed.map((d) => d.abs()),
+    subtotal,
+    discountAmount,
+    taxAmount,
+    tax2Amount,
+    amount,
+    dueAmount: amount.sub(payments),
+  };
+}

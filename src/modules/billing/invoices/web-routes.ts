@@ -1,0 +1,99 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { requestDb } from '../../../http/idempotency.ts';
+import type { FastifyInstance } from 'fastify';
+import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
+import { principalOf } from '../../../http/security.ts';
+import { INVOICE_ACCESS } from '../../../access/invoices.ts';
+import { closeOrVoidInvoice } from './admin-service.ts';
+import { InvoiceCreateBody, InvoiceSchema, explainUnsupported } from './routes.ts';
+import { previewInvoice, type CreateInput } from './service.ts';
+import { recordPayment } from './payments.ts';
+
+/**
+ * The web app's invoice routes the API does not have (issue 16 item 6): recording
+ * a payment, previewing an invoice before creating it, closing and voiding.
+ */
+
+const PaymentBody = Type.Object(
+  {
+    amount: Type.Number({ description: 'More than 0, at most the amount due, in the minor units of the invoice currency.' }),
+    paid_date: Type.String({ format: 'date', description: 'YYYY-MM-DD.' }),
+    notes: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
+  },
+  { additionalProperties: false },
+);
+
+export async function invoicesWebRoutes(app: FastifyInstance) {
+  app.post(
+    '/web/api/invoices/:id/payments',
+    {
+      config: { access: 'administrator', web: true, idempotent: true },
+      schema: {
+        tags: ['web'],
+        operationId: 'recordInvoicePayment',
+        summary: 'Record a payment on an open invoice',
+        description:
+          'Web app only (the API records no payments). Owners and administrators. Partial payments add up; the payment that ' +
+          'brings the amount due to 0 marks the invoice paid; send an Idempotency-Key so a repeated click records it once. Not open: 409. More than is due, 0 or too many decimals: 400 naming amount.',
+        params: Type.Object({ id: Type.String() }),
+        body: PaymentBody,
+        response: { 201: InvoiceSchema, ...ErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const p = principalOf(request);
+      const body = request.body as Static<typeof PaymentBody>;
+      const { id } = request.params as { id: string };
+      const invoice = await recordPayment(requestDb(request), p.companyId, id, { ...body, amount: String(body.amount) }, { now: app.config.clock(), actorId: p.userId });
+      return reply.code(201).send(invoice);
+    },
+  );
+
+  app.post(
+    '/web/api/invoices/preview',
+    {
+      config: { access: INVOICE_ACCESS, web: true },
+      preValidation: explainUnsupported,
+      schema: {
+        tags: ['web'],
+        operationId: 'previewInvoice',
+        summary: 'Preview the invoice a create would make',
+        description:
+          'Web app only. Takes the body of POST /api/v2/invoices and runs the same create (checks, import of tracked work, prices, totals, number) ' +
+          'in a transaction that is always rolled back: nothing is created, no time or expense becomes billed, no number is used. ' +
+          'The ids in the answer are not stored. Same permissions and errors as the create.',
+        body: InvoiceCreateBody,
+        response: { 200: InvoiceSchema, ...ErrorResponses },
+      },
+    },
+    async (request) => previewInvoice(app.db, principalOf(request), request.body as CreateInput, app.config.clock()),
+  );
+
+  for (const [transition, word] of [
+    ['close', 'Close'],
+    ['void', 'Void'],
+  ] as const) {
+    app.post(
+      `/web/api/invoices/:id/${transition}`,
+      {
+        config: { access: 'administrator', web: true, idempotent: true },
+        schema: {
+          tags: ['web'],
+          operationId: `${transition}Invoice`,
+          summary: `${word} an open invoice`,
+          description:
+            `Web app only, owners and administrators (as \`sheaf admin invoice ${transition}\`, the same rule). ` +
+            (transition === 'close' ? 'Closed: written off without full payment.' : 'Voided: cancelled; its time and expenses stay billed.') +
+            ` An invoice already ${transition === 'close' ? 'closed' : 'voided'} is returned unchanged; any other state than open is 409 with its state.`,
+          params: Type.Object({ id: Type.String() }, { additionalProperties: false }),
+          response: { 200: InvoiceSchema, ...ErrorResponses },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const { id } = request.params as { id: string };
+        return closeOrVoidInvoice(requestDb(request), p.companyId, id, transition, { now: app.config.clock(), actorId: p.userId });
+      },
+    );
+  }
+}

@@ -1,0 +1,184 @@
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../../auth/principal.ts';
+import { mayArchiveClients, mayWriteClients } from '../../../access/catalog.ts';
+import type { DB } from '../../../db/types.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { conflict, forbidden, notFound } from '../../../errors.ts';
+import type { PageParams } from '../../../http/pagination.ts';
+import { isId, newId } from '../../../ids.ts';
+import { audit } from '../../workspace/audit/service.ts';
+import type { ClientRow } from './presenter.ts';
+import {
+  countClientInvoices,
+  countProjects,
+  deleteClientRow,
+  findVisibleClient,
+  insertClient,
+  listClients as listClientRows,
+  nameTaken,
+  updateClientColumns,
+  type ClientFilter,
+} from './queries.ts';
+import { EMPTY_CLIENT, applyClientInput, archiveTransition, changedColumns, type ClientInput, type ClientState } from './rules.ts';
+
+/**
+ * Clients: the transactions and state transitions. Every operation runs in one
+ * tenant transaction (withTenant) and filters on the caller's workspace; a
+ * client the caller cannot see, of another workspace, or with a malformed id is
+ * simply not found.
+ */
+
+/** Called with the locked current row before a change; throws 412/428 (If-Match) or anything else to stop it. */
+export type Precondition = (current: ClientRow) => void;
+
+const duplicateName = (name: string) =>
+  conflict(`A client named '${name}' already exists in this workspace.`, { field: 'name' });
+
+/** A unique-index race (two creates or renames with one name at once) ends as the same 409. */
+function mapConstraintError(err: unknown, name: string | undefined): never {
+  const e = err as { code?: string; constraint?: string };
+  if (e?.code === '23505' && name !== undefined) throw duplicateName(name);
+  if (e?.code === '23503') throw conflict('The client still has records that depend on it.');
+  throw err;
+}
+
+function stateOf(row: ClientRow): ClientState {
+  return {
+    name: row.name,
+    address: row.address,
+    currency: row.own_currency,
+    payment_terms: row.payment_terms,
+    payment_days: row.payment_days,
+    tax: row.tax,
+    tax2: row.tax2,
+    discount: row.discount,
+    language: row.language,
+    is_active: row.is_active,
+  };
+}
+
+const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
+
+export function listClients(db: Kysely<DB>, p: Principal, filter: ClientFilter, page: PageParams) {
+  return withTenant(db, p.companyId, (trx) => listClientRows(trx, p.companyId, p, filter, page));
+}
+
+async function visibleOrThrow(trx: Tx, p: Principal, id: string, lock = false) {
+  const row = isId(id) ? await findVisibleClient(trx, p.companyId, p, id, { lock }) : undefined;
+  if (!row) throw notFound('client');
+  return row;
+}
+
+export function getClient(db: Kysely<DB>, p: Principal, id: string): Promise<ClientRow> {
+  return withTenant(db, p.companyId, (trx) => visibleOrThrow(trx, p, id));
+}
+
+export async function createClient(db: Kysely<DB>, p: Principal, input: ClientInput & { name: string }, now: Date) {
+  if (!mayWriteClients(p)) throw forbidden('Your role does not allow creating clients.');
+  const state = applyClientInput({ ...EMPTY_CLIENT, name: '' }, input);
+  if (!state.is_active && !mayArchiveClients(p)) throw forbidden('Only owners and administrators may create archived clients.');
+  const id = newId(now.getTime());
+  try {
+    return await withTenant(db, p.companyId, async (trx) => {
+      if (await nameTaken(trx, p.companyId, state.name)) throw duplicateName(state.name);
+      await insertClient(trx, p.companyId, id, state, now);
+      await audit(trx, { ...actorOf(p), action: 'client.created', subjectType: 'client', subjectId: id, details: { name: state.name } });
+      return visibleOrThrow(trx, p, id);
+    });
+  } catch (err) {
+    mapConstraintError(err, state.name);
+  }
+}
+
+/**
+ * PATCH: applies the writable properties given. Archive and restore (`is_active`
+ * changing) need mayArchiveClients; archiving a client with active projects is a
+ * 409 and nothing changes. A PATCH that changes nothing writes nothing, so
+ * `updated_at` and the ETag stay as they were.
+ */
+export async function updateClient(
+  db: Kysely<DB>,
+  p: Principal,
+  id: string,
+  input: ClientInput,
+  { now, precondition }: { now: Date; precondition?: Precondition },
+): Promise<ClientRow> {
+  if (!mayWriteClients(p)) throw forbidden('Your role does not allow editing clients.');
+  try {
+    return await withTenant(db, p.companyId, async (trx) => {
+      const row = await visibleOrThrow(trx, p, id, true);
+      const transition = input.is_active === undefined ? null : archiveTransition(row.is_active, input.is_active);
+      if (transition && !mayArchiveClients(p)) {
+        throw forbidden('Only owners and administrators may archive or restore clients.');
+      }
+      precondition?.(row);
+      const before = stateOf(row);
+      const changes = changedColumns(before, applyClientInput(before, input));
+      if (Object.keys(changes).length === 0) return row;
+      if (transition === 'archive') {
+        const active = await countProjects(trx, p.companyId, row.id, { activeOnly: true });
+        if (active > 0) {
+          throw conflict(`The client has ${active} active project(s); archive them before archiving the client.`, {
+            active_project_count: active,
+          });
+        }
+      }
+      if (changes.name !== undefined && (await nameTaken(trx, p.companyId, changes.name, row.id))) {
+        throw duplicateName(changes.name);
+      }
+      await updateClientColumns(trx, p.companyId, row.id, changes, now);
+      const action = transition === 'archive' ? 'client.archived' : transition === 'restore' ? 'client.restored' : 'client.updated';
+      await audit(trx, { ...actorOf(p), action, subjectType: 'client', subjectId: row.id, details: { changes } });
+      return visibleOrThrow(trx, p, row.id);
+    });
+  } catch (err) {
+    mapConstraintError(err, input.name?.trim());
+  }
+}
+
+/**
+ * Projects block a client's deletion: any project, active or archived, since
+ * deleting the client would orphan its time, expenses and history.
+ */
+async function assertNoBlockingProjects(trx: Tx, companyId: string, clientId: string) {
+  const projects = await countProjects(trx, companyId, clientId, { activeOnly: false });
+  if (projects > 0) {
+    throw conflict(`The client has ${projects} project(s); delete them before deleting the client.`, { project_count: projects });
+  }
+}
+
+/**
+ * Financial documents (invoices, estimates, payments) block a client's deletion,
+ * so that DELETE /clients/:id never removes or orphans a financial record: any
+ * invoice of the client, in any state (drafts included: delete them first), is a
+ * 409 with `invoice_count`.
+ */
+export async function assertNoFinancialDocuments(trx: Tx, companyId: string, clientId: string): Promise<void> {
+  const invoices = await countClientInvoices(trx, companyId, clientId);
+  if (invoices > 0) {
+    throw conflict(`The client has ${invoices} invoice(s); a client with invoices cannot be deleted.`, { invoice_count: invoices });
+  }
+}
+
+/**
+ * Permanent delete: owners and administrators, an archived client, a current
+ * If-Match (the route's precondition: 428 when missing, 412 when stale), no
+ * projects and no financial documents; otherwise nothing is deleted. The
+ * client's contacts go with it.
+ */
+export async function deleteClient(db: Kysely<DB>, p: Principal, id: string, { precondition }: { precondition?: Precondition }) {
+  if (!mayArchiveClients(p)) throw forbidden('Only owners and administrators may delete clients.');
+  try {
+    await withTenant(db, p.companyId, async (trx) => {
+      const row = await visibleOrThrow(trx, p, id, true);
+      precondition?.(row);
+      if (row.is_active) throw conflict('Archive the client before deleting it.', { is_active: true });
+      await assertNoBlockingProjects(trx, p.companyId, row.id);
+      await assertNoFinancialDocuments(trx, p.companyId, row.id);
+      await deleteClientRow(trx, p.companyId, row.id);
+      await audit(trx, { ...actorOf(p), action: 'client.deleted', subjectType: 'client', subjectId: row.id, details: { name: row.name } });
+    });
+  } catch (err) {
+    mapConstraintError(err, undefined);
+  }
+}

@@ -1,0 +1,235 @@
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../../auth/principal.ts';
+import {
+  mayBeAssignedToProjects,
+  mayBeProjectManager,
+  maySeeBudget,
+  maySeeRates,
+  maySetCommercialFields,
+  mayUpdateProject,
+} from '../../../access/catalog.ts';
+import type { DB, Role } from '../../../db/types.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
+import type { PageParams } from '../../../http/pagination.ts';
+import { isId } from '../../../ids.ts';
+import { audit } from '../../workspace/audit/service.ts';
+import { FROM_THE_START, shownEffectiveFrom } from '../rates/rules.ts';
+import { rateOn, setRate } from '../rates/service.ts';
+import { workspaceToday } from '../rates/workspace-today.ts';
+import type { ProjectRow } from '../projects/presenter.ts';
+import { findMembership, findProject } from '../projects/queries.ts';
+import { ownAssignment } from '../projects/service.ts';
+import { sameDecimal } from '../projects/rules.ts';
+import type { UserAssignmentRow, UserAssignmentView } from './presenter.ts';
+import {
+  deleteUserAssignment,
+  findUserAssignment,
+  insertUserAssignment,
+  listUserAssignments as listRows,
+  lockUserAssignment,
+  updateUserAssignmentColumns,
+} from './queries.ts';
+import { commercialFieldsIn, parseUserAssignmentInput, type RateChange, type UserAssignmentColumns, type UserAssignmentInput } from './rules.ts';
+
+/**
+ * Project user assignments through the API: who may track time on a project (and
+ * so see it), who manages it, and the person's billable rate (effective-dated,
+ * scope project + user, used when the project bills by people) and budget there.
+ * Every route needs the project visible (404 otherwise) and mayUpdateProject on
+ * it (403): administrators, and the managers of the project. Removing or
+ * deactivating an assignment takes the project out of the person's sight on
+ * their next request (visibility is read fresh each time).
+ */
+
+function viewOf(p: Principal, project: ProjectRow): UserAssignmentView {
+  return { rates: maySeeRates(p), budget: maySeeBudget(p, project, ownAssignment(project)) };
+}
+
+const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
+
+/** The project, visible to the caller (else 404) and managed by them (else 403). */
+async function managedProjectOrThrow(trx: Tx, p: Principal, projectId: string) {
+  const project = isId(projectId) ? await findProject(trx, p.companyId, { principal: p }, projectId) : undefined;
+  if (!project) throw notFound('project');
+  if (!mayUpdateProject(p, ownAssignment(project))) {
+    throw forbidden("Only administrators and the managers of this project may manage its people.");
+  }
+  return project;
+}
+
+async function assignmentOrThrow(trx: Tx, companyId: string, projectId: string, userId: string, day: string) {
+  const row = isId(userId) ? await findUserAssignment(trx, companyId, projectId, userId, day) : undefined;
+  if (!row) throw notFound('project assignment');
+  return row;
+}
+
+/** Rates and budgets need the billable-rate permission; a budget also needs the project's budget visible. */
+function assertMaySet(p: Principal, project: ProjectRow, input: object) {
+  const fields = commercialFieldsIn(input);
+  if (fields.length > 0 && !maySetCommercialFields(p)) {
+    throw new ApiError('forbidden', `Setting ${fields.join(', ')} needs the permission to view billable rates.`, { field: fields[0] });
+  }
+  if (Object.hasOwn(input, 'budget') && !maySeeBudget(p, project, ownAssignment(project))) {
+    throw new ApiError('forbidden', "Setting budget needs the permission to view this project's budget.", { field: 'budget' });
+  }
+}
+
+function assertManagerFlagFits(role: Role, isProjectManager: boolean | undefined) {
+  if (isProjectManager === true && !mayBeProjectManager({ role })) {
+    throw badRequest('Only a member with the manager role can be made a project manager (administrators manage every project).', {
+      field: 'is_project_manager',
+    });
+  }
+}
+
+async function applyRate(trx: Tx, companyId: string, projectId: string, userId: string, rate: RateChange, day: string) {
+  const from = rate.from ?? day;
+  const scope = { kind: 'billable', projectId, userId } as const;
+  if (sameDecimal(await rateOn(trx, companyId, scope, from), rate.hourlyRate)) return null;
+  await setRate(trx, companyId, scope, from, rate.hourlyRate);
+  return { hourly_rate: rate.hourlyRate, effective_from: shownEffectiveFrom(from) };
+}
+
+// ---- reads ----
+
+export function listProjectUserAssignments(
+  db: Kysely<DB>,
+  p: Principal,
+  projectId: string,
+  filter: { isActive?: boolean },
+  page: PageParams,
+  now: Date,
+): Promise<{ rows: UserAssignmentRow[]; total: number; view: UserAssignmentView }> {
+  return withTenant(db, p.companyId, async (trx) => {
+    const project = await managedProjectOrThrow(trx, p, projectId);
+    const day = await workspaceToday(trx, p.companyId, now);
+    const { rows, total } = await listRows(trx, p.companyId, project.id, filter, day, page);
+    return { rows, total, view: viewOf(p, project) };
+  });
+}
+
+export function getProjectUserAssignment(db: Kysely<DB>, p: Principal, projectId: string, userId: string, now: Date) {
+  return withTenant(db, p.companyId, async (trx) => {
+    const project = await managedProjectOrThrow(trx, p, projectId);
+    const day = await workspaceToday(trx, p.companyId, now);
+    return { row: await assignmentOrThrow(trx, p.companyId, project.id, userId, day), view: viewOf(p, project) };
+  });
+}
+
+// ---- writes ----
+
+/**
+ * Assigns a person. `user_id` must be an active internal member of the workspace
+ * (400 naming it otherwise: client memberships, deactivated members, unknown and
+ * other-workspace ids alike); an existing assignment, active or not, is 409.
+ */
+export async function createProjectUserAssignment(
+  db: Kysely<DB>,
+  p: Principal,
+  projectId: string,
+  input: UserAssignmentInput & { user_id: string },
+  now: Date,
+) {
+  const { columns, rate } = parseUserAssignmentInput(input);
+  try {
+    return await withTenant(db, p.companyId, async (trx) => {
+      const project = await managedProjectOrThrow(trx, p, projectId);
+      assertMaySet(p, project, input);
+      const member = isId(input.user_id) ? await findMembership(trx, p.companyId, input.user_id) : undefined;
+      if (!member || !mayBeAssignedToProjects(member)) {
+        throw badRequest('user_id does not name a member of this workspace who can be assigned to projects.', { field: 'user_id' });
+      }
+      if (!member.is_active) throw badRequest('user_id names a deactivated member.', { field: 'user_id' });
+      assertManagerFlagFits(member.role, columns.is_project_manager);
+      const inserted = await insertUserAssignment(
+        trx,
+        p.companyId,
+        {
+          projectId: project.id,
+          userId: member.user_id,
+          isProjectManager: columns.is_project_manager ?? false,
+          isActive: columns.is_active ?? true,
+          budget: columns.budget ?? null,
+        },
+        now,
+      );
+      if (!inserted) throw alreadyAssigned();
+      const day = await workspaceToday(trx, p.companyId, now);
+      // A rate given with the assignment prices all the person's work on the project, whatever its date.
+      const rateSet = rate ? await applyRate(trx, p.companyId, project.id, member.user_id, rate, FROM_THE_START) : null;
+      await audit(trx, {
+        ...actorOf(p),
+        action: 'project_assignment.created',
+        subjectType: 'project',
+        subjectId: project.id,
+        details: { user_id: member.user_id, ...columns, rate: rateSet },
+      });
+      return { row: await assignmentOrThrow(trx, p.companyId, project.id, member.user_id, day), view: viewOf(p, project) };
+    });
+  } catch (err) {
+    if ((err as { code?: string })?.code === '23505') throw alreadyAssigned();
+    throw err;
+  }
+}
+
+const alreadyAssigned = () =>
+  conflict('The member is already assigned to this project; change the assignment with PATCH instead.', { field: 'user_id' });
+
+/**
+ * Changes an assignment: manager flag, active flag, budget, and a new rate from
+ * `hourly_rate_effective_from` (default today in the workspace zone) on; earlier
+ * dates keep their rate. A body that changes nothing writes nothing.
+ */
+export function updateProjectUserAssignment(
+  db: Kysely<DB>,
+  p: Principal,
+  projectId: string,
+  userId: string,
+  input: UserAssignmentInput,
+  now: Date,
+) {
+  const { columns, rate } = parseUserAssignmentInput(input);
+  return withTenant(db, p.companyId, async (trx) => {
+    const project = await managedProjectOrThrow(trx, p, projectId);
+    const current = isId(userId) ? await lockUserAssignment(trx, p.companyId, project.id, userId) : undefined;
+    if (!current) throw notFound('project assignment');
+    assertMaySet(p, project, input);
+    assertManagerFlagFits(current.role, columns.is_project_manager);
+    const day = await workspaceToday(trx, p.companyId, now);
+    const changed: UserAssignmentColumns = {};
+    if (columns.is_project_manager !== undefined && columns.is_project_manager !== current.is_project_manager) {
+      changed.is_project_manager = columns.is_project_manager;
+    }
+    if (columns.is_active !== undefined && columns.is_active !== current.is_active) changed.is_active = columns.is_active;
+    if (columns.budget !== undefined && !sameDecimal(columns.budget, current.budget)) changed.budget = columns.budget;
+    const rateSet = rate ? await applyRate(trx, p.companyId, project.id, userId, rate, day) : null;
+    if (Object.keys(changed).length > 0 || rateSet) {
+      await updateUserAssignmentColumns(trx, p.companyId, project.id, userId, changed, now);
+      await audit(trx, {
+        ...actorOf(p),
+        action: 'project_assignment.updated',
+        subjectType: 'project',
+        subjectId: project.id,
+        details: { user_id: userId, changes: changed, rate: rateSet },
+      });
+    }
+    return { row: await assignmentOrThrow(trx, p.companyId, project.id, userId, day), view: viewOf(p, project) };
+  });
+}
+
+/** Removes an assignment (its rate history stays); the person loses sight of the project on their next request. */
+export function deleteProjectUserAssignment(db: Kysely<DB>, p: Principal, projectId: string, userId: string) {
+  return withTenant(db, p.companyId, async (trx) => {
+    const project = await managedProjectOrThrow(trx, p, projectId);
+    const removed = isId(userId) && (await deleteUserAssignment(trx, p.companyId, project.id, userId));
+    if (!removed) throw notFound('project assignment');
+    await audit(trx, {
+      ...actorOf(p),
+      action: 'project_assignment.removed',
+      subjectType: 'project',
+      subjectId: project.id,
+      details: { user_id: userId },
+    });
+  });
+}

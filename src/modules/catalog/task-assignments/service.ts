@@ -1,0 +1,258 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../db/types.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
+import type { PageParams } from '../../../http/pagination.ts';
+import { isId } from '../../../ids.ts';
+import { audit } from '../../workspace/audit/service.ts';
+import { FROM_THE_START, shownEffectiveFrom } from '../rates/rules.ts';
+import { rateOn, setRate } from '../rates/service.ts';
+import { workspaceToday } from '../rates/workspace-today.ts';
+import { findTask } from '../tasks/queries.ts';
+import { maySeeBudgetAs, maySeeRatesAs, maySetRatesAs, mayWriteTasksAs, projectScopeOrThrow, type Actor } from '../tasks/service.ts';
+import type { ProjectScope } from '../tasks/queries.ts';
+import type { AssignmentRow, AssignmentView } from './presenter.ts';
+import {
+  findAssignment,
+  insertAssignment,
+  listAssignments,
+  lockAssignment,
+  updateAssignmentColumns,
+  type AssignmentFilter,
+} from './queries.ts';
+import { parseAssignmentInput, type AssignmentInput, type RateChange } from './rules.ts';
+
+/**
+ * Task assignments: which workspace tasks a project uses, whether each is
+ * billable there, its budget, and its billable hourly rate, an effective-dated
+ * rate of scope project + task (see src/modules/rates), so a change never
+ * reprices work dated before it. Reading needs the project visible; writing
+ * needs mayWriteTasks and the project visible; the budget needs maySeeBudget
+ * to see or set, the rate maySeeRates to see and the billable-rate permission to
+ * set. An unknown, other-workspace or invisible project or task is 404.
+ */
+
+export function assignmentView(actor: Actor, project: ProjectScope): AssignmentView {
+  return { budget: maySeeBudgetAs(actor, project), rates: maySeeRatesAs(actor) };
+}
+
+const actorOf = (companyId: string, actor: Actor) => ({
+  companyId,
+  actorUserId: actor?.userId ?? null,
+  credentialId: actor?.credentialId ?? null,
+});
+
+async function assignmentOrThrow(trx: Tx, companyId: string, projectId: string, taskId: string, day: string) {
+  const row = isId(taskId) ? await findAssignment(trx, companyId, projectId, taskId, day) : undefined;
+  if (!row) throw notFound('task assignment');
+  return row;
+}
+
+function assertMayWrite(actor: Actor) {
+  if (!mayWriteTasksAs(actor)) throw forbidden('Your role does not allow editing the tasks of projects.');
+}
+
+/** Budget and rate changes need the permission to see (budget) or set (rate) them on this project. */
+function assertMaySet(actor: Actor, project: ProjectScope, input: { budget?: unknown; rate: RateChange | null }) {
+  if (input.budget !== undefined && !maySeeBudgetAs(actor, project)) {
+    throw forbidden("Setting budget needs the permission to view this project's budget.");
+  }
+  if (input.rate && !maySetRatesAs(actor)) throw forbidden('Setting hourly_rate needs the permission to view billable rates.');
+}
+
+// ---- reads ----
+
+export function listTaskAssignments(
+  db: Kysely<DB>,
+  companyId: string,
+  actor: Actor,
+  projectId: string,
+  filter: AssignmentFilter,
+  page: PageParams,
+  now: Date,
+): Promise<{ rows: AssignmentRow[]; total: number; view: AssignmentView }> {
+  return withTenant(db, companyId, async (trx) => {
+    const project = await projectScopeOrThrow(trx, companyId, actor, projectId);
+    const day = await workspaceToday(trx, companyId, now);
+    const { rows, total } = await listAssignments(trx, companyId, project.id, filter, day, page);
+    return { rows, total, view: assignmentView(actor, project) };
+  });
+}
+
+export function getTaskAssignment(db: Kysely<DB>, companyId: string, actor: Actor, projectId: string, taskId: string, now: Date) {
+  return withTenant(db, companyId, async (trx) => {
+    const project = await projectScopeOrThrow(trx, companyId, actor, projectId);
+    const day = await workspaceToday(trx, companyId, now);
+    return { row: await assignmentOrThrow(trx, companyId, project.id, taskId, day), view: assignmentView(actor, project) };
+  });
+}
+
+// ---- writes ----
+
+async function applyRate(trx: Tx, companyId: string, projectId: string, taskId: string, rate: RateChange, day: string) {
+  const from = rate.from ?? day;
+  await setRate(trx, companyId, { kind: 'billable', projectId, taskId }, from, rate.hourlyRate);
+  return { hourly_rate: rate.hourlyRate, effective_from: shownEffectiveFrom(from) };
+}
+
+/**
+ * Assigns a task to a project. `billable` defaults to the task's
+ * `billable_by_default`; without `hourly_rate` the task's default hourly rate (if
+ * any) becomes the assignment's rate. A rate given here applies to all the
+ * assignment's work whatever its date (FROM_THE_START), unless
+ * `hourly_rate_effective_from` names a date. An archived task is a 400; an
+ * existing assignment (active or not) a 409: change it with PATCH.
+ */
+export async function createTaskAssignment(
+  db: Kysely<DB>,
+  companyId: string,
+  actor: Actor,
+  projectId: string,
+  input: AssignmentInput & { task_id: string },
+  now: Date,
+) {
+  assertMayWrite(actor);
+  const { columns, rate } = parseAssignmentInput(input);
+  try {
+    return await withTenant(db, companyId, (trx) => create(trx, companyId, actor, projectId, input.task_id, columns, rate, now));
+  } catch (err) {
+    if ((err as { code?: string })?.code === '23505') throw alreadyAssigned();
+    throw err;
+  }
+}
+
+const alreadyAssigned = () =>
+  conflict('The task is already assigned to this project; change the assignment with PATCH instead.', { field: 'task_id' });
+
+async function create(
+  trx: Tx,
+  companyId: string,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  columns: ReturnType<typeof parseAssignmentInput>['columns'],
+  rate: RateChange | null,
+  now: Date,
+) {
+  const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);
+  assertMaySet(actor, project, { budget: columns.budget, rate });
+  const task = isId(taskId) ? await findTask(trx, companyId, taskId) : undefined;
+  if (!task) throw notFound('task');
+  if (!task.is_active) throw badRequest('The task is archived; restore it before assigning it.', { field: 'task_id' });
+  const day = await workspaceToday(trx, companyId, now);
+  const inserted = await insertAssignment(
+    trx,
+    companyId,
+    {
+      projectId: project.id,
+      taskId: task.id,
+      isActive: columns.is_active ?? true,
+      billable: columns.billable ?? task.billable_by_default,
+      budget: columns.budget ?? null,
+    },
+    now,
+  );
+  if (!inserted) throw alreadyAssigned();
+  // A rate given at creation (or the task's default rate) prices all the
+  // assignment's work, whatever its date; an explicit effective date is kept.
+  let rateSet: { hourly_rate: string; effective_from: string | null } | null = null;
+  if (rate) rateSet = await applyRate(trx, companyId, project.id, task.id, rate, FROM_THE_START);
+  else if (task.default_hourly_rate !== null) {
+    const scope = { kind: 'billable', projectId: project.id, taskId: task.id } as const;
+    if ((await rateOn(trx, companyId, scope, day)) === null) {
+      rateSet = await applyRate(trx, companyId, project.id, task.id, { hourlyRate: task.default_hourly_rate }, FROM_THE_START);
+    }
+  }
+  await audit(trx, {
+    ...actorOf(companyId, actor),
+    action: 'task_assignment.created',
+    subjectType: 'project',
+    subjectId: project.id,
+    details: { task_id: task.id, ...columns, rate: rateSet },
+  });
+  return { row: await assignmentOrThrow(trx, companyId, project.id, task.id, day), view: assignmentView(actor, project) };
+}
+
+/**
+ * Changes an assignment: `is_active`, `billable`, `budget`, and a new rate from
+ * `hourly_rate_effective_from` (default today in the workspace zone) on. A rate
+ * change bumps `updated_at`; a body that changes nothing writes nothing.
+ */
+export async function updateTaskAssignment(
+  db: Kysely<DB>,
+  companyId: string,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  input: AssignmentInput,
+  now: Date,
+) {
+  assertMayWrite(actor);
+  const { columns, rate } = parseAssignmentInput(input);
+  return withTenant(db, companyId, (trx) => update(trx, companyId, actor, projectId, taskId, columns, rate, now));
+}
+
+async function update(
+  trx: Tx,
+  companyId: string,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  columns: ReturnType<typeof parseAssignmentInput>['columns'],
+  rate: RateChange | null,
+  now: Date,
+) {
+  const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);
+  const current = isId(taskId) ? await lockAssignment(trx, companyId, project.id, taskId) : undefined;
+  if (!current) throw notFound('task assignment');
+  assertMaySet(actor, project, { budget: columns.budget, rate });
+  const day = await workspaceToday(trx, companyId, now);
+  const changed: Record<string, unknown> = {};
+  if (columns.is_active !== undefined && columns.is_active !== current.is_active) changed.is_active = columns.is_active;
+  if (columns.billable !== undefined && columns.billable !== current.billable) changed.billable = columns.billable;
+  if (columns.budget !== undefined && !sameAmount(columns.budget, current.budget)) changed.budget = columns.budget;
+  let rateSet: { hourly_rate: string; effective_from: string | null } | null = null;
+  if (rate) rateSet = await applyRate(trx, companyId, project.id, taskId, rate, day);
+  if (Object.keys(changed).length > 0 || rateSet) {
+    await updateAssignmentColumns(trx, companyId, project.id, taskId, changed, now);
+    await audit(trx, {
+      ...actorOf(companyId, actor),
+      action: 'task_assignment.updated',
+      subjectType: 'project',
+      subjectId: project.id,
+      details: { task_id: taskId, changes: changed, rate: rateSet },
+    });
+  }
+  return { row: await assignmentOrThrow(trx, companyId, project.id, taskId, day), view: assignmentView(actor, project) };
+}
+
+const sameAmount = (a: string | null, b: string | null) => (a === null || b === null ? a === b : Number(a) === Number(b));
+
+/**
+ * For `sheaf admin task assign`: assigns the task, or, when the project already
+ * has it, reactivates the assignment and applies the changes given.
+ */
+export async function assignTask(
+  db: Kysely<DB>,
+  companyId: string,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  input: AssignmentInput,
+  now: Date,
+) {
+  assertMayWrite(actor);
+  const { columns, rate } = parseAssignmentInput(input);
+  return withTenant(db, companyId, async (trx) => {
+    const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);
+    const existing = isId(taskId) ? await lockAssignment(trx, companyId, project.id, taskId) : undefined;
+    if (!existing) return { ...(await create(trx, companyId, actor, projectId, taskId, columns, rate, now)), created: true };
+    const changes = { ...columns, is_active: columns.is_active ?? true };
+    return { ...(await update(trx, companyId, actor, projectId, taskId, changes, rate, now)), created: false };
+  });
+}
+
+/** For `sheaf admin task unassign`: deactivates the assignment (its budget and rate history stay). */
+export function unassignTask(db: Kysely<DB>, companyId: string, actor: Actor, projectId: string, taskId: string, now: Date) {
+  return updateTaskAssignment(db, companyId, actor, projectId, taskId, { is_active: false }, now);
+}

@@ -1,0 +1,189 @@
+import type { Kysely } from 'kysely';
+import { maySeeBudget, maySeeRates, maySetCommercialFields, mayWriteTasks } from '../../../access/catalog.ts';
+import type { DB } from '../../../db/types.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { conflict, forbidden, notFound } from '../../../errors.ts';
+import type { PageParams } from '../../../http/pagination.ts';
+import { isId, newId } from '../../../ids.ts';
+import { audit } from '../../workspace/audit/service.ts';
+import type { TaskRow, TaskView } from './presenter.ts';
+import {
+  findProjectScope,
+  findTask,
+  findTaskByName,
+  findTaskForProject,
+  insertTask,
+  listTasks as listTaskRows,
+  taskNameTaken,
+  updateTaskColumns,
+  type Actor,
+  type ProjectScope,
+  type TaskFilter,
+} from './queries.ts';
+import { NEW_TASK, applyTaskInput, changedTaskColumns, type TaskInput, type TaskState } from './rules.ts';
+
+/**
+ * Workspace tasks: reusable definitions assigned to projects. Every operation
+ * runs in one tenant transaction; an unknown, malformed or other-workspace id is
+ * simply not found. The actor is an API caller or, for `sheaf admin`, null (the
+ * operator, with an owner's rights).
+ */
+
+export type { Actor } from './queries.ts';
+
+// ---- what the actor may do and see (asked of src/access, never by role) ----
+
+export const mayWriteTasksAs = (actor: Actor) => actor === null || mayWriteTasks(actor);
+/** Rates and other commercial properties need the billable-rate permission to set. */
+export const maySetRatesAs = (actor: Actor) => actor === null || maySetCommercialFields(actor);
+export const maySeeRatesAs = (actor: Actor) => actor === null || maySeeRates(actor);
+export const maySeeBudgetAs = (actor: Actor, project: ProjectScope) => actor === null || maySeeBudget(actor, project, project.own);
+
+/** What the actor sees of a task read with (or without) a project. */
+export function taskView(actor: Actor, project?: ProjectScope): TaskView {
+  return { rates: maySeeRatesAs(actor), budget: project !== undefined && maySeeBudgetAs(actor, project) };
+}
+
+/** The project named by a task request: visible to the actor, else 404 (never 403, so nothing leaks). */
+export async function projectScopeOrThrow(trx: Tx, companyId: string, actor: Actor, projectId: string, lock = false) {
+  const project = isId(projectId) ? await findProjectScope(trx, companyId, actor, projectId, { lock }) : undefined;
+  if (!project) throw notFound('project');
+  return project;
+}
+
+async function taskOrThrow(trx: Tx, companyId: string, id: string, lock = false) {
+  const row = isId(id) ? await findTask(trx, companyId, id, { lock }) : undefined;
+  if (!row) throw notFound('task');
+  return row;
+}
+
+const duplicateName = (name: string) => conflict(`A task named '${name}' already exists in this workspace.`, { field: 'name' });
+
+/** A unique-index race (two creates or renames with one name at once) ends as the same 409. */
+function mapConstraintError(err: unknown, name: string | undefined): never {
+  const e = err as { code?: string };
+  if (e?.code === '23505' && name !== undefined) throw duplicateName(name);
+  throw err;
+}
+
+const actorOf = (companyId: string, actor: Actor) => ({
+  companyId,
+  actorUserId: actor?.userId ?? null,
+  credentialId: actor?.credentialId ?? null,
+});
+
+function stateOf(row: TaskRow): TaskState {
+  return {
+    name: row.name,
+    billable_by_default: row.billable_by_default,
+    default_hourly_rate: row.default_hourly_rate,
+    is_default: row.is_default,
+    is_active: row.is_active,
+  };
+}
+
+function assertMayWrite(actor: Actor, input: TaskInput) {
+  if (!mayWriteTasksAs(actor)) throw forbidden('Your role does not allow creating or editing tasks.');
+  if (input.default_hourly_rate !== undefined && !maySetRatesAs(actor)) {
+    throw forbidden('Setting default_hourly_rate needs the permission to view billable rates.');
+  }
+}
+
+// ---- reads ----
+
+export interface TaskPage {
+  rows: TaskRow[];
+  total: number;
+  view: TaskView;
+}
+
+/**
+ * One page of tasks. Without a project: every task of the workspace. With one:
+ * the project must be visible to the actor (404 otherwise), only tasks actively
+ * assigned to it are listed, and their budget is shown where the actor may see
+ * that project's budget.
+ */
+export function listTasks(db: Kysely<DB>, companyId: string, actor: Actor, filter: TaskFilter, page: PageParams): Promise<TaskPage> {
+  return withTenant(db, companyId, async (trx) => {
+    const project = filter.projectId ? await projectScopeOrThrow(trx, companyId, actor, filter.projectId) : undefined;
+    const { rows, total } = await listTaskRows(trx, companyId, filter, page);
+    return { rows, total, view: taskView(actor, project) };
+  });
+}
+
+/**
+ * One task. With a project (visible to the actor, else 404), the task carries
+ * its assignment to it, so `budget` shows only for an active assignment.
+ */
+export function getTask(db: Kysely<DB>, companyId: string, actor: Actor, id: string, { projectId }: { projectId?: string } = {}) {
+  return withTenant(db, companyId, async (trx) => {
+    if (!projectId) return { row: await taskOrThrow(trx, companyId, id), view: taskView(actor) };
+    const project = await projectScopeOrThrow(trx, companyId, actor, projectId);
+    const row = isId(id) ? await findTaskForProject(trx, companyId, id, project.id) : undefined;
+    if (!row) throw notFound('task');
+    return { row, view: taskView(actor, project) };
+  });
+}
+
+/** A task by id or (for the command line) by name, ignoring case. */
+export function resolveTask(db: Kysely<DB>, companyId: string, ref: string): Promise<TaskRow> {
+  return withTenant(db, companyId, async (trx) => {
+    const row = isId(ref) ? await findTask(trx, companyId, ref) : await findTaskByName(trx, companyId, ref);
+    if (!row) throw notFound('task');
+    return row;
+  });
+}
+
+// ---- writes ----
+
+export async function createTask(db: Kysely<DB>, companyId: string, actor: Actor, input: TaskInput & { name: string }, now: Date) {
+  assertMayWrite(actor, input);
+  const state = applyTaskInput({ ...NEW_TASK, name: '' }, input);
+  const id = newId(now.getTime());
+  try {
+    return await withTenant(db, companyId, async (trx) => {
+      if (await taskNameTaken(trx, companyId, state.name)) throw duplicateName(state.name);
+      await insertTask(trx, companyId, id, state, now);
+      await audit(trx, { ...actorOf(companyId, actor), action: 'task.created', subjectType: 'task', subjectId: id, details: { ...state } });
+      return { row: await taskOrThrow(trx, companyId, id), view: taskView(actor) };
+    });
+  } catch (err) {
+    mapConstraintError(err, state.name);
+  }
+}
+
+/** Called with the locked current row and the actor's view before a change; throws 412 or anything else to stop it. */
+export type TaskPrecondition = (current: TaskRow, view: TaskView) => void;
+
+/**
+ * Applies the writable properties given. A change that changes nothing writes
+ * nothing, so `updated_at` and the ETag stay as they were.
+ */
+export async function updateTask(
+  db: Kysely<DB>,
+  companyId: string,
+  actor: Actor,
+  id: string,
+  input: TaskInput,
+  { now, precondition }: { now: Date; precondition?: TaskPrecondition },
+) {
+  assertMayWrite(actor, input);
+  try {
+    return await withTenant(db, companyId, async (trx) => {
+      const row = await taskOrThrow(trx, companyId, id, true);
+      const view = taskView(actor);
+      precondition?.(row, view);
+      const before = stateOf(row);
+      const changes = changedTaskColumns(before, applyTaskInput(before, input));
+      if (Object.keys(changes).length === 0) return { row, view };
+      if (changes.name !== undefined && (await taskNameTaken(trx, companyId, changes.name, row.id))) {
+        throw duplicateName(changes.name);
+      }
+      await updateTaskColumns(trx, companyId, row.id, changes, now);
+      await audit(trx, { ...actorOf(companyId, actor), action: 'task.updated', subjectType: 'task', subjectId: row.id, details: { changes } });
+      return { row: await taskOrThrow(trx, companyId, row.id), view };
+    });
+  } catch (err) {
+    mapConstraintError(err, typeof input.name === 'string' ? input.name.trim() : undefined);
+  }
+}

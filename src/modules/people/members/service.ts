@@ -1,0 +1,135 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB, ManagerPermission, Role, UserType } from '../../../db/types.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import { assertMayAdministerRole } from '../../../access/policy.ts';
+import { ApiError, badRequest, notFound } from '../../../errors.ts';
+import { isId, newId } from '../../../ids.ts';
+import { createMember, listMembersForAdmin, lockMember, updateMemberIn, validateMemberInput, type MemberInput } from '../users/admin-service.ts';
+import { setTeammates } from '../teammates/service.ts';
+
+/**
+ * The web app's Members page (owners and administrators): the operator's rules
+ * of src/modules/people/users/admin-service.ts and src/modules/people/teammates/service.ts,
+ * plus what a signed-in administrator may not do that the operator may: make
+ * or change an owner (assertMayAdministerRole). Changes are read by the next
+ * request's authentication, which reads the membership afresh.
+ */
+
+export interface Member {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  user_type: UserType;
+  role: Role;
+  permissions: ManagerPermission[];
+  is_contractor: boolean;
+  is_active: boolean;
+  expected_weekly_hours: string | null;
+  teammate_ids: string[];
+}
+
+type MemberRow = Awaited<ReturnType<typeof listMembersForAdmin>>[number];
+
+function present(row: Omit<MemberRow, 'company_id' | 'created_at' | 'updated_at'>, teammateIds: string[]): Member {
+  return {
+    id: row.user_id,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    user_type: row.user_type,
+    role: row.role,
+    permissions: [...row.permissions],
+    is_contractor: row.is_contractor,
+    is_active: row.is_active,
+    expected_weekly_hours: row.expected_weekly_hours,
+    teammate_ids: teammateIds,
+  };
+}
+
+async function teammatesOf(db: Kysely<DB> | Transaction<DB>, companyId: string, managerId?: string): Promise<Map<string, string[]>> {
+  let q = db.selectFrom('teammate_assignments').select(['manager_id', 'teammate_id']).where('company_id', '=', companyId);
+  if (managerId) q = q.where('manager_id', '=', managerId);
+  const byManager = new Map<string, string[]>();
+  for (const r of await q.orderBy('teammate_id').execute()) {
+    byManager.set(r.manager_id, [...(byManager.get(r.manager_id) ?? []), r.teammate_id]);
+  }
+  return byManager;
+}
+
+export async function listMembers(db: Kysely<DB>, companyId: string): Promise<Member[]> {
+  const [rows, teammates] = await Promise.all([listMembersForAdmin(db, companyId), teammatesOf(db, companyId)]);
+  return rows.map((row) => present(row, teammates.get(row.user_id) ?? []));
+}
+
+export interface MemberChange {
+  role?: Role;
+  permissions?: ManagerPermission[];
+  is_contractor?: boolean;
+  is_active?: boolean;
+  expected_weekly_hours?: string | null;
+  teammate_ids?: string[];
+}
+
+/** PATCH /web/api/members/:user_id: the membership and the manager's teammates, in one transaction. */
+export async function changeMember(db: Kysely<DB>, p: Principal, userId: string, change: MemberChange): Promise<Member> {
+  if (!isId(userId)) throw notFound('member');
+  const { teammate_ids: teammateIds, ...input } = change;
+  if (Object.keys(change).length === 0) throw badRequest('Name at least one property to change.');
+  validateMemberInput(input);
+  const actor = { userId: p.userId };
+  return db.transaction().execute(async (trx) => {
+    const current = await lockMember(trx, p.companyId, userId).catch(rethrowAs('member'));
+    assertMayAdministerRole(p, current.role);
+    if (input.role !== undefined) assertMayAdministerRole(p, input.role);
+    if (current.user_type === 'agent' && input.role === 'owner') throw agentOwner();
+    if (Object.keys(input).length > 0) await updateMemberIn(trx, p.companyId, userId, input, actor);
+    if (teammateIds !== undefined) {
+      const role = input.role ?? current.role;
+      if (teammateIds.length > 0 && role !== 'manager') {
+        throw badRequest(`Only a manager has teammates; this member is ${role}.`, { field: 'teammate_ids' });
+      }
+      // The teammate rules name their own fields ('teammate'); the form's field is teammate_ids.
+      await setTeammates(trx, p.companyId, userId, teammateIds, actor).catch((err: unknown) => {
+        if (err instanceof ApiError && err.statusCode < 500) throw badRequest(err.message, { field: 'teammate_ids' });
+        throw err;
+      });
+    }
+    const row = await lockMember(trx, p.companyId, userId);
+    return present(row, (await teammatesOf(trx, p.companyId, userId)).get(userId) ?? []);
+  });
+}
+
+const agentOwner = () =>
+  badRequest('An agent cannot be an owner: owners are people who sign in and answer for the workspace.', { field: 'role' });
+
+const rethrowAs = (what: string) => (err: unknown) => {
+  if (err instanceof ApiError && err.code === 'not_found') throw notFound(what);
+  throw err;
+};
+
+/**
+ * An agent identity: no password, no sign-in, only the keys an administrator
+ * binds to it. users.email is required and unique, so an agent gets an address
+ * under `.invalid` (RFC 2606), which no mail ever reaches.
+ */
+export async function createAgent(
+  db: Kysely<DB>,
+  p: Principal,
+  input: { name: string; role?: Role; permissions?: ManagerPermission[] },
+): Promise<Member> {
+  const role = input.role ?? 'member';
+  if (role === 'owner') throw agentOwner();
+  const memberInput: MemberInput = {
+    email: `agent-${newId()}@agents.invalid`,
+    first_name: input.name.trim(),
+    last_name: '',
+    role,
+    permissions: input.permissions,
+    user_type: 'agent',
+  };
+  if (!memberInput.first_name) throw badRequest('name must be 1 to 255 characters.', { field: 'name' });
+  if (memberInput.first_name.length > 255) throw badRequest('name must be 1 to 255 characters.', { field: 'name' });
+  const row = await createMember(db, p.companyId, memberInput, { userId: p.userId });
+  return present(row, []);
+}

@@ -1,0 +1,156 @@
+import type { Kysely } from 'kysely';
+import type { DB, Role } from '../../../db/types.ts';
+import { withTenant } from '../../../db/tenant.ts';
+import { translator } from '../../../i18n/index.ts';
+import { enqueueMail } from '../../../outbox/enqueue.ts';
+import { hashPassword, verifyPassword } from '../../../auth/passwords.ts';
+import { endAllSessions, type SessionRow } from '../../../auth/sessions.ts';
+import { issueLink } from '../../../auth/one-time-links.ts';
+import { forgetDevices } from '../../../auth/sign-in-throttle.ts';
+import { badRequest } from '../../../errors.ts';
+import { isPlaceholderEmail } from '../users/email.ts';
+import { preferencesOf, type Preferences } from '../profile/rules.ts';
+
+/** What the web app knows about its signed-in person: GET /web/api/session. */
+export interface SessionBody {
+  user: {
+    id: string;
+    email: string;
+    first_name: string;
+    last_name: string;
+    has_password: boolean;
+    /** The first start's placeholder owner: the web app asks for a real name and address before anything else. */
+    needs_identity: boolean;
+    preferences: Preferences;
+  };
+  workspace: {
+    id: string;
+    name: string;
+    role: Role;
+    permissions: string[];
+    is_contractor: boolean;
+    /** The workspace's settings every page formats with (web/src/ui/format.ts). */
+    timezone: string;
+    currency: string;
+    week_start: string;
+  } | null;
+  workspaces: Array<{ id: string; name: string; role: Role }>;
+  csrf_token: string;
+}
+
+export async function sessionBody(db: Kysely<DB>, session: SessionRow): Promise<SessionBody> {
+  const [user, memberships] = await Promise.all([
+    db
+      .selectFrom('users')
+      .select(['id', 'email', 'first_name', 'last_name', 'password_hash', 'language', 'date_format', 'duration_format', 'theme'])
+      .where('id', '=', session.user_id)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('memberships as m')
+      .innerJoin('companies as c', 'c.id', 'm.company_id')
+      .select(['c.id', 'c.name', 'c.timezone', 'c.currency', 'c.week_start', 'm.role', 'm.permissions', 'm.is_contractor'])
+      .where('m.user_id', '=', session.user_id)
+      .where('m.is_active', '=', true)
+      .orderBy('c.name')
+      .orderBy('c.id')
+      .execute(),
+  ]);
+  const current = memberships.find((m) => m.id === session.company_id);
+  return {
+    user: {
+      id: user.id,
+      email: user.email,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      has_password: user.password_hash !== null,
+      needs_identity: isPlaceholderEmail(user.email),
+      preferences: preferencesOf(user),
+    },
+    workspace: current
+      ? {
+          id: current.id,
+          name: current.name,
+          role: current.role,
+          permissions: [...current.permissions],
+          is_contractor: current.is_contractor,
+          timezone: current.timezone,
+          currency: current.currency,
+          week_start: current.week_start,
+        }
+      : null,
+    workspaces: memberships.map((m) => ({ id: m.id, name: m.name, role: m.role })),
+    csrf_token: session.csrf_token,
+  };
+}
+
+/** The human who may sign in with this e-mail address and password, or null. */
+export async function checkPassword(db: Kysely<DB>, email: string, password: string): Promise<string | null> {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'password_hash', 'user_type'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+  // verifyPassword costs the same whether or not the account exists.
+  const ok = await verifyPassword(password, user?.password_hash ?? null);
+  return ok && user && user.user_type === 'human' ? user.id : null;
+}
+
+/** Sets a new password and ends the person's other sessions (a changed password locks out whoever knew the old one). */
+export async function setPassword(db: Kysely<DB>, userId: string, password: string, keepSessionId?: string) {
+  const hash = await hashPassword(password);
+  await db.updateTable('users').set({ password_hash: hash, updated_at: new Date() }).where('id', '=', userId).execute();
+  await endAllSessions(db, userId, keepSessionId);
+  await forgetDevices(db, userId);
+}
+
+export async function assertCurrentPassword(db: Kysely<DB>, userId: string, current: unknown) {
+  const user = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow();
+  if (user.password_hash === null) return;
+  if (typeof current !== 'string' || !(await verifyPassword(current, user.password_hash))) {
+    throw badRequest('The current password is not right.', { field: 'current_password' });
+  }
+}
+
+/**
+ * E-mails a password-reset link to the person with this address, if there is one
+ * who may sign in. The mail goes through the outbox of one of their workspaces
+ * (the outbox is per workspace); someone with no active membership gets none, as
+ * there is nothing they could sign in to. In the person's language (read with them).
+ */
+export async function requestPasswordReset(db: Kysely<DB>, email: string, baseUrl: string, now: Date) {
+  const user = await db
+    .selectFrom('users as u')
+    .innerJoin('memberships as m', 'm.user_id', 'u.id')
+    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.language', 'm.company_id'])
+    .where('u.email', '=', email)
+    .where('u.user_type', '=', 'human')
+    .where('m.is_active', '=', true)
+    .orderBy('m.created_at')
+    .limit(1)
+    .executeTakeFirst();
+  if (!user) return;
+  const token = await issueLink(db, user.id, 'password_reset', now);
+  const t = translator(user.language);
+  await withTenant(db, user.company_id, (trx) =>
+    enqueueMail(
+      trx,
+      user.company_id,
+      'password_reset',
+      {
+        to: [{ email: user.email, name: [user.first_name, user.last_name].filter(Boolean).join(' ') }],
+        subject: t('passwordResetMail.subject'),
+        text: [
+          t('mail.greeting', { name: user.first_name }),
+          '',
+          t('passwordResetMail.asked'),
+          t('passwordResetMail.openWithin'),
+          '',
+          `${baseUrl}/reset-password#${token}`,
+          '',
+          t('passwordResetMail.ignore'),
+        ].join('\n'),
+      },
+      now,
+    ),
+  );
+}

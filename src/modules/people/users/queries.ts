@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import type { Tx } from '../../../db/tenant.ts';
+import { fetchPage, type PageParams } from '../../../http/pagination.ts';
+import type { MemberRow } from './presenter.ts';
+
+export interface MemberFilter {
+  isActive?: boolean;
+  updatedSince?: Date;
+  /** Only internal human memberships: no client memberships, no agent identities. */
+  directoryOnly: boolean;
+}
+
+export function listMembers(trx: Tx, companyId: string, filter: MemberFilter, page: PageParams) {
+  let query = trx
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select([
+      'u.id',
+      'u.first_name',
+      'u.last_name',
+      'u.email',
+      'u.user_type',
+      'm.role',
+      'm.permissions',
+      'm.is_contractor',
+      'm.is_active',
+      'm.created_at',
+      sql<Date>`greatest(m.updated_at, u.updated_at)`.as('updated_at'),
+    ])
+    .where('m.company_id', '=', companyId);
+  if (filter.directoryOnly) query = query.where('m.role', '<>', 'client').where('u.user_type', '=', 'human');
+  if (filter.isActive !== undefined) query = query.where('m.is_active', '=', filter.isActive);
+  if (filter.updatedSince) query = query.where(sql<Date>`greatest(m.updated_at, u.updated_at)`, '>=', filter.updatedSince);
+  return fetchPage(query.orderBy('u.last_name').orderBy('u.first_name').orderBy('u.id'), page) as Promise<{
+    rows: MemberRow[];
+    total: number;
+  }>;
+}

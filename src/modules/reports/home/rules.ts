@@ -1,0 +1,81 @@
+import { Decimal } from 'decimal.js';
+import { expectedHoursIn } from '../../tracking/approvals/preflight.ts';
+import { weekEndOf, weekStartOf } from '../../tracking/time/rules.ts';
+
+/**
+ * Pure rules of the home page (issue 21 item 9): the week and its days against the
+ * expected hours (the approvals preflight's rule, expectedHoursIn), budget levels, and
+ * amounts per currency (never added across currencies). Unit-tested in test/home-web.test.ts.
+ */
+
+const DAY_MS = 86_400_000;
+export const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** Hours as a JSON number with the API's six places. */
+export const hoursNumber = (d: Decimal) => d.toDecimalPlaces(6, Decimal.ROUND_HALF_UP).toNumber();
+
+export interface WeekDay {
+  date: string;
+  tracked_seconds: number;
+  expected_hours: number | null;
+}
+
+/**
+ * The workspace week holding `today` (its week_start; dates are calendar days in the
+ * workspace zone, so a DST change inside the week moves nothing), each day with the
+ * completed seconds tracked on it and the hours expected of it.
+ */
+export function weekOf(
+  today: string,
+  weekStart: 'monday' | 'sunday' | 'saturday',
+  secondsByDay: ReadonlyMap<string, number>,
+  expectedWeekly: Decimal.Value | null,
+) {
+  const from = weekStartOf(today, weekStart);
+  const to = weekEndOf(from);
+  const days: WeekDay[] = Array.from({ length: 7 }, (_, i) => {
+    const date = addDays(from, i);
+    return {
+      date,
+      tracked_seconds: secondsByDay.get(date) ?? 0,
+      expected_hours: expectedWeekly === null ? null : hoursNumber(expectedHoursIn(expectedWeekly, date, date)),
+    };
+  });
+  return {
+    from,
+    to,
+    tracked_seconds: days.reduce((sum, d) => sum + d.tracked_seconds, 0),
+    expected_hours: expectedWeekly === null ? null : hoursNumber(expectedHoursIn(expectedWeekly, from, to)),
+    days,
+  };
+}
+
+/** Budget use at or above these shares of the budget is flagged. */
+export const BUDGET_LEVELS = [
+  { level: 'over_100', share: new Decimal(1) },
+  { level: 'over_80', share: new Decimal('0.8') },
+] as const;
+export type BudgetLevel = (typeof BUDGET_LEVELS)[number]['level'];
+
+/** The highest level a budget's spend reached, or null (no budget, a zero budget, or below 80 %). */
+export function budgetLevel(budget: Decimal.Value | null, spent: Decimal.Value | null): { level: BudgetLevel; percent: number } | null {
+  if (budget === null || spent === null) return null;
+  const b = new Decimal(budget);
+  if (b.lte(0)) return null;
+  const share = new Decimal(spent).div(b);
+  const hit = BUDGET_LEVELS.find((l) => share.gte(l.share));
+  return hit ? { level: hit.level, percent: share.mul(100).toDecimalPlaces(0, Decimal.ROUND_DOWN).toNumber() } : null;
+}
+
+/** Sums amounts per currency (exact decimals), ordered by currency code; zero sums left out. Never adds two currencies. */
+export function perCurrency(rows: Iterable<{ currency: string; amount: Decimal.Value }>) {
+  const sums = new Map<string, { amount: Decimal; count: number }>();
+  for (const r of rows) {
+    const s = sums.get(r.currency) ?? { amount: new Decimal(0), count: 0 };
+    sums.set(r.currency, { amount: s.amount.add(r.amount), count: s.count + 1 });
+  }
+  return [...sums.entries()]
+    .filter(([, s]) => !s.amount.isZero())
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([currency, s]) => ({ currency, amount: Number(s.amount.toFixed()), count: s.count }));
+}

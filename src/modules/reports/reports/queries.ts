@@ -1,0 +1,405 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Tx } from '../../../db/tenant.ts';
+
+/**
+ * The report queries. Every entry is rounded on its own by the workspace rule
+ * (rounded_seconds, the SQL twin of rules.roundSeconds) and priced by the rate in
+ * force on its work date (billable_rate / effective_rate over the effective-dated
+ * `rates` table), so a later rate change never reprices earlier work. An entry's
+ * amount is its rounded hours (six places) × rate, rounded to cents; report
+ * amounts are sums of entry amounts.
+ */
+
+export const ROUNDED_HOURS = sql`seconds_to_hours(rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes))`;
+
+/**
+ * ROUNDED_HOURS as exact integer micro-hours, for sums of hours: round(seconds / 3600, 6) half up
+ * is floor((seconds · 10⁶ + 1800) / 3600) for the non-negative seconds an entry has
+ * (duration_seconds is 0..86400), so round(sum / 10⁶, 6) is the sum of ROUNDED_HOURS to the digit
+ * (and its scale), without numeric arithmetic per entry.
+ */
+const MICRO_HOURS = sql`((rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes)::bigint * 1000000 + 1800) / 3600)`;
+
+/**
+ * Rates are looked up set-based, not by calling billable_rate() / effective_rate()
+ * per entry (each call is a query of its own: a year of a large workspace took
+ * minutes). Three CTEs turn the workspace's effective-dated `rates` rows into
+ * [effective_from, effective_to) periods per scope, and the joins below pick, for
+ * an entry `te` of project `p`, exactly the row those two functions pick:
+ *
+ * - `br` (project_rates): the project's scope following bill_by (project: the
+ *   project rate; tasks: the project's rate for the entry's task; people: the
+ *   person's rate on the project);
+ * - `bu` (default_rates): bill_by people only, the person's default billable rate
+ *   (the fallback when the project has no rate for the person on that date);
+ * - `cr` (cost_rates): the person's internal cost rate.
+ *
+ * Scope columns are compared through coalesce(…, the nil UUID) so the joins hash.
+ * The CTEs filter the base table (one scope kind each) so the planner estimates
+ * them from its statistics: filtering one shared CTE in each join made it guess a
+ * row or two and pick nested loops over hundreds of thousands of entries.
+ */
+const NIL = sql`'00000000-0000-0000-0000-000000000000'::uuid`;
+
+/**
+ * Rates up to this (per hour) also get an integer `rate_cents` in the period CTEs: micro-hours
+ * (< 10¹¹ for any entry) × cents (≤ 9·10⁷) stays below 2⁶³, so entryCents can price in bigint.
+ */
+const MAX_CENTS_RATE = sql.lit(900000);
+
+const periods = (companyId: string, where: RawBuilder<unknown>) => sql`
+      select coalesce(project_id, ${NIL}) as project_key, coalesce(task_id, ${NIL}) as task_key, user_id, hourly_rate, effective_from,
+        case when hourly_rate <= ${MAX_CENTS_RATE} then (hourly_rate * 100)::bigint end as rate_cents,
+        lead(effective_from, 1, 'infinity'::date) over (partition by project_id, task_id, user_id order by effective_from) as effective_to
+      from rates where company_id = ${companyId} and ${where}`;
+
+export const rateCtes = (companyId: string) => sql`
+    project_rates as (${periods(companyId, sql`kind = 'billable' and project_id is not null`)}),
+    default_rates as (${periods(companyId, sql`kind = 'billable' and project_id is null`)}),
+    cost_rates as (${periods(companyId, sql`kind = 'cost'`)})`;
+
+const IN_PERIOD = (alias: string) => sql`te.spent_date >= ${sql.ref(`${alias}.effective_from`)} and te.spent_date < ${sql.ref(`${alias}.effective_to`)}`;
+
+export const BILLABLE_RATE_JOINS = sql`
+      left join project_rates br on br.project_key = te.project_id
+        and br.task_key = case when p.bill_by = 'tasks' then te.task_id else ${NIL} end
+        and coalesce(br.user_id, ${NIL}) = case when p.bill_by = 'people' then te.user_id else ${NIL} end
+        and ${IN_PERIOD('br')}
+      left join default_rates bu on p.bill_by = 'people' and bu.user_id = te.user_id and ${IN_PERIOD('bu')}`;
+
+/** billable_rate(te.company_id, te.project_id, te.task_id, te.user_id, te.spent_date), from the joins above. */
+export const BILLABLE_RATE = sql`case when p.is_billable then case p.bill_by
+        when 'project' then br.hourly_rate when 'tasks' then br.hourly_rate
+        when 'people' then coalesce(br.hourly_rate, bu.hourly_rate) end end`;
+
+
+export interface BudgetRow {
+  project_id: string;
+  project_name: string;
+  client_id: string;
+  client_name: string;
+  budget_is_monthly: boolean;
+  budget_by: string;
+  is_active: boolean;
+  budget: string | null;
+  budget_spent: string;
+  total: string;
+}
+
+type PageRow = Omit<BudgetRow, 'budget_spent'>;
+
+/**
+ * An entry's amount in cents, exactly round(hours × rate, 2) × 100 with hours = micro / 10⁶: for
+ * non-negative integers round-half-up is floor((micro · rate_cents + 500000) / 10⁶), in bigint
+ * when the rate has an integer twin (MAX_CENTS_RATE) and the hours are below 10⁵; otherwise (never
+ * in practice) the numeric formula. A missing rate stays null either way.
+ */
+const entryCents = (micro: RawBuilder<unknown>, rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>) => sql`case
+          when ${rateCents} is not null and ${micro} < 100000000000 then (${micro} * ${rateCents} + 500000) / 1000000
+          else (round(${micro}::numeric / 1000000 * ${rate}, 2) * 100)::bigint end`;
+
+/**
+ * Exact hours of a rounded entry as integer micro-hours: round(seconds / 3600, 6) half up is
+ * floor((seconds · 10⁶ + 1800) / 3600) for the non-negative seconds an entry has (duration_seconds
+ * is 0..86400), so a sum of these divided by 10⁶ equals the sum of seconds_to_hours() to the digit.
+ */
+const roundedMicroHours = (rounding: { mode: string; minutes: number }) =>
+  sql`((rounded_seconds(te.duration_seconds, ${rounding.mode}::text, ${rounding.minutes}::integer)::bigint * 1000000 + 1800) / 3600)`;
+
+/**
+ * The budget report in two steps. The page (projects in scope, their budget and the total) comes
+ * first; then what each project of the page has spent, one branch per kind of budget and period,
+ * each over `te.project_id = any(<the page's ids of that kind>)`. The ids are parameters, so the
+ * planner (custom plans, see routes.ts) estimates each branch from the column statistics instead
+ * of guessing a row or two through a CTE (which made it join the page to the sums in a nested
+ * loop: 2,000 × 2,000 comparisons). Hours need no price; task_fees need only the billable rate
+ * joins and project_cost only the cost rate join (and nothing at all when the caller may not see
+ * costs: the route hides them). The workspace rounding rule is a parameter too, so the planner
+ * folds rounded_seconds() to the workspace's one branch.
+ */
+export async function projectBudgetRows(
+  trx: Tx,
+  companyId: string,
+  scope: RawBuilder<boolean>,
+  options: { isActive?: boolean; month: { start: string; end: string }; limit: number; offset: number; costVisible?: boolean },
+): Promise<BudgetRow[]> {
+  const active = options.isActive === undefined ? sql`true` : sql`p.is_active = ${options.isActive}`;
+  const page = await sql<PageRow & { bill_by: string; is_billable: boolean }>`
+    select p.id as project_id, p.name as project_name, c.id as client_id, c.name as client_name,
+      p.budget_is_monthly, p.budget_by, p.is_active, p.total::text as total,
+      case
+        when p.budget_by in ('project', 'project_cost') then p.budget
+        when p.budget_by in ('task', 'task_fees') then (
+          select sum(pta.budget) from project_task_assignments pta
+          where pta.company_id = p.company_id and pta.project_id = p.id and pta.is_active)
+        when p.budget_by = 'person' then (
+          select sum(pua.budget) from project_user_assignments pua
+          where pua.company_id = p.company_id and pua.project_id = p.id and pua.is_active)
+      end as budget,
+      p.bill_by, p.is_billable
+    from (
+      select p.*, count(*) over () as total
+      from projects p
+      where p.company_id = ${companyId} and ${scope} and ${active}
+      order by p.name, p.id
+      limit ${options.limit} offset ${options.offset}
+    ) p
+    join clients c on c.company_id = p.company_id and c.id = p.client_id
+    order by p.name, p.id`.execute(trx);
+  if (!page.rows.length) return [];
+
+  const co = await sql<{ rounding: string; rounding_minutes: number }>`
+    select rounding, rounding_minutes from companies where id = ${companyId}`.execute(trx);
+  const micro = roundedMicroHours({ mode: co.rows[0].rounding, minutes: co.rows[0].rounding_minutes });
+
+  // The page's projects by what their spend sums (hours; fees by bill_by; cost) and over which
+  // period. Fees of a project without billable rates (not billable, bill_by none) are null per
+  // entry, so 0: nothing to read.
+  type Kind = 'hours' | 'cost' | 'fees:project' | 'fees:tasks' | 'fees:people';
+  const groups = new Map<string, { kind: Kind; monthly: boolean; ids: string[] }>();
+  for (const r of page.rows) {
+    let kind: Kind = 'hours';
+    if (r.budget_by === 'project_cost') {
+      if (options.costVisible === false) continue;
+      kind = 'cost';
+    } else if (r.budget_by === 'task_fees') {
+      if (!r.is_billable || !['project', 'tasks', 'people'].includes(r.bill_by)) continue;
+      kind = `fees:${r.bill_by as 'project' | 'tasks' | 'people'}`;
+    }
+    const key = `${kind}:${r.budget_is_monthly}`;
+    const group = groups.get(key) ?? { kind, monthly: r.budget_is_monthly, ids: [] };
+    group.ids.push(r.project_id);
+    groups.set(key, group);
+  }
+  const cents = (rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>) => sql`round(sum(${entryCents(micro, rateCents, rate)})::numeric / 100, 2)`;
+  // The joins of BILLABLE_RATE_JOINS with bill_by known: plain column equalities the planner hashes.
+  // The rate periods are subqueries over the branch's own projects and scope kind (a filter on the
+  // columns the periods are partitioned by, so each period keeps its end), estimated from `rates`'
+  // statistics: CTEs of every project's periods made the planner guess and loop over all of them.
+  const ratePeriods = (ids: string, where: RawBuilder<unknown>) =>
+    sql`(${periods(companyId, sql`kind = 'billable' and project_id = any(${ids}::uuid[]) and ${where}`)})`;
+  const projectRate = (ids: string, task: RawBuilder<unknown>, user: RawBuilder<unknown>, scopeWhere: RawBuilder<unknown>) => sql`
+      join ${ratePeriods(ids, scopeWhere)} br on br.project_key = te.project_id and br.task_key = ${task}
+        and coalesce(br.user_id, ${NIL}) = ${user} and ${IN_PERIOD('br')}`;
+  const branches: RawBuilder<unknown>[] = [];
+  for (const g of groups.values()) {
+    const ids = `{${g.ids.join(',')}}`;
+    const where = sql`te.company_id = ${companyId} and te.project_id = any(${ids}::uuid[]) and not te.is_running${
+      g.monthly ? sql` and te.spent_date between ${options.month.start}::date and ${options.month.end}::date` : sql``
+    }`;
+    let from: RawBuilder<unknown>;
+    let spent: RawBuilder<unknown>;
+    if (g.kind === 'hours') {
+      [from, spent] = [sql``, sql`round(sum(${micro})::numeric / 1000000, 6)`];
+    } else if (g.kind === 'cost') {
+      from = sql`
+      left join (${periods(companyId, sql`kind = 'cost'`)}) cr on cr.user_id = te.user_id and ${IN_PERIOD('cr')}`;
+      [spent] = [cents(sql`case when cr.hourly_rate is null then 0 else cr.rate_cents end`, sql`coalesce(cr.hourly_rate, 0)`)];
+    } else if (g.kind === 'fees:project') {
+      [from, spent] = [projectRate(ids, NIL, NIL, sql`coalesce(task_id, ${NIL}) = ${NIL} and coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`)];
+    } else if (g.kind === 'fees:tasks') {
+      [from, spent] = [projectRate(ids, sql`te.task_id`, NIL, sql`coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`)];
+    } else {
+      from = sql`
+      left ${projectRate(ids, NIL, sql`te.user_id`, sql`coalesce(task_id, ${NIL}) = ${NIL}`)}
+      left join (${periods(companyId, sql`kind = 'billable' and project_id is null`)}) bu on bu.user_id = te.user_id and ${IN_PERIOD('bu')}`;
+      spent = cents(sql`case when br.hourly_rate is not null then br.rate_cents else bu.rate_cents end`, sql`coalesce(br.hourly_rate, bu.hourly_rate)`);
+    }
+    branches.push(sql`
+      select te.project_id, ${spent} as budget_spent
+      from time_entries te ${from}
+      where ${where}${g.kind.startsWith('fees') ? sql` and te.billable` : sql``}
+      group by te.project_id`);
+  }
+  const spentBy = new Map<string, string | null>();
+  if (branches.length) {
+    const spent = await sql<{ project_id: string; budget_spent: string | null }>`
+      ${sql.join(branches, sql`\n      union all`)}`.execute(trx);
+    for (const s of spent.rows) spentBy.set(s.project_id, s.budget_spent);
+  }
+  return page.rows.map(({ bill_by: _billBy, is_billable: _isBillable, ...r }) => ({ ...r, budget_spent: spentBy.get(r.project_id) ?? '0' }));
+}
+
+export async function countScopedProjects(trx: Tx, companyId: string, scope: RawBuilder<boolean>, isActive?: boolean) {
+  const active = isActive === undefined ? sql`true` : sql`p.is_active = ${isActive}`;
+  const r = await sql<{ n: string }>`select count(*) as n from projects p where p.company_id = ${companyId} and ${scope} and ${active}`.execute(trx);
+  return Number(r.rows[0].n);
+}
+
+export interface UninvoicedRow {
+  client_id: string;
+  client_name: string;
+  project_id: string;
+  project_name: string;
+  currency: string;
+  total_hours: string;
+  uninvoiced_hours: string;
+  uninvoiced_expenses: string;
+  uninvoiced_amount: string;
+  total: string;
+}
+
+/**
+ * Time that can still be invoiced (what an invoice import would take): billable, on a
+ * billable project, unbilled, and in an approval state the workspace invoices.
+ */
+const OPEN_TIME = sql`te.billable and p.is_billable and not te.is_billed and te.approval_status = any(co.statuses)`;
+
+export async function uninvoicedRows(
+  trx: Tx,
+  companyId: string,
+  scope: RawBuilder<boolean>,
+  options: { from: string; to: string; includeFixedFee: boolean; limit: number; offset: number },
+): Promise<UninvoicedRow[]> {
+  const { from, to } = options;
+  const fixedFee = options.includeFixedFee ? sql`true` : sql`not p.is_fixed_fee`;
+  const result = await sql<UninvoicedRow>`
+    with co as not materialized (
+      select id, rounding, rounding_minutes, currency, timezone,
+        case when invoice_before_approval or not approvals_enabled then array['unsubmitted', 'submitted', 'approved'] else array['approved'] end as statuses
+      from companies where id = ${companyId}
+    ),
+    projects_in_scope as not materialized (
+      select p.* from projects p
+      where p.company_id = ${companyId} and ${scope} and ${fixedFee}
+    ),
+    ${rateCtes(companyId)},
+    -- Hours need no price: every entry of the range, without the rate joins.
+    time_totals as (
+      select te.project_id,
+        round(sum(${MICRO_HOURS})::numeric / 1000000, 6) as total_hours,
+        round((sum(${MICRO_HOURS}) filter (where ${OPEN_TIME}))::numeric / 1000000, 6) as uninvoiced_hours
+      from time_entries te
+      join co on co.id = te.company_id
+      join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
+      where te.company_id = ${companyId} and te.spent_date between ${from}::date and ${to}::date
+        and not te.is_running and te.approval_status <> 'rejected'
+      group by te.project_id
+    ),
+    -- Only the uninvoiced time of time-and-materials projects is priced (most of a year is billed).
+    time_amounts as (
+      select te.project_id, sum(round(${ROUNDED_HOURS} * ${BILLABLE_RATE}, 2)) as time_amount
+      from time_entries te
+      join co on co.id = te.company_id
+      join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
+      ${BILLABLE_RATE_JOINS}
+      where te.company_id = ${companyId} and te.spent_date between ${from}::date and ${to}::date
+        and not te.is_running and ${OPEN_TIME} and not p.is_fixed_fee
+      group by te.project_id
+    ),
+    expense_totals as (
+      select ex.project_id, sum(ex.total_cost) as uninvoiced_expenses
+      from expenses ex
+      join co on co.id = ex.company_id
+      join projects_in_scope p on p.company_id = ex.company_id and p.id = ex.project_id
+      where ex.company_id = ${companyId} and ex.spent_date between ${from}::date and ${to}::date
+        and ex.billable and p.is_billable and not ex.is_billed and ex.approval_status = any(co.statuses)
+      group by ex.project_id
+    ),
+    fixed_fee as (
+      select p.id as project_id,
+        greatest(p.fee - coalesce((
+          select sum(case when li.effect = 'credit' then -1 else 1 end * round(li.quantity * li.unit_price, 2))
+          from invoice_line_items li
+          join invoices i on i.company_id = li.company_id and i.id = li.invoice_id
+          where li.company_id = p.company_id and li.project_id = p.id and i.state <> 'voided' and lower(li.kind) = 'service'
+        ), 0), 0) as balance
+      from projects_in_scope p
+      join co on co.id = p.company_id
+      where p.is_fixed_fee
+        and ${to}::date >= coalesce(p.starts_on, (p.created_at at time zone co.timezone)::date)
+    ),
+    report as (
+      select p.id as project_id, p.name as project_name, c.id as client_id, c.name as client_name,
+        coalesce(c.currency, co.currency) as currency,
+        coalesce(t.total_hours, 0) as total_hours,
+        coalesce(t.uninvoiced_hours, 0) as uninvoiced_hours,
+        coalesce(e.uninvoiced_expenses, 0) as uninvoiced_expenses,
+        coalesce(a.time_amount, 0) + coalesce(f.balance, 0) + coalesce(e.uninvoiced_expenses, 0) as uninvoiced_amount
+      from projects_in_scope p
+      join co on co.id = p.company_id
+      join clients c on c.company_id = p.company_id and c.id = p.client_id
+      left join time_totals t on t.project_id = p.id
+      left join time_amounts a on a.project_id = p.id
+      left join expense_totals e on e.project_id = p.id
+      left join fixed_fee f on f.project_id = p.id
+    )
+    select *, count(*) over () as total from report
+    where total_hours > 0 or uninvoiced_expenses > 0 or uninvoiced_amount > 0
+    order by client_name, project_name, project_id
+    limit ${options.limit} offset ${options.offset}`.execute(trx);
+  return result.rows;
+}
+
+/** One currency's share of a person's billable time in the team report. */
+export interface TeamCurrencyAmount {
+  currency: string;
+  billable_hours: number;
+  billable_amount: number;
+}
+
+export interface TeamRow {
+  user_id: string;
+  first_name: string;
+  last_name: string;
+  is_contractor: boolean;
+  /** The workspace currency (for people without billable time). */
+  workspace_currency: string;
+  total_hours: string;
+  billable_hours: string;
+  /** Billable hours and amount per currency (the project's client's, else the workspace's), by currency code. */
+  billable_amounts: TeamCurrencyAmount[];
+  total: string;
+}
+
+/**
+ * The team report: hours per person, and billable amounts per person and
+ * currency. Work is in its project's client's currency (else the workspace's),
+ * as in the uninvoiced report; amounts of different currencies are never added.
+ */
+export async function teamRows(
+  trx: Tx,
+  companyId: string,
+  scope: RawBuilder<boolean>,
+  options: { from: string; to: string; limit: number; offset: number },
+): Promise<TeamRow[]> {
+  const result = await sql<TeamRow>`
+    with people as (
+      select m.user_id, u.first_name, u.last_name, m.is_contractor, m.is_active
+      from memberships m join users u on u.id = m.user_id
+      where m.company_id = ${companyId} and m.role <> 'client' and ${scope}
+    ),
+    ${rateCtes(companyId)},
+    by_currency as (
+      select te.user_id, coalesce(c.currency, co.currency) as currency,
+        sum(${ROUNDED_HOURS}) as total_hours,
+        sum(${ROUNDED_HOURS}) filter (where te.billable) as billable_hours,
+        sum(round(${ROUNDED_HOURS} * ${BILLABLE_RATE}, 2)) filter (where te.billable) as billable_amount
+      from time_entries te
+      join companies co on co.id = te.company_id
+      join projects p on p.company_id = te.company_id and p.id = te.project_id
+      join clients c on c.company_id = p.company_id and c.id = p.client_id
+      ${BILLABLE_RATE_JOINS}
+      where te.company_id = ${companyId} and te.spent_date between ${options.from}::date and ${options.to}::date
+        and not te.is_running
+      group by te.user_id, coalesce(c.currency, co.currency)
+    ),
+    totals as (
+      select user_id, sum(total_hours) as total_hours, sum(billable_hours) as billable_hours,
+        coalesce(json_agg(json_build_object('currency', currency, 'billable_hours', billable_hours,
+                                            'billable_amount', coalesce(billable_amount, 0)) order by currency)
+                   filter (where billable_hours is not null), '[]') as billable_amounts
+      from by_currency
+      group by user_id
+    )
+    select p.user_id, p.first_name, p.last_name, p.is_contractor, co.currency as workspace_currency,
+      coalesce(t.total_hours, 0) as total_hours, coalesce(t.billable_hours, 0) as billable_hours,
+      coalesce(t.billable_amounts, '[]') as billable_amounts, count(*) over () as total
+    from people p
+    join companies co on co.id = ${companyId}
+    left join totals t on t.user_id = p.user_id
+    where p.is_active or t.user_id is not null
+    order by p.last_name, p.first_name, p.user_id
+    limit ${options.limit} offset ${options.offset}`.execute(trx);
+  return result.rows;
+}

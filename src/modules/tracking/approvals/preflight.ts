@@ -1,0 +1,252 @@
+import { createHash } from 'node:crypto';
+import { Decimal } from 'decimal.js';
+import { DateTime } from 'luxon';
+import { badRequest } from '../../../errors.ts';
+import { isIsoDate } from '../../../time/workspace-time.ts';
+import { secondsToHours } from '../time/rules.ts';
+
+/**
+ * Pure approval rules: the period, the fingerprint and the preflight's blockers
+ * and warnings. No I/O; unit-tested on their own (test/approvals-rules.test.ts).
+ */
+
+/** An approval period spans at most this many days, inclusive. */
+export const MAX_PERIOD_DAYS = 366;
+/** A reject (or withdrawal) reason holds at most this many characters. */
+export const REASON_MAX = 2000;
+
+export const BLOCKER_CODES = ['running_timer', 'unsubmitted_time'] as const;
+export const WARNING_CODES = ['hours_below_expected', 'outside_working_capacity', 'overlapping_entries'] as const;
+
+export interface Period {
+  from: string;
+  to: string;
+}
+
+/** Days in an inclusive period. */
+export function daysIn(from: string, to: string): number {
+  return Math.round(DateTime.fromISO(to, { zone: 'UTC' }).diff(DateTime.fromISO(from, { zone: 'UTC' }), 'days').days) + 1;
+}
+
+/** 400 naming the field unless `from`..`to` are real dates, in order, at most 366 days inclusive. */
+export function checkPeriod(period: Period): void {
+  for (const field of ['from', 'to'] as const) {
+    if (!isIsoDate(period[field])) throw badRequest(`${field} must be a date as YYYY-MM-DD.`, { field });
+  }
+  if (period.to < period.from) throw badRequest('to must not be before from.', { field: 'to' });
+  if (daysIn(period.from, period.to) > MAX_PERIOD_DAYS) {
+    throw badRequest(`A period spans at most ${MAX_PERIOD_DAYS} days (from and to included).`, { field: 'to' });
+  }
+}
+
+/** A reason as stored: trimmed, blank is null; 400 when too long or holding NUL characters (PostgreSQL cannot store them). */
+export function checkReason(reason: string | null | undefined): string | null {
+  if (reason === undefined || reason === null) return null;
+  if ([...reason].length > REASON_MAX) throw badRequest(`reason must be at most ${REASON_MAX} characters.`, { field: 'reason' });
+  if (reason.includes('\u0000')) throw badRequest('reason cannot contain NUL characters.', { field: 'reason' });
+  return reason.trim() === '' ? null : reason;
+}
+
+/** Monday to Friday in the inclusive period: the working days expected hours are spread over. */
+export function workingDaysIn(from: string, to: string): number {
+  let count = 0;
+  for (let d = DateTime.fromISO(from, { zone: 'UTC' }), end = DateTime.fromISO(to, { zone: 'UTC' }); d <= end; d = d.plus({ days: 1 })) {
+    if (d.weekday <= 5) count++;
+  }
+  return count;
+}
+
+/**
+ * The hours a person is expected to work in the inclusive period: their weekly
+ * hours spread over its Monday-to-Friday days (weekly / 5 each). The one rule of
+ * "expected" (the preflight's warnings, the home page's week and days).
+ */
+export function expectedHoursIn(expectedWeeklyHours: Decimal.Value, from: string, to: string): Decimal {
+  return new Decimal(expectedWeeklyHours).mul(workingDaysIn(from, to)).div(5);
+}
+
+/** One time entry or expense of the person in the period, as the preflight and the fingerprint see it. */
+export interface PeriodItem {
+  kind: 'time' | 'expense';
+  id: string;
+  project_id: string;
+  spent_date: string;
+  approval_status: 'unsubmitted' | 'submitted' | 'approved' | 'rejected';
+  is_billed: boolean;
+  updated_at: Date;
+  notes: string | null;
+  billable: boolean;
+  /** Time entries only. */
+  task_id?: string;
+  duration_seconds?: number;
+  hours_entered?: string | null;
+  is_running?: boolean;
+  started_time?: string | null;
+  ended_time?: string | null;
+  /** Expenses only. */
+  expense_category_id?: string;
+  total_cost?: string;
+  units?: string | null;
+}
+
+export interface Finding {
+  code: string;
+  message: string;
+  [detail: string]: unknown;
+}
+
+export interface Preflight {
+  fingerprint: string;
+  blockers: Finding[];
+  warnings: Finding[];
+}
+
+/** Items that enter the approval flow: unbilled ones (billed work left it when it was invoiced). */
+export const isOpen = (i: PeriodItem) => (i.approval_status === 'unsubmitted' || i.approval_status === 'rejected') && !i.is_billed;
+/** Whether submit picks the item up: completed, unbilled, unsubmitted or rejected. */
+export const isSubmittable = (i: PeriodItem) => isOpen(i) && !i.is_running;
+
+/**
+ * A hash of every item of the person's period (whatever the approval scope):
+ * ids, change times, dates, projects, durations and amounts, states. Any change
+ * to the period makes it stale.
+ */
+export function fingerprintOf(items: readonly PeriodItem[]): string {
+  const lines = items
+    .map((i) =>
+      JSON.stringify([
+        i.kind,
+        i.id,
+        i.updated_at.toISOString(),
+        i.project_id,
+        i.task_id ?? i.expense_category_id ?? '',
+        i.spent_date,
+        i.duration_seconds ?? i.total_cost ?? '',
+        i.hours_entered ?? i.units ?? '',
+        i.started_time ?? '',
+        i.ended_time ?? '',
+        i.is_running === true,
+        i.billable,
+        i.is_billed,
+        i.approval_status,
+        i.notes ?? '',
+      ]),
+    )
+    .sort();
+  return createHash('sha256').update(lines.join('\n')).digest('base64url');
+}
+
+const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+const hoursNumber = (d: Decimal) => d.toDecimalPlaces(6, Decimal.ROUND_HALF_UP).toNumber();
+
+/**
+ * The approval preflight of a person's period.
+ *
+ * Blockers (cannot be acknowledged), among the items in the approval scope: a
+ * running timer (`running_timer`); time or expenses not submitted, or rejected
+ * and not yet submitted again (`unsubmitted_time`). Billed items are out of the
+ * flow and block nothing.
+ *
+ * Warnings, over the person's whole period (a timesheet's totals do not depend
+ * on who approves which project):
+ * - `hours_below_expected`: completed time below the expected hours, i.e. the
+ *   member's expected_weekly_hours spread over the Monday-to-Friday days of the
+ *   period (weekly / 5 per working day);
+ * - `outside_working_capacity`: completed time above that capacity, or more than
+ *   24 hours on one day;
+ * - `overlapping_entries`: entries of one day whose started_time..ended_time
+ *   spans overlap; listed are the overlapping entries in the scope.
+ */
+export function runPreflight(
+  items: readonly PeriodItem[],
+  inScope: (i: PeriodItem) => boolean,
+  period: Period,
+  expectedWeeklyHours: string | null,
+): Preflight {
+  const blockers: Finding[] = [];
+  const warnings: Finding[] = [];
+  const scoped = items.filter(inScope);
+
+  const running = scoped.filter((i) => i.kind === 'time' && i.is_running);
+  if (running.length) {
+    blockers.push({
+      code: 'running_timer',
+      message: 'A timer is running in the period; it must be stopped and submitted first.',
+      time_entry_ids: running.map((i) => i.id).sort(),
+    });
+  }
+  const open = scoped.filter((i) => isOpen(i) && !i.is_running);
+  if (open.length) {
+    blockers.push({
+      code: 'unsubmitted_time',
+      message: 'The period holds time or expenses that are not submitted (or were rejected and not submitted again).',
+      time_entry_ids: open.filter((i) => i.kind === 'time').map((i) => i.id).sort(),
+      expense_ids: open.filter((i) => i.kind === 'expense').map((i) => i.id).sort(),
+    });
+  }
+
+  const completed = items.filter((i) => i.kind === 'time' && !i.is_running);
+  const tracked = secondsToHours(completed.reduce((sum, i) => sum + (i.duration_seconds ?? 0), 0));
+  let capacity: Finding | null = null;
+  if (expectedWeeklyHours !== null) {
+    const expected = expectedHoursIn(expectedWeeklyHours, period.from, period.to);
+    if (tracked.lt(expected)) {
+      warnings.push({
+        code: 'hours_below_expected',
+        message: `${tracked.toFixed()} hours tracked, below the ${hoursNumber(expected)} hours expected for the period.`,
+        tracked_hours: hoursNumber(tracked),
+        expected_hours: hoursNumber(expected),
+      });
+    } else if (tracked.gt(expected)) {
+      capacity = {
+        code: 'outside_working_capacity',
+        message: `${tracked.toFixed()} hours tracked, above the working capacity of ${hoursNumber(expected)} hours for the period.`,
+        tracked_hours: hoursNumber(tracked),
+        capacity_hours: hoursNumber(expected),
+        dates: [],
+      };
+      warnings.push(capacity);
+    }
+  }
+  const perDay = new Map<string, number>();
+  for (const i of completed) perDay.set(i.spent_date, (perDay.get(i.spent_date) ?? 0) + (i.duration_seconds ?? 0));
+  const longDays = [...perDay].filter(([, s]) => s > 24 * 3600).map(([d]) => d).sort();
+  if (longDays.length) {
+    if (capacity) (capacity.dates as string[]).push(...longDays);
+    else {
+      warnings.push({
+        code: 'outside_working_capacity',
+        message: `More than 24 hours tracked on ${longDays.join(', ')}.`,
+        tracked_hours: hoursNumber(tracked),
+        capacity_hours: null,
+        dates: longDays,
+      });
+    }
+  }
+
+  const byDay = new Map<string, PeriodItem[]>();
+  for (const i of completed) {
+    if (!i.started_time || !i.ended_time) continue;
+    const day = byDay.get(i.spent_date) ?? [];
+    day.push(i);
+    byDay.set(i.spent_date, day);
+  }
+  const overlapping = new Set<string>();
+  for (const day of byDay.values()) {
+    for (let a = 0; a < day.length; a++) {
+      for (let b = a + 1; b < day.length; b++) {
+        const x = day[a];
+        const y = day[b];
+        if (minutes(x.started_time!) < minutes(y.ended_time!) && minutes(y.started_time!) < minutes(x.ended_time!)) {
+          if (inScope(x) || inScope(y)) overlapping.add(x.id).add(y.id);
+        }
+      }
+    }
+  }
+  const scopedIds = new Set(scoped.map((i) => i.id));
+  const visibleOverlaps = [...overlapping].filter((id) => scopedIds.has(id)).sort();
+  if (overlapping.size) {
+    warnings.push({ code: 'overlapping_entries', message: 'Time entries of one day overlap in time.', time_entry_ids: visibleOverlaps });
+  }
+  return { fingerprint: fingerprintOf(items), blockers, warnings };
+}

@@ -1,0 +1,215 @@
+import { sql, type Kysely } from 'kysely';
+import type { Principal } from '../../../auth/principal.ts';
+import { hasPermission } from '../../../access/policy.ts';
+import type { DB } from '../../../db/types.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { conflict, forbidden, notFound } from '../../../errors.ts';
+import { fetchPage, type PageParams } from '../../../http/pagination.ts';
+import { isId, newId } from '../../../ids.ts';
+import { audit } from '../../workspace/audit/service.ts';
+import {
+  LLM_USAGE_CATEGORY,
+  NEW_CATEGORY,
+  STARTER_CATEGORIES,
+  applyCategoryInput,
+  changedCategoryColumns,
+  type CategoryInput,
+  type CategoryState,
+} from './rules.ts';
+
+/**
+ * Expense categories of a workspace. Everyone who may record expenses reads
+ * them; creating and changing them needs the permission to edit clients and
+ * tasks (owners, administrators, managers with `edit_clients_and_tasks`), the
+ * same that maintains the workspace's other shared lists. The actor is an API
+ * caller or, for `sheaf admin`, null (the operator, with an owner's rights).
+ * Categories are archived (`is_active: false`), never deleted: expenses point
+ * at them.
+ */
+
+export type Actor = Principal | null;
+
+export interface CategoryRow {
+  id: string;
+  name: string;
+  unit_name: string | null;
+  unit_price: string | null;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Create and change expense categories. */
+export const mayWriteExpenseCategories = (actor: Actor) => actor === null || hasPermission(actor, 'edit_clients_and_tasks');
+
+const COLUMNS = ['id', 'name', 'unit_name', 'unit_price', 'is_active', 'created_at', 'updated_at'] as const;
+
+const duplicateName = (name: string) =>
+  conflict(`An expense category named '${name}' already exists in this workspace.`, { field: 'name' });
+
+function mapConstraintError(err: unknown, name: string | undefined): never {
+  const e = err as { code?: string };
+  if (e?.code === '23505' && name !== undefined) throw duplicateName(name);
+  throw err;
+}
+
+const actorOf = (companyId: string, actor: Actor) => ({
+  companyId,
+  actorUserId: actor?.userId ?? null,
+  credentialId: actor?.credentialId ?? null,
+});
+
+const stateOf = (row: CategoryRow): CategoryState => ({
+  name: row.name,
+  unit_name: row.unit_name,
+  unit_price: row.unit_price,
+  is_active: row.is_active,
+});
+
+// ---- queries (workspace id first) ----
+
+export async function findCategory(trx: Tx, companyId: string, id: string, { lock = false } = {}): Promise<CategoryRow | undefined> {
+  if (!isId(id)) return undefined;
+  let query = trx.selectFrom('expense_categories').select(COLUMNS).where('company_id', '=', companyId).where('id', '=', id);
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+async function findCategoryByName(trx: Tx, companyId: string, name: string): Promise<CategoryRow | undefined> {
+  return trx
+    .selectFrom('expense_categories')
+    .select(COLUMNS)
+    .where('company_id', '=', companyId)
+    .where(sql`lower(name)`, '=', name.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+async function nameTaken(trx: Tx, companyId: string, name: string, exceptId?: string) {
+  let query = trx
+    .selectFrom('expense_categories')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where(sql`lower(name)`, '=', name.toLowerCase());
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export interface CategoryFilter {
+  isActive?: boolean;
+}
+
+// ---- operations ----
+
+/** One page of the workspace's categories, by name (ignoring case) then id. */
+export function listCategories(db: Kysely<DB>, companyId: string, filter: CategoryFilter, page: PageParams) {
+  return withTenant(db, companyId, async (trx) => {
+    let query = trx.selectFrom('expense_categories').select(COLUMNS).where('company_id', '=', companyId);
+    if (filter.isActive !== undefined) query = query.where('is_active', '=', filter.isActive);
+    return fetchPage(query.orderBy(sql`lower(name)`).orderBy('id'), page) as Promise<{ rows: CategoryRow[]; total: number }>;
+  });
+}
+
+export function getCategory(db: Kysely<DB>, companyId: string, id: string): Promise<CategoryRow> {
+  return withTenant(db, companyId, async (trx) => {
+    const row = await findCategory(trx, companyId, id);
+    if (!row) throw notFound('expense category');
+    return row;
+  });
+}
+
+/** A category by id or by name (ignoring case), for the command line. */
+export function resolveCategory(db: Kysely<DB>, companyId: string, ref: string): Promise<CategoryRow> {
+  return withTenant(db, companyId, async (trx) => {
+    const row = (await findCategory(trx, companyId, ref)) ?? (await findCategoryByName(trx, companyId, ref));
+    if (!row) throw notFound('expense category');
+    return row;
+  });
+}
+
+export async function createCategory(db: Kysely<DB>, companyId: string, actor: Actor, input: CategoryInput & { name: string }, now: Date) {
+  if (!mayWriteExpenseCategories(actor)) throw forbidden('Your role does not allow creating expense categories.');
+  const state = applyCategoryInput({ ...NEW_CATEGORY, name: '' }, input);
+  const id = newId(now.getTime());
+  try {
+    return await withTenant(db, companyId, async (trx) => {
+      if (await nameTaken(trx, companyId, state.name)) throw duplicateName(state.name);
+      const row = await trx
+        .insertInto('expense_categories')
+        .values({ company_id: companyId, id, ...state, created_at: now, updated_at: now })
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
+      await audit(trx, {
+        ...actorOf(companyId, actor),
+        action: 'expense_category.created',
+        subjectType: 'expense_category',
+        subjectId: id,
+        details: { ...state },
+      });
+      return row;
+    });
+  } catch (err) {
+    mapConstraintError(err, state.name);
+  }
+}
+
+/**
+ * PATCH: the writable properties given, checked on the merged state. A PATCH
+ * that changes nothing writes nothing (same `updated_at`). A new unit price
+ * applies to expenses entered (or re-priced) from then on; recorded expenses
+ * keep their total.
+ */
+export async function updateCategory(db: Kysely<DB>, companyId: string, actor: Actor, id: string, input: CategoryInput, now: Date) {
+  if (!mayWriteExpenseCategories(actor)) throw forbidden('Your role does not allow changing expense categories.');
+  try {
+    return await withTenant(db, companyId, async (trx) => {
+      const row = await findCategory(trx, companyId, id, { lock: true });
+      if (!row) throw notFound('expense category');
+      const before = stateOf(row);
+      const changes = changedCategoryColumns(before, applyCategoryInput(before, input));
+      if (Object.keys(changes).length === 0) return row;
+      if (changes.name !== undefined && (await nameTaken(trx, companyId, changes.name, row.id))) throw duplicateName(changes.name);
+      const updated = await trx
+        .updateTable('expense_categories')
+        .set({ ...changes, updated_at: now })
+        .where('company_id', '=', companyId)
+        .where('id', '=', row.id)
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
+      const action =
+        changes.is_active === false ? 'expense_category.archived' : changes.is_active === true ? 'expense_category.restored' : 'expense_category.updated';
+      await audit(trx, { ...actorOf(companyId, actor), action, subjectType: 'expense_category', subjectId: row.id, details: { changes } });
+      return updated;
+    });
+  } catch (err) {
+    mapConstraintError(err, input.name?.trim());
+  }
+}
+
+/**
+ * The categories a new workspace starts with: one for LLM usage, or with
+ * `starter` the STARTER_CATEGORIES (which include it). Runs in the
+ * workspace-creating transaction (as the database owner, like createWorkspace).
+ * Existing workspaces are never given categories this way.
+ */
+export async function seedExpenseCategories(trx: Kysely<DB>, companyId: string, now = new Date(), { starter = false } = {}) {
+  const seeds = starter ? STARTER_CATEGORIES : [{ name: LLM_USAGE_CATEGORY, unit_name: null, unit_price: null }];
+  await trx
+    .insertInto('expense_categories')
+    .values(seeds.map((c) => ({ company_id: companyId, id: newId(now.getTime()), ...c, created_at: now, updated_at: now })))
+    .execute();
+}
+
+/** A category as the API and the command line show it (the price as a JSON number). */
+export function presentCategory(row: CategoryRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    unit_name: row.unit_name,
+    unit_price: row.unit_price === null ? null : Number(row.unit_price),
+    is_active: row.is_active,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export type PresentedCategory = ReturnType<typeof presentCategory>;

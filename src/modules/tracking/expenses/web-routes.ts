@@ -1,0 +1,167 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Principal } from '../../../auth/principal.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { badRequest } from '../../../errors.ts';
+import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
+import { ErrorResponses, OrNull } from '../../../http/schemas.ts';
+import { principalOf } from '../../../http/security.ts';
+import { todayIn } from '../../../time/workspace-time.ts';
+import { loadTimeSettings } from '../time/queries.ts';
+import { presentExpense } from './presenter.ts';
+import { listExpenses } from './queries.ts';
+import { ExpenseSchema } from './routes.ts';
+import { findExpense } from './queries.ts';
+import { sheetPerson } from '../week/person.ts';
+import { expenseCategories, expenseProjects } from './web-queries.ts';
+
+/**
+ * The web app's expense screens (issue 16 item 2): one request per screen. The
+ * list is the caller's own expenses with the API's presentation, each with its
+ * project's name and currency (the API's expense carries neither), plus what
+ * the filters and the form pick from. Writes go to /api/v2/expenses.
+ */
+
+const ProjectSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    code: OrNull(Type.String()),
+    client_id: Type.String(),
+    client_name: Type.String(),
+    currency: Type.String({ description: "The client's currency, else the workspace's: the currency of the project's expenses." }),
+    billable: Type.Boolean({ description: "A new expense's default billable (the project's is_billable)." }),
+    can_record: Type.Boolean({ description: 'Whether the caller may record a new expense on it.' }),
+  },
+  { additionalProperties: false },
+);
+
+const CategorySchema = Type.Object(
+  { id: Type.String(), name: Type.String(), unit_name: OrNull(Type.String()), unit_price: OrNull(Type.Number()), is_active: Type.Boolean() },
+  { additionalProperties: false },
+);
+
+const Choices = {
+  today: Type.String({ format: 'date', description: 'Today in the workspace time zone.' }),
+  projects: Type.Array(ProjectSchema, { description: 'Projects the caller may record on, and those of their own expenses.' }),
+  categories: Type.Array(CategorySchema, { description: 'Active first, then archived.' }),
+};
+
+const WebExpenseSchema = Type.Object(
+  {
+    ...ExpenseSchema.properties,
+    project: Type.Object({ id: Type.String(), name: Type.String(), client_name: Type.String() }, { additionalProperties: false }),
+    currency: Type.String({ description: "The project client's currency, else the workspace's." }),
+  },
+  { additionalProperties: false },
+);
+
+const SheetQuery = Type.Object(
+  {
+    ...PageQuery,
+    from: Type.Optional(Type.String({ format: 'date', description: 'Inclusive spent_date lower bound.' })),
+    to: Type.Optional(Type.String({ format: 'date', description: 'Inclusive spent_date upper bound; not before from.' })),
+    project_id: Type.Optional(Type.String({ format: 'uuid' })),
+    expense_category_id: Type.Optional(Type.String({ format: 'uuid' })),
+    user_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          'Whose expenses (default: the caller), as GET /api/v2/expenses?user_id= shows them to the caller; 403 for a caller who sees only their own, 404 for someone not in the workspace.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ChoicesQuery = Type.Object(
+  {
+    expense_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'An expense the form edits: its project is among the choices if the caller may see the expense (someone else\u2019s, for a manager).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+async function choicesOf(trx: Tx, p: Principal, now: Date, include?: ReadonlySet<string>) {
+  const settings = await loadTimeSettings(trx, p.companyId);
+  const projects = await expenseProjects(trx, p, include);
+  const categories = await expenseCategories(trx, p.companyId);
+  return {
+    today: todayIn(settings.timezone, now),
+    projects,
+    categories: categories.map((c) => ({ ...c, unit_price: c.unit_price === null ? null : Number(c.unit_price) })),
+  };
+}
+
+export async function expensesWebRoutes(app: FastifyInstance) {
+  const tags = ['web'];
+
+  app.get(
+    '/web/api/expense_sheet',
+    {
+      config: { access: 'authenticated', web: true },
+      schema: {
+        tags,
+        operationId: 'getExpenseSheet',
+        summary: 'A person\u2019s expenses (the caller\u2019s by default), filtered and paged, with their projects\u2019 names and currencies and the choices of the filters and the form',
+        querystring: SheetQuery,
+        response: {
+          200: Type.Object(
+            {
+              user: Type.Object({ id: Type.String(), name: Type.String() }, { description: 'Whose expenses these are.' }),
+              expenses: Type.Array(WebExpenseSchema),
+              ...EnvelopeSchema,
+              ...Choices,
+            },
+            { additionalProperties: false },
+          ),
+          ...ErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      const query = request.query as Static<typeof SheetQuery>;
+      if (query.from && query.to && query.from > query.to) throw badRequest('to must not be before from.', { field: 'to' });
+      const page = pageParams(query);
+      return withTenant(app.db, p.companyId, async (trx) => {
+        const user = await sheetPerson(trx, p, query.user_id);
+        const filter = { userId: user.id, from: query.from, to: query.to, projectId: query.project_id, categoryId: query.expense_category_id };
+        const { rows, total } = await listExpenses(trx, p.companyId, p, filter, page);
+        // The listed expenses' projects are always among the choices (asked for by id).
+        const choices = await choicesOf(trx, p, app.config.clock(), new Set(rows.map((row) => row.project_id)));
+        const byId = new Map(choices.projects.map((project) => [project.id, project]));
+        const expenses = rows.map((row) => {
+          const project = byId.get(row.project_id)!;
+          return { ...presentExpense(row), project: { id: project.id, name: project.name, client_name: project.client_name }, currency: project.currency };
+        });
+        return { user, expenses, ...pageEnvelope(request, page, total), ...choices };
+      });
+    },
+  );
+
+  app.get(
+    '/web/api/expense_choices',
+    {
+      config: { access: 'authenticated', web: true },
+      schema: {
+        tags,
+        operationId: 'getExpenseChoices',
+        summary: 'What the expense form picks from: projects (with currency), categories (with unit prices), and today',
+        querystring: ChoicesQuery,
+        response: { 200: Type.Object(Choices, { additionalProperties: false }), ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      const { expense_id } = request.query as Static<typeof ChoicesQuery>;
+      return withTenant(app.db, p.companyId, async (trx) => {
+        // An expense the caller may not see adds nothing (the form's own GET answers 404 for it).
+        const expense = expense_id ? await findExpense(trx, p.companyId, expense_id, { visibleTo: p }) : undefined;
+        return choicesOf(trx, p, app.config.clock(), new Set(expense ? [expense.project_id] : []));
+      });
+    },
+  );
+}

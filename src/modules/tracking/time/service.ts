@@ -1,0 +1,646 @@
+import type { Kysely } from 'kysely';
+import { Decimal } from 'decimal.js';
+import type { Principal } from '../../../auth/principal.ts';
+import { managesProject, mayBeAssignedToProjects, seesAllProjects, maySeeRates, type OwnAssignment } from '../../../access/catalog.ts';
+import { isManager } from '../../../access/policy.ts';
+import { mayRecordOnProject, mayWriteOthersTime, mayWriteTimeFor } from '../../../access/time.ts';
+import type { BudgetBy, DB, TimeSource } from '../../../db/types.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
+import type { PageParams } from '../../../http/pagination.ts';
+import { isId, newId } from '../../../ids.ts';
+import { todayIn } from '../../../time/workspace-time.ts';
+import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, tryEnterPersonTime, weekLockedError } from '../week/lock.ts';
+import { entryHours, type EntryRow, type EntryView, type PresentContext } from './presenter.ts';
+import {
+  billableRateSql,
+  callerAssignment,
+  deleteEntryRow,
+  findEntry,
+  insertEntry,
+  isTeammateOf,
+  listEntries as listEntryRows,
+  loadTimeSettings,
+  loadWriteContext,
+  runningEntries,
+  updateEntryColumns,
+  type EntryChanges,
+  type EntryFilter,
+  type TimeSettings,
+  type WeekStarts,
+  type WriteContext,
+} from './queries.ts';
+import {
+  DEFAULT_SOURCE,
+  MAX_ENTRY_SECONDS,
+  checkExternalReference,
+  checkMetadata,
+  checkNotes,
+  checkSpentDate,
+  completedDuration,
+  currentSeconds,
+  isRuleError,
+  parseHours,
+  timerStart,
+  wallClockOf,
+  weekStartOf,
+  type RuleError,
+} from './rules.ts';
+
+/**
+ * Time entries: completed entries and live timers. Every operation runs in one
+ * tenant transaction. One running timer per person is the partial unique index
+ * `time_entries_one_running_timer`; the code checks first for a clear answer and
+ * maps the index's violation (a concurrent start that won) to the same 409.
+ */
+
+// ---- inputs ----
+
+export interface CreateInput {
+  project_id: string;
+  task_id: string;
+  user_id?: string;
+  spent_date?: string;
+  hours?: number;
+  is_running?: boolean;
+  replace_running?: boolean;
+  started_time?: string | null;
+  ended_time?: string | null;
+  notes?: string | null;
+  billable?: boolean;
+  source?: TimeSource;
+  metadata?: Record<string, unknown> | null;
+  external_reference?: unknown;
+}
+
+export interface UpdateInput {
+  project_id?: string;
+  task_id?: string;
+  spent_date?: string;
+  hours?: number;
+  started_time?: string | null;
+  ended_time?: string | null;
+  notes?: string | null;
+  billable?: boolean;
+  metadata?: Record<string, unknown> | null;
+  external_reference?: unknown;
+}
+
+export interface EntryResult {
+  row: EntryRow;
+  present: PresentContext;
+}
+
+const fail = (e: RuleError): never => {
+  throw new ApiError(e.code ?? 'invalid_request', e.message, { field: e.field });
+};
+
+function checked<T>(value: T | RuleError): T {
+  if (isRuleError(value)) fail(value);
+  return value as T;
+}
+
+const viewOf = (p: Principal): EntryView => ({ full: p.kind !== 'personal', rates: p.kind !== 'personal' && maySeeRates(p) });
+
+export const presentOf = (p: Principal, settings: TimeSettings, now: Date): PresentContext => ({
+  view: viewOf(p),
+  rounding: { rounding: settings.rounding, rounding_minutes: settings.rounding_minutes },
+  now,
+});
+
+/** The first day of the week of `date` for each week_start setting. */
+const weekStartsOf = (date: string): WeekStarts => ({
+  monday: weekStartOf(date, 'monday'),
+  sunday: weekStartOf(date, 'sunday'),
+  saturday: weekStartOf(date, 'saturday'),
+});
+
+const jsonOrNull = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+// ---- errors ----
+
+/** The 409 of a start that meets another running timer: exactly the spec's body. */
+export function runningTimerConflict(running: readonly { id: string }[]): ApiError {
+  return new ApiError(
+    'running_timer_conflict',
+    'Another timer is already running for this person. Stop it first, or send replace_running: true to stop it and start this one.',
+    { running_entry: { id: running[0].id }, running_entry_count: running.length },
+    409,
+  );
+}
+
+const projectNotUsable = () =>
+  badRequest('project_id must be a project of this workspace that you can see.', { field: 'project_id' });
+
+function isRunningTimerViolation(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  return e?.code === '23505' && (e.constraint === 'time_entries_one_running_timer' || /time_entries_one_running_timer/.test(e.message ?? ''));
+}
+
+/** Attempts of a timer start that keeps meeting concurrent starts of the same person. */
+const TIMER_START_ATTEMPTS = 5;
+
+/**
+ * Runs a write that may start a timer. When the unique index refuses it (another
+ * start won a race), a plain start reports the conflict with the timer that now
+ * runs; a start with `replace_running` is tried again, so it stops that timer in
+ * turn (the spec: with replace_running the other timer is stopped first, never a
+ * 409). If the winner stopped meanwhile, the write is tried again too.
+ */
+async function startingTimer<T>(
+  db: Kysely<DB>,
+  companyId: string,
+  person: () => string | undefined,
+  { replace, exceptId }: { replace: boolean; exceptId?: string },
+  write: () => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      const personId = person();
+      if (!isRunningTimerViolation(err) || personId === undefined) throw err;
+      if (!replace) {
+        const running = await withTenant(db, companyId, (trx) => runningEntries(trx, companyId, personId, { exceptId }));
+        if (running.length > 0) throw runningTimerConflict(running);
+      }
+      if (attempt >= TIMER_START_ATTEMPTS) throw new ApiError('conflict', 'Timers of this person changed concurrently; try again.');
+    }
+  }
+}
+
+// ---- permission helpers ----
+
+const ownAssignmentOf = (a: { is_active: boolean | null; is_project_manager: boolean | null } | null): OwnAssignment | null =>
+  a && a.is_active !== null ? { is_active: a.is_active, is_project_manager: a.is_project_manager === true } : null;
+
+/** 403 unless the caller may write time of this person on this project (see access/time.ts). */
+async function assertMayWriteFor(trx: Tx, p: Principal, personId: string, projectId: string, assignment?: OwnAssignment | null) {
+  const own = personId === p.userId;
+  if (mayWriteTimeFor(p, { own, teammate: false, managesProject: false })) return;
+  const a = assignment !== undefined ? assignment : await callerAssignment(trx, p.companyId, projectId, p.userId);
+  const teammate = isManager(p) && (await isTeammateOf(trx, p.companyId, p.userId, personId));
+  if (!mayWriteTimeFor(p, { own, teammate, managesProject: managesProject(p, a) })) {
+    throw forbidden('You may change time only for yourself, your teammates, and on projects you manage.');
+  }
+}
+
+/**
+ * Checks a project and task for a write of `personId`'s time, in this order: the
+ * project exists and the caller sees it (or the person is the caller's
+ * teammate), else 400 on project_id (one answer for unknown, malformed, foreign
+ * and invisible ids); the caller may write for the person there (403); the
+ * project is active, the person may record on it (mayRecordOnProject: owners and
+ * administrators anywhere, others where actively assigned), and the task actively
+ * assigned to it and not archived (400 naming the field).
+ */
+function checkWorkTarget(p: Principal, personId: string, ctx: WriteContext): WorkTarget {
+  if (ctx.project_id === null) throw projectNotUsable();
+  const own = personId === p.userId;
+  const mine = ownAssignmentOf({ is_active: ctx.caller_assignment_active, is_project_manager: ctx.caller_is_project_manager });
+  const teammate = !own && isManager(p) && ctx.person_is_teammate;
+  const callerSees = seesAllProjects(p) || ctx.caller_assignment_active === true;
+  if (!callerSees && !teammate) throw projectNotUsable();
+  if (!mayWriteTimeFor(p, { own, teammate, managesProject: managesProject(p, mine) })) {
+    throw forbidden('You may record time only for yourself, your teammates, and people on projects you manage.');
+  }
+  if (!ctx.project_active) throw badRequest('The project is archived; time cannot be recorded on it.', { field: 'project_id' });
+  if (ctx.person_role === null || !mayRecordOnProject({ role: ctx.person_role }, { is_active: ctx.person_assignment_active })) {
+    throw own
+      ? badRequest('You are not assigned to this project.', { field: 'project_id' })
+      : badRequest('The person is not assigned to this project.', { field: 'user_id' });
+  }
+  if (ctx.task_assignment_active !== true || ctx.task_active !== true) {
+    throw badRequest('task_id must be an active task assigned to the project.', { field: 'task_id' });
+  }
+  return {
+    projectId: ctx.project_id,
+    taskName: ctx.task_name!,
+    budgetBy: ctx.project_budget_by!,
+    defaultBillable: ctx.task_assignment_billable === true && ctx.project_billable === true,
+  };
+}
+
+interface WorkTarget {
+  projectId: string;
+  taskName: string;
+  budgetBy: BudgetBy;
+  /** The task assignment's billable, and the project's is_billable. */
+  defaultBillable: boolean;
+}
+
+/**
+ * The person a create is for: the caller, or (administrators and managers) another
+ * active internal member; 403 for anyone else naming another person.
+ */
+function resolvePerson(p: Principal, userId: string | undefined, ctx: WriteContext): string {
+  if (userId === undefined || userId === p.userId) return p.userId;
+  if (!mayWriteOthersTime(p)) throw forbidden('You may record time only for yourself.');
+  if (ctx.person_role === null || !ctx.person_active || !mayBeAssignedToProjects({ role: ctx.person_role })) {
+    throw badRequest('user_id must be an active member of this workspace.', { field: 'user_id' });
+  }
+  return userId.toLowerCase();
+}
+
+/** Stops a running timer now: its seconds accumulate (at most 24 hours) and ended_time is now's wall clock. */
+async function stopTimer(
+  trx: Tx,
+  companyId: string,
+  entry: { id: string; duration_seconds: number; timer_started_at: Date | null },
+  settings: TimeSettings,
+  now: Date,
+  extra: EntryChanges = {},
+) {
+  const seconds = currentSeconds(entry, now);
+  // A run capped at 24 hours ends where the 24 hours did, so started_time, ended_time
+  // and hours still describe one span (09:15 → 09:15 for a full day), not the stop's clock.
+  const endedAt =
+    seconds >= MAX_ENTRY_SECONDS && entry.timer_started_at
+      ? new Date(Math.min(now.getTime(), entry.timer_started_at.getTime() + Math.max(0, MAX_ENTRY_SECONDS - entry.duration_seconds) * 1000))
+      : now;
+  await updateEntryColumns(
+    trx,
+    companyId,
+    entry.id,
+    {
+      duration_seconds: seconds,
+      hours_entered: null,
+      is_running: false,
+      timer_started_at: null,
+      ended_time: wallClockOf(endedAt, settings.timezone).time,
+      ...extra,
+    },
+    now,
+  );
+}
+
+/** Stops the person's other running timer (replace_running) or answers 409 with it. */
+async function makeRoomForTimer(
+  trx: Tx,
+  p: Principal,
+  personId: string,
+  { replace, exceptId, settings, now }: { replace: boolean; exceptId?: string; settings: TimeSettings; now: Date },
+) {
+  if (replace) await lockPersonTimers(trx, p.companyId, personId);
+  const running = await runningEntries(trx, p.companyId, personId, { lock: true, exceptId });
+  if (running.length === 0) return;
+  if (!replace) throw runningTimerConflict(running);
+  for (const entry of running) {
+    await assertMayWriteFor(trx, p, personId, entry.project_id);
+    await stopTimer(trx, p.companyId, entry, settings, now);
+  }
+}
+
+async function reload(trx: Tx, companyId: string, id: string): Promise<EntryRow> {
+  const row = await findEntry(trx, companyId, id);
+  if (!row) throw notFound('time entry');
+  return row;
+}
+
+async function visibleEntryOrThrow(trx: Tx, p: Principal, id: string, lock = true): Promise<EntryRow> {
+  const row = await findEntry(trx, p.companyId, id, { visibleTo: p, lock });
+  if (!row) throw notFound('time entry');
+  return row;
+}
+
+/**
+ * The id of an entry the caller may see and change (the rule of every write here:
+ * visible, then assertMayWriteFor), or 404/403 as those writes answer. For what hangs
+ * off an entry without being the entry, such as the web app's private notes.
+ */
+export async function editableEntryId(trx: Tx, p: Principal, id: string): Promise<string> {
+  const entry = await visibleEntryOrThrow(trx, p, id);
+  await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
+  return entry.id;
+}
+
+// ---- pure input checks ----
+
+function checkCommon(input: { notes?: string | null; metadata?: unknown; external_reference?: unknown }) {
+  const out: { notes?: string | null; metadata?: string | null; external_reference?: string } = {};
+  if (input.notes !== undefined) out.notes = checked(checkNotes(input.notes));
+  if (input.metadata !== undefined) {
+    if (input.metadata !== null) {
+      const error = checkMetadata(input.metadata);
+      if (error) fail(error);
+    }
+    out.metadata = jsonOrNull(input.metadata);
+  }
+  if (input.external_reference !== undefined) {
+    const ref = checked(checkExternalReference(input.external_reference));
+    out.external_reference = JSON.stringify(ref);
+  }
+  return out;
+}
+
+// ---- reads ----
+
+export function getEntry(db: Kysely<DB>, p: Principal, id: string, now: Date): Promise<EntryResult> {
+  return withTenant(db, p.companyId, async (trx) => {
+    const row = await visibleEntryOrThrow(trx, p, id, false);
+    return { row, present: presentOf(p, await loadTimeSettings(trx, p.companyId), now) };
+  });
+}
+
+export interface EntryPage {
+  rows: EntryRow[];
+  total: number;
+  present: PresentContext;
+}
+
+/** One page of the entries the caller may see (see access/time.ts), filtered. */
+export function listEntries(db: Kysely<DB>, p: Principal, filter: EntryFilter, page: PageParams, now: Date): Promise<EntryPage> {
+  return withTenant(db, p.companyId, async (trx) => {
+    const settings = await loadTimeSettings(trx, p.companyId);
+    const { rows, total } = await listEntryRows(trx, p.companyId, p, filter, page);
+    return { rows, total, present: presentOf(p, settings, now) };
+  });
+}
+
+// ---- create ----
+
+/**
+ * Creates a completed entry (`hours`, or `started_time` + `ended_time`) or a
+ * running timer (`is_running: true`). See docs/decisions.md, "Time entries".
+ */
+export async function createEntry(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date): Promise<EntryResult> {
+  const running = input.is_running === true;
+  if (input.replace_running === true && !running) {
+    throw badRequest('replace_running goes with is_running: true.', { field: 'replace_running' });
+  }
+  const hours = input.hours === undefined ? undefined : checked(parseHours(input.hours));
+  if (running && hours !== undefined) throw badRequest('Omit hours for a running timer; the server measures it.', { field: 'hours' });
+  if (running && input.ended_time != null) throw badRequest('A running timer has no ended_time.', { field: 'ended_time' });
+  if (!running && input.spent_date === undefined) throw badRequest("Missing required field 'spent_date'.", { field: 'spent_date' });
+  if (input.spent_date !== undefined) checked(checkSpentDate(input.spent_date));
+  const common = checkCommon(input);
+  const id = newId(now.getTime());
+  // Whose time it is, as far as can be told before the context query (an id that is
+  // not one is a 400 from that query; the caller's own lock is harmless meanwhile).
+  const personHint = input.user_id !== undefined && isId(input.user_id) ? input.user_id.toLowerCase() : p.userId;
+
+  // A completed entry's week lock is read with the context (its date is known), after
+  // the person's time lock, taken in the transaction's first statement. A timer's date
+  // depends on the workspace zone, so it takes both later, in assertWeeksOpen.
+  const prelude = running ? undefined : { entered: tryEnterPersonTime(p.companyId, personHint) };
+  const write = () =>
+    withTenant(db, p.companyId, async (trx, first: { entered?: boolean }) => {
+      if (!running) enteredPersonTime(first.entered);
+      const settings = await loadWriteContext(
+        trx,
+        p.companyId,
+        { projectId: input.project_id, taskId: input.task_id, personId: input.user_id ?? p.userId, callerId: p.userId },
+        running ? undefined : weekStartsOf(input.spent_date!),
+      );
+      const personId = resolvePerson(p, input.user_id, settings);
+      const target = checkWorkTarget(p, personId, settings);
+      const zone = settings.timezone;
+      let spentDate: string;
+      let timing: Pick<EntryRow, 'duration_seconds' | 'is_running' | 'timer_started_at' | 'started_time' | 'ended_time'> & {
+        hours_entered: string | null;
+      };
+      if (running) {
+        const start = checked(
+          timerStart({
+            now,
+            zone,
+            spentDate: input.spent_date,
+            startedTime: input.started_time ?? undefined,
+            allowPast: settings.allow_past_timer_starts,
+          }),
+        );
+        spentDate = start.spentDate;
+        await assertWeeksOpen(trx, p.companyId, personId, [spentDate], settings.week_start);
+        await makeRoomForTimer(trx, p, personId, { replace: input.replace_running === true, settings, now });
+        timing = {
+          duration_seconds: 0,
+          hours_entered: null,
+          is_running: true,
+          timer_started_at: start.startedAt,
+          started_time: start.startedTime,
+          ended_time: null,
+        };
+      } else {
+        spentDate = input.spent_date!;
+        const duration = checked(completedDuration({ hours, started: input.started_time, ended: input.ended_time }, spentDate, zone));
+        if (duration === null) {
+          throw badRequest('Send hours, or started_time and ended_time, for a completed entry (or is_running: true for a timer).', {
+            field: 'hours',
+          });
+        }
+        if (settings.locked_week) throw weekLockedError(settings.locked_week);
+        timing = {
+          duration_seconds: duration.seconds,
+          hours_entered: duration.hours?.toFixed() ?? null,
+          is_running: false,
+          timer_started_at: null,
+          started_time: input.started_time ?? null,
+          ended_time: input.ended_time ?? null,
+        };
+      }
+      const stored = await insertEntry(trx, p.companyId, {
+        id,
+        user_id: personId,
+        project_id: target.projectId,
+        task_id: input.task_id,
+        spent_date: spentDate,
+        ...timing,
+        notes: common.notes ?? null,
+        billable: input.billable ?? target.defaultBillable,
+        source: input.source ?? DEFAULT_SOURCE,
+        metadata: common.metadata ?? null,
+        external_reference: common.external_reference ?? null,
+        created_by: p.userId,
+        created_at: now,
+        updated_at: now,
+      });
+      const row: EntryRow = { ...stored, task_name: target.taskName, project_budget_by: target.budgetBy };
+      return { row, present: presentOf(p, settings, now) };
+    }, prelude);
+  return running ? startingTimer(db, p.companyId, () => personHint, { replace: input.replace_running === true }, write) : write();
+}
+
+// ---- update ----
+
+const TIMING_FIELDS = ['spent_date', 'hours', 'started_time', 'ended_time'] as const;
+
+/**
+ * Changes the writable fields of an entry. A change of project or task checks
+ * the new pair as a create does and, unless `billable` is sent, takes the new
+ * assignment's billable default; a change of date, project, task or billable
+ * reprices billable_rate at the rate in force on the (new) date. `hours` alone
+ * replaces the duration and clears the times; times recompute it. A running
+ * timer's date and duration change only by stopping it. A change that changes
+ * nothing writes nothing.
+ */
+export async function updateEntry(db: Kysely<DB>, p: Principal, id: string, input: UpdateInput, now: Date): Promise<EntryResult> {
+  const hours = input.hours === undefined ? undefined : checked(parseHours(input.hours));
+  const common = checkCommon(input);
+  return withTenant(db, p.companyId, async (trx) => {
+    const entry = await visibleEntryOrThrow(trx, p, id);
+    const settings = await loadTimeSettings(trx, p.companyId);
+    await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
+    assertNotLocked(entry, 'time_entry', settings.week_start);
+    if (entry.is_running) {
+      const field = TIMING_FIELDS.find((f) => input[f] !== undefined);
+      if (field) throw badRequest(`Stop the running timer before changing ${field}.`, { field });
+    }
+    const changes: EntryChanges = {};
+    const projectId = (input.project_id ?? entry.project_id).toLowerCase();
+    const taskId = (input.task_id ?? entry.task_id).toLowerCase();
+    const movedWork = projectId !== entry.project_id || taskId !== entry.task_id;
+    let billable = input.billable ?? entry.billable;
+    if (movedWork) {
+      const ctx = await loadWriteContext(trx, p.companyId, { projectId, taskId, personId: entry.user_id, callerId: p.userId });
+      const target = checkWorkTarget(p, entry.user_id, ctx);
+      if (target.projectId !== entry.project_id) changes.project_id = target.projectId;
+      if (taskId !== entry.task_id) changes.task_id = taskId;
+      if (input.billable === undefined) billable = target.defaultBillable;
+    }
+    const date = input.spent_date === undefined ? entry.spent_date : checked(checkSpentDate(input.spent_date));
+    if (date !== entry.spent_date) changes.spent_date = date;
+
+    if (hours !== undefined || input.started_time !== undefined || input.ended_time !== undefined) {
+      const timesSent = input.started_time !== undefined || input.ended_time !== undefined;
+      const started = input.started_time !== undefined ? input.started_time : timesSent ? entry.started_time : null;
+      const ended = input.ended_time !== undefined ? input.ended_time : timesSent ? entry.ended_time : null;
+      const duration = checked(completedDuration({ hours, started, ended }, date, settings.timezone));
+      if (duration !== null) {
+        if (duration.seconds !== entry.duration_seconds) changes.duration_seconds = duration.seconds;
+        const entered = duration.hours?.toFixed() ?? null;
+        if (!sameDecimal(entered, entry.hours_entered)) changes.hours_entered = entered;
+      }
+      if (started !== entry.started_time) changes.started_time = started;
+      if (ended !== entry.ended_time) changes.ended_time = ended;
+    }
+    if (billable !== entry.billable) changes.billable = billable;
+    if (movedWork || changes.spent_date !== undefined || changes.billable !== undefined) {
+      changes.billable_rate = billableRateSql(p.companyId, { billable, projectId, taskId, userId: entry.user_id, date });
+    }
+    if (common.notes !== undefined && common.notes !== entry.notes) changes.notes = common.notes;
+    if (common.metadata !== undefined && !sameJson(common.metadata, entry.metadata)) changes.metadata = common.metadata;
+    if (common.external_reference !== undefined && !sameJson(common.external_reference, entry.external_reference)) {
+      changes.external_reference = common.external_reference;
+    }
+    const present = presentOf(p, settings, now);
+    if (Object.keys(changes).length === 0) return { row: entry, present };
+    await assertWeeksOpen(trx, p.companyId, entry.user_id, [entry.spent_date, date], settings.week_start);
+    await updateEntryColumns(trx, p.companyId, entry.id, changes, now);
+    return { row: await reload(trx, p.companyId, entry.id), present };
+  });
+}
+
+const sameDecimal = (a: string | null, b: string | null) => (a === null || b === null ? a === b : new Decimal(a).eq(b));
+
+/** Compares stored JSON (jsonb reorders keys) with new JSON text, ignoring key order. */
+function sameJson(next: string | null, current: Record<string, unknown> | null): boolean {
+  if (next === null || current === null) return next === null && current === null;
+  return canonical(JSON.parse(next)) === canonical(current);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+// ---- timer transitions ----
+
+/** Stops a running timer: the server measures the run; `notes` (if sent) replaces the notes. 409 if it is not running. */
+export async function stopEntry(db: Kysely<DB>, p: Principal, id: string, input: { notes?: string | null }, now: Date): Promise<EntryResult> {
+  const common = checkCommon({ notes: input.notes });
+  return withTenant(db, p.companyId, async (trx) => {
+    const entry = await visibleEntryOrThrow(trx, p, id);
+    const settings = await loadTimeSettings(trx, p.companyId);
+    await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
+    if (!entry.is_running) throw new ApiError('timer_not_running', 'This time entry is not running.', {}, 409);
+    await stopTimer(trx, p.companyId, entry, settings, now, common.notes !== undefined ? { notes: common.notes } : {});
+    return { row: await reload(trx, p.companyId, entry.id), present: presentOf(p, settings, now) };
+  });
+}
+
+/**
+ * Restarts a stopped entry: it runs again from now and keeps its time so far. The
+ * person's other running timer gives 409 with it unless `replace_running`. A
+ * locked entry, one in an approved week, one dated in the future, one dated in
+ * the past without allow_past_timer_starts, and one already holding 24 hours are
+ * refused.
+ */
+export async function restartEntry(
+  db: Kysely<DB>,
+  p: Principal,
+  id: string,
+  input: { replace_running?: boolean },
+  now: Date,
+): Promise<EntryResult> {
+  let personId: string | undefined;
+  const write = () =>
+    withTenant(db, p.companyId, async (trx) => {
+      const entry = await visibleEntryOrThrow(trx, p, id);
+      personId = entry.user_id;
+      const settings = await loadTimeSettings(trx, p.companyId);
+      await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
+      if (entry.is_running) throw new ApiError('timer_already_running', 'This time entry is already running.', {}, 409);
+      assertNotLocked(entry, 'time_entry', settings.week_start, 'restarted');
+      const today = todayIn(settings.timezone, now);
+      if (entry.spent_date > today) throw badRequest('A timer cannot run on a future date.', { field: 'spent_date' });
+      if (entry.spent_date < today && !settings.allow_past_timer_starts) {
+        throw badRequest(
+          'This workspace does not allow timers on past dates (allow_past_timer_starts is off); edit the hours instead.',
+          { field: 'spent_date' },
+        );
+      }
+      const { seconds } = entryHours(entry, now);
+      if (seconds >= MAX_ENTRY_SECONDS) {
+        throw new ApiError('conflict', 'This time entry already holds 24 hours and cannot run longer.');
+      }
+      await assertWeeksOpen(trx, p.companyId, entry.user_id, [entry.spent_date], settings.week_start);
+      await makeRoomForTimer(trx, p, entry.user_id, { replace: input.replace_running === true, exceptId: entry.id, settings, now });
+      await updateEntryColumns(
+        trx,
+        p.companyId,
+        entry.id,
+        {
+          duration_seconds: seconds,
+          hours_entered: null,
+          is_running: true,
+          timer_started_at: now,
+          ended_time: null,
+          started_time: entry.started_time ?? (entry.spent_date === today ? wallClockOf(now, settings.timezone).time : null),
+        },
+        now,
+      );
+      return { row: await reload(trx, p.companyId, entry.id), present: presentOf(p, settings, now) };
+    });
+  return startingTimer(db, p.companyId, () => personId, { replace: input.replace_running === true, exceptId: id }, write);
+}
+
+// ---- delete ----
+
+/** Deletes an entry (a running one too); approved or billed entries and entries in approved weeks are refused (409). */
+export async function deleteEntry(db: Kysely<DB>, p: Principal, id: string): Promise<void> {
+  await withTenant(db, p.companyId, async (trx) => {
+    const entry = await visibleEntryOrThrow(trx, p, id);
+    await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
+    const settings = await loadTimeSettings(trx, p.companyId);
+    assertNotLocked(entry, 'time_entry', settings.week_start, 'deleted');
+    await assertWeeksOpen(trx, p.companyId, entry.user_id, [entry.spent_date], settings.week_start);
+    await deleteEntryRow(trx, p.companyId, entry.id);
+  });
+}
+
+/** Removes the stored external reference (204 also when there is none); locked entries are refused. */
+export async function removeExternalReference(db: Kysely<DB>, p: Principal, id: string, now: Date): Promise<void> {
+  await withTenant(db, p.companyId, async (trx) => {
+    const entry = await visibleEntryOrThrow(trx, p, id);
+    await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
+    const settings = await loadTimeSettings(trx, p.companyId);
+    assertNotLocked(entry, 'time_entry', settings.week_start);
+    if (entry.external_reference === null) return;
+    await assertWeeksOpen(trx, p.companyId, entry.user_id, [entry.spent_date], settings.week_start);
+    await updateEntryColumns(trx, p.companyId, entry.id, { external_reference: null }, now);
+  });
+}

@@ -1,0 +1,420 @@
+/**
+ * The backup's resources (schema version 1): which tables each one reads, in
+ * which order, with which nested arrays, and what is deliberately left out.
+ *
+ * Completeness is checked, not hoped for: every table of the database is either
+ * read by a resource (TABLE_USE) or excluded with a reason (EXCLUDED_TABLES), and
+ * every column of a read table is either exported or listed in OMITTED_COLUMNS;
+ * test/backup.test.ts fails when a migration adds a table or a column that is in
+ * neither. Everything here is a constant: no request input reaches the SQL
+ * fragments below (values travel as parameters in queries.ts).
+ */
+
+export const BACKUP_SCHEMA_VERSION = 1;
+export const BACKUP_DEFAULT_PER_PAGE = 100;
+export const BACKUP_MAX_PER_PAGE = 500;
+
+/** A nested array of a parent record (per_page counts parents; children come whole). */
+export interface ChildSpec {
+  /** The array's name in the parent record. */
+  field: string;
+  /** `select` list (constants), over the child table aliased `x`. */
+  columns: string;
+  /** FROM clause; the child table is aliased `x`. */
+  from: string;
+  /** Column of `x` holding the parent's key (the parent's `id`, or `user_id` for members). */
+  parentColumn: string;
+  /** Extra constant condition on `x`. */
+  where?: string;
+  /** Order within one parent (total, so it is stable). */
+  orderBy: string;
+}
+
+export interface TableResourceSpec {
+  kind: 'table';
+  name: string;
+  description: string;
+  /** `select` list (constants). */
+  columns: string;
+  /** FROM clause with its joins. */
+  from: string;
+  /** The column that holds the workspace id. */
+  companyColumn: string;
+  /** The order and keyset columns (all uuids), with the record field each one is. */
+  key: Array<{ column: string; field: string }>;
+  children?: ChildSpec[];
+  /** Shapes a row into a record after the generic conversion (links, nested objects). */
+  present?: (row: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** A resource of schema version 1 that the product has no table for yet: always empty. */
+export interface EmptyResourceSpec {
+  kind: 'empty';
+  name: string;
+  description: string;
+  /** Why it is empty, said in the manifest's notes. */
+  note: string;
+}
+
+export type ResourceSpec = TableResourceSpec | EmptyResourceSpec;
+
+/**
+ * A rate given when its project, assignment or person was created applies from
+ * the start (FROM_THE_START, '-infinity' in SQL, src/modules/catalog/rates/rules.ts); the
+ * backup shows it as a null effective_from, as the API does, not as a non-ISO date.
+ */
+const RATE_EFFECTIVE_FROM = `nullif(x.effective_from, '-infinity'::date) as effective_from`;
+
+const receiptOf = (row: Record<string, unknown>) => {
+  const { receipt_file_name, receipt_content_type, receipt_byte_size, receipt_sha256, receipt_uploaded_at, ...rest } = row;
+  const has = rest.receipt_file_id != null && receipt_file_name != null;
+  return {
+    ...rest,
+    receipt: has
+      ? {
+          file_name: receipt_file_name,
+          content_type: receipt_content_type,
+          byte_size: receipt_byte_size,
+          sha256: receipt_sha256,
+          uploaded_at: receipt_uploaded_at,
+        }
+      : null,
+    receipt_download_url: has ? `/api/v2/expenses/${rest.id}/receipt` : null,
+  };
+};
+
+const notYet = (name: string, description: string, what: string): EmptyResourceSpec => ({
+  kind: 'empty',
+  name,
+  description,
+  note: `${name}: ${what} This server has no such records yet, so the resource is listed with 0 entries and one empty page; it fills when the feature exists, under the same name and schema version.`,
+});
+
+/** In the spec's order. The manifest lists exactly these, in this order. */
+export const RESOURCES: ResourceSpec[] = [
+  {
+    kind: 'table',
+    name: 'workspace',
+    description:
+      'The workspace (company) and its settings: time zone, currency, week start, rounding, approval and timer options, and the sender details invoices print.',
+    columns: `c.id, c.name, c.address, c.timezone, c.currency, c.week_start, c.rounding, c.rounding_minutes,
+      c.approvals_enabled, c.allow_past_timer_starts, c.invoice_before_approval, c.sender_email, c.sender_phone, c.tax_id,
+      c.created_at, c.updated_at`,
+    from: 'companies c',
+    companyColumn: 'c.id',
+    key: [{ column: 'c.id', field: 'id' }],
+  },
+  {
+    kind: 'table',
+    name: 'members',
+    description:
+      "Every membership of the workspace (active or not, clients included) with the person's identity and e-mail, role, manager permissions, contractor flag and expected weekly hours; `rates` holds the person's own effective-dated billable and cost rates.",
+    columns: `u.id, u.email, u.first_name, u.last_name, u.user_type, m.role, m.permissions,
+      m.is_contractor, m.is_active, m.expected_weekly_hours, m.created_at, m.updated_at,
+      u.created_at as user_created_at, u.updated_at as user_updated_at`,
+    from: 'memberships m join users u on u.id = m.user_id',
+    companyColumn: 'm.company_id',
+    key: [{ column: 'm.user_id', field: 'id' }],
+    children: [
+      {
+        field: 'rates',
+        columns: `x.id, x.kind, x.user_id, ${RATE_EFFECTIVE_FROM}, x.hourly_rate, x.created_at`,
+        from: 'rates x',
+        parentColumn: 'x.user_id',
+        where: 'x.project_id is null and x.task_id is null',
+        orderBy: 'x.kind, x.effective_from, x.id',
+      },
+    ],
+  },
+  {
+    kind: 'empty',
+    name: 'roles',
+    description: 'Custom roles.',
+    note: 'roles: the roles are fixed (owner, administrator, manager, member, client; contractor is a flag) and recorded on each member as `role`, `permissions` and `is_contractor`; there are no custom roles yet, so the resource has 0 entries.',
+  },
+  {
+    kind: 'table',
+    name: 'teammate_assignments',
+    description: 'Which teammates each manager manages (approvals, team reports, writing time for them).',
+    columns: 't.manager_id, t.teammate_id, t.created_at',
+    from: 'teammate_assignments t',
+    companyColumn: 't.company_id',
+    key: [
+      { column: 't.manager_id', field: 'manager_id' },
+      { column: 't.teammate_id', field: 'teammate_id' },
+    ],
+  },
+  {
+    kind: 'table',
+    name: 'clients',
+    description: 'Clients with their invoicing defaults; `contacts` holds their contacts.',
+    columns: `c.id, c.name, c.address, c.currency, c.payment_terms, c.payment_days, c.tax, c.tax2, c.discount, c.language,
+      c.is_active, c.created_at, c.updated_at`,
+    from: 'clients c',
+    companyColumn: 'c.company_id',
+    key: [{ column: 'c.id', field: 'id' }],
+    children: [
+      {
+        field: 'contacts',
+        columns: `x.id, x.client_id, x.first_name, x.last_name, x.title, x.email, x.phone_office, x.phone_mobile, x.fax,
+          x.created_at, x.updated_at`,
+        from: 'contacts x',
+        parentColumn: 'x.client_id',
+        orderBy: 'x.id',
+      },
+    ],
+  },
+  {
+    kind: 'table',
+    name: 'projects',
+    description:
+      'Projects with billing and budget settings; `user_assignments` (people, project managers, person budgets), `task_assignments` (tasks used, billable flag, task budgets) and `rates` (every effective-dated rate scoped to the project: project, task and person rates).',
+    columns: `p.id, p.client_id, p.name, p.code, p.notes, p.owner_id, p.is_active, p.is_billable, p.bill_by, p.is_fixed_fee,
+      p.fee, p.cost_budget, p.budget_by, p.budget, p.budget_is_monthly, p.show_budget_to_all, p.starts_on, p.ends_on,
+      p.created_at, p.updated_at`,
+    from: 'projects p',
+    companyColumn: 'p.company_id',
+    key: [{ column: 'p.id', field: 'id' }],
+    children: [
+      {
+        field: 'user_assignments',
+        columns: 'x.project_id, x.user_id, x.is_project_manager, x.is_active, x.budget, x.created_at, x.updated_at',
+        from: 'project_user_assignments x',
+        parentColumn: 'x.project_id',
+        orderBy: 'x.user_id',
+      },
+      {
+        field: 'task_assignments',
+        columns: 'x.project_id, x.task_id, x.is_active, x.billable, x.budget, x.created_at, x.updated_at',
+        from: 'project_task_assignments x',
+        parentColumn: 'x.project_id',
+        orderBy: 'x.task_id',
+      },
+      {
+        field: 'rates',
+        columns: `x.id, x.kind, x.project_id, x.task_id, x.user_id, ${RATE_EFFECTIVE_FROM}, x.hourly_rate, x.created_at`,
+        from: 'rates x',
+        parentColumn: 'x.project_id',
+        orderBy: 'x.task_id nulls first, x.user_id nulls first, x.effective_from, x.id',
+      },
+    ],
+  },
+  {
+    kind: 'table',
+    name: 'tasks',
+    description: "The workspace's tasks with their defaults (billable, default hourly rate, assigned to new projects).",
+    columns: 't.id, t.name, t.billable_by_default, t.default_hourly_rate, t.is_default, t.is_active, t.created_at, t.updated_at',
+    from: 'tasks t',
+    companyColumn: 't.company_id',
+    key: [{ column: 't.id', field: 'id' }],
+  },
+  {
+    kind: 'table',
+    name: 'time_entries',
+    description:
+      'Every time entry and running timer: duration, hours as entered, wall-clock times, notes, billable flag and historical rate, approval state, billed flag and invoice link, metadata and external reference.',
+    columns: `t.id, t.user_id, t.project_id, t.task_id, t.spent_date, t.duration_seconds, t.hours_entered, t.is_running,
+      t.timer_started_at, t.started_time, t.ended_time, t.notes, t.billable, t.billable_rate, t.source, t.metadata,
+      t.external_reference, t.approval_status, t.is_billed, t.invoice_id, t.invoice_line_id, t.created_by,
+      t.created_at, t.updated_at`,
+    from: 'time_entries t',
+    companyColumn: 't.company_id',
+    key: [{ column: 't.id', field: 'id' }],
+  },
+  {
+    kind: 'table',
+    name: 'expense_categories',
+    description: 'Expense categories, with unit name and unit price for unit-priced ones.',
+    columns: 'e.id, e.name, e.unit_name, e.unit_price, e.is_active, e.created_at, e.updated_at',
+    from: 'expense_categories e',
+    companyColumn: 'e.company_id',
+    key: [{ column: 'e.id', field: 'id' }],
+  },
+  {
+    kind: 'table',
+    name: 'expenses',
+    description:
+      'Every expense, with approval state, billed flag and invoice link; `receipt` describes the receipt file (name, type, size, SHA-256) and `receipt_download_url` serves its bytes.',
+    columns: `e.id, e.user_id, e.project_id, e.expense_category_id, e.spent_date, e.units, e.total_cost, e.notes,
+      e.billable, e.source, e.metadata, e.receipt_file_id, e.approval_status, e.is_billed, e.invoice_id,
+      e.invoice_line_id, e.created_by, e.created_at, e.updated_at,
+      f.filename as receipt_file_name, f.content_type as receipt_content_type, f.byte_size as receipt_byte_size,
+      f.sha256 as receipt_sha256, f.created_at as receipt_uploaded_at`,
+    from: 'expenses e left join files f on f.company_id = e.company_id and f.id = e.receipt_file_id',
+    companyColumn: 'e.company_id',
+    key: [{ column: 'e.id', field: 'id' }],
+    present: receiptOf,
+  },
+  notYet(
+    'invoice_settings',
+    'Workspace-wide invoice settings.',
+    'invoice defaults live on the clients (payment terms, taxes, discount) and the workspace (currency); there is no separate settings record.',
+  ),
+  notYet('bank_accounts', 'Bank accounts shown on invoices (display details).', 'bank accounts are not modelled.'),
+  notYet(
+    'invoice_item_categories',
+    'Invoice line item categories.',
+    "a line item's `kind` (e.g. Service) is free text on the line, exported with the invoice; there is no category table.",
+  ),
+  {
+    kind: 'table',
+    name: 'invoices',
+    description:
+      'Invoices with their state, dates, taxes and notes; nested: `line_items`, `payments`, `messages` (sends, reminders, thank-yous, without the delivery queue), `attachments` (with `download_url`) and `expense_receipts` (the receipts of the expenses it bills, with `download_url`).',
+    columns: `i.id, i.client_id, i.number, i.state, i.subject, i.issue_date, i.due_date, i.payment_term, i.currency,
+      i.purchase_order, i.tax, i.tax2, i.discount, i.notes, i.period_start, i.period_end, i.service_period_start,
+      i.service_period_end, i.created_by, i.sent_at, i.paid_at, i.created_at, i.updated_at`,
+    from: 'invoices i',
+    companyColumn: 'i.company_id',
+    key: [{ column: 'i.id', field: 'id' }],
+    children: [
+      {
+        field: 'line_items',
+        columns: `x.id, x.invoice_id, x.kind, x.description, x.quantity, x.unit_price, x.effect, x.taxed, x.taxed2,
+          x.project_id, x.sort_order, x.import_source, x.created_at, x.updated_at`,
+        from: 'invoice_line_items x',
+        parentColumn: 'x.invoice_id',
+        orderBy: 'x.sort_order, x.id',
+      },
+      {
+        field: 'payments',
+        columns: 'x.id, x.invoice_id, x.amount, x.paid_date, x.notes, x.created_at',
+        from: 'invoice_payments x',
+        parentColumn: 'x.invoice_id',
+        orderBy: 'x.paid_date, x.id',
+      },
+      {
+        field: 'messages',
+        columns: `x.id, x.invoice_id, x.event_type, x.recipients, x.cc_recipients, x.subject, x.body, x.attach_pdf,
+          x.attach_expense_receipts, x.send_me_a_copy, x.sent_by, x.created_at`,
+        from: 'invoice_messages x',
+        parentColumn: 'x.invoice_id',
+        orderBy: 'x.created_at, x.id',
+      },
+      {
+        field: 'expense_receipts',
+        // One entry per receipt file of the invoice's billed expenses (a file shared by two expenses once).
+        columns: `distinct on (x.invoice_id, f.id) x.invoice_id, f.id, f.filename as file_name, f.content_type,
+          f.byte_size, f.sha256, f.created_at as uploaded_at`,
+        from: 'expenses x join files f on f.company_id = x.company_id and f.id = x.receipt_file_id',
+        parentColumn: 'x.invoice_id',
+        orderBy: 'f.id',
+      },
+    ],
+    present: (row) => {
+      const receipts = (row.expense_receipts as Array<Record<string, unknown>>).map((r) => ({
+        ...r,
+        download_url: `/api/v2/backup/files/invoice_expense_receipts/${r.id}`,
+      }));
+      // Invoice attachments are not modelled yet: always an empty array, so the shape is stable.
+      return { ...row, attachments: [], expense_receipts: receipts };
+    },
+  },
+  notYet('estimates', 'Estimates (quotes).', 'estimates are not modelled.'),
+  notYet('retainers', 'Retainers.', 'retainers are not modelled.'),
+  notYet('recurring_invoices', 'Recurring invoice schedules.', 'recurring invoices are not modelled.'),
+  notYet('planning_assignments', 'Resource-planning assignments, soft-deleted ones included.', 'resource planning is not modelled.'),
+  notYet('planning_placeholders', 'Resource-planning placeholders.', 'resource planning is not modelled.'),
+  notYet('planning_time_off', 'Planned time off.', 'resource planning is not modelled.'),
+  notYet('planning_working_patterns', 'Working patterns (planning capacity).', 'resource planning is not modelled; expected weekly hours are on `members`.'),
+  notYet('saved_reports', 'Saved report definitions.', 'reports are computed on request; none are saved.'),
+  {
+    kind: 'table',
+    name: 'invitations',
+    description:
+      'Invitations to the workspace, pending, accepted, revoked and expired, with the invited e-mail, role, manager permissions, contractor flag, who invited and who accepted; never the invitation tokens.',
+    columns: `i.id, i.email, i.role, i.permissions, i.is_contractor, i.invited_by, i.created_at, i.expires_at,
+      i.accepted_at, i.accepted_user_id, i.revoked_at`,
+    from: 'invitations i',
+    companyColumn: 'i.company_id',
+    key: [{ column: 'i.id', field: 'id' }],
+  },
+  notYet(
+    'webhook_endpoints',
+    'Webhook endpoint configuration, without signing secrets or delivery history.',
+    'webhooks are not implemented.',
+  ),
+  {
+    kind: 'table',
+    name: 'audit_logs',
+    description: 'The audit log: who (user and credential id) did what to which record, when, with details.',
+    columns: 'a.id, a.occurred_at, a.actor_user_id, a.credential_id, a.action, a.subject_type, a.subject_id, a.details',
+    from: 'audit_logs a',
+    companyColumn: 'a.company_id',
+    key: [{ column: 'a.id', field: 'id' }],
+  },
+];
+
+export const RESOURCE_BY_NAME = new Map(RESOURCES.map((r) => [r.name, r]));
+
+/** What the export never contains (the manifest's `excluded`). */
+export const EXCLUDED = [
+  'credentials: API keys and their hashes, passwords, sessions, access and refresh tokens',
+  'invitation tokens',
+  'webhook signing secrets and webhook delivery history',
+  'encrypted integration credentials',
+  'storage keys (file bytes are served by the download links, never embedded)',
+  'payment-processor identifiers and platform billing state',
+  'queues (the e-mail outbox), caches, background jobs and internal delivery logs',
+  'idempotency records',
+];
+
+/** Tables read by the export, and by which resource. */
+export const TABLE_USE: Record<string, string> = {
+  companies: 'workspace',
+  users: 'members',
+  memberships: 'members',
+  teammate_assignments: 'teammate_assignments',
+  clients: 'clients',
+  contacts: 'clients (contacts)',
+  projects: 'projects',
+  project_user_assignments: 'projects (user_assignments)',
+  project_task_assignments: 'projects (task_assignments)',
+  rates: 'projects (rates) and members (rates)',
+  tasks: 'tasks',
+  time_entries: 'time_entries',
+  expense_categories: 'expense_categories',
+  expenses: 'expenses',
+  files: 'expenses (receipt) and invoices (expense_receipts): metadata; bytes through the download links',
+  invoices: 'invoices',
+  invoice_line_items: 'invoices (line_items)',
+  invoice_payments: 'invoices (payments)',
+  invoice_messages: 'invoices (messages)',
+  invitations: 'invitations',
+  audit_logs: 'audit_logs',
+};
+
+/** Tables the export leaves out, and why. */
+export const EXCLUDED_TABLES: Record<string, string> = {
+  credentials: 'API keys (hashes, prefixes, rotation state): credentials are never exported',
+  idempotency_keys: 'idempotency records (stored responses, request hashes)',
+  outbox: 'the e-mail delivery queue and its delivery log',
+  schema_migrations: 'migration bookkeeping of this installation, not workspace data',
+  sessions: 'browser sessions (token hashes): credentials are never exported',
+  one_time_links: 'sign-in and password-reset links (token hashes): credentials are never exported',
+  sign_in_failures: 'the sign-in throttle\u2019s recent failures, per installation, not workspace data',
+  sign_in_devices: 'browsers known to have signed in (cookie hashes), for the sign-in throttle: credentials are never exported',
+};
+
+/**
+ * Columns of read tables that are not exported, and why. `company_id` is left out
+ * of every record: the whole export is one workspace (the `workspace` record).
+ */
+export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
+  files: { data: 'the bytes: served by the download links', company_id: 'implicit' },
+  users: {
+    password_hash: 'passwords are credentials, never exported',
+    language: "the person's own display preference, not workspace data",
+    date_format: "the person's own display preference, not workspace data",
+    duration_format: "the person's own display preference, not workspace data",
+    theme: "the person's own display preference, not workspace data",
+  },
+  invitations: { token_hash: 'invitation tokens are credentials, never exported', company_id: 'implicit' },
+  invoice_messages: { outbox_id: 'a reference into the delivery queue, which is not exported', company_id: 'implicit' },
+  time_entries: {
+    external_reference_id: 'generated from external_reference',
+    external_reference_service: 'generated from external_reference',
+    private_notes: 'private internal notes are never included (the spec): the web app alone reads them',
+    company_id: 'implicit',
+  },
+};
