@@ -254,7 +254,7 @@ export interface ClientsTable {
   tax2: Decimal | null;
   discount: Decimal | null;
   /** The language of the client's invoices and invoice e-mails (src/i18n). */
-  language: Generated<string>;
+  language: Generated<Language>;
   is_active: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: Timestamp;

@@ -1,4 +1,5 @@
 import type { PaymentTerms } from '../../../db/types.ts';
+import type { Language } from '../../../i18n/index.ts';
 
 /** A client row as the queries load it: `currency` already resolved to the workspace's when unset. */
 export interface ClientRow {
@@ -15,7 +16,7 @@ export interface ClientRow {
   tax: string | null;
   tax2: string | null;
   discount: string | null;
-  language: string;
+  language: Language;
   created_at: Date;
   updated_at: Date;
 }

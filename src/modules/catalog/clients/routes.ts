@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PaymentTerms } from '../../../db/types.ts';
-import { ApiError, badRequest } from '../../../errors.ts';
 import { checkIfMatch, etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
+import { EtagHeader, IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
 import { presentClient, type ClientRow } from './presenter.ts';
 import { CLIENT_READ_ONLY, CLIENT_WRITABLE, PAYMENT_TERMS, type ClientInput } from './rules.ts';
 import { LANGUAGES } from '../../../i18n/index.ts';
@@ -91,28 +91,8 @@ const ClientsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
-const NoQuery = Type.Object({}, { additionalProperties: false });
-const EtagHeader = { ETag: { type: 'string', description: 'Strong ETag of this body.' } };
-
-/**
- * Read-only properties get a 400 naming them (rather than a generic unknown
- * field), and an empty PATCH says what it may contain.
- */
-const rejectReadOnly =
-  ({ requireOne }: { requireOne: boolean }): preValidationAsyncHookHandler =>
-  async (request) => {
-    const body = request.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-    for (const field of CLIENT_READ_ONLY) {
-      if (Object.hasOwn(body, field)) throw new ApiError('unknown_field', `'${field}' is read-only and cannot be set.`, { field });
-    }
-    if (requireOne && Object.keys(body).length === 0) {
-      throw badRequest(`Send at least one writable property: ${CLIENT_WRITABLE.join(', ')}.`);
-    }
-  };
-
-export async function clientsRoutes(app: FastifyInstance) {
+export async function clientsRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const present = (request: FastifyRequest, row: ClientRow) =>
     presentClient(row, { billing: seesClientBilling(principalOf(request)) });
   const ifMatch = (request: FastifyRequest, required: boolean) => (row: ClientRow) =>
@@ -133,7 +113,7 @@ export async function clientsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const p = principalOf(request);
-      const query = request.query as Static<typeof ClientsQuery>;
+      const query = request.query;
       const page = pageParams(query);
       const { rows, total } = await listClients(
         app.db,
@@ -162,7 +142,7 @@ export async function clientsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
+      const { id } = request.params;
       const body = present(request, await getClient(app.db, principalOf(request), id));
       reply.header('ETag', etagOf(body));
       return body;
@@ -173,7 +153,7 @@ export async function clientsRoutes(app: FastifyInstance) {
     '/api/v2/clients',
     {
       config: { access: 'edit_clients_and_tasks', idempotent: true },
-      preValidation: rejectReadOnly({ requireOne: false }),
+      preValidation: rejectReadOnly({ readOnly: CLIENT_READ_ONLY }),
       schema: {
         tags: ['clients'],
         summary: 'Create a client',
@@ -184,7 +164,7 @@ export async function clientsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const input = request.body as Static<typeof ClientCreateBody>;
+      const input = request.body;
       const row = await createClient(requestDb(request), principalOf(request), input as ClientInput & { name: string }, app.config.clock());
       const body = present(request, row);
       return reply
@@ -199,7 +179,7 @@ export async function clientsRoutes(app: FastifyInstance) {
     '/api/v2/clients/:id',
     {
       config: { access: 'edit_clients_and_tasks', idempotent: true },
-      preValidation: rejectReadOnly({ requireOne: true }),
+      preValidation: rejectReadOnly({ readOnly: CLIENT_READ_ONLY, requireOneOf: CLIENT_WRITABLE }),
       schema: {
         tags: ['clients'],
         summary: 'Update, archive or restore a client',
@@ -211,8 +191,8 @@ export async function clientsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const row = await updateClient(requestDb(request), principalOf(request), id, request.body as ClientInput, {
+      const { id } = request.params;
+      const row = await updateClient(requestDb(request), principalOf(request), id, request.body, {
         now: app.config.clock(),
         precondition: ifMatch(request, false),
       });
@@ -237,9 +217,9 @@ export async function clientsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
+      const { id } = request.params;
       await deleteClient(app.db, principalOf(request), id, { precondition: ifMatch(request, true) });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

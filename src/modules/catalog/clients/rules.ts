@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { PaymentTerms } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
 import { isCurrencyCode } from '../../workspace/settings/rules.ts';
-import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES } from '../../../i18n/index.ts';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../../i18n/index.ts';
 
 /**
  * Pure rules for clients: which properties may be written, what values they
@@ -58,7 +58,7 @@ export interface ClientState {
   tax2: string | null;
   discount: string | null;
   /** The language of the client's invoices and their e-mails. */
-  language: string;
+  language: Language;
   is_active: boolean;
 }
 

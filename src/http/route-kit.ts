@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
+import { ApiError, badRequest } from '../errors.ts';
+
+/** The `:id` of a record's route. */
+export const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
+
+/** The `ETag` response header a record's GET, create and update declare. */
+export const etagHeader = (description = 'Strong ETag of this body.') => ({ ETag: { type: 'string', description } });
+export const EtagHeader = etagHeader();
+
+export interface ReadOnlyRule {
+  /** Properties the server sets: sending one is `unknown_field` naming it. */
+  readOnly: readonly string[];
+  /** When given, an empty body is a 400 listing these (an update must change something). */
+  requireOneOf?: readonly string[];
+  /** Properties refused with their own sentence (e.g. create-only ones on an update). */
+  refused?: { fields: readonly string[]; message: (field: string) => string };
+}
+
+/**
+ * A preValidation hook that refuses read-only properties before the schema runs, so a client that
+ * echoes a whole record back gets one clear `unknown_field` naming the property, not a generic
+ * "must NOT have additional properties".
+ */
+export function rejectReadOnly(rule: ReadOnlyRule): preValidationAsyncHookHandler {
+  return async (request) => {
+    const body = request.body;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+    for (const field of rule.readOnly) {
+      if (Object.hasOwn(body, field)) throw new ApiError('unknown_field', `'${field}' is read-only and cannot be set.`, { field });
+    }
+    for (const field of rule.refused?.fields ?? []) {
+      if (Object.hasOwn(body, field)) throw new ApiError('unknown_field', rule.refused!.message(field), { field });
+    }
+    if (rule.requireOneOf && Object.keys(body).length === 0) {
+      throw badRequest(`Send at least one writable property: ${rule.requireOneOf.join(', ')}.`);
+    }
+  };
+}
+
+/** A route without query parameters: an unknown one is a 400, not silently ignored. */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
+/**
+ * The app as a routes plugin sees it: TypeBox's type provider gives each handler `request.body`,
+ * `query` and `params` typed from the route's own schema, so a handler never casts them.
+ */
+export const typed = (app: FastifyInstance) => app.withTypeProvider<TypeBoxTypeProvider>();
