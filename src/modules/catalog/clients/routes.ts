@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PaymentTerms } from '../../../db/types.ts';
 import { checkIfMatch, etagOf } from '../../../http/etag.ts';
