@@ -22,3 +22,20 @@ export function formatMoney(amount: Decimal.Value, currency: string): string {
   const d = new Decimal(amount);
   return d.toFixed(Math.max(minorUnitDigits(currency), d.decimalPlaces()));
 }
+
+/**
+ * A NUMERIC column as the API renders it: the database sends an exact decimal string, the JSON body
+ * carries a number (the spec's examples are numbers); null stays null.
+ */
+export function decimalNumber(value: string): number;
+export function decimalNumber(value: string | null): number | null;
+export function decimalNumber(value: string | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/** An ISO 4217 code this runtime knows (the workspace's, a client's, an invoice's currency). */
+export function isCurrencyCode(code: unknown): code is string {
+  return typeof code === 'string' && /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code);
+}

@@ -1,3 +1,4 @@
+import { decimalNumber } from '../../../money.ts';
 import type { Decimal } from 'decimal.js';
 import { computeTotals, type Totals } from './totals.ts';
 import type { InvoiceRow, LineRow } from './queries.ts';
@@ -10,7 +11,6 @@ import type { InvoiceRow, LineRow } from './queries.ts';
  */
 
 const num = (d: Decimal) => Number(d.toFixed());
-const decimalNumber = (value: string | null) => (value === null ? 0 : Number(value));
 
 export function invoiceTotals(row: Pick<InvoiceRow, 'tax' | 'tax2' | 'discount' | 'currency' | 'paid_total'>, lines: LineRow[]): Totals {
   return computeTotals(
@@ -53,11 +53,11 @@ export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
     payment_term: row.payment_term,
     currency: row.currency,
     subtotal: num(totals.subtotal),
-    discount: decimalNumber(row.discount),
+    discount: decimalNumber(row.discount) ?? 0, // an invoice without a discount or tax shows 0, not null
     discount_amount: num(totals.discountAmount),
-    tax: decimalNumber(row.tax),
+    tax: decimalNumber(row.tax) ?? 0,
     tax_amount: num(totals.taxAmount),
-    tax2: decimalNumber(row.tax2),
+    tax2: decimalNumber(row.tax2) ?? 0,
     tax2_amount: num(totals.tax2Amount),
     amount: num(totals.amount),
     paid_amount: Number(row.paid_total),

@@ -1,3 +1,4 @@
+import { decimalNumber } from '../../../money.ts';
 import type { PaymentTerms } from '../../../db/types.ts';
 import type { Language } from '../../../i18n/index.ts';
 
@@ -21,8 +22,6 @@ export interface ClientRow {
   updated_at: Date;
 }
 
-/** NUMERIC columns arrive as exact decimal strings; the API renders them as JSON numbers. */
-const decimalNumber = (value: string | null) => (value === null ? null : Number(value));
 
 /**
  * The client as the API shows it. `billing` (see rules.seesClientBilling) adds

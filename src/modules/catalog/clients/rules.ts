@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { PaymentTerms } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
-import { isCurrencyCode } from '../../workspace/settings/rules.ts';
+import { isCurrencyCode } from '../../../money.ts';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../../i18n/index.ts';
 
 /**

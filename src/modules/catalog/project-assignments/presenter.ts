@@ -1,4 +1,5 @@
-import { decimalNumber, shownEffectiveFrom } from '../rates/rules.ts';
+import { shownEffectiveFrom } from '../rates/rules.ts';
+import { decimalNumber } from '../../../money.ts';
 import { personName } from '../projects/rules.ts';
 
 /** A project user assignment as the queries load it, with the person's rate in force on the day it was read for. */

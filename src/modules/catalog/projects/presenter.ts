@@ -1,5 +1,6 @@
 import type { BillBy, BudgetBy } from '../../../db/types.ts';
-import { decimalNumber, shownEffectiveFrom } from '../rates/rules.ts';
+import { shownEffectiveFrom } from '../rates/rules.ts';
+import { decimalNumber } from '../../../money.ts';
 import { personName } from './rules.ts';
 
 /** A project as the queries load it, with its client, owner, the caller's own assignment and today's rate. */

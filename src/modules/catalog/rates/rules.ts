@@ -39,9 +39,6 @@ export function effectiveDate(field: string, value: unknown): string {
   return value;
 }
 
-/** NUMERIC columns arrive as exact decimal strings; the API renders them as JSON numbers. */
-export const decimalNumber = (value: string | null) => (value === null ? null : Number(value));
-
 /**
  * effective_from of a rate given at creation: PostgreSQL's '-infinity' date,
  * before every work date, so the ordinary lookup finds it for any earlier work.

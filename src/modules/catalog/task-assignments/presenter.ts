@@ -1,4 +1,5 @@
-import { decimalNumber, shownEffectiveFrom } from '../rates/rules.ts';
+import { shownEffectiveFrom } from '../rates/rules.ts';
+import { decimalNumber } from '../../../money.ts';
 
 /** A task assignment as the queries load it, with the rate in force on the day it was read for. */
 export interface AssignmentRow {

@@ -1,4 +1,4 @@
-import { decimalNumber } from '../rates/rules.ts';
+import { decimalNumber } from '../../../money.ts';
 
 /** A task row as the queries load it; with a project, the assignment's columns ride along. */
 export interface TaskRow {

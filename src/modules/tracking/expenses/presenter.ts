@@ -1,3 +1,4 @@
+import { decimalNumber } from '../../../money.ts';
 import type { ApprovalStatus, ExpenseSource } from '../../../db/types.ts';
 import { isClosed, isLocked } from '../time/presenter.ts';
 
@@ -26,9 +27,6 @@ export interface ExpenseRow {
   created_at: Date;
   updated_at: Date;
 }
-
-/** NUMERIC columns arrive as exact decimal strings; the API renders them as JSON numbers. */
-const decimalNumber = (value: string | null) => (value === null ? null : Number(value));
 
 /** Where a receipt's bytes are read (also the backup's `receipt_download_url`). */
 export const receiptPath = (expenseId: string) => `/api/v2/expenses/${expenseId}/receipt`;

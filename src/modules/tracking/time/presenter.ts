@@ -1,5 +1,5 @@
 import type { ApprovalStatus, BudgetBy, TimeSource } from '../../../db/types.ts';
-import { decimalNumber } from '../../catalog/rates/rules.ts';
+import { decimalNumber } from '../../../money.ts';
 import { currentSeconds, roundHoursNumber, secondsToHoursNumber, type RoundingRule } from './rules.ts';
 
 /** A time entry as the queries load it, with its task's name and its project's budget setting. */

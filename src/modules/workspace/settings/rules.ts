@@ -1,6 +1,7 @@
 import { IANAZone } from 'luxon';
 import { badRequest } from '../../../errors.ts';
 import type { CompanyUpdate, Rounding, WeekStart } from '../../../db/types.ts';
+import { isCurrencyCode } from '../../../money.ts';
 
 /** The workspace settings an operator may change, and their rules (DESIGN.md). */
 export interface WorkspaceSettingsInput {
@@ -35,12 +36,6 @@ export const SETTING_NAMES = [
   'sender_phone',
   'tax_id',
 ] as const satisfies ReadonlyArray<keyof WorkspaceSettingsInput>;
-
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-
-export function isCurrencyCode(code: unknown): code is string {
-  return typeof code === 'string' && /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code);
-}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ()./-]{3,50}$/;
