@@ -22,7 +22,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { newId } from '../src/ids.ts';
 import { loadInvoiceDocument, renderInvoicePdf } from '../src/modules/billing/invoices/pdf.ts';
 import { withTenant } from '../src/db/tenant.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/admin-service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 

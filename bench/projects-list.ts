@@ -20,7 +20,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/admin-service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 

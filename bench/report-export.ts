@@ -40,7 +40,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createMember } from '../src/modules/people/users/admin-service.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { dropSchema, table } from './harness.ts';
 
 v8.setFlagsFromString('--expose-gc');

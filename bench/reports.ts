@@ -55,7 +55,7 @@ import { createKey } from '../src/modules/people/credentials/service.ts';
 import { projectBudgetRows, uninvoicedRows } from '../src/modules/reports/reports/queries.ts';
 import { monthOf } from '../src/modules/reports/reports/rules.ts';
 import { createMember } from '../src/modules/people/users/admin-service.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 
 const { values: args } = parseArgs({
   options: {

@@ -18,7 +18,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/admin-service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import type { DriverMessage, ServerMessage } from './protocol.ts';

@@ -48,7 +48,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { newId } from '../src/ids.ts';
 import { createMember } from '../src/modules/people/users/admin-service.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { addDays, mondayOf, seedWeekData } from './web-seed.ts';
 
 const { values: args } = parseArgs({

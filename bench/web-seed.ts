@@ -12,7 +12,7 @@ import { migrate } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
 import { createMember } from '../src/modules/people/users/admin-service.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 
 const TASKS = 12;
 const CLIENTS = 40;

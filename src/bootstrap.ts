@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
-import { countWorkspaces, provisionWorkspace } from './modules/workspace/settings/service.ts';
+import { countWorkspaces } from './modules/workspace/settings/service.ts';
+import { provisionWorkspace } from './provisioning.ts';
 import { createMember } from './modules/people/users/admin-service.ts';
 import { FIRST_OWNER_EMAIL } from './modules/people/users/email.ts';
 import { createKey } from './modules/people/credentials/service.ts';

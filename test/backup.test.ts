@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { newId } from '../src/ids.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { EXCLUDED_TABLES, OMITTED_COLUMNS, RESOURCES, TABLE_USE } from '../src/modules/workspace/backup/resources.ts';
 import { expressionFor } from '../src/modules/workspace/backup/render.ts';
 import { addMember, createTestContext, issueKey, request, type Caller, type TestContext } from './helpers.ts';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../src/db/types.ts';
 import { etagOf } from '../src/http/etag.ts';
 import { newId } from '../src/ids.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { addMember, createTestContext, issueKey, request, type Caller, type TestContext } from './helpers.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MILEAGE_UNIT, STARTER_CATEGORIES } from '../src/modules/tracking/expense-categories/rules.ts';
-import { createWorkspace, provisionWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace, provisionWorkspace } from '../src/provisioning.ts';
 import { makeExpenseWorkspace, type ExpenseWorkspace } from './fixtures/expenses-catalog.ts';
 import { createTestContext, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 

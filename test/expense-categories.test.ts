@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
 import { newId } from '../src/ids.ts';
 import { LLM_USAGE_CATEGORY } from '../src/modules/tracking/expense-categories/rules.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { makeExpenseWorkspace, type ExpenseWorkspace } from './fixtures/expenses-catalog.ts';
 import { DATABASE_URL, createTestContext, dropSchema, request, uniqueSchema, type Caller, type TestContext } from './helpers.ts';
 import { SharedDatabase } from './cli-runner.ts';

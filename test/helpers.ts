@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { CredentialKind, DB, ManagerPermission, Role, UserType } from '../src/db/types.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/admin-service.ts';
 import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';

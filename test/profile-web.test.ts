@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import { setPassword } from '../src/modules/people/sessions/service.ts';
 import { createMember } from '../src/modules/people/users/admin-service.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { FIRST_OWNER_EMAIL } from '../src/modules/people/users/email.ts';
 import { issueLink } from '../src/auth/one-time-links.ts';
 import { newId } from '../src/ids.ts';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { todayIn } from '../src/time/workspace-time.ts';
 import { addMember, issueKey, request, type Caller, type TestContext } from './helpers.ts';
 

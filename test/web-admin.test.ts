@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { newId } from '../src/ids.ts';
-import { createWorkspace } from '../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../src/provisioning.ts';
 import { setPassword } from '../src/modules/people/sessions/service.ts';
 import { INVITATION_LIFETIME_MS } from '../src/modules/people/invitations/service.ts';
 import { ROTATION_OVERLAP_MS } from '../src/modules/people/credentials/service.ts';

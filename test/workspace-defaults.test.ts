@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapEmbedded } from '../src/bootstrap.ts';
-import { DEFAULT_TASKS, getWorkspace, provisionWorkspace, updateWorkspaceSettings } from '../src/modules/workspace/settings/service.ts';
+import { getWorkspace, updateWorkspaceSettings } from '../src/modules/workspace/settings/service.ts';
+import { DEFAULT_TASKS, provisionWorkspace } from '../src/provisioning.ts';
 import { addMember, createTestContext, request, type Caller, type TestContext } from './helpers.ts';
 import { setNow } from './fixtures/catalog.ts';
 

@@ -3,7 +3,8 @@ import { MANAGER_PERMISSIONS, type DB, type ManagerPermission, type Role, type U
 import { isId } from '../ids.ts';
 import { ApiError } from '../errors.ts';
 import { hashKey, isApiKeyToken } from '../auth/keys.ts';
-import { getWorkspace, listWorkspaces, provisionWorkspace, updateWorkspaceSettings } from '../modules/workspace/settings/service.ts';
+import { getWorkspace, listWorkspaces, updateWorkspaceSettings } from '../modules/workspace/settings/service.ts';
+import { provisionWorkspace } from '../provisioning.ts';
 import { validateSettings, type WorkspaceSettingsInput } from '../modules/workspace/settings/rules.ts';
 import {
   createMember,

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import type { DB, Role } from '../../src/db/types.ts';
 import { createMember, deactivateMember } from '../../src/modules/people/users/admin-service.ts';
-import { createWorkspace } from '../../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../../src/provisioning.ts';
 import { issueLink } from '../../src/auth/one-time-links.ts';
 import { setPassword } from '../../src/modules/people/sessions/service.ts';
 import { createSession, SESSION_COOKIE } from '../../src/auth/sessions.ts';

@@ -1,7 +1,7 @@
 import { expect, signIn, test, type SheafServer } from './fixtures.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
 import { createMember } from '../../src/modules/people/users/admin-service.ts';
-import { createWorkspace } from '../../src/modules/workspace/settings/service.ts';
+import { createWorkspace } from '../../src/provisioning.ts';
 import { FIRST_OWNER_EMAIL } from '../../src/modules/people/users/email.ts';
 import { issueLink } from '../../src/auth/one-time-links.ts';
 
