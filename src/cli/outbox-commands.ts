@@ -3,7 +3,7 @@ import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { getWorkspace } from '../modules/workspace/settings/service.ts';
-import { listOutbox, OUTBOX_STATUSES, retryOutbox, type OutboxListing, type OutboxStatus } from '../outbox/operator.ts';
+import { listOutbox, OUTBOX_STATUSES, retryOutbox, type OutboxListing, type OutboxStatus } from '../modules/workspace/outbox/service.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
 import { print, table, UsageError } from './output.ts';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/types.ts';
-import { ApiError } from '../errors.ts';
-import { audit } from '../modules/workspace/audit/service.ts';
-import type { MailMessage } from './enqueue.ts';
+import type { DB } from '../../../db/types.ts';
+import { ApiError } from '../../../errors.ts';
+import { audit } from '../audit/service.ts';
+import type { MailMessage } from '../../../outbox/enqueue.ts';
 
 /**
  * The operator's view of the outbox (`sheaf admin outbox list|retry`): every
