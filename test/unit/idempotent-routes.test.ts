@@ -15,13 +15,10 @@ it('idempotent routes run their work on requestDb(request)', () => {
   const dir = join(ROOT, 'src/modules');
   let checked = 0;
   let declared = 0;
-  for (const module of readdirSync(dir)) {
-    let source: string;
-    try {
-      source = readFileSync(join(dir, module, 'routes.ts'), 'utf8');
-    } catch {
-      continue;
-    }
+  // every routes file of every area, src/modules/<domain>/<area>/(web-)routes.ts
+  const routesFiles = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /(^|\/)(web-)?routes\.ts$/.test(f));
+  for (const module of routesFiles) {
+    const source = readFileSync(join(dir, module), 'utf8');
     declared += source.split('idempotent: true').length - 1;
     // One block per route registration: `app.post(`, `timers.patch(`, ...
     for (const block of source.split(/\n\s*\w+\.(?:get|post|put|patch|delete)\(\s*\n/).slice(1)) {
