@@ -27,6 +27,7 @@ import {
   toKyselyPascalCase,
   type ColumnMetadata,
   type DatabaseMetadata,
+  type DefinitionNode,
   type ExportStatementNode,
 } from 'kysely-codegen';
 import { writeFileSync } from 'node:fs';
@@ -126,20 +127,23 @@ async function main() {
   try {
     await migrate(db);
     const dialect = new PostgresDialect({ dateParser: 'string', numericParser: 'string' });
-    const metadata = await dialect.introspector.introspect({ db, excludePattern: 'public.schema_migrations' });
+    // kysely-codegen's declarations see Kysely's CommonJS build, ours its ES module build: one class at run time.
+    const introspected = db as unknown as Parameters<typeof dialect.introspector.introspect>[0]['db'];
+    const metadata = await dialect.introspector.introspect({ db: introspected, excludePattern: 'public.schema_migrations' });
     const closedSets = await readClosedSets(db);
     const tableComments = await readTableComments(db);
     const { overrides, unions } = columnTypes(metadata, closedSets);
-    for (const [name, type] of Object.entries(EXTRA_DEFINITIONS)) dialect.adapter.definitions[name] = new RawExpressionNode(type);
+    const definitions: Record<string, DefinitionNode> = dialect.adapter.definitions;
+    for (const [name, type] of Object.entries(EXTRA_DEFINITIONS)) definitions[name] = new RawExpressionNode(type);
     const constants = new Map(Object.entries(CLOSED_SET_CONSTANTS).map(([constant, type]) => [type, constant]));
     let trailer = TRAILER;
     for (const [name, values] of unions) {
       const constant = constants.get(name);
       if (constant) {
-        dialect.adapter.definitions[name] = new RawExpressionNode(`(typeof ${constant})[number]`);
+        definitions[name] = new RawExpressionNode(`(typeof ${constant})[number]`);
         trailer += `\nexport const ${constant} = [\n${values.map((v) => `  ${JSON.stringify(v)},\n`).join('')}] as const;\n`;
       } else {
-        dialect.adapter.definitions[name] = new UnionExpressionNode(values.map((v) => new LiteralNode(v)));
+        definitions[name] = new UnionExpressionNode(values.map((v) => new LiteralNode(v)));
       }
     }
     const body = serializeFromMetadata({
