@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { personalCapabilities, seesFullUserRecords } from '../../../access/policy.ts';
 import { withTenant } from '../../../db/tenant.ts';
@@ -6,6 +6,7 @@ import { ApiError } from '../../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
+import { NoQuery, typed } from '../../../http/route-kit.ts';
 import { directoryItem, memberItem, rolesOf } from './presenter.ts';
 import { listMembers } from './queries.ts';
 
@@ -67,9 +68,8 @@ const UsersQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const NoQuery = Type.Object({}, { additionalProperties: false });
-
-export async function usersRoutes(app: FastifyInstance) {
+export async function usersRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.get(
     '/api/v2/users/me',
     {
@@ -122,7 +122,7 @@ export async function usersRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const p = principalOf(request);
-      const query = request.query as Static<typeof UsersQuery>;
+      const query = request.query;
       if (p.kind === 'personal' && query.updated_since !== undefined) {
         throw new ApiError('unknown_field', "A personal sync key cannot use the query parameter 'updated_since'.", {
           field: 'updated_since',
