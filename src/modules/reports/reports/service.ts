@@ -169,6 +169,9 @@ const BATCH = MAX_PER_PAGE;
 
 const periodName = (from: string, to: string) => (from === to ? from : `${from}-to-${to}`);
 
+/** Columns from their keys and headers, in order. */
+const columnsOf = (headers: Record<string, string>): Column[] => Object.entries(headers).map(([key, header]) => ({ key, header }));
+
 const amountColumns = (currencies: string[]): Column[] =>
   currencies.map((currency) => ({ key: `amount_${currency}`, header: `Billable amount (${currency})` }));
 
@@ -198,16 +201,7 @@ export async function budgetExport(ctx: ReportContext, p: Principal, query: Stat
     format: query.format,
     name: `project-budget-${today}`,
     sheet: 'Project budget',
-    columns: [
-      { key: 'client_name', header: 'Client' },
-      { key: 'project_name', header: 'Project' },
-      { key: 'budget_by', header: 'Budget by' },
-      { key: 'budget_is_monthly', header: 'Monthly' },
-      { key: 'is_active', header: 'Active' },
-      { key: 'budget', header: 'Budget' },
-      { key: 'budget_spent', header: 'Spent' },
-      { key: 'budget_remaining', header: 'Remaining' },
-    ],
+    columns: columnsOf({ client_name: 'Client', project_name: 'Project', budget_by: 'Budget by', budget_is_monthly: 'Monthly', is_active: 'Active', budget: 'Budget', budget_spent: 'Spent', budget_remaining: 'Remaining' }),
     batches: pagedRows(
       ctx,
       p,
@@ -226,15 +220,7 @@ export async function uninvoicedExport(ctx: ReportContext, p: Principal, query: 
     format: query.format,
     name: `uninvoiced-${periodName(from, to)}`,
     sheet: 'Uninvoiced',
-    columns: [
-      { key: 'client_name', header: 'Client' },
-      { key: 'project_name', header: 'Project' },
-      { key: 'currency', header: 'Currency' },
-      { key: 'total_hours', header: 'Total hours' },
-      { key: 'uninvoiced_hours', header: 'Uninvoiced hours' },
-      { key: 'uninvoiced_expenses', header: 'Uninvoiced expenses' },
-      { key: 'uninvoiced_amount', header: 'Uninvoiced amount' },
-    ],
+    columns: columnsOf({ client_name: 'Client', project_name: 'Project', currency: 'Currency', total_hours: 'Total hours', uninvoiced_hours: 'Uninvoiced hours', uninvoiced_expenses: 'Uninvoiced expenses', uninvoiced_amount: 'Uninvoiced amount' }),
     batches: pagedRows(ctx, p, (trx, limit, offset) => uninvoicedRows(trx, p.companyId, scope, { ...options, limit, offset }), presentUninvoicedRow),
   };
 }
@@ -250,10 +236,7 @@ export async function teamExport(ctx: ReportContext, p: Principal, query: Static
     name: `team-time-${periodName(from, to)}`,
     sheet: 'Team time',
     columns: [
-      { key: 'user_name', header: 'Person' },
-      { key: 'is_contractor', header: 'Contractor' },
-      { key: 'total_hours', header: 'Hours' },
-      { key: 'billable_hours', header: 'Billable hours' },
+      ...columnsOf({ user_name: 'Person', is_contractor: 'Contractor', total_hours: 'Hours', billable_hours: 'Billable hours' }),
       ...currencies,
     ],
     batches: pagedRows(
@@ -286,15 +269,8 @@ export async function timeExport(ctx: ReportContext, p: Principal, query: Static
       sheet: 'Time entries',
       columns: [
         { key: 'spent_date', header: 'Date', date: true },
-        { key: 'person', header: 'Person' },
-        { key: 'client_name', header: 'Client' },
-        { key: 'project_name', header: 'Project' },
-        { key: 'task_name', header: 'Task' },
-        { key: 'notes', header: 'Notes' },
-        { key: 'hours', header: 'Hours' },
-        { key: 'rounded_hours', header: 'Rounded hours' },
-        { key: 'billable', header: 'Billable' },
-        ...(amounts ? [{ key: 'currency', header: 'Currency' }, { key: 'billable_amount', header: 'Billable amount' }] : []),
+        ...columnsOf({ person: 'Person', client_name: 'Client', project_name: 'Project', task_name: 'Task', notes: 'Notes', hours: 'Hours', rounded_hours: 'Rounded hours', billable: 'Billable' }),
+        ...(amounts ? columnsOf({ currency: 'Currency', billable_amount: 'Billable amount' }) : []),
       ],
       batches: entryBatches(ctx, p, filter, amounts),
     };
@@ -314,8 +290,7 @@ export async function timeExport(ctx: ReportContext, p: Principal, query: Static
     columns: [
       ...(groupBy === 'project' ? [{ key: 'client_name', header: 'Client' }] : []),
       { key: 'name', header: GROUP_HEADERS[groupBy] },
-      { key: 'hours', header: 'Hours' },
-      { key: 'billable_hours', header: 'Billable hours' },
+      ...columnsOf({ hours: 'Hours', billable_hours: 'Billable hours' }),
       ...currencies,
     ],
     batches: groups(),
