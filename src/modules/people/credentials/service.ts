@@ -173,8 +173,8 @@ export function listKeys(db: Kysely<DB>, companyId: string, userId?: string) {
 /**
  * Settings -> API and Developers (the spec's Authentication section): who may do
  * what with keys in the web app. The key rules themselves (who may hold which
- * kind, one live personal key, rotation overlap, family revocation) stay in
- * service.ts, shared with the operator's CLI.
+ * kind, one live personal key, rotation overlap, family revocation) are above,
+ * shared with the operator's CLI.
  *
  * - Full-access integration keys: owners and administrators create, rotate and
  *   revoke them, bound to any human or agent member (not a client membership).
