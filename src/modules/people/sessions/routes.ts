@@ -38,6 +38,9 @@ const web = (access: 'public' | 'signed-in') => ({ access, web: true }) as const
 const tags = ['web'];
 
 
+/** A 202 without a body (send(null) would serialize the schema's null as the text `null`). */
+const emptyAccepted = (reply: FastifyReply) => reply.code(202).send();
+
 export async function sessionRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
   const now = () => app.config.clock();
@@ -154,7 +157,7 @@ export async function sessionRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       await requestPasswordReset(app.db, request.body.email, publicUrlOf(app.config), now());
-      return reply.code(202).send(null);
+      return emptyAccepted(reply);
     },
   );
 
