@@ -1,13 +1,14 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { IdParams, typed } from '../../../http/route-kit.ts';
 import { Enum, ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
-import { ROTATION_OVERLAP_MS } from './service.ts';
-import { createWebKey, listWebKeys, revokeWebKey, rotateWebKey } from './web-service.ts';
+import { NewKey } from './schemas.ts';
+import { createWebKey, listWebKeys, revokeWebKey, rotateWebKey, ROTATION_OVERLAP_MS } from './service.ts';
 
 /**
  * Settings -> API and Developers (web-only routes): the Company ID and the API
- * keys. The rules of who may do what are in web-service.ts. A key's secret is in
+ * keys. The rules of who may do what are in service.ts. A key's secret is in
  * the response that creates it and never again.
  */
 
@@ -28,23 +29,11 @@ const Issued = Type.Object({
   secret: Type.String({ description: 'The key itself: shown this once, never stored. Send it as "Authorization: Bearer <secret>".' }),
 });
 
-const NewKey = Type.Object(
-  {
-    kind: Enum(['integration', 'personal']),
-    name: Type.Optional(Type.String({ maxLength: 255 })),
-    user_id: Type.Optional(
-      Type.String({ format: 'uuid', description: 'integration: the human or agent member it acts as (default: you); personal: only yourself' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
-
 const signedIn = { access: 'authenticated', web: true } as const;
 const tags = ['web'];
 
-export async function credentialsRoutes(app: FastifyInstance) {
+export async function credentialsRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const now = () => app.config.clock();
 
   app.get(
@@ -65,7 +54,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Body: Static<typeof NewKey> }>(
+  app.post(
     '/web/api/keys',
     {
       config: signedIn,
@@ -80,10 +69,10 @@ export async function credentialsRoutes(app: FastifyInstance) {
         response: { 201: Issued, ...ErrorResponses },
       },
     },
-    async (request, reply) => reply.code(201).send(await createWebKey(app.db, principalOf(request), request.body as Parameters<typeof createWebKey>[2])),
+    async (request, reply) => reply.code(201).send(await createWebKey(app.db, principalOf(request), request.body)),
   );
 
-  app.post<{ Params: Static<typeof IdParams> }>(
+  app.post(
     '/web/api/keys/:id/rotate',
     {
       config: signedIn,
@@ -99,7 +88,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
     async (request, reply) => reply.code(201).send(await rotateWebKey(app.db, principalOf(request), request.params.id, now())),
   );
 
-  app.delete<{ Params: Static<typeof IdParams> }>(
+  app.delete(
     '/web/api/keys/:id',
     {
       config: signedIn,
@@ -113,7 +102,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       await revokeWebKey(app.db, principalOf(request), request.params.id, now());
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

@@ -1,23 +1,14 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { publicUrlOf } from '../../../config.ts';
-import { MANAGER_PERMISSIONS } from '../../../db/types.ts';
-import { ApiError } from '../../../errors.ts';
-import { Enum, ErrorResponses, Nullable } from '../../../http/schemas.ts';
+import { IdParams, typed } from '../../../http/route-kit.ts';
+import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { sessionToken } from '../../../auth/authenticate.ts';
-import { endSession, findSession } from '../../../auth/sessions.ts';
-import { ROLES } from '../users/admin-service.ts';
-import { deviceCookie, openSession, Session } from '../sessions/routes.ts';
-import {
-  acceptInvitation,
-  createInvitation,
-  listInvitations,
-  lookUpInvitation,
-  resendInvitation,
-  revokeInvitation,
-  type InvitationInput,
-} from './service.ts';
+import { deviceCookie, openSession, withRetryAfter } from '../sessions/cookies.ts';
+import { Session, Token } from '../sessions/schemas.ts';
+import { Acceptance, Invitation, NewInvitation, Preview } from './schemas.ts';
+import { acceptInvitation, createInvitation, listInvitations, lookUpInvitation, resendInvitation, revokeInvitation } from './service.ts';
 
 /**
  * Invitations (web-only routes): owners and administrators invite, list, resend
@@ -25,63 +16,12 @@ import {
  * session (the link is the credential). See docs/decisions.md, "Invitations".
  */
 
-const RoleSchema = Enum(ROLES, 'owner, administrator, manager, member or client');
-const InvitedBy = Nullable(Type.Object({ id: Type.String(), name: Type.String() }, { description: 'null when that account was deleted' }));
-
-const Invitation = Type.Object({
-  id: Type.String(),
-  email: Type.String(),
-  role: RoleSchema,
-  permissions: Type.Array(Type.String()),
-  is_contractor: Type.Boolean(),
-  invited_by: InvitedBy,
-  created_at: Type.String({ format: 'date-time' }),
-  expires_at: Type.String({ format: 'date-time' }),
-  status: Enum(['pending', 'accepted', 'revoked', 'expired']),
-});
-
-const NewInvitation = Type.Object(
-  {
-    email: Type.String({ maxLength: 320 }),
-    role: RoleSchema,
-    permissions: Type.Optional(
-      Type.Array(Enum(MANAGER_PERMISSIONS), { maxItems: MANAGER_PERMISSIONS.length, uniqueItems: true, description: 'manager role only' }),
-    ),
-    is_contractor: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
-
-const Token = Type.Object({ token: Type.String({ maxLength: 200 }) }, { additionalProperties: false });
-const Acceptance = Type.Object(
-  {
-    token: Type.String({ maxLength: 200 }),
-    first_name: Type.Optional(Type.String({ maxLength: 255 })),
-    last_name: Type.Optional(Type.String({ maxLength: 255 })),
-    password: Type.Optional(Type.String({ maxLength: 1024 })),
-  },
-  { additionalProperties: false },
-);
-
-const Preview = Type.Object({
-  workspace_name: Type.String(),
-  email: Type.String(),
-  role: RoleSchema,
-  invited_by: InvitedBy,
-  account_exists: Type.Boolean({
-    description:
-      'true: the address has an account with a password, and accepting needs that password (or a session of that account). ' +
-      'false: accepting sets up the account and needs first_name and a new password.',
-  }),
-});
-
-const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
-
 const admin = { access: 'administrator', web: true } as const;
 const open = { access: 'public', web: true } as const;
 const tags = ['web'];
 
-export async function invitationsRoutes(app: FastifyInstance) {
+export async function invitationsRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const now = () => app.config.clock();
   const baseUrl = () => publicUrlOf(app.config);
 
@@ -99,7 +39,7 @@ export async function invitationsRoutes(app: FastifyInstance) {
     async (request) => ({ invitations: await listInvitations(app.db, principalOf(request), now()) }),
   );
 
-  app.post<{ Body: Static<typeof NewInvitation> }>(
+  app.post(
     '/web/api/invitations',
     {
       config: admin,
@@ -113,13 +53,10 @@ export async function invitationsRoutes(app: FastifyInstance) {
         response: { 201: Invitation, ...ErrorResponses },
       },
     },
-    async (request, reply) => {
-      const invitation = await createInvitation(app.db, principalOf(request), request.body as InvitationInput, baseUrl(), now());
-      return reply.code(201).send(invitation);
-    },
+    async (request, reply) => reply.code(201).send(await createInvitation(app.db, principalOf(request), request.body, baseUrl(), now())),
   );
 
-  app.post<{ Params: Static<typeof IdParams> }>(
+  app.post(
     '/web/api/invitations/:id/resend',
     {
       config: admin,
@@ -134,7 +71,7 @@ export async function invitationsRoutes(app: FastifyInstance) {
     async (request) => resendInvitation(app.db, principalOf(request), request.params.id, baseUrl(), now()),
   );
 
-  app.delete<{ Params: Static<typeof IdParams> }>(
+  app.delete(
     '/web/api/invitations/:id',
     {
       config: admin,
@@ -148,11 +85,11 @@ export async function invitationsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       await revokeInvitation(app.db, principalOf(request), request.params.id, now());
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
-  app.post<{ Body: Static<typeof Token> }>(
+  app.post(
     '/web/api/invitations/lookup',
     {
       config: open,
@@ -167,7 +104,7 @@ export async function invitationsRoutes(app: FastifyInstance) {
     async (request) => lookUpInvitation(app.db, request.body.token, now()),
   );
 
-  app.post<{ Body: Static<typeof Acceptance> }>(
+  app.post(
     '/web/api/invitations/accept',
     {
       config: open,
@@ -182,22 +119,14 @@ export async function invitationsRoutes(app: FastifyInstance) {
         response: { 200: Session, ...ErrorResponses },
       },
     },
-    async (request, reply) => {
-      const cookie = sessionToken(request.headers);
-      const current = cookie ? await findSession(app.db, cookie, now()) : null;
-      try {
-        const { userId, companyId } = await acceptInvitation(
-          app.db,
-          { ...request.body, signedInUserId: current?.user_id, address: request.ip, device: deviceCookie(request) },
-          now(),
-        );
-        // The new session's cookie replaces this browser's current one, so that session would only linger.
-        if (current) await endSession(app.db, current.id);
-        return await openSession(app, request, reply, { userId, viaLink: true, companyId });
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 'rate_limited') reply.header('Retry-After', String(err.extras.retry_after));
-        throw err;
-      }
-    },
+    async (request, reply) =>
+      withRetryAfter(
+        reply,
+        (async () => {
+          const acceptance = { ...request.body, sessionToken: sessionToken(request.headers), address: request.ip, device: deviceCookie(request) };
+          const { userId, companyId } = await acceptInvitation(app.db, acceptance, now());
+          return openSession(fastify, request, reply, { userId, viaLink: true, companyId });
+        })(),
+      ),
   );
 }

@@ -1,5 +1,6 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import type { DB, ManagerPermission, Role } from '../../../db/types.ts';
+import type { DB } from '../../../db/types.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import { assertMayAdministerRole } from '../../../access/policy.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
@@ -7,12 +8,13 @@ import { badRequest, conflict, notFound } from '../../../errors.ts';
 import { isId, newId } from '../../../ids.ts';
 import { DEFAULT_LANGUAGE, translator } from '../../../i18n/index.ts';
 import { enqueueMail } from '../../../outbox/enqueue.ts';
-import { hashToken, newToken } from '../../../auth/sessions.ts';
+import { endSession, findSession, hashToken, newToken } from '../../../auth/sessions.ts';
 import { linkInvalid } from '../../../auth/one-time-links.ts';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from '../../../auth/passwords.ts';
 import { beginSignInAttempt, signInSucceeded, throttled } from '../../../auth/sign-in-throttle.ts';
 import { audit } from '../../workspace/audit/service.ts';
 import { assertPermissionsFitRole, validateMemberInput } from '../users/admin-service.ts';
+import type { Acceptance as AcceptanceBody, Invitation as InvitationSchema, NewInvitation, Preview } from './schemas.ts';
 
 /**
  * Invitations (issue 15): an owner or administrator invites an e-mail address
@@ -25,24 +27,7 @@ export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
 
-export interface Invitation {
-  id: string;
-  email: string;
-  role: Role;
-  permissions: ManagerPermission[];
-  is_contractor: boolean;
-  invited_by: { id: string; name: string } | null;
-  created_at: Date;
-  expires_at: Date;
-  status: InvitationStatus;
-}
-
-export interface InvitationInput {
-  email: string;
-  role: Role;
-  permissions?: ManagerPermission[];
-  is_contractor?: boolean;
-}
+export type Invitation = Static<typeof InvitationSchema>;
 
 const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ');
 
@@ -83,8 +68,8 @@ function present(r: Row, now: Date): Invitation {
     permissions: [...r.permissions],
     is_contractor: r.is_contractor,
     invited_by: r.invited_by ? { id: r.invited_by, name: fullName(r.first_name, r.last_name) } : null,
-    created_at: r.created_at,
-    expires_at: r.expires_at,
+    created_at: r.created_at.toISOString(),
+    expires_at: r.expires_at.toISOString(),
     status: statusOf(r, now),
   };
 }
@@ -148,7 +133,7 @@ async function sendInvitationMail(trx: Tx, p: Principal, email: string, token: s
 }
 
 /** POST /web/api/invitations: records the invitation and e-mails its link, in one transaction. */
-export async function createInvitation(db: Kysely<DB>, p: Principal, input: InvitationInput, baseUrl: string, now: Date): Promise<Invitation> {
+export async function createInvitation(db: Kysely<DB>, p: Principal, input: Static<typeof NewInvitation>, baseUrl: string, now: Date): Promise<Invitation> {
   const email = input.email.trim().toLowerCase();
   validateMemberInput({ email, role: input.role, permissions: input.permissions });
   assertMayAdministerRole(p, input.role);
@@ -278,14 +263,7 @@ function accountOf(db: Kysely<DB>, email: string) {
   return db.selectFrom('users').select(['id', 'user_type', 'password_hash']).where('email', '=', email).executeTakeFirst();
 }
 
-export interface InvitationPreview {
-  workspace_name: string;
-  email: string;
-  role: Role;
-  invited_by: { id: string; name: string } | null;
-  /** The address has an account with a password: accepting needs that password (or a session of it). */
-  account_exists: boolean;
-}
+export type InvitationPreview = Static<typeof Preview>;
 
 export async function lookUpInvitation(db: Kysely<DB>, token: unknown, now: Date): Promise<InvitationPreview> {
   const inv = await pendingInvitation(db, token, now);
@@ -300,18 +278,14 @@ export async function lookUpInvitation(db: Kysely<DB>, token: unknown, now: Date
   };
 }
 
-export interface Acceptance {
-  token: string;
-  first_name?: string;
-  last_name?: string;
-  password?: string;
-  /** The user of the browser session the request carries, if any. */
-  signedInUserId?: string;
+export type Acceptance = Static<typeof AcceptanceBody> & {
+  /** The browser session's token the request carries, if any. */
+  sessionToken?: string;
   /** The client address, for the sign-in throttle. */
   address: string;
   /** The browser's `sheaf_device` cookie, if any, for the sign-in throttle. */
   device?: string;
-}
+};
 
 /**
  * Accepts an invitation; returns the member's user id and the workspace. The
@@ -327,6 +301,18 @@ export interface Acceptance {
  *   address as a password-reset link would.
  */
 export async function acceptInvitation(db: Kysely<DB>, input: Acceptance, now: Date): Promise<{ userId: string; companyId: string }> {
+  const current = input.sessionToken ? await findSession(db, input.sessionToken, now) : null;
+  const accepted = await accept(db, { ...input, signedInUserId: current?.user_id }, now);
+  // The new session's cookie replaces this browser's current one, so that session would only linger.
+  if (current) await endSession(db, current.id);
+  return accepted;
+}
+
+async function accept(
+  db: Kysely<DB>,
+  input: Acceptance & { signedInUserId: string | undefined },
+  now: Date,
+): Promise<{ userId: string; companyId: string }> {
   const inv = await pendingInvitation(db, input.token, now);
   if (!inv) throw linkInvalid();
   const account = await accountOf(db, inv.email);

@@ -1,11 +1,13 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
-import type { DB, ManagerPermission, Role, UserType } from '../../../db/types.ts';
+import type { DB } from '../../../db/types.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import { assertMayAdministerRole } from '../../../access/policy.ts';
 import { ApiError, badRequest, notFound } from '../../../errors.ts';
 import { isId, newId } from '../../../ids.ts';
 import { createMember, listMembersForAdmin, lockMember, updateMemberIn, validateMemberInput, type MemberInput } from '../users/admin-service.ts';
 import { setTeammates } from '../teammates/service.ts';
+import type { AgentBody, MemberPatch, MemberSchema } from './schemas.ts';
 
 /**
  * The web app's Members page (owners and administrators): the operator's rules
@@ -15,19 +17,7 @@ import { setTeammates } from '../teammates/service.ts';
  * request's authentication, which reads the membership afresh.
  */
 
-export interface Member {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  user_type: UserType;
-  role: Role;
-  permissions: ManagerPermission[];
-  is_contractor: boolean;
-  is_active: boolean;
-  expected_weekly_hours: string | null;
-  teammate_ids: string[];
-}
+export type Member = Static<typeof MemberSchema>;
 
 type MemberRow = Awaited<ReturnType<typeof listMembersForAdmin>>[number];
 
@@ -62,14 +52,7 @@ export async function listMembers(db: Kysely<DB>, companyId: string): Promise<Me
   return rows.map((row) => present(row, teammates.get(row.user_id) ?? []));
 }
 
-export interface MemberChange {
-  role?: Role;
-  permissions?: ManagerPermission[];
-  is_contractor?: boolean;
-  is_active?: boolean;
-  expected_weekly_hours?: string | null;
-  teammate_ids?: string[];
-}
+export type MemberChange = Static<typeof MemberPatch>;
 
 /** PATCH /web/api/members/:user_id: the membership and the manager's teammates, in one transaction. */
 export async function changeMember(db: Kysely<DB>, p: Principal, userId: string, change: MemberChange): Promise<Member> {
@@ -116,10 +99,10 @@ const rethrowAs = (what: string) => (err: unknown) => {
 export async function createAgent(
   db: Kysely<DB>,
   p: Principal,
-  input: { name: string; role?: Role; permissions?: ManagerPermission[] },
+  input: Static<typeof AgentBody>,
 ): Promise<Member> {
+  // The schema offers an agent no owner role (agentOwner).
   const role = input.role ?? 'member';
-  if (role === 'owner') throw agentOwner();
   const memberInput: MemberInput = {
     email: `agent-${newId()}@agents.invalid`,
     first_name: input.name.trim(),

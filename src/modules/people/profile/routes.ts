@@ -1,57 +1,19 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { publicUrlOf } from '../../../config.ts';
-import { badRequest, notFound } from '../../../errors.ts';
+import { typed } from '../../../http/route-kit.ts';
 import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
 import { sessionOf } from '../../../http/security.ts';
-import { endAllSessions, endSessionOf, listSessions, openedByRecentLink } from '../../../auth/sessions.ts';
-import { isId } from '../../../ids.ts';
-import { assertCurrentPassword, sessionBody } from '../sessions/service.ts';
-import { Preferences, Session } from '../sessions/routes.ts';
-import { normalEmail } from '../users/email.ts';
-import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES, THEMES } from './rules.ts';
-import { confirmEmailChange, profileOf, requestEmailChange, setFirstIdentity, updateProfile } from './service.ts';
+import { endAllSessions } from '../../../auth/sessions.ts';
+import { Session, Token } from '../sessions/schemas.ts';
+import { EmailChange, Identity, ProfilePatch, ProfileSchema as Profile } from './schemas.ts';
+import { confirmEmailChange, endOwnSession, ownSessions, profileOf, requestEmailChange, setFirstIdentity, updateProfile } from './service.ts';
 
 /**
  * The signed-in person's own profile (web-only, session and CSRF): name,
  * e-mail address (confirmed by a link to the new one), preferences, sessions,
  * and the first owner's first sign-in. See docs/decisions.md, "Your own profile".
  */
-
-const Profile = Type.Object({
-  id: Type.String(),
-  first_name: Type.String(),
-  last_name: Type.String(),
-  email: Type.String(),
-  pending_email: Nullable(Type.String({ description: 'An address waiting for its confirmation link to be opened.' })),
-  has_password: Type.Boolean(),
-  preferences: Preferences,
-});
-
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
-const Name = (maxLength: number) => Type.String({ maxLength });
-
-const ProfilePatch = Type.Object(
-  {
-    first_name: Type.Optional(Name(255)),
-    last_name: Type.Optional(Name(255)),
-    language: Type.Optional(literals(LANGUAGES)),
-    date_format: Type.Optional(literals(DATE_FORMATS)),
-    duration_format: Type.Optional(literals(DURATION_FORMATS)),
-    theme: Type.Optional(literals(THEMES)),
-  },
-  { additionalProperties: false },
-);
-
-const EmailChange = Type.Object(
-  { email: Type.String({ maxLength: 320 }), current_password: Type.Optional(Type.String({ maxLength: 1024 })) },
-  { additionalProperties: false },
-);
-const Token = Type.Object({ token: Type.String({ maxLength: 200 }) }, { additionalProperties: false });
-const Identity = Type.Object(
-  { first_name: Name(255), last_name: Name(255), email: Type.String({ maxLength: 320 }) },
-  { additionalProperties: false },
-);
 
 const SessionItem = Type.Object({
   id: Type.String(),
@@ -66,7 +28,8 @@ const SessionParams = Type.Object({ session_id: Type.String({ maxLength: 64 }) }
 const web = (access: 'public' | 'signed-in') => ({ access, web: true }) as const;
 const tags = ['web'];
 
-export async function profileRoutes(app: FastifyInstance) {
+export async function profileRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const now = () => app.config.clock();
 
   app.get(
@@ -75,7 +38,7 @@ export async function profileRoutes(app: FastifyInstance) {
     async (request) => profileOf(app.db, sessionOf(request).user_id, now()),
   );
 
-  app.patch<{ Body: Static<typeof ProfilePatch> }>(
+  app.patch(
     '/web/api/profile',
     {
       config: web('signed-in'),
@@ -91,7 +54,7 @@ export async function profileRoutes(app: FastifyInstance) {
     async (request) => updateProfile(app.db, sessionOf(request).user_id, request.body, now()),
   );
 
-  app.post<{ Body: Static<typeof EmailChange> }>(
+  app.post(
     '/web/api/profile/email',
     {
       config: web('signed-in'),
@@ -107,21 +70,11 @@ export async function profileRoutes(app: FastifyInstance) {
         response: { 202: Profile, ...ErrorResponses },
       },
     },
-    async (request, reply) => {
-      const session = sessionOf(request);
-      if (!openedByRecentLink(session, now())) await assertCurrentPassword(app.db, session.user_id, request.body.current_password);
-      const profile = await requestEmailChange(app.db, {
-        userId: session.user_id,
-        companyId: session.company_id,
-        email: normalEmail(request.body.email),
-        baseUrl: publicUrlOf(app.config),
-        now: now(),
-      });
-      return reply.code(202).send(profile);
-    },
+    async (request, reply) =>
+      reply.code(202).send(await requestEmailChange(app.db, sessionOf(request), request.body, { baseUrl: publicUrlOf(app.config), now: now() })),
   );
 
-  app.post<{ Body: Static<typeof Token> }>(
+  app.post(
     '/web/api/profile/email/confirm',
     {
       // The token is the credential: the link may be opened on a device that is not signed in.
@@ -138,7 +91,7 @@ export async function profileRoutes(app: FastifyInstance) {
     async (request) => ({ email: (await confirmEmailChange(app.db, request.body.token, now())).email }),
   );
 
-  app.put<{ Body: Static<typeof Identity> }>(
+  app.put(
     '/web/api/profile/identity',
     {
       config: web('signed-in'),
@@ -153,11 +106,7 @@ export async function profileRoutes(app: FastifyInstance) {
         response: { 200: Session, ...ErrorResponses },
       },
     },
-    async (request) => {
-      const session = sessionOf(request);
-      await setFirstIdentity(app.db, session.user_id, { ...request.body, email: normalEmail(request.body.email) }, now());
-      return sessionBody(app.db, session);
-    },
+    async (request) => setFirstIdentity(app.db, sessionOf(request), request.body, now()),
   );
 
   app.get(
@@ -171,20 +120,7 @@ export async function profileRoutes(app: FastifyInstance) {
         response: { 200: Type.Object({ sessions: Type.Array(SessionItem) }), ...ErrorResponses },
       },
     },
-    async (request) => {
-      const session = sessionOf(request);
-      const rows = await listSessions(app.db, session.user_id, now());
-      return {
-        sessions: rows.map((r) => ({
-          id: r.id,
-          created_at: r.created_at.toISOString(),
-          last_seen_at: r.last_seen_at.toISOString(),
-          ip: r.ip,
-          user_agent: r.user_agent,
-          current: r.id === session.id,
-        })),
-      };
-    },
+    async (request) => ({ sessions: await ownSessions(app.db, sessionOf(request), now()) }),
   );
 
   app.delete(
@@ -201,11 +137,11 @@ export async function profileRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const session = sessionOf(request);
       await endAllSessions(app.db, session.user_id, session.id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
-  app.delete<{ Params: Static<typeof SessionParams> }>(
+  app.delete(
     '/web/api/profile/sessions/:session_id',
     {
       config: web('signed-in'),
@@ -219,11 +155,8 @@ export async function profileRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const session = sessionOf(request);
-      const id = request.params.session_id;
-      if (id === session.id) throw badRequest('This is the session you are using: sign out instead.', { field: 'session_id' });
-      if (!isId(id) || !(await endSessionOf(app.db, session.user_id, id))) throw notFound('session');
-      return reply.code(204).send();
+      await endOwnSession(app.db, sessionOf(request), request.params.session_id);
+      return reply.code(204).send(null);
     },
   );
 }

@@ -1,13 +1,18 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/types.ts';
 import { tenantSettings, withTenant } from '../../../db/tenant.ts';
-import { badRequest, conflict } from '../../../errors.ts';
+import { badRequest, conflict, notFound } from '../../../errors.ts';
+import { isId } from '../../../ids.ts';
+import { endSessionOf, listSessions, openedByRecentLink, type SessionRow } from '../../../auth/sessions.ts';
 import { translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../../outbox/enqueue.ts';
 import { consumeLink, issueLink, linkInvalid, LINK_LIFETIME_MS, pendingLink } from '../../../auth/one-time-links.ts';
 import { validateMemberInput } from '../users/admin-service.ts';
-import { assertEmailFree, assertValidEmail, isEmailTakenError, emailTaken, isPlaceholderEmail, setEmail } from '../users/email.ts';
-import { fullName, preferencesOf, type Preferences } from './rules.ts';
+import { assertEmailFree, assertValidEmail, isEmailTakenError, emailTaken, isPlaceholderEmail, normalEmail, setEmail } from '../users/email.ts';
+import { assertCurrentPassword, sessionBody, type SessionBody } from '../sessions/service.ts';
+import { fullName, preferencesOf } from './rules.ts';
+import type { EmailChange, Identity, ProfilePatch, ProfileSchema } from './schemas.ts';
 
 /**
  * A person's own profile (the web app's Settings → Profile): their name, their
@@ -17,16 +22,7 @@ import { fullName, preferencesOf, type Preferences } from './rules.ts';
  * identity across their workspaces, read before any workspace is chosen.
  */
 
-export interface Profile {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  /** The address waiting for its confirmation link to be opened, if any. */
-  pending_email: string | null;
-  has_password: boolean;
-  preferences: Preferences;
-}
+export type Profile = Static<typeof ProfileSchema>;
 
 export async function profileOf(db: Kysely<DB>, userId: string, now: Date): Promise<Profile> {
   const [user, pending] = await Promise.all([
@@ -48,13 +44,8 @@ export async function profileOf(db: Kysely<DB>, userId: string, now: Date): Prom
   };
 }
 
-export interface ProfileChanges extends Partial<Preferences> {
-  first_name?: string;
-  last_name?: string;
-}
-
 /** Changes the person's name and preferences (the identity's: every workspace shows the new name). */
-export async function updateProfile(db: Kysely<DB>, userId: string, changes: ProfileChanges, now: Date): Promise<Profile> {
+export async function updateProfile(db: Kysely<DB>, userId: string, changes: Static<typeof ProfilePatch>, now: Date): Promise<Profile> {
   if (Object.keys(changes).length === 0) throw badRequest('Name at least one property to change.');
   // The name rules of every member (1 to 255 characters, a first name not blank), in one place.
   validateMemberInput({ first_name: changes.first_name, last_name: changes.last_name });
@@ -87,20 +78,20 @@ async function mailWorkspaceOf(db: Kysely<DB>, userId: string, preferred: string
 
 const addressOf = (u: { email: string; first_name: string; last_name: string }) => ({ email: u.email, name: fullName(u) });
 
-export interface EmailChangeRequest {
-  userId: string;
-  /** The session's workspace (its outbox sends the confirmation). */
-  companyId: string | null;
-  email: string;
-  baseUrl: string;
-  now: Date;
-}
-
 /**
  * Sends a confirmation link to the new address, in the person's language; nothing
  * changes until it is opened. A newer request replaces an unconfirmed earlier one (issueLink voids it).
+ * The current password is required when the person has one, except in a session opened by a
+ * one-time link within the last hour. The session's workspace's outbox sends the confirmation.
  */
-export async function requestEmailChange(db: Kysely<DB>, input: EmailChangeRequest): Promise<Profile> {
+export async function requestEmailChange(
+  db: Kysely<DB>,
+  session: SessionRow,
+  change: Static<typeof EmailChange>,
+  options: { baseUrl: string; now: Date },
+): Promise<Profile> {
+  if (!openedByRecentLink(session, options.now)) await assertCurrentPassword(db, session.user_id, change.current_password);
+  const input = { userId: session.user_id, companyId: session.company_id, email: normalEmail(change.email), ...options };
   assertValidEmail(input.email);
   const user = await db.selectFrom('users').select(['email', 'first_name', 'last_name', 'language']).where('id', '=', input.userId).executeTakeFirstOrThrow();
   if (user.email === input.email) throw badRequest('This is your e-mail address already.', { field: 'email' });
@@ -180,12 +171,6 @@ export async function confirmEmailChange(db: Kysely<DB>, token: string, now: Dat
   }
 }
 
-export interface FirstIdentity {
-  first_name: string;
-  last_name: string;
-  email: string;
-}
-
 /**
  * The first owner's real identity, in place of the first start's placeholder.
  * The address is set at once, unconfirmed: whoever holds the first start's
@@ -193,7 +178,9 @@ export interface FirstIdentity {
  * up yet, so a confirmation mail would lock them out (docs/decisions.md).
  * Only while the placeholder is still there.
  */
-export async function setFirstIdentity(db: Kysely<DB>, userId: string, input: FirstIdentity, now: Date) {
+export async function setFirstIdentity(db: Kysely<DB>, session: SessionRow, identity: Static<typeof Identity>, now: Date): Promise<SessionBody> {
+  const userId = session.user_id;
+  const input = { ...identity, email: normalEmail(identity.email) };
   validateMemberInput({ first_name: input.first_name, last_name: input.last_name });
   if (isPlaceholderEmail(input.email)) throw badRequest('Choose an address that receives e-mail.', { field: 'email' });
   await db.transaction().execute(async (trx) => {
@@ -208,4 +195,24 @@ export async function setFirstIdentity(db: Kysely<DB>, userId: string, input: Fi
       .where('id', '=', userId)
       .execute();
   });
+  return sessionBody(db, session);
+}
+
+/** Where the person is signed in, the current session marked. */
+export async function ownSessions(db: Kysely<DB>, session: SessionRow, now: Date) {
+  const rows = await listSessions(db, session.user_id, now);
+  return rows.map((r) => ({
+    id: r.id,
+    created_at: r.created_at.toISOString(),
+    last_seen_at: r.last_seen_at.toISOString(),
+    ip: r.ip,
+    user_agent: r.user_agent,
+    current: r.id === session.id,
+  }));
+}
+
+/** Signs out another of the person's sessions: the current one is 400 (sign out instead), anyone else's 404. */
+export async function endOwnSession(db: Kysely<DB>, session: SessionRow, id: string) {
+  if (id === session.id) throw badRequest('This is the session you are using: sign out instead.', { field: 'session_id' });
+  if (!isId(id) || !(await endSessionOf(db, session.user_id, id))) throw notFound('session');
 }

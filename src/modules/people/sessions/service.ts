@@ -1,42 +1,20 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import type { DB, Role } from '../../../db/types.ts';
+import type { DB } from '../../../db/types.ts';
 import { withTenant } from '../../../db/tenant.ts';
 import { translator } from '../../../i18n/index.ts';
 import { enqueueMail } from '../../../outbox/enqueue.ts';
-import { hashPassword, verifyPassword } from '../../../auth/passwords.ts';
-import { endAllSessions, type SessionRow } from '../../../auth/sessions.ts';
-import { issueLink } from '../../../auth/one-time-links.ts';
-import { forgetDevices } from '../../../auth/sign-in-throttle.ts';
-import { badRequest } from '../../../errors.ts';
-import { isPlaceholderEmail } from '../users/email.ts';
-import { preferencesOf, type Preferences } from '../profile/rules.ts';
+import { assertAcceptablePassword, hashPassword, verifyPassword } from '../../../auth/passwords.ts';
+import { endAllSessions, openedByRecentLink, switchWorkspace, type SessionRow } from '../../../auth/sessions.ts';
+import { issueLink, linkInvalid, redeemLink } from '../../../auth/one-time-links.ts';
+import { beginSignInAttempt, forgetDevices, signInSucceeded, throttled } from '../../../auth/sign-in-throttle.ts';
+import { ApiError, badRequest } from '../../../errors.ts';
+import { isPlaceholderEmail, normalEmail } from '../users/email.ts';
+import { preferencesOf } from '../profile/rules.ts';
+import type { NewPassword, ResetRedeem, Session } from './schemas.ts';
 
 /** What the web app knows about its signed-in person: GET /web/api/session. */
-export interface SessionBody {
-  user: {
-    id: string;
-    email: string;
-    first_name: string;
-    last_name: string;
-    has_password: boolean;
-    /** The first start's placeholder owner: the web app asks for a real name and address before anything else. */
-    needs_identity: boolean;
-    preferences: Preferences;
-  };
-  workspace: {
-    id: string;
-    name: string;
-    role: Role;
-    permissions: string[];
-    is_contractor: boolean;
-    /** The workspace's settings every page formats with (web/src/ui/format.ts). */
-    timezone: string;
-    currency: string;
-    week_start: string;
-  } | null;
-  workspaces: Array<{ id: string; name: string; role: Role }>;
-  csrf_token: string;
-}
+export type SessionBody = Static<typeof Session>;
 
 export async function sessionBody(db: Kysely<DB>, session: SessionRow): Promise<SessionBody> {
   const [user, memberships] = await Promise.all([
@@ -117,7 +95,8 @@ export async function assertCurrentPassword(db: Kysely<DB>, userId: string, curr
  * (the outbox is per workspace); someone with no active membership gets none, as
  * there is nothing they could sign in to. In the person's language (read with them).
  */
-export async function requestPasswordReset(db: Kysely<DB>, email: string, baseUrl: string, now: Date) {
+export async function requestPasswordReset(db: Kysely<DB>, address: string, baseUrl: string, now: Date) {
+  const email = normalEmail(address);
   const user = await db
     .selectFrom('users as u')
     .innerJoin('memberships as m', 'm.user_id', 'u.id')
@@ -153,4 +132,55 @@ export async function requestPasswordReset(db: Kysely<DB>, email: string, baseUr
       now,
     ),
   );
+}
+
+/**
+ * POST /web/api/session: the person whose e-mail address and password these are. Failed
+ * attempts are throttled (429 naming the wait); a wrong address or password is 401.
+ */
+export async function passwordSignIn(
+  db: Kysely<DB>,
+  input: { email: string; password: string; address: string; device: string | undefined; now: Date },
+): Promise<string> {
+  const attempt = { email: normalEmail(input.email), address: input.address, device: input.device, at: input.now };
+  const wait = await beginSignInAttempt(db, attempt);
+  if (wait > 0) throw throttled(wait);
+  const userId = await checkPassword(db, attempt.email, input.password);
+  if (!userId) throw new ApiError('invalid_credentials', 'The e-mail address or the password is not right.', {}, 401);
+  await signInSucceeded(db, attempt);
+  return userId;
+}
+
+/** PUT /web/api/session/workspace: another of the person's workspaces (404 for any other). */
+export async function switchSessionWorkspace(db: Kysely<DB>, session: SessionRow, companyId: string): Promise<SessionBody> {
+  const body = await sessionBody(db, session);
+  if (!body.workspaces.some((w) => w.id === companyId)) throw new ApiError('not_found', 'The workspace was not found.');
+  await switchWorkspace(db, session.id, companyId);
+  return sessionBody(db, { ...session, company_id: companyId });
+}
+
+/** The person a one-time sign-in link signs in (400 link_invalid when it cannot be used). */
+export async function redeemSignInLink(db: Kysely<DB>, token: string, now: Date): Promise<string> {
+  const userId = await redeemLink(db, token, 'sign_in', now);
+  if (!userId) throw linkInvalid();
+  return userId;
+}
+
+/**
+ * PUT /web/api/password: the current password is required when there is one, except in a
+ * session opened by a one-time link within the last hour. The person's other sessions end.
+ */
+export async function changePassword(db: Kysely<DB>, session: SessionRow, input: Static<typeof NewPassword>, now: Date) {
+  assertAcceptablePassword(input.password);
+  if (!openedByRecentLink(session, now)) await assertCurrentPassword(db, session.user_id, input.current_password);
+  await setPassword(db, session.user_id, input.password, session.id);
+}
+
+/** A new password with a reset link: every session of the person ends; returns the person to sign in. */
+export async function resetPassword(db: Kysely<DB>, input: Static<typeof ResetRedeem>, now: Date): Promise<string> {
+  assertAcceptablePassword(input.password);
+  const userId = await redeemLink(db, input.token, 'password_reset', now);
+  if (!userId) throw linkInvalid();
+  await setPassword(db, userId, input.password);
+  return userId;
 }

@@ -1,4 +1,5 @@
-import type { ManagerPermission, Role, UserType } from '../../../db/types.ts';
+import type { Role } from '../../../db/types.ts';
+import type { MemberRow } from './queries.ts';
 
 /**
  * How a membership's role reads in `roles`: owners are administrators too, and a
@@ -8,20 +9,6 @@ export function rolesOf(role: Role, isContractor: boolean): string[] {
   const roles: string[] = role === 'owner' ? ['owner', 'administrator'] : [role];
   if (isContractor) roles.push('contractor');
   return roles;
-}
-
-export interface MemberRow {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  user_type: UserType;
-  role: Role;
-  permissions: ManagerPermission[];
-  is_contractor: boolean;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
 }
 
 /** The minimal directory item: exactly these six fields (personal keys, members). */

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
-import type { MemberRow } from './presenter.ts';
 
 export interface MemberFilter {
   isActive?: boolean;
@@ -31,8 +30,8 @@ export function listMembers(trx: Tx, companyId: string, filter: MemberFilter, pa
   if (filter.directoryOnly) query = query.where('m.role', '<>', 'client').where('u.user_type', '=', 'human');
   if (filter.isActive !== undefined) query = query.where('m.is_active', '=', filter.isActive);
   if (filter.updatedSince) query = query.where(sql<Date>`greatest(m.updated_at, u.updated_at)`, '>=', filter.updatedSince);
-  return fetchPage(query.orderBy('u.last_name').orderBy('u.first_name').orderBy('u.id'), page) as Promise<{
-    rows: MemberRow[];
-    total: number;
-  }>;
+  return fetchPage(query.orderBy('u.last_name').orderBy('u.first_name').orderBy('u.id'), page);
 }
+
+/** A membership with its person, as listMembers reads it. */
+export type MemberRow = Awaited<ReturnType<typeof listMembers>>['rows'][number];

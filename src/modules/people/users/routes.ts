@@ -1,13 +1,13 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { personalCapabilities, seesFullUserRecords } from '../../../access/policy.ts';
-import { withTenant } from '../../../db/tenant.ts';
-import { ApiError } from '../../../errors.ts';
-import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
+import { personalCapabilities } from '../../../access/policy.ts';
+import { EnvelopeSchema, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { directoryItem, memberItem, rolesOf } from './presenter.ts';
-import { listMembers } from './queries.ts';
+import { NoQuery, typed } from '../../../http/route-kit.ts';
+import { rolesOf } from './presenter.ts';
+import { UsersQuery } from './schemas.ts';
+import { listUsers } from './service.ts';
 
 const Roles = Type.Array(Type.String(), { description: 'e.g. owner, administrator, manager, member, contractor' });
 
@@ -58,18 +58,9 @@ const MemberUser = Type.Composite([
   }),
 ]);
 
-const UsersQuery = Type.Object(
-  {
-    is_active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-    updated_since: Type.Optional(Type.String({ format: 'date-time' })),
-    ...PageQuery,
-  },
-  { additionalProperties: false },
-);
 
-const NoQuery = Type.Object({}, { additionalProperties: false });
-
-export async function usersRoutes(app: FastifyInstance) {
+export async function usersRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.get(
     '/api/v2/users/me',
     {
@@ -121,28 +112,9 @@ export async function usersRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const p = principalOf(request);
-      const query = request.query as Static<typeof UsersQuery>;
-      if (p.kind === 'personal' && query.updated_since !== undefined) {
-        throw new ApiError('unknown_field', "A personal sync key cannot use the query parameter 'updated_since'.", {
-          field: 'updated_since',
-        });
-      }
-      const full = seesFullUserRecords(p);
-      const page = pageParams(query);
-      const { rows, total } = await withTenant(app.db, p.companyId, (trx) =>
-        listMembers(
-          trx,
-          p.companyId,
-          {
-            isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
-            updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
-            directoryOnly: !full,
-          },
-          page,
-        ),
-      );
-      return { users: rows.map(full ? memberItem : directoryItem), ...pageEnvelope(request, page, total) };
+      const page = pageParams(request.query);
+      const { users, total } = await listUsers(app.db, principalOf(request), request.query, page);
+      return { users, ...pageEnvelope(request, page, total) };
     },
   );
 }

@@ -30,6 +30,15 @@ export interface Column {
 export type Row = Record<string, Cell>;
 export type Format = 'csv' | 'xlsx';
 
+/** A download: its format, its file name (without extension), the XLSX sheet's name, its columns and its rows. */
+export interface ExportFile {
+  format: Format;
+  name: string;
+  sheet: string;
+  columns: Column[];
+  batches: AsyncIterable<Row[]>;
+}
+
 export const CONTENT_TYPES: Record<Format, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -46,10 +55,7 @@ const xlsxCell = (value: Cell, column: Column) => {
 const DATE_FORMAT = 'yyyy-mm-dd';
 
 /** Sends `batches` as a download named `<name>.<format>`; the reply is a stream that fills as batches arrive. */
-export function sendExport(
-  reply: FastifyReply,
-  options: { format: Format; name: string; sheet: string; columns: Column[]; batches: AsyncIterable<Row[]> },
-) {
+export function sendExport(reply: FastifyReply, options: ExportFile) {
   const { format, columns, batches } = options;
   reply
     .type(CONTENT_TYPES[format])

@@ -110,7 +110,7 @@ const roundedMicroHours = (rounding: { mode: string; minutes: number }) =>
  * The budget report in two steps. The page (projects in scope, their budget and the total) comes
  * first; then what each project of the page has spent, one branch per kind of budget and period,
  * each over `te.project_id = any(<the page's ids of that kind>)`. The ids are parameters, so the
- * planner (custom plans, see routes.ts) estimates each branch from the column statistics instead
+ * planner (custom plans, see service.ts's reportPlanning) estimates each branch from the column statistics instead
  * of guessing a row or two through a CTE (which made it join the page to the sums in a nested
  * loop: 2,000 × 2,000 comparisons). Hours need no price; task_fees need only the billable rate
  * joins and project_cost only the cost rate join (and nothing at all when the caller may not see

@@ -1,10 +1,11 @@
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendStoredFile } from '../../../http/files.ts';
 import { principalOf } from '../../../http/security.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { LinksSchema } from '../../../http/pagination.ts';
+import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
 import { BACKUP_DEFAULT_PER_PAGE, BACKUP_MAX_PER_PAGE, BACKUP_SCHEMA_VERSION } from './resources.ts';
 import { invoiceExpenseReceipt, manifest, resourcePage, resourcePath } from './service.ts';
 
@@ -13,8 +14,6 @@ import { invoiceExpenseReceipt, manifest, resourcePage, resourcePath } from './s
  * invoice's expense-receipt copy. Owners and administrators only (route access
  * `administrator`; the service asks `mayExportBackup` as well).
  */
-
-const NoQuery = Type.Object({}, { additionalProperties: false });
 
 const PageQuery = Type.Object(
   {
@@ -37,7 +36,6 @@ const PageQuery = Type.Object(
 );
 
 const ResourceParams = Type.Object({ resource: Type.String({ description: 'A resource name from the manifest.' }) }, { additionalProperties: false });
-const FileParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
 
 const ManifestSchema = Type.Object({
   backup_schema_version: Type.Integer({ description: `Currently ${BACKUP_SCHEMA_VERSION}; check it before processing.` }),
@@ -68,7 +66,11 @@ const PageSchema = Type.Object({
   links: LinksSchema,
 });
 
-export async function backupRoutes(app: FastifyInstance) {
+/** A body already rendered as JSON text, sent as is (a string with its content type skips the serializer). */
+const sendJsonText = (reply: FastifyReply, text: string) => reply.type('application/json; charset=utf-8').send(text);
+
+export async function backupRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.get(
     '/api/v2/backup',
     {
@@ -102,8 +104,8 @@ export async function backupRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { resource } = request.params as Static<typeof ResourceParams>;
-      const query = request.query as Static<typeof PageQuery>;
+      const { resource } = request.params;
+      const query = request.query;
       const page = query.page ?? 1;
       const perPage = query.per_page ?? BACKUP_DEFAULT_PER_PAGE;
       const result = await resourcePage(app.db, principalOf(request), resource, { page, perPage, after: query.after }, app.config.databaseTimeouts);
@@ -122,7 +124,7 @@ export async function backupRoutes(app: FastifyInstance) {
         `{"backup_schema_version":${BACKUP_SCHEMA_VERSION},"resource":${JSON.stringify(resource)},` +
         `"records":[${result.records.join(',')}],"per_page":${perPage},"total_pages":${totalPages},` +
         `"total_entries":${result.total},"page":${page},"links":${JSON.stringify(links)}}`;
-      return reply.type('application/json; charset=utf-8').send(body);
+      return sendJsonText(reply, body);
     },
   );
 
@@ -135,7 +137,7 @@ export async function backupRoutes(app: FastifyInstance) {
         summary: "An invoice's copy of an expense receipt",
         description:
           'The raw bytes with their content type (the `download_url` of an invoice record\'s `expense_receipts`). 404 for any id that is not such a file of this workspace.',
-        params: FileParams,
+        params: IdParams,
         querystring: NoQuery,
         response: {
           200: { description: 'The file.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
@@ -144,7 +146,7 @@ export async function backupRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof FileParams>;
+      const { id } = request.params;
       const file = await invoiceExpenseReceipt(app.db, principalOf(request), id, app.config.databaseTimeouts);
       return sendStoredFile(reply, file);
     },

@@ -1,25 +1,12 @@
+import type { Static } from '@sinclair/typebox';
 import { IANAZone } from 'luxon';
 import { badRequest } from '../../../errors.ts';
-import type { CompanyUpdate, Rounding, WeekStart } from '../../../db/types.ts';
+import type { CompanyUpdate } from '../../../db/types.ts';
 import { isCurrencyCode } from '../../../money.ts';
+import type { WorkspacePatch } from './schemas.ts';
 
-/** The workspace settings an operator may change, and their rules (DESIGN.md). */
-export interface WorkspaceSettingsInput {
-  name?: string;
-  address?: string | null;
-  timezone?: string;
-  currency?: string;
-  week_start?: WeekStart;
-  rounding?: Rounding;
-  rounding_minutes?: number;
-  approvals_enabled?: boolean;
-  allow_past_timer_starts?: boolean;
-  invoice_before_approval?: boolean;
-  /** The sender details invoices print under the name and address (null or '' clears one). */
-  sender_email?: string | null;
-  sender_phone?: string | null;
-  tax_id?: string | null;
-}
+/** The workspace settings an operator may change (the web app's change), and their rules (DESIGN.md). */
+export type WorkspaceSettingsInput = Static<typeof WorkspacePatch>;
 
 export const SETTING_NAMES = [
   'name',

@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../../http/schemas.ts';
+import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES, THEMES } from '../profile/rules.ts';
+
+/** The schemas the web app's sign-in shares with the profile and the invitations. */
+
+/** A person's display preferences (Settings → Profile). */
+export const Preferences = Type.Object({
+  language: Type.Union(LANGUAGES.map((l) => Type.Literal(l)), { description: 'The web app\'s language.' }),
+  date_format: Type.Union(DATE_FORMATS.map((f) => Type.Literal(f)), { description: 'How dates are shown.' }),
+  duration_format: Type.Union(DURATION_FORMATS.map((f) => Type.Literal(f)), { description: 'Durations as hours:minutes (1:30) or decimal hours (1.50).' }),
+  theme: Type.Union(THEMES.map((t) => Type.Literal(t)), { description: 'The colour theme: the device\'s (system), light or dark.' }),
+});
+
+const Role = Type.String({ description: 'owner, administrator, manager, member or client' });
+export const Session = Type.Object({
+  user: Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    first_name: Type.String(),
+    last_name: Type.String(),
+    has_password: Type.Boolean(),
+    needs_identity: Type.Boolean({ description: 'The first start\'s placeholder owner: ask for a real name and e-mail address (PUT /web/api/profile/identity) first.' }),
+    preferences: Preferences,
+  }),
+  workspace: Nullable(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      role: Role,
+      permissions: Type.Array(Type.String()),
+      is_contractor: Type.Boolean(),
+      timezone: Type.String({ description: 'The workspace\'s IANA time zone: calendar days and instants are shown in it.' }),
+      currency: Type.String({ description: 'The workspace\'s default currency (ISO 4217).' }),
+      week_start: Type.String({ description: 'The first day of the workspace\'s week (monday … sunday).' }),
+    }),
+  ),
+  workspaces: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: Role })),
+  csrf_token: Type.String({ description: 'Send it back in X-CSRF-Token on every change made with this session.' }),
+});
+
+/** A one-time link's token (a sign-in link, a password reset, an invitation, an address confirmation). */
+export const Token = Type.Object({ token: Type.String({ maxLength: 200 }) }, { additionalProperties: false });
+
+export const SignIn = Type.Object(
+  { email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+
+export const NewPassword = Type.Object(
+  { current_password: Type.Optional(Type.String({ maxLength: 1024 })), password: Type.String({ maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+
+export const ResetRedeem = Type.Object({ token: Type.String({ maxLength: 200 }), password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false });
