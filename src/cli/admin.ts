@@ -5,16 +5,9 @@ import { ApiError } from '../errors.ts';
 import { hashKey, isApiKeyToken } from '../auth/keys.ts';
 import { getWorkspace, listWorkspaces, provisionWorkspace, updateWorkspaceSettings } from '../modules/workspace/settings/service.ts';
 import { validateSettings, type WorkspaceSettingsInput } from '../modules/workspace/settings/rules.ts';
-import {
-  createMember,
-  deactivateMember,
-  listMembersForAdmin,
-  assertPermissionsFitRole,
-  ROLES,
-  updateMember,
-  validateMemberInput,
-  type MemberInput,
-} from '../modules/people/users/admin-service.ts';
+import { operatorPrincipal } from '../access/operator.ts';
+import { assertPermissionsFitRole, ROLES, validateMemberInput, type MemberInput } from '../modules/people/users/rules.ts';
+import { createMember, deactivateMember, listMemberships, updateMember } from '../modules/people/users/service.ts';
 import { assignTeammate, listTeammates, unassignTeammate } from '../modules/people/teammates/service.ts';
 import { createKey, listKeys, revokeKey, rotateKey, ROTATION_OVERLAP_MS } from '../modules/people/credentials/service.ts';
 import { str, type AdminContext, type Command, type Options, type Values } from './command.ts';
@@ -281,7 +274,7 @@ export const adminCommands = [
     },
     async run({ db, output }, { id, member: input }) {
       await requireWorkspace(db, id);
-      const member = memberView(await createMember(db, id, input));
+      const member = memberView(await createMember(db, operatorPrincipal(id), input));
       print(output, member, () => fields(member));
     },
   }),
@@ -303,7 +296,7 @@ export const adminCommands = [
     async run({ db, output }, { id, user, member: input }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user, 'user');
-      const member = memberView(await updateMember(db, id, userId, input));
+      const member = memberView(await updateMember(db, operatorPrincipal(id), userId, input));
       print(output, member, () => fields(member));
     },
   }),
@@ -316,7 +309,7 @@ export const adminCommands = [
     async run({ db, output }, { id, user }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user, 'user');
-      const member = memberView(await deactivateMember(db, id, userId));
+      const member = memberView(await deactivateMember(db, operatorPrincipal(id), userId));
       print(output, member, () => fields(member));
     },
   }),
@@ -328,7 +321,7 @@ export const adminCommands = [
     parse: (values) => workspaceOption(values),
     async run({ db, output }, id) {
       await requireWorkspace(db, id);
-      const rows = (await listMembersForAdmin(db, id)).map(memberView);
+      const rows = (await listMemberships(db, operatorPrincipal(id))).map(memberView);
       print(output, rows, () => table(rows, MEMBER_COLUMNS));
     },
   }),
@@ -342,7 +335,7 @@ export const adminCommands = [
       await requireWorkspace(db, input.id);
       const manager = await resolveUser(db, input.id, input.manager, 'manager');
       const teammate = await resolveUser(db, input.id, input.teammate, 'teammate');
-      const result = await assignTeammate(db, input.id, manager, teammate);
+      const result = await assignTeammate(db, operatorPrincipal(input.id), manager, teammate);
       print(output, result, () => `Assigned ${input.teammate} as a teammate of ${input.manager}.`);
     },
   }),
@@ -356,7 +349,7 @@ export const adminCommands = [
       await requireWorkspace(db, input.id);
       const manager = await resolveUser(db, input.id, input.manager, 'manager');
       const teammate = await resolveUser(db, input.id, input.teammate, 'teammate');
-      const result = await unassignTeammate(db, input.id, manager, teammate);
+      const result = await unassignTeammate(db, operatorPrincipal(input.id), manager, teammate);
       print(output, result, () => `Removed ${input.teammate} from the teammates of ${input.manager}.`);
     },
   }),
@@ -369,7 +362,7 @@ export const adminCommands = [
     async run({ db, output }, input) {
       await requireWorkspace(db, input.id);
       const manager = input.manager ? await resolveUser(db, input.id, input.manager, 'manager') : undefined;
-      const rows = await listTeammates(db, input.id, manager);
+      const rows = await listTeammates(db, operatorPrincipal(input.id), manager);
       print(output, rows, () => table(rows, ['manager_email', 'teammate_email', 'manager_id', 'teammate_id', 'created_at']));
     },
   }),
@@ -382,7 +375,7 @@ export const adminCommands = [
     async run({ db, output }, input) {
       await requireWorkspace(db, input.id);
       const userId = await resolveUser(db, input.id, input.user, 'user');
-      issuedView(output, await createKey(db, input.id, { userId, kind: input.kind, name: input.name }), input.id);
+      issuedView(output, await createKey(db, operatorPrincipal(input.id), { userId, kind: input.kind, name: input.name }), input.id);
     },
   }),
   admin({
@@ -395,7 +388,7 @@ export const adminCommands = [
       await requireWorkspace(db, input.id);
       const keyId = await resolveKey(db, input.id, input.key);
       const now = clock();
-      const issued = await rotateKey(db, input.id, keyId, now);
+      const issued = await rotateKey(db, operatorPrincipal(input.id), keyId, now);
       const until = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
       issuedView(output, issued, input.id, `The previous key ${keyId} stays valid until ${until}.`);
     },
@@ -409,7 +402,7 @@ export const adminCommands = [
     async run({ db, output, clock }, input) {
       await requireWorkspace(db, input.id);
       const keyId = await resolveKey(db, input.id, input.key);
-      const result = await revokeKey(db, input.id, keyId, clock());
+      const result = await revokeKey(db, operatorPrincipal(input.id), keyId, clock());
       print(output, result, () =>
         result.revoked_ids.length
           ? `Revoked ${result.revoked_ids.length} key(s): ${result.revoked_ids.join(', ')}`
@@ -427,7 +420,7 @@ export const adminCommands = [
       await requireWorkspace(db, input.id);
       const userId = input.user ? await resolveUser(db, input.id, input.user, 'user') : undefined;
       const now = clock();
-      const rows = (await listKeys(db, input.id, userId)).map((k) => ({ ...k, status: keyStatus(k, now) }));
+      const rows = (await listKeys(db, operatorPrincipal(input.id), userId)).map((k) => ({ ...k, status: keyStatus(k, now) }));
       print(output, rows, () => table(rows, KEY_COLUMNS));
     },
   }),

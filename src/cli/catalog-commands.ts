@@ -11,16 +11,16 @@ import { presentAssignment, type PresentedAssignment } from '../modules/catalog/
 import { parseAssignmentInput, type AssignmentInput } from '../modules/catalog/task-assignments/rules.ts';
 import { assignTask, listTaskAssignments, unassignTask } from '../modules/catalog/task-assignments/service.ts';
 import { hourlyRate, rateScope } from '../modules/catalog/rates/rules.ts';
-import { listRatesForAdmin, setRateForAdmin } from '../modules/catalog/rates/admin-service.ts';
+import { changeRate, listRates } from '../modules/catalog/rates/service.ts';
+import type { ProjectAssignmentRow } from '../modules/catalog/project-assignments/queries.ts';
+import { validateProjectAssignmentInput, type ProjectAssignmentInput } from '../modules/catalog/project-assignments/rules.ts';
 import {
   addProjectAssignment,
   listProjectAssignments,
   removeProjectAssignment,
   updateProjectAssignment,
-  validateProjectAssignmentInput,
-  type ProjectAssignmentInput,
-  type ProjectAssignmentRow,
-} from '../modules/catalog/project-assignments/admin-service.ts';
+} from '../modules/catalog/project-assignments/service.ts';
+import { operatorPrincipal } from '../access/operator.ts';
 import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, withMoney } from './output.ts';
@@ -30,8 +30,8 @@ import { bool, required, workspaceOption } from './options.ts';
 /**
  * `sheaf admin task|rate|assignment ...`: the operator's commands for workspace
  * tasks, task assignments (with their budgets and rates), effective-dated rates
- * and project user assignments. They call the same services as the API, acting
- * with an owner's rights (actor null). Options are checked by the services' own
+ * and project user assignments. They call the same services as the API, as the
+ * operator (src/access/operator.ts). Options are checked by the services' own
  * pure rules before the database is opened, so bad input exits 2 and changes
  * nothing.
  */
@@ -313,7 +313,7 @@ const commands = [
     },
     async run({ db, output, clock }, { id, task }) {
       const { currency } = await requireWorkspace(db, id);
-      const { row } = await createTask(db, id, null, task, clock()).catch(optionError<never>(TASK_FIELD_OPTIONS));
+      const { row } = await createTask(db, id, operatorPrincipal(id), task, clock()).catch(optionError<never>(TASK_FIELD_OPTIONS));
       const view = presentTask(row, operatorTaskView);
       print(output, view, () => fields(withMoney(view, currency, ['default_hourly_rate'])));
     },
@@ -333,7 +333,7 @@ const commands = [
     async run({ db, output, clock }, { id, task, changes }) {
       const { currency } = await requireWorkspace(db, id);
       const taskId = await resolveTaskId(db, id, task);
-      const { row } = await updateTask(db, id, null, taskId, changes, { now: clock() }).catch(optionError<never>(TASK_FIELD_OPTIONS));
+      const { row } = await updateTask(db, id, operatorPrincipal(id), taskId, changes, { now: clock() }).catch(optionError<never>(TASK_FIELD_OPTIONS));
       const view = presentTask(row, operatorTaskView);
       print(output, view, () => fields(withMoney(view, currency, ['default_hourly_rate'])));
     },
@@ -348,12 +348,12 @@ const commands = [
       const currency = await rateCurrency(db, id, project);
       const all = { page: 1, perPage: 1_000_000 };
       if (!project) {
-        const { rows } = await listTasks(db, id, null, { isActive: active }, all);
+        const { rows } = await listTasks(db, id, operatorPrincipal(id), { isActive: active }, all);
         const tasks = rows.map((r) => presentTask(r, operatorTaskView));
         print(output, tasks, () => table(tasks.map((t) => withMoney(t, currency, ['default_hourly_rate'])), TASK_COLUMNS));
         return;
       }
-      const { rows, view } = await listTaskAssignments(db, id, null, project, { isActive: active }, all, clock()).catch(explainNotFound);
+      const { rows, view } = await listTaskAssignments(db, id, operatorPrincipal(id), project, { isActive: active }, all, clock()).catch(explainNotFound);
       const assignments = rows.map((r) => presentAssignment(r, view));
       print(output, assignments, () => table(assignments.map((a) => assignmentLine(a, currency)), ASSIGNMENT_COLUMNS));
     },
@@ -372,7 +372,7 @@ const commands = [
     async run({ db, output, clock }, { id, project, task, input }) {
       const currency = await rateCurrency(db, id, project);
       const taskId = await resolveTaskId(db, id, task);
-      const result = await assignTask(db, id, null, project, taskId, input, clock())
+      const result = await assignTask(db, id, operatorPrincipal(id), project, taskId, input, clock())
         .catch(optionError<never>(ASSIGNMENT_FIELD_OPTIONS))
         .catch(explainNotFound);
       const view = presentAssignment(result.row, result.view);
@@ -390,7 +390,7 @@ const commands = [
     async run({ db, output, clock }, { id, project, task }) {
       const currency = await rateCurrency(db, id, project);
       const taskId = await resolveTaskId(db, id, task);
-      const { row, view } = await unassignTask(db, id, null, project, taskId, clock()).catch(explainNotFound);
+      const { row, view } = await unassignTask(db, id, operatorPrincipal(id), project, taskId, clock()).catch(explainNotFound);
       const presented = presentAssignment(row, view);
       print(output, presented, () => fields(assignmentLine(presented, currency)));
     },
@@ -410,7 +410,7 @@ const commands = [
     async run({ db, output, clock }, { id, scope, rate, from }) {
       const currency = await rateCurrency(db, id, scope.project);
       const resolved = await resolveScope(db, id, scope);
-      const result = await setRateForAdmin(db, id, resolved, from, rate, clock()).catch(explainNotFound);
+      const result = await changeRate(db, operatorPrincipal(id), resolved, from, rate, clock()).catch(explainNotFound);
       const shown = { ...result, hourly_rate: number(result.hourly_rate), history: result.history.map(historyLine) };
       print(output, shown, () =>
         [
@@ -432,7 +432,7 @@ const commands = [
     async run({ db, output, clock }, { id, scope, on }) {
       const currency = await rateCurrency(db, id, scope.project);
       const resolved = await resolveScope(db, id, scope);
-      const result = await listRatesForAdmin(db, id, resolved, { on, now: clock() }).catch(explainNotFound);
+      const result = await listRates(db, operatorPrincipal(id), resolved, { on, now: clock() }).catch(explainNotFound);
       const shown = {
         ...result,
         rate_today: number(result.rate_today),
@@ -463,7 +463,7 @@ const commands = [
     async run({ db, output, clock }, { id, project, user, input }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user);
-      const row = await addProjectAssignment(db, id, project, userId, input, clock())
+      const row = await addProjectAssignment(db, operatorPrincipal(id), project, userId, input, clock())
         .catch(optionError<never>({ is_project_manager: '--manager' }))
         .catch(explainNotFound);
       const view = projectAssignmentView(row);
@@ -483,7 +483,7 @@ const commands = [
     async run({ db, output, clock }, { id, project, user, input }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user);
-      const row = await updateProjectAssignment(db, id, project, userId, input, clock())
+      const row = await updateProjectAssignment(db, operatorPrincipal(id), project, userId, input, clock())
         .catch(optionError<never>({ is_project_manager: '--manager' }))
         .catch(explainNotFound);
       const view = projectAssignmentView(row);
@@ -499,7 +499,7 @@ const commands = [
     async run({ db, output }, { id, project, user }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user);
-      const removed = await removeProjectAssignment(db, id, project, userId).catch(explainNotFound);
+      const removed = await removeProjectAssignment(db, operatorPrincipal(id), project, userId).catch(explainNotFound);
       print(output, { ...removed, removed: true }, () => `Removed ${user} from project ${project}.`);
     },
   }),
@@ -512,7 +512,7 @@ const commands = [
     async run({ db, output }, { id, project, user }) {
       await requireWorkspace(db, id);
       const userId = user ? await resolveUser(db, id, user) : undefined;
-      const rows = (await listProjectAssignments(db, id, { projectId: project, userId }).catch(explainNotFound)).map(projectAssignmentView);
+      const rows = (await listProjectAssignments(db, operatorPrincipal(id), { projectId: project, userId }).catch(explainNotFound)).map(projectAssignmentView);
       print(output, rows, () => table(rows, PROJECT_ASSIGNMENT_COLUMNS));
     },
   }),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
+import { operatorPrincipal } from '../access/operator.ts';
 import { ApiError } from '../errors.ts';
 import { getWorkspace } from '../modules/workspace/settings/service.ts';
 import { applyCategoryInput, type CategoryInput, type CategoryState } from '../modules/tracking/expense-categories/rules.ts';
@@ -18,7 +19,7 @@ import { bool, required, workspaceOption } from './options.ts';
 /**
  * `sheaf admin expense-category create|update|list`: the operator's commands
  * for a workspace's expense categories. They call the same service as the API,
- * acting with an owner's rights (actor null). Options are checked by the
+ * as the operator (src/access/operator.ts). Options are checked by the
  * service's own pure rules before the database is opened, so bad input exits 2
  * and changes nothing.
  */
@@ -132,7 +133,7 @@ const commands = [
     },
     async run({ db, output, clock }, { id, input }) {
       const { currency } = await requireWorkspace(db, id);
-      const view = presentCategory(await createCategory(db, id, null, input, clock()).catch(optionError));
+      const view = presentCategory(await createCategory(db, id, operatorPrincipal(id), input, clock()).catch(optionError));
       print(output, view, () => fields(withMoney(view, currency, ['unit_price'])));
     },
   }),
@@ -151,7 +152,7 @@ const commands = [
     async run({ db, output, clock }, { id, category, input }) {
       const { currency } = await requireWorkspace(db, id);
       const row = await resolveCategory(db, id, category).catch(optionError);
-      const view = presentCategory(await updateCategory(db, id, null, row.id, input, clock()).catch(optionError));
+      const view = presentCategory(await updateCategory(db, id, operatorPrincipal(id), row.id, input, clock()).catch(optionError));
       print(output, view, () => fields(withMoney(view, currency, ['unit_price'])));
     },
   }),

@@ -3,8 +3,9 @@ import type { CredentialKind, DB } from '../../../db/types.ts';
 import { newId } from '../../../ids.ts';
 import { badRequest, conflict, notFound } from '../../../errors.ts';
 import { generateKey } from '../../../auth/keys.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import { actingUserId } from '../../../access/operator.ts';
 import { audit } from '../../workspace/audit/service.ts';
-import type { Actor } from '../users/admin-service.ts';
 
 /** After a rotation the previous key keeps working this long, so deployments can switch over. */
 export const ROTATION_OVERLAP_MS = 15 * 60 * 1000;
@@ -77,10 +78,10 @@ async function insertKey(
 
 export async function createKey(
   db: Kysely<DB>,
-  companyId: string,
+  p: Principal,
   input: { userId: string; kind: CredentialKind; name?: string },
-  actor?: Actor,
 ): Promise<IssuedKey> {
+  const companyId = p.companyId;
   if (input.kind !== 'integration' && input.kind !== 'personal') throw badRequest('kind must be integration or personal.');
   if ((input.name ?? '').length > 255) throw badRequest('name must be at most 255 characters.', { field: 'name' });
   return db.transaction().execute(async (trx) => {
@@ -91,7 +92,7 @@ export async function createKey(
       action: 'credential.created',
       subjectType: 'credential',
       subjectId: issued.credential.id,
-      actorUserId: actor?.userId,
+      actorUserId: actingUserId(p),
       details: { kind: input.kind, user_id: input.userId },
     });
     return issued;
@@ -99,7 +100,8 @@ export async function createKey(
 }
 
 /** Issues a replacement; the previous key stays valid for ROTATION_OVERLAP_MS. */
-export async function rotateKey(db: Kysely<DB>, companyId: string, keyId: string, now: Date, actor?: Actor): Promise<IssuedKey> {
+export async function rotateKey(db: Kysely<DB>, p: Principal, keyId: string, now: Date): Promise<IssuedKey> {
+  const companyId = p.companyId;
   return db.transaction().execute(async (trx) => {
     const old = await trx
       .selectFrom('credentials')
@@ -123,7 +125,7 @@ export async function rotateKey(db: Kysely<DB>, companyId: string, keyId: string
       action: 'credential.rotated',
       subjectType: 'credential',
       subjectId: issued.credential.id,
-      actorUserId: actor?.userId,
+      actorUserId: actingUserId(p),
       details: { previous_id: keyId },
     });
     return issued;
@@ -131,7 +133,8 @@ export async function rotateKey(db: Kysely<DB>, companyId: string, keyId: string
 }
 
 /** Revokes a key at once, together with every other key of its rotation family. */
-export async function revokeKey(db: Kysely<DB>, companyId: string, keyId: string, now: Date, actor?: Actor) {
+export async function revokeKey(db: Kysely<DB>, p: Principal, keyId: string, now: Date) {
+  const companyId = p.companyId;
   return db.transaction().execute(async (trx) => {
     const key = await trx
       .selectFrom('credentials')
@@ -153,15 +156,15 @@ export async function revokeKey(db: Kysely<DB>, companyId: string, keyId: string
       action: 'credential.revoked',
       subjectType: 'credential',
       subjectId: keyId,
-      actorUserId: actor?.userId,
+      actorUserId: actingUserId(p),
       details: { revoked_ids: revoked.map((r) => r.id) },
     });
     return { revoked_ids: revoked.map((r) => r.id) };
   });
 }
 
-export function listKeys(db: Kysely<DB>, companyId: string, userId?: string) {
-  let q = db.selectFrom('credentials').select(PUBLIC_COLUMNS).where('company_id', '=', companyId);
+export function listKeys(db: Kysely<DB>, p: Principal, userId?: string) {
+  let q = db.selectFrom('credentials').select(PUBLIC_COLUMNS).where('company_id', '=', p.companyId);
   if (userId) q = q.where('user_id', '=', userId);
   return q.orderBy('created_at').orderBy('id').execute();
 }

@@ -85,7 +85,7 @@ export async function createWebKey(db: Kysely<DB>, p: Principal, input: { kind: 
     throw forbidden('A personal sync key is created by its owner, for themselves.');
   }
   const userId = input.user_id ?? p.userId;
-  const key = await createKey(db, p.companyId, { userId, kind: input.kind, name: input.name }, { userId: p.userId }).catch((err: unknown) => {
+  const key = await createKey(db, p, { userId, kind: input.kind, name: input.name }).catch((err: unknown) => {
     // The key rules name the holder 'user' (the CLI's --user); the web form's field is user_id.
     if (err instanceof ApiError && err.extras.field === 'user') throw new ApiError(err.code, err.message, { ...err.extras, field: 'user_id' }, err.statusCode);
     throw err;
@@ -97,11 +97,11 @@ export async function rotateWebKey(db: Kysely<DB>, p: Principal, id: string, now
   const key = await visibleKey(db, p, id);
   if (key.kind === 'integration' && !isAdmin(p)) throw forbidden('Only an owner or administrator rotates full-access keys.');
   if (key.kind === 'personal' && key.user_id !== p.userId) throw forbidden('Only its owner rotates a personal sync key; revoke it instead.');
-  return issued(db, p, await rotateKey(db, p.companyId, key.id, now, { userId: p.userId }));
+  return issued(db, p, await rotateKey(db, p, key.id, now));
 }
 
 export async function revokeWebKey(db: Kysely<DB>, p: Principal, id: string, now: Date) {
   const key = await visibleKey(db, p, id);
   if (key.kind === 'integration' && !isAdmin(p)) throw forbidden('Only an owner or administrator revokes full-access keys.');
-  await revokeKey(db, p.companyId, key.id, now, { userId: p.userId });
+  await revokeKey(db, p, key.id, now);
 }

@@ -7,7 +7,7 @@ import { Enum, ErrorResponses, Nullable } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { sessionToken } from '../../../auth/authenticate.ts';
 import { endSession, findSession } from '../../../auth/sessions.ts';
-import { ROLES } from '../users/admin-service.ts';
+import { ROLES } from '../users/rules.ts';
 import { deviceCookie, openSession, Session } from '../sessions/routes.ts';
 import {
   acceptInvitation,

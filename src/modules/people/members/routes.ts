@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { MANAGER_PERMISSIONS } from '../../../db/types.ts';
 import { Enum, ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
-import { ROLES } from '../users/admin-service.ts';
+import { ROLES } from '../users/rules.ts';
 import { changeMember, createAgent, listMembers, type MemberChange } from './service.ts';
 
 /**

@@ -5,7 +5,7 @@ import { badRequest, conflict } from '../../../errors.ts';
 import { translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../../outbox/enqueue.ts';
 import { consumeLink, issueLink, linkInvalid, LINK_LIFETIME_MS, pendingLink } from '../../../auth/one-time-links.ts';
-import { validateMemberInput } from '../users/admin-service.ts';
+import { validateMemberInput } from '../users/rules.ts';
 import { assertEmailFree, assertValidEmail, isEmailTakenError, emailTaken, isPlaceholderEmail, setEmail } from '../users/email.ts';
 import { fullName, preferencesOf, type Preferences } from './rules.ts';
 

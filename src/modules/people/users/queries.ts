@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import type { MemberRow } from './presenter.ts';
@@ -35,4 +36,18 @@ export function listMembers(trx: Tx, companyId: string, filter: MemberFilter, pa
     rows: MemberRow[];
     total: number;
   }>;
+}
+
+/** Every membership of a workspace with the person's identity (all columns), by last name, first name, id. */
+export function membershipsOf(db: Kysely<DB>, companyId: string) {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .selectAll('m')
+    .select(['u.email', 'u.first_name', 'u.last_name', 'u.user_type'])
+    .where('m.company_id', '=', companyId)
+    .orderBy('u.last_name')
+    .orderBy('u.first_name')
+    .orderBy('u.id')
+    .execute();
 }

@@ -1,58 +1,22 @@
 import type { Kysely, Transaction } from 'kysely';
-import { MANAGER_PERMISSIONS, type DB, type ManagerPermission, type Role, type UserType } from '../../../db/types.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import { actingUserId, isOperator } from '../../../access/operator.ts';
+import { assertMayAdministerRole } from '../../../access/policy.ts';
+import type { DB } from '../../../db/types.ts';
 import { newId } from '../../../ids.ts';
-import { badRequest, conflict, notFound } from '../../../errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import { audit } from '../../workspace/audit/service.ts';
-import { assertValidEmail, setEmail } from './email.ts';
+import { setEmail } from './email.ts';
+import { membershipsOf } from './queries.ts';
+import { assertPermissionsFitRole, validateMemberInput, type MemberInput } from './rules.ts';
 
 /**
- * Membership administration for the operator (`sheaf admin user`). A user is one
- * identity (e-mail) that may belong to several workspaces; the membership holds
- * the role, manager permission flags, contractor and active flags.
+ * Membership administration: adding a member (a new or an existing identity),
+ * changing and deactivating one. The web app's Members page
+ * (src/modules/people/members) and the operator (`sheaf admin user`, the first
+ * start) call these with their principal; only an owner (or the operator) makes
+ * or changes an owner.
  */
-export const ROLES: readonly Role[] = ['owner', 'administrator', 'manager', 'member', 'client'];
-export const USER_TYPES: readonly UserType[] = ['human', 'agent'];
-
-export interface MemberInput {
-  email?: string;
-  first_name?: string;
-  last_name?: string;
-  role?: Role;
-  permissions?: ManagerPermission[];
-  user_type?: UserType;
-  is_contractor?: boolean;
-  is_active?: boolean;
-  expected_weekly_hours?: string | null;
-}
-
-/** Checks the shape of a member change (no database needed); throws a 400 naming the field. */
-export function validateMemberInput(input: MemberInput) {
-  if (input.email !== undefined) assertValidEmail(input.email);
-  for (const field of ['first_name', 'last_name'] as const) {
-    const v = input[field];
-    if (v !== undefined && (typeof v !== 'string' || v.length > 255 || (field === 'first_name' && !v.trim()))) {
-      throw badRequest(`${field} must be ${field === 'first_name' ? '1' : '0'} to 255 characters.`, { field });
-    }
-  }
-  if (input.role !== undefined && !ROLES.includes(input.role)) {
-    throw badRequest(`role must be one of ${ROLES.join(', ')}.`, { field: 'role' });
-  }
-  if (input.user_type !== undefined && !USER_TYPES.includes(input.user_type)) {
-    throw badRequest('user_type must be human or agent.', { field: 'user_type' });
-  }
-  for (const p of input.permissions ?? []) {
-    if (!MANAGER_PERMISSIONS.includes(p)) {
-      throw badRequest(`Unknown permission '${p}'; allowed: ${MANAGER_PERMISSIONS.join(', ')}.`, { field: 'permissions' });
-    }
-  }
-  if (input.expected_weekly_hours != null) {
-    const h = Number(input.expected_weekly_hours);
-    if (!/^\d{1,3}(\.\d{1,2})?$/.test(input.expected_weekly_hours) || h > 168) {
-      throw badRequest('expected_weekly_hours must be a number of hours from 0 to 168.', { field: 'expected_weekly_hours' });
-    }
-  }
-}
-
 async function memberOrThrow(trx: Transaction<DB>, companyId: string, userId: string) {
   const row = await trx
     .selectFrom('memberships as m')
@@ -67,12 +31,8 @@ async function memberOrThrow(trx: Transaction<DB>, companyId: string, userId: st
   return row;
 }
 
-/** Who made a change, for the audit log (the web app's signed-in administrator; none for the operator's CLI). */
-export interface Actor {
-  userId: string;
-}
-
-export async function createMember(db: Kysely<DB>, companyId: string, input: MemberInput, actor?: Actor) {
+export async function createMember(db: Kysely<DB>, p: Principal, input: MemberInput) {
+  const companyId = p.companyId;
   if (!input.email) throw badRequest('email is required.', { field: 'email' });
   if (!input.first_name) throw badRequest('first_name is required.', { field: 'first_name' });
   validateMemberInput(input);
@@ -80,6 +40,7 @@ export async function createMember(db: Kysely<DB>, companyId: string, input: Mem
   const userType = input.user_type ?? 'human';
   if (userType === 'agent' && role === 'client') throw badRequest('An agent cannot have the client role.', { field: 'role' });
   assertPermissionsFitRole(role, input.permissions);
+  assertMayAdministerRole(p, role);
   const email = input.email.toLowerCase();
   return db.transaction().execute(async (trx) => {
     const company = await trx.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
@@ -116,16 +77,9 @@ export async function createMember(db: Kysely<DB>, companyId: string, input: Mem
       .returningAll()
       .executeTakeFirst();
     if (!membership) throw conflict(`${email} is already a member of this workspace.`);
-    await audit(trx, { companyId, action: 'member.created', subjectType: 'user', subjectId: user.id, actorUserId: actor?.userId, details: { role } });
+    await audit(trx, { companyId, action: 'member.created', subjectType: 'user', subjectId: user.id, actorUserId: actingUserId(p), details: { role } });
     return { ...membership, email: user.email, first_name: user.first_name, last_name: user.last_name, user_type: user.user_type };
   });
-}
-
-/** Manager permission flags mean something only on the manager role (owners and administrators hold them all). */
-export function assertPermissionsFitRole(role: Role, permissions: ManagerPermission[] | undefined) {
-  if (role !== 'manager' && permissions && permissions.length > 0) {
-    throw badRequest(`permissions apply only to the manager role, not to ${role}.`, { field: 'permissions' });
-  }
 }
 
 /**
@@ -133,19 +87,23 @@ export function assertPermissionsFitRole(role: Role, permissions: ManagerPermiss
  * only the operator sets it this way (`sheaf admin user update --email`); people
  * change their own through a confirmed link (modules/profile).
  */
-export async function updateMember(db: Kysely<DB>, companyId: string, userId: string, input: MemberInput, actor?: Actor) {
+export async function updateMember(db: Kysely<DB>, p: Principal, userId: string, input: MemberInput) {
   validateMemberInput(input);
   if (Object.keys(input).length === 0) throw badRequest('Name at least one property to change.');
   const { email, ...changes } = input;
+  if (email !== undefined && !isOperator(p)) {
+    throw forbidden('Only the operator changes an e-mail address directly; people change their own in their profile.');
+  }
+  const companyId = p.companyId;
   return db.transaction().execute(async (trx) => {
     if (email !== undefined) {
       const current = await memberOrThrow(trx, companyId, userId);
       if (current.email !== email) {
         await setEmail(trx, userId, email, new Date());
-        await audit(trx, { companyId, action: 'member.email_changed', subjectType: 'user', subjectId: userId, actorUserId: actor?.userId, details: { from: current.email, to: email } });
+        await audit(trx, { companyId, action: 'member.email_changed', subjectType: 'user', subjectId: userId, actorUserId: actingUserId(p), details: { from: current.email, to: email } });
       }
     }
-    return updateMemberIn(trx, companyId, userId, changes, actor);
+    return updateMemberIn(trx, p, userId, changes);
   });
 }
 
@@ -156,13 +114,16 @@ export const lockMember = memberOrThrow;
  * updateMember inside the caller's transaction (the web app changes a member and
  * their teammates at once). Returns the member as changed.
  */
-export async function updateMemberIn(trx: Transaction<DB>, companyId: string, userId: string, input: MemberInput, actor?: Actor) {
+export async function updateMemberIn(trx: Transaction<DB>, p: Principal, userId: string, input: MemberInput) {
+  const companyId = p.companyId;
   validateMemberInput(input);
   if (input.email !== undefined || input.user_type !== undefined) {
     throw badRequest('email and user_type identify the user and cannot be changed.');
   }
   const { first_name, last_name, ...membershipChanges } = input;
   const current = await memberOrThrow(trx, companyId, userId);
+  assertMayAdministerRole(p, current.role);
+  if (membershipChanges.role !== undefined) assertMayAdministerRole(p, membershipChanges.role);
   const demotesOwner =
     current.role === 'owner' &&
     current.is_active &&
@@ -195,12 +156,12 @@ export async function updateMemberIn(trx: Transaction<DB>, companyId: string, us
       .where('user_id', '=', userId)
       .execute();
   }
-  await audit(trx, { companyId, action: 'member.updated', subjectType: 'user', subjectId: userId, actorUserId: actor?.userId, details: { ...input } });
+  await audit(trx, { companyId, action: 'member.updated', subjectType: 'user', subjectId: userId, actorUserId: actingUserId(p), details: { ...input } });
   return memberOrThrow(trx, companyId, userId);
 }
 
-export function deactivateMember(db: Kysely<DB>, companyId: string, userId: string) {
-  return updateMember(db, companyId, userId, { is_active: false });
+export function deactivateMember(db: Kysely<DB>, p: Principal, userId: string) {
+  return updateMember(db, p, userId, { is_active: false });
 }
 
 async function assertAnotherActiveOwner(trx: Transaction<DB>, companyId: string, userId: string) {
@@ -218,15 +179,5 @@ async function assertAnotherActiveOwner(trx: Transaction<DB>, companyId: string,
   if (!other) throw conflict('A workspace needs at least one active owner: make another member owner first.');
 }
 
-export function listMembersForAdmin(db: Kysely<DB>, companyId: string) {
-  return db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .selectAll('m')
-    .select(['u.email', 'u.first_name', 'u.last_name', 'u.user_type'])
-    .where('m.company_id', '=', companyId)
-    .orderBy('u.last_name')
-    .orderBy('u.first_name')
-    .orderBy('u.id')
-    .execute();
-}
+/** Every membership of the principal's workspace with the person's identity, by name. */
+export const listMemberships = (db: Kysely<DB>, p: Principal) => membershipsOf(db, p.companyId);
