@@ -3,8 +3,9 @@ import { MANAGER_PERMISSIONS, type DB, type ManagerPermission, type Role, type U
 import { isId } from '../ids.ts';
 import { ApiError } from '../errors.ts';
 import { hashKey, isApiKeyToken } from '../auth/keys.ts';
-import { getWorkspace, listWorkspaces, provisionWorkspace, updateWorkspaceSettings } from '../modules/workspace/settings/service.ts';
+import { listWorkspaces, provisionWorkspace, updateWorkspaceSettings } from '../modules/workspace/settings/service.ts';
 import { validateSettings, type WorkspaceSettingsInput } from '../modules/workspace/settings/rules.ts';
+import type { Principal } from '../auth/principal.ts';
 import { operatorPrincipal } from '../access/operator.ts';
 import { assertPermissionsFitRole, ROLES, validateMemberInput, type MemberInput } from '../modules/people/users/rules.ts';
 import { createMember, deactivateMember, listMemberships, updateMember } from '../modules/people/users/service.ts';
@@ -13,6 +14,7 @@ import { createKey, listKeys, revokeKey, rotateKey, ROTATION_OVERLAP_MS } from '
 import { str, type AdminContext, type Command, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, type Output } from './output.ts';
 import { bool, required, workspaceOption } from './options.ts';
+import { requireWorkspace, resolveUser } from './lookups.ts';
 
 // ---------------------------------------------------------------- option parsing (no database)
 
@@ -119,30 +121,6 @@ function memberFrom(values: Values): MemberInput {
 
 // ---------------------------------------------------------------- database look-ups
 
-async function requireWorkspace(db: Kysely<DB>, id: string) {
-  try {
-    return await getWorkspace(db, id);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'not_found') {
-      throw new ApiError('not_found', `No workspace with id ${id} (see "sheaf admin workspace list").`, { field: 'workspace' });
-    }
-    throw err;
-  }
-}
-
-/** Accepts a user id or an e-mail address and returns the member's user id. */
-async function resolveUser(db: Kysely<DB>, companyId: string, ref: string, option: string): Promise<string> {
-  const row = await db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select('u.id')
-    .where('m.company_id', '=', companyId)
-    .where(isId(ref) ? 'u.id' : 'u.email', '=', ref.trim().toLowerCase())
-    .executeTakeFirst();
-  if (!row) throw new ApiError('not_found', `No member '${ref}' in this workspace (see "sheaf admin user list").`, { field: option });
-  return row.id;
-}
-
 async function resolveKey(db: Kysely<DB>, companyId: string, ref: string): Promise<string> {
   const row = await db
     .selectFrom('credentials')
@@ -217,6 +195,29 @@ function assignment(values: Values) {
   const input = { id: workspaceOption(values), manager: userOption(values, 'manager'), teammate: userOption(values, 'teammate') };
   if (input.manager.toLowerCase() === input.teammate.toLowerCase()) throw new UsageError('A manager cannot be their own teammate.');
   return input;
+}
+
+/** `admin teammate assign|unassign`: the same options and look-ups, another service call and sentence. */
+function teammateCommand(
+  verb: 'assign' | 'unassign',
+  summary: string,
+  change: (db: Kysely<DB>, p: Principal, managerId: string, teammateId: string) => Promise<object>,
+  said: (teammate: string, manager: string) => string,
+) {
+  return admin({
+    name: `admin teammate ${verb}`,
+    usage: '--workspace ID --manager ID|EMAIL --teammate ID|EMAIL',
+    summary,
+    options: { workspace: str, manager: str, teammate: str },
+    parse: assignment,
+    async run({ db, output }, input) {
+      await requireWorkspace(db, input.id);
+      const manager = await resolveUser(db, input.id, input.manager, 'manager');
+      const teammate = await resolveUser(db, input.id, input.teammate, 'teammate');
+      const result = await change(db, operatorPrincipal(input.id), manager, teammate);
+      print(output, result, () => said(input.teammate, input.manager));
+    },
+  });
 }
 
 export const adminCommands = [
@@ -325,34 +326,8 @@ export const adminCommands = [
       print(output, rows, () => table(rows, MEMBER_COLUMNS));
     },
   }),
-  admin({
-    name: 'admin teammate assign',
-    usage: '--workspace ID --manager ID|EMAIL --teammate ID|EMAIL',
-    summary: 'assign a teammate to a manager (the manager approves their time)',
-    options: { workspace: str, manager: str, teammate: str },
-    parse: assignment,
-    async run({ db, output }, input) {
-      await requireWorkspace(db, input.id);
-      const manager = await resolveUser(db, input.id, input.manager, 'manager');
-      const teammate = await resolveUser(db, input.id, input.teammate, 'teammate');
-      const result = await assignTeammate(db, operatorPrincipal(input.id), manager, teammate);
-      print(output, result, () => `Assigned ${input.teammate} as a teammate of ${input.manager}.`);
-    },
-  }),
-  admin({
-    name: 'admin teammate unassign',
-    usage: '--workspace ID --manager ID|EMAIL --teammate ID|EMAIL',
-    summary: 'remove a teammate from a manager',
-    options: { workspace: str, manager: str, teammate: str },
-    parse: assignment,
-    async run({ db, output }, input) {
-      await requireWorkspace(db, input.id);
-      const manager = await resolveUser(db, input.id, input.manager, 'manager');
-      const teammate = await resolveUser(db, input.id, input.teammate, 'teammate');
-      const result = await unassignTeammate(db, operatorPrincipal(input.id), manager, teammate);
-      print(output, result, () => `Removed ${input.teammate} from the teammates of ${input.manager}.`);
-    },
-  }),
+  teammateCommand('assign', 'assign a teammate to a manager (the manager approves their time)', assignTeammate, (t, m) => `Assigned ${t} as a teammate of ${m}.`),
+  teammateCommand('unassign', 'remove a teammate from a manager', unassignTeammate, (t, m) => `Removed ${t} from the teammates of ${m}.`),
   admin({
     name: 'admin teammate list',
     usage: '--workspace ID [--manager ID|EMAIL]',

@@ -3,7 +3,6 @@ import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { isIsoDate } from '../time/workspace-time.ts';
-import { getWorkspace } from '../modules/workspace/settings/service.ts';
 import { presentTask } from '../modules/catalog/tasks/presenter.ts';
 import { NEW_TASK, applyTaskInput, type TaskInput } from '../modules/catalog/tasks/rules.ts';
 import { createTask, listTasks, resolveTask, updateTask } from '../modules/catalog/tasks/service.ts';
@@ -17,7 +16,7 @@ import { validateProjectAssignmentInput, type ProjectAssignmentInput } from '../
 import {
   addProjectAssignment,
   listProjectAssignments,
-  removeProjectAssignment,
+  deleteProjectUserAssignment,
   updateProjectAssignment,
 } from '../modules/catalog/project-assignments/service.ts';
 import { operatorPrincipal } from '../access/operator.ts';
@@ -26,6 +25,7 @@ import { str, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, withMoney } from './output.ts';
 import { formatMoney } from '../money.ts';
 import { bool, required, workspaceOption } from './options.ts';
+import { requireWorkspace, resolveUser } from './lookups.ts';
 
 /**
  * `sheaf admin task|rate|assignment ...`: the operator's commands for workspace
@@ -212,29 +212,6 @@ async function rateCurrency(db: Kysely<DB>, id: string, projectId: string | unde
     .where('p.id', '=', projectId.toLowerCase())
     .executeTakeFirst();
   return row?.currency ?? currency;
-}
-
-async function requireWorkspace(db: Kysely<DB>, id: string) {
-  try {
-    return await getWorkspace(db, id);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'not_found') {
-      throw new ApiError('not_found', `No workspace with id ${id} (see "sheaf admin workspace list").`, { field: 'workspace' });
-    }
-    throw err;
-  }
-}
-
-async function resolveUser(db: Kysely<DB>, companyId: string, ref: string): Promise<string> {
-  const row = await db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select('u.id')
-    .where('m.company_id', '=', companyId)
-    .where(isId(ref) ? 'u.id' : 'u.email', '=', ref.trim().toLowerCase())
-    .executeTakeFirst();
-  if (!row) throw new ApiError('not_found', `No member '${ref}' in this workspace (see "sheaf admin user list").`, { field: 'user' });
-  return row.id;
 }
 
 async function resolveTaskId(db: Kysely<DB>, companyId: string, ref: string): Promise<string> {
@@ -499,7 +476,7 @@ const commands = [
     async run({ db, output }, { id, project, user }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user);
-      const removed = await removeProjectAssignment(db, operatorPrincipal(id), project, userId).catch(explainNotFound);
+      const removed = await deleteProjectUserAssignment(db, operatorPrincipal(id), project, userId).catch(explainNotFound);
       print(output, { ...removed, removed: true }, () => `Removed ${user} from project ${project}.`);
     },
   }),

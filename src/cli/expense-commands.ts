@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/types.ts';
 import { operatorPrincipal } from '../access/operator.ts';
 import { ApiError } from '../errors.ts';
-import { getWorkspace } from '../modules/workspace/settings/service.ts';
 import { applyCategoryInput, type CategoryInput, type CategoryState } from '../modules/tracking/expense-categories/rules.ts';
 import {
   createCategory,
@@ -15,6 +12,7 @@ import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, withMoney } from './output.ts';
 import { bool, required, workspaceOption } from './options.ts';
+import { requireWorkspace } from './lookups.ts';
 
 /**
  * `sheaf admin expense-category create|update|list`: the operator's commands
@@ -92,17 +90,6 @@ function optionError(err: unknown): never {
     }
   }
   throw err;
-}
-
-async function requireWorkspace(db: Kysely<DB>, id: string) {
-  try {
-    return await getWorkspace(db, id);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'not_found') {
-      throw new ApiError('not_found', `No workspace with id ${id} (see "sheaf admin workspace list").`, { field: 'workspace' });
-    }
-    throw err;
-  }
 }
 
 // ---------------------------------------------------------------- commands

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { invoicesEveryProject, mayCloseInvoices, mayDeleteInvoices, mayInvoiceTrackedTime, mayUseInvoices } from '../../../access/invoices.ts';
-import { actingUserId } from '../../../access/operator.ts';
+import { actingUserId, auditActor } from '../../../access/operator.ts';
 import type { DB, InvoiceState, PaymentTerms } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
@@ -138,8 +138,6 @@ export const UPDATABLE_FIELDS = [
   'service_period_end',
   'line_items',
 ] as const;
-
-const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
 
 /** A unique-index race that slipped past the numbering lock still ends as the 409 it is. */
 function mapConstraintError(err: unknown, number: string | undefined): never {
@@ -368,7 +366,7 @@ async function createOrPreview(db: Kysely<DB>, p: Principal, input: CreateInput,
       const created = await loadInvoice(trx, p.companyId, id);
       assertAmountsInRange(created.row, created.lines);
       const number = await assignNumber(trx, p.companyId, id, requested, now);
-      await audit(trx, { ...actorOf(p), action: 'invoice.created', subjectType: 'invoice', subjectId: id, details: { number, ...details } });
+      await audit(trx, { ...auditActor(p), action: 'invoice.created', subjectType: 'invoice', subjectId: id, details: { number, ...details } });
       const body = (await loadInvoice(trx, p.companyId, id)).body;
       if (preview) throw new PreviewRollback(body);
       return body;
@@ -437,7 +435,7 @@ export async function updateInvoice(
       if (!changed) return current.body;
       await touchInvoice(trx, p.companyId, row.id, changes, now);
       await audit(trx, {
-        ...actorOf(p),
+        ...auditActor(p),
         action: 'invoice.updated',
         subjectType: 'invoice',
         subjectId: row.id,
@@ -539,7 +537,7 @@ export async function deleteInvoice(db: Kysely<DB>, p: Principal, id: string, { 
     const released = await releaseBilled(trx, p.companyId, current.row.id, now);
     await deleteInvoiceRow(trx, p.companyId, current.row.id);
     await audit(trx, {
-      ...actorOf(p),
+      ...auditActor(p),
       action: 'invoice.deleted',
       subjectType: 'invoice',
       subjectId: current.row.id,

@@ -58,8 +58,6 @@ function viewOf(p: Principal, project: ProjectRow): UserAssignmentView {
   return { rates: maySeeRates(p), budget: maySeeBudget(p, project, ownAssignment(project)) };
 }
 
-const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
-
 /** The project, visible to the caller (else 404) and managed by them (else 403). */
 async function managedProjectOrThrow(trx: Tx, p: Principal, projectId: string) {
   const project = isId(projectId) ? await findProject(trx, p.companyId, { principal: p }, projectId) : undefined;
@@ -170,19 +168,17 @@ export async function createProjectUserAssignment(
       const day = await workspaceToday(trx, p.companyId, now);
       // A rate given with the assignment prices all the person's work on the project, whatever its date.
       const rateSet = rate ? await applyRate(trx, p.companyId, project.id, member.user_id, rate, FROM_THE_START) : null;
-      await audit(trx, {
-        ...actorOf(p),
-        action: 'project_assignment.created',
-        subjectType: 'project',
-        subjectId: project.id,
-        details: { user_id: member.user_id, ...columns, rate: rateSet },
-      });
+      await auditAssignment(trx, p, 'created', project.id, { user_id: member.user_id, ...columns, rate: rateSet });
       return { row: await assignmentOrThrow(trx, p.companyId, project.id, member.user_id, day), view: viewOf(p, project) };
     });
   } catch (err) {
     if ((err as { code?: string })?.code === '23505') throw alreadyAssigned();
     throw err;
   }
+}
+
+function auditAssignment(trx: Tx, p: Principal, change: 'created' | 'updated' | 'removed', projectId: string, details: object) {
+  return audit(trx, { ...auditActor(p), action: `project_assignment.${change}`, subjectType: 'project', subjectId: projectId, details: { ...details } });
 }
 
 const alreadyAssigned = () =>
@@ -218,31 +214,23 @@ export function updateProjectUserAssignment(
     const rateSet = rate ? await applyRate(trx, p.companyId, project.id, userId, rate, day) : null;
     if (Object.keys(changed).length > 0 || rateSet) {
       await updateUserAssignmentColumns(trx, p.companyId, project.id, userId, changed, now);
-      await audit(trx, {
-        ...actorOf(p),
-        action: 'project_assignment.updated',
-        subjectType: 'project',
-        subjectId: project.id,
-        details: { user_id: userId, changes: changed, rate: rateSet },
-      });
+      await auditAssignment(trx, p, 'updated', project.id, { user_id: userId, changes: changed, rate: rateSet });
     }
     return { row: await assignmentOrThrow(trx, p.companyId, project.id, userId, day), view: viewOf(p, project) };
   });
 }
 
-/** Removes an assignment (its rate history stays); the person loses sight of the project on their next request. */
+/**
+ * Removes an assignment (its rate history stays); the person loses sight of the
+ * project on their next request. The route and `sheaf admin assignment remove`.
+ */
 export function deleteProjectUserAssignment(db: Kysely<DB>, p: Principal, projectId: string, userId: string) {
   return withTenant(db, p.companyId, async (trx) => {
     const project = await managedProjectOrThrow(trx, p, projectId);
     const removed = isId(userId) && (await deleteUserAssignment(trx, p.companyId, project.id, userId));
     if (!removed) throw notFound('project assignment');
-    await audit(trx, {
-      ...actorOf(p),
-      action: 'project_assignment.removed',
-      subjectType: 'project',
-      subjectId: project.id,
-      details: { user_id: userId },
-    });
+    await auditAssignment(trx, p, 'removed', project.id, { user_id: userId });
+    return { project_id: project.id, user_id: userId };
   });
 }
 
@@ -297,13 +285,7 @@ export function addProjectAssignment(db: Kysely<DB>, p: Principal, projectId: st
       now,
     );
     if (!inserted) throw conflict('The member is already assigned to this project; change it with "assignment update".');
-    await audit(trx, {
-      ...auditActor(p),
-      action: 'project_assignment.created',
-      subjectType: 'project',
-      subjectId: project.id,
-      details: { user_id: member.user_id, ...input, budget: budget ?? null },
-    });
+    await auditAssignment(trx, p, 'created', project.id, { user_id: member.user_id, ...input, budget: budget ?? null });
     return (await findWorkspaceAssignment(trx, companyId, project.id, member.user_id))!;
   });
 }
@@ -336,33 +318,8 @@ export function updateProjectAssignment(
     if (budget !== undefined && !sameDecimal(budget, current.budget)) changes.budget = budget;
     if (Object.keys(changes).length === 0) return current;
     await updateUserAssignmentColumns(trx, companyId, project.id, member.user_id, changes, now);
-    await audit(trx, {
-      ...auditActor(p),
-      action: 'project_assignment.updated',
-      subjectType: 'project',
-      subjectId: project.id,
-      details: { user_id: member.user_id, changes },
-    });
+    await auditAssignment(trx, p, 'updated', project.id, { user_id: member.user_id, changes });
     return (await findWorkspaceAssignment(trx, companyId, project.id, member.user_id))!;
-  });
-}
-
-/** Removes an assignment: the member loses sight of the project on their next request. */
-export function removeProjectAssignment(db: Kysely<DB>, p: Principal, projectId: string, userId: string) {
-  const companyId = p.companyId;
-  return withTenant(db, companyId, async (trx) => {
-    const project = await managedProjectOrThrow(trx, p, projectId);
-    const member = await assigneeOrThrow(trx, companyId, userId);
-    const removed = await deleteUserAssignment(trx, companyId, project.id, member.user_id);
-    if (!removed) throw notFound('project assignment');
-    await audit(trx, {
-      ...auditActor(p),
-      action: 'project_assignment.removed',
-      subjectType: 'project',
-      subjectId: project.id,
-      details: { user_id: member.user_id },
-    });
-    return { project_id: project.id, user_id: member.user_id };
   });
 }
 
