@@ -29,10 +29,11 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { newId } from '../src/ids.ts';
 import { pullBackup, verifyBackup } from '../src/cli/backup-client.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const MiB = 1024 * 1024;
@@ -68,8 +69,8 @@ async function driver() {
   try {
     await migrate(database.db);
     const company = await createWorkspace(database.db, { name: 'Backup bench' });
-    const owner = await createMember(database.db, company.id, { email: `owner.${schema}@bench.example`, first_name: 'Olive', role: 'owner' });
-    const { secret } = await createKey(database.db, company.id, { userId: owner.user_id, kind: 'integration' });
+    const owner = await createMember(database.db, operatorPrincipal(company.id), { email: `owner.${schema}@bench.example`, first_name: 'Olive', role: 'owner' });
+    const { secret } = await createKey(database.db, operatorPrincipal(company.id), { userId: owner.user_id, kind: 'integration' });
     const clientId = newId();
     const projectId = newId();
     const taskId = newId();

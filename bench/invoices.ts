@@ -23,8 +23,9 @@ import { newId } from '../src/ids.ts';
 import { loadInvoiceDocument, renderInvoicePdf } from '../src/modules/billing/invoices/pdf.ts';
 import { withTenant } from '../src/db/tenant.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 const { values } = parseArgs({ options: { entries: { type: 'string' }, lines: { type: 'string' }, runs: { type: 'string' } } });
 const ENTRIES = Number(values.entries ?? 10_000);
@@ -40,8 +41,8 @@ try {
   await migrate(db);
   const company = await createWorkspace(db, { name: 'Bench Studio', address: '1 Bench Road\nBerlin', currency: 'EUR', rounding: 'up', rounding_minutes: 15 });
   const c = company.id;
-  const owner = await createMember(db, c, { email: `owner-${schema}@example.com`, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
-  const { secret } = await createKey(db, c, { userId: owner.user_id, kind: 'integration' });
+  const owner = await createMember(db, operatorPrincipal(c), { email: `owner-${schema}@example.com`, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
+  const { secret } = await createKey(db, operatorPrincipal(c), { userId: owner.user_id, kind: 'integration' });
   const headers = { authorization: `Bearer ${secret}`, 'service-account-id': c };
   const clientId = newId();
   await db.insertInto('clients').values({ company_id: c, id: clientId, name: 'Globex', address: '2 Side Road' }).execute();

@@ -21,8 +21,9 @@ import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 const url = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
@@ -58,13 +59,13 @@ async function median(fn: () => Promise<void>): Promise<number> {
 try {
   await migrate(db);
   const company = await createWorkspace(db, { name: 'Bench' });
-  const manager = await createMember(db, company.id, {
+  const manager = await createMember(db, operatorPrincipal(company.id), {
     email: `manager.${randomBytes(3).toString('hex')}@example.com`,
     first_name: 'Mana',
     role: 'manager',
     permissions: ['view_billable_rates', 'view_internal_costs'],
   });
-  const { secret } = await createKey(db, company.id, { userId: manager.user_id, kind: 'integration' });
+  const { secret } = await createKey(db, operatorPrincipal(company.id), { userId: manager.user_id, kind: 'integration' });
   const headers = { authorization: `Bearer ${secret}`, 'service-account-id': company.id };
 
   const clients = Array.from({ length: 50 }, (_, i) => ({ company_id: company.id, id: newId(), name: `Client ${i}` }));

@@ -39,9 +39,10 @@ import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { dropSchema, table } from './harness.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -251,7 +252,7 @@ async function main() {
     const db = database.db;
     await migrate(db);
     const company = await createWorkspace(db, { name: 'Export Works' });
-    const owner = await createMember(db, company.id, { email: `owner.${schema}@bench.example`, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
+    const owner = await createMember(db, operatorPrincipal(company.id), { email: `owner.${schema}@bench.example`, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
 
     const seeder = new pg.Client({ connectionString: databaseUrl, options: `-c TimeZone=UTC -c search_path=${schema}` });
     await seeder.connect();

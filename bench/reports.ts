@@ -54,8 +54,9 @@ import type { DB } from '../src/db/types.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { projectBudgetRows, uninvoicedRows } from '../src/modules/reports/reports/queries.ts';
 import { monthOf } from '../src/modules/reports/reports/rules.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -329,8 +330,8 @@ try {
   const db = database.db;
   await migrate(db);
   const company = await createWorkspace(db, { name: 'Bench Reports' });
-  const owner = await createMember(db, company.id, { email: `owner.${schema}@bench.example`, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
-  const { secret } = await createKey(db, company.id, { userId: owner.user_id, kind: 'integration' });
+  const owner = await createMember(db, operatorPrincipal(company.id), { email: `owner.${schema}@bench.example`, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
+  const { secret } = await createKey(db, operatorPrincipal(company.id), { userId: owner.user_id, kind: 'integration' });
   const headers = { authorization: `Bearer ${secret}`, 'service-account-id': company.id };
   const today = new Date().toISOString().slice(0, 10);
   const from = iso(Date.parse(today) - 364 * DAY);

@@ -19,9 +19,10 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import type { DriverMessage, ServerMessage } from './protocol.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 const HOST = '127.0.0.1';
 
@@ -68,13 +69,13 @@ async function main() {
   await migrate(db);
 
   const company = await createWorkspace(db, { name: 'Bench Works' });
-  const owner = await createMember(db, company.id, {
+  const owner = await createMember(db, operatorPrincipal(company.id), {
     email: `owner.${schema}@bench.example`,
     first_name: 'Olive',
     last_name: 'Owner',
     role: 'owner',
   });
-  const { secret } = await createKey(db, company.id, { userId: owner.user_id, kind: 'integration' });
+  const { secret } = await createKey(db, operatorPrincipal(company.id), { userId: owner.user_id, kind: 'integration' });
 
   const sheaf = await buildApp({ config, db });
   servers.push(sheaf);

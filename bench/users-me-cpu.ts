@@ -17,7 +17,8 @@ const { loadConfig } = await load('src/config.ts');
 const { openDatabase } = await load('src/db/database.ts');
 const { migrate } = await load('src/db/migrate.ts');
 const { createWorkspace } = await load('src/modules/workspace/settings/service.ts');
-const { createMember } = await load('src/modules/people/users/admin-service.ts');
+const { createMember } = await load('src/modules/people/users/service.ts');
+const { operatorPrincipal } = await load('src/access/operator.ts');
 const { createKey } = await load('src/modules/people/credentials/service.ts');
 
 const schema = `sheaf_bench_${Math.random().toString(36).slice(2, 8)}`;
@@ -27,8 +28,8 @@ try {
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '10000000', WEB_DIST: 'off' }, { dataDir: null });
   const app = await buildApp({ config, db: database.db });
   const company = await createWorkspace(database.db, { name: 'Bench' });
-  const owner = await createMember(database.db, company.id, { email: 'bench@example.com', first_name: 'Bench', role: 'owner' });
-  const { secret } = await createKey(database.db, company.id, { userId: owner.user_id, kind: 'integration' });
+  const owner = await createMember(database.db, operatorPrincipal(company.id), { email: 'bench@example.com', first_name: 'Bench', role: 'owner' });
+  const { secret } = await createKey(database.db, operatorPrincipal(company.id), { userId: owner.user_id, kind: 'integration' });
   const headers = { authorization: `Bearer ${secret}`, 'service-account-id': company.id };
   const run = async (n: number) => {
     for (let i = 0; i < n; i += 16) {

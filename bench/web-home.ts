@@ -47,9 +47,10 @@ import { prepareWebApp, WEB_ROOT } from '../src/cli/web-build.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { newId } from '../src/ids.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { addDays, mondayOf, seedWeekData } from './web-seed.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -136,7 +137,7 @@ async function seed() {
   }
   await sql`analyze`.execute(db);
   const empty = await createWorkspace(db, { name: 'Bench empty' });
-  const emptyOwner = await createMember(db, empty.id, { email: `empty.${randomBytes(3).toString('hex')}@example.com`, first_name: 'Emma', last_name: 'Empty', role: 'owner' });
+  const emptyOwner = await createMember(db, operatorPrincipal(empty.id), { email: `empty.${randomBytes(3).toString('hex')}@example.com`, first_name: 'Emma', last_name: 'Empty', role: 'owner' });
   const now = new Date();
   const token = async (userId: string, companyId: string) => (await createSession(db, { userId, companyId, now })).token;
   return {

@@ -11,8 +11,9 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import { migrate } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 const TASKS = 12;
 const CLIENTS = 40;
@@ -47,8 +48,8 @@ export async function seedWeekData(db: Kysely<DB>, o: WeekDataOptions) {
   await migrate(db);
   const company = await createWorkspace(db, { name: 'Bench week' });
   const tag = randomBytes(3).toString('hex');
-  const owner = await createMember(db, company.id, { email: `owner.${tag}@example.com`, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
-  const member = await createMember(db, company.id, { email: `mia.${tag}@example.com`, first_name: 'Mia', last_name: 'Member', role: 'member' });
+  const owner = await createMember(db, operatorPrincipal(company.id), { email: `owner.${tag}@example.com`, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
+  const member = await createMember(db, operatorPrincipal(company.id), { email: `mia.${tag}@example.com`, first_name: 'Mia', last_name: 'Member', role: 'member' });
   const c = company.id;
   const clients = Array.from({ length: CLIENTS }, (_, i) => ({ company_id: c, id: newId(), name: `Client ${String(i).padStart(2, '0')}` }));
   await insertChunks('clients', clients);

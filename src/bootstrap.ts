@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
 import { countWorkspaces } from './modules/workspace/settings/service.ts';
 import { provisionWorkspace } from './provisioning.ts';
-import { createMember } from './modules/people/users/admin-service.ts';
+import { operatorPrincipal } from './access/operator.ts';
+import { createMember } from './modules/people/users/service.ts';
 import { FIRST_OWNER_EMAIL } from './modules/people/users/email.ts';
 import { createKey } from './modules/people/credentials/service.ts';
 import { issueLink, LINK_LIFETIME_MS } from './auth/one-time-links.ts';
@@ -29,13 +30,14 @@ export const FIRST_WORKSPACE_NAME = 'My workspace';
 export async function bootstrapEmbedded(db: Kysely<DB>, now: Date = new Date()): Promise<FirstStart | null> {
   if ((await countWorkspaces(db)) > 0) return null;
   const company = await provisionWorkspace(db, { name: FIRST_WORKSPACE_NAME });
-  const owner = await createMember(db, company.id, {
+  const operator = operatorPrincipal(company.id);
+  const owner = await createMember(db, operator, {
     email: FIRST_OWNER_EMAIL,
     first_name: 'Workspace',
     last_name: 'Owner',
     role: 'owner',
   });
-  const { secret, credential } = await createKey(db, company.id, { userId: owner.user_id, kind: 'integration', name: 'first start' });
+  const { secret, credential } = await createKey(db, operator, { userId: owner.user_id, kind: 'integration', name: 'first start' });
   const signInToken = await issueLink(db, owner.user_id, 'sign_in', now);
   return {
     workspace_id: company.id,

@@ -3,8 +3,9 @@ import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { loadConfig } from '../src/config.ts';
 import { newId } from '../src/ids.ts';
 import { createKey, revokeKey, rotateKey, ROTATION_OVERLAP_MS } from '../src/modules/people/credentials/service.ts';
-import { createMember, deactivateMember, updateMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember, deactivateMember, updateMember } from '../src/modules/people/users/service.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, issueKey, request, type Caller, type TestContext } from './helpers.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 const ME = { method: 'GET' as const, url: '/api/v2/users/me' };
 
@@ -70,13 +71,13 @@ describe('API key authentication', () => {
   it('revocation takes effect on the next request', async () => {
     const caller = await addMember(ctx.db, owner.companyId, { role: 'member' });
     expect((await request(ctx.app, caller, ME)).statusCode).toBe(200);
-    await revokeKey(ctx.db, owner.companyId, caller.keyId, ctx.clock.now());
+    await revokeKey(ctx.db, operatorPrincipal(owner.companyId), caller.keyId, ctx.clock.now());
     expectError(await request(ctx.app, caller, ME), 401, 'unauthorized');
   });
 
   it('a rotated key keeps working for 15 minutes, then stops; the new key works', async () => {
     const caller = await addMember(ctx.db, owner.companyId, { role: 'member', keyKind: 'personal' });
-    const rotated = await rotateKey(ctx.db, owner.companyId, caller.keyId, ctx.clock.now());
+    const rotated = await rotateKey(ctx.db, operatorPrincipal(owner.companyId), caller.keyId, ctx.clock.now());
     const fresh = { ...caller, headers: { ...caller.headers, authorization: `Bearer ${rotated.secret}` } };
     expect((await request(ctx.app, caller, ME)).statusCode).toBe(200);
     expect((await request(ctx.app, fresh, ME)).statusCode).toBe(200);
@@ -89,45 +90,45 @@ describe('API key authentication', () => {
 
   it('revoking during the rotation handover kills the previous key too', async () => {
     const caller = await addMember(ctx.db, owner.companyId, { role: 'member', keyKind: 'personal' });
-    const rotated = await rotateKey(ctx.db, owner.companyId, caller.keyId, ctx.clock.now());
+    const rotated = await rotateKey(ctx.db, operatorPrincipal(owner.companyId), caller.keyId, ctx.clock.now());
     const fresh = { ...caller, headers: { ...caller.headers, authorization: `Bearer ${rotated.secret}` } };
-    await revokeKey(ctx.db, owner.companyId, rotated.credential.id, ctx.clock.now());
+    await revokeKey(ctx.db, operatorPrincipal(owner.companyId), rotated.credential.id, ctx.clock.now());
     expectError(await request(ctx.app, fresh, ME), 401, 'unauthorized');
     expectError(await request(ctx.app, caller, ME), 401, 'unauthorized');
   });
 
   it('a deactivated user is refused on the next request, and admitted again after reactivation', async () => {
     const caller = await addMember(ctx.db, owner.companyId, { role: 'member' });
-    await deactivateMember(ctx.db, owner.companyId, caller.userId);
+    await deactivateMember(ctx.db, operatorPrincipal(owner.companyId), caller.userId);
     expectError(await request(ctx.app, caller, ME), 401, 'unauthorized');
-    await updateMember(ctx.db, owner.companyId, caller.userId, { is_active: true });
+    await updateMember(ctx.db, operatorPrincipal(owner.companyId), caller.userId, { is_active: true });
     expect((await request(ctx.app, caller, ME)).statusCode).toBe(200);
   });
 
   it('role changes apply on the next request', async () => {
     const caller = await addMember(ctx.db, owner.companyId, { role: 'member' });
     expect((await request(ctx.app, caller, ME)).json().roles).toEqual(['member']);
-    await updateMember(ctx.db, owner.companyId, caller.userId, { role: 'administrator' });
+    await updateMember(ctx.db, operatorPrincipal(owner.companyId), caller.userId, { role: 'administrator' });
     expect((await request(ctx.app, caller, ME)).json().roles).toEqual(['administrator']);
   });
 
   it('a client membership gets 403 on a general credential', async () => {
     const caller = await addMember(ctx.db, owner.companyId, { role: 'member' });
-    await updateMember(ctx.db, owner.companyId, caller.userId, { role: 'client' });
+    await updateMember(ctx.db, operatorPrincipal(owner.companyId), caller.userId, { role: 'client' });
     expectError(await request(ctx.app, caller, ME), 403, 'forbidden');
     expectError(await request(ctx.app, caller, { method: 'GET', url: '/api/v2/users' }), 403, 'forbidden');
   });
 
   it('clients and agents cannot hold personal keys; one live personal key per user', async () => {
-    const client = await createMember(ctx.db, owner.companyId, { email: `c.${newId()}@example.com`, first_name: 'C', role: 'client' });
-    await expect(createKey(ctx.db, owner.companyId, { userId: client.user_id, kind: 'personal' })).rejects.toMatchObject({ statusCode: 400 });
-    await expect(createKey(ctx.db, owner.companyId, { userId: client.user_id, kind: 'integration' })).rejects.toMatchObject({ statusCode: 400 });
-    const agent = await createMember(ctx.db, owner.companyId, { email: `a.${newId()}@example.com`, first_name: 'Bot', user_type: 'agent' });
-    await expect(createKey(ctx.db, owner.companyId, { userId: agent.user_id, kind: 'personal' })).rejects.toMatchObject({ statusCode: 400 });
+    const client = await createMember(ctx.db, operatorPrincipal(owner.companyId), { email: `c.${newId()}@example.com`, first_name: 'C', role: 'client' });
+    await expect(createKey(ctx.db, operatorPrincipal(owner.companyId), { userId: client.user_id, kind: 'personal' })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(createKey(ctx.db, operatorPrincipal(owner.companyId), { userId: client.user_id, kind: 'integration' })).rejects.toMatchObject({ statusCode: 400 });
+    const agent = await createMember(ctx.db, operatorPrincipal(owner.companyId), { email: `a.${newId()}@example.com`, first_name: 'Bot', user_type: 'agent' });
+    await expect(createKey(ctx.db, operatorPrincipal(owner.companyId), { userId: agent.user_id, kind: 'personal' })).rejects.toMatchObject({ statusCode: 400 });
     const agentKey = await issueKey(ctx.db, owner.companyId, agent.user_id, agent.email, 'integration');
     expect((await request(ctx.app, agentKey, ME)).json().user_type).toBe('agent');
     const person = await addMember(ctx.db, owner.companyId, { keyKind: 'personal' });
-    await expect(createKey(ctx.db, owner.companyId, { userId: person.userId, kind: 'personal' })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(createKey(ctx.db, operatorPrincipal(owner.companyId), { userId: person.userId, kind: 'personal' })).rejects.toMatchObject({ statusCode: 409 });
   });
 
   it('stores only a hash of the key', async () => {

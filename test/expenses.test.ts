@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import {
   assign,
   insertApprovedTime,
@@ -11,6 +11,7 @@ import {
   type ExpenseWorkspace,
 } from './fixtures/expenses-catalog.ts';
 import { addMember, createTestContext, request, type Caller, type TestContext } from './helpers.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 /**
  * Expenses (spec: Expense, Expenses endpoints; issue 4 items 6 and 7): create
@@ -388,7 +389,7 @@ describe('who may record expenses for whom (issue 4 item 7)', () => {
   });
 
   it('the person must be an active internal member of the workspace (400 naming user_id)', async () => {
-    const client = await createMember(ctx.db, w.companyId, { email: `client.${newId()}@example.com`, first_name: 'Cli', role: 'client' });
+    const client = await createMember(ctx.db, operatorPrincipal(w.companyId), { email: `client.${newId()}@example.com`, first_name: 'Cli', role: 'client' });
     const gone = await addMember(ctx.db, w.companyId, { role: 'member' });
     await ctx.db.updateTable('memberships').set({ is_active: false }).where('company_id', '=', w.companyId).where('user_id', '=', gone.userId).execute();
     for (const userId of [client.user_id, gone.userId, foreign.member.userId, newId(), 'bob']) {

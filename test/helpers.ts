@@ -11,9 +11,10 @@ import { openDatabase, type Database, type DatabaseOptions } from '../src/db/dat
 import { migrate } from '../src/db/migrate.ts';
 import type { CredentialKind, DB, ManagerPermission, Role, UserType } from '../src/db/types.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 /**
  * Test database: in-memory PGlite by default; with DATABASE_URL set, a fresh
@@ -139,7 +140,7 @@ export interface MemberOptions {
 
 /** Adds a member with a key of the given kind (full-access by default) and returns ready-made headers. */
 export async function addMember(db: Kysely<DB>, companyId: string, options: MemberOptions = {}): Promise<Caller> {
-  const member = await createMember(db, companyId, {
+  const member = await createMember(db, operatorPrincipal(companyId), {
     email: options.email ?? uniqueEmail(options.role ?? 'member'),
     first_name: options.firstName ?? 'Test',
     last_name: options.lastName ?? (options.role ?? 'member'),
@@ -158,7 +159,7 @@ export async function issueKey(
   email: string,
   kind: CredentialKind,
 ): Promise<Caller> {
-  const { secret, credential } = await createKey(db, companyId, { userId, kind });
+  const { secret, credential } = await createKey(db, operatorPrincipal(companyId), { userId, kind });
   return {
     userId,
     companyId,

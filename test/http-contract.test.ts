@@ -4,8 +4,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { etagOf, checkIfMatch } from '../src/http/etag.ts';
-import { updateMember } from '../src/modules/people/users/admin-service.ts';
+import { updateMember } from '../src/modules/people/users/service.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, request, type Caller, type TestContext } from './helpers.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 /**
  * The cross-cutting HTTP contract, exercised through a test-only route that
@@ -257,7 +258,7 @@ describe('HTTP contract', () => {
       const caller = await addMember(ctx.db, owner.companyId, { role: 'member' });
       const key = `perm-${Date.now()}`;
       await post(caller, { name: 'a' }, { 'idempotency-key': key });
-      await updateMember(ctx.db, owner.companyId, caller.userId, { role: 'administrator' });
+      await updateMember(ctx.db, operatorPrincipal(owner.companyId), caller.userId, { role: 'administrator' });
       const res = await post(caller, { name: 'a' }, { 'idempotency-key': key });
       expect(res.statusCode).toBe(409);
       expectShape(res, 'idempotency_permission_changed');

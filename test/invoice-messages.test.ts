@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
 import { newId } from '../src/ids.ts';
 import { loadConfig } from '../src/config.ts';
-import { transitionInvoiceForAdmin } from '../src/modules/billing/invoices/admin-service.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
+import { transitionInvoice } from '../src/modules/billing/invoices/service.ts';
 import { invoiceRenderers } from '../src/modules/billing/invoices/pdf.ts';
 import { createSmtpTransport } from '../src/outbox/mailer.ts';
 import { deliverDueMessages } from '../src/outbox/worker.ts';
@@ -266,7 +267,7 @@ describe('states', () => {
     expect(resend.statusCode).toBe(201);
     const after = (await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}`)).json();
     expect(after.state).toBe('open');
-    await transitionInvoiceForAdmin(ctx.db, w.companyId, inv.id, 'mark-paid', { now: ctx.clock.now() });
+    await transitionInvoice(ctx.db, operatorPrincipal(w.companyId), inv.id, 'mark-paid', { now: ctx.clock.now() });
     const paid = await send(inv.id);
     expect(paid.statusCode).toBe(409);
     expect(paid.json()).toMatchObject({ error: 'conflict', state: 'paid' });
@@ -281,7 +282,7 @@ describe('states', () => {
     expect(reminder.statusCode).toBe(201);
     expect(reminder.json().subject).toMatch(/^Reminder: invoice .* from Acme Studio is (over)?due$/);
     expect(reminder.json().body).toContain('€200.00 remains to be paid');
-    await transitionInvoiceForAdmin(ctx.db, w.companyId, inv.number, 'mark-paid', { now: ctx.clock.now() });
+    await transitionInvoice(ctx.db, operatorPrincipal(w.companyId), inv.number, 'mark-paid', { now: ctx.clock.now() });
     expect((await send(inv.id, { event_type: 'reminder' })).statusCode).toBe(409);
   });
 
@@ -290,7 +291,7 @@ describe('states', () => {
     expect((await send(inv.id, { event_type: 'thank_you' })).statusCode).toBe(409);
     await send(inv.id);
     expect((await send(inv.id, { event_type: 'thank_you' })).statusCode).toBe(409);
-    const paid = await transitionInvoiceForAdmin(ctx.db, w.companyId, inv.id, 'mark-paid', { now: ctx.clock.now(), paidDate: '2026-03-20' });
+    const paid = await transitionInvoice(ctx.db, operatorPrincipal(w.companyId), inv.id, 'mark-paid', { now: ctx.clock.now(), paidDate: '2026-03-20' });
     expect(paid).toMatchObject({ state: 'paid', paid_amount: 200, due_amount: 0 });
     expect(paid.paid_at).not.toBeNull();
     const thanks = await send(inv.id, { event_type: 'thank_you' });
@@ -304,20 +305,20 @@ describe('states', () => {
 
   it('closed and voided invoices take no messages; the operator transitions need an open invoice', async () => {
     const a = await draft();
-    await expect(transitionInvoiceForAdmin(ctx.db, w.companyId, a.id, 'close', { now: ctx.clock.now() })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(transitionInvoice(ctx.db, operatorPrincipal(w.companyId), a.id, 'close', { now: ctx.clock.now() })).rejects.toMatchObject({ statusCode: 409 });
     await send(a.id);
-    expect((await transitionInvoiceForAdmin(ctx.db, w.companyId, a.id, 'close', { now: ctx.clock.now() })).state).toBe('closed');
+    expect((await transitionInvoice(ctx.db, operatorPrincipal(w.companyId), a.id, 'close', { now: ctx.clock.now() })).state).toBe('closed');
     const b = await draft();
     await send(b.id);
-    expect((await transitionInvoiceForAdmin(ctx.db, w.companyId, b.id, 'void', { now: ctx.clock.now() })).state).toBe('voided');
+    expect((await transitionInvoice(ctx.db, operatorPrincipal(w.companyId), b.id, 'void', { now: ctx.clock.now() })).state).toBe('voided');
     for (const id of [a.id, b.id]) {
       for (const event_type of ['send', 'reminder', 'thank_you']) {
         expect((await send(id, { event_type })).statusCode, event_type).toBe(409);
       }
     }
-    await expect(transitionInvoiceForAdmin(ctx.db, w.companyId, 'no-such-number', 'void', { now: ctx.clock.now() })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(transitionInvoice(ctx.db, operatorPrincipal(w.companyId), 'no-such-number', 'void', { now: ctx.clock.now() })).rejects.toMatchObject({ statusCode: 404 });
     const other = await makeInvoiceWorkspace(ctx.db);
-    await expect(transitionInvoiceForAdmin(ctx.db, other.companyId, a.id, 'void', { now: ctx.clock.now() })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(transitionInvoice(ctx.db, operatorPrincipal(other.companyId), a.id, 'void', { now: ctx.clock.now() })).rejects.toMatchObject({ statusCode: 404 });
   });
 
   it('records nothing when the state refuses the message', async () => {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import { setPassword } from '../src/modules/people/sessions/service.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { FIRST_OWNER_EMAIL } from '../src/modules/people/users/email.ts';
 import { issueLink } from '../src/auth/one-time-links.ts';
 import { newId } from '../src/ids.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 /**
  * Issue 21, item 3: a person's own profile under /web/api/profile (name,
@@ -260,7 +261,7 @@ describe('changing the e-mail address', () => {
   it('refuses an address another account has, in any workspace, with 409 that names no workspace, and sends nothing', async () => {
     const p = await person();
     const elsewhere = await createWorkspace(ctx.db, { name: 'Secret Client Ltd' });
-    const other = await createMember(ctx.db, elsewhere.id, { email: `taken.${unique()}@example.com`, first_name: 'Taken' });
+    const other = await createMember(ctx.db, operatorPrincipal(elsewhere.id), { email: `taken.${unique()}@example.com`, first_name: 'Taken' });
     const before = (await mails('email_change')).length;
     const res = await call(p.session, 'POST', '/web/api/profile/email', { email: other.email.toUpperCase() });
     expect(res.statusCode).toBe(409);
@@ -279,7 +280,7 @@ describe('changing the e-mail address', () => {
     const wanted = `wanted.${unique()}@example.com`;
     await call(p.session, 'POST', '/web/api/profile/email', { email: wanted });
     const token = await confirmationToken(wanted);
-    await createMember(ctx.db, companyId, { email: wanted, first_name: 'Quick' });
+    await createMember(ctx.db, operatorPrincipal(companyId), { email: wanted, first_name: 'Quick' });
     const res = await call(null, 'POST', '/web/api/profile/email/confirm', { token });
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toBe('email_taken');
@@ -365,7 +366,7 @@ describe('the first owner\'s first sign-in', () => {
   async function placeholderOwner() {
     // As the first start makes it (src/bootstrap.ts); one per installation, so removed again afterwards.
     const company = await createWorkspace(ctx.db, { name: 'My workspace' });
-    const owner = await createMember(ctx.db, company.id, { email: FIRST_OWNER_EMAIL, first_name: 'Workspace', last_name: 'Owner', role: 'owner' });
+    const owner = await createMember(ctx.db, operatorPrincipal(company.id), { email: FIRST_OWNER_EMAIL, first_name: 'Workspace', last_name: 'Owner', role: 'owner' });
     const session = await sessionFor(ctx.db, { userId: owner.user_id, companyId: company.id }, ctx.clock.now());
     return { id: owner.user_id, session };
   }

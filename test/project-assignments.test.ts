@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
 import { withTenant } from '../src/db/tenant.ts';
 import { rateHistory, rateOn } from '../src/modules/catalog/rates/service.ts';
-import { createMember, updateMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember, updateMember } from '../src/modules/people/users/service.ts';
 import { addMember, createTestContext, type Caller, type TestContext } from './helpers.ts';
 import { addDays, apiOf, assign, makeProjectWorkspace, uniqueName, workspaceTodayOf, type ProjectWorkspace } from './project-fixtures.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 /**
  * Project user assignments (/api/v2/projects/:id/user_assignments): who may
@@ -127,9 +128,9 @@ describe('POST /api/v2/projects/:id/user_assignments', () => {
 
   it('refuses (400 naming user_id) client memberships, deactivated members, unknown and other-workspace users', async () => {
     const p = await project();
-    const client = await createMember(ctx.db, ws.companyId, { email: `c.${newId()}@example.com`, first_name: 'C', role: 'client' });
+    const client = await createMember(ctx.db, operatorPrincipal(ws.companyId), { email: `c.${newId()}@example.com`, first_name: 'C', role: 'client' });
     const gone = await addMember(ctx.db, ws.companyId, { role: 'member' });
-    await updateMember(ctx.db, ws.companyId, gone.userId, { is_active: false });
+    await updateMember(ctx.db, operatorPrincipal(ws.companyId), gone.userId, { is_active: false });
     for (const userId of [client.user_id, gone.userId, other.member.userId, newId(), 'x']) {
       const res = await api(ws.owner, 'POST', url(p.id), { user_id: userId });
       expect(res.statusCode, userId).toBe(400);

@@ -3,7 +3,7 @@ import { etagOf } from '../src/http/etag.ts';
 import { newId } from '../src/ids.ts';
 import { withTenant } from '../src/db/tenant.ts';
 import { rateOn } from '../src/modules/catalog/rates/service.ts';
-import { createMember, updateMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember, updateMember } from '../src/modules/people/users/service.ts';
 import { addMember, createTestContext, type Caller, type TestContext } from './helpers.ts';
 import {
   addDays,
@@ -17,6 +17,7 @@ import {
   workspaceTodayOf,
   type ProjectWorkspace,
 } from './project-fixtures.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 /**
  * Projects: every rule of the spec's Project sections and issue 3 for every
@@ -290,8 +291,8 @@ describe('POST /api/v2/projects', () => {
 
     it('rejects an owner who is not an active internal member of the workspace', async () => {
       const inactive = await addMember(ctx.db, ws.companyId, { role: 'member' });
-      await updateMember(ctx.db, ws.companyId, inactive.userId, { is_active: false });
-      const client = await createMember(ctx.db, ws.companyId, { email: `client.${newId()}@example.com`, first_name: 'C', role: 'client' });
+      await updateMember(ctx.db, operatorPrincipal(ws.companyId), inactive.userId, { is_active: false });
+      const client = await createMember(ctx.db, operatorPrincipal(ws.companyId), { email: `client.${newId()}@example.com`, first_name: 'C', role: 'client' });
       for (const ownerId of [other.owner.userId, inactive.userId, client.user_id, newId(), 'x']) {
         const res = await api(ws.owner, 'POST', '/api/v2/projects', { client_id: ws.clientId, name: uniqueName(), owner_id: ownerId });
         expect(res.statusCode, ownerId).toBe(400);
@@ -495,7 +496,7 @@ describe('POST /api/v2/projects', () => {
       const key = `perm-${newId()}`;
       const body = { client_id: ws.clientId, name: uniqueName(), task_ids: [] };
       expect((await api(mgr, 'POST', '/api/v2/projects', body, { 'idempotency-key': key })).statusCode).toBe(201);
-      await updateMember(ctx.db, ws.companyId, mgr.userId, { permissions: ['edit_projects', 'view_billable_rates'] });
+      await updateMember(ctx.db, operatorPrincipal(ws.companyId), mgr.userId, { permissions: ['edit_projects', 'view_billable_rates'] });
       const again = await api(mgr, 'POST', '/api/v2/projects', body, { 'idempotency-key': key });
       expect(again.statusCode).toBe(409);
       expect(again.json().error).toBe('idempotency_permission_changed');
@@ -506,7 +507,7 @@ describe('POST /api/v2/projects', () => {
       const key = `perm-gone-${newId()}`;
       const body = { client_id: ws.clientId, name: uniqueName(), task_ids: [] };
       expect((await api(mgr, 'POST', '/api/v2/projects', body, { 'idempotency-key': key })).statusCode).toBe(201);
-      await updateMember(ctx.db, ws.companyId, mgr.userId, { permissions: [] });
+      await updateMember(ctx.db, operatorPrincipal(ws.companyId), mgr.userId, { permissions: [] });
       const before = await countProjects(ws.companyId);
       const again = await api(mgr, 'POST', '/api/v2/projects', body, { 'idempotency-key': key });
       expect(again.statusCode).toBe(409);
@@ -835,7 +836,7 @@ describe('ETag', () => {
     await assign(ctx.db, ws.companyId, p.id, mgr.userId, { manager: true });
     const before = await api(mgr, 'GET', `/api/v2/projects/${p.id}`);
     expect(before.json()).not.toHaveProperty('hourly_rate');
-    await updateMember(ctx.db, ws.companyId, mgr.userId, { permissions: ['view_billable_rates'] });
+    await updateMember(ctx.db, operatorPrincipal(ws.companyId), mgr.userId, { permissions: ['view_billable_rates'] });
     const after = await api(mgr, 'GET', `/api/v2/projects/${p.id}`);
     expect(after.json().hourly_rate).toBe(120);
     expect(after.headers.etag).not.toBe(before.headers.etag);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
-import { createMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember } from '../src/modules/people/users/service.ts';
 import { addMember, createTestContext, request, type Caller, type TestContext } from './helpers.ts';
 import {
   ENTRY_FULL_KEYS,
@@ -19,6 +19,7 @@ import {
   setWorkspace,
   type TimeWorkspace,
 } from './fixtures/catalog.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 /**
  * Time entries: create (completed entries), read, update, delete, external
@@ -319,7 +320,7 @@ describe('project, task and person of an entry', () => {
     for (const user_id of [newId(), 'x', foreign.member.userId]) {
       expectError(await postEntry(ctx.app, w.admin, body({ user_id })), 400, 'invalid_request', 'user_id');
     }
-    const client = await createMember(ctx.db, w.companyId, { email: `client.${newId()}@example.com`, first_name: 'C', role: 'client' });
+    const client = await createMember(ctx.db, operatorPrincipal(w.companyId), { email: `client.${newId()}@example.com`, first_name: 'C', role: 'client' });
     expectError(await postEntry(ctx.app, w.admin, body({ user_id: client.user_id })), 400, 'invalid_request', 'user_id');
     const gone = await freshMember();
     await ctx.db.updateTable('memberships').set({ is_active: false }).where('user_id', '=', gone.userId).execute();

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { withTenant } from '../src/db/tenant.ts';
 import { newId } from '../src/ids.ts';
-import { createMember, updateMember } from '../src/modules/people/users/admin-service.ts';
+import { createMember, updateMember } from '../src/modules/people/users/service.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, issueKey, request, type Caller, type TestContext } from './helpers.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
 
 const DIRECTORY_FIELDS = ['first_name', 'id', 'is_active', 'is_contractor', 'last_name', 'roles'];
 const keys = (o: object) => Object.keys(o).sort();
@@ -24,10 +25,10 @@ describe('users/me and the users directory', () => {
     personal = await addMember(ctx.db, owner.companyId, { role: 'member', keyKind: 'personal', firstName: 'Pia', lastName: 'Personal' });
     manager = await addMember(ctx.db, owner.companyId, { role: 'manager', permissions: ['view_billable_rates'], lastName: 'Manager' });
     contractor = await addMember(ctx.db, owner.companyId, { role: 'member', isContractor: true, lastName: 'Contractor' });
-    const inactive = await createMember(ctx.db, owner.companyId, { email: `gone.${newId()}@example.com`, first_name: 'Gone', last_name: 'Inactive', is_active: false });
+    const inactive = await createMember(ctx.db, operatorPrincipal(owner.companyId), { email: `gone.${newId()}@example.com`, first_name: 'Gone', last_name: 'Inactive', is_active: false });
     inactiveId = inactive.user_id;
-    agentId = (await createMember(ctx.db, owner.companyId, { email: `bot.${newId()}@example.com`, first_name: 'Bot', user_type: 'agent' })).user_id;
-    clientId = (await createMember(ctx.db, owner.companyId, { email: `cl.${newId()}@example.com`, first_name: 'Cleo', role: 'client' })).user_id;
+    agentId = (await createMember(ctx.db, operatorPrincipal(owner.companyId), { email: `bot.${newId()}@example.com`, first_name: 'Bot', user_type: 'agent' })).user_id;
+    clientId = (await createMember(ctx.db, operatorPrincipal(owner.companyId), { email: `cl.${newId()}@example.com`, first_name: 'Cleo', role: 'client' })).user_id;
   });
   afterAll(() => ctx.close());
 
@@ -116,7 +117,7 @@ describe('users/me and the users directory', () => {
 
   it('filters by updated_since for full-access callers', async () => {
     const before = new Date(Date.now() - 1000).toISOString();
-    await updateMember(ctx.db, owner.companyId, contractor.userId, { last_name: 'Renamed' });
+    await updateMember(ctx.db, operatorPrincipal(owner.companyId), contractor.userId, { last_name: 'Renamed' });
     const res = await request(ctx.app, owner, { method: 'GET', url: `/api/v2/users?updated_since=${encodeURIComponent(before)}` });
     expect(res.json().users.map((u: { id: string }) => u.id)).toContain(contractor.userId);
     const future = new Date(Date.now() + 3_600_000).toISOString();
@@ -183,8 +184,8 @@ describe('tenant isolation', () => {
 
   it('one person in two workspaces sees the right workspace with each key', async () => {
     const email = `shared.${newId()}@example.com`;
-    const inAcme = await createMember(ctx.db, acme.companyId, { email, first_name: 'Sam', role: 'manager' });
-    const inGlobex = await createMember(ctx.db, globex.companyId, { email, first_name: 'Sam', role: 'member' });
+    const inAcme = await createMember(ctx.db, operatorPrincipal(acme.companyId), { email, first_name: 'Sam', role: 'manager' });
+    const inGlobex = await createMember(ctx.db, operatorPrincipal(globex.companyId), { email, first_name: 'Sam', role: 'member' });
     expect(inGlobex.user_id).toBe(inAcme.user_id);
     const acmeKey = await issueKey(ctx.db, acme.companyId, inAcme.user_id, email, 'integration');
     const globexKey = await issueKey(ctx.db, globex.companyId, inGlobex.user_id, email, 'integration');

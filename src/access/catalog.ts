@@ -90,6 +90,10 @@ export const maySeeRates = (p: Principal) => hasPermission(p, 'view_billable_rat
 /** Internal costs: cost rates, cost budgets and project-cost budgets. */
 export const maySeeInternalCosts = (p: Principal) => hasPermission(p, 'view_internal_costs');
 
+/** Set and read a rate scope's history directly: billable rates with the billable-rate permission, cost rates with the internal-cost one. */
+export const mayManageRate = (p: Principal, kind: 'billable' | 'cost') =>
+  kind === 'cost' ? maySeeInternalCosts(p) : maySetCommercialFields(p);
+
 /**
  * A project's budget (and its task budgets). Money budgets follow the money
  * permissions; hours budgets are shown to administrators, to the managers of the

@@ -78,3 +78,6 @@ export function invoiceableProject(p: Principal, alias = 'projects') {
 
 /** Delete a draft (and release the time and expenses it captured). */
 export const mayDeleteInvoices = (p: Principal) => fullAccessKey(p) && isAdmin(p);
+
+/** Close, void or mark paid in full an open invoice (the web app's close and void, the operator's commands). */
+export const mayCloseInvoices = (p: Principal) => fullAccessKey(p) && isAdmin(p);

@@ -3,24 +3,19 @@ import { MANAGER_PERMISSIONS, type DB, type ManagerPermission, type Role, type U
 import { isId } from '../ids.ts';
 import { ApiError } from '../errors.ts';
 import { hashKey, isApiKeyToken } from '../auth/keys.ts';
-import { getWorkspace, listWorkspaces, updateWorkspaceSettings } from '../modules/workspace/settings/service.ts';
+import { listWorkspaces, updateWorkspaceSettings } from '../modules/workspace/settings/service.ts';
 import { provisionWorkspace } from '../provisioning.ts';
 import { validateSettings, type WorkspaceSettingsInput } from '../modules/workspace/settings/rules.ts';
-import {
-  createMember,
-  deactivateMember,
-  listMembersForAdmin,
-  assertPermissionsFitRole,
-  ROLES,
-  updateMember,
-  validateMemberInput,
-  type MemberInput,
-} from '../modules/people/users/admin-service.ts';
+import type { Principal } from '../auth/principal.ts';
+import { operatorPrincipal } from '../access/operator.ts';
+import { assertPermissionsFitRole, ROLES, validateMemberInput, type MemberInput } from '../modules/people/users/rules.ts';
+import { createMember, deactivateMember, listMemberships, updateMember } from '../modules/people/users/service.ts';
 import { assignTeammate, listTeammates, unassignTeammate } from '../modules/people/teammates/service.ts';
 import { createKey, listKeys, revokeKey, rotateKey, ROTATION_OVERLAP_MS } from '../modules/people/credentials/service.ts';
 import { str, type AdminContext, type Command, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, type Output } from './output.ts';
 import { bool, required, workspaceOption } from './options.ts';
+import { requireWorkspace, resolveUser } from './lookups.ts';
 
 // ---------------------------------------------------------------- option parsing (no database)
 
@@ -127,30 +122,6 @@ function memberFrom(values: Values): MemberInput {
 
 // ---------------------------------------------------------------- database look-ups
 
-async function requireWorkspace(db: Kysely<DB>, id: string) {
-  try {
-    return await getWorkspace(db, id);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'not_found') {
-      throw new ApiError('not_found', `No workspace with id ${id} (see "sheaf admin workspace list").`, { field: 'workspace' });
-    }
-    throw err;
-  }
-}
-
-/** Accepts a user id or an e-mail address and returns the member's user id. */
-async function resolveUser(db: Kysely<DB>, companyId: string, ref: string, option: string): Promise<string> {
-  const row = await db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select('u.id')
-    .where('m.company_id', '=', companyId)
-    .where(isId(ref) ? 'u.id' : 'u.email', '=', ref.trim().toLowerCase())
-    .executeTakeFirst();
-  if (!row) throw new ApiError('not_found', `No member '${ref}' in this workspace (see "sheaf admin user list").`, { field: option });
-  return row.id;
-}
-
 async function resolveKey(db: Kysely<DB>, companyId: string, ref: string): Promise<string> {
   const row = await db
     .selectFrom('credentials')
@@ -227,6 +198,29 @@ function assignment(values: Values) {
   return input;
 }
 
+/** `admin teammate assign|unassign`: the same options and look-ups, another service call and sentence. */
+function teammateCommand(
+  verb: 'assign' | 'unassign',
+  summary: string,
+  change: (db: Kysely<DB>, p: Principal, managerId: string, teammateId: string) => Promise<object>,
+  said: (teammate: string, manager: string) => string,
+) {
+  return admin({
+    name: `admin teammate ${verb}`,
+    usage: '--workspace ID --manager ID|EMAIL --teammate ID|EMAIL',
+    summary,
+    options: { workspace: str, manager: str, teammate: str },
+    parse: assignment,
+    async run({ db, output }, input) {
+      await requireWorkspace(db, input.id);
+      const manager = await resolveUser(db, input.id, input.manager, 'manager');
+      const teammate = await resolveUser(db, input.id, input.teammate, 'teammate');
+      const result = await change(db, operatorPrincipal(input.id), manager, teammate);
+      print(output, result, () => said(input.teammate, input.manager));
+    },
+  });
+}
+
 export const adminCommands = [
   admin({
     name: 'admin workspace create',
@@ -282,7 +276,7 @@ export const adminCommands = [
     },
     async run({ db, output }, { id, member: input }) {
       await requireWorkspace(db, id);
-      const member = memberView(await createMember(db, id, input));
+      const member = memberView(await createMember(db, operatorPrincipal(id), input));
       print(output, member, () => fields(member));
     },
   }),
@@ -304,7 +298,7 @@ export const adminCommands = [
     async run({ db, output }, { id, user, member: input }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user, 'user');
-      const member = memberView(await updateMember(db, id, userId, input));
+      const member = memberView(await updateMember(db, operatorPrincipal(id), userId, input));
       print(output, member, () => fields(member));
     },
   }),
@@ -317,7 +311,7 @@ export const adminCommands = [
     async run({ db, output }, { id, user }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user, 'user');
-      const member = memberView(await deactivateMember(db, id, userId));
+      const member = memberView(await deactivateMember(db, operatorPrincipal(id), userId));
       print(output, member, () => fields(member));
     },
   }),
@@ -329,38 +323,12 @@ export const adminCommands = [
     parse: (values) => workspaceOption(values),
     async run({ db, output }, id) {
       await requireWorkspace(db, id);
-      const rows = (await listMembersForAdmin(db, id)).map(memberView);
+      const rows = (await listMemberships(db, operatorPrincipal(id))).map(memberView);
       print(output, rows, () => table(rows, MEMBER_COLUMNS));
     },
   }),
-  admin({
-    name: 'admin teammate assign',
-    usage: '--workspace ID --manager ID|EMAIL --teammate ID|EMAIL',
-    summary: 'assign a teammate to a manager (the manager approves their time)',
-    options: { workspace: str, manager: str, teammate: str },
-    parse: assignment,
-    async run({ db, output }, input) {
-      await requireWorkspace(db, input.id);
-      const manager = await resolveUser(db, input.id, input.manager, 'manager');
-      const teammate = await resolveUser(db, input.id, input.teammate, 'teammate');
-      const result = await assignTeammate(db, input.id, manager, teammate);
-      print(output, result, () => `Assigned ${input.teammate} as a teammate of ${input.manager}.`);
-    },
-  }),
-  admin({
-    name: 'admin teammate unassign',
-    usage: '--workspace ID --manager ID|EMAIL --teammate ID|EMAIL',
-    summary: 'remove a teammate from a manager',
-    options: { workspace: str, manager: str, teammate: str },
-    parse: assignment,
-    async run({ db, output }, input) {
-      await requireWorkspace(db, input.id);
-      const manager = await resolveUser(db, input.id, input.manager, 'manager');
-      const teammate = await resolveUser(db, input.id, input.teammate, 'teammate');
-      const result = await unassignTeammate(db, input.id, manager, teammate);
-      print(output, result, () => `Removed ${input.teammate} from the teammates of ${input.manager}.`);
-    },
-  }),
+  teammateCommand('assign', 'assign a teammate to a manager (the manager approves their time)', assignTeammate, (t, m) => `Assigned ${t} as a teammate of ${m}.`),
+  teammateCommand('unassign', 'remove a teammate from a manager', unassignTeammate, (t, m) => `Removed ${t} from the teammates of ${m}.`),
   admin({
     name: 'admin teammate list',
     usage: '--workspace ID [--manager ID|EMAIL]',
@@ -370,7 +338,7 @@ export const adminCommands = [
     async run({ db, output }, input) {
       await requireWorkspace(db, input.id);
       const manager = input.manager ? await resolveUser(db, input.id, input.manager, 'manager') : undefined;
-      const rows = await listTeammates(db, input.id, manager);
+      const rows = await listTeammates(db, operatorPrincipal(input.id), manager);
       print(output, rows, () => table(rows, ['manager_email', 'teammate_email', 'manager_id', 'teammate_id', 'created_at']));
     },
   }),
@@ -383,7 +351,7 @@ export const adminCommands = [
     async run({ db, output }, input) {
       await requireWorkspace(db, input.id);
       const userId = await resolveUser(db, input.id, input.user, 'user');
-      issuedView(output, await createKey(db, input.id, { userId, kind: input.kind, name: input.name }), input.id);
+      issuedView(output, await createKey(db, operatorPrincipal(input.id), { userId, kind: input.kind, name: input.name }), input.id);
     },
   }),
   admin({
@@ -396,7 +364,7 @@ export const adminCommands = [
       await requireWorkspace(db, input.id);
       const keyId = await resolveKey(db, input.id, input.key);
       const now = clock();
-      const issued = await rotateKey(db, input.id, keyId, now);
+      const issued = await rotateKey(db, operatorPrincipal(input.id), keyId, now);
       const until = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
       issuedView(output, issued, input.id, `The previous key ${keyId} stays valid until ${until}.`);
     },
@@ -410,7 +378,7 @@ export const adminCommands = [
     async run({ db, output, clock }, input) {
       await requireWorkspace(db, input.id);
       const keyId = await resolveKey(db, input.id, input.key);
-      const result = await revokeKey(db, input.id, keyId, clock());
+      const result = await revokeKey(db, operatorPrincipal(input.id), keyId, clock());
       print(output, result, () =>
         result.revoked_ids.length
           ? `Revoked ${result.revoked_ids.length} key(s): ${result.revoked_ids.join(', ')}`
@@ -428,7 +396,7 @@ export const adminCommands = [
       await requireWorkspace(db, input.id);
       const userId = input.user ? await resolveUser(db, input.id, input.user, 'user') : undefined;
       const now = clock();
-      const rows = (await listKeys(db, input.id, userId)).map((k) => ({ ...k, status: keyStatus(k, now) }));
+      const rows = (await listKeys(db, operatorPrincipal(input.id), userId)).map((k) => ({ ...k, status: keyStatus(k, now) }));
       print(output, rows, () => table(rows, KEY_COLUMNS));
     },
   }),

@@ -1,12 +1,13 @@
 import { ApiError } from '../errors.ts';
 import { isId } from '../ids.ts';
-import { getWorkspace } from '../modules/workspace/settings/service.ts';
 import { checkPeriod, checkReason } from '../modules/tracking/approvals/preflight.ts';
 import { withdrawApproval } from '../modules/tracking/approvals/service.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
 import { fields, print, UsageError } from './output.ts';
 import { required, workspaceOption } from './options.ts';
+import { requireWorkspace } from './lookups.ts';
+import { operatorPrincipal } from '../access/operator.ts';
 
 /**
  * `sheaf admin approvals withdraw`: takes back an approval, which the API
@@ -58,19 +59,13 @@ const withdraw: AdminCommand<WithdrawArgs> = {
     return { workspace, user, from, to, project, reason };
   },
   async run({ db, output, clock }, input) {
-    try {
-      await getWorkspace(db, input.workspace);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'not_found') {
-        throw new ApiError('not_found', `No workspace with id ${input.workspace} (see "sheaf admin workspace list").`, { field: 'workspace' });
-      }
-      throw err;
-    }
+    await requireWorkspace(db, input.workspace);
     const result = await withdrawApproval(
       db,
       input.workspace,
       { user: input.user, from: input.from, to: input.to, project_id: input.project, reason: input.reason },
       clock(),
+      { actor: operatorPrincipal(input.workspace) },
     );
     const range = (w: { week_start: string; week_end: string }) => `${w.week_start}..${w.week_end}`;
     print(output, result, () =>

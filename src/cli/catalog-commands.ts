@@ -3,7 +3,6 @@ import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { isIsoDate } from '../time/workspace-time.ts';
-import { getWorkspace } from '../modules/workspace/settings/service.ts';
 import { presentTask } from '../modules/catalog/tasks/presenter.ts';
 import { NEW_TASK, applyTaskInput, type TaskInput } from '../modules/catalog/tasks/rules.ts';
 import { createTask, listTasks, resolveTask, updateTask } from '../modules/catalog/tasks/service.ts';
@@ -11,27 +10,28 @@ import { presentAssignment, type PresentedAssignment } from '../modules/catalog/
 import { parseAssignmentInput, type AssignmentInput } from '../modules/catalog/task-assignments/rules.ts';
 import { assignTask, listTaskAssignments, unassignTask } from '../modules/catalog/task-assignments/service.ts';
 import { hourlyRate, rateScope } from '../modules/catalog/rates/rules.ts';
-import { listRatesForAdmin, setRateForAdmin } from '../modules/catalog/rates/admin-service.ts';
+import { changeRate, listRates } from '../modules/catalog/rates/service.ts';
+import type { ProjectAssignmentRow } from '../modules/catalog/project-assignments/queries.ts';
+import { validateProjectAssignmentInput, type ProjectAssignmentInput } from '../modules/catalog/project-assignments/rules.ts';
 import {
   addProjectAssignment,
   listProjectAssignments,
-  removeProjectAssignment,
+  deleteProjectUserAssignment,
   updateProjectAssignment,
-  validateProjectAssignmentInput,
-  type ProjectAssignmentInput,
-  type ProjectAssignmentRow,
-} from '../modules/catalog/project-assignments/admin-service.ts';
+} from '../modules/catalog/project-assignments/service.ts';
+import { operatorPrincipal } from '../access/operator.ts';
 import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, withMoney } from './output.ts';
 import { formatMoney } from '../money.ts';
 import { bool, required, workspaceOption } from './options.ts';
+import { requireWorkspace, resolveUser } from './lookups.ts';
 
 /**
  * `sheaf admin task|rate|assignment ...`: the operator's commands for workspace
  * tasks, task assignments (with their budgets and rates), effective-dated rates
- * and project user assignments. They call the same services as the API, acting
- * with an owner's rights (actor null). Options are checked by the services' own
+ * and project user assignments. They call the same services as the API, as the
+ * operator (src/access/operator.ts). Options are checked by the services' own
  * pure rules before the database is opened, so bad input exits 2 and changes
  * nothing.
  */
@@ -214,29 +214,6 @@ async function rateCurrency(db: Kysely<DB>, id: string, projectId: string | unde
   return row?.currency ?? currency;
 }
 
-async function requireWorkspace(db: Kysely<DB>, id: string) {
-  try {
-    return await getWorkspace(db, id);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'not_found') {
-      throw new ApiError('not_found', `No workspace with id ${id} (see "sheaf admin workspace list").`, { field: 'workspace' });
-    }
-    throw err;
-  }
-}
-
-async function resolveUser(db: Kysely<DB>, companyId: string, ref: string): Promise<string> {
-  const row = await db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select('u.id')
-    .where('m.company_id', '=', companyId)
-    .where(isId(ref) ? 'u.id' : 'u.email', '=', ref.trim().toLowerCase())
-    .executeTakeFirst();
-  if (!row) throw new ApiError('not_found', `No member '${ref}' in this workspace (see "sheaf admin user list").`, { field: 'user' });
-  return row.id;
-}
-
 async function resolveTaskId(db: Kysely<DB>, companyId: string, ref: string): Promise<string> {
   try {
     return (await resolveTask(db, companyId, ref)).id;
@@ -313,7 +290,7 @@ const commands = [
     },
     async run({ db, output, clock }, { id, task }) {
       const { currency } = await requireWorkspace(db, id);
-      const { row } = await createTask(db, id, null, task, clock()).catch(optionError<never>(TASK_FIELD_OPTIONS));
+      const { row } = await createTask(db, id, operatorPrincipal(id), task, clock()).catch(optionError<never>(TASK_FIELD_OPTIONS));
       const view = presentTask(row, operatorTaskView);
       print(output, view, () => fields(withMoney(view, currency, ['default_hourly_rate'])));
     },
@@ -333,7 +310,7 @@ const commands = [
     async run({ db, output, clock }, { id, task, changes }) {
       const { currency } = await requireWorkspace(db, id);
       const taskId = await resolveTaskId(db, id, task);
-      const { row } = await updateTask(db, id, null, taskId, changes, { now: clock() }).catch(optionError<never>(TASK_FIELD_OPTIONS));
+      const { row } = await updateTask(db, id, operatorPrincipal(id), taskId, changes, { now: clock() }).catch(optionError<never>(TASK_FIELD_OPTIONS));
       const view = presentTask(row, operatorTaskView);
       print(output, view, () => fields(withMoney(view, currency, ['default_hourly_rate'])));
     },
@@ -348,12 +325,12 @@ const commands = [
       const currency = await rateCurrency(db, id, project);
       const all = { page: 1, perPage: 1_000_000 };
       if (!project) {
-        const { rows } = await listTasks(db, id, null, { isActive: active }, all);
+        const { rows } = await listTasks(db, id, operatorPrincipal(id), { isActive: active }, all);
         const tasks = rows.map((r) => presentTask(r, operatorTaskView));
         print(output, tasks, () => table(tasks.map((t) => withMoney(t, currency, ['default_hourly_rate'])), TASK_COLUMNS));
         return;
       }
-      const { rows, view } = await listTaskAssignments(db, id, null, project, { isActive: active }, all, clock()).catch(explainNotFound);
+      const { rows, view } = await listTaskAssignments(db, id, operatorPrincipal(id), project, { isActive: active }, all, clock()).catch(explainNotFound);
       const assignments = rows.map((r) => presentAssignment(r, view));
       print(output, assignments, () => table(assignments.map((a) => assignmentLine(a, currency)), ASSIGNMENT_COLUMNS));
     },
@@ -372,7 +349,7 @@ const commands = [
     async run({ db, output, clock }, { id, project, task, input }) {
       const currency = await rateCurrency(db, id, project);
       const taskId = await resolveTaskId(db, id, task);
-      const result = await assignTask(db, id, null, project, taskId, input, clock())
+      const result = await assignTask(db, id, operatorPrincipal(id), project, taskId, input, clock())
         .catch(optionError<never>(ASSIGNMENT_FIELD_OPTIONS))
         .catch(explainNotFound);
       const view = presentAssignment(result.row, result.view);
@@ -390,7 +367,7 @@ const commands = [
     async run({ db, output, clock }, { id, project, task }) {
       const currency = await rateCurrency(db, id, project);
       const taskId = await resolveTaskId(db, id, task);
-      const { row, view } = await unassignTask(db, id, null, project, taskId, clock()).catch(explainNotFound);
+      const { row, view } = await unassignTask(db, id, operatorPrincipal(id), project, taskId, clock()).catch(explainNotFound);
       const presented = presentAssignment(row, view);
       print(output, presented, () => fields(assignmentLine(presented, currency)));
     },
@@ -410,7 +387,7 @@ const commands = [
     async run({ db, output, clock }, { id, scope, rate, from }) {
       const currency = await rateCurrency(db, id, scope.project);
       const resolved = await resolveScope(db, id, scope);
-      const result = await setRateForAdmin(db, id, resolved, from, rate, clock()).catch(explainNotFound);
+      const result = await changeRate(db, operatorPrincipal(id), resolved, from, rate, clock()).catch(explainNotFound);
       const shown = { ...result, hourly_rate: number(result.hourly_rate), history: result.history.map(historyLine) };
       print(output, shown, () =>
         [
@@ -432,7 +409,7 @@ const commands = [
     async run({ db, output, clock }, { id, scope, on }) {
       const currency = await rateCurrency(db, id, scope.project);
       const resolved = await resolveScope(db, id, scope);
-      const result = await listRatesForAdmin(db, id, resolved, { on, now: clock() }).catch(explainNotFound);
+      const result = await listRates(db, operatorPrincipal(id), resolved, { on, now: clock() }).catch(explainNotFound);
       const shown = {
         ...result,
         rate_today: number(result.rate_today),
@@ -463,7 +440,7 @@ const commands = [
     async run({ db, output, clock }, { id, project, user, input }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user);
-      const row = await addProjectAssignment(db, id, project, userId, input, clock())
+      const row = await addProjectAssignment(db, operatorPrincipal(id), project, userId, input, clock())
         .catch(optionError<never>({ is_project_manager: '--manager' }))
         .catch(explainNotFound);
       const view = projectAssignmentView(row);
@@ -483,7 +460,7 @@ const commands = [
     async run({ db, output, clock }, { id, project, user, input }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user);
-      const row = await updateProjectAssignment(db, id, project, userId, input, clock())
+      const row = await updateProjectAssignment(db, operatorPrincipal(id), project, userId, input, clock())
         .catch(optionError<never>({ is_project_manager: '--manager' }))
         .catch(explainNotFound);
       const view = projectAssignmentView(row);
@@ -499,7 +476,7 @@ const commands = [
     async run({ db, output }, { id, project, user }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user);
-      const removed = await removeProjectAssignment(db, id, project, userId).catch(explainNotFound);
+      const removed = await deleteProjectUserAssignment(db, operatorPrincipal(id), project, userId).catch(explainNotFound);
       print(output, { ...removed, removed: true }, () => `Removed ${user} from project ${project}.`);
     },
   }),
@@ -512,7 +489,7 @@ const commands = [
     async run({ db, output }, { id, project, user }) {
       await requireWorkspace(db, id);
       const userId = user ? await resolveUser(db, id, user) : undefined;
-      const rows = (await listProjectAssignments(db, id, { projectId: project, userId }).catch(explainNotFound)).map(projectAssignmentView);
+      const rows = (await listProjectAssignments(db, operatorPrincipal(id), { projectId: project, userId }).catch(explainNotFound)).map(projectAssignmentView);
       print(output, rows, () => table(rows, PROJECT_ASSIGNMENT_COLUMNS));
     },
   }),

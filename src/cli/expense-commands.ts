@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/types.ts';
+import { operatorPrincipal } from '../access/operator.ts';
 import { ApiError } from '../errors.ts';
-import { getWorkspace } from '../modules/workspace/settings/service.ts';
 import { applyCategoryInput, type CategoryInput, type CategoryState } from '../modules/tracking/expense-categories/rules.ts';
 import {
   createCategory,
@@ -14,11 +12,12 @@ import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, withMoney } from './output.ts';
 import { bool, required, workspaceOption } from './options.ts';
+import { requireWorkspace } from './lookups.ts';
 
 /**
  * `sheaf admin expense-category create|update|list`: the operator's commands
  * for a workspace's expense categories. They call the same service as the API,
- * acting with an owner's rights (actor null). Options are checked by the
+ * as the operator (src/access/operator.ts). Options are checked by the
  * service's own pure rules before the database is opened, so bad input exits 2
  * and changes nothing.
  */
@@ -93,17 +92,6 @@ function optionError(err: unknown): never {
   throw err;
 }
 
-async function requireWorkspace(db: Kysely<DB>, id: string) {
-  try {
-    return await getWorkspace(db, id);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'not_found') {
-      throw new ApiError('not_found', `No workspace with id ${id} (see "sheaf admin workspace list").`, { field: 'workspace' });
-    }
-    throw err;
-  }
-}
-
 // ---------------------------------------------------------------- commands
 
 const CATEGORY_OPTIONS = {
@@ -132,7 +120,7 @@ const commands = [
     },
     async run({ db, output, clock }, { id, input }) {
       const { currency } = await requireWorkspace(db, id);
-      const view = presentCategory(await createCategory(db, id, null, input, clock()).catch(optionError));
+      const view = presentCategory(await createCategory(db, id, operatorPrincipal(id), input, clock()).catch(optionError));
       print(output, view, () => fields(withMoney(view, currency, ['unit_price'])));
     },
   }),
@@ -151,7 +139,7 @@ const commands = [
     async run({ db, output, clock }, { id, category, input }) {
       const { currency } = await requireWorkspace(db, id);
       const row = await resolveCategory(db, id, category).catch(optionError);
-      const view = presentCategory(await updateCategory(db, id, null, row.id, input, clock()).catch(optionError));
+      const view = presentCategory(await updateCategory(db, id, operatorPrincipal(id), row.id, input, clock()).catch(optionError));
       print(output, view, () => fields(withMoney(view, currency, ['unit_price'])));
     },
   }),

@@ -1,6 +1,7 @@
 import { isIsoDate } from '../time/workspace-time.ts';
 import { getWorkspace } from '../modules/workspace/settings/service.ts';
-import { listInvoicesForAdmin, transitionInvoiceForAdmin, type AdminTransition } from '../modules/billing/invoices/admin-service.ts';
+import { operatorPrincipal } from '../access/operator.ts';
+import { listInvoices, transitionInvoice, type InvoiceTransition } from '../modules/billing/invoices/service.ts';
 import type { PresentedInvoice } from '../modules/billing/invoices/presenter.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
@@ -10,7 +11,7 @@ import { required, workspaceOption } from './options.ts';
 /**
  * `sheaf admin invoice list|mark-paid|close|void`: the invoice states the API
  * cannot reach (payments are not recorded through it). They call the invoice
- * admin service, acting with an owner's rights.
+ * service as the operator (src/access/operator.ts).
  */
 
 /** The human view of an invoice: its amounts in its currency's minor units (--json keeps the API's numbers). */
@@ -28,7 +29,7 @@ const summary = (i: PresentedInvoice) => withMoney({
 
 const requireWorkspace = (db: Parameters<typeof getWorkspace>[0], id: string) => getWorkspace(db, id);
 
-const transition = (name: AdminTransition, description: string, withDate: boolean): AdminCommand<{ id: string; invoice: string; date?: string }> => ({
+const transition = (name: InvoiceTransition, description: string, withDate: boolean): AdminCommand<{ id: string; invoice: string; date?: string }> => ({
   name: `admin invoice ${name}`,
   usage: `--workspace ID --invoice ID|NUMBER${withDate ? ' [--date YYYY-MM-DD]' : ''}`,
   summary: description,
@@ -40,7 +41,7 @@ const transition = (name: AdminTransition, description: string, withDate: boolea
   },
   async run({ db, output, clock }, input) {
     await requireWorkspace(db, input.id);
-    const invoice = await transitionInvoiceForAdmin(db, input.id, input.invoice, name, { now: clock(), paidDate: input.date });
+    const invoice = await transitionInvoice(db, operatorPrincipal(input.id), input.invoice, name, { now: clock(), paidDate: input.date });
     print(output, invoice, () => fields(summary(invoice)));
   },
 });
@@ -54,7 +55,7 @@ export const invoiceCommands: Record<string, AdminCommand<any>> = {
     parse: (values) => ({ id: workspaceOption(values) }),
     async run({ db, output }, input: { id: string }) {
       await requireWorkspace(db, input.id);
-      const invoices = await listInvoicesForAdmin(db, input.id);
+      const { invoices } = await listInvoices(db, operatorPrincipal(input.id), {}, { page: 1, perPage: 2000 });
       print(output, invoices, () => table(invoices.map(summary), ['id', 'number', 'state', 'client', 'issue_date', 'due_date', 'currency', 'amount', 'due_amount']));
     },
   },

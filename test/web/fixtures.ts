@@ -7,13 +7,14 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import type { DB, Role } from '../../src/db/types.ts';
-import { createMember, deactivateMember } from '../../src/modules/people/users/admin-service.ts';
+import { createMember, deactivateMember } from '../../src/modules/people/users/service.ts';
 import { createWorkspace } from '../../src/provisioning.ts';
 import { issueLink } from '../../src/auth/one-time-links.ts';
 import { setPassword } from '../../src/modules/people/sessions/service.ts';
 import { createSession, SESSION_COOKIE } from '../../src/auth/sessions.ts';
 import { copyTemplate } from './global-setup.ts';
 import { startSmtp, type Received } from '../fixtures/smtp.ts';
+import { operatorPrincipal } from '../../src/access/operator.ts';
 
 /**
  * Fixtures of the browser tests (after mtlynch/screenjournal's e2e/fixtures.ts):
@@ -141,31 +142,31 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
     const name = `Acme ${unique()}`;
     const company = await createWorkspace(sheaf.db, { name });
     const email = `olive.${unique()}@example.com`;
-    const member = await createMember(sheaf.db, company.id, { email, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
+    const member = await createMember(sheaf.db, operatorPrincipal(company.id), { email, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
     const password = `correct horse ${unique()}`;
     await setPassword(sheaf.db, member.user_id, password);
     const owner = { id: member.user_id, email, password, firstName: 'Olive', lastName: 'Owner' };
     const seed = {
       async otherWorkspace(otherName: string, role: Role) {
         const other = await createWorkspace(sheaf.db, { name: otherName });
-        await createMember(sheaf.db, other.id, { email, first_name: 'Olive', last_name: 'Owner', role });
+        await createMember(sheaf.db, operatorPrincipal(other.id), { email, first_name: 'Olive', last_name: 'Owner', role });
         return { id: other.id, name: otherName };
       },
       async memberWithoutPassword(firstName: string, role: Role = 'member') {
         const email = `${firstName.toLowerCase()}.${unique()}@example.com`;
-        const m = await createMember(sheaf.db, company.id, { email, first_name: firstName, last_name: 'Tester', role });
+        const m = await createMember(sheaf.db, operatorPrincipal(company.id), { email, first_name: firstName, last_name: 'Tester', role });
         return { id: m.user_id, email };
       },
       async memberWithPassword(firstName: string, role: Role = 'member') {
         const email = `${firstName.toLowerCase()}.${unique()}@example.com`;
-        const m = await createMember(sheaf.db, company.id, { email, first_name: firstName, last_name: 'Tester', role });
+        const m = await createMember(sheaf.db, operatorPrincipal(company.id), { email, first_name: firstName, last_name: 'Tester', role });
         const password = `battery staple ${unique()}`;
         await setPassword(sheaf.db, m.user_id, password);
         return { id: m.user_id, email, password };
       },
       link: (userId: string, purpose: 'sign_in' | 'password_reset') => issueLink(sheaf.db, userId, purpose, sheaf.clock.now()),
       async deactivateOwnerIn(companyId: string) {
-        await deactivateMember(sheaf.db, companyId, member.user_id);
+        await deactivateMember(sheaf.db, operatorPrincipal(companyId), member.user_id);
       },
       async project(o: { client: string; name: string; tasks: string[]; members?: string[] }) {
         const client = await ok(api('POST', '/api/v2/clients', { name: o.client }));
@@ -177,7 +178,7 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
       },
       async member(firstName: string) {
         const email = `${firstName.toLowerCase()}.${unique()}@example.com`;
-        const m = await createMember(sheaf.db, company.id, { email, first_name: firstName, last_name: 'Tester', role: 'member' });
+        const m = await createMember(sheaf.db, operatorPrincipal(company.id), { email, first_name: firstName, last_name: 'Tester', role: 'member' });
         const password = `correct horse ${unique()}`;
         await setPassword(sheaf.db, m.user_id, password);
         return { id: m.user_id, email, password };

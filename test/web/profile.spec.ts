@@ -1,9 +1,10 @@
 import { expect, signIn, test, type SheafServer } from './fixtures.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
-import { createMember } from '../../src/modules/people/users/admin-service.ts';
+import { createMember } from '../../src/modules/people/users/service.ts';
 import { createWorkspace } from '../../src/provisioning.ts';
 import { FIRST_OWNER_EMAIL } from '../../src/modules/people/users/email.ts';
 import { issueLink } from '../../src/auth/one-time-links.ts';
+import { operatorPrincipal } from '../../src/access/operator.ts';
 
 // Issue 21, item 3. A real SMTP sink and the outbox worker: the confirmation link travels by e-mail.
 test.use({ mail: true });
@@ -153,7 +154,7 @@ test.describe('the first start’s owner', () => {
     // As the first start makes it (src/bootstrap.ts): one per installation, so an earlier run's is removed.
     await sheaf.db.deleteFrom('users').where('email', '=', FIRST_OWNER_EMAIL).execute();
     const company = await createWorkspace(sheaf.db, { name: `My workspace ${unique()}` });
-    const owner = await createMember(sheaf.db, company.id, { email: FIRST_OWNER_EMAIL, first_name: 'Workspace', last_name: 'Owner', role: 'owner' });
+    const owner = await createMember(sheaf.db, operatorPrincipal(company.id), { email: FIRST_OWNER_EMAIL, first_name: 'Workspace', last_name: 'Owner', role: 'owner' });
     const token = await issueLink(sheaf.db, owner.user_id, 'sign_in', sheaf.clock.now());
     const email = `ada.${unique()}@example.com`;
 

@@ -527,3 +527,9 @@ export function receiptsOf(trx: Tx, companyId: string, invoiceId: string) {
     .orderBy('f.id')
     .execute();
 }
+
+/** The id of the workspace's invoice with this number, if any. */
+export async function findInvoiceIdByNumber(trx: Tx, companyId: string, number: string): Promise<string | undefined> {
+  const row = await trx.selectFrom('invoices').select('id').where('company_id', '=', companyId).where('number', '=', number).executeTakeFirst();
+  return row?.id;
+}

@@ -1,8 +1,9 @@
 import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
-import { invoicesEveryProject, mayDeleteInvoices, mayInvoiceTrackedTime, mayUseInvoices } from '../../../access/invoices.ts';
-import type { DB, PaymentTerms } from '../../../db/types.ts';
+import { invoicesEveryProject, mayCloseInvoices, mayDeleteInvoices, mayInvoiceTrackedTime, mayUseInvoices } from '../../../access/invoices.ts';
+import { actingUserId, auditActor } from '../../../access/operator.ts';
+import type { DB, InvoiceState, PaymentTerms } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
@@ -18,7 +19,9 @@ import {
   deleteInvoiceRow,
   findClient,
   findInvoice,
+  findInvoiceIdByNumber,
   insertLines,
+  insertPayment,
   linesOf,
   listInvoices as listInvoiceRows,
   loadWorkspace,
@@ -135,8 +138,6 @@ export const UPDATABLE_FIELDS = [
   'service_period_end',
   'line_items',
 ] as const;
-
-const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
 
 /** A unique-index race that slipped past the numbering lock still ends as the 409 it is. */
 function mapConstraintError(err: unknown, number: string | undefined): never {
@@ -365,7 +366,7 @@ async function createOrPreview(db: Kysely<DB>, p: Principal, input: CreateInput,
       const created = await loadInvoice(trx, p.companyId, id);
       assertAmountsInRange(created.row, created.lines);
       const number = await assignNumber(trx, p.companyId, id, requested, now);
-      await audit(trx, { ...actorOf(p), action: 'invoice.created', subjectType: 'invoice', subjectId: id, details: { number, ...details } });
+      await audit(trx, { ...auditActor(p), action: 'invoice.created', subjectType: 'invoice', subjectId: id, details: { number, ...details } });
       const body = (await loadInvoice(trx, p.companyId, id)).body;
       if (preview) throw new PreviewRollback(body);
       return body;
@@ -434,7 +435,7 @@ export async function updateInvoice(
       if (!changed) return current.body;
       await touchInvoice(trx, p.companyId, row.id, changes, now);
       await audit(trx, {
-        ...actorOf(p),
+        ...auditActor(p),
         action: 'invoice.updated',
         subjectType: 'invoice',
         subjectId: row.id,
@@ -536,11 +537,117 @@ export async function deleteInvoice(db: Kysely<DB>, p: Principal, id: string, { 
     const released = await releaseBilled(trx, p.companyId, current.row.id, now);
     await deleteInvoiceRow(trx, p.companyId, current.row.id);
     await audit(trx, {
-      ...actorOf(p),
+      ...auditActor(p),
       action: 'invoice.deleted',
       subjectType: 'invoice',
       subjectId: current.row.id,
       details: { number: current.row.number, released },
     });
   });
+}
+
+// ---------------------------------------------------------------- close, void, mark paid
+
+/**
+ * The states after sending, for owners and administrators (mayCloseInvoices):
+ * the web app closes and voids (closeOrVoidInvoice); the operator
+ * (`sheaf admin invoice mark-paid|close|void`) also marks paid in full and names
+ * an invoice by its number (transitionInvoice). One rule for both:
+ *
+ * - mark-paid: open → paid; records a payment of the amount due (dated --date,
+ *   default today in the workspace zone), so `due_amount` becomes 0;
+ * - close: open → closed (written off without full payment);
+ * - void: open → voided (cancelled). A draft is deleted instead (DELETE
+ *   /invoices/:id), which releases its time and expenses; a voided invoice keeps
+ *   them billed, as the record of what was invoiced.
+ */
+
+export type InvoiceTransition = 'mark-paid' | 'close' | 'void';
+
+const TRANSITIONS: Record<InvoiceTransition, { to: InvoiceState; action: string }> = {
+  'mark-paid': { to: 'paid', action: 'invoice.paid' },
+  close: { to: 'closed', action: 'invoice.closed' },
+  void: { to: 'voided', action: 'invoice.voided' },
+};
+
+function assertMayCloseInvoices(p: Principal) {
+  if (!mayCloseInvoices(p)) throw forbidden('Only owners and administrators close, void or mark invoices paid.');
+}
+
+/** An invoice by id or by number. */
+async function resolveInvoiceId(trx: Tx, companyId: string, ref: string): Promise<string> {
+  if (isId(ref) && (await findInvoice(trx, companyId, ref))) return ref;
+  const id = await findInvoiceIdByNumber(trx, companyId, ref);
+  if (!id) throw notFound('invoice');
+  return id;
+}
+
+/** An open invoice, named by id or number, to paid, closed or voided; any other state is 409. */
+export async function transitionInvoice(
+  db: Kysely<DB>,
+  p: Principal,
+  ref: string,
+  transition: InvoiceTransition,
+  { now, paidDate }: { now: Date; paidDate?: string },
+): Promise<PresentedInvoice> {
+  assertMayCloseInvoices(p);
+  return withTenant(db, p.companyId, async (trx) => {
+    const id = await resolveInvoiceId(trx, p.companyId, ref);
+    return transitionIn(trx, p, id, transition, { now, paidDate });
+  });
+}
+
+/**
+ * Close or void from the web app (issue 16 item 6), by id only. Idempotent: an
+ * invoice already in the target state is returned unchanged (a repeated click is
+ * not an error); any other state than open is the 409 the CLI gives.
+ */
+export async function closeOrVoidInvoice(
+  db: Kysely<DB>,
+  p: Principal,
+  id: string,
+  transition: 'close' | 'void',
+  { now }: { now: Date },
+): Promise<PresentedInvoice> {
+  assertMayCloseInvoices(p);
+  return withTenant(db, p.companyId, async (trx) => {
+    if (!isId(id) || !(await findInvoice(trx, p.companyId, id))) throw notFound('invoice');
+    return transitionIn(trx, p, id, transition, { now, repeatIsDone: true });
+  });
+}
+
+async function transitionIn(
+  trx: Tx,
+  p: Principal,
+  id: string,
+  transition: InvoiceTransition,
+  { now, paidDate, repeatIsDone = false }: { now: Date; paidDate?: string; repeatIsDone?: boolean },
+): Promise<PresentedInvoice> {
+  const companyId = p.companyId;
+  const { to, action } = TRANSITIONS[transition];
+  const { row, lines, body } = await loadInvoice(trx, companyId, id, { lock: true });
+  if (repeatIsDone && row.state === to) return body;
+  if (row.state !== 'open') {
+    const hint = row.state === 'draft' ? ' Send it first, or delete the draft.' : '';
+    throw conflict(`Only open invoices can be ${to === 'paid' ? 'marked paid' : to}; this one is ${row.state}.${hint}`, { state: row.state });
+  }
+  const changes: Record<string, unknown> = { state: to };
+  let payment: string | null = null;
+  if (transition === 'mark-paid') {
+    const workspace = await workspaceOf(trx, companyId);
+    const due = invoiceTotals(row, lines).dueAmount; // exact, never through a JSON number
+    if (due.gt(0)) {
+      payment = due.toFixed();
+      await insertPayment(trx, companyId, row.id, {
+        amount: payment,
+        paid_date: paidDate ?? todayIn(workspace.timezone, now),
+        notes: 'Recorded by sheaf admin invoice mark-paid',
+        now,
+      });
+    }
+    changes.paid_at = now;
+  }
+  await touchInvoice(trx, companyId, row.id, changes, now);
+  await audit(trx, { companyId, actorUserId: actingUserId(p), action, subjectType: 'invoice', subjectId: row.id, details: { from_state: row.state, payment } });
+  return (await loadInvoice(trx, companyId, row.id)).body;
 }

@@ -4,9 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
-import { closeOrVoidInvoice } from './admin-service.ts';
 import { InvoiceCreateBody, InvoiceSchema, explainUnsupported } from './routes.ts';
-import { previewInvoice, type CreateInput } from './service.ts';
+import { closeOrVoidInvoice, previewInvoice, type CreateInput } from './service.ts';
 import { recordPayment } from './payments.ts';
 
 /**
@@ -92,7 +91,7 @@ export async function invoicesWebRoutes(app: FastifyInstance) {
       async (request) => {
         const p = principalOf(request);
         const { id } = request.params as { id: string };
-        return closeOrVoidInvoice(requestDb(request), p.companyId, id, transition, { now: app.config.clock(), actorId: p.userId });
+        return closeOrVoidInvoice(requestDb(request), p, id, transition, { now: app.config.clock() });
       },
     );
   }

@@ -132,3 +132,33 @@ export async function deleteUserAssignment(trx: Tx, companyId: string, projectId
     .executeTakeFirst();
   return removed !== undefined;
 }
+
+/** Assignments across the workspace with project name and the member's identity and role (the operator's view). */
+export function selectWorkspaceAssignments(trx: Tx, companyId: string) {
+  return trx
+    .selectFrom('project_user_assignments as a')
+    .innerJoin('projects as p', (j) => j.onRef('p.company_id', '=', 'a.company_id').onRef('p.id', '=', 'a.project_id'))
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .innerJoin('memberships as m', (j) => j.onRef('m.company_id', '=', 'a.company_id').onRef('m.user_id', '=', 'a.user_id'))
+    .select([
+      'a.project_id',
+      'p.name as project_name',
+      'a.user_id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'm.role',
+      'a.is_project_manager',
+      'a.is_active',
+      'a.budget',
+      'a.created_at',
+      'a.updated_at',
+    ])
+    .where('a.company_id', '=', companyId);
+}
+
+export type ProjectAssignmentRow = Awaited<ReturnType<ReturnType<typeof selectWorkspaceAssignments>['executeTakeFirstOrThrow']>>;
+
+export async function findWorkspaceAssignment(trx: Tx, companyId: string, projectId: string, userId: string) {
+  return selectWorkspaceAssignments(trx, companyId).where('a.project_id', '=', projectId).where('a.user_id', '=', userId).executeTakeFirst();
+}

@@ -53,3 +53,18 @@ export function parseUserAssignmentInput(input: UserAssignmentInput): { columns:
 export function commercialFieldsIn(input: object): string[] {
   return USER_ASSIGNMENT_COMMERCIAL.filter((f) => Object.hasOwn(input, f));
 }
+
+// ---- the operator's assignment commands (`sheaf admin assignment`) ----
+
+export interface ProjectAssignmentInput {
+  is_project_manager?: boolean;
+  is_active?: boolean;
+  /** The person's budget on a project budgeted by person (hours or money); null clears it. Text or a number. */
+  budget?: string | number | null;
+}
+
+/** Checks an assignment change (no database needed); throws a 400 naming the field. Returns the stored budget. */
+export function validateProjectAssignmentInput(input: ProjectAssignmentInput): { budget?: string | null } {
+  if (input.budget === undefined) return {};
+  return { budget: input.budget === null ? null : budgetAmount('budget', input.budget) };
+}

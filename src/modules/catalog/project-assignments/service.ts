@@ -7,7 +7,9 @@ import {
   maySeeRates,
   maySetCommercialFields,
   mayUpdateProject,
+  seesAllProjects,
 } from '../../../access/catalog.ts';
+import { auditActor } from '../../../access/operator.ts';
 import type { DB, Role } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
@@ -25,12 +27,22 @@ import type { UserAssignmentRow, UserAssignmentView } from './presenter.ts';
 import {
   deleteUserAssignment,
   findUserAssignment,
+  findWorkspaceAssignment,
   insertUserAssignment,
   listUserAssignments as listRows,
   lockUserAssignment,
+  selectWorkspaceAssignments,
   updateUserAssignmentColumns,
 } from './queries.ts';
-import { commercialFieldsIn, parseUserAssignmentInput, type RateChange, type UserAssignmentColumns, type UserAssignmentInput } from './rules.ts';
+import {
+  commercialFieldsIn,
+  parseUserAssignmentInput,
+  validateProjectAssignmentInput,
+  type ProjectAssignmentInput,
+  type RateChange,
+  type UserAssignmentColumns,
+  type UserAssignmentInput,
+} from './rules.ts';
 
 /**
  * Project user assignments through the API: who may track time on a project (and
@@ -45,8 +57,6 @@ import { commercialFieldsIn, parseUserAssignmentInput, type RateChange, type Use
 function viewOf(p: Principal, project: ProjectRow): UserAssignmentView {
   return { rates: maySeeRates(p), budget: maySeeBudget(p, project, ownAssignment(project)) };
 }
-
-const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
 
 /** The project, visible to the caller (else 404) and managed by them (else 403). */
 async function managedProjectOrThrow(trx: Tx, p: Principal, projectId: string) {
@@ -158,19 +168,17 @@ export async function createProjectUserAssignment(
       const day = await workspaceToday(trx, p.companyId, now);
       // A rate given with the assignment prices all the person's work on the project, whatever its date.
       const rateSet = rate ? await applyRate(trx, p.companyId, project.id, member.user_id, rate, FROM_THE_START) : null;
-      await audit(trx, {
-        ...actorOf(p),
-        action: 'project_assignment.created',
-        subjectType: 'project',
-        subjectId: project.id,
-        details: { user_id: member.user_id, ...columns, rate: rateSet },
-      });
+      await auditAssignment(trx, p, 'created', project.id, { user_id: member.user_id, ...columns, rate: rateSet });
       return { row: await assignmentOrThrow(trx, p.companyId, project.id, member.user_id, day), view: viewOf(p, project) };
     });
   } catch (err) {
     if ((err as { code?: string })?.code === '23505') throw alreadyAssigned();
     throw err;
   }
+}
+
+function auditAssignment(trx: Tx, p: Principal, change: 'created' | 'updated' | 'removed', projectId: string, details: object) {
+  return audit(trx, { ...auditActor(p), action: `project_assignment.${change}`, subjectType: 'project', subjectId: projectId, details: { ...details } });
 }
 
 const alreadyAssigned = () =>
@@ -206,30 +214,124 @@ export function updateProjectUserAssignment(
     const rateSet = rate ? await applyRate(trx, p.companyId, project.id, userId, rate, day) : null;
     if (Object.keys(changed).length > 0 || rateSet) {
       await updateUserAssignmentColumns(trx, p.companyId, project.id, userId, changed, now);
-      await audit(trx, {
-        ...actorOf(p),
-        action: 'project_assignment.updated',
-        subjectType: 'project',
-        subjectId: project.id,
-        details: { user_id: userId, changes: changed, rate: rateSet },
-      });
+      await auditAssignment(trx, p, 'updated', project.id, { user_id: userId, changes: changed, rate: rateSet });
     }
     return { row: await assignmentOrThrow(trx, p.companyId, project.id, userId, day), view: viewOf(p, project) };
   });
 }
 
-/** Removes an assignment (its rate history stays); the person loses sight of the project on their next request. */
+/**
+ * Removes an assignment (its rate history stays); the person loses sight of the
+ * project on their next request. The route and `sheaf admin assignment remove`.
+ */
 export function deleteProjectUserAssignment(db: Kysely<DB>, p: Principal, projectId: string, userId: string) {
   return withTenant(db, p.companyId, async (trx) => {
     const project = await managedProjectOrThrow(trx, p, projectId);
     const removed = isId(userId) && (await deleteUserAssignment(trx, p.companyId, project.id, userId));
     if (!removed) throw notFound('project assignment');
-    await audit(trx, {
-      ...actorOf(p),
-      action: 'project_assignment.removed',
-      subjectType: 'project',
-      subjectId: project.id,
-      details: { user_id: userId },
-    });
+    await auditAssignment(trx, p, 'removed', project.id, { user_id: userId });
+    return { project_id: project.id, user_id: userId };
+  });
+}
+
+// ---- across the workspace, by member (the operator's `sheaf admin assignment`) ----
+
+/*
+ * The same project checks as above (visible, else 404; managed, else 403), with
+ * the operator's inputs: a member by id (404 'user' when unknown), a budget but
+ * no rate (rates are set with `sheaf admin rate`), and the workspace-wide list.
+ */
+
+async function assigneeOrThrow(trx: Tx, companyId: string, userId: string) {
+  const member = isId(userId)
+    ? await trx
+        .selectFrom('memberships')
+        .select(['user_id', 'role'])
+        .where('company_id', '=', companyId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst()
+    : undefined;
+  if (!member) throw notFound('user');
+  return member;
+}
+
+/** Only a manager can manage a project (owners and administrators already manage every project). */
+function assertManagerFlagFitsMember(member: { role: Role }, input: ProjectAssignmentInput) {
+  const role = member.role;
+  if (input.is_project_manager === true && !mayBeProjectManager(member)) {
+    throw badRequest(`Only a member with the manager role can manage a project; this one is ${role}.`, { field: 'is_project_manager' });
+  }
+}
+
+/** Assigns a member to a project; a client membership cannot be assigned, an existing assignment is 409. */
+export function addProjectAssignment(db: Kysely<DB>, p: Principal, projectId: string, userId: string, input: ProjectAssignmentInput, now: Date) {
+  const { budget } = validateProjectAssignmentInput(input);
+  const companyId = p.companyId;
+  return withTenant(db, companyId, async (trx) => {
+    const project = await managedProjectOrThrow(trx, p, projectId);
+    const member = await assigneeOrThrow(trx, companyId, userId);
+    if (!mayBeAssignedToProjects(member)) throw badRequest('A client membership cannot be assigned to a project.', { field: 'user' });
+    assertManagerFlagFitsMember(member, input);
+    const inserted = await insertUserAssignment(
+      trx,
+      companyId,
+      {
+        projectId: project.id,
+        userId: member.user_id,
+        isProjectManager: input.is_project_manager ?? false,
+        isActive: input.is_active ?? true,
+        budget: budget ?? null,
+      },
+      now,
+    );
+    if (!inserted) throw conflict('The member is already assigned to this project; change it with "assignment update".');
+    await auditAssignment(trx, p, 'created', project.id, { user_id: member.user_id, ...input, budget: budget ?? null });
+    return (await findWorkspaceAssignment(trx, companyId, project.id, member.user_id))!;
+  });
+}
+
+/** Changes an assignment's manager and active flags; a change that changes nothing writes nothing. */
+export function updateProjectAssignment(
+  db: Kysely<DB>,
+  p: Principal,
+  projectId: string,
+  userId: string,
+  input: ProjectAssignmentInput,
+  now: Date,
+) {
+  if (input.is_project_manager === undefined && input.is_active === undefined && input.budget === undefined) {
+    throw badRequest('Name at least one thing to change.');
+  }
+  const { budget } = validateProjectAssignmentInput(input);
+  const companyId = p.companyId;
+  return withTenant(db, companyId, async (trx) => {
+    const project = await managedProjectOrThrow(trx, p, projectId);
+    const member = await assigneeOrThrow(trx, companyId, userId);
+    const current = await findWorkspaceAssignment(trx, companyId, project.id, member.user_id);
+    if (!current) throw notFound('project assignment');
+    assertManagerFlagFitsMember(member, input);
+    const changes: UserAssignmentColumns = {};
+    if (input.is_project_manager !== undefined && input.is_project_manager !== current.is_project_manager) {
+      changes.is_project_manager = input.is_project_manager;
+    }
+    if (input.is_active !== undefined && input.is_active !== current.is_active) changes.is_active = input.is_active;
+    if (budget !== undefined && !sameDecimal(budget, current.budget)) changes.budget = budget;
+    if (Object.keys(changes).length === 0) return current;
+    await updateUserAssignmentColumns(trx, companyId, project.id, member.user_id, changes, now);
+    await auditAssignment(trx, p, 'updated', project.id, { user_id: member.user_id, changes });
+    return (await findWorkspaceAssignment(trx, companyId, project.id, member.user_id))!;
+  });
+}
+
+/** Assignments of the workspace, of one project and/or one member; by project name, then member name. */
+export function listProjectAssignments(db: Kysely<DB>, p: Principal, filter: { projectId?: string; userId?: string }) {
+  const companyId = p.companyId;
+  return withTenant(db, companyId, async (trx) => {
+    if (filter.projectId) await managedProjectOrThrow(trx, p, filter.projectId);
+    else if (!seesAllProjects(p)) throw forbidden('Only administrators list the assignments of every project; name a project you manage.');
+    let query = selectWorkspaceAssignments(trx, companyId);
+    if (filter.projectId) query = query.where('a.project_id', '=', filter.projectId);
+    if (filter.userId) query = query.where('a.user_id', '=', filter.userId);
+    return query.orderBy('p.name').orderBy('a.project_id').orderBy('u.last_name').orderBy('u.first_name').orderBy('a.user_id').execute();
   });
 }

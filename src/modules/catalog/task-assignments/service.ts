@@ -1,4 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { Principal } from '../../../auth/principal.ts';
+import { maySeeRates, maySetCommercialFields, mayWriteTasks } from '../../../access/catalog.ts';
+import { auditActor } from '../../../access/operator.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
@@ -9,7 +12,7 @@ import { FROM_THE_START, shownEffectiveFrom } from '../rates/rules.ts';
 import { rateOn, setRate } from '../rates/service.ts';
 import { workspaceToday } from '../rates/workspace-today.ts';
 import { findTask } from '../tasks/queries.ts';
-import { maySeeBudgetAs, maySeeRatesAs, maySetRatesAs, mayWriteTasksAs, projectScopeOrThrow, type Actor } from '../tasks/service.ts';
+import { maySeeProjectBudget, projectScopeOrThrow } from '../tasks/service.ts';
 import type { ProjectScope } from '../tasks/queries.ts';
 import type { AssignmentRow, AssignmentView } from './presenter.ts';
 import {
@@ -32,15 +35,9 @@ import { parseAssignmentInput, type AssignmentInput, type RateChange } from './r
  * set. An unknown, other-workspace or invisible project or task is 404.
  */
 
-export function assignmentView(actor: Actor, project: ProjectScope): AssignmentView {
-  return { budget: maySeeBudgetAs(actor, project), rates: maySeeRatesAs(actor) };
+export function assignmentView(actor: Principal, project: ProjectScope): AssignmentView {
+  return { budget: maySeeProjectBudget(actor, project), rates: maySeeRates(actor) };
 }
-
-const actorOf = (companyId: string, actor: Actor) => ({
-  companyId,
-  actorUserId: actor?.userId ?? null,
-  credentialId: actor?.credentialId ?? null,
-});
 
 async function assignmentOrThrow(trx: Tx, companyId: string, projectId: string, taskId: string, day: string) {
   const row = isId(taskId) ? await findAssignment(trx, companyId, projectId, taskId, day) : undefined;
@@ -48,16 +45,16 @@ async function assignmentOrThrow(trx: Tx, companyId: string, projectId: string, 
   return row;
 }
 
-function assertMayWrite(actor: Actor) {
-  if (!mayWriteTasksAs(actor)) throw forbidden('Your role does not allow editing the tasks of projects.');
+function assertMayWrite(actor: Principal) {
+  if (!mayWriteTasks(actor)) throw forbidden('Your role does not allow editing the tasks of projects.');
 }
 
 /** Budget and rate changes need the permission to see (budget) or set (rate) them on this project. */
-function assertMaySet(actor: Actor, project: ProjectScope, input: { budget?: unknown; rate: RateChange | null }) {
-  if (input.budget !== undefined && !maySeeBudgetAs(actor, project)) {
+function assertMaySet(actor: Principal, project: ProjectScope, input: { budget?: unknown; rate: RateChange | null }) {
+  if (input.budget !== undefined && !maySeeProjectBudget(actor, project)) {
     throw forbidden("Setting budget needs the permission to view this project's budget.");
   }
-  if (input.rate && !maySetRatesAs(actor)) throw forbidden('Setting hourly_rate needs the permission to view billable rates.');
+  if (input.rate && !maySetCommercialFields(actor)) throw forbidden('Setting hourly_rate needs the permission to view billable rates.');
 }
 
 // ---- reads ----
@@ -65,7 +62,7 @@ function assertMaySet(actor: Actor, project: ProjectScope, input: { budget?: unk
 export function listTaskAssignments(
   db: Kysely<DB>,
   companyId: string,
-  actor: Actor,
+  actor: Principal,
   projectId: string,
   filter: AssignmentFilter,
   page: PageParams,
@@ -79,7 +76,7 @@ export function listTaskAssignments(
   });
 }
 
-export function getTaskAssignment(db: Kysely<DB>, companyId: string, actor: Actor, projectId: string, taskId: string, now: Date) {
+export function getTaskAssignment(db: Kysely<DB>, companyId: string, actor: Principal, projectId: string, taskId: string, now: Date) {
   return withTenant(db, companyId, async (trx) => {
     const project = await projectScopeOrThrow(trx, companyId, actor, projectId);
     const day = await workspaceToday(trx, companyId, now);
@@ -106,7 +103,7 @@ async function applyRate(trx: Tx, companyId: string, projectId: string, taskId: 
 export async function createTaskAssignment(
   db: Kysely<DB>,
   companyId: string,
-  actor: Actor,
+  actor: Principal,
   projectId: string,
   input: AssignmentInput & { task_id: string },
   now: Date,
@@ -127,7 +124,7 @@ const alreadyAssigned = () =>
 async function create(
   trx: Tx,
   companyId: string,
-  actor: Actor,
+  actor: Principal,
   projectId: string,
   taskId: string,
   columns: ReturnType<typeof parseAssignmentInput>['columns'],
@@ -164,7 +161,7 @@ async function create(
     }
   }
   await audit(trx, {
-    ...actorOf(companyId, actor),
+    ...auditActor(actor),
     action: 'task_assignment.created',
     subjectType: 'project',
     subjectId: project.id,
@@ -181,7 +178,7 @@ async function create(
 export async function updateTaskAssignment(
   db: Kysely<DB>,
   companyId: string,
-  actor: Actor,
+  actor: Principal,
   projectId: string,
   taskId: string,
   input: AssignmentInput,
@@ -195,7 +192,7 @@ export async function updateTaskAssignment(
 async function update(
   trx: Tx,
   companyId: string,
-  actor: Actor,
+  actor: Principal,
   projectId: string,
   taskId: string,
   columns: ReturnType<typeof parseAssignmentInput>['columns'],
@@ -216,7 +213,7 @@ async function update(
   if (Object.keys(changed).length > 0 || rateSet) {
     await updateAssignmentColumns(trx, companyId, project.id, taskId, changed, now);
     await audit(trx, {
-      ...actorOf(companyId, actor),
+      ...auditActor(actor),
       action: 'task_assignment.updated',
       subjectType: 'project',
       subjectId: project.id,
@@ -235,7 +232,7 @@ const sameAmount = (a: string | null, b: string | null) => (a === null || b === 
 export async function assignTask(
   db: Kysely<DB>,
   companyId: string,
-  actor: Actor,
+  actor: Principal,
   projectId: string,
   taskId: string,
   input: AssignmentInput,
@@ -253,6 +250,6 @@ export async function assignTask(
 }
 
 /** For `sheaf admin task unassign`: deactivates the assignment (its budget and rate history stay). */
-export function unassignTask(db: Kysely<DB>, companyId: string, actor: Actor, projectId: string, taskId: string, now: Date) {
+export function unassignTask(db: Kysely<DB>, companyId: string, actor: Principal, projectId: string, taskId: string, now: Date) {
   return updateTaskAssignment(db, companyId, actor, projectId, taskId, { is_active: false }, now);
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { projectVisible, type OwnAssignment } from '../../../access/catalog.ts';
+import { isOperator } from '../../../access/operator.ts';
 import type { BudgetBy } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
@@ -8,12 +9,6 @@ import type { TaskRow } from './presenter.ts';
 import type { TaskState } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
-
-/**
- * Who acts: an API caller, or null for the operator at the command line
- * (`sheaf admin`), who acts with an owner's rights in the workspace.
- */
-export type Actor = Principal | null;
 
 const TASK_COLUMNS = [
   't.id',
@@ -136,7 +131,7 @@ export interface ProjectScope {
 export async function findProjectScope(
   trx: Tx,
   companyId: string,
-  actor: Actor,
+  actor: Principal,
   projectId: string,
   { lock = false } = {},
 ): Promise<ProjectScope | undefined> {
@@ -145,11 +140,11 @@ export async function findProjectScope(
     .select(['p.id', 'p.name', 'p.is_active', 'p.budget_by', 'p.show_budget_to_all'])
     .where('p.company_id', '=', companyId)
     .where('p.id', '=', projectId);
-  if (actor) query = query.where(projectVisible(actor, 'p'));
+  query = query.where(projectVisible(actor, 'p'));
   if (lock) query = query.forShare();
   const project = await query.executeTakeFirst();
   if (!project) return undefined;
-  const own = actor
+  const own = !isOperator(actor)
     ? ((await trx
         .selectFrom('project_user_assignments')
         .select(['is_active', 'is_project_manager'])

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { Principal } from '../../../auth/principal.ts';
 import { maySeeBudget, maySeeRates, maySetCommercialFields, mayWriteTasks } from '../../../access/catalog.ts';
+import { auditActor } from '../../../access/operator.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { conflict, forbidden, notFound } from '../../../errors.ts';
@@ -16,7 +18,6 @@ import {
   listTasks as listTaskRows,
   taskNameTaken,
   updateTaskColumns,
-  type Actor,
   type ProjectScope,
   type TaskFilter,
 } from './queries.ts';
@@ -25,27 +26,22 @@ import { NEW_TASK, applyTaskInput, changedTaskColumns, type TaskInput, type Task
 /**
  * Workspace tasks: reusable definitions assigned to projects. Every operation
  * runs in one tenant transaction; an unknown, malformed or other-workspace id is
- * simply not found. The actor is an API caller or, for `sheaf admin`, null (the
- * operator, with an owner's rights).
+ * simply not found. The actor is an API caller, a web session or, for `sheaf
+ * admin`, the operator (src/access/operator.ts), all asked the same checks.
  */
 
-export type { Actor } from './queries.ts';
+// ---- what the actor may see (asked of src/access, never by role) ----
 
-// ---- what the actor may do and see (asked of src/access, never by role) ----
-
-export const mayWriteTasksAs = (actor: Actor) => actor === null || mayWriteTasks(actor);
-/** Rates and other commercial properties need the billable-rate permission to set. */
-export const maySetRatesAs = (actor: Actor) => actor === null || maySetCommercialFields(actor);
-export const maySeeRatesAs = (actor: Actor) => actor === null || maySeeRates(actor);
-export const maySeeBudgetAs = (actor: Actor, project: ProjectScope) => actor === null || maySeeBudget(actor, project, project.own);
+/** Whether the actor sees the project's budget (maySeeBudget with its own assignment there). */
+export const maySeeProjectBudget = (actor: Principal, project: ProjectScope) => maySeeBudget(actor, project, project.own);
 
 /** What the actor sees of a task read with (or without) a project. */
-export function taskView(actor: Actor, project?: ProjectScope): TaskView {
-  return { rates: maySeeRatesAs(actor), budget: project !== undefined && maySeeBudgetAs(actor, project) };
+export function taskView(actor: Principal, project?: ProjectScope): TaskView {
+  return { rates: maySeeRates(actor), budget: project !== undefined && maySeeProjectBudget(actor, project) };
 }
 
 /** The project named by a task request: visible to the actor, else 404 (never 403, so nothing leaks). */
-export async function projectScopeOrThrow(trx: Tx, companyId: string, actor: Actor, projectId: string, lock = false) {
+export async function projectScopeOrThrow(trx: Tx, companyId: string, actor: Principal, projectId: string, lock = false) {
   const project = isId(projectId) ? await findProjectScope(trx, companyId, actor, projectId, { lock }) : undefined;
   if (!project) throw notFound('project');
   return project;
@@ -66,12 +62,6 @@ function mapConstraintError(err: unknown, name: string | undefined): never {
   throw err;
 }
 
-const actorOf = (companyId: string, actor: Actor) => ({
-  companyId,
-  actorUserId: actor?.userId ?? null,
-  credentialId: actor?.credentialId ?? null,
-});
-
 function stateOf(row: TaskRow): TaskState {
   return {
     name: row.name,
@@ -82,9 +72,9 @@ function stateOf(row: TaskRow): TaskState {
   };
 }
 
-function assertMayWrite(actor: Actor, input: TaskInput) {
-  if (!mayWriteTasksAs(actor)) throw forbidden('Your role does not allow creating or editing tasks.');
-  if (input.default_hourly_rate !== undefined && !maySetRatesAs(actor)) {
+function assertMayWrite(actor: Principal, input: TaskInput) {
+  if (!mayWriteTasks(actor)) throw forbidden('Your role does not allow creating or editing tasks.');
+  if (input.default_hourly_rate !== undefined && !maySetCommercialFields(actor)) {
     throw forbidden('Setting default_hourly_rate needs the permission to view billable rates.');
   }
 }
@@ -103,7 +93,7 @@ export interface TaskPage {
  * assigned to it are listed, and their budget is shown where the actor may see
  * that project's budget.
  */
-export function listTasks(db: Kysely<DB>, companyId: string, actor: Actor, filter: TaskFilter, page: PageParams): Promise<TaskPage> {
+export function listTasks(db: Kysely<DB>, companyId: string, actor: Principal, filter: TaskFilter, page: PageParams): Promise<TaskPage> {
   return withTenant(db, companyId, async (trx) => {
     const project = filter.projectId ? await projectScopeOrThrow(trx, companyId, actor, filter.projectId) : undefined;
     const { rows, total } = await listTaskRows(trx, companyId, filter, page);
@@ -115,7 +105,7 @@ export function listTasks(db: Kysely<DB>, companyId: string, actor: Actor, filte
  * One task. With a project (visible to the actor, else 404), the task carries
  * its assignment to it, so `budget` shows only for an active assignment.
  */
-export function getTask(db: Kysely<DB>, companyId: string, actor: Actor, id: string, { projectId }: { projectId?: string } = {}) {
+export function getTask(db: Kysely<DB>, companyId: string, actor: Principal, id: string, { projectId }: { projectId?: string } = {}) {
   return withTenant(db, companyId, async (trx) => {
     if (!projectId) return { row: await taskOrThrow(trx, companyId, id), view: taskView(actor) };
     const project = await projectScopeOrThrow(trx, companyId, actor, projectId);
@@ -136,7 +126,7 @@ export function resolveTask(db: Kysely<DB>, companyId: string, ref: string): Pro
 
 // ---- writes ----
 
-export async function createTask(db: Kysely<DB>, companyId: string, actor: Actor, input: TaskInput & { name: string }, now: Date) {
+export async function createTask(db: Kysely<DB>, companyId: string, actor: Principal, input: TaskInput & { name: string }, now: Date) {
   assertMayWrite(actor, input);
   const state = applyTaskInput({ ...NEW_TASK, name: '' }, input);
   const id = newId(now.getTime());
@@ -144,7 +134,7 @@ export async function createTask(db: Kysely<DB>, companyId: string, actor: Actor
     return await withTenant(db, companyId, async (trx) => {
       if (await taskNameTaken(trx, companyId, state.name)) throw duplicateName(state.name);
       await insertTask(trx, companyId, id, state, now);
-      await audit(trx, { ...actorOf(companyId, actor), action: 'task.created', subjectType: 'task', subjectId: id, details: { ...state } });
+      await audit(trx, { ...auditActor(actor), action: 'task.created', subjectType: 'task', subjectId: id, details: { ...state } });
       return { row: await taskOrThrow(trx, companyId, id), view: taskView(actor) };
     });
   } catch (err) {
@@ -162,7 +152,7 @@ export type TaskPrecondition = (current: TaskRow, view: TaskView) => void;
 export async function updateTask(
   db: Kysely<DB>,
   companyId: string,
-  actor: Actor,
+  actor: Principal,
   id: string,
   input: TaskInput,
   { now, precondition }: { now: Date; precondition?: TaskPrecondition },
@@ -180,7 +170,7 @@ export async function updateTask(
         throw duplicateName(changes.name);
       }
       await updateTaskColumns(trx, companyId, row.id, changes, now);
-      await audit(trx, { ...actorOf(companyId, actor), action: 'task.updated', subjectType: 'task', subjectId: row.id, details: { changes } });
+      await audit(trx, { ...auditActor(actor), action: 'task.updated', subjectType: 'task', subjectId: row.id, details: { changes } });
       return { row: await taskOrThrow(trx, companyId, row.id), view };
     });
   } catch (err) {

@@ -6,8 +6,8 @@ import { isAdmin } from '../../../access/policy.ts';
 import { isId, newId } from '../../../ids.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import { generateKey } from '../../../auth/keys.ts';
+import { actingUserId } from '../../../access/operator.ts';
 import { audit } from '../../workspace/audit/service.ts';
-import type { Actor } from '../users/admin-service.ts';
 import type { NewKey } from './schemas.ts';
 
 /** After a rotation the previous key keeps working this long, so deployments can switch over. */
@@ -81,10 +81,10 @@ async function insertKey(
 
 export async function createKey(
   db: Kysely<DB>,
-  companyId: string,
+  p: Principal,
   input: { userId: string; kind: CredentialKind; name?: string },
-  actor?: Actor,
 ): Promise<IssuedKey> {
+  const companyId = p.companyId;
   if (input.kind !== 'integration' && input.kind !== 'personal') throw badRequest('kind must be integration or personal.');
   if ((input.name ?? '').length > 255) throw badRequest('name must be at most 255 characters.', { field: 'name' });
   return db.transaction().execute(async (trx) => {
@@ -95,7 +95,7 @@ export async function createKey(
       action: 'credential.created',
       subjectType: 'credential',
       subjectId: issued.credential.id,
-      actorUserId: actor?.userId,
+      actorUserId: actingUserId(p),
       details: { kind: input.kind, user_id: input.userId },
     });
     return issued;
@@ -103,7 +103,8 @@ export async function createKey(
 }
 
 /** Issues a replacement; the previous key stays valid for ROTATION_OVERLAP_MS. */
-export async function rotateKey(db: Kysely<DB>, companyId: string, keyId: string, now: Date, actor?: Actor): Promise<IssuedKey> {
+export async function rotateKey(db: Kysely<DB>, p: Principal, keyId: string, now: Date): Promise<IssuedKey> {
+  const companyId = p.companyId;
   return db.transaction().execute(async (trx) => {
     const old = await trx
       .selectFrom('credentials')
@@ -127,7 +128,7 @@ export async function rotateKey(db: Kysely<DB>, companyId: string, keyId: string
       action: 'credential.rotated',
       subjectType: 'credential',
       subjectId: issued.credential.id,
-      actorUserId: actor?.userId,
+      actorUserId: actingUserId(p),
       details: { previous_id: keyId },
     });
     return issued;
@@ -135,7 +136,8 @@ export async function rotateKey(db: Kysely<DB>, companyId: string, keyId: string
 }
 
 /** Revokes a key at once, together with every other key of its rotation family. */
-export async function revokeKey(db: Kysely<DB>, companyId: string, keyId: string, now: Date, actor?: Actor) {
+export async function revokeKey(db: Kysely<DB>, p: Principal, keyId: string, now: Date) {
+  const companyId = p.companyId;
   return db.transaction().execute(async (trx) => {
     const key = await trx
       .selectFrom('credentials')
@@ -157,15 +159,15 @@ export async function revokeKey(db: Kysely<DB>, companyId: string, keyId: string
       action: 'credential.revoked',
       subjectType: 'credential',
       subjectId: keyId,
-      actorUserId: actor?.userId,
+      actorUserId: actingUserId(p),
       details: { revoked_ids: revoked.map((r) => r.id) },
     });
     return { revoked_ids: revoked.map((r) => r.id) };
   });
 }
 
-export function listKeys(db: Kysely<DB>, companyId: string, userId?: string) {
-  let q = db.selectFrom('credentials').select(PUBLIC_COLUMNS).where('company_id', '=', companyId);
+export function listKeys(db: Kysely<DB>, p: Principal, userId?: string) {
+  let q = db.selectFrom('credentials').select(PUBLIC_COLUMNS).where('company_id', '=', p.companyId);
   if (userId) q = q.where('user_id', '=', userId);
   return q.orderBy('created_at').orderBy('id').execute();
 }
@@ -237,7 +239,7 @@ export async function createWebKey(db: Kysely<DB>, p: Principal, input: Static<t
     throw forbidden('A personal sync key is created by its owner, for themselves.');
   }
   const userId = input.user_id ?? p.userId;
-  const key = await createKey(db, p.companyId, { userId, kind: input.kind, name: input.name }, { userId: p.userId }).catch((err: unknown) => {
+  const key = await createKey(db, p, { userId, kind: input.kind, name: input.name }).catch((err: unknown) => {
     // The key rules name the holder 'user' (the CLI's --user); the web form's field is user_id.
     if (err instanceof ApiError && err.extras.field === 'user') throw new ApiError(err.code, err.message, { ...err.extras, field: 'user_id' }, err.statusCode);
     throw err;
@@ -249,11 +251,11 @@ export async function rotateWebKey(db: Kysely<DB>, p: Principal, id: string, now
   const key = await visibleKey(db, p, id);
   if (key.kind === 'integration' && !isAdmin(p)) throw forbidden('Only an owner or administrator rotates full-access keys.');
   if (key.kind === 'personal' && key.user_id !== p.userId) throw forbidden('Only its owner rotates a personal sync key; revoke it instead.');
-  return issuedTo(db, p, await rotateKey(db, p.companyId, key.id, now, { userId: p.userId }));
+  return issuedTo(db, p, await rotateKey(db, p, key.id, now));
 }
 
 export async function revokeWebKey(db: Kysely<DB>, p: Principal, id: string, now: Date) {
   const key = await visibleKey(db, p, id);
   if (key.kind === 'integration' && !isAdmin(p)) throw forbidden('Only an owner or administrator revokes full-access keys.');
-  await revokeKey(db, p.companyId, key.id, now, { userId: p.userId });
+  await revokeKey(db, p, key.id, now);
 }

@@ -13,7 +13,7 @@ import { linkInvalid } from '../../../auth/one-time-links.ts';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from '../../../auth/passwords.ts';
 import { beginSignInAttempt, signInSucceeded, throttled } from '../../../auth/sign-in-throttle.ts';
 import { audit } from '../../workspace/audit/service.ts';
-import { assertPermissionsFitRole, validateMemberInput } from '../users/admin-service.ts';
+import { assertPermissionsFitRole, validateMemberInput } from '../users/rules.ts';
 import type { Acceptance as AcceptanceBody, Invitation as InvitationSchema, NewInvitation, Preview } from './schemas.ts';
 
 /**

@@ -5,13 +5,15 @@ import type { Principal } from '../../../auth/principal.ts';
 import { assertMayAdministerRole } from '../../../access/policy.ts';
 import { ApiError, badRequest, notFound } from '../../../errors.ts';
 import { isId, newId } from '../../../ids.ts';
-import { createMember, listMembersForAdmin, lockMember, updateMemberIn, validateMemberInput, type MemberInput } from '../users/admin-service.ts';
+import { membershipsOf } from '../users/queries.ts';
+import { validateMemberInput, type MemberInput } from '../users/rules.ts';
+import { createMember, lockMember, updateMemberIn } from '../users/service.ts';
 import { setTeammates } from '../teammates/service.ts';
 import type { AgentBody, MemberPatch, MemberSchema } from './schemas.ts';
 
 /**
  * The web app's Members page (owners and administrators): the operator's rules
- * of src/modules/people/users/admin-service.ts and src/modules/people/teammates/service.ts,
+ * of src/modules/people/users/service.ts and src/modules/people/teammates/service.ts,
  * plus what a signed-in administrator may not do that the operator may: make
  * or change an owner (assertMayAdministerRole). Changes are read by the next
  * request's authentication, which reads the membership afresh.
@@ -19,7 +21,7 @@ import type { AgentBody, MemberPatch, MemberSchema } from './schemas.ts';
 
 export type Member = Static<typeof MemberSchema>;
 
-type MemberRow = Awaited<ReturnType<typeof listMembersForAdmin>>[number];
+type MemberRow = Awaited<ReturnType<typeof membershipsOf>>[number];
 
 function present(row: Omit<MemberRow, 'company_id' | 'created_at' | 'updated_at'>, teammateIds: string[]): Member {
   return {
@@ -48,7 +50,7 @@ async function teammatesOf(db: Kysely<DB> | Transaction<DB>, companyId: string, 
 }
 
 export async function listMembers(db: Kysely<DB>, companyId: string): Promise<Member[]> {
-  const [rows, teammates] = await Promise.all([listMembersForAdmin(db, companyId), teammatesOf(db, companyId)]);
+  const [rows, teammates] = await Promise.all([membershipsOf(db, companyId), teammatesOf(db, companyId)]);
   return rows.map((row) => present(row, teammates.get(row.user_id) ?? []));
 }
 
@@ -60,20 +62,19 @@ export async function changeMember(db: Kysely<DB>, p: Principal, userId: string,
   const { teammate_ids: teammateIds, ...input } = change;
   if (Object.keys(change).length === 0) throw badRequest('Name at least one property to change.');
   validateMemberInput(input);
-  const actor = { userId: p.userId };
   return db.transaction().execute(async (trx) => {
     const current = await lockMember(trx, p.companyId, userId).catch(rethrowAs('member'));
     assertMayAdministerRole(p, current.role);
     if (input.role !== undefined) assertMayAdministerRole(p, input.role);
     if (current.user_type === 'agent' && input.role === 'owner') throw agentOwner();
-    if (Object.keys(input).length > 0) await updateMemberIn(trx, p.companyId, userId, input, actor);
+    if (Object.keys(input).length > 0) await updateMemberIn(trx, p, userId, input);
     if (teammateIds !== undefined) {
       const role = input.role ?? current.role;
       if (teammateIds.length > 0 && role !== 'manager') {
         throw badRequest(`Only a manager has teammates; this member is ${role}.`, { field: 'teammate_ids' });
       }
       // The teammate rules name their own fields ('teammate'); the form's field is teammate_ids.
-      await setTeammates(trx, p.companyId, userId, teammateIds, actor).catch((err: unknown) => {
+      await setTeammates(trx, p, userId, teammateIds).catch((err: unknown) => {
         if (err instanceof ApiError && err.statusCode < 500) throw badRequest(err.message, { field: 'teammate_ids' });
         throw err;
       });
@@ -113,6 +114,6 @@ export async function createAgent(
   };
   if (!memberInput.first_name) throw badRequest('name must be 1 to 255 characters.', { field: 'name' });
   if (memberInput.first_name.length > 255) throw badRequest('name must be 1 to 255 characters.', { field: 'name' });
-  const row = await createMember(db, p.companyId, memberInput, { userId: p.userId });
+  const row = await createMember(db, p, memberInput);
   return present(row, []);
 }

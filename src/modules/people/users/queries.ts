@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 
@@ -35,3 +36,17 @@ export function listMembers(trx: Tx, companyId: string, filter: MemberFilter, pa
 
 /** A membership with its person, as listMembers reads it. */
 export type MemberRow = Awaited<ReturnType<typeof listMembers>>['rows'][number];
+
+/** Every membership of a workspace with the person's identity (all columns), by last name, first name, id. */
+export function membershipsOf(db: Kysely<DB>, companyId: string) {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .selectAll('m')
+    .select(['u.email', 'u.first_name', 'u.last_name', 'u.user_type'])
+    .where('m.company_id', '=', companyId)
+    .orderBy('u.last_name')
+    .orderBy('u.first_name')
+    .orderBy('u.id')
+    .execute();
+}

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
+import { actingUserId } from '../../../access/operator.ts';
 import { approvalReach, assertMayReviewTime, maySubmitTime, type ApprovalReach } from '../../../access/approvals.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
@@ -78,15 +79,15 @@ export const weekLink = (baseUrl: string, weekStart: string) => `${baseUrl}/time
 function auditTimesheet(
   trx: Tx,
   action: string,
-  entry: { companyId: string; personId: string; actor: Principal | null; moved: PeriodItem[]; details: Record<string, unknown> },
+  entry: { companyId: string; personId: string; actor: Principal; moved: PeriodItem[]; details: Record<string, unknown> },
 ) {
   return audit(trx, {
     companyId: entry.companyId,
     action,
     subjectType: 'user',
     subjectId: entry.personId,
-    actorUserId: entry.actor?.userId ?? null,
-    credentialId: entry.actor?.credentialId ?? null,
+    actorUserId: actingUserId(entry.actor),
+    credentialId: entry.actor.credentialId,
     details: {
       ...entry.details,
       time_entry_ids: entry.moved.filter((i) => i.kind === 'time').map((i) => i.id),
@@ -392,8 +393,8 @@ export interface WithdrawInput extends Period {
  * on another project). Recorded in the audit log (no actor user) with the reason.
  */
 export interface WithdrawOptions {
-  /** Who withdraws (the web app's approver), for the audit log; none for the operator's CLI. */
-  actor?: Principal;
+  /** Who withdraws: the web app's approver, or the operator (`sheaf admin approvals withdraw`, no actor in the audit log). */
+  actor: Principal;
   /** Only these of the person's items (a manager's reach); all by default. */
   reach?: ApprovalReach;
   /**
@@ -403,7 +404,7 @@ export interface WithdrawOptions {
   refuseBilled?: boolean;
 }
 
-export async function withdrawApproval(db: Kysely<DB>, companyId: string, input: WithdrawInput, now: Date, options: WithdrawOptions = {}) {
+export async function withdrawApproval(db: Kysely<DB>, companyId: string, input: WithdrawInput, now: Date, options: WithdrawOptions) {
   checkPeriod(input);
   const reason = checkReason(input.reason);
   return withTenant(db, companyId, async (trx) => {
@@ -460,7 +461,7 @@ export async function withdrawApproval(db: Kysely<DB>, companyId: string, input:
       await auditTimesheet(trx, 'timesheet.approval_withdrawn', {
         companyId,
         personId: person.user_id,
-        actor: options.actor ?? null,
+        actor: options.actor,
         moved: chosen,
         details: result,
       });

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
+import { auditActor } from '../../../access/operator.ts';
 import { hasPermission } from '../../../access/policy.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
@@ -22,12 +23,10 @@ import {
  * them; creating and changing them needs the permission to edit clients and
  * tasks (owners, administrators, managers with `edit_clients_and_tasks`), the
  * same that maintains the workspace's other shared lists. The actor is an API
- * caller or, for `sheaf admin`, null (the operator, with an owner's rights).
+ * caller, a web session or, for `sheaf admin`, the operator (src/access/operator.ts).
  * Categories are archived (`is_active: false`), never deleted: expenses point
  * at them.
  */
-
-export type Actor = Principal | null;
 
 export interface CategoryRow {
   id: string;
@@ -40,7 +39,7 @@ export interface CategoryRow {
 }
 
 /** Create and change expense categories. */
-export const mayWriteExpenseCategories = (actor: Actor) => actor === null || hasPermission(actor, 'edit_clients_and_tasks');
+export const mayWriteExpenseCategories = (actor: Principal) => hasPermission(actor, 'edit_clients_and_tasks');
 
 const COLUMNS = ['id', 'name', 'unit_name', 'unit_price', 'is_active', 'created_at', 'updated_at'] as const;
 
@@ -52,12 +51,6 @@ function mapConstraintError(err: unknown, name: string | undefined): never {
   if (e?.code === '23505' && name !== undefined) throw duplicateName(name);
   throw err;
 }
-
-const actorOf = (companyId: string, actor: Actor) => ({
-  companyId,
-  actorUserId: actor?.userId ?? null,
-  credentialId: actor?.credentialId ?? null,
-});
 
 const stateOf = (row: CategoryRow): CategoryState => ({
   name: row.name,
@@ -126,7 +119,7 @@ export function resolveCategory(db: Kysely<DB>, companyId: string, ref: string):
   });
 }
 
-export async function createCategory(db: Kysely<DB>, companyId: string, actor: Actor, input: CategoryInput & { name: string }, now: Date) {
+export async function createCategory(db: Kysely<DB>, companyId: string, actor: Principal, input: CategoryInput & { name: string }, now: Date) {
   if (!mayWriteExpenseCategories(actor)) throw forbidden('Your role does not allow creating expense categories.');
   const state = applyCategoryInput({ ...NEW_CATEGORY, name: '' }, input);
   const id = newId(now.getTime());
@@ -139,7 +132,7 @@ export async function createCategory(db: Kysely<DB>, companyId: string, actor: A
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
       await audit(trx, {
-        ...actorOf(companyId, actor),
+        ...auditActor(actor),
         action: 'expense_category.created',
         subjectType: 'expense_category',
         subjectId: id,
@@ -158,7 +151,7 @@ export async function createCategory(db: Kysely<DB>, companyId: string, actor: A
  * applies to expenses entered (or re-priced) from then on; recorded expenses
  * keep their total.
  */
-export async function updateCategory(db: Kysely<DB>, companyId: string, actor: Actor, id: string, input: CategoryInput, now: Date) {
+export async function updateCategory(db: Kysely<DB>, companyId: string, actor: Principal, id: string, input: CategoryInput, now: Date) {
   if (!mayWriteExpenseCategories(actor)) throw forbidden('Your role does not allow changing expense categories.');
   try {
     return await withTenant(db, companyId, async (trx) => {
@@ -177,7 +170,7 @@ export async function updateCategory(db: Kysely<DB>, companyId: string, actor: A
         .executeTakeFirstOrThrow();
       const action =
         changes.is_active === false ? 'expense_category.archived' : changes.is_active === true ? 'expense_category.restored' : 'expense_category.updated';
-      await audit(trx, { ...actorOf(companyId, actor), action, subjectType: 'expense_category', subjectId: row.id, details: { changes } });
+      await audit(trx, { ...auditActor(actor), action, subjectType: 'expense_category', subjectId: row.id, details: { changes } });
       return updated;
     });
   } catch (err) {
