@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type InferResult, type RawBuilder } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { timeRecordVisible } from '../../../access/time.ts';
 import type { BudgetBy, DB, Role, Rounding, TimeSource, WeekStart } from '../../../db/types.ts';
@@ -7,7 +7,6 @@ import { fetchCountedPage, type PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
 import { holdsApproved } from '../week/lock.ts';
 import { recordConditions, type RecordFilter } from './record-filters.ts';
-import type { EntryRow } from './presenter.ts';
 import { weekEndOf } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
@@ -63,6 +62,14 @@ function entrySelect(trx: Tx, companyId: string) {
     .select(ENTRY_COLUMNS)
     .where('te.company_id', '=', companyId);
 }
+
+/**
+ * A time entry as the queries load it, with its task's name and its project's budget
+ * setting. The external reference holds text fields only (checkExternalReference stores it).
+ */
+export type EntryRow = Omit<InferResult<ReturnType<typeof entrySelect>>[number], 'external_reference'> & {
+  external_reference: Record<string, string> | null;
+};
 
 /**
  * One entry of the workspace, or undefined: when `visibleTo` is given, only if
@@ -357,7 +364,7 @@ export async function insertEntry(trx: Tx, companyId: string, entry: NewEntry) {
       }),
     })
     .returning(RETURNED)
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow() as Promise<Omit<EntryRow, 'task_name' | 'project_budget_by'>>;
 }
 
 export type EntryChanges = Partial<{
