@@ -15,7 +15,7 @@ import { byWeek, daysInReach } from '../../tracking/approvals/queue.ts';
 import { projectBudgetRows, uninvoicedRows } from '../reports/queries.ts';
 import { reportPlanning } from '../reports/routes.ts';
 import { MAX_REPORT_SPAN_DAYS, monthOf } from '../reports/rules.ts';
-import { loadTimeSettings } from '../../tracking/time/queries.ts';
+import { loadTimeSettings } from '../../tracking/week/queries.ts';
 import { expectedWeeklyHoursOf, overdueInvoices, recentWork, secondsByDay } from './queries.ts';
 import { addDays, budgetLevel, perCurrency, weekOf } from './rules.ts';
 

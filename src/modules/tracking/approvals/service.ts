@@ -9,15 +9,14 @@ import { Decimal } from 'decimal.js';
 import { maySeeRates } from '../../../access/catalog.ts';
 import { minorUnitDigits } from '../../../money.ts';
 import { isWorkDate, todayIn } from '../../../time/workspace-time.ts';
-import { loadTimeSettings } from '../time/queries.ts';
-import { peopleNamed } from '../week/queries.ts';
+import { loadTimeSettings, peopleNamed } from '../week/queries.ts';
 import { byWeek, daysInReach } from './queue.ts';
 import { lastRejectionOf, reviewDetails } from './web-queries.ts';
 import { mailDate, mailNumber, translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../../outbox/enqueue.ts';
 import { audit } from '../../workspace/audit/service.ts';
 import { lockPersonTimeForApproval, weeksOf } from '../week/lock.ts';
-import { roundedHours, secondsToHours, weekEndOf, weekStartOf } from '../time/rules.ts';
+import { roundedHours, secondsToHours, weekEndOf, weekStartOf } from '../week/rules.ts';
 import {
   checkPeriod,
   checkReason,

@@ -1,10 +1,9 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
-import { timeRecordVisible } from '../../../access/time.ts';
-import { recordConditions, type RecordFilter } from '../time/record-filters.ts';
+import { findRecord, listRecords, recordConditions, type RecordFilter } from '../week/records.ts';
 import type { DB, ExpenseSource, Role, WeekStart } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
-import { fetchCountedPage, type PageParams } from '../../../http/pagination.ts';
+import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
 import type { ExpenseRow } from './presenter.ts';
 
@@ -58,17 +57,8 @@ function expenseSelect(trx: Tx, companyId: string) {
  * that principal may see it (the time entries' visibility rule). `lock` takes a
  * row lock on the expense.
  */
-export async function findExpense(
-  trx: Tx,
-  companyId: string,
-  id: string,
-  { visibleTo, lock = false }: { visibleTo?: Principal; lock?: boolean } = {},
-): Promise<ExpenseRow | undefined> {
-  if (!isId(id)) return undefined;
-  let query = expenseSelect(trx, companyId).where('ex.id', '=', id);
-  if (visibleTo) query = query.where(timeRecordVisible(visibleTo, 'ex'));
-  if (lock) query = query.forUpdate('ex');
-  return (await query.executeTakeFirst()) as ExpenseRow | undefined;
+export function findExpense(trx: Tx, companyId: string, id: string, options: { visibleTo?: Principal; lock?: boolean } = {}) {
+  return findRecord(expenseSelect(trx, companyId), 'ex', id, options) as Promise<ExpenseRow | undefined>;
 }
 
 export interface ExpenseFilter extends RecordFilter {
@@ -85,17 +75,8 @@ export interface ExpenseFilter extends RecordFilter {
 export function listExpenses(trx: Tx, companyId: string, p: Principal, filter: ExpenseFilter, page: PageParams) {
   const where = (eb: ExpressionBuilder<DB & { ex: DB['expenses'] }, 'ex'>) =>
     eb.and([...recordConditions(eb, 'ex', p, filter), ...(filter.categoryId ? [eb('ex.expense_category_id', '=', filter.categoryId)] : [])]);
-  const rows = expenseSelect(trx, companyId)
-    .where(where)
-    .orderBy('ex.spent_date', 'desc')
-    .orderBy('ex.created_at', 'desc')
-    .orderBy('ex.id', 'desc');
-  const count = trx
-    .selectFrom('expenses as ex')
-    .select(sql<string>`count(*)`.as('n'))
-    .where('ex.company_id', '=', companyId)
-    .where(where);
-  return fetchCountedPage(rows, count, page) as Promise<{ rows: ExpenseRow[]; total: number }>;
+  const select = expenseSelect(trx, companyId);
+  return listRecords(trx, companyId, { table: 'expenses', alias: 'ex' }, select, where, page) as Promise<{ rows: ExpenseRow[]; total: number }>;
 }
 
 /** A project as an expense write needs it: state, currency, and the person's and the caller's assignments. */
@@ -160,18 +141,6 @@ export async function findMember(trx: Tx, companyId: string, userId: string) {
     .where('company_id', '=', companyId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
-}
-
-/** Whether `teammateId` is assigned as a teammate to the manager `managerId`. */
-export async function isTeammate(trx: Tx, companyId: string, managerId: string, teammateId: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom('teammate_assignments')
-    .select('teammate_id')
-    .where('company_id', '=', companyId)
-    .where('manager_id', '=', managerId)
-    .where('teammate_id', '=', teammateId)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 export interface ExpenseColumns {

@@ -14,7 +14,7 @@ import { findCategory } from '../expense-categories/service.ts';
 import { deleteFile, readFile, storeFile, type FileInfo } from '../../workspace/files/service.ts';
 import { assertNotLocked, assertWeeksOpen } from '../week/lock.ts';
 import { presentExpense, type ExpenseRow } from './presenter.ts';
-import { loadTimeSettings } from '../time/queries.ts';
+import { isTeammateOf, loadTimeSettings } from '../week/queries.ts';
 import { sheetPerson } from '../week/person.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { expenseCategories, expenseProjects } from './web-queries.ts';
@@ -23,7 +23,6 @@ import {
   findExpense,
   findMember,
   insertExpense,
-  isTeammate,
   listExpenses as listExpenseRows,
   loadExpenseSettings,
   loadProjectContext,
@@ -99,7 +98,7 @@ async function assertPerson(trx: Tx, p: Principal, personId: string) {
 /** Whether the caller may write this person's expenses on this project (mayWriteTimeFor with the facts looked up). */
 async function mayWrite(trx: Tx, p: Principal, personId: string, project: Pick<ProjectContext, 'caller_assignment_active' | 'caller_is_project_manager'>) {
   const own = personId === p.userId;
-  const teammate = !own && isManager(p) ? await isTeammate(trx, p.companyId, p.userId, personId) : false;
+  const teammate = !own && isManager(p) ? await isTeammateOf(trx, p.companyId, p.userId, personId) : false;
   const managesProject = isManager(p) && project.caller_assignment_active === true && project.caller_is_project_manager === true;
   return { allowed: mayWriteTimeFor(p, { own, teammate, managesProject }), teammate };
 }

@@ -1,7 +1,8 @@
 import type { ApprovalStatus, TimeSource } from '../../../db/types.ts';
 import type { EntryRow } from './queries.ts';
 import { decimalNumber } from '../../../money.ts';
-import { currentSeconds, roundHoursNumber, secondsToHoursNumber, type RoundingRule } from './rules.ts';
+import { currentSeconds } from './rules.ts';
+import { roundHoursNumber, secondsToHoursNumber, type RoundingRule } from '../week/rules.ts';
 
 /**
  * What the caller may see: `full` (a full-access credential) adds

@@ -1,32 +1,15 @@
 import { sql, type ExpressionBuilder, type InferResult, type RawBuilder } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
-import { timeRecordVisible } from '../../../access/time.ts';
-import type { BudgetBy, DB, Role, Rounding, TimeSource, WeekStart } from '../../../db/types.ts';
+import type { BudgetBy, DB, Role, TimeSource, WeekStart } from '../../../db/types.ts';
+import type { TimeSettings } from '../week/queries.ts';
 import type { Tx } from '../../../db/tenant.ts';
-import { fetchCountedPage, type PageParams } from '../../../http/pagination.ts';
+import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
 import { holdsApproved } from '../week/lock.ts';
-import { recordConditions, type RecordFilter } from './record-filters.ts';
-import { weekEndOf } from './rules.ts';
+import { findRecord, listRecords, recordConditions, type RecordFilter, type RecordTable } from '../week/records.ts';
+import { weekEndOf } from '../week/rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
-
-/** The workspace settings time entries follow. */
-export interface TimeSettings {
-  timezone: string;
-  week_start: WeekStart;
-  rounding: Rounding;
-  rounding_minutes: number;
-  allow_past_timer_starts: boolean;
-}
-
-export async function loadTimeSettings(trx: Tx, companyId: string): Promise<TimeSettings> {
-  return trx
-    .selectFrom('companies')
-    .select(['timezone', 'week_start', 'rounding', 'rounding_minutes', 'allow_past_timer_starts'])
-    .where('id', '=', companyId)
-    .executeTakeFirstOrThrow();
-}
 
 const ENTRY_COLUMNS = [
   'te.id',
@@ -54,6 +37,8 @@ const ENTRY_COLUMNS = [
   'p.budget_by as project_budget_by',
 ] as const;
 
+const TIME_ENTRIES: RecordTable = { table: 'time_entries', alias: 'te' };
+
 function entrySelect(trx: Tx, companyId: string) {
   return trx
     .selectFrom('time_entries as te')
@@ -76,17 +61,8 @@ export type EntryRow = Omit<InferResult<ReturnType<typeof entrySelect>>[number],
  * that principal may see it. `lock` takes a row lock on the entry (not its task
  * or project).
  */
-export async function findEntry(
-  trx: Tx,
-  companyId: string,
-  id: string,
-  { visibleTo, lock = false }: { visibleTo?: Principal; lock?: boolean } = {},
-): Promise<EntryRow | undefined> {
-  if (!isId(id)) return undefined;
-  let query = entrySelect(trx, companyId).where('te.id', '=', id);
-  if (visibleTo) query = query.where(timeRecordVisible(visibleTo, 'te'));
-  if (lock) query = query.forUpdate('te');
-  return (await query.executeTakeFirst()) as EntryRow | undefined;
+export function findEntry(trx: Tx, companyId: string, id: string, options: { visibleTo?: Principal; lock?: boolean } = {}) {
+  return findRecord(entrySelect(trx, companyId), 'te', id, options) as Promise<EntryRow | undefined>;
 }
 
 export interface EntryFilter extends RecordFilter {
@@ -117,18 +93,8 @@ function entryFilters(p: Principal, filter: EntryFilter) {
  * The total is counted on its own (fetchCountedPage).
  */
 export function listEntries(trx: Tx, companyId: string, p: Principal, filter: EntryFilter, page: PageParams) {
-  const where = entryFilters(p, filter);
-  const rows = entrySelect(trx, companyId)
-    .where(where)
-    .orderBy('te.spent_date', 'desc')
-    .orderBy('te.created_at', 'desc')
-    .orderBy('te.id', 'desc');
-  const count = trx
-    .selectFrom('time_entries as te')
-    .select(sql<string>`count(*)`.as('n'))
-    .where('te.company_id', '=', companyId)
-    .where(where);
-  return fetchCountedPage(rows, count, page) as Promise<{ rows: EntryRow[]; total: number }>;
+  const select = entrySelect(trx, companyId);
+  return listRecords(trx, companyId, TIME_ENTRIES, select, entryFilters(p, filter), page) as Promise<{ rows: EntryRow[]; total: number }>;
 }
 
 /**
@@ -241,18 +207,6 @@ export async function loadWriteContext(
   // row would serialize every create on it through a MultiXact.
   const row = await query.executeTakeFirstOrThrow();
   return row as WriteContext;
-}
-
-/** Whether `teammateId` is assigned as a teammate to the manager `managerId`. */
-export async function isTeammateOf(trx: Tx, companyId: string, managerId: string, teammateId: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom('teammate_assignments')
-    .select('teammate_id')
-    .where('company_id', '=', companyId)
-    .where('manager_id', '=', managerId)
-    .where('teammate_id', '=', teammateId)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** Whether the caller actively manages a project (their assignment has is_project_manager). */

@@ -12,6 +12,7 @@ import { isId, newId } from '../../../ids.ts';
 import { isWorkDate, todayIn } from '../../../time/workspace-time.ts';
 import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, tryEnterPersonTime, weekLockedError } from '../week/lock.ts';
 import { sheetPerson } from '../week/person.ts';
+import { isTeammateOf, loadTimeSettings, type TimeSettings } from '../week/queries.ts';
 import { entryHours, presentEntry, type EntryView, type PresentContext } from './presenter.ts';
 import {
   billableRateSql,
@@ -19,16 +20,13 @@ import {
   deleteEntryRow,
   findEntry,
   insertEntry,
-  isTeammateOf,
   listEntries as listEntryRows,
-  loadTimeSettings,
   loadWriteContext,
   runningEntries,
   updateEntryColumns,
   type EntryChanges,
   type EntryRow,
   type EntryFilter,
-  type TimeSettings,
   type WeekStarts,
   type WriteContext,
 } from './queries.ts';
@@ -38,17 +36,12 @@ import {
   checkExternalReference,
   checkMetadata,
   checkNotes,
-  checkSpentDate,
   completedDuration,
   currentSeconds,
-  isRuleError,
   parseHours,
   timerStart,
-  wallClockOf,
-  weekEndOf,
-  weekStartOf,
-  type RuleError,
 } from './rules.ts';
+import { checkSpentDate, isRuleError, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/rules.ts';
 import type { CreateInput, RestartInput, StopInput, UpdateInput } from './schemas.ts';
 import { choicesFor, privateNotesOf, projectNames, recentPairs, writePrivateNotes } from './web-queries.ts';
 

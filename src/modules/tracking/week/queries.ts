@@ -14,3 +14,26 @@ export async function peopleNamed(trx: Tx, companyId: string, userIds: readonly 
     .execute();
   return new Map(rows.map((r) => [r.id, { name: `${r.first_name} ${r.last_name}`.trim(), email: r.email }]));
 }
+
+/** The workspace settings of time and its weeks: zone, week start, rounding rule, past timer starts. */
+export type TimeSettings = Awaited<ReturnType<typeof loadTimeSettings>>;
+
+export function loadTimeSettings(trx: Tx, companyId: string) {
+  return trx
+    .selectFrom('companies')
+    .select(['timezone', 'week_start', 'rounding', 'rounding_minutes', 'allow_past_timer_starts'])
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
+}
+
+/** Whether `teammateId` is assigned as a teammate to the manager `managerId`. */
+export async function isTeammateOf(trx: Tx, companyId: string, managerId: string, teammateId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('teammate_assignments')
+    .select('teammate_id')
+    .where('company_id', '=', companyId)
+    .where('manager_id', '=', managerId)
+    .where('teammate_id', '=', teammateId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
