@@ -1,11 +1,10 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { findRecord, listRecords, recordConditions, type RecordFilter } from '../week/records.ts';
-import type { DB, ExpenseSource, Role, WeekStart } from '../../../db/types.ts';
+import type { DB, ExpenseSource, WeekStart } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
-import type { ExpenseRow } from './presenter.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
 
@@ -52,13 +51,16 @@ function expenseSelect(trx: Tx, companyId: string) {
     .where('ex.company_id', '=', companyId);
 }
 
+/** An expense as the queries load it, with its category and its receipt's description. */
+export type ExpenseRow = InferResult<ReturnType<typeof expenseSelect>>[number];
+
 /**
  * One expense of the workspace, or undefined: when `visibleTo` is given, only if
  * that principal may see it (the time entries' visibility rule). `lock` takes a
  * row lock on the expense.
  */
 export function findExpense(trx: Tx, companyId: string, id: string, options: { visibleTo?: Principal; lock?: boolean } = {}) {
-  return findRecord(expenseSelect(trx, companyId), 'ex', id, options) as Promise<ExpenseRow | undefined>;
+  return findRecord(expenseSelect(trx, companyId), 'ex', id, options);
 }
 
 export interface ExpenseFilter extends RecordFilter {
@@ -76,34 +78,24 @@ export function listExpenses(trx: Tx, companyId: string, p: Principal, filter: E
   const where = (eb: ExpressionBuilder<DB & { ex: DB['expenses'] }, 'ex'>) =>
     eb.and([...recordConditions(eb, 'ex', p, filter), ...(filter.categoryId ? [eb('ex.expense_category_id', '=', filter.categoryId)] : [])]);
   const select = expenseSelect(trx, companyId);
-  return listRecords(trx, companyId, { table: 'expenses', alias: 'ex' }, select, where, page) as Promise<{ rows: ExpenseRow[]; total: number }>;
+  return listRecords(trx, companyId, { table: 'expenses', alias: 'ex' }, select, where, page);
 }
 
-/** A project as an expense write needs it: state, currency, and the person's and the caller's assignments. */
-export interface ProjectContext {
-  project_id: string;
-  project_active: boolean;
-  /** The project's is_billable: a new expense's default billable. */
-  project_billable: boolean;
-  /** The client's currency, else the workspace's. */
-  currency: string;
-  /** The person's role in the workspace (null: not a member). */
-  person_role: Role | null;
-  /** The person's own assignment (null: none). */
-  person_assignment_active: boolean | null;
-  /** The caller's own assignment (null: none). */
-  caller_assignment_active: boolean | null;
-  caller_is_project_manager: boolean | null;
-}
+/**
+ * A project as an expense write needs it: state, its is_billable (a new expense's
+ * default billable), currency (the client's, else the workspace's), the person's role in
+ * the workspace and assignment, and the caller's assignment (null: none).
+ */
+export type ProjectContext = NonNullable<Awaited<ReturnType<typeof loadProjectContext>>>;
 
 /** One query for everything a create or a project change checks. Undefined: no such project in the workspace. */
 export async function loadProjectContext(
   trx: Tx,
   companyId: string,
   ids: { projectId: string; personId: string; callerId: string },
-): Promise<ProjectContext | undefined> {
+) {
   if (!isId(ids.projectId)) return undefined;
-  const row = await trx
+  return trx
     .selectFrom('projects as p')
     .innerJoin('clients as c', (j) => j.onRef('c.company_id', '=', 'p.company_id').onRef('c.id', '=', 'p.client_id'))
     .innerJoin('companies as co', 'co.id', 'p.company_id')
@@ -129,7 +121,6 @@ export async function loadProjectContext(
     // Share-locked so an archive or delete racing this write waits for it.
     .forShare('p')
     .executeTakeFirst();
-  return row as ProjectContext | undefined;
 }
 
 /** A membership of the workspace (role and state), or undefined. */

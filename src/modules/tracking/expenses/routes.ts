@@ -9,7 +9,8 @@ import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { EtagHeader, IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
-import { presentExpense, type ExpenseRow } from './presenter.ts';
+import { presentExpense } from './presenter.ts';
+import type { ExpenseRow } from './queries.ts';
 import { FORM_FIELD_MAX_BYTES, RECEIPT_MAX_BYTES, RECEIPT_TYPES, formToBody, readReceiptForm, type FormFieldType, type ReceiptUpload } from './receipts.ts';
 import { EXPENSE_READ_ONLY } from './rules.ts';
 import { CreateForm, CreateJson, ExpenseSchema, PatchForm, PatchJson, SourceSchema } from './schemas.ts';
@@ -182,8 +183,7 @@ export async function expensesRoutes(fastify: FastifyInstance) {
     },
   );
 
-  // The body is one of two schemas by content type, which the type provider does not read: the route names its type.
-  app.post<{ Body: CreateBody }>(
+  app.post(
     '/api/v2/expenses',
     {
       config: { access: 'authenticated', idempotent: true },
@@ -197,7 +197,8 @@ export async function expensesRoutes(fastify: FastifyInstance) {
         response: { 201: { ...ExpenseSchema, headers: { ...EtagHeader, Location: { type: 'string' } } }, ...ErrorResponses },
       },
     },
-    async (request, reply) => {
+    // The body is one of two schemas by content type, which the type provider does not read: the handler names its type.
+    async (request: FastifyRequest<{ Body: CreateBody }>, reply) => {
       const row = await createExpense(
         requestDb(request),
         principalOf(request),
@@ -210,7 +211,7 @@ export async function expensesRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.patch<{ Body: PatchBody; Params: Static<typeof IdParams> }>(
+  app.patch(
     '/api/v2/expenses/:id',
     {
       config: { access: 'authenticated', idempotent: true },
@@ -225,7 +226,7 @@ export async function expensesRoutes(fastify: FastifyInstance) {
         response: { 200: { ...ExpenseSchema, headers: EtagHeader }, ...ErrorResponses },
       },
     },
-    async (request, reply) => {
+    async (request: FastifyRequest<{ Body: PatchBody; Params: Static<typeof IdParams> }>, reply) => {
       const { id } = request.params;
       const row = await updateExpense(requestDb(request), principalOf(request), id, inputOf(request.body), uploads.get(request) ?? null, {
         now: app.config.clock(),
