@@ -4,44 +4,12 @@ import { etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
-import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
+import { ErrorResponses } from '../../../http/schemas.ts';
 import { EtagHeader, IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
 import { CATEGORY_READ_ONLY, CATEGORY_WRITABLE } from './rules.ts';
+import { CreateBody, ExpenseCategorySchema, PatchBody } from './schemas.ts';
 import { createCategory, getCategory, listCategories, presentCategory, updateCategory } from './service.ts';
 
-
-const writable = {
-  name: Type.String({ minLength: 1, maxLength: 255, description: 'Unique in the workspace, ignoring case.' }),
-  unit_name: Nullable(Type.String({ maxLength: 64, description: 'What a unit is (e.g. "1K tokens", "km"); with unit_price, or null.' })),
-  unit_price: Nullable(
-    Type.Number({ minimum: 0, description: 'Price of one unit, at most 6 decimal places; with unit_name, or null. Expenses may then be entered as units.' }),
-  ),
-  is_active: Type.Boolean({ description: 'false archives the category (no new expenses), true restores it.' }),
-};
-
-const CreateBody = Type.Object(
-  {
-    name: writable.name,
-    unit_name: Type.Optional(writable.unit_name),
-    unit_price: Type.Optional(writable.unit_price),
-    is_active: Type.Optional(writable.is_active),
-  },
-  { additionalProperties: false },
-);
-const PatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
-
-export const ExpenseCategorySchema = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    unit_name: Nullable(Type.String()),
-    unit_price: Nullable(Type.Number()),
-    is_active: Type.Boolean(),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { additionalProperties: false },
-);
 
 const ListQuery = Type.Object(
   {

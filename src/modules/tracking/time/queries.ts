@@ -321,22 +321,10 @@ export async function insertEntry(trx: Tx, companyId: string, entry: NewEntry) {
     .executeTakeFirstOrThrow() as Promise<Omit<EntryRow, 'task_name' | 'project_budget_by'>>;
 }
 
-export type EntryChanges = Partial<{
-  project_id: string;
-  task_id: string;
-  spent_date: string;
-  duration_seconds: number;
-  hours_entered: string | null;
-  is_running: boolean;
-  timer_started_at: Date | null;
-  started_time: string | null;
-  ended_time: string | null;
-  notes: string | null;
-  billable: boolean;
-  billable_rate: RawBuilder<string | null>;
-  metadata: string | null;
-  external_reference: string | null;
-}>;
+/** The columns a change of an entry may set; billable_rate as SQL (billableRateSql), read in the write itself. */
+export type EntryChanges = Partial<
+  Omit<NewEntry, 'id' | 'user_id' | 'source' | 'created_by' | 'created_at' | 'updated_at'> & { billable_rate: RawBuilder<string | null> }
+>;
 
 export async function updateEntryColumns(trx: Tx, companyId: string, id: string, changes: EntryChanges, now: Date) {
   await trx
