@@ -3,12 +3,12 @@ import type { Principal } from '../../../auth/principal.ts';
 import { approvalReach, assertMayReviewTime, maySubmitTime, type ApprovalReach } from '../../../access/approvals.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
-import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
+import { ApiError, forbidden, notFound } from '../../../errors.ts';
 import { isId } from '../../../ids.ts';
 import { Decimal } from 'decimal.js';
 import { maySeeRates } from '../../../access/catalog.ts';
 import { minorUnitDigits } from '../../../money.ts';
-import { isWorkDate, todayIn } from '../../../time/workspace-time.ts';
+import { todayIn } from '../../../time/workspace-time.ts';
 import { loadTimeSettings, peopleNamed } from '../week/queries.ts';
 import { byWeek, daysInReach } from './queue.ts';
 import { lastRejectionOf, reviewDetails } from './web-queries.ts';
@@ -16,7 +16,7 @@ import { mailDate, mailNumber, translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../../outbox/enqueue.ts';
 import { audit } from '../../workspace/audit/service.ts';
 import { lockPersonTimeForApproval, weeksOf } from '../week/lock.ts';
-import { roundedHours, secondsToHours, weekEndOf, weekStartOf } from '../week/rules.ts';
+import { checkWeekDate, roundedHours, secondsToHours, weekEndOf, weekStartOf } from '../week/rules.ts';
 import {
   checkPeriod,
   checkReason,
@@ -468,7 +468,7 @@ const zero = () => ({ count: 0, seconds: 0 });
 
 /** The caller's week of `date` (default today): its items by approval state, fingerprint, running timer and last rejection. */
 export function myApprovalWeek(db: Kysely<DB>, p: Principal, date: string | undefined, now: Date) {
-  if (date !== undefined && !isWorkDate(date)) throw badRequest('date must be a date between 1900 and 2999.', { field: 'date' });
+  checkWeekDate(date);
   return withTenant(db, p.companyId, async (trx) => {
     const [settings, time] = [await loadApprovalSettings(trx, p.companyId), await loadTimeSettings(trx, p.companyId)];
     const today = todayIn(time.timezone, now);

@@ -143,6 +143,11 @@ export function parseSpentDate(value: string): string {
   return result;
 }
 
+/** A list's spent_date range (from..to, inclusive, either open): 400 when to is before from. */
+export function checkSpentRange(from: string | undefined, to: string | undefined): void {
+  if (from && to && from > to) throw badRequest('to must not be before from.', { field: 'to' });
+}
+
 /** `notes`: at most 10,000 characters, kept as written; blank is null (the time entries' rule). */
 export function parseNotes(value: string | null): string | null {
   const result = checkNotes(value);

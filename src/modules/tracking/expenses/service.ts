@@ -35,7 +35,7 @@ import {
 } from './queries.ts';
 import type { ReceiptUpload } from './receipts.ts';
 import type { CreateExpenseInput, ExpenseInput } from './schemas.ts';
-import { DEFAULT_EXPENSE_SOURCE, costDecimals, parseMetadata, parseNotes, parseSpentDate, resolveAmount } from './rules.ts';
+import { DEFAULT_EXPENSE_SOURCE, checkSpentRange, costDecimals, parseMetadata, parseNotes, parseSpentDate, resolveAmount } from './rules.ts';
 
 /**
  * Expenses: the transactions and the rules around them. Who sees and who writes
@@ -57,6 +57,7 @@ export type Precondition = (current: ExpenseRow) => void;
 const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
 
 export function listExpenses(db: Kysely<DB>, p: Principal, filter: ExpenseFilter, page: PageParams) {
+  checkSpentRange(filter.from, filter.to);
   return withTenant(db, p.companyId, (trx) => listExpenseRows(trx, p.companyId, p, filter, page));
 }
 
@@ -382,7 +383,7 @@ export interface SheetQuery {
  * API presents them, each with its project's name and currency, and the form's choices.
  */
 export function expenseSheet(db: Kysely<DB>, p: Principal, query: SheetQuery, page: PageParams, now: Date) {
-  if (query.from && query.to && query.from > query.to) throw badRequest('to must not be before from.', { field: 'to' });
+  checkSpentRange(query.from, query.to);
   return withTenant(db, p.companyId, async (trx) => {
     const user = await sheetPerson(trx, p, query.user_id);
     const filter = { userId: user.id, from: query.from, to: query.to, projectId: query.project_id, categoryId: query.expense_category_id };

@@ -9,7 +9,7 @@ import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
-import { isWorkDate, todayIn } from '../../../time/workspace-time.ts';
+import { todayIn } from '../../../time/workspace-time.ts';
 import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, tryEnterPersonTime, weekLockedError } from '../week/lock.ts';
 import { sheetPerson } from '../week/person.ts';
 import { isTeammateOf, loadTimeSettings, type TimeSettings } from '../week/queries.ts';
@@ -41,7 +41,7 @@ import {
   parseHours,
   timerStart,
 } from './rules.ts';
-import { checkSpentDate, isRuleError, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/rules.ts';
+import { checkSpentDate, checkWeekDate, isRuleError, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/rules.ts';
 import type { CreateInput, RestartInput, StopInput, UpdateInput } from './schemas.ts';
 import { choicesFor, privateNotesOf, projectNames, recentPairs, writePrivateNotes } from './web-queries.ts';
 
@@ -641,7 +641,7 @@ async function decorate(trx: Tx, p: Principal, rows: EntryRow[], present: Presen
 /** A week of a person's entries (the caller's, or one they may see: sheetPerson), with the workspace's week settings. */
 export function timesheet(db: Kysely<DB>, p: Principal, query: { date?: string; user_id?: string }, now: Date) {
   const { date, user_id } = query;
-  if (date !== undefined && !isWorkDate(date)) throw badRequest('date must be a date between 1900 and 2999.', { field: 'date' });
+  checkWeekDate(date);
   return withTenant(db, p.companyId, async (trx) => {
     const user = await sheetPerson(trx, p, user_id);
     const settings = await loadTimeSettings(trx, p.companyId);

@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import type { Rounding, WeekStart } from '../../../db/types.ts';
+import { badRequest } from '../../../errors.ts';
 import { WORK_DATE_MAX, WORK_DATE_MIN, isWorkDate } from '../../../time/workspace-time.ts';
 
 /**
@@ -170,4 +171,9 @@ export const isRuleError = (value: unknown): value is RuleError =>
 export function checkSpentDate(value: string): string | RuleError {
   if (isWorkDate(value)) return value;
   return { field: 'spent_date', message: `spent_date must be a date YYYY-MM-DD from ${WORK_DATE_MIN} to ${WORK_DATE_MAX}.` };
+}
+
+/** The day a week screen shows (`date`, default today): a date from 1900 to 2999, else 400 naming it. */
+export function checkWeekDate(date: string | undefined): void {
+  if (date !== undefined && !isWorkDate(date)) throw badRequest('date must be a date between 1900 and 2999.', { field: 'date' });
 }
