@@ -13,6 +13,7 @@ import { audit } from '../../workspace/audit/service.ts';
 import { findCategory } from '../expense-categories/service.ts';
 import { deleteFile, readFile, storeFile, type FileInfo } from '../../workspace/files/service.ts';
 import { assertNotLocked, assertWeeksOpen } from '../week/lock.ts';
+import { sameJson } from '../week/rules.ts';
 import { presentExpense } from './presenter.ts';
 import type { ExpenseRow } from './queries.ts';
 import { isTeammateOf, loadTimeSettings } from '../week/queries.ts';
@@ -227,22 +228,11 @@ function changedColumns(row: ExpenseRow, next: ExpenseColumns): Partial<ExpenseC
           ? a === b
           : new Decimal(a as string).eq(b as string)
         : key === 'metadata'
-          ? sameJson(a as string | null, b as string | null)
+          ? sameJson(JSON.parse((a as string | null) ?? 'null'), JSON.parse((b as string | null) ?? 'null'))
           : a === b;
     if (!same) (out as Record<string, unknown>)[key] = b;
   }
   return out;
-}
-
-function sameJson(a: string | null, b: string | null) {
-  if (a === null || b === null) return a === b;
-  const canonical = (v: unknown): unknown =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
-      : Array.isArray(v)
-        ? v.map(canonical)
-        : v;
-  return JSON.stringify(canonical(JSON.parse(a))) === JSON.stringify(canonical(JSON.parse(b)));
 }
 
 /**

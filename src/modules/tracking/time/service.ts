@@ -41,7 +41,7 @@ import {
   parseHours,
   timerStart,
 } from './rules.ts';
-import { checkSpentDate, checkWeekDate, isRuleError, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/rules.ts';
+import { checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/rules.ts';
 import type { CreateInput, RestartInput, StopInput, UpdateInput } from './schemas.ts';
 import { choicesFor, privateNotesOf, projectNames, recentPairs, writePrivateNotes } from './web-queries.ts';
 
@@ -486,8 +486,8 @@ export async function updateEntry(db: Kysely<DB>, p: Principal, id: string, inpu
       changes.billable_rate = billableRateSql(p.companyId, { billable, projectId, taskId, userId: entry.user_id, date });
     }
     if (common.notes !== undefined && common.notes !== entry.notes) changes.notes = common.notes;
-    if (common.metadata !== undefined && !sameJson(common.metadata, entry.metadata)) changes.metadata = common.metadata;
-    if (common.external_reference !== undefined && !sameJson(common.external_reference, entry.external_reference)) {
+    if (common.metadata !== undefined && !sameJson(JSON.parse(common.metadata ?? 'null'), entry.metadata)) changes.metadata = common.metadata;
+    if (common.external_reference !== undefined && !sameJson(JSON.parse(common.external_reference), entry.external_reference)) {
       changes.external_reference = common.external_reference;
     }
     const present = presentOf(p, settings, now);
@@ -499,21 +499,6 @@ export async function updateEntry(db: Kysely<DB>, p: Principal, id: string, inpu
 }
 
 const sameDecimal = (a: string | null, b: string | null) => (a === null || b === null ? a === b : new Decimal(a).eq(b));
-
-/** Compares stored JSON (jsonb reorders keys) with new JSON text, ignoring key order. */
-function sameJson(next: string | null, current: Record<string, unknown> | null): boolean {
-  if (next === null || current === null) return next === null && current === null;
-  return canonical(JSON.parse(next)) === canonical(current);
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 // ---- timer transitions ----
 
