@@ -6,9 +6,9 @@ import {
   daysIn,
   fingerprintOf,
   runPreflight,
-  workingDaysIn,
   type PeriodItem,
 } from '../src/modules/tracking/approvals/preflight.ts';
+import { workingDaysIn } from '../src/modules/tracking/week/rules.ts';
 import { reportWeeks, type ApprovedItem } from '../src/modules/tracking/approvals/withdrawal.ts';
 
 /** The pure approval rules: periods, reasons, the fingerprint and the preflight. */

@@ -8,16 +8,18 @@ import {
   completedDuration,
   currentSeconds,
   elapsedSeconds,
-  isRuleError,
   parseHours,
   reservedService,
+  timerStart,
+} from '../../src/modules/tracking/time/rules.ts';
+import {
+  isRuleError,
   roundHours,
   roundHoursNumber,
   secondsToHours,
   secondsToHoursNumber,
-  timerStart,
   weekEndOf,
-} from '../../src/modules/tracking/time/rules.ts';
+} from '../../src/modules/tracking/week/rules.ts';
 import { weeksOf } from '../../src/modules/tracking/week/lock.ts';
 
 const err = (value: unknown) => (isRuleError(value) ? value : null);

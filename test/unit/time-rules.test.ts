@@ -8,7 +8,7 @@ import {
   wallClockOf,
   wallClockSeconds,
   weekStartOf,
-} from '../../src/modules/tracking/time/rules.ts';
+} from '../../src/modules/tracking/week/rules.ts';
 
 describe('time rules', () => {
   it('converts between seconds and decimal hours without floats', () => {

@@ -1,6 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { expectedHoursIn } from '../../tracking/approvals/preflight.ts';
-import { weekEndOf, weekStartOf } from '../../tracking/time/rules.ts';
+import { expectedHoursIn, weekEndOf, weekStartOf } from '../../tracking/week/rules.ts';
 
 /**
  * Pure rules of the home page (issue 21 item 9): the week and its days against the

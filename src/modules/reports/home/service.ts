@@ -7,7 +7,7 @@ import { MAX_PER_PAGE } from '../../../http/pagination.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { loadApprovalSettings } from '../../tracking/approvals/queries.ts';
 import { byWeek, daysInReach } from '../../tracking/approvals/queue.ts';
-import { loadTimeSettings } from '../../tracking/time/queries.ts';
+import { loadTimeSettings } from '../../tracking/week/queries.ts';
 import { projectBudgetRows, uninvoicedRows } from '../reports/queries.ts';
 import { MAX_REPORT_SPAN_DAYS, monthOf } from '../reports/rules.ts';
 import { readReport, type ReportContext } from '../reports/service.ts';

@@ -3,7 +3,7 @@ import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import { badRequest } from '../../../errors.ts';
 import { isIsoDate } from '../../../time/workspace-time.ts';
-import { secondsToHours } from '../time/rules.ts';
+import { expectedHoursIn, secondsToHours } from '../week/rules.ts';
 
 /**
  * Pure approval rules: the period, the fingerprint and the preflight's blockers
@@ -45,24 +45,6 @@ export function checkReason(reason: string | null | undefined): string | null {
   if ([...reason].length > REASON_MAX) throw badRequest(`reason must be at most ${REASON_MAX} characters.`, { field: 'reason' });
   if (reason.includes('\u0000')) throw badRequest('reason cannot contain NUL characters.', { field: 'reason' });
   return reason.trim() === '' ? null : reason;
-}
-
-/** Monday to Friday in the inclusive period: the working days expected hours are spread over. */
-export function workingDaysIn(from: string, to: string): number {
-  let count = 0;
-  for (let d = DateTime.fromISO(from, { zone: 'UTC' }), end = DateTime.fromISO(to, { zone: 'UTC' }); d <= end; d = d.plus({ days: 1 })) {
-    if (d.weekday <= 5) count++;
-  }
-  return count;
-}
-
-/**
- * The hours a person is expected to work in the inclusive period: their weekly
- * hours spread over its Monday-to-Friday days (weekly / 5 each). The one rule of
- * "expected" (the preflight's warnings, the home page's week and days).
- */
-export function expectedHoursIn(expectedWeeklyHours: Decimal.Value, from: string, to: string): Decimal {
-  return new Decimal(expectedWeeklyHours).mul(workingDaysIn(from, to)).div(5);
 }
 
 /** One time entry or expense of the person in the period, as the preflight and the fingerprint see it. */

@@ -1,54 +1,15 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
-import { ErrorBody, ErrorResponses, OrNull } from '../../../http/schemas.ts';
+import { ErrorBody, ErrorResponses } from '../../../http/schemas.ts';
+import { typed } from '../../../http/route-kit.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { publicUrlOf } from '../../../config.ts';
-import { MAX_PERIOD_DAYS, REASON_MAX, WARNING_CODES } from './preflight.ts';
+import { MAX_PERIOD_DAYS, WARNING_CODES } from './preflight.ts';
+import { ApproveBody, RejectBody, SubmitBody } from './schemas.ts';
 import { approve, checkApprovalsEnabled, reject, submit } from './service.ts';
 
 // ---- schemas ----
-
-const Day = (which: string) => Type.String({ format: 'date', description: `YYYY-MM-DD, ${which} day of the period (inclusive).` });
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
-const Fingerprint = (description: string) => Type.String({ minLength: 1, maxLength: 128, description });
-
-const period = { from: Day('first'), to: Day('last; at most 366 days after from, counting both') };
-
-const SubmitBody = Type.Object(
-  { ...period, fingerprint: Type.Optional(Fingerprint('From an earlier submit response: the period must not have changed since (else 409 submission_stale).')) },
-  { additionalProperties: false },
-);
-
-const review = {
-  user_id: Id('Whose time and expenses. Another workspace\'s person gives 404.'),
-  ...period,
-  project_id: Type.Optional(Id('Only time and expenses on this project.')),
-};
-
-const ApproveBody = Type.Object(
-  {
-    ...review,
-    preflight_fingerprint: Type.Optional(Fingerprint('The fingerprint of the preflight you reviewed (from an earlier 409).')),
-    acknowledged_warning_codes: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
-        maxItems: 20,
-        description: `Every warning code of the reviewed preflight: ${WARNING_CODES.join(', ')}. Blockers cannot be acknowledged.`,
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const RejectBody = Type.Object(
-  {
-    ...review,
-    reason: Type.Optional(
-      OrNull(Type.String({ maxLength: REASON_MAX, description: `Up to ${REASON_MAX} characters; goes to the e-mail to the person and to the audit log.` })),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 const Finding = Type.Object(
   { code: Type.String(), message: Type.String() },
@@ -86,7 +47,8 @@ const COMMON = `Needs timesheet approvals enabled for the workspace (403 otherwi
 
 // ---- routes ----
 
-export async function approvalsRoutes(app: FastifyInstance) {
+export async function approvalsRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.features.add('time-approvals-v1');
   const tags = ['approvals'];
 
@@ -115,7 +77,7 @@ export async function approvalsRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => submit(requestDb(request), principalOf(request), request.body as Static<typeof SubmitBody>, app.config.clock(), publicUrlOf(app.config)),
+    async (request) => submit(requestDb(request), principalOf(request), request.body, app.config.clock(), publicUrlOf(app.config)),
   );
 
   app.post(
@@ -138,7 +100,7 @@ export async function approvalsRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => approve(requestDb(request), principalOf(request), request.body as Static<typeof ApproveBody>, app.config.clock()),
+    async (request) => approve(requestDb(request), principalOf(request), request.body, app.config.clock()),
   );
 
   app.post(
@@ -154,6 +116,6 @@ export async function approvalsRoutes(app: FastifyInstance) {
         response: { 200: Type.Object(Counts), ...errors },
       },
     },
-    async (request) => reject(requestDb(request), principalOf(request), request.body as Static<typeof RejectBody>, app.config.clock(), publicUrlOf(app.config)),
+    async (request) => reject(requestDb(request), principalOf(request), request.body, app.config.clock(), publicUrlOf(app.config)),
   );
 }

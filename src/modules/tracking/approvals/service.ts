@@ -6,11 +6,18 @@ import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, forbidden, notFound } from '../../../errors.ts';
 import { isId } from '../../../ids.ts';
+import { Decimal } from 'decimal.js';
+import { maySeeRates } from '../../../access/catalog.ts';
+import { minorUnitDigits } from '../../../money.ts';
+import { todayIn } from '../../../time/workspace-time.ts';
+import { loadTimeSettings, peopleNamed } from '../week/queries.ts';
+import { byWeek, daysInReach } from './queue.ts';
+import { lastRejectionOf, reviewDetails } from './web-queries.ts';
 import { mailDate, mailNumber, translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../../outbox/enqueue.ts';
 import { audit } from '../../workspace/audit/service.ts';
 import { lockPersonTimeForApproval, weeksOf } from '../week/lock.ts';
-import { secondsToHours, weekEndOf, weekStartOf } from '../time/rules.ts';
+import { checkWeekDate, roundedHours, secondsToHours, weekEndOf, weekStartOf } from '../week/rules.ts';
 import {
   checkPeriod,
   checkReason,
@@ -31,6 +38,7 @@ import {
   projectExists,
   setApprovalStatus,
 } from './queries.ts';
+import type { ApproveInput, RejectInput, ReviewInput, SubmitInput } from './schemas.ts';
 import { reportWeeks } from './withdrawal.ts';
 
 /**
@@ -42,24 +50,6 @@ import { reportWeeks } from './withdrawal.ts';
  * unsubmitted/rejected --submit--> submitted --approve--> approved --withdraw (CLI)--> submitted
  *                                            --reject---> rejected
  */
-
-export interface SubmitInput extends Period {
-  fingerprint?: string;
-}
-
-export interface ReviewInput extends Period {
-  user_id: string;
-  project_id?: string;
-}
-
-export interface ApproveInput extends ReviewInput {
-  preflight_fingerprint?: string;
-  acknowledged_warning_codes?: string[];
-}
-
-export interface RejectInput extends ReviewInput {
-  reason?: string | null;
-}
 
 const fullName = (x: { first_name: string; last_name: string }) => `${x.first_name} ${x.last_name}`.trim();
 
@@ -468,4 +458,159 @@ export async function withdrawApproval(db: Kysely<DB>, companyId: string, input:
     }
     return result;
   });
+}
+
+// ---------------------------------------------------------------- the web app's screens
+
+/** How far back the queue lists approved weeks (for withdrawal): 26 weeks before today. */
+export const APPROVED_WEEKS_SHOWN = 26;
+
+const zero = () => ({ count: 0, seconds: 0 });
+
+/** The caller's week of `date` (default today): its items by approval state, fingerprint, running timer and last rejection. */
+export function myApprovalWeek(db: Kysely<DB>, p: Principal, date: string | undefined, now: Date) {
+  checkWeekDate(date);
+  return withTenant(db, p.companyId, async (trx) => {
+    const [settings, time] = [await loadApprovalSettings(trx, p.companyId), await loadTimeSettings(trx, p.companyId)];
+    const today = todayIn(time.timezone, now);
+    const from = weekStartOf(date ?? today, settings.week_start);
+    const to = weekEndOf(from);
+    const items = await periodItems(trx, p.companyId, p.userId, { from, to }, false);
+    const statuses = { unsubmitted: zero(), submitted: zero(), approved: zero(), rejected: zero() };
+    for (const i of items) {
+      statuses[i.approval_status].count += 1;
+      statuses[i.approval_status].seconds += i.kind === 'time' ? (i.duration_seconds ?? 0) : 0;
+    }
+    const rejected = new Set(items.filter((i) => i.approval_status === 'rejected').map((i) => i.id));
+    return {
+      from,
+      to,
+      today,
+      approvals_enabled: settings.approvals_enabled,
+      fingerprint: fingerprintOf(items),
+      running: items.some((i) => i.is_running === true),
+      statuses,
+      rejection: await lastRejectionOf(trx, p.companyId, p.userId, rejected),
+    };
+  });
+}
+
+/** The weeks the caller may approve or reject (submitted) and withdraw (approved, the last APPROVED_WEEKS_SHOWN weeks). */
+export function approvalQueue(db: Kysely<DB>, p: Principal, now: Date) {
+  assertMayReviewTime(p);
+  return withTenant(db, p.companyId, async (trx) => {
+    const settings = await loadApprovalSettings(trx, p.companyId);
+    const time = await loadTimeSettings(trx, p.companyId);
+    const today = todayIn(time.timezone, now);
+    const since = weekStartOf(today, settings.week_start);
+    const approvedSince = new Date(Date.parse(`${since}T00:00:00Z`) - APPROVED_WEEKS_SHOWN * 7 * 86_400_000).toISOString().slice(0, 10);
+    const inReach = await daysInReach(trx, p, approvedSince);
+    const names = await peopleNamed(trx, p.companyId, [...new Set(inReach.map((d) => d.user_id))]);
+    const named = (rows: ReturnType<typeof byWeek>) =>
+      rows
+        .map((r) => ({ ...r, ...names.get(r.user_id)! }))
+        .sort((a, b) => a.week_start.localeCompare(b.week_start) || a.name.localeCompare(b.name));
+    return {
+      today,
+      submitted: named(byWeek(inReach.filter((d) => d.approval_status === 'submitted'), settings.week_start)),
+      approved: named(byWeek(inReach.filter((d) => d.approval_status === 'approved'), settings.week_start)).reverse(),
+    };
+  });
+}
+
+/** The preflight approve would answer, and how many submitted items it would approve. */
+export async function preflightOf(db: Kysely<DB>, p: Principal, input: ReviewInput) {
+  const { review, items, preflight } = await reviewPeriod(db, p, input);
+  const submitted = items.filter((i) => i.approval_status === 'submitted' && scopeOf(review)(i));
+  return { ...preflight, submitted_count: submitted.length };
+}
+
+const byDate = <T extends { spent_date: string; id: string }>(a: T, b: T) => a.spent_date.localeCompare(b.spent_date) || a.id.localeCompare(b.id);
+const isSubmitted = (i: { approval_status: string }) => i.approval_status === 'submitted';
+
+/**
+ * A person's period as the approver reviews it: the preflight, every item in the
+ * caller's reach with its details, the projects, and money as the caller may see it
+ * (expenses' total_cost always; time's billable_rate and billable_amount with the
+ * permission to view billable rates).
+ */
+export function reviewOf(db: Kysely<DB>, p: Principal, input: ReviewInput) {
+  return withTenant(db, p.companyId, async (trx) => {
+    const { review, items, preflight } = await reviewPeriodIn(trx, p, input);
+    const shown = items.filter(scopeOf(review));
+    const time = shown.filter((i) => i.kind === 'time');
+    const spent = shown.filter((i) => i.kind === 'expense');
+    const projectIds = [...new Set(shown.map((i) => i.project_id))];
+    const details = await reviewDetails(trx, p.companyId, { time: time.map((i) => i.id), expenses: spent.map((i) => i.id), projects: projectIds });
+    const rounding = await loadTimeSettings(trx, p.companyId);
+    const currencyOf = new Map(details.projects.map((x) => [x.id, x.currency]));
+    const rates = maySeeRates(p);
+    return {
+      ...preflight,
+      submitted_count: shown.filter(isSubmitted).length,
+      shows_amounts: rates,
+      projects: details.projects.map((x) => {
+        const scope = scopeOf({ reach: review.reach, projectId: x.id });
+        return {
+          ...x,
+          submitted_count: shown.filter((i) => i.project_id === x.id && isSubmitted(i)).length,
+          blocked: runPreflight(items, scope, input, review.person.expected_weekly_hours).blockers.length > 0,
+        };
+      }),
+      time_entries: time.sort(byDate).map((i) => {
+        const seconds = i.duration_seconds ?? 0;
+        const hours = roundedHours(seconds, rounding);
+        const detail = details.entries.get(i.id);
+        const entry = {
+          id: i.id,
+          spent_date: i.spent_date,
+          project_id: i.project_id,
+          task_name: detail?.task_name ?? null,
+          notes: i.notes,
+          started_time: i.started_time ?? null,
+          ended_time: i.ended_time ?? null,
+          seconds,
+          hours: hours.toNumber(),
+          is_running: i.is_running === true,
+          billable: i.billable,
+          approval_status: i.approval_status,
+        };
+        if (!rates) return entry;
+        const rate = detail?.billable_rate ?? null;
+        const digits = minorUnitDigits(currencyOf.get(i.project_id) ?? 'USD');
+        const amount = i.billable && rate !== null ? hours.mul(rate).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP).toNumber() : null;
+        return { ...entry, billable_rate: rate === null ? null : Number(rate), billable_amount: amount };
+      }),
+      expenses: spent.sort(byDate).map((i) => {
+        const detail = details.expenses.get(i.id);
+        return {
+          id: i.id,
+          spent_date: i.spent_date,
+          project_id: i.project_id,
+          category_name: detail?.category_name ?? '',
+          notes: i.notes,
+          units: i.units == null ? null : Number(i.units),
+          unit_name: detail?.unit_name ?? null,
+          total_cost: Number(i.total_cost ?? 0),
+          billable: i.billable,
+          approval_status: i.approval_status,
+        };
+      }),
+    };
+  });
+}
+
+/**
+ * The web app's withdrawal: an approver (as for approve, approvals on or off) takes back
+ * what they reach; billed approved work in the period refuses it all (409).
+ */
+export async function withdrawAsApprover(db: Kysely<DB>, p: Principal, input: ReviewInput & { reason?: string | null }, now: Date) {
+  const review = await withTenant(db, p.companyId, (trx) => resolveReview(trx, p, input, { requireEnabled: false }));
+  return withdrawApproval(
+    db,
+    p.companyId,
+    { user: review.person.user_id, from: input.from, to: input.to, project_id: review.projectId, reason: input.reason },
+    now,
+    { actor: p, reach: review.reach, refuseBilled: true },
+  );
 }

@@ -37,19 +37,6 @@ export async function reviewableDays(trx: Tx, companyId: string, approvedSince: 
   return rows;
 }
 
-/** Names and e-mail addresses of members, by user id. */
-export async function peopleNamed(trx: Tx, companyId: string, userIds: readonly string[]) {
-  if (userIds.length === 0) return new Map<string, { name: string; email: string }>();
-  const rows = await trx
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.id', 'u.first_name', 'u.last_name', 'u.email'])
-    .where('m.company_id', '=', companyId)
-    .where('m.user_id', 'in', [...userIds])
-    .execute();
-  return new Map(rows.map((r) => [r.id, { name: `${r.first_name} ${r.last_name}`.trim(), email: r.email }]));
-}
-
 /**
  * The person's latest rejection that returned one of `itemIds` (from the audit
  * log, where reject records the reason and the ids it moved), with who rejected.

@@ -1,23 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { assertMayReviewTime } from '../../../access/approvals.ts';
-import { withTenant } from '../../../db/tenant.ts';
-import { badRequest } from '../../../errors.ts';
+import { typed } from '../../../http/route-kit.ts';
 import { Enum, ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
-import { isWorkDate, todayIn } from '../../../time/workspace-time.ts';
-import { fingerprintOf, REASON_MAX } from './preflight.ts';
-import { loadApprovalSettings, periodItems } from './queries.ts';
-import { resolveReview, reviewPeriod, reviewPeriodIn, scopeOf, withdrawApproval } from './service.ts';
-import { runPreflight } from './preflight.ts';
-import { loadTimeSettings } from '../time/queries.ts';
-import { weekEndOf, weekStartOf } from '../time/rules.ts';
-import { lastRejectionOf, peopleNamed, reviewDetails } from './web-queries.ts';
-import { byWeek, daysInReach } from './queue.ts';
-import { maySeeRates } from '../../../access/catalog.ts';
-import { roundedHours } from '../time/rules.ts';
-import { minorUnitDigits } from '../../../money.ts';
-import { Decimal } from 'decimal.js';
+import { REASON_MAX } from './preflight.ts';
+import { APPROVED_WEEKS_SHOWN, approvalQueue, myApprovalWeek, preflightOf, reviewOf, withdrawAsApprover } from './service.ts';
 
 /**
  * The web app's approval screens (issue 16 item 3): the caller's week with its
@@ -26,9 +13,6 @@ import { Decimal } from 'decimal.js';
  * offer (spec: "Withdrawing approval is not available through the API"). Submit,
  * approve and reject are the /api/v2 routes. See docs/decisions.md.
  */
-
-/** How far back the queue lists approved weeks (for withdrawal): 26 weeks before today. */
-const APPROVED_WEEKS_SHOWN = 26;
 
 const tags = ['web'];
 const Day = Type.String({ format: 'date' });
@@ -183,9 +167,8 @@ const WithdrawConflict = Type.Object(
   { additionalProperties: true },
 );
 
-const zero = () => ({ count: 0, seconds: 0 });
-
-export async function approvalsWebRoutes(app: FastifyInstance) {
+export async function approvalsWebRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.get(
     '/web/api/approvals/week',
     {
@@ -198,34 +181,7 @@ export async function approvalsWebRoutes(app: FastifyInstance) {
         response: { 200: MyWeek, ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      const { date } = request.query as { date?: string };
-      if (date !== undefined && !isWorkDate(date)) throw badRequest('date must be a date between 1900 and 2999.', { field: 'date' });
-      return withTenant(app.db, p.companyId, async (trx) => {
-        const [settings, time] = [await loadApprovalSettings(trx, p.companyId), await loadTimeSettings(trx, p.companyId)];
-        const today = todayIn(time.timezone, app.config.clock());
-        const from = weekStartOf(date ?? today, settings.week_start);
-        const to = weekEndOf(from);
-        const items = await periodItems(trx, p.companyId, p.userId, { from, to }, false);
-        const statuses = { unsubmitted: zero(), submitted: zero(), approved: zero(), rejected: zero() };
-        for (const i of items) {
-          statuses[i.approval_status].count += 1;
-          statuses[i.approval_status].seconds += i.kind === 'time' ? (i.duration_seconds ?? 0) : 0;
-        }
-        const rejected = new Set(items.filter((i) => i.approval_status === 'rejected').map((i) => i.id));
-        return {
-          from,
-          to,
-          today,
-          approvals_enabled: settings.approvals_enabled,
-          fingerprint: fingerprintOf(items),
-          running: items.some((i) => i.is_running === true),
-          statuses,
-          rejection: await lastRejectionOf(trx, p.companyId, p.userId, rejected),
-        };
-      });
-    },
+    async (request) => myApprovalWeek(app.db, principalOf(request), request.query.date, app.config.clock()),
   );
 
   app.get(
@@ -240,28 +196,7 @@ export async function approvalsWebRoutes(app: FastifyInstance) {
         response: { 200: Queue, ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      assertMayReviewTime(p);
-      return withTenant(app.db, p.companyId, async (trx) => {
-        const settings = await loadApprovalSettings(trx, p.companyId);
-        const time = await loadTimeSettings(trx, p.companyId);
-        const today = todayIn(time.timezone, app.config.clock());
-        const since = weekStartOf(today, settings.week_start);
-        const approvedSince = new Date(Date.parse(`${since}T00:00:00Z`) - APPROVED_WEEKS_SHOWN * 7 * 86_400_000).toISOString().slice(0, 10);
-        const inReach = await daysInReach(trx, p, approvedSince);
-        const names = await peopleNamed(trx, p.companyId, [...new Set(inReach.map((d) => d.user_id))]);
-        const named = (rows: ReturnType<typeof byWeek>) =>
-          rows
-            .map((r) => ({ ...r, ...names.get(r.user_id)! }))
-            .sort((a, b) => a.week_start.localeCompare(b.week_start) || a.name.localeCompare(b.name));
-        return {
-          today,
-          submitted: named(byWeek(inReach.filter((d) => d.approval_status === 'submitted'), settings.week_start)),
-          approved: named(byWeek(inReach.filter((d) => d.approval_status === 'approved'), settings.week_start)).reverse(),
-        };
-      });
-    },
+    async (request) => approvalQueue(app.db, principalOf(request), app.config.clock()),
   );
 
   app.get(
@@ -277,17 +212,7 @@ export async function approvalsWebRoutes(app: FastifyInstance) {
         response: { 200: PreflightBody, ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      const { review, items, preflight } = await reviewPeriod(app.db, p, request.query as Static<typeof ReviewQuery>);
-      const submitted = items.filter(
-        (i) =>
-          i.approval_status === 'submitted' &&
-          (review.projectId === undefined || i.project_id === review.projectId) &&
-          (review.reach.all || review.reach.projectIds.includes(i.project_id)),
-      );
-      return { ...preflight, submitted_count: submitted.length };
-    },
+    async (request) => preflightOf(app.db, principalOf(request), request.query),
   );
 
   app.get(
@@ -307,75 +232,7 @@ export async function approvalsWebRoutes(app: FastifyInstance) {
         response: { 200: ReviewBody, ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      const query = request.query as Static<typeof ReviewQuery>;
-      return withTenant(app.db, p.companyId, async (trx) => {
-        const { review, items, preflight } = await reviewPeriodIn(trx, p, query);
-        const shown = items.filter(scopeOf(review));
-        const time = shown.filter((i) => i.kind === 'time');
-        const spent = shown.filter((i) => i.kind === 'expense');
-        const projectIds = [...new Set(shown.map((i) => i.project_id))];
-        const details = await reviewDetails(trx, p.companyId, { time: time.map((i) => i.id), expenses: spent.map((i) => i.id), projects: projectIds });
-        const rounding = await loadTimeSettings(trx, p.companyId);
-        const currencyOf = new Map(details.projects.map((x) => [x.id, x.currency]));
-        const rates = maySeeRates(p);
-        const byDate = <T extends { spent_date: string; id: string }>(a: T, b: T) => a.spent_date.localeCompare(b.spent_date) || a.id.localeCompare(b.id);
-        const submitted = (i: { approval_status: string }) => i.approval_status === 'submitted';
-        return {
-          ...preflight,
-          submitted_count: shown.filter(submitted).length,
-          shows_amounts: rates,
-          projects: details.projects.map((x) => {
-            const scope = scopeOf({ reach: review.reach, projectId: x.id });
-            return {
-              ...x,
-              submitted_count: shown.filter((i) => i.project_id === x.id && submitted(i)).length,
-              blocked: runPreflight(items, scope, query, review.person.expected_weekly_hours).blockers.length > 0,
-            };
-          }),
-          time_entries: time.sort(byDate).map((i) => {
-            const seconds = i.duration_seconds ?? 0;
-            const hours = roundedHours(seconds, rounding);
-            const detail = details.entries.get(i.id);
-            const entry = {
-              id: i.id,
-              spent_date: i.spent_date,
-              project_id: i.project_id,
-              task_name: detail?.task_name ?? null,
-              notes: i.notes,
-              started_time: i.started_time ?? null,
-              ended_time: i.ended_time ?? null,
-              seconds,
-              hours: hours.toNumber(),
-              is_running: i.is_running === true,
-              billable: i.billable,
-              approval_status: i.approval_status,
-            };
-            if (!rates) return entry;
-            const rate = detail?.billable_rate ?? null;
-            const digits = minorUnitDigits(currencyOf.get(i.project_id) ?? 'USD');
-            const amount = i.billable && rate !== null ? hours.mul(rate).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP).toNumber() : null;
-            return { ...entry, billable_rate: rate === null ? null : Number(rate), billable_amount: amount };
-          }),
-          expenses: spent.sort(byDate).map((i) => {
-            const detail = details.expenses.get(i.id);
-            return {
-              id: i.id,
-              spent_date: i.spent_date,
-              project_id: i.project_id,
-              category_name: detail?.category_name ?? '',
-              notes: i.notes,
-              units: i.units == null ? null : Number(i.units),
-              unit_name: detail?.unit_name ?? null,
-              total_cost: Number(i.total_cost ?? 0),
-              billable: i.billable,
-              approval_status: i.approval_status,
-            };
-          }),
-        };
-      });
-    },
+    async (request) => reviewOf(app.db, principalOf(request), request.query),
   );
 
   app.post(
@@ -394,17 +251,6 @@ export async function approvalsWebRoutes(app: FastifyInstance) {
         response: { 200: Withdrawal, 409: WithdrawConflict, ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      const body = request.body as Static<typeof WithdrawBody>;
-      const review = await withTenant(app.db, p.companyId, (trx) => resolveReview(trx, p, body, { requireEnabled: false }));
-      return withdrawApproval(
-        app.db,
-        p.companyId,
-        { user: review.person.user_id, from: body.from, to: body.to, project_id: review.projectId, reason: body.reason },
-        app.config.clock(),
-        { actor: p, reach: review.reach, refuseBilled: true },
-      );
-    },
+    async (request) => withdrawAsApprover(app.db, principalOf(request), request.body, app.config.clock()),
   );
 }

@@ -1,47 +1,15 @@
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError, badRequest } from '../../../errors.ts';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import { etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
-import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
-import { CATEGORY_READ_ONLY, CATEGORY_WRITABLE, type CategoryInput } from './rules.ts';
+import { ErrorResponses } from '../../../http/schemas.ts';
+import { EtagHeader, IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { CATEGORY_READ_ONLY, CATEGORY_WRITABLE } from './rules.ts';
+import { CreateBody, ExpenseCategorySchema, PatchBody } from './schemas.ts';
 import { createCategory, getCategory, listCategories, presentCategory, updateCategory } from './service.ts';
 
-
-const writable = {
-  name: Type.String({ minLength: 1, maxLength: 255, description: 'Unique in the workspace, ignoring case.' }),
-  unit_name: Nullable(Type.String({ maxLength: 64, description: 'What a unit is (e.g. "1K tokens", "km"); with unit_price, or null.' })),
-  unit_price: Nullable(
-    Type.Number({ minimum: 0, description: 'Price of one unit, at most 6 decimal places; with unit_name, or null. Expenses may then be entered as units.' }),
-  ),
-  is_active: Type.Boolean({ description: 'false archives the category (no new expenses), true restores it.' }),
-};
-
-const CreateBody = Type.Object(
-  {
-    name: writable.name,
-    unit_name: Type.Optional(writable.unit_name),
-    unit_price: Type.Optional(writable.unit_price),
-    is_active: Type.Optional(writable.is_active),
-  },
-  { additionalProperties: false },
-);
-const PatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
-
-export const ExpenseCategorySchema = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    unit_name: Nullable(Type.String()),
-    unit_price: Nullable(Type.Number()),
-    is_active: Type.Boolean(),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { additionalProperties: false },
-);
 
 const ListQuery = Type.Object(
   {
@@ -50,30 +18,14 @@ const ListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
-const NoQuery = Type.Object({}, { additionalProperties: false });
-const EtagHeader = { ETag: { type: 'string', description: 'Strong ETag of this body.' } };
-
-const rejectReadOnly =
-  ({ requireOne }: { requireOne: boolean }): preValidationAsyncHookHandler =>
-  async (request) => {
-    const body = request.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-    for (const field of CATEGORY_READ_ONLY) {
-      if (Object.hasOwn(body, field)) throw new ApiError('unknown_field', `'${field}' is read-only and cannot be set.`, { field });
-    }
-    if (requireOne && Object.keys(body).length === 0) {
-      throw badRequest(`Send at least one writable property: ${CATEGORY_WRITABLE.join(', ')}.`);
-    }
-  };
-
 /**
  * `/api/v2/expense_categories`: list and read for every full-access caller (they
  * pick a category for each expense); create and update for owners,
  * administrators and managers with Edit clients and tasks. Never for a personal
  * sync key (not on its allowlist).
  */
-export async function expenseCategoriesRoutes(app: FastifyInstance) {
+export async function expenseCategoriesRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.get(
     '/api/v2/expense_categories',
     {
@@ -87,7 +39,7 @@ export async function expenseCategoriesRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const query = request.query as Static<typeof ListQuery>;
+      const query = request.query;
       const page = pageParams(query);
       const { rows, total } = await listCategories(
         app.db,
@@ -113,7 +65,7 @@ export async function expenseCategoriesRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
+      const { id } = request.params;
       const body = presentCategory(await getCategory(app.db, principalOf(request).companyId, id));
       reply.header('ETag', etagOf(body));
       return body;
@@ -124,7 +76,7 @@ export async function expenseCategoriesRoutes(app: FastifyInstance) {
     '/api/v2/expense_categories',
     {
       config: { access: 'edit_clients_and_tasks', idempotent: true },
-      preValidation: rejectReadOnly({ requireOne: false }),
+      preValidation: rejectReadOnly({ readOnly: CATEGORY_READ_ONLY }),
       schema: {
         tags: ['expenses'],
         summary: 'Create an expense category',
@@ -136,7 +88,7 @@ export async function expenseCategoriesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const p = principalOf(request);
-      const row = await createCategory(requestDb(request), p.companyId, p, request.body as CategoryInput & { name: string }, app.config.clock());
+      const row = await createCategory(requestDb(request), p.companyId, p, request.body, app.config.clock());
       const body = presentCategory(row);
       return reply.code(201).header('Location', `/api/v2/expense_categories/${row.id}`).header('ETag', etagOf(body)).send(body);
     },
@@ -146,7 +98,7 @@ export async function expenseCategoriesRoutes(app: FastifyInstance) {
     '/api/v2/expense_categories/:id',
     {
       config: { access: 'edit_clients_and_tasks', idempotent: true },
-      preValidation: rejectReadOnly({ requireOne: true }),
+      preValidation: rejectReadOnly({ readOnly: CATEGORY_READ_ONLY, requireOneOf: CATEGORY_WRITABLE }),
       schema: {
         tags: ['expenses'],
         summary: 'Update, archive or restore an expense category',
@@ -159,8 +111,8 @@ export async function expenseCategoriesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const p = principalOf(request);
-      const { id } = request.params as Static<typeof IdParams>;
-      const body = presentCategory(await updateCategory(requestDb(request), p.companyId, p, id, request.body as CategoryInput, app.config.clock()));
+      const { id } = request.params;
+      const body = presentCategory(await updateCategory(requestDb(request), p.companyId, p, id, request.body, app.config.clock()));
       reply.header('ETag', etagOf(body));
       return body;
     },

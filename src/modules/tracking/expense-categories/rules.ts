@@ -1,5 +1,7 @@
+import type { Static } from '@sinclair/typebox';
 import { Decimal } from 'decimal.js';
 import { badRequest } from '../../../errors.ts';
+import type { PatchBody } from './schemas.ts';
 
 /**
  * Pure rules for expense categories: a name unique in the workspace (ignoring
@@ -39,12 +41,8 @@ export const UNIT_PRICE_MAX = new Decimal('99999999.999999');
 export const CATEGORY_WRITABLE = ['name', 'unit_name', 'unit_price', 'is_active'] as const;
 export const CATEGORY_READ_ONLY = ['id', 'created_at', 'updated_at'] as const;
 
-export interface CategoryInput {
-  name?: string;
-  unit_name?: string | null;
-  unit_price?: number | string | null;
-  is_active?: boolean;
-}
+/** A create or update body's properties; the command line also gives `unit_price` as decimal text. */
+export type CategoryInput = Omit<Static<typeof PatchBody>, 'unit_price'> & { unit_price?: number | string | null };
 
 /** The stored form of a category's writable state (the price as an exact decimal string). */
 export interface CategoryState {

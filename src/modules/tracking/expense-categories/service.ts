@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type InferResult, type Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { auditActor } from '../../../access/operator.ts';
 import { hasPermission } from '../../../access/policy.ts';
@@ -28,20 +28,15 @@ import {
  * at them.
  */
 
-export interface CategoryRow {
-  id: string;
-  name: string;
-  unit_name: string | null;
-  unit_price: string | null;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A category as the queries load it. */
+export type CategoryRow = InferResult<ReturnType<typeof categorySelect>>[number];
 
 /** Create and change expense categories. */
 export const mayWriteExpenseCategories = (actor: Principal) => hasPermission(actor, 'edit_clients_and_tasks');
 
 const COLUMNS = ['id', 'name', 'unit_name', 'unit_price', 'is_active', 'created_at', 'updated_at'] as const;
+
+const categorySelect = (trx: Tx, companyId: string) => trx.selectFrom('expense_categories').select(COLUMNS).where('company_id', '=', companyId);
 
 const duplicateName = (name: string) =>
   conflict(`An expense category named '${name}' already exists in this workspace.`, { field: 'name' });
@@ -63,16 +58,13 @@ const stateOf = (row: CategoryRow): CategoryState => ({
 
 export async function findCategory(trx: Tx, companyId: string, id: string, { lock = false } = {}): Promise<CategoryRow | undefined> {
   if (!isId(id)) return undefined;
-  let query = trx.selectFrom('expense_categories').select(COLUMNS).where('company_id', '=', companyId).where('id', '=', id);
+  let query = categorySelect(trx, companyId).where('id', '=', id);
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
 async function findCategoryByName(trx: Tx, companyId: string, name: string): Promise<CategoryRow | undefined> {
-  return trx
-    .selectFrom('expense_categories')
-    .select(COLUMNS)
-    .where('company_id', '=', companyId)
+  return categorySelect(trx, companyId)
     .where(sql`lower(name)`, '=', name.trim().toLowerCase())
     .executeTakeFirst();
 }
@@ -96,9 +88,9 @@ export interface CategoryFilter {
 /** One page of the workspace's categories, by name (ignoring case) then id. */
 export function listCategories(db: Kysely<DB>, companyId: string, filter: CategoryFilter, page: PageParams) {
   return withTenant(db, companyId, async (trx) => {
-    let query = trx.selectFrom('expense_categories').select(COLUMNS).where('company_id', '=', companyId);
+    let query = categorySelect(trx, companyId);
     if (filter.isActive !== undefined) query = query.where('is_active', '=', filter.isActive);
-    return fetchPage(query.orderBy(sql`lower(name)`).orderBy('id'), page) as Promise<{ rows: CategoryRow[]; total: number }>;
+    return fetchPage(query.orderBy(sql`lower(name)`).orderBy('id'), page);
   });
 }
 

@@ -1,32 +1,6 @@
 import { decimalNumber } from '../../../money.ts';
-import type { ApprovalStatus, ExpenseSource } from '../../../db/types.ts';
 import { isClosed, isLocked } from '../time/presenter.ts';
-
-/** An expense as the queries load it, with its category and its receipt's description. */
-export interface ExpenseRow {
-  id: string;
-  user_id: string;
-  project_id: string;
-  expense_category_id: string;
-  category_name: string;
-  category_unit_name: string | null;
-  category_unit_price: string | null;
-  spent_date: string;
-  units: string | null;
-  total_cost: string;
-  notes: string | null;
-  billable: boolean;
-  is_billed: boolean;
-  approval_status: ApprovalStatus;
-  source: ExpenseSource;
-  metadata: Record<string, unknown> | null;
-  receipt_file_id: string | null;
-  receipt_filename: string | null;
-  receipt_content_type: string | null;
-  receipt_byte_size: number | null;
-  created_at: Date;
-  updated_at: Date;
-}
+import type { ExpenseRow } from './queries.ts';
 
 /** Where a receipt's bytes are read (also the backup's `receipt_download_url`). */
 export const receiptPath = (expenseId: string) => `/api/v2/expenses/${expenseId}/receipt`;

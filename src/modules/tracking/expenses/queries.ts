@@ -1,12 +1,10 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
-import { timeRecordVisible } from '../../../access/time.ts';
-import { recordConditions, type RecordFilter } from '../time/record-filters.ts';
-import type { DB, ExpenseSource, Role, WeekStart } from '../../../db/types.ts';
+import { findRecord, listRecords, recordConditions, type RecordFilter } from '../week/records.ts';
+import type { DB, ExpenseSource, WeekStart } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
-import { fetchCountedPage, type PageParams } from '../../../http/pagination.ts';
+import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
-import type { ExpenseRow } from './presenter.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
 
@@ -53,22 +51,16 @@ function expenseSelect(trx: Tx, companyId: string) {
     .where('ex.company_id', '=', companyId);
 }
 
+/** An expense as the queries load it, with its category and its receipt's description. */
+export type ExpenseRow = InferResult<ReturnType<typeof expenseSelect>>[number];
+
 /**
  * One expense of the workspace, or undefined: when `visibleTo` is given, only if
  * that principal may see it (the time entries' visibility rule). `lock` takes a
  * row lock on the expense.
  */
-export async function findExpense(
-  trx: Tx,
-  companyId: string,
-  id: string,
-  { visibleTo, lock = false }: { visibleTo?: Principal; lock?: boolean } = {},
-): Promise<ExpenseRow | undefined> {
-  if (!isId(id)) return undefined;
-  let query = expenseSelect(trx, companyId).where('ex.id', '=', id);
-  if (visibleTo) query = query.where(timeRecordVisible(visibleTo, 'ex'));
-  if (lock) query = query.forUpdate('ex');
-  return (await query.executeTakeFirst()) as ExpenseRow | undefined;
+export function findExpense(trx: Tx, companyId: string, id: string, options: { visibleTo?: Principal; lock?: boolean } = {}) {
+  return findRecord(expenseSelect(trx, companyId), 'ex', id, options);
 }
 
 export interface ExpenseFilter extends RecordFilter {
@@ -85,44 +77,25 @@ export interface ExpenseFilter extends RecordFilter {
 export function listExpenses(trx: Tx, companyId: string, p: Principal, filter: ExpenseFilter, page: PageParams) {
   const where = (eb: ExpressionBuilder<DB & { ex: DB['expenses'] }, 'ex'>) =>
     eb.and([...recordConditions(eb, 'ex', p, filter), ...(filter.categoryId ? [eb('ex.expense_category_id', '=', filter.categoryId)] : [])]);
-  const rows = expenseSelect(trx, companyId)
-    .where(where)
-    .orderBy('ex.spent_date', 'desc')
-    .orderBy('ex.created_at', 'desc')
-    .orderBy('ex.id', 'desc');
-  const count = trx
-    .selectFrom('expenses as ex')
-    .select(sql<string>`count(*)`.as('n'))
-    .where('ex.company_id', '=', companyId)
-    .where(where);
-  return fetchCountedPage(rows, count, page) as Promise<{ rows: ExpenseRow[]; total: number }>;
+  const select = expenseSelect(trx, companyId);
+  return listRecords(trx, companyId, { table: 'expenses', alias: 'ex' }, select, where, page);
 }
 
-/** A project as an expense write needs it: state, currency, and the person's and the caller's assignments. */
-export interface ProjectContext {
-  project_id: string;
-  project_active: boolean;
-  /** The project's is_billable: a new expense's default billable. */
-  project_billable: boolean;
-  /** The client's currency, else the workspace's. */
-  currency: string;
-  /** The person's role in the workspace (null: not a member). */
-  person_role: Role | null;
-  /** The person's own assignment (null: none). */
-  person_assignment_active: boolean | null;
-  /** The caller's own assignment (null: none). */
-  caller_assignment_active: boolean | null;
-  caller_is_project_manager: boolean | null;
-}
+/**
+ * A project as an expense write needs it: state, its is_billable (a new expense's
+ * default billable), currency (the client's, else the workspace's), the person's role in
+ * the workspace and assignment, and the caller's assignment (null: none).
+ */
+export type ProjectContext = NonNullable<Awaited<ReturnType<typeof loadProjectContext>>>;
 
 /** One query for everything a create or a project change checks. Undefined: no such project in the workspace. */
 export async function loadProjectContext(
   trx: Tx,
   companyId: string,
   ids: { projectId: string; personId: string; callerId: string },
-): Promise<ProjectContext | undefined> {
+) {
   if (!isId(ids.projectId)) return undefined;
-  const row = await trx
+  return trx
     .selectFrom('projects as p')
     .innerJoin('clients as c', (j) => j.onRef('c.company_id', '=', 'p.company_id').onRef('c.id', '=', 'p.client_id'))
     .innerJoin('companies as co', 'co.id', 'p.company_id')
@@ -148,7 +121,6 @@ export async function loadProjectContext(
     // Share-locked so an archive or delete racing this write waits for it.
     .forShare('p')
     .executeTakeFirst();
-  return row as ProjectContext | undefined;
 }
 
 /** A membership of the workspace (role and state), or undefined. */
@@ -160,18 +132,6 @@ export async function findMember(trx: Tx, companyId: string, userId: string) {
     .where('company_id', '=', companyId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
-}
-
-/** Whether `teammateId` is assigned as a teammate to the manager `managerId`. */
-export async function isTeammate(trx: Tx, companyId: string, managerId: string, teammateId: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom('teammate_assignments')
-    .select('teammate_id')
-    .where('company_id', '=', companyId)
-    .where('manager_id', '=', managerId)
-    .where('teammate_id', '=', teammateId)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 export interface ExpenseColumns {

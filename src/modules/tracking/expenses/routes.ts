@@ -1,92 +1,20 @@
 import multipart from '@fastify/multipart';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError, badRequest } from '../../../errors.ts';
+import { badRequest } from '../../../errors.ts';
 import { checkIfMatch, etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { sendStoredFile } from '../../../http/files.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
-import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
-import { presentExpense, type ExpenseRow } from './presenter.ts';
+import { ErrorResponses } from '../../../http/schemas.ts';
+import { EtagHeader, IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { presentExpense } from './presenter.ts';
+import type { ExpenseRow } from './queries.ts';
 import { FORM_FIELD_MAX_BYTES, RECEIPT_MAX_BYTES, RECEIPT_TYPES, formToBody, readReceiptForm, type FormFieldType, type ReceiptUpload } from './receipts.ts';
-import { EXPENSE_READ_ONLY, EXPENSE_SOURCES } from './rules.ts';
-import {
-  PERSON_FIXED,
-  createExpense,
-  deleteExpense,
-  getExpense,
-  getReceipt,
-  listExpenses,
-  updateExpense,
-  type CreateExpenseInput,
-  type ExpenseInput,
-} from './service.ts';
-
-
-const SourceSchema = Type.Unsafe<(typeof EXPENSE_SOURCES)[number]>({ type: 'string', enum: [...EXPENSE_SOURCES] });
-
-/** The expense's writable fields (POST requires project_id, expense_category_id, spent_date and one of total_cost/units). */
-const fields = {
-  project_id: Type.String({ minLength: 1, description: 'An active project the person is assigned to (owners and administrators: any active project).' }),
-  expense_category_id: Type.String({ minLength: 1, description: 'An active expense category of the workspace.' }),
-  spent_date: Type.String({ format: 'date', description: 'YYYY-MM-DD, from 1900-01-01 to 2999-12-31.' }),
-  total_cost: Type.Number({
-    minimum: 0,
-    description: 'The amount, in the project client\'s currency (else the workspace\'s), at most its minor unit (two decimals at most). Exactly one of total_cost and units.',
-  }),
-  units: Type.Number({
-    exclusiveMinimum: 0,
-    description: 'Quantity, at most 4 decimals; needs a category with a unit price: total_cost = units × unit_price, rounded half up to the currency\'s minor unit.',
-  }),
-  notes: Nullable(Type.String({ maxLength: 10000 })),
-  billable: Type.Boolean({ description: "Default: the project's is_billable (on a move to another project without billable: the new project's)." }),
-  metadata: Nullable(Type.Object({}, { additionalProperties: true, description: 'A JSON object of at most 4 KB.' })),
-  user_id: Type.String({
-    minLength: 1,
-    description: 'Whose expense (default: the caller). Owners and administrators: anyone; managers: their teammates, and anyone on projects they manage; others: only themselves.',
-  }),
-};
-
-const CreateFields = {
-  project_id: fields.project_id,
-  expense_category_id: fields.expense_category_id,
-  spent_date: fields.spent_date,
-  total_cost: Type.Optional(fields.total_cost),
-  units: Type.Optional(fields.units),
-  notes: Type.Optional(fields.notes),
-  billable: Type.Optional(fields.billable),
-  source: Type.Optional(Type.Unsafe<(typeof EXPENSE_SOURCES)[number]>({ ...SourceSchema, description: 'Default api; cannot change later.' })),
-  metadata: Type.Optional(fields.metadata),
-  user_id: Type.Optional(fields.user_id),
-};
-
-const PatchFields = {
-  project_id: Type.Optional(fields.project_id),
-  expense_category_id: Type.Optional(fields.expense_category_id),
-  spent_date: Type.Optional(fields.spent_date),
-  total_cost: Type.Optional(fields.total_cost),
-  units: Type.Optional(fields.units),
-  notes: Type.Optional(fields.notes),
-  billable: Type.Optional(fields.billable),
-  metadata: Type.Optional(fields.metadata),
-  delete_receipt: Type.Optional(Type.Boolean({ description: 'true removes the receipt.' })),
-};
-
-/**
- * The `receipt` file part of a multipart body. The server reads the part and
- * puts a description of it here (its hash, so an Idempotency-Key replay must
- * carry the same file); a JSON body cannot carry it.
- */
-const ReceiptPart = Type.String({
-  contentMediaType: 'application/octet-stream',
-  description: `The receipt file: ${RECEIPT_TYPES.join(', ')}; at most ${RECEIPT_MAX_BYTES / 1024 / 1024} MiB (413 above; 415 for other types).`,
-});
-
-const CreateJson = Type.Object(CreateFields, { additionalProperties: false });
-const CreateForm = Type.Object({ ...CreateFields, receipt: Type.Optional(ReceiptPart) }, { additionalProperties: false });
-const PatchJson = Type.Object(PatchFields, { additionalProperties: false, minProperties: 1 });
-const PatchForm = Type.Object({ ...PatchFields, receipt: Type.Optional(ReceiptPart) }, { additionalProperties: false, minProperties: 1 });
+import { EXPENSE_READ_ONLY } from './rules.ts';
+import { CreateForm, CreateJson, ExpenseSchema, PatchForm, PatchJson, SourceSchema } from './schemas.ts';
+import { PERSON_FIXED, createExpense, deleteExpense, getExpense, getReceipt, listExpenses, updateExpense } from './service.ts';
 
 const bodyOf = (json: TSchema, form: TSchema) => ({
   content: {
@@ -110,40 +38,6 @@ const FORM_TYPES: Record<string, FormFieldType> = {
   metadata: 'json',
 };
 
-const CategoryRef = Type.Object(
-  { id: Type.String(), name: Type.String(), unit_name: Nullable(Type.String()), unit_price: Nullable(Type.Number()) },
-  { additionalProperties: false },
-);
-
-/** Response: keys in the presenter's order, so the ETag hashes the exact bytes sent. */
-export const ExpenseSchema = Type.Object(
-  {
-    id: Type.String(),
-    user_id: Type.String(),
-    project_id: Type.String(),
-    expense_category_id: Type.String(),
-    expense_category: CategoryRef,
-    spent_date: Type.String({ format: 'date' }),
-    units: Nullable(Type.Number()),
-    total_cost: Type.Number(),
-    notes: Nullable(Type.String()),
-    billable: Type.Boolean(),
-    is_billed: Type.Boolean({ description: 'On an invoice (server-owned).' }),
-    is_locked: Type.Boolean({ description: 'Approved or billed: cannot be changed or deleted.' }),
-    is_closed: Type.Boolean({ description: 'Approved.' }),
-    approval_status: Type.Unsafe<string>({ type: 'string', enum: ['unsubmitted', 'submitted', 'approved', 'rejected'] }),
-    source: SourceSchema,
-    metadata: Nullable(Type.Object({}, { additionalProperties: true })),
-    receipt: Nullable(
-      Type.Object({ file_name: Type.String(), content_type: Type.String(), byte_size: Type.Integer() }, { additionalProperties: false }),
-    ),
-    receipt_download_url: Nullable(Type.String({ description: '/api/v2/expenses/{id}/receipt when there is a receipt.' })),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { additionalProperties: false },
-);
-
 const ListQuery = Type.Object(
   {
     ...PageQuery,
@@ -159,10 +53,7 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
 const ReceiptParams = Type.Object({ expense_id: Type.String() }, { additionalProperties: false });
-const NoQuery = Type.Object({}, { additionalProperties: false });
-const EtagHeader = { ETag: { type: 'string', description: 'Strong ETag of this body.' } };
 
 /** The receipts uploaded with requests, from the body's preValidation to the handler. */
 const uploads = new WeakMap<FastifyRequest, ReceiptUpload>();
@@ -172,9 +63,10 @@ const uploads = new WeakMap<FastifyRequest, ReceiptUpload>();
  * validates (form fields converted, the receipt described and kept aside);
  * server-owned and read-only properties get a 400 naming them.
  */
-const prepareBody =
-  ({ patch }: { patch: boolean }): preValidationAsyncHookHandler =>
-  async (request) => {
+const refuseReadOnly = rejectReadOnly({ readOnly: EXPENSE_READ_ONLY });
+
+const prepareBody = ({ patch }: { patch: boolean }): preValidationAsyncHookHandler =>
+  async function (request, reply) {
     if (request.isMultipart()) {
       const form = await readReceiptForm(request);
       if (Object.hasOwn(form.fields, 'receipt')) throw badRequest('receipt must be a file part.', { field: 'receipt' });
@@ -198,9 +90,7 @@ const prepareBody =
     }
     if (patch && Object.hasOwn(body, 'source')) throw badRequest('source cannot change after an expense is created.', { field: 'source' });
     if (patch && Object.hasOwn(body, 'user_id')) throw badRequest(PERSON_FIXED, { field: 'user_id' });
-    for (const field of EXPENSE_READ_ONLY) {
-      if (Object.hasOwn(body, field)) throw new ApiError('unknown_field', `'${field}' is read-only and cannot be set.`, { field });
-    }
+    await refuseReadOnly.call(this, request, reply);
     if (patch && Object.keys(body).length === 0) {
       throw badRequest(
         'Send at least one field to change: project_id, expense_category_id, spent_date, total_cost, units, notes, billable, metadata or delete_receipt (or a receipt file part).',
@@ -209,10 +99,14 @@ const prepareBody =
   };
 
 /** The service's input: the validated body without the receipt's description. */
-function inputOf(request: FastifyRequest): ExpenseInput {
-  const { receipt: _receipt, ...input } = request.body as Record<string, unknown>;
-  return input as ExpenseInput;
+function inputOf<T extends { receipt?: string }>(body: T): Omit<T, 'receipt'> {
+  const { receipt: _receipt, ...input } = body;
+  return input;
 }
+
+/** A POST or PATCH body: the form's schema is the JSON one's and the receipt's description. */
+type CreateBody = Static<typeof CreateForm>;
+type PatchBody = Static<typeof PatchForm>;
 
 /**
  * `/api/v2/expenses`: list, read, create, update, delete, and the receipt's
@@ -221,7 +115,8 @@ function inputOf(request: FastifyRequest): ExpenseInput {
  * service's (the time entries' rule). POST and PATCH take JSON or
  * multipart/form-data with a `receipt` file part.
  */
-export async function expensesRoutes(app: FastifyInstance) {
+export async function expensesRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   // Multipart parsing for this plugin's routes only; every other route still answers 415 to it.
   await app.register(multipart, {
     limits: { fileSize: RECEIPT_MAX_BYTES, files: 1, fieldSize: FORM_FIELD_MAX_BYTES },
@@ -244,9 +139,8 @@ export async function expensesRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const query = request.query as Static<typeof ListQuery>;
+      const query = request.query;
       const { from, to } = query;
-      if (from && to && from > to) throw badRequest('to must not be before from.', { field: 'to' });
       const page = pageParams(query);
       const { rows, total } = await listExpenses(
         app.db,
@@ -281,7 +175,7 @@ export async function expensesRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
+      const { id } = request.params;
       const body = presentExpense(await getExpense(app.db, principalOf(request), id));
       reply.header('ETag', etagOf(body));
       return body;
@@ -302,11 +196,12 @@ export async function expensesRoutes(app: FastifyInstance) {
         response: { 201: { ...ExpenseSchema, headers: { ...EtagHeader, Location: { type: 'string' } } }, ...ErrorResponses },
       },
     },
-    async (request, reply) => {
+    // The body is one of two schemas by content type, which the type provider does not read: the handler names its type.
+    async (request: FastifyRequest<{ Body: CreateBody }>, reply) => {
       const row = await createExpense(
         requestDb(request),
         principalOf(request),
-        inputOf(request) as CreateExpenseInput,
+        inputOf(request.body),
         uploads.get(request) ?? null,
         app.config.clock(),
       );
@@ -330,9 +225,9 @@ export async function expensesRoutes(app: FastifyInstance) {
         response: { 200: { ...ExpenseSchema, headers: EtagHeader }, ...ErrorResponses },
       },
     },
-    async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const row = await updateExpense(requestDb(request), principalOf(request), id, inputOf(request), uploads.get(request) ?? null, {
+    async (request: FastifyRequest<{ Body: PatchBody; Params: Static<typeof IdParams> }>, reply) => {
+      const { id } = request.params;
+      const row = await updateExpense(requestDb(request), principalOf(request), id, inputOf(request.body), uploads.get(request) ?? null, {
         now: app.config.clock(),
         precondition: ifMatch(request, false),
       });
@@ -357,9 +252,9 @@ export async function expensesRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
+      const { id } = request.params;
       await deleteExpense(app.db, principalOf(request), id, { precondition: ifMatch(request, false) });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
@@ -384,7 +279,7 @@ export async function expensesRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { expense_id: id } = request.params as Static<typeof ReceiptParams>;
+      const { expense_id: id } = request.params;
       const file = await getReceipt(app.db, principalOf(request), id);
       return sendStoredFile(reply, file);
     },

@@ -2,7 +2,8 @@ import { Decimal } from 'decimal.js';
 import type { ExpenseSource } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
 import { minorUnitDigits } from '../../../money.ts';
-import { checkMetadata, checkNotes, checkSpentDate, isRuleError } from '../time/rules.ts';
+import { checkMetadata, checkNotes } from '../time/rules.ts';
+import { checkSpentDate, isRuleError } from '../week/rules.ts';
 
 /**
  * Pure rules for expenses: the amount (`total_cost`, or `units` × the category's
@@ -140,6 +141,11 @@ export function parseSpentDate(value: string): string {
   const result = checkSpentDate(value);
   if (isRuleError(result)) throw badRequest(result.message, { field: result.field });
   return result;
+}
+
+/** A list's spent_date range (from..to, inclusive, either open): 400 when to is before from. */
+export function checkSpentRange(from: string | undefined, to: string | undefined): void {
+  if (from && to && from > to) throw badRequest('to must not be before from.', { field: 'to' });
 }
 
 /** `notes`: at most 10,000 characters, kept as written; blank is null (the time entries' rule). */

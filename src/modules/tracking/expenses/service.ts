@@ -4,7 +4,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { mayBeAssignedToProjects, seesAllProjects } from '../../../access/catalog.ts';
 import { isManager } from '../../../access/policy.ts';
 import { mayRecordOnProject, mayWriteOthersTime, mayWriteTimeFor } from '../../../access/time.ts';
-import type { DB, ExpenseSource } from '../../../db/types.ts';
+import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
@@ -13,13 +13,18 @@ import { audit } from '../../workspace/audit/service.ts';
 import { findCategory } from '../expense-categories/service.ts';
 import { deleteFile, readFile, storeFile, type FileInfo } from '../../workspace/files/service.ts';
 import { assertNotLocked, assertWeeksOpen } from '../week/lock.ts';
-import type { ExpenseRow } from './presenter.ts';
+import { sameJson } from '../week/rules.ts';
+import { presentExpense } from './presenter.ts';
+import type { ExpenseRow } from './queries.ts';
+import { isTeammateOf, loadTimeSettings } from '../week/queries.ts';
+import { sheetPerson } from '../week/person.ts';
+import { todayIn } from '../../../time/workspace-time.ts';
+import { expenseCategories, expenseProjects } from './web-queries.ts';
 import {
   deleteExpenseRow,
   findExpense,
   findMember,
   insertExpense,
-  isTeammate,
   listExpenses as listExpenseRows,
   loadExpenseSettings,
   loadProjectContext,
@@ -30,7 +35,8 @@ import {
   type ProjectContext,
 } from './queries.ts';
 import type { ReceiptUpload } from './receipts.ts';
-import { DEFAULT_EXPENSE_SOURCE, costDecimals, parseMetadata, parseNotes, parseSpentDate, resolveAmount } from './rules.ts';
+import type { CreateExpenseInput, ExpenseInput } from './schemas.ts';
+import { DEFAULT_EXPENSE_SOURCE, checkSpentRange, costDecimals, parseMetadata, parseNotes, parseSpentDate, resolveAmount } from './rules.ts';
 
 /**
  * Expenses: the transactions and the rules around them. Who sees and who writes
@@ -43,25 +49,8 @@ import { DEFAULT_EXPENSE_SOURCE, costDecimals, parseMetadata, parseNotes, parseS
  * transaction as the expense that points at it.
  */
 
-export interface ExpenseInput {
-  user_id?: string;
-  project_id?: string;
-  expense_category_id?: string;
-  spent_date?: string;
-  total_cost?: number;
-  units?: number;
-  notes?: string | null;
-  billable?: boolean;
-  metadata?: Record<string, unknown> | null;
-  source?: ExpenseSource;
-  /** PATCH: remove the receipt. */
-  delete_receipt?: boolean;
-}
-
 /** An expense's person is fixed at creation, as a time entry's (its approvals are the person's). */
 export const PERSON_FIXED = "An expense's person cannot change; delete it and record it for the other person.";
-
-export type CreateExpenseInput = ExpenseInput & { project_id: string; expense_category_id: string; spent_date: string };
 
 /** Called with the locked current row before a change; throws 412 (If-Match) or anything else to stop it. */
 export type Precondition = (current: ExpenseRow) => void;
@@ -69,6 +58,7 @@ export type Precondition = (current: ExpenseRow) => void;
 const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
 
 export function listExpenses(db: Kysely<DB>, p: Principal, filter: ExpenseFilter, page: PageParams) {
+  checkSpentRange(filter.from, filter.to);
   return withTenant(db, p.companyId, (trx) => listExpenseRows(trx, p.companyId, p, filter, page));
 }
 
@@ -111,7 +101,7 @@ async function assertPerson(trx: Tx, p: Principal, personId: string) {
 /** Whether the caller may write this person's expenses on this project (mayWriteTimeFor with the facts looked up). */
 async function mayWrite(trx: Tx, p: Principal, personId: string, project: Pick<ProjectContext, 'caller_assignment_active' | 'caller_is_project_manager'>) {
   const own = personId === p.userId;
-  const teammate = !own && isManager(p) ? await isTeammate(trx, p.companyId, p.userId, personId) : false;
+  const teammate = !own && isManager(p) ? await isTeammateOf(trx, p.companyId, p.userId, personId) : false;
   const managesProject = isManager(p) && project.caller_assignment_active === true && project.caller_is_project_manager === true;
   return { allowed: mayWriteTimeFor(p, { own, teammate, managesProject }), teammate };
 }
@@ -164,7 +154,6 @@ const receiptDetails = (file: FileInfo) => ({ file_id: file.id, file_name: file.
 // ---- create, update, delete ----
 
 export async function createExpense(db: Kysely<DB>, p: Principal, input: CreateExpenseInput, receipt: ReceiptUpload | null, now: Date) {
-  if (input.delete_receipt !== undefined) throw badRequest('delete_receipt applies to updates only.', { field: 'delete_receipt' });
   const spentDate = parseSpentDate(input.spent_date);
   const notes = input.notes === undefined ? null : parseNotes(input.notes);
   const metadata = input.metadata === undefined ? null : parseMetadata(input.metadata);
@@ -239,22 +228,11 @@ function changedColumns(row: ExpenseRow, next: ExpenseColumns): Partial<ExpenseC
           ? a === b
           : new Decimal(a as string).eq(b as string)
         : key === 'metadata'
-          ? sameJson(a as string | null, b as string | null)
+          ? sameJson(JSON.parse((a as string | null) ?? 'null'), JSON.parse((b as string | null) ?? 'null'))
           : a === b;
     if (!same) (out as Record<string, unknown>)[key] = b;
   }
   return out;
-}
-
-function sameJson(a: string | null, b: string | null) {
-  if (a === null || b === null) return a === b;
-  const canonical = (v: unknown): unknown =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
-      : Array.isArray(v)
-        ? v.map(canonical)
-        : v;
-  return JSON.stringify(canonical(JSON.parse(a))) === JSON.stringify(canonical(JSON.parse(b)));
 }
 
 /**
@@ -272,8 +250,6 @@ export async function updateExpense(
   receipt: ReceiptUpload | null,
   { now, precondition }: { now: Date; precondition?: Precondition },
 ): Promise<ExpenseRow> {
-  if (input.source !== undefined) throw badRequest('source cannot change after an expense is created.', { field: 'source' });
-  if (input.user_id !== undefined) throw badRequest(PERSON_FIXED, { field: 'user_id' });
   if (receipt && input.delete_receipt === true) {
     throw badRequest('Send either a receipt or delete_receipt: true, not both.', { field: 'delete_receipt' });
   }
@@ -367,5 +343,57 @@ export async function deleteExpense(db: Kysely<DB>, p: Principal, id: string, { 
       subjectId: row.id,
       details: { user_id: row.user_id, project_id: row.project_id, spent_date: row.spent_date, total_cost: row.total_cost },
     });
+  });
+}
+
+// ---- the web app's expense screens ----
+
+/** What the expense form picks from: today, the projects (with those in `include`) and the categories. */
+async function choicesOf(trx: Tx, p: Principal, now: Date, include?: ReadonlySet<string>) {
+  const settings = await loadTimeSettings(trx, p.companyId);
+  const projects = await expenseProjects(trx, p, include);
+  const categories = await expenseCategories(trx, p.companyId);
+  return {
+    today: todayIn(settings.timezone, now),
+    projects,
+    categories: categories.map((c) => ({ ...c, unit_price: c.unit_price === null ? null : Number(c.unit_price) })),
+  };
+}
+
+export interface SheetQuery {
+  from?: string;
+  to?: string;
+  project_id?: string;
+  expense_category_id?: string;
+  user_id?: string;
+}
+
+/**
+ * A page of a person's expenses (the caller's, or one they may see: sheetPerson) as the
+ * API presents them, each with its project's name and currency, and the form's choices.
+ */
+export function expenseSheet(db: Kysely<DB>, p: Principal, query: SheetQuery, page: PageParams, now: Date) {
+  checkSpentRange(query.from, query.to);
+  return withTenant(db, p.companyId, async (trx) => {
+    const user = await sheetPerson(trx, p, query.user_id);
+    const filter = { userId: user.id, from: query.from, to: query.to, projectId: query.project_id, categoryId: query.expense_category_id };
+    const { rows, total } = await listExpenseRows(trx, p.companyId, p, filter, page);
+    // The listed expenses' projects are always among the choices (asked for by id).
+    const choices = await choicesOf(trx, p, now, new Set(rows.map((row) => row.project_id)));
+    const byId = new Map(choices.projects.map((project) => [project.id, project]));
+    const expenses = rows.map((row) => {
+      const project = byId.get(row.project_id)!;
+      return { ...presentExpense(row), project: { id: project.id, name: project.name, client_name: project.client_name }, currency: project.currency };
+    });
+    return { user, expenses, total, ...choices };
+  });
+}
+
+/** The form's choices; the project of `expenseId` among them when the caller sees that expense. */
+export function expenseChoices(db: Kysely<DB>, p: Principal, expenseId: string | undefined, now: Date) {
+  return withTenant(db, p.companyId, async (trx) => {
+    // An expense the caller may not see adds nothing (the form's own GET answers 404 for it).
+    const expense = expenseId ? await findExpense(trx, p.companyId, expenseId, { visibleTo: p }) : undefined;
+    return choicesOf(trx, p, now, new Set(expense ? [expense.project_id] : []));
   });
 }

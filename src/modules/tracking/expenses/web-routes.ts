@@ -1,19 +1,11 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Principal } from '../../../auth/principal.ts';
-import { withTenant, type Tx } from '../../../db/tenant.ts';
-import { badRequest } from '../../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
+import { typed } from '../../../http/route-kit.ts';
 import { ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
-import { todayIn } from '../../../time/workspace-time.ts';
-import { loadTimeSettings } from '../time/queries.ts';
-import { presentExpense } from './presenter.ts';
-import { listExpenses } from './queries.ts';
-import { ExpenseSchema } from './routes.ts';
-import { findExpense } from './queries.ts';
-import { sheetPerson } from '../week/person.ts';
-import { expenseCategories, expenseProjects } from './web-queries.ts';
+import { ExpenseSchema } from './schemas.ts';
+import { expenseChoices, expenseSheet } from './service.ts';
 
 /**
  * The web app's expense screens (issue 16 item 2): one request per screen. The
@@ -84,18 +76,8 @@ const ChoicesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-async function choicesOf(trx: Tx, p: Principal, now: Date, include?: ReadonlySet<string>) {
-  const settings = await loadTimeSettings(trx, p.companyId);
-  const projects = await expenseProjects(trx, p, include);
-  const categories = await expenseCategories(trx, p.companyId);
-  return {
-    today: todayIn(settings.timezone, now),
-    projects,
-    categories: categories.map((c) => ({ ...c, unit_price: c.unit_price === null ? null : Number(c.unit_price) })),
-  };
-}
-
-export async function expensesWebRoutes(app: FastifyInstance) {
+export async function expensesWebRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const tags = ['web'];
 
   app.get(
@@ -122,23 +104,10 @@ export async function expensesWebRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const p = principalOf(request);
-      const query = request.query as Static<typeof SheetQuery>;
-      if (query.from && query.to && query.from > query.to) throw badRequest('to must not be before from.', { field: 'to' });
-      const page = pageParams(query);
-      return withTenant(app.db, p.companyId, async (trx) => {
-        const user = await sheetPerson(trx, p, query.user_id);
-        const filter = { userId: user.id, from: query.from, to: query.to, projectId: query.project_id, categoryId: query.expense_category_id };
-        const { rows, total } = await listExpenses(trx, p.companyId, p, filter, page);
-        // The listed expenses' projects are always among the choices (asked for by id).
-        const choices = await choicesOf(trx, p, app.config.clock(), new Set(rows.map((row) => row.project_id)));
-        const byId = new Map(choices.projects.map((project) => [project.id, project]));
-        const expenses = rows.map((row) => {
-          const project = byId.get(row.project_id)!;
-          return { ...presentExpense(row), project: { id: project.id, name: project.name, client_name: project.client_name }, currency: project.currency };
-        });
-        return { user, expenses, ...pageEnvelope(request, page, total), ...choices };
-      });
+      const page = pageParams(request.query);
+      const { total, ...sheet } = await expenseSheet(app.db, principalOf(request), request.query, page, app.config.clock());
+      const { user, expenses, ...choices } = sheet;
+      return { user, expenses, ...pageEnvelope(request, page, total), ...choices };
     },
   );
 
@@ -154,14 +123,6 @@ export async function expensesWebRoutes(app: FastifyInstance) {
         response: { 200: Type.Object(Choices, { additionalProperties: false }), ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      const { expense_id } = request.query as Static<typeof ChoicesQuery>;
-      return withTenant(app.db, p.companyId, async (trx) => {
-        // An expense the caller may not see adds nothing (the form's own GET answers 404 for it).
-        const expense = expense_id ? await findExpense(trx, p.companyId, expense_id, { visibleTo: p }) : undefined;
-        return choicesOf(trx, p, app.config.clock(), new Set(expense ? [expense.project_id] : []));
-      });
-    },
+    async (request) => expenseChoices(app.db, principalOf(request), request.query.expense_id, app.config.clock()),
   );
 }

@@ -1,33 +1,8 @@
-import type { ApprovalStatus, BudgetBy, TimeSource } from '../../../db/types.ts';
+import type { ApprovalStatus, TimeSource } from '../../../db/types.ts';
+import type { EntryRow } from './queries.ts';
 import { decimalNumber } from '../../../money.ts';
-import { currentSeconds, roundHoursNumber, secondsToHoursNumber, type RoundingRule } from './rules.ts';
-
-/** A time entry as the queries load it, with its task's name and its project's budget setting. */
-export interface EntryRow {
-  id: string;
-  user_id: string;
-  project_id: string;
-  task_id: string;
-  spent_date: string;
-  duration_seconds: number;
-  hours_entered: string | null;
-  is_running: boolean;
-  timer_started_at: Date | null;
-  started_time: string | null;
-  ended_time: string | null;
-  notes: string | null;
-  billable: boolean;
-  billable_rate: string | null;
-  source: TimeSource;
-  metadata: Record<string, unknown> | null;
-  external_reference: Record<string, unknown> | null;
-  approval_status: ApprovalStatus;
-  is_billed: boolean;
-  created_at: Date;
-  updated_at: Date;
-  task_name: string;
-  project_budget_by: BudgetBy;
-}
+import { currentSeconds } from './rules.ts';
+import { roundHoursNumber, secondsToHoursNumber, type RoundingRule } from '../week/rules.ts';
 
 /**
  * What the caller may see: `full` (a full-access credential) adds
@@ -85,7 +60,7 @@ export interface PresentedBase {
 
 /** What a full-access credential sees besides; billable_rate only with the permission to view rates. */
 export interface PresentedFull extends PresentedBase {
-  external_reference: Record<string, unknown> | null;
+  external_reference: Record<string, string> | null;
   approval_status: ApprovalStatus;
   metadata: Record<string, unknown> | null;
   task: { id: string; name: string };

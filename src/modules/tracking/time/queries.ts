@@ -1,33 +1,15 @@
-import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type InferResult, type RawBuilder } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
-import { timeRecordVisible } from '../../../access/time.ts';
-import type { BudgetBy, DB, Role, Rounding, TimeSource, WeekStart } from '../../../db/types.ts';
+import type { BudgetBy, DB, Role, TimeSource, WeekStart } from '../../../db/types.ts';
+import type { TimeSettings } from '../week/queries.ts';
 import type { Tx } from '../../../db/tenant.ts';
-import { fetchCountedPage, type PageParams } from '../../../http/pagination.ts';
+import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
 import { holdsApproved } from '../week/lock.ts';
-import { recordConditions, type RecordFilter } from './record-filters.ts';
-import type { EntryRow } from './presenter.ts';
-import { weekEndOf } from './rules.ts';
+import { findRecord, listRecords, recordConditions, type RecordFilter, type RecordTable } from '../week/records.ts';
+import { weekEndOf } from '../week/rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
-
-/** The workspace settings time entries follow. */
-export interface TimeSettings {
-  timezone: string;
-  week_start: WeekStart;
-  rounding: Rounding;
-  rounding_minutes: number;
-  allow_past_timer_starts: boolean;
-}
-
-export async function loadTimeSettings(trx: Tx, companyId: string): Promise<TimeSettings> {
-  return trx
-    .selectFrom('companies')
-    .select(['timezone', 'week_start', 'rounding', 'rounding_minutes', 'allow_past_timer_starts'])
-    .where('id', '=', companyId)
-    .executeTakeFirstOrThrow();
-}
 
 const ENTRY_COLUMNS = [
   'te.id',
@@ -55,6 +37,8 @@ const ENTRY_COLUMNS = [
   'p.budget_by as project_budget_by',
 ] as const;
 
+const TIME_ENTRIES: RecordTable = { table: 'time_entries', alias: 'te' };
+
 function entrySelect(trx: Tx, companyId: string) {
   return trx
     .selectFrom('time_entries as te')
@@ -65,21 +49,20 @@ function entrySelect(trx: Tx, companyId: string) {
 }
 
 /**
+ * A time entry as the queries load it, with its task's name and its project's budget
+ * setting. The external reference holds text fields only (checkExternalReference stores it).
+ */
+export type EntryRow = Omit<InferResult<ReturnType<typeof entrySelect>>[number], 'external_reference'> & {
+  external_reference: Record<string, string> | null;
+};
+
+/**
  * One entry of the workspace, or undefined: when `visibleTo` is given, only if
  * that principal may see it. `lock` takes a row lock on the entry (not its task
  * or project).
  */
-export async function findEntry(
-  trx: Tx,
-  companyId: string,
-  id: string,
-  { visibleTo, lock = false }: { visibleTo?: Principal; lock?: boolean } = {},
-): Promise<EntryRow | undefined> {
-  if (!isId(id)) return undefined;
-  let query = entrySelect(trx, companyId).where('te.id', '=', id);
-  if (visibleTo) query = query.where(timeRecordVisible(visibleTo, 'te'));
-  if (lock) query = query.forUpdate('te');
-  return (await query.executeTakeFirst()) as EntryRow | undefined;
+export function findEntry(trx: Tx, companyId: string, id: string, options: { visibleTo?: Principal; lock?: boolean } = {}) {
+  return findRecord(entrySelect(trx, companyId), 'te', id, options) as Promise<EntryRow | undefined>;
 }
 
 export interface EntryFilter extends RecordFilter {
@@ -110,18 +93,8 @@ function entryFilters(p: Principal, filter: EntryFilter) {
  * The total is counted on its own (fetchCountedPage).
  */
 export function listEntries(trx: Tx, companyId: string, p: Principal, filter: EntryFilter, page: PageParams) {
-  const where = entryFilters(p, filter);
-  const rows = entrySelect(trx, companyId)
-    .where(where)
-    .orderBy('te.spent_date', 'desc')
-    .orderBy('te.created_at', 'desc')
-    .orderBy('te.id', 'desc');
-  const count = trx
-    .selectFrom('time_entries as te')
-    .select(sql<string>`count(*)`.as('n'))
-    .where('te.company_id', '=', companyId)
-    .where(where);
-  return fetchCountedPage(rows, count, page) as Promise<{ rows: EntryRow[]; total: number }>;
+  const select = entrySelect(trx, companyId);
+  return listRecords(trx, companyId, TIME_ENTRIES, select, entryFilters(p, filter), page) as Promise<{ rows: EntryRow[]; total: number }>;
 }
 
 /**
@@ -236,18 +209,6 @@ export async function loadWriteContext(
   return row as WriteContext;
 }
 
-/** Whether `teammateId` is assigned as a teammate to the manager `managerId`. */
-export async function isTeammateOf(trx: Tx, companyId: string, managerId: string, teammateId: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom('teammate_assignments')
-    .select('teammate_id')
-    .where('company_id', '=', companyId)
-    .where('manager_id', '=', managerId)
-    .where('teammate_id', '=', teammateId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Whether the caller actively manages a project (their assignment has is_project_manager). */
 export async function callerAssignment(trx: Tx, companyId: string, projectId: string, userId: string) {
   return (
@@ -357,25 +318,13 @@ export async function insertEntry(trx: Tx, companyId: string, entry: NewEntry) {
       }),
     })
     .returning(RETURNED)
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow() as Promise<Omit<EntryRow, 'task_name' | 'project_budget_by'>>;
 }
 
-export type EntryChanges = Partial<{
-  project_id: string;
-  task_id: string;
-  spent_date: string;
-  duration_seconds: number;
-  hours_entered: string | null;
-  is_running: boolean;
-  timer_started_at: Date | null;
-  started_time: string | null;
-  ended_time: string | null;
-  notes: string | null;
-  billable: boolean;
-  billable_rate: RawBuilder<string | null>;
-  metadata: string | null;
-  external_reference: string | null;
-}>;
+/** The columns a change of an entry may set; billable_rate as SQL (billableRateSql), read in the write itself. */
+export type EntryChanges = Partial<
+  Omit<NewEntry, 'id' | 'user_id' | 'source' | 'created_by' | 'created_at' | 'updated_at'> & { billable_rate: RawBuilder<string | null> }
+>;
 
 export async function updateEntryColumns(trx: Tx, companyId: string, id: string, changes: EntryChanges, now: Date) {
   await trx

@@ -6,128 +6,19 @@ import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../ht
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
-import { Enum, ErrorResponses, Nullable, OrNull } from '../../../http/schemas.ts';
+import { ErrorResponses } from '../../../http/schemas.ts';
+import { IdParams, typed } from '../../../http/route-kit.ts';
 import { isId } from '../../../ids.ts';
-import type { TimeSource } from '../../../db/types.ts';
-import { presentEntry, type EntryRow, type PresentContext } from './presenter.ts';
+import { presentEntry } from './presenter.ts';
 import type { EntryFilter } from './queries.ts';
-import { EXTERNAL_REFERENCE_FIELDS, NOTES_MAX, TIME_SOURCES } from './rules.ts';
-import {
-  createEntry,
-  deleteEntry,
-  getEntry,
-  listEntries,
-  removeExternalReference,
-  restartEntry,
-  stopEntry,
-  updateEntry,
-  type CreateInput,
-  type UpdateInput,
-} from './service.ts';
+import { CreateBody, Id, PATCH_WRITABLE, PatchBody, RestartBody, StopBody, TimeEntrySchema, TimeSourceSchema } from './schemas.ts';
+import { createEntry, deleteEntry, getEntry, listEntries, removeExternalReference, restartEntry, stopEntry, updateEntry } from './service.ts';
 
 // ---- schemas ----
 
-/** A nullable property as a JSON-schema type list (cheaper to serialize than anyOf). */
-const WallClock = (description: string) =>
-  Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: `HH:mm, wall clock in the workspace time zone. ${description}` });
-const Id = (description: string) => Type.String({ minLength: 1, description });
-
-const writable = {
-  project_id: Id('An active project the person is actively assigned to (owners and administrators: any active project).'),
-  task_id: Id('A task actively assigned to the project.'),
-  spent_date: Type.String({ format: 'date', description: 'YYYY-MM-DD, the date of the work.' }),
-  hours: Type.Number({ minimum: 0, maximum: 24, description: 'Decimal hours of a completed entry, 0 to 24, at most 6 decimal places.' }),
-  started_time: Nullable(WallClock('With ended_time, gives the duration of a completed entry; a running timer starts then (default now).')),
-  ended_time: Nullable(WallClock('For completed entries, after started_time.')),
-  notes: Nullable(Type.String({ maxLength: NOTES_MAX, description: 'Description of the work; blank is null.' })),
-  billable: Type.Boolean({ description: "Overrides the default (the task assignment's billable and the project's is_billable)." }),
-  metadata: Nullable(Type.Object({}, { additionalProperties: true, description: 'A JSON object of at most 4 KB; null clears it.' })),
-  external_reference: Type.Unknown({
-    description:
-      'An object: id (required, up to 255), permalink (http(s) URL, up to 2048), service, service_name, group_id, account_id, display_name, group_name, parent_id. The services github.com and atlassian.net are reserved for built-in integrations.',
-  }),
-};
-
-const CreateBody = Type.Object(
-  {
-    project_id: writable.project_id,
-    task_id: writable.task_id,
-    user_id: Type.Optional(
-      Id("Whose time (default: the caller). Administrators: anyone's; managers: their teammates' and on projects they manage."),
-    ),
-    spent_date: Type.Optional({ ...writable.spent_date, description: 'YYYY-MM-DD. Required for completed entries; a timer defaults to today in the workspace time zone.' }),
-    hours: Type.Optional(writable.hours),
-    is_running: Type.Optional(Type.Boolean({ description: 'true creates a running timer.' })),
-    replace_running: Type.Optional(Type.Boolean({ description: "With is_running: stop the person's running timer first instead of answering 409." })),
-    started_time: Type.Optional(writable.started_time),
-    ended_time: Type.Optional(writable.ended_time),
-    notes: Type.Optional(writable.notes),
-    billable: Type.Optional(writable.billable),
-    source: Type.Optional(Enum(TIME_SOURCES, 'Where the entry comes from (default api); cannot change later.')),
-    metadata: Type.Optional(writable.metadata),
-    external_reference: Type.Optional(writable.external_reference),
-  },
-  { additionalProperties: false },
-);
-
-const PatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
-const PATCH_WRITABLE = Object.keys(writable);
-
-const StopBody = Type.Object(
-  { notes: Type.Optional(writable.notes) },
-  { additionalProperties: false, description: 'Empty, or only notes (replaces the notes).' },
-);
-const RestartBody = Type.Object(
-  { replace_running: Type.Optional(Type.Boolean({ description: "Stop the person's other running timer first instead of answering 409." })) },
-  { additionalProperties: false },
-);
-
-const ExternalReferenceSchema = Type.Unsafe<Record<string, string> | null>({
-  type: ['object', 'null'],
-  properties: Object.fromEntries(Object.keys(EXTERNAL_REFERENCE_FIELDS).map((k) => [k, { type: 'string' }])),
-  additionalProperties: false,
-});
-
-/** Property order is the presenter's: the fields every credential sees, then the full-access ones. */
-export const TimeEntrySchema = Type.Object(
-  {
-    id: Type.String(),
-    user_id: Type.String(),
-    project_id: Type.String(),
-    task_id: Type.String(),
-    spent_date: Type.String({ description: 'YYYY-MM-DD' }),
-    hours: Type.Number({ description: 'Decimal hours; a running timer includes the current run.' }),
-    duration_seconds: Type.Integer(),
-    rounded_hours: Type.Number({ description: 'Hours after the workspace rounding rule.' }),
-    notes: OrNull(Type.String()),
-    is_running: Type.Boolean(),
-    timer_started_at: OrNull(Type.String({ format: 'date-time', description: "The current run's exact start." })),
-    started_time: OrNull(Type.String({ description: 'HH:mm, workspace time zone' })),
-    ended_time: OrNull(Type.String({ description: 'HH:mm, workspace time zone' })),
-    is_locked: Type.Boolean({ description: 'Approved or billed.' }),
-    is_closed: Type.Boolean({ description: 'Approved.' }),
-    is_billed: Type.Boolean(),
-    billable: Type.Boolean(),
-    source: Type.String(),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-    external_reference: Type.Optional(ExternalReferenceSchema),
-    approval_status: Type.Optional(Type.String({ description: 'unsubmitted, submitted, approved or rejected' })),
-    metadata: Type.Optional(Type.Unsafe<Record<string, unknown> | null>({ type: ['object', 'null'], additionalProperties: true })),
-    task: Type.Optional(Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false })),
-    budgeted: Type.Optional(Type.Boolean({ description: 'Whether the project has a budget.' })),
-    billable_rate: Type.Optional(OrNull(Type.Number({ description: 'The stored historical billable rate of the work date.' }))),
-  },
-  {
-    additionalProperties: false,
-    description:
-      'A personal sync key sees only the fields from id to updated_at. external_reference, approval_status, metadata, task and budgeted need a full-access credential; billable_rate also the permission to view billable rates. There is never a billable_amount.',
-  },
-);
-
 const ListQuery = Type.Object(
   {
-    source: Type.Optional(Enum(TIME_SOURCES, 'Only entries from this source.')),
+    source: Type.Optional(TimeSourceSchema('Only entries from this source.')),
     project_id: Type.Optional(Id('Only entries on this project.')),
     task_id: Type.Optional(Id('Only entries on this task.')),
     task: Type.Optional(Id('Alias of task_id; when both are sent they must match.')),
@@ -148,8 +39,6 @@ type ListQueryT = Static<typeof ListQuery>;
 
 /** The filters a personal sync key may use (the spec's list); anything else is a 400. */
 const PERSONAL_FILTERS = new Set(['client_id', 'user_id', 'task_id', 'task', 'from', 'to', 'updated_since', 'page', 'per_page']);
-
-const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
 
 // ---- request shaping ----
 
@@ -234,7 +123,7 @@ function listFilter(p: Principal, query: ListQueryT, rawKeys: string[]): EntryFi
     to: query.to,
     isBilled: query.is_billed === undefined ? undefined : query.is_billed === 'true',
     isRunning: query.is_running === undefined ? undefined : query.is_running === 'true',
-    source: query.source as TimeSource | undefined,
+    source: query.source,
     updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
     externalReference: refId !== undefined ? { id: refId, service: refService! } : undefined,
   };
@@ -247,11 +136,11 @@ const rawQueryKeys = (request: FastifyRequest) => {
 
 // ---- routes ----
 
-export async function timeEntriesRoutes(app: FastifyInstance) {
+export async function timeEntriesRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   // PATCH .../stop and .../restart exist.
   app.features.add('timer-stop', 'timer-restart');
 
-  const present = (row: EntryRow, ctx: PresentContext) => presentEntry(row, ctx);
   const Item = { 200: TimeEntrySchema, ...ErrorResponses };
   const tags = ['time entries'];
 
@@ -272,11 +161,11 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const p = principalOf(request);
-      const query = request.query as ListQueryT;
+      const query = request.query;
       const filter = listFilter(p, query, rawQueryKeys(request));
       const page = pageParams(query);
       const result = await listEntries(app.db, p, filter, page, app.config.clock());
-      return { time_entries: result.rows.map((row) => present(row, result.present)), ...pageEnvelope(request, page, result.total) };
+      return { time_entries: result.rows.map((row) => presentEntry(row, result.present)), ...pageEnvelope(request, page, result.total) };
     },
   );
 
@@ -293,9 +182,9 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
+      const { id } = request.params;
       const result = await getEntry(app.db, principalOf(request), id, app.config.clock());
-      return present(result.row, result.present);
+      return presentEntry(result.row, result.present);
     },
   );
 
@@ -313,11 +202,11 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await createEntry(requestDb(request), principalOf(request), request.body as CreateInput, app.config.clock());
+      const result = await createEntry(requestDb(request), principalOf(request), request.body, app.config.clock());
       return reply
         .code(201)
         .header('Location', `/api/v2/time_entries/${result.row.id}`)
-        .send(present(result.row, result.present));
+        .send(presentEntry(result.row, result.present));
     },
   );
 
@@ -337,9 +226,9 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const result = await updateEntry(requestDb(request), principalOf(request), id, request.body as UpdateInput, app.config.clock());
-      return present(result.row, result.present);
+      const { id } = request.params;
+      const result = await updateEntry(requestDb(request), principalOf(request), id, request.body, app.config.clock());
+      return presentEntry(result.row, result.present);
     },
   );
 
@@ -356,9 +245,9 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
+      const { id } = request.params;
       await deleteEntry(app.db, principalOf(request), id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
@@ -375,14 +264,15 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
+      const { id } = request.params;
       await removeExternalReference(app.db, principalOf(request), id, app.config.clock());
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
   // Stop and restart accept no body at all, an empty JSON body, or a JSON object.
-  await app.register(async (timers) => {
+  await app.register(async (plugin) => {
+    const timers = typed(plugin);
     const jsonParser = timers.getDefaultJsonParser('error', 'error');
     timers.removeContentTypeParser('application/json');
     timers.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -406,9 +296,9 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
         },
       },
       async (request) => {
-        const { id } = request.params as Static<typeof IdParams>;
-        const result = await stopEntry(requestDb(request), principalOf(request), id, request.body as { notes?: string | null }, app.config.clock());
-        return present(result.row, result.present);
+        const { id } = request.params;
+        const result = await stopEntry(requestDb(request), principalOf(request), id, request.body, app.config.clock());
+        return presentEntry(result.row, result.present);
       },
     );
 
@@ -428,9 +318,9 @@ export async function timeEntriesRoutes(app: FastifyInstance) {
         },
       },
       async (request) => {
-        const { id } = request.params as Static<typeof IdParams>;
-        const result = await restartEntry(requestDb(request), principalOf(request), id, request.body as { replace_running?: boolean }, app.config.clock());
-        return present(result.row, result.present);
+        const { id } = request.params;
+        const result = await restartEntry(requestDb(request), principalOf(request), id, request.body, app.config.clock());
+        return presentEntry(result.row, result.present);
       },
     );
   });

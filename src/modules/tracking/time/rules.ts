@@ -1,104 +1,22 @@
 import { Decimal } from 'decimal.js';
-import { DateTime } from 'luxon';
-import type { Rounding } from '../../../db/types.ts';
-import { WORK_DATE_MAX, WORK_DATE_MIN, isWorkDate } from '../../../time/workspace-time.ts';
+import {
+  HOURS_DECIMALS,
+  hoursToSeconds,
+  secondsToHours,
+  wallClockInstant,
+  wallClockOf,
+  wallClockSeconds,
+  type RuleError,
+} from '../week/rules.ts';
 
 /**
- * Pure rules for time: durations, decimal hours, the workspace rounding rule and
- * wall-clock HH:mm in the workspace zone. No I/O; unit-tested on their own.
- * Hours are decimals (decimal.js), never binary floats.
+ * Pure rules of time entries: a completed entry's duration, timers, notes, metadata,
+ * sources and external references. Hours, seconds, rounding, wall clocks and weeks
+ * are the week's rules (week/rules.ts). No I/O; unit-tested on their own.
  */
 
-export const HOURS_DECIMALS = 6;
+/** The longest entry: 24 hours. */
 export const MAX_ENTRY_SECONDS = 24 * 3600;
-
-/** Decimal hours of a number of seconds, to HOURS_DECIMALS places (half up). */
-export function secondsToHours(seconds: number): Decimal {
-  return new Decimal(seconds).div(3600).toDecimalPlaces(HOURS_DECIMALS, Decimal.ROUND_HALF_UP);
-}
-
-/**
- * Decimal hours of a number of seconds as a JSON number, equal to
- * `Number(secondsToHours(seconds))` without decimal.js (the list renders
- * thousands): seconds / 3600 = seconds * 2500 / 9 millionths, an integer over 9
- * that is never exactly half, so rounding it and dividing by 10^6 gives the
- * nearest double to the six-decimal value.
- */
-export function secondsToHoursNumber(seconds: number): number {
-  return Math.round((seconds * 2500) / 9) / 1e6;
-}
-
-/** Whole seconds of decimal hours (half up). */
-export function hoursToSeconds(hours: Decimal.Value): number {
-  return new Decimal(hours).mul(3600).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
-}
-
-export interface RoundingRule {
-  rounding: Rounding;
-  rounding_minutes: number;
-}
-
-/** Seconds after the workspace rounding rule (up, down or nearest to a multiple of rounding_minutes). */
-export function roundSeconds(seconds: number, rule: RoundingRule): number {
-  if (rule.rounding === 'none') return seconds;
-  const step = rule.rounding_minutes * 60;
-  const units = new Decimal(seconds).div(step);
-  const rounded =
-    rule.rounding === 'up'
-      ? units.ceil()
-      : rule.rounding === 'down'
-        ? units.floor()
-        : units.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
-  return rounded.mul(step).toNumber();
-}
-
-/** `rounded_hours` of an entry: its duration after the rounding rule, in decimal hours. */
-export function roundedHours(seconds: number, rule: RoundingRule): Decimal {
-  return secondsToHours(roundSeconds(seconds, rule));
-}
-
-const HH_MM = /^([01]\d|2[0-3]):([0-5]\d)$/;
-
-export function isWallClock(value: unknown): value is string {
-  return typeof value === 'string' && HH_MM.test(value);
-}
-
-/**
- * The instant of a wall-clock time on a date in a zone. Times that do not exist
- * (skipped by a DST change) move forward like the clock did; ambiguous ones
- * (repeated in autumn) take the first occurrence.
- */
-export function wallClockInstant(date: string, hhmm: string, zone: string): Date {
-  const [hour, minute] = hhmm.split(':').map(Number);
-  return DateTime.fromISO(date, { zone }).set({ hour, minute, second: 0, millisecond: 0 }).toJSDate();
-}
-
-/** Seconds between two wall-clock times on one date, across any DST change that day; an end before the start is an error. */
-export function wallClockSeconds(date: string, started: string, ended: string, zone: string): number {
-  const start = wallClockInstant(date, started, zone).getTime();
-  const end = wallClockInstant(date, ended, zone).getTime();
-  return Math.round((end - start) / 1000);
-}
-
-/** The wall-clock HH:mm and calendar date of an instant in a zone. */
-export function wallClockOf(instant: Date, zone: string): { date: string; time: string } {
-  const dt = DateTime.fromJSDate(instant, { zone });
-  return { date: dt.toISODate()!, time: dt.toFormat('HH:mm') };
-}
-
-const DAY_MS = 86_400_000;
-/** YYYY-MM-DD of a UTC instant. */
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** The first day of the week containing `date` (YYYY-MM-DD) for a week start day. */
-export function weekStartOf(date: string, weekStart: 'monday' | 'sunday' | 'saturday'): string {
-  // Calendar arithmetic on UTC midnight (no zone, no DST), without luxon: every
-  // create and change of time runs it, and it is a hot path's measurable share.
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  const startDay = weekStart === 'monday' ? 1 : weekStart === 'sunday' ? 0 : 6; // Date#getUTCDay numbering
-  const back = (new Date(ms).getUTCDay() - startDay + 7) % 7;
-  return isoDate(ms - back * DAY_MS);
-}
 
 // ---- entry values (create and update) ----
 
@@ -111,7 +29,6 @@ export const METADATA_MAX_BYTES = 4096;
 /** How far a timer's given start may lie from the current minute and still count as now (clock skew, minute resolution). */
 export const TIMER_START_TOLERANCE_MS = 60_000;
 
-export type RuleError = { field: string; message: string; code?: string };
 
 /** Hours as sent: a JSON number 0..24 with at most six decimal places, as an exact decimal. */
 export function parseHours(value: unknown): Decimal | RuleError {
@@ -122,41 +39,6 @@ export function parseHours(value: unknown): Decimal | RuleError {
   if (d.gt(24)) return { field, message: 'hours must be at most 24.' };
   if (d.decimalPlaces() > HOURS_DECIMALS) return { field, message: `hours takes at most ${HOURS_DECIMALS} decimal places.` };
   return d.abs();
-}
-
-/**
- * `rounded_hours`: decimal hours after the workspace rounding rule, computed on
- * the exact hours (so 1.1 hours rounded up to 6 minutes stays 1.1); with rounding
- * `none` it is the hours themselves.
- */
-export function roundHours(hours: Decimal.Value, rule: RoundingRule): Decimal {
-  const h = new Decimal(hours);
-  if (rule.rounding === 'none') return h;
-  const units = h.mul(60).div(rule.rounding_minutes);
-  const rounded =
-    rule.rounding === 'up' ? units.ceil() : rule.rounding === 'down' ? units.floor() : units.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
-  return rounded.mul(rule.rounding_minutes).div(60).toDecimalPlaces(HOURS_DECIMALS, Decimal.ROUND_HALF_UP);
-}
-
-/**
- * roundHours of a JSON number of hours (at most HOURS_DECIMALS places), equal to
- * `roundHours(hours, rule).toNumber()` without decimal.js, which cost the list
- * 1.5 µs per entry. Exact integer arithmetic in thirds of a micro-hour, where one
- * step of m minutes (m/60 hours, m × 10⁶/60 micro-hours) is m × 50,000 thirds; the
- * result, k steps, is k × m × 50,000 thirds, taken to whole micro-hours half up (a
- * remainder of 2 thirds rounds up, 1 down). Dividing the integer micro-hours by 10⁶
- * gives the nearest double to the six-decimal value, as Decimal's toNumber does.
- */
-export function roundHoursNumber(hours: number, rule: RoundingRule): number {
-  if (rule.rounding === 'none') return hours;
-  const thirds = Math.round(hours * 1e6) * 3;
-  const step = rule.rounding_minutes * 50_000;
-  const whole = Math.floor(thirds / step);
-  const rest = thirds - whole * step;
-  const steps =
-    rule.rounding === 'up' ? whole + (rest > 0 ? 1 : 0) : rule.rounding === 'down' ? whole : whole + (2 * rest >= step ? 1 : 0);
-  const rounded = steps * step;
-  return (Math.floor(rounded / 3) + (rounded % 3 === 2 ? 1 : 0)) / 1e6;
 }
 
 /** Whole seconds a timer has run from its start to `now` (never negative). */
@@ -246,14 +128,6 @@ export function timerStart(opts: {
     return pastRefused(spentDate < today ? 'spent_date' : 'started_time');
   }
   return { spentDate, startedTime: opts.startedTime, startedAt: instant > now.getTime() ? now : new Date(instant) };
-}
-
-/** The week of `date` (its first day) for the workspace's week start. Re-exported name for the lock rule. */
-export const weekOf = weekStartOf;
-
-/** The last day of the week that starts on `weekStart` (YYYY-MM-DD). */
-export function weekEndOf(weekStart: string): string {
-  return isoDate(Date.parse(`${weekStart}T00:00:00Z`) + 6 * DAY_MS);
 }
 
 // ---- metadata and external references ----
@@ -346,12 +220,6 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** `spent_date` of a time entry or expense: a real date in the work-date range (src/time/workspace-time.ts). */
-export function checkSpentDate(value: string): string | RuleError {
-  if (isWorkDate(value)) return value;
-  return { field: 'spent_date', message: `spent_date must be a date YYYY-MM-DD from ${WORK_DATE_MIN} to ${WORK_DATE_MAX}.` };
-}
-
 /** `notes`: at most 10,000 characters kept as written; blank is null. */
 export function checkNotes(value: string | null): string | null | RuleError {
   if (value === null || value.trim() === '') return null;
@@ -360,5 +228,3 @@ export function checkNotes(value: string | null): string | null | RuleError {
   return value;
 }
 
-export const isRuleError = (value: unknown): value is RuleError =>
-  typeof value === 'object' && value !== null && 'field' in value && 'message' in value && !(value instanceof Decimal);

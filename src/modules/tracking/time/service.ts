@@ -4,29 +4,29 @@ import type { Principal } from '../../../auth/principal.ts';
 import { managesProject, mayBeAssignedToProjects, seesAllProjects, maySeeRates, type OwnAssignment } from '../../../access/catalog.ts';
 import { isManager } from '../../../access/policy.ts';
 import { mayRecordOnProject, mayWriteOthersTime, mayWriteTimeFor } from '../../../access/time.ts';
-import type { BudgetBy, DB, TimeSource } from '../../../db/types.ts';
+import type { BudgetBy, DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, tryEnterPersonTime, weekLockedError } from '../week/lock.ts';
-import { entryHours, type EntryRow, type EntryView, type PresentContext } from './presenter.ts';
+import { sheetPerson } from '../week/person.ts';
+import { isTeammateOf, loadTimeSettings, type TimeSettings } from '../week/queries.ts';
+import { entryHours, presentEntry, type EntryView, type PresentContext } from './presenter.ts';
 import {
   billableRateSql,
   callerAssignment,
   deleteEntryRow,
   findEntry,
   insertEntry,
-  isTeammateOf,
   listEntries as listEntryRows,
-  loadTimeSettings,
   loadWriteContext,
   runningEntries,
   updateEntryColumns,
   type EntryChanges,
+  type EntryRow,
   type EntryFilter,
-  type TimeSettings,
   type WeekStarts,
   type WriteContext,
 } from './queries.ts';
@@ -36,16 +36,14 @@ import {
   checkExternalReference,
   checkMetadata,
   checkNotes,
-  checkSpentDate,
   completedDuration,
   currentSeconds,
-  isRuleError,
   parseHours,
   timerStart,
-  wallClockOf,
-  weekStartOf,
-  type RuleError,
 } from './rules.ts';
+import { checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/rules.ts';
+import type { CreateInput, RestartInput, StopInput, UpdateInput } from './schemas.ts';
+import { choicesFor, privateNotesOf, projectNames, recentPairs, writePrivateNotes } from './web-queries.ts';
 
 /**
  * Time entries: completed entries and live timers. Every operation runs in one
@@ -55,36 +53,6 @@ import {
  */
 
 // ---- inputs ----
-
-export interface CreateInput {
-  project_id: string;
-  task_id: string;
-  user_id?: string;
-  spent_date?: string;
-  hours?: number;
-  is_running?: boolean;
-  replace_running?: boolean;
-  started_time?: string | null;
-  ended_time?: string | null;
-  notes?: string | null;
-  billable?: boolean;
-  source?: TimeSource;
-  metadata?: Record<string, unknown> | null;
-  external_reference?: unknown;
-}
-
-export interface UpdateInput {
-  project_id?: string;
-  task_id?: string;
-  spent_date?: string;
-  hours?: number;
-  started_time?: string | null;
-  ended_time?: string | null;
-  notes?: string | null;
-  billable?: boolean;
-  metadata?: Record<string, unknown> | null;
-  external_reference?: unknown;
-}
 
 export interface EntryResult {
   row: EntryRow;
@@ -518,8 +486,8 @@ export async function updateEntry(db: Kysely<DB>, p: Principal, id: string, inpu
       changes.billable_rate = billableRateSql(p.companyId, { billable, projectId, taskId, userId: entry.user_id, date });
     }
     if (common.notes !== undefined && common.notes !== entry.notes) changes.notes = common.notes;
-    if (common.metadata !== undefined && !sameJson(common.metadata, entry.metadata)) changes.metadata = common.metadata;
-    if (common.external_reference !== undefined && !sameJson(common.external_reference, entry.external_reference)) {
+    if (common.metadata !== undefined && !sameJson(JSON.parse(common.metadata ?? 'null'), entry.metadata)) changes.metadata = common.metadata;
+    if (common.external_reference !== undefined && !sameJson(JSON.parse(common.external_reference), entry.external_reference)) {
       changes.external_reference = common.external_reference;
     }
     const present = presentOf(p, settings, now);
@@ -532,25 +500,10 @@ export async function updateEntry(db: Kysely<DB>, p: Principal, id: string, inpu
 
 const sameDecimal = (a: string | null, b: string | null) => (a === null || b === null ? a === b : new Decimal(a).eq(b));
 
-/** Compares stored JSON (jsonb reorders keys) with new JSON text, ignoring key order. */
-function sameJson(next: string | null, current: Record<string, unknown> | null): boolean {
-  if (next === null || current === null) return next === null && current === null;
-  return canonical(JSON.parse(next)) === canonical(current);
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 // ---- timer transitions ----
 
 /** Stops a running timer: the server measures the run; `notes` (if sent) replaces the notes. 409 if it is not running. */
-export async function stopEntry(db: Kysely<DB>, p: Principal, id: string, input: { notes?: string | null }, now: Date): Promise<EntryResult> {
+export async function stopEntry(db: Kysely<DB>, p: Principal, id: string, input: StopInput, now: Date): Promise<EntryResult> {
   const common = checkCommon({ notes: input.notes });
   return withTenant(db, p.companyId, async (trx) => {
     const entry = await visibleEntryOrThrow(trx, p, id);
@@ -573,7 +526,7 @@ export async function restartEntry(
   db: Kysely<DB>,
   p: Principal,
   id: string,
-  input: { replace_running?: boolean },
+  input: RestartInput,
   now: Date,
 ): Promise<EntryResult> {
   let personId: string | undefined;
@@ -642,5 +595,81 @@ export async function removeExternalReference(db: Kysely<DB>, p: Principal, id: 
     if (entry.external_reference === null) return;
     await assertWeeksOpen(trx, p.companyId, entry.user_id, [entry.spent_date], settings.week_start);
     await updateEntryColumns(trx, p.companyId, entry.id, { external_reference: null }, now);
+  });
+}
+
+// ---- the web app's time screens ----
+
+/** The most entries one person has in a week that the sheet shows (the API's page maximum). */
+const SHEET_MAX = 2000;
+/** How many recently used project-task pairs the timer's answer carries (the type-aheads offer them first). */
+export const RECENT_PAIRS = 10;
+
+/**
+ * Entries as the web app shows them: the API's presentation plus project and client
+ * names and, only for the caller's own entries (which the caller may always edit),
+ * the private notes.
+ */
+async function decorate(trx: Tx, p: Principal, rows: EntryRow[], present: PresentContext) {
+  const names = await projectNames(trx, p.companyId, [...new Set(rows.map((r) => r.project_id))]);
+  const own = rows.filter((r) => r.user_id === p.userId).map((r) => r.id);
+  const notes = await privateNotesOf(trx, p.companyId, own);
+  return rows.map((row) => {
+    const where = names.get(row.project_id)!;
+    const presented = presentEntry(row, present);
+    // The stored seconds of a running entry are its earlier runs (the presenter adds the current one).
+    const earlier = row.timer_started_at ? row.duration_seconds : presented.duration_seconds;
+    return { ...presented, project: where.project, client: where.client, private_notes: notes.get(row.id) ?? null, earlier_seconds: earlier };
+  });
+}
+
+/** A week of a person's entries (the caller's, or one they may see: sheetPerson), with the workspace's week settings. */
+export function timesheet(db: Kysely<DB>, p: Principal, query: { date?: string; user_id?: string }, now: Date) {
+  const { date, user_id } = query;
+  checkWeekDate(date);
+  return withTenant(db, p.companyId, async (trx) => {
+    const user = await sheetPerson(trx, p, user_id);
+    const settings = await loadTimeSettings(trx, p.companyId);
+    const today = todayIn(settings.timezone, now);
+    const from = weekStartOf(date ?? today, settings.week_start);
+    const to = weekEndOf(from);
+    const { rows } = await listEntryRows(trx, p.companyId, p, { userId: user.id, from, to }, { page: 1, perPage: SHEET_MAX });
+    const entries = await decorate(trx, p, rows, presentOf(p, settings, now));
+    return { from, to, today, settings, user, entries };
+  });
+}
+
+/** The caller's running timer (decorated as the week's entries) and their recent project-task pairs. */
+export function runningTimer(db: Kysely<DB>, p: Principal, now: Date) {
+  return withTenant(db, p.companyId, async (trx) => {
+    const settings = await loadTimeSettings(trx, p.companyId);
+    const { rows } = await listEntryRows(trx, p.companyId, p, { userId: p.userId, isRunning: true }, { page: 1, perPage: 1 });
+    const [running] = await decorate(trx, p, rows, presentOf(p, settings, now));
+    return { running: running ?? null, recent: await recentPairs(trx, p, RECENT_PAIRS) };
+  });
+}
+
+/** The projects and tasks the caller may record time on. */
+export async function timeChoices(db: Kysely<DB>, p: Principal) {
+  return { choices: await withTenant(db, p.companyId, (trx) => choicesFor(trx, p)) };
+}
+
+/** An entry's private notes, for those who may edit it. */
+export function getPrivateNotes(db: Kysely<DB>, p: Principal, id: string) {
+  return withTenant(db, p.companyId, async (trx) => {
+    const entryId = await editableEntryId(trx, p, id);
+    const notes = await privateNotesOf(trx, p.companyId, [entryId]);
+    return { id: entryId, private_notes: notes.get(entryId) ?? null };
+  });
+}
+
+/** Replaces an entry's private notes (the notes' rule; blank clears them), for those who may edit it. */
+export function putPrivateNotes(db: Kysely<DB>, p: Principal, id: string, privateNotes: string | null) {
+  const checked = checkNotes(privateNotes);
+  if (isRuleError(checked)) throw new ApiError('invalid_request', checked.message.replace(/^notes/, 'private_notes'), { field: 'private_notes' });
+  return withTenant(db, p.companyId, async (trx) => {
+    const entryId = await editableEntryId(trx, p, id);
+    await writePrivateNotes(trx, p.companyId, entryId, checked);
+    return { id: entryId, private_notes: checked };
   });
 }

@@ -1,22 +1,12 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Principal } from '../../../auth/principal.ts';
-import { withTenant, type Tx } from '../../../db/tenant.ts';
-import { ApiError, badRequest } from '../../../errors.ts';
 import { etagOf, matchesIfNoneMatch } from '../../../http/etag.ts';
+import { EtagHeader, IdParams, typed } from '../../../http/route-kit.ts';
 import { Enum, ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
-import { isWorkDate, todayIn } from '../../../time/workspace-time.ts';
-import { presentEntry, type EntryRow, type PresentContext } from './presenter.ts';
-import { listEntries, loadTimeSettings } from './queries.ts';
-import { TimeEntrySchema } from './routes.ts';
-import { NOTES_MAX, checkNotes, isRuleError, weekEndOf, weekStartOf } from './rules.ts';
-import { editableEntryId, presentOf } from './service.ts';
-import { sheetPerson } from '../week/person.ts';
-import { choicesFor, privateNotesOf, projectNames, recentPairs, writePrivateNotes } from './web-queries.ts';
-
-/** How many recently used project-task pairs the timer's answer carries (the type-aheads offer them first). */
-const RECENT_PAIRS = 10;
+import { NOTES_MAX } from './rules.ts';
+import { TimeEntrySchema } from './schemas.ts';
+import { RECENT_PAIRS, getPrivateNotes, putPrivateNotes, runningTimer, timeChoices, timesheet } from './service.ts';
 
 /**
  * The web app's time screens (issue 16): one request per screen (the week with its
@@ -86,37 +76,14 @@ const Sheet = Type.Object({
 
 const PairSchema = Type.Object({ project_id: Type.String(), task_id: Type.String() }, { additionalProperties: false });
 
-const EtagHeader = { ETag: { type: 'string', description: 'Strong ETag of this body.' } };
-
-const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
 const PrivateNotes = Type.Object({ id: Type.String(), private_notes: OrNull(Type.String()) }, { additionalProperties: false });
 const PrivateNotesBody = Type.Object(
   { private_notes: OrNull(Type.String({ maxLength: NOTES_MAX, description: 'Blank or null clears them.' })) },
   { additionalProperties: false },
 );
 
-/** The most entries one person has in a week that the sheet shows (the API's page maximum). */
-const SHEET_MAX = 2000;
-
-/**
- * Entries as the web app shows them: the API's presentation plus project and client
- * names and, only for the caller's own entries (which the caller may always edit),
- * the private notes.
- */
-async function decorate(trx: Tx, p: Principal, rows: EntryRow[], present: PresentContext) {
-  const names = await projectNames(trx, p.companyId, [...new Set(rows.map((r) => r.project_id))]);
-  const own = rows.filter((r) => r.user_id === p.userId).map((r) => r.id);
-  const notes = await privateNotesOf(trx, p.companyId, own);
-  return rows.map((row) => {
-    const where = names.get(row.project_id)!;
-    const presented = presentEntry(row, present);
-    // The stored seconds of a running entry are its earlier runs (the presenter adds the current one).
-    const earlier = row.timer_started_at ? row.duration_seconds : presented.duration_seconds;
-    return { ...presented, project: where.project, client: where.client, private_notes: notes.get(row.id) ?? null, earlier_seconds: earlier };
-  });
-}
-
-export async function timeWebRoutes(app: FastifyInstance) {
+export async function timeWebRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   const tags = ['web'];
 
   app.get(
@@ -132,22 +99,7 @@ export async function timeWebRoutes(app: FastifyInstance) {
         response: { 200: Sheet, ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      const { date, user_id } = request.query as Static<typeof SheetQuery>;
-      if (date !== undefined && !isWorkDate(date)) throw badRequest('date must be a date between 1900 and 2999.', { field: 'date' });
-      const now = app.config.clock();
-      return withTenant(app.db, p.companyId, async (trx) => {
-        const user = await sheetPerson(trx, p, user_id);
-        const settings = await loadTimeSettings(trx, p.companyId);
-        const today = todayIn(settings.timezone, now);
-        const from = weekStartOf(date ?? today, settings.week_start);
-        const to = weekEndOf(from);
-        const { rows } = await listEntries(trx, p.companyId, p, { userId: user.id, from, to }, { page: 1, perPage: SHEET_MAX });
-        const entries = await decorate(trx, p, rows, presentOf(p, settings, now));
-        return { from, to, today, settings, user, entries };
-      });
-    },
+    async (request) => timesheet(app.db, principalOf(request), request.query, app.config.clock()),
   );
 
   app.get(
@@ -169,15 +121,7 @@ export async function timeWebRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      return withTenant(app.db, p.companyId, async (trx) => {
-        const settings = await loadTimeSettings(trx, p.companyId);
-        const { rows } = await listEntries(trx, p.companyId, p, { userId: p.userId, isRunning: true }, { page: 1, perPage: 1 });
-        const [running] = await decorate(trx, p, rows, presentOf(p, settings, app.config.clock()));
-        return { running: running ?? null, recent: await recentPairs(trx, p, RECENT_PAIRS) };
-      });
-    },
+    async (request) => runningTimer(app.db, principalOf(request), app.config.clock()),
   );
 
   app.get(
@@ -198,11 +142,10 @@ export async function timeWebRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const p = principalOf(request);
-      const body = { choices: await withTenant(app.db, p.companyId, (trx) => choicesFor(trx, p)) };
+      const body = await timeChoices(app.db, principalOf(request));
       const etag = etagOf(body);
       reply.header('ETag', etag);
-      if (matchesIfNoneMatch(request, etag)) return reply.code(304).send();
+      if (matchesIfNoneMatch(request, etag)) return reply.code(304).send(null);
       return body;
     },
   );
@@ -220,15 +163,7 @@ export async function timeWebRoutes(app: FastifyInstance) {
         response: { 200: PrivateNotes, ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      const { id } = request.params as Static<typeof IdParams>;
-      return withTenant(app.db, p.companyId, async (trx) => {
-        const entryId = await editableEntryId(trx, p, id);
-        const notes = await privateNotesOf(trx, p.companyId, [entryId]);
-        return { id: entryId, private_notes: notes.get(entryId) ?? null };
-      });
-    },
+    async (request) => getPrivateNotes(app.db, principalOf(request), request.params.id),
   );
 
   app.put(
@@ -246,16 +181,6 @@ export async function timeWebRoutes(app: FastifyInstance) {
         response: { 200: PrivateNotes, ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      const { id } = request.params as Static<typeof IdParams>;
-      const checked = checkNotes((request.body as Static<typeof PrivateNotesBody>).private_notes);
-      if (isRuleError(checked)) throw new ApiError('invalid_request', checked.message.replace(/^notes/, 'private_notes'), { field: 'private_notes' });
-      return withTenant(app.db, p.companyId, async (trx) => {
-        const entryId = await editableEntryId(trx, p, id);
-        await writePrivateNotes(trx, p.companyId, entryId, checked);
-        return { id: entryId, private_notes: checked };
-      });
-    },
+    async (request) => putPrivateNotes(app.db, principalOf(request), request.params.id, request.body.private_notes),
   );
 }

@@ -2,7 +2,7 @@ import { sql, type Expression } from 'kysely';
 import type { ApprovalStatus, WeekStart } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { ApiError, conflict } from '../../../errors.ts';
-import { weekEndOf, weekStartOf } from '../time/rules.ts';
+import { weekEndOf, weekStartOf } from './rules.ts';
 
 /**
  * Locks on time and expenses, shared by time entries, expenses and approvals.

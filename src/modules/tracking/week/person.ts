@@ -3,7 +3,7 @@ import { seesAllTime, seesManagedTime } from '../../../access/time.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { ApiError, forbidden } from '../../../errors.ts';
 import { isId } from '../../../ids.ts';
-import { peopleNamed } from '../approvals/web-queries.ts';
+import { peopleNamed } from './queries.ts';
 
 /**
  * Whose week the timesheet shows, or whose expenses the expense list shows (`user_id`,
