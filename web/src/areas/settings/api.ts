@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/call.ts';
+import { markStale, sameKey } from '../../api/stale.ts';
 import { api } from '../../api/client.ts';
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import type { paths } from '../../api/schema';
@@ -29,8 +30,8 @@ export function useUpdateWorkspace() {
     mutationFn: (body: WorkspacePatch) => call(api.PATCH('/web/api/workspace', { body })),
     onSuccess: (workspace) => {
       queryClient.setQueryData(workspaceQuery.queryKey, workspace);
-      // The workspace's name shows in the session (the switcher, the header).
-      void queryClient.invalidateQueries({ queryKey: ['session'] });
+      // The workspace's name shows in the session (the switcher, the header); the answer is the settings here.
+      void markStale(queryClient, 'settings', { except: sameKey(workspaceQuery.queryKey) });
     },
   });
 }
@@ -39,7 +40,7 @@ export function useCreateKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body, key }: { body: NewKey; key: string }) => call(api.POST('/web/api/keys', { body, headers: idempotencyHeader(key) })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
+    onSettled: () => markStale(queryClient, 'api_key'),
   });
 }
 
@@ -47,7 +48,7 @@ export function useRotateKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(api.POST('/web/api/keys/{id}/rotate', { params: { path: { id } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
+    onSettled: () => markStale(queryClient, 'api_key'),
   });
 }
 
@@ -55,7 +56,7 @@ export function useRevokeKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(api.DELETE('/web/api/keys/{id}', { params: { path: { id } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
+    onSettled: () => markStale(queryClient, 'api_key'),
   });
 }
 
@@ -95,17 +96,12 @@ export const categoriesQuery = queryOptions({
   select: (data) => data.expense_categories,
 });
 
-function categoriesChanged(queryClient: ReturnType<typeof useQueryClient>) {
-  void queryClient.invalidateQueries({ queryKey: ['expense-categories'] });
-  void queryClient.invalidateQueries({ queryKey: ['expenses', 'choices'] });
-}
-
 export function useCreateCategory() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body, key }: { body: NewCategory; key: string }) =>
       call(api.POST('/api/v2/expense_categories', { body, headers: idempotencyHeader(key) })),
-    onSettled: () => categoriesChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'expense_category'),
   });
 }
 
@@ -113,6 +109,6 @@ export function useUpdateCategory() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: CategoryPatch }) => call(api.PATCH('/api/v2/expense_categories/{id}', { params: { path: { id } }, body })),
-    onSettled: () => categoriesChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'expense_category'),
   });
 }
