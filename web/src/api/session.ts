@@ -1,6 +1,8 @@
 import { queryOptions, useMutation, useQueryClient, useSuspenseQuery, type QueryClient } from '@tanstack/react-query';
 import { api, rememberCsrfToken } from './client.ts';
 import { call } from './call.ts';
+import { hearOtherTabs, tellOtherTabs } from './channel.ts';
+import { markStale } from './stale.ts';
 import type { paths } from './schema';
 
 /**
@@ -51,20 +53,15 @@ export function useWorkspaceSession(): WorkspaceSession {
   return session as WorkspaceSession;
 }
 
-const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('sheaf');
-
 /** Tells this tab's other copies that the session changed (they reload it) or ended (they go to sign-in). */
 export function broadcastSession(change: 'changed' | 'ended') {
-  channel?.postMessage({ session: change });
+  tellOtherTabs({ session: change });
 }
 
 export function onSessionBroadcast(handler: (change: 'changed' | 'ended') => void) {
-  const listener = (event: MessageEvent) => {
-    const change = (event.data as { session?: unknown } | null)?.session;
-    if (change === 'changed' || change === 'ended') handler(change);
-  };
-  channel?.addEventListener('message', listener);
-  return () => channel?.removeEventListener('message', listener);
+  return hearOtherTabs((message) => {
+    if ('session' in message) handler(message.session);
+  });
 }
 
 /** Forgets the session here (signed out, or found ended): no data of it stays in memory. */
@@ -165,8 +162,7 @@ export function useSetFirstIdentity() {
 /** Opens an e-mail change link (no session needed); a signed-in copy of the app then shows the new address. */
 export async function confirmEmailChange(queryClient: QueryClient, token: string): Promise<string> {
   const { email } = await call(api.POST('/web/api/profile/email/confirm', { body: { token } }));
-  void queryClient.invalidateQueries({ queryKey: ['session'] });
-  void queryClient.invalidateQueries({ queryKey: ['profile'] });
+  void markStale(queryClient, 'profile');
   broadcastSession('changed');
   return email;
 }

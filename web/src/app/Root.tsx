@@ -4,6 +4,7 @@ import { RouterProvider as AriaRouterProvider, I18nProvider } from 'react-aria-c
 import { Outlet, useHref, useLocation, useNavigate, type NavigateOptions } from 'react-router';
 import { whenSessionEnds } from '../api/client.ts';
 import { forgetSession, onSessionBroadcast } from '../api/session.ts';
+import { followOtherTabs } from '../api/stale.ts';
 import { useLocale } from '../ui/i18n.ts';
 
 declare module 'react-aria-components' {
@@ -16,7 +17,8 @@ const SIGNED_OUT_PAGES = ['/sign-in', '/forgot-password', '/reset-password'];
 
 /**
  * The root route: React Aria links navigate through the router; a session that ends
- * (a 401 on a signed-in call, or sign-out in another tab) leads to sign-in; after each
+ * (a 401 on a signed-in call, or sign-out in another tab) leads to sign-in; what another
+ * tab changes is stale here too (api/stale.ts); after each
  * navigation, focus moves to the new page's heading so screen readers announce it.
  */
 export function Root() {
@@ -39,9 +41,12 @@ export function Root() {
       // Signed in or switched elsewhere: what this tab holds may be another user's or workspace's.
       else void queryClient.invalidateQueries();
     });
+    // What other tabs change (an entry, the timer, settings) is stale here too.
+    const unfollow = followOtherTabs(queryClient);
     return () => {
       whenSessionEnds(() => {});
       stop();
+      unfollow();
     };
   }, [navigate, queryClient]);
 

@@ -3,8 +3,11 @@ import { createBrowserRouter, redirect, type LoaderFunctionArgs } from 'react-ro
 import { isUnauthorized } from '../api/errors.ts';
 import { sessionQuery } from '../api/session.ts';
 import { homeRoutes } from '../areas/home/routes.tsx';
-import { signedInRoutes, signedOutRoutes, welcomeRoute } from '../areas/session/routes.tsx';
+import { signedInRoutes, signedOutRoutes, welcomeRoute } from '../areas/sessions/routes.tsx';
 import { settingsRoutes } from '../areas/settings/routes.tsx';
+import { profileRoutes } from '../areas/profile/routes.tsx';
+import { credentialsRoutes } from '../areas/credentials/routes.tsx';
+import { expenseCategoriesRoutes } from '../areas/expense-categories/routes.tsx';
 import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { timeRoutes } from '../areas/time/routes.tsx';
 import { timerQuery } from '../areas/time/api.ts';
@@ -77,7 +80,14 @@ export function createRouter(queryClient: QueryClient) {
                 ...reportsRoutes(queryClient),
                 ...invoicesRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
-                { Component: SettingsLayout, children: [...settingsRoutes(queryClient), ...membersRoutes(queryClient), ...signedInRoutes] },
+                { Component: SettingsLayout, children: [
+                    ...profileRoutes(queryClient),
+                    ...settingsRoutes(queryClient),
+                    ...credentialsRoutes(queryClient),
+                    ...expenseCategoriesRoutes(queryClient),
+                    ...membersRoutes(queryClient),
+                    ...signedInRoutes,
+                  ], },
                 { path: '*', Component: NotFound },
               ],
             },

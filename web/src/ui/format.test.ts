@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFormat, weekDays, weekStartOf } from './format.ts';
+import { createFormat } from './format.ts';
 
 const berlin = (locale = 'en-GB', durationStyle: 'clock' | 'decimal' = 'clock') => createFormat({ locale, timeZone: 'Europe/Berlin', durationStyle });
 
@@ -37,22 +37,6 @@ describe('instants', () => {
     expect(berlin().dateTime('2026-10-25T01:30:00Z')).toBe('25 Oct 2026, 02:30');
     expect(berlin().dayOf('2026-10-25T22:59:00Z')).toBe('2026-10-25');
     expect(berlin().dayOf('2026-10-25T23:00:00Z')).toBe('2026-10-26');
-  });
-});
-
-describe('weeks', () => {
-  it('have seven calendar days across a DST switch', () => {
-    expect(weekDays('2026-03-23')).toEqual(['2026-03-23', '2026-03-24', '2026-03-25', '2026-03-26', '2026-03-27', '2026-03-28', '2026-03-29']);
-    expect(weekDays('2026-10-19').at(-1)).toBe('2026-10-25');
-    expect(weekDays('2026-12-28').at(-1)).toBe('2027-01-03');
-  });
-
-  it('start on the workspace’s day', () => {
-    expect(weekStartOf('2026-03-29', 'monday')).toBe('2026-03-23');
-    expect(weekStartOf('2026-03-29', 'sunday')).toBe('2026-03-29');
-    expect(weekStartOf('2026-03-28', 'sunday')).toBe('2026-03-22');
-    expect(weekStartOf('2026-03-23', 'monday')).toBe('2026-03-23');
-    expect(weekStartOf('2026-01-01', 'saturday')).toBe('2025-12-27');
   });
 });
 

@@ -1,4 +1,5 @@
-import { CalendarDate, fromAbsolute, parseDate, toCalendarDate } from '@internationalized/date';
+import { fromAbsolute, toCalendarDate } from '@internationalized/date';
+import { utcDay } from './dates.ts';
 
 /**
  * One way to show dates, durations and money (issue 21 item 11). Every page, report
@@ -67,12 +68,6 @@ export function createFormat(settings: FormatSettings): Format {
   if (!format) cache.set(key, (format = build(settings)));
   return format;
 }
-
-/** A calendar day as a UTC Date, the only way a day is handed to Intl here. */
-const utcDay = (date: string) => {
-  const d = parseDate(date);
-  return new Date(Date.UTC(d.year, d.month - 1, d.day));
-};
 
 /** A calendar day in a numeric pattern. */
 function patterned(date: string, pattern: DateFormat): string {
@@ -152,19 +147,3 @@ function build(settings: FormatSettings): Format {
   };
 }
 
-/** The seven calendar days of the week starting on `start` (calendar arithmetic: a DST week still has 7 days). */
-export function weekDays(start: string): string[] {
-  const first = parseDate(start);
-  return Array.from({ length: 7 }, (_, i) => first.add({ days: i }).toString());
-}
-
-/** The first day of the week holding `date`, for a week starting on `weekStart` (`monday`…`sunday`). */
-export function weekStartOf(date: string, weekStart: string): string {
-  const d: CalendarDate = parseDate(date);
-  const index = WEEKDAYS.indexOf(weekStart as (typeof WEEKDAYS)[number]);
-  // Date.getUTCDay: 0 = Sunday; WEEKDAYS: 0 = Monday.
-  const dow = (utcDay(date).getUTCDay() + 6) % 7;
-  return d.subtract({ days: (dow - (index < 0 ? 0 : index) + 7) % 7 }).toString();
-}
-
-const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;

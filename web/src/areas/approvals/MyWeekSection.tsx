@@ -1,18 +1,15 @@
-import { parseDate } from '@internationalized/date';
 import { useQuery } from '@tanstack/react-query';
 import { describeError } from '../../api/errors.ts';
 import { useFormat } from '../../api/format.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { addDays } from '../../ui/dates.ts';
 import { Link } from '../../ui/Link.tsx';
 import { myWeekQuery, useSubmitWeek } from './api.ts';
 import { useApprovalTexts } from './texts.ts';
 
 const STATES = ['unsubmitted', 'rejected', 'submitted', 'approved'] as const;
-
-/** A calendar day moved by whole days (calendar arithmetic, no time zone). */
-const addDays = (date: string, days: number) => parseDate(date).add({ days }).toString();
 
 /**
  * The caller's week: its time by approval state, the last rejection's reason, and

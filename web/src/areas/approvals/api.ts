@@ -1,14 +1,15 @@
-import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
+import { markStale } from '../../api/stale.ts';
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import type { paths } from '../../api/schema';
 
 /**
  * The approvals area's data (WEB-STYLE 2): the caller's week and the approver's queue
  * (web-only reads), the review (preflight, entries, expenses) before Approve; submit, approve and reject through
- * /api/v2, withdraw through /web/api. Every change stales ['approvals'] and
- * ['time_entries'] (entries carry their approval state and lock).
+ * /api/v2, withdraw through /web/api. Every change stales what api/stale.ts's `approval`
+ * names (entries and expenses carry their approval state and lock).
  */
 
 export type MyWeek = paths['/web/api/approvals/week']['get']['responses'][200]['content']['application/json'];
@@ -49,17 +50,12 @@ export const reviewQuery = (period: Period) =>
     staleTime: 0,
   });
 
-function approvalsChanged(queryClient: QueryClient) {
-  void queryClient.invalidateQueries({ queryKey: ['approvals'] });
-  void queryClient.invalidateQueries({ queryKey: ['time_entries'] });
-}
-
 export function useSubmitWeek() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ from, to, fingerprint, key }: { from: string; to: string; fingerprint: string; key: string }) =>
       call(api.POST('/api/v2/approvals/submit', { body: { from, to, fingerprint }, headers: idempotencyHeader(key) })),
-    onSettled: () => approvalsChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'approval'),
   });
 }
 
@@ -73,7 +69,7 @@ export function useApprove() {
           headers: idempotencyHeader(key),
         }),
       ),
-    onSettled: () => approvalsChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'approval'),
   });
 }
 
@@ -82,7 +78,7 @@ export function useReject() {
   return useMutation({
     mutationFn: ({ period, reason, key }: { period: Period; reason: string; key: string }) =>
       call(api.POST('/api/v2/approvals/reject', { body: { ...period, reason: reason.trim() || null }, headers: idempotencyHeader(key) })),
-    onSettled: () => approvalsChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'approval'),
   });
 }
 
@@ -91,6 +87,6 @@ export function useWithdraw() {
   return useMutation({
     mutationFn: ({ period, reason }: { period: Period; reason: string }) =>
       call(api.POST('/web/api/approvals/withdraw', { body: { ...period, reason: reason.trim() || null } })),
-    onSettled: () => approvalsChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'approval'),
   });
 }

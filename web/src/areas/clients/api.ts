@@ -1,6 +1,7 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
+import { markStale } from '../../api/stale.ts';
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import type { paths } from '../../api/schema';
 
@@ -54,17 +55,12 @@ export const contactsQuery = (clientId: string) =>
     queryFn: () => call(api.GET('/api/v2/contacts', { params: { query: { client_id: clientId, per_page: LIST_PER_PAGE } } })),
   });
 
-/** A change to clients stales every view of them, and of their contacts (a contact carries its client's name). */
-function clientsChanged(queryClient: QueryClient) {
-  return Promise.all([queryClient.invalidateQueries({ queryKey: ['clients'] }), queryClient.invalidateQueries({ queryKey: ['contacts'] })]);
-}
-
 export function useCreateClient() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body, key }: { body: ClientCreate; key: string }) =>
       call(api.POST('/api/v2/clients', { body, headers: idempotencyHeader(key) })),
-    onSettled: () => clientsChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'client'),
   });
 }
 
@@ -85,7 +81,7 @@ export function useUpdateClient(id: string) {
       return { client, etag: next };
     },
     onSuccess: (fresh) => queryClient.setQueryData(clientQuery(id).queryKey, fresh),
-    onSettled: () => clientsChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'client'),
   });
 }
 
@@ -95,7 +91,7 @@ export function useDeleteClient(id: string) {
   return useMutation({
     mutationFn: (etag: string) => call(api.DELETE('/api/v2/clients/{id}', { params: { path: { id } }, headers: { 'If-Match': etag } })),
     onSuccess: () => queryClient.removeQueries({ queryKey: clientQuery(id).queryKey }),
-    onSettled: () => clientsChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'client'),
   });
 }
 
@@ -104,6 +100,6 @@ export function useCreateContact() {
   return useMutation({
     mutationFn: ({ body, key }: { body: ContactCreate; key: string }) =>
       call(api.POST('/api/v2/contacts', { body, headers: idempotencyHeader(key) })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['contacts'] }),
+    onSettled: () => markStale(queryClient, 'contact'),
   });
 }

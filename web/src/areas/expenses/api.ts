@@ -1,6 +1,7 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
+import { markStale } from '../../api/stale.ts';
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import type { paths } from '../../api/schema';
 
@@ -77,10 +78,6 @@ function formDataOf(body: Partial<ExpenseBody>, { create }: { create: boolean })
   return form;
 }
 
-function expensesChanged(queryClient: QueryClient) {
-  return queryClient.invalidateQueries({ queryKey: ['expenses'] });
-}
-
 export function useCreateExpense() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -92,7 +89,7 @@ export function useCreateExpense() {
           headers: idempotencyHeader(key),
         }),
       ),
-    onSettled: () => expensesChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'expense'),
   });
 }
 
@@ -102,7 +99,7 @@ export function useUpdateExpense(id: string) {
     /** Only the fields that changed: an unchanged units value is not re-priced at today's unit price. */
     mutationFn: (body: Partial<ExpenseBody>) =>
       call(api.PATCH('/api/v2/expenses/{id}', { params: { path: { id } }, body: formDataOf(body, { create: false }) as never })),
-    onSettled: () => expensesChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'expense'),
   });
 }
 
@@ -111,6 +108,6 @@ export function useDeleteExpense(id: string) {
   return useMutation({
     mutationFn: () => call(api.DELETE('/api/v2/expenses/{id}', { params: { path: { id } } })),
     onSuccess: () => queryClient.removeQueries({ queryKey: expenseQuery(id).queryKey }),
-    onSettled: () => expensesChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'expense'),
   });
 }

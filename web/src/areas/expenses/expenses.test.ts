@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, isPeriod, periodRange } from './period.ts';
+import { addDays } from '../../ui/dates.ts';
+import { isPeriod, periodRange } from './period.ts';
 import { lockReason, statusOf } from './status.ts';
 import { filterOf, searchOf } from './filters.ts';
 

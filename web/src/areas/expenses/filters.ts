@@ -1,3 +1,4 @@
+import { isDate } from '../../ui/dates.ts';
 import type { SheetFilter } from './api.ts';
 
 /**
@@ -6,15 +7,14 @@ import type { SheetFilter } from './api.ts';
  * so a filtered list survives a reload and can be shared. Unknown or malformed values are dropped
  * here rather than sent (the server would refuse them with a 400).
  */
-const DATE = /^\d{4}-\d\d-\d\d$/;
 const ID = /^[0-9a-f-]{36}$/i;
 
 export function filterOf(params: URLSearchParams): SheetFilter {
   const filter: SheetFilter = {};
   const from = params.get('from');
   const to = params.get('to');
-  if (from && DATE.test(from)) filter.from = from;
-  if (to && DATE.test(to) && !(filter.from && to < filter.from)) filter.to = to;
+  if (isDate(from)) filter.from = from;
+  if (isDate(to) && !(filter.from && to < filter.from)) filter.to = to;
   const project = params.get('project_id');
   if (project && ID.test(project)) filter.project_id = project;
   const user = params.get('user');

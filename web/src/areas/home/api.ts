@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
+import { markStale } from '../../api/stale.ts';
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import type { paths } from '../../api/schema';
 
@@ -31,8 +32,6 @@ export const runningQuery = queryOptions({
   staleTime: 30_000,
 });
 
-const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('sheaf');
-
 export interface ContinueWork {
   work: RecentWork;
   /** Made when Continue was pressed; the same body sent again reuses it. */
@@ -54,11 +53,7 @@ export function useContinueWork() {
           headers: idempotencyHeader(key),
         }),
       ),
-    onSettled: () => {
-      // The timer bar and every view of entries here and in other tabs; the week's hours here.
-      void queryClient.invalidateQueries({ queryKey: ['time_entries'] });
-      void queryClient.invalidateQueries({ queryKey: homeQuery.queryKey });
-      channel?.postMessage({ invalidate: ['time_entries'] });
-    },
+    // The timer bar, every view of entries and the week's hours, here and in other tabs.
+    onSettled: () => void markStale(queryClient, 'timer'),
   });
 }

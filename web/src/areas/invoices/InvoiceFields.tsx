@@ -1,4 +1,5 @@
 import { parseDate, type CalendarDate } from '@internationalized/date';
+import { pickerDate } from '../../ui/dates.ts';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
@@ -48,7 +49,6 @@ export const emptyFields = (): FieldValues => ({
   service_period_end: null,
 });
 
-const dateOrNull = (date: string | null | undefined) => (date ? parseDate(date) : null);
 
 export const fieldsOf = (i: Invoice): FieldValues => ({
   number: i.number,
@@ -60,10 +60,10 @@ export const fieldsOf = (i: Invoice): FieldValues => ({
   tax2: i.tax2,
   discount: i.discount,
   notes: i.notes ?? '',
-  period_start: dateOrNull(i.period_start),
-  period_end: dateOrNull(i.period_end),
-  service_period_start: dateOrNull(i.service_period_start),
-  service_period_end: dateOrNull(i.service_period_end),
+  period_start: pickerDate(i.period_start),
+  period_end: pickerDate(i.period_end),
+  service_period_start: pickerDate(i.service_period_start),
+  service_period_end: pickerDate(i.service_period_end),
 });
 
 /** The fields as a request body: only those given (a create) or, with `before`, only those changed (a PATCH). */

@@ -1,4 +1,4 @@
-import { parseDate, type CalendarDate } from '@internationalized/date';
+import type { CalendarDate } from '@internationalized/date';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -15,6 +15,7 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { pickerDateOrNull } from '../../ui/dates.ts';
 import { activeClientsQuery, clientProjectsQuery, useCreateInvoice, usePreviewInvoice, type CreateBody, type Invoice } from './api.ts';
 import { bodyOf, emptyFields, FIELD_NAMES, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
 import { InvoiceLines } from './InvoiceLines.tsx';
@@ -34,14 +35,6 @@ interface LineRow {
   unit_price: number;
   taxed: boolean;
 }
-
-const safeDate = (s: string | null) => {
-  try {
-    return s ? parseDate(s) : null;
-  } catch {
-    return null;
-  }
-};
 
 /**
  * /invoices/new: a draft from tracked work (client, projects, period and summary types;
@@ -86,8 +79,8 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
   const [source, setSource] = useState<'import' | 'lines'>('import');
   const fromUrl = params.get('project_ids')?.split(',').filter(Boolean) ?? [];
   const [projectIds, setProjectIds] = useState<string[] | null>(fromUrl.length ? fromUrl : null);
-  const [from, setFrom] = useState<CalendarDate | null>(safeDate(params.get('from')));
-  const [to, setTo] = useState<CalendarDate | null>(safeDate(params.get('to')));
+  const [from, setFrom] = useState<CalendarDate | null>(pickerDateOrNull(params.get('from')));
+  const [to, setTo] = useState<CalendarDate | null>(pickerDateOrNull(params.get('to')));
   const [timeSummary, setTimeSummary] = useState<string>('task');
   const [expenseSummary, setExpenseSummary] = useState<string>('category');
   const [lines, setLines] = useState<LineRow[]>([{ key: 0, kind: DEFAULT_KIND, description: '', quantity: 1, unit_price: NaN, taxed: true }]);

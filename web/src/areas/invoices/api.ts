@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
+import { markStale } from '../../api/stale.ts';
 import type { paths } from '../../api/schema';
 
 /**
@@ -56,7 +57,7 @@ export function useRecordPayment(id: string) {
     mutationFn: ({ body, key }: { body: PaymentBody; key: string }) =>
       call(api.POST('/web/api/invoices/{id}/payments', { params: { path: { id } }, body, headers: idempotencyHeader(key) })),
     onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(id).queryKey, invoice),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invoices'] }),
+    onSettled: () => markStale(queryClient, 'invoice'),
   });
 }
 
@@ -99,7 +100,7 @@ export function useCreateInvoice() {
     mutationFn: ({ body, key }: { body: CreateBody; key: string }) => call(api.POST('/api/v2/invoices', { body, headers: idempotencyHeader(key) })),
     onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(invoice.id).queryKey, invoice),
     // Imported work is billed now: every view of time, expenses and reports is stale too.
-    onSettled: () => Promise.all(['invoices', 'time_entries', 'expenses', 'reports'].map((k) => queryClient.invalidateQueries({ queryKey: [k] }))),
+    onSettled: () => markStale(queryClient, 'billing'),
   });
 }
 
@@ -108,7 +109,7 @@ export function useUpdateInvoice(id: string) {
   return useMutation({
     mutationFn: (body: UpdateBody) => call(api.PATCH('/api/v2/invoices/{id}', { params: { path: { id } }, body })),
     onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(id).queryKey, invoice),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invoices'] }),
+    onSettled: () => markStale(queryClient, 'invoice'),
   });
 }
 
@@ -118,7 +119,7 @@ export function useDeleteInvoice(id: string) {
     mutationFn: () => call(api.DELETE('/api/v2/invoices/{id}', { params: { path: { id } } })),
     onSuccess: () => queryClient.removeQueries({ queryKey: invoiceQuery(id).queryKey }),
     // Its work is released: unbilled again.
-    onSettled: () => Promise.all(['invoices', 'time_entries', 'expenses', 'reports'].map((k) => queryClient.invalidateQueries({ queryKey: [k] }))),
+    onSettled: () => markStale(queryClient, 'billing'),
   });
 }
 
@@ -128,7 +129,7 @@ export function useSendMessage(id: string) {
   return useMutation({
     mutationFn: ({ body, key }: { body: MessageBody; key: string }) =>
       call(api.POST('/api/v2/invoices/{id}/messages', { params: { path: { id } }, body, headers: idempotencyHeader(key) })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invoices'] }),
+    onSettled: () => markStale(queryClient, 'invoice'),
   });
 }
 
@@ -141,7 +142,7 @@ export function useTransition(id: string, transition: 'close' | 'void') {
         ? call(api.POST('/web/api/invoices/{id}/close', { params: { path: { id } }, headers: idempotencyHeader(key) }))
         : call(api.POST('/web/api/invoices/{id}/void', { params: { path: { id } }, headers: idempotencyHeader(key) })),
     onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(id).queryKey, invoice),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invoices'] }),
+    onSettled: () => markStale(queryClient, 'invoice'),
   });
 }
 

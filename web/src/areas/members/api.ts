@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/call.ts';
+import { markStale } from '../../api/stale.ts';
 import { api } from '../../api/client.ts';
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import type { paths } from '../../api/schema';
@@ -29,7 +30,7 @@ export function useUpdateMember() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: MemberPatch }) => call(api.PATCH('/web/api/members/{user_id}', { params: { path: { user_id: id } }, body })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['members'] }),
+    onSettled: () => markStale(queryClient, 'member'),
   });
 }
 
@@ -37,7 +38,7 @@ export function useCreateAgent() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body, key }: { body: NewAgent; key: string }) => call(api.POST('/web/api/agents', { body, headers: idempotencyHeader(key) })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['members'] }),
+    onSettled: () => markStale(queryClient, 'member'),
   });
 }
 
@@ -45,7 +46,7 @@ export function useInvite() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body, key }: { body: NewInvitation; key: string }) => call(api.POST('/web/api/invitations', { body, headers: idempotencyHeader(key) })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invitations'] }),
+    onSettled: () => markStale(queryClient, 'invitation'),
   });
 }
 
@@ -53,7 +54,7 @@ export function useResendInvitation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(api.POST('/web/api/invitations/{id}/resend', { params: { path: { id } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invitations'] }),
+    onSettled: () => markStale(queryClient, 'invitation'),
   });
 }
 
@@ -61,7 +62,7 @@ export function useRevokeInvitation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(api.DELETE('/web/api/invitations/{id}', { params: { path: { id } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['invitations'] }),
+    onSettled: () => markStale(queryClient, 'invitation'),
   });
 }
 

@@ -1,10 +1,10 @@
-import { parseDate } from '@internationalized/date';
 import { useEffect, type ReactNode } from 'react';
 import { Label, TextArea, TextField as AriaTextField, FieldError } from 'react-aria-components';
 import { formErrors } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { ComboBox } from '../../ui/ComboBox.tsx';
+import { pickerDate } from '../../ui/dates.ts';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
@@ -37,8 +37,6 @@ const FIELDS = [
   'budget_is_monthly',
   'show_budget_to_all',
 ] as const;
-
-const day = (value: string | null) => (value ? parseDate(value) : null);
 
 /**
  * Every field of a project the API accepts, for a new one or a change: the billing and budget
@@ -109,8 +107,8 @@ export function ProjectForm(props: {
           isDisabled={disabled}
         />
         <div className="grid gap-5 sm:grid-cols-2">
-          <DatePicker label={t('form.startsOn')} name="starts_on" value={day(v.starts_on)} onChange={(d) => set('starts_on', d ? d.toString() : null)} isDisabled={disabled} />
-          <DatePicker label={t('form.endsOn')} name="ends_on" value={day(v.ends_on)} onChange={(d) => set('ends_on', d ? d.toString() : null)} isDisabled={disabled} />
+          <DatePicker label={t('form.startsOn')} name="starts_on" value={pickerDate(v.starts_on)} onChange={(d) => set('starts_on', d ? d.toString() : null)} isDisabled={disabled} />
+          <DatePicker label={t('form.endsOn')} name="ends_on" value={pickerDate(v.ends_on)} onChange={(d) => set('ends_on', d ? d.toString() : null)} isDisabled={disabled} />
         </div>
         <AriaTextField name="notes" value={v.notes} onChange={(x) => set('notes', x)} isDisabled={disabled} className="flex flex-col gap-1.5">
           <Label className={fieldLabel}>{t('form.notes')}</Label>
@@ -158,7 +156,7 @@ export function ProjectForm(props: {
                         <DatePicker
                           label={project ? t('form.newRateFrom') : t('form.rateFromOptional')}
                           name="hourly_rate_effective_from"
-                          value={day(v.hourly_rate_effective_from)}
+                          value={pickerDate(v.hourly_rate_effective_from)}
                           onChange={(d) => set('hourly_rate_effective_from', d ? d.toString() : null)}
                           isRequired={!!project}
                           isDisabled={disabled}

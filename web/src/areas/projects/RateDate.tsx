@@ -1,4 +1,4 @@
-import { parseDate } from '@internationalized/date';
+import { pickerDate } from '../../ui/dates.ts';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { fieldDescription } from '../../ui/styles.ts';
 import { useProjectTexts } from './texts.ts';
@@ -11,7 +11,7 @@ export function RateDate({ isNew, value, onChange }: { isNew: boolean; value: st
       <DatePicker
         label={isNew ? t('rates.fromOptional') : t('rates.newFrom')}
         name="hourly_rate_effective_from"
-        value={value ? parseDate(value) : null}
+        value={pickerDate(value)}
         onChange={(d) => onChange(d ? d.toString() : null)}
         isRequired={!isNew}
       />

@@ -1,6 +1,7 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { call, HttpError } from '../../api/call.ts';
+import { markStale } from '../../api/stale.ts';
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import type { paths } from '../../api/schema';
 
@@ -80,13 +81,11 @@ export const rateHistoryQuery = (projectId: string) =>
     queryFn: () => call(api.GET('/web/api/projects/{id}/rate_history', { params: { path: { id: projectId } } })),
   });
 
-const projectsChanged = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: ['projects'] });
-
 export function useCreateProject() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body, key }: { body: CreateBody; key: string }) => call(api.POST('/api/v2/projects', { body, headers: idempotencyHeader(key) })),
-    onSettled: () => projectsChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'project'),
   });
 }
 
@@ -107,10 +106,7 @@ export function useUpdateProject(id: string) {
     onSuccess: (data) => queryClient.setQueryData(projectQuery(id).queryKey, data),
     // After a 412 the page keeps the version it shows (and what the person typed) until they choose to reload.
     onSettled: (_data, error) =>
-      queryClient.invalidateQueries({
-        queryKey: ['projects'],
-        predicate: (q) => !(error instanceof HttpError && error.status === 412 && q.queryKey[1] === 'one'),
-      }),
+      markStale(queryClient, 'project', { except: (key) => error instanceof HttpError && error.status === 412 && key[0] === 'projects' && key[1] === 'one' }),
   });
 }
 
@@ -119,7 +115,7 @@ export function useDeleteProject(id: string) {
   return useMutation({
     mutationFn: (etag: string) => call(api.DELETE('/api/v2/projects/{id}', { params: { path: { id } }, headers: { 'If-Match': etag } })),
     onSuccess: () => queryClient.removeQueries({ queryKey: projectQuery(id).queryKey }),
-    onSettled: () => projectsChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'project'),
   });
 }
 
@@ -127,7 +123,7 @@ export function useAddTask(projectId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: TaskAssignmentCreate) => call(api.POST('/api/v2/projects/{project_id}/task_assignments', { params: { path: { project_id: projectId } }, body })),
-    onSettled: () => projectsChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'project'),
   });
 }
 
@@ -136,7 +132,7 @@ export function useChangeTask(projectId: string) {
   return useMutation({
     mutationFn: ({ taskId, body }: { taskId: string; body: TaskAssignmentPatch }) =>
       call(api.PATCH('/api/v2/projects/{project_id}/task_assignments/{task_id}', { params: { path: { project_id: projectId, task_id: taskId } }, body })),
-    onSettled: () => projectsChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'project'),
   });
 }
 
@@ -145,7 +141,7 @@ export function useAddPerson(projectId: string) {
   return useMutation({
     mutationFn: ({ body, key }: { body: UserAssignmentCreate; key: string }) =>
       call(api.POST('/api/v2/projects/{project_id}/user_assignments', { params: { path: { project_id: projectId } }, body, headers: idempotencyHeader(key) })),
-    onSettled: () => projectsChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'project'),
   });
 }
 
@@ -154,7 +150,7 @@ export function useChangePerson(projectId: string) {
   return useMutation({
     mutationFn: ({ userId, body }: { userId: string; body: UserAssignmentPatch }) =>
       call(api.PATCH('/api/v2/projects/{project_id}/user_assignments/{user_id}', { params: { path: { project_id: projectId, user_id: userId } }, body })),
-    onSettled: () => projectsChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'project'),
   });
 }
 
@@ -163,6 +159,6 @@ export function useRemovePerson(projectId: string) {
   return useMutation({
     mutationFn: (userId: string) =>
       call(api.DELETE('/api/v2/projects/{project_id}/user_assignments/{user_id}', { params: { path: { project_id: projectId, user_id: userId } } })),
-    onSettled: () => projectsChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'project'),
   });
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useFormat } from '../../api/format.ts';
 import { teamQuery, type TeamRow } from './api.ts';
 import { currenciesOf } from './currencies.ts';
-import { spanDays } from './period.ts';
+import { spanDays } from '../../ui/dates.ts';
 import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod } from './parts.tsx';
 import { useReportTexts } from './texts.ts';
 import { Alert } from '../../ui/Alert.tsx';

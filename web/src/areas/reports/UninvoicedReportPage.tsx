@@ -4,7 +4,7 @@ import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
 import { uninvoicedQuery, type Range, type UninvoicedRow } from './api.ts';
-import { spanDays } from './period.ts';
+import { spanDays } from '../../ui/dates.ts';
 import { Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod } from './parts.tsx';
 import { useReportTexts } from './texts.ts';
 

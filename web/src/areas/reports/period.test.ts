@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { currenciesOf } from './currencies.ts';
 import { activeOf, groupByOf } from './params.ts';
 import { createFormat } from '../../ui/format.ts';
-import { periodOf, periodRange, presetOf, spanDays, today } from './period.ts';
+import { spanDays } from '../../ui/dates.ts';
+import { periodOf, periodRange, presetOf, today } from './period.ts';
 
 describe('the reports’ period', () => {
   it.each([

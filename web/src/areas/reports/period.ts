@@ -5,24 +5,11 @@
  * (its time zone, through the person's Format). Their names are in texts.ts (`periods.*`).
  */
 import { serverNow } from '../../api/server-clock.ts';
+import { addDays, isDate, monthRange, yearRange } from '../../ui/dates.ts';
 import type { Format } from '../../ui/format.ts';
 
 export const PERIODS = ['this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year', 'last_365_days'] as const;
 export type Period = (typeof PERIODS)[number];
-
-const DATE = /^\d{4}-\d\d-\d\d$/;
-const pad = (n: number) => String(n).padStart(2, '0');
-const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
-const monthRange = (y: number, m: number, months: number) => {
-  const last = m + months - 1;
-  return { from: `${y}-${pad(m)}-01`, to: `${y}-${pad(last)}-${pad(daysIn(y, last))}` };
-};
-
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 /** Today as YYYY-MM-DD: the server's clock, in the workspace's time zone (never the browser's). */
 export function today(format: Pick<Format, 'dayOf'>, now = serverNow()): string {
@@ -42,9 +29,9 @@ export function periodRange(period: Period, day: string): { from: string; to: st
     case 'last_quarter':
       return q === 1 ? monthRange(y - 1, 10, 3) : monthRange(y, q - 3, 3);
     case 'this_year':
-      return { from: `${y}-01-01`, to: `${y}-12-31` };
+      return yearRange(y);
     case 'last_year':
-      return { from: `${y - 1}-01-01`, to: `${y - 1}-12-31` };
+      return yearRange(y - 1);
     case 'last_365_days':
       return { from: addDays(day, -364), to: day };
   }
@@ -54,7 +41,7 @@ export function periodRange(period: Period, day: string): { from: string; to: st
 export function periodOf(params: URLSearchParams, day: string): { from: string; to: string } {
   const from = params.get('from');
   const to = params.get('to');
-  if (from && to && DATE.test(from) && DATE.test(to) && from <= to) return { from, to };
+  if (isDate(from) && isDate(to) && from <= to) return { from, to };
   return periodRange('this_month', day);
 }
 
@@ -64,7 +51,3 @@ export const presetOf = (range: { from: string; to: string }, day: string) =>
     const r = periodRange(p, day);
     return r.from === range.from && r.to === range.to;
   });
-
-/** Days from from to to, inclusive. */
-export const spanDays = (range: { from: string; to: string }) =>
-  Math.round((Date.parse(`${range.to}T00:00:00Z`) - Date.parse(`${range.from}T00:00:00Z`)) / 86_400_000) + 1;

@@ -8,12 +8,12 @@ import { Button } from '../../ui/Button.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { PageHeading } from '../../ui/PageHeading.tsx';
+import { SettingsSection } from '../../ui/SettingsSection.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useUpdateWorkspace, workspaceQuery, type WorkspacePatch, type WorkspaceSettings } from './api.ts';
-import { SettingsSection } from './SettingsSection.tsx';
 import { useSettingsTexts } from './texts.ts';
 import { workspaceProblems } from './workspace-rules.ts';
 
@@ -33,16 +33,16 @@ export function WorkspacePage() {
   return (
     <div className="flex max-w-3xl flex-col gap-6">
       <div>
-        <PageHeading>{t('workspace.heading')}</PageHeading>
+        <PageHeading>{t('heading')}</PageHeading>
         <p className="mt-2 text-sm text-stone-600">
-          {canEdit ? t('workspace.introEdit') : t('workspace.introView')}
+          {canEdit ? t('introEdit') : t('introView')}
         </p>
       </div>
       {query.isError ? (
         <Alert>{describeError(query.error).message}</Alert>
       ) : !query.data ? (
         <div aria-busy="true" className="h-[44rem] animate-pulse rounded-lg border border-stone-200 bg-stone-50">
-          <span className="sr-only">{t('workspace.loading')}</span>
+          <span className="sr-only">{t('loading')}</span>
         </div>
       ) : canEdit ? (
         <SettingsForm settings={query.data} />
@@ -89,46 +89,46 @@ function SettingsForm({ settings }: { settings: WorkspaceSettings }) {
       }}
     >
       {server.summary && <Alert>{server.summary}</Alert>}
-      <SettingsSection id="section-company" title={t('workspace.company')} description={t('workspace.companyHint')}>
+      <SettingsSection id="section-company" title={t('company')} description={t('companyHint')}>
         <div className="grid gap-5 sm:grid-cols-2">
-          <TextField name="name" label={t('workspace.name')} defaultValue={settings.name} isRequired className="sm:col-span-2" />
-          <TextArea name="address" label={t('workspace.address')} defaultValue={settings.address ?? ''} className="sm:col-span-2" />
-          <TextField name="sender_email" type="email" label={t('workspace.senderEmail')} defaultValue={settings.sender_email ?? ''} />
-          <TextField name="sender_phone" type="tel" label={t('workspace.senderPhone')} defaultValue={settings.sender_phone ?? ''} />
-          <TextField name="tax_id" label={t('workspace.taxId')} description={t('workspace.taxIdHint')} defaultValue={settings.tax_id ?? ''} />
+          <TextField name="name" label={t('name')} defaultValue={settings.name} isRequired className="sm:col-span-2" />
+          <TextArea name="address" label={t('address')} defaultValue={settings.address ?? ''} className="sm:col-span-2" />
+          <TextField name="sender_email" type="email" label={t('senderEmail')} defaultValue={settings.sender_email ?? ''} />
+          <TextField name="sender_phone" type="tel" label={t('senderPhone')} defaultValue={settings.sender_phone ?? ''} />
+          <TextField name="tax_id" label={t('taxId')} description={t('taxIdHint')} defaultValue={settings.tax_id ?? ''} />
         </div>
       </SettingsSection>
-      <SettingsSection id="section-time" title={t('workspace.timeAndMoney')}>
+      <SettingsSection id="section-time" title={t('timeAndMoney')}>
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField
             name="timezone"
-            label={t('workspace.timezone')}
-            description={t('workspace.timezoneHint')}
+            label={t('timezone')}
+            description={t('timezoneHint')}
             defaultValue={settings.timezone}
             isRequired
             validate={(v) => (v ? (workspaceProblems({ timezone: v.trim() }).timezone ?? null) : null)}
           />
           <TextField
             name="currency"
-            label={t('workspace.currency')}
-            description={t('workspace.currencyHint')}
+            label={t('currency')}
+            description={t('currencyHint')}
             defaultValue={settings.currency}
             isRequired
             validate={(v) => (v ? (workspaceProblems({ currency: v.trim().toUpperCase() }).currency ?? null) : null)}
           />
           <Select
             name="week_start"
-            label={t('workspace.weekStart')}
-            options={WEEK_STARTS.map((id) => ({ id, label: t(`workspace.weekStarts.${id}`) }))} defaultSelectedKey={settings.week_start} />
+            label={t('weekStart')}
+            options={WEEK_STARTS.map((id) => ({ id, label: t(`weekStarts.${id}`) }))} defaultSelectedKey={settings.week_start} />
           <Select
             name="rounding"
-            label={t('workspace.rounding')}
-            options={ROUNDINGS.map((id) => ({ id, label: t(`workspace.roundings.${id}`) }))} defaultSelectedKey={settings.rounding} className="sm:col-start-1" />
+            label={t('rounding')}
+            options={ROUNDINGS.map((id) => ({ id, label: t(`roundings.${id}`) }))} defaultSelectedKey={settings.rounding} className="sm:col-start-1" />
           <TextField
             name="rounding_minutes"
             type="number"
-            label={t('workspace.roundingMinutes')}
-            description={t('workspace.roundingMinutesHint')}
+            label={t('roundingMinutes')}
+            description={t('roundingMinutesHint')}
             defaultValue={String(settings.rounding_minutes)}
             isRequired
             validate={(v) => (v ? (workspaceProblems({ rounding_minutes: Number(v) }).rounding_minutes ?? null) : null)}
@@ -138,20 +138,20 @@ function SettingsForm({ settings }: { settings: WorkspaceSettings }) {
           {SWITCHES.map((name) => (
             <div key={name}>
               <Switch name={name} defaultSelected={settings[name]}>
-                {t(`workspace.switches.${name}`)}
+                {t(`switches.${name}`)}
               </Switch>
-              <p className="mt-1 pl-13 text-sm text-stone-600">{t(`workspace.switches.${name}Hint`)}</p>
+              <p className="mt-1 pl-13 text-sm text-stone-600">{t(`switches.${name}Hint`)}</p>
             </div>
           ))}
         </div>
       </SettingsSection>
       <div className="flex items-center gap-4">
         <Button type="submit" isPending={update.isPending}>
-          {t('workspace.save')}
+          {t('save')}
         </Button>
         {saved && !update.isPending && (
           <p role="status" className="text-sm text-emerald-800">
-            {t('workspace.saved')}
+            {t('saved')}
           </p>
         )}
       </div>
@@ -162,19 +162,19 @@ function SettingsForm({ settings }: { settings: WorkspaceSettings }) {
 function SettingsView({ settings }: { settings: WorkspaceSettings }) {
   const t = useSettingsTexts();
   const rows: [string, string][] = [
-    [t('workspace.name'), settings.name],
-    [t('workspace.address'), settings.address ?? '—'],
-    [t('workspace.timezone'), settings.timezone],
-    [t('workspace.currency'), settings.currency],
-    [t('workspace.weekStart'), (WEEK_STARTS as readonly string[]).includes(settings.week_start) ? t(`workspace.weekStarts.${settings.week_start}`) : settings.week_start],
+    [t('name'), settings.name],
+    [t('address'), settings.address ?? '—'],
+    [t('timezone'), settings.timezone],
+    [t('currency'), settings.currency],
+    [t('weekStart'), (WEEK_STARTS as readonly string[]).includes(settings.week_start) ? t(`weekStarts.${settings.week_start}`) : settings.week_start],
     [
-      t('workspace.rounding'),
-      settings.rounding === 'none' ? t('workspace.roundings.none') : t(`workspace.roundingTo.${settings.rounding}`, { minutes: settings.rounding_minutes }),
+      t('rounding'),
+      settings.rounding === 'none' ? t('roundings.none') : t(`roundingTo.${settings.rounding}`, { minutes: settings.rounding_minutes }),
     ],
-    ...SWITCHES.map((name): [string, string] => [t(`workspace.switches.${name}`), settings[name] ? t('workspace.on') : t('workspace.off')]),
+    ...SWITCHES.map((name): [string, string] => [t(`switches.${name}`), settings[name] ? t('on') : t('off')]),
   ];
   return (
-    <SettingsSection id="section-settings" title={t('workspace.settings')}>
+    <SettingsSection id="section-settings" title={t('settings')}>
       <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[14rem_1fr]">
         {rows.map(([label, value]) => (
           <div key={label} className="contents">

@@ -13,10 +13,10 @@ export function isValidTimeZone(zone: string): boolean {
 
 export function workspaceProblems(body: { name?: string; currency?: string; timezone?: string; rounding_minutes?: number }): Record<string, string> {
   const problems: Record<string, string> = {};
-  if (body.name !== undefined && !body.name) problems.name = t('workspace.problems.name');
-  if (body.currency !== undefined && !/^[A-Z]{3}$/.test(body.currency)) problems.currency = t('workspace.problems.currency');
-  if (body.timezone !== undefined && !isValidTimeZone(body.timezone)) problems.timezone = t('workspace.problems.timezone');
+  if (body.name !== undefined && !body.name) problems.name = t('problems.name');
+  if (body.currency !== undefined && !/^[A-Z]{3}$/.test(body.currency)) problems.currency = t('problems.currency');
+  if (body.timezone !== undefined && !isValidTimeZone(body.timezone)) problems.timezone = t('problems.timezone');
   const m = body.rounding_minutes;
-  if (m !== undefined && !(Number.isInteger(m) && m >= 1 && m <= 60)) problems.rounding_minutes = t('workspace.problems.rounding_minutes');
+  if (m !== undefined && !(Number.isInteger(m) && m >= 1 && m <= 60)) problems.rounding_minutes = t('problems.rounding_minutes');
   return problems;
 }

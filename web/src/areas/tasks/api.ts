@@ -1,6 +1,7 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
+import { markStale } from '../../api/stale.ts';
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import type { paths } from '../../api/schema';
 
@@ -24,10 +25,6 @@ export const tasksQuery = (query: TasksQuery) =>
     placeholderData: keepPreviousData,
   });
 
-function tasksChanged(queryClient: QueryClient) {
-  return queryClient.invalidateQueries({ queryKey: ['tasks'] });
-}
-
 /**
  * Creates a task. The Idempotency-Key goes with it as with every create; the tasks route
  * does not take one yet (it ignores the header), and a double create is refused anyway
@@ -37,7 +34,7 @@ export function useCreateTask() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body, key }: { body: TaskCreate; key: string }) => call(api.POST('/api/v2/tasks', { body, headers: idempotencyHeader(key) })),
-    onSettled: () => tasksChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'task'),
   });
 }
 
@@ -45,6 +42,6 @@ export function useUpdateTask(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (changes: TaskChanges) => call(api.PATCH('/api/v2/tasks/{id}', { params: { path: { id } }, body: changes })),
-    onSettled: () => tasksChanged(queryClient),
+    onSettled: () => markStale(queryClient, 'task'),
   });
 }

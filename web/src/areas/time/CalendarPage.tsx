@@ -6,7 +6,7 @@ import { describeError } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { weekDays } from '../../ui/format.ts';
+import { weekDays } from '../../ui/dates.ts';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import { minutesOf, timeOf } from '../../ui/time-of-day.ts';
 import { sheetQuery, useUpdateEntry, type WebEntry } from './api.ts';

@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useFormat } from '../../api/format.ts';
+import { addDays } from '../../ui/dates.ts';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { cx } from '../../ui/styles.ts';
 import { sheetQuery } from './api.ts';
 import { useTimeTexts } from './texts.ts';
-import { addDays, longDayLabel } from './week.ts';
+import { longDayLabel } from './week.ts';
 
 /**
  * The time pages' heading: the period shown, the way to the previous and next one

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { type FocusEvent, type Ref, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Key } from 'react-aria-components';
 import { useFormat } from '../../api/format.ts';
@@ -11,7 +11,7 @@ import { useCommand } from '../../ui/commands.ts';
 import { formatElapsed } from '../../ui/duration.ts';
 import { TextField } from '../../ui/TextField.tsx';
 import { cx } from '../../ui/styles.ts';
-import { onEntriesBroadcast, timerQuery, useStartTimer, useStopTimer, type StartTimer, type WebEntry } from './api.ts';
+import { timerQuery, useStartTimer, useStopTimer, type StartTimer, type WebEntry } from './api.ts';
 import { choiceLabel } from './choices.ts';
 import { usePairOptions } from './pair-options.ts';
 import { useTimeTexts } from './texts.ts';
@@ -24,7 +24,6 @@ import { entrySeconds } from './week.ts';
  * agree), and stops with one click. Starting while another runs offers to replace it.
  */
 export default function TimerBar() {
-  const queryClient = useQueryClient();
   const t = useTimeTexts();
   const timer = useQuery(timerQuery);
   const running = timer.data?.running ?? null;
@@ -35,7 +34,6 @@ export default function TimerBar() {
   const conflict = start.error instanceof HttpError && start.error.code === 'running_timer_conflict';
   const [announcement, setAnnouncement] = useState('');
 
-  useEffect(() => onEntriesBroadcast(queryClient), [queryClient]);
   useEffect(() => {
     if (start.isSuccess) setAnnouncement(t('timer.started'));
   }, [start.isSuccess, t]);

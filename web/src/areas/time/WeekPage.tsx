@@ -8,7 +8,8 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ComboBox } from '../../ui/ComboBox.tsx';
 import { parseDuration } from '../../ui/duration.ts';
-import { weekDays, type Format } from '../../ui/format.ts';
+import { addDays, weekDays } from '../../ui/dates.ts';
+import type { Format } from '../../ui/format.ts';
 import { Link } from '../../ui/Link.tsx';
 import { cx } from '../../ui/styles.ts';
 import { fetchChoices, sheetQuery, useSaveCell, type Choice, type WebEntry } from './api.ts';
@@ -20,7 +21,7 @@ import { PersonPicker } from './PersonPicker.tsx';
 import { useTimeTexts } from './texts.ts';
 import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from '../../api/server-clock.ts';
-import { addDays, buildGrid, roundedSecondsOf, secondsOf, type GridRow } from './week.ts';
+import { buildGrid, roundedSecondsOf, secondsOf, type GridRow } from './week.ts';
 
 /**
  * The week (Harvest's timesheet): a row per project and task, a column per day; typing

@@ -3,11 +3,12 @@ import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
 import type { paths } from '../../api/schema';
 import { serverNow } from '../../api/server-clock.ts';
+import { markStale } from '../../api/stale.ts';
 import { secondsToHours } from '../../ui/duration.ts';
 
 /**
  * The time area's data (WEB-STYLE 2): keys rooted at ['time_entries'], so any change
- * stales every view of entries; one hook per operation; optimistic writes rolled back
+ * stales every view of entries (and what else an entry changes: api/stale.ts); one hook per operation; optimistic writes rolled back
  * on refusal; an Idempotency-Key on every create, made when the action begins.
  */
 
@@ -72,25 +73,6 @@ export const privateNotesQuery = (id: string) =>
     queryFn: () => call(api.GET('/web/api/time_entries/{id}/private_notes', { params: { path: { id } } })),
   });
 
-// ---- other tabs ----
-
-const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('sheaf');
-
-/** Tells this app's other tabs that entries changed (they refetch); this tab refetches too. */
-function entriesChanged(queryClient: QueryClient) {
-  void queryClient.invalidateQueries({ queryKey: ['time_entries'] });
-  channel?.postMessage({ invalidate: ['time_entries'] });
-}
-
-export function onEntriesBroadcast(queryClient: QueryClient) {
-  const listener = (event: MessageEvent) => {
-    const key = (event.data as { invalidate?: unknown } | null)?.invalidate;
-    if (Array.isArray(key)) void queryClient.invalidateQueries({ queryKey: key as string[] });
-  };
-  channel?.addEventListener('message', listener);
-  return () => channel?.removeEventListener('message', listener);
-}
-
 const idempotent = (key: string) => ({ 'Idempotency-Key': key });
 
 // ---- the timer ----
@@ -134,7 +116,7 @@ export function useStartTimer() {
       // A started timer is a new entry: no earlier runs.
       queryClient.setQueryData(timerQuery.queryKey, { ...held, running: { ...withNames(entry, choice), private_notes: null, earlier_seconds: 0 } as WebEntry });
     },
-    onSettled: () => entriesChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'timer'),
   });
 }
 
@@ -156,7 +138,7 @@ export function useStopTimer() {
       return { before };
     },
     onError: (_e, _v, context) => queryClient.setQueryData(timerQuery.queryKey, context?.before),
-    onSettled: () => entriesChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'timer'),
   });
 }
 
@@ -276,7 +258,7 @@ export function useSaveCell(week: string | undefined, cell: CellTarget) {
         sheet ? { ...sheet, entries: [...sheet.entries.filter((e) => !inCell(cell)(e)), ...(context?.before ?? [])] } : sheet,
       );
     },
-    onSettled: () => entriesChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'time_entry'),
   });
 }
 
@@ -298,7 +280,7 @@ export function useUpdateEntry() {
       queryClient.setQueriesData<Sheet>({ queryKey: ['time_entries', 'sheet'] }, (sheet) =>
         sheet && { ...sheet, entries: sheet.entries.map((e) => (e.id === saved.id ? { ...e, ...saved } : e)) },
       ),
-    onSettled: () => entriesChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'time_entry'),
   });
 }
 
@@ -306,7 +288,7 @@ export function useDeleteEntry() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(api.DELETE('/api/v2/time_entries/{id}', { params: { path: { id } } })),
-    onSettled: () => entriesChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'time_entry'),
   });
 }
 
@@ -341,7 +323,7 @@ export function useContinueEntry() {
         }),
       );
     },
-    onSettled: () => entriesChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'timer'),
   });
 }
 
@@ -350,8 +332,7 @@ export function useSavePrivateNotes() {
   return useMutation({
     mutationFn: ({ id, privateNotes }: { id: string; privateNotes: string }) =>
       call(api.PUT('/web/api/time_entries/{id}/private_notes', { params: { path: { id } }, body: { private_notes: privateNotes || null } })),
-    // Only the web app reads them, in this tab's sheets: no other tab needs telling.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['time_entries'] }),
+    onSettled: () => markStale(queryClient, 'private_notes'),
   });
 }
 
@@ -362,6 +343,6 @@ export function useCreateEntry() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ body, key }: { body: NewEntry; key: string }) => call(api.POST('/api/v2/time_entries', { body, headers: idempotent(key) })),
-    onSettled: () => entriesChanged(queryClient),
+    onSettled: () => void markStale(queryClient, 'time_entry'),
   });
 }

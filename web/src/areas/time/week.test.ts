@@ -3,7 +3,8 @@ import { createFormat } from '../../ui/format.ts';
 import { i18n } from '../../ui/i18n.ts';
 import type { WebEntry } from './api.ts';
 import { choiceId, recentFirst } from './choices.ts';
-import { addDays, buildGrid, entrySeconds, entrySummary, longDayLabel, secondsOf } from './week.ts';
+import { addDays } from '../../ui/dates.ts';
+import { buildGrid, entrySeconds, entrySummary, longDayLabel, secondsOf } from './week.ts';
 
 const entry = (over: Partial<WebEntry>): WebEntry =>
   ({

@@ -12,10 +12,6 @@ export interface GridRow {
   cells: Record<string, WebEntry[]>;
 }
 
-const DAY_MS = 86_400_000;
-
-export const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
 export const choiceOfEntry = (e: WebEntry): Choice => ({
   project_id: e.project_id,
   project_name: e.project.name,

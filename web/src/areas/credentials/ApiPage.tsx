@@ -13,24 +13,24 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { PageHeading } from '../../ui/PageHeading.tsx';
+import { SettingsSection } from '../../ui/SettingsSection.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { keyOwnersQuery, keysQuery, useCreateKey, useRevokeKey, useRotateKey, type ApiKey, type IssuedKey } from './api.ts';
-import { SettingsSection } from './SettingsSection.tsx';
-import { useSettingsTexts } from './texts.ts';
+import { useCredentialTexts } from './texts.ts';
 
 /** An instant as the person reads it, or "never". */
 function useAt() {
   const format = useFormat();
-  const t = useSettingsTexts();
-  return (iso: string | null) => (iso ? format.dateTime(iso) : t('api.never'));
+  const t = useCredentialTexts();
+  return (iso: string | null) => (iso ? format.dateTime(iso) : t('never'));
 }
 
 /** Settings → API and Developers: the Company ID, the keys, and each member's personal sync key. */
 export function ApiPage() {
   const { user, workspace } = useWorkspaceSession();
   const isAdmin = isAdministrator(workspace);
-  const t = useSettingsTexts();
+  const t = useCredentialTexts();
   const keys = useQuery(keysQuery);
   const [issued, setIssued] = useState<IssuedKey | null>(null);
   const companyId = keys.data?.company_id;
@@ -43,39 +43,39 @@ export function ApiPage() {
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div>
-        <PageHeading>{t('api.heading')}</PageHeading>
+        <PageHeading>{t('heading')}</PageHeading>
         <p className="mt-2 text-sm text-stone-600">
-          {t('api.introBefore')}
+          {t('introBefore')}
           <code>Authorization</code>
-          {t('api.introMiddle')}
+          {t('introMiddle')}
           <code>Service-Account-Id</code>
-          {t('api.introAfter')}
+          {t('introAfter')}
         </p>
       </div>
       {keys.isError && <Alert>{describeError(keys.error).message}</Alert>}
 
-      <SettingsSection id="section-company-id" title={t('api.companyId')}>
+      <SettingsSection id="section-company-id" title={t('companyId')}>
         <div className="flex flex-wrap items-center gap-3">
           <code className="min-h-6 rounded-sm bg-stone-100 px-2 py-1 font-mono text-sm break-all text-stone-900">
             {companyId ?? '…'}
           </code>
-          {companyId && <CopyButton value={companyId} label={t('api.copyCompanyId')} />}
+          {companyId && <CopyButton value={companyId} label={t('copyCompanyId')} />}
         </div>
       </SettingsSection>
 
       {/* Client memberships have no personal key: the route guard keeps them off this page. */}
       <SettingsSection
         id="section-personal"
-        title={t('api.personal')}
-        description={t('api.personalHint')}
+        title={t('personal')}
+        description={t('personalHint')}
       >
         <PersonalKey current={current} previous={current && previous(current)} loading={!keys.data} onIssued={setIssued} />
       </SettingsSection>
 
       <SettingsSection
         id="section-keys"
-        title={isAdmin ? t('api.keysAdmin') : t('api.keysOwn')}
-        description={isAdmin ? t('api.keysAdminHint') : undefined}
+        title={isAdmin ? t('keysAdmin') : t('keysOwn')}
+        description={isAdmin ? t('keysAdminHint') : undefined}
       >
         {isAdmin && (
           <div className="mb-4">
@@ -95,7 +95,7 @@ function PersonalKey({ current, previous, loading, onIssued }: { current?: ApiKe
   const rotate = useRotateKey();
   const revoke = useRevokeKey();
   const keyFor = useIdempotencyKey();
-  const t = useSettingsTexts();
+  const t = useCredentialTexts();
   const at = useAt();
   const error = create.error ?? rotate.error ?? revoke.error;
   if (loading) return <div className="h-10" aria-busy="true" />;
@@ -105,32 +105,32 @@ function PersonalKey({ current, previous, loading, onIssued }: { current?: ApiKe
       {current ? (
         <>
           <p className="text-sm text-stone-700">
-            {t('api.personalKeyBefore')}
+            {t('personalKeyBefore')}
             <code className="font-mono">{current.prefix}…</code>
-            {t('api.personalKeyAfter', { created: at(current.created_at), used: at(current.last_used_at) })}
-            {previous?.expires_at && t('api.previousStops', { when: at(previous.expires_at) })}
+            {t('personalKeyAfter', { created: at(current.created_at), used: at(current.last_used_at) })}
+            {previous?.expires_at && t('previousStops', { when: at(previous.expires_at) })}
           </p>
           <div className="flex flex-wrap gap-3">
             <Button variant="secondary" isPending={rotate.isPending} onPress={() => rotate.mutate(current.id, { onSuccess: onIssued })}>
-              {t('api.rotate')}
+              {t('rotate')}
             </Button>
             <Button variant="secondary" isPending={revoke.isPending} onPress={() => revoke.mutate(current.id)}>
-              {t('api.revokePersonal')}
+              {t('revokePersonal')}
             </Button>
           </div>
-          <p className="text-sm text-stone-600">{t('api.revokeExplained')}</p>
+          <p className="text-sm text-stone-600">{t('revokeExplained')}</p>
         </>
       ) : (
         <div className="flex flex-wrap items-center gap-3">
-          <p className="text-sm text-stone-700">{t('api.noPersonal')}</p>
+          <p className="text-sm text-stone-700">{t('noPersonal')}</p>
           <Button
             isPending={create.isPending}
             onPress={() => {
-              const body = { kind: 'personal' as const, name: t('api.personalKeyName') };
+              const body = { kind: 'personal' as const, name: t('personalKeyName') };
               create.mutate({ body, key: keyFor(body) }, { onSuccess: onIssued });
             }}
           >
-            {t('api.createPersonal')}
+            {t('createPersonal')}
           </Button>
         </div>
       )}
@@ -140,32 +140,32 @@ function PersonalKey({ current, previous, loading, onIssued }: { current?: ApiKe
 
 function KeyList({ keys, previous }: { keys?: ApiKey[]; previous: (k: ApiKey) => ApiKey | undefined }) {
   const revoke = useRevokeKey();
-  const t = useSettingsTexts();
+  const t = useCredentialTexts();
   const at = useAt();
   if (!keys) return <div className="h-24" aria-busy="true" />;
-  if (!keys.length) return <p className="text-sm text-stone-600">{t('api.noKeys')}</p>;
+  if (!keys.length) return <p className="text-sm text-stone-600">{t('noKeys')}</p>;
   return (
     <div className="flex flex-col gap-3">
       {revoke.error && <Alert>{describeError(revoke.error).message}</Alert>}
-      <ul className="divide-y divide-stone-100 rounded-md border border-stone-200" aria-label={t('api.keys')}>
+      <ul className="divide-y divide-stone-100 rounded-md border border-stone-200" aria-label={t('keys')}>
         {keys.map((k) => (
           <li key={k.id} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between">
             <div className="min-w-0 text-sm">
               <p className="font-medium text-stone-900">
-                {k.name} <span className="font-normal text-stone-600">· {k.kind === 'personal' ? t('api.kinds.personal') : t('api.kinds.integration')}</span>
+                {k.name} <span className="font-normal text-stone-600">· {k.kind === 'personal' ? t('kinds.personal') : t('kinds.integration')}</span>
               </p>
               <p className="text-stone-600">
-                <code className="font-mono">{k.prefix}…</code> · {t('api.keyDetails', { owner: k.user.name, created: at(k.created_at), used: at(k.last_used_at) })}
-                {previous(k)?.expires_at && t('api.previousStopsShort', { when: at(previous(k)!.expires_at) })}
+                <code className="font-mono">{k.prefix}…</code> · {t('keyDetails', { owner: k.user.name, created: at(k.created_at), used: at(k.last_used_at) })}
+                {previous(k)?.expires_at && t('previousStopsShort', { when: at(previous(k)!.expires_at) })}
               </p>
             </div>
             <Button
               variant="secondary"
               className="self-start sm:self-center"
-              aria-label={t('api.revokeNamed', { name: k.name, prefix: k.prefix })}
+              aria-label={t('revokeNamed', { name: k.name, prefix: k.prefix })}
               onPress={() => revoke.mutate(k.id)}
             >
-              {t('api.revoke')}
+              {t('revoke')}
             </Button>
           </li>
         ))}
@@ -176,11 +176,11 @@ function KeyList({ keys, previous }: { keys?: ApiKey[]; previous: (k: ApiKey) =>
 
 function CreateKeyDialog({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
   const [open, setOpen] = useState(false);
-  const t = useSettingsTexts();
+  const t = useCredentialTexts();
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
-      <Button>{t('api.createFullAccess')}</Button>
-      <Dialog title={t('api.createTitle')}>
+      <Button>{t('createFullAccess')}</Button>
+      <Dialog title={t('createTitle')}>
         <CreateKeyForm
           onIssued={(k) => {
             setOpen(false);
@@ -196,7 +196,7 @@ function CreateKeyForm({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
   const owners = useQuery(keyOwnersQuery);
   const create = useCreateKey();
   const keyFor = useIdempotencyKey();
-  const t = useSettingsTexts();
+  const t = useCredentialTexts();
   const [userProblem, setUserProblem] = useState<string>();
   const { fieldErrors, summary } = formErrors(create.error, ['name', 'user_id']);
   return (
@@ -204,7 +204,7 @@ function CreateKeyForm({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
       validationErrors={{ ...(userProblem ? { user_id: userProblem } : {}), ...fieldErrors }}
       onSubmit={(event) => {
         const { name, user_id } = fieldsOf(event);
-        if (!user_id) return setUserProblem(t('api.chooseOwner'));
+        if (!user_id) return setUserProblem(t('chooseOwner'));
         setUserProblem(undefined);
         if (create.isPending) return;
         const body = { kind: 'integration' as const, name: name.trim(), user_id };
@@ -212,19 +212,19 @@ function CreateKeyForm({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
       }}
     >
       {summary && <Alert>{summary}</Alert>}
-      <TextField name="name" label={t('api.name')} description={t('api.nameHint')} isRequired autoFocus maxLength={255} />
+      <TextField name="name" label={t('name')} description={t('nameHint')} isRequired autoFocus maxLength={255} />
       <Select
         name="user_id"
-        label={t('api.actsAs')}
-        description={t('api.actsAsHint')}
-        options={(owners.data ?? []).map((m) => ({ id: m.id, label: m.name, detail: m.email ?? t('api.agent') }))}
+        label={t('actsAs')}
+        description={t('actsAsHint')}
+        options={(owners.data ?? []).map((m) => ({ id: m.id, label: m.name, detail: m.email ?? t('agent') }))}
         isDisabled={!owners.data}
         isRequired
       />
       {owners.isError && <Alert>{describeError(owners.error).message}</Alert>}
       <div>
         <Button type="submit" isPending={create.isPending}>
-          {t('api.createKey')}
+          {t('createKey')}
         </Button>
       </div>
     </Form>
@@ -233,35 +233,35 @@ function CreateKeyForm({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
 
 /** The one time a key's value is shown: with a copy button and a ready curl line. */
 function SecretDialog({ issued, companyId, onClose }: { issued: IssuedKey | null; companyId: string; onClose: () => void }) {
-  const t = useSettingsTexts();
+  const t = useCredentialTexts();
   const curl = issued
     ? `curl -H "Authorization: Bearer ${issued.secret}" -H "Service-Account-Id: ${companyId}" ${window.location.origin}/api/v2/users/me`
     : '';
   return (
-    <Dialog title={t('api.secretTitle')} isOpen={issued !== null} onOpenChange={(open) => !open && onClose()}>
+    <Dialog title={t('secretTitle')} isOpen={issued !== null} onOpenChange={(open) => !open && onClose()}>
       {issued && (
         <div className="flex flex-col gap-4 text-sm">
           <p className="text-stone-700">
-            {t('api.secretBefore')}
+            {t('secretBefore')}
             <strong>{issued.key.name}</strong>
-            {t('api.secretAfter')}
+            {t('secretAfter')}
           </p>
           <div className="flex flex-col gap-2">
-            <p className="font-medium text-stone-800">{t('api.key')}</p>
+            <p className="font-medium text-stone-800">{t('key')}</p>
             <code className="rounded-sm bg-stone-100 p-2 font-mono break-all text-stone-900">
               {issued.secret}
             </code>
-            <CopyButton value={issued.secret} label={t('api.copyKey')} />
+            <CopyButton value={issued.secret} label={t('copyKey')} />
           </div>
           <div className="flex flex-col gap-2">
-            <p className="font-medium text-stone-800">{t('api.tryIt')}</p>
+            <p className="font-medium text-stone-800">{t('tryIt')}</p>
             <code className="rounded-sm bg-stone-100 p-2 font-mono text-xs break-all text-stone-900">
               {curl}
             </code>
-            <CopyButton value={curl} label={t('api.copyCurl')} />
+            <CopyButton value={curl} label={t('copyCurl')} />
           </div>
           <div>
-            <Button onPress={onClose}>{t('api.done')}</Button>
+            <Button onPress={onClose}>{t('done')}</Button>
           </div>
         </div>
       )}

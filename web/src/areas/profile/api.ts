@@ -1,5 +1,6 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { call } from '../../api/call.ts';
+import { markStale, sameKey } from '../../api/stale.ts';
 import { api } from '../../api/client.ts';
 import type { paths } from '../../api/schema';
 import { sessionQuery } from '../../api/session.ts';
@@ -21,6 +22,9 @@ export const ownSessionsQuery = queryOptions({
   queryFn: () => call(api.GET('/web/api/profile/sessions')).then((r) => r.sessions),
 });
 
+/** The profile and the session: a profile change's answer is written into both here. */
+const answeredHere = (key: QueryKey) => sameKey(profileQuery.queryKey)(key) || sameKey(sessionQuery.queryKey)(key);
+
 export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -31,6 +35,8 @@ export function useUpdateProfile() {
       queryClient.setQueryData(sessionQuery.queryKey, (s) =>
         s ? { ...s, user: { ...s.user, first_name: profile.first_name, last_name: profile.last_name, preferences: profile.preferences } } : s,
       );
+      // Both are up to date here; other tabs read them again.
+      void markStale(queryClient, 'profile', { except: answeredHere });
     },
   });
 }
@@ -39,7 +45,10 @@ export function useRequestEmailChange() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { email: string; current_password?: string }) => call(api.POST('/web/api/profile/email', { body })),
-    onSuccess: (profile) => queryClient.setQueryData(profileQuery.queryKey, profile),
+    onSuccess: (profile) => {
+      queryClient.setQueryData(profileQuery.queryKey, profile);
+      void markStale(queryClient, 'profile', { except: answeredHere });
+    },
   });
 }
 
@@ -47,7 +56,7 @@ export function useSignOutElsewhere() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => call(api.DELETE('/web/api/profile/sessions')),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ownSessionsQuery.queryKey }),
+    onSettled: () => markStale(queryClient, 'own_sessions'),
   });
 }
 
@@ -55,6 +64,6 @@ export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(api.DELETE('/web/api/profile/sessions/{session_id}', { params: { path: { session_id: id } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ownSessionsQuery.queryKey }),
+    onSettled: () => markStale(queryClient, 'own_sessions'),
   });
 }

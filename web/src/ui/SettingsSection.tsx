@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-/** A titled card on a settings page. */
+/** A titled card on a settings page (the pages under Settings belong to several areas, which share it from here). */
 export function SettingsSection({ id, title, description, children }: { id: string; title: string; description?: ReactNode; children: ReactNode }) {
   return (
     <section aria-labelledby={id} className="rounded-lg border border-stone-200 bg-white p-5 shadow-xs sm:p-6">

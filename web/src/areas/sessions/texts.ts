@@ -79,7 +79,7 @@ const en = {
   },
 };
 
-export const { useTexts: useSessionTexts, t: sessionTexts } = defineTexts('session', en, {
+export const { useTexts: useSessionTexts, t: sessionTexts } = defineTexts('sessions', en, {
   email: 'E-Mail-Adresse',
   password: 'Passwort',
   firstName: 'Vorname',

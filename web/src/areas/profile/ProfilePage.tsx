@@ -9,6 +9,7 @@ import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
+import { SettingsSection } from '../../ui/SettingsSection.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import {
@@ -21,9 +22,8 @@ import {
   type OwnSession,
   type Preferences,
   type Profile,
-} from './profile-api.ts';
-import { SettingsSection } from './SettingsSection.tsx';
-import { useSettingsTexts } from './texts.ts';
+} from './api.ts';
+import { useProfileTexts } from './texts.ts';
 import { browserName } from './user-agent.ts';
 
 /** Each language in its own name, whatever the page's language. */
@@ -37,18 +37,18 @@ const THEMES = ['system', 'light', 'dark'] as const;
 /** Settings → Profile: the signed-in person's own name, e-mail address, password, preferences and sessions. */
 export function ProfilePage() {
   const query = useQuery(profileQuery);
-  const t = useSettingsTexts();
+  const t = useProfileTexts();
   return (
     <div className="flex max-w-3xl flex-col gap-6">
       <div>
-        <PageHeading>{t('profile.heading')}</PageHeading>
-        <p className="mt-2 text-sm text-stone-600">{t('profile.intro')}</p>
+        <PageHeading>{t('heading')}</PageHeading>
+        <p className="mt-2 text-sm text-stone-600">{t('intro')}</p>
       </div>
       {query.isError ? (
         <Alert>{describeError(query.error).message}</Alert>
       ) : !query.data ? (
         <div aria-busy="true" className="h-[40rem] animate-pulse rounded-lg border border-stone-200 bg-stone-50">
-          <span className="sr-only">{t('profile.loading')}</span>
+          <span className="sr-only">{t('loading')}</span>
         </div>
       ) : (
         <>
@@ -65,11 +65,11 @@ export function ProfilePage() {
 
 function NameSection({ profile }: { profile: Profile }) {
   const update = useUpdateProfile();
-  const t = useSettingsTexts();
+  const t = useProfileTexts();
   const [saved, setSaved] = useState(false);
   const { fieldErrors, summary } = formErrors(update.error, ['first_name', 'last_name']);
   return (
-    <SettingsSection id="section-name" title={t('profile.name')} description={t('profile.nameHint')}>
+    <SettingsSection id="section-name" title={t('name')} description={t('nameHint')}>
       <Form
         validationErrors={fieldErrors}
         onSubmit={(event) => {
@@ -80,14 +80,14 @@ function NameSection({ profile }: { profile: Profile }) {
         }}
       >
         {summary && <Alert>{summary}</Alert>}
-        {saved && <Alert tone="success">{t('profile.nameSaved')}</Alert>}
+        {saved && <Alert tone="success">{t('nameSaved')}</Alert>}
         <div className="grid gap-5 sm:grid-cols-2">
-          <TextField name="first_name" label={t('profile.firstName')} defaultValue={profile.first_name} autoComplete="given-name" isRequired maxLength={255} />
-          <TextField name="last_name" label={t('profile.lastName')} defaultValue={profile.last_name} autoComplete="family-name" maxLength={255} />
+          <TextField name="first_name" label={t('firstName')} defaultValue={profile.first_name} autoComplete="given-name" isRequired maxLength={255} />
+          <TextField name="last_name" label={t('lastName')} defaultValue={profile.last_name} autoComplete="family-name" maxLength={255} />
         </div>
         <div>
           <Button type="submit" isPending={update.isPending}>
-            {t('profile.saveName')}
+            {t('saveName')}
           </Button>
         </div>
       </Form>
@@ -98,7 +98,7 @@ function NameSection({ profile }: { profile: Profile }) {
 function EmailSection({ profile }: { profile: Profile }) {
   const change = useRequestEmailChange();
   const { user } = useSession();
-  const t = useSettingsTexts();
+  const t = useProfileTexts();
   // A new key empties the form once a link is on its way.
   const [sent, setSent] = useState(0);
   const fields = ['email', 'current_password'];
@@ -106,22 +106,22 @@ function EmailSection({ profile }: { profile: Profile }) {
   return (
     <SettingsSection
       id="section-email"
-      title={t('profile.email')}
+      title={t('email')}
       description={
         <>
-          {t('profile.emailHintBefore')}
+          {t('emailHintBefore')}
           <span className="font-medium text-stone-900">{profile.email}</span>
-          {t('profile.emailHintAfter')}
+          {t('emailHintAfter')}
         </>
       }
     >
       <div className="flex flex-col gap-5">
         {profile.pending_email && (
-          <Alert tone="info" title={t('profile.pendingTitle')}>
+          <Alert tone="info" title={t('pendingTitle')}>
             <p>
-              {t('profile.pendingBefore')}
+              {t('pendingBefore')}
               <span className="font-medium">{profile.pending_email}</span>
-              {t('profile.pendingAfter', { email: profile.email })}
+              {t('pendingAfter', { email: profile.email })}
             </p>
           </Alert>
         )}
@@ -140,13 +140,13 @@ function EmailSection({ profile }: { profile: Profile }) {
         >
           <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />
           <div className="grid gap-5 sm:grid-cols-2">
-            <TextField name="email" type="email" label={t('profile.newEmail')} autoComplete="email" isRequired maxLength={320} />
+            <TextField name="email" type="email" label={t('newEmail')} autoComplete="email" isRequired maxLength={320} />
             {profile.has_password && (
               <TextField
                 name="current_password"
                 type="password"
-                label={t('profile.currentPassword')}
-                description={t('profile.currentPasswordHint')}
+                label={t('currentPassword')}
+                description={t('currentPasswordHint')}
                 autoComplete="current-password"
                 isRequired
               />
@@ -154,7 +154,7 @@ function EmailSection({ profile }: { profile: Profile }) {
           </div>
           <div>
             <Button type="submit" isPending={change.isPending}>
-              {t('profile.sendLink')}
+              {t('sendLink')}
             </Button>
           </div>
         </Form>
@@ -164,12 +164,12 @@ function EmailSection({ profile }: { profile: Profile }) {
 }
 
 function PasswordSection({ hasPassword }: { hasPassword: boolean }) {
-  const t = useSettingsTexts();
+  const t = useProfileTexts();
   return (
-    <SettingsSection id="section-password" title={t('profile.password')}>
+    <SettingsSection id="section-password" title={t('password')}>
       <p className="text-sm text-stone-600">
-        {hasPassword ? t('profile.passwordChangeHint') : t('profile.passwordNoneHint')}
-        <Link href="/settings/password">{hasPassword ? t('profile.changePassword') : t('profile.setPassword')}</Link>
+        {hasPassword ? t('passwordChangeHint') : t('passwordNoneHint')}
+        <Link href="/settings/password">{hasPassword ? t('changePassword') : t('setPassword')}</Link>
       </p>
     </SettingsSection>
   );
@@ -177,11 +177,11 @@ function PasswordSection({ hasPassword }: { hasPassword: boolean }) {
 
 function PreferencesSection({ preferences }: { preferences: Preferences }) {
   const update = useUpdateProfile();
-  const t = useSettingsTexts();
+  const t = useProfileTexts();
   const [saved, setSaved] = useState(false);
   const { summary } = formErrors(update.error, []);
   return (
-    <SettingsSection id="section-preferences" title={t('profile.preferences')} description={t('profile.preferencesHint')}>
+    <SettingsSection id="section-preferences" title={t('preferences')} description={t('preferencesHint')}>
       <Form
         onSubmit={(event) => {
           const f = fieldsOf(event);
@@ -199,34 +199,34 @@ function PreferencesSection({ preferences }: { preferences: Preferences }) {
         }}
       >
         {summary && <Alert>{summary}</Alert>}
-        {saved && <Alert tone="success">{t('profile.preferencesSaved')}</Alert>}
+        {saved && <Alert tone="success">{t('preferencesSaved')}</Alert>}
         <div className="grid gap-5 sm:grid-cols-2">
-          <Select name="language" label={t('profile.language')} options={LANGUAGES} defaultSelectedKey={preferences.language} />
+          <Select name="language" label={t('language')} options={LANGUAGES} defaultSelectedKey={preferences.language} />
           <Select
             name="date_format"
-            label={t('profile.dates')}
+            label={t('dates')}
             options={DATE_FORMATS.map((id) => ({ id, label: id.replace('YYYY', '2025').replace('MM', '01').replace('DD', '31') }))}
             defaultSelectedKey={preferences.date_format}
           />
           <Select
             name="duration_format"
-            label={t('profile.durations')}
+            label={t('durations')}
             options={[
-              { id: 'h:mm', label: t('profile.durationFormats.clock') },
-              { id: 'decimal', label: t('profile.durationFormats.decimal') },
+              { id: 'h:mm', label: t('durationFormats.clock') },
+              { id: 'decimal', label: t('durationFormats.decimal') },
             ]}
             defaultSelectedKey={preferences.duration_format}
           />
           <Select
             name="theme"
-            label={t('profile.theme')}
-            options={THEMES.map((id) => ({ id, label: t(`profile.themes.${id}`) }))}
+            label={t('theme')}
+            options={THEMES.map((id) => ({ id, label: t(`themes.${id}`) }))}
             defaultSelectedKey={preferences.theme}
           />
         </div>
         <div>
           <Button type="submit" isPending={update.isPending}>
-            {t('profile.savePreferences')}
+            {t('savePreferences')}
           </Button>
         </div>
       </Form>
@@ -238,22 +238,22 @@ function SessionsSection() {
   const query = useQuery(ownSessionsQuery);
   const elsewhere = useSignOutElsewhere();
   const end = useEndSession();
-  const t = useSettingsTexts();
+  const t = useProfileTexts();
   const others = (query.data ?? []).filter((s) => !s.current);
   const error = elsewhere.error ?? end.error;
   return (
-    <SettingsSection id="section-sessions" title={t('profile.sessions')} description={t('profile.sessionsHint')}>
+    <SettingsSection id="section-sessions" title={t('sessions')} description={t('sessionsHint')}>
       <div className="flex flex-col gap-4">
         {error && <Alert>{describeError(error).message}</Alert>}
-        {elsewhere.isSuccess && others.length === 0 && <Alert tone="success">{t('profile.signedOutElsewhere')}</Alert>}
+        {elsewhere.isSuccess && others.length === 0 && <Alert tone="success">{t('signedOutElsewhere')}</Alert>}
         {query.isError ? (
           <Alert>{describeError(query.error).message}</Alert>
         ) : !query.data ? (
           <p className="text-sm text-stone-600" aria-busy="true">
-            {t('profile.loadingSessions')}
+            {t('loadingSessions')}
           </p>
         ) : (
-          <ul className="divide-y divide-stone-200 rounded-md border border-stone-200" aria-label={t('profile.sessionsList')}>
+          <ul className="divide-y divide-stone-200 rounded-md border border-stone-200" aria-label={t('sessionsList')}>
             {query.data.map((s) => (
               <SessionRow key={s.id} session={s} onEnd={() => end.mutate(s.id)} ending={end.isPending && end.variables === s.id} />
             ))}
@@ -261,7 +261,7 @@ function SessionsSection() {
         )}
         <div>
           <Button variant="secondary" isDisabled={others.length === 0} isPending={elsewhere.isPending} onPress={() => elsewhere.mutate()}>
-            {t('profile.signOutElsewhere')}
+            {t('signOutElsewhere')}
           </Button>
         </div>
       </div>
@@ -270,25 +270,25 @@ function SessionsSection() {
 }
 
 function SessionRow({ session, onEnd, ending }: { session: OwnSession; onEnd: () => void; ending: boolean }) {
-  const t = useSettingsTexts();
+  const t = useProfileTexts();
   const format = useFormat();
   const at = (iso: string) => format.dateTime(iso);
   const name = browserName(session.user_agent);
   return (
-    <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between" aria-label={session.current ? t('profile.thisBrowserNamed', { name }) : name}>
+    <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between" aria-label={session.current ? t('thisBrowserNamed', { name }) : name}>
       <div className="min-w-0 text-sm">
         <p className="font-medium text-stone-900">
           {name}
-          {session.current && <span className="ml-2 rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900">{t('profile.thisBrowser')}</span>}
+          {session.current && <span className="ml-2 rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900">{t('thisBrowser')}</span>}
         </p>
         <p className="mt-1 text-stone-600">
-          {t('profile.sessionTimes', { created: at(session.created_at), used: at(session.last_seen_at) })}
+          {t('sessionTimes', { created: at(session.created_at), used: at(session.last_seen_at) })}
           {session.ip && <> · {session.ip}</>}
         </p>
       </div>
       {!session.current && (
-        <Button variant="secondary" className="shrink-0 self-start sm:self-center" isPending={ending} onPress={onEnd} aria-label={t('profile.signOutNamed', { name, created: at(session.created_at) })}>
-          {t('profile.signOut')}
+        <Button variant="secondary" className="shrink-0 self-start sm:self-center" isPending={ending} onPress={onEnd} aria-label={t('signOutNamed', { name, created: at(session.created_at) })}>
+          {t('signOut')}
         </Button>
       )}
     </li>

@@ -1,4 +1,4 @@
-import { settingsTexts as t } from './texts.ts';
+import { profileTexts as t } from './texts.ts';
 
 /**
  * A session's browser as people name it ("Firefox on Windows"), from its stored
@@ -23,9 +23,9 @@ const SYSTEMS: Array<[RegExp, string]> = [
 ];
 
 export function browserName(userAgent: string | null): string {
-  if (!userAgent) return t('profile.unknownBrowser');
+  if (!userAgent) return t('unknownBrowser');
   const browser = BROWSERS.find(([re]) => re.test(userAgent))?.[1];
   const system = SYSTEMS.find(([re]) => re.test(userAgent))?.[1];
-  if (browser && system) return t('profile.browserOn', { browser, system });
-  return browser ?? system ?? t('profile.unknownBrowser');
+  if (browser && system) return t('browserOn', { browser, system });
+  return browser ?? system ?? t('unknownBrowser');
 }
