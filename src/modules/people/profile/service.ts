@@ -11,7 +11,8 @@ import { consumeLink, issueLink, linkInvalid, LINK_LIFETIME_MS, pendingLink } fr
 import { validateMemberInput } from '../users/rules.ts';
 import { assertEmailFree, assertValidEmail, isEmailTakenError, emailTaken, isPlaceholderEmail, normalEmail, setEmail } from '../users/email.ts';
 import { assertCurrentPassword, sessionBody, type SessionBody } from '../sessions/service.ts';
-import { fullName, preferencesOf } from './rules.ts';
+import { fullName } from './rules.ts';
+import { preferencesOf } from '../users/preferences.ts';
 import type { EmailChange, Identity, ProfilePatch, ProfileSchema } from './schemas.ts';
 
 /**

@@ -10,7 +10,7 @@ import { issueLink, linkInvalid, redeemLink } from '../../../auth/one-time-links
 import { beginSignInAttempt, forgetDevices, signInSucceeded, throttled } from '../../../auth/sign-in-throttle.ts';
 import { ApiError, badRequest } from '../../../errors.ts';
 import { isPlaceholderEmail, normalEmail } from '../users/email.ts';
-import { preferencesOf } from '../profile/rules.ts';
+import { preferencesOf } from '../users/preferences.ts';
 import type { NewPassword, ResetRedeem, Session } from './schemas.ts';
 
 /** What the web app knows about its signed-in person: GET /web/api/session. */
