@@ -189,7 +189,7 @@ export async function sessionRoutes(app: FastifyInstance) {
         throw throttled(wait);
       }
       const userId = await checkPassword(app.db, attempt.email, request.body.password);
-      if (!userId) throw new ApiError('invalid_credentials', 'The e-mail address or the password is not right.', {}, 401);
+      if (!userId) throw new ApiError('invalid_credentials', 'The e-mail address or the password is not right.');
       await signInSucceeded(app.db, attempt);
       return signIn(request, reply, userId, false);
     },

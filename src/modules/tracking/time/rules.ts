@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import type { Rounding } from '../../../db/types.ts';
+import type { ErrorCode } from '../../../errors.ts';
 import { WORK_DATE_MAX, WORK_DATE_MIN, isWorkDate } from '../../../time/workspace-time.ts';
 
 /**
@@ -111,7 +112,7 @@ export const METADATA_MAX_BYTES = 4096;
 /** How far a timer's given start may lie from the current minute and still count as now (clock skew, minute resolution). */
 export const TIMER_START_TOLERANCE_MS = 60_000;
 
-export type RuleError = { field: string; message: string; code?: string };
+export type RuleError = { field: string; message: string; code?: ErrorCode };
 
 /** Hours as sent: a JSON number 0..24 with at most six decimal places, as an exact decimal. */
 export function parseHours(value: unknown): Decimal | RuleError {
