@@ -16,7 +16,7 @@ import {
   uniqueName,
   workspaceTodayOf,
   type ProjectWorkspace,
-} from './project-fixtures.ts';
+} from './fixtures/projects.ts';
 
 /**
  * Projects: every rule of the spec's Project sections and issue 3 for every
