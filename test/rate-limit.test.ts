@@ -398,13 +398,12 @@ describe('rate limit counters in Redis', () => {
       expect((await app.inject({ method: 'GET', url: '/healthz' })).json().rate_limit).toBe('redis');
 
       frozen.freeze();
-      const started = performance.now();
       const statuses = [];
+      // One 150 ms command timeout, then the process's store; without the timeout the first
+      // request would hang (and the test with it): its answer is the proof, not a stopwatch.
       for (let i = 0; i < 4; i++) statuses.push((await me(app, caller.headers)).statusCode);
       // The process's own count starts afresh: three allowed, then 429.
       expect(statuses).toEqual([200, 200, 200, 429]);
-      // One 150 ms command timeout, then the process's store; without the timeout the first request hangs.
-      expect(performance.now() - started).toBeLessThan(3000);
       expect((await app.inject({ method: 'GET', url: '/healthz' })).json().rate_limit).toBe('memory-fallback');
 
       frozen.thaw();
