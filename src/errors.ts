@@ -2,14 +2,25 @@
  * The one error type of the API, thrown by every layer (services, access rules,
  * authentication); src/http/errors.ts turns it into the response. Every error response has the same body:
  * `{"error": code, "error_description": text, "message": text}` plus named extras
- * (`field`, `running_entry`, `preflight`, ...). The status follows from the code.
+ * (`field`, `running_entry`, `preflight`, ...). The status follows from the code:
+ * STATUS_BY_CODE lists every code the service answers with, and only those.
  */
 const STATUS_BY_CODE = {
   invalid_request: 400,
   invalid_json: 400,
   unknown_field: 400,
+  /** A reserved external_reference.service whose built-in integration is not enabled. */
+  integration_not_enabled: 400,
+  /** A one-time link (sign-in, invitation, password reset) used, expired or replaced. */
+  link_invalid: 400,
   unauthorized: 401,
+  /** A web sign-in with a wrong e-mail address or password. */
+  invalid_credentials: 401,
   forbidden: 403,
+  /** A web-only operation without a signed-in session. */
+  session_required: 403,
+  /** A web mutation without a valid CSRF token or from another origin. */
+  csrf_failed: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
@@ -17,6 +28,23 @@ const STATUS_BY_CODE = {
   idempotency_key_in_use: 409,
   idempotency_key_reused: 409,
   idempotency_permission_changed: 409,
+  email_taken: 409,
+  /** Starting a timer while another runs (spec: running timer conflict body). */
+  running_timer_conflict: 409,
+  timer_not_running: 409,
+  timer_already_running: 409,
+  /** A time entry or expense billed on an invoice, or a week holding approved time. */
+  time_entry_locked: 409,
+  expense_locked: 409,
+  approved_timesheet_week_locked: 409,
+  /** Approvals (spec: approval error codes), and a withdrawal refused because billed work depends on it. */
+  running_timer: 409,
+  submission_stale: 409,
+  approval_blocked: 409,
+  approval_warnings_unacknowledged: 409,
+  approval_preflight_stale: 409,
+  approval_conflict: 409,
+  approval_withdrawal_billed: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -26,24 +54,40 @@ const STATUS_BY_CODE = {
   internal_error: 500,
   not_implemented: 501,
   service_unavailable: 503,
-} as const;
+} as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof STATUS_BY_CODE;
+
+/** Every code of the API, in the table's order (the OpenAPI document's enum of `error`). */
+export const ERROR_CODES = Object.keys(STATUS_BY_CODE) as ErrorCode[];
 
 export class ApiError extends Error {
   readonly statusCode: number;
   constructor(
-    readonly code: ErrorCode | string,
+    readonly code: ErrorCode,
     message: string,
     readonly extras: Record<string, unknown> = {},
-    status?: number,
   ) {
     super(message);
-    this.statusCode = status ?? STATUS_BY_CODE[code as ErrorCode] ?? 400;
+    this.statusCode = STATUS_BY_CODE[code];
   }
 
   body() {
     return { error: this.code, error_description: this.message, message: this.message, ...this.extras };
+  }
+}
+
+/**
+ * A 4xx that Fastify or one of its plugins raised and that has no code of its own
+ * (src/http/errors.ts): its body says invalid_request, its status stays the one
+ * Fastify gave (406, 400, ...). The one status that does not follow from the code:
+ * a code per status would change the bodies, and the spec names no such codes.
+ */
+export class FrameworkError extends ApiError {
+  declare readonly statusCode: number;
+  constructor(status: number, message: string) {
+    super('invalid_request', message);
+    this.statusCode = status;
   }
 }
 

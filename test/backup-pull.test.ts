@@ -10,7 +10,7 @@ import { main } from '../src/cli/main.ts';
 import { describeFetchError, mayHoldLinks, pullBackup, recordLines, recordSpans, verifyBackup } from '../src/cli/backup-client.ts';
 import { pullSentence } from '../src/cli/backup-commands.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, type Caller, type TestContext } from './helpers.ts';
-import { seedBackupWorkspace, type Seeded } from './backup-fixtures.ts';
+import { seedBackupWorkspace, type Seeded } from './fixtures/backup.ts';
 
 /**
  * `sheaf backup pull` and `sheaf backup verify` against a real listening server

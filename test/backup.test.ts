@@ -5,7 +5,7 @@ import { createWorkspace } from '../src/provisioning.ts';
 import { EXCLUDED_TABLES, OMITTED_COLUMNS, RESOURCES, TABLE_USE } from '../src/modules/workspace/backup/resources.ts';
 import { expressionFor } from '../src/modules/workspace/backup/render.ts';
 import { addMember, createTestContext, issueKey, request, type Caller, type TestContext } from './helpers.ts';
-import { SENTINELS, seedBackupWorkspace, type Seeded } from './backup-fixtures.ts';
+import { SENTINELS, seedBackupWorkspace, type Seeded } from './fixtures/backup.ts';
 
 /**
  * The workspace backup API: the manifest, every resource crawled through its

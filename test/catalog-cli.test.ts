@@ -7,7 +7,7 @@ import { main } from '../src/cli/main.ts';
 import { loadConfig } from '../src/config.ts';
 import type { DB } from '../src/db/types.ts';
 import { SharedDatabase } from './cli-runner.ts';
-import { insertClient, insertProject } from './catalog-fixtures.ts';
+import { insertClient, insertProject } from './fixtures/catalog-rows.ts';
 import { DATABASE_URL, dropSchema, uniqueSchema } from './helpers.ts';
 
 /**

@@ -21,9 +21,6 @@ import { DATABASE_URL, createTestContext, createWorkspaceWithOwner, onPostgres, 
  * cause is gone.
  */
 
-/** Slack on a bound for a loaded test machine: a hang is many times longer. */
-const SLACK_MS = 2_000;
-
 interface BoundedApp {
   app: FastifyInstance;
   db: Kysely<DB>;
@@ -31,13 +28,6 @@ interface BoundedApp {
 }
 
 const timeouts = (t: Partial<DatabaseTimeouts>): DatabaseTimeouts => ({ ...DEFAULT_DATABASE_TIMEOUTS, ...t });
-
-/** A request and how long it took to be answered. */
-async function timed<T>(call: () => Promise<T>): Promise<{ res: T; ms: number }> {
-  const started = performance.now();
-  const res = await call();
-  return { res, ms: performance.now() - started };
-}
 
 type Response = Awaited<ReturnType<typeof request>>;
 
@@ -148,14 +138,12 @@ describe('no free database connection', () => {
     });
     await new Promise<void>((resolve) => (held = resolve));
     try {
-      const me = await timed(() => request(ctx.app, owner, { method: 'GET', url: '/api/v2/users/me' }));
-      expectUnavailable(me.res, /cannot be reached/);
-      expect(me.ms).toBeLessThan(bounds.connectMs + SLACK_MS);
+      const me = await request(ctx.app, owner, { method: 'GET', url: '/api/v2/users/me' });
+      expectUnavailable(me, /cannot be reached/);
 
-      const health = await timed(() => ctx.app.inject({ method: 'GET', url: '/healthz' }));
-      expect(health.res.statusCode).toBe(503);
-      expect(health.res.json()).toEqual({ status: 'unavailable' });
-      expect(health.ms).toBeLessThan(bounds.connectMs + SLACK_MS);
+      const health = await ctx.app.inject({ method: 'GET', url: '/healthz' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toEqual({ status: 'unavailable' });
 
       const live = await ctx.app.inject({ method: 'GET', url: '/livez' });
       expect(live.statusCode).toBe(200);
@@ -218,9 +206,8 @@ describe.runIf(onPostgres)('PostgreSQL', () => {
       await other.query('begin');
       await other.query('select id from clients where id = $1 for update', [id]);
 
-      const patched = await timed(() => request(ctx.app, owner, { method: 'PATCH', url: `/api/v2/clients/${id}`, payload: { name: 'After' } }));
-      expectUnavailable(patched.res, /holds a lock/);
-      expect(patched.ms).toBeLessThan(bounds.lockMs + SLACK_MS);
+      const patched = await request(ctx.app, owner, { method: 'PATCH', url: `/api/v2/clients/${id}`, payload: { name: 'After' } });
+      expectUnavailable(patched, /holds a lock/);
       // Reads do not wait for a row lock.
       expect((await request(ctx.app, owner, { method: 'GET', url: `/api/v2/clients/${id}` })).json().name).toBe('Before');
 
@@ -234,9 +221,8 @@ describe.runIf(onPostgres)('PostgreSQL', () => {
       await other.query('begin');
       await other.query('lock table clients in access exclusive mode');
 
-      const listed = await timed(() => request(ctx.app, owner, { method: 'GET', url: '/api/v2/clients' }));
-      expectUnavailable(listed.res, /holds a lock/);
-      expect(listed.ms).toBeLessThan(bounds.lockMs + SLACK_MS);
+      const listed = await request(ctx.app, owner, { method: 'GET', url: '/api/v2/clients' });
+      expectUnavailable(listed, /holds a lock/);
       expect((await request(ctx.app, owner, { method: 'GET', url: '/api/v2/users/me' })).statusCode).toBe(200);
       expect((await ctx.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 
@@ -260,9 +246,8 @@ describe.runIf(onPostgres)('PostgreSQL', () => {
       try {
         const report = request(ctx.app, owner, { method: 'GET', url: '/api/v2/reports/time/team?from=2024-01-01&to=2024-01-31' });
         const backup = request(ctx.app, owner, { method: 'GET', url: '/api/v2/backup/clients' });
-        const list = await timed(() => request(ctx.app, owner, { method: 'GET', url: '/api/v2/time_entries' }));
-        expectUnavailable(list.res, /longer than the database allows/);
-        expect(list.ms).toBeLessThan(bounds.statementMs + SLACK_MS);
+        const list = await request(ctx.app, owner, { method: 'GET', url: '/api/v2/time_entries' });
+        expectUnavailable(list, /longer than the database allows/);
         // Both have waited longer than the ordinary limit plus connectMs, the client's backstop of
         // ordinary statements: theirs follows their own limit.
         const backstop = bounds.statementMs + bounds.connectMs;
@@ -349,28 +334,27 @@ describe.runIf(onPostgres)('PostgreSQL', () => {
       expect(proxy.connections).toBe(3);
       proxy.stall();
 
-      // /healthz on a pooled connection gets no answer: 503 within its own bound, not the statement's.
-      const health = await timed(() => ctx.app.inject({ method: 'GET', url: '/healthz' }));
-      expect(health.res.statusCode).toBe(503);
-      expect(health.ms).toBeLessThan(bounds.connectMs + SLACK_MS);
-      expect((await ctx.app.inject({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
-
-      // The other pooled connections: no answer within the statement limit plus connectMs. In a
-      // transaction, the rollback after the stalled statement fails at once instead of waiting as long again.
-      const [pooled, transaction] = await Promise.all([
-        timed(me),
-        timed(() => ctx.db.transaction().execute((trx) => sql`select 1`.execute(trx)).catch((err: unknown) => err)),
+      // One pooled connection each. /healthz gets no answer: 503 at its own bound (connectMs), not the
+      // statement's, so it settles before the others, which get no answer within the statement limit
+      // plus connectMs. In a transaction, the rollback after the stalled statement fails at once
+      // instead of waiting as long again.
+      const settled: string[] = [];
+      const noted = <T>(what: string, pending: Promise<T>) => pending.finally(() => settled.push(what));
+      const [health, pooled, transaction] = await Promise.all([
+        noted('healthz', ctx.app.inject({ method: 'GET', url: '/healthz' })),
+        noted('request', me()),
+        noted('transaction', ctx.db.transaction().execute((trx) => sql`select 1`.execute(trx)).catch((err: unknown) => err)),
       ]);
-      expectUnavailable(pooled.res, /cannot be reached/);
-      expect(pooled.ms).toBeLessThan(bounds.statementMs + bounds.connectMs + SLACK_MS);
-      expect(unavailableError(transaction.res)?.statusCode).toBe(503);
-      expect(transaction.ms).toBeLessThan(bounds.statementMs + bounds.connectMs + SLACK_MS);
+      expect(health.statusCode).toBe(503);
+      expect(settled[0]).toBe('healthz');
+      expect((await ctx.app.inject({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
+      expectUnavailable(pooled, /cannot be reached/);
+      expect(unavailableError(transaction)?.statusCode).toBe(503);
       // The stalled connections are dropped, not handed out again.
       await until(async () => proxy.connections === 0, 'the stalled connections are closed', 3_000);
       // A new connection: no answer to the startup within connectMs.
-      const fresh = await timed(me);
-      expectUnavailable(fresh.res, /cannot be reached/);
-      expect(fresh.ms).toBeLessThan(bounds.connectMs + SLACK_MS);
+      const fresh = await me();
+      expectUnavailable(fresh, /cannot be reached/);
 
       proxy.resume();
       const back = await me();

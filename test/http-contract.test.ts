@@ -197,11 +197,19 @@ describe('HTTP contract', () => {
         .split(',')
         .map((t) => t.trim())
         .filter(Boolean);
-      const known = ['time-approvals-v1', 'project-task-budgets', 'timer-stop', 'timer-restart', 'invoice-line-item-edit', 'invoice-pdf', 'financial-reports-v1'];
-      for (const token of tokens) expect(known).toContain(token);
-      if (tokens.includes('timer-stop')) expect(ctx.app.hasRoute({ method: 'PATCH', url: '/api/v2/time_entries/:id/stop' })).toBe(true);
-      if (tokens.includes('invoice-pdf')) expect(ctx.app.hasRoute({ method: 'GET', url: '/api/v2/invoices/:id/pdf' })).toBe(true);
-      if (tokens.includes('time-approvals-v1')) expect(ctx.app.hasRoute({ method: 'POST', url: '/api/v2/approvals/approve' })).toBe(true);
+      // Each token the spec names, with a route of the area it announces.
+      const areaRoute: Record<string, { method: 'GET' | 'PATCH' | 'POST'; url: string }> = {
+        'time-approvals-v1': { method: 'POST', url: '/api/v2/approvals/approve' },
+        'project-task-budgets': { method: 'PATCH', url: '/api/v2/projects/:project_id/task_assignments/:task_id' },
+        'timer-stop': { method: 'PATCH', url: '/api/v2/time_entries/:id/stop' },
+        'timer-restart': { method: 'PATCH', url: '/api/v2/time_entries/:id/restart' },
+        'invoice-line-item-edit': { method: 'PATCH', url: '/api/v2/invoices/:id' },
+        'invoice-pdf': { method: 'GET', url: '/api/v2/invoices/:id/pdf' },
+        'financial-reports-v1': { method: 'GET', url: '/api/v2/reports/uninvoiced' },
+      };
+      // This app registers every area, so it announces every token, and each only once.
+      expect([...tokens].sort()).toEqual(Object.keys(areaRoute).sort());
+      for (const token of tokens) expect(ctx.app.hasRoute(areaRoute[token]), token).toBe(true);
     });
   });
 

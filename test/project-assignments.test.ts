@@ -4,7 +4,7 @@ import { withTenant } from '../src/db/tenant.ts';
 import { rateHistory, rateOn } from '../src/modules/catalog/rates/service.ts';
 import { createMember, updateMember } from '../src/modules/people/users/service.ts';
 import { addMember, createTestContext, type Caller, type TestContext } from './helpers.ts';
-import { addDays, apiOf, assign, makeProjectWorkspace, uniqueName, workspaceTodayOf, type ProjectWorkspace } from './project-fixtures.ts';
+import { addDays, apiOf, assign, makeProjectWorkspace, uniqueName, workspaceTodayOf, type ProjectWorkspace } from './fixtures/projects.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 
 /**

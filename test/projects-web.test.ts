@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
 import { createTestContext, sessionFor, type Caller, type TestContext } from './helpers.ts';
-import { addDays, apiOf, assign, insertTask, makeProjectWorkspace, workspaceTodayOf, type ProjectWorkspace } from './project-fixtures.ts';
+import { addDays, apiOf, assign, insertTask, makeProjectWorkspace, workspaceTodayOf, type ProjectWorkspace } from './fixtures/projects.ts';
 
 /**
  * The web app's project screens (issue 16 item 4): /web/api/projects (the API's

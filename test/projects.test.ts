@@ -16,7 +16,7 @@ import {
   uniqueName,
   workspaceTodayOf,
   type ProjectWorkspace,
-} from './project-fixtures.ts';
+} from './fixtures/projects.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 
 /**

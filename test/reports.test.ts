@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import type { BudgetBy, DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
-import { assignTaskRow, assignUser, insertClient, insertTask } from './catalog-fixtures.ts';
+import { assignTaskRow, assignUser, insertClient, insertTask } from './fixtures/catalog-rows.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, request, type Caller, type TestContext } from './helpers.ts';
 
 /**

@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import { newId } from '../src/ids.ts';
 import { personalKeyAllows } from '../src/access/policy.ts';
+import { createSession } from '../src/auth/sessions.ts';
+import type { RouteEntry } from '../src/http/security.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
+import { assignTaskRow, assignUser } from './fixtures/catalog-rows.ts';
+import { insertCategory, insertEntry, insertExpense, insertFile } from './fixtures/invoices.ts';
 
 /**
  * The shared security test of DESIGN.md, run over every registered route so a
@@ -11,6 +15,9 @@ import { addMember, createTestContext, createWorkspaceWithOwner, request, sessio
  * unless the route is on its allowlist; a member → 403 on routes that declare a
  * stronger requirement; every API key → 403 on the web app's own routes; and the
  * ids of another workspace (or ids that exist nowhere) → 404, never 200 or 500.
+ * The other workspace holds a row of every table a route's parameter names, so
+ * each route meets a real foreign id; and the sweep fails when the router holds a
+ * route it did not walk (besides the public ones listed in NOT_SWEPT).
  */
 
 /** Which table holds the record a path parameter names, by the path segment before it. */
@@ -29,7 +36,54 @@ const TABLE_BY_SEGMENT: Record<string, string> = {
   keys: 'credentials',
   invitations: 'invitations',
   members: 'users',
+  invoice_expense_receipts: 'files',
+  sessions: 'sessions',
 };
+
+/** Path parameters that name no record: the foreign-id pick does not apply (an unknown value is still tried). */
+const NOT_RECORDS: Record<string, string> = {
+  ':resource': "a backup resource's name (clients, projects, ...), the same in every workspace",
+};
+
+/** Routes the sweep does not call, each with why: the public ones, which need no credential to refuse. */
+const PUBLIC = 'public: no credential is needed, so there is nothing to refuse';
+const NOT_SWEPT: Record<string, string> = {
+  'GET /livez': PUBLIC,
+  'GET /healthz': PUBLIC,
+  'GET /api/v2/openapi.json': PUBLIC,
+  'GET /web/api/openapi.json': PUBLIC,
+  'POST /web/api/session': `${PUBLIC} (signing in)`,
+  'POST /web/api/sign-in-links/redeem': `${PUBLIC} (a one-time link)`,
+  'POST /web/api/password-resets': `${PUBLIC} (a forgotten password)`,
+  'POST /web/api/password-resets/lookup': `${PUBLIC} (a one-time link)`,
+  'POST /web/api/password-resets/redeem': `${PUBLIC} (a one-time link)`,
+  'POST /web/api/profile/email/confirm': `${PUBLIC} (a one-time link)`,
+  'POST /web/api/invitations/lookup': `${PUBLIC} (a one-time link)`,
+  'POST /web/api/invitations/accept': `${PUBLIC} (a one-time link)`,
+};
+
+/** `METHOD /path` with every parameter written `:`, so two names of one parameter compare equal. */
+const routeKey = (method: string, url: string) => `${method} ${url.replace(/:[^/|]+(\|:[^/|]+)*/g, ':')}`;
+
+/**
+ * Every route the router holds, read from Fastify's own tree (printRoutes), not
+ * from the catalog the security hook builds, as routeKey (HEAD left out: Fastify
+ * adds it to every GET).
+ */
+function registeredRoutes(app: FastifyInstance): string[] {
+  const keys: string[] = [];
+  const path: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    if (!line.trim()) continue;
+    const m = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([^)]+)\))?$/.exec(line);
+    if (!m) throw new Error(`unexpected line in printRoutes: ${line}`);
+    const depth = m[1].length / 4;
+    path.length = depth;
+    path.push(m[2]);
+    for (const method of m[3]?.split(', ') ?? []) if (method !== 'HEAD') keys.push(routeKey(method, path.join('')));
+  }
+  return keys.sort();
+}
 
 describe('security sweep over every route', () => {
   let ctx: TestContext;
@@ -39,6 +93,8 @@ describe('security sweep over every route', () => {
   let foreignOwner: Caller;
   let ownerSession: Caller;
   const foreignIds: Record<string, string> = {};
+  /** The routes (routeKey) the sweep called. */
+  const swept = new Set<string>();
 
   beforeAll(async () => {
     ctx = await createTestContext();
@@ -60,13 +116,31 @@ describe('security sweep over every route', () => {
       .insertInto('invitations')
       .values({ company_id: company, id: invitationId, token_hash: randomBytes(32), email: 'foreign@example.com', role: 'member', expires_at: new Date(Date.now() + 86_400_000) })
       .execute();
-    Object.assign(foreignIds, { clients: clientId, projects: projectId, tasks: taskId, users: foreignOwner.userId, credentials: foreignOwner.keyId, invitations: invitationId });
-    for (const table of ['contacts', 'time_entries', 'expenses', 'expense_categories', 'invoices']) {
-      const row = await sql<{ id: string }>`select id from ${sql.table(table)} where company_id = ${company} limit 1`
-        .execute(ctx.db)
-        .catch(() => ({ rows: [] as { id: string }[] }));
-      if (row.rows[0]) foreignIds[table] = row.rows[0].id;
-    }
+    await assignTaskRow(ctx.db, company, projectId, taskId);
+    await assignUser(ctx.db, company, projectId, foreignOwner.userId);
+    const categoryId = await insertCategory(ctx.db, company);
+    const receipt = { filename: 'receipt.pdf', contentType: 'application/pdf', data: Buffer.from('%PDF-1.4 foreign') };
+    const created = async (url: string, payload: object) => {
+      const res = await request(ctx.app, foreignOwner, { method: 'POST', url, payload });
+      if (res.statusCode !== 201) throw new Error(`POST ${url} as the foreign owner: ${res.statusCode} ${res.body}`);
+      return (res.json() as { id: string }).id;
+    };
+    const work = { userId: foreignOwner.userId, projectId, date: '2026-01-05' };
+    Object.assign(foreignIds, {
+      clients: clientId,
+      projects: projectId,
+      tasks: taskId,
+      users: foreignOwner.userId,
+      credentials: foreignOwner.keyId,
+      invitations: invitationId,
+      contacts: await created('/api/v2/contacts', { client_id: clientId, first_name: 'Foreign' }),
+      expense_categories: categoryId,
+      time_entries: await insertEntry(ctx.db, company, { ...work, taskId, status: 'unsubmitted' }),
+      expenses: await insertExpense(ctx.db, company, { ...work, categoryId, cost: '12.50', status: 'unsubmitted' }),
+      invoices: await created('/api/v2/invoices', { client_id: clientId, line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }] }),
+      files: await insertFile(ctx.db, company, receipt),
+      sessions: (await createSession(ctx.db, { userId: foreignOwner.userId, companyId: company, now: new Date() })).session.id,
+    });
   });
   afterAll(() => ctx.close());
 
@@ -74,16 +148,30 @@ describe('security sweep over every route', () => {
   /** API routes: every credential kind; web routes refuse them all (403 session_required). */
   const apiRoutes = () => routes().filter((r) => !r.web);
 
-  /** The route's URL with each parameter replaced by an id from `pick`. */
+  /** The route's URL with each parameter replaced by an id from `pick` (an unknown value for NOT_RECORDS). */
   function fill(url: string, pick: (table: string) => string) {
     const segments = url.split('/');
     return segments
       .map((segment, i) => {
         if (!segment.startsWith(':')) return segment;
+        if (NOT_RECORDS[segment]) return newId();
         const table = TABLE_BY_SEGMENT[segments[i - 1]] ?? segments[i - 1];
         return pick(table);
       })
       .join('/');
+  }
+
+  /** The id of the other workspace's row of `table`; a table without one fails the sweep. */
+  const foreign = (table: string) => {
+    const id = foreignIds[table];
+    if (!id) throw new Error(`no row of '${table}' in the other workspace: seed one in beforeAll`);
+    return id;
+  };
+
+  /** Calls a route as the sweep, noting that it was swept. */
+  function call(route: RouteEntry, caller: Caller | null, url: string, headers?: Record<string, string>) {
+    swept.add(routeKey(route.method, route.url));
+    return request(ctx.app, caller, { method: route.method as 'GET', url, headers });
   }
 
   it('has routes to check', () => {
@@ -92,7 +180,7 @@ describe('security sweep over every route', () => {
 
   it('answers 401 in the error shape without credentials, with the standard headers', async () => {
     for (const route of routes()) {
-      const res = await request(ctx.app, null, { method: route.method as 'GET', url: fill(route.url, () => newId()) });
+      const res = await call(route, null, fill(route.url, () => newId()));
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
       expect(res.json()).toMatchObject({ error: 'unauthorized' });
       expect(res.headers['x-service-features']).toBeDefined();
@@ -106,7 +194,7 @@ describe('security sweep over every route', () => {
     expect(web.length).toBeGreaterThan(0);
     for (const caller of [owner, member, personal]) {
       for (const route of web) {
-        const res = await request(ctx.app, caller, { method: route.method as 'GET', url: fill(route.url, () => newId()) });
+        const res = await call(route, caller, fill(route.url, () => newId()));
         expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
         expect(res.json().error).toBe('session_required');
       }
@@ -115,7 +203,7 @@ describe('security sweep over every route', () => {
 
   it('refuses a personal sync key everywhere but its seven allowlisted requests', async () => {
     for (const route of apiRoutes()) {
-      const res = await request(ctx.app, personal, { method: route.method as 'GET', url: fill(route.url, () => newId()) });
+      const res = await call(route, personal, fill(route.url, () => newId()));
       if (personalKeyAllows(route.method, route.url)) {
         expect(res.statusCode, `${route.method} ${route.url}`).not.toBe(403);
       } else {
@@ -127,7 +215,7 @@ describe('security sweep over every route', () => {
 
   it('refuses a member on routes that declare a stronger requirement', async () => {
     for (const route of apiRoutes().filter((r) => r.access !== 'authenticated')) {
-      const res = await request(ctx.app, member, { method: route.method as 'GET', url: fill(route.url, () => newId()) });
+      const res = await call(route, member, fill(route.url, () => newId()));
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
     }
   });
@@ -137,7 +225,7 @@ describe('security sweep over every route', () => {
     const stronger = routes().filter((r) => r.web && r.access !== 'authenticated' && r.access !== 'signed-in');
     expect(stronger.length).toBeGreaterThan(3);
     for (const route of stronger) {
-      const res = await request(ctx.app, memberSession, { method: route.method as 'GET', url: fill(route.url, () => newId()) });
+      const res = await call(route, memberSession, fill(route.url, () => newId()));
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
       expect(res.json().error).toBe('forbidden');
     }
@@ -146,13 +234,23 @@ describe('security sweep over every route', () => {
   it('gives 404 for another workspace’s ids and for ids that exist nowhere, on every read and delete', async () => {
     const readOrDelete = routes().filter((r) => r.url.includes(':') && (r.method === 'GET' || r.method === 'DELETE'));
     for (const route of readOrDelete) {
-      for (const pick of [(table: string) => foreignIds[table] ?? newId(), () => newId(), () => 'not-an-id']) {
+      for (const pick of [foreign, () => newId(), () => 'not-an-id']) {
         const url = fill(route.url, pick);
         // Web routes are called by the owner's browser session, API routes with the owner's key.
-        const res = await request(ctx.app, route.web ? ownerSession : owner, { method: route.method as 'GET', url, headers: { 'if-match': '*' } });
+        const res = await call(route, route.web ? ownerSession : owner, url, { 'if-match': '*' });
         expect(res.statusCode, `${route.method} ${url}`).toBe(404);
         expect(res.json().error).toBe('not_found');
       }
     }
+  });
+
+  it('swept every route the router holds, but for the public ones NOT_SWEPT lists', () => {
+    const registered = registeredRoutes(ctx.app);
+    expect(registered.length).toBeGreaterThan(100);
+    for (const key of Object.keys(NOT_SWEPT)) expect(registered, `NOT_SWEPT names ${key}, which no route serves`).toContain(key);
+    const missed = registered.filter((key) => !swept.has(key) && !NOT_SWEPT[key]);
+    expect(missed, 'routes the sweep never called').toEqual([]);
+    expect([...swept].filter((key) => NOT_SWEPT[key]), 'NOT_SWEPT routes the sweep called after all').toEqual([]);
+    expect(swept.size + Object.keys(NOT_SWEPT).length).toBe(registered.length);
   });
 });

@@ -10,7 +10,7 @@ import {
   type Caller,
   type TestContext,
 } from './helpers.ts';
-import { assignTaskRow, assignUser, insertClient, insertProject, insertTask } from './catalog-fixtures.ts';
+import { assignTaskRow, assignUser, insertClient, insertProject, insertTask } from './fixtures/catalog-rows.ts';
 
 /**
  * /api/v2/projects/:project_id/task_assignments: reading needs the project

@@ -7,7 +7,7 @@ import {
   type Caller,
   type TestContext,
 } from './helpers.ts';
-import { assignTaskRow, assignUser, insertClient, insertProject, insertTask } from './catalog-fixtures.ts';
+import { assignTaskRow, assignUser, insertClient, insertProject, insertTask } from './fixtures/catalog-rows.ts';
 
 /**
  * GET/POST/PATCH /api/v2/tasks for every identity of the permissions table, and

@@ -111,8 +111,16 @@ describe('users/me and the users directory', () => {
   });
 
   it('members and contractors with a full-access key get the directory shape', async () => {
-    const res = await request(ctx.app, contractor, { method: 'GET', url: '/api/v2/users' });
-    for (const user of res.json().users) expect(keys(user)).toEqual(DIRECTORY_FIELDS);
+    // The personal key's member, here with a full-access (integration) key of their own.
+    const member = await issueKey(ctx.db, owner.companyId, personal.userId, personal.email, 'integration');
+    for (const caller of [member, contractor]) {
+      const res = await request(ctx.app, caller, { method: 'GET', url: '/api/v2/users?per_page=100' });
+      expect(res.statusCode).toBe(200);
+      const users = res.json().users as Array<Record<string, unknown>>;
+      // The directory lists the workspace's people (not only the caller), each in the directory shape.
+      expect(users.map((u) => u.id)).toEqual(expect.arrayContaining([owner.userId, manager.userId, contractor.userId, personal.userId]));
+      for (const user of users) expect(keys(user)).toEqual(DIRECTORY_FIELDS);
+    }
   });
 
   it('filters by updated_since for full-access callers', async () => {

@@ -1,6 +1,5 @@
-import { ApiError } from '../errors.ts';
 import { str, type Command } from './command.ts';
-import { UsageError } from './output.ts';
+import { ServerRefusal, UsageError } from './output.ts';
 import { BackupError, pullBackup, verifyBackup, type PullSummary } from './backup-client.ts';
 
 /**
@@ -25,7 +24,7 @@ const DEFAULT_URL = 'http://127.0.0.1:8080';
 function asCliError(err: unknown): unknown {
   if (err instanceof BackupError && err.status) {
     const code = typeof err.body?.error === 'string' ? err.body.error : 'http_error';
-    return new ApiError(code, err.message, {}, err.status >= 500 ? 500 : err.status);
+    return new ServerRefusal(code, err.message, err.status >= 500 ? 500 : err.status);
   }
   return err;
 }

@@ -101,7 +101,7 @@ function optionError<T>(options: Record<string, string>) {
       const field = err.extras.field;
       const option = options[field];
       const message = err.message.startsWith(`${field} `) ? `${option}${err.message.slice(field.length)}` : err.message;
-      throw new ApiError(err.code, message, { ...err.extras, field: option.replace(/^--/, '') }, err.statusCode);
+      throw new ApiError(err.code, message, { ...err.extras, field: option.replace(/^--/, '') });
     }
     throw err;
   };

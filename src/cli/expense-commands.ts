@@ -81,7 +81,7 @@ function optionError(err: unknown): never {
   if (err instanceof ApiError) {
     const field = typeof err.extras.field === 'string' ? err.extras.field : undefined;
     if (field && FIELD_OPTIONS[field]) {
-      throw new ApiError(err.code, inOptionTerms(err), { ...err.extras, field: FIELD_OPTIONS[field].replace(/^--/, '') }, err.statusCode);
+      throw new ApiError(err.code, inOptionTerms(err), { ...err.extras, field: FIELD_OPTIONS[field].replace(/^--/, '') });
     }
     if (err.code === 'not_found' && /expense category/.test(err.message)) {
       throw new ApiError('not_found', 'No such expense category in this workspace (see "sheaf admin expense-category list").', {

@@ -13,7 +13,7 @@ import { approvalCommands } from './approval-commands.ts';
 import { outboxCommands } from './outbox-commands.ts';
 import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
 import { str, type Command, type Options, type Values } from './command.ts';
-import { helpRows, UsageError, wrapText, type Output } from './output.ts';
+import { helpRows, ServerRefusal, UsageError, wrapText, type Output } from './output.ts';
 
 /**
  * The `sheaf` command line. Options are checked before anything heavy is loaded
@@ -262,7 +262,7 @@ function report(err: unknown, output: Output): number {
     code = EXIT.usage;
     body = { error: 'usage', message: err.message };
     hint = err.usage ? `Usage: ${err.usage}` : 'Run "sheaf help" for usage.';
-  } else if (err instanceof ApiError) {
+  } else if (err instanceof ApiError || err instanceof ServerRefusal) {
     code = err.statusCode === 404 ? EXIT.notFound : err.statusCode === 409 ? EXIT.conflict : err.statusCode < 500 ? EXIT.usage : EXIT.failure;
     const field = typeof err.extras.field === 'string' ? err.extras.field : undefined;
     let message = err.message;

@@ -87,3 +87,19 @@ export class UsageError extends Error {
     super(message);
   }
 }
+
+/**
+ * A refusal another Sheaf server answered (the backup commands are its HTTP
+ * clients): reported like the service's own ApiError, with the server's code
+ * (any string: that server may be another version) and status.
+ */
+export class ServerRefusal extends Error {
+  readonly extras: Record<string, unknown> = {};
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly statusCode: number,
+  ) {
+    super(message);
+  }
+}

@@ -13,7 +13,7 @@ import { ApiError } from '../errors.ts';
 export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-const csrfFailed = (why: string) => new ApiError('csrf_failed', `${why} Reload the page and try again.`, {}, 403);
+const csrfFailed = (why: string) => new ApiError('csrf_failed', `${why} Reload the page and try again.`);
 
 /** host[:port] as a URL writes it (a scheme's default port dropped); null when it is no URL. */
 function hostOf(url: string): string | null {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.ts';
+import { ApiError, FrameworkError } from '../errors.ts';
 import { unavailableError } from '../db/unavailable.ts';
 import { setResponseHeaders } from './response-headers.ts';
 
@@ -55,7 +55,7 @@ function fromFastifyError(err: FastifyError): ApiError | null {
   const status = err.statusCode ?? 500;
   if (status === 413) return new ApiError('payload_too_large', 'The request body is too large.');
   if (status === 415) return new ApiError('unsupported_media_type', 'Request bodies must be application/json.');
-  if (status >= 400 && status < 500) return new ApiError('invalid_request', err.message, {}, status);
+  if (status >= 400 && status < 500) return new FrameworkError(status, err.message);
   return null;
 }
 

@@ -1,9 +1,14 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorCode } from '../errors.ts';
 
 /** The error body every 4xx/5xx response has (see src/errors.ts). */
 export const ErrorBody = Type.Object(
   {
-    error: Type.String({ description: 'machine-readable code, snake_case' }),
+    error: Type.Unsafe<ErrorCode>({
+      type: 'string',
+      enum: [...ERROR_CODES],
+      description: 'machine-readable code, snake_case (src/errors.ts gives the status of each)',
+    }),
     error_description: Type.String(),
     message: Type.String(),
     field: Type.Optional(Type.String()),

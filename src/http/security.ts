@@ -18,7 +18,7 @@ import { assertSameOrigin, assertSessionCsrf } from './csrf.ts';
  */
 const sameOrigin: onRequestHookHandler = async (request) => assertSameOrigin(request);
 
-const sessionRequired = () => new ApiError('session_required', 'This operation is only available in the web app, signed in.', {}, 403);
+const sessionRequired = () => new ApiError('session_required', 'This operation is only available in the web app, signed in.');
 
 export function registerSecurity(app: FastifyInstance, deps: AuthDeps) {
   app.decorateRequest('principal', null);

@@ -1865,8 +1865,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -1882,8 +1885,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -1961,8 +1967,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -1978,8 +1987,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2083,8 +2095,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2100,8 +2115,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2241,8 +2259,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2258,8 +2279,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2339,8 +2363,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2356,8 +2383,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2393,8 +2423,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2410,8 +2443,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2542,8 +2578,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2559,8 +2598,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2603,8 +2645,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2620,8 +2665,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2685,8 +2733,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2702,8 +2753,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2763,8 +2817,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2780,8 +2837,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2831,8 +2891,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2848,8 +2911,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2910,8 +2976,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -2927,8 +2996,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3063,8 +3135,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3080,8 +3155,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3212,8 +3290,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3229,8 +3310,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3326,8 +3410,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3343,8 +3430,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3380,8 +3470,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3397,8 +3490,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3520,8 +3616,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3537,8 +3636,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3574,8 +3676,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3591,8 +3696,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3695,8 +3803,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3712,8 +3823,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3816,8 +3930,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3833,8 +3950,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3959,8 +4079,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -3976,8 +4099,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4179,8 +4305,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4196,8 +4325,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4301,8 +4433,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4318,8 +4453,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4355,8 +4493,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4372,8 +4513,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4516,8 +4660,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4533,8 +4680,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4572,8 +4722,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4589,8 +4742,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4678,8 +4834,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4695,8 +4854,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4795,8 +4957,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4812,8 +4977,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4879,8 +5047,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4896,8 +5067,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4966,8 +5140,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -4983,8 +5160,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5058,8 +5238,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5075,8 +5258,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5171,8 +5357,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5188,8 +5377,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5318,8 +5510,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5335,8 +5530,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5436,8 +5634,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5453,8 +5654,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5490,8 +5694,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5507,8 +5714,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5636,8 +5846,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5653,8 +5866,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5727,8 +5943,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5744,8 +5963,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5820,8 +6042,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5837,8 +6062,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5894,8 +6122,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5911,8 +6142,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5949,8 +6183,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -5966,8 +6203,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6040,8 +6280,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6057,8 +6300,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6128,8 +6374,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6145,8 +6394,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6211,8 +6463,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6228,8 +6483,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6284,8 +6542,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6301,8 +6562,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6368,8 +6632,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6385,8 +6652,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6458,8 +6728,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6475,8 +6748,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6547,8 +6823,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6564,8 +6843,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6620,8 +6902,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6637,8 +6922,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6707,8 +6995,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6724,8 +7015,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6799,8 +7093,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6816,8 +7113,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6892,8 +7192,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6909,8 +7212,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6968,8 +7274,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -6985,8 +7294,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7022,8 +7334,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7039,8 +7354,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7116,8 +7434,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7133,8 +7454,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7212,8 +7536,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7229,8 +7556,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7301,8 +7631,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7318,8 +7651,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7373,8 +7709,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7390,8 +7729,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7454,8 +7796,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7471,8 +7816,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7510,8 +7858,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7527,8 +7878,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7627,8 +7981,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7644,8 +8001,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7751,8 +8111,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7768,8 +8131,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7870,8 +8236,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7887,8 +8256,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7966,8 +8338,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -7983,8 +8358,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8069,8 +8447,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8086,8 +8467,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8121,8 +8505,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8138,8 +8525,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8173,8 +8563,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8190,8 +8583,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8275,8 +8671,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8292,8 +8691,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8377,8 +8779,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8394,8 +8799,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8436,8 +8844,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8453,8 +8864,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8494,8 +8908,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8511,8 +8928,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8557,8 +8977,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8574,8 +8997,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8660,8 +9086,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8677,8 +9106,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8731,8 +9163,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8748,8 +9183,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8813,8 +9251,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8830,8 +9271,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8891,8 +9335,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8908,8 +9355,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8953,8 +9403,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -8970,8 +9423,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9057,8 +9513,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9074,8 +9533,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9126,8 +9588,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9143,8 +9608,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9178,8 +9646,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9195,8 +9666,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9232,8 +9706,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9249,8 +9726,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9308,8 +9788,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9325,8 +9808,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9396,8 +9882,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9413,8 +9902,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9472,8 +9964,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9489,8 +9984,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9526,8 +10024,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9543,8 +10044,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9600,8 +10104,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9617,8 +10124,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9705,8 +10215,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9722,8 +10235,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9781,8 +10297,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9798,8 +10317,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9874,8 +10396,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9891,8 +10416,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9960,8 +10488,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -9977,8 +10508,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10036,8 +10570,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10053,8 +10590,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10132,8 +10672,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10149,8 +10692,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10283,8 +10829,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10300,8 +10849,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10415,8 +10967,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10432,8 +10987,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10489,8 +11047,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10506,8 +11067,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10548,8 +11112,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10565,8 +11132,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10614,8 +11184,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10631,8 +11204,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10772,8 +11348,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10789,8 +11368,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10857,8 +11439,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10874,8 +11459,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10947,8 +11535,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -10964,8 +11555,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11023,8 +11617,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11040,8 +11637,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11098,8 +11698,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11115,8 +11718,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11224,8 +11830,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11241,8 +11850,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11343,8 +11955,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11360,8 +11975,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11476,8 +12094,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11493,8 +12114,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11693,8 +12317,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11710,8 +12337,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11813,8 +12443,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11830,8 +12463,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11933,8 +12569,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -11950,8 +12589,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12045,8 +12687,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12062,8 +12707,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12145,8 +12793,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12162,8 +12813,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12238,8 +12892,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12255,8 +12912,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12325,8 +12985,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12342,8 +13005,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12384,8 +13050,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12401,8 +13070,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12447,8 +13119,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12464,8 +13139,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12509,8 +13187,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12526,8 +13207,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12578,8 +13262,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12595,8 +13282,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12719,8 +13409,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12736,8 +13429,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12805,8 +13501,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12822,8 +13521,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12905,8 +13607,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12922,8 +13627,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -12994,8 +13702,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -13011,8 +13722,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -13048,8 +13762,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;
@@ -13065,8 +13782,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description machine-readable code, snake_case */
-                        error: string;
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
                         error_description: string;
                         message: string;
                         field?: string;

@@ -241,7 +241,7 @@ export async function createWebKey(db: Kysely<DB>, p: Principal, input: Static<t
   const userId = input.user_id ?? p.userId;
   const key = await createKey(db, p, { userId, kind: input.kind, name: input.name }).catch((err: unknown) => {
     // The key rules name the holder 'user' (the CLI's --user); the web form's field is user_id.
-    if (err instanceof ApiError && err.extras.field === 'user') throw new ApiError(err.code, err.message, { ...err.extras, field: 'user_id' }, err.statusCode);
+    if (err instanceof ApiError && err.extras.field === 'user') throw new ApiError(err.code, err.message, { ...err.extras, field: 'user_id' });
     throw err;
   });
   return issuedTo(db, p, key);

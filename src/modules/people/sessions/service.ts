@@ -146,7 +146,7 @@ export async function passwordSignIn(
   const wait = await beginSignInAttempt(db, attempt);
   if (wait > 0) throw throttled(wait);
   const userId = await checkPassword(db, attempt.email, input.password);
-  if (!userId) throw new ApiError('invalid_credentials', 'The e-mail address or the password is not right.', {}, 401);
+  if (!userId) throw new ApiError('invalid_credentials', 'The e-mail address or the password is not right.',);
   await signInSucceeded(db, attempt);
   return userId;
 }

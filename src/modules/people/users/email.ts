@@ -30,7 +30,7 @@ export function assertValidEmail(email: string, field = 'email') {
  * the caller cannot see.
  */
 export const emailTaken = () =>
-  new ApiError('email_taken', 'This e-mail address is already used by another Sheaf account.', { field: 'email' }, 409);
+  new ApiError('email_taken', 'This e-mail address is already used by another Sheaf account.', { field: 'email' });
 
 /** Refuses (409) an address someone other than `userId` has. Reads as the service: every workspace's people count. */
 export async function assertEmailFree(db: Kysely<DB>, email: string, userId: string) {

@@ -4,7 +4,7 @@ import { actingUserId } from '../../../access/operator.ts';
 import { approvalReach, assertMayReviewTime, maySubmitTime, type ApprovalReach } from '../../../access/approvals.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
-import { ApiError, forbidden, notFound } from '../../../errors.ts';
+import { ApiError, forbidden, notFound, type ErrorCode } from '../../../errors.ts';
 import { isId } from '../../../ids.ts';
 import { Decimal } from 'decimal.js';
 import { maySeeRates } from '../../../access/catalog.ts';
@@ -120,7 +120,6 @@ export async function submit(db: Kysely<DB>, p: Principal, input: SubmitInput, n
         'running_timer',
         'A timer is running in the period; stop it before submitting.',
         { running_entry: { id: running[0].id }, running_entry_count: running.length },
-        409,
       );
     }
     const current = fingerprintOf(items);
@@ -129,7 +128,6 @@ export async function submit(db: Kysely<DB>, p: Principal, input: SubmitInput, n
         'submission_stale',
         'The period changed since that fingerprint was issued; review it and submit again (without a fingerprint, or with this one).',
         { fingerprint: current },
-        409,
       );
     }
     const chosen = items.filter(isSubmittable);
@@ -227,7 +225,7 @@ export const scopeOf =
   (i: PeriodItem) =>
     (projectId === undefined || i.project_id === projectId) && (reach.all || reach.projectIds.includes(i.project_id));
 
-const preflightError = (code: string, message: string, preflight: Preflight) => new ApiError(code, message, { preflight }, 409);
+const preflightError = (code: ErrorCode, message: string, preflight: Preflight) => new ApiError(code, message, { preflight });
 
 /**
  * The preflight of a review, read without acting (the web app shows it before
@@ -444,7 +442,6 @@ export async function withdrawApproval(db: Kysely<DB>, companyId: string, input:
         'approval_withdrawal_billed',
         `Billed work depends on this approval, so nothing was withdrawn. ${billed.map((w) => `Week of ${w.week_start}: ${w.held_by[0].message}`).join(' ')}`,
         { still_locked_weeks: billed },
-        409,
       );
     }
     if (chosen.length > 0) {

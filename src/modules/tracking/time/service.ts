@@ -93,7 +93,6 @@ export function runningTimerConflict(running: readonly { id: string }[]): ApiErr
     'running_timer_conflict',
     'Another timer is already running for this person. Stop it first, or send replace_running: true to stop it and start this one.',
     { running_entry: { id: running[0].id }, running_entry_count: running.length },
-    409,
   );
 }
 
@@ -509,7 +508,7 @@ export async function stopEntry(db: Kysely<DB>, p: Principal, id: string, input:
     const entry = await visibleEntryOrThrow(trx, p, id);
     const settings = await loadTimeSettings(trx, p.companyId);
     await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
-    if (!entry.is_running) throw new ApiError('timer_not_running', 'This time entry is not running.', {}, 409);
+    if (!entry.is_running) throw new ApiError('timer_not_running', 'This time entry is not running.');
     await stopTimer(trx, p.companyId, entry, settings, now, common.notes !== undefined ? { notes: common.notes } : {});
     return { row: await reload(trx, p.companyId, entry.id), present: presentOf(p, settings, now) };
   });
@@ -536,7 +535,7 @@ export async function restartEntry(
       personId = entry.user_id;
       const settings = await loadTimeSettings(trx, p.companyId);
       await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
-      if (entry.is_running) throw new ApiError('timer_already_running', 'This time entry is already running.', {}, 409);
+      if (entry.is_running) throw new ApiError('timer_already_running', 'This time entry is already running.');
       assertNotLocked(entry, 'time_entry', settings.week_start, 'restarted');
       const today = todayIn(settings.timezone, now);
       if (entry.spent_date > today) throw badRequest('A timer cannot run on a future date.', { field: 'spent_date' });

@@ -36,7 +36,7 @@ export function assertNotLocked(
 ) {
   const noun = kind === 'time_entry' ? 'time entry' : 'expense';
   if (record.is_billed) {
-    throw new ApiError(`${kind}_locked`, `This ${noun} is billed on an invoice and cannot be ${action}.`, { reason: 'billed' }, 409);
+    throw new ApiError(`${kind}_locked`, `This ${noun} is billed on an invoice and cannot be ${action}.`, { reason: 'billed' });
   }
   if (record.approval_status === 'approved') throw weekLockedError(weekStartOf(record.spent_date, weekStart));
 }
@@ -84,7 +84,6 @@ export function weekLockedError(week: string): ApiError {
     WEEK_LOCKED,
     `The week of ${week} holds approved time, so its time and expenses cannot change until an approver withdraws the approval.`,
     { week_start: week, week_end: weekEndOf(week) },
-    409,
   );
 }
 

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import type { Rounding, WeekStart } from '../../../db/types.ts';
-import { badRequest } from '../../../errors.ts';
+import { badRequest, type ErrorCode } from '../../../errors.ts';
 import { WORK_DATE_MAX, WORK_DATE_MIN, isWorkDate } from '../../../time/workspace-time.ts';
 
 /**
@@ -162,7 +162,7 @@ export function expectedHoursIn(expectedWeeklyHours: Decimal.Value, from: string
 // ---- values of a time entry or an expense ----
 
 /** A rule's refusal of a value, naming the field (the service turns it into a 400). */
-export type RuleError = { field: string; message: string; code?: string };
+export type RuleError = { field: string; message: string; code?: ErrorCode };
 
 export const isRuleError = (value: unknown): value is RuleError =>
   typeof value === 'object' && value !== null && 'field' in value && 'message' in value && !(value instanceof Decimal);
