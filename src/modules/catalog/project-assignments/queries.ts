@@ -1,6 +1,5 @@
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
-import type { UserAssignmentRow } from './presenter.ts';
 import type { UserAssignmentColumns } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
@@ -55,16 +54,11 @@ export function listUserAssignments(
 ) {
   let query = assignmentSelect(trx, companyId, projectId, day);
   if (filter.isActive !== undefined) query = query.where('a.is_active', '=', filter.isActive);
-  return fetchPage(query.orderBy('u.last_name').orderBy('u.first_name').orderBy('a.user_id'), page) as Promise<{
-    rows: UserAssignmentRow[];
-    total: number;
-  }>;
+  return fetchPage(query.orderBy('u.last_name').orderBy('u.first_name').orderBy('a.user_id'), page);
 }
 
 export async function findUserAssignment(trx: Tx, companyId: string, projectId: string, userId: string, day: string) {
-  return (await assignmentSelect(trx, companyId, projectId, day).where('a.user_id', '=', userId).executeTakeFirst()) as
-    | UserAssignmentRow
-    | undefined;
+  return assignmentSelect(trx, companyId, projectId, day).where('a.user_id', '=', userId).executeTakeFirst();
 }
 
 /** Locks an assignment for a change, with the member's role; undefined when there is none. */

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
-import type { AssignmentRow } from './presenter.ts';
 import type { AssignmentColumns } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
@@ -51,17 +50,12 @@ export interface AssignmentFilter {
 export function listAssignments(trx: Tx, companyId: string, projectId: string, filter: AssignmentFilter, day: string, page: PageParams) {
   let query = assignmentSelect(trx, companyId, projectId, day);
   if (filter.isActive !== undefined) query = query.where('pta.is_active', '=', filter.isActive);
-  return fetchPage(query.orderBy(sql`lower(t.name)`).orderBy('pta.task_id'), page) as Promise<{
-    rows: AssignmentRow[];
-    total: number;
-  }>;
+  return fetchPage(query.orderBy(sql`lower(t.name)`).orderBy('pta.task_id'), page);
 }
 
 /** One assignment with the rate in force on `day`, or undefined. */
 export async function findAssignment(trx: Tx, companyId: string, projectId: string, taskId: string, day: string) {
-  return (await assignmentSelect(trx, companyId, projectId, day).where('pta.task_id', '=', taskId).executeTakeFirst()) as
-    | AssignmentRow
-    | undefined;
+  return assignmentSelect(trx, companyId, projectId, day).where('pta.task_id', '=', taskId).executeTakeFirst();
 }
 
 /** Locks an assignment row for a change; undefined when there is none. */
