@@ -2,6 +2,7 @@ import type { BillBy, BudgetBy } from '../../../db/types.ts';
 import { shownEffectiveFrom } from '../rates/rules.ts';
 import { decimalNumber } from '../../../money.ts';
 import { personName } from './rules.ts';
+import type { projectRateRows } from './web-queries.ts';
 
 /** A project as the queries load it, with its client, owner, the caller's own assignment and today's rate. */
 export interface ProjectRow {
@@ -102,7 +103,14 @@ export function presentProjectTask(row: ProjectTaskRow, view: ProjectView) {
  * exact bytes sent.
  */
 export function presentProject(row: ProjectRow, view: ProjectView, tasks?: ProjectTaskRow[]) {
-  if (view.directory) return presentDirectoryProject(row);
+  return view.directory ? presentDirectoryProject(row) : presentFullProject(row, view, tasks);
+}
+
+/**
+ * The full project, whatever `view.directory` says: what a write (create, update) returns, as a
+ * personal sync key, the only caller that gets the directory item, never writes.
+ */
+export function presentFullProject(row: ProjectRow, view: ProjectView, tasks?: ProjectTaskRow[]) {
   return {
     id: row.id,
     name: row.name,
@@ -134,3 +142,29 @@ export function presentProject(row: ProjectRow, view: ProjectView, tasks?: Proje
 }
 
 export type PresentedProject = ReturnType<typeof presentProject>;
+
+type RateHistoryRow = Awaited<ReturnType<typeof projectRateRows>>[number];
+
+/**
+ * A project's rate history: its own rates, then its task assignments' and its people's, each
+ * group by name, each list of rates as loaded (oldest first).
+ */
+export function presentRateHistory(currency: string, rows: RateHistoryRow[]) {
+  const rate = (r: RateHistoryRow) => ({ effective_from: shownEffectiveFrom(r.effective_from), hourly_rate: decimalNumber(r.hourly_rate)! });
+  const tasks = new Map<string, { task_id: string; name: string; rates: ReturnType<typeof rate>[] }>();
+  const people = new Map<string, { user_id: string; name: string; rates: ReturnType<typeof rate>[] }>();
+  const own: ReturnType<typeof rate>[] = [];
+  for (const r of rows) {
+    if (r.task_id !== null) {
+      const t = tasks.get(r.task_id) ?? { task_id: r.task_id, name: r.task_name ?? '', rates: [] };
+      t.rates.push(rate(r));
+      tasks.set(r.task_id, t);
+    } else if (r.user_id !== null) {
+      const u = people.get(r.user_id) ?? { user_id: r.user_id, name: personName(r.first_name ?? '', r.last_name ?? ''), rates: [] };
+      u.rates.push(rate(r));
+      people.set(r.user_id, u);
+    } else own.push(rate(r));
+  }
+  const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
+  return { currency, project: own, tasks: [...tasks.values()].sort(byName), people: [...people.values()].sort(byName) };
+}

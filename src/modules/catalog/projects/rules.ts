@@ -3,6 +3,7 @@ import type { BillBy, BudgetBy } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
 import { isIsoDate } from '../../../time/workspace-time.ts';
 import { budgetAmount, effectiveDate, hourlyRate } from '../rates/rules.ts';
+import type { ProjectInput } from './schemas.ts';
 
 /**
  * Pure rules for projects: which properties may be written, which of them are
@@ -68,30 +69,6 @@ export const COMMERCIAL_FIELDS = [
 export const NAME_MAX = 255;
 export const CODE_MAX = 64;
 export const NOTES_MAX = 10_000;
-
-export interface ProjectInput {
-  client_id?: string;
-  name?: string;
-  code?: string | null;
-  notes?: string | null;
-  owner_id?: string | null;
-  starts_on?: string | null;
-  ends_on?: string | null;
-  is_active?: boolean;
-  is_billable?: boolean;
-  bill_by?: BillBy;
-  /** The project's billable hourly rate (scope: project), from hourly_rate_effective_from on. */
-  hourly_rate?: number;
-  hourly_rate_effective_from?: string;
-  is_fixed_fee?: boolean;
-  fee?: number | null;
-  cost_budget?: number | null;
-  budget_by?: BudgetBy;
-  budget?: number | null;
-  budget_is_monthly?: boolean;
-  show_budget_to_all?: boolean;
-  task_ids?: string[];
-}
 
 /** The stored form of a project's writable state (amounts as exact decimal strings). */
 export interface ProjectState {
