@@ -23,6 +23,7 @@ import {
   type ExpenseSummaryType,
   type TimeSummaryType,
 } from './rules.ts';
+import type { ImportRequest } from './schemas.ts';
 
 /**
  * Creating an invoice from tracked work (`line_items_import`).
@@ -53,12 +54,6 @@ import {
  * the same transaction as the invoice, so two imports racing for the same work
  * bill each record exactly once, and any failure leaves nothing behind.
  */
-
-export interface ImportRequest {
-  project_ids?: string[];
-  time?: { summary_type: TimeSummaryType; from?: string; to?: string };
-  expenses?: { summary_type: ExpenseSummaryType; from?: string; to?: string };
-}
 
 /** Checks what can be checked without the database (400 naming the field). */
 export function validateImportRequest(req: ImportRequest) {

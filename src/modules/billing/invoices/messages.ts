@@ -15,6 +15,7 @@ import { findClient, loadWorkspace, receiptsOf, touchInvoice } from './queries.t
 import { translator } from '../../../i18n/index.ts';
 import { assertNoNul, isEmail, type MessageEvent } from './rules.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
+import type { MessageInput, Recipient } from './schemas.ts';
 
 /**
  * Invoice messages (sends, reminders, thank-yous). A message is recorded in
@@ -33,22 +34,6 @@ export const SUBJECT_MAX = 998;
 export const BODY_MAX = 20_000;
 export const RECIPIENTS_MAX = 50;
 export const NAME_MAX = 255;
-
-export interface Recipient {
-  email: string;
-  name?: string | null;
-}
-
-export interface MessageInput {
-  event_type?: MessageEvent;
-  recipients: Recipient[];
-  cc_recipients?: Recipient[];
-  subject?: string | null;
-  body?: string | null;
-  attach_pdf?: boolean;
-  attach_expense_receipts?: boolean;
-  send_me_a_copy?: boolean;
-}
 
 function recipientList(field: string, list: Recipient[] | undefined, required: boolean): MailAddress[] {
   if (list === undefined || list.length === 0) {

@@ -10,7 +10,8 @@ import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { pauseAt } from '../../../test-pause.ts';
 import { audit } from '../../workspace/audit/service.ts';
-import { prepareImport, validateImportRequest, type ImportRequest } from './import.ts';
+import { prepareImport, validateImportRequest } from './import.ts';
+import type { CreateInput, LineEdit, LineInput, UpdateInput } from './schemas.ts';
 import { assignNumber, duplicateNumber, pendingNumber } from './numbering.ts';
 import { invoiceProjects, type InvoiceProjects } from './projects.ts';
 import { invoiceTotals, presentInvoice, type PresentedInvoice } from './presenter.ts';
@@ -50,7 +51,6 @@ import {
   quantityValue,
   resolveDue,
   unitPriceValue,
-  type LineEffect,
 } from './rules.ts';
 
 /**
@@ -62,79 +62,6 @@ import {
 /** Called with the locked current invoice (as presented) before a change: If-Match checks. */
 export type Precondition = (current: PresentedInvoice) => void;
 
-export interface LineInput {
-  kind?: string;
-  description?: string | null;
-  quantity?: number;
-  unit_price?: number;
-  effect?: LineEffect;
-  taxed?: boolean;
-  taxed2?: boolean;
-  project_id?: string | null;
-  sort_order?: number;
-}
-
-export interface CreateInput {
-  client_id: string;
-  line_items_import?: ImportRequest;
-  line_items?: LineInput[];
-  number?: string;
-  subject?: string | null;
-  issue_date?: string;
-  due_date?: string;
-  payment_term?: PaymentTerms;
-  currency?: string;
-  purchase_order?: string | null;
-  tax?: number;
-  tax2?: number;
-  discount?: number;
-  notes?: string | null;
-  period_start?: string | null;
-  period_end?: string | null;
-  service_period_start?: string | null;
-  service_period_end?: string | null;
-}
-
-export interface LineEdit {
-  id: string;
-  description?: string | null;
-  unit_price?: number;
-  kind?: string;
-}
-
-export interface UpdateInput {
-  number?: string;
-  subject?: string | null;
-  issue_date?: string;
-  due_date?: string;
-  purchase_order?: string | null;
-  tax?: number;
-  tax2?: number;
-  discount?: number;
-  notes?: string | null;
-  period_start?: string | null;
-  period_end?: string | null;
-  service_period_start?: string | null;
-  service_period_end?: string | null;
-  line_items?: LineEdit[];
-}
-
-export const UPDATABLE_FIELDS = [
-  'number',
-  'subject',
-  'issue_date',
-  'due_date',
-  'purchase_order',
-  'tax',
-  'tax2',
-  'discount',
-  'notes',
-  'period_start',
-  'period_end',
-  'service_period_start',
-  'service_period_end',
-  'line_items',
-] as const;
 
 const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
 
