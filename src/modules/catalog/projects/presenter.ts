@@ -1,54 +1,23 @@
-import type { BillBy, BudgetBy } from '../../../db/types.ts';
 import { shownEffectiveFrom } from '../rates/rules.ts';
 import { decimalNumber } from '../../../money.ts';
 import { personName } from './rules.ts';
 import type { projectRateRows } from './web-queries.ts';
+import type { findProject, listProjectTasks } from './queries.ts';
 
-/** A project as the queries load it, with its client, owner, the caller's own assignment and today's rate. */
-export interface ProjectRow {
-  id: string;
-  name: string;
-  code: string | null;
-  notes: string | null;
-  is_active: boolean;
-  client_id: string;
-  client_name: string;
-  /** The client's currency, else the workspace's. */
-  client_currency: string;
-  owner_id: string | null;
-  owner_first_name: string | null;
-  owner_last_name: string | null;
-  owner_email: string | null;
-  is_billable: boolean;
-  bill_by: BillBy;
-  is_fixed_fee: boolean;
-  fee: string | null;
-  cost_budget: string | null;
-  budget_by: BudgetBy;
-  budget: string | null;
-  budget_is_monthly: boolean;
-  show_budget_to_all: boolean;
-  starts_on: string | null;
-  ends_on: string | null;
-  created_at: Date;
-  /** The latest of the project's, its client's and its owner's change (all three are in the body). */
-  updated_at: Date;
-  /** The caller's own project assignment (null: none). */
-  own_is_active: boolean | null;
-  own_is_project_manager: boolean | null;
-  /** The project's billable rate in force today (workspace zone), when loaded for a caller who may see rates. */
+/**
+ * A project as the queries load it, with its client (`client_currency`: the client's, else the
+ * workspace's), owner, the caller's own assignment (`own_*`, null: none), `updated_at` the latest
+ * of the project's, its client's and its owner's change (all three are in the body), and, when
+ * loaded for a caller who may see rates, the project's billable rate in force today.
+ */
+type LoadedProject = NonNullable<Awaited<ReturnType<typeof findProject>>>;
+export type ProjectRow = Omit<LoadedProject, 'hourly_rate' | 'hourly_rate_effective_from'> & {
   hourly_rate?: string | null;
   hourly_rate_effective_from?: string | null;
-}
+};
 
 /** A task assignment of the project, nested in item reads. */
-export interface ProjectTaskRow {
-  task_id: string;
-  name: string;
-  is_active: boolean;
-  billable: boolean;
-  budget: string | null;
-}
+export type ProjectTaskRow = Awaited<ReturnType<typeof listProjectTasks>>[number];
 
 /**
  * What the caller may see of one project (see projectView in the service):

@@ -3,7 +3,6 @@ import type { Principal } from '../../../auth/principal.ts';
 import { clientVisible, projectVisible } from '../../../access/catalog.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
-import type { ProjectRow, ProjectTaskRow } from './presenter.ts';
 import type { ProjectState } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
@@ -109,7 +108,7 @@ export function listProjects(trx: Tx, companyId: string, options: LoadOptions, f
       eb.or([eb(sql`lower(p.name)`, 'like', pattern), eb(sql`lower(coalesce(p.code, ''))`, 'like', pattern)]),
     );
   }
-  return fetchPage(query.orderBy(sql`lower(p.name)`).orderBy('p.id'), page) as Promise<{ rows: ProjectRow[]; total: number }>;
+  return fetchPage(query.orderBy(sql`lower(p.name)`).orderBy('p.id'), page);
 }
 
 /** A project the caller sees, or undefined. `lock` takes a row lock on the project alone. */
@@ -119,14 +118,14 @@ export async function findProject(
   options: LoadOptions,
   id: string,
   { lock = false }: { lock?: boolean } = {},
-): Promise<ProjectRow | undefined> {
+) {
   let query = projectSelect(trx, companyId, options).where('p.id', '=', id);
   if (lock) query = query.forUpdate('p');
-  return (await query.executeTakeFirst()) as ProjectRow | undefined;
+  return query.executeTakeFirst();
 }
 
 /** The project's task assignments (active and inactive), by task name then task id. */
-export function listProjectTasks(trx: Tx, companyId: string, projectId: string): Promise<ProjectTaskRow[]> {
+export function listProjectTasks(trx: Tx, companyId: string, projectId: string) {
   return trx
     .selectFrom('project_task_assignments as pta')
     .innerJoin('tasks as t', (j) => j.onRef('t.company_id', '=', 'pta.company_id').onRef('t.id', '=', 'pta.task_id'))
