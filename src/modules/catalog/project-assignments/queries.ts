@@ -1,4 +1,5 @@
 import type { Tx } from '../../../db/tenant.ts';
+import { billableRateOn } from '../rates/queries.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import type { UserAssignmentColumns } from './rules.ts';
 
@@ -9,22 +10,7 @@ function assignmentSelect(trx: Tx, companyId: string, projectId: string, day: st
     .selectFrom('project_user_assignments as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     // The person's billable rate on the project (scope project + user) in force on `day`.
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('rates as r')
-          .select(['r.hourly_rate', 'r.effective_from'])
-          .whereRef('r.company_id', '=', 'a.company_id')
-          .where('r.kind', '=', 'billable')
-          .whereRef('r.project_id', '=', 'a.project_id')
-          .whereRef('r.user_id', '=', 'a.user_id')
-          .where('r.task_id', 'is', null)
-          .where('r.effective_from', '<=', day)
-          .orderBy('r.effective_from', 'desc')
-          .limit(1)
-          .as('rate'),
-      (j) => j.onTrue(),
-    )
+    .leftJoinLateral(billableRateOn(trx, 'a', 'user', day), (j) => j.onTrue())
     .select([
       'a.project_id',
       'a.user_id',

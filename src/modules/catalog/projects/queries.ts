@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { clientVisible, projectVisible } from '../../../access/catalog.ts';
 import type { Tx } from '../../../db/tenant.ts';
+import { billableRateOn } from '../rates/queries.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import type { ProjectState } from './rules.ts';
 
@@ -64,22 +65,7 @@ function projectSelect(trx: Tx, companyId: string, { principal, rateOn }: LoadOp
   if (rateOn === undefined) return query;
   // The project's billable rate in force on `rateOn`: the latest row from on or before it.
   return query
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('rates as r')
-          .select(['r.hourly_rate', 'r.effective_from'])
-          .whereRef('r.company_id', '=', 'p.company_id')
-          .where('r.kind', '=', 'billable')
-          .whereRef('r.project_id', '=', 'p.id')
-          .where('r.task_id', 'is', null)
-          .where('r.user_id', 'is', null)
-          .where('r.effective_from', '<=', rateOn)
-          .orderBy('r.effective_from', 'desc')
-          .limit(1)
-          .as('rate'),
-      (j) => j.onTrue(),
-    )
+    .leftJoinLateral(billableRateOn(trx, 'p', 'project', rateOn), (j) => j.onTrue())
     .select(['rate.hourly_rate', 'rate.effective_from as hourly_rate_effective_from']);
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
+import { billableRateOn } from '../rates/queries.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import type { AssignmentColumns } from './rules.ts';
 
@@ -10,22 +11,7 @@ function assignmentSelect(trx: Tx, companyId: string, projectId: string, day: st
     .selectFrom('project_task_assignments as pta')
     .innerJoin('tasks as t', (j) => j.onRef('t.company_id', '=', 'pta.company_id').onRef('t.id', '=', 'pta.task_id'))
     // The billable rate of scope project + task in force on `day`: the latest row from on or before it.
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('rates as r')
-          .select(['r.hourly_rate', 'r.effective_from'])
-          .whereRef('r.company_id', '=', 'pta.company_id')
-          .where('r.kind', '=', 'billable')
-          .whereRef('r.project_id', '=', 'pta.project_id')
-          .whereRef('r.task_id', '=', 'pta.task_id')
-          .where('r.user_id', 'is', null)
-          .where('r.effective_from', '<=', day)
-          .orderBy('r.effective_from', 'desc')
-          .limit(1)
-          .as('rate'),
-      (j) => j.onTrue(),
-    )
+    .leftJoinLateral(billableRateOn(trx, 'pta', 'task', day), (j) => j.onTrue())
     .select([
       'pta.project_id',
       'pta.task_id',
