@@ -22,6 +22,11 @@ export interface AssignmentRateInput {
   hourly_rate_effective_from?: string;
 }
 
+/** The list's `is_active` query parameter as a filter (absent: active and inactive alike). */
+export const activeFilter = (query: { is_active?: 'true' | 'false' }) => ({
+  isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
+});
+
 /** The stored columns a change writes: the assignment's flags and its budget. */
 export type AssignmentColumns<F extends string> = Partial<Record<F, boolean>> & { budget?: string | null };
 

@@ -5,6 +5,7 @@ import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { activeFilter } from '../assignments/rules.ts';
 import { AssignmentsQuery, BudgetProperty, ProjectParams, RateProperties } from '../assignments/schemas.ts';
 import { presentUserAssignment } from './presenter.ts';
 import { USER_ASSIGNMENT_READ_ONLY, USER_ASSIGNMENT_WRITABLE } from './rules.ts';
@@ -71,7 +72,7 @@ export async function projectAssignmentsRoutes(fastify: FastifyInstance) {
         app.db,
         p,
         project_id,
-        { isActive: query.is_active === undefined ? undefined : query.is_active === 'true' },
+        activeFilter(query),
         page,
         app.config.clock(),
       );

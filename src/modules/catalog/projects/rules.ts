@@ -18,27 +18,6 @@ export const BUDGET_BY = ['project', 'project_cost', 'task', 'task_fees', 'perso
 /** budget_by modes whose budget is the project's own `budget` (hours, or money for project_cost). */
 export const PROJECT_LEVEL_BUDGETS: readonly BudgetBy[] = ['project', 'project_cost'];
 
-export const PROJECT_WRITABLE = [
-  'client_id',
-  'name',
-  'code',
-  'notes',
-  'owner_id',
-  'starts_on',
-  'ends_on',
-  'is_active',
-  'is_billable',
-  'bill_by',
-  'hourly_rate',
-  'hourly_rate_effective_from',
-  'is_fixed_fee',
-  'fee',
-  'cost_budget',
-  'budget_by',
-  'budget',
-  'budget_is_monthly',
-  'show_budget_to_all',
-] as const;
 
 /** Response properties a request body may not set (a 400 naming the property). */
 export const PROJECT_READ_ONLY = ['id', 'client', 'owner', 'tasks', 'created_at', 'updated_at'] as const;
@@ -65,6 +44,9 @@ export const COMMERCIAL_FIELDS = [
   'budget_is_monthly',
   'show_budget_to_all',
 ] as const;
+
+/** Every writable property: the project's own, then the commercial ones. */
+export const PROJECT_WRITABLE = ['client_id', 'name', 'code', 'notes', 'owner_id', 'starts_on', 'ends_on', 'is_active', ...COMMERCIAL_FIELDS] as const;
 
 export const NAME_MAX = 255;
 export const CODE_MAX = 64;

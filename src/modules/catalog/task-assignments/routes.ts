@@ -4,6 +4,7 @@ import { EnvelopeSchema, pageEnvelope, pageParams } from '../../../http/paginati
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { activeFilter } from '../assignments/rules.ts';
 import { AssignmentsQuery, BudgetProperty, ProjectParams, RateProperties } from '../assignments/schemas.ts';
 import { presentAssignment } from './presenter.ts';
 import { ASSIGNMENT_READ_ONLY, ASSIGNMENT_WRITABLE } from './rules.ts';
@@ -65,7 +66,7 @@ export async function taskAssignmentsRoutes(fastify: FastifyInstance) {
         p.companyId,
         p,
         project_id,
-        { isActive: query.is_active === undefined ? undefined : query.is_active === 'true' },
+        activeFilter(query),
         page,
         app.config.clock(),
       );
