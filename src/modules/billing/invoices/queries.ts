@@ -274,21 +274,8 @@ function scopeFilter(alias: 'te' | 'ex', scope: ImportScope) {
   };
 }
 
-export interface ImportableEntry {
-  id: string;
-  project_id: string;
-  task_id: string;
-  user_id: string;
-  spent_date: string;
-  duration_seconds: number;
-  hours_entered: string | null;
-  notes: string | null;
-  task_name: string;
-  first_name: string;
-  last_name: string;
-  /** The billable rate in force on spent_date (billable_rate()), null when none. */
-  rate: string | null;
-}
+/** A billable, unbilled time entry; `rate` the billable rate in force on its spent_date (billable_rate()), null when none. */
+export type ImportableEntry = Awaited<ReturnType<typeof lockTime>>[number];
 
 /**
  * Locks and returns the billable, unbilled, completed time of the scope, priced
@@ -332,7 +319,7 @@ async function ratesOn(trx: Tx, companyId: string, entries: ImportableEntry[]): 
   return rates;
 }
 
-function lockTime(trx: Tx, companyId: string, scope: ImportScope): Promise<ImportableEntry[]> {
+function lockTime(trx: Tx, companyId: string, scope: ImportScope) {
   return trx
     .selectFrom('time_entries as te')
     .innerJoin('projects as p', (j) => j.onRef('p.company_id', '=', 'te.company_id').onRef('p.id', '=', 'te.project_id'))
@@ -358,24 +345,11 @@ function lockTime(trx: Tx, companyId: string, scope: ImportScope): Promise<Impor
     .where(scopeFilter('te', scope))
     .orderBy('te.id')
     .forUpdate('te')
-    .execute() as Promise<ImportableEntry[]>;
-}
-
-export interface ImportableExpense {
-  id: string;
-  project_id: string;
-  user_id: string;
-  expense_category_id: string;
-  spent_date: string;
-  total_cost: string;
-  notes: string | null;
-  category_name: string;
-  first_name: string;
-  last_name: string;
+    .execute();
 }
 
 /** Locks and returns the billable, unbilled expenses of the scope (as lockImportableTime). */
-export function lockImportableExpenses(trx: Tx, companyId: string, scope: ImportScope): Promise<ImportableExpense[]> {
+export function lockImportableExpenses(trx: Tx, companyId: string, scope: ImportScope) {
   return trx
     .selectFrom('expenses as ex')
     .innerJoin('projects as p', (j) => j.onRef('p.company_id', '=', 'ex.company_id').onRef('p.id', '=', 'ex.project_id'))
@@ -400,8 +374,10 @@ export function lockImportableExpenses(trx: Tx, companyId: string, scope: Import
     .where(scopeFilter('ex', scope))
     .orderBy('ex.id')
     .forUpdate('ex')
-    .execute() as Promise<ImportableExpense[]>;
+    .execute();
 }
+
+export type ImportableExpense = Awaited<ReturnType<typeof lockImportableExpenses>>[number];
 
 const LINK_CHUNK = 2000;
 

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { BillBy, BudgetBy } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
 import { isIsoDate } from '../../../time/workspace-time.ts';
-import { budgetAmount, effectiveDate, hourlyRate } from '../rates/rules.ts';
+import { budgetAmount, effectiveDate, hourlyRate, type RateChange } from '../rates/rules.ts';
 import type { ProjectInput } from './schemas.ts';
 
 /**
@@ -98,10 +98,7 @@ export function newProjectState(input: ProjectInput): ProjectState {
 }
 
 /** A rate to set for the project's scope; `from` undefined means the default date (see rateStartOnCreate). */
-export interface RateChange {
-  hourlyRate: string;
-  from?: string;
-}
+export type { RateChange };
 
 function text(field: string, value: unknown, max: number, { required }: { required: boolean }): string | null {
   if (value === null && !required) return null;
