@@ -10,7 +10,7 @@ import { todayIn } from '../../../time/workspace-time.ts';
 import { audit } from '../../workspace/audit/service.ts';
 import { formatDate, formatMoney, pdfFilename } from './format.ts';
 import { INVOICE_PDF_RENDERER } from './pdf.ts';
-import { presentMessage, type MessageRow, type PresentedMessage } from './presenter.ts';
+import { presentMessage, type PresentedMessage } from './presenter.ts';
 import { findClient, loadWorkspace, receiptsOf, touchInvoice } from './queries.ts';
 import { translator } from '../../../i18n/index.ts';
 import { assertNoNul, isEmail, type MessageEvent } from './rules.ts';
@@ -126,7 +126,7 @@ export function defaultBody(event: MessageEvent, l: Letter): string {
   return `${t('invoiceMail.greeting', { client: l.clientName })}\n\n${lines}${about}\n\n${t('invoiceMail.closing')}\n${l.workspaceName}\n`;
 }
 
-function messageSelect(trx: Tx, companyId: string) {
+export function messageSelect(trx: Tx, companyId: string) {
   return trx
     .selectFrom('invoice_messages as m')
     .leftJoin('outbox as o', (j) => j.onRef('o.company_id', '=', 'm.company_id').onRef('o.id', '=', 'm.outbox_id'))
@@ -238,7 +238,7 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
       details: { message_id: messageId, from_state: row.state, recipients: m.to.map((r) => r.email) },
     });
     const saved = await messageSelect(trx, p.companyId).where('m.id', '=', messageId).executeTakeFirstOrThrow();
-    return presentMessage(saved as MessageRow);
+    return presentMessage(saved);
   });
 }
 
@@ -249,6 +249,6 @@ export async function listInvoiceMessages(db: Kysely<DB>, p: Principal, id: stri
     const { row } = await loadInvoice(trx, p.companyId, id, { visibleTo: p });
     const query = messageSelect(trx, p.companyId).where('m.invoice_id', '=', row.id).orderBy('m.created_at').orderBy('m.id');
     const { rows, total } = await fetchPage(query, page);
-    return { messages: (rows as MessageRow[]).map(presentMessage), total };
+    return { messages: rows.map(presentMessage), total };
   });
 }
