@@ -103,9 +103,11 @@ const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.user
 // ---- reads ----
 
 export function listProjects(db: Kysely<DB>, p: Principal, filter: ProjectFilter, page: PageParams, now: Date) {
+  // The web app's search, trimmed; a blank one filters nothing.
+  const search = filter.search?.trim();
   return withTenant(db, p.companyId, async (trx) => {
     const today = await workspaceToday(trx, p.companyId, now);
-    return listProjectRows(trx, p.companyId, loadOptions(p, today), filter, page);
+    return listProjectRows(trx, p.companyId, loadOptions(p, today), { ...filter, search: search ? search : undefined }, page);
   });
 }
 

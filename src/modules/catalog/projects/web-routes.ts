@@ -120,7 +120,6 @@ export async function projectsWebRoutes(fastify: FastifyInstance) {
       const p = principalOf(request);
       const query = request.query;
       const page = pageParams(query);
-      const search = query.search?.trim();
       const { rows, total } = await listProjects(
         app.db,
         p,
@@ -128,7 +127,7 @@ export async function projectsWebRoutes(fastify: FastifyInstance) {
           isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
           clientId: query.client_id,
           ownerId: query.owner_id,
-          search: search ? search : undefined,
+          search: query.search,
         },
         page,
         app.config.clock(),
