@@ -212,26 +212,6 @@ export async function insertTaskAssignments(
     .execute();
 }
 
-export async function insertUserAssignment(
-  trx: Tx,
-  companyId: string,
-  row: { projectId: string; userId: string; isProjectManager: boolean },
-  now: Date,
-) {
-  await trx
-    .insertInto('project_user_assignments')
-    .values({
-      company_id: companyId,
-      project_id: row.projectId,
-      user_id: row.userId,
-      is_project_manager: row.isProjectManager,
-      is_active: true,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-}
-
 /** Running timers on a project (a live timer is someone's work in progress). */
 export async function countRunningTimers(trx: Tx, companyId: string, projectId: string) {
   const row = await trx

@@ -9,7 +9,7 @@ import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { IdParams, NoQuery, etagHeader, rejectReadOnly, typed } from '../../../http/route-kit.ts';
 import { presentFullProject, presentProject } from './presenter.ts';
-import { CREATE_ONLY, PROJECT_READ_ONLY, PROJECT_WRITABLE } from './rules.ts';
+import { CREATE_ONLY, PROJECT_READ_ONLY, PROJECT_WRITABLE, projectListFilter } from './rules.ts';
 import { DirectoryProjectSchema, ProjectCreateBody, ProjectListItemSchema, ProjectPatchBody, ProjectSchema } from './schemas.ts';
 import { createProject, deleteProject, getProject, listProjects, projectView, updateProject, type ProjectItem } from './service.ts';
 
@@ -80,12 +80,7 @@ export async function projectsRoutes(fastify: FastifyInstance) {
       const { rows, total } = await listProjects(
         app.db,
         p,
-        {
-          isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
-          clientId: query.client_id,
-          ownerId: query.owner_id,
-          updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
-        },
+        projectListFilter(query),
         page,
         app.config.clock(),
       );

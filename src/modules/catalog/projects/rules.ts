@@ -4,6 +4,7 @@ import { badRequest } from '../../../errors.ts';
 import { isIsoDate } from '../../../time/workspace-time.ts';
 import { budgetAmount, effectiveDate, hourlyRate, type RateChange } from '../rates/rules.ts';
 import type { ProjectInput } from './schemas.ts';
+import type { ProjectFilter } from './queries.ts';
 
 /**
  * Pure rules for projects: which properties may be written, which of them are
@@ -276,3 +277,20 @@ export function archiveTransition(wasActive: boolean, willBeActive: boolean): 'a
 
 /** The name shown for a person: first and last name. */
 export const personName = (first: string, last: string) => `${first} ${last}`.trim();
+
+/** The project list's query parameters (the API's, or the web app's with `search`) as the queries' filter. */
+export function projectListFilter(query: {
+  is_active?: 'true' | 'false';
+  client_id?: string;
+  owner_id?: string;
+  updated_since?: string;
+  search?: string;
+}): ProjectFilter {
+  return {
+    isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
+    clientId: query.client_id,
+    ownerId: query.owner_id,
+    updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+    search: query.search,
+  };
+}

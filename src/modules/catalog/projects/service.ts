@@ -24,6 +24,7 @@ import { FROM_THE_START } from '../rates/rules.ts';
 import { rateOn, setRate } from '../rates/service.ts';
 import { workspaceToday } from '../rates/workspace-today.ts';
 import { presentRateHistory, type ProjectRow, type ProjectTaskRow, type ProjectView } from './presenter.ts';
+import { insertUserAssignment } from '../project-assignments/queries.ts';
 import { activeClients, activePeople, activeTasks, projectRateRows, workspaceCurrency } from './web-queries.ts';
 import {
   countRunningTimers,
@@ -34,7 +35,6 @@ import {
   insertProject,
   lockClient,
   insertTaskAssignments,
-  insertUserAssignment,
   listProjectTasks,
   listProjects as listProjectRows,
   lockTasks,
@@ -225,7 +225,12 @@ export async function createProject(db: Kysely<DB>, p: Principal, input: Static<
       }
     }
     if (rate) await setRate(trx, p.companyId, { kind: 'billable', projectId: id }, rate.from ?? FROM_THE_START, rate.hourlyRate);
-    await insertUserAssignment(trx, p.companyId, { projectId: id, userId: p.userId, isProjectManager: creatorAssignment.is_project_manager }, now);
+    await insertUserAssignment(
+      trx,
+      p.companyId,
+      { projectId: id, userId: p.userId, isProjectManager: creatorAssignment.is_project_manager, isActive: true, budget: null },
+      now,
+    );
     await audit(trx, {
       ...actorOf(p),
       action: 'project.created',

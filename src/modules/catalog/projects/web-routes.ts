@@ -6,6 +6,7 @@ import { ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { IdParams, typed } from '../../../http/route-kit.ts';
 import { presentProject } from './presenter.ts';
+import { projectListFilter } from './rules.ts';
 import { ProjectListItemSchema } from './schemas.ts';
 import { listProjects, projectChoices, projectRateHistory, projectView } from './service.ts';
 
@@ -123,12 +124,7 @@ export async function projectsWebRoutes(fastify: FastifyInstance) {
       const { rows, total } = await listProjects(
         app.db,
         p,
-        {
-          isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
-          clientId: query.client_id,
-          ownerId: query.owner_id,
-          search: query.search,
-        },
+        projectListFilter(query),
         page,
         app.config.clock(),
       );
