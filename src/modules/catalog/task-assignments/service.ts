@@ -116,25 +116,25 @@ export async function createTaskAssignment(
   assertMayWrite(actor);
   const { columns, rate } = parseAssignmentInput(input);
   try {
-    return await withTenant(db, companyId, (trx) => create(trx, companyId, actor, { projectId, taskId: input.task_id, columns, rate, now }));
+    return await withTenant(db, companyId, (trx) => create(trx, companyId, actor, projectId, input.task_id, columns, rate, now));
   } catch (err) {
     duplicateAs(err, alreadyAssigned);
   }
 }
 
-/** One assignment change: its project and task, its columns and rate, and when. */
-interface AssignmentChange {
-  projectId: string;
-  taskId: string;
-  columns: AssignmentColumns;
-  rate: RateChange | null;
-  now: Date;
-}
-
 const alreadyAssigned = () =>
   conflict('The task is already assigned to this project; change the assignment with PATCH instead.', { field: 'task_id' });
 
-async function create(trx: Tx, companyId: string, actor: Actor, { projectId, taskId, columns, rate, now }: AssignmentChange) {
+async function create(
+  trx: Tx,
+  companyId: string,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  columns: AssignmentColumns,
+  rate: RateChange | null,
+  now: Date,
+) {
   const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);
   assertMaySet(actor, project, { budget: columns.budget, rate });
   const task = isId(taskId) ? await findTask(trx, companyId, taskId) : undefined;
@@ -190,10 +190,19 @@ export async function updateTaskAssignment(
 ) {
   assertMayWrite(actor);
   const { columns, rate } = parseAssignmentInput(input);
-  return withTenant(db, companyId, (trx) => update(trx, companyId, actor, { projectId, taskId, columns, rate, now }));
+  return withTenant(db, companyId, (trx) => update(trx, companyId, actor, projectId, taskId, columns, rate, now));
 }
 
-async function update(trx: Tx, companyId: string, actor: Actor, { projectId, taskId, columns, rate, now }: AssignmentChange) {
+async function update(
+  trx: Tx,
+  companyId: string,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  columns: AssignmentColumns,
+  rate: RateChange | null,
+  now: Date,
+) {
   const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);
   const current = isId(taskId) ? await lockAssignment(trx, companyId, project.id, taskId) : undefined;
   if (!current) throw notFound('task assignment');
@@ -233,9 +242,9 @@ export async function assignTask(
   return withTenant(db, companyId, async (trx) => {
     const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);
     const existing = isId(taskId) ? await lockAssignment(trx, companyId, project.id, taskId) : undefined;
-    if (!existing) return { ...(await create(trx, companyId, actor, { projectId, taskId, columns, rate, now })), created: true };
+    if (!existing) return { ...(await create(trx, companyId, actor, projectId, taskId, columns, rate, now)), created: true };
     const changes = { ...columns, is_active: columns.is_active ?? true };
-    return { ...(await update(trx, companyId, actor, { projectId, taskId, columns: changes, rate, now })), created: false };
+    return { ...(await update(trx, companyId, actor, projectId, taskId, changes, rate, now)), created: false };
   });
 }
 
