@@ -28,5 +28,5 @@ export const OrNull = <T extends TSchema>(schema: T) =>
   Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] });
 
 /** A string limited to the listed values. */
-export const Enum = (values: readonly string[], description = '') =>
-  Type.Unsafe<string>({ type: 'string', enum: [...values], description });
+export const Enum = <const T extends string>(values: readonly T[], description = '') =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], description });

@@ -6,14 +6,14 @@ import { checkIfMatch, etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
-import { ErrorResponses } from '../../../http/schemas.ts';
+import { Enum, ErrorResponses } from '../../../http/schemas.ts';
 import { EtagHeader, IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
 import { isId } from '../../../ids.ts';
 import { listInvoiceMessages, sendInvoiceMessage } from './messages.ts';
 import { getInvoicePdf } from './pdf.ts';
 import type { PresentedInvoice } from './presenter.ts';
 import { INVOICE_STATES, assertDates } from './rules.ts';
-import { Choice, InvoiceCreateBody, InvoicePatchBody, InvoiceSchema, IsoDate, MessageBody, MessageSchema, explainUnsupported } from './schemas.ts';
+import { InvoiceCreateBody, InvoicePatchBody, InvoiceSchema, IsoDate, MessageBody, MessageSchema, explainUnsupported } from './schemas.ts';
 import { createInvoice, deleteInvoice, getInvoice, listInvoices, updateInvoice } from './service.ts';
 
 // ---------------------------------------------------------------- query strings
@@ -21,7 +21,7 @@ import { createInvoice, deleteInvoice, getInvoice, listInvoices, updateInvoice }
 const InvoicesQuery = Type.Object(
   {
     client_id: Type.Optional(Type.String()),
-    state: Type.Optional(Choice(INVOICE_STATES)),
+    state: Type.Optional(Enum(INVOICE_STATES)),
     from: Type.Optional(IsoDate('Issue date on or after.')),
     to: Type.Optional(IsoDate('Issue date on or before.')),
     updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 date-time; only invoices updated at or after it.' })),

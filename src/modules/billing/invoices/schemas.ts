@@ -23,10 +23,6 @@ import {
  * their bodies (`Static` of a body is the service's input).
  */
 
-/** `Enum`, typed with its values, so a body's `Static` carries them (same JSON schema). */
-export const Choice = <T extends string>(values: readonly T[], description = '') =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], description });
-
 /** Every property optional, in the same order. */
 const optional = <T extends TProperties>(properties: T) =>
   Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> };
@@ -43,7 +39,7 @@ export const LineItemCreate = Type.Object(
     description: Type.Optional(Nullable(Type.String({ maxLength: DESCRIPTION_MAX }))),
     quantity: Type.Optional(Type.Number({ description: 'Default 1; not negative; at most 4 decimal places.' })),
     unit_price: Type.Optional(Type.Number({ description: 'Default 0; not negative; at most 4 decimal places.' })),
-    effect: Type.Optional(Choice(LINE_EFFECTS, '`charge` (default) or `credit`: credits subtract, with positive numbers.')),
+    effect: Type.Optional(Enum(LINE_EFFECTS, '`charge` (default) or `credit`: credits subtract, with positive numbers.')),
     taxed: Type.Optional(Type.Boolean({ description: 'The first tax applies to the line (default true).' })),
     taxed2: Type.Optional(Type.Boolean({ description: 'The second tax applies to the line (default true).' })),
     project_id: Type.Optional(Nullable(Type.String({ description: "A project of the invoice's client." }))),
@@ -55,7 +51,7 @@ export const LineItemCreate = Type.Object(
 const ImportPart = <T extends string>(types: readonly T[]) =>
   Type.Object(
     {
-      summary_type: Choice(types, 'One line per group of this kind (per project); `detailed`: one line per record.'),
+      summary_type: Enum(types, 'One line per group of this kind (per project); `detailed`: one line per record.'),
       from: Type.Optional(IsoDate('Earliest work date; default: the earliest uninvoiced record.')),
       to: Type.Optional(IsoDate('Latest work date; default: the latest uninvoiced record.')),
     },
@@ -94,7 +90,7 @@ export const InvoiceCreateBody = Type.Object(
     client_id: Type.String({ description: 'An active client of the workspace that the caller can see (404 otherwise; archived: 400).' }),
     line_items_import: Type.Optional(LineItemsImport),
     line_items: Type.Optional(Type.Array(LineItemCreate, { minItems: 1, maxItems: 1000 })),
-    payment_term: Type.Optional(Choice(PAYMENT_TERMS, 'Gives the default due date (`custom` has none, so needs `due_date`); an explicit `due_date` is kept with any term.')),
+    payment_term: Type.Optional(Enum(PAYMENT_TERMS, 'Gives the default due date (`custom` has none, so needs `due_date`); an explicit `due_date` is kept with any term.')),
     currency: Type.Optional(Type.String({ description: "ISO 4217; default: the client's currency, else the workspace's." })),
     ...optional(invoiceFields),
   },
@@ -126,7 +122,7 @@ export const RecipientSchema = Type.Object(
 
 export const MessageBody = Type.Object(
   {
-    event_type: Type.Optional(Choice(MESSAGE_EVENTS, '`send` (default; a draft becomes open), `reminder` (open invoices with an amount due), `thank_you` (paid invoices).')),
+    event_type: Type.Optional(Enum(MESSAGE_EVENTS, '`send` (default; a draft becomes open), `reminder` (open invoices with an amount due), `thank_you` (paid invoices).')),
     recipients: Type.Array(RecipientSchema, { description: 'At least one.' }),
     cc_recipients: Type.Optional(Type.Array(RecipientSchema, { description: 'Not with thank_you.' })),
     subject: Type.Optional(Nullable(Type.String({ maxLength: 998 }))),
