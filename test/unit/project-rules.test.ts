@@ -6,8 +6,8 @@ import {
   changedColumns,
   commercialFieldsIn,
   newProjectState,
-  type ProjectInput,
 } from '../../src/modules/catalog/projects/rules.ts';
+import type { ProjectInput } from '../../src/modules/catalog/projects/schemas.ts';
 import { FROM_THE_START, shownEffectiveFrom } from '../../src/modules/catalog/rates/rules.ts';
 
 const fieldOf = (fn: () => unknown) => {

@@ -23,6 +23,7 @@ import {
   type ExpenseSummaryType,
   type TimeSummaryType,
 } from './rules.ts';
+import type { ImportRequest } from './schemas.ts';
 
 /**
  * Creating an invoice from tracked work (`line_items_import`).
@@ -53,12 +54,6 @@ import {
  * the same transaction as the invoice, so two imports racing for the same work
  * bill each record exactly once, and any failure leaves nothing behind.
  */
-
-export interface ImportRequest {
-  project_ids?: string[];
-  time?: { summary_type: TimeSummaryType; from?: string; to?: string };
-  expenses?: { summary_type: ExpenseSummaryType; from?: string; to?: string };
-}
 
 /** Checks what can be checked without the database (400 naming the field). */
 export function validateImportRequest(req: ImportRequest) {
@@ -123,6 +118,72 @@ export function entryRoundedHours(e: Pick<ImportableEntry, 'hours_entered' | 'du
   return roundHours(hours, rule);
 }
 
+/** A record as grouping reads it: its project, its person, its date and notes. */
+interface GroupedRecord {
+  id: string;
+  project_id: string;
+  user_id: string;
+  first_name: string;
+  last_name: string;
+  spent_date: string;
+  notes: string | null;
+}
+
+/** Where a record goes: its group within its project, the group's sort label, and the line's text. */
+interface Group {
+  key: string;
+  label: string;
+  description: string;
+}
+
+/**
+ * The group of a record by the summary kind: the whole project (`projectLine` its text), one of
+ * its own kind (`own`: a task, an expense category), its person, or one line per record.
+ */
+function groupOf(summary: string, r: GroupedRecord, label: string, own: { id: string; name: string }, projectLine: string): Group {
+  switch (summary) {
+    case 'project':
+      return { key: '', label: '', description: projectLine };
+    case 'people':
+      return { key: r.user_id, label: personName(r), description: `${label}: ${personName(r)}` };
+    case 'detailed':
+      return {
+        key: r.id,
+        label: `${r.spent_date} ${r.id}`,
+        description: withNotes(`${label}: ${own.name} - ${personName(r)} - ${r.spent_date}`, r.notes),
+      };
+    default:
+      return { key: own.id, label: own.name, description: `${label}: ${own.name}` };
+  }
+}
+
+/**
+ * Groups records into lines, sorted: one line per project and group (and `price`, when given,
+ * which also is the line's unit price), `start` the new line's amounts, `add` a record's share.
+ */
+function groupRecords<R extends GroupedRecord>(
+  records: R[],
+  projects: Map<string, ProjectInfo>,
+  group: (r: R, label: string) => Group,
+  line: { price?: (r: R) => Decimal; start: (price: Decimal | undefined) => Pick<DraftLine, 'quantity' | 'unitPrice'>; add: (g: DraftLine, r: R) => void },
+): DraftLine[] {
+  const groups = new Map<string, DraftLine>();
+  for (const r of records) {
+    const project = projects.get(r.project_id)!;
+    const { key, label, description } = group(r, projectLabel(project));
+    const price = line.price?.(r);
+    const groupKey = price === undefined ? `${r.project_id}|${key}` : `${r.project_id}|${key}|${price.toFixed()}`;
+    let g = groups.get(groupKey);
+    if (!g) {
+      g = { projectId: r.project_id, order: [project.name, label, price?.toFixed() ?? '0'], description, ...line.start(price), recordIds: [] };
+      groups.set(groupKey, g);
+    }
+    line.add(g, r);
+    g.recordIds.push(r.id);
+  }
+  return [...groups.values()];
+}
+
 /** Groups time entries into lines (pure; exported for unit tests). */
 export function groupTime(
   entries: ImportableEntry[],
@@ -130,91 +191,37 @@ export function groupTime(
   rule: RoundingRule,
   projects: Map<string, ProjectInfo>,
 ): DraftLine[] {
-  const groups = new Map<string, DraftLine>();
-  for (const e of entries) {
-    const project = projects.get(e.project_id)!;
-    const label = projectLabel(project);
-    const price = new Decimal(e.rate ?? 0);
-    let key: string;
-    let groupLabel: string;
-    let description: string;
-    switch (summary) {
-      case 'project':
-        key = '';
-        groupLabel = '';
-        description = label;
-        break;
-      case 'task':
-        key = e.task_id;
-        groupLabel = e.task_name;
-        description = `${label}: ${e.task_name}`;
-        break;
-      case 'people':
-        key = e.user_id;
-        groupLabel = personName(e);
-        description = `${label}: ${personName(e)}`;
-        break;
-      case 'detailed':
-        key = e.id;
-        groupLabel = `${e.spent_date} ${e.id}`;
-        description = withNotes(`${label}: ${e.task_name} - ${personName(e)} - ${e.spent_date}`, e.notes);
-        break;
-    }
-    const groupKey = `${e.project_id}|${key}|${price.toFixed()}`;
-    let g = groups.get(groupKey);
-    if (!g) {
-      g = { projectId: e.project_id, order: [project.name, groupLabel, price.toFixed()], description, quantity: new Decimal(0), unitPrice: price, recordIds: [] };
-      groups.set(groupKey, g);
-    }
-    g.quantity = g.quantity.add(entryRoundedHours(e, rule));
-    g.recordIds.push(e.id);
-  }
+  const lines = groupRecords(
+    entries,
+    projects,
+    (e, label) => groupOf(summary, e, label, { id: e.task_id, name: e.task_name }, label),
+    {
+      price: (e) => new Decimal(e.rate ?? 0),
+      start: (price) => ({ quantity: new Decimal(0), unitPrice: price! }),
+      add: (g, e) => {
+        g.quantity = g.quantity.add(entryRoundedHours(e, rule));
+      },
+    },
+  );
   // The line's quantity: the exact sum, rounded once (half up) to the column's four places.
-  for (const g of groups.values()) g.quantity = g.quantity.toDecimalPlaces(QUANTITY_DECIMALS, Decimal.ROUND_HALF_UP);
-  return sortDrafts([...groups.values()]);
+  for (const g of lines) g.quantity = g.quantity.toDecimalPlaces(QUANTITY_DECIMALS, Decimal.ROUND_HALF_UP);
+  return sortDrafts(lines);
 }
 
 /** Groups expenses into lines (pure; exported for unit tests). */
 export function groupExpenses(expenses: ImportableExpense[], summary: ExpenseSummaryType, projects: Map<string, ProjectInfo>): DraftLine[] {
-  const groups = new Map<string, DraftLine>();
-  for (const x of expenses) {
-    const project = projects.get(x.project_id)!;
-    const label = projectLabel(project);
-    let key: string;
-    let groupLabel: string;
-    let description: string;
-    switch (summary) {
-      case 'project':
-        key = '';
-        groupLabel = '';
-        description = `${label}: Expenses`;
-        break;
-      case 'category':
-        key = x.expense_category_id;
-        groupLabel = x.category_name;
-        description = `${label}: ${x.category_name}`;
-        break;
-      case 'people':
-        key = x.user_id;
-        groupLabel = personName(x);
-        description = `${label}: ${personName(x)}`;
-        break;
-      case 'detailed':
-        key = x.id;
-        groupLabel = `${x.spent_date} ${x.id}`;
-        description = withNotes(`${label}: ${x.category_name} - ${personName(x)} - ${x.spent_date}`, x.notes);
-        break;
-    }
-    const groupKey = `${x.project_id}|${key}`;
-    let g = groups.get(groupKey);
-    if (!g) {
-      g = { projectId: x.project_id, order: [project.name, groupLabel, '0'], description, quantity: new Decimal(1), unitPrice: new Decimal(0), recordIds: [] };
-      groups.set(groupKey, g);
-    }
-    g.unitPrice = g.unitPrice.add(x.total_cost);
-    g.recordIds.push(x.id);
-  }
-  return sortDrafts([...groups.values()]);
+  const lines = groupRecords(
+    expenses,
+    projects,
+    (x, label) => groupOf(summary, x, label, { id: x.expense_category_id, name: x.category_name }, `${label}: Expenses`),
+    {
+      start: () => ({ quantity: new Decimal(1), unitPrice: new Decimal(0) }),
+      add: (g, x) => {
+        g.unitPrice = g.unitPrice.add(x.total_cost);
+      },
+    },
+  );
+  return sortDrafts(lines);
 }
 
 export interface ImportResult {

@@ -10,11 +10,12 @@ import { todayIn } from '../../../time/workspace-time.ts';
 import { audit } from '../../workspace/audit/service.ts';
 import { formatDate, formatMoney, pdfFilename } from './format.ts';
 import { INVOICE_PDF_RENDERER } from './pdf.ts';
-import { presentMessage, type MessageRow, type PresentedMessage } from './presenter.ts';
+import { presentMessage, type PresentedMessage } from './presenter.ts';
 import { findClient, loadWorkspace, receiptsOf, touchInvoice } from './queries.ts';
 import { translator } from '../../../i18n/index.ts';
 import { assertNoNul, isEmail, type MessageEvent } from './rules.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
+import type { MessageInput, Recipient } from './schemas.ts';
 
 /**
  * Invoice messages (sends, reminders, thank-yous). A message is recorded in
@@ -33,22 +34,6 @@ export const SUBJECT_MAX = 998;
 export const BODY_MAX = 20_000;
 export const RECIPIENTS_MAX = 50;
 export const NAME_MAX = 255;
-
-export interface Recipient {
-  email: string;
-  name?: string | null;
-}
-
-export interface MessageInput {
-  event_type?: MessageEvent;
-  recipients: Recipient[];
-  cc_recipients?: Recipient[];
-  subject?: string | null;
-  body?: string | null;
-  attach_pdf?: boolean;
-  attach_expense_receipts?: boolean;
-  send_me_a_copy?: boolean;
-}
 
 function recipientList(field: string, list: Recipient[] | undefined, required: boolean): MailAddress[] {
   if (list === undefined || list.length === 0) {
@@ -141,7 +126,7 @@ export function defaultBody(event: MessageEvent, l: Letter): string {
   return `${t('invoiceMail.greeting', { client: l.clientName })}\n\n${lines}${about}\n\n${t('invoiceMail.closing')}\n${l.workspaceName}\n`;
 }
 
-function messageSelect(trx: Tx, companyId: string) {
+export function messageSelect(trx: Tx, companyId: string) {
   return trx
     .selectFrom('invoice_messages as m')
     .leftJoin('outbox as o', (j) => j.onRef('o.company_id', '=', 'm.company_id').onRef('o.id', '=', 'm.outbox_id'))
@@ -253,7 +238,7 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
       details: { message_id: messageId, from_state: row.state, recipients: m.to.map((r) => r.email) },
     });
     const saved = await messageSelect(trx, p.companyId).where('m.id', '=', messageId).executeTakeFirstOrThrow();
-    return presentMessage(saved as MessageRow);
+    return presentMessage(saved);
   });
 }
 
@@ -264,6 +249,6 @@ export async function listInvoiceMessages(db: Kysely<DB>, p: Principal, id: stri
     const { row } = await loadInvoice(trx, p.companyId, id, { visibleTo: p });
     const query = messageSelect(trx, p.companyId).where('m.invoice_id', '=', row.id).orderBy('m.created_at').orderBy('m.id');
     const { rows, total } = await fetchPage(query, page);
-    return { messages: (rows as MessageRow[]).map(presentMessage), total };
+    return { messages: rows.map(presentMessage), total };
   });
 }

@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
+import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant } from '../../../db/tenant.ts';
 import { badRequest, conflict } from '../../../errors.ts';
@@ -9,6 +10,7 @@ import { audit } from '../../workspace/audit/service.ts';
 import { insertPayment, touchInvoice } from './queries.ts';
 import { invoiceTotals, type PresentedInvoice } from './presenter.ts';
 import { loadInvoice } from './service.ts';
+import type { PaymentInput } from './schemas.ts';
 
 /**
  * A payment recorded by an administrator in the web app (issue 16 item 6; the
@@ -17,13 +19,8 @@ import { loadInvoice } from './service.ts';
  * to zero marks the invoice paid. Only open invoices take payments; more than
  * is due is refused rather than stored as a credit nobody can see.
  */
-export async function recordPayment(
-  db: Kysely<DB>,
-  companyId: string,
-  invoiceId: string,
-  input: { amount: string; paid_date: string; notes?: string | null },
-  { now, actorId }: { now: Date; actorId: string },
-): Promise<PresentedInvoice> {
+export async function recordPayment(db: Kysely<DB>, p: Principal, invoiceId: string, input: PaymentInput, now: Date): Promise<PresentedInvoice> {
+  const { companyId, userId: actorId } = p;
   return withTenant(db, companyId, async (trx) => {
     const { row, lines } = await loadInvoice(trx, companyId, invoiceId, { lock: true });
     if (row.state !== 'open') {
@@ -31,7 +28,8 @@ export async function recordPayment(
       throw conflict(`Payments are recorded on open invoices; this one is ${row.state}.${hint}`, { state: row.state });
     }
     if (!isWorkDate(input.paid_date)) throw badRequest('paid_date must be a date (YYYY-MM-DD).', { field: 'paid_date' });
-    const amount = new Decimal(input.amount);
+    // The JSON number as written (its shortest decimal form), so its decimal places are the ones sent.
+    const amount = new Decimal(String(input.amount));
     const digits = minorUnitDigits(row.currency);
     if (!amount.gt(0) || amount.decimalPlaces() > digits) {
       throw badRequest(`amount must be more than 0, with at most ${digits} decimal places in ${row.currency}.`, { field: 'amount' });

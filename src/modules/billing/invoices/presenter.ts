@@ -2,6 +2,7 @@ import { decimalNumber } from '../../../money.ts';
 import type { Decimal } from 'decimal.js';
 import { computeTotals, type Totals } from './totals.ts';
 import type { InvoiceRow, LineRow } from './queries.ts';
+import type { messageSelect } from './messages.ts';
 
 /**
  * The invoice as the API shows it. Money and quantities are exact decimals in
@@ -81,27 +82,8 @@ export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
 
 export type PresentedInvoice = ReturnType<typeof presentInvoice>;
 
-export interface MessageRow {
-  id: string;
-  invoice_id: string;
-  event_type: 'send' | 'reminder' | 'thank_you';
-  recipients: Array<{ email: string; name?: string | null }>;
-  cc_recipients: Array<{ email: string; name?: string | null }>;
-  subject: string | null;
-  body: string | null;
-  attach_pdf: boolean;
-  attach_expense_receipts: boolean;
-  send_me_a_copy: boolean;
-  sent_by: string | null;
-  sender_first_name: string | null;
-  sender_last_name: string | null;
-  sender_email: string | null;
-  created_at: Date;
-  delivery_status: 'pending' | 'sent' | 'failed' | null;
-  delivery_attempts: number | null;
-  delivered_at: Date | null;
-  delivery_error: string | null;
-}
+/** An invoice message with its sender and the delivery state of its e-mail in the outbox (null: none yet). */
+export type MessageRow = NonNullable<Awaited<ReturnType<ReturnType<typeof messageSelect>['executeTakeFirst']>>>;
 
 const address = (a: { email: string; name?: string | null }) => ({ email: a.email, name: a.name ?? null });
 

@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import { clientVisible, projectVisible } from '../../../access/catalog.ts';
 import { invoiceableProject, invoiceVisible } from '../../../access/invoices.ts';
 import type { Principal } from '../../../auth/principal.ts';
-import type { ApprovalStatus, InvoiceState, PaymentTerms, Rounding } from '../../../db/types.ts';
+import type { ApprovalStatus, InvoiceState } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { newId } from '../../../ids.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
@@ -14,21 +14,7 @@ import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 
 // ---------------------------------------------------------------- workspace and client
 
-export interface WorkspaceRow {
-  name: string;
-  address: string | null;
-  timezone: string;
-  currency: string;
-  rounding: Rounding;
-  rounding_minutes: number;
-  approvals_enabled: boolean;
-  invoice_before_approval: boolean;
-  sender_email: string | null;
-  sender_phone: string | null;
-  tax_id: string | null;
-}
-
-export function loadWorkspace(trx: Tx, companyId: string): Promise<WorkspaceRow | undefined> {
+export function loadWorkspace(trx: Tx, companyId: string) {
   return trx
     .selectFrom('companies')
     .select([
@@ -48,22 +34,11 @@ export function loadWorkspace(trx: Tx, companyId: string): Promise<WorkspaceRow 
     .executeTakeFirst();
 }
 
-export interface InvoiceClientRow {
-  id: string;
-  name: string;
-  address: string | null;
-  is_active: boolean;
-  currency: string | null;
-  payment_terms: PaymentTerms | null;
-  payment_days: number | null;
-  tax: string | null;
-  tax2: string | null;
-  discount: string | null;
-  language: string;
-}
+/** The workspace as invoicing reads it: its sender details, currency, rounding and approval rules. */
+export type WorkspaceRow = NonNullable<Awaited<ReturnType<typeof loadWorkspace>>>;
 
 /** A client of the workspace; with `visibleTo`, only one that principal can see. */
-export function findClient(trx: Tx, companyId: string, clientId: string, visibleTo?: Principal): Promise<InvoiceClientRow | undefined> {
+export function findClient(trx: Tx, companyId: string, clientId: string, visibleTo?: Principal) {
   let query = trx
     .selectFrom('clients')
     .select(['id', 'name', 'address', 'is_active', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language'])
@@ -73,23 +48,14 @@ export function findClient(trx: Tx, companyId: string, clientId: string, visible
   return query.executeTakeFirst();
 }
 
-export interface InvoiceProjectRow {
-  id: string;
-  name: string;
-  code: string | null;
-  client_id: string;
-  /** The caller sees the project (catalog visibility). */
-  visible: boolean;
-  /** The caller may invoice its work and lines (access/invoices.invoiceableProject). */
-  invoiceable: boolean;
-}
+export type InvoiceClientRow = NonNullable<Awaited<ReturnType<typeof findClient>>>;
 
 /**
  * The projects an invoice of `clientId` may name, for a caller: every project of
  * the client (any state), plus the other projects among `ids`, each with whether
  * the caller sees it and may invoice it. Ids must be well formed (isId).
  */
-export function invoiceProjectRows(trx: Tx, p: Principal, clientId: string, ids: string[]): Promise<InvoiceProjectRow[]> {
+export function invoiceProjectRows(trx: Tx, p: Principal, clientId: string, ids: string[]) {
   return trx
     .selectFrom('projects')
     .select((eb) => [
@@ -102,42 +68,16 @@ export function invoiceProjectRows(trx: Tx, p: Principal, clientId: string, ids:
     ])
     .where('company_id', '=', p.companyId)
     .where((eb) => (ids.length > 0 ? eb.or([eb('client_id', '=', clientId), eb('id', 'in', ids)]) : eb('client_id', '=', clientId)))
-    .execute() as Promise<InvoiceProjectRow[]>;
+    .execute();
 }
+
+/**
+ * A project an invoice may name, with `visible` (the caller sees it: catalog visibility) and
+ * `invoiceable` (the caller may invoice its work and lines: access/invoices.invoiceableProject).
+ */
+export type InvoiceProjectRow = Awaited<ReturnType<typeof invoiceProjectRows>>[number];
 
 // ---------------------------------------------------------------- invoices
-
-export interface InvoiceRow {
-  id: string;
-  client_id: string;
-  client_name: string;
-  number: string;
-  state: InvoiceState;
-  subject: string | null;
-  issue_date: string;
-  due_date: string;
-  payment_term: PaymentTerms | null;
-  currency: string;
-  purchase_order: string | null;
-  tax: string | null;
-  tax2: string | null;
-  discount: string | null;
-  notes: string | null;
-  period_start: string | null;
-  period_end: string | null;
-  service_period_start: string | null;
-  service_period_end: string | null;
-  created_by: string | null;
-  creator_first_name: string | null;
-  creator_last_name: string | null;
-  sent_at: Date | null;
-  paid_at: Date | null;
-  created_at: Date;
-  /** The latest of the invoice's, its client's and its creator's change (their names are in the body). */
-  updated_at: Date;
-  /** Sum of the recorded payments, exact decimal string. */
-  paid_total: string;
-}
 
 /** `updated_at` of the representation: the client name and the creator name are part of it. */
 const representationUpdatedAt = sql<Date>`greatest(i.updated_at, c.updated_at, coalesce(u.updated_at, i.updated_at))`;
@@ -197,10 +137,7 @@ export function listInvoices(trx: Tx, companyId: string, filter: InvoiceFilter, 
   if (filter.from) query = query.where('i.issue_date', '>=', filter.from);
   if (filter.to) query = query.where('i.issue_date', '<=', filter.to);
   if (filter.updatedSince) query = query.where(representationUpdatedAt, '>=', filter.updatedSince);
-  return fetchPage(query.orderBy('i.issue_date', 'desc').orderBy('i.created_at', 'desc').orderBy('i.id', 'desc'), page) as Promise<{
-    rows: InvoiceRow[];
-    total: number;
-  }>;
+  return fetchPage(query.orderBy('i.issue_date', 'desc').orderBy('i.created_at', 'desc').orderBy('i.id', 'desc'), page);
 }
 
 /**
@@ -212,31 +149,23 @@ export async function findInvoice(
   companyId: string,
   id: string,
   { lock = false, visibleTo }: { lock?: boolean; visibleTo?: Principal } = {},
-): Promise<InvoiceRow | undefined> {
+) {
   let query = invoiceSelect(trx, companyId).where('i.id', '=', id);
   if (visibleTo) query = query.where(invoiceVisible(visibleTo, 'i'));
   if (lock) query = query.forUpdate('i');
-  return (await query.executeTakeFirst()) as InvoiceRow | undefined;
+  return query.executeTakeFirst();
 }
 
-export interface LineRow {
-  id: string;
-  invoice_id: string;
-  kind: string;
-  description: string | null;
-  quantity: string;
-  unit_price: string;
-  effect: 'charge' | 'credit';
-  taxed: boolean;
-  taxed2: boolean;
-  project_id: string | null;
-  sort_order: number;
-  import_source: 'time' | 'expense' | null;
-}
+/**
+ * An invoice with its client's and creator's names; `updated_at` the latest of the invoice's, its
+ * client's and its creator's change (their names are in the body), `paid_total` the sum of the
+ * recorded payments as an exact decimal string.
+ */
+export type InvoiceRow = NonNullable<Awaited<ReturnType<typeof findInvoice>>>;
 
 /** The lines of some invoices, in display order: sort_order, then creation (id). */
-export function linesOf(trx: Tx, companyId: string, invoiceIds: string[]): Promise<LineRow[]> {
-  if (invoiceIds.length === 0) return Promise.resolve([]);
+export async function linesOf(trx: Tx, companyId: string, invoiceIds: string[]) {
+  if (invoiceIds.length === 0) return [];
   return trx
     .selectFrom('invoice_line_items')
     .select(['id', 'invoice_id', 'kind', 'description', 'quantity', 'unit_price', 'effect', 'taxed', 'taxed2', 'project_id', 'sort_order', 'import_source'])
@@ -247,6 +176,8 @@ export function linesOf(trx: Tx, companyId: string, invoiceIds: string[]): Promi
     .orderBy('id')
     .execute();
 }
+
+export type LineRow = Awaited<ReturnType<typeof linesOf>>[number];
 
 export interface NewLine {
   id: string;
@@ -343,21 +274,8 @@ function scopeFilter(alias: 'te' | 'ex', scope: ImportScope) {
   };
 }
 
-export interface ImportableEntry {
-  id: string;
-  project_id: string;
-  task_id: string;
-  user_id: string;
-  spent_date: string;
-  duration_seconds: number;
-  hours_entered: string | null;
-  notes: string | null;
-  task_name: string;
-  first_name: string;
-  last_name: string;
-  /** The billable rate in force on spent_date (billable_rate()), null when none. */
-  rate: string | null;
-}
+/** A billable, unbilled time entry; `rate` the billable rate in force on its spent_date (billable_rate()), null when none. */
+export type ImportableEntry = Awaited<ReturnType<typeof lockTime>>[number];
 
 /**
  * Locks and returns the billable, unbilled, completed time of the scope, priced
@@ -401,7 +319,7 @@ async function ratesOn(trx: Tx, companyId: string, entries: ImportableEntry[]): 
   return rates;
 }
 
-function lockTime(trx: Tx, companyId: string, scope: ImportScope): Promise<ImportableEntry[]> {
+function lockTime(trx: Tx, companyId: string, scope: ImportScope) {
   return trx
     .selectFrom('time_entries as te')
     .innerJoin('projects as p', (j) => j.onRef('p.company_id', '=', 'te.company_id').onRef('p.id', '=', 'te.project_id'))
@@ -427,24 +345,11 @@ function lockTime(trx: Tx, companyId: string, scope: ImportScope): Promise<Impor
     .where(scopeFilter('te', scope))
     .orderBy('te.id')
     .forUpdate('te')
-    .execute() as Promise<ImportableEntry[]>;
-}
-
-export interface ImportableExpense {
-  id: string;
-  project_id: string;
-  user_id: string;
-  expense_category_id: string;
-  spent_date: string;
-  total_cost: string;
-  notes: string | null;
-  category_name: string;
-  first_name: string;
-  last_name: string;
+    .execute();
 }
 
 /** Locks and returns the billable, unbilled expenses of the scope (as lockImportableTime). */
-export function lockImportableExpenses(trx: Tx, companyId: string, scope: ImportScope): Promise<ImportableExpense[]> {
+export function lockImportableExpenses(trx: Tx, companyId: string, scope: ImportScope) {
   return trx
     .selectFrom('expenses as ex')
     .innerJoin('projects as p', (j) => j.onRef('p.company_id', '=', 'ex.company_id').onRef('p.id', '=', 'ex.project_id'))
@@ -469,8 +374,10 @@ export function lockImportableExpenses(trx: Tx, companyId: string, scope: Import
     .where(scopeFilter('ex', scope))
     .orderBy('ex.id')
     .forUpdate('ex')
-    .execute() as Promise<ImportableExpense[]>;
+    .execute();
 }
+
+export type ImportableExpense = Awaited<ReturnType<typeof lockImportableExpenses>>[number];
 
 const LINK_CHUNK = 2000;
 

@@ -261,3 +261,21 @@ export function isEmail(value: string): boolean {
   // eslint-disable-next-line no-control-regex
   return /^[^\s@<>(),;:"\u0000-\u001f\u007f]+@[^\s@<>(),;:"\u0000-\u001f\u007f]+\.[^\s@<>(),;:"\u0000-\u001f\u007f]+$/.test(value) && value.length <= 320;
 }
+
+/** What a PATCH may change: the invoice's own fields and edits of its existing lines. */
+export const UPDATABLE_FIELDS = [
+  'number',
+  'subject',
+  'issue_date',
+  'due_date',
+  'purchase_order',
+  'tax',
+  'tax2',
+  'discount',
+  'notes',
+  'period_start',
+  'period_end',
+  'service_period_start',
+  'service_period_end',
+  'line_items',
+] as const;

@@ -11,7 +11,8 @@ import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { pauseAt } from '../../../test-pause.ts';
 import { audit } from '../../workspace/audit/service.ts';
-import { prepareImport, validateImportRequest, type ImportRequest } from './import.ts';
+import { prepareImport, validateImportRequest } from './import.ts';
+import type { CreateInput, LineEdit, LineInput, UpdateInput } from './schemas.ts';
 import { assignNumber, duplicateNumber, pendingNumber } from './numbering.ts';
 import { invoiceProjects, type InvoiceProjects } from './projects.ts';
 import { invoiceTotals, presentInvoice, type PresentedInvoice } from './presenter.ts';
@@ -53,7 +54,6 @@ import {
   quantityValue,
   resolveDue,
   unitPriceValue,
-  type LineEffect,
 } from './rules.ts';
 
 /**
@@ -65,79 +65,6 @@ import {
 /** Called with the locked current invoice (as presented) before a change: If-Match checks. */
 export type Precondition = (current: PresentedInvoice) => void;
 
-export interface LineInput {
-  kind?: string;
-  description?: string | null;
-  quantity?: number;
-  unit_price?: number;
-  effect?: LineEffect;
-  taxed?: boolean;
-  taxed2?: boolean;
-  project_id?: string | null;
-  sort_order?: number;
-}
-
-export interface CreateInput {
-  client_id: string;
-  line_items_import?: ImportRequest;
-  line_items?: LineInput[];
-  number?: string;
-  subject?: string | null;
-  issue_date?: string;
-  due_date?: string;
-  payment_term?: PaymentTerms;
-  currency?: string;
-  purchase_order?: string | null;
-  tax?: number;
-  tax2?: number;
-  discount?: number;
-  notes?: string | null;
-  period_start?: string | null;
-  period_end?: string | null;
-  service_period_start?: string | null;
-  service_period_end?: string | null;
-}
-
-export interface LineEdit {
-  id: string;
-  description?: string | null;
-  unit_price?: number;
-  kind?: string;
-}
-
-export interface UpdateInput {
-  number?: string;
-  subject?: string | null;
-  issue_date?: string;
-  due_date?: string;
-  purchase_order?: string | null;
-  tax?: number;
-  tax2?: number;
-  discount?: number;
-  notes?: string | null;
-  period_start?: string | null;
-  period_end?: string | null;
-  service_period_start?: string | null;
-  service_period_end?: string | null;
-  line_items?: LineEdit[];
-}
-
-export const UPDATABLE_FIELDS = [
-  'number',
-  'subject',
-  'issue_date',
-  'due_date',
-  'purchase_order',
-  'tax',
-  'tax2',
-  'discount',
-  'notes',
-  'period_start',
-  'period_end',
-  'service_period_start',
-  'service_period_end',
-  'line_items',
-] as const;
 
 /** A unique-index race that slipped past the numbering lock still ends as the 409 it is. */
 function mapConstraintError(err: unknown, number: string | undefined): never {

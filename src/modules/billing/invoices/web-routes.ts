@@ -1,11 +1,11 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { requestDb } from '../../../http/idempotency.ts';
 import type { FastifyInstance } from 'fastify';
-import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
+import { requestDb } from '../../../http/idempotency.ts';
+import { ErrorResponses } from '../../../http/schemas.ts';
+import { IdParams, typed } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
-import { InvoiceCreateBody, InvoiceSchema, explainUnsupported } from './routes.ts';
-import { closeOrVoidInvoice, previewInvoice, type CreateInput } from './service.ts';
+import { InvoiceCreateBody, InvoiceSchema, PaymentBody, explainUnsupported } from './schemas.ts';
+import { closeOrVoidInvoice, previewInvoice } from './service.ts';
 import { recordPayment } from './payments.ts';
 
 /**
@@ -13,16 +13,8 @@ import { recordPayment } from './payments.ts';
  * a payment, previewing an invoice before creating it, closing and voiding.
  */
 
-const PaymentBody = Type.Object(
-  {
-    amount: Type.Number({ description: 'More than 0, at most the amount due, in the minor units of the invoice currency.' }),
-    paid_date: Type.String({ format: 'date', description: 'YYYY-MM-DD.' }),
-    notes: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
-  },
-  { additionalProperties: false },
-);
-
-export async function invoicesWebRoutes(app: FastifyInstance) {
+export async function invoicesWebRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.post(
     '/web/api/invoices/:id/payments',
     {
@@ -34,16 +26,13 @@ export async function invoicesWebRoutes(app: FastifyInstance) {
         description:
           'Web app only (the API records no payments). Owners and administrators. Partial payments add up; the payment that ' +
           'brings the amount due to 0 marks the invoice paid; send an Idempotency-Key so a repeated click records it once. Not open: 409. More than is due, 0 or too many decimals: 400 naming amount.',
-        params: Type.Object({ id: Type.String() }),
+        params: IdParams,
         body: PaymentBody,
         response: { 201: InvoiceSchema, ...ErrorResponses },
       },
     },
     async (request, reply) => {
-      const p = principalOf(request);
-      const body = request.body as Static<typeof PaymentBody>;
-      const { id } = request.params as { id: string };
-      const invoice = await recordPayment(requestDb(request), p.companyId, id, { ...body, amount: String(body.amount) }, { now: app.config.clock(), actorId: p.userId });
+      const invoice = await recordPayment(requestDb(request), principalOf(request), request.params.id, request.body, app.config.clock());
       return reply.code(201).send(invoice);
     },
   );
@@ -65,7 +54,7 @@ export async function invoicesWebRoutes(app: FastifyInstance) {
         response: { 200: InvoiceSchema, ...ErrorResponses },
       },
     },
-    async (request) => previewInvoice(app.db, principalOf(request), request.body as CreateInput, app.config.clock()),
+    async (request) => previewInvoice(app.db, principalOf(request), request.body, app.config.clock()),
   );
 
   for (const [transition, word] of [
@@ -84,13 +73,13 @@ export async function invoicesWebRoutes(app: FastifyInstance) {
             `Web app only, owners and administrators (as \`sheaf admin invoice ${transition}\`, the same rule). ` +
             (transition === 'close' ? 'Closed: written off without full payment.' : 'Voided: cancelled; its time and expenses stay billed.') +
             ` An invoice already ${transition === 'close' ? 'closed' : 'voided'} is returned unchanged; any other state than open is 409 with its state.`,
-          params: Type.Object({ id: Type.String() }, { additionalProperties: false }),
+          params: IdParams,
           response: { 200: InvoiceSchema, ...ErrorResponses },
         },
       },
       async (request) => {
         const p = principalOf(request);
-        const { id } = request.params as { id: string };
+        const { id } = request.params;
         return closeOrVoidInvoice(requestDb(request), p, id, transition, { now: app.config.clock() });
       },
     );

@@ -1,27 +1,11 @@
+import type { findVisibleClient } from './queries.ts';
 import { decimalNumber } from '../../../money.ts';
-import type { PaymentTerms } from '../../../db/types.ts';
-import type { Language } from '../../../i18n/index.ts';
 
-/** A client row as the queries load it: `currency` already resolved to the workspace's when unset. */
-export interface ClientRow {
-  id: string;
-  name: string;
-  is_active: boolean;
-  address: string | null;
-  /** The stored currency (null: follows the workspace). */
-  own_currency: string | null;
-  /** The currency in force: the client's own, else the workspace's. */
-  currency: string;
-  payment_terms: PaymentTerms | null;
-  payment_days: number | null;
-  tax: string | null;
-  tax2: string | null;
-  discount: string | null;
-  language: Language;
-  created_at: Date;
-  updated_at: Date;
-}
-
+/**
+ * A client row as the queries load it: `own_currency` the stored one (null: follows the
+ * workspace), `currency` the one in force, the client's own, else the workspace's.
+ */
+export type ClientRow = NonNullable<Awaited<ReturnType<typeof findVisibleClient>>>;
 
 /**
  * The client as the API shows it. `billing` (see rules.seesClientBilling) adds

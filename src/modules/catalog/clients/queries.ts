@@ -3,7 +3,6 @@ import type { Principal } from '../../../auth/principal.ts';
 import { clientVisible } from '../../../access/catalog.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
-import type { ClientRow } from './presenter.ts';
 import type { ClientState } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
@@ -41,7 +40,7 @@ export function listClients(trx: Tx, companyId: string, principal: Principal, fi
   let query = clientSelect(trx, companyId).where(clientVisible(principal, 'c'));
   if (filter.isActive !== undefined) query = query.where('c.is_active', '=', filter.isActive);
   if (filter.updatedSince) query = query.where('c.updated_at', '>=', filter.updatedSince);
-  return fetchPage(query.orderBy(sql`lower(c.name)`).orderBy('c.id'), page) as Promise<{ rows: ClientRow[]; total: number }>;
+  return fetchPage(query.orderBy(sql`lower(c.name)`).orderBy('c.id'), page);
 }
 
 /** A client the principal sees, or undefined. `lock` takes a row lock on the client (not the workspace). */
@@ -51,10 +50,10 @@ export async function findVisibleClient(
   principal: Principal,
   id: string,
   { lock = false }: { lock?: boolean } = {},
-): Promise<ClientRow | undefined> {
+) {
   let query = clientSelect(trx, companyId).where('c.id', '=', id).where(clientVisible(principal, 'c'));
   if (lock) query = query.forUpdate('c');
-  return (await query.executeTakeFirst()) as ClientRow | undefined;
+  return query.executeTakeFirst();
 }
 
 /** Whether another client of the workspace has this name, ignoring case. */

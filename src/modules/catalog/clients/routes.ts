@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PaymentTerms } from '../../../db/types.ts';
 import { checkIfMatch, etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
@@ -8,56 +7,11 @@ import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
 import { EtagHeader, IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
 import { presentClient, type ClientRow } from './presenter.ts';
-import { CLIENT_READ_ONLY, CLIENT_WRITABLE, PAYMENT_TERMS, type ClientInput } from './rules.ts';
-import { LANGUAGES } from '../../../i18n/index.ts';
+import { CLIENT_READ_ONLY, CLIENT_WRITABLE } from './rules.ts';
+import { ClientCreateBody, ClientPatchBody, PaymentTermsSchema, writable } from './schemas.ts';
 import { seesClientBilling } from '../../../access/catalog.ts';
 import { createClient, deleteClient, getClient, listClients, updateClient } from './service.ts';
 
-
-const PaymentTermsSchema = Type.Unsafe<PaymentTerms>({
-  type: 'string',
-  enum: [...PAYMENT_TERMS],
-  description: '`custom` takes `payment_days`; any other term rejects them.',
-});
-const Percent = (what: string) =>
-  Type.Number({ minimum: 0, maximum: 100, description: `${what}, a percentage from 0 to 100 with at most 4 decimal places.` });
-
-/** The writable properties; POST requires `name`, PATCH requires at least one of them. */
-const writable = {
-  name: Type.String({ minLength: 1, maxLength: 255, description: 'Unique in the workspace, ignoring case.' }),
-  address: Nullable(Type.String({ maxLength: 2000 })),
-  currency: Nullable(
-    Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217 code; null uses the workspace currency.' }),
-  ),
-  payment_terms: Nullable(PaymentTermsSchema),
-  payment_days: Nullable(Type.Integer({ minimum: 0, maximum: 365, description: 'Days until due; only with `custom`.' })),
-  tax: Nullable(Percent('Default tax')),
-  tax2: Nullable(Percent('Default second tax')),
-  discount: Nullable(Percent('Default discount')),
-  language: Type.Union(
-    LANGUAGES.map((l) => Type.Literal(l)),
-    { description: 'The language of the client\'s invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted.' },
-  ),
-  is_active: Type.Boolean({ description: 'false archives, true restores (owners and administrators only).' }),
-};
-
-const ClientCreateBody = Type.Object(
-  {
-    name: writable.name,
-    address: Type.Optional(writable.address),
-    currency: Type.Optional(writable.currency),
-    payment_terms: Type.Optional(writable.payment_terms),
-    payment_days: Type.Optional(writable.payment_days),
-    tax: Type.Optional(writable.tax),
-    tax2: Type.Optional(writable.tax2),
-    discount: Type.Optional(writable.discount),
-    language: Type.Optional(writable.language),
-    is_active: Type.Optional(writable.is_active),
-  },
-  { additionalProperties: false },
-);
-
-const ClientPatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
 
 export const ClientSchema = Type.Object(
   {
@@ -164,8 +118,7 @@ export async function clientsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const input = request.body;
-      const row = await createClient(requestDb(request), principalOf(request), input as ClientInput & { name: string }, app.config.clock());
+      const row = await createClient(requestDb(request), principalOf(request), request.body, app.config.clock());
       const body = present(request, row);
       return reply
         .code(201)

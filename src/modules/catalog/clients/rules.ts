@@ -3,6 +3,7 @@ import type { PaymentTerms } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
 import { isCurrencyCode } from '../../../money.ts';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../../i18n/index.ts';
+import type { ClientInput } from './schemas.ts';
 
 /**
  * Pure rules for clients: which properties may be written, what values they
@@ -33,19 +34,6 @@ export const ADDRESS_MAX = 2000;
 export const PAYMENT_DAYS_MAX = 365;
 /** tax, tax2 and discount are stored as NUMERIC(7, 4): at most four decimal places. */
 export const PERCENT_DECIMALS = 4;
-
-export interface ClientInput {
-  name?: string;
-  address?: string | null;
-  currency?: string | null;
-  payment_terms?: PaymentTerms | null;
-  payment_days?: number | null;
-  tax?: number | null;
-  tax2?: number | null;
-  discount?: number | null;
-  language?: string;
-  is_active?: boolean;
-}
 
 /** The stored form of a client's writable state (percentages as exact decimal strings). */
 export interface ClientState {

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { mayArchiveClients, mayWriteClients } from '../../../access/catalog.ts';
@@ -19,7 +20,8 @@ import {
   updateClientColumns,
   type ClientFilter,
 } from './queries.ts';
-import { EMPTY_CLIENT, applyClientInput, archiveTransition, changedColumns, type ClientInput, type ClientState } from './rules.ts';
+import { EMPTY_CLIENT, applyClientInput, archiveTransition, changedColumns, type ClientState } from './rules.ts';
+import type { ClientCreateBody, ClientInput } from './schemas.ts';
 
 /**
  * Clients: the transactions and state transitions. Every operation runs in one
@@ -73,7 +75,7 @@ export function getClient(db: Kysely<DB>, p: Principal, id: string): Promise<Cli
   return withTenant(db, p.companyId, (trx) => visibleOrThrow(trx, p, id));
 }
 
-export async function createClient(db: Kysely<DB>, p: Principal, input: ClientInput & { name: string }, now: Date) {
+export async function createClient(db: Kysely<DB>, p: Principal, input: Static<typeof ClientCreateBody>, now: Date) {
   if (!mayWriteClients(p)) throw forbidden('Your role does not allow creating clients.');
   const state = applyClientInput({ ...EMPTY_CLIENT, name: '' }, input);
   if (!state.is_active && !mayArchiveClients(p)) throw forbidden('Only owners and administrators may create archived clients.');

@@ -1,18 +1,7 @@
+import type { findContact } from './queries.ts';
+
 /** A contact row with its client's id and name, as the queries load it. */
-export interface ContactRow {
-  id: string;
-  client_id: string;
-  client_name: string;
-  first_name: string;
-  last_name: string;
-  title: string | null;
-  email: string | null;
-  phone_office: string | null;
-  phone_mobile: string | null;
-  fax: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type ContactRow = NonNullable<Awaited<ReturnType<typeof findContact>>>;
 
 /** The contact as the API shows it; `last_name` is an empty string when none was given. */
 export function presentContact(row: ContactRow) {

@@ -3,7 +3,6 @@ import type { Principal } from '../../../auth/principal.ts';
 import { clientVisible } from '../../../access/catalog.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
-import type { ContactRow } from './presenter.ts';
 import type { ContactValues } from './rules.ts';
 
 /**
@@ -46,11 +45,11 @@ export function listContacts(trx: Tx, companyId: string, principal: Principal, f
   if (filter.clientId) query = query.where('ct.client_id', '=', filter.clientId);
   if (filter.updatedSince) query = query.where(updatedAt, '>=', filter.updatedSince);
   const ordered = query.orderBy(sql`lower(ct.last_name)`).orderBy(sql`lower(ct.first_name)`).orderBy('ct.id');
-  return fetchPage(ordered, page) as Promise<{ rows: ContactRow[]; total: number }>;
+  return fetchPage(ordered, page);
 }
 
 export async function findContact(trx: Tx, companyId: string, principal: Principal, id: string) {
-  return (await contactSelect(trx, companyId, principal).where('ct.id', '=', id).executeTakeFirst()) as ContactRow | undefined;
+  return contactSelect(trx, companyId, principal).where('ct.id', '=', id).executeTakeFirst();
 }
 
 /** A client the principal sees (the foreign key keeps it from vanishing before the insert commits). */

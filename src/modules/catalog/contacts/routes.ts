@@ -1,31 +1,14 @@
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError } from '../../../errors.ts';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
 import { presentContact } from './presenter.ts';
-import { CONTACT_LIMITS, CONTACT_READ_ONLY, type ContactInput } from './rules.ts';
+import { CONTACT_READ_ONLY } from './rules.ts';
+import { ContactCreateBody } from './schemas.ts';
+import { rejectReadOnly, typed } from '../../../http/route-kit.ts';
 import { createContact, listContacts } from './service.ts';
-
-const text = (field: keyof typeof CONTACT_LIMITS) => Nullable(Type.String({ maxLength: CONTACT_LIMITS[field] }));
-
-const ContactCreateBody = Type.Object(
-  {
-    client_id: Type.String({ description: 'A client of the workspace that the caller sees.' }),
-    first_name: Type.String({ minLength: 1, maxLength: CONTACT_LIMITS.first_name }),
-    last_name: Type.Optional(text('last_name')),
-    title: Type.Optional(text('title')),
-    email: Type.Optional(
-      Nullable(Type.String({ maxLength: CONTACT_LIMITS.email, format: 'email', description: 'A valid e-mail address.' })),
-    ),
-    phone_office: Type.Optional(text('phone_office')),
-    phone_mobile: Type.Optional(text('phone_mobile')),
-    fax: Type.Optional(text('fax')),
-  },
-  { additionalProperties: false },
-);
 
 export const ContactSchema = Type.Object(
   {
@@ -53,15 +36,8 @@ const ContactsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const rejectReadOnly: preValidationAsyncHookHandler = async (request) => {
-  const body = request.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-  for (const field of CONTACT_READ_ONLY) {
-    if (Object.hasOwn(body, field)) throw new ApiError('unknown_field', `'${field}' is read-only and cannot be set.`, { field });
-  }
-};
-
-export async function contactsRoutes(app: FastifyInstance) {
+export async function contactsRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.get(
     '/api/v2/contacts',
     {
@@ -77,7 +53,7 @@ export async function contactsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const p = principalOf(request);
-      const query = request.query as Static<typeof ContactsQuery>;
+      const query = request.query;
       const page = pageParams(query);
       const { rows, total } = await listContacts(
         app.db,
@@ -93,7 +69,7 @@ export async function contactsRoutes(app: FastifyInstance) {
     '/api/v2/contacts',
     {
       config: { access: 'edit_clients_and_tasks', idempotent: true },
-      preValidation: rejectReadOnly,
+      preValidation: rejectReadOnly({ readOnly: CONTACT_READ_ONLY }),
       schema: {
         tags: ['contacts'],
         summary: 'Create a contact',
@@ -104,7 +80,7 @@ export async function contactsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const row = await createContact(requestDb(request), principalOf(request), request.body as ContactInput, app.config.clock());
+      const row = await createContact(requestDb(request), principalOf(request), request.body, app.config.clock());
       return reply.code(201).send(presentContact(row));
     },
   );

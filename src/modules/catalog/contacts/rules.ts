@@ -1,20 +1,10 @@
 import { badRequest } from '../../../errors.ts';
+import type { ContactInput } from './schemas.ts';
 
 /**
  * Pure rules for contacts: the properties of a new contact and their limits
  * (the same limits as the table's checks, but as a 400 naming the field).
  */
-
-export interface ContactInput {
-  client_id: string;
-  first_name: string;
-  last_name?: string | null;
-  title?: string | null;
-  email?: string | null;
-  phone_office?: string | null;
-  phone_mobile?: string | null;
-  fax?: string | null;
-}
 
 export interface ContactValues {
   first_name: string;

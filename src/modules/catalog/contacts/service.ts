@@ -8,7 +8,8 @@ import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { audit } from '../../workspace/audit/service.ts';
 import { findContact, findVisibleClientForContact, insertContact, listContacts as listContactRows, type ContactFilter } from './queries.ts';
-import { contactValues, type ContactInput } from './rules.ts';
+import { contactValues } from './rules.ts';
+import type { ContactInput } from './schemas.ts';
 
 /**
  * Contacts belong to a client and follow its tenancy and visibility: listed for

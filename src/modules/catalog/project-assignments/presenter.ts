@@ -1,30 +1,12 @@
-import { shownEffectiveFrom } from '../rates/rules.ts';
+import { presentRate, type AssignmentView } from '../assignments/presenter.ts';
 import { decimalNumber } from '../../../money.ts';
 import { personName } from '../projects/rules.ts';
+import type { findUserAssignment } from './queries.ts';
 
 /** A project user assignment as the queries load it, with the person's rate in force on the day it was read for. */
-export interface UserAssignmentRow {
-  project_id: string;
-  user_id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  is_project_manager: boolean;
-  is_active: boolean;
-  budget: string | null;
-  hourly_rate: string | null;
-  hourly_rate_effective_from: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** What the caller may see of a project's user assignments. */
-export interface UserAssignmentView {
-  /** The person's billable rate on the project (maySeeRates). */
-  rates: boolean;
-  /** The person's budget (maySeeBudget for the project). */
-  budget: boolean;
-}
+export type UserAssignmentRow = NonNullable<Awaited<ReturnType<typeof findUserAssignment>>>;
+/** What the caller may see of a project's user assignments: the person's rate (maySeeRates) and budget (maySeeBudget). */
+export type UserAssignmentView = AssignmentView;
 
 /**
  * The assignment as the API shows it. `hourly_rate` (in force today) and the date
@@ -41,9 +23,7 @@ export function presentUserAssignment(row: UserAssignmentRow, view: UserAssignme
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     // optional, by permission (after the required properties, as the serializer writes them)
-    ...(view.rates
-      ? { hourly_rate: decimalNumber(row.hourly_rate), hourly_rate_effective_from: shownEffectiveFrom(row.hourly_rate_effective_from) }
-      : {}),
+    ...(view.rates ? presentRate(row) : {}),
     ...(view.budget ? { budget: decimalNumber(row.budget) } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import type { Tx } from '../../../db/tenant.ts';
+import { billableRateOn } from '../rates/queries.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
-import type { UserAssignmentRow } from './presenter.ts';
 import type { UserAssignmentColumns } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
@@ -10,22 +10,7 @@ function assignmentSelect(trx: Tx, companyId: string, projectId: string, day: st
     .selectFrom('project_user_assignments as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     // The person's billable rate on the project (scope project + user) in force on `day`.
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('rates as r')
-          .select(['r.hourly_rate', 'r.effective_from'])
-          .whereRef('r.company_id', '=', 'a.company_id')
-          .where('r.kind', '=', 'billable')
-          .whereRef('r.project_id', '=', 'a.project_id')
-          .whereRef('r.user_id', '=', 'a.user_id')
-          .where('r.task_id', 'is', null)
-          .where('r.effective_from', '<=', day)
-          .orderBy('r.effective_from', 'desc')
-          .limit(1)
-          .as('rate'),
-      (j) => j.onTrue(),
-    )
+    .leftJoinLateral(billableRateOn(trx, 'a', 'user', day), (j) => j.onTrue())
     .select([
       'a.project_id',
       'a.user_id',
@@ -55,16 +40,11 @@ export function listUserAssignments(
 ) {
   let query = assignmentSelect(trx, companyId, projectId, day);
   if (filter.isActive !== undefined) query = query.where('a.is_active', '=', filter.isActive);
-  return fetchPage(query.orderBy('u.last_name').orderBy('u.first_name').orderBy('a.user_id'), page) as Promise<{
-    rows: UserAssignmentRow[];
-    total: number;
-  }>;
+  return fetchPage(query.orderBy('u.last_name').orderBy('u.first_name').orderBy('a.user_id'), page);
 }
 
 export async function findUserAssignment(trx: Tx, companyId: string, projectId: string, userId: string, day: string) {
-  return (await assignmentSelect(trx, companyId, projectId, day).where('a.user_id', '=', userId).executeTakeFirst()) as
-    | UserAssignmentRow
-    | undefined;
+  return assignmentSelect(trx, companyId, projectId, day).where('a.user_id', '=', userId).executeTakeFirst();
 }
 
 /** Locks an assignment for a change, with the member's role; undefined when there is none. */

@@ -1,13 +1,15 @@
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError, badRequest } from '../../../errors.ts';
-import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { EnvelopeSchema, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
-import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
-import { MAX_BUDGET, MAX_HOURLY_RATE } from '../rates/rules.ts';
+import { ErrorResponses } from '../../../http/schemas.ts';
+import { NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { activeFilter } from '../assignments/rules.ts';
+import { AssignmentsQuery, BudgetProperty, ProjectParams, RateProperties } from '../assignments/schemas.ts';
 import { presentUserAssignment } from './presenter.ts';
-import { USER_ASSIGNMENT_READ_ONLY, USER_ASSIGNMENT_WRITABLE, type UserAssignmentInput } from './rules.ts';
+import { USER_ASSIGNMENT_READ_ONLY, USER_ASSIGNMENT_WRITABLE } from './rules.ts';
+import { UserAssignmentCreateBody, UserAssignmentPatchBody } from './schemas.ts';
 import {
   createProjectUserAssignment,
   deleteProjectUserAssignment,
@@ -16,39 +18,6 @@ import {
   updateProjectUserAssignment,
 } from './service.ts';
 
-
-const writable = {
-  is_project_manager: Type.Boolean({ description: 'The person manages the project (members with the manager role only).' }),
-  is_active: Type.Boolean({ description: 'false deactivates the assignment: the person no longer sees the project.' }),
-  hourly_rate: Type.Number({
-    minimum: 0,
-    maximum: MAX_HOURLY_RATE.toNumber(),
-    description:
-      "The person's billable hourly rate on this project (used when it bills by people), from `hourly_rate_effective_from` on; earlier dates keep their rate. Needs the permission to view billable rates.",
-  }),
-  hourly_rate_effective_from: Type.String({ format: 'date', description: 'YYYY-MM-DD; only with `hourly_rate`. Default on a change: today in the workspace time zone; when the assignment is created: none, the rate prices all its work whatever its date (shown as null).' }),
-  budget: Nullable(
-    Type.Number({
-      minimum: 0,
-      maximum: MAX_BUDGET.toNumber(),
-      description: "The person's budget (budget_by person), at most 2 decimal places; needs the permission to view billable rates and the project's budget.",
-    }),
-  ),
-};
-
-const CreateBody = Type.Object(
-  {
-    user_id: Type.String({ description: 'An active internal member of the workspace.' }),
-    is_project_manager: Type.Optional(writable.is_project_manager),
-    is_active: Type.Optional(writable.is_active),
-    hourly_rate: Type.Optional(writable.hourly_rate),
-    hourly_rate_effective_from: Type.Optional(writable.hourly_rate_effective_from),
-    budget: Type.Optional(writable.budget),
-  },
-  { additionalProperties: false },
-);
-
-const PatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
 
 export const UserAssignmentSchema = Type.Object(
   {
@@ -59,9 +28,8 @@ export const UserAssignmentSchema = Type.Object(
     is_active: Type.Boolean(),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
-    hourly_rate: Type.Optional(Nullable(Type.Number())),
-    hourly_rate_effective_from: Type.Optional(Nullable(Type.String({ format: 'date' }))),
-    budget: Type.Optional(Nullable(Type.Number())),
+    ...RateProperties,
+    budget: BudgetProperty,
   },
   {
     additionalProperties: false,
@@ -70,32 +38,15 @@ export const UserAssignmentSchema = Type.Object(
   },
 );
 
-const ListQuery = Type.Object(
-  { is_active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])), ...PageQuery },
-  { additionalProperties: false },
-);
-const NoQuery = Type.Object({}, { additionalProperties: false });
-const ProjectParams = Type.Object({ project_id: Type.String() }, { additionalProperties: false });
 const ItemParams = Type.Object({ project_id: Type.String(), user_id: Type.String() }, { additionalProperties: false });
-
-const rejectReadOnly =
-  ({ patch }: { patch: boolean }): preValidationAsyncHookHandler =>
-  async (request) => {
-    const body = request.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-    const readOnly: readonly string[] = patch ? [...USER_ASSIGNMENT_READ_ONLY, 'user_id'] : USER_ASSIGNMENT_READ_ONLY;
-    for (const field of readOnly) {
-      if (Object.hasOwn(body, field)) throw new ApiError('unknown_field', `'${field}' is read-only and cannot be set.`, { field });
-    }
-    if (patch && Object.keys(body).length === 0) {
-      throw badRequest(`Send at least one writable property: ${USER_ASSIGNMENT_WRITABLE.join(', ')}.`);
-    }
-  };
+/** A PATCH names the person in its path: `user_id` in the body is read-only. */
+const PATCH_READ_ONLY = [...USER_ASSIGNMENT_READ_ONLY, 'user_id'];
 
 const itemUrl = (projectId: string, userId: string) => `/api/v2/projects/${projectId}/user_assignments/${userId}`;
 const WHO = 'Owners, administrators and the managers of the project (403 for anyone else who sees it; 404 for a project the caller does not see).';
 
-export async function projectAssignmentsRoutes(app: FastifyInstance) {
+export async function projectAssignmentsRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.get(
     '/api/v2/projects/:project_id/user_assignments',
     {
@@ -105,7 +56,7 @@ export async function projectAssignmentsRoutes(app: FastifyInstance) {
         summary: "List a project's people",
         description: `Active and inactive assignments, by last name, first name. ${WHO} Rates and budgets appear by permission.`,
         params: ProjectParams,
-        querystring: ListQuery,
+        querystring: AssignmentsQuery,
         response: {
           200: Type.Object({ user_assignments: Type.Array(UserAssignmentSchema), ...EnvelopeSchema }),
           ...ErrorResponses,
@@ -114,14 +65,14 @@ export async function projectAssignmentsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const p = principalOf(request);
-      const { project_id } = request.params as Static<typeof ProjectParams>;
-      const query = request.query as Static<typeof ListQuery>;
+      const { project_id } = request.params;
+      const query = request.query;
       const page = pageParams(query);
       const { rows, total, view } = await listProjectUserAssignments(
         app.db,
         p,
         project_id,
-        { isActive: query.is_active === undefined ? undefined : query.is_active === 'true' },
+        activeFilter(query),
         page,
         app.config.clock(),
       );
@@ -143,7 +94,7 @@ export async function projectAssignmentsRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { project_id, user_id } = request.params as Static<typeof ItemParams>;
+      const { project_id, user_id } = request.params;
       const { row, view } = await getProjectUserAssignment(app.db, principalOf(request), project_id, user_id, app.config.clock());
       return presentUserAssignment(row, view);
     },
@@ -153,19 +104,19 @@ export async function projectAssignmentsRoutes(app: FastifyInstance) {
     '/api/v2/projects/:project_id/user_assignments',
     {
       config: { access: 'authenticated', idempotent: true },
-      preValidation: rejectReadOnly({ patch: false }),
+      preValidation: rejectReadOnly({ readOnly: USER_ASSIGNMENT_READ_ONLY }),
       schema: {
         tags: ['projects'],
         summary: 'Assign a person to a project',
         description: `${WHO} The person must be an active internal member (400 naming user_id); an existing assignment is 409. \`hourly_rate\` and \`budget\` need the permission to view billable rates. Accepts an \`Idempotency-Key\`. Returns 201 with \`Location\`.`,
         params: ProjectParams,
-        body: CreateBody,
+        body: UserAssignmentCreateBody,
         response: { 201: { ...UserAssignmentSchema, headers: { Location: { type: 'string' } } }, ...ErrorResponses },
       },
     },
     async (request, reply) => {
-      const { project_id } = request.params as Static<typeof ProjectParams>;
-      const input = request.body as UserAssignmentInput & { user_id: string };
+      const { project_id } = request.params;
+      const input = request.body;
       const { row, view } = await createProjectUserAssignment(requestDb(request), principalOf(request), project_id, input, app.config.clock());
       return reply.code(201).header('Location', itemUrl(row.project_id, row.user_id)).send(presentUserAssignment(row, view));
     },
@@ -175,24 +126,24 @@ export async function projectAssignmentsRoutes(app: FastifyInstance) {
     '/api/v2/projects/:project_id/user_assignments/:user_id',
     {
       config: { access: 'authenticated', idempotent: true },
-      preValidation: rejectReadOnly({ patch: true }),
+      preValidation: rejectReadOnly({ readOnly: PATCH_READ_ONLY, requireOneOf: USER_ASSIGNMENT_WRITABLE }),
       schema: {
         tags: ['projects'],
         summary: "Change a person's project assignment",
         description: `${WHO} At least one writable property. \`is_active: false\` takes the project out of the person's sight on their next request. A new \`hourly_rate\` applies from \`hourly_rate_effective_from\` (default today) on. Accepts an \`Idempotency-Key\`.`,
         params: ItemParams,
-        body: PatchBody,
+        body: UserAssignmentPatchBody,
         response: { 200: UserAssignmentSchema, ...ErrorResponses },
       },
     },
     async (request) => {
-      const { project_id, user_id } = request.params as Static<typeof ItemParams>;
+      const { project_id, user_id } = request.params;
       const { row, view } = await updateProjectUserAssignment(
         requestDb(request),
         principalOf(request),
         project_id,
         user_id,
-        request.body as UserAssignmentInput,
+        request.body,
         app.config.clock(),
       );
       return presentUserAssignment(row, view);
@@ -213,9 +164,9 @@ export async function projectAssignmentsRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { project_id, user_id } = request.params as Static<typeof ItemParams>;
+      const { project_id, user_id } = request.params;
       await deleteProjectUserAssignment(app.db, principalOf(request), project_id, user_id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

@@ -1,5 +1,6 @@
-import { badRequest } from '../../../errors.ts';
-import { budgetAmount, parseRateChange, type RateChange } from '../rates/rules.ts';
+import { budgetAmount } from '../rates/rules.ts';
+import { assignmentReadOnly, parseAssignmentBody, type AssignmentColumns } from '../assignments/rules.ts';
+import type { UserAssignmentInput } from './schemas.ts';
 
 /**
  * Pure rules for project user assignments (who may track time on a project and
@@ -8,33 +9,14 @@ import { budgetAmount, parseRateChange, type RateChange } from '../rates/rules.t
 
 export const USER_ASSIGNMENT_WRITABLE = ['is_project_manager', 'is_active', 'hourly_rate', 'hourly_rate_effective_from', 'budget'] as const;
 /** Response properties a request body may not set (a 400 naming the property). */
-export const USER_ASSIGNMENT_READ_ONLY = ['project_id', 'user', 'created_at', 'updated_at'] as const;
+export const USER_ASSIGNMENT_READ_ONLY = assignmentReadOnly('user');
 /** Commercial properties: sending them needs the billable-rate permission (as on the project). */
 export const USER_ASSIGNMENT_COMMERCIAL = ['hourly_rate', 'hourly_rate_effective_from', 'budget'] as const;
 
-export interface UserAssignmentInput {
-  is_project_manager?: boolean;
-  is_active?: boolean;
-  /** The person's billable hourly rate on the project (scope project + user), from hourly_rate_effective_from on. */
-  hourly_rate?: number;
-  /** YYYY-MM-DD; default today in the workspace time zone. Only with hourly_rate. */
-  hourly_rate_effective_from?: string;
-  /** The person's budget (hours or money per the project's budget_by); null clears it. */
-  budget?: number | null;
-}
+/** The assignment's own flags, in the order they are checked. */
+export const USER_ASSIGNMENT_FLAGS = ['is_project_manager', 'is_active'] as const;
 
-export interface UserAssignmentColumns {
-  is_project_manager?: boolean;
-  is_active?: boolean;
-  budget?: string | null;
-}
-
-export type { RateChange };
-
-function flag(field: string, value: unknown): boolean {
-  if (typeof value !== 'boolean') throw badRequest(`${field} must be true or false.`, { field });
-  return value;
-}
+export type UserAssignmentColumns = AssignmentColumns<(typeof USER_ASSIGNMENT_FLAGS)[number]>;
 
 /**
  * Checks an assignment body and splits it into column changes and a rate change.
@@ -42,13 +24,7 @@ function flag(field: string, value: unknown): boolean {
  * a null rate (a rate is superseded from a date, not removed), a date that is not
  * YYYY-MM-DD, or an effective date without a rate.
  */
-export function parseUserAssignmentInput(input: UserAssignmentInput): { columns: UserAssignmentColumns; rate: RateChange | null } {
-  const columns: UserAssignmentColumns = {};
-  if (input.is_project_manager !== undefined) columns.is_project_manager = flag('is_project_manager', input.is_project_manager);
-  if (input.is_active !== undefined) columns.is_active = flag('is_active', input.is_active);
-  if (input.budget !== undefined) columns.budget = input.budget === null ? null : budgetAmount('budget', input.budget);
-  return { columns, rate: parseRateChange(input) };
-}
+export const parseUserAssignmentInput = (input: UserAssignmentInput) => parseAssignmentBody(input, USER_ASSIGNMENT_FLAGS);
 
 export function commercialFieldsIn(input: object): string[] {
   return USER_ASSIGNMENT_COMMERCIAL.filter((f) => Object.hasOwn(input, f));

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import {
@@ -16,13 +17,14 @@ import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../er
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
 import { audit } from '../../workspace/audit/service.ts';
-import { FROM_THE_START, shownEffectiveFrom } from '../rates/rules.ts';
-import { rateOn, setRate } from '../rates/service.ts';
+import { FROM_THE_START } from '../rates/rules.ts';
+import { changedAssignmentColumns, duplicateAs, type RateChange } from '../assignments/rules.ts';
+import { writeAssignmentRate } from '../assignments/service.ts';
 import { workspaceToday } from '../rates/workspace-today.ts';
 import type { ProjectRow } from '../projects/presenter.ts';
 import { findMembership, findProject } from '../projects/queries.ts';
-import { ownAssignment } from '../projects/service.ts';
 import { sameDecimal } from '../projects/rules.ts';
+import { ownAssignment } from '../projects/service.ts';
 import type { UserAssignmentRow, UserAssignmentView } from './presenter.ts';
 import {
   deleteUserAssignment,
@@ -35,14 +37,14 @@ import {
   updateUserAssignmentColumns,
 } from './queries.ts';
 import {
+  USER_ASSIGNMENT_FLAGS,
   commercialFieldsIn,
   parseUserAssignmentInput,
   validateProjectAssignmentInput,
   type ProjectAssignmentInput,
-  type RateChange,
   type UserAssignmentColumns,
-  type UserAssignmentInput,
 } from './rules.ts';
+import type { UserAssignmentCreateBody, UserAssignmentInput } from './schemas.ts';
 
 /**
  * Project user assignments through the API: who may track time on a project (and
@@ -93,13 +95,9 @@ function assertManagerFlagFits(role: Role, isProjectManager: boolean | undefined
   }
 }
 
-async function applyRate(trx: Tx, companyId: string, projectId: string, userId: string, rate: RateChange, day: string) {
-  const from = rate.from ?? day;
-  const scope = { kind: 'billable', projectId, userId } as const;
-  if (sameDecimal(await rateOn(trx, companyId, scope, from), rate.hourlyRate)) return null;
-  await setRate(trx, companyId, scope, from, rate.hourlyRate);
-  return { hourly_rate: rate.hourlyRate, effective_from: shownEffectiveFrom(from) };
-}
+/** A rate equal to the one in force from that date writes nothing. */
+const applyRate = (trx: Tx, companyId: string, projectId: string, userId: string, rate: RateChange, day: string) =>
+  writeAssignmentRate(trx, companyId, { kind: 'billable', projectId, userId }, rate, day, { unlessSame: true });
 
 // ---- reads ----
 
@@ -138,7 +136,7 @@ export async function createProjectUserAssignment(
   db: Kysely<DB>,
   p: Principal,
   projectId: string,
-  input: UserAssignmentInput & { user_id: string },
+  input: Static<typeof UserAssignmentCreateBody>,
   now: Date,
 ) {
   const { columns, rate } = parseUserAssignmentInput(input);
@@ -172,8 +170,7 @@ export async function createProjectUserAssignment(
       return { row: await assignmentOrThrow(trx, p.companyId, project.id, member.user_id, day), view: viewOf(p, project) };
     });
   } catch (err) {
-    if ((err as { code?: string })?.code === '23505') throw alreadyAssigned();
-    throw err;
+    duplicateAs(err, alreadyAssigned);
   }
 }
 
@@ -205,12 +202,7 @@ export function updateProjectUserAssignment(
     assertMaySet(p, project, input);
     assertManagerFlagFits(current.role, columns.is_project_manager);
     const day = await workspaceToday(trx, p.companyId, now);
-    const changed: UserAssignmentColumns = {};
-    if (columns.is_project_manager !== undefined && columns.is_project_manager !== current.is_project_manager) {
-      changed.is_project_manager = columns.is_project_manager;
-    }
-    if (columns.is_active !== undefined && columns.is_active !== current.is_active) changed.is_active = columns.is_active;
-    if (columns.budget !== undefined && !sameDecimal(columns.budget, current.budget)) changed.budget = columns.budget;
+    const changed = changedAssignmentColumns(columns, current, USER_ASSIGNMENT_FLAGS);
     const rateSet = rate ? await applyRate(trx, p.companyId, project.id, userId, rate, day) : null;
     if (Object.keys(changed).length > 0 || rateSet) {
       await updateUserAssignmentColumns(trx, p.companyId, project.id, userId, changed, now);

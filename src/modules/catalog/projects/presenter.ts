@@ -1,53 +1,23 @@
-import type { BillBy, BudgetBy } from '../../../db/types.ts';
 import { shownEffectiveFrom } from '../rates/rules.ts';
 import { decimalNumber } from '../../../money.ts';
 import { personName } from './rules.ts';
+import type { projectRateRows } from './web-queries.ts';
+import type { findProject, listProjectTasks } from './queries.ts';
 
-/** A project as the queries load it, with its client, owner, the caller's own assignment and today's rate. */
-export interface ProjectRow {
-  id: string;
-  name: string;
-  code: string | null;
-  notes: string | null;
-  is_active: boolean;
-  client_id: string;
-  client_name: string;
-  /** The client's currency, else the workspace's. */
-  client_currency: string;
-  owner_id: string | null;
-  owner_first_name: string | null;
-  owner_last_name: string | null;
-  owner_email: string | null;
-  is_billable: boolean;
-  bill_by: BillBy;
-  is_fixed_fee: boolean;
-  fee: string | null;
-  cost_budget: string | null;
-  budget_by: BudgetBy;
-  budget: string | null;
-  budget_is_monthly: boolean;
-  show_budget_to_all: boolean;
-  starts_on: string | null;
-  ends_on: string | null;
-  created_at: Date;
-  /** The latest of the project's, its client's and its owner's change (all three are in the body). */
-  updated_at: Date;
-  /** The caller's own project assignment (null: none). */
-  own_is_active: boolean | null;
-  own_is_project_manager: boolean | null;
-  /** The project's billable rate in force today (workspace zone), when loaded for a caller who may see rates. */
+/**
+ * A project as the queries load it, with its client (`client_currency`: the client's, else the
+ * workspace's), owner, the caller's own assignment (`own_*`, null: none), `updated_at` the latest
+ * of the project's, its client's and its owner's change (all three are in the body), and, when
+ * loaded for a caller who may see rates, the project's billable rate in force today.
+ */
+type LoadedProject = NonNullable<Awaited<ReturnType<typeof findProject>>>;
+export type ProjectRow = Omit<LoadedProject, 'hourly_rate' | 'hourly_rate_effective_from'> & {
   hourly_rate?: string | null;
   hourly_rate_effective_from?: string | null;
-}
+};
 
 /** A task assignment of the project, nested in item reads. */
-export interface ProjectTaskRow {
-  task_id: string;
-  name: string;
-  is_active: boolean;
-  billable: boolean;
-  budget: string | null;
-}
+export type ProjectTaskRow = Awaited<ReturnType<typeof listProjectTasks>>[number];
 
 /**
  * What the caller may see of one project (see projectView in the service):
@@ -102,7 +72,14 @@ export function presentProjectTask(row: ProjectTaskRow, view: ProjectView) {
  * exact bytes sent.
  */
 export function presentProject(row: ProjectRow, view: ProjectView, tasks?: ProjectTaskRow[]) {
-  if (view.directory) return presentDirectoryProject(row);
+  return view.directory ? presentDirectoryProject(row) : presentFullProject(row, view, tasks);
+}
+
+/**
+ * The full project, whatever `view.directory` says: what a write (create, update) returns, as a
+ * personal sync key, the only caller that gets the directory item, never writes.
+ */
+export function presentFullProject(row: ProjectRow, view: ProjectView, tasks?: ProjectTaskRow[]) {
   return {
     id: row.id,
     name: row.name,
@@ -134,3 +111,29 @@ export function presentProject(row: ProjectRow, view: ProjectView, tasks?: Proje
 }
 
 export type PresentedProject = ReturnType<typeof presentProject>;
+
+type RateHistoryRow = Awaited<ReturnType<typeof projectRateRows>>[number];
+
+/**
+ * A project's rate history: its own rates, then its task assignments' and its people's, each
+ * group by name, each list of rates as loaded (oldest first).
+ */
+export function presentRateHistory(currency: string, rows: RateHistoryRow[]) {
+  const rate = (r: RateHistoryRow) => ({ effective_from: shownEffectiveFrom(r.effective_from), hourly_rate: decimalNumber(r.hourly_rate)! });
+  const tasks = new Map<string, { task_id: string; name: string; rates: ReturnType<typeof rate>[] }>();
+  const people = new Map<string, { user_id: string; name: string; rates: ReturnType<typeof rate>[] }>();
+  const own: ReturnType<typeof rate>[] = [];
+  for (const r of rows) {
+    if (r.task_id !== null) {
+      const t = tasks.get(r.task_id) ?? { task_id: r.task_id, name: r.task_name ?? '', rates: [] };
+      t.rates.push(rate(r));
+      tasks.set(r.task_id, t);
+    } else if (r.user_id !== null) {
+      const u = people.get(r.user_id) ?? { user_id: r.user_id, name: personName(r.first_name ?? '', r.last_name ?? ''), rates: [] };
+      u.rates.push(rate(r));
+      people.set(r.user_id, u);
+    } else own.push(rate(r));
+  }
+  const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
+  return { currency, project: own, tasks: [...tasks.values()].sort(byName), people: [...people.values()].sort(byName) };
+}

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { clientVisible, projectVisible } from '../../../access/catalog.ts';
 import type { Tx } from '../../../db/tenant.ts';
+import { billableRateOn } from '../rates/queries.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
-import type { ProjectRow, ProjectTaskRow } from './presenter.ts';
 import type { ProjectState } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
@@ -65,22 +65,7 @@ function projectSelect(trx: Tx, companyId: string, { principal, rateOn }: LoadOp
   if (rateOn === undefined) return query;
   // The project's billable rate in force on `rateOn`: the latest row from on or before it.
   return query
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('rates as r')
-          .select(['r.hourly_rate', 'r.effective_from'])
-          .whereRef('r.company_id', '=', 'p.company_id')
-          .where('r.kind', '=', 'billable')
-          .whereRef('r.project_id', '=', 'p.id')
-          .where('r.task_id', 'is', null)
-          .where('r.user_id', 'is', null)
-          .where('r.effective_from', '<=', rateOn)
-          .orderBy('r.effective_from', 'desc')
-          .limit(1)
-          .as('rate'),
-      (j) => j.onTrue(),
-    )
+    .leftJoinLateral(billableRateOn(trx, 'p', 'project', rateOn), (j) => j.onTrue())
     .select(['rate.hourly_rate', 'rate.effective_from as hourly_rate_effective_from']);
 }
 
@@ -109,7 +94,7 @@ export function listProjects(trx: Tx, companyId: string, options: LoadOptions, f
       eb.or([eb(sql`lower(p.name)`, 'like', pattern), eb(sql`lower(coalesce(p.code, ''))`, 'like', pattern)]),
     );
   }
-  return fetchPage(query.orderBy(sql`lower(p.name)`).orderBy('p.id'), page) as Promise<{ rows: ProjectRow[]; total: number }>;
+  return fetchPage(query.orderBy(sql`lower(p.name)`).orderBy('p.id'), page);
 }
 
 /** A project the caller sees, or undefined. `lock` takes a row lock on the project alone. */
@@ -119,14 +104,14 @@ export async function findProject(
   options: LoadOptions,
   id: string,
   { lock = false }: { lock?: boolean } = {},
-): Promise<ProjectRow | undefined> {
+) {
   let query = projectSelect(trx, companyId, options).where('p.id', '=', id);
   if (lock) query = query.forUpdate('p');
-  return (await query.executeTakeFirst()) as ProjectRow | undefined;
+  return query.executeTakeFirst();
 }
 
 /** The project's task assignments (active and inactive), by task name then task id. */
-export function listProjectTasks(trx: Tx, companyId: string, projectId: string): Promise<ProjectTaskRow[]> {
+export function listProjectTasks(trx: Tx, companyId: string, projectId: string) {
   return trx
     .selectFrom('project_task_assignments as pta')
     .innerJoin('tasks as t', (j) => j.onRef('t.company_id', '=', 'pta.company_id').onRef('t.id', '=', 'pta.task_id'))
@@ -224,26 +209,6 @@ export async function insertTaskAssignments(
         updated_at: now,
       })),
     )
-    .execute();
-}
-
-export async function insertUserAssignment(
-  trx: Tx,
-  companyId: string,
-  row: { projectId: string; userId: string; isProjectManager: boolean },
-  now: Date,
-) {
-  await trx
-    .insertInto('project_user_assignments')
-    .values({
-      company_id: companyId,
-      project_id: row.projectId,
-      user_id: row.userId,
-      is_project_manager: row.isProjectManager,
-      is_active: true,
-      created_at: now,
-      updated_at: now,
-    })
     .execute();
 }
 

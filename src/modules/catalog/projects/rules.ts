@@ -2,7 +2,9 @@ import { Decimal } from 'decimal.js';
 import type { BillBy, BudgetBy } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
 import { isIsoDate } from '../../../time/workspace-time.ts';
-import { budgetAmount, effectiveDate, hourlyRate } from '../rates/rules.ts';
+import { budgetAmount, effectiveDate, hourlyRate, type RateChange } from '../rates/rules.ts';
+import type { ProjectInput } from './schemas.ts';
+import type { ProjectFilter } from './queries.ts';
 
 /**
  * Pure rules for projects: which properties may be written, which of them are
@@ -17,27 +19,6 @@ export const BUDGET_BY = ['project', 'project_cost', 'task', 'task_fees', 'perso
 /** budget_by modes whose budget is the project's own `budget` (hours, or money for project_cost). */
 export const PROJECT_LEVEL_BUDGETS: readonly BudgetBy[] = ['project', 'project_cost'];
 
-export const PROJECT_WRITABLE = [
-  'client_id',
-  'name',
-  'code',
-  'notes',
-  'owner_id',
-  'starts_on',
-  'ends_on',
-  'is_active',
-  'is_billable',
-  'bill_by',
-  'hourly_rate',
-  'hourly_rate_effective_from',
-  'is_fixed_fee',
-  'fee',
-  'cost_budget',
-  'budget_by',
-  'budget',
-  'budget_is_monthly',
-  'show_budget_to_all',
-] as const;
 
 /** Response properties a request body may not set (a 400 naming the property). */
 export const PROJECT_READ_ONLY = ['id', 'client', 'owner', 'tasks', 'created_at', 'updated_at'] as const;
@@ -65,33 +46,12 @@ export const COMMERCIAL_FIELDS = [
   'show_budget_to_all',
 ] as const;
 
+/** Every writable property: the project's own, then the commercial ones. */
+export const PROJECT_WRITABLE = ['client_id', 'name', 'code', 'notes', 'owner_id', 'starts_on', 'ends_on', 'is_active', ...COMMERCIAL_FIELDS] as const;
+
 export const NAME_MAX = 255;
 export const CODE_MAX = 64;
 export const NOTES_MAX = 10_000;
-
-export interface ProjectInput {
-  client_id?: string;
-  name?: string;
-  code?: string | null;
-  notes?: string | null;
-  owner_id?: string | null;
-  starts_on?: string | null;
-  ends_on?: string | null;
-  is_active?: boolean;
-  is_billable?: boolean;
-  bill_by?: BillBy;
-  /** The project's billable hourly rate (scope: project), from hourly_rate_effective_from on. */
-  hourly_rate?: number;
-  hourly_rate_effective_from?: string;
-  is_fixed_fee?: boolean;
-  fee?: number | null;
-  cost_budget?: number | null;
-  budget_by?: BudgetBy;
-  budget?: number | null;
-  budget_is_monthly?: boolean;
-  show_budget_to_all?: boolean;
-  task_ids?: string[];
-}
 
 /** The stored form of a project's writable state (amounts as exact decimal strings). */
 export interface ProjectState {
@@ -139,10 +99,7 @@ export function newProjectState(input: ProjectInput): ProjectState {
 }
 
 /** A rate to set for the project's scope; `from` undefined means the default date (see rateStartOnCreate). */
-export interface RateChange {
-  hourlyRate: string;
-  from?: string;
-}
+export type { RateChange };
 
 function text(field: string, value: unknown, max: number, { required }: { required: boolean }): string | null {
   if (value === null && !required) return null;
@@ -320,3 +277,20 @@ export function archiveTransition(wasActive: boolean, willBeActive: boolean): 'a
 
 /** The name shown for a person: first and last name. */
 export const personName = (first: string, last: string) => `${first} ${last}`.trim();
+
+/** The project list's query parameters (the API's, or the web app's with `search`) as the queries' filter. */
+export function projectListFilter(query: {
+  is_active?: 'true' | 'false';
+  client_id?: string;
+  owner_id?: string;
+  updated_since?: string;
+  search?: string;
+}): ProjectFilter {
+  return {
+    isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
+    clientId: query.client_id,
+    ownerId: query.owner_id,
+    updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+    search: query.search,
+  };
+}

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import {
@@ -10,6 +11,7 @@ import {
   maySeeRates,
   maySetCommercialFields,
   mayUpdateProject,
+  mayWriteTasks,
   type OwnAssignment,
 } from '../../../access/catalog.ts';
 import type { DB } from '../../../db/types.ts';
@@ -21,7 +23,9 @@ import { audit } from '../../workspace/audit/service.ts';
 import { FROM_THE_START } from '../rates/rules.ts';
 import { rateOn, setRate } from '../rates/service.ts';
 import { workspaceToday } from '../rates/workspace-today.ts';
-import type { ProjectRow, ProjectTaskRow, ProjectView } from './presenter.ts';
+import { presentRateHistory, type ProjectRow, type ProjectTaskRow, type ProjectView } from './presenter.ts';
+import { insertUserAssignment } from '../project-assignments/queries.ts';
+import { activeClients, activePeople, activeTasks, projectRateRows, workspaceCurrency } from './web-queries.ts';
 import {
   countRunningTimers,
   defaultTasks,
@@ -31,7 +35,6 @@ import {
   insertProject,
   lockClient,
   insertTaskAssignments,
-  insertUserAssignment,
   listProjectTasks,
   listProjects as listProjectRows,
   lockTasks,
@@ -45,10 +48,11 @@ import {
   changedColumns,
   commercialFieldsIn,
   newProjectState,
+  personName,
   sameDecimal,
-  type ProjectInput,
   type ProjectState,
 } from './rules.ts';
+import type { ProjectCreateBody, ProjectInput } from './schemas.ts';
 
 /**
  * Projects: the transactions and state transitions. Every operation runs in one
@@ -99,9 +103,11 @@ const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.user
 // ---- reads ----
 
 export function listProjects(db: Kysely<DB>, p: Principal, filter: ProjectFilter, page: PageParams, now: Date) {
+  // The web app's search, trimmed; a blank one filters nothing.
+  const search = filter.search?.trim();
   return withTenant(db, p.companyId, async (trx) => {
     const today = await workspaceToday(trx, p.companyId, now);
-    return listProjectRows(trx, p.companyId, loadOptions(p, today), filter, page);
+    return listProjectRows(trx, p.companyId, loadOptions(p, today), { ...filter, search: search ? search : undefined }, page);
   });
 }
 
@@ -195,7 +201,7 @@ function stateOf(row: ProjectRow): ProjectState {
  * `hourly_rate_effective_from` for the project rate. The creator is assigned to it; a manager as its project
  * manager.
  */
-export async function createProject(db: Kysely<DB>, p: Principal, input: ProjectInput & { client_id: string; name: string }, now: Date) {
+export async function createProject(db: Kysely<DB>, p: Principal, input: Static<typeof ProjectCreateBody>, now: Date) {
   if (!mayCreateProjects(p)) throw forbidden('Your role does not allow creating projects.');
   assertMaySendCommercial(p, input);
   const { state, rate } = applyProjectInput(newProjectState(input), input);
@@ -219,7 +225,12 @@ export async function createProject(db: Kysely<DB>, p: Principal, input: Project
       }
     }
     if (rate) await setRate(trx, p.companyId, { kind: 'billable', projectId: id }, rate.from ?? FROM_THE_START, rate.hourlyRate);
-    await insertUserAssignment(trx, p.companyId, { projectId: id, userId: p.userId, isProjectManager: creatorAssignment.is_project_manager }, now);
+    await insertUserAssignment(
+      trx,
+      p.companyId,
+      { projectId: id, userId: p.userId, isProjectManager: creatorAssignment.is_project_manager, isActive: true, budget: null },
+      now,
+    );
     await audit(trx, {
       ...actorOf(p),
       action: 'project.created',
@@ -371,4 +382,56 @@ export async function deleteProject(db: Kysely<DB>, p: Principal, id: string, { 
     if ((err as { code?: string })?.code === '23503') throw conflict('The project still has records that depend on it and cannot be removed.');
     throw err;
   }
+}
+
+// ---- the web app's project screens ----
+
+/** A project the caller sees (404 for an unknown, malformed, other-workspace or unassigned id). */
+async function visibleProject(trx: Tx, p: Principal, id: string) {
+  const row = isId(id) ? await findProject(trx, p.companyId, { principal: p }, id) : undefined;
+  if (!row) throw notFound('project');
+  return row;
+}
+
+/**
+ * What the project forms pick from (active clients, people and tasks, today in the workspace
+ * zone) and what the caller may do, asked of the same rules the API applies. With a project
+ * (404 when the caller does not see it), `update` and `edit_tasks` are for that project.
+ */
+export function projectChoices(db: Kysely<DB>, p: Principal, projectId: string | undefined, now: Date) {
+  return withTenant(db, p.companyId, async (trx) => {
+    const project = projectId === undefined ? undefined : await visibleProject(trx, p, projectId);
+    const clients = await activeClients(trx, p);
+    const people = await activePeople(trx, p.companyId);
+    const tasks = await activeTasks(trx, p.companyId);
+    const today = await workspaceToday(trx, p.companyId, now);
+    return {
+      today,
+      currency: await workspaceCurrency(trx, p.companyId),
+      clients,
+      people: people.map((m) => ({ id: m.id, name: personName(m.first_name, m.last_name), may_manage: mayBeProjectManager(m) })),
+      tasks,
+      may: {
+        create: mayCreateProjects(p),
+        see_rates: maySeeRates(p),
+        set_commercial: maySetCommercialFields(p),
+        see_internal_costs: maySeeInternalCosts(p),
+        update: project ? mayUpdateProject(p, ownAssignment(project)) : false,
+        delete: mayDeleteProjects(p),
+        edit_tasks: project !== undefined && mayWriteTasks(p),
+      },
+    };
+  });
+}
+
+/**
+ * Every billable rate of a project the caller sees (404 otherwise), its task assignments and its
+ * people, for callers who may see billable rates (403).
+ */
+export function projectRateHistory(db: Kysely<DB>, p: Principal, id: string) {
+  return withTenant(db, p.companyId, async (trx) => {
+    const project = await visibleProject(trx, p, id);
+    if (!maySeeRates(p)) throw forbidden('Rates are shown only to people who may see billable rates.');
+    return presentRateHistory(project.client_currency, await projectRateRows(trx, p.companyId, project.id));
+  });
 }

@@ -1,32 +1,14 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Principal } from '../../../auth/principal.ts';
-import {
-  mayBeProjectManager,
-  mayCreateProjects,
-  mayDeleteProjects,
-  maySeeInternalCosts,
-  maySeeRates,
-  maySetCommercialFields,
-  mayUpdateProject,
-  mayWriteTasks,
-} from '../../../access/catalog.ts';
-import { withTenant, type Tx } from '../../../db/tenant.ts';
-import { forbidden, notFound } from '../../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
-import { isId } from '../../../ids.ts';
-import { shownEffectiveFrom } from '../rates/rules.ts';
-import { decimalNumber } from '../../../money.ts';
-import { workspaceToday } from '../rates/workspace-today.ts';
+import { IdParams, typed } from '../../../http/route-kit.ts';
 import { presentProject } from './presenter.ts';
-import { findProject } from './queries.ts';
-import { personName } from './rules.ts';
-import { ProjectListItemSchema } from './routes.ts';
-import { listProjects, ownAssignment, projectView } from './service.ts';
-import { activeClients, activePeople, activeTasks, projectRateRows, workspaceCurrency } from './web-queries.ts';
+import { projectListFilter } from './rules.ts';
+import { ProjectListItemSchema } from './schemas.ts';
+import { listProjects, projectChoices, projectRateHistory, projectView } from './service.ts';
 
 /**
  * The web app's project screens (issue 16 item 4): a searchable list (the API's
@@ -118,16 +100,8 @@ const RateHistorySchema = Type.Object(
   { additionalProperties: false },
 );
 
-const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
-
-/** A project the caller sees (404 for an unknown, malformed, other-workspace or unassigned id). */
-async function visibleProject(trx: Tx, p: Principal, id: string) {
-  const row = isId(id) ? await findProject(trx, p.companyId, { principal: p }, id) : undefined;
-  if (!row) throw notFound('project');
-  return row;
-}
-
-export async function projectsWebRoutes(app: FastifyInstance) {
+export async function projectsWebRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   app.get(
     '/web/api/projects',
     {
@@ -145,18 +119,12 @@ export async function projectsWebRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const p = principalOf(request);
-      const query = request.query as Static<typeof ListQuery>;
+      const query = request.query;
       const page = pageParams(query);
-      const search = query.search?.trim();
       const { rows, total } = await listProjects(
         app.db,
         p,
-        {
-          isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
-          clientId: query.client_id,
-          ownerId: query.owner_id,
-          search: search ? search : undefined,
-        },
+        projectListFilter(query),
         page,
         app.config.clock(),
       );
@@ -178,33 +146,7 @@ export async function projectsWebRoutes(app: FastifyInstance) {
         response: { 200: ChoicesSchema, ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      const { project_id } = request.query as Static<typeof ChoicesQuery>;
-      return withTenant(app.db, p.companyId, async (trx) => {
-        const project = project_id === undefined ? undefined : await visibleProject(trx, p, project_id);
-        const clients = await activeClients(trx, p);
-        const people = await activePeople(trx, p.companyId);
-        const tasks = await activeTasks(trx, p.companyId);
-        const today = await workspaceToday(trx, p.companyId, app.config.clock());
-        return {
-          today,
-          currency: await workspaceCurrency(trx, p.companyId),
-          clients,
-          people: people.map((m) => ({ id: m.id, name: personName(m.first_name, m.last_name), may_manage: mayBeProjectManager(m) })),
-          tasks,
-          may: {
-            create: mayCreateProjects(p),
-            see_rates: maySeeRates(p),
-            set_commercial: maySetCommercialFields(p),
-            see_internal_costs: maySeeInternalCosts(p),
-            update: project ? mayUpdateProject(p, ownAssignment(project)) : false,
-            delete: mayDeleteProjects(p),
-            edit_tasks: project !== undefined && mayWriteTasks(p),
-          },
-        };
-      });
-    },
+    async (request) => projectChoices(app.db, principalOf(request), request.query.project_id, app.config.clock()),
   );
 
   app.get(
@@ -221,31 +163,6 @@ export async function projectsWebRoutes(app: FastifyInstance) {
         response: { 200: RateHistorySchema, ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      const { id } = request.params as Static<typeof IdParams>;
-      return withTenant(app.db, p.companyId, async (trx) => {
-        const project = await visibleProject(trx, p, id);
-        if (!maySeeRates(p)) throw forbidden('Rates are shown only to people who may see billable rates.');
-        const rows = await projectRateRows(trx, p.companyId, project.id);
-        const rate = (r: (typeof rows)[number]) => ({ effective_from: shownEffectiveFrom(r.effective_from), hourly_rate: decimalNumber(r.hourly_rate)! });
-        const tasks = new Map<string, { task_id: string; name: string; rates: ReturnType<typeof rate>[] }>();
-        const people = new Map<string, { user_id: string; name: string; rates: ReturnType<typeof rate>[] }>();
-        const own: ReturnType<typeof rate>[] = [];
-        for (const r of rows) {
-          if (r.task_id !== null) {
-            const t = tasks.get(r.task_id) ?? { task_id: r.task_id, name: r.task_name ?? '', rates: [] };
-            t.rates.push(rate(r));
-            tasks.set(r.task_id, t);
-          } else if (r.user_id !== null) {
-            const u = people.get(r.user_id) ?? { user_id: r.user_id, name: personName(r.first_name ?? '', r.last_name ?? ''), rates: [] };
-            u.rates.push(rate(r));
-            people.set(r.user_id, u);
-          } else own.push(rate(r));
-        }
-        const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
-        return { currency: project.client_currency, project: own, tasks: [...tasks.values()].sort(byName), people: [...people.values()].sort(byName) };
-      });
-    },
+    async (request) => projectRateHistory(app.db, principalOf(request), request.params.id),
   );
 }

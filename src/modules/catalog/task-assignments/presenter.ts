@@ -1,28 +1,10 @@
-import { shownEffectiveFrom } from '../rates/rules.ts';
+import { presentRate, type AssignmentView } from '../assignments/presenter.ts';
 import { decimalNumber } from '../../../money.ts';
+import type { findAssignment } from './queries.ts';
 
-/** A task assignment as the queries load it, with the rate in force on the day it was read for. */
-export interface AssignmentRow {
-  project_id: string;
-  task_id: string;
-  task_name: string;
-  is_active: boolean;
-  billable: boolean;
-  budget: string | null;
-  /** The billable rate of scope project + task in force today (workspace zone), or null. */
-  hourly_rate: string | null;
-  hourly_rate_effective_from: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** What the caller may see of a project's task assignments. */
-export interface AssignmentView {
-  /** The assignment budget (maySeeBudget for the project). */
-  budget: boolean;
-  /** The billable hourly rate (maySeeRates). */
-  rates: boolean;
-}
+/** A task assignment as the queries load it, with the rate of scope project + task in force on the day it was read for. */
+export type AssignmentRow = NonNullable<Awaited<ReturnType<typeof findAssignment>>>;
+export type { AssignmentView };
 
 /**
  * The task assignment as the API shows it. `budget` (may be 0 or null) is absent
@@ -37,9 +19,7 @@ export function presentAssignment(row: AssignmentRow, view: AssignmentView) {
     is_active: row.is_active,
     billable: row.billable,
     ...(view.budget ? { budget: decimalNumber(row.budget) } : {}),
-    ...(view.rates
-      ? { hourly_rate: decimalNumber(row.hourly_rate), hourly_rate_effective_from: shownEffectiveFrom(row.hourly_rate_effective_from) }
-      : {}),
+    ...(view.rates ? presentRate(row) : {}),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
+import { billableRateOn } from '../rates/queries.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
-import type { AssignmentRow } from './presenter.ts';
 import type { AssignmentColumns } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
@@ -11,22 +11,7 @@ function assignmentSelect(trx: Tx, companyId: string, projectId: string, day: st
     .selectFrom('project_task_assignments as pta')
     .innerJoin('tasks as t', (j) => j.onRef('t.company_id', '=', 'pta.company_id').onRef('t.id', '=', 'pta.task_id'))
     // The billable rate of scope project + task in force on `day`: the latest row from on or before it.
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('rates as r')
-          .select(['r.hourly_rate', 'r.effective_from'])
-          .whereRef('r.company_id', '=', 'pta.company_id')
-          .where('r.kind', '=', 'billable')
-          .whereRef('r.project_id', '=', 'pta.project_id')
-          .whereRef('r.task_id', '=', 'pta.task_id')
-          .where('r.user_id', 'is', null)
-          .where('r.effective_from', '<=', day)
-          .orderBy('r.effective_from', 'desc')
-          .limit(1)
-          .as('rate'),
-      (j) => j.onTrue(),
-    )
+    .leftJoinLateral(billableRateOn(trx, 'pta', 'task', day), (j) => j.onTrue())
     .select([
       'pta.project_id',
       'pta.task_id',
@@ -51,17 +36,12 @@ export interface AssignmentFilter {
 export function listAssignments(trx: Tx, companyId: string, projectId: string, filter: AssignmentFilter, day: string, page: PageParams) {
   let query = assignmentSelect(trx, companyId, projectId, day);
   if (filter.isActive !== undefined) query = query.where('pta.is_active', '=', filter.isActive);
-  return fetchPage(query.orderBy(sql`lower(t.name)`).orderBy('pta.task_id'), page) as Promise<{
-    rows: AssignmentRow[];
-    total: number;
-  }>;
+  return fetchPage(query.orderBy(sql`lower(t.name)`).orderBy('pta.task_id'), page);
 }
 
 /** One assignment with the rate in force on `day`, or undefined. */
 export async function findAssignment(trx: Tx, companyId: string, projectId: string, taskId: string, day: string) {
-  return (await assignmentSelect(trx, companyId, projectId, day).where('pta.task_id', '=', taskId).executeTakeFirst()) as
-    | AssignmentRow
-    | undefined;
+  return assignmentSelect(trx, companyId, projectId, day).where('pta.task_id', '=', taskId).executeTakeFirst();
 }
 
 /** Locks an assignment row for a change; undefined when there is none. */

@@ -1,5 +1,5 @@
-import { badRequest } from '../../../errors.ts';
-import { budgetAmount, parseRateChange, type RateChange } from '../rates/rules.ts';
+import { assignmentReadOnly, parseAssignmentBody, type AssignmentColumns as Columns } from '../assignments/rules.ts';
+import type { AssignmentInput } from './schemas.ts';
 
 /**
  * Pure rules for task assignments (a task used by a project). No I/O: the
@@ -8,42 +8,16 @@ import { budgetAmount, parseRateChange, type RateChange } from '../rates/rules.t
 
 export const ASSIGNMENT_WRITABLE = ['is_active', 'billable', 'budget', 'hourly_rate', 'hourly_rate_effective_from'] as const;
 /** Response properties a request body may not set (a 400 naming the property). */
-export const ASSIGNMENT_READ_ONLY = ['project_id', 'task', 'created_at', 'updated_at'] as const;
-
-export interface AssignmentInput {
-  is_active?: boolean;
-  billable?: boolean;
-  /** Hours or money, per the project's budget_by; may be 0; null clears it. JSON number from the API, text from the CLI. */
-  budget?: number | string | null;
-  /** The billable hourly rate of the assignment (scope project + task), from `hourly_rate_effective_from` on. */
-  hourly_rate?: number | string;
-  /** YYYY-MM-DD; default: today in the workspace's time zone. Only with `hourly_rate`. */
-  hourly_rate_effective_from?: string;
-}
+export const ASSIGNMENT_READ_ONLY = assignmentReadOnly('task');
+/** The assignment's own flags, in the order they are checked. */
+export const ASSIGNMENT_FLAGS = ['is_active', 'billable'] as const;
 
 /** The stored columns a change writes. */
-export interface AssignmentColumns {
-  is_active?: boolean;
-  billable?: boolean;
-  budget?: string | null;
-}
-
-export type { RateChange };
-
-function flag(field: string, value: unknown): boolean {
-  if (typeof value !== 'boolean') throw badRequest(`${field} must be true or false.`, { field });
-  return value;
-}
+export type AssignmentColumns = Columns<(typeof ASSIGNMENT_FLAGS)[number]>;
 
 /**
  * Checks an assignment body and splits it into column changes and a rate change.
  * Throws a 400 naming the field: negative or over-precise amounts, a date that
  * is not YYYY-MM-DD, or an effective date without a rate.
  */
-export function parseAssignmentInput(input: AssignmentInput): { columns: AssignmentColumns; rate: RateChange | null } {
-  const columns: AssignmentColumns = {};
-  if (input.is_active !== undefined) columns.is_active = flag('is_active', input.is_active);
-  if (input.billable !== undefined) columns.billable = flag('billable', input.billable);
-  if (input.budget !== undefined) columns.budget = input.budget === null ? null : budgetAmount('budget', input.budget);
-  return { columns, rate: parseRateChange(input) };
-}
+export const parseAssignmentInput = (input: AssignmentInput) => parseAssignmentBody(input, ASSIGNMENT_FLAGS);

@@ -8,8 +8,10 @@ import { badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
 import { audit } from '../../workspace/audit/service.ts';
-import { FROM_THE_START, shownEffectiveFrom } from '../rates/rules.ts';
-import { rateOn, setRate } from '../rates/service.ts';
+import { FROM_THE_START } from '../rates/rules.ts';
+import { rateOn } from '../rates/service.ts';
+import { changedAssignmentColumns, duplicateAs } from '../assignments/rules.ts';
+import { writeAssignmentRate, type RateSet } from '../assignments/service.ts';
 import { workspaceToday } from '../rates/workspace-today.ts';
 import { findTask } from '../tasks/queries.ts';
 import { maySeeProjectBudget, projectScopeOrThrow } from '../tasks/service.ts';
@@ -23,7 +25,9 @@ import {
   updateAssignmentColumns,
   type AssignmentFilter,
 } from './queries.ts';
-import { parseAssignmentInput, type AssignmentInput, type RateChange } from './rules.ts';
+import { ASSIGNMENT_FLAGS, parseAssignmentInput, type AssignmentColumns } from './rules.ts';
+import type { RateChange } from '../assignments/rules.ts';
+import type { AssignmentInput } from './schemas.ts';
 
 /**
  * Task assignments: which workspace tasks a project uses, whether each is
@@ -86,11 +90,9 @@ export function getTaskAssignment(db: Kysely<DB>, companyId: string, actor: Prin
 
 // ---- writes ----
 
-async function applyRate(trx: Tx, companyId: string, projectId: string, taskId: string, rate: RateChange, day: string) {
-  const from = rate.from ?? day;
-  await setRate(trx, companyId, { kind: 'billable', projectId, taskId }, from, rate.hourlyRate);
-  return { hourly_rate: rate.hourlyRate, effective_from: shownEffectiveFrom(from) };
-}
+/** Every rate given is written (a task assignment's rate change bumps `updated_at` even when equal). */
+const applyRate = (trx: Tx, companyId: string, projectId: string, taskId: string, rate: RateChange, day: string) =>
+  writeAssignmentRate(trx, companyId, { kind: 'billable', projectId, taskId }, rate, day) as Promise<RateSet>;
 
 /**
  * Assigns a task to a project. `billable` defaults to the task's
@@ -113,8 +115,7 @@ export async function createTaskAssignment(
   try {
     return await withTenant(db, companyId, (trx) => create(trx, companyId, actor, projectId, input.task_id, columns, rate, now));
   } catch (err) {
-    if ((err as { code?: string })?.code === '23505') throw alreadyAssigned();
-    throw err;
+    duplicateAs(err, alreadyAssigned);
   }
 }
 
@@ -127,7 +128,7 @@ async function create(
   actor: Principal,
   projectId: string,
   taskId: string,
-  columns: ReturnType<typeof parseAssignmentInput>['columns'],
+  columns: AssignmentColumns,
   rate: RateChange | null,
   now: Date,
 ) {
@@ -152,7 +153,7 @@ async function create(
   if (!inserted) throw alreadyAssigned();
   // A rate given at creation (or the task's default rate) prices all the
   // assignment's work, whatever its date; an explicit effective date is kept.
-  let rateSet: { hourly_rate: string; effective_from: string | null } | null = null;
+  let rateSet: RateSet | null = null;
   if (rate) rateSet = await applyRate(trx, companyId, project.id, task.id, rate, FROM_THE_START);
   else if (task.default_hourly_rate !== null) {
     const scope = { kind: 'billable', projectId: project.id, taskId: task.id } as const;
@@ -195,7 +196,7 @@ async function update(
   actor: Principal,
   projectId: string,
   taskId: string,
-  columns: ReturnType<typeof parseAssignmentInput>['columns'],
+  columns: AssignmentColumns,
   rate: RateChange | null,
   now: Date,
 ) {
@@ -204,11 +205,8 @@ async function update(
   if (!current) throw notFound('task assignment');
   assertMaySet(actor, project, { budget: columns.budget, rate });
   const day = await workspaceToday(trx, companyId, now);
-  const changed: Record<string, unknown> = {};
-  if (columns.is_active !== undefined && columns.is_active !== current.is_active) changed.is_active = columns.is_active;
-  if (columns.billable !== undefined && columns.billable !== current.billable) changed.billable = columns.billable;
-  if (columns.budget !== undefined && !sameAmount(columns.budget, current.budget)) changed.budget = columns.budget;
-  let rateSet: { hourly_rate: string; effective_from: string | null } | null = null;
+  const changed = changedAssignmentColumns(columns, current, ASSIGNMENT_FLAGS);
+  let rateSet: RateSet | null = null;
   if (rate) rateSet = await applyRate(trx, companyId, project.id, taskId, rate, day);
   if (Object.keys(changed).length > 0 || rateSet) {
     await updateAssignmentColumns(trx, companyId, project.id, taskId, changed, now);
@@ -222,8 +220,6 @@ async function update(
   }
   return { row: await assignmentOrThrow(trx, companyId, project.id, taskId, day), view: assignmentView(actor, project) };
 }
-
-const sameAmount = (a: string | null, b: string | null) => (a === null || b === null ? a === b : Number(a) === Number(b));
 
 /**
  * For `sheaf admin task assign`: assigns the task, or, when the project already

@@ -1,19 +1,11 @@
 import { decimalNumber } from '../../../money.ts';
+import type { findTask, findTaskForProject } from './queries.ts';
 
 /** A task row as the queries load it; with a project, the assignment's columns ride along. */
-export interface TaskRow {
-  id: string;
-  name: string;
-  billable_by_default: boolean;
-  default_hourly_rate: string | null;
-  is_default: boolean;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
-  /** Set when the task was read for a project: whether it is assigned (null: not at all) and active. */
-  assignment_active?: boolean | null;
-  assignment_budget?: string | null;
-}
+type PlainTaskRow = NonNullable<Awaited<ReturnType<typeof findTask>>>;
+/** Set when the task was read for a project: whether it is assigned (null: not at all) and active. */
+type AssignmentColumns = Omit<NonNullable<Awaited<ReturnType<typeof findTaskForProject>>>, keyof PlainTaskRow>;
+export type TaskRow = PlainTaskRow & Partial<AssignmentColumns>;
 
 /**
  * What the caller may see of a task: `rates` the default hourly rate; `budget`

@@ -5,7 +5,6 @@ import { isOperator } from '../../../access/operator.ts';
 import type { BudgetBy } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
-import type { TaskRow } from './presenter.ts';
 import type { TaskState } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
@@ -52,22 +51,22 @@ export function listTasks(trx: Tx, companyId: string, filter: TaskFilter, page: 
     const since = filter.updatedSince
       ? assigned.where(sql<Date>`greatest(t.updated_at, pta.updated_at)`, '>=', filter.updatedSince)
       : assigned;
-    return fetchPage(since.orderBy(sql`lower(t.name)`).orderBy('t.id'), page) as Promise<{ rows: TaskRow[]; total: number }>;
+    return fetchPage(since.orderBy(sql`lower(t.name)`).orderBy('t.id'), page);
   }
   if (filter.updatedSince) query = query.where('t.updated_at', '>=', filter.updatedSince);
-  return fetchPage(query.orderBy(sql`lower(t.name)`).orderBy('t.id'), page) as Promise<{ rows: TaskRow[]; total: number }>;
+  return fetchPage(query.orderBy(sql`lower(t.name)`).orderBy('t.id'), page);
 }
 
 /** A task of the workspace, or undefined. `lock` takes a row lock on it. */
-export async function findTask(trx: Tx, companyId: string, id: string, { lock = false } = {}): Promise<TaskRow | undefined> {
+export async function findTask(trx: Tx, companyId: string, id: string, { lock = false } = {}) {
   let query = taskSelect(trx, companyId).where('t.id', '=', id);
   if (lock) query = query.forUpdate();
-  return (await query.executeTakeFirst()) as TaskRow | undefined;
+  return query.executeTakeFirst();
 }
 
 /** A task with its assignment to a project (assignment_active null: not assigned at all). */
 export async function findTaskForProject(trx: Tx, companyId: string, id: string, projectId: string) {
-  const row = await taskSelect(trx, companyId)
+  return taskSelect(trx, companyId)
     .leftJoin('project_task_assignments as pta', (j) =>
       j
         .onRef('pta.company_id', '=', 't.company_id')
@@ -77,7 +76,6 @@ export async function findTaskForProject(trx: Tx, companyId: string, id: string,
     .select(['pta.is_active as assignment_active', 'pta.budget as assignment_budget'])
     .where('t.id', '=', id)
     .executeTakeFirst();
-  return row as TaskRow | undefined;
 }
 
 /** Whether another task of the workspace has this name, ignoring case. */
@@ -93,9 +91,7 @@ export async function taskNameTaken(trx: Tx, companyId: string, name: string, ex
 
 /** A task by name, ignoring case (the command line accepts names). */
 export async function findTaskByName(trx: Tx, companyId: string, name: string) {
-  return (await taskSelect(trx, companyId)
-    .where(sql`lower(t.name)`, '=', name.trim().toLowerCase())
-    .executeTakeFirst()) as TaskRow | undefined;
+  return taskSelect(trx, companyId).where(sql`lower(t.name)`, '=', name.trim().toLowerCase()).executeTakeFirst();
 }
 
 export async function insertTask(trx: Tx, companyId: string, id: string, state: TaskState, now: Date) {

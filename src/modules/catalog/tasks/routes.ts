@@ -1,44 +1,16 @@
 import { requestDb } from '../../../http/idempotency.ts';
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
-import { ApiError, badRequest } from '../../../errors.ts';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import { checkIfMatch, etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
-import { MAX_HOURLY_RATE } from '../rates/rules.ts';
 import { presentTask } from './presenter.ts';
-import { TASK_READ_ONLY, TASK_WRITABLE, type TaskInput } from './rules.ts';
+import { TASK_READ_ONLY, TASK_WRITABLE } from './rules.ts';
+import { TaskCreateBody, TaskPatchBody } from './schemas.ts';
+import { EtagHeader, IdParams, rejectReadOnly, typed } from '../../../http/route-kit.ts';
 import { createTask, getTask, listTasks, updateTask } from './service.ts';
 
-
-const writable = {
-  name: Type.String({ minLength: 1, maxLength: 255, description: 'Unique in the workspace, ignoring case.' }),
-  billable_by_default: Type.Boolean({ description: 'Whether new assignments of the task are billable (default true).' }),
-  default_hourly_rate: Nullable(
-    Type.Number({
-      minimum: 0,
-      maximum: MAX_HOURLY_RATE.toNumber(),
-      description:
-        'Default billable hourly rate, at most 2 decimal places; seeds the rate of new task assignments. Setting it needs the permission to view billable rates.',
-    }),
-  ),
-  is_default: Type.Boolean({ description: 'Assigned to new projects created without `task_ids`.' }),
-  is_active: Type.Boolean({ description: 'false archives the task, true restores it.' }),
-};
-
-const TaskCreateBody = Type.Object(
-  {
-    name: writable.name,
-    billable_by_default: Type.Optional(writable.billable_by_default),
-    default_hourly_rate: Type.Optional(writable.default_hourly_rate),
-    is_default: Type.Optional(writable.is_default),
-    is_active: Type.Optional(writable.is_active),
-  },
-  { additionalProperties: false },
-);
-
-const TaskPatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
 
 export const TaskSchema = Type.Object(
   {
@@ -80,24 +52,8 @@ const TaskQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
-const EtagHeader = { ETag: { type: 'string', description: 'Strong ETag of this body.' } };
-
-/** Read-only properties get a 400 naming them; an empty PATCH says what it may contain. */
-const rejectReadOnly =
-  ({ requireOne }: { requireOne: boolean }): preValidationAsyncHookHandler =>
-  async (request) => {
-    const body = request.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-    for (const field of TASK_READ_ONLY) {
-      if (Object.hasOwn(body, field)) throw new ApiError('unknown_field', `'${field}' is read-only and cannot be set.`, { field });
-    }
-    if (requireOne && Object.keys(body).length === 0) {
-      throw badRequest(`Send at least one writable property: ${TASK_WRITABLE.join(', ')}.`);
-    }
-  };
-
-export async function tasksRoutes(app: FastifyInstance) {
+export async function tasksRoutes(fastify: FastifyInstance) {
+  const app = typed(fastify);
   // Task assignment budgets (GET /tasks?project_id, task assignments) are served.
   app.features.add('project-task-budgets');
 
@@ -116,7 +72,7 @@ export async function tasksRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const p = principalOf(request);
-      const query = request.query as Static<typeof TasksQuery>;
+      const query = request.query;
       const page = pageParams(query);
       const { rows, total, view } = await listTasks(
         app.db,
@@ -148,8 +104,8 @@ export async function tasksRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
-      const { project_id } = request.query as Static<typeof TaskQuery>;
+      const { id } = request.params;
+      const { project_id } = request.query;
       const p = principalOf(request);
       const { row, view } = await getTask(app.db, p.companyId, p, id, { projectId: project_id });
       const body = presentTask(row, view);
@@ -162,7 +118,7 @@ export async function tasksRoutes(app: FastifyInstance) {
     '/api/v2/tasks',
     {
       config: { access: 'edit_clients_and_tasks', idempotent: true },
-      preValidation: rejectReadOnly({ requireOne: false }),
+      preValidation: rejectReadOnly({ readOnly: TASK_READ_ONLY }),
       schema: {
         tags: ['tasks'],
         summary: 'Create a task',
@@ -174,7 +130,7 @@ export async function tasksRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const p = principalOf(request);
-      const input = request.body as Static<typeof TaskCreateBody>;
+      const input = request.body;
       const { row, view } = await createTask(requestDb(request), p.companyId, p, input, app.config.clock());
       const body = presentTask(row, view);
       return reply.code(201).header('Location', `/api/v2/tasks/${row.id}`).header('ETag', etagOf(body)).send(body);
@@ -185,7 +141,7 @@ export async function tasksRoutes(app: FastifyInstance) {
     '/api/v2/tasks/:id',
     {
       config: { access: 'edit_clients_and_tasks' },
-      preValidation: rejectReadOnly({ requireOne: true }),
+      preValidation: rejectReadOnly({ readOnly: TASK_READ_ONLY, requireOneOf: TASK_WRITABLE }),
       schema: {
         tags: ['tasks'],
         summary: 'Update, archive or restore a task',
@@ -197,9 +153,9 @@ export async function tasksRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as Static<typeof IdParams>;
+      const { id } = request.params;
       const p = principalOf(request);
-      const { row, view } = await updateTask(app.db, p.companyId, p, id, request.body as TaskInput, {
+      const { row, view } = await updateTask(app.db, p.companyId, p, id, request.body, {
         now: app.config.clock(),
         precondition: (current, currentView) =>
           checkIfMatch(request, etagOf(presentTask(current, currentView)), { required: false }),

@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { badRequest } from '../../../errors.ts';
 import { hourlyRate } from '../rates/rules.ts';
+import type { TaskInput } from './schemas.ts';
 
 /**
  * Pure rules for workspace tasks: which properties may be written and what
@@ -12,15 +13,6 @@ export const TASK_WRITABLE = ['name', 'billable_by_default', 'default_hourly_rat
 export const TASK_READ_ONLY = ['id', 'budget', 'created_at', 'updated_at'] as const;
 
 export const NAME_MAX = 255;
-
-export interface TaskInput {
-  name?: string;
-  billable_by_default?: boolean;
-  /** A JSON number from the API, text from the command line; null clears it. */
-  default_hourly_rate?: number | string | null;
-  is_default?: boolean;
-  is_active?: boolean;
-}
 
 /** The stored form of a task's writable state (the rate as an exact decimal string). */
 export interface TaskState {

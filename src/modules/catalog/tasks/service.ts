@@ -21,7 +21,8 @@ import {
   type ProjectScope,
   type TaskFilter,
 } from './queries.ts';
-import { NEW_TASK, applyTaskInput, changedTaskColumns, type TaskInput, type TaskState } from './rules.ts';
+import { NEW_TASK, applyTaskInput, changedTaskColumns, type TaskState } from './rules.ts';
+import type { TaskInput } from './schemas.ts';
 
 /**
  * Workspace tasks: reusable definitions assigned to projects. Every operation

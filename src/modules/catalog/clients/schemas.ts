@@ -1,0 +1,53 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { PaymentTerms } from '../../../db/types.ts';
+import { Nullable } from '../../../http/schemas.ts';
+import { LANGUAGES } from '../../../i18n/index.ts';
+import { PAYMENT_TERMS } from './rules.ts';
+
+export const PaymentTermsSchema = Type.Unsafe<PaymentTerms>({
+  type: 'string',
+  enum: [...PAYMENT_TERMS],
+  description: '`custom` takes `payment_days`; any other term rejects them.',
+});
+const Percent = (what: string) =>
+  Type.Number({ minimum: 0, maximum: 100, description: `${what}, a percentage from 0 to 100 with at most 4 decimal places.` });
+
+/** The writable properties; POST requires `name`, PATCH requires at least one of them. */
+export const writable = {
+  name: Type.String({ minLength: 1, maxLength: 255, description: 'Unique in the workspace, ignoring case.' }),
+  address: Nullable(Type.String({ maxLength: 2000 })),
+  currency: Nullable(
+    Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217 code; null uses the workspace currency.' }),
+  ),
+  payment_terms: Nullable(PaymentTermsSchema),
+  payment_days: Nullable(Type.Integer({ minimum: 0, maximum: 365, description: 'Days until due; only with `custom`.' })),
+  tax: Nullable(Percent('Default tax')),
+  tax2: Nullable(Percent('Default second tax')),
+  discount: Nullable(Percent('Default discount')),
+  language: Type.Union(
+    LANGUAGES.map((l) => Type.Literal(l)),
+    { description: 'The language of the client\'s invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted.' },
+  ),
+  is_active: Type.Boolean({ description: 'false archives, true restores (owners and administrators only).' }),
+};
+
+export const ClientCreateBody = Type.Object(
+  {
+    name: writable.name,
+    address: Type.Optional(writable.address),
+    currency: Type.Optional(writable.currency),
+    payment_terms: Type.Optional(writable.payment_terms),
+    payment_days: Type.Optional(writable.payment_days),
+    tax: Type.Optional(writable.tax),
+    tax2: Type.Optional(writable.tax2),
+    discount: Type.Optional(writable.discount),
+    language: Type.Optional(writable.language),
+    is_active: Type.Optional(writable.is_active),
+  },
+  { additionalProperties: false },
+);
+
+export const ClientPatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
+
+/** A create or update body (create requires `name`). */
+export type ClientInput = Static<typeof ClientPatchBody>;
