@@ -47,6 +47,63 @@ const webBoundaries = {
   },
 };
 
+const SRC = resolve('src');
+/** The domains of src/modules, lowest first: a domain imports only domains before it (docs/architecture.md). */
+const DOMAINS = ['workspace', 'people', 'catalog', 'tracking', 'billing', 'reports', 'planning', 'integrations'];
+/** reports read every domain below them; integrations react to every domain. */
+const COMPOSITION = new Set(['app.ts', 'server.ts', 'bootstrap.ts', 'provisioning.ts', 'cli']);
+
+/** Where a file sits in src/: { kind: 'module', domain, area, file } | { kind: 'composition' } | { kind: 'core' } | null. */
+function srcPlace(file) {
+  const rel = relative(SRC, file).split(sep);
+  if (rel[0] === '..' || rel[0] === '') return null;
+  if (rel[0] === 'modules') return { kind: 'module', domain: rel[1], area: rel.length > 3 ? rel[2] : null, file: rel.slice(3).join('/') };
+  return COMPOSITION.has(rel[0]) ? { kind: 'composition' } : { kind: 'core' };
+}
+
+/** Why `from` may not import `to`, or null when it may. */
+function srcCrossing(from, to) {
+  if (!to) return null;
+  if (from.kind === 'composition') return to.kind === 'module' && to.file !== 'index.ts' ? `another area only through its index.ts` : null;
+  if (from.kind === 'core') return to.kind === 'core' ? null : 'core code never imports a module or the composition layer';
+  if (to.kind === 'composition') return 'a module never imports the composition layer';
+  if (to.kind === 'core') return null;
+  if (from.domain === to.domain && from.area === to.area) return null;
+  const a = DOMAINS.indexOf(from.domain);
+  const b = DOMAINS.indexOf(to.domain);
+  if (a < 0 || b < 0) return `unknown domain (${a < 0 ? from.domain : to.domain}); add it to docs/architecture.md and DOMAINS`;
+  if (b > a) return `${from.domain} may not import ${to.domain}: domains depend downward (${DOMAINS.join(' <- ')})`;
+  if (to.file !== 'index.ts') return `another area only through its index.ts (${to.domain}/${to.area}/index.ts)`;
+  return null;
+}
+
+const srcBoundaries = {
+  rules: {
+    domains: {
+      meta: { type: 'problem', messages: { crossing: 'Import of {{to}}: {{why}} (docs/architecture.md).' } },
+      create(context) {
+        const from = srcPlace(context.filename);
+        if (!from) return {};
+        const check = (source, lazy = false) => {
+          if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
+          const target = resolve(dirname(context.filename), source.value);
+          const to = srcPlace(target);
+          // the composition layer may load an area's heavy file lazily (pdfkit at the first PDF, not at start)
+          if (lazy && from.kind === 'composition' && to?.kind === 'module') return;
+          const why = srcCrossing(from, to);
+          if (why) context.report({ node: source, messageId: 'crossing', data: { to: relative(SRC, target), why } });
+        };
+        return {
+          ImportDeclaration: (node) => check(node.source),
+          ImportExpression: (node) => check(node.source, true),
+          ExportNamedDeclaration: (node) => check(node.source),
+          ExportAllDeclaration: (node) => check(node.source),
+        };
+      },
+    },
+  },
+};
+
 export default tseslint.config(
   {
     ignores: ['node_modules/', 'data/', 'scratch/', '.bench/', 'web/dist/', 'web/.dist-*/', 'web/src/api/schema.d.ts', 'test-results/', 'playwright-report/'],
@@ -65,5 +122,11 @@ export default tseslint.config(
     files: ['web/src/**/*.{ts,tsx}'],
     plugins: { web: webBoundaries },
     rules: { 'web/layers': 'error' },
+  },
+  {
+    // The server: domains depend downward, areas meet through their index.ts, core knows no module.
+    files: ['src/**/*.ts'],
+    plugins: { src: srcBoundaries },
+    rules: { 'src/domains': 'error' },
   },
 );

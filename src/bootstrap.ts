@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
-import { countWorkspaces } from './modules/workspace/settings/service.ts';
+import { countWorkspaces } from './modules/workspace/settings/index.ts';
 import { provisionWorkspace } from './provisioning.ts';
 import { operatorPrincipal } from './access/operator.ts';
-import { createMember } from './modules/people/users/service.ts';
-import { FIRST_OWNER_EMAIL } from './modules/people/users/email.ts';
-import { createKey } from './modules/people/credentials/service.ts';
+import { createMember, FIRST_OWNER_EMAIL } from './modules/people/users/index.ts';
+import { createKey } from './modules/people/credentials/index.ts';
 import { issueLink, LINK_LIFETIME_MS } from './auth/one-time-links.ts';
 
 /** What the first start on an empty embedded database created; the key is shown once. */

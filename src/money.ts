@@ -39,3 +39,9 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 export function isCurrencyCode(code: unknown): code is string {
   return typeof code === 'string' && /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code);
 }
+
+/** Two NUMERIC values (decimal strings) are the same amount: '12.50' is '12.5'; null only equals null. */
+export function sameDecimal(a: string | null, b: string | null) {
+  if (a === null || b === null) return a === b;
+  return new Decimal(a).eq(b);
+}

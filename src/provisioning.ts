@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/types.ts';
 import { badRequest } from './errors.ts';
 import { newId } from './ids.ts';
-import { audit } from './modules/workspace/audit/service.ts';
-import { validateSettings, type WorkspaceSettingsInput } from './modules/workspace/settings/rules.ts';
-import { seedExpenseCategories } from './modules/tracking/expense-categories/service.ts';
+import { audit } from './modules/workspace/audit/index.ts';
+import { validateSettings, type WorkspaceSettingsInput } from './modules/workspace/settings/index.ts';
+import { seedExpenseCategories } from './modules/tracking/expense-categories/index.ts';
 
 /**
  * A new workspace with what it starts with from several domains (its settings, default tasks,

@@ -1,7 +1,6 @@
 import { ApiError } from '../errors.ts';
 import { isId } from '../ids.ts';
-import { checkPeriod, checkReason } from '../modules/tracking/approvals/preflight.ts';
-import { withdrawApproval } from '../modules/tracking/approvals/service.ts';
+import { checkPeriod, checkReason, withdrawApproval } from '../modules/tracking/approvals/index.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
 import { fields, print, UsageError } from './output.ts';

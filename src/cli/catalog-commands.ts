@@ -3,24 +3,10 @@ import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { isIsoDate } from '../time/workspace-time.ts';
-import { presentTask } from '../modules/catalog/tasks/presenter.ts';
-import { NEW_TASK, applyTaskInput } from '../modules/catalog/tasks/rules.ts';
-import type { TaskInput } from '../modules/catalog/tasks/schemas.ts';
-import { createTask, listTasks, resolveTask, updateTask } from '../modules/catalog/tasks/service.ts';
-import { presentAssignment, type PresentedAssignment } from '../modules/catalog/task-assignments/presenter.ts';
-import { parseAssignmentInput } from '../modules/catalog/task-assignments/rules.ts';
-import type { AssignmentInput } from '../modules/catalog/task-assignments/schemas.ts';
-import { assignTask, listTaskAssignments, unassignTask } from '../modules/catalog/task-assignments/service.ts';
-import { hourlyRate, rateScope } from '../modules/catalog/rates/rules.ts';
-import { changeRate, listRates } from '../modules/catalog/rates/service.ts';
-import type { ProjectAssignmentRow } from '../modules/catalog/project-assignments/queries.ts';
-import { validateProjectAssignmentInput, type ProjectAssignmentInput } from '../modules/catalog/project-assignments/rules.ts';
-import {
-  addProjectAssignment,
-  listProjectAssignments,
-  deleteProjectUserAssignment,
-  updateProjectAssignment,
-} from '../modules/catalog/project-assignments/service.ts';
+import { presentTask, NEW_TASK, applyTaskInput, type TaskInput, createTask, listTasks, resolveTask, updateTask } from '../modules/catalog/tasks/index.ts';
+import { presentAssignment, type PresentedAssignment, parseAssignmentInput, type AssignmentInput, assignTask, listTaskAssignments, unassignTask } from '../modules/catalog/task-assignments/index.ts';
+import { hourlyRate, rateScope, changeRate, listRates } from '../modules/catalog/rates/index.ts';
+import { type ProjectAssignmentRow, validateProjectAssignmentInput, type ProjectAssignmentInput, addProjectAssignment, listProjectAssignments, deleteProjectUserAssignment, updateProjectAssignment } from '../modules/catalog/project-assignments/index.ts';
 import { operatorPrincipal } from '../access/operator.ts';
 import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';

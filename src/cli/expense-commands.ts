@@ -1,13 +1,6 @@
 import { operatorPrincipal } from '../access/operator.ts';
 import { ApiError } from '../errors.ts';
-import { applyCategoryInput, type CategoryInput, type CategoryState } from '../modules/tracking/expense-categories/rules.ts';
-import {
-  createCategory,
-  listCategories,
-  presentCategory,
-  resolveCategory,
-  updateCategory,
-} from '../modules/tracking/expense-categories/service.ts';
+import { applyCategoryInput, type CategoryInput, type CategoryState, createCategory, listCategories, presentCategory, resolveCategory, updateCategory } from '../modules/tracking/expense-categories/index.ts';
 import type { AdminCommand } from './admin.ts';
 import { str, type Options, type Values } from './command.ts';
 import { fields, print, table, UsageError, withMoney } from './output.ts';

@@ -1,8 +1,7 @@
 import { isIsoDate } from '../time/workspace-time.ts';
-import { getWorkspace } from '../modules/workspace/settings/service.ts';
+import { getWorkspace } from '../modules/workspace/settings/index.ts';
 import { operatorPrincipal } from '../access/operator.ts';
-import { listInvoices, transitionInvoice, type InvoiceTransition } from '../modules/billing/invoices/service.ts';
-import type { PresentedInvoice } from '../modules/billing/invoices/presenter.ts';
+import { listInvoices, transitionInvoice, type InvoiceTransition, type PresentedInvoice } from '../modules/billing/invoices/index.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
 import { fields, print, table, UsageError, withMoney } from './output.ts';

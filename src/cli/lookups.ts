@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
 import { isId } from '../ids.ts';
-import { getWorkspace } from '../modules/workspace/settings/service.ts';
+import { getWorkspace } from '../modules/workspace/settings/index.ts';
 
 /**
  * Look-ups the admin commands share once the database is open: the workspace

@@ -1,5 +1,4 @@
-import { expect, signIn, test } from './fixtures.ts';
-import type { TestWorkspace } from './fixtures.ts';
+import { expect, signIn, test, type TestWorkspace } from './fixtures.ts';
 import { checkPage, expectAccessible, visit } from './visit.ts';
 
 /**

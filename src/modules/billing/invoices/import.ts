@@ -3,7 +3,7 @@ import type { ApprovalStatus } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { badRequest } from '../../../errors.ts';
 import { newId } from '../../../ids.ts';
-import { roundHours, secondsToHours, type RoundingRule } from '../../tracking/week/rules.ts';
+import { roundHours, secondsToHours, type RoundingRule } from '../../tracking/week/index.ts';
 import type { InvoiceProjects } from './projects.ts';
 import {
   linkBilled,

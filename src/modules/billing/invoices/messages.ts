@@ -7,7 +7,7 @@ import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import { newId } from '../../../ids.ts';
 import { enqueueMail, type MailAddress, type MailAttachment } from '../../../outbox/enqueue.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { audit } from '../../workspace/audit/service.ts';
+import { audit } from '../../workspace/audit/index.ts';
 import { formatDate, formatMoney, pdfFilename } from './format.ts';
 import { INVOICE_PDF_RENDERER } from './pdf.ts';
 import { presentMessage, type PresentedMessage } from './presenter.ts';

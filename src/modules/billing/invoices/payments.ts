@@ -6,7 +6,7 @@ import { withTenant } from '../../../db/tenant.ts';
 import { badRequest, conflict } from '../../../errors.ts';
 import { minorUnitDigits } from '../../../money.ts';
 import { isWorkDate } from '../../../time/workspace-time.ts';
-import { audit } from '../../workspace/audit/service.ts';
+import { audit } from '../../workspace/audit/index.ts';
 import { insertPayment, touchInvoice } from './queries.ts';
 import { invoiceTotals, type PresentedInvoice } from './presenter.ts';
 import { loadInvoice } from './service.ts';

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import type { InvoiceState, PaymentTerms } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
-import { PAYMENT_TERMS } from '../../catalog/clients/rules.ts';
+import { PAYMENT_TERMS } from '../../catalog/clients/index.ts';
 import { isCurrencyCode } from '../../../money.ts';
 import { translator } from '../../../i18n/index.ts';
 import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, kindLabel } from './kinds.ts';

@@ -10,7 +10,7 @@ import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { pauseAt } from '../../../test-pause.ts';
-import { audit } from '../../workspace/audit/service.ts';
+import { audit } from '../../workspace/audit/index.ts';
 import { prepareImport, validateImportRequest } from './import.ts';
 import type { CreateInput, LineEdit, LineInput, UpdateInput } from './schemas.ts';
 import { assignNumber, duplicateNumber, pendingNumber } from './numbering.ts';

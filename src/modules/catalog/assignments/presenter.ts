@@ -1,5 +1,5 @@
 import { decimalNumber } from '../../../money.ts';
-import { shownEffectiveFrom } from '../rates/rules.ts';
+import { shownEffectiveFrom } from '../rates/index.ts';
 
 /** What the caller may see of a project's assignments (of people or of tasks). */
 export interface AssignmentView {

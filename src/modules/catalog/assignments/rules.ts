@@ -1,6 +1,6 @@
 import { badRequest, conflict } from '../../../errors.ts';
-import { budgetAmount, parseRateChange, type RateChange } from '../rates/rules.ts';
-import { sameDecimal } from '../projects/rules.ts';
+import { budgetAmount, parseRateChange, type RateChange } from '../rates/index.ts';
+import { sameDecimal } from '../../../money.ts';
 
 /**
  * Pure rules both assignment kinds share (a person on a project, a task on a project): their

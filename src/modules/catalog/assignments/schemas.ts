@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PageQuery } from '../../../http/pagination.ts';
 import { Nullable } from '../../../http/schemas.ts';
-import { MAX_BUDGET, MAX_HOURLY_RATE } from '../rates/rules.ts';
+import { MAX_BUDGET, MAX_HOURLY_RATE } from '../rates/index.ts';
 
 /**
  * Schemas both assignment kinds (a person on a project, a task on a project) share: the project

@@ -1,7 +1,6 @@
 import type { Tx } from '../../../db/tenant.ts';
-import { shownEffectiveFrom } from '../rates/rules.ts';
-import { rateOn, setRate, type RateScope } from '../rates/service.ts';
-import { sameDecimal } from '../projects/rules.ts';
+import { shownEffectiveFrom, rateOn, setRate, type RateScope } from '../rates/index.ts';
+import { sameDecimal } from '../../../money.ts';
 import type { RateChange } from './rules.ts';
 
 /** The rate an assignment change wrote, as its audit entry records it. */

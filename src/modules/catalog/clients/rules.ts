@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { PaymentTerms } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
-import { isCurrencyCode } from '../../../money.ts';
+import { isCurrencyCode, sameDecimal } from '../../../money.ts';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../../i18n/index.ts';
 import type { ClientInput } from './schemas.ts';
 
@@ -72,12 +72,6 @@ export function percentage(field: string, value: number | null): string | null {
     throw badRequest(`${field} takes at most ${PERCENT_DECIMALS} decimal places.`, { field });
   }
   return d.toFixed();
-}
-
-/** Two stored decimals are equal by value ("8.2500" equals "8.25"). */
-function sameDecimal(a: string | null, b: string | null) {
-  if (a === null || b === null) return a === b;
-  return new Decimal(a).eq(b);
 }
 
 /**

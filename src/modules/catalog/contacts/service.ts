@@ -6,7 +6,7 @@ import { withTenant } from '../../../db/tenant.ts';
 import { badRequest, forbidden } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
-import { audit } from '../../workspace/audit/service.ts';
+import { audit } from '../../workspace/audit/index.ts';
 import { findContact, findVisibleClientForContact, insertContact, listContacts as listContactRows, type ContactFilter } from './queries.ts';
 import { contactValues } from './rules.ts';
 import type { ContactInput } from './schemas.ts';

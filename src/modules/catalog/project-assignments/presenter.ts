@@ -1,6 +1,6 @@
-import { presentRate, type AssignmentView } from '../assignments/presenter.ts';
+import { presentRate, type AssignmentView } from '../assignments/index.ts';
 import { decimalNumber } from '../../../money.ts';
-import { personName } from '../projects/rules.ts';
+import { personName } from '../projects/index.ts';
 import type { findUserAssignment } from './queries.ts';
 
 /** A project user assignment as the queries load it, with the person's rate in force on the day it was read for. */

@@ -1,5 +1,5 @@
-import { budgetAmount } from '../rates/rules.ts';
-import { assignmentReadOnly, parseAssignmentBody, type AssignmentColumns } from '../assignments/rules.ts';
+import { budgetAmount } from '../rates/index.ts';
+import { assignmentReadOnly, parseAssignmentBody, type AssignmentColumns } from '../assignments/index.ts';
 import type { UserAssignmentInput } from './schemas.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { budgetField, hourlyRateField } from '../assignments/schemas.ts';
+import { budgetField, hourlyRateField } from '../assignments/index.ts';
 
 const writable = {
   is_project_manager: Type.Boolean({ description: 'The person manages the project (members with the manager role only).' }),

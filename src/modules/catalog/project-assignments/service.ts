@@ -16,21 +16,16 @@ import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
-import { audit } from '../../workspace/audit/service.ts';
-import { FROM_THE_START } from '../rates/rules.ts';
-import { changedAssignmentColumns, duplicateAs, type RateChange } from '../assignments/rules.ts';
-import { writeAssignmentRate } from '../assignments/service.ts';
-import { workspaceToday } from '../rates/workspace-today.ts';
-import type { ProjectRow } from '../projects/presenter.ts';
-import { findMembership, findProject } from '../projects/queries.ts';
-import { sameDecimal } from '../projects/rules.ts';
-import { ownAssignment } from '../projects/service.ts';
+import { audit } from '../../workspace/audit/index.ts';
+import { FROM_THE_START, workspaceToday } from '../rates/index.ts';
+import { changedAssignmentColumns, duplicateAs, type RateChange, insertUserAssignment, writeAssignmentRate } from '../assignments/index.ts';
+import { type ProjectRow, findMembership, findProject, ownAssignment } from '../projects/index.ts';
+import { sameDecimal } from '../../../money.ts';
 import type { UserAssignmentRow, UserAssignmentView } from './presenter.ts';
 import {
   deleteUserAssignment,
   findUserAssignment,
   findWorkspaceAssignment,
-  insertUserAssignment,
   listUserAssignments as listRows,
   lockUserAssignment,
   selectWorkspaceAssignments,

@@ -1,4 +1,4 @@
-import { shownEffectiveFrom } from '../rates/rules.ts';
+import { shownEffectiveFrom } from '../rates/index.ts';
 import { decimalNumber } from '../../../money.ts';
 import { personName } from './rules.ts';
 import type { projectRateRows } from './web-queries.ts';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { clientVisible, projectVisible } from '../../../access/catalog.ts';
 import type { Tx } from '../../../db/tenant.ts';
-import { billableRateOn } from '../rates/queries.ts';
+import { billableRateOn } from '../rates/index.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import type { ProjectState } from './rules.ts';
 

@@ -1,8 +1,8 @@
-import { Decimal } from 'decimal.js';
+import { sameDecimal } from '../../../money.ts';
 import type { BillBy, BudgetBy } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
 import { isIsoDate } from '../../../time/workspace-time.ts';
-import { budgetAmount, effectiveDate, hourlyRate, type RateChange } from '../rates/rules.ts';
+import { budgetAmount, effectiveDate, hourlyRate, type RateChange } from '../rates/index.ts';
 import type { ProjectInput } from './schemas.ts';
 import type { ProjectFilter } from './queries.ts';
 
@@ -134,12 +134,6 @@ function flag(field: string, value: unknown): boolean {
 }
 
 const amount = (field: string, value: unknown) => (value === null ? null : budgetAmount(field, value));
-
-/** Two stored decimals are equal by value ("100.50" equals "100.5"). */
-export function sameDecimal(a: string | null, b: string | null) {
-  if (a === null || b === null) return a === b;
-  return new Decimal(a).eq(b);
-}
 
 /**
  * Applies a create or update body to the current state and returns the next

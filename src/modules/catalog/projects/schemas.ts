@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Enum, Nullable } from '../../../http/schemas.ts';
-import { MAX_BUDGET, MAX_HOURLY_RATE } from '../rates/rules.ts';
+import { MAX_BUDGET, MAX_HOURLY_RATE } from '../rates/index.ts';
 import { BILL_BY, BUDGET_BY, CODE_MAX, NAME_MAX, NOTES_MAX } from './rules.ts';
 
 /** The project's schemas: the API's bodies and items, and the list item the web app's search shares. */

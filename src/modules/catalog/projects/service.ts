@@ -19,12 +19,11 @@ import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
-import { audit } from '../../workspace/audit/service.ts';
-import { FROM_THE_START } from '../rates/rules.ts';
-import { rateOn, setRate } from '../rates/service.ts';
-import { workspaceToday } from '../rates/workspace-today.ts';
+import { audit } from '../../workspace/audit/index.ts';
+import { FROM_THE_START, rateOn, setRate, workspaceToday } from '../rates/index.ts';
 import { presentRateHistory, type ProjectRow, type ProjectTaskRow, type ProjectView } from './presenter.ts';
-import { insertUserAssignment } from '../project-assignments/queries.ts';
+import { insertUserAssignment } from '../assignments/index.ts';
+import { sameDecimal } from '../../../money.ts';
 import { activeClients, activePeople, activeTasks, projectRateRows, workspaceCurrency } from './web-queries.ts';
 import {
   countRunningTimers,
@@ -49,7 +48,6 @@ import {
   commercialFieldsIn,
   newProjectState,
   personName,
-  sameDecimal,
   type ProjectState,
 } from './rules.ts';
 import type { ProjectCreateBody, ProjectInput } from './schemas.ts';

@@ -6,7 +6,7 @@ import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { forbidden, notFound } from '../../../errors.ts';
 import { isId, newId } from '../../../ids.ts';
-import { audit } from '../../workspace/audit/service.ts';
+import { audit } from '../../workspace/audit/index.ts';
 import { shownEffectiveFrom } from './rules.ts';
 import { workspaceToday } from './workspace-today.ts';
 

@@ -1,4 +1,4 @@
-import { presentRate, type AssignmentView } from '../assignments/presenter.ts';
+import { presentRate, type AssignmentView } from '../assignments/index.ts';
 import { decimalNumber } from '../../../money.ts';
 import type { findAssignment } from './queries.ts';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
-import { billableRateOn } from '../rates/queries.ts';
+import { billableRateOn } from '../rates/index.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import type { AssignmentColumns } from './rules.ts';
 

@@ -4,8 +4,7 @@ import { EnvelopeSchema, pageEnvelope, pageParams } from '../../../http/paginati
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
-import { activeFilter } from '../assignments/rules.ts';
-import { AssignmentsQuery, BudgetProperty, ProjectParams, RateProperties } from '../assignments/schemas.ts';
+import { activeFilter, AssignmentsQuery, BudgetProperty, ProjectParams, RateProperties } from '../assignments/index.ts';
 import { presentAssignment } from './presenter.ts';
 import { ASSIGNMENT_READ_ONLY, ASSIGNMENT_WRITABLE } from './rules.ts';
 import { TaskAssignmentCreateBody, TaskAssignmentPatchBody } from './schemas.ts';

@@ -1,4 +1,4 @@
-import { assignmentReadOnly, parseAssignmentBody, type AssignmentColumns as Columns } from '../assignments/rules.ts';
+import { assignmentReadOnly, parseAssignmentBody, type AssignmentColumns as Columns } from '../assignments/index.ts';
 import type { AssignmentInput } from './schemas.ts';
 
 /**

@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { budgetField, hourlyRateField } from '../assignments/schemas.ts';
-import type { AssignmentRateInput } from '../assignments/rules.ts';
+import { budgetField, hourlyRateField, type AssignmentRateInput } from '../assignments/index.ts';
 
 const writable = {
   is_active: Type.Boolean({ description: 'false deactivates the assignment: the task leaves the project\'s task list.' }),

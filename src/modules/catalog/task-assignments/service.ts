@@ -7,15 +7,10 @@ import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
-import { audit } from '../../workspace/audit/service.ts';
-import { FROM_THE_START } from '../rates/rules.ts';
-import { rateOn } from '../rates/service.ts';
-import { changedAssignmentColumns, duplicateAs } from '../assignments/rules.ts';
-import { writeAssignmentRate, type RateSet } from '../assignments/service.ts';
-import { workspaceToday } from '../rates/workspace-today.ts';
-import { findTask } from '../tasks/queries.ts';
-import { maySeeProjectBudget, projectScopeOrThrow } from '../tasks/service.ts';
-import type { ProjectScope } from '../tasks/queries.ts';
+import { audit } from '../../workspace/audit/index.ts';
+import { FROM_THE_START, rateOn, workspaceToday } from '../rates/index.ts';
+import { changedAssignmentColumns, duplicateAs, writeAssignmentRate, type RateSet, type RateChange } from '../assignments/index.ts';
+import { findTask, maySeeProjectBudget, projectScopeOrThrow, type ProjectScope } from '../tasks/index.ts';
 import type { AssignmentRow, AssignmentView } from './presenter.ts';
 import {
   findAssignment,
@@ -26,7 +21,6 @@ import {
   type AssignmentFilter,
 } from './queries.ts';
 import { ASSIGNMENT_FLAGS, parseAssignmentInput, type AssignmentColumns } from './rules.ts';
-import type { RateChange } from '../assignments/rules.ts';
 import type { AssignmentInput } from './schemas.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { badRequest } from '../../../errors.ts';
-import { hourlyRate } from '../rates/rules.ts';
+import { hourlyRate } from '../rates/index.ts';
 import type { TaskInput } from './schemas.ts';
 
 /**

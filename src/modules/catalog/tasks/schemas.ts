@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../../http/schemas.ts';
-import { MAX_HOURLY_RATE } from '../rates/rules.ts';
+import { MAX_HOURLY_RATE } from '../rates/index.ts';
 
 /** The writable properties; POST requires `name`, PATCH requires at least one of them. */
 const writable = {

@@ -7,7 +7,7 @@ import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
-import { audit } from '../../workspace/audit/service.ts';
+import { audit } from '../../workspace/audit/index.ts';
 import type { TaskRow, TaskView } from './presenter.ts';
 import {
   findProjectScope,

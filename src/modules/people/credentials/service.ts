@@ -7,7 +7,7 @@ import { isId, newId } from '../../../ids.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import { generateKey } from '../../../auth/keys.ts';
 import { actingUserId } from '../../../access/operator.ts';
-import { audit } from '../../workspace/audit/service.ts';
+import { audit } from '../../workspace/audit/index.ts';
 import type { NewKey } from './schemas.ts';
 
 /** After a rotation the previous key keeps working this long, so deployments can switch over. */

@@ -5,8 +5,7 @@ import { IdParams, typed } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { sessionToken } from '../../../auth/authenticate.ts';
-import { deviceCookie, openSession, withRetryAfter } from '../sessions/cookies.ts';
-import { Session, Token } from '../sessions/schemas.ts';
+import { deviceCookie, openSession, withRetryAfter, Session, Token } from '../sessions/index.ts';
 import { Acceptance, Invitation, NewInvitation, Preview } from './schemas.ts';
 import { acceptInvitation, createInvitation, listInvitations, lookUpInvitation, resendInvitation, revokeInvitation } from './service.ts';
 

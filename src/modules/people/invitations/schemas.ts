@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { MANAGER_PERMISSIONS } from '../../../db/types.ts';
 import { Enum, Nullable } from '../../../http/schemas.ts';
-import { ROLES } from '../users/rules.ts';
+import { ROLES } from '../users/index.ts';
 
 /** An invitation as the Members page shows it, a new one, its preview and its acceptance. */
 

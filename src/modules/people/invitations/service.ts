@@ -12,8 +12,8 @@ import { endSession, findSession, hashToken, newToken } from '../../../auth/sess
 import { linkInvalid } from '../../../auth/one-time-links.ts';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from '../../../auth/passwords.ts';
 import { beginSignInAttempt, signInSucceeded, throttled } from '../../../auth/sign-in-throttle.ts';
-import { audit } from '../../workspace/audit/service.ts';
-import { assertPermissionsFitRole, validateMemberInput } from '../users/rules.ts';
+import { audit } from '../../workspace/audit/index.ts';
+import { assertPermissionsFitRole, validateMemberInput } from '../users/index.ts';
 import type { Acceptance as AcceptanceBody, Invitation as InvitationSchema, NewInvitation, Preview } from './schemas.ts';
 
 /**

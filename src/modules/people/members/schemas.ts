@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { MANAGER_PERMISSIONS } from '../../../db/types.ts';
 import { Enum, OrNull } from '../../../http/schemas.ts';
-import { ROLES } from '../users/rules.ts';
+import { ROLES } from '../users/index.ts';
 
 /** The Members page's records: a membership as the page shows it, a change, a new agent. */
 

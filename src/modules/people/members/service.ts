@@ -5,10 +5,8 @@ import type { Principal } from '../../../auth/principal.ts';
 import { assertMayAdministerRole } from '../../../access/policy.ts';
 import { ApiError, badRequest, notFound } from '../../../errors.ts';
 import { isId, newId } from '../../../ids.ts';
-import { membershipsOf } from '../users/queries.ts';
-import { validateMemberInput, type MemberInput } from '../users/rules.ts';
-import { createMember, lockMember, updateMemberIn } from '../users/service.ts';
-import { setTeammates } from '../teammates/service.ts';
+import { membershipsOf, validateMemberInput, type MemberInput, createMember, lockMember, updateMemberIn } from '../users/index.ts';
+import { setTeammates } from '../teammates/index.ts';
 import type { AgentBody, MemberPatch, MemberSchema } from './schemas.ts';
 
 /**

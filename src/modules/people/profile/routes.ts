@@ -5,7 +5,7 @@ import { typed } from '../../../http/route-kit.ts';
 import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
 import { sessionOf } from '../../../http/security.ts';
 import { endAllSessions } from '../../../auth/sessions.ts';
-import { Session, Token } from '../sessions/schemas.ts';
+import { Session, Token } from '../sessions/index.ts';
 import { EmailChange, Identity, ProfilePatch, ProfileSchema as Profile } from './schemas.ts';
 import { confirmEmailChange, endOwnSession, ownSessions, profileOf, requestEmailChange, setFirstIdentity, updateProfile } from './service.ts';
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../../http/schemas.ts';
-import { Preferences } from '../sessions/schemas.ts';
-import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES, THEMES } from '../users/preferences.ts';
+import { Preferences } from '../sessions/index.ts';
+import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES, THEMES } from '../users/index.ts';
 
 /** A person's own profile and the changes they make to it. */
 

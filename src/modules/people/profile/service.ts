@@ -8,11 +8,9 @@ import { endSessionOf, listSessions, openedByRecentLink, type SessionRow } from 
 import { translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../../outbox/enqueue.ts';
 import { consumeLink, issueLink, linkInvalid, LINK_LIFETIME_MS, pendingLink } from '../../../auth/one-time-links.ts';
-import { validateMemberInput } from '../users/rules.ts';
-import { assertEmailFree, assertValidEmail, isEmailTakenError, emailTaken, isPlaceholderEmail, normalEmail, setEmail } from '../users/email.ts';
-import { assertCurrentPassword, sessionBody, type SessionBody } from '../sessions/service.ts';
+import { validateMemberInput, assertEmailFree, assertValidEmail, isEmailTakenError, emailTaken, isPlaceholderEmail, normalEmail, setEmail, preferencesOf } from '../users/index.ts';
+import { assertCurrentPassword, sessionBody, type SessionBody } from '../sessions/index.ts';
 import { fullName } from './rules.ts';
-import { preferencesOf } from '../users/preferences.ts';
 import type { EmailChange, Identity, ProfilePatch, ProfileSchema } from './schemas.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../../http/schemas.ts';
-import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES, THEMES } from '../users/preferences.ts';
+import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES, THEMES } from '../users/index.ts';
 
 /** The schemas the web app's sign-in shares with the profile and the invitations. */
 

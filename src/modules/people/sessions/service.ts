@@ -9,8 +9,7 @@ import { endAllSessions, openedByRecentLink, switchWorkspace, type SessionRow } 
 import { issueLink, linkInvalid, redeemLink } from '../../../auth/one-time-links.ts';
 import { beginSignInAttempt, forgetDevices, signInSucceeded, throttled } from '../../../auth/sign-in-throttle.ts';
 import { ApiError, badRequest } from '../../../errors.ts';
-import { isPlaceholderEmail, normalEmail } from '../users/email.ts';
-import { preferencesOf } from '../users/preferences.ts';
+import { isPlaceholderEmail, normalEmail, preferencesOf } from '../users/index.ts';
 import type { NewPassword, ResetRedeem, Session } from './schemas.ts';
 
 /** What the web app knows about its signed-in person: GET /web/api/session. */

@@ -3,7 +3,7 @@ import type { DB } from '../../../db/types.ts';
 import { badRequest, notFound } from '../../../errors.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import { actingUserId } from '../../../access/operator.ts';
-import { audit } from '../../workspace/audit/service.ts';
+import { audit } from '../../workspace/audit/index.ts';
 
 /**
  * Manager-teammate assignments: a manager approves time for the teammates assigned

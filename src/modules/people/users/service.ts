@@ -8,7 +8,7 @@ import type { DB } from '../../../db/types.ts';
 import { newId } from '../../../ids.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
-import { audit } from '../../workspace/audit/service.ts';
+import { audit } from '../../workspace/audit/index.ts';
 import { setEmail } from './email.ts';
 import { directoryItem, memberItem } from './presenter.ts';
 import { listMembers, membershipsOf } from './queries.ts';

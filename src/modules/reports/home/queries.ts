@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { mayRecordOnProject } from '../../../access/time.ts';
 import type { Tx } from '../../../db/tenant.ts';
-import { invoiceTotals } from '../../billing/invoices/presenter.ts';
-import { linesOf, listInvoices } from '../../billing/invoices/queries.ts';
+import { invoiceTotals, linesOf, listInvoiceRows } from '../../billing/invoices/index.ts';
 
 /** Reads of the home page; each takes the workspace (the caller's) first and filters on it. */
 
@@ -70,7 +69,7 @@ export async function overdueInvoices(trx: Tx, companyId: string, today: string)
   const overdue: { currency: string; amount: string }[] = [];
   const perPage = 2000;
   for (let page = 1; ; page++) {
-    const { rows } = await listInvoices(trx, companyId, { state: 'open' }, { page, perPage });
+    const { rows } = await listInvoiceRows(trx, companyId, { state: 'open' }, { page, perPage });
     const due = rows.filter((r) => r.due_date < today);
     const lines = await linesOf(trx, companyId, due.map((r) => r.id));
     for (const r of due) {

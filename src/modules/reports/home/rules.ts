@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { expectedHoursIn, weekEndOf, weekStartOf } from '../../tracking/week/rules.ts';
+import { expectedHoursIn, weekEndOf, weekStartOf } from '../../tracking/week/index.ts';
 
 /**
  * Pure rules of the home page (issue 21 item 9): the week and its days against the

@@ -5,12 +5,9 @@ import type { Principal } from '../../../auth/principal.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { MAX_PER_PAGE } from '../../../http/pagination.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { loadApprovalSettings } from '../../tracking/approvals/queries.ts';
-import { byWeek, daysInReach } from '../../tracking/approvals/queue.ts';
-import { loadTimeSettings } from '../../tracking/week/queries.ts';
-import { projectBudgetRows, uninvoicedRows } from '../reports/queries.ts';
-import { MAX_REPORT_SPAN_DAYS, monthOf } from '../reports/rules.ts';
-import { readReport, type ReportContext } from '../reports/service.ts';
+import { loadApprovalSettings, byWeek, daysInReach } from '../../tracking/approvals/index.ts';
+import { loadTimeSettings } from '../../tracking/week/index.ts';
+import { projectBudgetRows, uninvoicedRows, MAX_REPORT_SPAN_DAYS, monthOf, readReport, type ReportContext } from '../reports/index.ts';
 import { expectedWeeklyHoursOf, overdueInvoices, recentWork, secondsByDay } from './queries.ts';
 import { addDays, budgetLevel, perCurrency, weekOf } from './rules.ts';
 

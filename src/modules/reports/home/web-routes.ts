@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { typed } from '../../../http/route-kit.ts';
 import { Enum, ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
-import type { ReportContext } from '../reports/service.ts';
+import type { ReportContext } from '../reports/index.ts';
 import { BUDGETS_SHOWN, homeOf, RECENT } from './service.ts';
 
 /** The home page (see service.ts for its sections and who sees which). */

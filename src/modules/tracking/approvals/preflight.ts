@@ -3,7 +3,7 @@ import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import { badRequest } from '../../../errors.ts';
 import { isIsoDate } from '../../../time/workspace-time.ts';
-import { expectedHoursIn, secondsToHours } from '../week/rules.ts';
+import { expectedHoursIn, secondsToHours } from '../week/index.ts';
 
 /**
  * Pure approval rules: the period, the fingerprint and the preflight's blockers

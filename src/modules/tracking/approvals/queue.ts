@@ -3,7 +3,7 @@ import { approvalReach, type ApprovalReach } from '../../../access/approvals.ts'
 import { isAdmin } from '../../../access/policy.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { ApiError } from '../../../errors.ts';
-import { weekEndOf, weekStartOf } from '../week/rules.ts';
+import { weekEndOf, weekStartOf } from '../week/index.ts';
 import { reviewableDays, type StatusDay } from './web-queries.ts';
 
 /**

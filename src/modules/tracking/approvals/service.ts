@@ -10,14 +10,12 @@ import { Decimal } from 'decimal.js';
 import { maySeeRates } from '../../../access/catalog.ts';
 import { minorUnitDigits } from '../../../money.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { loadTimeSettings, peopleNamed } from '../week/queries.ts';
+import { loadTimeSettings, peopleNamed, lockPersonTimeForApproval, weeksOf, checkWeekDate, roundedHours, secondsToHours, weekEndOf, weekStartOf } from '../week/index.ts';
 import { byWeek, daysInReach } from './queue.ts';
 import { lastRejectionOf, reviewDetails } from './web-queries.ts';
 import { mailDate, mailNumber, translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../../outbox/enqueue.ts';
-import { audit } from '../../workspace/audit/service.ts';
-import { lockPersonTimeForApproval, weeksOf } from '../week/lock.ts';
-import { checkWeekDate, roundedHours, secondsToHours, weekEndOf, weekStartOf } from '../week/rules.ts';
+import { audit } from '../../workspace/audit/index.ts';
 import {
   checkPeriod,
   checkReason,

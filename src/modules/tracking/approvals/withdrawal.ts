@@ -1,5 +1,5 @@
 import type { WeekStart } from '../../../db/types.ts';
-import { weekEndOf, weekStartOf } from '../week/rules.ts';
+import { weekEndOf, weekStartOf } from '../week/index.ts';
 import type { Period } from './preflight.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { decimalNumber } from '../../../money.ts';
-import { isClosed, isLocked } from '../time/presenter.ts';
+import { isClosed, isLocked } from '../time/index.ts';
 import type { ExpenseRow } from './queries.ts';
 
 /** Where a receipt's bytes are read (also the backup's `receipt_download_url`). */

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
-import { findRecord, listRecords, recordConditions, type RecordFilter } from '../week/records.ts';
+import { findRecord, listRecords, recordConditions, type RecordFilter } from '../week/index.ts';
 import type { DB, ExpenseSource, WeekStart } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { PageParams } from '../../../http/pagination.ts';

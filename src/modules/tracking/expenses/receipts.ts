@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { ApiError, badRequest } from '../../../errors.ts';
-import { sha256Hex } from '../../workspace/files/service.ts';
+import { sha256Hex } from '../../workspace/files/index.ts';
 
 /**
  * Receipts: `POST`/`PATCH /api/v2/expenses` also take `multipart/form-data`,

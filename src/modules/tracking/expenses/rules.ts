@@ -2,8 +2,8 @@ import { Decimal } from 'decimal.js';
 import type { ExpenseSource } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
 import { minorUnitDigits } from '../../../money.ts';
-import { checkMetadata, checkNotes } from '../time/rules.ts';
-import { checkSpentDate, isRuleError } from '../week/rules.ts';
+import { checkMetadata, checkNotes } from '../time/index.ts';
+import { checkSpentDate, isRuleError } from '../week/index.ts';
 
 /**
  * Pure rules for expenses: the amount (`total_cost`, or `units` × the category's

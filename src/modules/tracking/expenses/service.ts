@@ -9,31 +9,14 @@ import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { newId } from '../../../ids.ts';
-import { audit } from '../../workspace/audit/service.ts';
-import { findCategory } from '../expense-categories/service.ts';
-import { deleteFile, readFile, storeFile, type FileInfo } from '../../workspace/files/service.ts';
-import { assertNotLocked, assertWeeksOpen } from '../week/lock.ts';
-import { sameJson } from '../week/rules.ts';
+import { audit } from '../../workspace/audit/index.ts';
+import { findCategory } from '../expense-categories/index.ts';
+import { deleteFile, readFile, storeFile, type FileInfo } from '../../workspace/files/index.ts';
+import { assertNotLocked, assertWeeksOpen, sameJson, isTeammateOf, loadTimeSettings, sheetPerson } from '../week/index.ts';
 import { presentExpense } from './presenter.ts';
-import type { ExpenseRow } from './queries.ts';
-import { isTeammateOf, loadTimeSettings } from '../week/queries.ts';
-import { sheetPerson } from '../week/person.ts';
+import { type ExpenseRow, deleteExpenseRow, findExpense, findMember, insertExpense, listExpenses as listExpenseRows, loadExpenseSettings, loadProjectContext, receiptInUse, updateExpenseColumns, type ExpenseColumns, type ExpenseFilter, type ProjectContext } from './queries.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { expenseCategories, expenseProjects } from './web-queries.ts';
-import {
-  deleteExpenseRow,
-  findExpense,
-  findMember,
-  insertExpense,
-  listExpenses as listExpenseRows,
-  loadExpenseSettings,
-  loadProjectContext,
-  receiptInUse,
-  updateExpenseColumns,
-  type ExpenseColumns,
-  type ExpenseFilter,
-  type ProjectContext,
-} from './queries.ts';
 import type { ReceiptUpload } from './receipts.ts';
 import type { CreateExpenseInput, ExpenseInput } from './schemas.ts';
 import { DEFAULT_EXPENSE_SOURCE, checkSpentRange, costDecimals, parseMetadata, parseNotes, parseSpentDate, resolveAmount } from './rules.ts';

@@ -2,7 +2,7 @@ import type { ApprovalStatus, TimeSource } from '../../../db/types.ts';
 import type { EntryRow } from './queries.ts';
 import { decimalNumber } from '../../../money.ts';
 import { currentSeconds } from './rules.ts';
-import { roundHoursNumber, secondsToHoursNumber, type RoundingRule } from '../week/rules.ts';
+import { roundHoursNumber, secondsToHoursNumber, type RoundingRule } from '../week/index.ts';
 
 /**
  * What the caller may see: `full` (a full-access credential) adds

@@ -1,13 +1,10 @@
 import { sql, type ExpressionBuilder, type InferResult, type RawBuilder } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import type { BudgetBy, DB, Role, TimeSource, WeekStart } from '../../../db/types.ts';
-import type { TimeSettings } from '../week/queries.ts';
+import { type TimeSettings, holdsApproved, findRecord, listRecords, recordConditions, type RecordFilter, type RecordTable, weekEndOf } from '../week/index.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
-import { holdsApproved } from '../week/lock.ts';
-import { findRecord, listRecords, recordConditions, type RecordFilter, type RecordTable } from '../week/records.ts';
-import { weekEndOf } from '../week/rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
 

@@ -7,7 +7,7 @@ import {
   wallClockOf,
   wallClockSeconds,
   type RuleError,
-} from '../week/rules.ts';
+} from '../week/index.ts';
 
 /**
  * Pure rules of time entries: a completed entry's duration, timers, notes, metadata,

@@ -10,9 +10,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, tryEnterPersonTime, weekLockedError } from '../week/lock.ts';
-import { sheetPerson } from '../week/person.ts';
-import { isTeammateOf, loadTimeSettings, type TimeSettings } from '../week/queries.ts';
+import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, tryEnterPersonTime, weekLockedError, sheetPerson, isTeammateOf, loadTimeSettings, type TimeSettings, checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/index.ts';
 import { entryHours, presentEntry, type EntryView, type PresentContext } from './presenter.ts';
 import {
   billableRateSql,
@@ -41,7 +39,6 @@ import {
   parseHours,
   timerStart,
 } from './rules.ts';
-import { checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/rules.ts';
 import type { CreateInput, RestartInput, StopInput, UpdateInput } from './schemas.ts';
 import { choicesFor, privateNotesOf, projectNames, recentPairs, writePrivateNotes } from './web-queries.ts';
 

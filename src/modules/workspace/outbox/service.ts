@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/types.ts';
 import { ApiError } from '../../../errors.ts';
-import { audit } from '../audit/service.ts';
+import { audit } from '../audit/index.ts';
 import type { MailMessage } from '../../../outbox/enqueue.ts';
 
 /**

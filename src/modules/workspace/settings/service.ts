@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/types.ts';
 import { ApiError, notFound } from '../../../errors.ts';
-import { audit } from '../audit/service.ts';
+import { audit } from '../audit/index.ts';
 import { validateSettings, type WorkspaceSettingsInput } from './rules.ts';
 
 /**

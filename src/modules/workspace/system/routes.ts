@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { publicDocument } from '../../../http/openapi.ts';
 import { typed } from '../../../http/route-kit.ts';
-import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/types.ts';
 
 export async function systemRoutes(fastify: FastifyInstance) {

@@ -1,0 +1,3 @@
+/** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
+export { clientsRoutes } from './routes.ts';
+export { PAYMENT_TERMS } from './rules.ts';

@@ -1,0 +1,9 @@
+/** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
+export { assertNotLocked, assertWeeksOpen, enteredPersonTime, holdsApproved, lockPersonTimeForApproval, lockPersonTimers, tryEnterPersonTime, weekLockedError, weeksOf } from './lock.ts';
+export { sheetPerson } from './person.ts';
+export { isTeammateOf, loadTimeSettings, peopleNamed } from './queries.ts';
+export type { TimeSettings } from './queries.ts';
+export { findRecord, listRecords, recordConditions } from './records.ts';
+export type { RecordFilter, RecordTable } from './records.ts';
+export { HOURS_DECIMALS, checkSpentDate, checkWeekDate, expectedHoursIn, hoursToSeconds, isRuleError, roundHours, roundHoursNumber, roundedHours, sameJson, secondsToHours, secondsToHoursNumber, wallClockInstant, wallClockOf, wallClockSeconds, weekEndOf, weekStartOf } from './rules.ts';
+export type { RoundingRule, RuleError } from './rules.ts';
