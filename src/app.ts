@@ -30,14 +30,14 @@ import { clientsRoutes } from './modules/catalog/clients/index.ts';
 import { contactsRoutes } from './modules/catalog/contacts/index.ts';
 import { backupRoutes } from './modules/workspace/backup/index.ts';
 import { approvalsRoutes, approvalsWebRoutes } from './modules/tracking/approvals/index.ts';
-import { sessionRoutes } from './modules/people/sessions/index.ts';
-import { profileRoutes } from './modules/people/profile/index.ts';
-import { invitationsRoutes } from './modules/people/invitations/index.ts';
-import { membersRoutes } from './modules/people/members/index.ts';
-import { workspaceRoutes } from './modules/workspace/settings/index.ts';
+import { sessionsWebRoutes } from './modules/people/sessions/index.ts';
+import { profileWebRoutes } from './modules/people/profile/index.ts';
+import { invitationsWebRoutes } from './modules/people/invitations/index.ts';
+import { membersWebRoutes } from './modules/people/members/index.ts';
+import { settingsWebRoutes } from './modules/workspace/settings/index.ts';
 
 import { homeWebRoutes } from './modules/reports/home/index.ts';
-import { credentialsRoutes } from './modules/people/credentials/index.ts';
+import { credentialsWebRoutes } from './modules/people/credentials/index.ts';
 import { registerWebApp } from './http/web-app.ts';
 
 /** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
@@ -128,11 +128,11 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(contactsRoutes);
   await app.register(backupRoutes);
   await app.register(approvalsRoutes);
-  await app.register(sessionRoutes);
-  await app.register(profileRoutes);
-  await app.register(invitationsRoutes);
-  await app.register(membersRoutes);
-  await app.register(workspaceRoutes);
+  await app.register(sessionsWebRoutes);
+  await app.register(profileWebRoutes);
+  await app.register(invitationsWebRoutes);
+  await app.register(membersWebRoutes);
+  await app.register(settingsWebRoutes);
   await app.register(timeWebRoutes);
   await app.register(expensesWebRoutes);
 
@@ -141,7 +141,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(projectsWebRoutes);
   await app.register(reportsWebRoutes);
   await app.register(homeWebRoutes);
-  await app.register(credentialsRoutes);
+  await app.register(credentialsWebRoutes);
   for (const plugin of plugins) await app.register(plugin);
   // Its catch-all GET answers only the paths no other route has.
   if (config.webDist) await registerWebApp(app, config.webDist);

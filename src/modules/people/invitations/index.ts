@@ -1,2 +1,2 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
-export { invitationsRoutes } from './routes.ts';
+export { invitationsWebRoutes } from './web-routes.ts';

@@ -1,2 +1,2 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
-export { profileRoutes } from './routes.ts';
+export { profileWebRoutes } from './web-routes.ts';

@@ -32,7 +32,7 @@ const Issued = Type.Object({
 const signedIn = { access: 'authenticated', web: true } as const;
 const tags = ['web'];
 
-export async function credentialsRoutes(fastify: FastifyInstance) {
+export async function credentialsWebRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
   const now = () => app.config.clock();
 

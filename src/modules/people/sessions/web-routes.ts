@@ -41,7 +41,7 @@ const tags = ['web'];
 /** A 202 without a body (send(null) would serialize the schema's null as the text `null`). */
 const emptyAccepted = (reply: FastifyReply) => reply.code(202).send();
 
-export async function sessionRoutes(fastify: FastifyInstance) {
+export async function sessionsWebRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
   const now = () => app.config.clock();
   const signIn = (request: FastifyRequest, reply: FastifyReply, userId: string, viaLink: boolean) =>

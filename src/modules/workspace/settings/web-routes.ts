@@ -14,7 +14,7 @@ import { getWorkspace, updateWorkspaceSettings } from './service.ts';
 
 const tags = ['web'];
 
-export async function workspaceRoutes(fastify: FastifyInstance) {
+export async function settingsWebRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
   app.get(
     '/web/api/workspace',

@@ -17,7 +17,7 @@ const UserIdParams = Type.Object({ user_id: Type.String() }, { additionalPropert
 const admin = { access: 'administrator', web: true } as const;
 const tags = ['web'];
 
-export async function membersRoutes(fastify: FastifyInstance) {
+export async function membersWebRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
   app.get(
     '/web/api/members',

@@ -19,7 +19,7 @@ const admin = { access: 'administrator', web: true } as const;
 const open = { access: 'public', web: true } as const;
 const tags = ['web'];
 
-export async function invitationsRoutes(fastify: FastifyInstance) {
+export async function invitationsWebRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
   const now = () => app.config.clock();
   const baseUrl = () => publicUrlOf(app.config);

@@ -28,7 +28,7 @@ const SessionParams = Type.Object({ session_id: Type.String({ maxLength: 64 }) }
 const web = (access: 'public' | 'signed-in') => ({ access, web: true }) as const;
 const tags = ['web'];
 
-export async function profileRoutes(fastify: FastifyInstance) {
+export async function profileWebRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
   const now = () => app.config.clock();
 
