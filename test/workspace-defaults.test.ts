@@ -1,3 +1,4 @@
+import { operatorPrincipal } from '../src/access/operator.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapEmbedded } from '../src/bootstrap.ts';
 import { getWorkspace, updateWorkspaceSettings } from '../src/modules/workspace/settings/service.ts';
@@ -72,7 +73,7 @@ describe('the first-start workspace', () => {
     expect(more.statusCode, more.body).toBe(201);
     // approvals are off (403), and one setting away
     expect((await api(owner, 'POST', '/api/v2/approvals/submit', { from: '2026-03-09', to: '2026-03-15' })).statusCode).toBe(403);
-    await updateWorkspaceSettings(ctx.db, owner.companyId, { approvals_enabled: true });
+    await updateWorkspaceSettings(ctx.db, operatorPrincipal(owner.companyId), { approvals_enabled: true });
     expect((await api(owner, 'POST', '/api/v2/approvals/submit', { from: '2026-03-09', to: '2026-03-15' })).json()).toMatchObject({ submitted_count: 1 });
   });
 

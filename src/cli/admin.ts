@@ -253,7 +253,7 @@ export const adminCommands = [
     parse: (values) => ({ id: workspaceOption(values), changes: settingsFrom(values) }),
     async run({ db, output }, { id, changes }) {
       let company = await requireWorkspace(db, id);
-      if (Object.keys(changes).length) company = await updateWorkspaceSettings(db, id, changes);
+      if (Object.keys(changes).length) company = await updateWorkspaceSettings(db, operatorPrincipal(id), changes);
       print(output, company, () => fields(company));
     },
   }),

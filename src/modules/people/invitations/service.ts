@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/types.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import { assertMayAdministerRole } from '../../../access/policy.ts';
+import { auditActor } from '../../../access/operator.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { badRequest, conflict, notFound } from '../../../errors.ts';
 import { isId, newId } from '../../../ids.ts';
@@ -184,7 +185,7 @@ export async function createInvitation(db: Kysely<DB>, p: Principal, input: Stat
       })
       .execute();
     await sendInvitationMail(trx, p, email, token, language, baseUrl, now);
-    await audit(trx, { companyId: p.companyId, action: 'invitation.created', subjectType: 'invitation', subjectId: id, actorUserId: p.userId, details: { email, role: input.role } });
+    await audit(trx, { ...auditActor(p), action: 'invitation.created', subjectType: 'invitation', subjectId: id, details: { email, role: input.role } });
     return present(await invitationQuery(trx, p.companyId).where('i.id', '=', id).executeTakeFirstOrThrow(), now);
   });
 }
@@ -217,7 +218,7 @@ export async function resendInvitation(db: Kysely<DB>, p: Principal, id: string,
       .where('id', '=', id)
       .execute();
     await sendInvitationMail(trx, p, row.email, token, language, baseUrl, now);
-    await audit(trx, { companyId: p.companyId, action: 'invitation.resent', subjectType: 'invitation', subjectId: id, actorUserId: p.userId });
+    await audit(trx, { ...auditActor(p), action: 'invitation.resent', subjectType: 'invitation', subjectId: id });
     return present(await invitationQuery(trx, p.companyId).where('i.id', '=', id).executeTakeFirstOrThrow(), now);
   });
 }
@@ -230,7 +231,7 @@ export async function revokeInvitation(db: Kysely<DB>, p: Principal, id: string,
     if (row.accepted_at) throw conflict('This invitation was accepted already: deactivate the member instead.');
     if (row.revoked_at) return;
     await trx.updateTable('invitations').set({ revoked_at: now }).where('company_id', '=', p.companyId).where('id', '=', id).execute();
-    await audit(trx, { companyId: p.companyId, action: 'invitation.revoked', subjectType: 'invitation', subjectId: id, actorUserId: p.userId });
+    await audit(trx, { ...auditActor(p), action: 'invitation.revoked', subjectType: 'invitation', subjectId: id });
   });
 }
 

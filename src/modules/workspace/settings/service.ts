@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { auditActor } from '../../../access/operator.ts';
+import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
 import { ApiError, notFound } from '../../../errors.ts';
 import { audit } from '../audit/index.ts';
@@ -20,7 +22,9 @@ export async function getWorkspace(db: Kysely<DB>, companyId: string) {
   return company;
 }
 
-export async function updateWorkspaceSettings(db: Kysely<DB>, companyId: string, input: WorkspaceSettingsInput, actor?: { userId: string }) {
+/** Changes the workspace's settings (owners and administrators in the web app, the operator at the CLI). */
+export async function updateWorkspaceSettings(db: Kysely<DB>, p: Principal, input: WorkspaceSettingsInput) {
+  const companyId = p.companyId;
   const values = validateSettings(input);
   if (Object.keys(values).length === 0) throw new ApiError('invalid_request', 'Name at least one setting to change.');
   return db.transaction().execute(async (trx) => {
@@ -32,11 +36,10 @@ export async function updateWorkspaceSettings(db: Kysely<DB>, companyId: string,
       .executeTakeFirst();
     if (!company) throw notFound('workspace');
     await audit(trx, {
-      companyId,
+      ...auditActor(p),
       action: 'workspace.settings_changed',
       subjectType: 'workspace',
       subjectId: companyId,
-      actorUserId: actor?.userId,
       details: values as Record<string, unknown>,
     });
     return company;

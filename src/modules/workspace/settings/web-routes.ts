@@ -47,7 +47,7 @@ export async function settingsWebRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const p = principalOf(request);
-      return present(await updateWorkspaceSettings(app.db, p.companyId, request.body, { userId: p.userId }));
+      return present(await updateWorkspaceSettings(app.db, p, request.body));
     },
   );
 }
