@@ -3,9 +3,9 @@ import type { DB } from '../db/types.ts';
 
 /**
  * Who is whose teammate (teammate_assignments): a manager approves, sees and
- * writes the time and expenses of the teammates assigned to them. The one place
- * that asks the table; visibility, approval reach, the approvers of a submission
- * and the time writes all ask here.
+ * writes the time and expenses of the teammates assigned to them. The condition
+ * that the visibility of time, the approval reach, the approvers of a submission
+ * and the writes of time and expenses share (people/teammates maintains the rows).
  */
 
 /** A value, or a column of the outer query (`sql.ref('m.user_id')`). */
