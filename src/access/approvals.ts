@@ -1,8 +1,9 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
 import type { DB } from '../db/types.ts';
 import { forbidden } from '../errors.ts';
 import { isAdmin, isManager } from './policy.ts';
+import { isTeammateOf } from './teammates.ts';
 
 /**
  * Who may submit, approve and reject time and expenses (the spec's "Who may
@@ -40,6 +41,21 @@ export function assertMayReviewTime(p: Principal): void {
   }
 }
 
+/** The tables whose rows (with company_id, project_id, user_id) put a person on a project, for a manager's approval reach. */
+const PERSON_ON_PROJECT = ['project_user_assignments', 'time_entries', 'expenses'] as const;
+
+/** SQL condition: `table` has a row of the person on the project of the outer `pm` (a project_user_assignments row). */
+function personOnProject(eb: ExpressionBuilder<any, any>, table: (typeof PERSON_ON_PROJECT)[number], personId: string) {
+  return eb.exists(
+    eb
+      .selectFrom(`${table} as on_project`)
+      .select(sql`1`.as('one'))
+      .whereRef('on_project.company_id', '=', 'pm.company_id')
+      .whereRef('on_project.project_id', '=', 'pm.project_id')
+      .where('on_project.user_id', '=', personId),
+  );
+}
+
 /**
  * What of `personId`'s time the principal may approve or reject, narrowed to
  * `projectId` when given; 403 when that is nothing. The person and the project
@@ -56,14 +72,7 @@ export async function approvalReach(
   if (personId === p.userId) {
     throw forbidden('Managers cannot approve or reject their own time; an owner, an administrator or their own manager does.');
   }
-  const teammate = await db
-    .selectFrom('teammate_assignments')
-    .select('teammate_id')
-    .where('company_id', '=', p.companyId)
-    .where('manager_id', '=', p.userId)
-    .where('teammate_id', '=', personId)
-    .executeTakeFirst();
-  if (teammate) return { all: true };
+  if (await isTeammateOf(db, p.companyId, p.userId, personId)) return { all: true };
   if (p.permissions.includes('approve_managed_projects')) {
     let managedQuery = db
       .selectFrom('project_user_assignments as pm')
@@ -73,34 +82,7 @@ export async function approvalReach(
       .where('pm.is_active', '=', true)
       .where('pm.is_project_manager', '=', true)
       // the person works on the project: assigned to it (now or before) or has time or expenses on it
-      .where((eb) =>
-        eb.or([
-          eb.exists(
-            eb
-              .selectFrom('project_user_assignments as pa')
-              .select(sql`1`.as('one'))
-              .whereRef('pa.company_id', '=', 'pm.company_id')
-              .whereRef('pa.project_id', '=', 'pm.project_id')
-              .where('pa.user_id', '=', personId),
-          ),
-          eb.exists(
-            eb
-              .selectFrom('time_entries as te')
-              .select(sql`1`.as('one'))
-              .whereRef('te.company_id', '=', 'pm.company_id')
-              .whereRef('te.project_id', '=', 'pm.project_id')
-              .where('te.user_id', '=', personId),
-          ),
-          eb.exists(
-            eb
-              .selectFrom('expenses as ex')
-              .select(sql`1`.as('one'))
-              .whereRef('ex.company_id', '=', 'pm.company_id')
-              .whereRef('ex.project_id', '=', 'pm.project_id')
-              .where('ex.user_id', '=', personId),
-          ),
-        ]),
-      );
+      .where((eb) => eb.or(PERSON_ON_PROJECT.map((table) => personOnProject(eb, table, personId))));
     if (projectId !== undefined) managedQuery = managedQuery.where('pm.project_id', '=', projectId);
     const managed = await managedQuery.orderBy('pm.project_id').execute();
     if (managed.length > 0) return { all: false, projectIds: managed.map((m) => m.project_id) };

@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Role } from '../db/types.ts';
 import { managesProjectRow } from './catalog.ts';
 import { isAdmin, isAdminRole, isManager } from './policy.ts';
+import { teammateOf } from './teammates.ts';
 
 /**
  * Who sees and who writes time entries (and, later, expenses): one rule for both.
@@ -32,14 +33,7 @@ export function timeRecordVisible(p: Principal, alias: string) {
     if (!seesManagedTime(p)) return own;
     return eb.or([
       own,
-      eb.exists(
-        eb
-          .selectFrom('teammate_assignments as vis_ta')
-          .select(sql`1`.as('one'))
-          .whereRef('vis_ta.company_id', '=', sql.ref(`${alias}.company_id`))
-          .whereRef('vis_ta.teammate_id', '=', sql.ref(`${alias}.user_id`))
-          .where('vis_ta.manager_id', '=', p.userId),
-      ),
+      teammateOf(eb, sql.ref(`${alias}.company_id`), p.userId, sql.ref(`${alias}.user_id`)),
       managesProjectRow(eb, p, `${alias}.company_id`, `${alias}.project_id`),
     ]);
   };

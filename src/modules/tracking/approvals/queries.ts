@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ApprovalStatus, WeekStart } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
+import { teammateOf } from '../../../access/teammates.ts';
 import type { Period, PeriodItem } from './preflight.ts';
 import type { ApprovedItem } from './withdrawal.ts';
 
@@ -140,14 +141,7 @@ export function approversOf(trx: Tx, companyId: string, personId: string, projec
         eb.and([
           eb('m.role', '=', 'manager'),
           eb.or([
-            eb.exists(
-              eb
-                .selectFrom('teammate_assignments as ta')
-                .select(sql`1`.as('one'))
-                .whereRef('ta.company_id', '=', 'm.company_id')
-                .whereRef('ta.manager_id', '=', 'm.user_id')
-                .where('ta.teammate_id', '=', personId),
-            ),
+            teammateOf(eb, sql.ref('m.company_id'), sql.ref('m.user_id'), personId),
             ...(projectIds.length
               ? [
                   eb.and([

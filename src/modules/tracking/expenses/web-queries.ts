@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { mayRecordOnProject } from '../../../access/time.ts';
 import type { Tx } from '../../../db/tenant.ts';
+import { projectsWithOwnAssignment } from '../week/index.ts';
 
 /** A project as the expense screens show and offer it. */
 export interface ExpenseProject {
@@ -27,13 +28,8 @@ export interface ExpenseProject {
  * just before: one deleted meanwhile still finds its project). One query.
  */
 export async function expenseProjects(trx: Tx, p: Principal, include: ReadonlySet<string> = new Set()): Promise<ExpenseProject[]> {
-  const rows = await trx
-    .selectFrom('projects as p')
-    .innerJoin('clients as c', (j) => j.onRef('c.company_id', '=', 'p.company_id').onRef('c.id', '=', 'p.client_id'))
+  const rows = await projectsWithOwnAssignment(trx, p.companyId, p.userId)
     .innerJoin('companies as co', 'co.id', 'p.company_id')
-    .leftJoin('project_user_assignments as pua', (j) =>
-      j.onRef('pua.company_id', '=', 'p.company_id').onRef('pua.project_id', '=', 'p.id').on('pua.user_id', '=', p.userId),
-    )
     .select([
       'p.id',
       'p.name',
@@ -43,7 +39,6 @@ export async function expenseProjects(trx: Tx, p: Principal, include: ReadonlySe
       sql<string>`coalesce(c.currency, co.currency)`.as('currency'),
       'p.is_billable as billable',
       'p.is_active',
-      'pua.is_active as assignment_active',
       (eb) =>
         eb
           .exists(
@@ -56,7 +51,6 @@ export async function expenseProjects(trx: Tx, p: Principal, include: ReadonlySe
           )
           .as('has_own_expenses'),
     ])
-    .where('p.company_id', '=', p.companyId)
     .orderBy('c.name')
     .orderBy('p.name')
     .orderBy('p.id')

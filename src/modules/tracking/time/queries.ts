@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type InferResult, type RawBuilder } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
+import { teammateOf } from '../../../access/teammates.ts';
 import type { BudgetBy, DB, Role, TimeSource, WeekStart } from '../../../db/types.ts';
 import { type TimeSettings, holdsApproved, findRecord, listRecords, recordConditions, type RecordFilter, type RecordTable, weekEndOf } from '../week/index.ts';
 import type { Tx } from '../../../db/tenant.ts';
@@ -163,16 +164,7 @@ export async function loadWriteContext(
       'c.allow_past_timer_starts',
       'm.role as person_role',
       'm.is_active as person_active',
-      eb
-        .exists(
-          eb
-            .selectFrom('teammate_assignments as ta')
-            .select(sql`1`.as('one'))
-            .whereRef('ta.company_id', '=', 'c.id')
-            .where('ta.manager_id', '=', ids.callerId)
-            .where('ta.teammate_id', '=', personId),
-        )
-        .as('person_is_teammate'),
+      teammateOf(eb, sql.ref('c.id'), ids.callerId, personId).as('person_is_teammate'),
       'p.id as project_id',
       'p.is_active as project_active',
       'p.is_billable as project_billable',

@@ -3,6 +3,7 @@ import { Decimal } from 'decimal.js';
 import type { Principal } from '../../../auth/principal.ts';
 import { managesProject, mayBeAssignedToProjects, seesAllProjects, maySeeRates, type OwnAssignment } from '../../../access/catalog.ts';
 import { isManager } from '../../../access/policy.ts';
+import { isTeammateOf } from '../../../access/teammates.ts';
 import { mayRecordOnProject, mayWriteOthersTime, mayWriteTimeFor } from '../../../access/time.ts';
 import type { BudgetBy, DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
@@ -10,7 +11,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, tryEnterPersonTime, weekLockedError, sheetPerson, isTeammateOf, loadTimeSettings, type TimeSettings, checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/index.ts';
+import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, tryEnterPersonTime, weekLockedError, sheetPerson, loadTimeSettings, type TimeSettings, checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/index.ts';
 import { entryHours, presentEntry, type EntryView, type PresentContext } from './presenter.ts';
 import {
   billableRateSql,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { mayRecordOnProject } from '../../../access/time.ts';
 import type { Tx } from '../../../db/tenant.ts';
+import { projectsWithOwnAssignment } from '../week/index.ts';
 
 /** A project and task the caller may record time on (the timer's and the week's type-ahead). */
 export interface Choice {
@@ -23,16 +24,11 @@ export interface Choice {
  * assigned), the same rule a create checks.
  */
 export async function choicesFor(trx: Tx, p: Principal): Promise<Choice[]> {
-  const rows = await trx
-    .selectFrom('projects as p')
-    .innerJoin('clients as c', (j) => j.onRef('c.company_id', '=', 'p.company_id').onRef('c.id', '=', 'p.client_id'))
+  const rows = await projectsWithOwnAssignment(trx, p.companyId, p.userId)
     .innerJoin('project_task_assignments as pta', (j) =>
       j.onRef('pta.company_id', '=', 'p.company_id').onRef('pta.project_id', '=', 'p.id').on('pta.is_active', '=', true),
     )
     .innerJoin('tasks as t', (j) => j.onRef('t.company_id', '=', 'pta.company_id').onRef('t.id', '=', 'pta.task_id').on('t.is_active', '=', true))
-    .leftJoin('project_user_assignments as pua', (j) =>
-      j.onRef('pua.company_id', '=', 'p.company_id').onRef('pua.project_id', '=', 'p.id').on('pua.user_id', '=', p.userId),
-    )
     .select([
       'p.id as project_id',
       'p.name as project_name',
@@ -42,9 +38,7 @@ export async function choicesFor(trx: Tx, p: Principal): Promise<Choice[]> {
       't.id as task_id',
       't.name as task_name',
       sql<boolean>`pta.billable and p.is_billable`.as('billable'),
-      'pua.is_active as assignment_active',
     ])
-    .where('p.company_id', '=', p.companyId)
     .where('p.is_active', '=', true)
     .orderBy('c.name')
     .orderBy('p.name')

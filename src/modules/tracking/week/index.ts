@@ -1,7 +1,7 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
 export { assertNotLocked, assertWeeksOpen, enteredPersonTime, holdsApproved, lockPersonTimeForApproval, lockPersonTimers, tryEnterPersonTime, weekLockedError, weeksOf } from './lock.ts';
 export { sheetPerson } from './person.ts';
-export { isTeammateOf, loadTimeSettings, peopleNamed } from './queries.ts';
+export { loadTimeSettings, peopleNamed, projectsWithOwnAssignment } from './queries.ts';
 export type { TimeSettings } from './queries.ts';
 export { findRecord, listRecords, recordConditions } from './records.ts';
 export type { RecordFilter, RecordTable } from './records.ts';

@@ -1,6 +1,6 @@
 import type { Tx } from '../../../db/tenant.ts';
 
-/** Reads the tracking areas share about people and their weeks; every query takes the workspace id first. */
+/** Reads the tracking areas share about people, their weeks and the projects they record on; every query takes the workspace id first. */
 
 /** Names and e-mail addresses of members, by user id. */
 export async function peopleNamed(trx: Tx, companyId: string, userIds: readonly string[]) {
@@ -26,14 +26,19 @@ export function loadTimeSettings(trx: Tx, companyId: string) {
     .executeTakeFirstOrThrow();
 }
 
-/** Whether `teammateId` is assigned as a teammate to the manager `managerId`. */
-export async function isTeammateOf(trx: Tx, companyId: string, managerId: string, teammateId: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom('teammate_assignments')
-    .select('teammate_id')
-    .where('company_id', '=', companyId)
-    .where('manager_id', '=', managerId)
-    .where('teammate_id', '=', teammateId)
-    .executeTakeFirst();
-  return row !== undefined;
+/**
+ * The workspace's projects with their client (`c`) and the person's own
+ * assignment (`pua`, null columns when never assigned), selecting its
+ * `assignment_active`: what the screens offering projects to record time and
+ * expenses on build on, before mayRecordOnProject decides.
+ */
+export function projectsWithOwnAssignment(trx: Tx, companyId: string, userId: string) {
+  return trx
+    .selectFrom('projects as p')
+    .innerJoin('clients as c', (j) => j.onRef('c.company_id', '=', 'p.company_id').onRef('c.id', '=', 'p.client_id'))
+    .leftJoin('project_user_assignments as pua', (j) =>
+      j.onRef('pua.company_id', '=', 'p.company_id').onRef('pua.project_id', '=', 'p.id').on('pua.user_id', '=', userId),
+    )
+    .select('pua.is_active as assignment_active')
+    .where('p.company_id', '=', companyId);
 }
