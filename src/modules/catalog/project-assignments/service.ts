@@ -19,7 +19,8 @@ import { isId } from '../../../ids.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { FROM_THE_START, workspaceToday } from '../rates/index.ts';
 import { changedAssignmentColumns, duplicateAs, type RateChange, insertUserAssignment, writeAssignmentRate } from '../assignments/index.ts';
-import { type ProjectRow, findMembership, findProject, ownAssignment } from '../projects/index.ts';
+import { findMembership } from '../../people/users/index.ts';
+import { type ProjectRow, findProject, ownAssignment } from '../projects/index.ts';
 import { sameDecimal } from '../../../money.ts';
 import type { UserAssignmentRow, UserAssignmentView } from './presenter.ts';
 import {
@@ -139,7 +140,7 @@ export async function createProjectUserAssignment(
     return await withTenant(db, p.companyId, async (trx) => {
       const project = await managedProjectOrThrow(trx, p, projectId);
       assertMaySet(p, project, input);
-      const member = isId(input.user_id) ? await findMembership(trx, p.companyId, input.user_id) : undefined;
+      const member = await findMembership(trx, p.companyId, input.user_id);
       if (!member || !mayBeAssignedToProjects(member)) {
         throw badRequest('user_id does not name a member of this workspace who can be assigned to projects.', { field: 'user_id' });
       }
