@@ -223,12 +223,7 @@ export async function createProject(db: Kysely<DB>, p: Principal, input: Static<
       }
     }
     if (rate) await setRate(trx, p.companyId, { kind: 'billable', projectId: id }, rate.from ?? FROM_THE_START, rate.hourlyRate);
-    await insertUserAssignment(
-      trx,
-      p.companyId,
-      { projectId: id, userId: p.userId, isProjectManager: creatorAssignment.is_project_manager, isActive: true, budget: null },
-      now,
-    );
+    await insertUserAssignment(trx, p.companyId, id, p.userId, { is_project_manager: creatorAssignment.is_project_manager, is_active: true }, now);
     await audit(trx, {
       ...actorOf(p),
       action: 'project.created',
