@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TProperties, type TSchema } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../errors.ts';
 
 /** The error body every 4xx/5xx response has (see src/errors.ts). */
@@ -35,3 +35,18 @@ export const OrNull = <T extends TSchema>(schema: T) =>
 /** A string limited to the listed values. */
 export const Enum = <const T extends string>(values: readonly T[], description = '') =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], description });
+
+/**
+ * A create body's properties: the writable ones in their order, each optional but those in
+ * `required`. With `Type.Object(…, { additionalProperties: false })` around them, and any
+ * create-only property before or after.
+ */
+export function createProperties<W extends TProperties, R extends keyof W & string = never>(writable: W, required: readonly R[] = []) {
+  const out: TProperties = {};
+  for (const [key, schema] of Object.entries(writable)) out[key] = required.includes(key as R) ? schema : Type.Optional(schema);
+  return out as { [K in keyof W]: K extends R ? W[K] : TOptional<W[K]> };
+}
+
+/** A PATCH body: any of the writable properties, at least one. */
+export const patchBody = <W extends TProperties>(writable: W) =>
+  Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });

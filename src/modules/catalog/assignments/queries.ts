@@ -1,21 +1,26 @@
 import type { Tx } from '../../../db/tenant.ts';
 
-/** Inserts an assignment; false when the person is already assigned to the project. */
+/**
+ * Assigns a person to a project; false when they already are. Unless `columns` say otherwise, the
+ * assignment is active, without a budget, and not the project's manager.
+ */
 export async function insertUserAssignment(
   trx: Tx,
   companyId: string,
-  row: { projectId: string; userId: string; isProjectManager: boolean; isActive: boolean; budget: string | null },
+  projectId: string,
+  userId: string,
+  columns: { is_project_manager?: boolean; is_active?: boolean; budget?: string | null },
   now: Date,
 ): Promise<boolean> {
   const inserted = await trx
     .insertInto('project_user_assignments')
     .values({
       company_id: companyId,
-      project_id: row.projectId,
-      user_id: row.userId,
-      is_project_manager: row.isProjectManager,
-      is_active: row.isActive,
-      budget: row.budget,
+      project_id: projectId,
+      user_id: userId,
+      is_project_manager: columns.is_project_manager ?? false,
+      is_active: columns.is_active ?? true,
+      budget: columns.budget ?? null,
       created_at: now,
       updated_at: now,
     })

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { clientVisible } from '../../../access/catalog.ts';
+import { insertRow, nameTaken as nameTakenIn, updateRow } from '../../../db/rows.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import type { ClientState } from './rules.ts';
@@ -57,31 +58,14 @@ export async function findVisibleClient(
 }
 
 /** Whether another client of the workspace has this name, ignoring case. */
-export async function nameTaken(trx: Tx, companyId: string, name: string, exceptId?: string) {
-  let query = trx
-    .selectFrom('clients')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where(sql`lower(name)`, '=', name.toLowerCase());
-  if (exceptId) query = query.where('id', '<>', exceptId);
-  return (await query.executeTakeFirst()) !== undefined;
-}
+export const nameTaken = (trx: Tx, companyId: string, name: string, exceptId?: string) =>
+  nameTakenIn(trx, 'clients', companyId, name, exceptId);
 
-export async function insertClient(trx: Tx, companyId: string, id: string, state: ClientState, now: Date) {
-  await trx
-    .insertInto('clients')
-    .values({ company_id: companyId, id, ...state, created_at: now, updated_at: now })
-    .execute();
-}
+export const insertClient = (trx: Tx, companyId: string, id: string, state: ClientState, now: Date) =>
+  insertRow(trx, 'clients', companyId, id, state, now);
 
-export async function updateClientColumns(trx: Tx, companyId: string, id: string, changes: Partial<ClientState>, now: Date) {
-  await trx
-    .updateTable('clients')
-    .set({ ...changes, updated_at: now })
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .execute();
-}
+export const updateClientColumns = (trx: Tx, companyId: string, id: string, changes: Partial<ClientState>, now: Date) =>
+  updateRow(trx, 'clients', companyId, id, changes, now);
 
 export async function deleteClientRow(trx: Tx, companyId: string, id: string) {
   await trx.deleteFrom('clients').where('company_id', '=', companyId).where('id', '=', id).execute();

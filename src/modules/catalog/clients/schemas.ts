@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { PaymentTerms } from '../../../db/types.ts';
-import { Nullable } from '../../../http/schemas.ts';
+import { Nullable, createProperties, patchBody } from '../../../http/schemas.ts';
 import { LANGUAGES } from '../../../i18n/index.ts';
 import { PAYMENT_TERMS } from './rules.ts';
 
@@ -31,23 +31,9 @@ export const writable = {
   is_active: Type.Boolean({ description: 'false archives, true restores (owners and administrators only).' }),
 };
 
-export const ClientCreateBody = Type.Object(
-  {
-    name: writable.name,
-    address: Type.Optional(writable.address),
-    currency: Type.Optional(writable.currency),
-    payment_terms: Type.Optional(writable.payment_terms),
-    payment_days: Type.Optional(writable.payment_days),
-    tax: Type.Optional(writable.tax),
-    tax2: Type.Optional(writable.tax2),
-    discount: Type.Optional(writable.discount),
-    language: Type.Optional(writable.language),
-    is_active: Type.Optional(writable.is_active),
-  },
-  { additionalProperties: false },
-);
+export const ClientCreateBody = Type.Object(createProperties(writable, ['name']), { additionalProperties: false });
 
-export const ClientPatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
+export const ClientPatchBody = patchBody(writable);
 
 /** A create or update body (create requires `name`). */
 export type ClientInput = Static<typeof ClientPatchBody>;

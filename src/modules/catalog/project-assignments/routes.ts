@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { EnvelopeSchema, pageEnvelope, pageParams } from '../../../http/pagination.ts';
+import { EnvelopeSchema, type PageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
-import { activeFilter, AssignmentsQuery, BudgetProperty, ProjectParams, RateProperties } from '../assignments/index.ts';
+import { assignmentsPage, AssignmentsQuery, BudgetProperty, ProjectParams, RateProperties } from '../assignments/index.ts';
 import { presentUserAssignment } from './presenter.ts';
 import { USER_ASSIGNMENT_READ_ONLY, USER_ASSIGNMENT_WRITABLE } from './rules.ts';
 import { UserAssignmentCreateBody, UserAssignmentPatchBody } from './schemas.ts';
@@ -63,19 +63,11 @@ export async function projectAssignmentsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const p = principalOf(request);
       const { project_id } = request.params;
-      const query = request.query;
-      const page = pageParams(query);
-      const { rows, total, view } = await listProjectUserAssignments(
-        app.db,
-        p,
-        project_id,
-        activeFilter(query),
-        page,
-        app.config.clock(),
-      );
-      return { user_assignments: rows.map((row) => presentUserAssignment(row, view)), ...pageEnvelope(request, page, total) };
+      const list = (filter: { isActive?: boolean }, page: PageParams) =>
+        listProjectUserAssignments(app.db, principalOf(request), project_id, filter, page, app.config.clock());
+      const { items, envelope } = await assignmentsPage(request, request.query, list, presentUserAssignment);
+      return { user_assignments: items, ...envelope };
     },
   );
 

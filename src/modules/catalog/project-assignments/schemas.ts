@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { createProperties, patchBody } from '../../../http/schemas.ts';
 import { budgetField, hourlyRateField } from '../assignments/index.ts';
 
 const writable = {
@@ -14,18 +15,11 @@ const writable = {
 };
 
 export const UserAssignmentCreateBody = Type.Object(
-  {
-    user_id: Type.String({ description: 'An active internal member of the workspace.' }),
-    is_project_manager: Type.Optional(writable.is_project_manager),
-    is_active: Type.Optional(writable.is_active),
-    hourly_rate: Type.Optional(writable.hourly_rate),
-    hourly_rate_effective_from: Type.Optional(writable.hourly_rate_effective_from),
-    budget: Type.Optional(writable.budget),
-  },
+  { user_id: Type.String({ description: 'An active internal member of the workspace.' }), ...createProperties(writable) },
   { additionalProperties: false },
 );
 
-export const UserAssignmentPatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
+export const UserAssignmentPatchBody = patchBody(writable);
 
 /** A create or update body (the API's JSON). */
 export type UserAssignmentInput = Static<typeof UserAssignmentPatchBody>;

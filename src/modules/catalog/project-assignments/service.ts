@@ -19,7 +19,8 @@ import { isId } from '../../../ids.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { FROM_THE_START, workspaceToday } from '../rates/index.ts';
 import { changedAssignmentColumns, duplicateAs, type RateChange, insertUserAssignment, writeAssignmentRate } from '../assignments/index.ts';
-import { type ProjectRow, findMembership, findProject, ownAssignment } from '../projects/index.ts';
+import { findMembership } from '../../people/users/index.ts';
+import { type ProjectRow, findProject, ownAssignment } from '../projects/index.ts';
 import { sameDecimal } from '../../../money.ts';
 import type { UserAssignmentRow, UserAssignmentView } from './presenter.ts';
 import {
@@ -139,24 +140,13 @@ export async function createProjectUserAssignment(
     return await withTenant(db, p.companyId, async (trx) => {
       const project = await managedProjectOrThrow(trx, p, projectId);
       assertMaySet(p, project, input);
-      const member = isId(input.user_id) ? await findMembership(trx, p.companyId, input.user_id) : undefined;
+      const member = await findMembership(trx, p.companyId, input.user_id);
       if (!member || !mayBeAssignedToProjects(member)) {
         throw badRequest('user_id does not name a member of this workspace who can be assigned to projects.', { field: 'user_id' });
       }
       if (!member.is_active) throw badRequest('user_id names a deactivated member.', { field: 'user_id' });
       assertManagerFlagFits(member.role, columns.is_project_manager);
-      const inserted = await insertUserAssignment(
-        trx,
-        p.companyId,
-        {
-          projectId: project.id,
-          userId: member.user_id,
-          isProjectManager: columns.is_project_manager ?? false,
-          isActive: columns.is_active ?? true,
-          budget: columns.budget ?? null,
-        },
-        now,
-      );
+      const inserted = await insertUserAssignment(trx, p.companyId, project.id, member.user_id, columns, now);
       if (!inserted) throw alreadyAssigned();
       const day = await workspaceToday(trx, p.companyId, now);
       // A rate given with the assignment prices all the person's work on the project, whatever its date.
@@ -259,18 +249,8 @@ export function addProjectAssignment(db: Kysely<DB>, p: Principal, projectId: st
     const member = await assigneeOrThrow(trx, companyId, userId);
     if (!mayBeAssignedToProjects(member)) throw badRequest('A client membership cannot be assigned to a project.', { field: 'user' });
     assertManagerFlagFitsMember(member, input);
-    const inserted = await insertUserAssignment(
-      trx,
-      companyId,
-      {
-        projectId: project.id,
-        userId: member.user_id,
-        isProjectManager: input.is_project_manager ?? false,
-        isActive: input.is_active ?? true,
-        budget: budget ?? null,
-      },
-      now,
-    );
+    const columns = { is_project_manager: input.is_project_manager, is_active: input.is_active, budget };
+    const inserted = await insertUserAssignment(trx, companyId, project.id, member.user_id, columns, now);
     if (!inserted) throw conflict('The member is already assigned to this project; change it with "assignment update".');
     await auditAssignment(trx, p, 'created', project.id, { user_id: member.user_id, ...input, budget: budget ?? null });
     return (await findWorkspaceAssignment(trx, companyId, project.id, member.user_id))!;

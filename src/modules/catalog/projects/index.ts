@@ -1,6 +1,6 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
 export type { ProjectRow } from './presenter.ts';
-export { findMembership, findProject } from './queries.ts';
+export { findProject } from './queries.ts';
 export { projectsRoutes } from './routes.ts';
 export { personName } from './rules.ts';
 export { ownAssignment } from './service.ts';

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { clientVisible, projectVisible } from '../../../access/catalog.ts';
+import { insertRow, updateRow } from '../../../db/rows.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { billableRateOn } from '../rates/index.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
@@ -135,16 +136,6 @@ export function lockClient(trx: Tx, companyId: string, principal: Principal | nu
   return query.forShare().executeTakeFirst();
 }
 
-/** A membership of the workspace (the candidate owner or assignee). */
-export function findMembership(trx: Tx, companyId: string, userId: string) {
-  return trx
-    .selectFrom('memberships')
-    .select(['user_id', 'role', 'is_active'])
-    .where('company_id', '=', companyId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
 /** Tasks of the workspace by id (share-locked, so an archive racing the assignment waits). */
 export function lockTasks(trx: Tx, companyId: string, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([]);
@@ -172,21 +163,11 @@ export function defaultTasks(trx: Tx, companyId: string) {
 
 // ---- writes ----
 
-export async function insertProject(trx: Tx, companyId: string, id: string, state: ProjectState, now: Date) {
-  await trx
-    .insertInto('projects')
-    .values({ company_id: companyId, id, ...state, created_at: now, updated_at: now })
-    .execute();
-}
+export const insertProject = (trx: Tx, companyId: string, id: string, state: ProjectState, now: Date) =>
+  insertRow(trx, 'projects', companyId, id, state, now);
 
-export async function updateProjectColumns(trx: Tx, companyId: string, id: string, changes: Partial<ProjectState>, now: Date) {
-  await trx
-    .updateTable('projects')
-    .set({ ...changes, updated_at: now })
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .execute();
-}
+export const updateProjectColumns = (trx: Tx, companyId: string, id: string, changes: Partial<ProjectState>, now: Date) =>
+  updateRow(trx, 'projects', companyId, id, changes, now);
 
 export async function insertTaskAssignments(
   trx: Tx,

@@ -44,6 +44,18 @@ const PATCH_RULE = {
   requireOneOf: PROJECT_WRITABLE,
 };
 
+/** One page of the projects the caller sees, as the API's list and the web app's search answer it. */
+export async function projectsPage(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  query: Parameters<typeof projectListFilter>[0] & { page?: number; per_page?: number },
+) {
+  const p = principalOf(request);
+  const page = pageParams(query);
+  const { rows, total } = await listProjects(app.db, p, projectListFilter(query), page, app.config.clock());
+  return { projects: rows.map((row) => presentProject(row, projectView(p, row))), ...pageEnvelope(request, page, total) };
+}
+
 export async function projectsRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
   const present = (item: ProjectItem) => presentProject(item.row, item.view, item.tasks);
@@ -76,15 +88,7 @@ export async function projectsRoutes(fastify: FastifyInstance) {
           throw new ApiError('unknown_field', `A personal sync key cannot use the query parameter '${refused}'.`, { field: refused });
         }
       }
-      const page = pageParams(query);
-      const { rows, total } = await listProjects(
-        app.db,
-        p,
-        projectListFilter(query),
-        page,
-        app.config.clock(),
-      );
-      return { projects: rows.map((row) => presentProject(row, projectView(p, row))), ...pageEnvelope(request, page, total) };
+      return projectsPage(app, request, query);
     },
   );
 

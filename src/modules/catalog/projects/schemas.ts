@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Enum, Nullable } from '../../../http/schemas.ts';
+import { Enum, Nullable, createProperties, patchBody } from '../../../http/schemas.ts';
 import { MAX_BUDGET, MAX_HOURLY_RATE } from '../rates/index.ts';
 import { BILL_BY, BUDGET_BY, CODE_MAX, NAME_MAX, NOTES_MAX } from './rules.ts';
 
@@ -42,25 +42,7 @@ const writable = {
 
 export const ProjectCreateBody = Type.Object(
   {
-    client_id: writable.client_id,
-    name: writable.name,
-    code: Type.Optional(writable.code),
-    notes: Type.Optional(writable.notes),
-    owner_id: Type.Optional(writable.owner_id),
-    starts_on: Type.Optional(writable.starts_on),
-    ends_on: Type.Optional(writable.ends_on),
-    is_active: Type.Optional(writable.is_active),
-    is_billable: Type.Optional(writable.is_billable),
-    bill_by: Type.Optional(writable.bill_by),
-    hourly_rate: Type.Optional(writable.hourly_rate),
-    hourly_rate_effective_from: Type.Optional(writable.hourly_rate_effective_from),
-    is_fixed_fee: Type.Optional(writable.is_fixed_fee),
-    fee: Type.Optional(writable.fee),
-    cost_budget: Type.Optional(writable.cost_budget),
-    budget_by: Type.Optional(writable.budget_by),
-    budget: Type.Optional(writable.budget),
-    budget_is_monthly: Type.Optional(writable.budget_is_monthly),
-    show_budget_to_all: Type.Optional(writable.show_budget_to_all),
+    ...createProperties(writable, ['client_id', 'name']),
     task_ids: Type.Optional(
       Type.Array(Type.String(), {
         uniqueItems: true,
@@ -72,7 +54,7 @@ export const ProjectCreateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ProjectPatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
+export const ProjectPatchBody = patchBody(writable);
 
 const OwnerSchema = Nullable(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }, { additionalProperties: false }));
 

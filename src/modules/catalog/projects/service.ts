@@ -19,6 +19,7 @@ import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
+import { findMembership } from '../../people/users/index.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { FROM_THE_START, rateOn, setRate, workspaceToday } from '../rates/index.ts';
 import { presentRateHistory, type ProjectRow, type ProjectTaskRow, type ProjectView } from './presenter.ts';
@@ -29,7 +30,6 @@ import {
   countRunningTimers,
   defaultTasks,
   expenseReceiptIds,
-  findMembership,
   findProject,
   insertProject,
   lockClient,
@@ -142,7 +142,7 @@ async function assertUsableClient(trx: Tx, p: Principal, clientId: string) {
 
 /** The owner must be an active internal member of the workspace (400 naming owner_id otherwise). */
 async function assertUsableOwner(trx: Tx, companyId: string, ownerId: string) {
-  const member = isId(ownerId) ? await findMembership(trx, companyId, ownerId) : undefined;
+  const member = await findMembership(trx, companyId, ownerId);
   if (!member || !mayBeAssignedToProjects(member)) {
     throw badRequest('owner_id does not name a member of this workspace.', { field: 'owner_id' });
   }
@@ -223,12 +223,7 @@ export async function createProject(db: Kysely<DB>, p: Principal, input: Static<
       }
     }
     if (rate) await setRate(trx, p.companyId, { kind: 'billable', projectId: id }, rate.from ?? FROM_THE_START, rate.hourlyRate);
-    await insertUserAssignment(
-      trx,
-      p.companyId,
-      { projectId: id, userId: p.userId, isProjectManager: creatorAssignment.is_project_manager, isActive: true, budget: null },
-      now,
-    );
+    await insertUserAssignment(trx, p.companyId, id, p.userId, { is_project_manager: creatorAssignment.is_project_manager, is_active: true }, now);
     await audit(trx, {
       ...actorOf(p),
       action: 'project.created',

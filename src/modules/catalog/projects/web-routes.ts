@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
+import { EnvelopeSchema, PageQuery } from '../../../http/pagination.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { IdParams, typed } from '../../../http/route-kit.ts';
-import { presentProject } from './presenter.ts';
-import { projectListFilter } from './rules.ts';
+import { projectsPage } from './routes.ts';
 import { ProjectListItemSchema } from './schemas.ts';
-import { listProjects, projectChoices, projectRateHistory, projectView } from './service.ts';
+import { projectChoices, projectRateHistory } from './service.ts';
 
 /**
  * The web app's project screens (issue 16 item 4): a searchable list (the API's
@@ -117,19 +116,7 @@ export async function projectsWebRoutes(fastify: FastifyInstance) {
         response: { 200: Type.Object({ projects: Type.Array(ProjectListItemSchema), ...EnvelopeSchema }), ...ErrorResponses },
       },
     },
-    async (request) => {
-      const p = principalOf(request);
-      const query = request.query;
-      const page = pageParams(query);
-      const { rows, total } = await listProjects(
-        app.db,
-        p,
-        projectListFilter(query),
-        page,
-        app.config.clock(),
-      );
-      return { projects: rows.map((row) => presentProject(row, projectView(p, row))), ...pageEnvelope(request, page, total) };
-    },
+    async (request) => projectsPage(app, request, request.query),
   );
 
   app.get(

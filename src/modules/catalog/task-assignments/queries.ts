@@ -56,22 +56,24 @@ export function lockAssignment(trx: Tx, companyId: string, projectId: string, ta
     .executeTakeFirst();
 }
 
-/** Inserts an assignment; false when the project already has one for the task. */
+/** Assigns a task to a project; false when the project already has it. Unless `columns` say otherwise, it is active, without a budget. */
 export async function insertAssignment(
   trx: Tx,
   companyId: string,
-  row: { projectId: string; taskId: string; isActive: boolean; billable: boolean; budget: string | null },
+  projectId: string,
+  taskId: string,
+  columns: AssignmentColumns & { billable: boolean },
   now: Date,
 ): Promise<boolean> {
   const inserted = await trx
     .insertInto('project_task_assignments')
     .values({
       company_id: companyId,
-      project_id: row.projectId,
-      task_id: row.taskId,
-      is_active: row.isActive,
-      billable: row.billable,
-      budget: row.budget,
+      project_id: projectId,
+      task_id: taskId,
+      is_active: columns.is_active ?? true,
+      billable: columns.billable,
+      budget: columns.budget ?? null,
       created_at: now,
       updated_at: now,
     })

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { EnvelopeSchema, pageEnvelope, pageParams } from '../../../http/pagination.ts';
+import { EnvelopeSchema, type PageParams } from '../../../http/pagination.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
-import { activeFilter, AssignmentsQuery, BudgetProperty, ProjectParams, RateProperties } from '../assignments/index.ts';
+import { assignmentsPage, AssignmentsQuery, BudgetProperty, ProjectParams, RateProperties } from '../assignments/index.ts';
 import { presentAssignment } from './presenter.ts';
 import { ASSIGNMENT_READ_ONLY, ASSIGNMENT_WRITABLE } from './rules.ts';
 import { TaskAssignmentCreateBody, TaskAssignmentPatchBody } from './schemas.ts';
@@ -58,18 +58,10 @@ export async function taskAssignmentsRoutes(fastify: FastifyInstance) {
     async (request) => {
       const p = principalOf(request);
       const { project_id } = request.params;
-      const query = request.query;
-      const page = pageParams(query);
-      const { rows, total, view } = await listTaskAssignments(
-        app.db,
-        p.companyId,
-        p,
-        project_id,
-        activeFilter(query),
-        page,
-        app.config.clock(),
-      );
-      return { task_assignments: rows.map((row) => presentAssignment(row, view)), ...pageEnvelope(request, page, total) };
+      const list = (filter: { isActive?: boolean }, page: PageParams) =>
+        listTaskAssignments(app.db, p.companyId, p, project_id, filter, page, app.config.clock());
+      const { items, envelope } = await assignmentsPage(request, request.query, list, presentAssignment);
+      return { task_assignments: items, ...envelope };
     },
   );
 

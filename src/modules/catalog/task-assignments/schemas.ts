@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { createProperties, patchBody } from '../../../http/schemas.ts';
 import { budgetField, hourlyRateField, type AssignmentRateInput } from '../assignments/index.ts';
 
 const writable = {
@@ -16,18 +17,11 @@ const writable = {
 };
 
 export const TaskAssignmentCreateBody = Type.Object(
-  {
-    task_id: Type.String({ description: 'An active task of the workspace.' }),
-    is_active: Type.Optional(writable.is_active),
-    billable: Type.Optional(writable.billable),
-    budget: Type.Optional(writable.budget),
-    hourly_rate: Type.Optional(writable.hourly_rate),
-    hourly_rate_effective_from: Type.Optional(writable.hourly_rate_effective_from),
-  },
+  { task_id: Type.String({ description: 'An active task of the workspace.' }), ...createProperties(writable) },
   { additionalProperties: false },
 );
 
-export const TaskAssignmentPatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
+export const TaskAssignmentPatchBody = patchBody(writable);
 
 /** A create or update body; amounts are JSON numbers from the API, text from the command line. */
 export type AssignmentInput = Omit<Static<typeof TaskAssignmentPatchBody>, 'budget' | 'hourly_rate'> & AssignmentRateInput;

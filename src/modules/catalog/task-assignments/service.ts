@@ -88,6 +88,23 @@ export function getTaskAssignment(db: Kysely<DB>, companyId: string, actor: Prin
 const applyRate = (trx: Tx, companyId: string, projectId: string, taskId: string, rate: RateChange, day: string) =>
   writeAssignmentRate(trx, companyId, { kind: 'billable', projectId, taskId }, rate, day) as Promise<RateSet>;
 
+/** One create or update of an assignment: who asks, the project and task, and the body parsed. */
+interface Change {
+  companyId: string;
+  actor: Principal;
+  projectId: string;
+  taskId: string;
+  columns: AssignmentColumns;
+  rate: RateChange | null;
+  now: Date;
+}
+
+/** Checks that the actor may write task assignments and parses the body (a 400 naming the field), before any transaction. */
+function changeOf(companyId: string, actor: Principal, projectId: string, taskId: string, input: AssignmentInput, now: Date): Change {
+  assertMayWrite(actor);
+  return { companyId, actor, projectId, taskId, ...parseAssignmentInput(input), now };
+}
+
 /**
  * Assigns a task to a project. `billable` defaults to the task's
  * `billable_by_default`; without `hourly_rate` the task's default hourly rate (if
@@ -104,10 +121,9 @@ export async function createTaskAssignment(
   input: AssignmentInput & { task_id: string },
   now: Date,
 ) {
-  assertMayWrite(actor);
-  const { columns, rate } = parseAssignmentInput(input);
+  const change = changeOf(companyId, actor, projectId, input.task_id, input, now);
   try {
-    return await withTenant(db, companyId, (trx) => create(trx, companyId, actor, projectId, input.task_id, columns, rate, now));
+    return await withTenant(db, companyId, (trx) => create(trx, change));
   } catch (err) {
     duplicateAs(err, alreadyAssigned);
   }
@@ -116,34 +132,15 @@ export async function createTaskAssignment(
 const alreadyAssigned = () =>
   conflict('The task is already assigned to this project; change the assignment with PATCH instead.', { field: 'task_id' });
 
-async function create(
-  trx: Tx,
-  companyId: string,
-  actor: Principal,
-  projectId: string,
-  taskId: string,
-  columns: AssignmentColumns,
-  rate: RateChange | null,
-  now: Date,
-) {
+async function create(trx: Tx, { companyId, actor, projectId, taskId, columns, rate, now }: Change) {
   const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);
   assertMaySet(actor, project, { budget: columns.budget, rate });
   const task = isId(taskId) ? await findTask(trx, companyId, taskId) : undefined;
   if (!task) throw notFound('task');
   if (!task.is_active) throw badRequest('The task is archived; restore it before assigning it.', { field: 'task_id' });
   const day = await workspaceToday(trx, companyId, now);
-  const inserted = await insertAssignment(
-    trx,
-    companyId,
-    {
-      projectId: project.id,
-      taskId: task.id,
-      isActive: columns.is_active ?? true,
-      billable: columns.billable ?? task.billable_by_default,
-      budget: columns.budget ?? null,
-    },
-    now,
-  );
+  const billable = columns.billable ?? task.billable_by_default;
+  const inserted = await insertAssignment(trx, companyId, project.id, task.id, { ...columns, billable }, now);
   if (!inserted) throw alreadyAssigned();
   // A rate given at creation (or the task's default rate) prices all the
   // assignment's work, whatever its date; an explicit effective date is kept.
@@ -179,21 +176,11 @@ export async function updateTaskAssignment(
   input: AssignmentInput,
   now: Date,
 ) {
-  assertMayWrite(actor);
-  const { columns, rate } = parseAssignmentInput(input);
-  return withTenant(db, companyId, (trx) => update(trx, companyId, actor, projectId, taskId, columns, rate, now));
+  const change = changeOf(companyId, actor, projectId, taskId, input, now);
+  return withTenant(db, companyId, (trx) => update(trx, change));
 }
 
-async function update(
-  trx: Tx,
-  companyId: string,
-  actor: Principal,
-  projectId: string,
-  taskId: string,
-  columns: AssignmentColumns,
-  rate: RateChange | null,
-  now: Date,
-) {
+async function update(trx: Tx, { companyId, actor, projectId, taskId, columns, rate, now }: Change) {
   const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);
   const current = isId(taskId) ? await lockAssignment(trx, companyId, project.id, taskId) : undefined;
   if (!current) throw notFound('task assignment');
@@ -228,14 +215,13 @@ export async function assignTask(
   input: AssignmentInput,
   now: Date,
 ) {
-  assertMayWrite(actor);
-  const { columns, rate } = parseAssignmentInput(input);
+  const change = changeOf(companyId, actor, projectId, taskId, input, now);
   return withTenant(db, companyId, async (trx) => {
     const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);
     const existing = isId(taskId) ? await lockAssignment(trx, companyId, project.id, taskId) : undefined;
-    if (!existing) return { ...(await create(trx, companyId, actor, projectId, taskId, columns, rate, now)), created: true };
-    const changes = { ...columns, is_active: columns.is_active ?? true };
-    return { ...(await update(trx, companyId, actor, projectId, taskId, changes, rate, now)), created: false };
+    if (!existing) return { ...(await create(trx, change)), created: true };
+    const columns = { ...change.columns, is_active: change.columns.is_active ?? true };
+    return { ...(await update(trx, { ...change, columns })), created: false };
   });
 }
 

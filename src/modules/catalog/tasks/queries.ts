@@ -3,6 +3,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { projectVisible, type OwnAssignment } from '../../../access/catalog.ts';
 import { isOperator } from '../../../access/operator.ts';
 import type { BudgetBy } from '../../../db/types.ts';
+import { insertRow, nameTaken, updateRow } from '../../../db/rows.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import type { TaskState } from './rules.ts';
@@ -79,36 +80,19 @@ export async function findTaskForProject(trx: Tx, companyId: string, id: string,
 }
 
 /** Whether another task of the workspace has this name, ignoring case. */
-export async function taskNameTaken(trx: Tx, companyId: string, name: string, exceptId?: string) {
-  let query = trx
-    .selectFrom('tasks')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where(sql`lower(name)`, '=', name.toLowerCase());
-  if (exceptId) query = query.where('id', '<>', exceptId);
-  return (await query.executeTakeFirst()) !== undefined;
-}
+export const taskNameTaken = (trx: Tx, companyId: string, name: string, exceptId?: string) =>
+  nameTaken(trx, 'tasks', companyId, name, exceptId);
 
 /** A task by name, ignoring case (the command line accepts names). */
 export async function findTaskByName(trx: Tx, companyId: string, name: string) {
   return taskSelect(trx, companyId).where(sql`lower(t.name)`, '=', name.trim().toLowerCase()).executeTakeFirst();
 }
 
-export async function insertTask(trx: Tx, companyId: string, id: string, state: TaskState, now: Date) {
-  await trx
-    .insertInto('tasks')
-    .values({ company_id: companyId, id, ...state, created_at: now, updated_at: now })
-    .execute();
-}
+export const insertTask = (trx: Tx, companyId: string, id: string, state: TaskState, now: Date) =>
+  insertRow(trx, 'tasks', companyId, id, state, now);
 
-export async function updateTaskColumns(trx: Tx, companyId: string, id: string, changes: Partial<TaskState>, now: Date) {
-  await trx
-    .updateTable('tasks')
-    .set({ ...changes, updated_at: now })
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .execute();
-}
+export const updateTaskColumns = (trx: Tx, companyId: string, id: string, changes: Partial<TaskState>, now: Date) =>
+  updateRow(trx, 'tasks', companyId, id, changes, now);
 
 // ---- the project a task request names ----
 

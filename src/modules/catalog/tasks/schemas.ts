@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../../http/schemas.ts';
+import { Nullable, createProperties, patchBody } from '../../../http/schemas.ts';
 import { MAX_HOURLY_RATE } from '../rates/index.ts';
 
 /** The writable properties; POST requires `name`, PATCH requires at least one of them. */
@@ -18,18 +18,9 @@ const writable = {
   is_active: Type.Boolean({ description: 'false archives the task, true restores it.' }),
 };
 
-export const TaskCreateBody = Type.Object(
-  {
-    name: writable.name,
-    billable_by_default: Type.Optional(writable.billable_by_default),
-    default_hourly_rate: Type.Optional(writable.default_hourly_rate),
-    is_default: Type.Optional(writable.is_default),
-    is_active: Type.Optional(writable.is_active),
-  },
-  { additionalProperties: false },
-);
+export const TaskCreateBody = Type.Object(createProperties(writable, ['name']), { additionalProperties: false });
 
-export const TaskPatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
+export const TaskPatchBody = patchBody(writable);
 
 /**
  * A create or update body. The rate is a JSON number from the API, text from the command line;

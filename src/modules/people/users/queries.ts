@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
+import { isId } from '../../../ids.ts';
 
 export interface MemberFilter {
   isActive?: boolean;
@@ -32,6 +33,17 @@ export function listMembers(trx: Tx, companyId: string, filter: MemberFilter, pa
   if (filter.isActive !== undefined) query = query.where('m.is_active', '=', filter.isActive);
   if (filter.updatedSince) query = query.where(sql<Date>`greatest(m.updated_at, u.updated_at)`, '>=', filter.updatedSince);
   return fetchPage(query.orderBy('u.last_name').orderBy('u.first_name').orderBy('u.id'), page);
+}
+
+/** A membership of the workspace (role and state), or undefined, as for a malformed id. */
+export async function findMembership(trx: Tx, companyId: string, userId: string) {
+  if (!isId(userId)) return undefined;
+  return trx
+    .selectFrom('memberships')
+    .select(['user_id', 'role', 'is_active'])
+    .where('company_id', '=', companyId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** A membership with its person, as listMembers reads it. */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../../http/schemas.ts';
+import { Nullable, createProperties, patchBody } from '../../../http/schemas.ts';
 
 /** The schemas of expense categories: the API's bodies and answer; rules.ts takes its input type from the update's. */
 
@@ -12,16 +12,8 @@ const writable = {
   is_active: Type.Boolean({ description: 'false archives the category (no new expenses), true restores it.' }),
 };
 
-export const CreateBody = Type.Object(
-  {
-    name: writable.name,
-    unit_name: Type.Optional(writable.unit_name),
-    unit_price: Type.Optional(writable.unit_price),
-    is_active: Type.Optional(writable.is_active),
-  },
-  { additionalProperties: false },
-);
-export const PatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
+export const CreateBody = Type.Object(createProperties(writable, ['name']), { additionalProperties: false });
+export const PatchBody = patchBody(writable);
 
 export const ExpenseCategorySchema = Type.Object(
   {

@@ -3,6 +3,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { auditActor } from '../../../access/operator.ts';
 import { hasPermission } from '../../../access/policy.ts';
 import type { DB } from '../../../db/types.ts';
+import { nameTaken as nameTakenIn } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { conflict, forbidden, notFound } from '../../../errors.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
@@ -69,15 +70,8 @@ async function findCategoryByName(trx: Tx, companyId: string, name: string): Pro
     .executeTakeFirst();
 }
 
-async function nameTaken(trx: Tx, companyId: string, name: string, exceptId?: string) {
-  let query = trx
-    .selectFrom('expense_categories')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where(sql`lower(name)`, '=', name.toLowerCase());
-  if (exceptId) query = query.where('id', '<>', exceptId);
-  return (await query.executeTakeFirst()) !== undefined;
-}
+const nameTaken = (trx: Tx, companyId: string, name: string, exceptId?: string) =>
+  nameTakenIn(trx, 'expense_categories', companyId, name, exceptId);
 
 export interface CategoryFilter {
   isActive?: boolean;

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { findRecord, listRecords, recordConditions, type RecordFilter } from '../week/index.ts';
 import type { DB, ExpenseSource, WeekStart } from '../../../db/types.ts';
+import { updateRow } from '../../../db/rows.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
@@ -123,17 +124,6 @@ export async function loadProjectContext(
     .executeTakeFirst();
 }
 
-/** A membership of the workspace (role and state), or undefined. */
-export async function findMember(trx: Tx, companyId: string, userId: string) {
-  if (!isId(userId)) return undefined;
-  return trx
-    .selectFrom('memberships')
-    .select(['user_id', 'role', 'is_active'])
-    .where('company_id', '=', companyId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
 export interface ExpenseColumns {
   user_id: string;
   project_id: string;
@@ -158,14 +148,8 @@ export async function insertExpense(
     .execute();
 }
 
-export async function updateExpenseColumns(trx: Tx, companyId: string, id: string, changes: Partial<ExpenseColumns>, now: Date) {
-  await trx
-    .updateTable('expenses')
-    .set({ ...changes, updated_at: now })
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .execute();
-}
+export const updateExpenseColumns = (trx: Tx, companyId: string, id: string, changes: Partial<ExpenseColumns>, now: Date) =>
+  updateRow(trx, 'expenses', companyId, id, changes, now);
 
 export async function deleteExpenseRow(trx: Tx, companyId: string, id: string) {
   await trx.deleteFrom('expenses').where('company_id', '=', companyId).where('id', '=', id).execute();

@@ -10,12 +10,13 @@ import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { newId } from '../../../ids.ts';
+import { findMembership } from '../../people/users/index.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { findCategory } from '../expense-categories/index.ts';
 import { deleteFile, readFile, storeFile, type FileInfo } from '../../workspace/files/index.ts';
 import { assertNotLocked, assertWeeksOpen, sameJson, loadTimeSettings, sheetPerson } from '../week/index.ts';
 import { presentExpense } from './presenter.ts';
-import { type ExpenseRow, deleteExpenseRow, findExpense, findMember, insertExpense, listExpenses as listExpenseRows, loadExpenseSettings, loadProjectContext, receiptInUse, updateExpenseColumns, type ExpenseColumns, type ExpenseFilter, type ProjectContext } from './queries.ts';
+import { type ExpenseRow, deleteExpenseRow, findExpense, insertExpense, listExpenses as listExpenseRows, loadExpenseSettings, loadProjectContext, receiptInUse, updateExpenseColumns, type ExpenseColumns, type ExpenseFilter, type ProjectContext } from './queries.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { expenseCategories, expenseProjects } from './web-queries.ts';
 import type { ReceiptUpload } from './receipts.ts';
@@ -76,7 +77,7 @@ export function getReceipt(db: Kysely<DB>, p: Principal, id: string) {
 async function assertPerson(trx: Tx, p: Principal, personId: string) {
   if (personId === p.userId) return;
   if (!mayWriteOthersTime(p)) throw forbidden('You may record expenses only for yourself.');
-  const member = await findMember(trx, p.companyId, personId);
+  const member = await findMembership(trx, p.companyId, personId);
   if (!member || !member.is_active || !mayBeAssignedToProjects(member)) {
     throw badRequest('user_id must be an active member of this workspace.', { field: 'user_id' });
   }

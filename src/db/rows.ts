@@ -1,0 +1,55 @@
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import type { Tx } from './tenant.ts';
+import type { DB } from './types.ts';
+
+/**
+ * Writes and checks every workspace table with an `id` does the same way, whatever the table:
+ * the row is the workspace's (company_id), and a write stamps its timestamps.
+ */
+
+/** The tables whose rows are a workspace's, named by an id, with creation and change times. */
+type WorkspaceTable = {
+  [T in keyof DB]: DB[T] extends { company_id: unknown; id: unknown; created_at: unknown; updated_at: unknown } ? T : never;
+}[keyof DB];
+
+/** The workspace tables whose rows have a name, unique in the workspace ignoring case. */
+type NamedTable = { [T in WorkspaceTable]: DB[T] extends { name: unknown } ? T : never }[WorkspaceTable];
+
+/** The table as Kysely sees one of many: the callers' types are checked against the table they name. */
+const untyped = (trx: Tx) => trx as unknown as Kysely<any>;
+
+/** Inserts the workspace's row `id` of `table`, created and changed `now`. */
+export async function insertRow<T extends WorkspaceTable>(
+  trx: Tx,
+  table: T,
+  companyId: string,
+  id: string,
+  values: Omit<Insertable<DB[T]>, 'company_id' | 'id' | 'created_at' | 'updated_at'>,
+  now: Date,
+) {
+  await untyped(trx)
+    .insertInto(table as string)
+    .values({ company_id: companyId, id, ...values, created_at: now, updated_at: now })
+    .execute();
+}
+
+/** Sets `changes` on the workspace's row `id` of `table`, changed `now`. */
+export async function updateRow<T extends WorkspaceTable>(trx: Tx, table: T, companyId: string, id: string, changes: Updateable<DB[T]>, now: Date) {
+  await untyped(trx)
+    .updateTable(table as string)
+    .set({ ...changes, updated_at: now })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Whether another row of the workspace's `table` (all but `exceptId`) has this name, ignoring case. */
+export async function nameTaken(trx: Tx, table: NamedTable, companyId: string, name: string, exceptId?: string) {
+  let query = untyped(trx)
+    .selectFrom(table as string)
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where(sql`lower(name)`, '=', name.toLowerCase());
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
