@@ -1,3 +1,4 @@
+import { auditActor } from '../../../access/operator.ts';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
@@ -229,9 +230,7 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
       await touchInvoice(trx, p.companyId, row.id, { state: 'open', sent_at: row.sent_at ?? now }, now);
     }
     await audit(trx, {
-      companyId: p.companyId,
-      actorUserId: p.userId,
-      credentialId: p.credentialId,
+      ...auditActor(p),
       action: `invoice.${m.event}`,
       subjectType: 'invoice',
       subjectId: row.id,

@@ -1,3 +1,4 @@
+import { auditActor } from '../../../access/operator.ts';
 import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
@@ -20,7 +21,7 @@ import type { PaymentInput } from './schemas.ts';
  * is due is refused rather than stored as a credit nobody can see.
  */
 export async function recordPayment(db: Kysely<DB>, p: Principal, invoiceId: string, input: PaymentInput, now: Date): Promise<PresentedInvoice> {
-  const { companyId, userId: actorId } = p;
+  const { companyId } = p;
   return withTenant(db, companyId, async (trx) => {
     const { row, lines } = await loadInvoice(trx, companyId, invoiceId, { lock: true });
     if (row.state !== 'open') {
@@ -40,8 +41,7 @@ export async function recordPayment(db: Kysely<DB>, p: Principal, invoiceId: str
     const paidInFull = amount.eq(due);
     await touchInvoice(trx, companyId, row.id, paidInFull ? { state: 'paid', paid_at: now } : {}, now);
     await audit(trx, {
-      companyId,
-      actorUserId: actorId,
+      ...auditActor(p),
       action: paidInFull ? 'invoice.paid' : 'invoice.payment_recorded',
       subjectType: 'invoice',
       subjectId: row.id,

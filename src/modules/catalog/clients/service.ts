@@ -1,3 +1,4 @@
+import { auditActor } from '../../../access/operator.ts';
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
@@ -59,7 +60,6 @@ function stateOf(row: ClientRow): ClientState {
   };
 }
 
-const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
 
 export function listClients(db: Kysely<DB>, p: Principal, filter: ClientFilter, page: PageParams) {
   return withTenant(db, p.companyId, (trx) => listClientRows(trx, p.companyId, p, filter, page));
@@ -84,7 +84,7 @@ export async function createClient(db: Kysely<DB>, p: Principal, input: Static<t
     return await withTenant(db, p.companyId, async (trx) => {
       if (await nameTaken(trx, p.companyId, state.name)) throw duplicateName(state.name);
       await insertClient(trx, p.companyId, id, state, now);
-      await audit(trx, { ...actorOf(p), action: 'client.created', subjectType: 'client', subjectId: id, details: { name: state.name } });
+      await audit(trx, { ...auditActor(p), action: 'client.created', subjectType: 'client', subjectId: id, details: { name: state.name } });
       return visibleOrThrow(trx, p, id);
     });
   } catch (err) {
@@ -130,7 +130,7 @@ export async function updateClient(
       }
       await updateClientColumns(trx, p.companyId, row.id, changes, now);
       const action = transition === 'archive' ? 'client.archived' : transition === 'restore' ? 'client.restored' : 'client.updated';
-      await audit(trx, { ...actorOf(p), action, subjectType: 'client', subjectId: row.id, details: { changes } });
+      await audit(trx, { ...auditActor(p), action, subjectType: 'client', subjectId: row.id, details: { changes } });
       return visibleOrThrow(trx, p, row.id);
     });
   } catch (err) {
@@ -178,7 +178,7 @@ export async function deleteClient(db: Kysely<DB>, p: Principal, id: string, { p
       await assertNoBlockingProjects(trx, p.companyId, row.id);
       await assertNoFinancialDocuments(trx, p.companyId, row.id);
       await deleteClientRow(trx, p.companyId, row.id);
-      await audit(trx, { ...actorOf(p), action: 'client.deleted', subjectType: 'client', subjectId: row.id, details: { name: row.name } });
+      await audit(trx, { ...auditActor(p), action: 'client.deleted', subjectType: 'client', subjectId: row.id, details: { name: row.name } });
     });
   } catch (err) {
     mapConstraintError(err, undefined);

@@ -1,3 +1,4 @@
+import { auditActor } from '../../../access/operator.ts';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { mayWriteClients } from '../../../access/catalog.ts';
@@ -36,9 +37,7 @@ export async function createContact(db: Kysely<DB>, p: Principal, input: Contact
     const id = newId(now.getTime());
     await insertContact(trx, p.companyId, id, client.id, values, now);
     await audit(trx, {
-      companyId: p.companyId,
-      actorUserId: p.userId,
-      credentialId: p.credentialId,
+      ...auditActor(p),
       action: 'contact.created',
       subjectType: 'contact',
       subjectId: id,

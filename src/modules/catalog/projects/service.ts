@@ -1,3 +1,4 @@
+import { auditActor } from '../../../access/operator.ts';
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
@@ -96,7 +97,6 @@ async function itemOrThrow(trx: Tx, p: Principal, id: string, today: string, { l
   return { row, view, tasks: view.directory ? undefined : await listProjectTasks(trx, p.companyId, row.id) };
 }
 
-const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
 
 // ---- reads ----
 
@@ -225,7 +225,7 @@ export async function createProject(db: Kysely<DB>, p: Principal, input: Static<
     if (rate) await setRate(trx, p.companyId, { kind: 'billable', projectId: id }, rate.from ?? FROM_THE_START, rate.hourlyRate);
     await insertUserAssignment(trx, p.companyId, id, p.userId, { is_project_manager: creatorAssignment.is_project_manager, is_active: true }, now);
     await audit(trx, {
-      ...actorOf(p),
+      ...auditActor(p),
       action: 'project.created',
       subjectType: 'project',
       subjectId: id,
@@ -285,7 +285,7 @@ export async function updateProject(
 
     await updateProjectColumns(trx, p.companyId, current.row.id, changes, now);
     const action = transition === 'archive' ? 'project.archived' : transition === 'restore' ? 'project.restored' : 'project.updated';
-    await audit(trx, { ...actorOf(p), action, subjectType: 'project', subjectId: current.row.id, details: { changes, rate: rateSet } });
+    await audit(trx, { ...auditActor(p), action, subjectType: 'project', subjectId: current.row.id, details: { changes, rate: rateSet } });
     return itemOrThrow(trx, p, current.row.id, today);
   });
 }
@@ -369,7 +369,7 @@ export async function deleteProject(db: Kysely<DB>, p: Principal, id: string, { 
       await assertProjectDeletable(trx, p.companyId, current.row.id);
       await deleteProjectDependents(trx, p.companyId, current.row.id);
       await trx.deleteFrom('projects').where('company_id', '=', p.companyId).where('id', '=', current.row.id).execute();
-      await audit(trx, { ...actorOf(p), action: 'project.deleted', subjectType: 'project', subjectId: current.row.id, details: { name: current.row.name } });
+      await audit(trx, { ...auditActor(p), action: 'project.deleted', subjectType: 'project', subjectId: current.row.id, details: { name: current.row.name } });
     });
   } catch (err) {
     if ((err as { code?: string })?.code === '23503') throw conflict('The project still has records that depend on it and cannot be removed.');

@@ -1,3 +1,4 @@
+import { auditActor } from '../../../access/operator.ts';
 import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
@@ -40,7 +41,6 @@ export const PERSON_FIXED = "An expense's person cannot change; delete it and re
 /** Called with the locked current row before a change; throws 412 (If-Match) or anything else to stop it. */
 export type Precondition = (current: ExpenseRow) => void;
 
-const actorOf = (p: Principal) => ({ companyId: p.companyId, actorUserId: p.userId, credentialId: p.credentialId });
 
 export function listExpenses(db: Kysely<DB>, p: Principal, filter: ExpenseFilter, page: PageParams) {
   checkSpentRange(filter.from, filter.to);
@@ -179,7 +179,7 @@ export async function createExpense(db: Kysely<DB>, p: Principal, input: CreateE
       updated_at: now,
     });
     await audit(trx, {
-      ...actorOf(p),
+      ...auditActor(p),
       action: 'expense.created',
       subjectType: 'expense',
       subjectId: id,
@@ -296,7 +296,7 @@ export async function updateExpense(
     if (changes.receipt_file_id !== undefined) await dropReceipt(trx, p.companyId, row.receipt_file_id, row.id);
     const { receipt_file_id: _file, ...changed } = changes;
     await audit(trx, {
-      ...actorOf(p),
+      ...auditActor(p),
       action: 'expense.updated',
       subjectType: 'expense',
       subjectId: row.id,
@@ -322,7 +322,7 @@ export async function deleteExpense(db: Kysely<DB>, p: Principal, id: string, { 
     await deleteExpenseRow(trx, p.companyId, row.id);
     await dropReceipt(trx, p.companyId, row.receipt_file_id, row.id);
     await audit(trx, {
-      ...actorOf(p),
+      ...auditActor(p),
       action: 'expense.deleted',
       subjectType: 'expense',
       subjectId: row.id,
