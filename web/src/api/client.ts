@@ -15,7 +15,7 @@ export function rememberCsrfToken(token: string) {
   csrfToken = token;
 }
 
-/** What happens when a signed-in call answers 401 (the session expired or was signed out elsewhere). */
+/** What happens when a signed-in call answers 401 (the session may have expired or been signed out elsewhere). */
 export function whenSessionEnds(handler: () => void) {
   onSessionEnded = handler;
 }
@@ -31,10 +31,9 @@ api.use({
   onResponse({ response }) {
     noteServerDate(response.headers.get('date'));
     // Only a call made while signed in can find the session gone; a wrong password's 401 is an answer, not an ending.
-    if (response.status === 401 && csrfToken) {
-      csrfToken = '';
-      onSessionEnded();
-    }
+    // The token stays until the session itself is found gone (session.ts sessionHasEnded): a workspace call's 401
+    // (a membership just deactivated) can arrive after a fresh session and must not strip its token.
+    if (response.status === 401 && csrfToken) onSessionEnded();
     return response;
   },
   onError({ request, error }) {

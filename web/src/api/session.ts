@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient, useSuspenseQuery, type QueryClient } from '@tanstack/react-query';
 import { api, rememberCsrfToken } from './client.ts';
 import { call } from './call.ts';
+import { isUnauthorized } from './errors.ts';
 import { hearOtherTabs, tellOtherTabs } from './channel.ts';
 import { markStale } from './stale.ts';
 import type { paths } from './schema';
@@ -62,6 +63,31 @@ export function onSessionBroadcast(handler: (change: 'changed' | 'ended') => voi
   return hearOtherTabs((message) => {
     if ('session' in message) handler(message.session);
   });
+}
+
+let checking: Promise<boolean> | null = null;
+
+/**
+ * After a signed-in call's 401: asks for the session once (however many calls answered 401) and
+ * says whether it has ended. A 401 can also mean only that the membership of the current workspace
+ * ended while the session lives on (the shell then offers the other workspaces), so the session's
+ * own answer decides; when it has ended, it is forgotten here.
+ */
+export function sessionHasEnded(queryClient: QueryClient): Promise<boolean> {
+  checking ??= queryClient
+    .fetchQuery({ ...sessionQuery, staleTime: 0 })
+    .then(
+      () => false,
+      (error: unknown) => {
+        if (!isUnauthorized(error)) return false;
+        forgetSession(queryClient);
+        return true;
+      },
+    )
+    .finally(() => {
+      checking = null;
+    });
+  return checking;
 }
 
 /** Forgets the session here (signed out, or found ended): no data of it stays in memory. */

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { RouterProvider as AriaRouterProvider, I18nProvider } from 'react-aria-components';
 import { Outlet, useHref, useLocation, useNavigate, type NavigateOptions } from 'react-router';
 import { whenSessionEnds } from '../api/client.ts';
-import { forgetSession, onSessionBroadcast } from '../api/session.ts';
+import { forgetSession, onSessionBroadcast, sessionHasEnded } from '../api/session.ts';
 import { followOtherTabs } from '../api/stale.ts';
 import { useLocale } from '../ui/i18n.ts';
 
@@ -35,7 +35,9 @@ export function Root() {
       if (SIGNED_OUT_PAGES.some((p) => here.startsWith(p))) return;
       void navigate(`/sign-in?reason=${reason}&next=${encodeURIComponent(here)}`, { replace: true });
     };
-    whenSessionEnds(() => toSignIn('ended'));
+    whenSessionEnds(() => {
+      void sessionHasEnded(queryClient).then((ended) => ended && toSignIn('ended'));
+    });
     const stop = onSessionBroadcast((change) => {
       if (change === 'ended') toSignIn('signed-out');
       // Signed in or switched elsewhere: what this tab holds may be another user's or workspace's.
