@@ -49,7 +49,7 @@ const webBoundaries = {
 
 const SRC = resolve('src');
 /** The domains of src/modules, lowest first: a domain imports only domains before it (docs/architecture.md). */
-const DOMAINS = ['workspace', 'people', 'catalog', 'tracking', 'billing', 'reports', 'planning', 'integrations'];
+const DOMAINS = ['workspace', 'people', 'catalog', 'planning', 'tracking', 'billing', 'reports', 'integrations'];
 /** reports read every domain below them; integrations react to every domain. */
 const COMPOSITION = new Set(['app.ts', 'server.ts', 'bootstrap.ts', 'provisioning.ts', 'cli']);
 
