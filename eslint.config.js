@@ -50,7 +50,7 @@ const webBoundaries = {
 const SRC = resolve('src');
 /** The domains of src/modules, lowest first: a domain imports only domains before it (docs/architecture.md). */
 const DOMAINS = ['workspace', 'people', 'catalog', 'planning', 'tracking', 'billing', 'reports', 'integrations'];
-/** reports read every domain below them; integrations react to every domain. */
+/** The composition layer (src/ files and folders that wire areas together); everything else outside src/modules is core. */
 const COMPOSITION = new Set(['app.ts', 'server.ts', 'bootstrap.ts', 'provisioning.ts', 'cli']);
 
 /** Where a file sits in src/: { kind: 'module', domain, area, file } | { kind: 'composition' } | { kind: 'core' } | null. */
