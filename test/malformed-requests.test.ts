@@ -56,9 +56,9 @@ function parseResponses(data: Buffer): RawResponse[] {
 }
 
 /** Sends raw bytes and collects everything until the server closes the connection (deadline 5 s). */
-function exchange(bytes: string): Promise<{ responses: RawResponse[]; closedByServer: boolean }> {
+function exchange(bytes: string, toPort = port): Promise<{ responses: RawResponse[]; closedByServer: boolean }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(toPort, '127.0.0.1');
     const chunks: Buffer[] = [];
     const deadline = setTimeout(() => {
       socket.destroy();
@@ -231,27 +231,7 @@ describe('a request body that never completes, and CONNECT', () => {
    * closed the connection (the bounds here are under a second; 5 s is only the test's own
    * give-up, not a measure: what proves the bound is the answer its timer sends).
    */
-  function stall(bytes: string, toPort = slowPort): Promise<{ responses: RawResponse[]; closedByServer: boolean }> {
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(toPort, '127.0.0.1');
-      const chunks: Buffer[] = [];
-      const deadline = setTimeout(() => {
-        socket.destroy();
-        resolve({ responses: parseResponses(Buffer.concat(chunks)), closedByServer: false });
-      }, 5000);
-      socket.on('data', (chunk) => chunks.push(chunk));
-      socket.on('error', () => {});
-      socket.on('close', () => {
-        clearTimeout(deadline);
-        try {
-          resolve({ responses: parseResponses(Buffer.concat(chunks)), closedByServer: true });
-        } catch (err) {
-          reject(err);
-        }
-      });
-      socket.write(bytes, 'latin1');
-    });
-  }
+  const stall = (bytes: string, toPort = slowPort) => exchange(bytes, toPort);
 
   const post = (framing: string, body: string) =>
     `POST /api/v2/clients HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n${framing}\r\n${body}`;

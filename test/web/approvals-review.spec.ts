@@ -1,4 +1,4 @@
-import { expect, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { expect, ok, signIn, test, type TestWorkspace } from './fixtures.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
 
 /**
@@ -13,12 +13,6 @@ test.use({ signedIn: false });
 // A week as the person's default date pattern (YYYY-MM-DD) shows it.
 const weekText = (from: string, to: string) => `${from} – ${to}`;
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
-async function ok(pending: Promise<{ status: number; body: any }>) {
-  const res = await pending;
-  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 /**
  * Mia (member) submitted her week: 2 h on Website (billed 100 an hour) with "Homepage

@@ -1,4 +1,4 @@
-import { expect, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { expect, ok, signIn, test, type TestWorkspace } from './fixtures.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
 import type { Page } from '@playwright/test';
 
@@ -13,12 +13,6 @@ test.use({ signedIn: false });
 
 // A week as the person's default date pattern (YYYY-MM-DD) shows it.
 const weekText = (from: string, to: string) => `${from} – ${to}`;
-
-async function ok(pending: Promise<{ status: number; body: any }>) {
-  const res = await pending;
-  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 /** Mia (member, 40 h expected) with 2 h on Monday of this week; Max, her manager; Ada, an administrator. */
 async function team(workspace: TestWorkspace, billable = false) {

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, ok, test } from './fixtures.ts';
 import { visit } from './visit.ts';
 
 /**
@@ -7,12 +7,6 @@ import { visit } from './visit.ts';
  * empty states, states and kinds are German, dates DD.MM.YYYY, numbers with a decimal
  * comma and money as German writes it (1.336,00 €).
  */
-
-async function ok(pending: Promise<{ status: number; body: any }>) {
-  const res = await pending;
-  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 test('invoices in German: the list, one invoice with its lines and totals in EUR, the new-invoice page', async ({ page, workspace }) => {
   await workspace.seed.german();

@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures.ts';
+import { expect, ok, signIn, test } from './fixtures.ts';
 import { png } from './png.ts';
 import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
 
@@ -116,11 +116,6 @@ test('a member records an expense with a receipt, sees it listed, changes it and
 });
 
 test("a manager opens a teammate's expenses; an approved one is read-only and says why", async ({ page, workspace }) => {
-  const ok = async (pending: Promise<{ status: number; body: any }>) => {
-    const res = await pending;
-    if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: true }));
   const mia = await workspace.seed.memberWithPassword('Mia');
   const max = await workspace.seed.memberWithPassword('Max', 'manager');

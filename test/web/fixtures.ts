@@ -217,4 +217,11 @@ export async function signIn(page: Page, who: { email: string; password: string 
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/** The body of an API call that must succeed (any 3xx-5xx fails the test, naming status and body). */
+export async function ok(pending: Promise<{ status: number; body: any }>) {
+  const res = await pending;
+  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
 export { expect };

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { expect, ok, signIn, test, type TestWorkspace } from './fixtures.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
 
 /**
@@ -9,12 +9,6 @@ import { checkPage, expectClean, visit } from './visit.ts';
  * project over budget; an administrator also the uninvoiced and overdue amounts per
  * currency. Every load is three calls: session, timer, home.
  */
-
-async function ok(pending: Promise<{ status: number; body: any }>) {
-  const res = await pending;
-  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 async function signInAs(page: Page, who: { email: string; password: string }) {
   await page.context().clearCookies();

@@ -1,4 +1,4 @@
-import { expect, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { expect, ok, signIn, test, type TestWorkspace } from './fixtures.ts';
 import { checkPage, expectAccessible, visit } from './visit.ts';
 
 /**
@@ -153,12 +153,6 @@ test('the owner records a partial payment, then the rest, and the invoice is pai
   await expect(page.getByText('Paid', { exact: true }).first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Record a payment' })).toHaveCount(0);
 });
-
-async function ok(pending: Promise<{ status: number; body: any }>) {
-  const res = await pending;
-  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 /** Approvals on; Mia's 3 h of billable Design (100 an hour) and a 42.50 taxi this week, submitted and approved. */
 async function trackedWork(workspace: TestWorkspace) {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { expect, ok, signIn, test, type TestWorkspace } from './fixtures.ts';
 import { png } from './png.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
 
@@ -14,12 +14,6 @@ import { checkPage, expectClean, visit } from './visit.ts';
  */
 
 test.use({ mail: true, signedIn: false });
-
-async function ok(pending: Promise<{ status: number; body: any }>) {
-  const res = await pending;
-  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 async function team(workspace: TestWorkspace) {
   await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: true }));

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { expect, ok, signIn, test, type TestWorkspace } from './fixtures.ts';
 import { png } from './png.ts';
 import { expectClean, visit } from './visit.ts';
 
@@ -17,12 +17,6 @@ import { expectClean, visit } from './visit.ts';
 test.use({ mail: true, signedIn: false });
 
 const PRIVATE_NOTE = 'Client was rude on the phone';
-
-async function ok(pending: Promise<{ status: number; body: any }>) {
-  const res = await pending;
-  if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 /** Mia (member, 40 h expected), Max her manager, Ada an administrator; Globex's Website billed at 100 an hour. */
 async function team(workspace: TestWorkspace) {

@@ -1,5 +1,5 @@
 import type { Page, Response } from '@playwright/test';
-import { expect, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { expect, ok, signIn, test, type TestWorkspace } from './fixtures.ts';
 
 /**
  * "A member never sees a rate anywhere" (issue 16): the workspace has a project billed at
@@ -23,11 +23,6 @@ const SECRETS: Record<string, RegExp> = {
 };
 
 async function seed(workspace: TestWorkspace) {
-  const ok = async (pending: Promise<{ status: number; body: any }>) => {
-    const res = await pending;
-    if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
   const mia = await workspace.seed.member('Mia');
   const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' }));
   const design = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Design', default_hourly_rate: 173.75 }));
