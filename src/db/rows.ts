@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type UpdateObject } from 'kysely';
 import type { Tx } from './tenant.ts';
 import type { DB } from './types.ts';
 
@@ -33,8 +33,8 @@ export async function insertRow<T extends WorkspaceTable>(
     .execute();
 }
 
-/** Sets `changes` on the workspace's row `id` of `table`, changed `now`. */
-export async function updateRow<T extends WorkspaceTable>(trx: Tx, table: T, companyId: string, id: string, changes: Updateable<DB[T]>, now: Date) {
+/** Sets `changes` (values, or SQL computed in the write) on the workspace's row `id` of `table`, changed `now`. */
+export async function updateRow<T extends WorkspaceTable>(trx: Tx, table: T, companyId: string, id: string, changes: UpdateObject<DB, T>, now: Date) {
   await untyped(trx)
     .updateTable(table as string)
     .set({ ...changes, updated_at: now })

@@ -1,8 +1,9 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
 import { clientVisible, projectVisible } from '../../../access/catalog.ts';
 import { invoiceableProject, invoiceVisible } from '../../../access/invoices.ts';
 import type { Principal } from '../../../auth/principal.ts';
-import type { ApprovalStatus, InvoiceState } from '../../../db/types.ts';
+import type { ApprovalStatus, DB, InvoiceState } from '../../../db/types.ts';
+import { updateRow } from '../../../db/rows.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { newId } from '../../../ids.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
@@ -204,19 +205,14 @@ export async function insertLines(trx: Tx, companyId: string, invoiceId: string,
   }
 }
 
-export async function updateLine(
+export function updateLine(
   trx: Tx,
   companyId: string,
   lineId: string,
   changes: Partial<Pick<LineRow, 'description' | 'unit_price' | 'kind'>>,
   now: Date,
 ) {
-  await trx
-    .updateTable('invoice_line_items')
-    .set({ ...changes, updated_at: now })
-    .where('company_id', '=', companyId)
-    .where('id', '=', lineId)
-    .execute();
+  return updateRow(trx, 'invoice_line_items', companyId, lineId, changes, now);
 }
 
 /** Records a payment on an invoice: the one place payments are written (the web app's payments, `sheaf admin invoice mark-paid`). */
@@ -240,13 +236,8 @@ export async function insertPayment(
     .execute();
 }
 
-export function touchInvoice(trx: Tx, companyId: string, id: string, changes: Record<string, unknown>, now: Date) {
-  return trx
-    .updateTable('invoices')
-    .set({ ...changes, updated_at: now })
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .execute();
+export function touchInvoice(trx: Tx, companyId: string, id: string, changes: Updateable<DB['invoices']>, now: Date) {
+  return updateRow(trx, 'invoices', companyId, id, changes, now);
 }
 
 // ---------------------------------------------------------------- billed work

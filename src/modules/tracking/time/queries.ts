@@ -1,3 +1,4 @@
+import { updateRow } from '../../../db/rows.ts';
 import { sql, type ExpressionBuilder, type InferResult, type RawBuilder } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { teammateOf } from '../../../access/teammates.ts';
@@ -315,13 +316,8 @@ export type EntryChanges = Partial<
   Omit<NewEntry, 'id' | 'user_id' | 'source' | 'created_by' | 'created_at' | 'updated_at'> & { billable_rate: RawBuilder<string | null> }
 >;
 
-export async function updateEntryColumns(trx: Tx, companyId: string, id: string, changes: EntryChanges, now: Date) {
-  await trx
-    .updateTable('time_entries')
-    .set({ ...changes, updated_at: now })
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .execute();
+export function updateEntryColumns(trx: Tx, companyId: string, id: string, changes: EntryChanges, now: Date) {
+  return updateRow(trx, 'time_entries', companyId, id, changes, now);
 }
 
 export async function deleteEntryRow(trx: Tx, companyId: string, id: string) {
