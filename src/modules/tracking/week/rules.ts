@@ -58,12 +58,6 @@ export function roundedHours(seconds: number, rule: RoundingRule): Decimal {
   return secondsToHours(roundSeconds(seconds, rule));
 }
 
-const HH_MM = /^([01]\d|2[0-3]):([0-5]\d)$/;
-
-export function isWallClock(value: unknown): value is string {
-  return typeof value === 'string' && HH_MM.test(value);
-}
-
 /**
  * The instant of a wall-clock time on a date in a zone. Times that do not exist
  * (skipped by a DST change) move forward like the clock did; ambiguous ones
