@@ -1,0 +1,118 @@
+/**
+ * The README's "Performance" table, kept current by the benchmarks.
+ *
+ * Each benchmark ends by calling `recordPerformance` with its rows: the figure, the baseline it
+ * was measured against in the same run, their ratio, the CPU per request and the aim. The rows
+ * are kept in bench/performance.json (committed, so one benchmark's run does not lose the others'
+ * figures) and the table between the README's two markers is rendered from that file again.
+ * `npm run bench:table` renders it without running anything (after editing the file by hand).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const STORE = resolve(ROOT, 'bench/performance.json');
+const README = resolve(ROOT, 'README.md');
+const START = '<!-- performance:start -->';
+const END = '<!-- performance:end -->';
+
+export interface PerformanceRow {
+  /** Stable key, e.g. `users-me`; a new run replaces the row with the same key. */
+  key: string;
+  /** What is measured, e.g. `GET /api/v2/users/me`. */
+  path: string;
+  /** The figure, with its unit, e.g. `4,623 req/s`. */
+  figure: string;
+  /** What it is measured against in the same run, with its figure. */
+  baseline: string;
+  /** The ratio to the baseline, e.g. `0.70`. */
+  ratio: string;
+  /** CPU per request (server, and database where measured), e.g. `224 µs (baseline 148 µs)`. */
+  cpu: string;
+  /** The aim, in words, e.g. `ratio ≥ 0.8`. */
+  aim: string;
+  met: boolean;
+  /** How to reproduce it. */
+  command: string;
+}
+
+interface StoredRow extends PerformanceRow {
+  date: string;
+  loadAverage: number;
+}
+
+/** Orders the table: the request path first, then lists, writes, reports, backup, web app. */
+const ORDER = ['users-me', 'time-entries-list', 'projects-list', 'time-entries-create', 'reports-uninvoiced', 'reports-budget', 'backup', 'web-week-cold'];
+
+function readStore(): StoredRow[] {
+  try {
+    return JSON.parse(readFileSync(STORE, 'utf8')) as StoredRow[];
+  } catch {
+    return [];
+  }
+}
+
+function rank(key: string): number {
+  const i = ORDER.indexOf(key);
+  return i === -1 ? ORDER.length : i;
+}
+
+export function renderTable(rows: StoredRow[]): string {
+  const escape = (s: string) => s.replaceAll('|', '\\|');
+  const lines = [
+    '| path | figure | baseline (same run) | ratio | CPU per request | aim | met | measured (load average) | reproduce |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...[...rows]
+      .sort((a, b) => rank(a.key) - rank(b.key) || a.key.localeCompare(b.key))
+      .map((r) =>
+        [
+          r.path,
+          r.figure,
+          r.baseline,
+          r.ratio,
+          r.cpu,
+          r.aim,
+          r.met ? 'yes' : '**no**',
+          `${r.date.slice(0, 10)} (${r.loadAverage.toFixed(1)})`,
+          `\`${r.command}\``,
+        ]
+          .map(escape)
+          .join(' | '),
+      )
+      .map((line) => `| ${line} |`),
+  ];
+  return lines.join('\n');
+}
+
+function writeReadme(rows: StoredRow[]): void {
+  const readme = readFileSync(README, 'utf8');
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start === -1 || end < start) throw new Error(`README.md has no ${START} … ${END} block`);
+  const table = renderTable(rows);
+  writeFileSync(README, `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`);
+}
+
+/** Replaces the rows with the same keys, stamps them with the date and the load, re-renders. */
+export function recordPerformance(rows: PerformanceRow[]): void {
+  const date = new Date().toISOString();
+  const loadAverage = loadavg()[0];
+  const keys = new Set(rows.map((r) => r.key));
+  const stored = [...readStore().filter((r) => !keys.has(r.key)), ...rows.map((r) => ({ ...r, date, loadAverage }))];
+  stored.sort((a, b) => rank(a.key) - rank(b.key) || a.key.localeCompare(b.key));
+  writeFileSync(STORE, `${JSON.stringify(stored, null, 2)}\n`);
+  writeReadme(stored);
+  console.log(`README.md "Performance" table: ${rows.map((r) => r.key).join(', ')} updated`);
+}
+
+/** Formats numbers as the table writes them: thousands separated, fixed decimals. */
+export function formatNumber(n: number, decimals = 0): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  writeReadme(readStore());
+  console.log('README.md "Performance" table rendered from bench/performance.json');
+}
