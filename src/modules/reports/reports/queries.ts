@@ -125,7 +125,8 @@ export async function projectBudgetRows(
   options: { isActive?: boolean; month: { start: string; end: string }; limit: number; offset: number; costVisible?: boolean },
 ): Promise<BudgetRow[]> {
   const active = options.isActive === undefined ? sql`true` : sql`p.is_active = ${options.isActive}`;
-  const page = await sql<PageRow & { bill_by: string; is_billable: boolean }>`
+  // The page carries the workspace's rounding rule too (on every row; one round trip less).
+  const page = await sql<PageRow & { bill_by: string; is_billable: boolean; rounding: string; rounding_minutes: number }>`
     select p.id as project_id, p.name as project_name, c.id as client_id, c.name as client_name,
       p.budget_is_monthly, p.budget_by, p.is_active, p.total::text as total,
       case
@@ -137,7 +138,7 @@ export async function projectBudgetRows(
           select sum(pua.budget) from project_user_assignments pua
           where pua.company_id = p.company_id and pua.project_id = p.id and pua.is_active)
       end as budget,
-      p.bill_by, p.is_billable
+      p.bill_by, p.is_billable, co.rounding, co.rounding_minutes
     from (
       select p.*, count(*) over () as total
       from projects p
@@ -146,12 +147,11 @@ export async function projectBudgetRows(
       limit ${options.limit} offset ${options.offset}
     ) p
     join clients c on c.company_id = p.company_id and c.id = p.client_id
+    join companies co on co.id = p.company_id
     order by p.name, p.id`.execute(trx);
   if (!page.rows.length) return [];
 
-  const co = await sql<{ rounding: string; rounding_minutes: number }>`
-    select rounding, rounding_minutes from companies where id = ${companyId}`.execute(trx);
-  const micro = roundedMicroHours({ mode: co.rows[0].rounding, minutes: co.rows[0].rounding_minutes });
+  const micro = roundedMicroHours({ mode: page.rows[0].rounding, minutes: page.rows[0].rounding_minutes });
 
   // The page's projects by what their spend sums (hours; fees by bill_by; cost) and over which
   // period. Fees of a project without billable rates (not billable, bill_by none) are null per
@@ -218,7 +218,10 @@ export async function projectBudgetRows(
       ${sql.join(branches, sql`\n      union all`)}`.execute(trx);
     for (const s of spent.rows) spentBy.set(s.project_id, s.budget_spent);
   }
-  return page.rows.map(({ bill_by: _billBy, is_billable: _isBillable, ...r }) => ({ ...r, budget_spent: spentBy.get(r.project_id) ?? '0' }));
+  return page.rows.map(({ bill_by: _billBy, is_billable: _isBillable, rounding: _rounding, rounding_minutes: _minutes, ...r }) => ({
+    ...r,
+    budget_spent: spentBy.get(r.project_id) ?? '0',
+  }));
 }
 
 export async function countScopedProjects(trx: Tx, companyId: string, scope: RawBuilder<boolean>, isActive?: boolean) {
