@@ -14,7 +14,7 @@ import { createTestContext, createWorkspaceWithOwner, request, type Caller, type
  */
 
 const SECONDS = [1, 7, 59, 61, 899, 900, 1799, 1800, 3599, 3601, 5400, 86_400];
-const RULES: Array<[string, number]> = [
+const RULES: Array<['none' | 'up' | 'nearest' | 'down', number]> = [
   ['none', 15],
   ['up', 15],
   ['nearest', 6],
