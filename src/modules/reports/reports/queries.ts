@@ -13,14 +13,6 @@ import type { Tx } from '../../../db/tenant.ts';
 export const ROUNDED_HOURS = sql`seconds_to_hours(rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes))`;
 
 /**
- * ROUNDED_HOURS as exact integer micro-hours, for sums of hours: round(seconds / 3600, 6) half up
- * is floor((seconds · 10⁶ + 1800) / 3600) for the non-negative seconds an entry has
- * (duration_seconds is 0..86400), so round(sum / 10⁶, 6) is the sum of ROUNDED_HOURS to the digit
- * (and its scale), without numeric arithmetic per entry.
- */
-const MICRO_HOURS = sql`((rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes)::bigint * 1000000 + 1800) / 3600)`;
-
-/**
  * Rates are looked up set-based, not by calling billable_rate() / effective_rate()
  * per entry (each call is a query of its own: a year of a large workspace took
  * minutes). Three CTEs turn the workspace's effective-dated `rates` rows into
@@ -71,6 +63,15 @@ export const BILLABLE_RATE_JOINS = sql`
 export const BILLABLE_RATE = sql`case when p.is_billable then case p.bill_by
         when 'project' then br.hourly_rate when 'tasks' then br.hourly_rate
         when 'people' then coalesce(br.hourly_rate, bu.hourly_rate) end end`;
+
+/**
+ * BILLABLE_RATE in integer cents where the rate has an integer twin (`rate_cents`, rates up to
+ * MAX_CENTS_RATE): null exactly when BILLABLE_RATE is null or has no twin, so entryCents prices
+ * with it or falls back to BILLABLE_RATE itself.
+ */
+const BILLABLE_RATE_CENTS = sql`case when p.is_billable then case p.bill_by
+        when 'project' then br.rate_cents when 'tasks' then br.rate_cents
+        when 'people' then case when br.hourly_rate is not null then br.rate_cents else bu.rate_cents end end end`;
 
 
 export interface BudgetRow {
@@ -124,7 +125,8 @@ export async function projectBudgetRows(
   options: { isActive?: boolean; month: { start: string; end: string }; limit: number; offset: number; costVisible?: boolean },
 ): Promise<BudgetRow[]> {
   const active = options.isActive === undefined ? sql`true` : sql`p.is_active = ${options.isActive}`;
-  const page = await sql<PageRow & { bill_by: string; is_billable: boolean }>`
+  // The page carries the workspace's rounding rule too (on every row; one round trip less).
+  const page = await sql<PageRow & { bill_by: string; is_billable: boolean; rounding: string; rounding_minutes: number }>`
     select p.id as project_id, p.name as project_name, c.id as client_id, c.name as client_name,
       p.budget_is_monthly, p.budget_by, p.is_active, p.total::text as total,
       case
@@ -136,7 +138,7 @@ export async function projectBudgetRows(
           select sum(pua.budget) from project_user_assignments pua
           where pua.company_id = p.company_id and pua.project_id = p.id and pua.is_active)
       end as budget,
-      p.bill_by, p.is_billable
+      p.bill_by, p.is_billable, co.rounding, co.rounding_minutes
     from (
       select p.*, count(*) over () as total
       from projects p
@@ -145,12 +147,11 @@ export async function projectBudgetRows(
       limit ${options.limit} offset ${options.offset}
     ) p
     join clients c on c.company_id = p.company_id and c.id = p.client_id
+    join companies co on co.id = p.company_id
     order by p.name, p.id`.execute(trx);
   if (!page.rows.length) return [];
 
-  const co = await sql<{ rounding: string; rounding_minutes: number }>`
-    select rounding, rounding_minutes from companies where id = ${companyId}`.execute(trx);
-  const micro = roundedMicroHours({ mode: co.rows[0].rounding, minutes: co.rows[0].rounding_minutes });
+  const micro = roundedMicroHours({ mode: page.rows[0].rounding, minutes: page.rows[0].rounding_minutes });
 
   // The page's projects by what their spend sums (hours; fees by bill_by; cost) and over which
   // period. Fees of a project without billable rates (not billable, bill_by none) are null per
@@ -217,7 +218,10 @@ export async function projectBudgetRows(
       ${sql.join(branches, sql`\n      union all`)}`.execute(trx);
     for (const s of spent.rows) spentBy.set(s.project_id, s.budget_spent);
   }
-  return page.rows.map(({ bill_by: _billBy, is_billable: _isBillable, ...r }) => ({ ...r, budget_spent: spentBy.get(r.project_id) ?? '0' }));
+  return page.rows.map(({ bill_by: _billBy, is_billable: _isBillable, rounding: _rounding, rounding_minutes: _minutes, ...r }) => ({
+    ...r,
+    budget_spent: spentBy.get(r.project_id) ?? '0',
+  }));
 }
 
 export async function countScopedProjects(trx: Tx, companyId: string, scope: RawBuilder<boolean>, isActive?: boolean) {
@@ -239,12 +243,41 @@ export interface UninvoicedRow {
   total: string;
 }
 
-/**
- * Time that can still be invoiced (what an invoice import would take): billable, on a
- * billable project, unbilled, and in an approval state the workspace invoices.
- */
-const OPEN_TIME = sql`te.billable and p.is_billable and not te.is_billed and te.approval_status = any(co.statuses)`;
+/** The workspace settings a report folds into its SQL as constants (see uninvoicedRows). */
+interface ReportSettings {
+  rounding: string;
+  rounding_minutes: number;
+  currency: string;
+  timezone: string;
+  /** The approval states an invoice import takes (invoiceableStatuses in billing/invoices/import.ts). */
+  statuses: string[];
+}
 
+async function reportSettings(trx: Tx, companyId: string): Promise<ReportSettings> {
+  const r = await sql<ReportSettings>`
+    select rounding, rounding_minutes, currency, timezone,
+      case when invoice_before_approval or not approvals_enabled then array['unsubmitted', 'submitted', 'approved'] else array['approved'] end as statuses
+    from companies where id = ${companyId}`.execute(trx);
+  return r.rows[0];
+}
+
+/**
+ * The uninvoiced report in one statement after a read of the workspace's settings. The settings
+ * (rounding rule, invoiceable approval states, currency, zone) are parameters rather than a join,
+ * so the planner (custom plans, see service.ts's reportPlanning) folds rounded_seconds() to the
+ * workspace's one branch and the approval test to a constant array, where a join evaluated both for
+ * every entry of the year.
+ *
+ * Time is read twice, from two indexes:
+ * - `time_totals`: total_hours, every completed, non-rejected entry of the range
+ *   (time_entries_report_idx, index-only);
+ * - `open_time`: what an invoice import would take (billable, on a billable project, unbilled,
+ *   completed, in an invoiceable approval state), from the partial index time_entries_open_idx
+ *   (0078) that holds only billable, unbilled, completed entries: a tenth of a year's entries once
+ *   most of it is billed. uninvoiced_hours and, for time-and-materials projects, the amount: each
+ *   entry's rounded micro-hours × the rate in force on its date, in exact integer cents (entryCents,
+ *   as the budget report does), summed per project.
+ */
 export async function uninvoicedRows(
   trx: Tx,
   companyId: string,
@@ -253,47 +286,45 @@ export async function uninvoicedRows(
 ): Promise<UninvoicedRow[]> {
   const { from, to } = options;
   const fixedFee = options.includeFixedFee ? sql`true` : sql`not p.is_fixed_fee`;
+  const co = await reportSettings(trx, companyId);
+  const micro = roundedMicroHours({ mode: co.rounding, minutes: co.rounding_minutes });
+  const statuses = `{${co.statuses.join(',')}}`;
   const result = await sql<UninvoicedRow>`
-    with co as not materialized (
-      select id, rounding, rounding_minutes, currency, timezone,
-        case when invoice_before_approval or not approvals_enabled then array['unsubmitted', 'submitted', 'approved'] else array['approved'] end as statuses
-      from companies where id = ${companyId}
-    ),
-    projects_in_scope as not materialized (
+    with projects_in_scope as not materialized (
       select p.* from projects p
       where p.company_id = ${companyId} and ${scope} and ${fixedFee}
     ),
     ${rateCtes(companyId)},
     -- Hours need no price: every entry of the range, without the rate joins.
     time_totals as (
-      select te.project_id,
-        round(sum(${MICRO_HOURS})::numeric / 1000000, 6) as total_hours,
-        round((sum(${MICRO_HOURS}) filter (where ${OPEN_TIME}))::numeric / 1000000, 6) as uninvoiced_hours
+      select te.project_id, round(sum(${micro})::numeric / 1000000, 6) as total_hours
       from time_entries te
-      join co on co.id = te.company_id
       join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
       where te.company_id = ${companyId} and te.spent_date between ${from}::date and ${to}::date
         and not te.is_running and te.approval_status <> 'rejected'
       group by te.project_id
     ),
-    -- Only the uninvoiced time of time-and-materials projects is priced (most of a year is billed).
-    time_amounts as (
-      select te.project_id, sum(round(${ROUNDED_HOURS} * ${BILLABLE_RATE}, 2)) as time_amount
+    -- Open time (the partial index's predicate, then the project and the approval policy); only
+    -- time-and-materials projects are priced.
+    open_time as (
+      select te.project_id,
+        round(sum(${micro})::numeric / 1000000, 6) as uninvoiced_hours,
+        round((sum(${entryCents(micro, BILLABLE_RATE_CENTS, BILLABLE_RATE)})
+          filter (where not p.is_fixed_fee))::numeric / 100, 2) as time_amount
       from time_entries te
-      join co on co.id = te.company_id
       join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
       ${BILLABLE_RATE_JOINS}
       where te.company_id = ${companyId} and te.spent_date between ${from}::date and ${to}::date
-        and not te.is_running and ${OPEN_TIME} and not p.is_fixed_fee
+        and te.billable and not te.is_billed and not te.is_running
+        and p.is_billable and te.approval_status = any(${statuses}::text[])
       group by te.project_id
     ),
     expense_totals as (
       select ex.project_id, sum(ex.total_cost) as uninvoiced_expenses
       from expenses ex
-      join co on co.id = ex.company_id
       join projects_in_scope p on p.company_id = ex.company_id and p.id = ex.project_id
       where ex.company_id = ${companyId} and ex.spent_date between ${from}::date and ${to}::date
-        and ex.billable and p.is_billable and not ex.is_billed and ex.approval_status = any(co.statuses)
+        and ex.billable and p.is_billable and not ex.is_billed and ex.approval_status = any(${statuses}::text[])
       group by ex.project_id
     ),
     fixed_fee as (
@@ -305,22 +336,20 @@ export async function uninvoicedRows(
           where li.company_id = p.company_id and li.project_id = p.id and i.state <> 'voided' and lower(li.kind) = 'service'
         ), 0), 0) as balance
       from projects_in_scope p
-      join co on co.id = p.company_id
       where p.is_fixed_fee
-        and ${to}::date >= coalesce(p.starts_on, (p.created_at at time zone co.timezone)::date)
+        and ${to}::date >= coalesce(p.starts_on, (p.created_at at time zone ${co.timezone}::text)::date)
     ),
     report as (
       select p.id as project_id, p.name as project_name, c.id as client_id, c.name as client_name,
-        coalesce(c.currency, co.currency) as currency,
+        coalesce(c.currency, ${co.currency}::text) as currency,
         coalesce(t.total_hours, 0) as total_hours,
-        coalesce(t.uninvoiced_hours, 0) as uninvoiced_hours,
+        coalesce(o.uninvoiced_hours, 0) as uninvoiced_hours,
         coalesce(e.uninvoiced_expenses, 0) as uninvoiced_expenses,
-        coalesce(a.time_amount, 0) + coalesce(f.balance, 0) + coalesce(e.uninvoiced_expenses, 0) as uninvoiced_amount
+        coalesce(o.time_amount, 0) + coalesce(f.balance, 0) + coalesce(e.uninvoiced_expenses, 0) as uninvoiced_amount
       from projects_in_scope p
-      join co on co.id = p.company_id
       join clients c on c.company_id = p.company_id and c.id = p.client_id
       left join time_totals t on t.project_id = p.id
-      left join time_amounts a on a.project_id = p.id
+      left join open_time o on o.project_id = p.id
       left join expense_totals e on e.project_id = p.id
       left join fixed_fee f on f.project_id = p.id
     )

@@ -47,34 +47,28 @@ export interface ReportContext {
 }
 
 /**
- * Planner settings for a report's transaction (SET LOCAL; PGlite accepts both).
- * The report queries are costed above PostgreSQL's JIT threshold, and compiling
- * them took 250–300 ms per request on the 1,000,000-entry benchmark, more than it
- * saved: JIT is off. Every query runs as a named prepared statement
- * (src/db/database.ts), and after five runs PostgreSQL may switch to a generic
- * plan that cannot see the workspace or the dates; a report's cost depends on
- * them, so it is planned for its own parameters every time.
+ * Planner settings for a report's transaction (transaction-local set_config; PGlite accepts
+ * both). The report queries are costed above PostgreSQL's JIT threshold, and compiling them
+ * took 250–300 ms per request on the 1,000,000-entry benchmark, more than it saved: JIT is off.
+ * Every query runs as a named prepared statement (src/db/database.ts), and after five runs
+ * PostgreSQL may switch to a generic plan that cannot see the workspace or the dates; a
+ * report's cost depends on them, so it is planned for its own parameters every time.
+ * They are select expressions without parameters, so they ride in withTenant's first statement
+ * (its prelude, sent with BEGIN) rather than costing round trips of their own.
  */
-export async function reportPlanning(trx: Tx) {
-  await sql`set local jit = off`.execute(trx);
-  await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
-}
+export const REPORT_PLANNING = {
+  jit: sql<string>`set_config('jit', 'off', true)`,
+  plan_cache_mode: sql<string>`set_config('plan_cache_mode', 'force_custom_plan', true)`,
+};
 
 /**
  * A report's transaction: the tenant, the long statement limit (a report reads a whole
- * workspace's work over up to a year; set with the tenant settings, in the same round trip)
- * and, unless `planned` is false, the reports' planner settings.
+ * workspace's work over up to a year) and, unless `planned` is false, the reports' planner
+ * settings, all set in the transaction's first statement.
  */
 export function readReport<T>(ctx: ReportContext, p: Principal, fn: (trx: Tx) => Promise<T>, planned = true): Promise<T> {
-  return withTenant(
-    ctx.db,
-    p.companyId,
-    async (trx) => {
-      if (planned) await reportPlanning(trx);
-      return fn(trx);
-    },
-    { statement_limit: longStatementLimit(ctx.timeouts) },
-  );
+  const limit = { statement_limit: longStatementLimit(ctx.timeouts) };
+  return withTenant(ctx.db, p.companyId, (trx) => fn(trx), planned ? { ...limit, ...REPORT_PLANNING } : limit);
 }
 
 export function reportPage(query: { page?: number; per_page?: number }): PageParams {
