@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type UpdateObject } from 'kysely';
+import { conflict } from '../errors.ts';
 import type { Tx } from './tenant.ts';
 import type { DB } from './types.ts';
 
@@ -43,13 +44,35 @@ export async function updateRow<T extends WorkspaceTable>(trx: Tx, table: T, com
     .execute();
 }
 
-/** Whether another row of the workspace's `table` (all but `exceptId`) has this name, ignoring case. */
-export async function nameTaken(trx: Tx, table: NamedTable, companyId: string, name: string, exceptId?: string) {
+/** The workspace's rows of `table` but `exceptId`: what "taken" and "in use" look among. */
+function otherRows(trx: Tx, table: WorkspaceTable, companyId: string, exceptId: string | undefined) {
   let query = untyped(trx)
     .selectFrom(table as string)
     .select('id')
-    .where('company_id', '=', companyId)
-    .where(sql`lower(name)`, '=', name.toLowerCase());
+    .where('company_id', '=', companyId);
   if (exceptId) query = query.where('id', '<>', exceptId);
-  return (await query.executeTakeFirst()) !== undefined;
+  return query;
+}
+
+/** Whether another row of the workspace's `table` (all but `exceptId`) has this name, ignoring case. */
+export async function nameTaken(trx: Tx, table: NamedTable, companyId: string, name: string, exceptId?: string) {
+  const row = await otherRows(trx, table, companyId, exceptId).where(sql`lower(name)`, '=', name.toLowerCase()).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The 409 when another row of the workspace has the name; `noun` with its article ('A client', 'An expense category'). */
+export const nameTakenError = (noun: string, name: string) =>
+  conflict(`${noun} named '${name}' already exists in this workspace.`, { field: 'name' });
+
+/**
+ * What a write that checked nameTaken first throws when it fails: a unique-index race on the name
+ * (two creates or renames with one name at once, `name` the one written) is the check's 409; any other error as it was.
+ */
+export const nameRace = (err: unknown, noun: string, name: string | undefined) =>
+  (err as { code?: string } | undefined)?.code === '23505' && name !== undefined ? nameTakenError(noun, name) : err;
+
+/** Whether another row of the workspace's `table` (all but `exceptId`) has `value` in `column` (an invoice's number, an expense's receipt file). */
+export async function otherRowHas<T extends WorkspaceTable>(trx: Tx, table: T, companyId: string, column: keyof DB[T] & string, value: string, exceptId: string) {
+  const row = await otherRows(trx, table, companyId, exceptId).where(column as string, '=', value).executeTakeFirst();
+  return row !== undefined;
 }

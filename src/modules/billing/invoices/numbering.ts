@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
+import { otherRowHas } from '../../../db/rows.ts';
 import { conflict } from '../../../errors.ts';
 import { PENDING_NUMBER_PREFIX } from './rules.ts';
 
@@ -34,17 +35,6 @@ export async function nextFreeNumber(trx: Tx, companyId: string): Promise<string
   return row.rows[0].next;
 }
 
-async function numberTaken(trx: Tx, companyId: string, number: string, exceptId: string) {
-  const row = await trx
-    .selectFrom('invoices')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('number', '=', number)
-    .where('id', '<>', exceptId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export const duplicateNumber = (number: string) =>
   conflict(`An invoice numbered '${number}' already exists in this workspace.`, { field: 'number' });
 
@@ -56,7 +46,7 @@ export async function assignNumber(trx: Tx, companyId: string, invoiceId: string
   await lockNumbering(trx, companyId);
   let number: string;
   if (requested !== undefined) {
-    if (await numberTaken(trx, companyId, requested, invoiceId)) throw duplicateNumber(requested);
+    if (await otherRowHas(trx, 'invoices', companyId, 'number', requested, invoiceId)) throw duplicateNumber(requested);
     number = requested;
   } else {
     number = await nextFreeNumber(trx, companyId);

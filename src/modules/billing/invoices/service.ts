@@ -4,6 +4,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { invoicesEveryProject, mayCloseInvoices, mayDeleteInvoices, mayInvoiceTrackedTime, mayUseInvoices } from '../../../access/invoices.ts';
 import { actingUserId, auditActor } from '../../../access/operator.ts';
 import type { DB, InvoiceState, PaymentTerms } from '../../../db/types.ts';
+import { insertRow } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
@@ -239,11 +240,12 @@ async function createOrPreview(db: Kysely<DB>, p: Principal, input: CreateInput,
       assertRange(issueDate, due.due_date, 'issue_date', 'due_date');
 
       const id = newId(now.getTime());
-      await trx
-        .insertInto('invoices')
-        .values({
-          company_id: p.companyId,
-          id,
+      await insertRow(
+        trx,
+        'invoices',
+        p.companyId,
+        id,
+        {
           client_id: client.id,
           number: pendingNumber(id),
           state: 'draft',
@@ -260,10 +262,9 @@ async function createOrPreview(db: Kysely<DB>, p: Principal, input: CreateInput,
           service_period_start: input.service_period_start ?? null,
           service_period_end: input.service_period_end ?? null,
           created_by: p.userId,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+        },
+        now,
+      );
 
       let details: Record<string, unknown>;
       if (input.line_items_import) {

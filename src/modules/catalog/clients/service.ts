@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { mayArchiveClients, mayWriteClients } from '../../../access/catalog.ts';
 import type { DB } from '../../../db/types.ts';
+import { nameRace, nameTakenError } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
@@ -34,15 +35,12 @@ import type { ClientCreateBody, ClientInput } from './schemas.ts';
 /** Called with the locked current row before a change; throws 412/428 (If-Match) or anything else to stop it. */
 export type Precondition = (current: ClientRow) => void;
 
-const duplicateName = (name: string) =>
-  conflict(`A client named '${name}' already exists in this workspace.`, { field: 'name' });
+const CLIENT = 'A client';
 
-/** A unique-index race (two creates or renames with one name at once) ends as the same 409. */
+/** A unique-index race (two creates or renames with one name at once) ends as the same 409; a row still referring to the client as a 409 too. */
 function mapConstraintError(err: unknown, name: string | undefined): never {
-  const e = err as { code?: string; constraint?: string };
-  if (e?.code === '23505' && name !== undefined) throw duplicateName(name);
-  if (e?.code === '23503') throw conflict('The client still has records that depend on it.');
-  throw err;
+  if ((err as { code?: string } | undefined)?.code === '23503') throw conflict('The client still has records that depend on it.');
+  throw nameRace(err, CLIENT, name);
 }
 
 function stateOf(row: ClientRow): ClientState {
@@ -82,7 +80,7 @@ export async function createClient(db: Kysely<DB>, p: Principal, input: Static<t
   const id = newId(now.getTime());
   try {
     return await withTenant(db, p.companyId, async (trx) => {
-      if (await nameTaken(trx, p.companyId, state.name)) throw duplicateName(state.name);
+      if (await nameTaken(trx, p.companyId, state.name)) throw nameTakenError(CLIENT, state.name);
       await insertClient(trx, p.companyId, id, state, now);
       await audit(trx, { ...auditActor(p), action: 'client.created', subjectType: 'client', subjectId: id, details: { name: state.name } });
       return visibleOrThrow(trx, p, id);
@@ -126,7 +124,7 @@ export async function updateClient(
         }
       }
       if (changes.name !== undefined && (await nameTaken(trx, p.companyId, changes.name, row.id))) {
-        throw duplicateName(changes.name);
+        throw nameTakenError(CLIENT, changes.name);
       }
       await updateClientColumns(trx, p.companyId, row.id, changes, now);
       const action = transition === 'archive' ? 'client.archived' : transition === 'restore' ? 'client.restored' : 'client.updated';

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { clientVisible } from '../../../access/catalog.ts';
 import type { Tx } from '../../../db/tenant.ts';
+import { activeHumanMembers } from '../../people/users/index.ts';
 
 /** What the web app's project screens pick from, and a project's rate rows. Every query is scoped to the workspace. */
 
@@ -27,14 +28,9 @@ export async function workspaceCurrency(trx: Tx, companyId: string): Promise<str
 
 /** Active internal members (who may own a project or be assigned to one), by last then first name. */
 export function activePeople(trx: Tx, companyId: string) {
-  return trx
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
+  return activeHumanMembers(trx, companyId)
     .select(['u.id', 'u.first_name', 'u.last_name', 'm.role'])
-    .where('m.company_id', '=', companyId)
-    .where('m.is_active', '=', true)
     .where('m.role', '!=', 'client')
-    .where('u.user_type', '=', 'human')
     .orderBy(sql`lower(u.last_name)`)
     .orderBy(sql`lower(u.first_name)`)
     .orderBy('u.id')

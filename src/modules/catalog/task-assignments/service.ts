@@ -105,6 +105,14 @@ function changeOf(companyId: string, actor: Principal, projectId: string, taskId
   return { companyId, actor, projectId, taskId, ...parseAssignmentInput(input), now };
 }
 
+/** A write of the assignment (project, task) as a service function: the body checked and parsed (changeOf), then `write` in the workspace's transaction. */
+function inTransaction<R>(write: (trx: Tx, change: Change) => Promise<R>) {
+  return (db: Kysely<DB>, companyId: string, actor: Principal, projectId: string, taskId: string, input: AssignmentInput, now: Date) => {
+    const change = changeOf(companyId, actor, projectId, taskId, input, now);
+    return withTenant(db, companyId, (trx) => write(trx, change));
+  };
+}
+
 /**
  * Assigns a task to a project. `billable` defaults to the task's
  * `billable_by_default`; without `hourly_rate` the task's default hourly rate (if
@@ -167,18 +175,7 @@ async function create(trx: Tx, { companyId, actor, projectId, taskId, columns, r
  * `hourly_rate_effective_from` (default today in the workspace zone) on. A rate
  * change bumps `updated_at`; a body that changes nothing writes nothing.
  */
-export async function updateTaskAssignment(
-  db: Kysely<DB>,
-  companyId: string,
-  actor: Principal,
-  projectId: string,
-  taskId: string,
-  input: AssignmentInput,
-  now: Date,
-) {
-  const change = changeOf(companyId, actor, projectId, taskId, input, now);
-  return withTenant(db, companyId, (trx) => update(trx, change));
-}
+export const updateTaskAssignment = inTransaction(update);
 
 async function update(trx: Tx, { companyId, actor, projectId, taskId, columns, rate, now }: Change) {
   const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);
@@ -206,24 +203,13 @@ async function update(trx: Tx, { companyId, actor, projectId, taskId, columns, r
  * For `sheaf admin task assign`: assigns the task, or, when the project already
  * has it, reactivates the assignment and applies the changes given.
  */
-export async function assignTask(
-  db: Kysely<DB>,
-  companyId: string,
-  actor: Principal,
-  projectId: string,
-  taskId: string,
-  input: AssignmentInput,
-  now: Date,
-) {
-  const change = changeOf(companyId, actor, projectId, taskId, input, now);
-  return withTenant(db, companyId, async (trx) => {
-    const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);
-    const existing = isId(taskId) ? await lockAssignment(trx, companyId, project.id, taskId) : undefined;
-    if (!existing) return { ...(await create(trx, change)), created: true };
-    const columns = { ...change.columns, is_active: change.columns.is_active ?? true };
-    return { ...(await update(trx, { ...change, columns })), created: false };
-  });
-}
+export const assignTask = inTransaction(async (trx, change) => {
+  const project = await projectScopeOrThrow(trx, change.companyId, change.actor, change.projectId, true);
+  const existing = isId(change.taskId) ? await lockAssignment(trx, change.companyId, project.id, change.taskId) : undefined;
+  if (!existing) return { ...(await create(trx, change)), created: true };
+  const columns = { ...change.columns, is_active: change.columns.is_active ?? true };
+  return { ...(await update(trx, { ...change, columns })), created: false };
+});
 
 /** For `sheaf admin task unassign`: deactivates the assignment (its budget and rate history stay). */
 export function unassignTask(db: Kysely<DB>, companyId: string, actor: Principal, projectId: string, taskId: string, now: Date) {

@@ -3,8 +3,9 @@ import type { Principal } from '../../../auth/principal.ts';
 import { maySeeBudget, maySeeRates, maySetCommercialFields, mayWriteTasks } from '../../../access/catalog.ts';
 import { auditActor } from '../../../access/operator.ts';
 import type { DB } from '../../../db/types.ts';
+import { nameRace, nameTakenError } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
-import { conflict, forbidden, notFound } from '../../../errors.ts';
+import { forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { audit } from '../../workspace/audit/index.ts';
@@ -54,14 +55,7 @@ async function taskOrThrow(trx: Tx, companyId: string, id: string, lock = false)
   return row;
 }
 
-const duplicateName = (name: string) => conflict(`A task named '${name}' already exists in this workspace.`, { field: 'name' });
-
-/** A unique-index race (two creates or renames with one name at once) ends as the same 409. */
-function mapConstraintError(err: unknown, name: string | undefined): never {
-  const e = err as { code?: string };
-  if (e?.code === '23505' && name !== undefined) throw duplicateName(name);
-  throw err;
-}
+const TASK = 'A task';
 
 function stateOf(row: TaskRow): TaskState {
   return {
@@ -133,13 +127,13 @@ export async function createTask(db: Kysely<DB>, companyId: string, actor: Princ
   const id = newId(now.getTime());
   try {
     return await withTenant(db, companyId, async (trx) => {
-      if (await taskNameTaken(trx, companyId, state.name)) throw duplicateName(state.name);
+      if (await taskNameTaken(trx, companyId, state.name)) throw nameTakenError(TASK, state.name);
       await insertTask(trx, companyId, id, state, now);
       await audit(trx, { ...auditActor(actor), action: 'task.created', subjectType: 'task', subjectId: id, details: { ...state } });
       return { row: await taskOrThrow(trx, companyId, id), view: taskView(actor) };
     });
   } catch (err) {
-    mapConstraintError(err, state.name);
+    throw nameRace(err, TASK, state.name);
   }
 }
 
@@ -168,13 +162,13 @@ export async function updateTask(
       const changes = changedTaskColumns(before, applyTaskInput(before, input));
       if (Object.keys(changes).length === 0) return { row, view };
       if (changes.name !== undefined && (await taskNameTaken(trx, companyId, changes.name, row.id))) {
-        throw duplicateName(changes.name);
+        throw nameTakenError(TASK, changes.name);
       }
       await updateTaskColumns(trx, companyId, row.id, changes, now);
       await audit(trx, { ...auditActor(actor), action: 'task.updated', subjectType: 'task', subjectId: row.id, details: { changes } });
       return { row: await taskOrThrow(trx, companyId, row.id), view };
     });
   } catch (err) {
-    mapConstraintError(err, typeof input.name === 'string' ? input.name.trim() : undefined);
+    throw nameRace(err, TASK, typeof input.name === 'string' ? input.name.trim() : undefined);
   }
 }

@@ -46,6 +46,20 @@ export async function findMembership(trx: Tx, companyId: string, userId: string)
     .executeTakeFirst();
 }
 
+/**
+ * The workspace's active members who are people (agent identities are not), membership `m` with
+ * its user `u`, for the caller to select from: who may own or join a project, who is told of a
+ * submission to approve.
+ */
+export function activeHumanMembers(trx: Tx, companyId: string) {
+  return trx
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .where('m.company_id', '=', companyId)
+    .where('m.is_active', '=', true)
+    .where('u.user_type', '=', 'human');
+}
+
 /** A membership with its person, as listMembers reads it. */
 export type MemberRow = Awaited<ReturnType<typeof listMembers>>['rows'][number];
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { ApprovalStatus, WeekStart } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { teammateOf } from '../../../access/teammates.ts';
+import { activeHumanMembers } from '../../people/users/index.ts';
 import type { Period, PeriodItem } from './preflight.ts';
 import type { ApprovedItem } from './withdrawal.ts';
 
@@ -127,13 +128,8 @@ export async function setApprovalStatus(trx: Tx, companyId: string, items: reado
  * language, as the mail is written in it.
  */
 export function approversOf(trx: Tx, companyId: string, personId: string, projectIds: readonly string[]) {
-  return trx
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
+  return activeHumanMembers(trx, companyId)
     .select(['u.email', 'u.first_name', 'u.last_name', 'u.language'])
-    .where('m.company_id', '=', companyId)
-    .where('m.is_active', '=', true)
-    .where('u.user_type', '=', 'human')
     .where('m.user_id', '<>', personId)
     .where((eb) =>
       eb.or([

@@ -3,9 +3,9 @@ import type { Principal } from '../../../auth/principal.ts';
 import { auditActor } from '../../../access/operator.ts';
 import { hasPermission } from '../../../access/policy.ts';
 import type { DB } from '../../../db/types.ts';
-import { nameTaken as nameTakenIn } from '../../../db/rows.ts';
+import { nameRace, nameTaken as nameTakenIn, nameTakenError } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
-import { conflict, forbidden, notFound } from '../../../errors.ts';
+import { forbidden, notFound } from '../../../errors.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { audit } from '../../workspace/audit/index.ts';
@@ -39,14 +39,7 @@ const COLUMNS = ['id', 'name', 'unit_name', 'unit_price', 'is_active', 'created_
 
 const categorySelect = (trx: Tx, companyId: string) => trx.selectFrom('expense_categories').select(COLUMNS).where('company_id', '=', companyId);
 
-const duplicateName = (name: string) =>
-  conflict(`An expense category named '${name}' already exists in this workspace.`, { field: 'name' });
-
-function mapConstraintError(err: unknown, name: string | undefined): never {
-  const e = err as { code?: string };
-  if (e?.code === '23505' && name !== undefined) throw duplicateName(name);
-  throw err;
-}
+const CATEGORY = 'An expense category';
 
 const stateOf = (row: CategoryRow): CategoryState => ({
   name: row.name,
@@ -111,7 +104,7 @@ export async function createCategory(db: Kysely<DB>, companyId: string, actor: P
   const id = newId(now.getTime());
   try {
     return await withTenant(db, companyId, async (trx) => {
-      if (await nameTaken(trx, companyId, state.name)) throw duplicateName(state.name);
+      if (await nameTaken(trx, companyId, state.name)) throw nameTakenError(CATEGORY, state.name);
       const row = await trx
         .insertInto('expense_categories')
         .values({ company_id: companyId, id, ...state, created_at: now, updated_at: now })
@@ -127,7 +120,7 @@ export async function createCategory(db: Kysely<DB>, companyId: string, actor: P
       return row;
     });
   } catch (err) {
-    mapConstraintError(err, state.name);
+    throw nameRace(err, CATEGORY, state.name);
   }
 }
 
@@ -146,7 +139,7 @@ export async function updateCategory(db: Kysely<DB>, companyId: string, actor: P
       const before = stateOf(row);
       const changes = changedCategoryColumns(before, applyCategoryInput(before, input));
       if (Object.keys(changes).length === 0) return row;
-      if (changes.name !== undefined && (await nameTaken(trx, companyId, changes.name, row.id))) throw duplicateName(changes.name);
+      if (changes.name !== undefined && (await nameTaken(trx, companyId, changes.name, row.id))) throw nameTakenError(CATEGORY, changes.name);
       const updated = await trx
         .updateTable('expense_categories')
         .set({ ...changes, updated_at: now })
@@ -160,7 +153,7 @@ export async function updateCategory(db: Kysely<DB>, companyId: string, actor: P
       return updated;
     });
   } catch (err) {
-    mapConstraintError(err, input.name?.trim());
+    throw nameRace(err, CATEGORY, input.name?.trim());
   }
 }
 

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { findRecord, listRecords, recordConditions, type RecordFilter } from '../week/index.ts';
 import type { DB, ExpenseSource, WeekStart } from '../../../db/types.ts';
-import { updateRow } from '../../../db/rows.ts';
+import { otherRowHas, updateRow } from '../../../db/rows.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
@@ -156,13 +156,5 @@ export async function deleteExpenseRow(trx: Tx, companyId: string, id: string) {
 }
 
 /** Whether an expense other than `exceptId` points at the file. */
-export async function receiptInUse(trx: Tx, companyId: string, fileId: string, exceptId: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom('expenses')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('receipt_file_id', '=', fileId)
-    .where('id', '<>', exceptId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+export const receiptInUse = (trx: Tx, companyId: string, fileId: string, exceptId: string) =>
+  otherRowHas(trx, 'expenses', companyId, 'receipt_file_id', fileId, exceptId);

@@ -65,6 +65,9 @@ export type ResourceSpec = TableResourceSpec | EmptyResourceSpec;
  */
 const RATE_EFFECTIVE_FROM = `nullif(x.effective_from, '-infinity'::date) as effective_from`;
 
+/** The rows of a workspace table aliased `alias`: the workspace's by their company_id, in the order of (and paged by) their own id. */
+const ownRows = (alias: string) => ({ companyColumn: `${alias}.company_id`, key: [{ column: `${alias}.id`, field: 'id' }] });
+
 const receiptOf = (row: Record<string, unknown>) => {
   const { receipt_file_name, receipt_content_type, receipt_byte_size, receipt_sha256, receipt_uploaded_at, ...rest } = row;
   const has = rest.receipt_file_id != null && receipt_file_name != null;
@@ -151,8 +154,7 @@ export const RESOURCES: ResourceSpec[] = [
     columns: `c.id, c.name, c.address, c.currency, c.payment_terms, c.payment_days, c.tax, c.tax2, c.discount, c.language,
       c.is_active, c.created_at, c.updated_at`,
     from: 'clients c',
-    companyColumn: 'c.company_id',
-    key: [{ column: 'c.id', field: 'id' }],
+    ...ownRows('c'),
     children: [
       {
         field: 'contacts',
@@ -173,8 +175,7 @@ export const RESOURCES: ResourceSpec[] = [
       p.fee, p.cost_budget, p.budget_by, p.budget, p.budget_is_monthly, p.show_budget_to_all, p.starts_on, p.ends_on,
       p.created_at, p.updated_at`,
     from: 'projects p',
-    companyColumn: 'p.company_id',
-    key: [{ column: 'p.id', field: 'id' }],
+    ...ownRows('p'),
     children: [
       {
         field: 'user_assignments',
@@ -205,8 +206,7 @@ export const RESOURCES: ResourceSpec[] = [
     description: "The workspace's tasks with their defaults (billable, default hourly rate, assigned to new projects).",
     columns: 't.id, t.name, t.billable_by_default, t.default_hourly_rate, t.is_default, t.is_active, t.created_at, t.updated_at',
     from: 'tasks t',
-    companyColumn: 't.company_id',
-    key: [{ column: 't.id', field: 'id' }],
+    ...ownRows('t'),
   },
   {
     kind: 'table',
@@ -218,8 +218,7 @@ export const RESOURCES: ResourceSpec[] = [
       t.external_reference, t.approval_status, t.is_billed, t.invoice_id, t.invoice_line_id, t.created_by,
       t.created_at, t.updated_at`,
     from: 'time_entries t',
-    companyColumn: 't.company_id',
-    key: [{ column: 't.id', field: 'id' }],
+    ...ownRows('t'),
   },
   {
     kind: 'table',
@@ -227,8 +226,7 @@ export const RESOURCES: ResourceSpec[] = [
     description: 'Expense categories, with unit name and unit price for unit-priced ones.',
     columns: 'e.id, e.name, e.unit_name, e.unit_price, e.is_active, e.created_at, e.updated_at',
     from: 'expense_categories e',
-    companyColumn: 'e.company_id',
-    key: [{ column: 'e.id', field: 'id' }],
+    ...ownRows('e'),
   },
   {
     kind: 'table',
@@ -241,8 +239,7 @@ export const RESOURCES: ResourceSpec[] = [
       f.filename as receipt_file_name, f.content_type as receipt_content_type, f.byte_size as receipt_byte_size,
       f.sha256 as receipt_sha256, f.created_at as receipt_uploaded_at`,
     from: 'expenses e left join files f on f.company_id = e.company_id and f.id = e.receipt_file_id',
-    companyColumn: 'e.company_id',
-    key: [{ column: 'e.id', field: 'id' }],
+    ...ownRows('e'),
     present: receiptOf,
   },
   notYet(
@@ -265,8 +262,7 @@ export const RESOURCES: ResourceSpec[] = [
       i.purchase_order, i.tax, i.tax2, i.discount, i.notes, i.period_start, i.period_end, i.service_period_start,
       i.service_period_end, i.created_by, i.sent_at, i.paid_at, i.created_at, i.updated_at`,
     from: 'invoices i',
-    companyColumn: 'i.company_id',
-    key: [{ column: 'i.id', field: 'id' }],
+    ...ownRows('i'),
     children: [
       {
         field: 'line_items',
@@ -326,8 +322,7 @@ export const RESOURCES: ResourceSpec[] = [
     columns: `i.id, i.email, i.role, i.permissions, i.is_contractor, i.invited_by, i.created_at, i.expires_at,
       i.accepted_at, i.accepted_user_id, i.revoked_at`,
     from: 'invitations i',
-    companyColumn: 'i.company_id',
-    key: [{ column: 'i.id', field: 'id' }],
+    ...ownRows('i'),
   },
   notYet(
     'webhook_endpoints',
@@ -340,8 +335,7 @@ export const RESOURCES: ResourceSpec[] = [
     description: 'The audit log: who (user and credential id) did what to which record, when, with details.',
     columns: 'a.id, a.occurred_at, a.actor_user_id, a.credential_id, a.action, a.subject_type, a.subject_id, a.details',
     from: 'audit_logs a',
-    companyColumn: 'a.company_id',
-    key: [{ column: 'a.id', field: 'id' }],
+    ...ownRows('a'),
   },
 ];
 
