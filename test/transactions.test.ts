@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { withTenant } from '../src/db/tenant.ts';
+import { newId } from '../src/ids.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { createTestContext, openTestDatabase, onPostgres, type TestContext } from './helpers.ts';
 import { makeTimeWorkspace, postEntry, setNow, type TimeWorkspace } from './fixtures/catalog.ts';
@@ -135,15 +136,66 @@ describe.runIf(onPostgres)('a completed time entry on PostgreSQL', () => {
 
   const body = (extra: Record<string, unknown> = {}) => ({ project_id: w.project, task_id: w.task, spent_date: '2026-06-09', hours: 1, ...extra });
 
-  it('takes five round trips: authentication, begin with the settings and the person lock, the context, the insert, commit', async () => {
-    let status = 0;
-    const texts = await sent(async () => {
-      status = (await postEntry(ctx.app, w.member, body())).statusCode;
+  it('takes two round trips: authentication, then the settings with the person lock and the create statement in one message', async () => {
+    const statuses: number[] = [];
+    const first = await sent(async () => {
+      statuses.push((await postEntry(ctx.app, w.member, body())).statusCode);
     });
-    expect(status).toBe(201);
-    expect(texts).toHaveLength(5);
-    expect(texts[1]).toMatch(/^begin;[\s\S]*pg_try_advisory_xact_lock_shared/);
-    expect(texts[3]).toMatch(/^insert into "time_entries"/);
-    expect(texts[4]).toBe('commit');
+    const second = await sent(async () => {
+      statuses.push((await postEntry(ctx.app, w.member, body({ hours: 2 }))).statusCode);
+    });
+    expect(statuses).toEqual([201, 201]);
+    for (const texts of [first, second]) {
+      expect(texts).toHaveLength(2);
+      // No begin or commit: the message is one implicit transaction.
+      expect(texts[1]).not.toMatch(/^begin|commit/);
+      expect(texts[1]).toMatch(/select set_config\('role', 'sheaf_app', true\)[^;]*pg_try_advisory_xact_lock_shared[^;]*;\s*execute s_[0-9a-f]+\('/);
+    }
+    // Prepared once per connection (the pool may hand the second request another one).
+    const prepares = [first[1], second[1]].filter((t) => t.startsWith('prepare s_')).length;
+    expect(prepares).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a create statement that fails leaves nothing and no transaction open', async () => {
+    // Every check is the guard's, so the statement itself is made to fail: an id that is taken.
+    const before = await ctx.db.selectFrom('time_entries').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const { runCreateStatement, createFlags } = await import('../src/modules/tracking/time/create-statement.ts');
+    const existing = (await postEntry(ctx.app, w.member, body())).json().id as string;
+    const principal = { kind: 'integration', role: 'member', userId: w.member.userId, companyId: w.companyId, permissions: [] } as never;
+    const values = {
+      company_id: w.companyId,
+      caller_id: w.member.userId,
+      person_id: w.member.userId,
+      project_id: w.project,
+      task_id: w.task,
+      monday_start: '2026-06-08',
+      monday_end: '2026-06-14',
+      sunday_start: '2026-06-07',
+      sunday_end: '2026-06-13',
+      saturday_start: '2026-06-06',
+      saturday_end: '2026-06-12',
+      entry_id: existing,
+      spent_date: '2026-06-09',
+      duration_seconds: 3600,
+      hours_entered: '1',
+      started_time: null,
+      ended_time: null,
+      notes: "it's a \\ backslash",
+      billable: null,
+      source: 'api',
+      metadata: null,
+      external_reference: null,
+      now: new Date(),
+      zone: null,
+      input_ok: true,
+    };
+    await expect(runCreateStatement(ctx.db, w.member.userId, values, createFlags(principal, undefined, w.member.userId))).rejects.toMatchObject({ code: '23505' });
+    const after = await ctx.db.selectFrom('time_entries').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n) + 1);
+    // The connections are usable and outside any transaction: the next create works and commits.
+    const again = await runCreateStatement(ctx.db, w.member.userId, { ...values, entry_id: newId() }, createFlags(principal, undefined, w.member.userId));
+    expect(again.entry?.notes).toBe("it's a \\ backslash");
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'sheaf:' || current_schema() and state like 'idle in transaction%'`.execute(ctx.db);
+    expect(rows[0].n).toBe(0);
   });
 });

@@ -73,7 +73,9 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   // 'error' on its client, which the pool does not listen to then: the statement in
   // flight fails on its own (a 503), and this listener keeps the event from ending the process.
   pool.on('connect', (client) => client.on('error', connectionLost));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool, timeouts) }) });
+  const preparing = preparingPool(pool, timeouts);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparing }) });
+  singleRoundTrips.set(db, preparing.afterSettings);
   await sql`select 1`.execute(db); // fail fast on a bad URL
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
@@ -127,7 +129,7 @@ const MAX_PREPARED_SQL_LENGTH = 8_000;
  * with it until the connection is released; a connection whose statement outlived
  * the backstop is discarded at release, not reused (its answer may still arrive).
  */
-function preparingPool(pool: pg.Pool, timeouts?: DatabaseTimeouts): PostgresPool {
+function preparingPool(pool: pg.Pool, timeouts?: DatabaseTimeouts): PostgresPool & { afterSettings: SingleRoundTrip } {
   const names = new Map<string, string>();
   const nameOf = (text: string) => {
     let name = names.get(text);
@@ -192,7 +194,32 @@ function preparingPool(pool: pg.Pool, timeouts?: DatabaseTimeouts): PostgresPool
       stalled = false;
       client.release(true);
     };
-    return { query, release } as PostgresPoolClient;
+    /**
+     * `head` (parameterless statements) and then the parameterized `text`, as one
+     * simple-protocol message: one round trip, one implicit transaction. The text is
+     * prepared with SQL PREPARE (in the same message, the first time on this
+     * connection) and run with EXECUTE and its values as literals, so it is planned
+     * once per connection like the statements above.
+     */
+    const afterSettings = async (head: string, text: string, values: readonly unknown[]) => {
+      const name = sqlNameOf(text);
+      const known = sqlPrepared.has(name);
+      const run = `${head};\nexecute ${name}(${values.map(literal).join(', ')})`;
+      try {
+        const result = await sent({ text: known ? run : `prepare ${name} as ${text};\n${run}` });
+        sqlPrepared.add(name);
+        return lastResult(result).rows;
+      } catch (err) {
+        // PREPARE is not undone with the transaction: it exists unless it was what failed.
+        if (!known && !stalled) {
+          const exists = await client.query({ text: 'select 1 from pg_prepared_statements where name = $1', values: [name] }).catch(() => null);
+          if (exists && exists.rows.length > 0) sqlPrepared.add(name);
+        }
+        throw err;
+      }
+    };
+    const sqlPrepared = new Set<string>();
+    return { query, release, afterSettings } as PostgresPoolClient & { afterSettings: typeof afterSettings };
   };
   return {
     async connect() {
@@ -201,8 +228,65 @@ function preparingPool(pool: pg.Pool, timeouts?: DatabaseTimeouts): PostgresPool
       if (!wrapper) wrappers.set(client, (wrapper = wrap(client)));
       return wrapper;
     },
+    async afterSettings(head, text, values) {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      if (!wrapper) wrappers.set(client, (wrapper = wrap(client)));
+      try {
+        return await (wrapper as ReturnType<typeof wrap> & { afterSettings: SingleRoundTrip }).afterSettings(head, text, values);
+      } finally {
+        wrapper.release();
+      }
+    },
     end: () => pool.end(),
   };
+}
+
+/**
+ * Runs parameterless `head` statements (a tenant transaction's settings) and then one
+ * parameterized statement in one round trip and one implicit transaction, which
+ * commits when the statement succeeds and rolls back with everything when any fails.
+ * Returns the statement's rows.
+ */
+export type SingleRoundTrip = (head: string, text: string, values: readonly unknown[]) => Promise<unknown[]>;
+
+const singleRoundTrips = new WeakMap<Kysely<DB>, SingleRoundTrip>();
+
+/**
+ * The single-round-trip runner of a PostgreSQL handle made by openDatabase; undefined
+ * for PGlite and for any other handle (a request's joining handle of an
+ * Idempotency-Key, whose statements belong in its shared transaction).
+ */
+export const singleRoundTripOf = (db: Kysely<DB>): SingleRoundTrip | undefined => singleRoundTrips.get(db);
+
+/** Names of SQL-level prepared statements (`s_`), apart from the protocol-level ones (`k_`): one namespace per connection. */
+const sqlNames = new Map<string, string>();
+function sqlNameOf(text: string): string {
+  let name = sqlNames.get(text);
+  if (name === undefined) {
+    name = `s_${createHash('sha1').update(text).digest('hex')}`;
+    if (sqlNames.size < 1000) sqlNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A value as an SQL literal for EXECUTE. Quoted literals are of unknown type, so each
+ * takes the type PREPARE inferred for its parameter, as a parameter sent as text does.
+ */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (value instanceof Date) return `'${value.toISOString()}'`;
+  if (typeof value === 'boolean') return value ? "'true'" : "'false'";
+  if (typeof value === 'number' && Number.isFinite(value)) return `'${value}'`;
+  if (typeof value === 'string') return escapeLiteral(value);
+  throw new Error(`no SQL literal for ${typeof value}`);
+}
+
+/** Quotes a string as node-postgres does (backslashes make it an E'' literal, so standard_conforming_strings does not matter). */
+function escapeLiteral(text: string): string {
+  const quoted = text.replaceAll("'", "''");
+  return text.includes('\\') ? ` E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`;
 }
 
 const EMPTY_RESULT = { command: '', rowCount: null, rows: [], fields: [] };

@@ -1,9 +1,9 @@
 import { updateRow } from '../../../db/rows.ts';
-import { sql, type ExpressionBuilder, type InferResult, type RawBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type InferResult, type Kysely, type RawBuilder } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { teammateOf } from '../../../access/teammates.ts';
-import type { BudgetBy, DB, Role, TimeSource, WeekStart } from '../../../db/types.ts';
-import { type TimeSettings, holdsApproved, findRecord, listRecords, recordConditions, type RecordFilter, type RecordTable, weekEndOf } from '../week/index.ts';
+import type { BudgetBy, DB, Role, TimeSource } from '../../../db/types.ts';
+import { type TimeSettings, findRecord, listRecords, recordConditions, type RecordFilter, type RecordTable } from '../week/index.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
@@ -122,28 +122,21 @@ export interface WriteContext extends TimeSettings {
   task_assignment_billable: boolean | null;
   task_active: boolean | null;
   task_name: string | null;
-  /**
-   * With `lockWeeks`: the first day of the person's week of the work date when
-   * that week holds approved time or expenses (the week lock, see lock.ts), else null.
-   */
-  locked_week?: string | null;
 }
-
-/** The first day of a date's week for each week_start setting (the context query picks the workspace's). */
-export type WeekStarts = Record<WeekStart, string>;
 
 const uuidOrNull = (id: string | undefined): RawBuilder<string | null> => sql`${id !== undefined && isId(id) ? id : null}::uuid`;
 
-export async function loadWriteContext(
-  trx: Tx,
-  companyId: string,
-  ids: { projectId: string; taskId: string; personId: string; callerId: string },
-  lockWeeks?: WeekStarts,
-): Promise<WriteContext> {
-  const projectId = uuidOrNull(ids.projectId);
-  const taskId = uuidOrNull(ids.taskId);
-  const personId = uuidOrNull(ids.personId);
-  let query = trx
+/**
+ * The context query (see WriteContext) for ids that are values or SQL (the create
+ * statement binds them later: create-statement.ts). Malformed ids must already be null.
+ */
+export function writeContextQuery(
+  trx: Kysely<DB>,
+  companyId: Operand,
+  ids: { projectId: Operand; taskId: Operand; personId: Operand; callerId: Operand },
+) {
+  const { projectId, taskId, personId, callerId } = ids;
+  return trx
     .selectFrom('companies as c')
     .leftJoin('memberships as m', (j) => j.onRef('m.company_id', '=', 'c.id').on('m.user_id', '=', personId))
     .leftJoin('projects as p', (j) => j.onRef('p.company_id', '=', 'c.id').on('p.id', '=', projectId))
@@ -151,7 +144,7 @@ export async function loadWriteContext(
       j.onRef('person.company_id', '=', 'p.company_id').onRef('person.project_id', '=', 'p.id').on('person.user_id', '=', personId),
     )
     .leftJoin('project_user_assignments as caller', (j) =>
-      j.onRef('caller.company_id', '=', 'p.company_id').onRef('caller.project_id', '=', 'p.id').on('caller.user_id', '=', ids.callerId),
+      j.onRef('caller.company_id', '=', 'p.company_id').onRef('caller.project_id', '=', 'p.id').on('caller.user_id', '=', callerId),
     )
     .leftJoin('project_task_assignments as pta', (j) =>
       j.onRef('pta.company_id', '=', 'p.company_id').onRef('pta.project_id', '=', 'p.id').on('pta.task_id', '=', taskId),
@@ -165,7 +158,7 @@ export async function loadWriteContext(
       'c.allow_past_timer_starts',
       'm.role as person_role',
       'm.is_active as person_active',
-      teammateOf(eb, sql.ref('c.id'), ids.callerId, personId).as('person_is_teammate'),
+      teammateOf(eb, sql.ref('c.id'), callerId, personId).as('person_is_teammate'),
       'p.id as project_id',
       'p.is_active as project_active',
       'p.is_billable as project_billable',
@@ -179,24 +172,26 @@ export async function loadWriteContext(
       't.name as task_name',
     ])
     .where('c.id', '=', companyId);
-  if (lockWeeks) {
-    // The week lock of the work date, read here rather than in a query of its own
-    // (one round trip less per create); the service raises it where it always did.
-    const weeks = (Object.keys(lockWeeks) as WeekStart[]).map(
-      (start) => sql`(${start}, ${lockWeeks[start]}::date, ${weekEndOf(lockWeeks[start])}::date)`,
-    );
-    query = query.select(
-      sql<string | null>`(select w.ws::text from (values ${sql.join(weeks)}) as w (week_start, ws, we)
-        where w.week_start = c.week_start and ${holdsApproved(companyId, personId, sql.ref('w.ws'), sql.ref('w.we'))})`.as(
-        'locked_week',
-      ),
-    );
-  }
+}
+
+/** A value, or SQL standing for one. */
+type Operand = string | Expression<string | null>;
+
+export async function loadWriteContext(
+  trx: Tx,
+  companyId: string,
+  ids: { projectId: string; taskId: string; personId: string; callerId: string },
+): Promise<WriteContext> {
   // No explicit row lock: the entry's foreign key already key-share-locks the
   // project, so a racing delete waits; an explicit FOR SHARE on one hot project
   // row would serialize every create on it through a MultiXact.
-  const row = await query.executeTakeFirstOrThrow();
-  return row as WriteContext;
+  const query = writeContextQuery(trx, companyId, {
+    projectId: uuidOrNull(ids.projectId),
+    taskId: uuidOrNull(ids.taskId),
+    personId: uuidOrNull(ids.personId),
+    callerId: ids.callerId,
+  });
+  return (await query.executeTakeFirstOrThrow()) as WriteContext;
 }
 
 /** Whether the caller actively manages a project (their assignment has is_project_manager). */
@@ -237,7 +232,10 @@ export async function runningEntries(trx: Tx, companyId: string, userId: string,
  * time), while this is planned once with the prepared statement and reads the
  * rates through rates_lookup_idx. A change to billable_rate() must change this too.
  */
-export function billableRateSql(companyId: string, work: { billable: boolean; projectId: string; taskId: string; userId: string; date: string }) {
+export function billableRateSql(
+  companyId: string,
+  work: { billable: boolean | RawBuilder<boolean>; projectId: string; taskId: string; userId: string; date: string },
+) {
   const c = sql`${companyId}::uuid`;
   const project = sql`${work.projectId}::uuid`;
   const date = sql`${work.date}::date`;
@@ -286,7 +284,7 @@ export interface NewEntry {
 }
 
 /** The stored columns of an entry as EntryRow has them (without its task's name and project's budget). */
-const RETURNED = ENTRY_COLUMNS.filter((c) => c.startsWith('te.')).map((c) => c.slice(3)) as Array<
+export const STORED_COLUMNS = ENTRY_COLUMNS.filter((c) => c.startsWith('te.')).map((c) => c.slice(3)) as Array<
   'id' | 'user_id' | 'project_id' | 'task_id' | 'spent_date' | 'duration_seconds' | 'hours_entered' | 'is_running' | 'timer_started_at'
   | 'started_time' | 'ended_time' | 'notes' | 'billable' | 'billable_rate' | 'source' | 'metadata' | 'external_reference'
   | 'approval_status' | 'is_billed' | 'created_at' | 'updated_at'
@@ -307,7 +305,7 @@ export async function insertEntry(trx: Tx, companyId: string, entry: NewEntry) {
         date: entry.spent_date,
       }),
     })
-    .returning(RETURNED)
+    .returning(STORED_COLUMNS)
     .executeTakeFirstOrThrow() as Promise<Omit<EntryRow, 'task_name' | 'project_budget_by'>>;
 }
 

@@ -5,13 +5,14 @@ import { managesProject, mayBeAssignedToProjects, seesAllProjects, maySeeRates, 
 import { isManager } from '../../../access/policy.ts';
 import { isTeammateOf } from '../../../access/teammates.ts';
 import { mayRecordOnProject, mayWriteOthersTime, mayWriteTimeFor } from '../../../access/time.ts';
-import type { BudgetBy, DB } from '../../../db/types.ts';
+import type { BudgetBy, DB, WeekStart } from '../../../db/types.ts';
+import { createFlags, idOrNull, runCreateStatement } from './create-statement.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, tryEnterPersonTime, weekLockedError, sheetPerson, loadTimeSettings, type TimeSettings, checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/index.ts';
+import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, weekLockedError, sheetPerson, loadTimeSettings, type TimeSettings, checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/index.ts';
 import { entryHours, presentEntry, type EntryView, type PresentContext } from './presenter.ts';
 import {
   billableRateSql,
@@ -26,7 +27,6 @@ import {
   type EntryChanges,
   type EntryRow,
   type EntryFilter,
-  type WeekStarts,
   type WriteContext,
 } from './queries.ts';
 import {
@@ -75,7 +75,7 @@ export const presentOf = (p: Principal, settings: TimeSettings, now: Date): Pres
 });
 
 /** The first day of the week of `date` for each week_start setting. */
-const weekStartsOf = (date: string): WeekStarts => ({
+const weekStartsOf = (date: string): Record<WeekStart, string> => ({
   monday: weekStartOf(date, 'monday'),
   sunday: weekStartOf(date, 'sunday'),
   saturday: weekStartOf(date, 'saturday'),
@@ -340,76 +340,130 @@ export async function createEntry(db: Kysely<DB>, p: Principal, input: CreateInp
   if (input.spent_date !== undefined) checked(checkSpentDate(input.spent_date));
   const common = checkCommon(input);
   const id = newId(now.getTime());
-  // Whose time it is, as far as can be told before the context query (an id that is
-  // not one is a 400 from that query; the caller's own lock is harmless meanwhile).
-  const personHint = input.user_id !== undefined && isId(input.user_id) ? input.user_id.toLowerCase() : p.userId;
+  return running ? startTimer(db, p, input, common, id, now) : createCompleted(db, p, input, hours, common, id, now);
+}
 
-  // A completed entry's week lock is read with the context (its date is known), after
-  // the person's time lock, taken in the transaction's first statement. A timer's date
-  // depends on the workspace zone, so it takes both later, in assertWeeksOpen.
-  const prelude = running ? undefined : { entered: tryEnterPersonTime(p.companyId, personHint) };
+type CommonValues = ReturnType<typeof checkCommon>;
+
+/** Workspace time zones as last read, so a create with times computes its duration before its statement (which checks it). */
+const zones = new Map<string, string>();
+const MAX_ZONES = 10_000;
+
+/**
+ * A completed entry: its checks and its INSERT are one statement (create-statement.ts),
+ * after which the errors are raised from the statement's context exactly as a
+ * transaction with a context query raised them, in the same order. The duration of
+ * an entry with times depends on the workspace's zone: it is computed in the zone
+ * the process last read, which the statement checks; when the zone is unknown or
+ * changed, nothing is inserted and the create runs again in the zone it read.
+ */
+async function createCompleted(
+  db: Kysely<DB>,
+  p: Principal,
+  input: CreateInput,
+  hours: Decimal | undefined,
+  common: CommonValues,
+  id: string,
+  now: Date,
+): Promise<EntryResult> {
+  const spentDate = input.spent_date!;
+  const timed = input.started_time != null && input.ended_time != null;
+  const durationIn = (zone: string) => completedDuration({ hours, started: input.started_time, ended: input.ended_time }, spentDate, zone);
+  // Whose time it is, as resolvePerson will decide it (an id that is not one is bound as null: the context answers it).
+  const personId = input.user_id === undefined || input.user_id === p.userId ? p.userId : idOrNull(input.user_id);
+  const flags = createFlags(p, input.user_id, personId ?? '');
+  const weeks = weekStartsOf(spentDate);
+  let zone = timed ? (zones.get(p.companyId) ?? null) : null;
+  for (let attempt = 1; ; attempt++) {
+    const duration = timed && zone === null ? null : durationIn(zone ?? 'UTC');
+    const measured = duration !== null && !isRuleError(duration) ? duration : null;
+    const { entered, context, entry } = await runCreateStatement(
+      db,
+      personId ?? p.userId,
+      {
+        company_id: p.companyId,
+        caller_id: p.userId,
+        person_id: personId,
+        project_id: idOrNull(input.project_id),
+        task_id: idOrNull(input.task_id),
+        monday_start: weeks.monday,
+        monday_end: weekEndOf(weeks.monday),
+        sunday_start: weeks.sunday,
+        sunday_end: weekEndOf(weeks.sunday),
+        saturday_start: weeks.saturday,
+        saturday_end: weekEndOf(weeks.saturday),
+        entry_id: id,
+        spent_date: spentDate,
+        duration_seconds: measured?.seconds ?? null,
+        hours_entered: measured?.hours?.toFixed() ?? null,
+        started_time: input.started_time ?? null,
+        ended_time: input.ended_time ?? null,
+        notes: common.notes ?? null,
+        billable: input.billable ?? null,
+        source: input.source ?? DEFAULT_SOURCE,
+        metadata: common.metadata ?? null,
+        external_reference: common.external_reference ?? null,
+        now,
+        zone: timed ? zone : null,
+        input_ok: measured !== null,
+      },
+      flags,
+    );
+    if (zones.size >= MAX_ZONES) zones.clear();
+    zones.set(p.companyId, context.timezone);
+    // The checks, in the order they always ran.
+    enteredPersonTime(entered);
+    checkWorkTarget(p, resolvePerson(p, input.user_id, context), context);
+    const zoneRead = !timed || zone === context.timezone;
+    const final = zoneRead ? duration : durationIn(context.timezone);
+    if (final !== null) checked(final);
+    else throw badRequest('Send hours, or started_time and ended_time, for a completed entry (or is_running: true for a timer).', { field: 'hours' });
+    if (context.locked_week) throw weekLockedError(context.locked_week);
+    if (entry) return { row: entry, present: presentOf(p, context, now) };
+    if (zoneRead || attempt >= 2) throw new Error('time entry create: the statement inserted nothing though every check passed');
+    zone = context.timezone;
+  }
+}
+
+/** A running timer: in a transaction, its checks and the person's running timer as before. */
+async function startTimer(db: Kysely<DB>, p: Principal, input: CreateInput, common: CommonValues, id: string, now: Date): Promise<EntryResult> {
+  // Whose time it is, as far as can be told before the context query (an id that is
+  // not one is a 400 from that query).
+  const personHint = input.user_id !== undefined && isId(input.user_id) ? input.user_id.toLowerCase() : p.userId;
   const write = () =>
-    withTenant(db, p.companyId, async (trx, first: { entered?: boolean }) => {
-      if (!running) enteredPersonTime(first.entered);
-      const settings = await loadWriteContext(
-        trx,
-        p.companyId,
-        { projectId: input.project_id, taskId: input.task_id, personId: input.user_id ?? p.userId, callerId: p.userId },
-        running ? undefined : weekStartsOf(input.spent_date!),
-      );
+    withTenant(db, p.companyId, async (trx) => {
+      const settings = await loadWriteContext(trx, p.companyId, {
+        projectId: input.project_id,
+        taskId: input.task_id,
+        personId: input.user_id ?? p.userId,
+        callerId: p.userId,
+      });
       const personId = resolvePerson(p, input.user_id, settings);
       const target = checkWorkTarget(p, personId, settings);
-      const zone = settings.timezone;
-      let spentDate: string;
-      let timing: Pick<EntryRow, 'duration_seconds' | 'is_running' | 'timer_started_at' | 'started_time' | 'ended_time'> & {
-        hours_entered: string | null;
-      };
-      if (running) {
-        const start = checked(
-          timerStart({
-            now,
-            zone,
-            spentDate: input.spent_date,
-            startedTime: input.started_time ?? undefined,
-            allowPast: settings.allow_past_timer_starts,
-          }),
-        );
-        spentDate = start.spentDate;
-        await assertWeeksOpen(trx, p.companyId, personId, [spentDate], settings.week_start);
-        await makeRoomForTimer(trx, p, personId, { replace: input.replace_running === true, settings, now });
-        timing = {
-          duration_seconds: 0,
-          hours_entered: null,
-          is_running: true,
-          timer_started_at: start.startedAt,
-          started_time: start.startedTime,
-          ended_time: null,
-        };
-      } else {
-        spentDate = input.spent_date!;
-        const duration = checked(completedDuration({ hours, started: input.started_time, ended: input.ended_time }, spentDate, zone));
-        if (duration === null) {
-          throw badRequest('Send hours, or started_time and ended_time, for a completed entry (or is_running: true for a timer).', {
-            field: 'hours',
-          });
-        }
-        if (settings.locked_week) throw weekLockedError(settings.locked_week);
-        timing = {
-          duration_seconds: duration.seconds,
-          hours_entered: duration.hours?.toFixed() ?? null,
-          is_running: false,
-          timer_started_at: null,
-          started_time: input.started_time ?? null,
-          ended_time: input.ended_time ?? null,
-        };
-      }
+      // A timer's date depends on the workspace zone, so its week lock is read here (assertWeeksOpen).
+      const start = checked(
+        timerStart({
+          now,
+          zone: settings.timezone,
+          spentDate: input.spent_date,
+          startedTime: input.started_time ?? undefined,
+          allowPast: settings.allow_past_timer_starts,
+        }),
+      );
+      await assertWeeksOpen(trx, p.companyId, personId, [start.spentDate], settings.week_start);
+      await makeRoomForTimer(trx, p, personId, { replace: input.replace_running === true, settings, now });
       const stored = await insertEntry(trx, p.companyId, {
         id,
         user_id: personId,
         project_id: target.projectId,
         task_id: input.task_id,
-        spent_date: spentDate,
-        ...timing,
+        spent_date: start.spentDate,
+        duration_seconds: 0,
+        hours_entered: null,
+        is_running: true,
+        timer_started_at: start.startedAt,
+        started_time: start.startedTime,
+        ended_time: null,
         notes: common.notes ?? null,
         billable: input.billable ?? target.defaultBillable,
         source: input.source ?? DEFAULT_SOURCE,
@@ -421,8 +475,8 @@ export async function createEntry(db: Kysely<DB>, p: Principal, input: CreateInp
       });
       const row: EntryRow = { ...stored, task_name: target.taskName, project_budget_by: target.budgetBy };
       return { row, present: presentOf(p, settings, now) };
-    }, prelude);
-  return running ? startingTimer(db, p.companyId, () => personHint, { replace: input.replace_running === true }, write) : write();
+    });
+  return startingTimer(db, p.companyId, () => personHint, { replace: input.replace_running === true }, write);
 }
 
 // ---- update ----

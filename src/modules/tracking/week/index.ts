@@ -1,5 +1,5 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
-export { assertNotLocked, assertWeeksOpen, enteredPersonTime, holdsApproved, lockPersonTimeForApproval, lockPersonTimers, tryEnterPersonTime, weekLockedError, weeksOf } from './lock.ts';
+export { ENTERED_PERSON_TIME, assertNotLocked, assertWeeksOpen, enterPersonTimeNoted, enteredPersonTime, holdsApproved, lockPersonTimeForApproval, lockPersonTimers, tryEnterPersonTime, weekLockedError, weeksOf } from './lock.ts';
 export { sheetPerson } from './person.ts';
 export { loadTimeSettings, peopleNamed, projectsWithOwnAssignment } from './queries.ts';
 export type { TimeSettings } from './queries.ts';

@@ -114,6 +114,17 @@ const personTimeKey = (companyId: string, userId: string, purpose = '') =>
 export const tryEnterPersonTime = (companyId: string, userId: string) =>
   sql<boolean>`pg_try_advisory_xact_lock_shared(${personTimeKey(companyId, userId.toLowerCase())})`;
 
+/**
+ * tryEnterPersonTime for a write whose checks and write are one statement after it
+ * (the time entry create): the outcome is noted in a transaction-local setting, which
+ * that statement reads with ENTERED_PERSON_TIME (it cannot see this statement's row).
+ */
+export const enterPersonTimeNoted = (companyId: string, userId: string) =>
+  sql<string>`set_config('sheaf.entered_person_time', case when ${tryEnterPersonTime(companyId, userId)} then 'on' else 'off' end, true)`;
+
+/** SQL: whether this transaction took the shared lock with enterPersonTimeNoted. */
+export const ENTERED_PERSON_TIME = sql<boolean>`coalesce(current_setting('sheaf.entered_person_time', true) = 'on', false)`;
+
 /** Throws the 409 of a write that met an approval of the person's time in progress (tryEnterPersonTime false). */
 export function enteredPersonTime(entered: boolean | undefined): void {
   if (!entered) throw conflict("An approval of this person's time is in progress; retry in a moment.");
