@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './schema';
 import { isReplayable, NetworkError } from './call.ts';
-import { arrivedAt, takeEarly } from './early.ts';
+import { arrivedAt, noteAppLoaded, takeEarly } from './early.ts';
 import { noteServerDate } from './server-clock.ts';
 
 /** The header that carries the session's CSRF token on every mutation (the server's contract). */
@@ -28,6 +28,9 @@ export const api = createClient<paths>({
   // A cold load's first GETs may already be on their way (web/src/early.ts): take that answer instead of asking again.
   fetch: (request: Request) => takeEarly(request) ?? fetch(request),
 });
+
+// From here on the app asks for itself: an early script that runs only now sends nothing.
+noteAppLoaded();
 
 api.use({
   onRequest({ request }) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { arrivedAt, forgetEarly, startEarly, takeEarly } from './early.ts';
+import { arrivedAt, forgetEarly, noteAppLoaded, startEarly, takeEarly } from './early.ts';
 
 const BASE = 'http://sheaf.test/time/week';
 
@@ -18,6 +18,14 @@ describe('answers asked for before the app runs (issue 24)', () => {
     // A second request (a refetch) goes to the server.
     expect(takeEarly(new Request('http://sheaf.test/web/api/timesheet?date=2026-11-02'))).toBeUndefined();
     expect(await (await takeEarly(new Request('http://sheaf.test/web/api/session')))?.text()).toBe('http://sheaf.test/web/api/session');
+  });
+
+  it('are not asked for once the app is loaded: it asks for itself', () => {
+    const sent: string[] = [];
+    noteAppLoaded();
+    startEarly(['/web/api/session'], BASE, async (url) => (sent.push(String(url)), new Response('')));
+    expect(sent).toEqual([]);
+    expect(takeEarly(new Request('http://sheaf.test/web/api/session'))).toBeUndefined();
   });
 
   it('hand a failure to whoever takes them, and to nobody otherwise', async () => {

@@ -14,8 +14,21 @@ const arrivals = new WeakMap<Response, number>();
 /** How long an early answer waits for the app to take it; after that it is dropped (the app asks again itself). */
 export const EARLY_LIFETIME_MS = 10_000;
 
-/** Sends GETs for these same-origin paths (with their query) now, as the app's client would: same origin, the session cookie. */
+/** Whether the app's client is loaded: from then on it asks for itself, and a late early script must not ask a second time. */
+let appLoaded = false;
+
+/** Called by the app's client when its module is evaluated (api/client.ts). */
+export function noteAppLoaded() {
+  appLoaded = true;
+}
+
+/**
+ * Sends GETs for these same-origin paths (with their query) now, as the app's client would:
+ * same origin, the session cookie. Nothing when the app's client is already loaded (the early
+ * script is async, so it could in principle run after the app).
+ */
 export function startEarly(paths: readonly string[], base = location.href, fetcher: typeof fetch = fetch) {
+  if (appLoaded) return;
   for (const path of paths) {
     const url = new URL(path, base).href;
     if (pending.has(url)) continue;
@@ -41,5 +54,8 @@ export function takeEarly(request: Request): Promise<Response> | undefined {
 /** When an early answer arrived (Date.now()), for the server clock; undefined for any other response. */
 export const arrivedAt = (response: Response): number | undefined => arrivals.get(response);
 
-/** For tests: forgets every early request. */
-export const forgetEarly = () => pending.clear();
+/** For tests: forgets every early request, and that the app was loaded. */
+export const forgetEarly = () => {
+  pending.clear();
+  appLoaded = false;
+};
