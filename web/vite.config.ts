@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
+import { earlyScript } from './scripts/early-script.ts';
 import { precompress } from './scripts/precompress.ts';
 
 /**
@@ -12,7 +13,7 @@ import { precompress } from './scripts/precompress.ts';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), earlyScript(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -82,6 +82,26 @@ test('a member tracks a day with the timer and the week grid', async ({ page, wo
   await expectClean(page);
 });
 
+test("a cold load of the week asks for its data before the app's code has loaded, and once", async ({ page, workspace }) => {
+  // Issue 24: web/src/early.ts sends the page's calls while the app's modules are still loading and
+  // evaluating; the app's client takes those answers instead of asking again (api/early.ts).
+  const mia = await workspace.seed.member('Mia');
+  await signIn(page, mia);
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    sent.push(url.pathname + url.search);
+  });
+  await visit(page, '/time/week?start=2026-11-02', 'time-week-early');
+  await expect(page.getByRole('button', { name: 'Start timer' })).toBeVisible();
+  expect(sent.filter((u) => u.startsWith('/web/api/timesheet')), sent.join(', ')).toEqual(['/web/api/timesheet?date=2026-11-02']);
+  expect(sent.filter((u) => u === '/web/api/session'), sent.join(', ')).toHaveLength(1);
+  const week = sent.indexOf('/web/api/timesheet?date=2026-11-02');
+  const chunk = sent.findIndex((u) => u.startsWith('/assets/WeekPage-'));
+  expect(chunk, sent.join(', ')).toBeGreaterThan(-1);
+  expect(week, `the week asked for before the week page's code: ${sent.join(', ')}`).toBeLessThan(chunk);
+});
+
 test('starting while another timer runs offers to replace it', async ({ page, workspace }) => {
   const mia = await workspace.seed.member('Mia');
   const project = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design', 'Build'], members: [mia.id] });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run web:size` (WEB-STYLE 6): the first load of the built web app, gzip-compressed,
-// from web/dist/.vite/manifest.json: index.html, the entry chunk, every chunk it imports
+// from web/dist/.vite/manifest.json: index.html, the entry chunks, every chunk they import
 // statically, and their CSS. Fails over 250 KB, when a lazy chunk passes 100 KB, or when
 // a chart library is in the first load (charts load on report pages only).
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,14 +24,15 @@ const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
 const gz = (file) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-const entry = Object.keys(m).find((k) => m[k].isEntry);
+// Every entry the page loads: the app (index.html) and the early requests' script (web/src/early.ts).
+const entries = Object.keys(m).filter((k) => m[k].isEntry);
 const seen = new Set();
 const walk = (k) => {
   if (seen.has(k)) return;
   seen.add(k);
   (m[k].imports ?? []).forEach(walk);
 };
-walk(entry);
+entries.forEach(walk);
 
 const firstLoad = ['index.html', ...new Set([...seen].flatMap((k) => [m[k].file, ...(m[k].css ?? [])]))];
 const rows = firstLoad.map((file) => [file, gz(file)]);

@@ -1,6 +1,7 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './schema';
 import { isReplayable, NetworkError } from './call.ts';
+import { arrivedAt, noteAppLoaded, takeEarly } from './early.ts';
 import { noteServerDate } from './server-clock.ts';
 
 /** The header that carries the session's CSRF token on every mutation (the server's contract). */
@@ -21,7 +22,15 @@ export function whenSessionEnds(handler: () => void) {
 }
 
 /** The one client of the API: same origin, the session cookie, typed by the generated schema. */
-export const api = createClient<paths>({ baseUrl: '/', credentials: 'same-origin' });
+export const api = createClient<paths>({
+  baseUrl: '/',
+  credentials: 'same-origin',
+  // A cold load's first GETs may already be on their way (web/src/early.ts): take that answer instead of asking again.
+  fetch: (request: Request) => takeEarly(request) ?? fetch(request),
+});
+
+// From here on the app asks for itself: an early script that runs only now sends nothing.
+noteAppLoaded();
 
 api.use({
   onRequest({ request }) {
@@ -29,7 +38,7 @@ api.use({
     return request;
   },
   onResponse({ response }) {
-    noteServerDate(response.headers.get('date'));
+    noteServerDate(response.headers.get('date'), arrivedAt(response));
     // Only a call made while signed in can find the session gone; a wrong password's 401 is an answer, not an ending.
     // The token stays until the session itself is found gone (session.ts sessionHasEnded): a workspace call's 401
     // (a membership just deactivated) can arrive after a fresh session and must not strip its token.

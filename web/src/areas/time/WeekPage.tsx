@@ -104,7 +104,7 @@ export function WeekPage() {
                 </th>
                 {days.map((d, c) => (
                   <td key={d} className="px-1 py-1.5 text-center align-top">
-                    {own ? <GridCell row={r} col={c} name={cellName(format, row, d)} week={start} choice={row.choice} entries={row.cells[d] ?? []} date={d} now={now} /> : <span className="block px-1 py-1.5 tabular-nums">{row.cells[d]?.length ? format.duration(secondsOf(row.cells[d], now)) : ''}</span>}
+                    {own ? <GridCell row={r} col={c} name={cellName(format, row, d)} week={start} choice={row.choice} entries={row.cells[d] ?? []} date={d} now={now} format={format} t={t} /> : <span className="block px-1 py-1.5 tabular-nums">{row.cells[d]?.length ? format.duration(secondsOf(row.cells[d], now)) : ''}</span>}
                   </td>
                 ))}
                 <td className="px-3 py-2 text-right font-medium tabular-nums text-stone-900">{format.duration(secondsOf(Object.values(row.cells).flat(), now))}</td>
@@ -184,13 +184,14 @@ interface GridCellProps {
   date: string;
   entries: WebEntry[];
   now: number;
+  /** The page's formatter and texts, handed down: each is a hook (a session query observer, an i18n subscription) that 210 cells would otherwise each hold. */
+  format: Format;
+  t: ReturnType<typeof useTimeTexts>;
 }
 
 /** One day of one row: typed into when it holds no entry or one; otherwise says why it cannot be. */
-function GridCell({ row, col, name, week, choice, date, entries, now }: GridCellProps) {
+function GridCell({ row, col, name, week, choice, date, entries, now, format, t }: GridCellProps) {
   const save = useSaveCell(week, { choice, date });
-  const t = useTimeTexts();
-  const format = useFormat();
   const seconds = secondsOf(entries, now);
   const shown = entries.length ? format.duration(seconds) : '';
   // The typed text until committed; a ref too, so Enter's commit and the blur that follows

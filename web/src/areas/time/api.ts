@@ -32,11 +32,14 @@ export const timerQuery = queryOptions({
   refetchOnWindowFocus: true,
 });
 
+/** The query of /web/api/timesheet for a week (early.ts builds the same URL before the app runs; early.test.ts compares them). */
+export const sheetParams = (date?: string, user?: string) => ({ query: { ...(date ? { date } : {}), ...(user ? { user_id: user } : {}) } });
+
 /** The week holding `date` (today in the workspace zone when absent), of `user` (the caller when absent). */
 export const sheetQuery = (date?: string, user?: string) =>
   queryOptions({
     queryKey: ['time_entries', 'sheet', { date: date ?? 'today', user: user ?? 'me' }],
-    queryFn: () => call(api.GET('/web/api/timesheet', { params: { query: { ...(date ? { date } : {}), ...(user ? { user_id: user } : {}) } } })),
+    queryFn: () => call(api.GET('/web/api/timesheet', { params: sheetParams(date, user) })),
     placeholderData: keepPreviousData,
   });
 
