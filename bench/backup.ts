@@ -185,7 +185,7 @@ async function driver() {
   const applicationName = `sheaf:${schema}`; // what src/db/database.ts names the pool's connections
   const dbAdmin = new pg.Client({ connectionString: DATABASE_URL });
   await dbAdmin.connect();
-  let broken = false;
+  let broken: boolean;
   try {
     let workspace: { companyId: string; secret: string };
     if (values.reuse) {

@@ -643,57 +643,64 @@ export async function pullBackup(o: PullOptions): Promise<PullSummary> {
     savedAt = now;
     await save();
   };
-  for (const r of manifest.resources) {
-    const rs: ResourceState = (st.resources[r.name] ??= {
-      next: withPerPage(r.endpoint, st.per_page),
-      records: 0,
-      bytes: 0,
-      pages: 0,
-      done: false,
-    });
-    const file = join(dir, 'resources', `${r.name}.jsonl`);
-    if (!(await exists(file))) await writeFile(file, '');
-    // Drop whatever a crash wrote after the last recorded page.
-    await truncate(file, rs.bytes);
-    const out = await open(file, 'a');
-    try {
-      // The next page is requested as soon as its link is known, so the server works on it while this page is written.
-      let pending = !rs.done && rs.next ? http.bytes(rs.next) : null;
-      while (pending) {
-        const bytes = await pending;
-        pending = null;
-        const { page, count, lines, records: parsed } = readPage(bytes, rs.next!);
-        if (page.backup_schema_version !== SUPPORTED_SCHEMA_VERSION) {
-          throw new BackupError(`${rs.next}: backup_schema_version ${page.backup_schema_version}, expected ${SUPPORTED_SCHEMA_VERSION}.`);
+  try {
+    for (const r of manifest.resources) {
+      const rs: ResourceState = (st.resources[r.name] ??= {
+        next: withPerPage(r.endpoint, st.per_page),
+        records: 0,
+        bytes: 0,
+        pages: 0,
+        done: false,
+      });
+      const file = join(dir, 'resources', `${r.name}.jsonl`);
+      if (!(await exists(file))) await writeFile(file, '');
+      // Drop whatever a crash wrote after the last recorded page.
+      await truncate(file, rs.bytes);
+      const out = await open(file, 'a');
+      try {
+        // The next page is requested as soon as its link is known, so the server works on it while this page is written.
+        let pending = !rs.done && rs.next ? http.bytes(rs.next) : null;
+        while (pending) {
+          const bytes = await pending;
+          pending = null;
+          const { page, count, lines, records: parsed } = readPage(bytes, rs.next!);
+          if (page.backup_schema_version !== SUPPORTED_SCHEMA_VERSION) {
+            throw new BackupError(`${rs.next}: backup_schema_version ${page.backup_schema_version}, expected ${SUPPORTED_SCHEMA_VERSION}.`);
+          }
+          if (!Array.isArray(page.records)) throw new BackupError(`${rs.next}: the page has no records array.`);
+          const nextLink = page.links?.next ?? null;
+          if (nextLink) {
+            pending = http.bytes(nextLink);
+            pending.catch(() => undefined); // handled when awaited
+          }
+          if (parsed) for (const url of linksOf(parsed)) await download(url);
+          if (count) {
+            // Awaited before the next page is read: one page in memory being written, one arriving.
+            await out.write(lines);
+            rs.bytes += lines.length;
+            rs.records += count;
+          }
+          rs.pages++;
+          rs.total_entries = page.total_entries;
+          rs.next = nextLink;
+          if (!rs.next) rs.done = true;
+          await saveSoon(rs.done);
+          o.progress?.(`${r.name}: ${rs.records}/${page.total_entries}`);
         }
-        if (!Array.isArray(page.records)) throw new BackupError(`${rs.next}: the page has no records array.`);
-        const nextLink = page.links?.next ?? null;
-        if (nextLink) {
-          pending = http.bytes(nextLink);
-          pending.catch(() => undefined); // handled when awaited
-        }
-        if (parsed) for (const url of linksOf(parsed)) await download(url);
-        if (count) {
-          // Awaited before the next page is read: one page in memory being written, one arriving.
-          await out.write(lines);
-          rs.bytes += lines.length;
-          rs.records += count;
-        }
-        rs.pages++;
-        rs.total_entries = page.total_entries;
-        rs.next = nextLink;
-        if (!rs.next) rs.done = true;
-        await saveSoon(rs.done);
-        o.progress?.(`${r.name}: ${rs.records}/${page.total_entries}`);
+      } finally {
+        await out.close();
       }
-    } finally {
-      await out.close();
+      if (!rs.done) {
+        rs.done = true;
+        await save();
+      }
+      records += rs.records;
     }
-    if (!rs.done) {
-      rs.done = true;
-      await save();
-    }
-    records += rs.records;
+  } catch (err) {
+    // A pull that fails (network, server, refusal) records where it stopped: the state matches
+    // what was written (each page's lines are counted once written), so a resume loses nothing.
+    await save().catch(() => undefined);
+    throw err;
   }
 
   // Checksums of everything written, then the pull is complete.
