@@ -522,10 +522,31 @@ class Http {
     }
   }
 
-  /** A response's bytes. */
-  async bytes(path: string): Promise<Buffer> {
+  /**
+   * Buffers for page bodies, reused: a pull has at most two pages at a time (one being written,
+   * the next arriving), and allocating a fresh buffer of a few hundred KiB per page made the
+   * client's memory grow and cost page faults.
+   */
+  private readonly spare: Buffer[] = [];
+
+  /** A response's bytes, read into a reused buffer: call `release` once they are no longer needed. */
+  async page(path: string): Promise<{ bytes: Buffer; release: () => void }> {
     const res = await this.get(path);
-    return Buffer.from(await res.arrayBuffer());
+    let buf = this.spare.pop() ?? Buffer.allocUnsafe(Math.max(64 * 1024, Number(res.headers.get('content-length')) || 0));
+    let n = 0;
+    if (res.body) {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        if (n + chunk.length > buf.length) {
+          const bigger = Buffer.allocUnsafe(Math.max(2 * buf.length, n + chunk.length));
+          buf.copy(bigger, 0, 0, n);
+          buf = bigger;
+        }
+        buf.set(chunk, n);
+        n += chunk.length;
+      }
+    }
+    const owned = buf;
+    return { bytes: owned.subarray(0, n), release: () => void (this.spare.length < 2 && this.spare.push(owned)) };
   }
 
   async json<T>(path: string): Promise<{ text: string; body: T }> {
@@ -659,9 +680,9 @@ export async function pullBackup(o: PullOptions): Promise<PullSummary> {
       const out = await open(file, 'a');
       try {
         // The next page is requested as soon as its link is known, so the server works on it while this page is written.
-        let pending = !rs.done && rs.next ? http.bytes(rs.next) : null;
+        let pending = !rs.done && rs.next ? http.page(rs.next) : null;
         while (pending) {
-          const bytes = await pending;
+          const { bytes, release } = await pending;
           pending = null;
           const { page, count, lines, records: parsed } = readPage(bytes, rs.next!);
           if (page.backup_schema_version !== SUPPORTED_SCHEMA_VERSION) {
@@ -670,7 +691,7 @@ export async function pullBackup(o: PullOptions): Promise<PullSummary> {
           if (!Array.isArray(page.records)) throw new BackupError(`${rs.next}: the page has no records array.`);
           const nextLink = page.links?.next ?? null;
           if (nextLink) {
-            pending = http.bytes(nextLink);
+            pending = http.page(nextLink);
             pending.catch(() => undefined); // handled when awaited
           }
           if (parsed) for (const url of linksOf(parsed)) await download(url);
@@ -680,6 +701,7 @@ export async function pullBackup(o: PullOptions): Promise<PullSummary> {
             rs.bytes += lines.length;
             rs.records += count;
           }
+          release();
           rs.pages++;
           rs.total_entries = page.total_entries;
           rs.next = nextLink;
