@@ -1,8 +1,10 @@
 /**
  * `sheaf backup pull` of a workspace with many time entries, on PostgreSQL:
- * records per second, and the peak memory of the server and of the client.
+ * records per second, the CPU of each process, and the memory of the server
+ * and of the pulling client.
  *
- *   node bin/run-ts.js bench/backup.ts [--entries 1000000] [--per-page 500]
+ *   node bin/run-ts.js bench/backup.ts [--entries 1000000] [--per-page 500] [--profile]
+ *                                      [--keep] [--reuse SCHEMA]
  *
  * DATABASE_URL (default postgres://root@127.0.0.1:5432/test). The driver makes
  * a throw-away schema, migrates it, creates a workspace with an owner and a
@@ -11,16 +13,34 @@
  * rate limit out of reach) so the two processes' memory is measured apart,
  * runs pullBackup (the code behind `sheaf backup pull`) into a temporary
  * directory, then verifies it, prints the figures and drops the schema.
+ * `--keep` leaves the seeded schema (and says how to reuse it), `--reuse
+ * SCHEMA` pulls from such a schema instead of seeding one (and keeps it): for
+ * repeated runs while developing.
+ *
  * Memory: the peak RSS (getrusage maxrss) of each process, and the client's
- * RSS sampled at each quarter of the crawl, to show it stays flat. CPU: each
- * process's total (startup and, for the driver, seeding included), and the
- * part spent serving (server, after listening) and pulling (client), which
- * depends little on the machine's load; the load average is printed with it.
+ * RSS after every page of time entries: printed at each quarter of the crawl,
+ * and its growth after the first quarter (the largest RSS from 25 % on, less
+ * the RSS at 25 %), which is what "flat" means here. CPU: each process's total
+ * (startup and, for the driver, seeding included), the part spent serving
+ * (server, after listening) and pulling (client), and the server's PostgreSQL
+ * backends (found by application_name in /proc), which depend little on the
+ * machine's load; the load average is printed with them.
+ *
+ * Aims: AIM_RECORDS_PER_SECOND records/s and at most AIM_RSS_GROWTH_MIB of
+ * client RSS growth after the first quarter. A missed aim prints MISSES and
+ * exits 0; a broken measurement (verify fails, records missing, a process
+ * failing) exits 1.
+ *
+ * `--profile` writes V8 CPU profiles of the server (serving only) and of the
+ * client (the pull only) to .bench/profiles/.
  */
 import { fork } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -34,38 +54,65 @@ import { createKey } from '../src/modules/people/credentials/service.ts';
 import { newId } from '../src/ids.ts';
 import { pullBackup, verifyBackup } from '../src/cli/backup-client.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
+import { DatabaseCpu, loadAverage } from './harness.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PROFILES = join(ROOT, '.bench/profiles');
 const MiB = 1024 * 1024;
+const AIM_RECORDS_PER_SECOND = 80_000;
+const AIM_RSS_GROWTH_MIB = 16;
 const peakRssMiB = () => Math.round((process.resourceUsage().maxRSS * 1024) / MiB);
 
-async function server(schema: string) {
+interface ServerStats {
+  peakRssMiB: number;
+  cpuSeconds: number;
+  servingCpuSeconds: number;
+  servingSystemSeconds: number;
+}
+
+/** A V8 CPU profile of this process's main thread from now until the returned function is called, which writes it. */
+async function startProfile(name: string): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(PROFILES, { recursive: true });
+    writeFileSync(join(PROFILES, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+async function server(schema: string, profile: boolean) {
   const database = await openDatabase({ databaseUrl: DATABASE_URL, schema, dataDir: null, poolSize: 10 });
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000' }, { dataDir: null });
   const app = await buildApp({ config, db: database.db });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const stopProfile = profile ? await startProfile('backup-server') : undefined;
   const listening = process.cpuUsage();
   process.send!({ url });
   process.on('message', async (m: { stop?: boolean }) => {
     if (!m.stop) return;
     const cpu = process.cpuUsage();
     const serving = process.cpuUsage(listening);
+    await stopProfile?.();
     await app.close();
     await database.close();
-    process.send!(
-      { peakRssMiB: peakRssMiB(), cpuSeconds: (cpu.user + cpu.system) / 1e6, servingCpuSeconds: (serving.user + serving.system) / 1e6, servingSystemSeconds: serving.system / 1e6 },
-      () => process.exit(0),
-    );
+    const stats: ServerStats = {
+      peakRssMiB: peakRssMiB(),
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      servingCpuSeconds: (serving.user + serving.system) / 1e6,
+      servingSystemSeconds: serving.system / 1e6,
+    };
+    process.send!(stats, () => process.exit(0));
   });
 }
 
-async function driver() {
-  const { values } = parseArgs({ options: { entries: { type: 'string' }, 'per-page': { type: 'string' } } });
-  const entries = Number(values.entries ?? 1_000_000);
-  const perPage = Number(values['per-page'] ?? 500);
-  const schema = `bench_backup_${newId().slice(-12).replace(/-/g, '')}`;
+/** The workspace to pull: seeded in a new schema, or found in a schema a previous `--keep` run left. */
+async function seed(schema: string, entries: number) {
   const database = await openDatabase({ databaseUrl: DATABASE_URL, schema, dataDir: null, poolSize: 2 });
-  const dir = await mkdtemp(join(tmpdir(), 'sheaf-backup-bench-'));
   try {
     await migrate(database.db);
     const company = await createWorkspace(database.db, { name: 'Backup bench' });
@@ -91,65 +138,133 @@ async function driver() {
         case when g % 10 = 0 then jsonb_build_object('ticket', 'T-' || g) end,
         timestamptz '2020-01-01' + g * interval '1 minute', timestamptz '2020-01-01' + g * interval '1 minute'
       from generate_series(1, ${entries}) g`.execute(db);
+    await sql`create table bench_backup_key (company_id uuid, secret text)`.execute(db);
+    await sql`insert into bench_backup_key values (${company.id}, ${secret})`.execute(db);
     const admin = new pg.Client({ connectionString: DATABASE_URL, options: `-c search_path=${schema}` });
     await admin.connect();
     await admin.query('vacuum analyze time_entries');
     await admin.end();
     console.log(`seeded ${entries.toLocaleString('en')} time entries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return { companyId: company.id, secret };
+  } finally {
+    await database.close();
+  }
+}
 
-    const child = fork('bin/run-ts.js', [process.argv[1], '--server', schema]);
-    const url = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));
-    const samples: number[] = [];
-    let lastQuarter = -1;
-    let pages = 0;
+async function reuse(schema: string) {
+  const admin = new pg.Client({ connectionString: DATABASE_URL, options: `-c search_path=${schema}` });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ company_id: string; secret: string }>('select company_id, secret from bench_backup_key');
+    if (rows.length !== 1) throw new Error(`schema ${schema} was not left by bench/backup.ts --keep`);
+    const n = await admin.query<{ n: string }>('select count(*) as n from time_entries');
+    console.log(`reusing ${schema}: ${Number(n.rows[0].n).toLocaleString('en')} time entries`);
+    return { companyId: rows[0].company_id, secret: rows[0].secret, entries: Number(n.rows[0].n) };
+  } finally {
+    await admin.end();
+  }
+}
+
+const verdict = (met: boolean) => (met ? 'met' : 'MISSES');
+
+async function driver() {
+  const { values } = parseArgs({
+    options: {
+      entries: { type: 'string' },
+      'per-page': { type: 'string' },
+      profile: { type: 'boolean' },
+      keep: { type: 'boolean' },
+      reuse: { type: 'string' },
+    },
+  });
+  let entries = Number(values.entries ?? 1_000_000);
+  const perPage = Number(values['per-page'] ?? 500);
+  const schema = values.reuse ?? `bench_backup_${newId().slice(-12).replace(/-/g, '')}`;
+  const keep = values.keep || values.reuse !== undefined;
+  const dir = await mkdtemp(join(tmpdir(), 'sheaf-backup-bench-'));
+  const applicationName = `sheaf:${schema}`; // what src/db/database.ts names the pool's connections
+  const dbAdmin = new pg.Client({ connectionString: DATABASE_URL });
+  await dbAdmin.connect();
+  let broken: boolean;
+  try {
+    let workspace: { companyId: string; secret: string };
+    if (values.reuse) {
+      const found = await reuse(values.reuse);
+      entries = found.entries;
+      workspace = found;
+    } else workspace = await seed(schema, entries);
+
+    const child = fork(join(ROOT, 'bin/run-ts.js'), [process.argv[1], '--server', schema, ...(values.profile ? ['--profile'] : [])]);
+    const childExited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.once('message', (m: { url: string }) => resolve(m.url));
+      child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+    });
+    const dbCpu = new DatabaseCpu(dbAdmin, applicationName);
+    await dbCpu.sample();
+
+    const stopProfile = values.profile ? await startProfile('backup-client') : undefined;
+    // The client's RSS after every page of time entries, and the page at which each quarter began.
+    const rss: number[] = [];
+    const quarterStarts: number[] = [];
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const summary = await pullBackup({
       baseUrl: url,
-      key: secret,
-      workspaceId: company.id,
+      key: workspace.secret,
+      workspaceId: workspace.companyId,
       outDir: dir,
       perPage,
       progress: (line) => {
         const m = /^time_entries: (\d+)\/(\d+)$/.exec(line);
         if (!m) return;
-        pages++;
-        const quarter = Math.floor((4 * Number(m[1])) / Number(m[2]));
-        if (quarter !== lastQuarter) {
-          lastQuarter = quarter;
-          samples.push(Math.round(process.memoryUsage().rss / MiB));
-        }
+        const quarter = Math.min(4, Math.floor((4 * Number(m[1])) / Number(m[2])));
+        while (quarterStarts.length <= quarter) quarterStarts.push(rss.length);
+        rss.push(process.memoryUsage.rss() / MiB);
       },
     });
     const seconds = (performance.now() - started) / 1000;
-    const cpu = process.cpuUsage();
     const pullCpu = process.cpuUsage(cpuBefore);
-    const serverStats = await new Promise<{ peakRssMiB: number; cpuSeconds: number; servingCpuSeconds: number; servingSystemSeconds: number }>((resolve) => {
+    await stopProfile?.();
+    const load = loadAverage().raw;
+    const dbMicros = await dbCpu.sample();
+    const cpu = process.cpuUsage();
+    const serverStats = await new Promise<ServerStats>((resolve) => {
       child.once('message', resolve);
       child.send({ stop: true });
     });
+    await childExited;
     const verifyStart = performance.now();
     const verified = await verifyBackup(dir);
     const verifySeconds = (performance.now() - verifyStart) / 1000;
+
+    const recordsPerSecond = Math.round(summary.records / seconds);
+    const atQuarter = quarterStarts.map((i) => Math.round(rss[Math.min(i, rss.length - 1)]));
+    atQuarter.push(Math.round(rss[rss.length - 1]));
+    const fromFirstQuarter = rss.slice(quarterStarts[1] ?? rss.length);
+    const growth = fromFirstQuarter.length ? Math.max(...fromFirstQuarter) - fromFirstQuarter[0] : NaN;
+    const timeEntries = summary.resources.time_entries?.records ?? 0;
     console.log(
       JSON.stringify(
         {
           entries,
           per_page: perPage,
-          pages,
+          pages: rss.length,
           records: summary.records,
           seconds: Number(seconds.toFixed(2)),
-          records_per_second: Math.round(summary.records / seconds),
+          records_per_second: recordsPerSecond,
           server_peak_rss_mib: serverStats.peakRssMiB,
           server_cpu_seconds: Number(serverStats.cpuSeconds.toFixed(1)),
           server_cpu_seconds_serving: Number(serverStats.servingCpuSeconds.toFixed(1)),
           server_cpu_seconds_serving_system: Number(serverStats.servingSystemSeconds.toFixed(1)),
+          database_cpu_seconds_serving: dbMicros === null ? null : Number((dbMicros / 1e6).toFixed(1)),
           client_peak_rss_mib: peakRssMiB(),
           client_cpu_seconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(1)),
           client_cpu_seconds_pull: Number(((pullCpu.user + pullCpu.system) / 1e6).toFixed(1)),
           client_cpu_seconds_pull_system: Number((pullCpu.system / 1e6).toFixed(1)),
-          load_average: (await readFile('/proc/loadavg', 'utf8').catch(() => '')).split(' ').slice(0, 3).join(' '),
-          client_rss_mib_at_quarters: samples,
+          load_average: load,
+          client_rss_mib_at_quarters: atQuarter,
+          client_rss_growth_mib_after_first_quarter: Number(growth.toFixed(1)),
           verify_ok: verified.ok,
           verify_seconds: Number(verifySeconds.toFixed(1)),
         },
@@ -157,15 +272,26 @@ async function driver() {
         2,
       ),
     );
+    if (!verified.ok) console.log(`verify: ${verified.problems.slice(0, 5).join('; ')}`);
+    broken = !verified.ok || timeEntries !== entries || !Number.isFinite(growth);
+    if (broken) {
+      console.log(`broken measurement: verify ${verified.ok ? 'ok' : 'failed'}, ${timeEntries} of ${entries} time entries pulled`);
+    } else {
+      console.log(`aim ${AIM_RECORDS_PER_SECOND.toLocaleString('en')} records/s: ${recordsPerSecond.toLocaleString('en')} ${verdict(recordsPerSecond >= AIM_RECORDS_PER_SECOND)}`);
+      console.log(`aim client RSS growth after the first quarter <= ${AIM_RSS_GROWTH_MIB} MiB: ${growth.toFixed(1)} MiB ${verdict(growth <= AIM_RSS_GROWTH_MIB)}`);
+    }
+    if (values.profile) console.log(`CPU profiles: ${PROFILES}/backup-server.cpuprofile, backup-client.cpuprofile`);
+    if (keep) console.log(`schema ${schema} kept: --reuse ${schema} pulls from it again; drop it with: drop schema ${schema} cascade`);
+  } catch (err) {
+    broken = true;
+    console.error(err);
   } finally {
-    await database.close();
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`drop schema if exists ${schema} cascade`);
-    await admin.end();
+    if (!keep) await dbAdmin.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+    await dbAdmin.end();
     await rm(dir, { recursive: true, force: true });
   }
+  process.exitCode = broken ? 1 : 0;
 }
 
-if (process.argv[2] === '--server') await server(process.argv[3]);
+if (process.argv[2] === '--server') await server(process.argv[3], process.argv[4] === '--profile');
 else await driver();

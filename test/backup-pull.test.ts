@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { main } from '../src/cli/main.ts';
-import { describeFetchError, mayHoldLinks, pullBackup, recordLines, recordSpans, verifyBackup } from '../src/cli/backup-client.ts';
+import { describeFetchError, isLoopback, mayHoldLinks, pullBackup, readPage, recordLines, recordSpans, verifyBackup } from '../src/cli/backup-client.ts';
 import { pullSentence } from '../src/cli/backup-commands.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, type Caller, type TestContext } from './helpers.ts';
 import { seedBackupWorkspace, type Seeded } from './fixtures/backup.ts';
@@ -310,6 +310,27 @@ describe('sheaf backup pull against a server it cannot use', () => {
   });
 });
 
+describe('compression', () => {
+  it('asks a server on this machine for uncompressed pages, and leaves the default to a remote one', async () => {
+    expect(isLoopback('http://127.0.0.1:8080')).toBe(true);
+    expect(isLoopback('http://localhost:8080')).toBe(true);
+    expect(isLoopback('http://[::1]:8080')).toBe(true);
+    expect(isLoopback('https://sheaf.example.com')).toBe(false);
+    expect(isLoopback('http://10.0.0.5:8080')).toBe(false);
+    const encodings: Array<string | undefined> = [];
+    const contentEncodings: Array<string | null> = [];
+    const watching: typeof fetch = async (input, init) => {
+      encodings.push((init?.headers as Record<string, string>)['accept-encoding']);
+      const res = await fetch(input, init);
+      contentEncodings.push(res.headers.get('content-encoding'));
+      return res;
+    };
+    await pullBackup({ baseUrl, key: owner.key, workspaceId: owner.companyId, outDir: await tempDir(), fetch: watching });
+    expect(new Set(encodings)).toEqual(new Set(['identity']));
+    expect(new Set(contentEncodings)).toEqual(new Set([null]));
+  });
+});
+
 describe('describeFetchError', () => {
   const failed = (cause: unknown) => new TypeError('fetch failed', { cause });
   const coded = (code: string, message = code) => Object.assign(new Error(message), { code });
@@ -412,6 +433,29 @@ describe('record lines from page bytes', () => {
     expect(lines(`{"rec\\u006frds":${JSON.stringify(records)}}`)).toBe(expected);
     // The last of two records keys counts, as in JSON.parse.
     expect(lines(`{"records":[{"id":"old"}],"records":${JSON.stringify(records)}}`)).toBe(expected);
+  });
+
+  it('reads a compact page without parsing its records: the envelope parsed, the lines cut in place', () => {
+    const records = [{ id: 'a', s: 'x"],[{\\"records":[1]', u: 'é😀', nested: [{ k: 1 }, { k: 2 }] }, { id: 'b', n: 1.5 }];
+    const text = JSON.stringify({ backup_schema_version: 1, resource: 'x', records, per_page: 2, links: { next: '/api/v2/backup/x?after=b' } });
+    const read = readPage(Buffer.from(text), 'x');
+    expect(read.records).toBeNull(); // not parsed whole
+    expect(read.count).toBe(2);
+    expect(read.lines.toString('utf8')).toBe(records.map((r) => JSON.stringify(r) + '\n').join(''));
+    expect(read.page).toMatchObject({ backup_schema_version: 1, resource: 'x', records: [], per_page: 2, links: { next: '/api/v2/backup/x?after=b' } });
+    expect(readPage(Buffer.from('{"records":[],"links":{"next":null}}'), 'x')).toMatchObject({ count: 0, records: null });
+    // A page that may hold download links is parsed whole (the links are walked).
+    const linked = readPage(Buffer.from('{"records":[{"receipt_download_url":"/api/v2/expenses/1/receipt"}]}'), 'x');
+    expect(linked.records).toEqual([{ receipt_download_url: '/api/v2/expenses/1/receipt' }]);
+    expect(linked.lines.toString()).toBe('{"receipt_download_url":"/api/v2/expenses/1/receipt"}\n');
+  });
+
+  it('refuses a page whose bytes are not JSON, whether the scan or the parse finds it', () => {
+    for (const broken of ['{"records":[{"id":"a}]}', '{"records":[{"id":"a"}]', '{"records":[{"id":"a"}]}}', '{"records":[1,{"id":"a"}]}x']) {
+      expect(() => readPage(Buffer.from(broken), 'x'), broken).toThrow(/not JSON/);
+    }
+    // Records that are not objects are read from the parsed page (as before), never cut from the bytes.
+    expect(readPage(Buffer.from('{"records":[1,2]}'), 'x').records).toEqual([1, 2]);
   });
 
   it('looks for download links whenever a page could hold one', () => {

@@ -24,6 +24,8 @@ export const SUPPORTED_SCHEMA_VERSION = 1;
 const STATE_FILE = '.sheaf-backup-state.json';
 const SUMS_FILE = 'SHA256SUMS';
 const FILES_INDEX = 'files.jsonl';
+/** How often at most the state is saved during a resource (see pullBackup). */
+const STATE_SAVE_MS = 1000;
 
 export class BackupError extends Error {
   constructor(
@@ -176,15 +178,34 @@ const NL = 0x0a;
 const CR = 0x0d;
 const RECORDS_KEY = '"records"';
 
+/** Where the top-level `records` array and its elements lie in a page's bytes. */
+export interface RecordsLayout {
+  /** [start, end) offsets of each element, two per element. */
+  spans: number[];
+  /** The offsets of the array's `[` and `]`. */
+  open: number;
+  close: number;
+}
+
 /**
  * Where the elements of the top-level `records` array lie in a page's bytes
  * (a page already parsed as valid JSON): [start, end) offsets, two per
- * element, or null when there is no such array. Structural characters are
- * ASCII and UTF-8 never puts an ASCII byte inside a multi-byte character, so
- * the bytes are scanned directly. When `records` occurs twice, the last one
- * counts, as in JSON.parse.
+ * element, or null when there is no such array.
  */
 export function recordSpans(b: Buffer): number[] | null {
+  return recordsLayout(b)?.spans ?? null;
+}
+
+/**
+ * The top-level `records` array of a page's bytes: its brackets and its
+ * elements' spans, or null when there is no such array or the bytes are not
+ * well-formed (an unterminated string, unbalanced brackets). Structural
+ * characters are ASCII and UTF-8 never puts an ASCII byte inside a multi-byte
+ * character, so the bytes are scanned directly; strings are skipped byte by
+ * byte (most are short keys, where a loop beats a native indexOf call). When
+ * `records` occurs twice, the last one counts, as in JSON.parse.
+ */
+export function recordsLayout(b: Buffer): RecordsLayout | null {
   const n = b.length;
   let depth = 0;
   let expectKey = false;
@@ -192,8 +213,9 @@ export function recordSpans(b: Buffer): number[] | null {
   let valueIsRecords = false;
   let inRecords = false;
   let start = -1;
+  let open = -1;
   let spans: number[] = [];
-  let found: number[] | null = null;
+  let found: RecordsLayout | null = null;
   const endOf = (i: number) => {
     while (b[i - 1] <= 0x20) i--;
     return i;
@@ -202,13 +224,12 @@ export function recordSpans(b: Buffer): number[] | null {
     const c = b[i];
     if (c === QUOTE) {
       const from = i;
-      // The closing quote: the next one not escaped (preceded by an even run of backslashes).
-      for (;;) {
-        i = b.indexOf(QUOTE, i + 1);
-        if (i < 0) return null;
-        let k = i - 1;
-        while (b[k] === BACKSLASH) k--;
-        if ((i - 1 - k) % 2 === 0) break;
+      // The closing quote: the first one not escaped.
+      for (i++; ; i++) {
+        if (i >= n) return null;
+        const d = b[i];
+        if (d === QUOTE) break;
+        if (d === BACKSLASH) i++;
       }
       if (inRecords && depth === 2 && start < 0) start = from;
       if (depth === 1 && expectKey) {
@@ -222,6 +243,7 @@ export function recordSpans(b: Buffer): number[] | null {
       if (depth === 1 && c === 0x5b && valueIsRecords) {
         inRecords = true;
         spans = [];
+        open = i;
         depth = 2;
         continue;
       }
@@ -236,11 +258,11 @@ export function recordSpans(b: Buffer): number[] | null {
         if (start >= 0) spans.push(start, endOf(i));
         start = -1;
         inRecords = false;
-        found = spans;
+        found = { spans, open, close: i };
         depth = 1;
         continue;
       }
-      depth--;
+      if (--depth < 0) return null;
       continue;
     }
     if (c === COMMA) {
@@ -257,34 +279,40 @@ export function recordSpans(b: Buffer): number[] | null {
     if (inRecords && depth === 2 && start < 0) start = i;
     if (depth === 1) valueIsRecords = false;
   }
-  return found;
+  return depth === 0 ? found : null;
+}
+
+/**
+ * A page's records as JSON Lines, made in place in the page's own bytes: each
+ * record's bytes as the server sent them, the separating commas of a compact
+ * page turned into newlines (and the byte after the last record too). Returns
+ * the slice to write, or null when the records are not written in one run of
+ * bytes separated by single commas, or a record spans lines (a
+ * pretty-printing server): then they are written from their parsed values.
+ */
+function linesInPlace(bytes: Buffer, spans: number[]): Buffer | null {
+  if (spans.length === 0) return Buffer.alloc(0);
+  const first = spans[0];
+  const last = spans[spans.length - 1];
+  const region = bytes.subarray(first, last);
+  if (region.includes(NL) || region.includes(CR)) return null;
+  for (let k = 2; k < spans.length; k += 2) if (spans[k] !== spans[k - 1] + 1) return null;
+  for (let k = 1; k < spans.length; k += 2) bytes[spans[k]] = NL;
+  return bytes.subarray(first, last + 1);
 }
 
 /**
  * A page's records as JSON Lines: each record's bytes as the server sent them
- * (no parse + re-serialize, which cost the client more than the rest of the
- * pull), so unknown fields are kept as they are. Records separated by a bare
- * comma (a compact page) are one copy of the array's bytes with the commas
- * turned into newlines. A page whose records cannot be located in the bytes,
- * or whose records span lines (a pretty-printing server), is written from its
- * parsed value instead.
+ * (no parse + re-serialize), so unknown fields are kept as they are. A page
+ * whose records cannot be located in the bytes, or whose records span lines
+ * (a pretty-printing server), is written from its parsed value instead.
  */
 export function recordLines(bytes: Buffer, records: unknown[]): Buffer {
   const spans = records.length ? recordSpans(bytes) : null;
-  const first = spans?.[0] ?? 0;
-  const last = spans?.[spans.length - 1] ?? 0;
-  if (!spans || spans.length !== 2 * records.length || bytes.subarray(first, last).includes(NL) || bytes.subarray(first, last).includes(CR)) {
-    return Buffer.from(records.map((rec) => JSON.stringify(rec) + '\n').join(''));
-  }
-  let compact = true;
-  for (let k = 2; k < spans.length && compact; k += 2) compact = spans[k] === spans[k - 1] + 1;
-  if (compact) {
-    const out = Buffer.allocUnsafe(last - first + 1);
-    bytes.copy(out, 0, first, last);
-    for (let k = 1; k < spans.length - 1; k += 2) out[spans[k] - first] = NL;
-    out[out.length - 1] = NL;
-    return out;
-  }
+  const fromValues = () => Buffer.from(records.map((rec) => JSON.stringify(rec) + '\n').join(''));
+  if (!spans || spans.length !== 2 * records.length) return fromValues();
+  const region = bytes.subarray(spans[0], spans[spans.length - 1]);
+  if (region.includes(NL) || region.includes(CR)) return fromValues();
   let size = 0;
   for (let k = 0; k < spans.length; k += 2) size += spans[k + 1] - spans[k] + 1;
   const out = Buffer.allocUnsafe(size);
@@ -294,6 +322,59 @@ export function recordLines(bytes: Buffer, records: unknown[]): Buffer {
     out[at++] = NL;
   }
   return out;
+}
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/** A page read from its bytes: the envelope, and the records as JSON Lines to append (or their parsed values). */
+export interface ReadPage {
+  page: Page;
+  /** The number of records on the page. */
+  count: number;
+  /** The records as JSON Lines, ready to append. */
+  lines: Buffer;
+  /** The parsed records, when the page was parsed whole (it may hold download links); else null. */
+  records: unknown[] | null;
+}
+
+/**
+ * Reads a page's bytes. A compact page that cannot hold a download link (see
+ * mayHoldLinks) is not parsed whole: the scan of recordsLayout locates its
+ * records (and refuses unterminated strings or unbalanced brackets), each must
+ * be an object, the envelope around them is parsed, and the records are turned
+ * into JSON Lines in place. Parsing a page's records whole cost the client
+ * more than the rest of the pull (and most of its garbage); `verify` parses
+ * every line afterwards. Any other page is parsed whole, as before. The page
+ * bytes are modified.
+ */
+export function readPage(bytes: Buffer, what: string): ReadPage {
+  const layout = mayHoldLinks(bytes) ? null : recordsLayout(bytes);
+  if (layout) {
+    const { spans, open, close } = layout;
+    let objects = true;
+    for (let k = 0; k < spans.length && objects; k += 2) objects = bytes[spans[k]] === OPEN_BRACE && bytes[spans[k + 1] - 1] === CLOSE_BRACE;
+    if (objects) {
+      let page: Page;
+      try {
+        page = JSON.parse(bytes.toString('utf8', 0, open + 1) + bytes.toString('utf8', close)) as Page;
+      } catch {
+        throw new BackupError(`GET ${what}: the response is not JSON.`);
+      }
+      if (page && Array.isArray(page.records) && page.records.length === 0) {
+        const lines = linesInPlace(bytes, spans);
+        if (lines) return { page, count: spans.length / 2, lines, records: null };
+      }
+    }
+  }
+  let page: Page;
+  try {
+    page = JSON.parse(bytes.toString('utf8')) as Page;
+  } catch {
+    throw new BackupError(`GET ${what}: the response is not JSON.`);
+  }
+  const records = Array.isArray(page?.records) ? page.records : [];
+  return { page, count: records.length, lines: records.length ? recordLines(bytes, records) : Buffer.alloc(0), records };
 }
 
 /** What a network failure of fetch says, by the `code` of its cause (undici's "fetch failed" says nothing). */
@@ -342,6 +423,22 @@ export function describeFetchError(err: unknown): FetchFailure {
   return { reason: code ? `${message} [${code}]` : message || 'the request failed', tls: false };
 }
 
+/**
+ * Whether the server is on this machine. Pages are then asked for uncompressed:
+ * compressing a page (the server's brotli) and inflating it (here) cost both
+ * processes more CPU than anything else they do for it, and save no time where
+ * there is no network. Across a network the default (compressed) stays.
+ */
+export function isLoopback(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 function retryAfterMs(header: string | null): number {
   if (!header) return 1000;
   const seconds = Number(header);
@@ -361,6 +458,7 @@ class Http {
   private headers() {
     const h: Record<string, string> = { authorization: `Bearer ${this.o.key}` };
     if (this.o.workspaceId) h['service-account-id'] = this.o.workspaceId;
+    if (isLoopback(this.o.baseUrl)) h['accept-encoding'] = 'identity';
     return h;
   }
 
@@ -424,15 +522,31 @@ class Http {
     }
   }
 
-  /** A JSON response as its bytes and its parsed value. */
-  async jsonBytes<T>(path: string): Promise<{ bytes: Buffer; body: T }> {
+  /**
+   * Buffers for page bodies, reused: a pull has at most two pages at a time (one being written,
+   * the next arriving), and allocating a fresh buffer of a few hundred KiB per page made the
+   * client's memory grow and cost page faults.
+   */
+  private readonly spare: Buffer[] = [];
+
+  /** A response's bytes, read into a reused buffer: call `release` once they are no longer needed. */
+  async page(path: string): Promise<{ bytes: Buffer; release: () => void }> {
     const res = await this.get(path);
-    const bytes = Buffer.from(await res.arrayBuffer());
-    try {
-      return { bytes, body: JSON.parse(bytes.toString('utf8')) as T };
-    } catch {
-      throw new BackupError(`GET ${path}: the response is not JSON.`);
+    let buf = this.spare.pop() ?? Buffer.allocUnsafe(Math.max(64 * 1024, Number(res.headers.get('content-length')) || 0));
+    let n = 0;
+    if (res.body) {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        if (n + chunk.length > buf.length) {
+          const bigger = Buffer.allocUnsafe(Math.max(2 * buf.length, n + chunk.length));
+          buf.copy(bigger, 0, 0, n);
+          buf = bigger;
+        }
+        buf.set(chunk, n);
+        n += chunk.length;
+      }
     }
+    const owned = buf;
+    return { bytes: owned.subarray(0, n), release: () => void (this.spare.length < 2 && this.spare.push(owned)) };
   }
 
   async json<T>(path: string): Promise<{ text: string; body: T }> {
@@ -541,48 +655,74 @@ export async function pullBackup(o: PullOptions): Promise<PullSummary> {
   };
 
   let records = 0;
-  for (const r of manifest.resources) {
-    const rs: ResourceState = (st.resources[r.name] ??= {
-      next: withPerPage(r.endpoint, st.per_page),
-      records: 0,
-      bytes: 0,
-      pages: 0,
-      done: false,
-    });
-    const file = join(dir, 'resources', `${r.name}.jsonl`);
-    if (!(await exists(file))) await writeFile(file, '');
-    // Drop whatever a crash wrote after the last recorded page.
-    await truncate(file, rs.bytes);
-    // The next page is requested as soon as its link is known, so the server works on it while this page is written.
-    let pending = !rs.done && rs.next ? http.jsonBytes<Page>(rs.next) : null;
-    while (pending) {
-      const { bytes, body } = await pending;
-      pending = null;
-      if (body.backup_schema_version !== SUPPORTED_SCHEMA_VERSION) {
-        throw new BackupError(`${rs.next}: backup_schema_version ${body.backup_schema_version}, expected ${SUPPORTED_SCHEMA_VERSION}.`);
+  // The state is saved after a page at most every STATE_SAVE_MS (and at the end of each resource):
+  // a resume redoes at most that much, and a save per page cost more than the page's own write.
+  let savedAt = 0;
+  const saveSoon = async (force: boolean) => {
+    const now = Date.now();
+    if (!force && now - savedAt < STATE_SAVE_MS) return;
+    savedAt = now;
+    await save();
+  };
+  try {
+    for (const r of manifest.resources) {
+      const rs: ResourceState = (st.resources[r.name] ??= {
+        next: withPerPage(r.endpoint, st.per_page),
+        records: 0,
+        bytes: 0,
+        pages: 0,
+        done: false,
+      });
+      const file = join(dir, 'resources', `${r.name}.jsonl`);
+      if (!(await exists(file))) await writeFile(file, '');
+      // Drop whatever a crash wrote after the last recorded page.
+      await truncate(file, rs.bytes);
+      const out = await open(file, 'a');
+      try {
+        // The next page is requested as soon as its link is known, so the server works on it while this page is written.
+        let pending = !rs.done && rs.next ? http.page(rs.next) : null;
+        while (pending) {
+          const { bytes, release } = await pending;
+          pending = null;
+          const { page, count, lines, records: parsed } = readPage(bytes, rs.next!);
+          if (page.backup_schema_version !== SUPPORTED_SCHEMA_VERSION) {
+            throw new BackupError(`${rs.next}: backup_schema_version ${page.backup_schema_version}, expected ${SUPPORTED_SCHEMA_VERSION}.`);
+          }
+          if (!Array.isArray(page.records)) throw new BackupError(`${rs.next}: the page has no records array.`);
+          const nextLink = page.links?.next ?? null;
+          if (nextLink) {
+            pending = http.page(nextLink);
+            pending.catch(() => undefined); // handled when awaited
+          }
+          if (parsed) for (const url of linksOf(parsed)) await download(url);
+          if (count) {
+            // Awaited before the next page is read: one page in memory being written, one arriving.
+            await out.write(lines);
+            rs.bytes += lines.length;
+            rs.records += count;
+          }
+          release();
+          rs.pages++;
+          rs.total_entries = page.total_entries;
+          rs.next = nextLink;
+          if (!rs.next) rs.done = true;
+          await saveSoon(rs.done);
+          o.progress?.(`${r.name}: ${rs.records}/${page.total_entries}`);
+        }
+      } finally {
+        await out.close();
       }
-      if (!Array.isArray(body.records)) throw new BackupError(`${rs.next}: the page has no records array.`);
-      const nextLink = body.links?.next ?? null;
-      if (nextLink) {
-        pending = http.jsonBytes<Page>(nextLink);
-        pending.catch(() => undefined); // handled when awaited
+      if (!rs.done) {
+        rs.done = true;
+        await save();
       }
-      if (mayHoldLinks(bytes)) for (const url of linksOf(body.records)) await download(url);
-      if (body.records.length) {
-        const chunk = recordLines(bytes, body.records);
-        await appendFile(file, chunk);
-        rs.bytes += chunk.length;
-        rs.records += body.records.length;
-      }
-      rs.pages++;
-      rs.total_entries = body.total_entries;
-      rs.next = nextLink;
-      if (!rs.next) rs.done = true;
-      await save();
-      o.progress?.(`${r.name}: ${rs.records}/${body.total_entries}`);
+      records += rs.records;
     }
-    rs.done = true;
-    records += rs.records;
+  } catch (err) {
+    // A pull that fails (network, server, refusal) records where it stopped: the state matches
+    // what was written (each page's lines are counted once written), so a resume loses nothing.
+    await save().catch(() => undefined);
+    throw err;
   }
 
   // Checksums of everything written, then the pull is complete.

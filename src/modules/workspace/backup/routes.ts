@@ -66,8 +66,12 @@ const PageSchema = Type.Object({
   links: LinksSchema,
 });
 
-/** A body already rendered as JSON text, sent as is (a string with its content type skips the serializer). */
-const sendJsonText = (reply: FastifyReply, text: string) => reply.type('application/json; charset=utf-8').send(text);
+/**
+ * A body already rendered as JSON text, sent as is (a body with its content type skips the
+ * serializer). Encoded once into a Buffer here: a string would be measured (Buffer.byteLength,
+ * by Fastify and by the compression hook) and then encoded again on the way to the socket.
+ */
+const sendJsonText = (reply: FastifyReply, text: string) => reply.type('application/json; charset=utf-8').send(Buffer.from(text));
 
 export async function backupRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
