@@ -1,3 +1,5 @@
+import type { FastifyReply } from 'fastify';
+
 /**
  * A serializer compiler for routes whose presenter builds every property exactly
  * (large collections, prebuilt text): plain JSON.stringify instead of the
@@ -8,3 +10,39 @@
  * The response schema still documents the body in the OpenAPI document.
  */
 export const plainJsonSerializer = () => (data: unknown) => JSON.stringify(data);
+
+/**
+ * A collection page's body from its items' JSON text (comma-separated, built by
+ * PostgreSQL) and its envelope: the bytes JSON.stringify gives of
+ * `{ [name]: items, ...envelope }`. Sent as a string with its content type, it skips
+ * the serializer.
+ */
+export function jsonPage(name: string, items: string, envelope: object): string {
+  return `{"${name}":[${items}],${JSON.stringify(envelope).slice(1)}`;
+}
+
+const MARKS = /[\u0001\u0002]/g;
+
+/**
+ * JSON text from PostgreSQL with the jsonb values it left to Node put in: each raw
+ * \u0001 in `text` is the next value of `first`, each \u0002 the next of `second`
+ * (both JSON arrays as text, or null when there are none). JSON text never holds a
+ * raw control character (strings escape them), so the marks are unambiguous. The
+ * values are parsed and written with JSON.parse and JSON.stringify, as the driver
+ * and the serializer did with jsonb columns: compact, keys in PostgreSQL's order
+ * (integer-like keys first, as JavaScript objects order them), numbers as
+ * JavaScript prints them.
+ */
+export function spliceJson(text: string, first: string | null, second: string | null): string {
+  if (first === null && second === null) return text;
+  const a: unknown[] = first === null ? [] : JSON.parse(first);
+  const b: unknown[] = second === null ? [] : JSON.parse(second);
+  let i = 0;
+  let j = 0;
+  const out = text.replace(MARKS, (mark) => JSON.stringify(mark === '\u0001' ? a[i++] : b[j++]));
+  if (i !== a.length || j !== b.length) throw new Error('spliceJson: the marks and the values do not match');
+  return out;
+}
+
+/** A body already rendered as JSON text, sent as is (a string with its content type skips the serializer). */
+export const sendJsonText = (reply: FastifyReply, text: string) => reply.type('application/json; charset=utf-8').send(text);
