@@ -8,9 +8,12 @@ import { listEntries } from '../src/modules/tracking/time/queries.ts';
 import { presentOf } from '../src/modules/tracking/time/service.ts';
 import { loadTimeSettings } from '../src/modules/tracking/week/index.ts';
 import { presentProject } from '../src/modules/catalog/projects/presenter.ts';
-import { listProjects } from '../src/modules/catalog/projects/service.ts';
+import { projectListQuery } from '../src/modules/catalog/projects/queries.ts';
 import { projectView } from '../src/modules/catalog/projects/service.ts';
-import { createTestContext, request, type Caller, type TestContext } from './helpers.ts';
+import { workspaceToday } from '../src/modules/catalog/rates/index.ts';
+import { maySeeRates } from '../src/access/catalog.ts';
+import { fetchPage } from '../src/http/pagination.ts';
+import { addMember, createTestContext, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import {
   assignTask,
   assignUser,
@@ -37,6 +40,8 @@ import {
 
 let ctx: TestContext;
 let w: TimeWorkspace;
+let costManager: Caller;
+let ratesManager: Caller;
 const NOW = '2026-06-10T10:00:00.000Z';
 
 /**
@@ -65,8 +70,12 @@ async function referenceRoutes(app: FastifyInstance) {
     const q = request.query as Record<string, string>;
     const page = { page: Number(q.page ?? 1), perPage: Number(q.per_page ?? 100) };
     const filter = q.is_active === undefined ? {} : { isActive: q.is_active === 'true' };
-    const { rows, total } = await listProjects(app.db, p, filter, page, app.config.clock());
-    return { items: JSON.stringify(rows.map((row) => presentProject(row, projectView(p, row)))), total };
+    return withTenant(app.db, p.companyId, async (trx) => {
+      const today = await workspaceToday(trx, p.companyId, app.config.clock());
+      const options = { principal: p, rateOn: p.kind !== 'personal' && maySeeRates(p) ? today : undefined };
+      const { rows, total } = await fetchPage(projectListQuery(trx, p.companyId, options, filter), page);
+      return { items: JSON.stringify(rows.map((row) => presentProject(row, projectView(p, row)))), total };
+    });
   });
 }
 
@@ -131,6 +140,45 @@ beforeAll(async () => {
   await sql`update time_entries set billable_rate = 99.9 where company_id = ${c} and spent_date = '2026-04-03'`.execute(ctx.db);
   await sql`update time_entries set billable_rate = null, billable = false where company_id = ${c} and spent_date = '2026-04-04'`.execute(ctx.db);
   await sql`update time_entries set billable_rate = 0 where company_id = ${c} and spent_date = '2026-04-05'`.execute(ctx.db);
+  // Projects of every budget kind, with and without code, notes, dates, owner, rate, fee and
+  // budgets; managers with each permission, managing some (one through an inactive assignment).
+  costManager = await addMember(ctx.db, c, { role: 'manager', permissions: ['view_internal_costs'], firstName: 'Cosima' });
+  ratesManager = await addMember(ctx.db, c, { role: 'manager', permissions: ['view_billable_rates', 'view_internal_costs'], firstName: ' \u00a0Rita\t', lastName: '' });
+  const client3 = await insertClient(ctx.db, c, 'Client with currency');
+  await ctx.db.updateTable('clients').set({ currency: 'CHF' }).where('id', '=', client3).execute();
+  const kinds = ['none', 'project', 'project_cost', 'task', 'task_fees', 'person'] as const;
+  for (let k = 0; k < 24; k++) {
+    const id = await insertProject(ctx.db, c, k % 2 ? client3 : client2, {
+      name: `${k % 3 ? 'p' : 'P'}roject ${String(24 - k).padStart(2, '0')} "q" \\ ü`,
+      isActive: k % 7 !== 3,
+      billBy: (['project', 'tasks', 'people', 'none'] as const)[k % 4],
+      budgetBy: kinds[k % kinds.length],
+      budget: k % 5 === 0 ? null : `${k * 100}.${k % 2 ? '50' : '00'}`,
+    });
+    await ctx.db.updateTable('projects').set({
+      code: k % 4 === 0 ? null : `C-${k}\t"x"`,
+      notes: k % 3 === 0 ? null : `Notes\n${k} </script>`,
+      show_budget_to_all: k % 2 === 0,
+      budget_is_monthly: k % 5 === 1,
+      is_fixed_fee: k % 6 === 1,
+      fee: k % 6 === 1 ? '1500.75' : k % 6 === 2 ? '0.00' : null,
+      cost_budget: k % 4 === 1 ? '999999999999.99' : null,
+      starts_on: k % 2 ? '2026-01-01' : null,
+      ends_on: k % 3 ? null : '2026-12-31',
+      owner_id: k % 3 === 0 ? null : k % 3 === 1 ? ratesManager.userId : w.member.userId,
+      updated_at: new Date(Date.UTC(2026, 0, 1 + k, 0, 0, 0, k)),
+    }).where('id', '=', id).execute();
+    if (k % 4 !== 2) await insertRate(ctx.db, c, { projectId: id }, k % 2 ? '-infinity' : '2026-02-01', k % 2 ? '80' : '95.25');
+    for (const person of [w.member, w.contractor, w.mgrPlain, w.manager, costManager, ratesManager]) {
+      if ((k + person.userId.charCodeAt(35)) % 5 === 4) continue;
+      const managerRole = person === w.mgrPlain || person === w.manager || person === costManager || person === ratesManager;
+      await assignUser(ctx.db, c, id, person.userId, { manager: managerRole && k % 2 === 1, active: k % 9 !== 4 });
+    }
+  }
+  await sql`update projects set created_at = created_at + interval '0.000456 seconds' where company_id = ${c}`.execute(ctx.db);
+  await sql`update clients set updated_at = now() + interval '1 day' where company_id = ${c} and id = ${client3}`.execute(ctx.db);
+  await sql`update users set updated_at = now() + interval '2 days' where id = ${ratesManager.userId}`.execute(ctx.db);
+
   // Read later than the entries were written, so the timers have run.
   ctx.clock.advance(61_789);
 });
@@ -191,5 +239,29 @@ describe('GET /api/v2/time_entries: JSON from PostgreSQL, the bytes of presentEn
     await compare(w.owner, 'time_entries', 'time_entries', '?per_page=2000');
     ctx.clock.advance(501);
     await compare(w.owner, 'time_entries', 'time_entries', '?per_page=2000');
+  });
+});
+
+describe('GET /api/v2/projects: JSON from PostgreSQL, the bytes of presentProject', () => {
+  it('every caller, every budget kind, and counted pages', async () => {
+    const callers = [...CALLERS.map((name) => w[name]), costManager, ratesManager];
+    let seen = 0;
+    for (const caller of callers) {
+      seen += await compare(caller, 'projects', 'projects', '?per_page=2000');
+      await compare(caller, 'projects', 'projects', '?per_page=5&page=2');
+      await compare(caller, 'projects', 'projects', '?per_page=5&page=99');
+      await compare(caller, 'projects', 'projects', '?is_active=false');
+    }
+    expect(seen).toBeGreaterThan(150);
+  });
+
+  it("the web app's search answers the same items", async () => {
+    const session = await sessionFor(ctx.db, w.manager, ctx.clock.now());
+    const web = await request(ctx.app, session, { method: 'GET', url: '/web/api/projects?per_page=2000' });
+    const api = await request(ctx.app, w.manager, { method: 'GET', url: '/api/v2/projects?per_page=2000' });
+    expect(web.statusCode, web.body).toBe(200);
+    const items = (body: string) => body.slice(0, body.indexOf('],"per_page":') + 1);
+    expect(items(web.body)).toBe(items(api.body));
+    expect((web.json() as { projects: unknown[] }).projects.length).toBeGreaterThan(5);
   });
 });

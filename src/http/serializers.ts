@@ -21,8 +21,6 @@ export function jsonPage(name: string, items: string, envelope: object): string 
   return `{"${name}":[${items}],${JSON.stringify(envelope).slice(1)}`;
 }
 
-const MARKS = /[\u0001\u0002]/g;
-
 /**
  * JSON text from PostgreSQL with the jsonb values it left to Node put in: each raw
  * \u0001 in `text` is the next value of `first`, each \u0002 the next of `second`
@@ -31,7 +29,8 @@ const MARKS = /[\u0001\u0002]/g;
  * values are parsed and written with JSON.parse and JSON.stringify, as the driver
  * and the serializer did with jsonb columns: compact, keys in PostgreSQL's order
  * (integer-like keys first, as JavaScript objects order them), numbers as
- * JavaScript prints them.
+ * JavaScript prints them. The marks are found with indexOf, not a global regular
+ * expression, which took as long as decoding the page's 1.4 MB.
  */
 export function spliceJson(text: string, first: string | null, second: string | null): string {
   if (first === null && second === null) return text;
@@ -39,9 +38,23 @@ export function spliceJson(text: string, first: string | null, second: string | 
   const b: unknown[] = second === null ? [] : JSON.parse(second);
   let i = 0;
   let j = 0;
-  const out = text.replace(MARKS, (mark) => JSON.stringify(mark === '\u0001' ? a[i++] : b[j++]));
+  let out = '';
+  let from = 0;
+  let nextA = a.length ? text.indexOf('\u0001') : -1;
+  let nextB = b.length ? text.indexOf('\u0002') : -1;
+  while (nextA !== -1 || nextB !== -1) {
+    if (nextB === -1 || (nextA !== -1 && nextA < nextB)) {
+      out += text.slice(from, nextA) + JSON.stringify(a[i++]);
+      from = nextA + 1;
+      nextA = i < a.length ? text.indexOf('\u0001', from) : -1;
+    } else {
+      out += text.slice(from, nextB) + JSON.stringify(b[j++]);
+      from = nextB + 1;
+      nextB = j < b.length ? text.indexOf('\u0002', from) : -1;
+    }
+  }
   if (i !== a.length || j !== b.length) throw new Error('spliceJson: the marks and the values do not match');
-  return out;
+  return out + text.slice(from);
 }
 
 /** A body already rendered as JSON text, sent as is (a string with its content type skips the serializer). */
