@@ -11,7 +11,7 @@ import { IdParams, NoQuery, etagHeader, rejectReadOnly, typed } from '../../../h
 import { presentFullProject, presentProject } from './presenter.ts';
 import { CREATE_ONLY, PROJECT_READ_ONLY, PROJECT_WRITABLE, projectListFilter } from './rules.ts';
 import { DirectoryProjectSchema, ProjectCreateBody, ProjectListItemSchema, ProjectPatchBody, ProjectSchema } from './schemas.ts';
-import { createProject, deleteProject, getProject, listProjects, projectView, updateProject, type ProjectItem } from './service.ts';
+import { createProject, deleteProject, getProject, listProjects, updateProject, type ProjectItem } from './service.ts';
 
 const AnyProject = Type.Union([ProjectSchema, DirectoryProjectSchema]);
 
