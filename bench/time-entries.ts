@@ -299,9 +299,8 @@ async function measureList(
         const results = [];
         for (const q of queries) results.push(await client.query(q.sql, q.parameters as unknown[]));
         const ms = performance.now() - start;
-        // The page statement returns the page's JSON as one text and how many entries it holds.
-        const listed = (results[0].rows[0] as { n?: number } | undefined)?.n;
-        if (listed !== expected) throw new Error(`raw list SQL returned ${listed} entries, not ${expected}`);
+        // The page statement returns one row of JSON text per entry.
+        if (results[0].rows.length !== expected) throw new Error(`raw list SQL returned ${results[0].rows.length} rows, not ${expected}`);
         return ms;
       });
     // Timed: the API from request to complete body; the SQL from send to parsed rows
