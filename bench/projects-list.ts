@@ -5,12 +5,15 @@
  * app.inject: authentication, access, query, presentation, serialization) and
  * of the same SQL sent straight through `pg` in the same transaction shape
  * (tenant role and company set), measured in the same run, and their ratio.
- * Aim: within 2× of the raw query.
+ * Since issue 24 the list's statement builds the projects' JSON text in PostgreSQL
+ * (projects/list-json.ts), so that text is what both sides read. Aim: within 1.3×
+ * of the raw query (AIM).
  *
  * Options (environment): DATABASE_URL (default postgres://root@127.0.0.1:5432/test),
  * BENCH_ITERATIONS (default 40), BENCH_PLAN=1 to print the query plan.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
@@ -25,10 +28,12 @@ import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const url = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
 const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
 const PROJECTS = 5000;
+const AIM = 1.3;
 const ASSIGNED = 2000;
 
 const admin = new pg.Client({ connectionString: url });
@@ -115,7 +120,8 @@ try {
   const raw = await median(() =>
     inTenant(async () => {
       const r = await client.query(query.sql, query.parameters as unknown[]);
-      if (r.rows.length !== ASSIGNED) throw new Error(`raw query returned ${r.rows.length} rows`);
+      // One row: the page's JSON text and how many projects it holds.
+      if (r.rows[0]?.n !== ASSIGNED) throw new Error(`raw query returned ${r.rows[0]?.n} projects`);
     }),
   );
   if (process.env.BENCH_PLAN) {
@@ -128,7 +134,7 @@ try {
   console.log(`GET /api/v2/projects?per_page=2000 (${PROJECTS} projects, manager assigned to ${ASSIGNED}), ${iterations} iterations`);
   console.log(`  API median       ${api.toFixed(1)} ms`);
   console.log(`  raw SQL median   ${raw.toFixed(1)} ms (same SQL through pg, same transaction shape)`);
-  console.log(`  ratio            ${ratio.toFixed(2)}× — ${ratio <= 2 ? 'PASS' : 'MISS'} (aim: within 2×)`);
+  console.log(`  ratio            ${ratio.toFixed(2)}× — ${ratio <= AIM ? 'PASS' : 'MISS'} (aim: within ${AIM}×); loadavg ${loadavg()}`);
 } finally {
   await db.destroy();
   await admin.query(`drop schema if exists ${schema} cascade`);

@@ -11,7 +11,9 @@
  *    company set, begin/commit), interleaved request by request in the same run,
  *    and their ratio. The SQL is what the list really runs: the page's statement and
  *    its count, captured from the Kysely query log of one request through the same
- *    route, and sent one after the other as the route does. Aim: within 2×.
+ *    route, and sent one after the other as the route does. Since issue 24 the page's
+ *    statement builds the entries' JSON text in PostgreSQL (list-json.ts), so that text
+ *    is what both sides read. Aim: within 1.3× (LIST_AIM).
  *
  * 2. Create: `POST /api/v2/time_entries` throughput and latency with autocannon
  *    (default 32 connections), each request a completed entry (hours, or start
@@ -190,6 +192,9 @@ function schemaClient(databaseUrl: string, schema: string, applicationName: stri
 
 // ---------------------------------------------------------------------------- list
 
+/** The list's aim (issue 24): the API within this factor of its own SQL sent through pg. */
+const LIST_AIM = 1.3;
+
 interface ListResult {
   url: string;
   from: string;
@@ -295,6 +300,7 @@ async function measureList(
         const results = [];
         for (const q of queries) results.push(await client.query(q.sql, q.parameters as unknown[]));
         const ms = performance.now() - start;
+        // The page statement returns one row of JSON text per entry.
         if (results[0].rows.length !== expected) throw new Error(`raw list SQL returned ${results[0].rows.length} rows, not ${expected}`);
         return ms;
       });
@@ -544,7 +550,7 @@ async function main() {
       console.log(`  API median      ${f1(list.apiMs.median)} ms (p90 ${f1(list.apiMs.p90)}, min ${f1(list.apiMs.min)}), HTTP to complete body`);
       console.log(`  raw SQL median  ${f1(list.sqlMs.median)} ms (p90 ${f1(list.sqlMs.p90)}, min ${f1(list.sqlMs.min)}), same SQL through pg, same transaction shape`);
       console.log(`  server CPU      ${f0(list.serverCpuMicros)} µs per list request (node process)`);
-      console.log(`  ratio           ${f2(list.ratio)}× — ${list.ratio <= 2 ? 'within' : 'MISSES'} the 2× aim; loadavg ${list.loadAverage.before} → ${list.loadAverage.after}\n`);
+      console.log(`  ratio           ${f2(list.ratio)}× — ${list.ratio <= LIST_AIM ? 'within' : 'MISSES'} the ${LIST_AIM}× aim; loadavg ${list.loadAverage.before} → ${list.loadAverage.after}\n`);
     }
     if (interrupted) throw new Error('interrupted');
 

@@ -4,6 +4,7 @@ import { EnvelopeSchema, PageQuery } from '../../../http/pagination.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
+import { sendJsonText } from '../../../http/serializers.ts';
 import { IdParams, typed } from '../../../http/route-kit.ts';
 import { projectsPage } from './routes.ts';
 import { ProjectListItemSchema } from './schemas.ts';
@@ -116,7 +117,7 @@ export async function projectsWebRoutes(fastify: FastifyInstance) {
         response: { 200: Type.Object({ projects: Type.Array(ProjectListItemSchema), ...EnvelopeSchema }), ...ErrorResponses },
       },
     },
-    async (request) => projectsPage(app, request, request.query),
+    async (request, reply) => sendJsonText(reply, await projectsPage(app, request, request.query)),
   );
 
   app.get(
