@@ -16,8 +16,8 @@
  * The figure is the throughput ratio (all 200s over all measured seconds, sheaf over
  * baseline). To explain it, each run also records the CPU time per response of the
  * server process ("node µs/req") and of the PostgreSQL backends serving the pool
- * ("pg µs/req", read from /proc, found by application_name; n/a for a remote
- * database), the server's event-loop utilisation, and the CPU that processes outside
+ * ("pg µs/req", read from /proc, found by the pool's application_name; n/a, with
+ * the reason, for a remote database), the server's event-loop utilisation, and the CPU that processes outside
  * the benchmark took ("other"). On a shared machine the throughput ratio swings with
  * the neighbours' load; the CPU-cost ratio (baseline node+pg µs over sheaf node+pg µs)
  * hardly does, and is printed beside it as a cross-check.
@@ -275,7 +275,7 @@ async function main() {
     await sanityCheck(ready);
     monitor = new pg.Client({ connectionString: databaseUrl, application_name: `${applicationName}-monitor` });
     await monitor.connect();
-    const dbCpu = new DatabaseCpu(monitor, applicationName);
+    const dbCpu = new DatabaseCpu(monitor, schema);
     const urls: Record<Target, string> = { baseline: baselineUrl(ready), sheaf: sheafUrl(ready) };
     const headers: Record<Target, Record<string, string>> = { baseline: {}, sheaf: ready.headers };
     console.log(`PostgreSQL ${ready.postgresVersion}; sheaf ${urls.sheaf}; baseline ${urls.baseline}\n`);
@@ -363,6 +363,7 @@ async function main() {
     );
     const spread = `per round ${roundRatios.map(f2).join(', ')} (min ${f2(Math.min(...roundRatios))}, max ${f2(Math.max(...roundRatios))})`;
     console.log(`\nratio sheaf/baseline: ${ratio.toFixed(3)}   ${spread}`);
+    if (dbCpu.unreadable) console.log(`pg µs/req n/a: ${dbCpu.unreadable}`);
     if (cpuCostRatio !== null) {
       console.log(
         `CPU per response, node + pg: baseline ${f0(baselineCost!)} µs, sheaf ${f0(sheafCost!)} µs; ` +
