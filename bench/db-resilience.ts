@@ -21,7 +21,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase, poolApplicationName } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createWorkspaceWithOwner, request } from '../test/helpers.ts';
 import { StallingProxy } from '../test/stalling-proxy.ts';
@@ -69,7 +69,7 @@ try {
 
   for (let i = 1; i <= 5; i++) {
     await warm();
-    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [`sheaf:${schema}`]);
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [poolApplicationName(schema)]);
     const r = await firstSuccess(performance.now());
     record(`recovery after pg_terminate_backend of the pool (#${i})`, r.ms, `${r.failures} request(s) answered 503 before`);
   }
@@ -142,7 +142,7 @@ try {
 
   {
     // One pooled connection: the first request meets it stalled, the next ones open new connections.
-    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [`sheaf:${schema}`]);
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [poolApplicationName(schema)]);
     await firstSuccess(performance.now());
     proxy.stall();
     const w = await timed(me);

@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon, { type Instance, type Options as CannonOptions, type Result } from 'autocannon';
 import pg from 'pg';
 import type { DriverMessage, ReadyMessage, ServerMessage, UsageMessage } from './protocol.ts';
+import { poolApplicationName } from '../src/db/database.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -113,15 +114,22 @@ export function machineCpuMicros(): { busy: number; total: number } | null {
 
 /**
  * CPU of the PostgreSQL backends of the benchmark's pool, found by the
- * application_name the server process connects with. Backends that closed
+ * application_name the app's pool connects with (poolApplicationName: `sheaf:<schema>`;
+ * the app sets it itself, so PGAPPNAME does not name them). Backends that closed
  * between two samples are lost (the pool keeps them open under load).
  */
 export class DatabaseCpu {
   private last = new Map<number, number>();
+  private readonly applicationName: string;
+  /** Why the last sample was null, for the report ("n/a" alone once hid a wrong name for a day). */
+  unreadable: string | null = null;
+
   constructor(
     private readonly client: pg.Client,
-    private readonly applicationName: string,
-  ) {}
+    schema: string,
+  ) {
+    this.applicationName = poolApplicationName(schema);
+  }
 
   /** CPU microseconds the pool's backends used since the previous call, or null if unreadable. */
   async sample(): Promise<number | null> {
@@ -132,13 +140,21 @@ export class DatabaseCpu {
     let delta = 0;
     for (const { pid } of rows) {
       const micros = processCpuMicros(pid);
-      if (micros === null) return null;
+      if (micros === null) {
+        this.unreadable = `/proc/${pid}/stat of a backend cannot be read (PostgreSQL on another host?)`;
+        return null;
+      }
       now.set(pid, micros);
       delta += micros - (this.last.get(pid) ?? 0);
     }
     const first = this.last.size === 0;
     this.last = now;
-    return first && rows.length === 0 ? null : delta;
+    if (first && rows.length === 0) {
+      this.unreadable = `no backend named ${this.applicationName} in pg_stat_activity`;
+      return null;
+    }
+    this.unreadable = null;
+    return delta;
   }
 }
 
@@ -175,9 +191,10 @@ export async function dropSchema(databaseUrl: string, schema: string) {
 
 /**
  * Forks bench/servers.ts (the app and the bare baseline on one pool) in the
- * run's schema. node-postgres names its connections after PGAPPNAME, which is
- * how DatabaseCpu finds the pool's backends; `profile` writes V8 CPU profiles
- * to .bench/profiles.
+ * run's schema. The app's pool names its connections after the schema
+ * (poolApplicationName), which is how DatabaseCpu finds its backends; PGAPPNAME
+ * names only connections opened outside that pool. `profile` writes V8 CPU
+ * profiles to .bench/profiles.
  */
 export function forkServer(options: { databaseUrl: string; schema: string; pool: number; applicationName: string; profile: boolean }): ServerProcess {
   // BENCH_NODE_FLAGS: extra node flags for the server process (say, --cpu-prof-interval=200 or heap sizes to try).

@@ -562,7 +562,7 @@ async function main() {
     if (!options.skipCreate) {
       monitor = new pg.Client({ connectionString: databaseUrl, application_name: `${applicationName}-monitor` });
       await monitor.connect();
-      const dbCpu = new DatabaseCpu(monitor, applicationName);
+      const dbCpu = new DatabaseCpu(monitor, schema);
       const openDates: string[] = [];
       const openFrom = Date.parse(`${seed.openFrom}T00:00:00Z`);
       for (let w = 0; w < seed.openWeeks; w++) for (let d = 0; d < 5; d++) openDates.push(iso(openFrom + (w * 7 + d) * DAY));

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { withTenant } from '../src/db/tenant.ts';
 import { newId } from '../src/ids.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { createTestContext, openTestDatabase, onPostgres, type TestContext } from './helpers.ts';
 import { makeTimeWorkspace, postEntry, setNow, type TimeWorkspace } from './fixtures/catalog.ts';
+import { roundTrips as sent } from './fixtures/round-trips.ts';
 
 /**
  * Transactions on PostgreSQL: the pool holds Kysely's BEGIN back and sends it with
@@ -14,26 +14,6 @@ import { makeTimeWorkspace, postEntry, setNow, type TimeWorkspace } from './fixt
  * statements still run in one transaction, failures still roll back, and the
  * round trips saved are really saved.
  */
-
-/** The texts the pool's clients sent during fn (one entry per round trip). */
-async function sent(fn: () => Promise<unknown>): Promise<string[]> {
-  const texts: string[] = [];
-  const original = pg.Client.prototype.query;
-  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: any[]) {
-    const first = args[0];
-    const text = typeof first === 'string' ? first : String(first?.text ?? '(object)');
-    // A key's last_used_at is written at most once a minute, off the request path (the
-    // request does not wait for it): not one of the request's round trips.
-    if (!text.startsWith('update credentials set last_used_at')) texts.push(text);
-    return (original as any).apply(this, args);
-  });
-  try {
-    await fn();
-  } finally {
-    spy.mockRestore();
-  }
-  return texts;
-}
 
 describe.runIf(onPostgres)('transactions on PostgreSQL (begin sent with the first statement)', () => {
   let database: Awaited<ReturnType<typeof openTestDatabase>>;

@@ -6,7 +6,7 @@ import { accountId, bearerToken } from './credential-headers.ts';
 import { unauthorized } from '../errors.ts';
 import { parseCookie } from 'cookie';
 import { hashKey, isApiKeyToken, looksLikeKey } from './keys.ts';
-import { findSession, SESSION_COOKIE } from './sessions.ts';
+import { hashToken, isSessionToken, keepAlive, SESSION_COOKIE } from './sessions.ts';
 import { TokenRefused, type JwtVerifier } from './jwt.ts';
 import type { Principal } from './principal.ts';
 
@@ -24,6 +24,8 @@ type Headers = Record<string, string | string[] | undefined>;
 export interface CredentialSource {
   headers: Headers;
   rawHeaders: string[];
+  /** SHA-256 of the bearer token when the caller has made it already (the rate limiter does, for its key). */
+  tokenHash?: Buffer | null;
 }
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? undefined : value);
@@ -55,7 +57,7 @@ function assertSingleCredentialHeaders(rawHeaders: string[]) {
  * without an Authorization header, the web app's session cookie (the workspace
  * is the session's). Every call reads the credential, membership and user afresh.
  */
-export async function authenticate({ headers, rawHeaders }: CredentialSource, deps: AuthDeps): Promise<Principal> {
+export async function authenticate({ headers, rawHeaders, tokenHash }: CredentialSource, deps: AuthDeps): Promise<Principal> {
   assertSingleCredentialHeaders(rawHeaders);
   if (headers.authorization === undefined) {
     const session = sessionToken(headers);
@@ -64,7 +66,7 @@ export async function authenticate({ headers, rawHeaders }: CredentialSource, de
   const token = bearerToken(headers.authorization);
   if (!token) throw unauthorized('Send your API key as "Authorization: Bearer <key>".');
   const account = accountId(headers['service-account-id']);
-  if (isApiKeyToken(token)) return authenticateKey(token, account, deps);
+  if (isApiKeyToken(token)) return authenticateKey(token, account, deps, tokenHash ?? hashKey(token));
   return authenticateJwt(token, account, deps);
 }
 
@@ -120,24 +122,24 @@ function keyQuery(db: Kysely<DB>, account: string, secretHash: Buffer) {
 type KeyRow = Awaited<ReturnType<ReturnType<typeof keyQuery>['executeTakeFirstOrThrow']>>;
 
 /**
- * The key query's SQL, built once per database handle: Kysely builds and compiles
- * a query on every call, which for this four-table join costs more CPU than the
- * rest of the request. Only the two parameters change between requests.
+ * A query's SQL, built once per database handle: Kysely builds and compiles a
+ * query on every call, which for these four-table joins costs more CPU than the
+ * rest of the request. Only the parameters change between requests.
  */
-const keySql = new WeakMap<Kysely<DB>, string>();
-
-function keySqlFor(db: Kysely<DB>): string {
-  let text = keySql.get(db);
-  if (text === undefined) keySql.set(db, (text = keyQuery(db, '', Buffer.alloc(0)).compile().sql));
+function sqlOnce(cache: WeakMap<Kysely<DB>, string>, db: Kysely<DB>, build: (db: Kysely<DB>) => { compile(): { sql: string } }): string {
+  let text = cache.get(db);
+  if (text === undefined) cache.set(db, (text = build(db).compile().sql));
   return text;
 }
 
-async function authenticateKey(token: string, account: string | undefined, deps: AuthDeps): Promise<Principal> {
+const keySql = new WeakMap<Kysely<DB>, string>();
+const keySqlFor = (db: Kysely<DB>) => sqlOnce(keySql, db, (d) => keyQuery(d, '', Buffer.alloc(0)));
+
+async function authenticateKey(token: string, account: string | undefined, deps: AuthDeps, secretHash: Buffer): Promise<Principal> {
   if (!account) throw unauthorized('Send the workspace id in the Service-Account-Id header.');
   if (!isId(account) || !looksLikeKey(token)) throw unauthorized('The API key or workspace id is not valid.');
   // Auth runs before the tenant is known to be real, so it reads as the service
   // itself, filtered by the account header and the key's hash.
-  const secretHash = hashKey(token);
   const { rows } = await deps.db.executeQuery<KeyRow>(CompiledQuery.raw(keySqlFor(deps.db), [account, secretHash]));
   const row = rows[0];
   if (!row) throw unauthorized('The API key or workspace id is not valid.');
@@ -201,15 +203,74 @@ export function sessionToken(headers: Headers): string | undefined {
   return parseCookie(cookie)[SESSION_COOKIE] || undefined;
 }
 
-/** The signed-in person in the session's workspace; 401 when the session ended or has no workspace. */
+/**
+ * The session a cookie names with the person's membership in its workspace, in one
+ * query (the membership, person and workspace columns are null when the session has
+ * no workspace or the person is no longer a member of it).
+ */
+function sessionQuery(db: Kysely<DB>, tokenHash: Buffer) {
+  return db
+    .selectFrom('sessions as s')
+    .leftJoin('memberships as m', (j) => j.onRef('m.company_id', '=', 's.company_id').onRef('m.user_id', '=', 's.user_id'))
+    .leftJoin('users as u', 'u.id', 'm.user_id')
+    .leftJoin('companies as co', 'co.id', 'm.company_id')
+    .select([
+      's.id as session_id',
+      's.user_id as session_user_id',
+      's.company_id as session_company_id',
+      's.csrf_token',
+      's.created_at as session_created_at',
+      's.via_link_at',
+      's.last_seen_at',
+      'm.company_id',
+      'co.name as company_name',
+      'm.user_id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'u.user_type',
+      'm.role',
+      'm.permissions',
+      'm.is_contractor',
+      'm.is_active',
+    ])
+    .where('s.token_hash', '=', tokenHash);
+}
+
+type SessionMemberRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>['executeTakeFirstOrThrow']>>;
+
+const sessionSql = new WeakMap<Kysely<DB>, string>();
+const sessionSqlFor = (db: Kysely<DB>) => sqlOnce(sessionSql, db, (d) => sessionQuery(d, Buffer.alloc(0)));
+
+/**
+ * The signed-in person in the session's workspace; 401 when the session ended or has
+ * no workspace, or the person is no longer a member of it. One query reads the session
+ * and the membership; ending an aged session and noting its use (once a minute) are
+ * the writes findSession makes too (keepAlive).
+ */
 async function authenticateSession(token: string, deps: AuthDeps): Promise<Principal> {
-  const session = await findSession(deps.db, token, deps.clock());
+  if (!isSessionToken(token)) throw unauthorized('Your session has ended; sign in again.');
+  const { rows } = await deps.db.executeQuery<SessionMemberRow>(CompiledQuery.raw(sessionSqlFor(deps.db), [hashToken(token)]));
+  const row = rows[0];
+  const session = row
+    ? await keepAlive(
+        deps.db,
+        {
+          id: row.session_id,
+          user_id: row.session_user_id,
+          company_id: row.session_company_id,
+          csrf_token: row.csrf_token,
+          created_at: row.session_created_at,
+          via_link_at: row.via_link_at,
+          last_seen_at: row.last_seen_at,
+        },
+        deps.clock(),
+      )
+    : null;
   if (!session) throw unauthorized('Your session has ended; sign in again.');
   if (!session.company_id) throw unauthorized('You are not a member of any workspace.');
-  const row = await principalQuery(deps.db)
-    .where('m.company_id', '=', session.company_id)
-    .where('m.user_id', '=', session.user_id)
-    .executeTakeFirst();
-  if (!row) throw unauthorized('You are no longer a member of this workspace.');
-  return { ...toPrincipal(row, 'session', null), session };
+  if (row!.company_id === null) throw unauthorized('You are no longer a member of this workspace.');
+  const principal = toPrincipal(row as PrincipalRow, 'session', null);
+  principal.session = session;
+  return principal;
 }

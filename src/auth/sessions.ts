@@ -76,25 +76,39 @@ export async function createSession(db: Kysely<DB>, input: NewSession): Promise<
   return { token, session };
 }
 
+/** Whether a cookie's value can be a session token at all (anything else is no session, without a lookup). */
+export const isSessionToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
+
+/** The columns of a session that findSession reads (and keepAlive takes). */
+export const SESSION_COLUMNS = ['id', 'user_id', 'company_id', 'csrf_token', 'created_at', 'via_link_at', 'last_seen_at'] as const;
+
 /** The live session a cookie names, or null (unknown, signed out, idle too long or too old). */
 export async function findSession(db: Kysely<DB>, token: string, now: Date): Promise<SessionRow | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const row = await db
-    .selectFrom('sessions')
-    .select(['id', 'user_id', 'company_id', 'csrf_token', 'created_at', 'via_link_at', 'last_seen_at'])
-    .where('token_hash', '=', hashToken(token))
-    .executeTakeFirst();
-  if (!row) return null;
-  const t = now.getTime();
+  if (!isSessionToken(token)) return null;
+  const row = await db.selectFrom('sessions').select(SESSION_COLUMNS).where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  return row ? keepAlive(db, row, now) : null;
+}
+
+/**
+ * A session row as read (with last_seen_at): null, and the row deleted, when it has
+ * ended by age; otherwise the session, last_seen_at written when it is older than a minute.
+ */
+export async function keepAlive(db: Kysely<DB>, row: SessionRow & { last_seen_at: Date }, now: Date): Promise<SessionRow | null> {
   if (expired(row, now)) {
     await db.deleteFrom('sessions').where('id', '=', row.id).execute();
     return null;
   }
-  if (t - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
+  if (now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
     await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
   }
-  const { last_seen_at: _seen, ...session } = row;
-  return session;
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    company_id: row.company_id,
+    csrf_token: row.csrf_token,
+    created_at: row.created_at,
+    via_link_at: row.via_link_at,
+  };
 }
 
 /** Whether a session has ended by age (idle too long, or too old), though its row may still be there. */

@@ -33,6 +33,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir ?? null, options.timeouts);
 }
 
+/**
+ * The name the process's pooled connections carry in pg_stat_activity: per schema, so an
+ * operator, a test or a benchmark (which reads its backends' CPU by it) can tell them apart.
+ */
+export const poolApplicationName = (schema?: string) => (schema ? `sheaf:${schema}` : 'sheaf');
+
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
   if (schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
@@ -52,9 +58,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     max: options.poolSize ?? 10,
     options: settings,
     types: pgTypes,
-    // Names the process's connections in pg_stat_activity (per schema, so an operator,
-    // or a test, can tell them apart).
-    application_name: schema ? `sheaf:${schema}` : 'sheaf',
+    application_name: poolApplicationName(schema),
     ...(timeouts && boundedWaits(timeouts)),
   });
   // An idle pooled connection that the server, a proxy or a failover drops emits

@@ -40,6 +40,8 @@ declare module 'fastify' {
     idempotency: IdempotencyClaim | null;
     /** The rate limiter's key for the request's bearer token (null without one). */
     rateLimitKey: string | null;
+    /** SHA-256 of the bearer token, made once for the limiter's key and the key lookup (null without a token). */
+    tokenHash: Buffer | null;
     /** The address budget this request reserved a lookup from (the limiter's key), until it is given back. */
     rateLimitReserved: string | null;
     /** The bearer token is an API key (`sheaf_…`), not a JWT. */

@@ -50,6 +50,7 @@ export async function registerRateLimit(app: FastifyInstance, config: RateLimitC
   app.addHook('onClose', () => store.close());
   app.decorate('rateLimitMode', () => store.mode);
   app.decorateRequest('rateLimitKey', null);
+  app.decorateRequest('tokenHash', null);
   app.decorateRequest('rateLimitReserved', null);
   app.decorateRequest('rateLimitApiKey', false);
   const known = new KnownCredentials();
@@ -106,7 +107,10 @@ export async function registerRateLimit(app: FastifyInstance, config: RateLimitC
     if (token === undefined) {
       key = `a:${request.ip}`;
     } else {
-      request.rateLimitKey = key = `c:${createHash('sha256').update(token).digest('base64url')}`;
+      // The same digest authentication looks an API key up by (hashKey): made once per request.
+      const hash = createHash('sha256').update(token).digest();
+      request.tokenHash = hash;
+      request.rateLimitKey = key = `c:${hash.toString('base64url')}`;
       // A token not known to possibly work reserves its lookup from the address's budget before it is made.
       if (isApiKeyToken(token)) {
         request.rateLimitApiKey = true;
@@ -133,7 +137,7 @@ export async function registerRateLimit(app: FastifyInstance, config: RateLimitC
       } else if (request.principal) {
         if (request.rateLimitApiKey) {
           // Keys created after the last top-up join the list at their first success.
-          if (request.rateLimitReserved !== null) validKeys.add(Buffer.from(key.slice(2), 'base64url'));
+          if (request.rateLimitReserved !== null) validKeys.add(request.tokenHash!);
         } else {
           known.remember(key, Date.now());
         }

@@ -53,7 +53,8 @@ export function registerSecurity(app: FastifyInstance, deps: AuthDeps) {
     const routeUrl = route.url;
     const idempotent = route.config?.idempotent === true;
     const guard: onRequestHookHandler = async (request) => {
-      const principal = await authenticate(request.raw, deps);
+      const { raw } = request;
+      const principal = await authenticate({ headers: raw.headers, rawHeaders: raw.rawHeaders, tokenHash: request.tokenHash }, deps);
       request.principal = principal;
       if (web && principal.kind !== 'session') throw sessionRequired();
       if (principal.session) assertSessionCsrf(request, principal.session);
