@@ -55,6 +55,7 @@ import { newId } from '../src/ids.ts';
 import { pullBackup, verifyBackup } from '../src/cli/backup-client.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { DatabaseCpu, loadAverage } from './harness.ts';
+import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -279,6 +280,20 @@ async function driver() {
     } else {
       console.log(`aim ${AIM_RECORDS_PER_SECOND.toLocaleString('en')} records/s: ${recordsPerSecond.toLocaleString('en')} ${verdict(recordsPerSecond >= AIM_RECORDS_PER_SECOND)}`);
       console.log(`aim client RSS growth after the first quarter <= ${AIM_RSS_GROWTH_MIB} MiB: ${growth.toFixed(1)} MiB ${verdict(growth <= AIM_RSS_GROWTH_MIB)}`);
+      const serving = serverStats.servingCpuSeconds;
+      recordPerformance([
+        {
+          key: 'backup',
+          path: `sheaf backup pull (${formatNumber(summary.records)} records, per_page ${perPage})`,
+          figure: `${formatNumber(recordsPerSecond)} records/s; client RSS ${atQuarter.join(' → ')} MiB`,
+          baseline: 'none in the run (an absolute aim)',
+          ratio: '—',
+          cpu: `server ${((serving * 1e6) / summary.records).toFixed(0)} µs + client ${(((pullCpu.user + pullCpu.system) / summary.records)).toFixed(0)} µs per record`,
+          aim: `≥ ${formatNumber(AIM_RECORDS_PER_SECOND)} records/s, client RSS growth ≤ ${AIM_RSS_GROWTH_MIB} MiB after the first quarter`,
+          met: recordsPerSecond >= AIM_RECORDS_PER_SECOND && growth <= AIM_RSS_GROWTH_MIB,
+          command: benchCommand('bench:backup'),
+        },
+      ]);
     }
     if (values.profile) console.log(`CPU profiles: ${PROFILES}/backup-server.cpuprofile, backup-client.cpuprofile`);
     if (keep) console.log(`schema ${schema} kept: --reuse ${schema} pulls from it again; drop it with: drop schema ${schema} cascade`);

@@ -107,6 +107,12 @@ export function recordPerformance(rows: PerformanceRow[]): void {
   console.log(`README.md "Performance" table: ${rows.map((r) => r.key).join(', ')} updated`);
 }
 
+/** How the running benchmark was started, as `npm run <script> -- <its arguments>`. */
+export function benchCommand(script: string): string {
+  const args = process.argv.slice(2);
+  return args.length ? `npm run ${script} -- ${args.join(' ')}` : `npm run ${script}`;
+}
+
 /** Formats numbers as the table writes them: thousands separated, fixed decimals. */
 export function formatNumber(n: number, decimals = 0): string {
   return n.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });

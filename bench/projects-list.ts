@@ -27,6 +27,7 @@ import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
+import { benchCommand, recordPerformance } from './performance.ts';
 
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const url = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -135,6 +136,19 @@ try {
   console.log(`  API median       ${api.toFixed(1)} ms`);
   console.log(`  raw SQL median   ${raw.toFixed(1)} ms (same SQL through pg, same transaction shape)`);
   console.log(`  ratio            ${ratio.toFixed(2)}× — ${ratio <= AIM ? 'PASS' : 'MISS'} (aim: within ${AIM}×); loadavg ${loadavg()}`);
+  recordPerformance([
+    {
+      key: 'projects-list',
+      path: `GET /api/v2/projects?per_page=2000 (${PROJECTS.toLocaleString('en')} projects, ${ASSIGNED.toLocaleString('en')} visible; in-process)`,
+      figure: `${api.toFixed(1)} ms median`,
+      baseline: `the route's own SQL through pg: ${raw.toFixed(1)} ms`,
+      ratio: `${ratio.toFixed(2)}×`,
+      cpu: 'n/a',
+      aim: `≤ ${AIM}×`,
+      met: ratio <= AIM,
+      command: benchCommand('bench:projects'),
+    },
+  ]);
 } finally {
   await db.destroy();
   await admin.query(`drop schema if exists ${schema} cascade`);

@@ -75,6 +75,7 @@ import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
 import type { ReadyMessage } from './protocol.ts';
 import { DatabaseCpu, ServerProcess, forkServer, dropSchema, loadAverage, measureLoad, median, numberOption, stopLoad, table } from './harness.ts';
+import { benchCommand, formatNumber, recordPerformance, type PerformanceRow } from './performance.ts';
 import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
 
 // autocannon's request list (bench/autocannon.d.ts declares only what users-me needs).
@@ -704,6 +705,38 @@ async function main() {
     writeFileSync(options.out, JSON.stringify(report, null, 2) + '\n');
     console.log(`\nresults: ${relative(process.cwd(), options.out) || options.out}`);
     const invalid = runs.filter((r) => r.phase === 'measure' && (r.requests !== r.ok || r.errors || r.timeouts || r.requests === 0));
+    if (!invalid.length) {
+      const rows: PerformanceRow[] = [];
+      const command = benchCommand('bench:time-entries');
+      if (list) {
+        rows.push({
+          key: 'time-entries-list',
+          path: `GET /api/v2/time_entries?per_page=2000 (${formatNumber(seed.entries)} entries, ${(list.responseBytes / 1024 / 1024).toFixed(1)} MiB page)`,
+          figure: `${list.apiMs.median.toFixed(1)} ms median`,
+          baseline: `the route's own SQL through pg: ${list.sqlMs.median.toFixed(1)} ms`,
+          ratio: `${list.ratio.toFixed(2)}×`,
+          cpu: `${(list.serverCpuMicros / 1000).toFixed(1)} ms node`,
+          aim: `≤ ${LIST_AIM}×`,
+          met: list.ratio <= LIST_AIM,
+          command,
+        });
+      }
+      if (createSummary && baselineSummary) {
+        const pg = createSummary.dbCpuMicrosPerRequest;
+        rows.push({
+          key: 'time-entries-create',
+          path: `POST /api/v2/time_entries (completed entries, ${options.connections} connections)`,
+          figure: `${formatNumber(createSummary.rps)} creates/s`,
+          baseline: `bare Fastify route, one primary-key SELECT: ${formatNumber(baselineSummary.rps)} req/s`,
+          ratio: (createSummary.rps / baselineSummary.rps).toFixed(2),
+          cpu: `${formatNumber(createSummary.serverCpuMicrosPerRequest)} µs node${pg === null ? '' : ` + ${formatNumber(pg)} µs pg`}`,
+          aim: `≥ ${formatNumber(CREATE_AIM.rps)}/s, ≤ ${CREATE_AIM.nodeMicros} µs node`,
+          met: createSummary.rps >= CREATE_AIM.rps && createSummary.serverCpuMicrosPerRequest <= CREATE_AIM.nodeMicros,
+          command,
+        });
+      }
+      recordPerformance(rows);
+    }
     await cleanup();
     if (options.profile) console.log(`server CPU profile: ${relative(process.cwd(), join(ROOT, '.bench/profiles'))}/`);
     if (invalid.length) console.log(`INVALID: ${invalid.length} run(s) saw unexpected statuses, errors or timeouts`);

@@ -48,6 +48,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { ReadyMessage } from './protocol.ts';
+import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 import { DatabaseCpu, ServerProcess, forkServer, dropSchema, measureLoad, median, numberOption, stopLoad, table } from './harness.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -428,6 +429,22 @@ async function main() {
     mkdirSync(dirname(options.out), { recursive: true });
     writeFileSync(options.out, JSON.stringify(report, null, 2) + '\n');
     console.log(`results: ${relative(process.cwd(), options.out) || options.out}`);
+    if (valid) {
+      const cpu = (micros: number | null, server: number) => `${formatNumber(micros ?? server)} µs${micros === null ? ' (server only)' : ''}`;
+      recordPerformance([
+        {
+          key: 'users-me',
+          path: 'GET /api/v2/users/me (full-access key)',
+          figure: `${formatNumber(sheaf.rps)} req/s`,
+          baseline: `bare Fastify route, one primary-key SELECT: ${formatNumber(baseline.rps)} req/s`,
+          ratio: ratio.toFixed(2),
+          cpu: `${cpu(sheafCost, sheaf.serverCpuMicrosPerRequest)} node + pg (baseline ${cpu(baselineCost, baseline.serverCpuMicrosPerRequest)}): ${cpuMultiple.toFixed(2)}×`,
+          aim: `ratio ≥ ${options.target}, CPU ≤ ${options.cpuTarget}×`,
+          met: pass,
+          command: benchCommand('bench'),
+        },
+      ]);
+    }
     await cleanup();
     if (options.profile) console.log(`server CPU profile: ${relative(process.cwd(), join(ROOT, '.bench/profiles'))}/`);
     process.exit(valid ? 0 : 1);
