@@ -1,9 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { arrivedAt, forgetEarly, noteAppLoaded, startEarly, takeEarly } from './early.ts';
 
 const BASE = 'http://sheaf.test/time/week';
 
 describe('answers asked for before the app runs (issue 24)', () => {
+  // The suite shares modules between files (no isolation): another file's import of the app's
+  // client has already marked the app loaded.
+  beforeEach(forgetEarly);
   afterEach(forgetEarly);
 
   it('are taken once, by a GET of the same URL, with when they arrived', async () => {
