@@ -5,9 +5,7 @@
  * app.inject: authentication, access, query, presentation, serialization) and
  * of the same SQL sent straight through `pg` in the same transaction shape
  * (tenant role and company set), measured in the same run, and their ratio.
- * Since issue 24 the list's statement builds the projects' JSON text in PostgreSQL
- * (projects/list-json.ts), so that text is what both sides read. Aim: within 1.3×
- * of the raw query (AIM).
+ * Aim: within 2× of the raw query.
  *
  * Options (environment): DATABASE_URL (default postgres://root@127.0.0.1:5432/test),
  * BENCH_ITERATIONS (default 40), BENCH_PLAN=1 to print the query plan.
@@ -30,11 +28,13 @@ import { operatorPrincipal } from '../src/access/operator.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
 
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+/** Issue 24's aim: the list within this factor of its own SQL sent through pg. */
+const AIM = 1.3;
+
 const url = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
 const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
 const PROJECTS = 5000;
-const AIM = 1.3;
 const ASSIGNED = 2000;
 
 const admin = new pg.Client({ connectionString: url });
@@ -121,8 +121,7 @@ try {
   const raw = await median(() =>
     inTenant(async () => {
       const r = await client.query(query.sql, query.parameters as unknown[]);
-      // One row: the page's JSON text and how many projects it holds.
-      if (r.rows[0]?.n !== ASSIGNED) throw new Error(`raw query returned ${r.rows[0]?.n} projects`);
+      if (r.rows.length !== ASSIGNED) throw new Error(`raw query returned ${r.rows.length} rows`);
     }),
   );
   if (process.env.BENCH_PLAN) {

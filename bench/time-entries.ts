@@ -11,9 +11,7 @@
  *    company set, begin/commit), interleaved request by request in the same run,
  *    and their ratio. The SQL is what the list really runs: the page's statement and
  *    its count, captured from the Kysely query log of one request through the same
- *    route, and sent one after the other as the route does. Since issue 24 the page's
- *    statement builds the entries' JSON text in PostgreSQL (list-json.ts), so that text
- *    is what both sides read. Aim: within 1.3× (LIST_AIM).
+ *    route, and sent one after the other as the route does. Aim (issue 24): within 1.3×.
  *
  * 2. Create: `POST /api/v2/time_entries` throughput and latency with autocannon
  *    (default 32 connections), each request a completed entry (hours, or start
@@ -301,7 +299,6 @@ async function measureList(
         const results = [];
         for (const q of queries) results.push(await client.query(q.sql, q.parameters as unknown[]));
         const ms = performance.now() - start;
-        // The page statement returns one row of JSON text per entry.
         if (results[0].rows.length !== expected) throw new Error(`raw list SQL returned ${results[0].rows.length} rows, not ${expected}`);
         return ms;
       });

@@ -85,18 +85,9 @@ export async function fetchCountedPage<O>(
   { page, perPage }: PageParams,
 ): Promise<{ rows: O[]; total: number }> {
   const rows = await pageQuery.limit(perPage).offset((page - 1) * perPage).execute();
-  return { rows, total: await countedTotal(countQuery, { page, perPage }, rows.length) };
-}
-
-/** The total of a page of `length` rows: the page itself when it is a short first page, else counted. */
-export async function countedTotal(
-  countQuery: SelectQueryBuilder<any, any, { n: string | number | bigint }>,
-  { page, perPage }: PageParams,
-  length: number,
-): Promise<number> {
-  if (page === 1 && length < perPage) return length;
+  if (page === 1 && rows.length < perPage) return { rows, total: rows.length };
   const counted = await countQuery.executeTakeFirstOrThrow();
-  return Number(counted.n);
+  return { rows, total: Number(counted.n) };
 }
 
 /** A relative link to another page of the same request, keeping its filters. */

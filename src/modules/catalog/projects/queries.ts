@@ -4,6 +4,7 @@ import { clientVisible, projectVisible } from '../../../access/catalog.ts';
 import { insertRow, updateRow } from '../../../db/rows.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { billableRateOn } from '../rates/index.ts';
+import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import type { ProjectState } from './rules.ts';
 
 /** Every query takes the workspace id first and filters on it (row-level security is the second wall). */
@@ -81,8 +82,8 @@ export interface ProjectFilter {
 /** A LIKE pattern matching `text` literally anywhere (its %, _ and \\ escaped). */
 const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The projects the caller sees, filtered, by name (ignoring case) then id: the list's select, not yet paged. */
-export function projectListQuery(trx: Tx, companyId: string, options: LoadOptions, filter: ProjectFilter) {
+/** One page of the projects the caller sees, by name (ignoring case) then id. */
+export function listProjects(trx: Tx, companyId: string, options: LoadOptions, filter: ProjectFilter, page: PageParams) {
   let query = projectSelect(trx, companyId, options);
   if (filter.isActive !== undefined) query = query.where('p.is_active', '=', filter.isActive);
   if (filter.clientId !== undefined) query = query.where('p.client_id', '=', filter.clientId);
@@ -94,7 +95,7 @@ export function projectListQuery(trx: Tx, companyId: string, options: LoadOption
       eb.or([eb(sql`lower(p.name)`, 'like', pattern), eb(sql`lower(coalesce(p.code, ''))`, 'like', pattern)]),
     );
   }
-  return query.orderBy(sql`lower(p.name)`).orderBy('p.id');
+  return fetchPage(query.orderBy(sql`lower(p.name)`).orderBy('p.id'), page);
 }
 
 /** A project the caller sees, or undefined. `lock` takes a row lock on the project alone. */

@@ -5,13 +5,13 @@ import { checkIfMatch, etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
-import { jsonPage, plainJsonSerializer, sendJsonText } from '../../../http/serializers.ts';
+import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { IdParams, NoQuery, etagHeader, rejectReadOnly, typed } from '../../../http/route-kit.ts';
 import { presentFullProject, presentProject } from './presenter.ts';
 import { CREATE_ONLY, PROJECT_READ_ONLY, PROJECT_WRITABLE, projectListFilter } from './rules.ts';
 import { DirectoryProjectSchema, ProjectCreateBody, ProjectListItemSchema, ProjectPatchBody, ProjectSchema } from './schemas.ts';
-import { createProject, deleteProject, getProject, listProjects, updateProject, type ProjectItem } from './service.ts';
+import { createProject, deleteProject, getProject, listProjects, projectView, updateProject, type ProjectItem } from './service.ts';
 
 const AnyProject = Type.Union([ProjectSchema, DirectoryProjectSchema]);
 
@@ -44,7 +44,7 @@ const PATCH_RULE = {
   requireOneOf: PROJECT_WRITABLE,
 };
 
-/** One page of the projects the caller sees, as the API's list and the web app's search answer it: JSON text, sent as is. */
+/** One page of the projects the caller sees, as the API's list and the web app's search answer it. */
 export async function projectsPage(
   app: FastifyInstance,
   request: FastifyRequest,
@@ -52,8 +52,8 @@ export async function projectsPage(
 ) {
   const p = principalOf(request);
   const page = pageParams(query);
-  const { items, total } = await listProjects(app.db, p, projectListFilter(query), page, app.config.clock());
-  return jsonPage('projects', items, pageEnvelope(request, page, total));
+  const { rows, total } = await listProjects(app.db, p, projectListFilter(query), page, app.config.clock());
+  return { projects: rows.map((row) => presentProject(row, projectView(p, row))), ...pageEnvelope(request, page, total) };
 }
 
 export async function projectsRoutes(fastify: FastifyInstance) {
@@ -68,7 +68,7 @@ export async function projectsRoutes(fastify: FastifyInstance) {
     '/api/v2/projects',
     {
       config: { access: 'authenticated' },
-      // The items are prebuilt JSON text (list-json.ts); errors through JSON.stringify.
+      // The presenter builds every item exactly (see presenter.ts).
       serializerCompiler: plainJsonSerializer,
       schema: {
         tags: ['projects'],
@@ -79,7 +79,7 @@ export async function projectsRoutes(fastify: FastifyInstance) {
         response: { 200: Type.Object({ projects: Type.Array(ProjectListItemSchema), ...EnvelopeSchema }), ...ErrorResponses },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const p = principalOf(request);
       const query = request.query;
       if (p.kind === 'personal') {
@@ -88,7 +88,7 @@ export async function projectsRoutes(fastify: FastifyInstance) {
           throw new ApiError('unknown_field', `A personal sync key cannot use the query parameter '${refused}'.`, { field: refused });
         }
       }
-      return sendJsonText(reply, await projectsPage(app, request, query));
+      return projectsPage(app, request, query);
     },
   );
 

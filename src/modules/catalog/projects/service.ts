@@ -19,7 +19,6 @@ import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
-import { projectsPageJson } from './list-json.ts';
 import { isId, newId } from '../../../ids.ts';
 import { findMembership } from '../../people/users/index.ts';
 import { audit } from '../../workspace/audit/index.ts';
@@ -37,6 +36,7 @@ import {
   lockClient,
   insertTaskAssignments,
   listProjectTasks,
+  listProjects as listProjectRows,
   lockTasks,
   updateProjectColumns,
   type LoadOptions,
@@ -105,8 +105,7 @@ export function listProjects(db: Kysely<DB>, p: Principal, filter: ProjectFilter
   const search = filter.search?.trim();
   return withTenant(db, p.companyId, async (trx) => {
     const today = await workspaceToday(trx, p.companyId, now);
-    // The page's JSON is built by PostgreSQL (list-json.ts).
-    return projectsPageJson(trx, p, loadOptions(p, today), { ...filter, search: search ? search : undefined }, page);
+    return listProjectRows(trx, p.companyId, loadOptions(p, today), { ...filter, search: search ? search : undefined }, page);
   });
 }
 

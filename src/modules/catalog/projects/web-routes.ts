@@ -4,7 +4,6 @@ import { EnvelopeSchema, PageQuery } from '../../../http/pagination.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
-import { sendJsonText } from '../../../http/serializers.ts';
 import { IdParams, typed } from '../../../http/route-kit.ts';
 import { projectsPage } from './routes.ts';
 import { ProjectListItemSchema } from './schemas.ts';
@@ -117,7 +116,7 @@ export async function projectsWebRoutes(fastify: FastifyInstance) {
         response: { 200: Type.Object({ projects: Type.Array(ProjectListItemSchema), ...EnvelopeSchema }), ...ErrorResponses },
       },
     },
-    async (request, reply) => sendJsonText(reply, await projectsPage(app, request, request.query)),
+    async (request) => projectsPage(app, request, request.query),
   );
 
   app.get(

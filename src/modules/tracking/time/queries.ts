@@ -3,7 +3,7 @@ import { sql, type Expression, type ExpressionBuilder, type InferResult, type Ky
 import type { Principal } from '../../../auth/principal.ts';
 import { teammateOf } from '../../../access/teammates.ts';
 import type { BudgetBy, DB, Role, TimeSource } from '../../../db/types.ts';
-import { type TimeSettings, findRecord, listRecords, recordConditions, recordListQueries, type RecordFilter, type RecordTable } from '../week/index.ts';
+import { type TimeSettings, findRecord, listRecords, recordConditions, type RecordFilter, type RecordTable } from '../week/index.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId } from '../../../ids.ts';
@@ -94,11 +94,6 @@ function entryFilters(p: Principal, filter: EntryFilter) {
 export function listEntries(trx: Tx, companyId: string, p: Principal, filter: EntryFilter, page: PageParams) {
   const select = entrySelect(trx, companyId);
   return listRecords(trx, companyId, TIME_ENTRIES, select, entryFilters(p, filter), page) as Promise<{ rows: EntryRow[]; total: number }>;
-}
-
-/** The list's statements (recordListQueries): the entries in the list order, not yet paged, and their count. */
-export function entryListQueries(trx: Tx, companyId: string, p: Principal, filter: EntryFilter) {
-  return recordListQueries(trx, companyId, TIME_ENTRIES, entrySelect(trx, companyId), entryFilters(p, filter));
 }
 
 /**

@@ -5,15 +5,14 @@ import { ApiError, badRequest, forbidden } from '../../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
-import { jsonPage, plainJsonSerializer, sendJsonText } from '../../../http/serializers.ts';
+import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { IdParams, typed } from '../../../http/route-kit.ts';
 import { isId } from '../../../ids.ts';
 import { presentEntry } from './presenter.ts';
 import type { EntryFilter } from './queries.ts';
 import { CreateBody, Id, PATCH_WRITABLE, PatchBody, RestartBody, StopBody, TimeEntrySchema, TimeSourceSchema } from './schemas.ts';
-import { listEntriesJson } from './list-json.ts';
-import { createEntry, deleteEntry, getEntry, removeExternalReference, restartEntry, stopEntry, updateEntry, viewOf } from './service.ts';
+import { createEntry, deleteEntry, getEntry, listEntries, removeExternalReference, restartEntry, stopEntry, updateEntry } from './service.ts';
 
 // ---- schemas ----
 
@@ -149,7 +148,7 @@ export async function timeEntriesRoutes(fastify: FastifyInstance) {
     '/api/v2/time_entries',
     {
       config: { access: 'authenticated' },
-      // Up to 2,000 entries as prebuilt JSON text; errors through JSON.stringify.
+      // Up to 2,000 entries, each built exactly by presentEntry.
       serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
@@ -160,14 +159,13 @@ export async function timeEntriesRoutes(fastify: FastifyInstance) {
         response: { 200: Type.Object({ time_entries: Type.Array(TimeEntrySchema), ...EnvelopeSchema }), ...ErrorResponses },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const p = principalOf(request);
       const query = request.query;
       const filter = listFilter(p, query, rawQueryKeys(request));
       const page = pageParams(query);
-      // The entries' JSON is built by PostgreSQL (list-json.ts) and sent as it is.
-      const { items, total } = await listEntriesJson(app.db, p, viewOf(p), filter, page, app.config.clock());
-      return sendJsonText(reply, jsonPage('time_entries', items, pageEnvelope(request, page, total)));
+      const result = await listEntries(app.db, p, filter, page, app.config.clock());
+      return { time_entries: result.rows.map((row) => presentEntry(row, result.present)), ...pageEnvelope(request, page, result.total) };
     },
   );
 

@@ -9,6 +9,7 @@ import type { BudgetBy, DB, WeekStart } from '../../../db/types.ts';
 import { createFlags, idOrNull, runCreateStatement } from './create-statement.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
+import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, weekLockedError, sheetPerson, loadTimeSettings, type TimeSettings, checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/index.ts';
@@ -25,6 +26,7 @@ import {
   updateEntryColumns,
   type EntryChanges,
   type EntryRow,
+  type EntryFilter,
   type WriteContext,
 } from './queries.ts';
 import {
@@ -64,7 +66,7 @@ function checked<T>(value: T | RuleError): T {
   return value as T;
 }
 
-export const viewOf = (p: Principal): EntryView => ({ full: p.kind !== 'personal', rates: p.kind !== 'personal' && maySeeRates(p) });
+const viewOf = (p: Principal): EntryView => ({ full: p.kind !== 'personal', rates: p.kind !== 'personal' && maySeeRates(p) });
 
 export const presentOf = (p: Principal, settings: TimeSettings, now: Date): PresentContext => ({
   view: viewOf(p),
@@ -302,6 +304,21 @@ export function getEntry(db: Kysely<DB>, p: Principal, id: string, now: Date): P
   return withTenant(db, p.companyId, async (trx) => {
     const row = await visibleEntryOrThrow(trx, p, id, false);
     return { row, present: presentOf(p, await loadTimeSettings(trx, p.companyId), now) };
+  });
+}
+
+export interface EntryPage {
+  rows: EntryRow[];
+  total: number;
+  present: PresentContext;
+}
+
+/** One page of the entries the caller may see (see access/time.ts), filtered. */
+export function listEntries(db: Kysely<DB>, p: Principal, filter: EntryFilter, page: PageParams, now: Date): Promise<EntryPage> {
+  return withTenant(db, p.companyId, async (trx) => {
+    const settings = await loadTimeSettings(trx, p.companyId);
+    const { rows, total } = await listEntryRows(trx, p.companyId, p, filter, page);
+    return { rows, total, present: presentOf(p, settings, now) };
   });
 }
 

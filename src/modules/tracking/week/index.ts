@@ -3,7 +3,7 @@ export { ENTERED_PERSON_TIME, assertNotLocked, assertWeeksOpen, enterPersonTimeN
 export { sheetPerson } from './person.ts';
 export { loadTimeSettings, peopleNamed, projectsWithOwnAssignment } from './queries.ts';
 export type { TimeSettings } from './queries.ts';
-export { findRecord, listRecords, recordConditions, recordListQueries } from './records.ts';
+export { findRecord, listRecords, recordConditions } from './records.ts';
 export type { RecordFilter, RecordTable } from './records.ts';
 export { HOURS_DECIMALS, checkSpentDate, checkWeekDate, expectedHoursIn, hoursToSeconds, isRuleError, roundHours, roundHoursNumber, roundedHours, sameJson, secondsToHours, secondsToHoursNumber, wallClockInstant, wallClockOf, wallClockSeconds, weekEndOf, weekStartOf } from './rules.ts';
 export type { RoundingRule, RuleError } from './rules.ts';

@@ -56,20 +56,20 @@ export function recordConditions(eb: ExpressionBuilder<any, any>, alias: RecordA
 }
 
 /**
- * The statements of a list of records, newest work first: spent_date descending, then
- * created_at descending, then id descending (ids are unique, so the order is total and
- * pages are stable). `select` is the record's select (its joins and columns, on the
- * workspace); `where` the conditions (recordConditions and the record's own). `rows`
- * is the ordered select (not yet limited to a page); `count` the total, counted on the
- * record table alone (fetchCountedPage).
+ * One page of records, newest work first: spent_date descending, then created_at
+ * descending, then id descending (ids are unique, so the order is total and pages are
+ * stable). `select` is the record's select (its joins and columns, on the workspace);
+ * `where` the conditions (recordConditions and the record's own). The total is
+ * counted on the record table alone (fetchCountedPage).
  */
-export function recordListQueries<O>(
+export function listRecords<O>(
   trx: Tx,
   companyId: string,
   { table, alias }: RecordTable,
   select: SelectQueryBuilder<any, any, O>,
   where: (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>,
-) {
+  page: PageParams,
+): Promise<{ rows: O[]; total: number }> {
   const column = (name: string) => sql.ref(`${alias}.${name}`);
   const rows = select.where(where).orderBy(column('spent_date'), 'desc').orderBy(column('created_at'), 'desc').orderBy(column('id'), 'desc');
   const count = trx
@@ -77,19 +77,6 @@ export function recordListQueries<O>(
     .select(sql<string>`count(*)`.as('n'))
     .where(column('company_id'), '=', companyId)
     .where(where);
-  return { rows, count };
-}
-
-/** One page of records in the list order (recordListQueries) and their total. */
-export function listRecords<O>(
-  trx: Tx,
-  companyId: string,
-  table: RecordTable,
-  select: SelectQueryBuilder<any, any, O>,
-  where: (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>,
-  page: PageParams,
-): Promise<{ rows: O[]; total: number }> {
-  const { rows, count } = recordListQueries(trx, companyId, table, select, where);
   return fetchCountedPage(rows, count, page);
 }
 
