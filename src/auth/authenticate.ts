@@ -70,24 +70,27 @@ export async function authenticate({ headers, rawHeaders, tokenHash }: Credentia
   return authenticateJwt(token, account, deps);
 }
 
+/** What a principal is made of: the membership, its person and its workspace (one list for every way in). */
+const PRINCIPAL_COLUMNS = [
+  'm.company_id',
+  'co.name as company_name',
+  'm.user_id',
+  'u.email',
+  'u.first_name',
+  'u.last_name',
+  'u.user_type',
+  'm.role',
+  'm.permissions',
+  'm.is_contractor',
+  'm.is_active',
+] as const;
+
 function principalQuery(db: Kysely<DB>) {
   return db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .innerJoin('companies as co', 'co.id', 'm.company_id')
-    .select([
-      'm.company_id',
-      'co.name as company_name',
-      'm.user_id',
-      'u.email',
-      'u.first_name',
-      'u.last_name',
-      'u.user_type',
-      'm.role',
-      'm.permissions',
-      'm.is_contractor',
-      'm.is_active',
-    ]);
+    .select(PRINCIPAL_COLUMNS);
 }
 
 type PrincipalRow = Awaited<ReturnType<ReturnType<typeof principalQuery>['executeTakeFirst']>> & {};
@@ -222,17 +225,7 @@ function sessionQuery(db: Kysely<DB>, tokenHash: Buffer) {
       's.created_at as session_created_at',
       's.via_link_at',
       's.last_seen_at',
-      'm.company_id',
-      'co.name as company_name',
-      'm.user_id',
-      'u.email',
-      'u.first_name',
-      'u.last_name',
-      'u.user_type',
-      'm.role',
-      'm.permissions',
-      'm.is_contractor',
-      'm.is_active',
+      ...PRINCIPAL_COLUMNS,
     ])
     .where('s.token_hash', '=', tokenHash);
 }
