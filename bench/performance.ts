@@ -59,13 +59,13 @@ function rank(key: string): number {
   return i === -1 ? ORDER.length : i;
 }
 
+/** The table's lines, in the stored order (recordPerformance keeps the file sorted). */
 export function renderTable(rows: StoredRow[]): string {
   const escape = (s: string) => s.replaceAll('|', '\\|');
   const lines = [
     '| path | figure | baseline (same run) | ratio | CPU per request | aim | met | measured (load average) | reproduce |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...[...rows]
-      .sort((a, b) => rank(a.key) - rank(b.key) || a.key.localeCompare(b.key))
+    ...rows
       .map((r) =>
         [
           r.path,
