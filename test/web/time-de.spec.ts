@@ -93,6 +93,8 @@ test('the timer bar, the day, the week, the calendar and home in German', async 
   // The week grid: German days, the cell in decimal hours (typed back as the person writes them).
   await visit(page, `/time/week?start=${from}`, 'time-week-de');
   await expect(page.getByRole('main')).toContainText(`Woche vom ${dotted(from)}`);
+  // The person picker names the caller in German too (its label is memoised past the session's language).
+  await expect(page.getByRole('combobox', { name: 'Person' })).toHaveValue(/^Ich \(/);
   await expect(page.getByRole('columnheader', { name: gridDay(today) })).toBeVisible();
   const cell = page.getByRole('textbox', { name: `Website, Design, ${gridDay(today)}` });
   await expect(cell).toHaveValue('1,50');

@@ -5,7 +5,7 @@ import { api } from './client.ts';
 import { call } from './call.ts';
 import { describeError } from './errors.ts';
 import { useSession } from './session.ts';
-import { t } from './texts.ts';
+import { useTexts } from './texts.ts';
 
 /**
  * The people whose time and expenses a page may show besides the caller's own: the
@@ -31,6 +31,9 @@ export const peopleQuery = queryOptions({
  */
 export function usePersonChoices(person: { id: string; name: string }) {
   const session = useSession();
+  // The hook's translator, not the module's: the label is memoised, and a person whose
+  // language arrives with the session (German) must not keep the English "Me".
+  const t = useTexts();
   const [wanted, setWanted] = useState(false);
   const people = useQuery({ ...peopleQuery, enabled: wanted });
   const me = session.user.id;
@@ -39,7 +42,7 @@ export function usePersonChoices(person: { id: string; name: string }) {
     const others = list.filter((p) => p.id !== me).sort((a, b) => a.name.localeCompare(b.name));
     const self = { id: me, label: t('people.me', { name: [session.user.first_name, session.user.last_name].filter(Boolean).join(' ') }) };
     return [self, ...others.map((p) => ({ id: p.id, label: p.name }))];
-  }, [people.data, person, me, session.user.first_name, session.user.last_name]);
+  }, [people.data, person, me, session.user.first_name, session.user.last_name, t]);
   if (!session.workspace || !isManagerOrAbove(session.workspace)) return null;
   return {
     me,
