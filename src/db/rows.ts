@@ -44,6 +44,16 @@ export async function updateRow<T extends WorkspaceTable>(trx: Tx, table: T, com
     .execute();
 }
 
+/**
+ * The `keys` columns of a loaded row, as a new object: a record's writable state as its rules
+ * see it (the result lacks none of them, so a state type that names a column the list forgets fails to compile).
+ */
+export function columnsOf<R extends object, K extends keyof R>(row: R, keys: readonly K[]): Pick<R, K> {
+  const out = {} as Pick<R, K>;
+  for (const key of keys) out[key] = row[key];
+  return out;
+}
+
 /** The workspace's rows of `table` but `exceptId`: what "taken" and "in use" look among. */
 function otherRows(trx: Tx, table: WorkspaceTable, companyId: string, exceptId: string | undefined) {
   let query = untyped(trx)

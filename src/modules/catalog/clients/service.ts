@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { mayArchiveClients, mayWriteClients } from '../../../access/catalog.ts';
 import type { DB } from '../../../db/types.ts';
-import { nameRace, nameTakenError } from '../../../db/rows.ts';
+import { columnsOf, nameRace, nameTakenError } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
@@ -43,19 +43,10 @@ function mapConstraintError(err: unknown, name: string | undefined): never {
   throw nameRace(err, CLIENT, name);
 }
 
+/** The client's writable state: its own currency (null: it follows the workspace's), not the one in force. */
 function stateOf(row: ClientRow): ClientState {
-  return {
-    name: row.name,
-    address: row.address,
-    currency: row.own_currency,
-    payment_terms: row.payment_terms,
-    payment_days: row.payment_days,
-    tax: row.tax,
-    tax2: row.tax2,
-    discount: row.discount,
-    language: row.language,
-    is_active: row.is_active,
-  };
+  const columns = columnsOf(row, ['name', 'address', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'is_active']);
+  return { ...columns, currency: row.own_currency };
 }
 
 

@@ -16,6 +16,7 @@ import {
   type OwnAssignment,
 } from '../../../access/catalog.ts';
 import type { DB } from '../../../db/types.ts';
+import { columnsOf } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
@@ -164,27 +165,11 @@ async function tasksForNewProject(trx: Tx, companyId: string, taskIds: string[] 
   return taskIds.map((id) => byId.get(id)!);
 }
 
-function stateOf(row: ProjectRow): ProjectState {
-  return {
-    client_id: row.client_id,
-    name: row.name,
-    code: row.code,
-    notes: row.notes,
-    owner_id: row.owner_id,
-    starts_on: row.starts_on,
-    ends_on: row.ends_on,
-    is_active: row.is_active,
-    is_billable: row.is_billable,
-    bill_by: row.bill_by,
-    is_fixed_fee: row.is_fixed_fee,
-    fee: row.fee,
-    cost_budget: row.cost_budget,
-    budget_by: row.budget_by,
-    budget: row.budget,
-    budget_is_monthly: row.budget_is_monthly,
-    show_budget_to_all: row.show_budget_to_all,
-  };
-}
+const stateOf = (row: ProjectRow): ProjectState =>
+  columnsOf(row, [
+    'client_id', 'name', 'code', 'notes', 'owner_id', 'starts_on', 'ends_on', 'is_active', 'is_billable',
+    'bill_by', 'is_fixed_fee', 'fee', 'cost_budget', 'budget_by', 'budget', 'budget_is_monthly', 'show_budget_to_all',
+  ]);
 
 // ---- writes ----
 

@@ -3,7 +3,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { maySeeBudget, maySeeRates, maySetCommercialFields, mayWriteTasks } from '../../../access/catalog.ts';
 import { auditActor } from '../../../access/operator.ts';
 import type { DB } from '../../../db/types.ts';
-import { nameRace, nameTakenError } from '../../../db/rows.ts';
+import { columnsOf, nameRace, nameTakenError } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
@@ -57,15 +57,7 @@ async function taskOrThrow(trx: Tx, companyId: string, id: string, lock = false)
 
 const TASK = 'A task';
 
-function stateOf(row: TaskRow): TaskState {
-  return {
-    name: row.name,
-    billable_by_default: row.billable_by_default,
-    default_hourly_rate: row.default_hourly_rate,
-    is_default: row.is_default,
-    is_active: row.is_active,
-  };
-}
+const stateOf = (row: TaskRow): TaskState => columnsOf(row, ['name', 'billable_by_default', 'default_hourly_rate', 'is_default', 'is_active']);
 
 function assertMayWrite(actor: Principal, input: TaskInput) {
   if (!mayWriteTasks(actor)) throw forbidden('Your role does not allow creating or editing tasks.');

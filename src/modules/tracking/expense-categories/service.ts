@@ -3,7 +3,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { auditActor } from '../../../access/operator.ts';
 import { hasPermission } from '../../../access/policy.ts';
 import type { DB } from '../../../db/types.ts';
-import { nameRace, nameTaken as nameTakenIn, nameTakenError } from '../../../db/rows.ts';
+import { columnsOf, nameRace, nameTaken as nameTakenIn, nameTakenError } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { forbidden, notFound } from '../../../errors.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
@@ -41,12 +41,7 @@ const categorySelect = (trx: Tx, companyId: string) => trx.selectFrom('expense_c
 
 const CATEGORY = 'An expense category';
 
-const stateOf = (row: CategoryRow): CategoryState => ({
-  name: row.name,
-  unit_name: row.unit_name,
-  unit_price: row.unit_price,
-  is_active: row.is_active,
-});
+const stateOf = (row: CategoryRow): CategoryState => columnsOf(row, ['name', 'unit_name', 'unit_price', 'is_active']);
 
 // ---- queries (workspace id first) ----
 
