@@ -54,6 +54,23 @@ export function columnsOf<R extends object, K extends keyof R>(row: R, keys: rea
   return out;
 }
 
+/** How two values of one column compare, for the columns that are not compared by identity. */
+export type SameRules<S> = { [K in keyof S]?: (a: S[K], b: S[K]) => boolean };
+
+/**
+ * The columns of `after` whose value differs from `before`: what a PATCH writes (an unchanged
+ * PATCH writes nothing, and its audit entry names only what changed). A column in `same` compares
+ * by its rule (decimals as amounts, `'12.50'` is `'12.5'`; JSON as values); the others by identity.
+ */
+export function changedColumns<S extends object>(before: S, after: S, same: SameRules<S> = {}): Partial<S> {
+  const out: Partial<S> = {};
+  for (const key of Object.keys(after) as Array<keyof S>) {
+    const rule = same[key];
+    if (!(rule ? rule(before[key], after[key]) : before[key] === after[key])) out[key] = after[key];
+  }
+  return out;
+}
+
 /** The workspace's rows of `table` but `exceptId`: what "taken" and "in use" look among. */
 function otherRows(trx: Tx, table: WorkspaceTable, companyId: string, exceptId: string | undefined) {
   let query = untyped(trx)

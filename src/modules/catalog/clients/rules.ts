@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { PaymentTerms } from '../../../db/types.ts';
+import { changedColumns as changedOf } from '../../../db/rows.ts';
 import { badRequest } from '../../../errors.ts';
 import { isCurrencyCode, sameDecimal } from '../../../money.ts';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../../i18n/index.ts';
@@ -133,16 +134,8 @@ export function applyClientInput(current: ClientState, input: ClientInput): Clie
 }
 
 /** The columns whose value differs between two states (an unchanged PATCH writes nothing). */
-export function changedColumns(before: ClientState, after: ClientState): Partial<ClientState> {
-  const out: Partial<ClientState> = {};
-  for (const key of Object.keys(after) as Array<keyof ClientState>) {
-    const a = before[key];
-    const b = after[key];
-    const same = key === 'tax' || key === 'tax2' || key === 'discount' ? sameDecimal(a as string | null, b as string | null) : a === b;
-    if (!same) (out as Record<string, unknown>)[key] = b;
-  }
-  return out;
-}
+export const changedColumns = (before: ClientState, after: ClientState) =>
+  changedOf(before, after, { tax: sameDecimal, tax2: sameDecimal, discount: sameDecimal });
 
 /** What an `is_active` change means: archive, restore, or nothing. */
 export function archiveTransition(wasActive: boolean, willBeActive: boolean): 'archive' | 'restore' | null {

@@ -1,5 +1,6 @@
 import { sameDecimal } from '../../../money.ts';
 import type { BillBy, BudgetBy } from '../../../db/types.ts';
+import { changedColumns as changedOf } from '../../../db/rows.ts';
 import { badRequest } from '../../../errors.ts';
 import { isIsoDate } from '../../../time/workspace-time.ts';
 import { budgetAmount, effectiveDate, hourlyRate, type RateChange } from '../rates/index.ts';
@@ -244,19 +245,9 @@ export function applyProjectInput(current: ProjectState, input: ProjectInput): {
   return { state: next, rate };
 }
 
-const DECIMAL_COLUMNS = new Set<keyof ProjectState>(['fee', 'cost_budget', 'budget']);
-
 /** The columns whose value differs between two states (an unchanged PATCH writes nothing). */
-export function changedColumns(before: ProjectState, after: ProjectState): Partial<ProjectState> {
-  const out: Partial<ProjectState> = {};
-  for (const key of Object.keys(after) as Array<keyof ProjectState>) {
-    const a = before[key];
-    const b = after[key];
-    const same = DECIMAL_COLUMNS.has(key) ? sameDecimal(a as string | null, b as string | null) : a === b;
-    if (!same) (out as Record<string, unknown>)[key] = b;
-  }
-  return out;
-}
+export const changedColumns = (before: ProjectState, after: ProjectState) =>
+  changedOf(before, after, { fee: sameDecimal, cost_budget: sameDecimal, budget: sameDecimal });
 
 /** The commercial properties a body sends (see COMMERCIAL_FIELDS). */
 export function commercialFieldsIn(input: object): string[] {

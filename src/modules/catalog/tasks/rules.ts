@@ -1,5 +1,6 @@
-import { Decimal } from 'decimal.js';
+import { changedColumns } from '../../../db/rows.ts';
 import { badRequest } from '../../../errors.ts';
+import { sameDecimal } from '../../../money.ts';
 import { hourlyRate } from '../rates/index.ts';
 import type { TaskInput } from './schemas.ts';
 
@@ -58,14 +59,4 @@ export function applyTaskInput(current: TaskState, input: TaskInput): TaskState 
 }
 
 /** The columns whose value differs between two states (an unchanged PATCH writes nothing). */
-export function changedTaskColumns(before: TaskState, after: TaskState): Partial<TaskState> {
-  const out: Partial<TaskState> = {};
-  for (const key of Object.keys(after) as Array<keyof TaskState>) {
-    const a = before[key];
-    const b = after[key];
-    const same =
-      key === 'default_hourly_rate' && a !== null && b !== null ? new Decimal(a as string).eq(b as string) : a === b;
-    if (!same) (out as Record<string, unknown>)[key] = b;
-  }
-  return out;
-}
+export const changedTaskColumns = (before: TaskState, after: TaskState) => changedColumns(before, after, { default_hourly_rate: sameDecimal });

@@ -1,6 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import { Decimal } from 'decimal.js';
+import { changedColumns } from '../../../db/rows.ts';
 import { badRequest } from '../../../errors.ts';
+import { sameDecimal } from '../../../money.ts';
 import type { PatchBody } from './schemas.ts';
 
 /**
@@ -107,15 +109,4 @@ export function applyCategoryInput(current: CategoryState, input: CategoryInput)
 }
 
 /** The columns whose value differs (an unchanged PATCH writes nothing). */
-export function changedCategoryColumns(before: CategoryState, after: CategoryState): Partial<CategoryState> {
-  const out: Partial<CategoryState> = {};
-  if (before.name !== after.name) out.name = after.name;
-  if (before.unit_name !== after.unit_name) out.unit_name = after.unit_name;
-  const samePrice =
-    before.unit_price === null || after.unit_price === null
-      ? before.unit_price === after.unit_price
-      : new Decimal(before.unit_price).eq(after.unit_price);
-  if (!samePrice) out.unit_price = after.unit_price;
-  if (before.is_active !== after.is_active) out.is_active = after.is_active;
-  return out;
-}
+export const changedCategoryColumns = (before: CategoryState, after: CategoryState) => changedColumns(before, after, { unit_price: sameDecimal });

@@ -1,5 +1,4 @@
 import { auditActor } from '../../../access/operator.ts';
-import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { mayBeAssignedToProjects, seesAllProjects } from '../../../access/catalog.ts';
@@ -7,10 +6,12 @@ import { isManager } from '../../../access/policy.ts';
 import { isTeammateOf } from '../../../access/teammates.ts';
 import { mayRecordOnProject, mayWriteOthersTime, mayWriteTimeFor } from '../../../access/time.ts';
 import type { DB } from '../../../db/types.ts';
+import { changedColumns as changedOf } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { newId } from '../../../ids.ts';
+import { sameDecimal } from '../../../money.ts';
 import { findMembership } from '../../people/users/index.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { findCategory } from '../expense-categories/index.ts';
@@ -203,21 +204,8 @@ function changedColumns(row: ExpenseRow, next: ExpenseColumns): Partial<ExpenseC
     metadata: row.metadata === null ? null : JSON.stringify(row.metadata),
     receipt_file_id: row.receipt_file_id,
   };
-  const out: Partial<ExpenseColumns> = {};
-  for (const key of Object.keys(next) as Array<keyof ExpenseColumns>) {
-    const a = before[key];
-    const b = next[key];
-    const same =
-      key === 'units' || key === 'total_cost'
-        ? a === null || b === null
-          ? a === b
-          : new Decimal(a as string).eq(b as string)
-        : key === 'metadata'
-          ? sameJson(JSON.parse((a as string | null) ?? 'null'), JSON.parse((b as string | null) ?? 'null'))
-          : a === b;
-    if (!same) (out as Record<string, unknown>)[key] = b;
-  }
-  return out;
+  const sameMetadata = (a: string | null, b: string | null) => sameJson(JSON.parse(a ?? 'null'), JSON.parse(b ?? 'null'));
+  return changedOf(before, next, { units: sameDecimal, total_cost: sameDecimal, metadata: sameMetadata });
 }
 
 /**
