@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import jsQR from 'jsqr';
+import jsqr from 'jsqr';
 import { PNG } from 'pngjs';
 import { extractText } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,13 @@ async function qrOf(pdf: Buffer, name: string): Promise<string | null> {
   const code = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height);
   return code ? Buffer.from(code.binaryData).toString('utf8') : null;
 }
+
+/**
+ * jsqr is CommonJS with an ES-style `export default` in its types, so TypeScript types the
+ * default import as the module object; at run time it is the function, or holds it as `default`.
+ */
+type Decode = (data: Uint8ClampedArray, width: number, height: number) => { binaryData: number[] } | null;
+const jsQR = ((jsqr as unknown as { default?: Decode }).default ?? jsqr) as unknown as Decode;
 
 const lines = [{ description: 'Design work', quantity: 2, unit_price: 121 }];
 
