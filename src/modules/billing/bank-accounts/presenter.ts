@@ -2,18 +2,9 @@ import type { BankAccountRow } from './queries.ts';
 
 /** An account as the web app and the command line show it. */
 export function presentBankAccount(row: BankAccountRow) {
-  return {
-    id: row.id,
-    currency: row.currency,
-    holder: row.holder,
-    iban: row.iban,
-    bic: row.bic,
-    bank_name: row.bank_name,
-    local_account: row.local_account,
-    is_default: row.is_default,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
+  // The row holds exactly the columns shown (queries.ts COLUMNS); only the times need rendering.
+  const { created_at, updated_at, ...details } = row;
+  return { ...details, created_at: created_at.toISOString(), updated_at: updated_at.toISOString() };
 }
 
 export type PresentedBankAccount = ReturnType<typeof presentBankAccount>;

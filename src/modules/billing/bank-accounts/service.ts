@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { auditActor } from '../../../access/operator.ts';
 import { isAdmin } from '../../../access/policy.ts';
+import { updateRow } from '../../../db/rows.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { forbidden, notFound } from '../../../errors.ts';
@@ -128,7 +129,7 @@ async function promoteOldest(trx: Tx, companyId: string, currency: string, leavi
   const next = await findOldest(trx, companyId, currency, leavingId);
   if (!next) return;
   await clearDefault(trx, companyId, currency, now);
-  await trx.updateTable('bank_accounts').set({ is_default: true, updated_at: now }).where('company_id', '=', companyId).where('id', '=', next.id).execute();
+  await updateRow(trx, 'bank_accounts', companyId, next.id, { is_default: true }, now);
 }
 
 export async function deleteBankAccount(db: Kysely<DB>, p: Principal, id: string, now: Date): Promise<BankAccountRow> {

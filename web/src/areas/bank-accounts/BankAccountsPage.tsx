@@ -10,6 +10,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
+import { NoticePage } from '../../ui/NoticePage.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { SettingsSection } from '../../ui/SettingsSection.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
@@ -31,12 +32,9 @@ export function BankAccountsPage() {
   const t = useBankTexts();
   if (!isAdministrator(workspace)) {
     return (
-      <div className="flex max-w-2xl flex-col gap-4">
-        <PageHeading>{t('heading')}</PageHeading>
-        <Alert tone="info" title={t('notForRoleTitle')}>
-          {t('notForRole')}
-        </Alert>
-      </div>
+      <NoticePage heading={t('heading')} title={t('notForRoleTitle')}>
+        {t('notForRole')}
+      </NoticePage>
     );
   }
   return <ManageAccounts />;
