@@ -11,7 +11,7 @@ import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
 const list = (page: import('@playwright/test').Page, currency: string) => page.getByRole('list', { name: currency, exact: true });
 
 test('an owner adds, edits, makes default and deletes bank accounts', async ({ page, workspace }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000); // many checked views and dialogs, on a shared machine
   await visit(page, '/settings/workspace', 'bank-accounts-nav');
   await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Bank accounts' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Bank accounts' })).toBeVisible();
@@ -95,6 +95,7 @@ test('an owner adds, edits, makes default and deletes bank accounts', async ({ p
 test.describe('as a member', () => {
   test.use({ signedIn: false });
   test('a member finds no bank accounts in the settings, and the address says why', async ({ page, workspace }) => {
+    test.setTimeout(300_000); // two checked pages at two widths, on a shared machine
     const mia = await workspace.seed.member('Mia');
     await signIn(page, mia);
     await visit(page, '/settings/profile', 'bank-accounts-member-settings');
