@@ -140,9 +140,16 @@ describe('security sweep over every route', () => {
       invoices: await created('/api/v2/invoices', { client_id: clientId, line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }] }),
       files: await insertFile(ctx.db, company, receipt),
       sessions: (await createSession(ctx.db, { userId: foreignOwner.userId, companyId: company, now: new Date() })).session.id,
+      bank_accounts: await insertBankAccount(company),
     });
   });
   afterAll(() => ctx.close());
+
+  async function insertBankAccount(company: string) {
+    const id = newId();
+    await ctx.db.insertInto('bank_accounts').values({ company_id: company, id, currency: 'EUR', holder: 'Foreign holder', iban: 'DE89370400440532013000' }).execute();
+    return id;
+  }
 
   const routes = () => ctx.app.routeCatalog.filter((r) => r.access !== 'public');
   /** API routes: every credential kind; web routes refuse them all (403 session_required). */

@@ -69,6 +69,33 @@ export interface AuditLogs {
   subject_type: string;
 }
 
+/** Bank accounts invoices print as payment details (0080); display details, no secrets. */
+export interface BankAccounts {
+  bank_name: string | null;
+  bic: string | null;
+  company_id: string;
+  created_at: CreatedAt;
+  currency: string;
+  /**
+   * The account holder (the SEPA beneficiary name: at most 70 characters).
+   */
+  holder: string;
+  /**
+   * IBAN in electronic format (no spaces, upper case), validated by ibantools; null for a local account only.
+   */
+  iban: string | null;
+  id: string;
+  /**
+   * The account invoices in its currency print; at most one per currency (bank_accounts_default_key).
+   */
+  is_default: Generated<boolean>;
+  /**
+   * Free-form local account details (sort code and number, routing and number), printed as written.
+   */
+  local_account: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Clients {
   address: string | null;
   company_id: string;
@@ -518,6 +545,7 @@ export interface Users {
 
 export interface DB {
   audit_logs: AuditLogs;
+  bank_accounts: BankAccounts;
   clients: Clients;
   companies: Companies;
   contacts: Contacts;

@@ -99,4 +99,14 @@ export const de: Catalog = {
     changed: 'Die E-Mail-Adresse Ihres Sheaf-Kontos lautet jetzt {{newEmail}}; mit {{oldEmail}} ist keine Anmeldung mehr möglich.',
     notYou: 'Falls Sie diese Änderung nicht selbst vorgenommen haben, wenden Sie sich bitte umgehend an eine Administratorin oder einen Administrator Ihres Arbeitsbereichs.',
   },
+  paymentDetails: {
+    heading: 'ZAHLUNGSINFORMATIONEN',
+    holder: 'Kontoinhaber',
+    iban: 'IBAN',
+    bic: 'BIC',
+    bank: 'Bank',
+    account: 'Konto',
+    scan: 'Mit der Banking-App scannen und bezahlen',
+    reference: 'Rechnung {{number}}',
+  },
 };

@@ -108,6 +108,17 @@ export const en = {
     changed: 'The e-mail address of your Sheaf account is now {{newEmail}}; {{oldEmail}} no longer signs in.',
     notYou: 'If you did not make this change, tell an administrator of your workspace at once.',
   },
+  /** The invoice PDF's payment details (src/modules/billing/bank-accounts/pdf-block.ts). */
+  paymentDetails: {
+    heading: 'PAYMENT DETAILS',
+    holder: 'Account holder',
+    iban: 'IBAN',
+    bic: 'BIC',
+    bank: 'Bank',
+    account: 'Account',
+    scan: 'Scan with your banking app to pay',
+    reference: 'Invoice {{number}}',
+  },
 };
 
 /** A catalog with the English one's shape: every key, every value a string. */

@@ -1800,6 +1800,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/bank_accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the bank accounts
+         * @description Web app only, owners and administrators. By currency, the default first.
+         */
+        get: operations["listBankAccounts"];
+        put?: never;
+        /**
+         * Add a bank account
+         * @description Web app only, owners and administrators. An IBAN (checked: country format and check digits) or a local account, or both. The first account of a currency becomes its default unless is_default is false; is_default true ends the previous default. Invalid values are 400 naming the field. Accepts an Idempotency-Key.
+         */
+        post: operations["createBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/bank_accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a bank account
+         * @description Web app only, owners and administrators. Unknown and other-workspace ids are 404.
+         */
+        get: operations["getBankAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a bank account
+         * @description Web app only, owners and administrators. Invoices print the default account of their currency when rendered, so a deleted account is on no PDF from then on; when it was the default, the oldest other account of its currency becomes the default.
+         */
+        delete: operations["deleteBankAccount"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a bank account, or make it the default of its currency
+         * @description Web app only, owners and administrators. At least one writable property; is_default true makes it its currency’s default.
+         */
+        patch: operations["updateBankAccount"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -13754,6 +13806,394 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listBankAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bank_accounts: {
+                            id: string;
+                            currency: string;
+                            holder: string;
+                            iban: string | null;
+                            bic: string | null;
+                            bank_name: string | null;
+                            local_account: string | null;
+                            is_default: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 4217 code of the invoices that print this account. */
+                    currency: string;
+                    /** @description The account holder, as the bank knows them (the SEPA beneficiary name: at most 70 characters). */
+                    holder: string;
+                    iban?: string | null;
+                    bic?: string | null;
+                    bank_name?: string | null;
+                    local_account?: string | null;
+                    /** @description The account invoices in its currency print; making one default ends the previous default of that currency. */
+                    is_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        currency: string;
+                        holder: string;
+                        iban: string | null;
+                        bic: string | null;
+                        bank_name: string | null;
+                        local_account: string | null;
+                        is_default: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        currency: string;
+                        holder: string;
+                        iban: string | null;
+                        bic: string | null;
+                        bank_name: string | null;
+                        local_account: string | null;
+                        is_default: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 4217 code of the invoices that print this account. */
+                    currency?: string;
+                    /** @description The account holder, as the bank knows them (the SEPA beneficiary name: at most 70 characters). */
+                    holder?: string;
+                    iban?: string | null;
+                    bic?: string | null;
+                    bank_name?: string | null;
+                    local_account?: string | null;
+                    /** @description The account invoices in its currency print; making one default ends the previous default of that currency. */
+                    is_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        currency: string;
+                        holder: string;
+                        iban: string | null;
+                        bic: string | null;
+                        bank_name: string | null;
+                        local_account: string | null;
+                        is_default: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
             };
             /** @description Default Response */
             "4XX": {

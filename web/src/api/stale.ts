@@ -49,6 +49,8 @@ export const STALE = {
   profile: [['profile'], ['session']],
   /** The person's own sign-ins ended. */
   own_sessions: [['profile', 'sessions']],
+  /** A bank account added, changed, made default or deleted (Settings → Bank accounts). */
+  bank_account: [['bank-accounts']],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
 /** A kind of change (a row of the table). */

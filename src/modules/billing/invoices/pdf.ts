@@ -13,6 +13,7 @@ import { termLabel, translatedKind } from './rules.ts';
 import { documentLocale, translator } from '../../../i18n/index.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
 import type { Totals } from './totals.ts';
+import { defaultBankAccount, drawPaymentDetails, type BankAccountRow } from '../bank-accounts/index.ts';
 
 /**
  * The invoice as a PDF (pdfkit): workspace and client names and addresses,
@@ -33,6 +34,8 @@ export interface InvoiceDocument {
   lines: LineRow[];
   workspace: { name: string; address: string | null; sender_email?: string | null; sender_phone?: string | null; tax_id?: string | null };
   client: { name: string; address: string | null; language: string };
+  /** The default bank account of the invoice's currency, printed as payment details. */
+  bankAccount?: BankAccountRow | null;
 }
 
 /** The invoice and what its document prints; with `visibleTo`, only an invoice in that principal's reach. */
@@ -42,7 +45,8 @@ export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId:
   const client = await findClient(trx, companyId, row.client_id);
   if (!workspace || !client) throw notFound('invoice');
   const { name, address, sender_email, sender_phone, tax_id } = workspace;
-  return { invoice: row, lines, workspace: { name, address, sender_email, sender_phone, tax_id }, client: { name: client.name, address: client.address, language: client.language } };
+  const bankAccount = (await defaultBankAccount(trx, companyId, row.currency)) ?? null;
+  return { invoice: row, lines, workspace: { name, address, sender_email, sender_phone, tax_id }, client: { name: client.name, address: client.address, language: client.language }, bankAccount };
 }
 
 /** GET /invoices/:id/pdf: the document and its download name. */
@@ -349,7 +353,12 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     }
     doc.font('bold').fontSize(9).fillColor(MUTED).text(t(tr('invoice.notes')), left, y, { characterSpacing: 0.5 });
     doc.font('body').fontSize(9.5).fillColor(INK).text(notes, left, doc.y + 3, { width });
+  } else {
+    doc.y = y;
   }
+
+  // -- payment details: the bank account of the currency, and a GiroCode for EUR (billing/bank-accounts)
+  await drawPaymentDetails(doc, { account: d.bankAccount, currency: inv.currency, amountDue: totals.dueAmount, invoiceNumber: inv.number, language, encode: t });
 
   // -- footer on every page
   const range = doc.bufferedPageRange();

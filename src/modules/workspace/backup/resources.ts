@@ -247,7 +247,15 @@ export const RESOURCES: ResourceSpec[] = [
     'Workspace-wide invoice settings.',
     'invoice defaults live on the clients (payment terms, taxes, discount) and the workspace (currency); there is no separate settings record.',
   ),
-  notYet('bank_accounts', 'Bank accounts shown on invoices (display details).', 'bank accounts are not modelled.'),
+  {
+    kind: 'table',
+    name: 'bank_accounts',
+    description:
+      'Bank accounts invoices print as payment details (display details: holder, IBAN, BIC, bank name, local account text), with their currency and whether each is its currency’s default.',
+    columns: 'b.id, b.currency, b.holder, b.iban, b.bic, b.bank_name, b.local_account, b.is_default, b.created_at, b.updated_at',
+    from: 'bank_accounts b',
+    ...ownRows('b'),
+  },
   notYet(
     'invoice_item_categories',
     'Invoice line item categories.',
@@ -369,6 +377,7 @@ export const TABLE_USE: Record<string, string> = {
   time_entries: 'time_entries',
   expense_categories: 'expense_categories',
   expenses: 'expenses',
+  bank_accounts: 'bank_accounts',
   files: 'expenses (receipt) and invoices (expense_receipts): metadata; bytes through the download links',
   invoices: 'invoices',
   invoice_line_items: 'invoices (line_items)',

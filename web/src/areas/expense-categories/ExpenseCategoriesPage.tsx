@@ -11,6 +11,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
+import { NoticePage } from '../../ui/NoticePage.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { SettingsSection } from '../../ui/SettingsSection.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -30,12 +31,9 @@ export function ExpenseCategoriesPage() {
   const t = useCategoryTexts();
   if (!holds(workspace, 'edit_clients_and_tasks')) {
     return (
-      <div className="flex max-w-2xl flex-col gap-4">
-        <PageHeading>{t('heading')}</PageHeading>
-        <Alert tone="info" title={t('notForRoleTitle')}>
-          {t('notForRole')}
-        </Alert>
-      </div>
+      <NoticePage heading={t('heading')} title={t('notForRoleTitle')}>
+        {t('notForRole')}
+      </NoticePage>
     );
   }
   return <ManageCategories />;

@@ -1,0 +1,113 @@
+import type { Decimal } from 'decimal.js';
+import { isSEPACountry } from 'ibantools';
+import { translator } from '../../../i18n/index.ts';
+import { epcPayload } from './girocode.ts';
+import type { BankAccountRow } from './queries.ts';
+import { groupedIban } from './rules.ts';
+
+/**
+ * The invoice PDF's "Payment details": the default bank account of the invoice's
+ * currency (holder, IBAN in groups of four, BIC, bank, local account), and for an
+ * EUR invoice paid into a SEPA IBAN a GiroCode (girocode.ts) that a banking app
+ * scans into a transfer with the amount due and the invoice number as reference.
+ * Nothing is drawn when the currency has no default account.
+ *
+ * Drawn into the invoice's pdfkit document (billing/invoices/pdf.ts), which has
+ * registered the fonts 'body' and 'bold'; `encode` is its text encoder (the built-in
+ * fonts only encode Windows-1252). The QR code is drawn as vector squares (error
+ * correction M, the EPC's level), so it stays sharp at any zoom and in print.
+ */
+
+export interface PaymentDetails {
+  account: BankAccountRow | null | undefined;
+  currency: string;
+  amountDue: Decimal;
+  invoiceNumber: string;
+  /** The client's language, in which the document speaks. */
+  language: string;
+  encode: (text: string, fitWidth?: number) => string;
+}
+
+const INK = '#1f2328';
+const MUTED = '#6b7280';
+/** The code's side in points (about 3.2 cm: the EPC asks for at least 2 cm). */
+const QR_SIZE = 92;
+
+/** The GiroCode's text for this invoice, or null when none applies (not EUR, no IBAN, or an IBAN outside SEPA). */
+export function girocodeOf(d: Omit<PaymentDetails, 'encode'>): string | null {
+  const a = d.account;
+  if (!a?.iban || d.currency !== 'EUR' || a.currency !== 'EUR' || !isSEPACountry(a.iban.slice(0, 2))) return null;
+  const text = translator(d.language)('paymentDetails.reference', { number: d.invoiceNumber });
+  return epcPayload({ name: a.holder, iban: a.iban, bic: a.bic, amount: d.amountDue, text });
+}
+
+export async function drawPaymentDetails(doc: PDFKit.PDFDocument, d: PaymentDetails): Promise<void> {
+  const a = d.account;
+  if (!a) return;
+  const tr = translator(d.language);
+  const t = d.encode;
+  // The account number (IBAN or local) is what the payer types: bold.
+  const rows: Array<[label: string, value: string, strong?: boolean]> = [[tr('paymentDetails.holder'), a.holder]];
+  if (a.iban) rows.push([tr('paymentDetails.iban'), groupedIban(a.iban), true]);
+  if (a.bic) rows.push([tr('paymentDetails.bic'), a.bic]);
+  if (a.bank_name) rows.push([tr('paymentDetails.bank'), a.bank_name]);
+  if (a.local_account) rows.push([tr('paymentDetails.account'), a.local_account, true]);
+  const payload = girocodeOf(d);
+
+  const left = doc.page.margins.left;
+  const width = doc.page.width - doc.page.margins.right - left;
+  const textW = payload ? width - QR_SIZE - 24 : width;
+  doc.font('body').fontSize(9);
+  const labelW = Math.min(textW / 3, Math.max(...rows.map(([label]) => doc.widthOfString(t(label)))) + 12);
+  const valueW = textW - labelW;
+  const textH = 16 + rows.reduce((h, [, value]) => h + Math.max(13, doc.heightOfString(t(value, valueW), { width: valueW }) + 2), 0);
+  const blockH = Math.max(textH, payload ? QR_SIZE + 14 : 0);
+
+  let y = doc.y + 18;
+  if (y + blockH > doc.page.height - doc.page.margins.bottom) {
+    doc.addPage();
+    y = doc.page.margins.top;
+  }
+  const top = y;
+  doc.font('bold').fontSize(9).fillColor(MUTED).text(t(tr('paymentDetails.heading')), left, y, { characterSpacing: 0.5 });
+  y = doc.y + 4;
+  for (const [label, value, strong] of rows) {
+    doc.font('body').fontSize(9).fillColor(MUTED).text(t(label), left, y, { width: labelW });
+    doc.font(strong ? 'bold' : 'body').fontSize(9.5).fillColor(INK);
+    doc.text(t(value, valueW), left + labelW, y, { width: valueW });
+    y = Math.max(doc.y, y + 13) + 2;
+  }
+  if (payload) {
+    const x = left + width - QR_SIZE;
+    await drawQr(doc, payload, x, top, QR_SIZE);
+    doc.font('body').fontSize(7).fillColor(MUTED).text(t(tr('paymentDetails.scan')), x - 80, top + QR_SIZE + 4, { width: QR_SIZE + 80, align: 'right' });
+    y = Math.max(y, doc.y);
+  }
+  doc.x = left;
+  doc.y = Math.max(y, top + blockH);
+}
+
+/** The QR code of `text` (byte mode, so UTF-8; error correction M) as filled squares, a row's dark run at a time. */
+async function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number, size: number) {
+  // qrcode is loaded with the first payment code, not when the server starts (as pdfkit is).
+  const { create } = await import('qrcode');
+  const { modules } = create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M' });
+  const n = modules.size;
+  const cell = size / n;
+  doc.save();
+  for (let row = 0; row < n; row++) {
+    let col = 0;
+    while (col < n) {
+      if (!modules.get(row, col)) {
+        col++;
+        continue;
+      }
+      const start = col;
+      while (col < n && modules.get(row, col)) col++;
+      // A hair wider than the cell, so anti-aliasing leaves no seams between squares.
+      doc.rect(x + start * cell, y + row * cell, (col - start) * cell + 0.05, cell + 0.05);
+    }
+  }
+  doc.fillColor('#000000').fill();
+  doc.restore();
+}
