@@ -49,6 +49,8 @@ export const STALE = {
   profile: [['profile'], ['session']],
   /** The person's own sign-ins ended. */
   own_sessions: [['profile', 'sessions']],
+  /** A recurring invoice schedule made, changed, paused or deleted. */
+  recurring_invoice: [['recurring-invoices']],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
 /** A kind of change (a row of the table). */
