@@ -12,7 +12,7 @@ import { checkPage, expectClean, visit } from './visit.ts';
 const today = () => new Date().toISOString().slice(0, 10);
 
 test('an owner sets up a monthly retainer, sees the invoice it makes, pauses, edits and deletes it', async ({ page, workspace, sheaf }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000); // several checked views and dialogs, on a shared machine
   await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' }));
 
   await visit(page, '/invoices', 'recurring-invoices-from-list');
