@@ -75,6 +75,10 @@ async function claimDue(trx: Tx, c: DueCandidate, now: Date) {
   return { s, date: s.next_run_date, today };
 }
 
+/** An occurrence in the audit log: done by the scheduler (nobody), about the schedule. */
+const auditOccurrence = (trx: Tx, s: ScheduleRow, action: string, details: Record<string, unknown>) =>
+  audit(trx, { companyId: s.company_id, actorUserId: null, credentialId: null, action, subjectType: 'recurring_invoice', subjectId: s.id, details });
+
 async function advance(trx: Tx, s: ScheduleRow, date: string, now: Date) {
   await updateRow(trx, 'recurring_invoice_schedules', s.company_id, s.id, { next_run_date: nextOccurrence(calendarOf(s), date) }, now);
 }
@@ -105,15 +109,7 @@ async function makeOccurrence(db: Kysely<DB>, c: DueCandidate, now: Date): Promi
       // The claim makes this impossible; should it happen, the throw rolls the invoice back.
       if (!made) throw new Error(`recurring invoice ${s.id}: the occurrence of ${date} exists already`);
       await advance(trx, s, date, now);
-      await audit(trx, {
-        companyId: c.company_id,
-        actorUserId: null,
-        credentialId: null,
-        action: 'recurring_invoice.occurred',
-        subjectType: 'recurring_invoice',
-        subjectId: s.id,
-        details: { occurrence_id: occurrenceId, occurrence_date: date, invoice_id: invoice.id, number: invoice.number, outcome },
-      });
+      await auditOccurrence(trx, s, 'recurring_invoice.occurred', { occurrence_id: occurrenceId, occurrence_date: date, invoice_id: invoice.id, number: invoice.number, outcome });
       await pauseAt('recurring-occurrence');
       return outcome;
     });
@@ -133,15 +129,7 @@ async function skipOccurrence(db: Kysely<DB>, c: DueCandidate, date: string, rea
     const occurrenceId = newId(now.getTime());
     await insertOccurrence(trx, c.company_id, { id: occurrenceId, scheduleId: s.id, date, period, invoiceId: null, outcome: 'skipped', note: reason.slice(0, 2000) }, now);
     await advance(trx, s, date, now);
-    await audit(trx, {
-      companyId: c.company_id,
-      actorUserId: null,
-      credentialId: null,
-      action: 'recurring_invoice.skipped',
-      subjectType: 'recurring_invoice',
-      subjectId: s.id,
-      details: { occurrence_id: occurrenceId, occurrence_date: date, reason },
-    });
+    await auditOccurrence(trx, s, 'recurring_invoice.skipped', { occurrence_id: occurrenceId, occurrence_date: date, reason });
     return 'skipped';
   });
 }
