@@ -70,6 +70,9 @@ const JSON_COLUMNS: Record<string, string> = {
   'invoice_messages.cc_recipients': 'ColumnType<Array<{ email: string; name?: string | null }>, string | undefined, string>',
   'invoice_messages.recipients': 'ColumnType<Array<{ email: string; name?: string | null }>, string, string>',
   'outbox.payload': 'ColumnType<Record<string, unknown>, string, string>',
+  'recurring_invoice_schedules.line_items': 'ColumnType<Array<Record<string, unknown>>, string | undefined, string>',
+  'recurring_invoice_schedules.project_ids': 'ColumnType<string[], string | undefined, string>',
+  'recurring_invoice_schedules.recipients': 'ColumnType<Array<{ email: string; name?: string | null }>, string | undefined, string>',
   'time_entries.external_reference': 'JsonObjectColumn',
   'time_entries.metadata': 'JsonObjectColumn',
 };

@@ -46,6 +46,11 @@ export interface Config {
   smtpFrom?: string;
   /** How often the outbox worker looks for due e-mails (with SMTP_URL set). Tests shorten it. */
   outboxIntervalMs: number;
+  /**
+   * How often each server process runs the recurring-invoice scheduler
+   * (RECURRING_INTERVAL_MS, default a minute); 0 turns it off in this process.
+   */
+  recurringIntervalMs: number;
   jwt: JwtConfig | null;
   logLevel: string;
   clock: Clock;
@@ -140,6 +145,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || undefined,
     outboxIntervalMs: 5000,
+    recurringIntervalMs: int(env, 'RECURRING_INTERVAL_MS', 60_000, 0),
     jwt: jwtKeySource
       ? {
           jwksUrl: env.JWT_JWKS_URL || undefined,

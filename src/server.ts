@@ -58,6 +58,22 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
 }
 
 /**
+ * The recurring-invoice scheduler, in every server process (several processes
+ * are safe: each occurrence is claimed in the database, see its scheduler.ts).
+ * RECURRING_INTERVAL_MS=0 leaves it to other processes or to a cron job running
+ * `sheaf admin recurring run-due`. Returns how to stop it.
+ */
+async function startRecurringInvoices(config: Config, database: Database, app: FastifyInstance): Promise<() => Promise<void>> {
+  if (config.recurringIntervalMs === 0) return async () => {};
+  const { startRecurringScheduler } = await import('./modules/billing/recurring-invoices/index.ts');
+  return startRecurringScheduler(
+    { db: database.db, clock: config.clock, onError: (err, schedule) => app.log.error({ err, schedule }, 'a recurring invoice failed; it stays due') },
+    config.recurringIntervalMs,
+    (err) => app.log.error({ err }, 'the recurring invoice scheduler failed'),
+  );
+}
+
+/**
  * Opens the database, applies migrations and listens; on an empty embedded
  * database it then creates the first workspace (after listening, so a port
  * already in use never swallows the key that is shown only once).
@@ -82,12 +98,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
       app.log.warn('embedded PGlite database: one process only; use PostgreSQL (DATABASE_URL) in production');
     }
     const stopOutbox = await startMailDelivery(config, database, app);
+    const stopRecurring = await startRecurringInvoices(config, database, app);
     app.log.info(`Sheaf API on ${url}/api/v2 (OpenAPI: ${url}/api/v2/openapi.json)`);
     const running = app;
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         try {
+          await stopRecurring();
           await stopOutbox();
           await running.close();
         } finally {

@@ -10,7 +10,9 @@ export type PausePoint =
   /** Inside the invoice import's transaction, after the work was linked to the new invoice, before the commit. */
   | 'invoice-import'
   /** After an Idempotency-Key's work and stored response committed, before the response is sent. */
-  | 'idempotency-committed';
+  | 'idempotency-committed'
+  /** Inside a recurring invoice occurrence's transaction, after the invoice, occurrence and next date were written, before the commit. */
+  | 'recurring-occurrence';
 
 const PAUSE_AT = process.env.NODE_ENV === 'test' ? process.env.SHEAF_TEST_PAUSE_AT : undefined;
 

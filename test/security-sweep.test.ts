@@ -38,6 +38,7 @@ const TABLE_BY_SEGMENT: Record<string, string> = {
   members: 'users',
   invoice_expense_receipts: 'files',
   sessions: 'sessions',
+  recurring_invoices: 'recurring_invoice_schedules',
 };
 
 /** Path parameters that name no record: the foreign-id pick does not apply (an unknown value is still tried). */
@@ -141,7 +142,22 @@ describe('security sweep over every route', () => {
       files: await insertFile(ctx.db, company, receipt),
       sessions: (await createSession(ctx.db, { userId: foreignOwner.userId, companyId: company, now: new Date() })).session.id,
       bank_accounts: await insertBankAccount(company),
+      recurring_invoice_schedules: newId(),
     });
+    await ctx.db
+      .insertInto('recurring_invoice_schedules')
+      .values({
+        company_id: company,
+        id: foreignIds.recurring_invoice_schedules,
+        client_id: clientId,
+        frequency: 'monthly',
+        anchor_day: 1,
+        start_date: '2026-01-01',
+        source: 'lines',
+        line_items: JSON.stringify([{ description: 'Foreign retainer', unit_price: 10 }]),
+        action: 'draft',
+      })
+      .execute();
   });
   afterAll(() => ctx.close());
 

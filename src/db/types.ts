@@ -432,6 +432,55 @@ export interface Rates {
   user_id: string | null;
 }
 
+export interface RecurringInvoiceOccurrences {
+  company_id: string;
+  created_at: CreatedAt;
+  id: string;
+  invoice_id: string | null;
+  /**
+   * Why an occurrence was skipped (nothing to invoice, a refused invoice) or drafted instead of sent (made late).
+   */
+  note: string | null;
+  occurrence_date: string;
+  outcome: "drafted" | "sent" | "skipped";
+  period_end: string;
+  period_start: string;
+  schedule_id: string;
+}
+
+export interface RecurringInvoiceSchedules {
+  action: "draft" | "send";
+  /**
+   * weekly: ISO weekday (1 Monday .. 7 Sunday); otherwise the day of the month (29..31: the month's last day when it is shorter).
+   */
+  anchor_day: number;
+  client_id: string;
+  company_id: string;
+  created_at: CreatedAt;
+  created_by: string | null;
+  discount: Numeric | null;
+  end_date: string | null;
+  expense_summary: "project" | "category" | "people" | "detailed" | null;
+  frequency: "weekly" | "monthly" | "quarterly" | "yearly";
+  id: string;
+  is_paused: Generated<boolean>;
+  line_items: ColumnType<Array<Record<string, unknown>>, string | undefined, string>;
+  /**
+   * The next occurrence not yet made; null once the schedule has ended. Advanced in the occurrence's own transaction.
+   */
+  next_run_date: string | null;
+  notes: string | null;
+  project_ids: ColumnType<string[], string | undefined, string>;
+  recipients: ColumnType<Array<{ email: string; name?: string | null }>, string | undefined, string>;
+  source: "lines" | "uninvoiced";
+  start_date: string;
+  subject: string | null;
+  tax: Numeric | null;
+  tax2: Numeric | null;
+  time_summary: "project" | "task" | "people" | "detailed" | null;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Sessions {
   company_id: string | null;
   created_at: CreatedAt;
@@ -566,6 +615,8 @@ export interface DB {
   project_user_assignments: ProjectUserAssignments;
   projects: Projects;
   rates: Rates;
+  recurring_invoice_occurrences: RecurringInvoiceOccurrences;
+  recurring_invoice_schedules: RecurringInvoiceSchedules;
   sessions: Sessions;
   sign_in_devices: SignInDevices;
   sign_in_failures: SignInFailures;

@@ -3,6 +3,7 @@ import type { DB } from '../db/types.ts';
 import type { Clock } from '../clock.ts';
 import type { MailAttachment, MailMessage } from './enqueue.ts';
 import { afterFailure, LEASE_MS } from './retry-policy.ts';
+import { repeatEvery } from '../repeat.ts';
 
 export interface SentAttachment {
   filename: string;
@@ -173,18 +174,5 @@ async function resolveAttachment(deps: WorkerDeps, companyId: string, a: MailAtt
 
 /** Runs the worker every `intervalMs` until stopped. */
 export function startOutboxWorker(deps: WorkerDeps, intervalMs = 5000, onError: (err: unknown) => void = () => {}) {
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = async () => {
-    if (stopped) return;
-    running = deliverDueMessages(deps).catch(onError);
-    await running;
-    if (!stopped) timer = setTimeout(tick, intervalMs);
-  };
-  let timer = setTimeout(tick, intervalMs);
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+  return repeatEvery(intervalMs, () => deliverDueMessages(deps), onError);
 }

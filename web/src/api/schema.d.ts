@@ -1852,6 +1852,58 @@ export interface paths {
         patch: operations["updateBankAccount"];
         trace?: never;
     };
+    "/web/api/recurring_invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recurring invoice schedules
+         * @description Every schedule of the workspace by client name, each with its latest 12 occurrences (newest first).
+         */
+        get: operations["listRecurringInvoices"];
+        put?: never;
+        /**
+         * Create a recurring invoice schedule
+         * @description Template lines are checked as an invoice create checks them. The first occurrence is the first matching day on or after today and the start date. An end date before the start date is 400 naming end_date; nothing is written.
+         */
+        post: operations["createRecurringInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/recurring_invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a recurring invoice schedule
+         * @description With all its occurrences, newest first, and the invoices they made.
+         */
+        get: operations["getRecurringInvoice"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a recurring invoice schedule
+         * @description The schedule and its occurrence records go; the invoices it made stay.
+         */
+        delete: operations["deleteRecurringInvoice"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, pause or resume a recurring invoice schedule
+         * @description Any writable property (the client stays). A changed calendar, or a resume, restarts from today: missed dates are not made up for. Pausing keeps the next date; nothing is made while paused.
+         */
+        patch: operations["updateRecurringInvoice"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -14188,6 +14240,758 @@ export interface operations {
                         bank_name: string | null;
                         local_account: string | null;
                         is_default: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listRecurringInvoices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recurring_invoices: {
+                            id: string;
+                            client: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            frequency: "weekly" | "monthly" | "quarterly" | "yearly";
+                            anchor_day: number;
+                            /** Format: date */
+                            start_date: string;
+                            end_date: string | null;
+                            /** @enum {string} */
+                            source: "lines" | "uninvoiced";
+                            line_items: {
+                                /** @description Category of the line, default `Service`. */
+                                kind?: string;
+                                description?: string | null;
+                                /** @description Default 1; not negative; at most 4 decimal places. */
+                                quantity?: number;
+                                /** @description Default 0; not negative; at most 4 decimal places. */
+                                unit_price?: number;
+                                /**
+                                 * @description `charge` (default) or `credit`: credits subtract, with positive numbers.
+                                 * @enum {string}
+                                 */
+                                effect?: "charge" | "credit";
+                                /** @description The first tax applies to the line (default true). */
+                                taxed?: boolean;
+                                /** @description The second tax applies to the line (default true). */
+                                taxed2?: boolean;
+                                project_id?: string | null;
+                                /** @description Default: the position in the array. */
+                                sort_order?: number;
+                            }[];
+                            project_ids: string[];
+                            time_summary: string | null;
+                            expense_summary: string | null;
+                            /** @enum {string} */
+                            action: "draft" | "send";
+                            recipients: {
+                                email: string;
+                                name?: string | null;
+                            }[];
+                            subject: string | null;
+                            notes: string | null;
+                            tax: number | null;
+                            tax2: number | null;
+                            discount: number | null;
+                            is_paused: boolean;
+                            next_run_date: string | null;
+                            /** @description Newest first (the list: the latest 12). */
+                            occurrences: {
+                                id: string;
+                                /** Format: date */
+                                occurrence_date: string;
+                                /** Format: date */
+                                period_start: string;
+                                /** Format: date */
+                                period_end: string;
+                                /**
+                                 * @description `skipped`: no invoice (see `note`).
+                                 * @enum {string}
+                                 */
+                                outcome: "drafted" | "sent" | "skipped";
+                                note: string | null;
+                                invoice: {
+                                    id: string;
+                                    number: string;
+                                    state: string;
+                                } | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An active client of the workspace. */
+                    client_id: string;
+                    /**
+                     * @description How often an invoice is made.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "monthly" | "quarterly" | "yearly";
+                    /** @description weekly: the ISO weekday (1 Monday .. 7 Sunday); otherwise the day of the month 1..31 (a month without it: its last day). */
+                    anchor_day: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD. The first occurrence is the first matching day on or after it.
+                     */
+                    start_date: string;
+                    end_date?: string | null;
+                    /**
+                     * @description `lines`: the template `line_items`; `uninvoiced`: the uninvoiced work of `project_ids` in the occurrence's period.
+                     * @enum {string}
+                     */
+                    source: "lines" | "uninvoiced";
+                    /** @description The template lines (source `lines`). */
+                    line_items?: {
+                        /** @description Category of the line, default `Service`. */
+                        kind?: string;
+                        description?: string | null;
+                        /** @description Default 1; not negative; at most 4 decimal places. */
+                        quantity?: number;
+                        /** @description Default 0; not negative; at most 4 decimal places. */
+                        unit_price?: number;
+                        /**
+                         * @description `charge` (default) or `credit`: credits subtract, with positive numbers.
+                         * @enum {string}
+                         */
+                        effect?: "charge" | "credit";
+                        /** @description The first tax applies to the line (default true). */
+                        taxed?: boolean;
+                        /** @description The second tax applies to the line (default true). */
+                        taxed2?: boolean;
+                        project_id?: string | null;
+                        /** @description Default: the position in the array. */
+                        sort_order?: number;
+                    }[];
+                    /** @description Projects of the client whose work is invoiced (source `uninvoiced`); empty: all of the client's projects. */
+                    project_ids?: string[];
+                    time_summary?: ("project" | "task" | "people" | "detailed") | null;
+                    expense_summary?: ("project" | "category" | "people" | "detailed") | null;
+                    /**
+                     * @description `draft`: only create the invoice; `send`: create and send it to `recipients`.
+                     * @enum {string}
+                     */
+                    action?: "draft" | "send";
+                    /** @description Who a sent invoice goes to (action `send`). */
+                    recipients?: {
+                        email: string;
+                        name?: string | null;
+                    }[];
+                    subject?: string | null;
+                    notes?: string | null;
+                    tax?: number | null;
+                    tax2?: number | null;
+                    discount?: number | null;
+                    /** @description A paused schedule makes no invoices; resumed, it goes on from today (missed occurrences are not made). */
+                    is_paused?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client: {
+                            id: string;
+                            name: string;
+                        };
+                        /** @enum {string} */
+                        frequency: "weekly" | "monthly" | "quarterly" | "yearly";
+                        anchor_day: number;
+                        /** Format: date */
+                        start_date: string;
+                        end_date: string | null;
+                        /** @enum {string} */
+                        source: "lines" | "uninvoiced";
+                        line_items: {
+                            /** @description Category of the line, default `Service`. */
+                            kind?: string;
+                            description?: string | null;
+                            /** @description Default 1; not negative; at most 4 decimal places. */
+                            quantity?: number;
+                            /** @description Default 0; not negative; at most 4 decimal places. */
+                            unit_price?: number;
+                            /**
+                             * @description `charge` (default) or `credit`: credits subtract, with positive numbers.
+                             * @enum {string}
+                             */
+                            effect?: "charge" | "credit";
+                            /** @description The first tax applies to the line (default true). */
+                            taxed?: boolean;
+                            /** @description The second tax applies to the line (default true). */
+                            taxed2?: boolean;
+                            project_id?: string | null;
+                            /** @description Default: the position in the array. */
+                            sort_order?: number;
+                        }[];
+                        project_ids: string[];
+                        time_summary: string | null;
+                        expense_summary: string | null;
+                        /** @enum {string} */
+                        action: "draft" | "send";
+                        recipients: {
+                            email: string;
+                            name?: string | null;
+                        }[];
+                        subject: string | null;
+                        notes: string | null;
+                        tax: number | null;
+                        tax2: number | null;
+                        discount: number | null;
+                        is_paused: boolean;
+                        next_run_date: string | null;
+                        /** @description Newest first (the list: the latest 12). */
+                        occurrences: {
+                            id: string;
+                            /** Format: date */
+                            occurrence_date: string;
+                            /** Format: date */
+                            period_start: string;
+                            /** Format: date */
+                            period_end: string;
+                            /**
+                             * @description `skipped`: no invoice (see `note`).
+                             * @enum {string}
+                             */
+                            outcome: "drafted" | "sent" | "skipped";
+                            note: string | null;
+                            invoice: {
+                                id: string;
+                                number: string;
+                                state: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client: {
+                            id: string;
+                            name: string;
+                        };
+                        /** @enum {string} */
+                        frequency: "weekly" | "monthly" | "quarterly" | "yearly";
+                        anchor_day: number;
+                        /** Format: date */
+                        start_date: string;
+                        end_date: string | null;
+                        /** @enum {string} */
+                        source: "lines" | "uninvoiced";
+                        line_items: {
+                            /** @description Category of the line, default `Service`. */
+                            kind?: string;
+                            description?: string | null;
+                            /** @description Default 1; not negative; at most 4 decimal places. */
+                            quantity?: number;
+                            /** @description Default 0; not negative; at most 4 decimal places. */
+                            unit_price?: number;
+                            /**
+                             * @description `charge` (default) or `credit`: credits subtract, with positive numbers.
+                             * @enum {string}
+                             */
+                            effect?: "charge" | "credit";
+                            /** @description The first tax applies to the line (default true). */
+                            taxed?: boolean;
+                            /** @description The second tax applies to the line (default true). */
+                            taxed2?: boolean;
+                            project_id?: string | null;
+                            /** @description Default: the position in the array. */
+                            sort_order?: number;
+                        }[];
+                        project_ids: string[];
+                        time_summary: string | null;
+                        expense_summary: string | null;
+                        /** @enum {string} */
+                        action: "draft" | "send";
+                        recipients: {
+                            email: string;
+                            name?: string | null;
+                        }[];
+                        subject: string | null;
+                        notes: string | null;
+                        tax: number | null;
+                        tax2: number | null;
+                        discount: number | null;
+                        is_paused: boolean;
+                        next_run_date: string | null;
+                        /** @description Newest first (the list: the latest 12). */
+                        occurrences: {
+                            id: string;
+                            /** Format: date */
+                            occurrence_date: string;
+                            /** Format: date */
+                            period_start: string;
+                            /** Format: date */
+                            period_end: string;
+                            /**
+                             * @description `skipped`: no invoice (see `note`).
+                             * @enum {string}
+                             */
+                            outcome: "drafted" | "sent" | "skipped";
+                            note: string | null;
+                            invoice: {
+                                id: string;
+                                number: string;
+                                state: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateRecurringInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How often an invoice is made.
+                     * @enum {string}
+                     */
+                    frequency?: "weekly" | "monthly" | "quarterly" | "yearly";
+                    /** @description weekly: the ISO weekday (1 Monday .. 7 Sunday); otherwise the day of the month 1..31 (a month without it: its last day). */
+                    anchor_day?: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD. The first occurrence is the first matching day on or after it.
+                     */
+                    start_date?: string;
+                    end_date?: string | null;
+                    /**
+                     * @description `lines`: the template `line_items`; `uninvoiced`: the uninvoiced work of `project_ids` in the occurrence's period.
+                     * @enum {string}
+                     */
+                    source?: "lines" | "uninvoiced";
+                    /** @description The template lines (source `lines`). */
+                    line_items?: {
+                        /** @description Category of the line, default `Service`. */
+                        kind?: string;
+                        description?: string | null;
+                        /** @description Default 1; not negative; at most 4 decimal places. */
+                        quantity?: number;
+                        /** @description Default 0; not negative; at most 4 decimal places. */
+                        unit_price?: number;
+                        /**
+                         * @description `charge` (default) or `credit`: credits subtract, with positive numbers.
+                         * @enum {string}
+                         */
+                        effect?: "charge" | "credit";
+                        /** @description The first tax applies to the line (default true). */
+                        taxed?: boolean;
+                        /** @description The second tax applies to the line (default true). */
+                        taxed2?: boolean;
+                        project_id?: string | null;
+                        /** @description Default: the position in the array. */
+                        sort_order?: number;
+                    }[];
+                    /** @description Projects of the client whose work is invoiced (source `uninvoiced`); empty: all of the client's projects. */
+                    project_ids?: string[];
+                    time_summary?: ("project" | "task" | "people" | "detailed") | null;
+                    expense_summary?: ("project" | "category" | "people" | "detailed") | null;
+                    /**
+                     * @description `draft`: only create the invoice; `send`: create and send it to `recipients`.
+                     * @enum {string}
+                     */
+                    action?: "draft" | "send";
+                    /** @description Who a sent invoice goes to (action `send`). */
+                    recipients?: {
+                        email: string;
+                        name?: string | null;
+                    }[];
+                    subject?: string | null;
+                    notes?: string | null;
+                    tax?: number | null;
+                    tax2?: number | null;
+                    discount?: number | null;
+                    /** @description A paused schedule makes no invoices; resumed, it goes on from today (missed occurrences are not made). */
+                    is_paused?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client: {
+                            id: string;
+                            name: string;
+                        };
+                        /** @enum {string} */
+                        frequency: "weekly" | "monthly" | "quarterly" | "yearly";
+                        anchor_day: number;
+                        /** Format: date */
+                        start_date: string;
+                        end_date: string | null;
+                        /** @enum {string} */
+                        source: "lines" | "uninvoiced";
+                        line_items: {
+                            /** @description Category of the line, default `Service`. */
+                            kind?: string;
+                            description?: string | null;
+                            /** @description Default 1; not negative; at most 4 decimal places. */
+                            quantity?: number;
+                            /** @description Default 0; not negative; at most 4 decimal places. */
+                            unit_price?: number;
+                            /**
+                             * @description `charge` (default) or `credit`: credits subtract, with positive numbers.
+                             * @enum {string}
+                             */
+                            effect?: "charge" | "credit";
+                            /** @description The first tax applies to the line (default true). */
+                            taxed?: boolean;
+                            /** @description The second tax applies to the line (default true). */
+                            taxed2?: boolean;
+                            project_id?: string | null;
+                            /** @description Default: the position in the array. */
+                            sort_order?: number;
+                        }[];
+                        project_ids: string[];
+                        time_summary: string | null;
+                        expense_summary: string | null;
+                        /** @enum {string} */
+                        action: "draft" | "send";
+                        recipients: {
+                            email: string;
+                            name?: string | null;
+                        }[];
+                        subject: string | null;
+                        notes: string | null;
+                        tax: number | null;
+                        tax2: number | null;
+                        discount: number | null;
+                        is_paused: boolean;
+                        next_run_date: string | null;
+                        /** @description Newest first (the list: the latest 12). */
+                        occurrences: {
+                            id: string;
+                            /** Format: date */
+                            occurrence_date: string;
+                            /** Format: date */
+                            period_start: string;
+                            /** Format: date */
+                            period_end: string;
+                            /**
+                             * @description `skipped`: no invoice (see `note`).
+                             * @enum {string}
+                             */
+                            outcome: "drafted" | "sent" | "skipped";
+                            note: string | null;
+                            invoice: {
+                                id: string;
+                                number: string;
+                                state: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */

@@ -51,6 +51,8 @@ export const STALE = {
   own_sessions: [['profile', 'sessions']],
   /** A bank account added, changed, made default or deleted (Settings → Bank accounts). */
   bank_account: [['bank-accounts']],
+  /** A recurring invoice schedule made, changed, paused or deleted. */
+  recurring_invoice: [['recurring-invoices']],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
 /** A kind of change (a row of the table). */

@@ -19,6 +19,7 @@ import { invoicesRoutes } from '../areas/invoices/routes.tsx';
 import { clientsRoutes } from '../areas/clients/routes.tsx';
 import { tasksRoutes } from '../areas/tasks/routes.tsx';
 import { projectsRoutes } from '../areas/projects/routes.tsx';
+import { recurringInvoicesRoutes } from '../areas/recurring-invoices/routes.tsx';
 import { Root } from './Root.tsx';
 import { AppShell } from './shell/AppShell.tsx';
 import { SettingsLayout } from './shell/SettingsLayout.tsx';
@@ -80,6 +81,7 @@ export function createRouter(queryClient: QueryClient) {
                 ...projectsRoutes(queryClient),
                 ...reportsRoutes(queryClient),
                 ...invoicesRoutes(queryClient),
+                ...recurringInvoicesRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
                 { Component: SettingsLayout, children: [
                     ...profileRoutes(queryClient),

@@ -159,86 +159,96 @@ export function messageSelect(trx: Tx, companyId: string) {
 /** POST /invoices/:id/messages. */
 export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: string, input: MessageInput, now: Date): Promise<PresentedMessage> {
   assertMayUseInvoices(p);
+  validateMessage(input);
+  return withTenant(db, p.companyId, (trx) => sendInvoiceMessageIn(trx, p, id, input, now));
+}
+
+/**
+ * The send of POST /invoices/:id/messages in the caller's tenant transaction:
+ * a recurring invoice's occurrence sends the invoice it created in the same
+ * transaction, so the message and its e-mail exist exactly when the invoice does.
+ */
+export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, input: MessageInput, now: Date): Promise<PresentedMessage> {
+  assertMayUseInvoices(p);
   const m = validateMessage(input);
-  return withTenant(db, p.companyId, async (trx) => {
-    const { row, body: invoice } = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
-    const workspace = (await loadWorkspace(trx, p.companyId))!;
-    if (m.event === 'send' && row.state !== 'draft' && row.state !== 'open') {
-      throw conflict(`A ${row.state} invoice cannot be sent; only draft and open invoices can.`, { state: row.state });
-    }
-    if (m.event === 'reminder' && (row.state !== 'open' || invoice.due_amount <= 0)) {
-      throw conflict(`Reminders are for open invoices with an amount due; this one is ${row.state}.`, { state: row.state });
-    }
-    if (m.event === 'thank_you' && row.state !== 'paid') {
-      throw conflict(`A thank-you is for paid invoices; this one is ${row.state}.`, { state: row.state });
-    }
+  const { row, body: invoice } = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
+  const workspace = (await loadWorkspace(trx, p.companyId))!;
+  if (m.event === 'send' && row.state !== 'draft' && row.state !== 'open') {
+    throw conflict(`A ${row.state} invoice cannot be sent; only draft and open invoices can.`, { state: row.state });
+  }
+  if (m.event === 'reminder' && (row.state !== 'open' || invoice.due_amount <= 0)) {
+    throw conflict(`Reminders are for open invoices with an amount due; this one is ${row.state}.`, { state: row.state });
+  }
+  if (m.event === 'thank_you' && row.state !== 'paid') {
+    throw conflict(`A thank-you is for paid invoices; this one is ${row.state}.`, { state: row.state });
+  }
 
-    const letter: Letter = {
-      clientName: row.client_name,
-      workspaceName: workspace.name,
-      number: row.number,
-      amount: String(invoice.amount),
-      dueAmount: String(invoice.due_amount),
-      currency: row.currency,
-      dueDate: row.due_date,
-      subject: row.subject,
-      overdue: todayIn(workspace.timezone, now) > row.due_date,
-      attachPdf: m.attachPdf,
-      language: (await findClient(trx, p.companyId, row.client_id))?.language ?? 'en',
-    };
-    const subject = m.subject ?? defaultSubject(m.event, letter);
-    const text = m.body ?? defaultBody(m.event, letter);
-    const attachments: MailAttachment[] = [];
-    if (m.attachPdf) {
-      attachments.push({ filename: pdfFilename(row.number), content_type: 'application/pdf', render: INVOICE_PDF_RENDERER, params: { invoice_id: row.id } });
-    }
-    if (m.attachReceipts) {
-      for (const f of await receiptsOf(trx, p.companyId, row.id)) attachments.push({ filename: f.filename, content_type: f.content_type, file_id: f.id });
-    }
-    const sender: MailAddress = { email: p.email, name: `${p.firstName} ${p.lastName}`.trim() || null };
-    const outboxId = await enqueueMail(trx, p.companyId, OUTBOX_KIND, {
-      to: m.to,
-      cc: m.cc,
-      bcc: m.sendMeACopy ? [sender] : [],
-      reply_to: sender,
+  const letter: Letter = {
+    clientName: row.client_name,
+    workspaceName: workspace.name,
+    number: row.number,
+    amount: String(invoice.amount),
+    dueAmount: String(invoice.due_amount),
+    currency: row.currency,
+    dueDate: row.due_date,
+    subject: row.subject,
+    overdue: todayIn(workspace.timezone, now) > row.due_date,
+    attachPdf: m.attachPdf,
+    language: (await findClient(trx, p.companyId, row.client_id))?.language ?? 'en',
+  };
+  const subject = m.subject ?? defaultSubject(m.event, letter);
+  const text = m.body ?? defaultBody(m.event, letter);
+  const attachments: MailAttachment[] = [];
+  if (m.attachPdf) {
+    attachments.push({ filename: pdfFilename(row.number), content_type: 'application/pdf', render: INVOICE_PDF_RENDERER, params: { invoice_id: row.id } });
+  }
+  if (m.attachReceipts) {
+    for (const f of await receiptsOf(trx, p.companyId, row.id)) attachments.push({ filename: f.filename, content_type: f.content_type, file_id: f.id });
+  }
+  // A recurring invoice whose creator has left is sent by the operator, who has no address: no reply-to, no copy.
+  const sender: MailAddress | null = p.email ? { email: p.email, name: `${p.firstName} ${p.lastName}`.trim() || null } : null;
+  const outboxId = await enqueueMail(trx, p.companyId, OUTBOX_KIND, {
+    to: m.to,
+    cc: m.cc,
+    bcc: m.sendMeACopy && sender ? [sender] : [],
+    reply_to: sender,
+    subject,
+    text,
+    attachments,
+  }, now);
+
+  const messageId = newId(now.getTime());
+  await trx
+    .insertInto('invoice_messages')
+    .values({
+      company_id: p.companyId,
+      id: messageId,
+      invoice_id: row.id,
+      event_type: m.event,
+      recipients: JSON.stringify(m.to),
+      cc_recipients: JSON.stringify(m.cc),
       subject,
-      text,
-      attachments,
-    }, now);
-
-    const messageId = newId(now.getTime());
-    await trx
-      .insertInto('invoice_messages')
-      .values({
-        company_id: p.companyId,
-        id: messageId,
-        invoice_id: row.id,
-        event_type: m.event,
-        recipients: JSON.stringify(m.to),
-        cc_recipients: JSON.stringify(m.cc),
-        subject,
-        body: text,
-        attach_pdf: m.attachPdf,
-        attach_expense_receipts: m.attachReceipts,
-        send_me_a_copy: m.sendMeACopy,
-        sent_by: p.userId,
-        outbox_id: outboxId,
-        created_at: now,
-      })
-      .execute();
-    if (m.event === 'send') {
-      await touchInvoice(trx, p.companyId, row.id, { state: 'open', sent_at: row.sent_at ?? now }, now);
-    }
-    await audit(trx, {
-      ...auditActor(p),
-      action: `invoice.${m.event}`,
-      subjectType: 'invoice',
-      subjectId: row.id,
-      details: { message_id: messageId, from_state: row.state, recipients: m.to.map((r) => r.email) },
-    });
-    const saved = await messageSelect(trx, p.companyId).where('m.id', '=', messageId).executeTakeFirstOrThrow();
-    return presentMessage(saved);
+      body: text,
+      attach_pdf: m.attachPdf,
+      attach_expense_receipts: m.attachReceipts,
+      send_me_a_copy: m.sendMeACopy,
+      sent_by: p.userId,
+      outbox_id: outboxId,
+      created_at: now,
+    })
+    .execute();
+  if (m.event === 'send') {
+    await touchInvoice(trx, p.companyId, row.id, { state: 'open', sent_at: row.sent_at ?? now }, now);
+  }
+  await audit(trx, {
+    ...auditActor(p),
+    action: `invoice.${m.event}`,
+    subjectType: 'invoice',
+    subjectId: row.id,
+    details: { message_id: messageId, from_state: row.state, recipients: m.to.map((r) => r.email) },
   });
+  const saved = await messageSelect(trx, p.companyId).where('m.id', '=', messageId).executeTakeFirstOrThrow();
+  return presentMessage(saved);
 }
 
 /** GET /invoices/:id/messages: the invoice's message history, oldest first, with each e-mail's delivery state. */

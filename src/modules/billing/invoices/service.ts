@@ -201,6 +201,25 @@ export async function previewInvoice(db: Kysely<DB>, p: Principal, input: Create
 
 async function createOrPreview(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date, preview: boolean): Promise<PresentedInvoice> {
   assertMayUseInvoices(p);
+  try {
+    return await withTenant(db, p.companyId, async (trx) => {
+      const body = await createInvoiceIn(trx, p, input, now);
+      if (preview) throw new PreviewRollback(body);
+      return body;
+    });
+  } catch (err) {
+    if (err instanceof PreviewRollback) return err.invoice;
+    throw err;
+  }
+}
+
+/**
+ * The create of POST /invoices in the caller's tenant transaction (`trx`, of
+ * p's workspace): what a recurring invoice's occurrence runs, so the invoice and
+ * the occurrence that made it commit together or not at all.
+ */
+export async function createInvoiceIn(trx: Tx, p: Principal, input: CreateInput, now: Date): Promise<PresentedInvoice> {
+  assertMayUseInvoices(p);
   if (input.line_items && input.line_items_import) {
     throw badRequest('Send either line_items or line_items_import, not both.', { field: 'line_items' });
   }
@@ -228,79 +247,74 @@ async function createOrPreview(db: Kysely<DB>, p: Principal, input: CreateInput,
   assertRange(input.service_period_start ?? null, input.service_period_end ?? null, 'service_period_start', 'service_period_end');
 
   try {
-    return await withTenant(db, p.companyId, async (trx) => {
-      const workspace = await workspaceOf(trx, p.companyId);
-      // The spec's rule for client ids: inaccessible or of another workspace is 404 (malformed too, as on every route).
-      const client = isId(input.client_id) ? await findClient(trx, p.companyId, input.client_id, p) : undefined;
-      if (!client) throw new ApiError('not_found', 'The client was not found.', { field: 'client_id' });
-      if (!client.is_active) throw badRequest('The client is archived; restore it before invoicing it.', { field: 'client_id' });
+    const workspace = await workspaceOf(trx, p.companyId);
+    // The spec's rule for client ids: inaccessible or of another workspace is 404 (malformed too, as on every route).
+    const client = isId(input.client_id) ? await findClient(trx, p.companyId, input.client_id, p) : undefined;
+    if (!client) throw new ApiError('not_found', 'The client was not found.', { field: 'client_id' });
+    if (!client.is_active) throw badRequest('The client is archived; restore it before invoicing it.', { field: 'client_id' });
 
-      const issueDate = input.issue_date ?? todayIn(workspace.timezone, now);
-      const due = resolveDue({ issueDate, paymentTerm: input.payment_term, dueDate: input.due_date }, client);
-      assertRange(issueDate, due.due_date, 'issue_date', 'due_date');
+    const issueDate = input.issue_date ?? todayIn(workspace.timezone, now);
+    const due = resolveDue({ issueDate, paymentTerm: input.payment_term, dueDate: input.due_date }, client);
+    assertRange(issueDate, due.due_date, 'issue_date', 'due_date');
 
-      const id = newId(now.getTime());
-      await insertRow(
-        trx,
-        'invoices',
-        p.companyId,
-        id,
-        {
-          client_id: client.id,
-          number: pendingNumber(id),
-          state: 'draft',
-          ...text,
-          issue_date: issueDate,
-          due_date: due.due_date,
-          payment_term: due.payment_term,
-          currency: currency ?? client.currency ?? workspace.currency,
-          tax: rates.tax ?? client.tax ?? '0',
-          tax2: rates.tax2 ?? client.tax2 ?? '0',
-          discount: rates.discount ?? client.discount ?? '0',
-          period_start: input.period_start ?? null,
-          period_end: input.period_end ?? null,
-          service_period_start: input.service_period_start ?? null,
-          service_period_end: input.service_period_end ?? null,
-          created_by: p.userId,
-        },
-        now,
-      );
+    const id = newId(now.getTime());
+    await insertRow(
+      trx,
+      'invoices',
+      p.companyId,
+      id,
+      {
+        client_id: client.id,
+        number: pendingNumber(id),
+        state: 'draft',
+        ...text,
+        issue_date: issueDate,
+        due_date: due.due_date,
+        payment_term: due.payment_term,
+        currency: currency ?? client.currency ?? workspace.currency,
+        tax: rates.tax ?? client.tax ?? '0',
+        tax2: rates.tax2 ?? client.tax2 ?? '0',
+        discount: rates.discount ?? client.discount ?? '0',
+        period_start: input.period_start ?? null,
+        period_end: input.period_end ?? null,
+        service_period_start: input.service_period_start ?? null,
+        service_period_end: input.service_period_end ?? null,
+        created_by: p.userId,
+      },
+      now,
+    );
 
-      let details: Record<string, unknown>;
-      if (input.line_items_import) {
-        const reach = await invoiceProjects(trx, p, client.id, input.line_items_import.project_ids ?? []);
-        const imported = await prepareImport(trx, p.companyId, {
-          clientId: client.id,
-          request: input.line_items_import,
-          workspace,
-          reach,
-          everyProject: invoicesEveryProject(p),
-        });
-        await insertLines(trx, p.companyId, id, imported.lines, now);
-        await imported.link(id, now);
-        await pauseAt('invoice-import');
-        // The period defaults to the dates of the work imported.
-        if (input.period_start === undefined && input.period_end === undefined) {
-          await touchInvoice(trx, p.companyId, id, { period_start: imported.firstDate, period_end: imported.lastDate }, now);
-        }
-        details = { source: 'import', lines: imported.lines.length, time_entries: imported.timeEntries, expenses: imported.expenses };
-      } else {
-        const named = input.line_items!.flatMap((l) => (l.project_id == null ? [] : [l.project_id]));
-        const lines = explicitLines(input.line_items!, await invoiceProjects(trx, p, client.id, named));
-        await insertLines(trx, p.companyId, id, lines, now);
-        details = { source: 'explicit', lines: lines.length };
+    let details: Record<string, unknown>;
+    if (input.line_items_import) {
+      const reach = await invoiceProjects(trx, p, client.id, input.line_items_import.project_ids ?? []);
+      const imported = await prepareImport(trx, p.companyId, {
+        clientId: client.id,
+        request: input.line_items_import,
+        workspace,
+        reach,
+        everyProject: invoicesEveryProject(p),
+      });
+      await insertLines(trx, p.companyId, id, imported.lines, now);
+      await imported.link(id, now);
+      await pauseAt('invoice-import');
+      // The period defaults to the dates of the work imported.
+      if (input.period_start === undefined && input.period_end === undefined) {
+        await touchInvoice(trx, p.companyId, id, { period_start: imported.firstDate, period_end: imported.lastDate }, now);
       }
+      details = { source: 'import', lines: imported.lines.length, time_entries: imported.timeEntries, expenses: imported.expenses };
+    } else {
+      const named = input.line_items!.flatMap((l) => (l.project_id == null ? [] : [l.project_id]));
+      const lines = explicitLines(input.line_items!, await invoiceProjects(trx, p, client.id, named));
+      await insertLines(trx, p.companyId, id, lines, now);
+      details = { source: 'explicit', lines: lines.length };
+    }
 
-      const created = await loadInvoice(trx, p.companyId, id);
-      assertAmountsInRange(created.row, created.lines);
-      const number = await assignNumber(trx, p.companyId, id, requested, now);
-      await audit(trx, { ...auditActor(p), action: 'invoice.created', subjectType: 'invoice', subjectId: id, details: { number, ...details } });
-      const body = (await loadInvoice(trx, p.companyId, id)).body;
-      if (preview) throw new PreviewRollback(body);
-      return body;
-    });
+    const created = await loadInvoice(trx, p.companyId, id);
+    assertAmountsInRange(created.row, created.lines);
+    const number = await assignNumber(trx, p.companyId, id, requested, now);
+    await audit(trx, { ...auditActor(p), action: 'invoice.created', subjectType: 'invoice', subjectId: id, details: { number, ...details } });
+    return (await loadInvoice(trx, p.companyId, id)).body;
   } catch (err) {
-    if (err instanceof PreviewRollback) return err.invoice;
     mapConstraintError(err, requested);
   }
 }

@@ -316,7 +316,26 @@ export const RESOURCES: ResourceSpec[] = [
   },
   notYet('estimates', 'Estimates (quotes).', 'estimates are not modelled.'),
   notYet('retainers', 'Retainers.', 'retainers are not modelled.'),
-  notYet('recurring_invoices', 'Recurring invoice schedules.', 'recurring invoices are not modelled.'),
+  {
+    kind: 'table',
+    name: 'recurring_invoices',
+    description:
+      'Recurring invoice schedules: client, frequency and anchor day, start and end, the template (lines, or the projects whose uninvoiced work is invoiced), draft or send (with recipients), taxes, paused, next date; nested: `occurrences` (each date with its period, outcome, note and the invoice it made).',
+    columns: `r.id, r.client_id, r.frequency, r.anchor_day, r.start_date, r.end_date, r.source, r.line_items, r.project_ids,
+      r.time_summary, r.expense_summary, r.action, r.recipients, r.subject, r.notes, r.tax, r.tax2, r.discount, r.is_paused,
+      r.next_run_date, r.created_by, r.created_at, r.updated_at`,
+    from: 'recurring_invoice_schedules r',
+    ...ownRows('r'),
+    children: [
+      {
+        field: 'occurrences',
+        columns: 'x.id, x.schedule_id, x.occurrence_date, x.period_start, x.period_end, x.invoice_id, x.outcome, x.note, x.created_at',
+        from: 'recurring_invoice_occurrences x',
+        parentColumn: 'x.schedule_id',
+        orderBy: 'x.occurrence_date, x.id',
+      },
+    ],
+  },
   notYet('planning_assignments', 'Resource-planning assignments, soft-deleted ones included.', 'resource planning is not modelled.'),
   notYet('planning_placeholders', 'Resource-planning placeholders.', 'resource planning is not modelled.'),
   notYet('planning_time_off', 'Planned time off.', 'resource planning is not modelled.'),
@@ -383,6 +402,8 @@ export const TABLE_USE: Record<string, string> = {
   invoice_line_items: 'invoices (line_items)',
   invoice_payments: 'invoices (payments)',
   invoice_messages: 'invoices (messages)',
+  recurring_invoice_schedules: 'recurring_invoices',
+  recurring_invoice_occurrences: 'recurring_invoices (occurrences)',
   invitations: 'invitations',
   audit_logs: 'audit_logs',
 };

@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useSearchParams } from 'react-router';
+import { isAdministrator } from '../../api/access.ts';
 import { describeError } from '../../api/errors.ts';
+import { useWorkspaceSession } from '../../api/session.ts';
 import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
@@ -23,6 +25,7 @@ export function InvoicesPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const t = useInvoiceTexts();
+  const { workspace } = useWorkspaceSession();
   const filter = filterOf(params);
   const { data: list, error, isPlaceholderData } = useQuery(invoicesQuery(filter));
   const go = (next: InvoiceFilter) => navigate(`/invoices${searchOf(next)}`);
@@ -32,9 +35,16 @@ export function InvoicesPage() {
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <PageHeading>{t('invoices')}</PageHeading>
-        <AriaLink href="/invoices/new" className={buttonClass('primary')}>
-          {t('newInvoice')}
-        </AriaLink>
+        <div className="flex flex-wrap gap-2">
+          {isAdministrator(workspace) && (
+            <AriaLink href="/invoices/recurring" className={buttonClass('secondary')}>
+              {t('recurring')}
+            </AriaLink>
+          )}
+          <AriaLink href="/invoices/new" className={buttonClass('primary')}>
+            {t('newInvoice')}
+          </AriaLink>
+        </div>
       </div>
       {error && !list && <Alert>{describeError(error).message}</Alert>}
       <Filters filter={filter} list={list} onChange={(f) => go({ ...f, page: undefined })} />
