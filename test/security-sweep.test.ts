@@ -38,6 +38,8 @@ const TABLE_BY_SEGMENT: Record<string, string> = {
   members: 'users',
   invoice_expense_receipts: 'files',
   sessions: 'sessions',
+  'item-categories': 'invoice_item_categories',
+  payments: 'invoice_payments',
 };
 
 /** Path parameters that name no record: the foreign-id pick does not apply (an unknown value is still tried). */
@@ -141,6 +143,13 @@ describe('security sweep over every route', () => {
       files: await insertFile(ctx.db, company, receipt),
       sessions: (await createSession(ctx.db, { userId: foreignOwner.userId, companyId: company, now: new Date() })).session.id,
     });
+    const itemCategory = await ctx.db.selectFrom('invoice_item_categories').select('id').where('company_id', '=', company).executeTakeFirstOrThrow();
+    foreignIds.invoice_item_categories = itemCategory.id;
+    foreignIds.invoice_payments = newId();
+    await ctx.db
+      .insertInto('invoice_payments')
+      .values({ company_id: company, id: foreignIds.invoice_payments, invoice_id: foreignIds.invoices, amount: '1.00', paid_date: '2026-01-06' })
+      .execute();
   });
   afterAll(() => ctx.close());
 

@@ -265,12 +265,23 @@ export interface InvoiceMessages {
   subject: string | null;
 }
 
+export interface InvoiceItemCategories {
+  company_id: string;
+  created_at: Generated<Timestamp>;
+  id: string;
+  is_active: Generated<boolean>;
+  is_builtin: Generated<boolean>;
+  name: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface InvoicePayments {
   amount: Numeric;
   company_id: string;
   created_at: CreatedAt;
   id: string;
   invoice_id: string;
+  method: string | null;
   notes: string | null;
   paid_date: string;
 }
@@ -527,6 +538,7 @@ export interface DB {
   files: Files;
   idempotency_keys: IdempotencyKeys;
   invitations: Invitations;
+  invoice_item_categories: InvoiceItemCategories;
   invoice_line_items: InvoiceLineItems;
   invoice_messages: InvoiceMessages;
   invoice_payments: InvoicePayments;

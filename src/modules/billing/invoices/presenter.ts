@@ -1,7 +1,8 @@
 import { decimalNumber } from '../../../money.ts';
 import type { Decimal } from 'decimal.js';
 import { computeTotals, type Totals } from './totals.ts';
-import type { InvoiceRow, LineRow } from './queries.ts';
+import type { InvoiceRow, LineRow, PaymentRow } from './queries.ts';
+import { PAYMENT_METHODS } from './rules.ts';
 import type { messageSelect } from './messages.ts';
 
 /**
@@ -112,3 +113,19 @@ export function presentMessage(row: MessageRow) {
 }
 
 export type PresentedMessage = ReturnType<typeof presentMessage>;
+
+/** A recorded payment (the web app's list); the amount as a JSON number, as the invoice's amounts are. */
+export function presentPayment(row: PaymentRow) {
+  return {
+    id: row.id,
+    invoice_id: row.invoice_id,
+    amount: Number(row.amount),
+    paid_date: row.paid_date,
+    // The column's check allows only these; the lookup gives the value its type.
+    method: PAYMENT_METHODS.find((m) => m === row.method) ?? null,
+    notes: row.notes,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export type PresentedPayment = ReturnType<typeof presentPayment>;

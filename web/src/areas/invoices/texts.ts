@@ -33,7 +33,7 @@ const en = {
     state: 'State',
     rowLink: 'Invoice {{number}}, {{client}}',
   },
-  kinds: { service: 'Service', expense: 'Expense' },
+  kinds: { service: 'Service', expense: 'Expense', product: 'Product' },
   lines: {
     description: 'Description',
     quantity: 'Quantity',
@@ -294,7 +294,7 @@ export const { useTexts: useInvoiceTexts, t: invoiceTexts } = defineTexts('invoi
     state: 'Status',
     rowLink: 'Rechnung {{number}}, {{client}}',
   },
-  kinds: { service: 'Leistung', expense: 'Auslage' },
+  kinds: { service: 'Leistung', expense: 'Auslage', product: 'Produkt' },
   lines: {
     description: 'Beschreibung',
     quantity: 'Menge',
