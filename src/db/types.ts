@@ -230,6 +230,20 @@ export interface Invitations {
   token_hash: Buffer;
 }
 
+/** Invoice item categories: the names a line's kind may take (web app and sheaf admin only). */
+export interface InvoiceItemCategories {
+  company_id: string;
+  created_at: CreatedAt;
+  id: string;
+  is_active: Generated<boolean>;
+  /**
+   * Service and Product: present in every workspace, never renamed or archived.
+   */
+  is_builtin: Generated<boolean>;
+  name: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface InvoiceLineItems {
   company_id: string;
   created_at: CreatedAt;
@@ -265,23 +279,16 @@ export interface InvoiceMessages {
   subject: string | null;
 }
 
-export interface InvoiceItemCategories {
-  company_id: string;
-  created_at: Generated<Timestamp>;
-  id: string;
-  is_active: Generated<boolean>;
-  is_builtin: Generated<boolean>;
-  name: string;
-  updated_at: Generated<Timestamp>;
-}
-
 export interface InvoicePayments {
   amount: Numeric;
   company_id: string;
   created_at: CreatedAt;
   id: string;
   invoice_id: string;
-  method: string | null;
+  /**
+   * How the payment was made: bank_transfer, card, cash, check, paypal or other; null when not given.
+   */
+  method: "bank_transfer" | "card" | "cash" | "check" | "paypal" | "other" | null;
   notes: string | null;
   paid_date: string;
 }

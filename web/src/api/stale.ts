@@ -49,6 +49,8 @@ export const STALE = {
   profile: [['profile'], ['session']],
   /** The person's own sign-ins ended. */
   own_sessions: [['profile', 'sessions']],
+  /** An invoice item category added, renamed, archived or restored: its list and the line editors' kind choices. */
+  item_category: [['item-categories'], ['invoices', 'kinds']],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
 /** A kind of change (a row of the table). */

@@ -8,6 +8,7 @@ import { settingsRoutes } from '../areas/settings/routes.tsx';
 import { profileRoutes } from '../areas/profile/routes.tsx';
 import { credentialsRoutes } from '../areas/credentials/routes.tsx';
 import { expenseCategoriesRoutes } from '../areas/expense-categories/routes.tsx';
+import { itemCategoriesRoutes } from '../areas/item-categories/routes.tsx';
 import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { timeRoutes } from '../areas/time/routes.tsx';
 import { timerQuery } from '../areas/time/api.ts';
@@ -87,6 +88,7 @@ export function createRouter(queryClient: QueryClient) {
                     ...expenseCategoriesRoutes(queryClient),
                     ...membersRoutes(queryClient),
                     ...signedInRoutes,
+                    ...itemCategoriesRoutes(queryClient),
                   ], },
                 { path: '*', Component: NotFound },
               ],

@@ -2,7 +2,6 @@ import { decimalNumber } from '../../../money.ts';
 import type { Decimal } from 'decimal.js';
 import { computeTotals, type Totals } from './totals.ts';
 import type { InvoiceRow, LineRow, PaymentRow } from './queries.ts';
-import { PAYMENT_METHODS } from './rules.ts';
 import type { messageSelect } from './messages.ts';
 
 /**
@@ -121,8 +120,7 @@ export function presentPayment(row: PaymentRow) {
     invoice_id: row.invoice_id,
     amount: Number(row.amount),
     paid_date: row.paid_date,
-    // The column's check allows only these; the lookup gives the value its type.
-    method: PAYMENT_METHODS.find((m) => m === row.method) ?? null,
+    method: row.method,
     notes: row.notes,
     created_at: row.created_at.toISOString(),
   };
