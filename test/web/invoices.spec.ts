@@ -333,7 +333,8 @@ test.describe('creating, editing, sending and settling', () => {
     const second = page.getByRole('listitem', { name: 'Line 2' });
     await second.getByRole('textbox', { name: 'Description' }).fill('Mistake');
     await page.getByRole('button', { name: 'Add a line' }).click();
-    await page.getByRole('listitem', { name: 'Line 3' }).getByRole('textbox', { name: 'Kind' }).fill('Product');
+    await page.getByRole('listitem', { name: 'Line 3' }).getByRole('button', { name: /Kind/ }).click();
+    await page.getByRole('option', { name: 'Product' }).click();
     await page.getByRole('listitem', { name: 'Line 3' }).getByRole('textbox', { name: 'Description' }).fill('Licence');
     await page.getByRole('listitem', { name: 'Line 3' }).getByRole('textbox', { name: 'Unit price' }).fill('99');
     await page.getByRole('button', { name: 'Remove line 2' }).click();

@@ -142,7 +142,7 @@ const en = {
     deletedReopened: 'Payment deleted: the invoice is open again.',
     thankYouTitle: 'Invoice {{number}} is paid',
     thankYouText: 'Send {{client}} a thank-you e-mail?',
-    thankYouSend: 'Send a thank-you',
+    thankYouSend: 'Write a thank-you',
     thankYouLater: 'Not now',
   },
   history: {
@@ -429,7 +429,7 @@ export const { useTexts: useInvoiceTexts, t: invoiceTexts } = defineTexts('invoi
     deletedReopened: 'Zahlung gelöscht: Die Rechnung ist wieder offen.',
     thankYouTitle: 'Rechnung {{number}} ist bezahlt',
     thankYouText: 'Möchten Sie {{client}} eine Dankes-E-Mail senden?',
-    thankYouSend: 'Dankeschön senden',
+    thankYouSend: 'Dankeschön schreiben',
     thankYouLater: 'Nicht jetzt',
   },
   history: {
