@@ -69,15 +69,14 @@ test('the owner sees the payments, deletes a wrong one, pays the rest and is off
   await expectClean(page);
 });
 
-test('a manager sees the payments of an invoice they may read, without delete buttons; an unpaid invoice asks for no list', async ({ page, workspace }) => {
+test('a manager sees the payments of an invoice they may read, without delete buttons; an unpaid invoice says none', async ({ page, workspace }) => {
   const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Initech', currency: 'EUR' }));
   const paid = await ok(workspace.api('POST', '/api/v2/invoices', { client_id: client.id, line_items: [{ description: 'Support', unit_price: 80 }] }));
   await ok(workspace.api('POST', `/api/v2/invoices/${paid.id}/messages`, { recipients: [{ email: 'it@initech.example' }] }));
   await ok(workspace.api('POST', `/web/api/invoices/${paid.id}/payments`, { amount: 80, paid_date: '2026-03-10', method: 'paypal' }));
   const unpaid = await ok(workspace.api('POST', '/api/v2/invoices', { client_id: client.id, line_items: [{ description: 'More support', unit_price: 40 }] }));
   await ok(workspace.api('POST', `/api/v2/invoices/${unpaid.id}/messages`, { recipients: [{ email: 'it@initech.example' }] }));
-  const calls = await visit(page, `/invoices/${unpaid.id}`, 'invoice-payments-none');
-  expect(calls.some((c) => c.endsWith('/payments')), calls.join(', ')).toBe(false);
+  await visit(page, `/invoices/${unpaid.id}`, 'invoice-payments-none');
   await expect(page.getByText('No payments recorded.')).toBeVisible();
 
   const max = await workspace.seed.memberWithPassword('Max', 'manager');

@@ -18,15 +18,15 @@ import { useInvoiceTexts } from './texts.ts';
  * amount, method and notes; owners and administrators delete a wrongly recorded one
  * (the server reopens a paid invoice that has money due again). When the invoice
  * becomes paid while the page is open, it offers a thank-you e-mail to the client.
- * Drafts take no payments, so they show no section; an invoice with nothing paid
- * asks the server for no list.
+ * Drafts take no payments, so they show no section.
  */
 export function PaymentsList({ invoice: i }: { invoice: Invoice }) {
   const t = useInvoiceTexts();
   const format = useFormat();
   const { workspace } = useWorkspaceSession();
   const mayDelete = isAdministrator(workspace) && (i.state === 'open' || i.state === 'paid');
-  const payments = useQuery({ ...paymentsQuery(i.id), enabled: i.paid_amount > 0 });
+  // Loaded beside the invoice (routes.tsx); nothing paid is no payments, whatever the list still says.
+  const payments = useQuery(paymentsQuery(i.id));
   const [done, setDone] = useState<string | null>(null);
 
   if (i.state === 'draft') return null;
