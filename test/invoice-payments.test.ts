@@ -187,6 +187,16 @@ describe('DELETE /web/api/invoices/:id/payments/:paymentId', () => {
   });
 });
 
+describe('two payments at once', () => {
+  it('each for the whole amount due: one pays the invoice, the other is refused; never paid twice', async () => {
+    const id = await openInvoice();
+    const answers = await Promise.all([pay(s.admin, id, { amount: 242, paid_date: '2026-03-10' }), pay(s.owner, id, { amount: 242, paid_date: '2026-03-10' })]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    expect(await get(id)).toMatchObject({ state: 'paid', paid_amount: 242, due_amount: 0 });
+    expect(await paymentRows(id)).toHaveLength(1);
+  });
+});
+
 describe('payments in the backup', () => {
   it('exports a payment with its method', async () => {
     const id = await openInvoice();

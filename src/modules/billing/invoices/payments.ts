@@ -4,7 +4,7 @@ import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
-import { withTenant } from '../../../db/tenant.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import { isId } from '../../../ids.ts';
 import { minorUnitDigits } from '../../../money.ts';
@@ -14,6 +14,17 @@ import { deletePaymentRow, insertPayment, paymentsOf, touchInvoice } from './que
 import { invoiceTotals, presentPayment, type PresentedInvoice, type PresentedPayment } from './presenter.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
 import type { PaymentInput } from './schemas.ts';
+
+/**
+ * The invoice, locked, as it is once the lock is ours. The locking statement waits for
+ * another payment's transaction and then re-reads the invoice row, but under READ
+ * COMMITTED its subquery (the sum of the payments) keeps the snapshot from before the
+ * wait: a payment deleted or added meanwhile would be missed. A second statement sees it.
+ */
+async function lockedInvoice(trx: Tx, companyId: string, invoiceId: string) {
+  await loadInvoice(trx, companyId, invoiceId, { lock: true });
+  return loadInvoice(trx, companyId, invoiceId);
+}
 
 /**
  * A payment recorded by an administrator in the web app (issue 16 item 6; the
@@ -26,7 +37,7 @@ export async function recordPayment(db: Kysely<DB>, p: Principal, invoiceId: str
   if (!mayCloseInvoices(p)) throw forbidden('Only owners and administrators may record payments.');
   const { companyId } = p;
   return withTenant(db, companyId, async (trx) => {
-    const { row, lines } = await loadInvoice(trx, companyId, invoiceId, { lock: true });
+    const { row, lines } = await lockedInvoice(trx, companyId, invoiceId);
     if (row.state !== 'open') {
       const hint = row.state === 'draft' ? ' Send it first.' : '';
       throw conflict(`Payments are recorded on open invoices; this one is ${row.state}.${hint}`, { state: row.state });
@@ -75,7 +86,7 @@ export async function deletePayment(db: Kysely<DB>, p: Principal, invoiceId: str
   if (!mayCloseInvoices(p)) throw forbidden('Only owners and administrators may delete payments.');
   const { companyId } = p;
   return withTenant(db, companyId, async (trx) => {
-    const { row } = await loadInvoice(trx, companyId, invoiceId, { lock: true });
+    const { row } = await lockedInvoice(trx, companyId, invoiceId);
     if (row.state !== 'open' && row.state !== 'paid') {
       throw conflict(`Payments are deleted on open or paid invoices; this one is ${row.state}.`, { state: row.state });
     }
