@@ -11,7 +11,7 @@ import { checkPage, expectClean, visit } from './visit.ts';
 test.use({ signedIn: false });
 
 test('an owner manages the item categories and picks one as a line kind; a member cannot manage them', async ({ page, workspace }) => {
-  test.setTimeout(300_000); // two people, several checked views, on a shared machine
+  test.setTimeout(480_000); // two people, several checked views (each axe-checked at two widths), on a shared machine
   const mia = await workspace.seed.member('Mia');
   await ok(workspace.api('POST', '/api/v2/clients', { name: 'Initech', currency: 'USD' }));
 
