@@ -40,6 +40,7 @@ import { homeWebRoutes } from './modules/reports/home/index.ts';
 import { credentialsWebRoutes } from './modules/people/credentials/index.ts';
 import { bankAccountsWebRoutes } from './modules/billing/bank-accounts/index.ts';
 import { recurringInvoicesWebRoutes } from './modules/billing/recurring-invoices/index.ts';
+import { itemCategoriesWebRoutes } from './modules/billing/item-categories/index.ts';
 import { registerWebApp } from './http/web-app.ts';
 
 /** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
@@ -146,6 +147,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(credentialsWebRoutes);
   await app.register(bankAccountsWebRoutes);
   await app.register(recurringInvoicesWebRoutes);
+  await app.register(itemCategoriesWebRoutes);
   for (const plugin of plugins) await app.register(plugin);
   // Its catch-all GET answers only the paths no other route has.
   if (config.webDist) await registerWebApp(app, config.webDist);

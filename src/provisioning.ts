@@ -5,6 +5,7 @@ import { newId } from './ids.ts';
 import { audit } from './modules/workspace/audit/index.ts';
 import { validateSettings, type WorkspaceSettingsInput } from './modules/workspace/settings/index.ts';
 import { seedExpenseCategories } from './modules/tracking/expense-categories/index.ts';
+import { seedItemCategories } from './modules/billing/item-categories/index.ts';
 
 /**
  * A new workspace with what it starts with from several domains (its settings, default tasks,
@@ -47,7 +48,8 @@ export function provisionWorkspace(db: Kysely<DB>, input: WorkspaceSettingsInput
 
 /**
  * Creates a workspace with exactly the settings given (the columns' defaults
- * for the rest) and its LLM usage expense category; with `defaultTasks`, the
+ * for the rest), its LLM usage expense category and the built-in invoice item
+ * categories (Service, Product); with `defaultTasks`, the
  * default tasks too, and with `starterCategories` the starter set of expense
  * categories. Operators go through provisionWorkspace; tests build bare
  * workspaces with this.
@@ -66,6 +68,8 @@ export async function createWorkspace(
       .returningAll()
       .executeTakeFirstOrThrow();
     await seedExpenseCategories(trx, company.id, new Date(), { starter: options.starterCategories });
+    // Every workspace, bare ones too: a line's kind must name a category, and `Service` is the default.
+    await seedItemCategories(trx, company.id);
     if (options.defaultTasks) {
       await trx
         .insertInto('tasks')

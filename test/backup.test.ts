@@ -30,6 +30,7 @@ const PARENT_TABLE: Record<string, string> = {
   time_entries: 'time_entries',
   expense_categories: 'expense_categories',
   expenses: 'expenses',
+  invoice_item_categories: 'invoice_item_categories',
   invoices: 'invoices',
   invitations: 'invitations',
   audit_logs: 'audit_logs',

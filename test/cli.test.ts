@@ -214,6 +214,7 @@ const lane1: Step[] = [
         'admin invoice list', 'admin invoice mark-paid', 'admin invoice close', 'admin invoice void',
         'admin approvals withdraw',
         'admin outbox list', 'admin outbox retry',
+        'admin item-category list', 'admin item-category add', 'admin item-category rename', 'admin item-category archive', 'admin item-category unarchive',
         'backup pull', 'backup verify',
       ]);
       expect(helpCommand.code).toBe(0);

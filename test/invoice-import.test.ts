@@ -14,6 +14,7 @@ import {
   insertClient,
   insertEntry,
   insertExpense,
+  insertItemCategories,
   insertProject,
   insertTask,
   makeInvoiceWorkspace,
@@ -659,6 +660,7 @@ describe('billed flag table', () => {
     const imported = await s.importTime('project');
     expect((await billing(ctx.db, 'time_entries', [e])).get(e)!.is_billed).toBe(true);
     // PATCHing lines keeps the links
+    await insertItemCategories(ctx.db, s.c, ['Consulting']);
     const patched = await api(s.ws.owner, 'PATCH', `/api/v2/invoices/${imported.id}`, {
       line_items: [{ id: imported.line_items[0].id, unit_price: 120, description: 'Website work', kind: 'Consulting' }],
     });

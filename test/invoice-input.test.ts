@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
 import { createTestContext, type TestContext } from './helpers.ts';
-import { apiOf, billableProject, countBilled, countInvoices, insertClient, insertEntry, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
+import { apiOf, billableProject, countBilled, countInvoices, insertClient, insertEntry, insertItemCategories, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
 
 /**
  * Bad input on every invoice route is a 4xx naming the field, never a 500:
@@ -21,6 +21,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   w = await makeInvoiceWorkspace(ctx.db);
   clientId = await insertClient(ctx.db, w.companyId, { name: 'Globex' });
+  await insertItemCategories(ctx.db, w.companyId, ['K'.repeat(64)]); // the longest kind a line takes names a category
   const { projectId, taskId } = await billableProject(ctx.db, w.companyId, clientId, { rate: '100' });
   await insertEntry(ctx.db, w.companyId, { userId: w.member.userId, projectId, taskId, date: '2026-02-02' });
   const inv = (await api(w.owner, 'POST', '/api/v2/invoices', { client_id: clientId, line_items: [{ description: 'x', unit_price: 1 }] })).json();

@@ -5,7 +5,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { newId } from '../src/ids.ts';
 import { invoicePdfRenderer, invoiceRenderers, INVOICE_PDF_RENDERER } from '../src/modules/billing/invoices/pdf.ts';
 import { createTestContext, type TestContext } from './helpers.ts';
-import { apiOf, assignUser, billableProject, insertClient, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
+import { apiOf, assignUser, billableProject, insertClient, insertItemCategories, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
 
 /**
  * GET /invoices/:id/pdf: the headers, and the document's text (extracted with
@@ -21,6 +21,8 @@ beforeAll(async () => {
   ctx = await createTestContext();
   w = await makeInvoiceWorkspace(ctx.db); // "Acme Studio", 1 Main Street / 10115 Berlin, EUR
   clientId = await insertClient(ctx.db, w.companyId, { name: 'Globex Corporation', address: '2 Side Road\nSpringfield' });
+  // The kinds the lines below name (a line's kind names an item category, issue 25).
+  await insertItemCategories(ctx.db, w.companyId, ['Design', 'Hosting', 'Credit', 'Expense', 'K'.repeat(64)]);
 });
 afterAll(() => ctx.close());
 
@@ -150,10 +152,13 @@ describe('invoice PDF', () => {
   it('prints line kinds as people read them: the import\'s SERVICE as Service, beside Expense (issue 21)', async () => {
     const inv = await create({
       line_items: [
-        { kind: 'SERVICE', description: 'Design work', unit_price: 100 },
+        { kind: 'Service', description: 'Design work', unit_price: 100 },
         { kind: 'Expense', description: 'Train ticket', unit_price: 20 },
       ],
     });
+    // The first line's kind as an import of time writes it (the spec's value; a typed kind is stored as the category spells it).
+    await ctx.db.updateTable('invoice_line_items').set({ kind: 'SERVICE' }).where('id', '=', inv.line_items[0].id).execute();
+    inv.line_items = (await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}`)).json().line_items;
     expect(inv.line_items.map((l: { kind: string }) => l.kind)).toEqual(['SERVICE', 'Expense']); // the API keeps the spec's value
     const { text } = await pdfText((await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf`)).rawPayload);
     expect(text).toContain('Service Design work');

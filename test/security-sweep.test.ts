@@ -39,6 +39,8 @@ const TABLE_BY_SEGMENT: Record<string, string> = {
   invoice_expense_receipts: 'files',
   sessions: 'sessions',
   recurring_invoices: 'recurring_invoice_schedules',
+  'item-categories': 'invoice_item_categories',
+  payments: 'invoice_payments',
 };
 
 /** Path parameters that name no record: the foreign-id pick does not apply (an unknown value is still tried). */
@@ -157,6 +159,13 @@ describe('security sweep over every route', () => {
         line_items: JSON.stringify([{ description: 'Foreign retainer', unit_price: 10 }]),
         action: 'draft',
       })
+      .execute();
+    const itemCategory = await ctx.db.selectFrom('invoice_item_categories').select('id').where('company_id', '=', company).executeTakeFirstOrThrow();
+    foreignIds.invoice_item_categories = itemCategory.id;
+    foreignIds.invoice_payments = newId();
+    await ctx.db
+      .insertInto('invoice_payments')
+      .values({ company_id: company, id: foreignIds.invoice_payments, invoice_id: foreignIds.invoices, amount: '1.00', paid_date: '2026-01-06' })
       .execute();
   });
   afterAll(() => ctx.close());

@@ -7,6 +7,7 @@ import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
 import { catalogCommands } from './catalog-commands.ts';
 import { expenseCommands } from './expense-commands.ts';
+import { itemCategoryCommands } from './item-category-commands.ts';
 import { invoiceCommands } from './invoice-commands.ts';
 import { backupCommands } from './backup-commands.ts';
 import { approvalCommands } from './approval-commands.ts';
@@ -87,7 +88,7 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
-  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(bankAccountCommands), ...Object.values(recurringCommands)].map((c) => fromAdmin<any>(c)),
+  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(bankAccountCommands), ...Object.values(recurringCommands), ...Object.values(itemCategoryCommands)].map((c) => fromAdmin<any>(c)),
   ...backupCommands,
 ];
 

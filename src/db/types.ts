@@ -257,6 +257,20 @@ export interface Invitations {
   token_hash: Buffer;
 }
 
+/** Invoice item categories: the names a line's kind may take (web app and sheaf admin only). */
+export interface InvoiceItemCategories {
+  company_id: string;
+  created_at: CreatedAt;
+  id: string;
+  is_active: Generated<boolean>;
+  /**
+   * Service and Product: present in every workspace, never renamed or archived.
+   */
+  is_builtin: Generated<boolean>;
+  name: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface InvoiceLineItems {
   company_id: string;
   created_at: CreatedAt;
@@ -298,6 +312,10 @@ export interface InvoicePayments {
   created_at: CreatedAt;
   id: string;
   invoice_id: string;
+  /**
+   * How the payment was made: bank_transfer, card, cash, check, paypal or other; null when not given.
+   */
+  method: "bank_transfer" | "card" | "cash" | "check" | "paypal" | "other" | null;
   notes: string | null;
   paid_date: string;
 }
@@ -604,6 +622,7 @@ export interface DB {
   files: Files;
   idempotency_keys: IdempotencyKeys;
   invitations: Invitations;
+  invoice_item_categories: InvoiceItemCategories;
   invoice_line_items: InvoiceLineItems;
   invoice_messages: InvoiceMessages;
   invoice_payments: InvoicePayments;

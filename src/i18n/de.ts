@@ -24,6 +24,7 @@ export const de: Catalog = {
     kinds: {
       service: 'Leistung',
       expense: 'Auslage',
+      product: 'Produkt',
     },
     noLines: 'Keine Positionen.',
     subtotal: 'Zwischensumme',

@@ -28,6 +28,7 @@ export const en = {
     kinds: {
       service: 'Service',
       expense: 'Expense',
+      product: 'Product',
     },
     noLines: 'No lines.',
     subtotal: 'Subtotal',

@@ -48,23 +48,33 @@ test('the time report chart draws the 15 largest of 20 projects, not the alphabe
 });
 
 test('invoice line kinds read "Service" beside "Expense" on the invoice and its edit page', async ({ page, workspace }) => {
+  // Imported work: the import writes the spec's `SERVICE` for time and `Expense` for expenses.
+  expect((await workspace.api('PATCH', '/web/api/workspace', { invoice_before_approval: true })).status).toBe(200);
   const client = await workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' });
+  const task = await workspace.api('POST', '/api/v2/tasks', { name: 'Design' });
+  const project = await workspace.api('POST', '/api/v2/projects', {
+    client_id: client.body.id, name: 'Website', task_ids: [task.body.id], is_billable: true, bill_by: 'project', hourly_rate: 100,
+  });
+  expect(project.status, JSON.stringify(project.body)).toBe(201);
+  const entry = await workspace.api('POST', '/api/v2/time_entries', { project_id: project.body.id, task_id: task.body.id, spent_date: '2026-01-05', hours: 2, notes: 'Design work' });
+  expect(entry.status, JSON.stringify(entry.body)).toBe(201);
+  const category = await workspace.api('POST', '/api/v2/expense_categories', { name: 'Train' });
+  const expense = await workspace.api('POST', '/api/v2/expenses', { project_id: project.body.id, expense_category_id: category.body.id, spent_date: '2026-01-05', total_cost: 20, notes: 'Train ticket' });
+  expect(expense.status, JSON.stringify(expense.body)).toBe(201);
   const invoice = await workspace.api('POST', '/api/v2/invoices', {
     client_id: client.body.id,
-    line_items: [
-      { kind: 'SERVICE', description: 'Design work', quantity: 2, unit_price: 100 }, // as an import of time writes it (the spec's value)
-      { kind: 'Expense', description: 'Train ticket', quantity: 1, unit_price: 20 },
-    ],
+    line_items_import: { time: { summary_type: 'detailed' }, expenses: { summary_type: 'detailed' } },
   });
   expect(invoice.status, JSON.stringify(invoice.body)).toBe(201);
+  expect(invoice.body.line_items.map((l: { kind: string }) => l.kind)).toEqual(['SERVICE', 'Expense']);
   await visit(page, `/invoices/${invoice.body.id}`, 'invoice-kinds');
   await expect(page.getByRole('row', { name: /Design work/ })).toContainText('Service');
   await expect(page.getByRole('row', { name: /Train ticket/ })).toContainText('Expense');
   await expect(page.getByText('SERVICE', { exact: true })).toHaveCount(0);
 
   await visit(page, `/invoices/${invoice.body.id}/edit`, 'invoice-kinds-edit');
-  await expect(page.getByRole('listitem', { name: 'Line 1' }).getByRole('textbox', { name: 'Kind' })).toHaveValue('Service');
-  await expect(page.getByRole('listitem', { name: 'Line 2' }).getByRole('textbox', { name: 'Kind' })).toHaveValue('Expense');
+  await expect(page.getByRole('listitem', { name: 'Line 1' }).getByRole('button', { name: /Kind/ })).toContainText('Service');
+  await expect(page.getByRole('listitem', { name: 'Line 2' }).getByRole('button', { name: /Kind/ })).toContainText('Expense');
   // Showing the label changes nothing: the API keeps the spec's value until someone edits the kind.
   expect((await workspace.api('GET', `/api/v2/invoices/${invoice.body.id}`)).body.line_items[0].kind).toBe('SERVICE');
   await expectClean(page);

@@ -53,6 +53,8 @@ export const STALE = {
   bank_account: [['bank-accounts']],
   /** A recurring invoice schedule made, changed, paused or deleted. */
   recurring_invoice: [['recurring-invoices']],
+  /** An invoice item category added, renamed, archived or restored: its list and the line editors' kind choices. */
+  item_category: [['item-categories'], ['invoices', 'kinds']],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
 /** A kind of change (a row of the table). */

@@ -9,6 +9,7 @@ import { profileRoutes } from '../areas/profile/routes.tsx';
 import { credentialsRoutes } from '../areas/credentials/routes.tsx';
 import { expenseCategoriesRoutes } from '../areas/expense-categories/routes.tsx';
 import { bankAccountsRoutes } from '../areas/bank-accounts/routes.tsx';
+import { itemCategoriesRoutes } from '../areas/item-categories/routes.tsx';
 import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { timeRoutes } from '../areas/time/routes.tsx';
 import { timerQuery } from '../areas/time/api.ts';
@@ -91,6 +92,7 @@ export function createRouter(queryClient: QueryClient) {
                     ...membersRoutes(queryClient),
                     ...signedInRoutes,
                     ...bankAccountsRoutes(queryClient),
+                    ...itemCategoriesRoutes(queryClient),
                   ], },
                 { path: '*', Component: NotFound },
               ],

@@ -1,7 +1,7 @@
 import { decimalNumber } from '../../../money.ts';
 import type { Decimal } from 'decimal.js';
 import { computeTotals, type Totals } from './totals.ts';
-import type { InvoiceRow, LineRow } from './queries.ts';
+import type { InvoiceRow, LineRow, PaymentRow } from './queries.ts';
 import type { messageSelect } from './messages.ts';
 
 /**
@@ -112,3 +112,18 @@ export function presentMessage(row: MessageRow) {
 }
 
 export type PresentedMessage = ReturnType<typeof presentMessage>;
+
+/** A recorded payment (the web app's list); the amount as a JSON number, as the invoice's amounts are. */
+export function presentPayment(row: PaymentRow) {
+  return {
+    id: row.id,
+    invoice_id: row.invoice_id,
+    amount: Number(row.amount),
+    paid_date: row.paid_date,
+    method: row.method,
+    notes: row.notes,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export type PresentedPayment = ReturnType<typeof presentPayment>;

@@ -7,6 +7,7 @@ import { updateRow } from '../../../db/rows.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { newId } from '../../../ids.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
+import type { PaymentMethod } from './rules.ts';
 
 /**
  * Invoice queries. Every function takes the workspace id first and filters on it
@@ -220,7 +221,7 @@ export async function insertPayment(
   trx: Tx,
   companyId: string,
   invoiceId: string,
-  payment: { amount: string; paid_date: string; notes: string | null; now: Date },
+  payment: { amount: string; paid_date: string; method?: PaymentMethod | null; notes: string | null; now: Date },
 ) {
   await trx
     .insertInto('invoice_payments')
@@ -230,10 +231,36 @@ export async function insertPayment(
       invoice_id: invoiceId,
       amount: payment.amount,
       paid_date: payment.paid_date,
+      method: payment.method ?? null,
       notes: payment.notes,
       created_at: payment.now,
     })
     .execute();
+}
+
+/** The payments of an invoice, oldest first (by the date paid, then as recorded). */
+export function paymentsOf(trx: Tx, companyId: string, invoiceId: string) {
+  return trx
+    .selectFrom('invoice_payments')
+    .select(['id', 'invoice_id', 'amount', 'paid_date', 'method', 'notes', 'created_at'])
+    .where('company_id', '=', companyId)
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('paid_date')
+    .orderBy('id')
+    .execute();
+}
+
+export type PaymentRow = Awaited<ReturnType<typeof paymentsOf>>[number];
+
+/** Deletes one payment of an invoice; the deleted row, or undefined when the invoice has no such payment. */
+export function deletePaymentRow(trx: Tx, companyId: string, invoiceId: string, paymentId: string) {
+  return trx
+    .deleteFrom('invoice_payments')
+    .where('company_id', '=', companyId)
+    .where('invoice_id', '=', invoiceId)
+    .where('id', '=', paymentId)
+    .returning(['id', 'amount', 'paid_date', 'method', 'notes'])
+    .executeTakeFirst();
 }
 
 export function touchInvoice(trx: Tx, companyId: string, id: string, changes: Updateable<DB['invoices']>, now: Date) {

@@ -5,7 +5,7 @@ import { badRequest } from '../../../errors.ts';
 import { PAYMENT_TERMS } from '../../catalog/clients/index.ts';
 import { isCurrencyCode } from '../../../money.ts';
 import { translator } from '../../../i18n/index.ts';
-import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, kindLabel } from './kinds.ts';
+import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, PRODUCT_KIND, kindLabel } from './kinds.ts';
 
 /**
  * Pure invoice rules (no I/O): field values, payment terms and due dates, date
@@ -23,6 +23,9 @@ export const LINE_EFFECTS = ['charge', 'credit'] as const;
 export type LineEffect = (typeof LINE_EFFECTS)[number];
 export const MESSAGE_EVENTS = ['send', 'reminder', 'thank_you'] as const;
 export type MessageEvent = (typeof MESSAGE_EVENTS)[number];
+/** How a payment was made (the web app's payment dialog and list); optional on a payment. */
+export const PAYMENT_METHODS = ['bank_transfer', 'card', 'cash', 'check', 'paypal', 'other'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const NUMBER_MAX = 64;
 export const SUBJECT_MAX = 1000;
@@ -247,12 +250,13 @@ export function termLabel(term: PaymentTerms | null, issueDate: string, dueDate:
   return days === 0 ? t('invoice.terms.uponReceipt') : t('invoice.terms.dueIn', { count: days });
 }
 
-/** A line's kind as the document prints it: the kinds Sheaf itself writes in the client's language (kinds.ts reads SERVICE as Service), any other as typed. */
+/** A line's kind as the document prints it: the kinds Sheaf itself writes (and the built-in Product) in the client's language (kinds.ts reads SERVICE as Service), any other as typed. */
 export function translatedKind(kind: string, language?: string): string {
   const label = kindLabel(kind);
   const t = translator(language);
   if (label === DEFAULT_KIND) return t('invoice.kinds.service');
   if (label === IMPORTED_EXPENSE_KIND) return t('invoice.kinds.expense');
+  if (label === PRODUCT_KIND) return t('invoice.kinds.product');
   return label;
 }
 

@@ -11,6 +11,7 @@ import {
   MESSAGE_EVENTS,
   NOTES_MAX,
   NUMBER_MAX,
+  PAYMENT_METHODS,
   PAYMENT_TERMS,
   PURCHASE_ORDER_MAX,
   SUBJECT_MAX,
@@ -222,10 +223,27 @@ export const PaymentBody = Type.Object(
   {
     amount: Type.Number({ description: 'More than 0, at most the amount due, in the minor units of the invoice currency.' }),
     paid_date: Type.String({ format: 'date', description: 'YYYY-MM-DD.' }),
+    method: Type.Optional(Nullable(Enum(PAYMENT_METHODS, 'How the client paid; optional.'))),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
   },
   { additionalProperties: false },
 );
+
+/** A recorded payment as the web app's payment list shows it. */
+export const PaymentSchema = Type.Object(
+  {
+    id: Type.String(),
+    invoice_id: Type.String(),
+    amount: Type.Number(),
+    paid_date: Type.String({ format: 'date' }),
+    method: Nullable(Enum(PAYMENT_METHODS)),
+    notes: Nullable(Type.String()),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+export const PaymentParams = Type.Object({ id: Type.String(), paymentId: Type.String() }, { additionalProperties: false });
 
 export type LineInput = Static<typeof LineItemCreate>;
 export type ImportRequest = Static<typeof LineItemsImport>;

@@ -12,6 +12,7 @@ import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { pauseAt } from '../../../test-pause.ts';
 import { audit } from '../../workspace/audit/index.ts';
+import { activeKindNames, matchKind, sameName } from '../item-categories/index.ts';
 import { prepareImport, validateImportRequest } from './import.ts';
 import type { CreateInput, LineEdit, LineInput, UpdateInput } from './schemas.ts';
 import { assignNumber, duplicateNumber, pendingNumber } from './numbering.ts';
@@ -138,12 +139,30 @@ export async function getInvoice(db: Kysely<DB>, p: Principal, id: string): Prom
 
 // ---------------------------------------------------------------- create
 
-function explicitLines(inputs: LineInput[], projects: InvoiceProjects): NewLine[] {
+/** The kind text as sent: trimmed, 1..KIND_MAX, no NUL (400 naming the line's field). */
+function sentKind(field: string, value: string): string {
+  assertNoNul(field, value);
+  const kind = value.trim();
+  if (!kind || kind.length > KIND_MAX) throw badRequest(`${field} must be 1 to ${KIND_MAX} characters.`, { field });
+  return kind;
+}
+
+/**
+ * The names a line's kind may take now (the workspace's active item categories), read only
+ * when some line sends a kind: an omitted kind is the built-in, never archived `Service`.
+ */
+async function kindChoices(trx: Tx, companyId: string, lines: ReadonlyArray<{ kind?: string }> | undefined): Promise<string[]> {
+  return lines?.some((l) => l.kind !== undefined) ? activeKindNames(trx, companyId) : [];
+}
+
+/**
+ * Explicit lines. A kind sent must name an active item category (ignoring case) and is
+ * stored as the category spells it; an omitted one is `Service`, the spec's default.
+ */
+function explicitLines(inputs: LineInput[], projects: InvoiceProjects, kinds: readonly string[]): NewLine[] {
   return inputs.map((l, i) => {
     const at = (field: string) => `line_items.${i}.${field}`;
-    assertNoNul(at('kind'), l.kind);
-    const kind = l.kind === undefined ? DEFAULT_KIND : l.kind.trim();
-    if (!kind || kind.length > KIND_MAX) throw badRequest(`${at('kind')} must be 1 to ${KIND_MAX} characters.`, { field: at('kind') });
+    const kind = l.kind === undefined ? DEFAULT_KIND : matchKind(kinds, sentKind(at('kind'), l.kind), at('kind'));
     if (l.project_id != null) projects.resolve(l.project_id, at('project_id'));
     return {
       id: newId(),
@@ -304,7 +323,8 @@ export async function createInvoiceIn(trx: Tx, p: Principal, input: CreateInput,
       details = { source: 'import', lines: imported.lines.length, time_entries: imported.timeEntries, expenses: imported.expenses };
     } else {
       const named = input.line_items!.flatMap((l) => (l.project_id == null ? [] : [l.project_id]));
-      const lines = explicitLines(input.line_items!, await invoiceProjects(trx, p, client.id, named));
+      const projects = await invoiceProjects(trx, p, client.id, named);
+      const lines = explicitLines(input.line_items!, projects, await kindChoices(trx, p.companyId, input.line_items));
       await insertLines(trx, p.companyId, id, lines, now);
       details = { source: 'explicit', lines: lines.length };
     }
@@ -362,7 +382,7 @@ export async function updateInvoice(
         throw conflict(`Only draft invoices can be changed; this one is ${row.state}.`, { state: row.state });
       }
       const changes = invoiceChanges(row, input);
-      const lineEdits = lineChanges(current.lines, input.line_items ?? []);
+      const lineEdits = lineChanges(current.lines, input.line_items ?? [], await kindChoices(trx, p.companyId, input.line_items));
 
       let changed = false;
       for (const edit of lineEdits) {
@@ -430,8 +450,17 @@ function invoiceChanges(row: InvoiceRow, input: UpdateInput): InvoiceColumns {
   return changes;
 }
 
-/** Line edits: each by the id of a line of this invoice (400 naming the element otherwise); only real changes. */
-function lineChanges(lines: Array<{ id: string; description: string | null; unit_price: string; kind: string }>, edits: LineEdit[]) {
+/**
+ * Line edits: each by the id of a line of this invoice (400 naming the element otherwise); only
+ * real changes. A kind that is the line's own (ignoring case) is no change, so an imported
+ * `SERVICE` stays and a line keeps a category archived since; another kind must name an
+ * active item category and is stored as the category spells it.
+ */
+function lineChanges(
+  lines: Array<{ id: string; description: string | null; unit_price: string; kind: string }>,
+  edits: LineEdit[],
+  kinds: readonly string[],
+) {
   const byId = new Map(lines.map((l) => [l.id, l]));
   const seen = new Set<string>();
   const out: Array<{ id: string; changes: { description?: string | null; unit_price?: string; kind?: string } }> = [];
@@ -451,10 +480,8 @@ function lineChanges(lines: Array<{ id: string; description: string | null; unit
       if (Number(price) !== Number(line.unit_price)) changes.unit_price = price;
     }
     if (edit.kind !== undefined) {
-      assertNoNul(at('kind'), edit.kind);
-      const kind = edit.kind.trim();
-      if (!kind || kind.length > KIND_MAX) throw badRequest(`${at('kind')} must be 1 to ${KIND_MAX} characters.`, { field: at('kind') });
-      if (kind !== line.kind) changes.kind = kind;
+      const kind = sentKind(at('kind'), edit.kind);
+      if (!sameName(kind, line.kind)) changes.kind = matchKind(kinds, kind, at('kind'));
     }
     if (Object.keys(changes).length > 0) out.push({ id: edit.id, changes });
   });

@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { requestDb } from '../../../http/idempotency.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, typed } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
-import { InvoiceCreateBody, InvoiceSchema, PaymentBody, explainUnsupported } from './schemas.ts';
+import { Type } from '@sinclair/typebox';
+import { InvoiceCreateBody, InvoiceSchema, PaymentBody, PaymentParams, PaymentSchema, explainUnsupported } from './schemas.ts';
 import { closeOrVoidInvoice, previewInvoice } from './service.ts';
-import { recordPayment } from './payments.ts';
+import { deletePayment, listPayments, recordPayment } from './payments.ts';
 
 /**
- * The web app's invoice routes the API does not have (issue 16 item 6): recording
- * a payment, previewing an invoice before creating it, closing and voiding.
+ * The web app's invoice routes the API does not have (issue 16 item 6, issue 25
+ * item 5): recording, listing and deleting payments, previewing an invoice before creating it, closing and voiding.
  */
 
 export async function invoicesWebRoutes(fastify: FastifyInstance) {
@@ -35,6 +36,42 @@ export async function invoicesWebRoutes(fastify: FastifyInstance) {
       const invoice = await recordPayment(requestDb(request), principalOf(request), request.params.id, request.body, app.config.clock());
       return reply.code(201).send(invoice);
     },
+  );
+
+  app.get(
+    '/web/api/invoices/:id/payments',
+    {
+      config: { access: INVOICE_ACCESS, web: true },
+      schema: {
+        tags: ['web'],
+        operationId: 'listInvoicePayments',
+        summary: 'List the payments recorded on an invoice',
+        description: 'Web app only (the API lists no payments). Whoever may read the invoice; oldest first (by the date paid).',
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: Type.Object({ payments: Type.Array(PaymentSchema) }, { additionalProperties: false }), ...ErrorResponses },
+      },
+    },
+    async (request) => ({ payments: await listPayments(app.db, principalOf(request), request.params.id) }),
+  );
+
+  app.delete(
+    '/web/api/invoices/:id/payments/:paymentId',
+    {
+      config: { access: 'administrator', web: true },
+      schema: {
+        tags: ['web'],
+        operationId: 'deleteInvoicePayment',
+        summary: 'Delete a wrongly recorded payment',
+        description:
+          'Web app only. Owners and administrators, on an open or paid invoice (409 otherwise). A paid invoice that has an amount due again goes back to open. ' +
+          'Returns the invoice; a payment already deleted (or of another invoice) is 404.',
+        params: PaymentParams,
+        response: { 200: InvoiceSchema, ...ErrorResponses },
+      },
+    },
+    async (request) =>
+      deletePayment(requestDb(request), principalOf(request), request.params.id, request.params.paymentId, app.config.clock()),
   );
 
   app.post(

@@ -256,11 +256,15 @@ export const RESOURCES: ResourceSpec[] = [
     from: 'bank_accounts b',
     ...ownRows('b'),
   },
-  notYet(
-    'invoice_item_categories',
-    'Invoice line item categories.',
-    "a line item's `kind` (e.g. Service) is free text on the line, exported with the invoice; there is no category table.",
-  ),
+  {
+    kind: 'table',
+    name: 'invoice_item_categories',
+    description:
+      "Invoice item categories: the names a line item's `kind` may be given (the built-in Service and Product, and the workspace's own), active or archived. Lines keep the kind text they were given, exported with the invoice.",
+    columns: 'x.id, x.name, x.is_builtin, x.is_active, x.created_at, x.updated_at',
+    from: 'invoice_item_categories x',
+    ...ownRows('x'),
+  },
   {
     kind: 'table',
     name: 'invoices',
@@ -282,7 +286,7 @@ export const RESOURCES: ResourceSpec[] = [
       },
       {
         field: 'payments',
-        columns: 'x.id, x.invoice_id, x.amount, x.paid_date, x.notes, x.created_at',
+        columns: 'x.id, x.invoice_id, x.amount, x.paid_date, x.method, x.notes, x.created_at',
         from: 'invoice_payments x',
         parentColumn: 'x.invoice_id',
         orderBy: 'x.paid_date, x.id',
@@ -398,6 +402,7 @@ export const TABLE_USE: Record<string, string> = {
   expenses: 'expenses',
   bank_accounts: 'bank_accounts',
   files: 'expenses (receipt) and invoices (expense_receipts): metadata; bytes through the download links',
+  invoice_item_categories: 'invoice_item_categories',
   invoices: 'invoices',
   invoice_line_items: 'invoices (line_items)',
   invoice_payments: 'invoices (payments)',

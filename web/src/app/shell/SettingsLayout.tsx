@@ -8,7 +8,7 @@ import { useTexts } from '../texts.ts';
  * The Settings pages with their own navigation; entries a role cannot use are not shown
  * (by the rule its route guard applies). Absent `visible`: everyone.
  */
-type Entry = 'profile' | 'workspace' | 'members' | 'invitations' | 'expenseCategories' | 'api' | 'password' | 'bankAccounts';
+type Entry = 'profile' | 'workspace' | 'members' | 'invitations' | 'expenseCategories' | 'api' | 'password' | 'bankAccounts' | 'itemCategories';
 
 const ENTRIES: { to: string; label: Entry; visible?: (w: Who) => boolean }[] = [
   { to: '/settings/profile', label: 'profile' },
@@ -19,6 +19,7 @@ const ENTRIES: { to: string; label: Entry; visible?: (w: Who) => boolean }[] = [
   { to: '/settings/api', label: 'api', visible: usesWorkspace },
   { to: '/settings/password', label: 'password' },
   { to: '/settings/bank-accounts', label: 'bankAccounts', visible: isAdministrator },
+  { to: '/settings/item-categories', label: 'itemCategories', visible: isAdministrator },
 ];
 
 export function SettingsLayout() {

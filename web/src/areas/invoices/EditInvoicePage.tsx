@@ -10,9 +10,9 @@ import { Link } from '../../ui/Link.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
-import { TextField } from '../../ui/TextField.tsx';
 import { invoiceQuery, useUpdateInvoice, type Invoice, type UpdateBody } from './api.ts';
 import { bodyOf, FIELD_NAMES, fieldsOf, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
+import { KindPicker } from './KindPicker.tsx';
 import { kindLabel } from './kinds.ts';
 import { useInvoiceTexts } from './texts.ts';
 
@@ -126,7 +126,7 @@ function EditForm({ invoice }: { invoice: Invoice }) {
             const q = invoice.line_items[i]!;
             return (
               <li key={l.id} aria-label={t('edit.line', { n: i + 1 })} className="grid gap-3 rounded-lg border border-stone-200 bg-white p-3 shadow-xs sm:grid-cols-[8rem_1fr_9rem]">
-                <TextField label={t('edit.kind')} name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
+                <KindPicker label={t('edit.kind')} name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
                 <TextArea label={t('edit.description')} name={`line_items.${i}.description`} rows={2} value={l.description} onChange={(description) => setLine(i, { description })} />
                 <NumberField
                   label={t('edit.unitPrice')}

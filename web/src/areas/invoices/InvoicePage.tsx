@@ -17,6 +17,7 @@ import { InvoiceLines } from './InvoiceLines.tsx';
 import { eventsFor, MessageDialog } from './MessageDialog.tsx';
 import { MessageHistory } from './MessageHistory.tsx';
 import { PaymentDialog } from './PaymentDialog.tsx';
+import { PaymentsList } from './PaymentsList.tsx';
 import { StateBadge } from './StateBadge.tsx';
 import { useInvoiceTexts } from './texts.ts';
 
@@ -167,6 +168,7 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
         </h2>
         <InvoiceLines invoice={i} headingId="invoice-lines" />
       </section>
+      <PaymentsList invoice={i} />
 
       <section aria-labelledby="invoice-messages" className="flex flex-col gap-2">
         <h2 id="invoice-messages" className="text-lg font-semibold text-stone-900">

@@ -19,6 +19,7 @@ import { pickerDateOrNull } from '../../ui/dates.ts';
 import { activeClientsQuery, clientProjectsQuery, useCreateInvoice, usePreviewInvoice, type CreateBody, type Invoice } from './api.ts';
 import { bodyOf, emptyFields, FIELD_NAMES, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
 import { InvoiceLines } from './InvoiceLines.tsx';
+import { KindPicker } from './KindPicker.tsx';
 import { DEFAULT_KIND } from './kinds.ts';
 import { useInvoiceTexts } from './texts.ts';
 
@@ -295,7 +296,7 @@ function LineRows({ lines, setLine, setLines }: { lines: LineRow[]; setLine: (i:
       <ol className="flex flex-col gap-3">
         {lines.map((l, i) => (
           <li key={l.key} aria-label={t('create.line', { n: i + 1 })} className="grid gap-3 rounded-md border border-stone-200 p-3 sm:grid-cols-[8rem_1fr_6rem_8rem]">
-            <TextField label={t('create.kind')} name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
+            <KindPicker label={t('create.kind')} name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
             <TextField label={t('create.description')} name={`line_items.${i}.description`} value={l.description} onChange={(description) => setLine(i, { description })} />
             <NumberField label={t('create.quantity')} name={`line_items.${i}.quantity`} value={l.quantity} onChange={(quantity) => setLine(i, { quantity })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />
             <NumberField label={t('create.unitPrice')} name={`line_items.${i}.unit_price`} value={l.unit_price} onChange={(unit_price) => setLine(i, { unit_price })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />

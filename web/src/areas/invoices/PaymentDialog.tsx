@@ -8,10 +8,14 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
-import { useRecordPayment, type Invoice } from './api.ts';
+import { useRecordPayment, type Invoice, type PaymentMethod } from './api.ts';
+import { Select } from '../../ui/Select.tsx';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { useInvoiceTexts } from './texts.ts';
+
+/** The server's payment methods (src/modules/billing/invoices/rules.ts PAYMENT_METHODS); their names are in texts.ts (`methods.*`). */
+const METHODS = ['bank_transfer', 'card', 'cash', 'check', 'paypal', 'other'] as const satisfies readonly PaymentMethod[];
 
 /**
  * An administrator records a payment on an open invoice (web only): the amount due
@@ -25,6 +29,7 @@ export function PaymentDialog({ invoice, onDone }: { invoice: Invoice; onDone: (
   // Today in the workspace's zone, not the browser's.
   const [date, setDate] = useState<CalendarDate | null>(() => parseDate(format.dayOf(Date.now())));
   const [notes, setNotes] = useState('');
+  const [method, setMethod] = useState<PaymentMethod | null>(null);
   const record = useRecordPayment(invoice.id);
   const keyFor = useIdempotencyKey();
   // Memoised on the error: React Aria drops a server error once the field is edited, unless it is handed a new object.
@@ -32,7 +37,7 @@ export function PaymentDialog({ invoice, onDone }: { invoice: Invoice; onDone: (
 
   const onSubmit = () => {
     if (!date || !(amount > 0)) return;
-    const body = { amount, paid_date: date.toString(), ...(notes.trim() ? { notes: notes.trim() } : {}) };
+    const body = { amount, paid_date: date.toString(), ...(method ? { method } : {}), ...(notes.trim() ? { notes: notes.trim() } : {}) };
     record.mutate(
       { body, key: keyFor(body) },
       { onSuccess: (after) => onDone(after.state === 'paid' ? t('payment.donePaid') : t('payment.done')) },
@@ -62,6 +67,12 @@ export function PaymentDialog({ invoice, onDone }: { invoice: Invoice; onDone: (
           description={t('payment.amountHint')}
         />
         <DatePicker label={t('payment.paidOn')} name="paid_date" value={date} onChange={setDate} isRequired />
+        <Select
+          label={t('payment.method')}
+          options={[{ id: '', label: t('payment.noMethod') }, ...METHODS.map((m) => ({ id: m, label: t(`methods.${m}`) }))]}
+          selectedKey={method ?? ''}
+          onSelectionChange={(key) => setMethod(METHODS.find((m) => m === key) ?? null)}
+        />
         <TextArea label={t('payment.notes')} value={notes} onChange={setNotes} maxLength={10_000} />
         <Button type="submit" isPending={record.isPending}>
           {t('payment.submit')}

@@ -61,6 +61,38 @@ export function useRecordPayment(id: string) {
   });
 }
 
+export type Payment = paths['/web/api/invoices/{id}/payments']['get']['responses'][200]['content']['application/json']['payments'][number];
+export type PaymentMethod = NonNullable<Payment['method']>;
+
+/** The payments recorded on an invoice (web only), oldest first. */
+export const paymentsQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['invoices', 'payments', id],
+    queryFn: () => call(api.GET('/web/api/invoices/{id}/payments', { params: { path: { id } } })),
+    select: (data) => data.payments,
+  });
+
+/** An administrator deletes a wrongly recorded payment; the answer is the invoice (open again when money is due). */
+export function useDeletePayment(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (paymentId: string) => call(api.DELETE('/web/api/invoices/{id}/payments/{paymentId}', { params: { path: { id, paymentId } } })),
+    onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(id).queryKey, invoice),
+    onSettled: () => markStale(queryClient, 'invoice'),
+  });
+}
+
+/**
+ * The kinds a line may be given: the workspace's active invoice item categories (their
+ * names, as the server matches a line's kind against them). Keyed under ['invoices'],
+ * and staled by a change of the categories (api/stale.ts item_category).
+ */
+export const kindChoicesQuery = queryOptions({
+  queryKey: ['invoices', 'kinds'],
+  queryFn: () => call(api.GET('/web/api/item-categories')),
+  select: (data) => data.item_categories.filter((c) => c.is_active).map((c) => c.name),
+});
+
 export type CreateBody = NonNullable<paths['/api/v2/invoices']['post']['requestBody']>['content']['application/json'];
 export type UpdateBody = NonNullable<paths['/api/v2/invoices/{id}']['patch']['requestBody']>['content']['application/json'];
 export type MessageBody = NonNullable<paths['/api/v2/invoices/{id}/messages']['post']['requestBody']>['content']['application/json'];

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { guardPage } from '../../api/access.ts';
 import { mayUseInvoices } from './access.ts';
-import { activeClientsQuery, invoiceQuery, invoicesQuery } from './api.ts';
+import { activeClientsQuery, invoiceQuery, invoicesQuery, kindChoicesQuery, paymentsQuery } from './api.ts';
 import { filterOf } from './filters.ts';
 
 /**
@@ -21,8 +21,11 @@ const whenAllowed = async (queryClient: QueryClient, fetch: () => Promise<void>)
 const loadList = (queryClient: QueryClient) => ({ request }: LoaderFunctionArgs) =>
   whenAllowed(queryClient, () => queryClient.prefetchQuery(invoicesQuery(filterOf(new URL(request.url).searchParams))));
 
-const loadOne = (queryClient: QueryClient) => ({ params }: LoaderFunctionArgs) =>
-  whenAllowed(queryClient, () => queryClient.prefetchQuery(invoiceQuery(params.id!)));
+/** The invoice and what its page shows beside it, side by side (after the invoice, they would be a third call in a row). */
+const loadWith = (queryClient: QueryClient, beside: (id: string) => Promise<void>) => ({ params }: LoaderFunctionArgs) =>
+  whenAllowed(queryClient, async () => {
+    await Promise.all([queryClient.prefetchQuery(invoiceQuery(params.id!)), beside(params.id!)]);
+  });
 
 const loadClients = (queryClient: QueryClient) => () => whenAllowed(queryClient, () => queryClient.prefetchQuery(activeClientsQuery));
 
@@ -32,8 +35,8 @@ export const invoicesRoutes = (queryClient: QueryClient): RouteObject[] => [
     children: [
       { index: true, loader: loadList(queryClient), lazy: () => import('./InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
       { path: 'new', loader: loadClients(queryClient), lazy: () => import('./NewInvoicePage.tsx').then((m) => ({ Component: m.NewInvoicePage })) },
-      { path: ':id/edit', loader: loadOne(queryClient), lazy: () => import('./EditInvoicePage.tsx').then((m) => ({ Component: m.EditInvoicePage })) },
-      { path: ':id', loader: loadOne(queryClient), lazy: () => import('./InvoicePage.tsx').then((m) => ({ Component: m.InvoicePage })) },
+      { path: ':id/edit', loader: loadWith(queryClient, () => queryClient.prefetchQuery(kindChoicesQuery)), lazy: () => import('./EditInvoicePage.tsx').then((m) => ({ Component: m.EditInvoicePage })) },
+      { path: ':id', loader: loadWith(queryClient, (id) => queryClient.prefetchQuery(paymentsQuery(id))), lazy: () => import('./InvoicePage.tsx').then((m) => ({ Component: m.InvoicePage })) },
     ],
   },
 ];
