@@ -39,6 +39,8 @@ import { settingsWebRoutes } from './modules/workspace/settings/index.ts';
 import { homeWebRoutes } from './modules/reports/home/index.ts';
 import { credentialsWebRoutes } from './modules/people/credentials/index.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { invoiceAttachmentsRoutes, invoiceAttachmentsWebRoutes } from './modules/billing/invoice-attachments/index.ts';
+import { clientPageWebRoutes } from './modules/billing/client-page/index.ts';
 
 /** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
 export const BODY_LIMIT = 128 * 1024;
@@ -128,6 +130,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(contactsRoutes);
   await app.register(backupRoutes);
   await app.register(approvalsRoutes);
+  await app.register(invoiceAttachmentsRoutes);
   await app.register(sessionsWebRoutes);
   await app.register(profileWebRoutes);
   await app.register(invitationsWebRoutes);
@@ -142,6 +145,8 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(reportsWebRoutes);
   await app.register(homeWebRoutes);
   await app.register(credentialsWebRoutes);
+  await app.register(invoiceAttachmentsWebRoutes);
+  await app.register(clientPageWebRoutes);
   for (const plugin of plugins) await app.register(plugin);
   // Its catch-all GET answers only the paths no other route has.
   if (config.webDist) await registerWebApp(app, config.webDist);

@@ -6,3 +6,7 @@ export { invoicesRoutes } from './routes.ts';
 export { listInvoices, transitionInvoice } from './service.ts';
 export type { InvoiceTransition } from './service.ts';
 export { invoicesWebRoutes } from './web-routes.ts';
+export { getInvoice } from './service.ts';
+export { loadInvoiceDocument, renderInvoicePdf } from './pdf.ts';
+export { presentInvoice } from './presenter.ts';
+export { pdfFilename } from './format.ts';

@@ -1,4 +1,4 @@
-import { auditActor } from '../../../access/operator.ts';
+import { actingUserId, auditActor } from '../../../access/operator.ts';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
@@ -9,6 +9,8 @@ import { newId } from '../../../ids.ts';
 import { enqueueMail, type MailAddress, type MailAttachment } from '../../../outbox/enqueue.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { audit } from '../../workspace/audit/index.ts';
+import { makeClientLink } from '../client-links/index.ts';
+import { attachmentsForMail } from '../invoice-attachments/index.ts';
 import { formatDate, formatMoney, pdfFilename } from './format.ts';
 import { INVOICE_PDF_RENDERER } from './pdf.ts';
 import { presentMessage, type PresentedMessage } from './presenter.ts';
@@ -80,6 +82,7 @@ export function validateMessage(input: MessageInput) {
     body,
     attachPdf: input.attach_pdf ?? true,
     attachReceipts: input.attach_expense_receipts ?? true,
+    attachmentIds: input.attachment_ids ?? [],
     sendMeACopy: input.send_me_a_copy ?? false,
   };
 }
@@ -143,6 +146,7 @@ export function messageSelect(trx: Tx, companyId: string) {
       'm.attach_pdf',
       'm.attach_expense_receipts',
       'm.send_me_a_copy',
+      'm.attachments',
       'm.sent_by',
       'u.first_name as sender_first_name',
       'u.last_name as sender_last_name',
@@ -156,8 +160,19 @@ export function messageSelect(trx: Tx, companyId: string) {
     .where('m.company_id', '=', companyId);
 }
 
-/** POST /invoices/:id/messages. */
-export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: string, input: MessageInput, now: Date): Promise<PresentedMessage> {
+/**
+ * POST /invoices/:id/messages. With `baseUrl` (the server's public URL), the e-mail
+ * ends with a new client link to the invoice (billing/client-links): the link is in
+ * the e-mail only; the recorded body is what was written, without it.
+ */
+export async function sendInvoiceMessage(
+  db: Kysely<DB>,
+  p: Principal,
+  id: string,
+  input: MessageInput,
+  now: Date,
+  { baseUrl }: { baseUrl?: string } = {},
+): Promise<PresentedMessage> {
   assertMayUseInvoices(p);
   const m = validateMessage(input);
   return withTenant(db, p.companyId, async (trx) => {
@@ -195,6 +210,14 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
     if (m.attachReceipts) {
       for (const f of await receiptsOf(trx, p.companyId, row.id)) attachments.push({ filename: f.filename, content_type: f.content_type, file_id: f.id });
     }
+    // The invoice is locked: an attachment chosen here cannot be removed before the e-mail is queued.
+    const chosen = await attachmentsForMail(trx, p.companyId, row.id, m.attachmentIds);
+    for (const a of chosen) attachments.push({ filename: a.filename, content_type: a.content_type, file_id: a.file_id });
+    let mailText = text;
+    if (baseUrl) {
+      const link = await makeClientLink(trx, p.companyId, { type: 'invoice', id: row.id }, { createdBy: actingUserId(p), baseUrl, now });
+      mailText = `${text.replace(/\n*$/, '')}\n\n${translator(letter.language)('invoiceMail.clientLink', { url: link.url })}\n`;
+    }
     const sender: MailAddress = { email: p.email, name: `${p.firstName} ${p.lastName}`.trim() || null };
     const outboxId = await enqueueMail(trx, p.companyId, OUTBOX_KIND, {
       to: m.to,
@@ -202,7 +225,7 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
       bcc: m.sendMeACopy ? [sender] : [],
       reply_to: sender,
       subject,
-      text,
+      text: mailText,
       attachments,
     }, now);
 
@@ -221,6 +244,7 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
         attach_pdf: m.attachPdf,
         attach_expense_receipts: m.attachReceipts,
         send_me_a_copy: m.sendMeACopy,
+        attachments: JSON.stringify(chosen.map((a) => ({ id: a.id, file_name: a.filename }))),
         sent_by: p.userId,
         outbox_id: outboxId,
         created_at: now,
@@ -234,7 +258,12 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
       action: `invoice.${m.event}`,
       subjectType: 'invoice',
       subjectId: row.id,
-      details: { message_id: messageId, from_state: row.state, recipients: m.to.map((r) => r.email) },
+      details: {
+        message_id: messageId,
+        from_state: row.state,
+        recipients: m.to.map((r) => r.email),
+        ...(chosen.length ? { attachment_ids: chosen.map((a) => a.id) } : {}),
+      },
     });
     const saved = await messageSelect(trx, p.companyId).where('m.id', '=', messageId).executeTakeFirstOrThrow();
     return presentMessage(saved);
