@@ -18,6 +18,8 @@ import { eventsFor, MessageDialog } from './MessageDialog.tsx';
 import { MessageHistory } from './MessageHistory.tsx';
 import { PaymentDialog } from './PaymentDialog.tsx';
 import { StateBadge } from './StateBadge.tsx';
+import { AttachmentsPanel } from './AttachmentsPanel.tsx';
+import { ClientLinkPanel } from './ClientLinkPanel.tsx';
 import { useInvoiceTexts } from './texts.ts';
 
 // pdf.js is large: its chunk loads when the preview is asked for, never with the page.
@@ -167,6 +169,9 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
         </h2>
         <InvoiceLines invoice={i} headingId="invoice-lines" />
       </section>
+
+      <AttachmentsPanel invoice={i} />
+      <ClientLinkPanel invoice={i} />
 
       <section aria-labelledby="invoice-messages" className="flex flex-col gap-2">
         <h2 id="invoice-messages" className="text-lg font-semibold text-stone-900">
