@@ -4,6 +4,7 @@ import { guardPage } from '../../api/access.ts';
 import { mayUseInvoices } from './access.ts';
 import { activeClientsQuery, invoiceQuery, invoicesQuery } from './api.ts';
 import { filterOf } from './filters.ts';
+import { attachmentsQuery, clientLinksQuery } from './sharing-api.ts';
 
 /**
  * /invoices (the list, its filters in the URL) and /invoices/:id (one invoice): one lazy
@@ -24,6 +25,13 @@ const loadList = (queryClient: QueryClient) => ({ request }: LoaderFunctionArgs)
 const loadOne = (queryClient: QueryClient) => ({ params }: LoaderFunctionArgs) =>
   whenAllowed(queryClient, () => queryClient.prefetchQuery(invoiceQuery(params.id!)));
 
+/** The invoice page: the invoice, its attachments and its client links, in parallel (one round of calls). */
+const loadPage = (queryClient: QueryClient) => ({ params }: LoaderFunctionArgs) =>
+  whenAllowed(queryClient, async () => {
+    const id = params.id!;
+    await Promise.all([queryClient.prefetchQuery(invoiceQuery(id)), queryClient.prefetchQuery(attachmentsQuery(id)), queryClient.prefetchQuery(clientLinksQuery(id))]);
+  });
+
 const loadClients = (queryClient: QueryClient) => () => whenAllowed(queryClient, () => queryClient.prefetchQuery(activeClientsQuery));
 
 export const invoicesRoutes = (queryClient: QueryClient): RouteObject[] => [
@@ -33,7 +41,7 @@ export const invoicesRoutes = (queryClient: QueryClient): RouteObject[] => [
       { index: true, loader: loadList(queryClient), lazy: () => import('./InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
       { path: 'new', loader: loadClients(queryClient), lazy: () => import('./NewInvoicePage.tsx').then((m) => ({ Component: m.NewInvoicePage })) },
       { path: ':id/edit', loader: loadOne(queryClient), lazy: () => import('./EditInvoicePage.tsx').then((m) => ({ Component: m.EditInvoicePage })) },
-      { path: ':id', loader: loadOne(queryClient), lazy: () => import('./InvoicePage.tsx').then((m) => ({ Component: m.InvoicePage })) },
+      { path: ':id', loader: loadPage(queryClient), lazy: () => import('./InvoicePage.tsx').then((m) => ({ Component: m.InvoicePage })) },
     ],
   },
 ];
