@@ -110,6 +110,11 @@ describe('the link in the e-mail', () => {
     expect((await page(second.token)).statusCode).toBe(200);
     const summary = await api(s.owner, 'GET', `/web/api/invoices/${inv.id}/client-links`);
     expect(summary.json()).toMatchObject({ active_links: 2, last_viewed_at: expect.any(String) });
+    // The invoice page asks once for its files and links.
+    const sharing = await api(s.owner, 'GET', `/web/api/invoices/${inv.id}/sharing`);
+    expect(sharing.json()).toEqual({ attachments: [], client_links: summary.json() });
+    expect((await api(s.member, 'GET', `/web/api/invoices/${inv.id}/sharing`)).statusCode).toBe(403);
+    expect((await api(s.mgrPlain, 'GET', `/web/api/invoices/${inv.id}/sharing`)).statusCode).toBe(404);
   });
 });
 

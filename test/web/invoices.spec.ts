@@ -80,7 +80,7 @@ test('the owner lists invoices, filters them, and opens one with its lines, tota
 
   // The draft: fields, lines and the server's totals.
   const detail = await visit(page, `/invoices/${draft.id}`, 'invoices-draft');
-  expect(detail.length, detail.join(', ')).toBeLessThanOrEqual(5); // session, timer, the invoice, its attachments and client links
+  expect(detail.length, detail.join(', ')).toBeLessThanOrEqual(4); // session, timer, the invoice, its attachments and client links
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Invoice ${draft.number}`);
   await expect(page.getByRole('row', { name: /Design/ })).toContainText(money(280, 'EUR'));
   await expect(page.getByRole('row', { name: /Hosting/ })).toContainText(money(19.99, 'EUR'));

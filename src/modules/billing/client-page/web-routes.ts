@@ -5,6 +5,7 @@ import { publicUrlOf } from '../../../config.ts';
 import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
+import { AttachmentSchema, listInvoiceAttachments } from '../invoice-attachments/index.ts';
 import { ClientInvoiceSchema, LinkSummarySchema, MadeLinkSchema, TokenBody } from './schemas.ts';
 import { clientInvoicePage, clientInvoicePdf, createInvoiceLink, invoiceLinks, revokeInvoiceLinks } from './service.ts';
 
@@ -42,6 +43,29 @@ export async function clientPageWebRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => invoiceLinks(app.db, principalOf(request), request.params.id),
+  );
+
+  app.get(
+    '/web/api/invoices/:id/sharing',
+    {
+      config: { access: INVOICE_ACCESS, web: true },
+      schema: {
+        tags,
+        operationId: 'getInvoiceSharing',
+        summary: "The invoice page's files and client links in one request: its attachments and its links' summary",
+        params: IdParams,
+        querystring: NoQuery,
+        response: {
+          200: Type.Object({ attachments: Type.Array(AttachmentSchema), client_links: LinkSummarySchema }, { additionalProperties: false }),
+          ...ErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      const attachments = await listInvoiceAttachments(app.db, p, request.params.id);
+      return { attachments, client_links: await invoiceLinks(app.db, p, request.params.id) };
+    },
   );
 
   app.post(

@@ -3,3 +3,5 @@ export { invoiceAttachmentsRoutes } from './routes.ts';
 export { invoiceAttachmentsWebRoutes } from './web-routes.ts';
 export { attachmentsForMail } from './service.ts';
 export type { MailAttachmentChoice } from './service.ts';
+export { listInvoiceAttachments } from './service.ts';
+export { AttachmentSchema } from './schemas.ts';

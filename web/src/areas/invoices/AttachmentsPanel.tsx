@@ -6,7 +6,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import type { Invoice } from './api.ts';
-import { attachmentsQuery, useAddAttachment, useRemoveAttachment, type Attachment } from './sharing-api.ts';
+import { sharingQuery, useAddAttachment, useRemoveAttachment, type Attachment } from './sharing-api.ts';
 import { useSharingTexts } from './sharing-texts.ts';
 
 /** What the server accepts (workspace/files/uploads.ts); it checks the bytes again. */
@@ -18,7 +18,7 @@ const ACCEPT = ['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'imag
  */
 export function AttachmentsPanel({ invoice }: { invoice: Invoice }) {
   const t = useSharingTexts();
-  const { data, error } = useQuery(attachmentsQuery(invoice.id));
+  const { data, error } = useQuery(sharingQuery(invoice.id));
   const add = useAddAttachment(invoice.id);
   const [uploading, setUploading] = useState<string | null>(null);
 

@@ -9,7 +9,7 @@ import { CopyButton } from '../../ui/CopyButton.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import type { Invoice } from './api.ts';
-import { clientLinksQuery, useCreateClientLink, useRevokeClientLinks } from './sharing-api.ts';
+import { sharingQuery, useCreateClientLink, useRevokeClientLinks } from './sharing-api.ts';
 import { useSharingTexts } from './sharing-texts.ts';
 
 /**
@@ -20,7 +20,8 @@ import { useSharingTexts } from './sharing-texts.ts';
 export function ClientLinkPanel({ invoice }: { invoice: Invoice }) {
   const t = useSharingTexts();
   const format = useFormat();
-  const { data, error } = useQuery(clientLinksQuery(invoice.id));
+  const { data: sharing, error } = useQuery(sharingQuery(invoice.id));
+  const data = sharing?.client_links;
   const create = useCreateClientLink(invoice.id);
   const revoke = useRevokeClientLinks(invoice.id);
   const [open, setOpen] = useState(false);

@@ -11,7 +11,7 @@ import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { clientContactsQuery, useSendMessage, type Invoice, type MessageBody, type MessageEvent } from './api.ts';
 import { useInvoiceTexts } from './texts.ts';
-import { attachmentsQuery } from './sharing-api.ts';
+import { sharingQuery } from './sharing-api.ts';
 import { useSharingTexts } from './sharing-texts.ts';
 
 /** Which messages the invoice's state allows (the spec's rules; the server checks again and answers 409 otherwise). */
@@ -56,7 +56,7 @@ export function MessageDialog({
   const [attachPdf, setAttachPdf] = useState(true);
   const [copy, setCopy] = useState(false);
   // The invoice's files go with the e-mail unless unticked (null: all of them, as they load).
-  const files = useQuery(attachmentsQuery(invoice.id));
+  const files = useQuery(sharingQuery(invoice.id));
   const [unticked, setUnticked] = useState<Set<string>>(new Set());
   const ts = useSharingTexts();
   const send = useSendMessage(invoice.id);

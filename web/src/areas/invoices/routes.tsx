@@ -4,7 +4,7 @@ import { guardPage } from '../../api/access.ts';
 import { mayUseInvoices } from './access.ts';
 import { activeClientsQuery, invoiceQuery, invoicesQuery } from './api.ts';
 import { filterOf } from './filters.ts';
-import { attachmentsQuery, clientLinksQuery } from './sharing-api.ts';
+import { sharingQuery } from './sharing-api.ts';
 
 /**
  * /invoices (the list, its filters in the URL) and /invoices/:id (one invoice): one lazy
@@ -25,11 +25,11 @@ const loadList = (queryClient: QueryClient) => ({ request }: LoaderFunctionArgs)
 const loadOne = (queryClient: QueryClient) => ({ params }: LoaderFunctionArgs) =>
   whenAllowed(queryClient, () => queryClient.prefetchQuery(invoiceQuery(params.id!)));
 
-/** The invoice page: the invoice, its attachments and its client links, in parallel (one round of calls). */
+/** The invoice page: the invoice, and its attachments and client links (one request), in parallel. */
 const loadPage = (queryClient: QueryClient) => ({ params }: LoaderFunctionArgs) =>
   whenAllowed(queryClient, async () => {
     const id = params.id!;
-    await Promise.all([queryClient.prefetchQuery(invoiceQuery(id)), queryClient.prefetchQuery(attachmentsQuery(id)), queryClient.prefetchQuery(clientLinksQuery(id))]);
+    await Promise.all([queryClient.prefetchQuery(invoiceQuery(id)), queryClient.prefetchQuery(sharingQuery(id))]);
   });
 
 const loadClients = (queryClient: QueryClient) => () => whenAllowed(queryClient, () => queryClient.prefetchQuery(activeClientsQuery));

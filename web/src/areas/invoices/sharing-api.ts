@@ -13,10 +13,11 @@ import type { paths } from '../../api/schema';
 export type Attachment = paths['/web/api/invoices/{id}/attachments']['get']['responses'][200]['content']['application/json']['attachments'][number];
 export type LinkSummary = paths['/web/api/invoices/{id}/client-links']['get']['responses'][200]['content']['application/json'];
 
-export const attachmentsQuery = (id: string) =>
+/** The page's one request for both panels (loaded with the invoice). */
+export const sharingQuery = (id: string) =>
   queryOptions({
-    queryKey: ['invoices', 'attachments', id],
-    queryFn: () => call(api.GET('/web/api/invoices/{id}/attachments', { params: { path: { id } } })),
+    queryKey: ['invoices', 'sharing', id],
+    queryFn: () => call(api.GET('/web/api/invoices/{id}/sharing', { params: { path: { id } } })),
   });
 
 /** Uploads one file (multipart, part `file`); the key makes a retried upload store it once. */
@@ -29,7 +30,7 @@ export function useAddAttachment(id: string) {
       // openapi-fetch sends a FormData as it is; the browser writes the multipart boundary.
       return call(api.POST('/web/api/invoices/{id}/attachments', { params: { path: { id } }, body: form as never, headers: idempotencyHeader(key) }));
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: attachmentsQuery(id).queryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: sharingQuery(id).queryKey }),
   });
 }
 
@@ -38,22 +39,17 @@ export function useRemoveAttachment(invoiceId: string) {
   return useMutation({
     mutationFn: (attachmentId: string) =>
       call(api.DELETE('/web/api/invoices/{invoice_id}/attachments/{attachment_id}', { params: { path: { invoice_id: invoiceId, attachment_id: attachmentId } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: attachmentsQuery(invoiceId).queryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: sharingQuery(invoiceId).queryKey }),
   });
 }
 
-export const clientLinksQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['invoices', 'client-links', id],
-    queryFn: () => call(api.GET('/web/api/invoices/{id}/client-links', { params: { path: { id } } })),
-  });
 
 /** A new link; its URL is in the answer only (the server keeps its hash). */
 export function useCreateClientLink(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => call(api.POST('/web/api/invoices/{id}/client-links', { params: { path: { id } } })),
-    onSuccess: ({ url: _url, ...summary }) => queryClient.setQueryData(clientLinksQuery(id).queryKey, summary),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sharingQuery(id).queryKey }),
   });
 }
 
