@@ -95,7 +95,7 @@ function RemoveAttachment({ invoiceId, attachment: a }: { invoiceId: string; att
       }}
     >
       <Button variant="quiet" aria-label={t('attachments.remove', { name: a.file_name })}>
-        {t('attachments.removeConfirm')}
+        {t('attachments.removeButton')}
       </Button>
       <Dialog title={t('attachments.removeTitle', { name: a.file_name })}>
         <div className="flex flex-col gap-4 text-sm">

@@ -14,6 +14,7 @@ const en = {
     removeTitle: 'Remove {{name}}?',
     removeText: 'The file is deleted. E-mails that already went keep their copy.',
     removeConfirm: 'Remove it',
+    removeButton: 'Remove',
     size: '{{size}} KB',
   },
   clientLink: {
@@ -53,6 +54,7 @@ const de = {
     removeTitle: '{{name}} entfernen?',
     removeText: 'Die Datei wird gelöscht. Bereits verschickte E-Mails behalten ihre Kopie.',
     removeConfirm: 'Entfernen',
+    removeButton: 'Entfernen',
     size: '{{size}} KB',
   },
   clientLink: {
