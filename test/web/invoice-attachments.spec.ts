@@ -64,6 +64,7 @@ test('the owner attaches a file, downloads it and sends the invoice with it', as
 });
 
 test('the client opens the link, sees the invoice and downloads the PDF; a revoked link stops at once', async ({ page, workspace, browser, baseURL }) => {
+  test.setTimeout(300_000); // two browsers and four pages checked at both widths
   const invoice = await seed(workspace);
   const sent = await workspace.api('POST', `/api/v2/invoices/${invoice.id}/messages`, { recipients: [{ email: 'ap@acme.example' }] });
   expect(sent.status).toBe(201);

@@ -6,6 +6,7 @@ import { createFormat } from '../../ui/format.ts';
 import { LOCALES, browserLanguage, setLanguage } from '../../ui/i18n.ts';
 import { Logo } from '../../ui/Logo.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
+import { useStackedTables } from '../../ui/stacked-tables.ts';
 import { focusRingCss } from '../../ui/styles.ts';
 import { useClientPage, useDownloadPdf, type ClientInvoice } from './api.ts';
 import { useClientPageTexts } from './texts.ts';
@@ -66,6 +67,8 @@ function Frame({ children }: { children: ReactNode }) {
 
 function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
   const t = useClientPageTexts();
+  // Outside the signed-in shell, which does this for its pages: the lines stack on a phone.
+  useStackedTables();
   const { invoice: i, seller, client } = page;
   const format = useMemo(() => createFormat({ locale: LOCALES[page.language], timeZone: 'UTC', durationStyle: 'clock' }), [page.language]);
   const money = (n: number) => format.money(n, i.currency);
@@ -114,7 +117,7 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
             {t('lines')}
           </h2>
           <div tabIndex={0} role="region" aria-labelledby="client-lines" className={`overflow-x-auto rounded-lg border border-stone-200 ${focusRingCss}`}>
-            <table className="w-full min-w-[32rem] border-collapse text-sm">
+            <table data-stack className="w-full min-w-[32rem] border-collapse text-sm">
               <caption className="sr-only">{t('lineCaption')}</caption>
               <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
                 <tr>
