@@ -4,6 +4,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { createFormat } from '../../ui/format.ts';
 import { LOCALES, browserLanguage, setLanguage } from '../../ui/i18n.ts';
+import { DefinitionField as Field, TotalRow as Total } from '../../ui/Definitions.tsx';
 import { Logo } from '../../ui/Logo.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { useStackedTables } from '../../ui/stacked-tables.ts';
@@ -195,23 +196,5 @@ function Party({ label, name, lines }: { label: string; name: string; lines: Arr
         </p>
       ))}
     </div>
-  );
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-semibold text-stone-600 uppercase">{label}</dt>
-      <dd className="mt-0.5 text-stone-900">{children}</dd>
-    </div>
-  );
-}
-
-function Total({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
-  return (
-    <>
-      <dt className={strong ? 'font-semibold text-stone-900' : 'text-stone-700'}>{label}</dt>
-      <dd className={`text-right tabular-nums ${strong ? 'font-semibold text-stone-900' : 'text-stone-800'}`}>{value}</dd>
-    </>
   );
 }
