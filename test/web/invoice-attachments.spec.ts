@@ -31,6 +31,7 @@ async function seed(workspace: Parameters<Parameters<typeof test>[2]>[0]['worksp
 }
 
 test('the owner attaches a file, downloads it and sends the invoice with it', async ({ page, workspace, sheaf }) => {
+  test.setTimeout(300_000); // three pages checked at both widths, and a delivered e-mail
   const invoice = await seed(workspace);
   await visit(page, `/invoices/${invoice.id}`, 'invoice-attachments-empty');
   await expect(page.getByText('No files attached.')).toBeVisible();

@@ -43,10 +43,12 @@ export function ClientPage() {
     );
   }
   if (!data) {
+    // No heading yet: the page's heading is the invoice's (or that the link does not work).
     return (
       <Frame>
-        <PageHeading>{t('loading')}</PageHeading>
-        <div aria-busy="true" className="h-64" />
+        <p role="status" aria-busy="true" className="h-64 text-sm text-stone-600">
+          {t('loading')}
+        </p>
       </Frame>
     );
   }
