@@ -202,7 +202,7 @@ describe('the page', () => {
     // A new link works; the revoked ones stay dead.
     const made = await api(s.owner, 'POST', `/web/api/invoices/${inv.id}/client-links`);
     expect(made.statusCode, made.body).toBe(201);
-    expect(made.headers['cache-control']).toBe('no-store');
+    expect(made.headers['cache-control']).toBe('private, no-store');
     expect(made.json()).toMatchObject({ active_links: 1, url: expect.stringMatching(/^http:\/\/\S+\/c#[\w-]{43}$/) });
     const fresh = made.json().url.split('#')[1];
     expect((await page(fresh)).json().invoice.number).toBe(inv.number);

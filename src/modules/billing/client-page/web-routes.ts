@@ -83,7 +83,7 @@ export async function clientPageWebRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const made = await createInvoiceLink(app.db, principalOf(request), request.params.id, { baseUrl: publicUrlOf(app.config), now: now() });
-      return reply.code(201).header('Cache-Control', 'no-store').send(made);
+      return reply.code(201).send(made);
     },
   );
 
