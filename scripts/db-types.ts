@@ -67,6 +67,7 @@ const JSON_COLUMNS: Record<string, string> = {
   'audit_logs.details': 'ColumnType<Record<string, unknown>, string | undefined, never>',
   'expenses.metadata': 'JsonObjectColumn',
   'idempotency_keys.response_headers': 'ColumnType<Record<string, string> | null, string | null, string | null>',
+  'invoice_messages.attachments': 'ColumnType<Array<{ id: string; file_name: string }>, string | undefined, string>',
   'invoice_messages.cc_recipients': 'ColumnType<Array<{ email: string; name?: string | null }>, string | undefined, string>',
   'invoice_messages.recipients': 'ColumnType<Array<{ email: string; name?: string | null }>, string, string>',
   'outbox.payload': 'ColumnType<Record<string, unknown>, string, string>',

@@ -42,6 +42,8 @@ import { bankAccountsWebRoutes } from './modules/billing/bank-accounts/index.ts'
 import { recurringInvoicesWebRoutes } from './modules/billing/recurring-invoices/index.ts';
 import { itemCategoriesWebRoutes } from './modules/billing/item-categories/index.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { invoiceAttachmentsRoutes, invoiceAttachmentsWebRoutes } from './modules/billing/invoice-attachments/index.ts';
+import { clientPageWebRoutes } from './modules/billing/client-page/index.ts';
 
 /** Request bodies: uncompressed UTF-8 JSON of at most 128 KiB (larger: 413). */
 export const BODY_LIMIT = 128 * 1024;
@@ -131,6 +133,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(contactsRoutes);
   await app.register(backupRoutes);
   await app.register(approvalsRoutes);
+  await app.register(invoiceAttachmentsRoutes);
   await app.register(sessionsWebRoutes);
   await app.register(profileWebRoutes);
   await app.register(invitationsWebRoutes);
@@ -148,6 +151,8 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(bankAccountsWebRoutes);
   await app.register(recurringInvoicesWebRoutes);
   await app.register(itemCategoriesWebRoutes);
+  await app.register(invoiceAttachmentsWebRoutes);
+  await app.register(clientPageWebRoutes);
   for (const plugin of plugins) await app.register(plugin);
   // Its catch-all GET answers only the paths no other route has.
   if (config.webDist) await registerWebApp(app, config.webDist);

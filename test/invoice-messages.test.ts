@@ -167,9 +167,11 @@ describe('sending', () => {
       bcc: [{ email: w.owner.email, name: 'Olive Owner' }],
       reply_to: { email: w.owner.email, name: 'Olive Owner' },
       subject: m.subject,
-      text: m.body,
+      // The e-mail ends with a client link to the invoice; the recorded body is what was written.
+      text: `${m.body.trimEnd()}\n\n${(job.payload as { text: string }).text.split('\n\n').pop()}`,
       attachments: [{ filename: `invoice-${inv.number}.pdf`, content_type: 'application/pdf', render: 'invoice_pdf', params: { invoice_id: inv.id } }],
     });
+    expect((job.payload as { text: string }).text).toMatch(/\n\nView the invoice, download it and see what is paid online: http:\/\/\S+\/c#[\w-]{43}\n$/);
 
     const list = await api(w.mgrInvoices, 'GET', `/api/v2/invoices/${inv.id}/messages`);
     expect(list.statusCode).toBe(200);
@@ -182,7 +184,8 @@ describe('sending', () => {
     const res = await send(inv.id, { subject: 'Your invoice', body: 'See attached.', attach_pdf: false, attach_expense_receipts: false });
     expect(res.json()).toMatchObject({ subject: 'Your invoice', body: 'See attached.', attach_pdf: false, send_me_a_copy: false });
     const job = (await outboxOf(w.companyId)).pop()!;
-    expect(job.payload).toMatchObject({ subject: 'Your invoice', text: 'See attached.', attachments: [], bcc: [] });
+    expect(job.payload).toMatchObject({ subject: 'Your invoice', attachments: [], bcc: [] });
+    expect((job.payload as { text: string }).text).toMatch(/^See attached\.\n\nView the invoice, download it and see what is paid online: http:\/\/\S+\/c#[\w-]{43}\n$/);
   });
 
   it('checks recipients, cc on thank-yous, subject and body', async () => {

@@ -37,6 +37,7 @@ const TABLE_BY_SEGMENT: Record<string, string> = {
   invitations: 'invitations',
   members: 'users',
   invoice_expense_receipts: 'files',
+  attachments: 'invoice_attachments',
   sessions: 'sessions',
   recurring_invoices: 'recurring_invoice_schedules',
   'item-categories': 'invoice_item_categories',
@@ -63,6 +64,8 @@ const NOT_SWEPT: Record<string, string> = {
   'POST /web/api/profile/email/confirm': `${PUBLIC} (a one-time link)`,
   'POST /web/api/invitations/lookup': `${PUBLIC} (a one-time link)`,
   'POST /web/api/invitations/accept': `${PUBLIC} (a one-time link)`,
+  'POST /web/api/client-page': `${PUBLIC} (a client's link to an invoice)`,
+  'POST /web/api/client-page/pdf': `${PUBLIC} (a client's link to an invoice)`,
 };
 
 /** `METHOD /path` with every parameter written `:`, so two names of one parameter compare equal. */
@@ -129,6 +132,10 @@ describe('security sweep over every route', () => {
       return (res.json() as { id: string }).id;
     };
     const work = { userId: foreignOwner.userId, projectId, date: '2026-01-05' };
+    const foreignInvoice = await created('/api/v2/invoices', { client_id: clientId, line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }] });
+    const attachmentFile = await insertFile(ctx.db, company, { filename: 'terms.pdf', contentType: 'application/pdf', data: Buffer.from('%PDF-1.4 terms') });
+    const attachmentId = newId();
+    await ctx.db.insertInto('invoice_attachments').values({ company_id: company, id: attachmentId, invoice_id: foreignInvoice, file_id: attachmentFile }).execute();
     Object.assign(foreignIds, {
       clients: clientId,
       projects: projectId,
@@ -140,7 +147,8 @@ describe('security sweep over every route', () => {
       expense_categories: categoryId,
       time_entries: await insertEntry(ctx.db, company, { ...work, taskId, status: 'unsubmitted' }),
       expenses: await insertExpense(ctx.db, company, { ...work, categoryId, cost: '12.50', status: 'unsubmitted' }),
-      invoices: await created('/api/v2/invoices', { client_id: clientId, line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }] }),
+      invoices: foreignInvoice,
+      invoice_attachments: attachmentId,
       files: await insertFile(ctx.db, company, receipt),
       sessions: (await createSession(ctx.db, { userId: foreignOwner.userId, companyId: company, now: new Date() })).session.id,
       bank_accounts: await insertBankAccount(company),

@@ -96,6 +96,22 @@ export interface BankAccounts {
   updated_at: Generated<Timestamp>;
 }
 
+/** Secret links to one record for a client (0082); the token is stored only as its SHA-256. */
+export interface ClientLinks {
+  company_id: string;
+  created_at: CreatedAt;
+  created_by: string | null;
+  id: string;
+  /**
+   * When the client last opened the page (0082); null: never.
+   */
+  last_viewed_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  subject_id: string;
+  subject_type: string;
+  token_hash: Buffer;
+}
+
 export interface Clients {
   address: string | null;
   company_id: string;
@@ -257,6 +273,16 @@ export interface Invitations {
   token_hash: Buffer;
 }
 
+/** Files attached to an invoice (0082); the bytes, name, type and size are the `files` row file_id names. */
+export interface InvoiceAttachments {
+  company_id: string;
+  created_at: CreatedAt;
+  file_id: string;
+  id: string;
+  invoice_id: string;
+  uploaded_by: string | null;
+}
+
 /** Invoice item categories: the names a line's kind may take (web app and sheaf admin only). */
 export interface InvoiceItemCategories {
   company_id: string;
@@ -292,6 +318,10 @@ export interface InvoiceLineItems {
 export interface InvoiceMessages {
   attach_expense_receipts: Generated<boolean>;
   attach_pdf: Generated<boolean>;
+  /**
+   * The invoice attachments sent with the message (0082): [{id, file_name}] as they were when it was sent.
+   */
+  attachments: ColumnType<Array<{ id: string; file_name: string }>, string | undefined, string>;
   body: string | null;
   cc_recipients: ColumnType<Array<{ email: string; name?: string | null }>, string | undefined, string>;
   company_id: string;
@@ -613,6 +643,7 @@ export interface Users {
 export interface DB {
   audit_logs: AuditLogs;
   bank_accounts: BankAccounts;
+  client_links: ClientLinks;
   clients: Clients;
   companies: Companies;
   contacts: Contacts;
@@ -622,6 +653,7 @@ export interface DB {
   files: Files;
   idempotency_keys: IdempotencyKeys;
   invitations: Invitations;
+  invoice_attachments: InvoiceAttachments;
   invoice_item_categories: InvoiceItemCategories;
   invoice_line_items: InvoiceLineItems;
   invoice_messages: InvoiceMessages;

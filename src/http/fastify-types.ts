@@ -21,6 +21,11 @@ declare module 'fastify' {
      * API key or JWT, so a leaked key cannot mint keys, members or settings.
      */
     web?: boolean;
+    /**
+     * A public route counted by the rate limiter per client address (a link that is its own
+     * credential, such as a client's invoice page); other public routes are not counted.
+     */
+    rateLimit?: 'address';
   }
   interface FastifyInstance {
     db: Kysely<DB>;

@@ -148,8 +148,23 @@ export async function registerRateLimit(app: FastifyInstance, config: RateLimitC
     done();
   };
 
+  // A public route that opted in: its requests carry no credential to count, so they count per address.
+  const perAddress: onRequestHookHandler = (request, reply, done) => {
+    const decideAddress = ({ counted }: Hits) => {
+      if (counted.count > config.max) return done(refuse(reply, config.max, counted, 'Rate limit reached'));
+      headers(reply, config.max, counted);
+      done();
+    };
+    const hits = store.hit(`a:${request.ip}`, undefined, Date.now());
+    if (!(hits instanceof Promise)) return decideAddress(hits);
+    hits.then(decideAddress, done);
+  };
+
   app.addHook('onRoute', (route) => {
-    if (route.config?.access === 'public') return;
+    if (route.config?.access === 'public') {
+      if (route.config.rateLimit === 'address') appendRouteHook(route, 'onRequest', perAddress);
+      return;
+    }
     appendRouteHook(route, 'onRequest', limit);
     appendRouteHook(route, 'onResponse', learn);
   });

@@ -44,6 +44,14 @@ export const WEB_APP_HEADERS: Record<string, string> = {
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
+/**
+ * Pages opened by someone without an account through a secret link (a client's
+ * invoice page, /c#<token>): no Referer ever leaves them and no search engine keeps
+ * them. The token is in the fragment, which no request carries; this is the second wall.
+ */
+const LINK_PAGES = new Set(['/c']);
+const LINK_PAGE_HEADERS = { 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex, nofollow' };
+
 /** A request path that tries to leave the directory (`..`, `.`, a backslash, NUL), also when percent-encoded. */
 function escapes(path: string): boolean {
   let decoded: string;
@@ -91,5 +99,6 @@ function sendAppPath(dist: string, request: FastifyRequest, reply: FastifyReply)
   }
   // Every other path is a page of the app; its router decides (and shows its own "not found").
   reply.code(200).headers(WEB_APP_HEADERS).header('Cache-Control', 'no-store');
+  if (LINK_PAGES.has(path.replace(/\/+$/, ''))) reply.headers(LINK_PAGE_HEADERS);
   return reply.sendFile('index.html', { cacheControl: false, etag: false, lastModified: false });
 }

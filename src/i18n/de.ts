@@ -56,6 +56,7 @@ export const de: Catalog = {
     attached: 'Die Rechnung liegt als PDF bei.',
     about: 'Betreff: {{subject}}',
     closing: 'Mit freundlichen Grüßen',
+    clientLink: 'Rechnung online ansehen, herunterladen und Zahlungsstand prüfen: {{url}}',
   },
   mail: {
     greeting: 'Guten Tag {{name}},',

@@ -60,6 +60,7 @@ export const en = {
     attached: 'The invoice is attached as a PDF.',
     about: 'For: {{subject}}',
     closing: 'Kind regards,',
+    clientLink: 'View the invoice, download it and see what is paid online: {{url}}',
   },
   /** Texts every mail to a person shares. */
   mail: {

@@ -363,7 +363,7 @@ export interface paths {
         put?: never;
         /**
          * Send the invoice, a reminder or a thank-you
-         * @description Records the message and queues its e-mail in the same transaction as the state change (`send` moves a draft to open). Delivery is asynchronous (the outbox worker, SMTP); `delivery_status` shows it. 409 when the state does not allow the event. Accepts an `Idempotency-Key`. 201.
+         * @description Records the message and queues its e-mail in the same transaction as the state change (`send` moves a draft to open). The e-mail ends with a new secret link where the client sees the invoice without signing in (revoked in the web app). Delivery is asynchronous (the outbox worker, SMTP); `delivery_status` shows it. 409 when the state does not allow the event. Accepts an `Idempotency-Key`. 201.
          */
         post: operations["createInvoiceMessage"];
         delete?: never;
@@ -819,6 +819,26 @@ export interface paths {
          * @description Submitted items in the period (on project_id, when given) become rejected; the person may edit them and submit them again. The reason goes to the e-mail to the person and to the audit log. Counts are 0 when nothing was submitted. Who may: as for approve. Needs timesheet approvals enabled for the workspace (403 otherwise). Strict body (unknown field 400); from and to are inclusive YYYY-MM-DD, at most 366 days. Accepts Idempotency-Key (a 409 releases the key).
          */
         post: operations["rejectSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/invoices/{invoice_id}/attachments/{attachment_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An invoice attachment's file
+         * @description The original bytes with their content type (not JSON), as an attachment with the uploaded file name; private and uncached. Whoever may read the invoice may download its attachments; an unknown, other-workspace or out-of-reach invoice, and an attachment of another invoice, are 404. Attachments are added and removed in the web app; the backup lists them with this link as `download_url`.
+         */
+        get: operations["getInvoiceAttachmentDownload"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1970,6 +1990,123 @@ export interface paths {
          * @description Web app only. Owners and administrators. Lines keep the kind they were given; an archived category stays on them but is not offered for new kinds. Service and Product are built in: renaming or archiving them is 409.
          */
         patch: operations["updateItemCategory"];
+        trace?: never;
+    };
+    "/web/api/invoices/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invoice's attachments, oldest first */
+        get: operations["listInvoiceAttachments"];
+        put?: never;
+        /**
+         * Attach a file to the invoice
+         * @description multipart/form-data with one `file` part, checked as receipts are: at most 10 MiB (413), a PDF, PNG, JPEG, GIF or HEIC file by its bytes and its declared type (415; 400 when they disagree). In any state of the invoice; at most 20 per invoice (409). 201 with the attachment.
+         */
+        post: operations["addInvoiceAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/invoices/{invoice_id}/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an attachment and its file
+         * @description In any state of the invoice; 409 while an e-mail that carries the file is still waiting to be delivered. 204.
+         */
+        delete: operations["removeInvoiceAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/invoices/{id}/client-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invoice's client links: how many work, and when the client last opened one */
+        get: operations["getInvoiceClientLinks"];
+        put?: never;
+        /**
+         * Make a new client link to a sent invoice (its URL is shown this once)
+         * @description The links made before keep working (revoke them to end them). A draft has none: 409.
+         */
+        post: operations["createInvoiceClientLink"];
+        /** Revoke every client link of the invoice: each is a 404 from the next request on */
+        delete: operations["revokeInvoiceClientLinks"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/invoices/{id}/sharing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invoice page's files and client links in one request: its attachments and its links' summary */
+        get: operations["getInvoiceSharing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/client-page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a client link shows (the page at /c#<token>): the invoice, its payments and the amount due
+         * @description No session: the token is the credential. Unknown, malformed or revoked: 404.
+         */
+        post: operations["getClientPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/client-page/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The PDF of a client link's invoice */
+        post: operations["getClientPagePdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -4970,6 +5107,11 @@ export interface operations {
                             attach_pdf: boolean;
                             attach_expense_receipts: boolean;
                             send_me_a_copy: boolean;
+                            /** @description The invoice attachments sent with the e-mail, named as they were then. */
+                            attachments: {
+                                id: string;
+                                file_name: string;
+                            }[];
                             sent_by: {
                                 id: string;
                                 name: string;
@@ -5076,6 +5218,8 @@ export interface operations {
                     attach_expense_receipts?: boolean;
                     /** @description A blind copy to the key owner. */
                     send_me_a_copy?: boolean;
+                    /** @description Attachments of this invoice to send with the e-mail (default none); each must be one of the invoice's, once (400 naming the element). */
+                    attachment_ids?: string[];
                 };
             };
         };
@@ -5104,6 +5248,11 @@ export interface operations {
                         attach_pdf: boolean;
                         attach_expense_receipts: boolean;
                         send_me_a_copy: boolean;
+                        /** @description The invoice attachments sent with the e-mail, named as they were then. */
+                        attachments: {
+                            id: string;
+                            file_name: string;
+                        }[];
                         sent_by: {
                             id: string;
                             name: string;
@@ -8399,6 +8548,74 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getInvoiceAttachmentDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoice_id: string;
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attached file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/heic": string;
+                    "image/heif": string;
                 };
             };
             /** @description Default Response */
@@ -15497,6 +15714,692 @@ export interface operations {
                         /** Format: date-time */
                         updated_at: string;
                     };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listInvoiceAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachments: {
+                            id: string;
+                            invoice_id: string;
+                            file_name: string;
+                            content_type: string;
+                            byte_size: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description GET it (same credentials as the invoice) for the bytes with their content type. */
+                            download_url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    addInvoiceAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The file part: at most 10 MiB, a PDF, PNG, JPEG, GIF or HEIC file. */
+                    file: {
+                        file_name: string;
+                        content_type: string;
+                        byte_size: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        invoice_id: string;
+                        file_name: string;
+                        content_type: string;
+                        byte_size: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description GET it (same credentials as the invoice) for the bytes with their content type. */
+                        download_url: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    removeInvoiceAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoice_id: string;
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getInvoiceClientLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Links that work now (each e-mail carries its own; one made here counts too). */
+                        active_links: number;
+                        newest_link_at: string | null;
+                        last_viewed_at: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createInvoiceClientLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Links that work now (each e-mail carries its own; one made here counts too). */
+                        active_links: number;
+                        newest_link_at: string | null;
+                        last_viewed_at: string | null;
+                        /** @description The new link: shown this once, it is not stored. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    revokeInvoiceClientLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getInvoiceSharing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachments: {
+                            id: string;
+                            invoice_id: string;
+                            file_name: string;
+                            content_type: string;
+                            byte_size: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description GET it (same credentials as the invoice) for the bytes with their content type. */
+                            download_url: string;
+                        }[];
+                        client_links: {
+                            /** @description Links that work now (each e-mail carries its own; one made here counts too). */
+                            active_links: number;
+                            newest_link_at: string | null;
+                            last_viewed_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getClientPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "invoice";
+                        /**
+                         * @description The client's language: the page is shown in it.
+                         * @enum {string}
+                         */
+                        language: "en" | "de";
+                        seller: {
+                            name: string;
+                            address: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            tax_id: string | null;
+                        };
+                        client: {
+                            name: string;
+                            address: string | null;
+                        };
+                        invoice: {
+                            number: string;
+                            /** @enum {string} */
+                            state: "open" | "paid" | "closed" | "voided";
+                            subject: string | null;
+                            purchase_order: string | null;
+                            /** Format: date */
+                            issue_date: string;
+                            /** Format: date */
+                            due_date: string;
+                            currency: string;
+                            period_start: string | null;
+                            period_end: string | null;
+                            service_period_start: string | null;
+                            service_period_end: string | null;
+                            notes: string | null;
+                            line_items: {
+                                kind: string;
+                                description: string | null;
+                                quantity: number;
+                                unit_price: number;
+                                amount: number;
+                                /** @enum {string} */
+                                effect: "charge" | "credit";
+                            }[];
+                            subtotal: number;
+                            discount: number;
+                            discount_amount: number;
+                            tax: number;
+                            tax_amount: number;
+                            tax2: number;
+                            tax2_amount: number;
+                            amount: number;
+                            paid_amount: number;
+                            due_amount: number;
+                        };
+                        payments: {
+                            /** Format: date */
+                            paid_date: string;
+                            amount: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getClientPagePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The PDF document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
                 };
             };
             /** @description Default Response */

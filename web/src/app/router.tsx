@@ -21,6 +21,7 @@ import { clientsRoutes } from '../areas/clients/routes.tsx';
 import { tasksRoutes } from '../areas/tasks/routes.tsx';
 import { projectsRoutes } from '../areas/projects/routes.tsx';
 import { recurringInvoicesRoutes } from '../areas/recurring-invoices/routes.tsx';
+import { clientPageRoutes } from '../areas/client-page/routes.tsx';
 import { Root } from './Root.tsx';
 import { AppShell } from './shell/AppShell.tsx';
 import { SettingsLayout } from './shell/SettingsLayout.tsx';
@@ -63,6 +64,7 @@ export function createRouter(queryClient: QueryClient) {
       children: [
         ...signedOutRoutes(queryClient),
         ...invitationRoutes(queryClient),
+        ...clientPageRoutes(),
         { ...welcomeRoute, loader: requireSession(queryClient) },
         {
           id: 'signed-in',

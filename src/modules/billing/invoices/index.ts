@@ -11,3 +11,7 @@ export { sendInvoiceMessageIn, validateMessage } from './messages.ts';
 export { EXPENSE_SUMMARY_TYPES, NOTES_MAX, SUBJECT_MAX, TIME_SUMMARY_TYPES, optionalText, percentValue } from './rules.ts';
 export { IsoDate, LineItemCreate, RecipientSchema } from './schemas.ts';
 export type { CreateInput, LineInput } from './schemas.ts';
+export { getInvoice } from './service.ts';
+export { loadInvoiceDocument, renderInvoicePdf } from './pdf.ts';
+export { presentInvoice } from './presenter.ts';
+export { pdfFilename } from './format.ts';

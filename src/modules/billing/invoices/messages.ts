@@ -1,4 +1,4 @@
-import { auditActor } from '../../../access/operator.ts';
+import { actingUserId, auditActor } from '../../../access/operator.ts';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
@@ -9,6 +9,8 @@ import { newId } from '../../../ids.ts';
 import { enqueueMail, type MailAddress, type MailAttachment } from '../../../outbox/enqueue.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { audit } from '../../workspace/audit/index.ts';
+import { makeClientLink } from '../client-links/index.ts';
+import { attachmentsForMail } from '../invoice-attachments/index.ts';
 import { formatDate, formatMoney, pdfFilename } from './format.ts';
 import { INVOICE_PDF_RENDERER } from './pdf.ts';
 import { presentMessage, type PresentedMessage } from './presenter.ts';
@@ -80,6 +82,7 @@ export function validateMessage(input: MessageInput) {
     body,
     attachPdf: input.attach_pdf ?? true,
     attachReceipts: input.attach_expense_receipts ?? true,
+    attachmentIds: input.attachment_ids ?? [],
     sendMeACopy: input.send_me_a_copy ?? false,
   };
 }
@@ -143,6 +146,7 @@ export function messageSelect(trx: Tx, companyId: string) {
       'm.attach_pdf',
       'm.attach_expense_receipts',
       'm.send_me_a_copy',
+      'm.attachments',
       'm.sent_by',
       'u.first_name as sender_first_name',
       'u.last_name as sender_last_name',
@@ -156,11 +160,20 @@ export function messageSelect(trx: Tx, companyId: string) {
     .where('m.company_id', '=', companyId);
 }
 
-/** POST /invoices/:id/messages. */
-export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: string, input: MessageInput, now: Date): Promise<PresentedMessage> {
+/** What a send needs besides the message: `baseUrl`, the server's public URL, when the e-mail carries a client link. */
+export interface SendOptions {
+  baseUrl?: string;
+}
+
+/**
+ * POST /invoices/:id/messages. With `baseUrl` (the server's public URL), the e-mail
+ * ends with a new client link to the invoice (billing/client-links): the link is in
+ * the e-mail only; the recorded body is what was written, without it.
+ */
+export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: string, input: MessageInput, now: Date, options: SendOptions = {}): Promise<PresentedMessage> {
   assertMayUseInvoices(p);
   validateMessage(input);
-  return withTenant(db, p.companyId, (trx) => sendInvoiceMessageIn(trx, p, id, input, now));
+  return withTenant(db, p.companyId, (trx) => sendInvoiceMessageIn(trx, p, id, input, now, options));
 }
 
 /**
@@ -168,7 +181,7 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
  * a recurring invoice's occurrence sends the invoice it created in the same
  * transaction, so the message and its e-mail exist exactly when the invoice does.
  */
-export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, input: MessageInput, now: Date): Promise<PresentedMessage> {
+export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, input: MessageInput, now: Date, { baseUrl }: SendOptions = {}): Promise<PresentedMessage> {
   assertMayUseInvoices(p);
   const m = validateMessage(input);
   const { row, body: invoice } = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
@@ -205,6 +218,14 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
   if (m.attachReceipts) {
     for (const f of await receiptsOf(trx, p.companyId, row.id)) attachments.push({ filename: f.filename, content_type: f.content_type, file_id: f.id });
   }
+  // The invoice is locked: an attachment chosen here cannot be removed before the e-mail is queued.
+  const chosen = await attachmentsForMail(trx, p.companyId, row.id, m.attachmentIds);
+  for (const a of chosen) attachments.push({ filename: a.filename, content_type: a.content_type, file_id: a.file_id });
+  let mailText = text;
+  if (baseUrl) {
+    const link = await makeClientLink(trx, p.companyId, { type: 'invoice', id: row.id }, { createdBy: actingUserId(p), baseUrl, now });
+    mailText = `${text.replace(/\n*$/, '')}\n\n${translator(letter.language)('invoiceMail.clientLink', { url: link.url })}\n`;
+  }
   // A recurring invoice whose creator has left is sent by the operator, who has no address: no reply-to, no copy.
   const sender: MailAddress | null = p.email ? { email: p.email, name: `${p.firstName} ${p.lastName}`.trim() || null } : null;
   const outboxId = await enqueueMail(trx, p.companyId, OUTBOX_KIND, {
@@ -213,7 +234,7 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
     bcc: m.sendMeACopy && sender ? [sender] : [],
     reply_to: sender,
     subject,
-    text,
+    text: mailText,
     attachments,
   }, now);
 
@@ -232,6 +253,7 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
       attach_pdf: m.attachPdf,
       attach_expense_receipts: m.attachReceipts,
       send_me_a_copy: m.sendMeACopy,
+      attachments: JSON.stringify(chosen.map((a) => ({ id: a.id, file_name: a.filename }))),
       sent_by: p.userId,
       outbox_id: outboxId,
       created_at: now,
@@ -245,7 +267,12 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
     action: `invoice.${m.event}`,
     subjectType: 'invoice',
     subjectId: row.id,
-    details: { message_id: messageId, from_state: row.state, recipients: m.to.map((r) => r.email) },
+    details: {
+      message_id: messageId,
+      from_state: row.state,
+      recipients: m.to.map((r) => r.email),
+      ...(chosen.length ? { attachment_ids: chosen.map((a) => a.id) } : {}),
+    },
   });
   const saved = await messageSelect(trx, p.companyId).where('m.id', '=', messageId).executeTakeFirstOrThrow();
   return presentMessage(saved);

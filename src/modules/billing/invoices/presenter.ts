@@ -99,6 +99,7 @@ export function presentMessage(row: MessageRow) {
     attach_pdf: row.attach_pdf,
     attach_expense_receipts: row.attach_expense_receipts,
     send_me_a_copy: row.send_me_a_copy,
+    attachments: row.attachments.map((a) => ({ id: a.id, file_name: a.file_name })),
     sent_by:
       row.sent_by && row.sender_email !== null
         ? { id: row.sent_by, name: personName(row.sender_first_name, row.sender_last_name), email: row.sender_email }

@@ -9,6 +9,7 @@ import { principalOf } from '../../../http/security.ts';
 import { Enum, ErrorResponses } from '../../../http/schemas.ts';
 import { EtagHeader, IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
 import { isId } from '../../../ids.ts';
+import { publicUrlOf } from '../../../config.ts';
 import { listInvoiceMessages, sendInvoiceMessage } from './messages.ts';
 import { getInvoicePdf } from './pdf.ts';
 import type { PresentedInvoice } from './presenter.ts';
@@ -205,7 +206,7 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
         tags: ['invoices'],
         summary: 'Send the invoice, a reminder or a thank-you',
         description:
-          'Records the message and queues its e-mail in the same transaction as the state change (`send` moves a draft to open). Delivery is asynchronous (the outbox worker, SMTP); `delivery_status` shows it. 409 when the state does not allow the event. Accepts an `Idempotency-Key`. 201.',
+          'Records the message and queues its e-mail in the same transaction as the state change (`send` moves a draft to open). The e-mail ends with a new secret link where the client sees the invoice without signing in (revoked in the web app). Delivery is asynchronous (the outbox worker, SMTP); `delivery_status` shows it. 409 when the state does not allow the event. Accepts an `Idempotency-Key`. 201.',
         params: IdParams,
         body: MessageBody,
         response: { 201: MessageSchema, ...ErrorResponses },
@@ -213,7 +214,9 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params;
-      const message = await sendInvoiceMessage(requestDb(request), principalOf(request), id, request.body, app.config.clock());
+      const message = await sendInvoiceMessage(requestDb(request), principalOf(request), id, request.body, app.config.clock(), {
+        baseUrl: publicUrlOf(app.config),
+      });
       return reply.code(201).send(message);
     },
   );

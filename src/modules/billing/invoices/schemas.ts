@@ -131,6 +131,12 @@ export const MessageBody = Type.Object(
     attach_pdf: Type.Optional(Type.Boolean({ description: 'Default true.' })),
     attach_expense_receipts: Type.Optional(Type.Boolean({ description: "Default true: the receipts of the invoice's expenses." })),
     send_me_a_copy: Type.Optional(Type.Boolean({ description: 'A blind copy to the key owner.' })),
+    attachment_ids: Type.Optional(
+      Type.Array(Type.String(), {
+        maxItems: 20,
+        description: "Attachments of this invoice to send with the e-mail (default none); each must be one of the invoice's, once (400 naming the element).",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -209,6 +215,9 @@ export const MessageSchema = Type.Object(
     attach_pdf: Type.Boolean(),
     attach_expense_receipts: Type.Boolean(),
     send_me_a_copy: Type.Boolean(),
+    attachments: Type.Array(Type.Object({ id: Type.String(), file_name: Type.String() }, { additionalProperties: false }), {
+      description: 'The invoice attachments sent with the e-mail, named as they were then.',
+    }),
     sent_by: Nullable(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }, { additionalProperties: false })),
     delivery_status: Enum(['pending', 'sent', 'failed'], 'The e-mail in the outbox: pending (also while SMTP is not configured, and between retries), sent, or failed after at least three days of retries (until an operator retries it, which also starts delivery_attempts again from 0).'),
     delivery_attempts: Type.Integer(),

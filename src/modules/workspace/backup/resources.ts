@@ -294,8 +294,16 @@ export const RESOURCES: ResourceSpec[] = [
       {
         field: 'messages',
         columns: `x.id, x.invoice_id, x.event_type, x.recipients, x.cc_recipients, x.subject, x.body, x.attach_pdf,
-          x.attach_expense_receipts, x.send_me_a_copy, x.sent_by, x.created_at`,
+          x.attach_expense_receipts, x.send_me_a_copy, x.attachments, x.sent_by, x.created_at`,
         from: 'invoice_messages x',
+        parentColumn: 'x.invoice_id',
+        orderBy: 'x.created_at, x.id',
+      },
+      {
+        field: 'attachments',
+        // The file's metadata, never its id (the storage key): the bytes are behind download_url.
+        columns: `x.id, x.invoice_id, f.filename as file_name, f.content_type, f.byte_size, f.sha256, x.uploaded_by, x.created_at`,
+        from: 'invoice_attachments x join files f on f.company_id = x.company_id and f.id = x.file_id',
         parentColumn: 'x.invoice_id',
         orderBy: 'x.created_at, x.id',
       },
@@ -314,8 +322,11 @@ export const RESOURCES: ResourceSpec[] = [
         ...r,
         download_url: `/api/v2/backup/files/invoice_expense_receipts/${r.id}`,
       }));
-      // Invoice attachments are not modelled yet: always an empty array, so the shape is stable.
-      return { ...row, attachments: [], expense_receipts: receipts };
+      const attachments = (row.attachments as Array<Record<string, unknown>>).map((a) => ({
+        ...a,
+        download_url: `/api/v2/invoices/${a.invoice_id}/attachments/${a.id}/download`,
+      }));
+      return { ...row, attachments, expense_receipts: receipts };
     },
   },
   notYet('estimates', 'Estimates (quotes).', 'estimates are not modelled.'),
@@ -401,7 +412,7 @@ export const TABLE_USE: Record<string, string> = {
   expense_categories: 'expense_categories',
   expenses: 'expenses',
   bank_accounts: 'bank_accounts',
-  files: 'expenses (receipt) and invoices (expense_receipts): metadata; bytes through the download links',
+  files: 'expenses (receipt) and invoices (attachments, expense_receipts): metadata; bytes through the download links',
   invoice_item_categories: 'invoice_item_categories',
   invoices: 'invoices',
   invoice_line_items: 'invoices (line_items)',
@@ -409,6 +420,7 @@ export const TABLE_USE: Record<string, string> = {
   invoice_messages: 'invoices (messages)',
   recurring_invoice_schedules: 'recurring_invoices',
   recurring_invoice_occurrences: 'recurring_invoices (occurrences)',
+  invoice_attachments: 'invoices (attachments)',
   invitations: 'invitations',
   audit_logs: 'audit_logs',
 };
@@ -422,6 +434,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   sessions: 'browser sessions (token hashes): credentials are never exported',
   one_time_links: 'sign-in and password-reset links (token hashes): credentials are never exported',
   sign_in_failures: 'the sign-in throttle\u2019s recent failures, per installation, not workspace data',
+  client_links: "clients' links to an invoice (token hashes): link tokens are credentials, never exported",
   sign_in_devices: 'browsers known to have signed in (cookie hashes), for the sign-in throttle: credentials are never exported',
 };
 
@@ -439,6 +452,7 @@ export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
     theme: "the person's own display preference, not workspace data",
   },
   invitations: { token_hash: 'invitation tokens are credentials, never exported', company_id: 'implicit' },
+  invoice_attachments: { file_id: 'the storage key of the bytes: served by download_url instead', company_id: 'implicit' },
   invoice_messages: { outbox_id: 'a reference into the delivery queue, which is not exported', company_id: 'implicit' },
   time_entries: {
     external_reference_id: 'generated from external_reference',

@@ -1,4 +1,5 @@
 import { useFormat } from '../../api/format.ts';
+import { TotalRow as Total } from '../../ui/Definitions.tsx';
 import { focusRingCss } from '../../ui/styles.ts';
 import type { Invoice } from './api.ts';
 import { kindText } from './kinds.ts';
@@ -60,15 +61,6 @@ export function InvoiceLines({ invoice: i, headingId }: { invoice: Invoice; head
           </>
         ) : null}
       </dl>
-    </>
-  );
-}
-
-function Total({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
-  return (
-    <>
-      <dt className={strong ? 'font-semibold text-stone-900' : 'text-stone-700'}>{label}</dt>
-      <dd className={`text-right tabular-nums ${strong ? 'font-semibold text-stone-900' : 'text-stone-800'}`}>{value}</dd>
     </>
   );
 }

@@ -19,6 +19,8 @@ import { MessageHistory } from './MessageHistory.tsx';
 import { PaymentDialog } from './PaymentDialog.tsx';
 import { PaymentsList } from './PaymentsList.tsx';
 import { StateBadge } from './StateBadge.tsx';
+import { AttachmentsPanel } from './AttachmentsPanel.tsx';
+import { ClientLinkPanel } from './ClientLinkPanel.tsx';
 import { useInvoiceTexts } from './texts.ts';
 
 // pdf.js is large: its chunk loads when the preview is asked for, never with the page.
@@ -169,6 +171,9 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
         <InvoiceLines invoice={i} headingId="invoice-lines" />
       </section>
       <PaymentsList invoice={i} />
+
+      <AttachmentsPanel invoice={i} />
+      <ClientLinkPanel invoice={i} />
 
       <section aria-labelledby="invoice-messages" className="flex flex-col gap-2">
         <h2 id="invoice-messages" className="text-lg font-semibold text-stone-900">

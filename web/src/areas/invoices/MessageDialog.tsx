@@ -11,6 +11,8 @@ import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { clientContactsQuery, useSendMessage, type Invoice, type MessageBody, type MessageEvent } from './api.ts';
 import { useInvoiceTexts } from './texts.ts';
+import { sharingQuery } from './sharing-api.ts';
+import { useSharingTexts } from './sharing-texts.ts';
 
 /** Which messages the invoice's state allows (the spec's rules; the server checks again and answers 409 otherwise). */
 export function eventsFor(i: Pick<Invoice, 'state' | 'due_amount'>): MessageEvent[] {
@@ -53,6 +55,10 @@ export function MessageDialog({
   const [body, setBody] = useState('');
   const [attachPdf, setAttachPdf] = useState(true);
   const [copy, setCopy] = useState(false);
+  // The invoice's files go with the e-mail unless unticked (null: all of them, as they load).
+  const files = useQuery(sharingQuery(invoice.id));
+  const [unticked, setUnticked] = useState<Set<string>>(new Set());
+  const ts = useSharingTexts();
   const send = useSendMessage(invoice.id);
   const keyFor = useIdempotencyKey();
 
@@ -84,6 +90,7 @@ export function MessageDialog({
       ...(body.trim() ? { body } : {}),
       attach_pdf: attachPdf,
       send_me_a_copy: copy,
+      attachment_ids: (files.data?.attachments ?? []).map((a) => a.id).filter((id) => !unticked.has(id)),
     };
     send.mutate({ body: message, key: keyFor(message) }, { onSuccess: () => onDone(t(`message.events.${event}.done`)) });
   };
@@ -106,6 +113,28 @@ export function MessageDialog({
         <Checkbox isSelected={attachPdf} onChange={setAttachPdf}>
           {t('message.attachPdf')}
         </Checkbox>
+        {files.data && files.data.attachments.length > 0 && (
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1 font-medium text-stone-900">{ts('message.attachments')}</legend>
+            <p className="text-xs text-stone-600">{ts('message.attachmentsHint')}</p>
+            {files.data.attachments.map((a) => (
+              <Checkbox
+                key={a.id}
+                isSelected={!unticked.has(a.id)}
+                onChange={(on) =>
+                  setUnticked((prev) => {
+                    const next = new Set(prev);
+                    if (on) next.delete(a.id);
+                    else next.add(a.id);
+                    return next;
+                  })
+                }
+              >
+                {a.file_name}
+              </Checkbox>
+            ))}
+          </fieldset>
+        )}
         <Checkbox isSelected={copy} onChange={setCopy}>
           {t('message.sendCopy')}
         </Checkbox>

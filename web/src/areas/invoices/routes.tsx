@@ -4,6 +4,7 @@ import { guardPage } from '../../api/access.ts';
 import { mayUseInvoices } from './access.ts';
 import { activeClientsQuery, invoiceQuery, invoicesQuery, kindChoicesQuery, paymentsQuery } from './api.ts';
 import { filterOf } from './filters.ts';
+import { sharingQuery } from './sharing-api.ts';
 
 /**
  * /invoices (the list, its filters in the URL) and /invoices/:id (one invoice): one lazy
@@ -21,7 +22,10 @@ const whenAllowed = async (queryClient: QueryClient, fetch: () => Promise<void>)
 const loadList = (queryClient: QueryClient) => ({ request }: LoaderFunctionArgs) =>
   whenAllowed(queryClient, () => queryClient.prefetchQuery(invoicesQuery(filterOf(new URL(request.url).searchParams))));
 
-/** The invoice and what its page shows beside it, side by side (after the invoice, they would be a third call in a row). */
+/**
+ * The invoice and what its page shows beside it (the payments; the attachments and client links in one
+ * request), side by side: after the invoice, they would be a third call in a row.
+ */
 const loadWith = (queryClient: QueryClient, beside: (id: string) => Promise<void>) => ({ params }: LoaderFunctionArgs) =>
   whenAllowed(queryClient, async () => {
     await Promise.all([queryClient.prefetchQuery(invoiceQuery(params.id!)), beside(params.id!)]);
@@ -36,7 +40,7 @@ export const invoicesRoutes = (queryClient: QueryClient): RouteObject[] => [
       { index: true, loader: loadList(queryClient), lazy: () => import('./InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
       { path: 'new', loader: loadClients(queryClient), lazy: () => import('./NewInvoicePage.tsx').then((m) => ({ Component: m.NewInvoicePage })) },
       { path: ':id/edit', loader: loadWith(queryClient, () => queryClient.prefetchQuery(kindChoicesQuery)), lazy: () => import('./EditInvoicePage.tsx').then((m) => ({ Component: m.EditInvoicePage })) },
-      { path: ':id', loader: loadWith(queryClient, (id) => queryClient.prefetchQuery(paymentsQuery(id))), lazy: () => import('./InvoicePage.tsx').then((m) => ({ Component: m.InvoicePage })) },
+      { path: ':id', loader: loadWith(queryClient, async (id) => void (await Promise.all([queryClient.prefetchQuery(paymentsQuery(id)), queryClient.prefetchQuery(sharingQuery(id))]))), lazy: () => import('./InvoicePage.tsx').then((m) => ({ Component: m.InvoicePage })) },
     ],
   },
 ];

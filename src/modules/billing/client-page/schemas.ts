@@ -1,0 +1,81 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Enum, Nullable } from '../../../http/schemas.ts';
+
+/** The public routes' body: the token from the page URL's fragment (never in a URL the server sees). */
+export const TokenBody = Type.Object({ token: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+
+const DateOrNull = Nullable(Type.String({ format: 'date' }));
+
+/**
+ * What a client link shows: the invoice as printed (seller, client, lines, totals),
+ * its payments and the amount due; no ids, no people of the workspace, nothing else.
+ */
+export const ClientInvoiceSchema = Type.Object(
+  {
+    kind: Type.Literal('invoice'),
+    language: Enum(['en', 'de'], "The client's language: the page is shown in it."),
+    seller: Type.Object(
+      { name: Type.String(), address: Nullable(Type.String()), email: Nullable(Type.String()), phone: Nullable(Type.String()), tax_id: Nullable(Type.String()) },
+      { additionalProperties: false },
+    ),
+    client: Type.Object({ name: Type.String(), address: Nullable(Type.String()) }, { additionalProperties: false }),
+    invoice: Type.Object(
+      {
+        number: Type.String(),
+        state: Enum(['open', 'paid', 'closed', 'voided']),
+        subject: Nullable(Type.String()),
+        purchase_order: Nullable(Type.String()),
+        issue_date: Type.String({ format: 'date' }),
+        due_date: Type.String({ format: 'date' }),
+        currency: Type.String(),
+        period_start: DateOrNull,
+        period_end: DateOrNull,
+        service_period_start: DateOrNull,
+        service_period_end: DateOrNull,
+        notes: Nullable(Type.String()),
+        line_items: Type.Array(
+          Type.Object(
+            {
+              kind: Type.String(),
+              description: Nullable(Type.String()),
+              quantity: Type.Number(),
+              unit_price: Type.Number(),
+              amount: Type.Number(),
+              effect: Enum(['charge', 'credit']),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+        subtotal: Type.Number(),
+        discount: Type.Number(),
+        discount_amount: Type.Number(),
+        tax: Type.Number(),
+        tax_amount: Type.Number(),
+        tax2: Type.Number(),
+        tax2_amount: Type.Number(),
+        amount: Type.Number(),
+        paid_amount: Type.Number(),
+        due_amount: Type.Number(),
+      },
+      { additionalProperties: false },
+    ),
+    payments: Type.Array(Type.Object({ paid_date: Type.String({ format: 'date' }), amount: Type.Number() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type ClientInvoice = Static<typeof ClientInvoiceSchema>;
+
+/** The invoice page's view of its links: how many work, the newest, the last visit (never a token: none is stored). */
+export const LinkSummarySchema = Type.Object(
+  {
+    active_links: Type.Integer({ description: 'Links that work now (each e-mail carries its own; one made here counts too).' }),
+    newest_link_at: Nullable(Type.String({ format: 'date-time' })),
+    last_viewed_at: Nullable(Type.String({ format: 'date-time', description: 'When the client last opened one of the links (also revoked ones).' })),
+  },
+  { additionalProperties: false },
+);
+
+export const MadeLinkSchema = Type.Object(
+  { ...LinkSummarySchema.properties, url: Type.String({ description: 'The new link: shown this once, it is not stored.' }) },
+  { additionalProperties: false },
+);
