@@ -140,7 +140,12 @@ describe('security sweep over every route', () => {
       invoices: await created('/api/v2/invoices', { client_id: clientId, line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }] }),
       files: await insertFile(ctx.db, company, receipt),
       sessions: (await createSession(ctx.db, { userId: foreignOwner.userId, companyId: company, now: new Date() })).session.id,
+      estimates: newId(),
     });
+    await ctx.db
+      .insertInto('estimates')
+      .values({ company_id: company, id: foreignIds.estimates, client_id: clientId, number: '1', issue_date: '2026-01-05', currency: 'EUR' })
+      .execute();
   });
   afterAll(() => ctx.close());
 

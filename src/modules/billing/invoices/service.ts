@@ -138,7 +138,8 @@ export async function getInvoice(db: Kysely<DB>, p: Principal, id: string): Prom
 
 // ---------------------------------------------------------------- create
 
-function explicitLines(inputs: LineInput[], projects: InvoiceProjects): NewLine[] {
+/** Explicit lines checked and defaulted (400 naming `line_items.<i>.<field>`); estimates' lines share the rule. */
+export function explicitLines(inputs: LineInput[], projects: InvoiceProjects): NewLine[] {
   return inputs.map((l, i) => {
     const at = (field: string) => `line_items.${i}.${field}`;
     assertNoNul(at('kind'), l.kind);
