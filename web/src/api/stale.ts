@@ -49,6 +49,8 @@ export const STALE = {
   profile: [['profile'], ['session']],
   /** The person's own sign-ins ended. */
   own_sessions: [['profile', 'sessions']],
+  /** An estimate made, changed, sent, answered or deleted; converted, it makes a draft invoice. */
+  estimate: [['estimates'], ['invoices'], ['home']],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
 /** A kind of change (a row of the table). */

@@ -113,7 +113,7 @@ export async function estimatesWebRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       await deleteEstimate(app.db, principalOf(request), request.params.id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
