@@ -6,6 +6,18 @@ import { Alert } from './Alert.tsx';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
+/** The keys of a PDF preview's texts, the same in every area's catalog (`pdf.*`). */
+type PdfKey = 'pdf.pageOf' | 'pdf.drawing' | 'pdf.cannotDraw' | 'pdf.notShown' | 'pdf.preview';
+
+/** A document's preview texts from an area's `pdf.*` texts; `number` names the document in each page's name. */
+export const pdfTexts = (t: (key: PdfKey, values?: Record<string, unknown>) => string, number: string): PdfTexts => ({
+  pageOf: (page, pages) => t('pdf.pageOf', { page, pages, number }),
+  drawing: t('pdf.drawing'),
+  cannotDraw: t('pdf.cannotDraw'),
+  notShown: (reason) => t('pdf.notShown', { reason }),
+  preview: t('pdf.preview'),
+});
+
 export interface PdfTexts {
   /** The name of page `page` of `pages` (each canvas is an image with this name). */
   pageOf: (page: number, pages: number) => string;
@@ -20,13 +32,13 @@ export interface PdfTexts {
  * and objects, and a canvas needs neither. Import it lazily (pdf.js is large), as the
  * invoice and estimate pages do.
  */
-export default function PdfPages({ data, texts }: { data: ArrayBuffer; texts: PdfTexts }) {
+export default function PdfPages({ data, errorMessage, texts }: { data?: ArrayBuffer; errorMessage?: string; texts: PdfTexts }) {
   const box = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'drawing' | 'done' | string>('drawing');
   const { pageOf, cannotDraw } = texts;
 
   useEffect(() => {
-    if (!box.current) return;
+    if (!data || !box.current) return;
     const target = box.current;
     let cancelled = false;
     // pdf.js takes the buffer over (transfers it to the worker): give it a copy, the cache keeps the original.
@@ -61,9 +73,10 @@ export default function PdfPages({ data, texts }: { data: ArrayBuffer; texts: Pd
     };
   }, [data, pageOf, cannotDraw]);
 
+  if (errorMessage) return <Alert>{errorMessage}</Alert>;
   return (
     <div className="flex flex-col gap-2">
-      {state === 'drawing' && (
+      {(!data || state === 'drawing') && (
         <p role="status" className="text-sm text-stone-600">
           {texts.drawing}
         </p>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, useState, type ReactNode } from 'react';
 import { DialogTrigger, Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
 import { DEFAULT_KIND, kindLabel } from '../../../../src/modules/billing/invoices/kinds.ts';
@@ -13,6 +13,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { documentTotals, lineTaxes, LinesTable } from '../../ui/LinesTable.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
+import { PdfSection } from '../../ui/PdfSection.tsx';
 import { estimateQuery, pdfHref, useConvertEstimate, useDeleteEstimate, useMoveEstimate, type Estimate } from './api.ts';
 import { SendDialog } from './SendDialog.tsx';
 import { StateBadge } from './StateBadge.tsx';
@@ -51,7 +52,6 @@ function EstimateView({ estimate: e }: { estimate: Estimate }) {
   const format = useFormat();
   const [done, setDone] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
-  const [showPdf, setShowPdf] = useState(false);
   const { workspace } = useWorkspaceSession();
   const move = useMoveEstimate(e.id);
   const money = (n: number) => format.money(n, e.currency);
@@ -166,28 +166,9 @@ function EstimateView({ estimate: e }: { estimate: Estimate }) {
         />
       </section>
 
-      <section aria-labelledby="estimate-pdf" className="flex flex-col gap-2">
-        <h2 id="estimate-pdf" className="text-lg font-semibold text-stone-900">
-          {t('page.pdf')}
-        </h2>
-        {showPdf ? (
-          <Suspense
-            fallback={
-              <p role="status" className="text-sm text-stone-600">
-                {t('page.loadingPdfViewer')}
-              </p>
-            }
-          >
-            <PdfPreview estimate={e} />
-          </Suspense>
-        ) : (
-          <div>
-            <button type="button" className={buttonClass('secondary')} onClick={() => setShowPdf(true)}>
-              {t('page.showPdf')}
-            </button>
-          </div>
-        )}
-      </section>
+      <PdfSection id="estimate-pdf" heading={t('page.pdf')} showLabel={t('page.showPdf')} loadingLabel={t('page.loadingPdfViewer')}>
+        <PdfPreview estimate={e} />
+      </PdfSection>
 
       {isAdministrator(workspace) && (
         <div className="border-t border-stone-200 pt-4">

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { describeError } from '../../api/errors.ts';
-import { Alert } from '../../ui/Alert.tsx';
-import PdfPages from '../../ui/PdfPages.tsx';
+import PdfPages, { pdfTexts } from '../../ui/PdfPages.tsx';
 import { pdfQuery, type Estimate } from './api.ts';
 import { useEstimateTexts } from './texts.ts';
 
@@ -10,23 +9,6 @@ import { useEstimateTexts } from './texts.ts';
 export default function PdfPreview({ estimate }: { estimate: Estimate }) {
   const t = useEstimateTexts();
   const { data, error } = useQuery(pdfQuery(estimate.id, estimate.updated_at));
-  const texts = useMemo(
-    () => ({
-      pageOf: (page: number, pages: number) => t('pdf.pageOf', { page, pages, number: estimate.number }),
-      drawing: t('pdf.drawing'),
-      cannotDraw: t('pdf.cannotDraw'),
-      notShown: (reason: string) => t('pdf.notShown', { reason }),
-      preview: t('pdf.preview'),
-    }),
-    [t, estimate.number],
-  );
-  if (error) return <Alert>{describeError(error).message}</Alert>;
-  if (!data) {
-    return (
-      <p role="status" className="text-sm text-stone-600">
-        {texts.drawing}
-      </p>
-    );
-  }
-  return <PdfPages data={data} texts={texts} />;
+  const texts = useMemo(() => pdfTexts(t, estimate.number), [t, estimate.number]);
+  return <PdfPages data={data} errorMessage={error ? describeError(error).message : undefined} texts={texts} />;
 }
