@@ -177,7 +177,7 @@ function EstimateForm({ initial, estimate, clients }: { initial: Values; estimat
           />
         )}
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label={t('form.number')} name="number" value={v.number} onChange={set('number')} description={t('form.numberHint')} />
+          <TextField label={t('form.number')} name="number" value={v.number} onChange={set('number')} description={estimate ? undefined : t('form.numberHint')} />
           <TextField label={t('form.subject')} name="subject" value={v.subject} onChange={set('subject')} />
           <DatePicker label={t('form.issueDate')} name="issue_date" value={v.issueDate} onChange={set('issueDate')} />
           {clients && <TextField label={t('form.currency')} name="currency" value={v.currency} onChange={set('currency')} description={t('form.currencyHint')} />}
