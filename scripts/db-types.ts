@@ -46,6 +46,7 @@ const CLOSED_SETS: Record<string, string[]> = {
   DateFormat: ['users.date_format'],
   DurationFormat: ['users.duration_format'],
   ExpenseSource: ['expenses.source'],
+  EstimateState: ['estimates.state'],
   InvoiceState: ['invoices.state'],
   Language: ['users.language', 'clients.language'],
   ManagerPermission: ['memberships.permissions', 'invitations.permissions'],

@@ -44,9 +44,10 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
   const { createSmtpTransport } = await import('./outbox/mailer.ts');
   const { startOutboxWorker } = await import('./outbox/worker.ts');
   const { invoiceRenderers } = await import('./modules/billing/invoices/pdf.ts');
+  const { estimateRenderers } = await import('./modules/billing/estimates/index.ts');
   const transport = createSmtpTransport(config.smtpUrl, { from: config.smtpFrom });
   const stop = startOutboxWorker(
-    { db: database.db, transport, renderers: { ...invoiceRenderers }, clock: config.clock, log: app.log },
+    { db: database.db, transport, renderers: { ...invoiceRenderers, ...estimateRenderers }, clock: config.clock, log: app.log },
     config.outboxIntervalMs,
     (err) => app.log.error({ err }, 'outbox delivery failed'),
   );

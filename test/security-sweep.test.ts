@@ -153,6 +153,7 @@ describe('security sweep over every route', () => {
       sessions: (await createSession(ctx.db, { userId: foreignOwner.userId, companyId: company, now: new Date() })).session.id,
       bank_accounts: await insertBankAccount(company),
       recurring_invoice_schedules: newId(),
+      estimates: newId(),
     });
     await ctx.db
       .insertInto('recurring_invoice_schedules')
@@ -174,6 +175,10 @@ describe('security sweep over every route', () => {
     await ctx.db
       .insertInto('invoice_payments')
       .values({ company_id: company, id: foreignIds.invoice_payments, invoice_id: foreignIds.invoices, amount: '1.00', paid_date: '2026-01-06' })
+      .execute();
+    await ctx.db
+      .insertInto('estimates')
+      .values({ company_id: company, id: foreignIds.estimates, client_id: clientId, number: '1', issue_date: '2026-01-05', currency: 'EUR' })
       .execute();
   });
   afterAll(() => ctx.close());

@@ -23,6 +23,8 @@ export type DateFormat = "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYY
 
 export type DurationFormat = "h:mm" | "decimal";
 
+export type EstimateState = "draft" | "sent" | "accepted" | "declined";
+
 export type ExpenseSource = "web" | "cli" | "api" | "agent";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -196,6 +198,51 @@ export interface Credentials {
    */
   serial: ColumnType<string, never, never>;
   user_id: string;
+}
+
+export interface EstimateLineItems {
+  company_id: string;
+  created_at: CreatedAt;
+  description: string | null;
+  estimate_id: string;
+  id: string;
+  kind: Generated<string>;
+  project_id: string | null;
+  quantity: Generated<Numeric>;
+  sort_order: Generated<number>;
+  taxed: Generated<boolean>;
+  taxed2: Generated<boolean>;
+  unit_price: Generated<Numeric>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface Estimates {
+  accepted_at: Timestamp | null;
+  /**
+   * Who recorded the answer (0083): true when the client accepted or declined (its page), false when a user recorded it; null unanswered.
+   */
+  answered_by_client: boolean | null;
+  client_id: string;
+  company_id: string;
+  /**
+   * The draft invoice the accepted estimate became (0083); null until converted, or again when that draft is deleted.
+   */
+  converted_invoice_id: string | null;
+  created_at: CreatedAt;
+  created_by: string | null;
+  currency: string;
+  declined_at: Timestamp | null;
+  discount: Generated<Numeric>;
+  id: string;
+  issue_date: string;
+  notes: string | null;
+  number: string;
+  sent_at: Timestamp | null;
+  state: Generated<EstimateState>;
+  subject: string | null;
+  tax: Generated<Numeric>;
+  tax2: Generated<Numeric>;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface ExpenseCategories {
@@ -648,6 +695,8 @@ export interface DB {
   companies: Companies;
   contacts: Contacts;
   credentials: Credentials;
+  estimate_line_items: EstimateLineItems;
+  estimates: Estimates;
   expense_categories: ExpenseCategories;
   expenses: Expenses;
   files: Files;

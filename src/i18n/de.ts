@@ -58,6 +58,23 @@ export const de: Catalog = {
     closing: 'Mit freundlichen Grüßen',
     clientLink: 'Rechnung online ansehen, herunterladen und Zahlungsstand prüfen: {{url}}',
   },
+  estimate: {
+    title: 'Angebot {{number}}',
+    heading: 'ANGEBOT',
+    number: 'Angebotsnummer',
+    issueDate: 'Datum',
+    preparedFor: 'ERSTELLT FÜR',
+    total: 'Gesamt ({{currency}})',
+    footer: '{{workspace}} · Angebot {{number}} · Seite {{page}} von {{pages}}',
+  },
+  estimateMail: {
+    subject: 'Angebot {{number}} von {{workspace}}',
+    greeting: 'Guten Tag {{client}},',
+    body: 'anbei erhalten Sie unser Angebot {{number}} über {{amount}} vom {{date}}. Bitte teilen Sie uns mit, ob Sie es annehmen.',
+    attached: 'Das Angebot ist als PDF angehängt.',
+    about: 'Betreff: {{subject}}',
+    closing: 'Mit freundlichen Grüßen',
+  },
   mail: {
     greeting: 'Guten Tag {{name}},',
     greetingNoName: 'Guten Tag,',

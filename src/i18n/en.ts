@@ -62,6 +62,23 @@ export const en = {
     closing: 'Kind regards,',
     clientLink: 'View the invoice, download it and see what is paid online: {{url}}',
   },
+  estimate: {
+    title: 'Estimate {{number}}',
+    heading: 'ESTIMATE',
+    number: 'Estimate number',
+    issueDate: 'Date',
+    preparedFor: 'PREPARED FOR',
+    total: 'Total ({{currency}})',
+    footer: '{{workspace}} · Estimate {{number}} · Page {{page}} of {{pages}}',
+  },
+  estimateMail: {
+    subject: 'Estimate {{number}} from {{workspace}}',
+    greeting: 'Hello {{client}},',
+    body: 'Please find estimate {{number}} for {{amount}}, dated {{date}}. Let us know whether you accept it.',
+    attached: 'The estimate is attached as a PDF.',
+    about: 'For: {{subject}}',
+    closing: 'Kind regards,',
+  },
   /** Texts every mail to a person shares. */
   mail: {
     greeting: 'Hello {{name}},',

@@ -55,6 +55,8 @@ export const STALE = {
   recurring_invoice: [['recurring-invoices']],
   /** An invoice item category added, renamed, archived or restored: its list and the line editors' kind choices. */
   item_category: [['item-categories'], ['invoices', 'kinds']],
+  /** An estimate made, changed, sent, answered or deleted; converted, it makes a draft invoice. */
+  estimate: [['estimates'], ['invoices'], ['home']],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
 /** A kind of change (a row of the table). */

@@ -17,6 +17,7 @@ import { expensesRoutes } from '../areas/expenses/routes.tsx';
 import { approvalsRoutes } from '../areas/approvals/routes.tsx';
 import { reportsRoutes } from '../areas/reports/routes.tsx';
 import { invoicesRoutes } from '../areas/invoices/routes.tsx';
+import { estimatesRoutes } from '../areas/estimates/routes.tsx';
 import { clientsRoutes } from '../areas/clients/routes.tsx';
 import { tasksRoutes } from '../areas/tasks/routes.tsx';
 import { projectsRoutes } from '../areas/projects/routes.tsx';
@@ -85,6 +86,7 @@ export function createRouter(queryClient: QueryClient) {
                 ...reportsRoutes(queryClient),
                 ...invoicesRoutes(queryClient),
                 ...recurringInvoicesRoutes(queryClient),
+                ...estimatesRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
                 { Component: SettingsLayout, children: [
                     ...profileRoutes(queryClient),

@@ -6,12 +6,29 @@ export { invoicesRoutes } from './routes.ts';
 export { createInvoiceIn, listInvoices, previewInvoice, transitionInvoice } from './service.ts';
 export type { InvoiceTransition } from './service.ts';
 export { invoicesWebRoutes } from './web-routes.ts';
-// For recurring invoices: their template is an invoice's body, each occurrence a create (and a send) in its own transaction.
+// For recurring invoices (a template is an invoice's body; each occurrence a create, and a send,
+// in its own transaction), estimates (the arithmetic, the field and line rules, the client and
+// workspace reads, the create a conversion calls, the PDF's fonts and formats) and the client page.
+export { computeTotals, type Totals } from './totals.ts';
+export {
+  EXPENSE_SUMMARY_TYPES,
+  NOTES_MAX,
+  NUMBER_MAX,
+  SUBJECT_MAX,
+  TIME_SUMMARY_TYPES,
+  assertDate,
+  currencyValue,
+  invoiceNumber,
+  optionalText,
+  percentValue,
+  translatedKind,
+} from './rules.ts';
+export { assertMayUseInvoices, createInvoice, explicitLines, getInvoice, kindChoices } from './service.ts';
 export { sendInvoiceMessageIn, validateMessage } from './messages.ts';
-export { EXPENSE_SUMMARY_TYPES, NOTES_MAX, SUBJECT_MAX, TIME_SUMMARY_TYPES, optionalText, percentValue } from './rules.ts';
+export { invoiceProjects } from './projects.ts';
+export { findClient, loadWorkspace } from './queries.ts';
 export { IsoDate, LineItemCreate, RecipientSchema } from './schemas.ts';
-export type { CreateInput, LineInput } from './schemas.ts';
-export { getInvoice } from './service.ts';
-export { loadInvoiceDocument, renderInvoicePdf } from './pdf.ts';
+export type { CreateInput, LineInput, Recipient } from './schemas.ts';
 export { presentInvoice } from './presenter.ts';
-export { pdfFilename } from './format.ts';
+export { fileSafe, formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
+export { BAND, INK, MUTED, RULE, breakLongWords, loadFonts, loadInvoiceDocument, renderInvoicePdf, winAnsi } from './pdf.ts';

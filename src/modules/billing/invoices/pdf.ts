@@ -77,7 +77,7 @@ interface Fonts {
 
 let fonts: Fonts | undefined;
 
-function loadFonts(): Fonts {
+export function loadFonts(): Fonts {
   if (fonts) return fonts;
   for (const dir of DEJAVU_DIRS) {
     const regular = `${dir}/DejaVuSans.ttf`;
@@ -98,7 +98,7 @@ function loadFonts(): Fonts {
 /** Characters Windows-1252 (the built-in fonts' encoding) has beyond Latin-1. */
 const CP1252_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 
-function winAnsi(text: string): string {
+export function winAnsi(text: string): string {
   let out = '';
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
@@ -160,10 +160,10 @@ function charWidth(doc: PDFKit.PDFDocument, fontKey: string, ch: string): number
 
 // ---------------------------------------------------------------- layout
 
-const INK = '#1f2328';
-const MUTED = '#6b7280';
-const RULE = '#d0d7de';
-const BAND = '#f3f4f6';
+export const INK = '#1f2328';
+export const MUTED = '#6b7280';
+export const RULE = '#d0d7de';
+export const BAND = '#f3f4f6';
 
 export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const f = loadFonts();

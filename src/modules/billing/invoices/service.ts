@@ -151,7 +151,7 @@ function sentKind(field: string, value: string): string {
  * The names a line's kind may take now (the workspace's active item categories), read only
  * when some line sends a kind: an omitted kind is the built-in, never archived `Service`.
  */
-async function kindChoices(trx: Tx, companyId: string, lines: ReadonlyArray<{ kind?: string }> | undefined): Promise<string[]> {
+export async function kindChoices(trx: Tx, companyId: string, lines: ReadonlyArray<{ kind?: string }> | undefined): Promise<string[]> {
   return lines?.some((l) => l.kind !== undefined) ? activeKindNames(trx, companyId) : [];
 }
 
@@ -159,7 +159,7 @@ async function kindChoices(trx: Tx, companyId: string, lines: ReadonlyArray<{ ki
  * Explicit lines. A kind sent must name an active item category (ignoring case) and is
  * stored as the category spells it; an omitted one is `Service`, the spec's default.
  */
-function explicitLines(inputs: LineInput[], projects: InvoiceProjects, kinds: readonly string[]): NewLine[] {
+export function explicitLines(inputs: LineInput[], projects: InvoiceProjects, kinds: readonly string[]): NewLine[] {
   return inputs.map((l, i) => {
     const at = (field: string) => `line_items.${i}.${field}`;
     const kind = l.kind === undefined ? DEFAULT_KIND : matchKind(kinds, sentKind(at('kind'), l.kind), at('kind'));

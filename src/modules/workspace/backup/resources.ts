@@ -329,7 +329,26 @@ export const RESOURCES: ResourceSpec[] = [
       return { ...row, attachments, expense_receipts: receipts };
     },
   },
-  notYet('estimates', 'Estimates (quotes).', 'estimates are not modelled.'),
+  {
+    kind: 'table',
+    name: 'estimates',
+    description:
+      'Estimates (quotes) with their state, answer, the invoice an accepted one became (`converted_invoice_id`), taxes and notes; nested: `line_items`.',
+    columns: `e.id, e.client_id, e.number, e.state, e.subject, e.issue_date, e.currency, e.tax, e.tax2, e.discount, e.notes,
+      e.created_by, e.sent_at, e.accepted_at, e.declined_at, e.answered_by_client, e.converted_invoice_id, e.created_at, e.updated_at`,
+    from: 'estimates e',
+    ...ownRows('e'),
+    children: [
+      {
+        field: 'line_items',
+        columns: `x.id, x.estimate_id, x.kind, x.description, x.quantity, x.unit_price, x.taxed, x.taxed2, x.project_id,
+          x.sort_order, x.created_at, x.updated_at`,
+        from: 'estimate_line_items x',
+        parentColumn: 'x.estimate_id',
+        orderBy: 'x.sort_order, x.id',
+      },
+    ],
+  },
   notYet('retainers', 'Retainers.', 'retainers are not modelled.'),
   {
     kind: 'table',
@@ -421,6 +440,8 @@ export const TABLE_USE: Record<string, string> = {
   recurring_invoice_schedules: 'recurring_invoices',
   recurring_invoice_occurrences: 'recurring_invoices (occurrences)',
   invoice_attachments: 'invoices (attachments)',
+  estimates: 'estimates',
+  estimate_line_items: 'estimates (line_items)',
   invitations: 'invitations',
   audit_logs: 'audit_logs',
 };

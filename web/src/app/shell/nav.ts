@@ -3,6 +3,7 @@ import { CheckIcon, ClockIcon, HomeIcon, SettingsIcon } from '../../ui/icons.tsx
 import { ReceiptIcon } from '../../areas/expenses/ReceiptIcon.tsx';
 import { InvoiceIcon } from '../../areas/invoices/InvoiceIcon.tsx';
 import { mayUseInvoices } from '../../areas/invoices/access.ts';
+import { EstimateIcon } from '../../areas/estimates/EstimateIcon.tsx';
 import { ClientIcon } from '../../areas/clients/ClientIcon.tsx';
 import { TaskIcon } from '../../areas/tasks/TaskIcon.tsx';
 import { FolderIcon } from '../../areas/projects/FolderIcon.tsx';
@@ -12,7 +13,7 @@ import { usesWorkspace } from '../../api/access.ts';
 export interface NavEntry {
   to: string;
   /** The key of its name in the shell's texts (app/texts.ts, `nav.*`). */
-  label: 'home' | 'time' | 'expenses' | 'approvals' | 'projects' | 'clients' | 'tasks' | 'reports' | 'invoices' | 'settings';
+  label: 'home' | 'time' | 'expenses' | 'approvals' | 'projects' | 'clients' | 'tasks' | 'reports' | 'invoices' | 'estimates' | 'settings';
   icon: ComponentType<SVGProps<SVGSVGElement>>;
   /** Active on this path only (the start page), not on every path below it. */
   end?: boolean;
@@ -22,7 +23,7 @@ export interface NavEntry {
 
 /**
  * The main navigation: only areas that exist. Each area adds its entry as it arrives,
- * in this order: Time, Expenses, Approvals, Projects, Clients, Tasks, Reports, Invoices, Settings.
+ * in this order: Time, Expenses, Approvals, Projects, Clients, Tasks, Reports, Invoices, Estimates, Settings.
  */
 export const NAV: NavEntry[] = [
   { to: '/', label: 'home', icon: HomeIcon, end: true },
@@ -34,5 +35,6 @@ export const NAV: NavEntry[] = [
   { to: '/tasks', label: 'tasks', icon: TaskIcon, visible: usesWorkspace },
   { to: '/reports', label: 'reports', icon: ReportsIcon, visible: usesWorkspace },
   { to: '/invoices', label: 'invoices', icon: InvoiceIcon, visible: mayUseInvoices },
+  { to: '/estimates', label: 'estimates', icon: EstimateIcon, visible: mayUseInvoices },
   { to: '/settings', label: 'settings', icon: SettingsIcon },
 ];

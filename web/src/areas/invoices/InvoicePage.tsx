@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, useState, type ReactNode } from 'react';
 import { DialogTrigger, Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
 import { isAdministrator } from '../../api/access.ts';
@@ -12,6 +12,7 @@ import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
+import { PdfSection } from '../../ui/PdfSection.tsx';
 import { invoiceQuery, pdfHref, useDeleteInvoice, useTransition, type Invoice, type MessageEvent } from './api.ts';
 import { InvoiceLines } from './InvoiceLines.tsx';
 import { eventsFor, MessageDialog } from './MessageDialog.tsx';
@@ -62,7 +63,6 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
   const [paying, setPaying] = useState(false);
   const [round, setRound] = useState(0);
   const [message, setMessage] = useState<MessageEvent | null>(null);
-  const [showPdf, setShowPdf] = useState(false);
   const { workspace } = useWorkspaceSession();
   // Payments, closing, voiding and deleting are for owners and administrators (the server checks again).
   const isAdmin = isAdministrator(workspace);
@@ -191,28 +191,9 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
         )}
       </section>
 
-      <section aria-labelledby="invoice-pdf" className="flex flex-col gap-2">
-        <h2 id="invoice-pdf" className="text-lg font-semibold text-stone-900">
-          {t('page.pdf')}
-        </h2>
-        {showPdf ? (
-          <Suspense
-            fallback={
-              <p role="status" className="text-sm text-stone-600">
-                {t('page.loadingPdfViewer')}
-              </p>
-            }
-          >
-            <PdfPreview invoice={i} />
-          </Suspense>
-        ) : (
-          <div>
-            <button type="button" className={buttonClass('secondary')} onClick={() => setShowPdf(true)}>
-              {t('page.showPdf')}
-            </button>
-          </div>
-        )}
-      </section>
+      <PdfSection id="invoice-pdf" heading={t('page.pdf')} showLabel={t('page.showPdf')} loadingLabel={t('page.loadingPdfViewer')}>
+        <PdfPreview invoice={i} />
+      </PdfSection>
 
       {isAdmin && (i.state === 'open' || i.state === 'draft') && <AdminActions invoice={i} onDone={setDone} />}
     </div>

@@ -11,7 +11,7 @@ import { ComboBox } from '../../ui/ComboBox.tsx';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { NumberField } from '../../ui/NumberField.tsx';
+import { blankLine, LineItemsEditor, lineFieldNames, lineItemsOf, type EditedLine } from '../../ui/LineItemsEditor.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -27,15 +27,6 @@ import { useInvoiceTexts } from './texts.ts';
 const TIME_SUMMARIES = ['none', 'project', 'task', 'people', 'detailed'] as const;
 const EXPENSE_SUMMARIES = ['none', 'project', 'category', 'people', 'detailed'] as const;
 const TERMS = ['default', 'upon_receipt', 'net_15', 'net_30', 'net_45', 'net_60', 'custom'] as const;
-
-interface LineRow {
-  key: number;
-  kind: string;
-  description: string;
-  quantity: number;
-  unit_price: number;
-  taxed: boolean;
-}
 
 /**
  * /invoices/new: a draft from tracked work (client, projects, period and summary types;
@@ -84,7 +75,7 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
   const [to, setTo] = useState<CalendarDate | null>(pickerDateOrNull(params.get('to')));
   const [timeSummary, setTimeSummary] = useState<string>('task');
   const [expenseSummary, setExpenseSummary] = useState<string>('category');
-  const [lines, setLines] = useState<LineRow[]>([{ key: 0, kind: DEFAULT_KIND, description: '', quantity: 1, unit_price: NaN, taxed: true }]);
+  const [lines, setLines] = useState<EditedLine[]>(() => [blankLine(DEFAULT_KIND)]);
   const [fields, setFields] = useState<FieldValues>(emptyFields);
   const [term, setTerm] = useState<string>('default');
   const [currency, setCurrency] = useState('');
@@ -101,14 +92,7 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
         ...(expenseSummary !== 'none' ? { expenses: { summary_type: expenseSummary, ...range } } : {}),
       };
     } else {
-      b.line_items = lines.map((l) => ({
-        kind: l.kind,
-        description: l.description.trim() ? l.description : null,
-        quantity: Number.isNaN(l.quantity) ? 0 : l.quantity,
-        unit_price: Number.isNaN(l.unit_price) ? 0 : l.unit_price,
-        taxed: l.taxed,
-        taxed2: l.taxed,
-      }));
+      b.line_items = lineItemsOf(lines);
     }
     return b as CreateBody;
   };
@@ -121,7 +105,7 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
   // Memoised on the failure: React Aria drops a server error once the field is edited, unless it is handed a new object.
   const lineCount = lines.length;
   const { errors, summary } = useMemo(() => {
-    const lineFields = Array.from({ length: lineCount }, (_, i) => ['kind', 'description', 'quantity', 'unit_price'].map((f) => `line_items.${i}.${f}`)).flat();
+    const lineFields = lineFieldNames(lineCount);
     const importFields = ['line_items_import.time.from', 'line_items_import.time.to', 'line_items_import.expenses.from', 'line_items_import.expenses.to'];
     const { fieldErrors, summary } = formErrors(failure, ['client_id', 'payment_term', 'currency', ...FIELD_NAMES, ...lineFields, ...importFields]);
     // The period's two pickers stand for both parts of the import.
@@ -131,8 +115,6 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
     };
     return { errors, summary };
   }, [failure, lineCount]);
-
-  const setLine = (i: number, patch: Partial<LineRow>) => setLines(lines.map((l, j) => (j === i ? { ...l, ...patch } : l)));
 
   return (
     <Form
@@ -194,7 +176,22 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
             </p>
           </>
         ) : (
-          <LineRows lines={lines} setLine={setLine} setLines={setLines} />
+          <LineItemsEditor
+            lines={lines}
+            onChange={setLines}
+            newKind={DEFAULT_KIND}
+            KindField={KindPicker}
+            labels={{
+              line: (n) => t('create.line', { n }),
+              kind: t('create.kind'),
+              description: t('create.description'),
+              quantity: t('create.quantity'),
+              unitPrice: t('create.unitPrice'),
+              taxed: t('create.taxed'),
+              removeLine: (n) => t('create.removeLine', { n }),
+              addLine: t('create.addLine'),
+            }}
+          />
         )}
       </section>
 
@@ -284,41 +281,6 @@ function ProjectChoice({ clientId, chosen, onChange }: { clientId: string; chose
         </Checkbox>
       ))}
     </fieldset>
-  );
-}
-
-let nextKey = 1;
-
-function LineRows({ lines, setLine, setLines }: { lines: LineRow[]; setLine: (i: number, patch: Partial<LineRow>) => void; setLines: (l: LineRow[]) => void }) {
-  const t = useInvoiceTexts();
-  return (
-    <div className="flex flex-col gap-3">
-      <ol className="flex flex-col gap-3">
-        {lines.map((l, i) => (
-          <li key={l.key} aria-label={t('create.line', { n: i + 1 })} className="grid gap-3 rounded-md border border-stone-200 p-3 sm:grid-cols-[8rem_1fr_6rem_8rem]">
-            <KindPicker label={t('create.kind')} name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
-            <TextField label={t('create.description')} name={`line_items.${i}.description`} value={l.description} onChange={(description) => setLine(i, { description })} />
-            <NumberField label={t('create.quantity')} name={`line_items.${i}.quantity`} value={l.quantity} onChange={(quantity) => setLine(i, { quantity })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />
-            <NumberField label={t('create.unitPrice')} name={`line_items.${i}.unit_price`} value={l.unit_price} onChange={(unit_price) => setLine(i, { unit_price })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />
-            <div className="flex flex-wrap items-center justify-between gap-3 sm:col-span-4">
-              <Checkbox isSelected={l.taxed} onChange={(taxed) => setLine(i, { taxed })}>
-                {t('create.taxed')}
-              </Checkbox>
-              {lines.length > 1 && (
-                <Button variant="quiet" onPress={() => setLines(lines.filter((_, j) => j !== i))}>
-                  {t('create.removeLine', { n: i + 1 })}
-                </Button>
-              )}
-            </div>
-          </li>
-        ))}
-      </ol>
-      <div>
-        <Button variant="secondary" onPress={() => setLines([...lines, { key: nextKey++, kind: DEFAULT_KIND, description: '', quantity: 1, unit_price: NaN, taxed: true }])}>
-          {t('create.addLine')}
-        </Button>
-      </div>
-    </div>
   );
 }
 

@@ -1,0 +1,215 @@
+import type { Kysely } from 'kysely';
+import PDFDocument from 'pdfkit';
+import type { Principal } from '../../../auth/principal.ts';
+import type { DB } from '../../../db/types.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { notFound } from '../../../errors.ts';
+import { documentLocale, translator } from '../../../i18n/index.ts';
+import type { Renderer } from '../../../outbox/worker.ts';
+import {
+  BAND,
+  INK,
+  MUTED,
+  RULE,
+  assertMayUseInvoices,
+  breakLongWords,
+  fileSafe,
+  findClient,
+  formatDate,
+  formatMoney,
+  formatPercent,
+  formatQuantity,
+  loadFonts,
+  loadWorkspace,
+  translatedKind,
+  winAnsi,
+} from '../invoices/index.ts';
+import { estimateTotals } from './presenter.ts';
+import type { EstimateLineRow, EstimateRow } from './queries.ts';
+import { pdfFilename } from './rules.ts';
+import { loadEstimate } from './service.ts';
+
+/**
+ * The estimate as a PDF (pdfkit), in the client's language, with the invoice
+ * PDF's fonts, colours, long-word breaking and number formats (shared through
+ * the invoices' index): workspace and client, "ESTIMATE"/"ANGEBOT", number and
+ * date, subject, the lines, subtotal, discount, taxes, total and notes, and a
+ * "page i of n" footer. Letter paper for USD and CAD, A4 otherwise.
+ */
+
+export const ESTIMATE_PDF_RENDERER = 'estimate_pdf';
+
+interface EstimateDocument {
+  estimate: EstimateRow;
+  lines: EstimateLineRow[];
+  workspace: { name: string; address: string | null; sender_email: string | null; sender_phone: string | null; tax_id: string | null };
+  client: { name: string; address: string | null; language: string };
+}
+
+async function loadDocument(trx: Tx, companyId: string, id: string, visibleTo?: Principal): Promise<EstimateDocument> {
+  const { row, lines } = await loadEstimate(trx, companyId, id, { visibleTo });
+  const workspace = await loadWorkspace(trx, companyId);
+  const client = await findClient(trx, companyId, row.client_id);
+  if (!workspace || !client) throw notFound('estimate');
+  return { estimate: row, lines, workspace, client: { name: client.name, address: client.address, language: client.language } };
+}
+
+/** The web app's PDF of an estimate and its download name. */
+export async function getEstimatePdf(db: Kysely<DB>, p: Principal, id: string): Promise<{ pdf: Buffer; filename: string }> {
+  assertMayUseInvoices(p);
+  const doc = await withTenant(db, p.companyId, (trx) => loadDocument(trx, p.companyId, id, p));
+  return { pdf: await renderEstimatePdf(doc), filename: pdfFilename(fileSafe(doc.estimate.number)) };
+}
+
+/** The outbox renderer: the PDF attached to an estimate's e-mail, rendered at delivery time. */
+export const estimateRenderers: Record<string, Renderer> = {
+  [ESTIMATE_PDF_RENDERER]: async (db, companyId, params) => renderEstimatePdf(await withTenant(db, companyId, (trx) => loadDocument(trx, companyId, params.estimate_id))),
+};
+
+export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
+  const f = loadFonts();
+  const encode = f.unicode ? (s: string) => s : winAnsi;
+  const e = d.estimate;
+  const totals = estimateTotals(e, d.lines);
+  const language = d.client.language;
+  const tr = translator(language);
+  const money = (v: { toFixed(): string } | string, unitPrice = false) =>
+    encode(formatMoney(typeof v === 'string' ? v : v.toFixed(), e.currency, { unitPrice, language }));
+
+  const doc = new PDFDocument({
+    size: e.currency === 'USD' || e.currency === 'CAD' ? 'LETTER' : 'A4',
+    margins: { top: 50, bottom: 60, left: 50, right: 50 },
+    bufferPages: true,
+    info: { Title: tr('estimate.title', { number: e.number }), Author: d.workspace.name, Subject: e.subject ?? tr('estimate.title', { number: e.number }) },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Uint8Array) => chunks.push(Buffer.from(c)));
+  const finished = new Promise<void>((resolve, reject) => {
+    doc.on('end', () => resolve());
+    doc.on('error', reject);
+  });
+  doc.registerFont('body', f.regular as never);
+  doc.registerFont('bold', f.bold as never);
+  const t = (s: string, fit?: number) => (fit === undefined ? encode(s) : breakLongWords(doc, encode(s), fit));
+  const left = doc.page.margins.left;
+  const right = doc.page.width - doc.page.margins.right;
+  const width = right - left;
+  const bottom = () => doc.page.height - doc.page.margins.bottom;
+
+  // Sender (left) and the document's title and facts (right).
+  const senderW = width * 0.42;
+  doc.fillColor(INK).font('bold').fontSize(16).text(t(d.workspace.name, senderW), left, 50, { width: senderW });
+  const senderLines = [d.workspace.address, d.workspace.sender_email, d.workspace.sender_phone, d.workspace.tax_id ? tr('invoice.taxId', { id: d.workspace.tax_id }) : null];
+  for (const line of senderLines.filter((x): x is string => Boolean(x))) {
+    doc.font('body').fontSize(9).fillColor(MUTED).text(t(line, senderW), { width: senderW });
+  }
+  const senderBottom = doc.y;
+  const factsX = left + width * 0.5;
+  const factsW = right - factsX;
+  doc.fillColor(INK).font('bold').fontSize(22).text(t(tr('estimate.heading')), factsX, 46, { width: factsW, align: 'right' });
+  let y = doc.y + 4;
+  for (const [label, value] of [
+    [tr('estimate.number'), e.number],
+    [tr('estimate.issueDate'), formatDate(e.issue_date, language)],
+  ]) {
+    doc.font('body').fontSize(9).fillColor(MUTED).text(t(label), factsX, y, { width: factsW / 2 });
+    doc.font('bold').fontSize(9).fillColor(INK).text(t(value, factsW / 2), factsX + factsW / 2, y, { width: factsW / 2, align: 'right' });
+    y = Math.max(doc.y, y + 13);
+  }
+  y = Math.max(y, senderBottom) + 22;
+
+  // The client, the subject.
+  doc.font('body').fontSize(9).fillColor(MUTED).text(t(tr('estimate.preparedFor')), left, y, { characterSpacing: 0.5 });
+  doc.font('bold').fontSize(11).fillColor(INK).text(t(d.client.name, width * 0.6), left, doc.y + 2, { width: width * 0.6 });
+  if (d.client.address) doc.font('body').fontSize(9.5).text(t(d.client.address, width * 0.6), { width: width * 0.6 });
+  y = doc.y + 14;
+  if (e.subject) {
+    doc.font('bold').fontSize(10.5).fillColor(INK).text(t(e.subject, width), left, y, { width });
+    y = doc.y + 12;
+  }
+
+  // The lines: type, description, quantity, unit price, amount.
+  const pad = 5;
+  const cols = [
+    { title: tr('invoice.columns.kind'), w: 64, align: 'left' as const },
+    { title: tr('invoice.columns.description'), w: width - 64 - 66 - 80 - 86, align: 'left' as const },
+    { title: tr('invoice.columns.quantity'), w: 66, align: 'right' as const },
+    { title: tr('invoice.columns.unitPrice'), w: 80, align: 'right' as const },
+    { title: tr('invoice.columns.amount'), w: 86, align: 'right' as const },
+  ];
+  const locale = documentLocale(language);
+  const tableHeader = () => {
+    doc.rect(left, y, width, 20).fill(BAND);
+    let x = left;
+    for (const c of cols) {
+      doc.font('bold').fontSize(8.5).fillColor(MUTED).text(t(c.title.toLocaleUpperCase(locale)), x + pad, y + 6, { width: c.w - 2 * pad, align: c.align });
+      x += c.w;
+    }
+    y += 24;
+  };
+  tableHeader();
+  d.lines.forEach((line, i) => {
+    doc.font('body').fontSize(9.5);
+    const cells = [
+      t(translatedKind(line.kind, language), cols[0].w - 2 * pad),
+      t(line.description ?? '', cols[1].w - 2 * pad),
+      formatQuantity(line.quantity, language),
+      money(line.unit_price, true),
+      money(totals.lineAmounts[i]),
+    ];
+    const h = Math.max(...cells.map((c, k) => doc.heightOfString(c || ' ', { width: cols[k].w - 2 * pad }))) + 8;
+    if (y + h > bottom()) {
+      doc.addPage();
+      y = doc.page.margins.top;
+      tableHeader();
+    }
+    let x = left;
+    cells.forEach((c, k) => {
+      doc.font(k === 4 ? 'bold' : 'body').fontSize(9.5).fillColor(INK).text(c, x + pad, y + 3, { width: cols[k].w - 2 * pad, align: cols[k].align });
+      x += cols[k].w;
+    });
+    y += h;
+    doc.moveTo(left, y).lineTo(right, y).lineWidth(0.5).strokeColor(RULE).stroke();
+    y += 2;
+  });
+
+  // Totals.
+  const rows: Array<[string, string]> = [[tr('invoice.subtotal'), money(totals.subtotal)]];
+  if (Number(e.discount) > 0) rows.push([tr('invoice.discount', { percent: formatPercent(e.discount, language) }), money(totals.discountAmount.neg())]);
+  if (Number(e.tax) > 0) rows.push([tr('invoice.tax', { percent: formatPercent(e.tax, language) }), money(totals.taxAmount)]);
+  if (Number(e.tax2) > 0) rows.push([tr('invoice.tax2', { percent: formatPercent(e.tax2, language) }), money(totals.tax2Amount)]);
+  const boxW = 250;
+  const boxX = right - boxW;
+  if (y + 20 * rows.length + 50 > bottom()) {
+    doc.addPage();
+    y = doc.page.margins.top;
+  }
+  y += 10;
+  for (const [label, value] of rows) {
+    doc.font('body').fontSize(10).fillColor(INK).text(t(label), boxX, y, { width: boxW - 110 });
+    doc.text(value, boxX + boxW - 110, y, { width: 110, align: 'right' });
+    y += 17;
+  }
+  doc.rect(boxX, y + 2, boxW, 26).fill(BAND);
+  doc.font('bold').fontSize(12).fillColor(INK).text(t(tr('estimate.total', { currency: e.currency })), boxX + pad, y + 9, { width: boxW - 120 });
+  doc.text(money(totals.amount), boxX + boxW - 120, y + 9, { width: 120 - pad, align: 'right' });
+  y += 44;
+
+  if (e.notes) {
+    doc.font('bold').fontSize(9).fillColor(MUTED).text(t(tr('invoice.notes')), left, y, { characterSpacing: 0.5 });
+    doc.font('body').fontSize(9.5).fillColor(INK).text(t(e.notes, width), left, doc.y + 3, { width });
+  }
+
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const saved = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    const footer = tr('estimate.footer', { workspace: d.workspace.name, number: e.number, page: i + 1, pages: range.count });
+    doc.font('body').fontSize(8).fillColor(MUTED).text(t(footer), left, doc.page.height - 40, { width, align: 'center', lineBreak: false });
+    doc.page.margins.bottom = saved;
+  }
+  doc.end();
+  await finished;
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,65 @@
+import type { Decimal } from 'decimal.js';
+import { decimalNumber } from '../../../money.ts';
+import { computeTotals, type Totals } from '../invoices/index.ts';
+import type { EstimateLineRow, EstimateRow } from './queries.ts';
+
+/** The estimate as the web app shows it; totals through the invoices' arithmetic (one place for it). */
+
+const num = (d: Decimal) => Number(d.toFixed());
+
+export function estimateTotals(row: Pick<EstimateRow, 'tax' | 'tax2' | 'discount' | 'currency'>, lines: Array<Pick<EstimateLineRow, 'quantity' | 'unit_price' | 'taxed' | 'taxed2'>>): Totals {
+  return computeTotals(
+    lines.map((l) => ({ quantity: l.quantity, unit_price: l.unit_price, effect: 'charge' as const, taxed: l.taxed, taxed2: l.taxed2 })),
+    { tax: row.tax, tax2: row.tax2, discount: row.discount },
+    row.currency,
+  );
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function presentEstimate(row: EstimateRow, lines: EstimateLineRow[]) {
+  const totals = estimateTotals(row, lines);
+  return {
+    id: row.id,
+    client: { id: row.client_id, name: row.client_name },
+    number: row.number,
+    state: row.state,
+    subject: row.subject,
+    issue_date: row.issue_date,
+    currency: row.currency,
+    subtotal: num(totals.subtotal),
+    discount: decimalNumber(row.discount) ?? 0,
+    discount_amount: num(totals.discountAmount),
+    tax: decimalNumber(row.tax) ?? 0,
+    tax_amount: num(totals.taxAmount),
+    tax2: decimalNumber(row.tax2) ?? 0,
+    tax2_amount: num(totals.tax2Amount),
+    amount: num(totals.amount),
+    notes: row.notes,
+    sent_at: iso(row.sent_at),
+    accepted_at: iso(row.accepted_at),
+    declined_at: iso(row.declined_at),
+    answered_by_client: row.answered_by_client,
+    invoice: row.converted_invoice_id && row.invoice_number !== null ? { id: row.converted_invoice_id, number: row.invoice_number } : null,
+    creator:
+      row.created_by && row.creator_first_name !== null
+        ? { id: row.created_by, name: `${row.creator_first_name ?? ''} ${row.creator_last_name ?? ''}`.trim() }
+        : null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    line_items: lines.map((l, i) => ({
+      id: l.id,
+      kind: l.kind,
+      description: l.description,
+      quantity: Number(l.quantity),
+      unit_price: Number(l.unit_price),
+      amount: num(totals.lineAmounts[i]),
+      taxed: l.taxed,
+      taxed2: l.taxed2,
+      project_id: l.project_id,
+      sort_order: l.sort_order,
+    })),
+  };
+}
+
+export type PresentedEstimate = ReturnType<typeof presentEstimate>;

@@ -1,0 +1,54 @@
+import type { EstimateState } from '../../../db/types.ts';
+import { conflict } from '../../../errors.ts';
+
+/**
+ * Estimate states and the moves between them (no I/O). Field rules (numbers,
+ * percentages, texts, lines) are the invoices' own, through their index.
+ *
+ *   draft ──send──▶ sent ──accept──▶ accepted ──convert──▶ (a draft invoice)
+ *     ▲               └────decline──▶ declined
+ *     └──────────────reopen────────────┘
+ *
+ * Accepted is final (it may be converted once); a declined estimate may be
+ * reopened as a draft, to revise and send again (Harvest's "reopen").
+ */
+
+export const ESTIMATE_STATES = ['draft', 'sent', 'accepted', 'declined'] as const satisfies readonly EstimateState[];
+
+export type EstimateAction = 'edit' | 'send' | 'accept' | 'decline' | 'reopen' | 'convert';
+
+/** The states each action starts from. */
+const FROM: Record<EstimateAction, readonly EstimateState[]> = {
+  edit: ['draft', 'sent'],
+  send: ['draft', 'sent'],
+  accept: ['sent'],
+  decline: ['sent'],
+  reopen: ['declined'],
+  convert: ['accepted'],
+};
+
+const WHY: Record<EstimateAction, string> = {
+  edit: 'Only draft and sent estimates can be changed',
+  send: 'Only draft and sent estimates can be sent',
+  accept: 'Only sent estimates can be accepted',
+  decline: 'Only sent estimates can be declined',
+  reopen: 'Only declined estimates can be reopened',
+  convert: 'Only accepted estimates can be converted to an invoice',
+};
+
+/** Whether `action` may start from `state`. */
+export const allows = (action: EstimateAction, state: EstimateState) => FROM[action].includes(state);
+
+/** 409 naming the state (field `state`) unless `action` may start from `state`. */
+export function assertAllows(action: EstimateAction, state: EstimateState) {
+  if (!allows(action, state)) throw conflict(`${WHY[action]}; this one is ${state}.`, { field: 'state', state });
+}
+
+/** The state an answer leads to, and the timestamp column it stamps. */
+export const ANSWERS = {
+  accept: { to: 'accepted', stamp: 'accepted_at' },
+  decline: { to: 'declined', stamp: 'declined_at' },
+} as const;
+export type EstimateAnswer = keyof typeof ANSWERS;
+
+export const pdfFilename = (fileSafeNumber: string) => `estimate-${fileSafeNumber}.pdf`;

@@ -1,0 +1,321 @@
+import { Decimal } from 'decimal.js';
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../../auth/principal.ts';
+import { mayDeleteInvoices } from '../../../access/invoices.ts';
+import { auditActor } from '../../../access/operator.ts';
+import type { DB } from '../../../db/types.ts';
+import { insertRow } from '../../../db/rows.ts';
+import { SharedTransaction } from '../../../db/shared-transaction.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
+import { isId, newId } from '../../../ids.ts';
+import { todayIn } from '../../../time/workspace-time.ts';
+import { audit } from '../../workspace/audit/index.ts';
+import {
+  NOTES_MAX,
+  SUBJECT_MAX,
+  assertDate,
+  assertMayUseInvoices,
+  createInvoice,
+  currencyValue,
+  explicitLines,
+  kindChoices,
+  findClient,
+  invoiceNumber,
+  invoiceProjects,
+  loadWorkspace,
+  optionalText,
+  percentValue,
+} from '../invoices/index.ts';
+import { estimateNumber, duplicateNumber } from './numbering.ts';
+import { estimateTotals, presentEstimate, type PresentedEstimate } from './presenter.ts';
+import {
+  deleteEstimateRow,
+  estimateLinesOf,
+  findEstimate,
+  listEstimateRows,
+  replaceLines,
+  touchEstimate,
+  type EstimateRow,
+  type NewEstimateLine,
+} from './queries.ts';
+import { ANSWERS, assertAllows, type EstimateAnswer } from './rules.ts';
+import type { EstimateCreateInput, EstimateLine, EstimatePatchInput } from './schemas.ts';
+
+/**
+ * Estimates: the transactions and state moves (rules.ts). Who may: whoever may use
+ * invoices (owners, administrators, managers; managers the estimates they created,
+ * or all with view_invoices); delete: owners and administrators, as for invoices.
+ * An estimate out of reach, of another workspace, unknown or malformed is 404.
+ */
+
+/** The largest amount an estimate may reach: what its invoice may (invoices' MAX_INVOICE_AMOUNT). */
+const MAX_AMOUNT = new Decimal('999999999999.99');
+
+export async function loadEstimate(trx: Tx, companyId: string, id: string, { lock = false, visibleTo }: { lock?: boolean; visibleTo?: Principal } = {}) {
+  const row = isId(id) ? await findEstimate(trx, companyId, id, { lock, visibleTo }) : undefined;
+  if (!row) throw notFound('estimate');
+  const lines = await estimateLinesOf(trx, companyId, [row.id]);
+  return { row, lines, body: presentEstimate(row, lines) };
+}
+
+function mapConstraintError(err: unknown, number: string | undefined): never {
+  const e = err as { code?: string; constraint?: string };
+  if (e?.code === '23505' && e.constraint === 'estimates_number_key') throw duplicateNumber(number ?? '');
+  if (e?.code === '22003') throw badRequest('A quantity, price or total is too large.', { field: 'line_items' });
+  throw err;
+}
+
+// ---------------------------------------------------------------- read
+
+export async function listEstimates(db: Kysely<DB>, p: Principal, filter: { state?: string; clientId?: string } = {}) {
+  assertMayUseInvoices(p);
+  return withTenant(db, p.companyId, async (trx) => {
+    const rows = await listEstimateRows(trx, p.companyId, p, filter);
+    const lines = await estimateLinesOf(trx, p.companyId, rows.map((r) => r.id));
+    return rows.map((r) => presentEstimate(r, lines.filter((l) => l.estimate_id === r.id)));
+  });
+}
+
+export async function getEstimate(db: Kysely<DB>, p: Principal, id: string): Promise<PresentedEstimate> {
+  assertMayUseInvoices(p);
+  return withTenant(db, p.companyId, async (trx) => (await loadEstimate(trx, p.companyId, id, { visibleTo: p })).body);
+}
+
+// ---------------------------------------------------------------- create and change
+
+/** The fields of a body, checked (400 naming the field). */
+function estimateFields(input: EstimatePatchInput) {
+  assertDate('issue_date', input.issue_date);
+  const out: { subject?: string | null; notes?: string | null; tax?: string; tax2?: string; discount?: string; issue_date?: string } = {};
+  if (input.subject !== undefined) out.subject = optionalText('subject', input.subject, SUBJECT_MAX);
+  if (input.notes !== undefined) out.notes = optionalText('notes', input.notes, NOTES_MAX);
+  if (input.tax !== undefined) out.tax = percentValue('tax', input.tax);
+  if (input.tax2 !== undefined) out.tax2 = percentValue('tax2', input.tax2);
+  if (input.discount !== undefined) out.discount = percentValue('discount', input.discount);
+  if (input.issue_date !== undefined) out.issue_date = input.issue_date;
+  return out;
+}
+
+/** The lines checked by the invoices' rule for explicit lines (projects of the client the caller may invoice). */
+async function checkedLines(trx: Tx, p: Principal, clientId: string, inputs: EstimateLine[]): Promise<NewEstimateLine[]> {
+  const named = inputs.flatMap((l) => (l.project_id == null ? [] : [l.project_id]));
+  const lines = explicitLines(inputs, await invoiceProjects(trx, p, clientId, named), await kindChoices(trx, p.companyId, inputs));
+  return lines.map((l) => ({
+    id: l.id,
+    kind: l.kind,
+    description: l.description,
+    quantity: l.quantity,
+    unit_price: l.unit_price,
+    taxed: l.taxed,
+    taxed2: l.taxed2,
+    project_id: l.project_id,
+    sort_order: l.sort_order,
+  }));
+}
+
+function assertAmountsInRange(row: Pick<EstimateRow, 'tax' | 'tax2' | 'discount' | 'currency'>, lines: NewEstimateLine[]) {
+  const totals = estimateTotals(row, lines);
+  const biggest = [...totals.lineAmounts, totals.subtotal, totals.amount].reduce((a, b) => (b.gt(a) ? b : a), new Decimal(0));
+  if (biggest.gt(MAX_AMOUNT)) {
+    throw badRequest(`An estimate amount (a line, the subtotal or the total) must be at most ${MAX_AMOUNT.toFixed()}.`, { field: 'line_items' });
+  }
+}
+
+/**
+ * A new draft estimate with its lines, numbered last under the estimate
+ * numbering lock; the tax, second tax and discount default to the client's, the
+ * currency to the client's (else the workspace's).
+ */
+export async function createEstimate(db: Kysely<DB>, p: Principal, input: EstimateCreateInput, now: Date): Promise<PresentedEstimate> {
+  assertMayUseInvoices(p);
+  const fields = estimateFields(input);
+  const requested = input.number === undefined ? undefined : invoiceNumber(input.number);
+  const currency = input.currency === undefined ? undefined : currencyValue(input.currency);
+  try {
+    return await withTenant(db, p.companyId, async (trx) => {
+      const workspace = await loadWorkspace(trx, p.companyId);
+      if (!workspace) throw notFound('workspace');
+      const client = isId(input.client_id) ? await findClient(trx, p.companyId, input.client_id, p) : undefined;
+      if (!client) throw new ApiError('not_found', 'The client was not found.', { field: 'client_id' });
+      if (!client.is_active) throw badRequest('The client is archived; restore it before writing it an estimate.', { field: 'client_id' });
+      const lines = await checkedLines(trx, p, client.id, input.line_items);
+      const values = {
+        client_id: client.id,
+        state: 'draft' as const,
+        subject: fields.subject ?? null,
+        notes: fields.notes ?? null,
+        issue_date: fields.issue_date ?? todayIn(workspace.timezone, now),
+        currency: currency ?? client.currency ?? workspace.currency,
+        tax: fields.tax ?? client.tax ?? '0',
+        tax2: fields.tax2 ?? client.tax2 ?? '0',
+        discount: fields.discount ?? client.discount ?? '0',
+        created_by: p.userId,
+      };
+      assertAmountsInRange(values, lines);
+      const id = newId(now.getTime());
+      const number = await estimateNumber(trx, p.companyId, undefined, requested);
+      await insertRow(trx, 'estimates', p.companyId, id, { ...values, number }, now);
+      await replaceLines(trx, p.companyId, id, lines, now);
+      await audit(trx, { ...auditActor(p), action: 'estimate.created', subjectType: 'estimate', subjectId: id, details: { number, lines: lines.length } });
+      return (await loadEstimate(trx, p.companyId, id)).body;
+    });
+  } catch (err) {
+    mapConstraintError(err, requested);
+  }
+}
+
+/** Changes a draft or sent estimate (409 naming the state otherwise); `line_items` replaces all its lines. */
+export async function updateEstimate(db: Kysely<DB>, p: Principal, id: string, input: EstimatePatchInput, now: Date): Promise<PresentedEstimate> {
+  assertMayUseInvoices(p);
+  const fields = estimateFields(input);
+  const requested = input.number === undefined ? undefined : invoiceNumber(input.number);
+  try {
+    return await withTenant(db, p.companyId, async (trx) => {
+      const { row, lines: current } = await loadEstimate(trx, p.companyId, id, { lock: true, visibleTo: p });
+      assertAllows('edit', row.state);
+      const lines = input.line_items ? await checkedLines(trx, p, row.client_id, input.line_items) : current;
+      assertAmountsInRange({ ...row, ...fields }, lines);
+      const changes: Record<string, unknown> = { ...fields };
+      if (requested !== undefined && requested !== row.number) changes.number = await estimateNumber(trx, p.companyId, row.id, requested);
+      await touchEstimate(trx, p.companyId, row.id, changes, now);
+      if (input.line_items) await replaceLines(trx, p.companyId, row.id, lines, now);
+      await audit(trx, {
+        ...auditActor(p),
+        action: 'estimate.updated',
+        subjectType: 'estimate',
+        subjectId: row.id,
+        details: { changes, ...(input.line_items ? { lines: lines.length } : {}) },
+      });
+      return (await loadEstimate(trx, p.companyId, row.id)).body;
+    });
+  } catch (err) {
+    mapConstraintError(err, requested);
+  }
+}
+
+/** Deletes an estimate in any state (owners and administrators); an invoice it became stays. */
+export async function deleteEstimate(db: Kysely<DB>, p: Principal, id: string) {
+  if (!mayDeleteInvoices(p)) throw forbidden('Only owners and administrators may delete estimates.');
+  await withTenant(db, p.companyId, async (trx) => {
+    const { row } = await loadEstimate(trx, p.companyId, id, { lock: true, visibleTo: p });
+    await deleteEstimateRow(trx, p.companyId, row.id);
+    await audit(trx, { ...auditActor(p), action: 'estimate.deleted', subjectType: 'estimate', subjectId: row.id, details: { number: row.number, state: row.state } });
+  });
+}
+
+// ---------------------------------------------------------------- answers
+
+interface Answering {
+  now: Date;
+  /** true: the client answered (its page); false: a user recorded the client's answer. */
+  byClient: boolean;
+  actor: { companyId: string; actorUserId: string | null; credentialId: string | null };
+}
+
+/**
+ * Accept or decline, under the estimate's row lock: two answers at once give one
+ * result. The same answer again returns the estimate unchanged (a repeated click);
+ * any other state than sent is 409 naming it.
+ */
+async function answerIn(trx: Tx, id: string, answer: EstimateAnswer, a: Answering, visibleTo?: Principal) {
+  const companyId = a.actor.companyId;
+  const { to, stamp } = ANSWERS[answer];
+  const { row, body } = await loadEstimate(trx, companyId, id, { lock: true, visibleTo });
+  if (row.state === to) return body;
+  assertAllows(answer, row.state);
+  await touchEstimate(trx, companyId, row.id, { state: to, [stamp]: a.now, answered_by_client: a.byClient }, a.now);
+  await audit(trx, { ...a.actor, action: `estimate.${to}`, subjectType: 'estimate', subjectId: row.id, details: { by_client: a.byClient } });
+  return (await loadEstimate(trx, companyId, row.id)).body;
+}
+
+/** A user of the workspace records the client's answer (the web app's Accept and Decline). */
+export async function answerEstimate(db: Kysely<DB>, p: Principal, id: string, answer: EstimateAnswer, { now }: { now: Date }): Promise<PresentedEstimate> {
+  assertMayUseInvoices(p);
+  return withTenant(db, p.companyId, (trx) => answerIn(trx, id, answer, { now, byClient: false, actor: auditActor(p) }, p));
+}
+
+/**
+ * The client's own answer, for its page once that page proves who it is (a
+ * secret link): no principal, recorded as by the client, same rules and lock.
+ */
+export async function recordClientAnswer(db: Kysely<DB>, companyId: string, id: string, answer: EstimateAnswer, { now }: { now: Date }): Promise<PresentedEstimate> {
+  return withTenant(db, companyId, (trx) => answerIn(trx, id, answer, { now, byClient: true, actor: { companyId, actorUserId: null, credentialId: null } }));
+}
+
+/** A declined estimate back to draft, to revise and send again; its answer is cleared. */
+export async function reopenEstimate(db: Kysely<DB>, p: Principal, id: string, { now }: { now: Date }): Promise<PresentedEstimate> {
+  assertMayUseInvoices(p);
+  return withTenant(db, p.companyId, async (trx) => {
+    const { row } = await loadEstimate(trx, p.companyId, id, { lock: true, visibleTo: p });
+    assertAllows('reopen', row.state);
+    await touchEstimate(trx, p.companyId, row.id, { state: 'draft', declined_at: null, answered_by_client: null }, now);
+    await audit(trx, { ...auditActor(p), action: 'estimate.reopened', subjectType: 'estimate', subjectId: row.id, details: {} });
+    return (await loadEstimate(trx, p.companyId, row.id)).body;
+  });
+}
+
+// ---------------------------------------------------------------- convert
+
+/**
+ * An accepted estimate becomes a draft invoice, in one transaction: the
+ * estimate is locked and checked, the invoice is made by the invoices' own
+ * create (its rules, defaults and numbering) from the estimate's lines, client,
+ * currency, rates, subject and notes, and the estimate records the invoice. The
+ * units share one transaction (SharedTransaction), so a failure anywhere leaves
+ * neither an invoice nor a link; the row lock makes a second convert (or a
+ * decline racing it) wait and then see the result. Converted already: 409 with
+ * the invoice's id; not accepted: 409 naming the state.
+ */
+export async function convertEstimate(db: Kysely<DB>, p: Principal, id: string, { now }: { now: Date }) {
+  assertMayUseInvoices(p);
+  const shared = new SharedTransaction(db, p.companyId, { prelude: {}, check: async () => {} });
+  try {
+    const { row, lines } = await withTenant(shared.handle, p.companyId, async (trx) => {
+      const loaded = await loadEstimate(trx, p.companyId, id, { lock: true, visibleTo: p });
+      if (loaded.row.converted_invoice_id) {
+        throw conflict(`This estimate was converted already, to invoice ${loaded.row.invoice_number}.`, {
+          field: 'state',
+          state: loaded.row.state,
+          invoice_id: loaded.row.converted_invoice_id,
+        });
+      }
+      assertAllows('convert', loaded.row.state);
+      return loaded;
+    });
+    const invoice = await createInvoice(
+      shared.handle,
+      p,
+      {
+        client_id: row.client_id,
+        currency: row.currency,
+        subject: row.subject,
+        notes: row.notes,
+        tax: Number(row.tax),
+        tax2: Number(row.tax2),
+        discount: Number(row.discount),
+        line_items: lines.map((l) => ({
+          kind: l.kind,
+          description: l.description,
+          quantity: Number(l.quantity),
+          unit_price: Number(l.unit_price),
+          taxed: l.taxed,
+          taxed2: l.taxed2,
+          project_id: l.project_id,
+          sort_order: l.sort_order,
+        })),
+      },
+      now,
+    );
+    const estimate = await withTenant(shared.handle, p.companyId, async (trx) => {
+      await touchEstimate(trx, p.companyId, row.id, { converted_invoice_id: invoice.id }, now);
+      await audit(trx, { ...auditActor(p), action: 'estimate.converted', subjectType: 'estimate', subjectId: row.id, details: { invoice_id: invoice.id, invoice_number: invoice.number } });
+      return (await loadEstimate(trx, p.companyId, row.id)).body;
+    });
+    await shared.commit(async () => {});
+    return { estimate, invoice };
+  } catch (err) {
+    await shared.rollback();
+    throw err;
+  }
+}

@@ -1,0 +1,142 @@
+import { expect, ok, test } from './fixtures.ts';
+import { checkPage, visit } from './visit.ts';
+
+/**
+ * Estimates in the web app (issue 25 item 7): the empty list, a new estimate with typed
+ * lines and the server's totals, sending it (the e-mail arrives with the PDF), marking
+ * it accepted, converting it to a draft invoice; a declined one reopened; the pages in
+ * German. Screenshots at 1280 and 390 px.
+ */
+
+test.use({ mail: true });
+// Long journeys on a shared two-core machine: more time than the default per test.
+test.describe.configure({ timeout: 400_000 });
+
+const money = (amount: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(amount);
+
+test('the owner writes an estimate, sends it, marks it accepted and converts it to an invoice', async ({ page, workspace, sheaf }) => {
+  await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' }));
+
+  await visit(page, '/estimates', 'estimates-empty');
+  await expect(page.getByText('No estimates yet.')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Estimates' })).toBeVisible();
+
+  // A new estimate: client, discount, tax and two lines (3 × 85.555 = 256.67; 1 × 19.99).
+  await page.getByRole('link', { name: 'New estimate' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'New estimate' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Client' }).fill('Acm');
+  await page.getByRole('option', { name: 'Acme' }).click();
+  await page.getByRole('textbox', { name: 'Subject' }).fill('New website');
+  await page.getByRole('textbox', { name: 'Discount (%)' }).fill('10');
+  await page.getByRole('textbox', { name: 'Tax (%)', exact: true }).fill('19');
+  const first = page.getByRole('listitem', { name: 'Line 1' });
+  await first.getByRole('textbox', { name: 'Description' }).fill('Design');
+  await first.getByRole('textbox', { name: 'Quantity' }).fill('3');
+  await first.getByRole('textbox', { name: 'Unit price' }).fill('85.555');
+  await page.getByRole('button', { name: 'Add line' }).click();
+  const second = page.getByRole('listitem', { name: 'Line 2' });
+  await second.getByRole('textbox', { name: 'Description' }).fill('Hosting');
+  await second.getByRole('textbox', { name: 'Unit price' }).fill('19.99');
+  await checkPage(page, 'estimates-new');
+  await page.getByRole('button', { name: 'Create estimate' }).click();
+
+  // Subtotal 276.66; discount 27.67 (27.666); tax 19 % of 248.994 = 47.31; total 296.30.
+  await expect(page.getByRole('heading', { level: 1, name: 'Estimate 1' })).toBeVisible();
+  await expect(page.getByLabel('Totals')).toContainText(money(276.66));
+  await expect(page.getByLabel('Totals')).toContainText(`−${money(27.67)}`);
+  await expect(page.getByLabel('Totals')).toContainText(money(47.31));
+  await expect(page.getByLabel('Totals')).toContainText(money(296.3));
+  await expect(page.getByText('Draft', { exact: true })).toBeVisible();
+
+  // The PDF preview draws the document.
+  await page.getByRole('button', { name: 'Show PDF preview' }).click();
+  await expect(page.getByRole('img', { name: 'Estimate 1, page 1 of 1' })).toBeVisible({ timeout: 90_000 });
+  await checkPage(page, 'estimates-draft');
+
+  // Send it: the e-mail arrives with the estimate's PDF.
+  await page.getByRole('button', { name: 'Send estimate' }).click();
+  const send = page.getByRole('dialog', { name: 'Send estimate 1' });
+  await send.getByRole('textbox', { name: 'Recipient name' }).fill('Anna Acme');
+  await send.getByRole('textbox', { name: 'Recipient e-mail' }).fill('anna@acme.example');
+  await checkPage(page, 'estimates-send-dialog');
+  await send.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The estimate is on its way' })).toBeVisible();
+  await expect(page.getByText('Sent', { exact: true }).first()).toBeVisible();
+  const delivered = () => sheaf.mail!.received.find((m) => m.rcpt.includes('anna@acme.example') && m.raw.includes(workspace.name));
+  await expect.poll(() => (delivered() ? 'arrived' : 'not yet'), { timeout: 45_000 }).toBe('arrived');
+  expect(delivered()!.raw).toMatch(/estimate-1\.pdf/);
+  expect(delivered()!.raw).toMatch(/Content-Type: application\/pdf/i);
+
+  // The client said yes: mark it accepted, then convert it.
+  await page.getByRole('button', { name: 'Mark accepted' }).click();
+  await page.getByRole('dialog', { name: 'Mark estimate 1 accepted?' }).getByRole('button', { name: 'Mark accepted' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The estimate is accepted.' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send again' })).toHaveCount(0);
+  await checkPage(page, 'estimates-accepted');
+  await page.getByRole('button', { name: 'Convert to invoice' }).click();
+  const convert = page.getByRole('dialog', { name: 'Convert estimate 1 to an invoice?' });
+  await checkPage(page, 'estimates-convert-dialog');
+  await convert.getByRole('button', { name: 'Convert to invoice' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /^Invoice / })).toBeVisible();
+  await expect(page.getByText('Draft', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('Totals')).toContainText(money(296.3));
+
+  // The estimate links to its invoice; the list shows it accepted.
+  const [estimate] = (await ok(workspace.api('GET', '/web/api/estimates'))).estimates;
+  expect(estimate).toMatchObject({ state: 'accepted', amount: 296.3 });
+  expect(estimate.invoice).not.toBeNull();
+  await visit(page, `/estimates/${estimate.id}`, 'estimates-converted');
+  await expect(page.getByRole('link', { name: `Invoice ${estimate.invoice.number}` })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Convert to invoice' })).toHaveCount(0);
+  await visit(page, '/estimates', 'estimates-list');
+  await expect(page.getByRole('row', { name: /Estimate 1, Acme/ })).toContainText('Accepted');
+});
+
+test('a declined estimate is reopened as a draft and edited', async ({ page, workspace }) => {
+  const acme = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' }));
+  const e = await ok(workspace.api('POST', '/web/api/estimates', { client_id: acme.id, line_items: [{ description: 'Audit', quantity: 2, unit_price: 100 }] }));
+  await ok(workspace.api('POST', `/web/api/estimates/${e.id}/send`, { recipients: [{ email: 'anna@acme.example' }] }));
+
+  await visit(page, `/estimates/${e.id}`, 'estimates-sent');
+  await page.getByRole('button', { name: 'Mark declined' }).click();
+  await page.getByRole('dialog', { name: `Mark estimate ${e.number} declined?` }).getByRole('button', { name: 'Mark declined' }).click();
+  await expect(page.getByText('Declined', { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+  await checkPage(page, 'estimates-declined');
+  await page.getByRole('button', { name: 'Reopen as draft' }).click();
+  await expect(page.getByText('Draft', { exact: true })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `Edit estimate ${e.number}` })).toBeVisible();
+  await page.getByRole('listitem', { name: 'Line 1' }).getByRole('textbox', { name: 'Quantity' }).fill('3');
+  await checkPage(page, 'estimates-edit');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `Estimate ${e.number}` })).toBeVisible();
+  await expect(page.getByLabel('Totals')).toContainText(money(300));
+});
+
+test('estimates in German', async ({ page, workspace }) => {
+  await workspace.seed.german();
+  const acme = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' }));
+  const e = await ok(
+    workspace.api('POST', '/web/api/estimates', { client_id: acme.id, tax: 19, line_items: [{ description: 'Beratung', quantity: 1.5, unit_price: 1000 }] }),
+  );
+  await visit(page, '/estimates', 'estimates-de');
+  await expect(page.getByRole('heading', { level: 1, name: 'Angebote' })).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(`Angebot ${e.number}, Acme`) })).toContainText('Entwurf');
+  await visit(page, `/estimates/${e.id}`, 'estimates-de-one');
+  await expect(page.getByRole('button', { name: 'Angebot senden' })).toBeVisible();
+  await expect(page.getByLabel('Summen')).toContainText('1.785,00');
+  await page.goto('/estimates/new');
+  await expect(page.getByRole('heading', { level: 1, name: 'Neues Angebot' })).toBeVisible();
+  await checkPage(page, 'estimates-de-new');
+});
+
+test('members do not see estimates', async ({ page, workspace }) => {
+  const mia = await workspace.seed.memberWithPassword('Mia', 'member');
+  await page.context().clearCookies();
+  await page.context().request.post('/web/api/session', { data: { email: mia.email, password: mia.password } });
+  await page.goto('/');
+  await expect(page.locator('h1')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Estimates' })).toHaveCount(0);
+});
