@@ -54,6 +54,8 @@ function stateOf(row: ClientRow): ClientState {
     tax2: row.tax2,
     discount: row.discount,
     language: row.language,
+    vat_id: row.vat_id,
+    invoice_email: row.invoice_email,
     is_active: row.is_active,
   };
 }
