@@ -4,6 +4,7 @@ export { formatInvoiceNumber, numberPattern, sequenceStart } from './number-form
 export type { InvoiceSettingsState } from './rules.ts';
 export type { InvoiceSettingsPatch } from './schemas.ts';
 export type { PresentedInvoiceSettings } from './presenter.ts';
+export type { LogoUpload } from './service.ts';
 export {
   advanceNumbering,
   getInvoiceSettings,

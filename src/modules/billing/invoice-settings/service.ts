@@ -52,17 +52,29 @@ export async function getInvoiceSettings(db: Kysely<DB>, p: Principal): Promise<
   return withTenant(db, p.companyId, (trx) => present(trx, p.companyId));
 }
 
-/** Changes any of the writable settings (a 400 naming the field changes nothing). */
-export async function updateInvoiceSettings(db: Kysely<DB>, p: Principal, input: InvoiceSettingsPatch, now: Date): Promise<PresentedInvoiceSettings> {
+/**
+ * Changes any of the writable settings and, with `logo`, replaces (an upload) or
+ * removes (null) the logo, in one transaction: a 400 on any of them changes nothing.
+ */
+export async function updateInvoiceSettings(
+  db: Kysely<DB>,
+  p: Principal,
+  input: InvoiceSettingsPatch,
+  now: Date,
+  { logo }: { logo?: LogoUpload | null } = {},
+): Promise<PresentedInvoiceSettings> {
   assertMayChange(p);
-  if (Object.keys(input).length === 0) throw badRequest('Send at least one setting to change.');
+  if (Object.keys(input).length === 0 && logo === undefined) throw badRequest('Send at least one setting to change.');
+  // Loaded on first use: jsdom and DOMPurify are only needed when a logo arrives.
+  const checked = logo ? await checkUpload(logo) : logo;
   return withTenant(db, p.companyId, async (trx) => {
-    const current = stateOf(await findSettings(trx, p.companyId, { lock: true }));
-    const changes = applySettings(current, input);
+    const row = await findSettings(trx, p.companyId, { lock: true });
+    const changes = applySettings(stateOf(row), input);
     if (Object.keys(changes).length > 0) {
       await upsertSettings(trx, p.companyId, changes, now);
       await audit(trx, { ...auditActor(p), action: 'invoice_settings.updated', subjectType: 'invoice_settings', details: { changed: Object.keys(changes) } });
     }
+    if (checked !== undefined) await replaceLogo(trx, p, row?.logo_file_id ?? null, checked, now);
     return present(trx, p.companyId);
   });
 }
@@ -79,43 +91,32 @@ export interface LogoUpload {
   data: Buffer;
 }
 
-/**
- * Stores a new logo (checked and, for SVG, cleaned by logo.ts) and drops the one
- * it replaces, in one transaction: a refused file writes nothing.
- */
-export async function setInvoiceLogo(db: Kysely<DB>, p: Principal, upload: LogoUpload, now: Date): Promise<PresentedInvoiceSettings> {
-  assertMayChange(p);
-  // Loaded on first use: jsdom and DOMPurify are only needed when a logo arrives.
+/** Checks an upload (logo.ts: type, size, SVG cleaning) before any transaction starts. */
+async function checkUpload(upload: LogoUpload): Promise<StoredLogo> {
   const { checkLogo, logoFileName } = await import('./logo.ts');
   const logo = checkLogo(upload.data, upload.contentType);
-  return withTenant(db, p.companyId, async (trx) => {
-    const current = await findSettings(trx, p.companyId, { lock: true });
-    const file = await storeFile(trx, p.companyId, { filename: logoFileName(upload.filename, logo.contentType), contentType: logo.contentType, data: logo.data }, now);
-    await upsertSettings(trx, p.companyId, { logo_file_id: file.id }, now);
-    if (current?.logo_file_id) await deleteFile(trx, p.companyId, current.logo_file_id);
-    await audit(trx, {
-      ...auditActor(p),
-      action: 'invoice_settings.logo_set',
-      subjectType: 'invoice_settings',
-      details: { content_type: file.content_type, byte_size: file.byte_size },
-    });
-    return present(trx, p.companyId);
+  return { filename: logoFileName(upload.filename, logo.contentType), content_type: logo.contentType, data: logo.data };
+}
+
+/** Stores the new logo (or none) and drops the file of the one it replaces. */
+async function replaceLogo(trx: Tx, p: Principal, currentFileId: string | null, logo: StoredLogo | null, now: Date) {
+  if (!logo && !currentFileId) return;
+  const file = logo ? await storeFile(trx, p.companyId, { filename: logo.filename, contentType: logo.content_type, data: logo.data }, now) : null;
+  await upsertSettings(trx, p.companyId, { logo_file_id: file?.id ?? null }, now);
+  if (currentFileId) await deleteFile(trx, p.companyId, currentFileId);
+  await audit(trx, {
+    ...auditActor(p),
+    action: file ? 'invoice_settings.logo_set' : 'invoice_settings.logo_removed',
+    subjectType: 'invoice_settings',
+    details: file ? { content_type: file.content_type, byte_size: file.byte_size } : {},
   });
 }
 
-/** Removes the logo (nothing to remove is not an error: the result is the same). */
-export async function removeInvoiceLogo(db: Kysely<DB>, p: Principal, now: Date): Promise<PresentedInvoiceSettings> {
-  assertMayChange(p);
-  return withTenant(db, p.companyId, async (trx) => {
-    const current = await findSettings(trx, p.companyId, { lock: true });
-    if (current?.logo_file_id) {
-      await upsertSettings(trx, p.companyId, { logo_file_id: null }, now);
-      await deleteFile(trx, p.companyId, current.logo_file_id);
-      await audit(trx, { ...auditActor(p), action: 'invoice_settings.logo_removed', subjectType: 'invoice_settings' });
-    }
-    return present(trx, p.companyId);
-  });
-}
+/** Stores a new logo, replacing the one before (a refused file writes nothing). */
+export const setInvoiceLogo = (db: Kysely<DB>, p: Principal, upload: LogoUpload, now: Date) => updateInvoiceSettings(db, p, {}, now, { logo: upload });
+
+/** Removes the logo (none to remove is not an error: the result is the same). */
+export const removeInvoiceLogo = (db: Kysely<DB>, p: Principal, now: Date) => updateInvoiceSettings(db, p, {}, now, { logo: null });
 
 /** The logo's bytes and type, inside the caller's transaction, or undefined when there is none. */
 export async function invoiceLogoOf(trx: Tx, companyId: string): Promise<StoredLogo | undefined> {

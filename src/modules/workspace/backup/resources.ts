@@ -380,7 +380,8 @@ export const TABLE_USE: Record<string, string> = {
   time_entries: 'time_entries',
   expense_categories: 'expense_categories',
   expenses: 'expenses',
-  files: 'expenses (receipt) and invoices (expense_receipts): metadata; bytes through the download links',
+  files: 'expenses (receipt) and invoices (expense_receipts): metadata; bytes through the download links; invoice_settings (logo): metadata only',
+  invoice_settings: 'invoice_settings',
   invoices: 'invoices',
   invoice_line_items: 'invoices (line_items)',
   invoice_payments: 'invoices (payments)',
@@ -415,6 +416,7 @@ export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
     theme: "the person's own display preference, not workspace data",
   },
   invitations: { token_hash: 'invitation tokens are credentials, never exported', company_id: 'implicit' },
+  invoice_settings: { logo_file_id: 'a storage key: `logo` describes the logo (type, size, name); its bytes are not exported' },
   invoice_messages: { outbox_id: 'a reference into the delivery queue, which is not exported', company_id: 'implicit' },
   time_entries: {
     external_reference_id: 'generated from external_reference',
