@@ -368,7 +368,10 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
 
   // -- lines; with a tax on the invoice, a last column marks the taxes each line bears
   const taxes = lineTaxes(inv, totals, d.lines);
-  const taxW = taxes.length > 0 ? 44 : 0;
+  // As wide as its title ("STEUER" is wider than "TAX"), which must not wrap.
+  doc.font('bold').fontSize(8.5);
+  const taxTitle = t(tr('invoice.columns.taxes').toLocaleUpperCase(documentLocale(language)));
+  const taxW = taxes.length > 0 ? Math.max(36, Math.ceil(doc.widthOfString(taxTitle, { characterSpacing: 0.3 })) + 14) : 0;
   const cols = [
     { key: 'kind', title: tr('invoice.columns.kind'), w: 64, align: 'left' as const },
     { key: 'description', title: tr('invoice.columns.description'), w: width - 64 - 66 - 80 - 86 - taxW, align: 'left' as const },
