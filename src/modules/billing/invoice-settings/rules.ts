@@ -103,6 +103,8 @@ export function applySettings(current: InvoiceSettingsState, input: InvoiceSetti
   if (input.number_format !== undefined) {
     if (input.number_format === null || (typeof input.number_format === 'string' && input.number_format.trim() === '')) {
       next.number_format = null;
+      // Without a format there is no year in the numbers to restart.
+      if (input.yearly_reset === undefined) next.yearly_reset = false;
     } else {
       const problem = typeof input.number_format === 'string' ? numberFormatProblem(input.number_format) : 'must be a string or null';
       if (problem) throw badRequest(`number_format ${problem}.`, { field: 'number_format' });

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, badRequest } from '../../../errors.ts';
 import { sendStoredFile } from '../../../http/files.ts';
@@ -17,6 +18,8 @@ import { getInvoiceLogo, getInvoiceSettings, removeInvoiceLogo, setInvoiceLogo, 
  */
 
 const tags = ['web'];
+/** `v`: the upload time the page adds, so a new logo is a new address and no cached image shows. */
+const LogoQuery = Type.Object({ v: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false });
 const PATH = '/web/api/invoice-settings';
 
 /** The SVG logo is served to the browser only as an image: nothing in it may run, even opened directly. */
@@ -86,7 +89,7 @@ export async function invoiceSettingsWebRoutes(fastify: FastifyInstance) {
         tags,
         operationId: 'getInvoiceLogo',
         summary: 'The invoice logo\u2019s bytes (the settings page\u2019s preview)',
-        querystring: NoQuery,
+        querystring: LogoQuery,
         response: {
           200: { description: 'The logo.', content: Object.fromEntries(LOGO_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) },
           ...ErrorResponses,
