@@ -22,21 +22,11 @@ import { bool, workspaceOption } from './options.ts';
  * or SVG file, `--logo none` removes the logo.
  */
 
-/** The human view: one line per setting; the logo as its description. */
-const view = (s: PresentedInvoiceSettings) =>
-  fields({
-    legal_name: s.legal_name,
-    vat_id: s.vat_id,
-    registration_number: s.registration_number,
-    default_payment_term: s.default_payment_term,
-    default_payment_days: s.default_payment_days,
-    default_notes: s.default_notes,
-    footer: s.footer,
-    number_format: s.number_format,
-    next_number: s.next_number,
-    yearly_reset: s.yearly_reset,
-    logo: s.logo ? `${s.logo.filename} (${s.logo.content_type}, ${s.logo.byte_size} bytes)` : null,
-  });
+/** The human view: one line per own setting (not the workspace's facts shown with them); the logo as its description. */
+function view(s: PresentedInvoiceSettings) {
+  const { logo, workspace_name: _name, address: _address, tax_id: _taxId, sender_email: _email, sender_phone: _phone, updated_at: _updated, ...own } = s;
+  return fields({ ...own, logo: logo ? `${logo.filename} (${logo.content_type}, ${logo.byte_size} bytes)` : null });
+}
 
 const TEXT_OPTIONS = {
   'legal-name': 'legal_name',

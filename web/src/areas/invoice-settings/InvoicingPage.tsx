@@ -273,7 +273,7 @@ function SettingsForm({ settings }: { settings: InvoiceSettings }) {
           </div>
         </div>
         <p aria-live="polite" className="mt-5 rounded-md bg-teal-50 px-4 py-3 text-sm font-medium text-teal-900">
-          {example ? t('example', { number: example }) : format.trim() ? t('problems.number_format') : t('exampleDigits')}
+          {example ? t('example', { number: example }) : format.trim() ? t('exampleIncomplete') : t('exampleDigits')}
         </p>
       </SettingsSection>
 

@@ -58,6 +58,7 @@ const en = {
   yearlyResetHint: 'Needs {YYYY} in the format.',
   example: 'The next invoice: {{number}}',
   exampleDigits: 'The next invoice gets the next free number 1, 2, 3…',
+  exampleIncomplete: 'The example appears once the format is complete.',
   save: 'Save invoice settings',
   saved: 'Saved.',
   problems: {
@@ -125,6 +126,7 @@ export const { useTexts: useInvoiceSettingsTexts } = defineTexts('invoice-settin
   yearlyResetHint: 'Braucht {YYYY} im Format.',
   example: 'Die nächste Rechnung: {{number}}',
   exampleDigits: 'Die nächste Rechnung erhält die nächste freie Nummer 1, 2, 3…',
+  exampleIncomplete: 'Das Beispiel erscheint, sobald das Format vollständig ist.',
   save: 'Rechnungseinstellungen speichern',
   saved: 'Gespeichert.',
   problems: {
