@@ -58,7 +58,8 @@ async function largestTakenSequence(trx: Tx, companyId: string, pattern: string)
 
 /** The next number of a workspace with a format, advancing the settings' counter; undefined without a format. */
 async function nextFormattedNumber(trx: Tx, companyId: string, issueDate: string, now: Date): Promise<string | undefined> {
-  const settings = await invoiceSettingsOf(trx, companyId);
+  // The row lock orders this with a settings change (which locks the row too): neither overwrites the other's counter.
+  const settings = await invoiceSettingsOf(trx, companyId, { lock: true });
   if (settings.number_format === null) return undefined;
   const format = settings.number_format;
   const year = Number(issueDate.slice(0, 4));
