@@ -5,6 +5,8 @@ import { checkPage, expectClean, visit } from './visit.ts';
 /** Settings → Invoicing (issue 25 item 1): the seller, the logo, the defaults and the number format, at both widths. */
 
 test.describe('invoice settings', () => {
+  // The first logo upload loads the server's SVG cleaner (jsdom): slow on a shared, busy machine.
+  test.slow();
   test('an owner fills in the seller, uploads a logo, sets the defaults and the number format; they are kept', async ({ page, workspace }) => {
     await visit(page, '/settings/invoicing', 'invoice-settings-empty');
     // The page's own fields (the shell's timer has a Notes field too).
@@ -14,7 +16,7 @@ test.describe('invoice settings', () => {
 
     // The logo is saved on its own, at once, and previewed.
     await page.locator('input[type="file"]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png() });
-    await expect(page.getByRole('status').filter({ hasText: 'Logo saved.' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('status').filter({ hasText: 'Logo saved.' })).toBeVisible({ timeout: 60_000 });
     await expect(page.getByRole('img', { name: 'The invoice logo' })).toBeVisible();
     await expect.poll(() => page.getByRole('img', { name: 'The invoice logo' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
 
@@ -65,7 +67,7 @@ test.describe('invoice settings', () => {
       buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="1" height="1"/></svg>'),
     });
     // The first upload loads the SVG cleaner (jsdom) on the server: give it time on a busy machine.
-    await expect(page.getByRole('alert').filter({ hasText: 'event handler' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('alert').filter({ hasText: 'event handler' })).toBeVisible({ timeout: 60_000 });
     await expect(page.getByText('No logo yet.')).toBeVisible();
 
     let patches = 0;
