@@ -25,7 +25,7 @@ test.describe('invoice settings', () => {
     await main.getByLabel('Registration number').fill('HRB 12345 B');
     await page.getByRole('button', { name: /Payment term/ }).click();
     await page.getByRole('option', { name: 'Net 15' }).click();
-    await main.getByLabel('Notes').fill('Thank you for your business.');
+    await main.locator('textarea[name="default_notes"]').fill('Thank you for your business.');
     await main.getByLabel('Footer').fill('Acme Studio GmbH · Managing director: Olive Owner');
     await main.getByLabel('Number format').fill('{YYYY}-{NNNN}');
     await main.getByLabel('Next running number').fill('42');
