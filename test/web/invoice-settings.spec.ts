@@ -35,7 +35,7 @@ test.describe('invoice settings', () => {
     await page.getByRole('switch', { name: 'Start again at 1 each year' }).click({ force: true });
     await checkPage(page, 'invoice-settings-filled');
     await page.getByRole('button', { name: 'Save invoice settings' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: /^Saved\.$/ })).toBeVisible();
 
     await page.reload();
     await expect(main.getByLabel('Legal name')).toHaveValue('Acme Studio GmbH');
