@@ -51,7 +51,7 @@ const CLOSED_SETS: Record<string, string[]> = {
   Language: ['users.language', 'clients.language'],
   ManagerPermission: ['memberships.permissions', 'invitations.permissions'],
   OneTimeLinkPurpose: ['one_time_links.purpose'],
-  PaymentTerms: ['clients.payment_terms', 'invoices.payment_term'],
+  PaymentTerms: ['clients.payment_terms', 'invoices.payment_term', 'invoice_settings.default_payment_term'],
   Role: ['memberships.role', 'invitations.role'],
   Rounding: ['companies.rounding'],
   Theme: ['users.theme'],

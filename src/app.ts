@@ -22,6 +22,7 @@ import { expenseCategoriesRoutes } from './modules/tracking/expense-categories/i
 import { timeEntriesRoutes, timeWebRoutes } from './modules/tracking/time/index.ts';
 import { invoicesRoutes, invoicesWebRoutes } from './modules/billing/invoices/index.ts';
 import { estimatesWebRoutes } from './modules/billing/estimates/index.ts';
+import { invoiceSettingsWebRoutes } from './modules/billing/invoice-settings/index.ts';
 import { reportsRoutes, reportsWebRoutes } from './modules/reports/reports/index.ts';
 import { projectsRoutes, projectsWebRoutes } from './modules/catalog/projects/index.ts';
 import { projectAssignmentsRoutes } from './modules/catalog/project-assignments/index.ts';
@@ -155,6 +156,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(invoiceAttachmentsWebRoutes);
   await app.register(clientPageWebRoutes);
   await app.register(estimatesWebRoutes);
+  await app.register(invoiceSettingsWebRoutes);
   for (const plugin of plugins) await app.register(plugin);
   // Its catch-all GET answers only the paths no other route has.
   if (config.webDist) await registerWebApp(app, config.webDist);

@@ -24,10 +24,12 @@ const FULL_FIELDS = [
   'tax2',
   'discount',
   'language',
+  'vat_id',
+  'invoice_email',
   'created_at',
   'updated_at',
 ].sort();
-const BILLING_FIELDS = ['payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language'];
+const BILLING_FIELDS = ['payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'vat_id', 'invoice_email'];
 const BASIC_FIELDS = FULL_FIELDS.filter((f) => !BILLING_FIELDS.includes(f));
 
 interface Workspace {

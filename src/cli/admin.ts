@@ -405,6 +405,10 @@ export const FIELD_OPTIONS: Record<string, string> = {
   user_type: '--type',
   is_contractor: '--contractor',
   is_active: '--active',
+  // sheaf admin invoice-settings set
+  default_notes: '--notes',
+  default_payment_term: '--payment-term',
+  default_payment_days: '--payment-days',
 };
 
 export const ROLE_NAMES = ROLES.join('|');

@@ -9,6 +9,7 @@ import { catalogCommands } from './catalog-commands.ts';
 import { expenseCommands } from './expense-commands.ts';
 import { itemCategoryCommands } from './item-category-commands.ts';
 import { invoiceCommands } from './invoice-commands.ts';
+import { invoiceSettingsCommands } from './invoice-settings-commands.ts';
 import { backupCommands } from './backup-commands.ts';
 import { approvalCommands } from './approval-commands.ts';
 import { outboxCommands } from './outbox-commands.ts';
@@ -88,7 +89,7 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
-  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(bankAccountCommands), ...Object.values(recurringCommands), ...Object.values(itemCategoryCommands)].map((c) => fromAdmin<any>(c)),
+  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(bankAccountCommands), ...Object.values(recurringCommands), ...Object.values(itemCategoryCommands), ...Object.values(invoiceSettingsCommands)].map((c) => fromAdmin<any>(c)),
   ...backupCommands,
 ];
 

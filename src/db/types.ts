@@ -121,6 +121,10 @@ export interface Clients {
   currency: string | null;
   discount: Numeric | null;
   id: string;
+  /**
+   * The address the client wants invoices sent to (0079).
+   */
+  invoice_email: string | null;
   is_active: Generated<boolean>;
   /**
    * The language of the client's invoices and invoice e-mails (src/i18n).
@@ -132,6 +136,10 @@ export interface Clients {
   tax: Numeric | null;
   tax2: Numeric | null;
   updated_at: Generated<Timestamp>;
+  /**
+   * The client's VAT id, printed on its invoices (0079).
+   */
+  vat_id: string | null;
 }
 
 export interface Companies {
@@ -424,6 +432,42 @@ export interface Invoices {
   updated_at: Generated<Timestamp>;
 }
 
+/** A workspace's invoice settings (0079); no row means the defaults (src/modules/billing/invoice-settings). */
+export interface InvoiceSettings {
+  company_id: string;
+  default_notes: string | null;
+  default_payment_days: number | null;
+  default_payment_term: PaymentTerms | null;
+  /**
+   * Printed at the foot of every page of every invoice PDF.
+   */
+  footer: string | null;
+  /**
+   * The seller's name on invoices; null prints the workspace name.
+   */
+  legal_name: string | null;
+  /**
+   * The logo (PNG, JPEG or sanitized SVG) in `files`.
+   */
+  logo_file_id: string | null;
+  /**
+   * The sequence number the next invoice gets (at least; a taken one is skipped).
+   */
+  next_number: Generated<number>;
+  /**
+   * Pattern of new invoice numbers with {YYYY} (issue year) and {N…} (sequence, zero-padded); null: the next all-digit number.
+   */
+  number_format: string | null;
+  /**
+   * The issue year `next_number` belongs to (yearly reset starts at 1 in a later year).
+   */
+  number_year: number | null;
+  registration_number: string | null;
+  updated_at: Generated<Timestamp>;
+  vat_id: string | null;
+  yearly_reset: Generated<boolean>;
+}
+
 export interface Memberships {
   company_id: string;
   created_at: CreatedAt;
@@ -707,6 +751,7 @@ export interface DB {
   invoice_line_items: InvoiceLineItems;
   invoice_messages: InvoiceMessages;
   invoice_payments: InvoicePayments;
+  invoice_settings: InvoiceSettings;
   invoices: Invoices;
   memberships: Memberships;
   one_time_links: OneTimeLinks;

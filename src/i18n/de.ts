@@ -12,7 +12,9 @@ export const de: Catalog = {
     purchaseOrder: 'Bestellnummer',
     servicePeriod: 'Leistungszeitraum',
     period: 'Zeitraum',
-    taxId: 'USt-IdNr. {{id}}',
+    taxId: 'Steuernummer {{id}}',
+    vatId: 'USt-IdNr. {{id}}',
+    registrationNumber: 'Registernummer {{number}}',
     billTo: 'RECHNUNG AN',
     columns: {
       kind: 'Art',
@@ -20,7 +22,11 @@ export const de: Catalog = {
       quantity: 'Menge',
       unitPrice: 'Einzelpreis',
       amount: 'Betrag',
+      taxes: 'Steuer',
     },
+    hours: '{{quantity}} h',
+    taxLegend: 'Die Spalte „Steuer“ zeigt die Steuern jeder Position:',
+    taxLegendItem: '{{marker}} = {{tax}} auf {{base}}',
     kinds: {
       service: 'Leistung',
       expense: 'Auslage',

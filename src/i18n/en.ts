@@ -17,6 +17,8 @@ export const en = {
     servicePeriod: 'Service period',
     period: 'Period',
     taxId: 'Tax ID {{id}}',
+    vatId: 'VAT ID {{id}}',
+    registrationNumber: 'Registration no. {{number}}',
     billTo: 'BILL TO',
     columns: {
       kind: 'Type',
@@ -24,7 +26,11 @@ export const en = {
       quantity: 'Quantity',
       unitPrice: 'Unit price',
       amount: 'Amount',
+      taxes: 'Tax',
     },
+    hours: '{{quantity}} h',
+    taxLegend: 'The Tax column shows the taxes each line bears:',
+    taxLegendItem: '{{marker}} = {{tax}} on {{base}}',
     kinds: {
       service: 'Service',
       expense: 'Expense',

@@ -2269,6 +2269,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/invoice-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace’s invoice settings */
+        get: operations["getInvoiceSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change invoice settings (any subset)
+         * @description Owners and administrators. Text settings are cleared with null (or "").
+         */
+        patch: operations["updateInvoiceSettings"];
+        trace?: never;
+    };
+    "/web/api/invoice-settings/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invoice logo’s bytes (the settings page’s preview) */
+        get: operations["getInvoiceLogo"];
+        /**
+         * Upload or replace the invoice logo
+         * @description multipart/form-data with one `logo` file part: PNG, JPEG or SVG, at most 512 KiB. An SVG with scripts, event handlers or external references is refused (400).
+         */
+        put: operations["setInvoiceLogo"];
+        post?: never;
+        /** Remove the invoice logo */
+        delete: operations["removeInvoiceLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7553,6 +7596,8 @@ export interface operations {
                             discount?: number | null;
                             /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
                             language?: "en" | "de";
+                            vat_id?: string | null;
+                            invoice_email?: string | null;
                         }[];
                         per_page: number;
                         total_pages: number;
@@ -7630,13 +7675,15 @@ export interface operations {
                     discount?: number | null;
                     /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
                     language?: "en" | "de";
+                    vat_id?: string | null;
+                    invoice_email?: string | null;
                     /** @description false archives, true restores (owners and administrators only). */
                     is_active?: boolean;
                 };
             };
         };
         responses: {
-            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`) appear only for callers who may edit clients or view invoices. */
+            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`, `vat_id`, `invoice_email`) appear only for callers who may edit clients or view invoices. */
             201: {
                 headers: {
                     /** @description Strong ETag of this body. */
@@ -7663,6 +7710,8 @@ export interface operations {
                         discount?: number | null;
                         /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
                         language?: "en" | "de";
+                        vat_id?: string | null;
+                        invoice_email?: string | null;
                     };
                 };
             };
@@ -7719,7 +7768,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`) appear only for callers who may edit clients or view invoices. */
+            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`, `vat_id`, `invoice_email`) appear only for callers who may edit clients or view invoices. */
             200: {
                 headers: {
                     /** @description Strong ETag of this body. */
@@ -7745,6 +7794,8 @@ export interface operations {
                         discount?: number | null;
                         /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
                         language?: "en" | "de";
+                        vat_id?: string | null;
+                        invoice_email?: string | null;
                     };
                 };
             };
@@ -7873,13 +7924,15 @@ export interface operations {
                     discount?: number | null;
                     /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
                     language?: "en" | "de";
+                    vat_id?: string | null;
+                    invoice_email?: string | null;
                     /** @description false archives, true restores (owners and administrators only). */
                     is_active?: boolean;
                 };
             };
         };
         responses: {
-            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`) appear only for callers who may edit clients or view invoices. */
+            /** @description Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`, `vat_id`, `invoice_email`) appear only for callers who may edit clients or view invoices. */
             200: {
                 headers: {
                     /** @description Strong ETag of this body. */
@@ -7905,6 +7958,8 @@ export interface operations {
                         discount?: number | null;
                         /** @description The language of the client's invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted. */
                         language?: "en" | "de";
+                        vat_id?: string | null;
+                        invoice_email?: string | null;
                     };
                 };
             };
@@ -17799,6 +17854,435 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getInvoiceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        legal_name: string | null;
+                        vat_id: string | null;
+                        registration_number: string | null;
+                        default_payment_term: ("upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom") | null;
+                        default_payment_days: number | null;
+                        default_notes: string | null;
+                        footer: string | null;
+                        number_format: string | null;
+                        /** @description The sequence number of the next invoice (a taken one is skipped). */
+                        next_number: number;
+                        /** @description Start the sequence at 1 in each new issue year (needs {YYYY} in the format). */
+                        yearly_reset: boolean;
+                        logo: {
+                            content_type: string;
+                            byte_size: number;
+                            filename: string;
+                            /** Format: date-time */
+                            uploaded_at: string;
+                        } | null;
+                        /** @description Read-only: the workspace settings’ name (printed when legal_name is null). */
+                        workspace_name: string;
+                        address: string | null;
+                        tax_id: string | null;
+                        sender_email: string | null;
+                        sender_phone: string | null;
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateInvoiceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    legal_name?: string | null;
+                    vat_id?: string | null;
+                    registration_number?: string | null;
+                    default_payment_term?: ("upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom") | null;
+                    default_payment_days?: number | null;
+                    default_notes?: string | null;
+                    footer?: string | null;
+                    number_format?: string | null;
+                    /** @description The sequence number of the next invoice (a taken one is skipped). */
+                    next_number?: number;
+                    /** @description Start the sequence at 1 in each new issue year (needs {YYYY} in the format). */
+                    yearly_reset?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        legal_name: string | null;
+                        vat_id: string | null;
+                        registration_number: string | null;
+                        default_payment_term: ("upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom") | null;
+                        default_payment_days: number | null;
+                        default_notes: string | null;
+                        footer: string | null;
+                        number_format: string | null;
+                        /** @description The sequence number of the next invoice (a taken one is skipped). */
+                        next_number: number;
+                        /** @description Start the sequence at 1 in each new issue year (needs {YYYY} in the format). */
+                        yearly_reset: boolean;
+                        logo: {
+                            content_type: string;
+                            byte_size: number;
+                            filename: string;
+                            /** Format: date-time */
+                            uploaded_at: string;
+                        } | null;
+                        /** @description Read-only: the workspace settings’ name (printed when legal_name is null). */
+                        workspace_name: string;
+                        address: string | null;
+                        tax_id: string | null;
+                        sender_email: string | null;
+                        sender_phone: string | null;
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getInvoiceLogo: {
+        parameters: {
+            query?: {
+                v?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    setInvoiceLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        legal_name: string | null;
+                        vat_id: string | null;
+                        registration_number: string | null;
+                        default_payment_term: ("upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom") | null;
+                        default_payment_days: number | null;
+                        default_notes: string | null;
+                        footer: string | null;
+                        number_format: string | null;
+                        /** @description The sequence number of the next invoice (a taken one is skipped). */
+                        next_number: number;
+                        /** @description Start the sequence at 1 in each new issue year (needs {YYYY} in the format). */
+                        yearly_reset: boolean;
+                        logo: {
+                            content_type: string;
+                            byte_size: number;
+                            filename: string;
+                            /** Format: date-time */
+                            uploaded_at: string;
+                        } | null;
+                        /** @description Read-only: the workspace settings’ name (printed when legal_name is null). */
+                        workspace_name: string;
+                        address: string | null;
+                        tax_id: string | null;
+                        sender_email: string | null;
+                        sender_phone: string | null;
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    removeInvoiceLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        legal_name: string | null;
+                        vat_id: string | null;
+                        registration_number: string | null;
+                        default_payment_term: ("upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom") | null;
+                        default_payment_days: number | null;
+                        default_notes: string | null;
+                        footer: string | null;
+                        number_format: string | null;
+                        /** @description The sequence number of the next invoice (a taken one is skipped). */
+                        next_number: number;
+                        /** @description Start the sequence at 1 in each new issue year (needs {YYYY} in the format). */
+                        yearly_reset: boolean;
+                        logo: {
+                            content_type: string;
+                            byte_size: number;
+                            filename: string;
+                            /** Format: date-time */
+                            uploaded_at: string;
+                        } | null;
+                        /** @description Read-only: the workspace settings’ name (printed when legal_name is null). */
+                        workspace_name: string;
+                        address: string | null;
+                        tax_id: string | null;
+                        sender_email: string | null;
+                        sender_phone: string | null;
+                        updated_at: string | null;
                     };
                 };
             };

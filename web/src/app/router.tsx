@@ -5,6 +5,7 @@ import { sessionQuery } from '../api/session.ts';
 import { homeRoutes } from '../areas/home/routes.tsx';
 import { signedInRoutes, signedOutRoutes, welcomeRoute } from '../areas/sessions/routes.tsx';
 import { settingsRoutes } from '../areas/settings/routes.tsx';
+import { invoiceSettingsRoutes } from '../areas/invoice-settings/routes.tsx';
 import { profileRoutes } from '../areas/profile/routes.tsx';
 import { credentialsRoutes } from '../areas/credentials/routes.tsx';
 import { expenseCategoriesRoutes } from '../areas/expense-categories/routes.tsx';
@@ -97,6 +98,7 @@ export function createRouter(queryClient: QueryClient) {
                     ...signedInRoutes,
                     ...bankAccountsRoutes(queryClient),
                     ...itemCategoriesRoutes(queryClient),
+                    ...invoiceSettingsRoutes(queryClient),
                   ], },
                 { path: '*', Component: NotFound },
               ],

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { Decimal } from 'decimal.js';
 import type { Kysely } from 'kysely';
 import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
 import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
@@ -14,13 +16,18 @@ import { documentLocale, translator } from '../../../i18n/index.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
 import type { Totals } from './totals.ts';
 import { defaultBankAccount, drawPaymentDetails, type BankAccountRow } from '../bank-accounts/index.ts';
+import { invoiceLogoOf, invoiceSettingsOf } from '../invoice-settings/index.ts';
 
 /**
- * The invoice as a PDF (pdfkit): workspace and client names and addresses,
- * number, dates, payment terms, purchase order, subject, the lines (type,
- * description, quantity, unit price, amount; credits negative), subtotal,
- * discount, taxes, total, payments, amount due and notes, with a "page i of n"
- * footer. Letter paper for USD and CAD invoices, A4 otherwise.
+ * The invoice as a PDF (pdfkit): the seller (logo, legal name, address, sender
+ * details, tax id, VAT id, registration number: invoice settings and workspace
+ * settings) and the client (name, address, VAT id), number, dates, payment
+ * terms, purchase order, subject, the lines (type, description, quantity with
+ * "h" on time lines, unit price, amount; credits negative; when a tax applies,
+ * which taxes each line bears, with a legend giving each tax's base), subtotal,
+ * discount, taxes, total, payments, amount due and notes, with the settings'
+ * footer and a "page i of n" line on every page. Letter paper for USD and CAD
+ * invoices, A4 otherwise. Labels are in the client's language (src/i18n).
  *
  * Text uses DejaVu Sans when the system has it (full Latin, Greek, Cyrillic and
  * currency symbols); otherwise the built-in Helvetica, which only encodes
@@ -32,8 +39,21 @@ export const INVOICE_PDF_RENDERER = 'invoice_pdf';
 export interface InvoiceDocument {
   invoice: InvoiceRow;
   lines: LineRow[];
-  workspace: { name: string; address: string | null; sender_email?: string | null; sender_phone?: string | null; tax_id?: string | null };
-  client: { name: string; address: string | null; language: string };
+  workspace: {
+    /** The seller's name: the invoice settings' legal name, else the workspace's name. */
+    name: string;
+    address: string | null;
+    sender_email?: string | null;
+    sender_phone?: string | null;
+    tax_id?: string | null;
+    vat_id?: string | null;
+    registration_number?: string | null;
+    /** PNG, JPEG or (cleaned) SVG bytes. */
+    logo?: { content_type: string; data: Buffer } | null;
+    /** Printed at the foot of every page. */
+    footer?: string | null;
+  };
+  client: { name: string; address: string | null; language: string; vat_id?: string | null };
   /** The default bank account of the invoice's currency, printed as payment details. */
   bankAccount?: BankAccountRow | null;
 }
@@ -44,9 +64,27 @@ export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId:
   const workspace = await loadWorkspace(trx, companyId);
   const client = await findClient(trx, companyId, row.client_id);
   if (!workspace || !client) throw notFound('invoice');
-  const { name, address, sender_email, sender_phone, tax_id } = workspace;
+  const settings = await invoiceSettingsOf(trx, companyId);
   const bankAccount = (await defaultBankAccount(trx, companyId, row.currency)) ?? null;
-  return { invoice: row, lines, workspace: { name, address, sender_email, sender_phone, tax_id }, client: { name: client.name, address: client.address, language: client.language }, bankAccount };
+  const logo = await invoiceLogoOf(trx, companyId);
+  const { address, sender_email, sender_phone, tax_id } = workspace;
+  return {
+    invoice: row,
+    lines,
+    workspace: {
+      name: settings.legal_name ?? workspace.name,
+      address,
+      sender_email,
+      sender_phone,
+      tax_id,
+      vat_id: settings.vat_id,
+      registration_number: settings.registration_number,
+      logo: logo ?? null,
+      footer: settings.footer,
+    },
+    client: { name: client.name, address: client.address, language: client.language, vat_id: client.vat_id },
+    bankAccount,
+  };
 }
 
 /** GET /invoices/:id/pdf: the document and its download name. */
@@ -165,6 +203,60 @@ export const MUTED = '#6b7280';
 export const RULE = '#d0d7de';
 export const BAND = '#f3f4f6';
 
+const FOOTER_SIZE = 7.5;
+/** The settings' footer takes at most this much of every page (2,000 characters fit; longer layouts are cut). */
+const FOOTER_MAX_HEIGHT = 90;
+const LOGO_BOX: [number, number] = [160, 56];
+
+/**
+ * Draws the logo into a box at the top left and returns where it ends. PNG and
+ * JPEG through pdfkit, SVG (cleaned when uploaded) through svg-to-pdfkit. A logo
+ * that cannot be drawn is left out rather than failing the invoice.
+ */
+function drawLogo(doc: PDFKit.PDFDocument, logo: { content_type: string; data: Buffer }, x: number, y: number): number | null {
+  try {
+    if (logo.content_type === 'image/svg+xml') {
+      SVGtoPDF(doc as never, logo.data.toString('utf8'), x, y, {
+        width: LOGO_BOX[0],
+        height: LOGO_BOX[1],
+        preserveAspectRatio: 'xMinYMin meet',
+        warningCallback: () => undefined,
+      });
+      return y + LOGO_BOX[1];
+    }
+    const image = (doc as unknown as { openImage(src: Buffer): { width: number; height: number } }).openImage(logo.data);
+    const scale = Math.min(LOGO_BOX[0] / image.width, LOGO_BOX[1] / image.height);
+    doc.image(image as never, x, y, { width: image.width * scale, height: image.height * scale });
+    return y + image.height * scale;
+  } catch {
+    return null;
+  }
+}
+
+interface LineTax {
+  marker: string;
+  /** The tax's label as the totals print it, e.g. "Tax (20%)". */
+  label: (language: string) => string;
+  applies: (line: LineRow) => boolean;
+  /** What the tax is charged on: its lines' signed amounts after the discount. */
+  base: Decimal;
+}
+
+/** The taxes of the invoice (a rate above zero), each with its lines and base. */
+function lineTaxes(inv: InvoiceRow, totals: Totals, lines: LineRow[]): LineTax[] {
+  const keep = new Decimal(1).sub(new Decimal(inv.discount ?? 0).div(100));
+  const baseOf = (flag: 'taxed' | 'taxed2') =>
+    lines.reduce((sum, l, i) => (l[flag] ? sum.add(l.effect === 'credit' ? totals.lineAmounts[i].neg() : totals.lineAmounts[i]) : sum), new Decimal(0)).mul(keep);
+  const out: LineTax[] = [];
+  if (Number(inv.tax ?? 0) > 0) {
+    out.push({ marker: '1', label: (language) => translator(language)('invoice.tax', { percent: formatPercent(inv.tax!, language) }), applies: (l) => l.taxed, base: baseOf('taxed') });
+  }
+  if (Number(inv.tax2 ?? 0) > 0) {
+    out.push({ marker: '2', label: (language) => translator(language)('invoice.tax2', { percent: formatPercent(inv.tax2!, language) }), applies: (l) => l.taxed2, base: baseOf('taxed2') });
+  }
+  return out;
+}
+
 export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const f = loadFonts();
   const encode = f.unicode ? (s: string) => s : winAnsi;
@@ -201,15 +293,31 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const width = right - left;
   const bottom = () => doc.page.height - doc.page.margins.bottom;
 
-  // -- header: the workspace (left), "INVOICE" and the facts (right)
+  // The settings' footer sits above the page line on every page: the text area ends above it.
+  const footerText = d.workspace.footer ? t(d.workspace.footer, width) : null;
+  doc.font('body').fontSize(FOOTER_SIZE);
+  const footerHeight = footerText ? Math.min(doc.heightOfString(footerText, { width }), FOOTER_MAX_HEIGHT) + 6 : 0;
+  if (footerHeight > 0) {
+    doc.page.margins.bottom += footerHeight;
+    doc.options.margins = { ...doc.page.margins };
+  }
+
+  // -- header: the seller (logo, name, details; left), "INVOICE" and the facts (right)
+  const logoBottom = d.workspace.logo ? drawLogo(doc, d.workspace.logo, left, 50) : null;
   doc.fillColor(INK).font('bold').fontSize(16);
-  doc.text(t(d.workspace.name, width * 0.42), left, 50, { width: width * 0.42 });
+  doc.text(t(d.workspace.name, width * 0.42), left, logoBottom === null ? 50 : logoBottom + 8, { width: width * 0.42 });
   if (d.workspace.address) {
     doc.font('body').fontSize(9).fillColor(MUTED);
     doc.text(t(d.workspace.address, width * 0.42), { width: width * 0.42 });
   }
   // The sender details the workspace settings hold (a tax number is required on invoices in many countries).
-  const sender = [d.workspace.sender_email, d.workspace.sender_phone, d.workspace.tax_id ? tr('invoice.taxId', { id: d.workspace.tax_id }) : null];
+  const sender = [
+    d.workspace.sender_email,
+    d.workspace.sender_phone,
+    d.workspace.tax_id ? tr('invoice.taxId', { id: d.workspace.tax_id }) : null,
+    d.workspace.vat_id ? tr('invoice.vatId', { id: d.workspace.vat_id }) : null,
+    d.workspace.registration_number ? tr('invoice.registrationNumber', { number: d.workspace.registration_number }) : null,
+  ];
   for (const line of sender.filter((x): x is string => Boolean(x))) {
     doc.font('body').fontSize(9).fillColor(MUTED);
     doc.text(t(line, width * 0.42), { width: width * 0.42 });
@@ -252,6 +360,10 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     doc.font('body').fontSize(9.5);
     doc.text(t(d.client.address, width * 0.6), { width: width * 0.6 });
   }
+  if (d.client.vat_id) {
+    doc.font('body').fontSize(9.5);
+    doc.text(t(tr('invoice.vatId', { id: d.client.vat_id }), width * 0.6), { width: width * 0.6 });
+  }
   y = doc.y + 14;
   if (inv.subject) {
     doc.font('bold').fontSize(10.5).fillColor(INK);
@@ -259,13 +371,19 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     y = doc.y + 12;
   }
 
-  // -- lines
+  // -- lines; with a tax on the invoice, a last column marks the taxes each line bears
+  const taxes = lineTaxes(inv, totals, d.lines);
+  // As wide as its title ("STEUER" is wider than "TAX"), which must not wrap.
+  doc.font('bold').fontSize(8.5);
+  const taxTitle = t(tr('invoice.columns.taxes').toLocaleUpperCase(documentLocale(language)));
+  const taxW = taxes.length > 0 ? Math.max(36, Math.ceil(doc.widthOfString(taxTitle, { characterSpacing: 0.3 })) + 14) : 0;
   const cols = [
     { key: 'kind', title: tr('invoice.columns.kind'), w: 64, align: 'left' as const },
-    { key: 'description', title: tr('invoice.columns.description'), w: width - 64 - 66 - 80 - 86, align: 'left' as const },
+    { key: 'description', title: tr('invoice.columns.description'), w: width - 64 - 66 - 80 - 86 - taxW, align: 'left' as const },
     { key: 'quantity', title: tr('invoice.columns.quantity'), w: 66, align: 'right' as const },
     { key: 'unit_price', title: tr('invoice.columns.unitPrice'), w: 80, align: 'right' as const },
     { key: 'amount', title: tr('invoice.columns.amount'), w: 86, align: 'right' as const },
+    ...(taxW > 0 ? [{ key: 'taxes', title: tr('invoice.columns.taxes'), w: taxW, align: 'right' as const }] : []),
   ];
   const pad = 5;
   const header = () => {
@@ -286,7 +404,9 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     const cells: Record<string, string> = {
       kind: t(translatedKind(line.kind, language), cellWidth('kind')),
       description: t(line.description ?? '', cellWidth('description')),
-      quantity: formatQuantity(line.quantity, language),
+      // Time lines are hours: their unit is printed with the quantity.
+      quantity: line.import_source === 'time' ? t(tr('invoice.hours', { quantity: formatQuantity(line.quantity, language) })) : formatQuantity(line.quantity, language),
+      taxes: taxes.filter((x) => x.applies(line)).map((x) => x.marker).join(' ') || '–',
       unit_price: money(line.unit_price, { unitPrice: true }),
       amount: line.effect === 'credit' ? money(amount.neg()) : money(amount),
     };
@@ -316,6 +436,18 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   if (d.lines.length === 0) {
     doc.font('body').fontSize(9.5).fillColor(MUTED).text(t(tr('invoice.noLines')), left + pad, y + 4);
     y = doc.y + 6;
+  }
+  // The legend of the tax column: each tax, its marker and the amount it is charged on (after the discount).
+  if (taxes.length > 0) {
+    const legend = [tr('invoice.taxLegend'), ...taxes.map((x) => tr('invoice.taxLegendItem', { marker: x.marker, tax: x.label(language), base: money(x.base) }))].join('  ');
+    doc.font('body').fontSize(8).fillColor(MUTED);
+    const legendText = t(legend, width);
+    if (y + 4 + doc.heightOfString(legendText, { width }) > bottom()) {
+      doc.addPage();
+      y = doc.page.margins.top;
+    }
+    doc.text(legendText, left, y + 4, { width });
+    y = doc.y + 2;
   }
 
   // -- totals
@@ -353,9 +485,11 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     }
     doc.font('bold').fontSize(9).fillColor(MUTED).text(t(tr('invoice.notes')), left, y, { characterSpacing: 0.5 });
     doc.font('body').fontSize(9.5).fillColor(INK).text(notes, left, doc.y + 3, { width });
+    y = doc.y + 14;
   } else {
     doc.y = y;
   }
+  // Further blocks (payment details) continue from `y`, after the notes.
 
   // -- payment details: the bank account of the currency, and a GiroCode for EUR (billing/bank-accounts)
   await drawPaymentDetails(doc, { account: d.bankAccount, currency: inv.currency, amountDue: totals.dueAmount, invoiceNumber: inv.number, language, encode: t });
@@ -366,6 +500,10 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     doc.switchToPage(i);
     const savedBottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
+    if (footerText) {
+      doc.font('body').fontSize(FOOTER_SIZE).fillColor(MUTED);
+      doc.text(footerText, left, doc.page.height - 44 - footerHeight, { width, height: FOOTER_MAX_HEIGHT, align: 'center', ellipsis: true });
+    }
     doc
       .font('body')
       .fontSize(8)

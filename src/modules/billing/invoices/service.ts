@@ -13,6 +13,7 @@ import { todayIn } from '../../../time/workspace-time.ts';
 import { pauseAt } from '../../../test-pause.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { activeKindNames, matchKind, sameName } from '../item-categories/index.ts';
+import { invoiceSettingsOf } from '../invoice-settings/index.ts';
 import { prepareImport, validateImportRequest } from './import.ts';
 import type { CreateInput, LineEdit, LineInput, UpdateInput } from './schemas.ts';
 import { assignNumber, duplicateNumber, pendingNumber } from './numbering.ts';
@@ -273,7 +274,11 @@ export async function createInvoiceIn(trx: Tx, p: Principal, input: CreateInput,
     if (!client.is_active) throw badRequest('The client is archived; restore it before invoicing it.', { field: 'client_id' });
 
     const issueDate = input.issue_date ?? todayIn(workspace.timezone, now);
-    const due = resolveDue({ issueDate, paymentTerm: input.payment_term, dueDate: input.due_date }, client);
+    // The invoice settings' defaults fill what neither the request nor the client gives.
+    const settings = await invoiceSettingsOf(trx, p.companyId);
+    const terms = client.payment_terms ? client : { payment_terms: settings.default_payment_term, payment_days: settings.default_payment_days };
+    if (input.notes === undefined) text.notes = settings.default_notes;
+    const due = resolveDue({ issueDate, paymentTerm: input.payment_term, dueDate: input.due_date }, terms);
     assertRange(issueDate, due.due_date, 'issue_date', 'due_date');
 
     const id = newId(now.getTime());

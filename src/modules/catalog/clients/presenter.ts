@@ -32,6 +32,8 @@ export function presentClient(row: ClientRow, { billing }: { billing: boolean })
     tax2: decimalNumber(row.tax2),
     discount: decimalNumber(row.discount),
     language: row.language,
+    vat_id: row.vat_id,
+    invoice_email: row.invoice_email,
   };
 }
 

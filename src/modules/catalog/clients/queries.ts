@@ -25,6 +25,8 @@ function clientSelect(trx: Tx, companyId: string) {
       'c.tax2',
       'c.discount',
       'c.language',
+      'c.vat_id',
+      'c.invoice_email',
       'c.created_at',
       'c.updated_at',
     ])

@@ -28,11 +28,13 @@ export const ClientSchema = Type.Object(
     tax2: Type.Optional(Nullable(Type.Number())),
     discount: Type.Optional(Nullable(Type.Number())),
     language: Type.Optional(writable.language),
+    vat_id: Type.Optional(writable.vat_id),
+    invoice_email: Type.Optional(writable.invoice_email),
   },
   {
     additionalProperties: false,
     description:
-      'Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`) appear only for callers who may edit clients or view invoices.',
+      'Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`, `vat_id`, `invoice_email`) appear only for callers who may edit clients or view invoices.',
   },
 );
 

@@ -24,6 +24,8 @@ export const CLIENT_WRITABLE = [
   'tax2',
   'discount',
   'language',
+  'vat_id',
+  'invoice_email',
   'is_active',
 ] as const;
 
@@ -48,6 +50,10 @@ export interface ClientState {
   discount: string | null;
   /** The language of the client's invoices and their e-mails. */
   language: Language;
+  /** Printed on the client's invoices. */
+  vat_id: string | null;
+  /** Where the client wants its invoices sent. */
+  invoice_email: string | null;
   is_active: boolean;
 }
 
@@ -60,8 +66,25 @@ export const EMPTY_CLIENT: Omit<ClientState, 'name'> = {
   tax2: null,
   discount: null,
   language: DEFAULT_LANGUAGE,
+  vat_id: null,
+  invoice_email: null,
   is_active: true,
 };
+
+export const VAT_ID_MAX = 50;
+export const EMAIL_MAX = 320;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A one-line text: trimmed; null or blank clears it. */
+function shortText(field: string, value: string | null, max: number): string | null {
+  if (value === null) return null;
+  if (typeof value !== 'string') throw badRequest(`${field} must be a string or null.`, { field });
+  const text = value.trim();
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(text)) throw badRequest(`${field} must not contain control characters.`, { field });
+  if (text.length > max) throw badRequest(`${field} must be at most ${max} characters.`, { field });
+  return text || null;
+}
 
 /** A percentage 0..100 with at most four decimal places, as an exact decimal string (never float arithmetic). */
 export function percentage(field: string, value: number | null): string | null {
@@ -107,6 +130,12 @@ export function applyClientInput(current: ClientState, input: ClientInput): Clie
   if (input.language !== undefined) {
     if (!isLanguage(input.language)) throw badRequest(`language must be one of ${LANGUAGES.join(', ')}.`, { field: 'language' });
     next.language = input.language;
+  }
+  if (input.vat_id !== undefined) next.vat_id = shortText('vat_id', input.vat_id, VAT_ID_MAX);
+  if (input.invoice_email !== undefined) {
+    const email = shortText('invoice_email', input.invoice_email, EMAIL_MAX);
+    if (email !== null && !EMAIL.test(email)) throw badRequest('invoice_email must be an e-mail address such as billing@example.com.', { field: 'invoice_email' });
+    next.invoice_email = email;
   }
   if (input.is_active !== undefined) next.is_active = input.is_active;
 

@@ -28,6 +28,8 @@ export const writable = {
     LANGUAGES.map((l) => Type.Literal(l)),
     { description: 'The language of the client\'s invoices (the PDF) and the default texts of their invoice e-mails; `en` when omitted.' },
   ),
+  vat_id: Nullable(Type.String({ maxLength: 50, description: "The client's VAT id, printed on its invoices." })),
+  invoice_email: Nullable(Type.String({ maxLength: 320, description: 'The address the client wants its invoices sent to.' })),
   is_active: Type.Boolean({ description: 'false archives, true restores (owners and administrators only).' }),
 };
 

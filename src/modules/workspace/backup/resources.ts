@@ -152,7 +152,7 @@ export const RESOURCES: ResourceSpec[] = [
     name: 'clients',
     description: 'Clients with their invoicing defaults; `contacts` holds their contacts.',
     columns: `c.id, c.name, c.address, c.currency, c.payment_terms, c.payment_days, c.tax, c.tax2, c.discount, c.language,
-      c.is_active, c.created_at, c.updated_at`,
+      c.vat_id, c.invoice_email, c.is_active, c.created_at, c.updated_at`,
     from: 'clients c',
     ...ownRows('c'),
     children: [
@@ -242,11 +242,22 @@ export const RESOURCES: ResourceSpec[] = [
     ...ownRows('e'),
     present: receiptOf,
   },
-  notYet(
-    'invoice_settings',
-    'Workspace-wide invoice settings.',
-    'invoice defaults live on the clients (payment terms, taxes, discount) and the workspace (currency); there is no separate settings record.',
-  ),
+  {
+    kind: 'table',
+    name: 'invoice_settings',
+    description:
+      "The workspace's invoice settings once saved (at most one record): legal name, VAT id, registration number, default payment term, notes and footer, the number format and its counter; `logo` describes the logo (type, size, name), never its bytes. The address and tax id are the workspace's.",
+    columns: `s.company_id as workspace_id, s.legal_name, s.vat_id, s.registration_number, s.default_payment_term, s.default_payment_days,
+      s.default_notes, s.footer, s.number_format, s.next_number, s.yearly_reset, s.number_year, s.updated_at,
+      f.content_type as logo_content_type, f.byte_size as logo_byte_size, f.filename as logo_file_name, f.created_at as logo_uploaded_at`,
+    from: 'invoice_settings s left join files f on f.company_id = s.company_id and f.id = s.logo_file_id',
+    companyColumn: 's.company_id',
+    key: [{ column: 's.company_id', field: 'workspace_id' }],
+    present: ({ logo_content_type, logo_byte_size, logo_file_name, logo_uploaded_at, ...rest }) => ({
+      ...rest,
+      logo: logo_content_type == null ? null : { content_type: logo_content_type, byte_size: logo_byte_size, file_name: logo_file_name, uploaded_at: logo_uploaded_at },
+    }),
+  },
   {
     kind: 'table',
     name: 'bank_accounts',
@@ -431,8 +442,9 @@ export const TABLE_USE: Record<string, string> = {
   expense_categories: 'expense_categories',
   expenses: 'expenses',
   bank_accounts: 'bank_accounts',
-  files: 'expenses (receipt) and invoices (attachments, expense_receipts): metadata; bytes through the download links',
+  files: 'expenses (receipt) and invoices (attachments, expense_receipts): metadata; bytes through the download links; invoice_settings (logo): metadata only',
   invoice_item_categories: 'invoice_item_categories',
+  invoice_settings: 'invoice_settings',
   invoices: 'invoices',
   invoice_line_items: 'invoices (line_items)',
   invoice_payments: 'invoices (payments)',
@@ -474,6 +486,7 @@ export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
   },
   invitations: { token_hash: 'invitation tokens are credentials, never exported', company_id: 'implicit' },
   invoice_attachments: { file_id: 'the storage key of the bytes: served by download_url instead', company_id: 'implicit' },
+  invoice_settings: { logo_file_id: 'a storage key: `logo` describes the logo (type, size, name); its bytes are not exported' },
   invoice_messages: { outbox_id: 'a reference into the delivery queue, which is not exported', company_id: 'implicit' },
   time_entries: {
     external_reference_id: 'generated from external_reference',

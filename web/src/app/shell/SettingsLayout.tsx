@@ -8,7 +8,7 @@ import { useTexts } from '../texts.ts';
  * The Settings pages with their own navigation; entries a role cannot use are not shown
  * (by the rule its route guard applies). Absent `visible`: everyone.
  */
-type Entry = 'profile' | 'workspace' | 'members' | 'invitations' | 'expenseCategories' | 'api' | 'password' | 'bankAccounts' | 'itemCategories';
+type Entry = 'profile' | 'workspace' | 'members' | 'invitations' | 'expenseCategories' | 'api' | 'password' | 'invoicing' | 'bankAccounts' | 'itemCategories';
 
 const ENTRIES: { to: string; label: Entry; visible?: (w: Who) => boolean }[] = [
   { to: '/settings/profile', label: 'profile' },
@@ -18,6 +18,7 @@ const ENTRIES: { to: string; label: Entry; visible?: (w: Who) => boolean }[] = [
   { to: '/settings/expense-categories', label: 'expenseCategories', visible: (w) => holds(w, 'edit_clients_and_tasks') },
   { to: '/settings/api', label: 'api', visible: usesWorkspace },
   { to: '/settings/password', label: 'password' },
+  { to: '/settings/invoicing', label: 'invoicing', visible: isAdministrator },
   { to: '/settings/bank-accounts', label: 'bankAccounts', visible: isAdministrator },
   { to: '/settings/item-categories', label: 'itemCategories', visible: isAdministrator },
 ];

@@ -20,7 +20,7 @@ import { PAYMENT_TERMS, type PaymentTerms } from './terms.ts';
 import { useClientTexts } from './texts.ts';
 
 /** Every writable property of a client (src/modules/catalog/clients/routes.ts); an error naming another goes above the form. */
-const FIELDS = ['name', 'address', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'is_active'] as const;
+const FIELDS = ['name', 'address', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'vat_id', 'invoice_email', 'is_active'] as const;
 
 const PERCENT = { maximumFractionDigits: 4 };
 /**
@@ -135,6 +135,18 @@ export function ClientForm({ access, loaded, onReload }: { access: ClientAccess;
         onSelectionChange={(key) => set('language')(key as InvoiceLanguage)}
         description={t('form.invoiceLanguageHint')}
       />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <TextField label={t('form.vatId')} name="vat_id" value={values.vat_id} onChange={set('vat_id')} maxLength={50} description={t('form.vatIdHint')} />
+        <TextField
+          label={t('form.invoiceEmail')}
+          name="invoice_email"
+          type="email"
+          value={values.invoice_email}
+          onChange={set('invoice_email')}
+          maxLength={320}
+          description={t('form.invoiceEmailHint')}
+        />
+      </div>
       {access.archives && (
         <Checkbox name="is_active" isSelected={values.is_active} onChange={set('is_active')}>
           {t('form.active')}

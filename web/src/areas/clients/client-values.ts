@@ -16,6 +16,9 @@ export interface Values {
   discount: number;
   /** The language of the client's invoices and invoice e-mails. */
   language: InvoiceLanguage;
+  vat_id: string;
+  /** Where the client wants its invoices sent. */
+  invoice_email: string;
   is_active: boolean;
 }
 
@@ -34,6 +37,8 @@ export function valuesOf(client?: Client): Values {
     tax2: client?.tax2 ?? NaN,
     discount: client?.discount ?? NaN,
     language: (client?.language as InvoiceLanguage | undefined) ?? 'en',
+    vat_id: client?.vat_id ?? '',
+    invoice_email: client?.invoice_email ?? '',
     is_active: client?.is_active ?? true,
   };
 }
@@ -50,6 +55,8 @@ function bodyOf(v: Values) {
     tax2: numberOrNull(v.tax2),
     discount: numberOrNull(v.discount),
     language: v.language,
+    vat_id: v.vat_id.trim() === '' ? null : v.vat_id.trim(),
+    invoice_email: v.invoice_email.trim() === '' ? null : v.invoice_email.trim(),
     is_active: v.is_active,
   };
 }
