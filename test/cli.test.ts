@@ -214,7 +214,10 @@ const lane1: Step[] = [
         'admin invoice list', 'admin invoice mark-paid', 'admin invoice close', 'admin invoice void',
         'admin approvals withdraw',
         'admin outbox list', 'admin outbox retry',
+        'admin invoice-settings show', 'admin invoice-settings set',
+        'admin bank-account add', 'admin bank-account list', 'admin bank-account update', 'admin bank-account default', 'admin bank-account remove',
         'admin item-category list', 'admin item-category add', 'admin item-category rename', 'admin item-category archive', 'admin item-category unarchive',
+        'admin recurring list', 'admin recurring run-due',
         'backup pull', 'backup verify',
       ]);
       expect(helpCommand.code).toBe(0);

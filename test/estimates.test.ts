@@ -3,7 +3,7 @@ import { extractText } from 'unpdf';
 import { recordClientAnswer } from '../src/modules/billing/estimates/index.ts';
 import { estimateRenderers } from '../src/modules/billing/estimates/index.ts';
 import { createTestContext, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
-import { assignUser, countInvoices, insertClient, insertProject, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
+import { assignUser, countInvoices, insertClient, insertItemCategories, insertProject, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
 
 /**
  * Estimates (issue 25 item 7), through the web app's session routes: creation
@@ -26,6 +26,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   w = await makeInvoiceWorkspace(ctx.db);
   other = await makeInvoiceWorkspace(ctx.db);
+  await insertItemCategories(ctx.db, w.companyId, ['Travel']); // a kind of the workspace's own: estimate lines take the invoices' rule
   clientId = await insertClient(ctx.db, w.companyId, { name: 'Globex', address: '2 Side Road\nSpringfield', tax: '19', tax2: '7' });
   germanClientId = await insertClient(ctx.db, w.companyId, { name: 'Müller GmbH', currency: 'EUR' });
   await ctx.db.updateTable('clients').set({ language: 'de' }).where('id', '=', germanClientId).execute();

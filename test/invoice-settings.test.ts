@@ -8,7 +8,7 @@ import { main } from '../src/cli/main.ts';
 import { formatInvoiceNumber, numberFormatProblem, numberPattern, sequenceStart } from '../src/modules/billing/invoice-settings/number-format.ts';
 import { LOGO_MAX_BYTES } from '../src/modules/billing/invoice-settings/logo-limits.ts';
 import { multipartBody } from './fixtures/expenses-catalog.ts';
-import { apiOf, insertClient, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
+import { apiOf, insertClient, insertItemCategories, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
 import { createTestContext, onPostgres, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 
 /**
@@ -402,6 +402,7 @@ describe('the PDF', () => {
   beforeAll(async () => {
     pw = await makeInvoiceWorkspace(ctx.db, { name: 'Print Shop', sender_email: 'billing@print.example', tax_id: '12/345/67890' });
     pOwner = await sessionFor(ctx.db, pw.owner, ctx.clock.now());
+    await insertItemCategories(ctx.db, pw.companyId, ['Books', 'Fee']);
     const res = await web(pOwner, 'PATCH', SETTINGS, {
       legal_name: 'Print Shop GmbH',
       vat_id: 'DE111222333',

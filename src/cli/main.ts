@@ -89,7 +89,7 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
-  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(bankAccountCommands), ...Object.values(recurringCommands), ...Object.values(itemCategoryCommands), ...Object.values(invoiceSettingsCommands)].map((c) => fromAdmin<any>(c)),
+  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(invoiceSettingsCommands), ...Object.values(bankAccountCommands), ...Object.values(itemCategoryCommands), ...Object.values(recurringCommands)].map((c) => fromAdmin<any>(c)),
   ...backupCommands,
 ];
 

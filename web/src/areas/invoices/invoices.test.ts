@@ -17,7 +17,8 @@ describe('a line’s kind', () => {
     expect(kindText(invoiceTexts, 'SERVICE')).toBe('Leistung');
     expect(kindText(invoiceTexts, 'Service')).toBe('Leistung');
     expect(kindText(invoiceTexts, 'Expense')).toBe('Auslage');
-    expect(kindText(invoiceTexts, 'Product')).toBe('Product');
+    expect(kindText(invoiceTexts, 'Product')).toBe('Produkt');
+    expect(kindText(invoiceTexts, 'Travel')).toBe('Travel');
   });
 });
 
