@@ -52,7 +52,7 @@ test('invoices in German: the list, one invoice with its lines and totals in EUR
   await expect(design).toContainText('80,00 €');
   await expect(design).toContainText('280,00 €');
   await expect(design).toContainText('Steuer');
-  await expect(page.getByRole('row', { name: /Hosting/ })).toContainText('Product'); // a typed kind stays as typed
+  await expect(page.getByRole('row', { name: /Hosting/ })).toContainText('Produkt'); // the built-in Product reads in the person's language
   const totals = page.getByRole('definition');
   for (const amount of ['1.280,00 €', '56,00 €', '1.336,00 €']) await expect(totals.filter({ hasText: amount }).first()).toBeVisible();
   await expect(page.getByText('Steuer (20 %)')).toBeVisible();

@@ -60,7 +60,12 @@ export async function watch(page: Page): Promise<Watch> {
   return w;
 }
 
-/** The longest run of calls each starting after the previous one finished (a request waterfall). */
+/**
+ * The longest run of calls each starting after the previous one finished (a request waterfall).
+ * Times are whole milliseconds of Playwright's events, which a busy machine delivers in bursts:
+ * calls that started in the same millisecond were sent together, never one after the other, even
+ * when they seem to have finished in it too.
+ */
 export function chainDepth(calls: { start: number; end?: number }[]): number {
   const sorted = [...calls].sort((a, b) => a.start - b.start);
   const depth: number[] = [];
@@ -68,7 +73,7 @@ export function chainDepth(calls: { start: number; end?: number }[]): number {
     let before = 0;
     for (let j = 0; j < i; j++) {
       const end = sorted[j].end;
-      if (end !== undefined && end <= call.start) before = Math.max(before, depth[j]);
+      if (end !== undefined && end <= call.start && sorted[j].start < call.start) before = Math.max(before, depth[j]);
     }
     depth[i] = before + 1;
   });
