@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import PDFDocument from 'pdfkit';
 import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
@@ -12,17 +11,15 @@ import {
   MUTED,
   RULE,
   assertMayUseInvoices,
-  breakLongWords,
   fileSafe,
   findClient,
   formatDate,
   formatMoney,
   formatPercent,
   formatQuantity,
-  loadFonts,
+  openPdf,
   loadWorkspace,
   translatedKind,
-  winAnsi,
 } from '../invoices/index.ts';
 import { estimateTotals } from './presenter.ts';
 import type { EstimateLineRow, EstimateRow } from './queries.ts';
@@ -67,34 +64,19 @@ export const estimateRenderers: Record<string, Renderer> = {
 };
 
 export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
-  const f = loadFonts();
-  const encode = f.unicode ? (s: string) => s : winAnsi;
   const e = d.estimate;
   const totals = estimateTotals(e, d.lines);
   const language = d.client.language;
   const tr = translator(language);
+  const { doc, encode, t, left, right, width, bottom, done } = openPdf({
+    currency: e.currency,
+    title: tr('estimate.title', { number: e.number }),
+    author: d.workspace.name,
+    subject: e.subject ?? tr('estimate.title', { number: e.number }),
+  });
   const money = (v: { toFixed(): string } | string, unitPrice = false) =>
     encode(formatMoney(typeof v === 'string' ? v : v.toFixed(), e.currency, { unitPrice, language }));
 
-  const doc = new PDFDocument({
-    size: e.currency === 'USD' || e.currency === 'CAD' ? 'LETTER' : 'A4',
-    margins: { top: 50, bottom: 60, left: 50, right: 50 },
-    bufferPages: true,
-    info: { Title: tr('estimate.title', { number: e.number }), Author: d.workspace.name, Subject: e.subject ?? tr('estimate.title', { number: e.number }) },
-  });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Uint8Array) => chunks.push(Buffer.from(c)));
-  const finished = new Promise<void>((resolve, reject) => {
-    doc.on('end', () => resolve());
-    doc.on('error', reject);
-  });
-  doc.registerFont('body', f.regular as never);
-  doc.registerFont('bold', f.bold as never);
-  const t = (s: string, fit?: number) => (fit === undefined ? encode(s) : breakLongWords(doc, encode(s), fit));
-  const left = doc.page.margins.left;
-  const right = doc.page.width - doc.page.margins.right;
-  const width = right - left;
-  const bottom = () => doc.page.height - doc.page.margins.bottom;
 
   // Sender (left) and the document's title and facts (right).
   const senderW = width * 0.42;
@@ -209,7 +191,5 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
     doc.font('body').fontSize(8).fillColor(MUTED).text(t(footer), left, doc.page.height - 40, { width, align: 'center', lineBreak: false });
     doc.page.margins.bottom = saved;
   }
-  doc.end();
-  await finished;
-  return Buffer.concat(chunks);
+  return done();
 }

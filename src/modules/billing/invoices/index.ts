@@ -31,4 +31,4 @@ export { IsoDate, LineItemCreate, RecipientSchema } from './schemas.ts';
 export type { CreateInput, LineInput, Recipient } from './schemas.ts';
 export { presentInvoice } from './presenter.ts';
 export { fileSafe, formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
-export { BAND, INK, MUTED, RULE, breakLongWords, loadFonts, loadInvoiceDocument, renderInvoicePdf, winAnsi } from './pdf.ts';
+export { BAND, INK, MUTED, RULE, loadInvoiceDocument, openPdf, renderInvoicePdf } from './pdf.ts';

@@ -257,25 +257,20 @@ function lineTaxes(inv: InvoiceRow, totals: Totals, lines: LineRow[]): LineTax[]
   return out;
 }
 
-export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
+/**
+ * A new document as the invoice and the estimate print it: Letter paper for USD and CAD, A4
+ * otherwise, the fonts registered as `body` and `bold`, and what drawing needs (`t`: text
+ * encoded for the font and, with a width, long words broken to fit it; the page's edges).
+ * `done` ends the document and gives its bytes.
+ */
+export function openPdf(info: { currency: string; title: string; author: string; subject: string }) {
   const f = loadFonts();
   const encode = f.unicode ? (s: string) => s : winAnsi;
-  const inv = d.invoice;
-  const totals: Totals = invoiceTotals(inv, d.lines);
-  // The document speaks the client's language (labels, dates, numbers); what people typed prints as typed.
-  const language = d.client.language;
-  const tr = translator(language);
-  const money = (v: { toFixed(): string } | string, opts?: { unitPrice?: boolean }) =>
-    encode(formatMoney(typeof v === 'string' ? v : v.toFixed(), inv.currency, { ...opts, language }));
-  const date = (x: string) => formatDate(x, language);
-  const percent = (x: string) => formatPercent(x, language);
-  const size = inv.currency === 'USD' || inv.currency === 'CAD' ? 'LETTER' : 'A4';
-
   const doc = new PDFDocument({
-    size,
+    size: info.currency === 'USD' || info.currency === 'CAD' ? 'LETTER' : 'A4',
     margins: { top: 50, bottom: 60, left: 50, right: 50 },
     bufferPages: true,
-    info: { Title: tr('invoice.title', { number: inv.number }), Author: d.workspace.name, Subject: inv.subject ?? tr('invoice.title', { number: inv.number }) },
+    info: { Title: info.title, Author: info.author, Subject: info.subject },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Uint8Array) => chunks.push(Buffer.from(c)));
@@ -285,13 +280,33 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   });
   doc.registerFont('body', f.regular as never);
   doc.registerFont('bold', f.bold as never);
-  /** Text for the document: encoded for the font; with a width, long words broken to fit it (set the font first). */
   const t = (s: string, fitWidth?: number) => (fitWidth === undefined ? encode(s) : breakLongWords(doc, encode(s), fitWidth));
-
   const left = doc.page.margins.left;
   const right = doc.page.width - doc.page.margins.right;
-  const width = right - left;
-  const bottom = () => doc.page.height - doc.page.margins.bottom;
+  const done = async () => {
+    doc.end();
+    await finished;
+    return Buffer.concat(chunks);
+  };
+  return { doc, encode, t, left, right, width: right - left, bottom: () => doc.page.height - doc.page.margins.bottom, done };
+}
+
+export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
+  const inv = d.invoice;
+  const totals: Totals = invoiceTotals(inv, d.lines);
+  // The document speaks the client's language (labels, dates, numbers); what people typed prints as typed.
+  const language = d.client.language;
+  const tr = translator(language);
+  const { doc, encode, t, left, right, width, bottom, done } = openPdf({
+    currency: inv.currency,
+    title: tr('invoice.title', { number: inv.number }),
+    author: d.workspace.name,
+    subject: inv.subject ?? tr('invoice.title', { number: inv.number }),
+  });
+  const money = (v: { toFixed(): string } | string, opts?: { unitPrice?: boolean }) =>
+    encode(formatMoney(typeof v === 'string' ? v : v.toFixed(), inv.currency, { ...opts, language }));
+  const date = (x: string) => formatDate(x, language);
+  const percent = (x: string) => formatPercent(x, language);
 
   // The settings' footer sits above the page line on every page: the text area ends above it.
   const footerText = d.workspace.footer ? t(d.workspace.footer, width) : null;
@@ -515,7 +530,5 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
       });
     doc.page.margins.bottom = savedBottom;
   }
-  doc.end();
-  await finished;
-  return Buffer.concat(chunks);
+  return done();
 }
