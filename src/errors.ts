@@ -48,6 +48,8 @@ const STATUS_BY_CODE = {
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** An e-invoice of an invoice that lacks data EN 16931 requires; `missing_fields` names each. */
+  e_invoice_incomplete: 422,
   precondition_required: 428,
   rate_limited: 429,
   headers_too_large: 431,

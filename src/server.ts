@@ -45,9 +45,10 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
   const { startOutboxWorker } = await import('./outbox/worker.ts');
   const { invoiceRenderers } = await import('./modules/billing/invoices/pdf.ts');
   const { estimateRenderers } = await import('./modules/billing/estimates/index.ts');
+  const { eInvoiceRenderers } = await import('./modules/billing/invoices/e-invoice.ts');
   const transport = createSmtpTransport(config.smtpUrl, { from: config.smtpFrom });
   const stop = startOutboxWorker(
-    { db: database.db, transport, renderers: { ...invoiceRenderers, ...estimateRenderers }, clock: config.clock, log: app.log },
+    { db: database.db, transport, renderers: { ...invoiceRenderers, ...eInvoiceRenderers, ...estimateRenderers }, clock: config.clock, log: app.log },
     config.outboxIntervalMs,
     (err) => app.log.error({ err }, 'outbox delivery failed'),
   );

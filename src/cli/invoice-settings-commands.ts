@@ -35,6 +35,12 @@ const TEXT_OPTIONS = {
   notes: 'default_notes',
   footer: 'footer',
   'number-format': 'number_format',
+  street: 'street',
+  'postal-code': 'postal_code',
+  city: 'city',
+  country: 'country_code',
+  'contact-name': 'contact_name',
+  'vat-exemption-reason': 'vat_exemption_reason',
 } as const;
 
 /** The settings named on the command line (the service checks their values). */
@@ -59,7 +65,8 @@ function changesFrom(values: Values): InvoiceSettingsPatch {
 
 const SET_USAGE =
   '--workspace ID [--legal-name T] [--vat-id T] [--registration-number T] [--payment-term TERM|none] [--payment-days N] ' +
-  '[--notes T] [--footer T] [--number-format F] [--next-number N] [--yearly-reset B] [--logo PATH|none]';
+  '[--notes T] [--footer T] [--number-format F] [--next-number N] [--yearly-reset B] [--logo PATH|none] ' +
+  '[--street T] [--postal-code T] [--city T] [--country CC] [--contact-name T] [--vat-exemption-reason T]';
 
 export const invoiceSettingsCommands: Record<string, AdminCommand<any>> = {
   show: {

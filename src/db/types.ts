@@ -116,7 +116,16 @@ export interface ClientLinks {
 
 export interface Clients {
   address: string | null;
+  /**
+   * The buyer's reference on its e-invoices, e.g. a Leitweg-ID (BT-10; 0087).
+   */
+  buyer_reference: string | null;
+  city: string | null;
   company_id: string;
+  /**
+   * The client's country, ISO 3166-1 alpha-2 (BT-55; 0087).
+   */
+  country_code: string | null;
   created_at: CreatedAt;
   currency: string | null;
   discount: Numeric | null;
@@ -133,6 +142,11 @@ export interface Clients {
   name: string;
   payment_days: number | null;
   payment_terms: PaymentTerms | null;
+  postal_code: string | null;
+  /**
+   * The client's street for e-invoices (BT-50; 0087).
+   */
+  street: string | null;
   tax: Numeric | null;
   tax2: Numeric | null;
   updated_at: Generated<Timestamp>;
@@ -434,7 +448,16 @@ export interface Invoices {
 
 /** A workspace's invoice settings (0079); no row means the defaults (src/modules/billing/invoice-settings). */
 export interface InvoiceSettings {
+  city: string | null;
   company_id: string;
+  /**
+   * The seller's contact person for e-invoices (BT-41; 0087).
+   */
+  contact_name: string | null;
+  /**
+   * The seller's country, ISO 3166-1 alpha-2 (BT-40; 0087).
+   */
+  country_code: string | null;
   default_notes: string | null;
   default_payment_days: number | null;
   default_payment_term: PaymentTerms | null;
@@ -462,8 +485,17 @@ export interface InvoiceSettings {
    * The issue year `next_number` belongs to (yearly reset starts at 1 in a later year).
    */
   number_year: number | null;
+  postal_code: string | null;
   registration_number: string | null;
+  /**
+   * The seller's street for e-invoices (BT-35; 0087).
+   */
+  street: string | null;
   updated_at: Generated<Timestamp>;
+  /**
+   * Why lines without tax are exempt (BT-120), e.g. a small-business rule (0087).
+   */
+  vat_exemption_reason: string | null;
   vat_id: string | null;
   yearly_reset: Generated<boolean>;
 }

@@ -9,7 +9,9 @@ export type FeatureToken =
   | 'timer-restart'
   | 'invoice-line-item-edit'
   | 'invoice-pdf'
-  | 'financial-reports-v1';
+  | 'financial-reports-v1'
+  /** GET /invoices/:id/xml (CII, UBL, XRechnung) and /pdf?format=facturx (issue 25). */
+  | 'e-invoice-en16931';
 
 export class FeatureSet {
   private readonly tokens = new Set<FeatureToken>();

@@ -17,6 +17,12 @@ const COLUMNS = [
   'next_number',
   'yearly_reset',
   'number_year',
+  'street',
+  'postal_code',
+  'city',
+  'country_code',
+  'contact_name',
+  'vat_exemption_reason',
   'updated_at',
 ] as const;
 

@@ -3,6 +3,7 @@ import type { InvoiceSettings, PaymentTerms } from '../../../db/types.ts';
 import { badRequest } from '../../../errors.ts';
 import { hasYear, NEXT_NUMBER_MAX, numberFormatProblem } from './number-format.ts';
 import type { InvoiceSettingsPatch } from './schemas.ts';
+import { countryCodeValue } from '../../../i18n/countries.ts';
 
 /**
  * The rules of a workspace's invoice settings: which properties may be written,
@@ -16,6 +17,8 @@ export const REGISTRATION_NUMBER_MAX = 100;
 export const DEFAULT_NOTES_MAX = 10_000;
 export const FOOTER_MAX = 2000;
 export const PAYMENT_DAYS_MAX = 365;
+/** The seller's parts of an e-invoice (0087): one-line texts and their limits. */
+export const E_INVOICE_TEXTS = { street: 255, postal_code: 20, city: 100, contact_name: 255, vat_exemption_reason: 255 } as const;
 export const PAYMENT_TERMS = ['upon_receipt', 'net_15', 'net_30', 'net_45', 'net_60', 'custom'] as const satisfies readonly PaymentTerms[];
 
 /** The stored settings (a row of invoice_settings without its keys). */
@@ -32,6 +35,14 @@ export interface InvoiceSettingsState {
   next_number: number;
   yearly_reset: boolean;
   number_year: number | null;
+  street: string | null;
+  postal_code: string | null;
+  city: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country_code: string | null;
+  contact_name: string | null;
+  /** Why lines without tax are exempt (BT-120). */
+  vat_exemption_reason: string | null;
 }
 
 /** A workspace without a row: the workspace's name on the PDF, all-digit numbers, no default texts. */
@@ -48,6 +59,12 @@ export const DEFAULT_SETTINGS: InvoiceSettingsState = {
   next_number: 1,
   yearly_reset: false,
   number_year: null,
+  street: null,
+  postal_code: null,
+  city: null,
+  country_code: null,
+  contact_name: null,
+  vat_exemption_reason: null,
 };
 
 /** A short text setting: null or blank clears it; otherwise at most `max` characters, no NUL. */
@@ -75,6 +92,10 @@ export function applySettings(current: InvoiceSettingsState, input: InvoiceSetti
   if (input.registration_number !== undefined) {
     next.registration_number = optionalText('registration_number', input.registration_number, REGISTRATION_NUMBER_MAX, singleLine);
   }
+  for (const [field, max] of Object.entries(E_INVOICE_TEXTS) as Array<[keyof typeof E_INVOICE_TEXTS, number]>) {
+    if (input[field] !== undefined) next[field] = optionalText(field, input[field], max, singleLine);
+  }
+  if (input.country_code !== undefined) next.country_code = countryCodeValue('country_code', input.country_code);
   if (input.default_notes !== undefined) next.default_notes = optionalText('default_notes', input.default_notes, DEFAULT_NOTES_MAX, { trim: false });
   if (input.footer !== undefined) next.footer = optionalText('footer', input.footer, FOOTER_MAX, { trim: false });
 

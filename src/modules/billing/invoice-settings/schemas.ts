@@ -19,6 +19,12 @@ export const writable = {
   number_format: Text(NUMBER_FORMAT_MAX, 'New invoice numbers: {YYYY} the issue year, {NNNN} the sequence number zero-padded; null: the next all-digit number.'),
   next_number: Type.Integer({ minimum: 1, maximum: NEXT_NUMBER_MAX, description: 'The sequence number of the next invoice (a taken one is skipped).' }),
   yearly_reset: Type.Boolean({ description: 'Start the sequence at 1 in each new issue year (needs {YYYY} in the format).' }),
+  street: Text(255, 'The seller\u2019s street and number on e-invoices (BT-35).'),
+  postal_code: Text(20, 'The seller\u2019s post code on e-invoices (BT-38).'),
+  city: Text(100, 'The seller\u2019s city on e-invoices (BT-37).'),
+  country_code: Text(2, 'The seller\u2019s country, ISO 3166-1 alpha-2 (BT-40); required for e-invoices.'),
+  contact_name: Text(255, 'The seller\u2019s contact person on e-invoices (BT-41; XRechnung requires it).'),
+  vat_exemption_reason: Text(255, 'Why lines without tax are exempt (BT-120), e.g. a small-business rule; required for e-invoices with such lines.'),
 };
 
 export const InvoiceSettingsPatchBody = patchBody(writable);

@@ -12,7 +12,8 @@ import { audit } from '../../workspace/audit/index.ts';
 import { makeClientLink } from '../client-links/index.ts';
 import { attachmentsForMail } from '../invoice-attachments/index.ts';
 import { formatDate, formatMoney, pdfFilename } from './format.ts';
-import { INVOICE_PDF_RENDERER } from './pdf.ts';
+import { assertComplete, attachmentFormat, attachmentProfile, E_INVOICE_RENDERER, eInvoiceFilename } from './e-invoice-data.ts';
+import { INVOICE_PDF_RENDERER, loadInvoiceDocument } from './pdf.ts';
 import { presentMessage, type PresentedMessage } from './presenter.ts';
 import { findClient, loadWorkspace, receiptsOf, touchInvoice } from './queries.ts';
 import { translator } from '../../../i18n/index.ts';
@@ -83,6 +84,7 @@ export function validateMessage(input: MessageInput) {
     attachPdf: input.attach_pdf ?? true,
     attachReceipts: input.attach_expense_receipts ?? true,
     attachmentIds: input.attachment_ids ?? [],
+    attachEInvoice: input.attach_e_invoice ?? null,
     sendMeACopy: input.send_me_a_copy ?? false,
   };
 }
@@ -218,6 +220,18 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
   if (m.attachReceipts) {
     for (const f of await receiptsOf(trx, p.companyId, row.id)) attachments.push({ filename: f.filename, content_type: f.content_type, file_id: f.id });
   }
+  if (m.attachEInvoice) {
+    // Checked now, not when the outbox renders it: an incomplete invoice is a 422 and nothing is sent.
+    const doc = await loadInvoiceDocument(trx, p.companyId, row.id);
+    assertComplete(doc, attachmentProfile(m.attachEInvoice));
+    const format = attachmentFormat(m.attachEInvoice);
+    attachments.push({
+      filename: eInvoiceFilename(row.number, format),
+      content_type: format.kind === 'facturx' ? 'application/pdf' : 'application/xml',
+      render: E_INVOICE_RENDERER,
+      params: { invoice_id: row.id, format: m.attachEInvoice },
+    });
+  }
   // The invoice is locked: an attachment chosen here cannot be removed before the e-mail is queued.
   const chosen = await attachmentsForMail(trx, p.companyId, row.id, m.attachmentIds);
   for (const a of chosen) attachments.push({ filename: a.filename, content_type: a.content_type, file_id: a.file_id });
@@ -272,6 +286,7 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
       from_state: row.state,
       recipients: m.to.map((r) => r.email),
       ...(chosen.length ? { attachment_ids: chosen.map((a) => a.id) } : {}),
+      ...(m.attachEInvoice ? { e_invoice: m.attachEInvoice } : {}),
     },
   });
   const saved = await messageSelect(trx, p.companyId).where('m.id', '=', messageId).executeTakeFirstOrThrow();

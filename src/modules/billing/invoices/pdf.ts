@@ -15,6 +15,7 @@ import { termLabel, translatedKind } from './rules.ts';
 import { documentLocale, translator } from '../../../i18n/index.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
 import type { Totals } from './totals.ts';
+import type { EInvoiceParties } from './e-invoice-data.ts';
 import { defaultBankAccount, drawPaymentDetails, type BankAccountRow } from '../bank-accounts/index.ts';
 import { invoiceLogoOf, invoiceSettingsOf } from '../invoice-settings/index.ts';
 
@@ -36,7 +37,8 @@ import { invoiceLogoOf, invoiceSettingsOf } from '../invoice-settings/index.ts';
 
 export const INVOICE_PDF_RENDERER = 'invoice_pdf';
 
-export interface InvoiceDocument {
+/** What the PDF prints, and (the parties' parts) what its e-invoice also needs (e-invoice-data.ts). */
+export interface InvoiceDocument extends EInvoiceParties {
   invoice: InvoiceRow;
   lines: LineRow[];
   workspace: {
@@ -84,6 +86,22 @@ export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId:
     },
     client: { name: client.name, address: client.address, language: client.language, vat_id: client.vat_id },
     bankAccount,
+    seller: {
+      street: settings.street,
+      postal_code: settings.postal_code,
+      city: settings.city,
+      country_code: settings.country_code,
+      contact_name: settings.contact_name,
+      vat_exemption_reason: settings.vat_exemption_reason,
+    },
+    buyer: {
+      street: client.street,
+      postal_code: client.postal_code,
+      city: client.city,
+      country_code: client.country_code,
+      buyer_reference: client.buyer_reference,
+      invoice_email: client.invoice_email,
+    },
   };
 }
 

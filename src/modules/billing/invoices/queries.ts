@@ -43,7 +43,26 @@ export type WorkspaceRow = NonNullable<Awaited<ReturnType<typeof loadWorkspace>>
 export function findClient(trx: Tx, companyId: string, clientId: string, visibleTo?: Principal) {
   let query = trx
     .selectFrom('clients')
-    .select(['id', 'name', 'address', 'is_active', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'vat_id'])
+    .select([
+      'id',
+      'name',
+      'address',
+      'is_active',
+      'currency',
+      'payment_terms',
+      'payment_days',
+      'tax',
+      'tax2',
+      'discount',
+      'language',
+      'vat_id',
+      'invoice_email',
+      'street',
+      'postal_code',
+      'city',
+      'country_code',
+      'buyer_reference',
+    ])
     .where('company_id', '=', companyId)
     .where('id', '=', clientId);
   if (visibleTo) query = query.where(clientVisible(visibleTo, 'clients'));

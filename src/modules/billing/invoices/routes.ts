@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { INVOICE_ACCESS, INVOICE_DELETE_ACCESS } from '../../../access/invoices.ts';
 import { badRequest } from '../../../errors.ts';
 import { checkIfMatch, etagOf } from '../../../http/etag.ts';
@@ -11,6 +11,7 @@ import { EtagHeader, IdParams, NoQuery, typed } from '../../../http/route-kit.ts
 import { isId } from '../../../ids.ts';
 import { publicUrlOf } from '../../../config.ts';
 import { listInvoiceMessages, sendInvoiceMessage } from './messages.ts';
+import { E_INVOICE_PROFILES, E_INVOICE_SYNTAXES } from './e-invoice-data.ts';
 import { getInvoicePdf } from './pdf.ts';
 import type { PresentedInvoice } from './presenter.ts';
 import { INVOICE_STATES, assertDates } from './rules.ts';
@@ -33,9 +34,30 @@ const InvoicesQuery = Type.Object(
 
 const PageOnly = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
+const PdfQuery = Type.Object(
+  { format: Type.Optional(Enum(['pdf', 'facturx'] as const, '`pdf` (the default) or `facturx` (PDF/A-3 with the EN 16931 CII XML embedded).')) },
+  { additionalProperties: false },
+);
+
+const XmlQuery = Type.Object(
+  {
+    syntax: Type.Optional(Enum(E_INVOICE_SYNTAXES, '`cii` (the default) or `ubl`.')),
+    profile: Type.Optional(Enum(E_INVOICE_PROFILES, '`en16931` (the default) or `xrechnung` (XRechnung 3.0).')),
+  },
+  { additionalProperties: false },
+);
+
+/** The e-invoice writer loads its library (seconds) on the first e-invoice, not at start. */
+const eInvoices = () => import('./e-invoice.ts');
+
+/** A document download: its type and name, private and uncached as the spec's PDF. */
+function sendFile(reply: FastifyReply, body: Buffer, type: string, filename: string) {
+  return reply.type(type).header('Content-Disposition', `attachment; filename="${filename}"`).header('Content-Length', body.length).send(body);
+}
+
 export async function invoicesRoutes(fastify: FastifyInstance) {
   const app = typed(fastify);
-  app.features.add('invoice-line-item-edit', 'invoice-pdf');
+  app.features.add('invoice-line-item-edit', 'invoice-pdf', 'e-invoice-en16931');
   const ifMatch = (request: FastifyRequest, required: boolean) => (current: PresentedInvoice) =>
     checkIfMatch(request, etagOf(current), { required });
 
@@ -174,10 +196,14 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
       config: { access: INVOICE_ACCESS },
       schema: {
         tags: ['invoices'],
-        summary: 'The invoice as a PDF',
-        description: 'A4 (Letter for USD and CAD), as an attachment named `invoice-<number>.pdf`; private and uncached.',
+        summary: 'The invoice as a PDF, or as a Factur-X e-invoice',
+        description:
+          'A4 (Letter for USD and CAD), as an attachment named `invoice-<number>.pdf`; private and uncached. ' +
+          'With `format=facturx`: the same PDF as PDF/A-3 with its EN 16931 CII XML embedded as `factur-x.xml` ' +
+          '(Factur-X / ZUGFeRD, profile EN 16931), named `invoice-<number>-facturx.pdf`; an invoice lacking data ' +
+          'that EN 16931 requires gives 422 `e_invoice_incomplete` naming every missing field in `missing_fields`.',
         params: IdParams,
-        querystring: NoQuery,
+        querystring: PdfQuery,
         response: {
           200: {
             description: 'The PDF document.',
@@ -189,12 +215,44 @@ export async function invoicesRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params;
-      const { pdf, filename } = await getInvoicePdf(app.db, principalOf(request), id);
-      return reply
-        .type('application/pdf')
-        .header('Content-Disposition', `attachment; filename="${filename}"`)
-        .header('Content-Length', pdf.length)
-        .send(pdf);
+      const p = principalOf(request);
+      const { body, filename } =
+        request.query.format === 'facturx'
+          ? await (await eInvoices()).getEInvoice(app.db, p, id, { kind: 'facturx' })
+          : await getInvoicePdf(app.db, p, id).then(({ pdf, filename }) => ({ body: pdf, filename }));
+      return sendFile(reply, body, 'application/pdf', filename);
+    },
+  );
+
+  app.get(
+    '/api/v2/invoices/:id/xml',
+    {
+      config: { access: INVOICE_ACCESS },
+      schema: {
+        tags: ['invoices'],
+        summary: 'The invoice as an EN 16931 e-invoice (XML)',
+        description:
+          '`syntax=cii` (UN/CEFACT Cross Industry Invoice D16B, the default) or `syntax=ubl` (UBL 2.1 Invoice); ' +
+          '`profile=en16931` (the default) or `profile=xrechnung` (XRechnung 3.0, for German public buyers). ' +
+          'Named `invoice-<number>[-xrechnung]-<syntax>.xml`; private and uncached. An invoice lacking data the ' +
+          'profile requires (the seller\u2019s country and VAT id, the client\u2019s country, for XRechnung the ' +
+          'buyer reference, addresses, contact and payment details, …) gives 422 `e_invoice_incomplete` naming ' +
+          'every missing field in `missing_fields`; never an invalid file.',
+        params: IdParams,
+        querystring: XmlQuery,
+        response: {
+          200: {
+            description: 'The XML document.',
+            content: { 'application/xml': { schema: { type: 'string' } } },
+          },
+          ...ErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { syntax = 'cii', profile = 'en16931' } = request.query;
+      const { body, filename } = await (await eInvoices()).getEInvoice(app.db, principalOf(request), request.params.id, { kind: 'xml', syntax, profile });
+      return sendFile(reply, body, 'application/xml; charset=utf-8', filename);
     },
   );
 

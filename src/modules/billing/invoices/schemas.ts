@@ -2,6 +2,7 @@ import { Type, type Static, type TOptional, type TProperties } from '@sinclair/t
 import type { preValidationAsyncHookHandler } from 'fastify';
 import { ApiError, badRequest } from '../../../errors.ts';
 import { Enum, Nullable } from '../../../http/schemas.ts';
+import { E_INVOICE_ATTACHMENTS } from './e-invoice-data.ts';
 import {
   DESCRIPTION_MAX,
   EXPENSE_SUMMARY_TYPES,
@@ -131,6 +132,11 @@ export const MessageBody = Type.Object(
     attach_pdf: Type.Optional(Type.Boolean({ description: 'Default true.' })),
     attach_expense_receipts: Type.Optional(Type.Boolean({ description: "Default true: the receipts of the invoice's expenses." })),
     send_me_a_copy: Type.Optional(Type.Boolean({ description: 'A blind copy to the key owner.' })),
+    attach_e_invoice: Type.Optional(
+      Nullable(
+        Enum(E_INVOICE_ATTACHMENTS, 'An e-invoice to attach (default none): `facturx` (PDF/A-3 with the CII XML), `cii`, `ubl`, `xrechnung-cii` or `xrechnung-ubl`. An invoice lacking data the format requires gives 422 `e_invoice_incomplete`, and nothing is sent.'),
+      ),
+    ),
     attachment_ids: Type.Optional(
       Type.Array(Type.String(), {
         maxItems: 20,

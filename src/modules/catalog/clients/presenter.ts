@@ -34,6 +34,11 @@ export function presentClient(row: ClientRow, { billing }: { billing: boolean })
     language: row.language,
     vat_id: row.vat_id,
     invoice_email: row.invoice_email,
+    street: row.street,
+    postal_code: row.postal_code,
+    city: row.city,
+    country_code: row.country_code,
+    buyer_reference: row.buyer_reference,
   };
 }
 

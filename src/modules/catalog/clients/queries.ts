@@ -27,6 +27,11 @@ function clientSelect(trx: Tx, companyId: string) {
       'c.language',
       'c.vat_id',
       'c.invoice_email',
+      'c.street',
+      'c.postal_code',
+      'c.city',
+      'c.country_code',
+      'c.buyer_reference',
       'c.created_at',
       'c.updated_at',
     ])

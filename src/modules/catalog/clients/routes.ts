@@ -30,11 +30,16 @@ export const ClientSchema = Type.Object(
     language: Type.Optional(writable.language),
     vat_id: Type.Optional(writable.vat_id),
     invoice_email: Type.Optional(writable.invoice_email),
+    street: Type.Optional(writable.street),
+    postal_code: Type.Optional(writable.postal_code),
+    city: Type.Optional(writable.city),
+    country_code: Type.Optional(writable.country_code),
+    buyer_reference: Type.Optional(writable.buyer_reference),
   },
   {
     additionalProperties: false,
     description:
-      'Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`, `vat_id`, `invoice_email`) appear only for callers who may edit clients or view invoices.',
+      'Invoicing defaults (`payment_terms`, `payment_days`, `tax`, `tax2`, `discount`, `language`, `vat_id`, `invoice_email`, and the e-invoice parts `street`, `postal_code`, `city`, `country_code`, `buyer_reference`) appear only for callers who may edit clients or view invoices.',
   },
 );
 

@@ -3,6 +3,7 @@ import type { PaymentTerms } from '../../../db/types.ts';
 import { changedColumns as changedOf } from '../../../db/rows.ts';
 import { badRequest } from '../../../errors.ts';
 import { isCurrencyCode, sameDecimal } from '../../../money.ts';
+import { countryCodeValue } from '../../../i18n/countries.ts';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../../i18n/index.ts';
 import type { ClientInput } from './schemas.ts';
 
@@ -26,6 +27,11 @@ export const CLIENT_WRITABLE = [
   'language',
   'vat_id',
   'invoice_email',
+  'street',
+  'postal_code',
+  'city',
+  'country_code',
+  'buyer_reference',
   'is_active',
 ] as const;
 
@@ -54,6 +60,14 @@ export interface ClientState {
   vat_id: string | null;
   /** Where the client wants its invoices sent. */
   invoice_email: string | null;
+  /** The address in parts and the buyer's reference, for e-invoices (0087). */
+  street: string | null;
+  postal_code: string | null;
+  city: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country_code: string | null;
+  /** BT-10, e.g. a Leitweg-ID. */
+  buyer_reference: string | null;
   is_active: boolean;
 }
 
@@ -68,8 +82,16 @@ export const EMPTY_CLIENT: Omit<ClientState, 'name'> = {
   language: DEFAULT_LANGUAGE,
   vat_id: null,
   invoice_email: null,
+  street: null,
+  postal_code: null,
+  city: null,
+  country_code: null,
+  buyer_reference: null,
   is_active: true,
 };
+
+/** The e-invoice parts of a client (0087): one-line texts and their limits. */
+export const E_INVOICE_TEXTS = { street: 255, postal_code: 20, city: 100, buyer_reference: 100 } as const;
 
 export const VAT_ID_MAX = 50;
 export const EMAIL_MAX = 320;
@@ -137,6 +159,10 @@ export function applyClientInput(current: ClientState, input: ClientInput): Clie
     if (email !== null && !EMAIL.test(email)) throw badRequest('invoice_email must be an e-mail address such as billing@example.com.', { field: 'invoice_email' });
     next.invoice_email = email;
   }
+  for (const [field, max] of Object.entries(E_INVOICE_TEXTS) as Array<[keyof typeof E_INVOICE_TEXTS, number]>) {
+    if (input[field] !== undefined) next[field] = shortText(field, input[field], max);
+  }
+  if (input.country_code !== undefined) next.country_code = countryCodeValue('country_code', input.country_code);
   if (input.is_active !== undefined) next.is_active = input.is_active;
 
   if (input.payment_terms !== undefined) {

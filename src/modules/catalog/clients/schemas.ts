@@ -30,6 +30,11 @@ export const writable = {
   ),
   vat_id: Nullable(Type.String({ maxLength: 50, description: "The client's VAT id, printed on its invoices." })),
   invoice_email: Nullable(Type.String({ maxLength: 320, description: 'The address the client wants its invoices sent to.' })),
+  street: Nullable(Type.String({ maxLength: 255, description: "The client's street and number on e-invoices (BT-50)." })),
+  postal_code: Nullable(Type.String({ maxLength: 20, description: "The client's post code on e-invoices (BT-53)." })),
+  city: Nullable(Type.String({ maxLength: 100, description: "The client's city on e-invoices (BT-52)." })),
+  country_code: Nullable(Type.String({ maxLength: 2, description: "The client's country, ISO 3166-1 alpha-2 (BT-55); required for e-invoices." })),
+  buyer_reference: Nullable(Type.String({ maxLength: 100, description: "The client's reference for its e-invoices, e.g. a Leitweg-ID (BT-10; XRechnung requires it)." })),
   is_active: Type.Boolean({ description: 'false archives, true restores (owners and administrators only).' }),
 };
 

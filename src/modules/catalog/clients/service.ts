@@ -45,7 +45,7 @@ function mapConstraintError(err: unknown, name: string | undefined): never {
 
 /** The client's writable state: its own currency (null: it follows the workspace's), not the one in force. */
 function stateOf(row: ClientRow): ClientState {
-  const columns = columnsOf(row, ['name', 'address', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'vat_id', 'invoice_email', 'is_active']);
+  const columns = columnsOf(row, ['name', 'address', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'vat_id', 'invoice_email', 'street', 'postal_code', 'city', 'country_code', 'buyer_reference', 'is_active']);
   return { ...columns, currency: row.own_currency };
 }
 

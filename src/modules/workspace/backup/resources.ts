@@ -152,7 +152,7 @@ export const RESOURCES: ResourceSpec[] = [
     name: 'clients',
     description: 'Clients with their invoicing defaults; `contacts` holds their contacts.',
     columns: `c.id, c.name, c.address, c.currency, c.payment_terms, c.payment_days, c.tax, c.tax2, c.discount, c.language,
-      c.vat_id, c.invoice_email, c.is_active, c.created_at, c.updated_at`,
+      c.vat_id, c.invoice_email, c.street, c.postal_code, c.city, c.country_code, c.buyer_reference, c.is_active, c.created_at, c.updated_at`,
     from: 'clients c',
     ...ownRows('c'),
     children: [
@@ -248,7 +248,8 @@ export const RESOURCES: ResourceSpec[] = [
     description:
       "The workspace's invoice settings once saved (at most one record): legal name, VAT id, registration number, default payment term, notes and footer, the number format and its counter; `logo` describes the logo (type, size, name), never its bytes. The address and tax id are the workspace's.",
     columns: `s.company_id as workspace_id, s.legal_name, s.vat_id, s.registration_number, s.default_payment_term, s.default_payment_days,
-      s.default_notes, s.footer, s.number_format, s.next_number, s.yearly_reset, s.number_year, s.updated_at,
+      s.default_notes, s.footer, s.number_format, s.next_number, s.yearly_reset, s.number_year,
+      s.street, s.postal_code, s.city, s.country_code, s.contact_name, s.vat_exemption_reason, s.updated_at,
       f.content_type as logo_content_type, f.byte_size as logo_byte_size, f.filename as logo_file_name, f.created_at as logo_uploaded_at`,
     from: 'invoice_settings s left join files f on f.company_id = s.company_id and f.id = s.logo_file_id',
     companyColumn: 's.company_id',
