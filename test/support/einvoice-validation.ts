@@ -124,7 +124,7 @@ export function artefactsRequired(): boolean {
 }
 
 /** Where the artefacts' XRechnung rules came from: 'release' (KoSIT's compiled XSLT, with the Peppol
- *  rules it merges in) or 'source' (compiled here from the Schematron sources, without them). */
+ *  rules it merges in) or 'source' (a folder someone compiled from the Schematron sources, without them). */
 export function xrechnungOrigin(): 'release' | 'source' | undefined {
   const file = path.join(artefactsDir(), 'xrechnung/ORIGIN');
   if (!existsSync(file)) return undefined;
