@@ -291,9 +291,11 @@ export function extractFacturXXml(pdf: Buffer, name = 'factur-x.xml'): Buffer {
     const input = path.join(work, 'invoice.pdf');
     const output = path.join(work, 'extracted.xml');
     writeFileSync(input, pdf);
-    const saved = spawnSync('pdfdetach', ['-savefile', name, '-o', output, input], { encoding: 'utf8' });
-    if (saved.status !== 0 || !existsSync(output)) {
-      const list = spawnSync('pdfdetach', ['-list', input], { encoding: 'utf8' });
+    // By its number in the list: `-savefile NAME` fails on some PDFs whose name entries it reads differently.
+    const list = spawnSync('pdfdetach', ['-list', input], { encoding: 'utf8' });
+    const entry = (list.stdout || '').split('\n').map((l) => /^(\d+): (.*)$/.exec(l.trim())).find((m) => m?.[2] === name);
+    const saved = spawnSync('pdfdetach', ['-save', entry?.[1] ?? '0', '-o', output, input], { encoding: 'utf8' });
+    if (!entry || saved.status !== 0 || !existsSync(output)) {
       throw new Error(
         `the PDF has no embedded ${name} (pdfdetach: ${(saved.stderr || '').trim() || `exit ${saved.status}`}); its embedded files: ${(list.stdout || '').trim() || (list.stderr || '').trim()}`,
       );

@@ -117,21 +117,23 @@ export function missingFields(doc: EInvoiceDocument, profile: EInvoiceProfile): 
   });
   need(doc.seller.country_code, 'invoice_settings.country_code');
   need(doc.buyer.country_code, 'client.country_code');
+  // The electronic addresses (BT-34, BT-49), as e-mail addresses: Peppol and XRechnung require them,
+  // and so does the writer's schema for every format.
+  need(doc.workspace.sender_email, 'workspace.sender_email');
+  need(doc.buyer.invoice_email, 'client.invoice_email');
   // BR-S-02, BR-E-02: standard-rated or exempt lines need the seller's VAT id or tax registration.
   if (!doc.workspace.vat_id && !doc.workspace.tax_id) missing.push('invoice_settings.vat_id');
   if (categories.some((c) => c?.code === 'E')) need(doc.seller.vat_exemption_reason, 'invoice_settings.vat_exemption_reason');
   if (doc.lines.length === 0) missing.push('line_items');
   if (profile === 'xrechnung') {
-    // XRechnung 3.0 (BR-DE-1, -3 to -9, -15; BT-34 and BT-49 required).
+    // XRechnung 3.0 (BR-DE-1, -3 to -9, -15).
     need(doc.buyer.buyer_reference, 'client.buyer_reference');
     need(doc.seller.city, 'invoice_settings.city');
     need(doc.seller.postal_code, 'invoice_settings.postal_code');
     need(doc.seller.contact_name, 'invoice_settings.contact_name');
     need(doc.workspace.sender_phone, 'workspace.sender_phone');
-    need(doc.workspace.sender_email, 'workspace.sender_email');
     need(doc.buyer.city, 'client.city');
     need(doc.buyer.postal_code, 'client.postal_code');
-    need(doc.buyer.invoice_email, 'client.invoice_email');
     need(doc.bankAccount, `bank_accounts.${doc.invoice.currency}`);
   }
   return missing;

@@ -29,6 +29,20 @@ const LIBRARY_FORMATS: Record<`${EInvoiceSyntax}:${EInvoiceProfile}`, string> = 
 const quiet: Logger = { log: () => {}, warn: () => {}, error: () => {} };
 const service = new InvoiceService(quiet);
 
+/**
+ * The library checks its input against its JSON schema. A complete document (missingFields) always
+ * passes, so a refusal is our bug: a plain 500 carrying the schema's findings for the log, not the
+ * library's error, whose `validation` property Fastify would take for a request validation error.
+ */
+async function generate(...args: Parameters<InvoiceService['generate']>) {
+  try {
+    return await service.generate(...args);
+  } catch (err) {
+    const findings = (err as { errors?: unknown }).errors;
+    throw new Error(`The e-invoice writer refused the invoice: ${findings ? JSON.stringify(findings).slice(0, 2000) : String(err)}`);
+  }
+}
+
 /** The e-invoice of a loaded document: a 422 naming every missing field before anything is written. */
 export async function renderEInvoice(doc: InvoiceDocument, format: EInvoiceFormat): Promise<Buffer> {
   const profile = format.kind === 'facturx' ? 'en16931' : format.profile;
@@ -38,14 +52,14 @@ export async function renderEInvoice(doc: InvoiceDocument, format: EInvoiceForma
   const lang = documentLocale(language).toLowerCase();
   if (format.kind === 'facturx') {
     const pdf = await renderInvoicePdf(doc);
-    const out = await service.generate(data, {
+    const out = await generate(data, {
       format: 'Factur-X-EN16931',
       lang,
       pdf: { buffer: pdf, filename: pdfFilename(doc.invoice.number), mimetype: 'application/pdf' },
     });
     return Buffer.from(out as Uint8Array);
   }
-  const xml = await service.generate(data, { format: LIBRARY_FORMATS[`${format.syntax}:${format.profile}`], lang });
+  const xml = await generate(data, { format: LIBRARY_FORMATS[`${format.syntax}:${format.profile}`], lang });
   return Buffer.from(xml as string, 'utf8');
 }
 
