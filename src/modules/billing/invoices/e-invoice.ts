@@ -39,7 +39,7 @@ async function generate(...args: Parameters<InvoiceService['generate']>) {
     return await service.generate(...args);
   } catch (err) {
     const findings = (err as { errors?: unknown }).errors;
-    throw new Error(`The e-invoice writer refused the invoice: ${findings ? JSON.stringify(findings).slice(0, 2000) : String(err)}`);
+    throw new Error(`The e-invoice writer refused the invoice: ${findings ? JSON.stringify(findings).slice(0, 2000) : String(err)}`, { cause: err });
   }
 }
 
