@@ -3,7 +3,10 @@
  *   1. the wall time of POST /api/v2/invoices importing 10,000 detailed time
  *      entries into one invoice (10,000 lines, each entry locked, priced at its
  *      date's rate, rounded and linked), through the full HTTP stack (inject);
- *   2. the render time of a 500-line invoice PDF (pdfkit), median of runs.
+ *   2. the render time of a 500-line invoice PDF (pdfkit), median of runs;
+ *   3. the same invoice as Factur-X (the PDF made PDF/A-3 with its CII XML
+ *      embedded, issue 25), runs interleaved with plain renders of the same
+ *      document, and the ratio of the two medians (issue 25 aims at ≤ 2×).
  *
  *   node bin/run-ts.js bench/invoices.ts [--entries 10000] [--lines 500] [--runs 5]
  *
@@ -100,6 +103,27 @@ try {
     bytes = (await renderInvoicePdf(doc)).length;
     renders.push(performance.now() - t);
   }
+  // Factur-X of the same document: the e-invoice parts it needs, then plain and Factur-X renders in turn.
+  const { renderEInvoice } = await import('../src/modules/billing/invoices/e-invoice.ts');
+  const complete = {
+    ...doc,
+    workspace: { ...doc.workspace, vat_id: 'DE123456789', sender_email: 'billing@bench.example' },
+    seller: { ...doc.seller, country_code: 'DE', city: 'Berlin', postal_code: '10115', street: '1 Bench Road' },
+    buyer: { ...doc.buyer, country_code: 'DE', invoice_email: 'ap@globex.example' },
+  };
+  await renderEInvoice(complete, { kind: 'facturx' }); // warm-up (the library, its schema)
+  const plainRuns: number[] = [];
+  const facturxRuns: number[] = [];
+  let facturxBytes = 0;
+  for (let i = 0; i < RUNS; i++) {
+    let t = performance.now();
+    await renderInvoicePdf(complete);
+    plainRuns.push(performance.now() - t);
+    t = performance.now();
+    facturxBytes = (await renderEInvoice(complete, { kind: 'facturx' })).length;
+    facturxRuns.push(performance.now() - t);
+  }
+
   const t2 = performance.now();
   const http = await app.inject({ method: 'GET', url: `/api/v2/invoices/${explicit.json().id}/pdf`, headers });
   const httpPdfMs = performance.now() - t2;
@@ -111,6 +135,14 @@ try {
     get_10000_line_invoice_ms: Math.round(getMs),
     get_status: got.statusCode,
     pdf: { lines: LINES, runs: RUNS, median_ms: Math.round(median(renders)), min_ms: Math.round(Math.min(...renders)), bytes, http_ms: Math.round(httpPdfMs), http_status: http.statusCode },
+    facturx: {
+      lines: LINES,
+      runs: RUNS,
+      plain_median_ms: Math.round(median(plainRuns)),
+      facturx_median_ms: Math.round(median(facturxRuns)),
+      ratio: Number((median(facturxRuns) / median(plainRuns)).toFixed(2)),
+      bytes: facturxBytes,
+    },
   };
   console.log(JSON.stringify(results, null, 2));
   mkdirSync('.bench', { recursive: true });
