@@ -34,7 +34,7 @@ const en = {
     state: 'State',
     rowLink: 'Invoice {{number}}, {{client}}',
   },
-  kinds: { service: 'Service', expense: 'Expense', product: 'Product' },
+  kinds: { service: 'Service', expense: 'Expense', product: 'Product', retainer: 'Retainer' },
   lines: {
     description: 'Description',
     quantity: 'Quantity',
@@ -322,7 +322,7 @@ export const { useTexts: useInvoiceTexts, t: invoiceTexts } = defineTexts('invoi
     state: 'Status',
     rowLink: 'Rechnung {{number}}, {{client}}',
   },
-  kinds: { service: 'Leistung', expense: 'Auslage', product: 'Produkt' },
+  kinds: { service: 'Leistung', expense: 'Auslage', product: 'Produkt', retainer: 'Vorauszahlung' },
   lines: {
     description: 'Beschreibung',
     quantity: 'Menge',
