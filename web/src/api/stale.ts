@@ -57,6 +57,8 @@ export const STALE = {
   item_category: [['item-categories'], ['invoices', 'kinds']],
   /** An estimate made, changed, sent, answered or deleted; converted, it makes a draft invoice. */
   estimate: [['estimates'], ['invoices'], ['home']],
+  /** A retainer made, renamed, archived, funded (a retainer invoice) or drawn on (a credit line on a draft). */
+  retainer: [['retainers'], ['invoices'], ['home']],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
 /** A kind of change (a row of the table). */
