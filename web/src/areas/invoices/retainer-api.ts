@@ -16,7 +16,6 @@ export const invoiceRetainersQuery = (id: string) =>
   queryOptions({
     queryKey: ['invoices', 'retainers', id],
     queryFn: () => call(api.GET('/web/api/invoices/{id}/retainers', { params: { path: { id } } })),
-    staleTime: 0,
   });
 
 export function useApplyRetainer(invoiceId: string) {

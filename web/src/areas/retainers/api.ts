@@ -7,8 +7,8 @@ import type { paths } from '../../api/schema';
 
 /**
  * The retainers area's data (WEB-STYLE 2): session routes under /web/api/retainers (the API
- * has none), keys rooted at ['retainers']. Balances follow the invoices (a payment, a void),
- * which change elsewhere: the queries are stale at once, so every visit asks again.
+ * has none), keys rooted at ['retainers']. Balances follow the invoices (a payment, a void):
+ * an invoice's change stales them too (api/stale.ts).
  */
 
 export type Retainer = paths['/web/api/retainers/{id}']['get']['responses'][200]['content']['application/json'];
@@ -21,14 +21,12 @@ export const retainersQuery = (archived: boolean) =>
   queryOptions({
     queryKey: ['retainers', 'list', { archived }],
     queryFn: () => call(api.GET('/web/api/retainers', { params: { query: { archived } } })),
-    staleTime: 0,
   });
 
 export const retainerQuery = (id: string) =>
   queryOptions({
     queryKey: ['retainers', 'one', id],
     queryFn: () => call(api.GET('/web/api/retainers/{id}', { params: { path: { id } } })),
-    staleTime: 0,
   });
 
 /** The active clients a retainer may be for (one request, up to 2,000). */
