@@ -66,7 +66,7 @@ const en = {
     title: 'Rename {{name}}',
     submit: 'Save',
     archive: 'Archive',
-    archiveHint: 'Only at a balance of 0.',
+    archiveHint: 'Archiving needs a balance of 0.',
     restore: 'Restore',
   },
 };
@@ -136,7 +136,7 @@ export const { useTexts: useRetainerTexts } = defineTexts('retainers', en, {
     title: '{{name}} umbenennen',
     submit: 'Speichern',
     archive: 'Archivieren',
-    archiveHint: 'Nur bei einem Guthaben von 0.',
+    archiveHint: 'Archivieren nur bei einem Guthaben von 0.',
     restore: 'Wiederherstellen',
   },
 });
