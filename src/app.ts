@@ -42,6 +42,7 @@ import { homeWebRoutes } from './modules/reports/home/index.ts';
 import { credentialsWebRoutes } from './modules/people/credentials/index.ts';
 import { bankAccountsWebRoutes } from './modules/billing/bank-accounts/index.ts';
 import { recurringInvoicesWebRoutes } from './modules/billing/recurring-invoices/index.ts';
+import { retainersWebRoutes } from './modules/billing/retainers/index.ts';
 import { itemCategoriesWebRoutes } from './modules/billing/item-categories/index.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { invoiceAttachmentsRoutes, invoiceAttachmentsWebRoutes } from './modules/billing/invoice-attachments/index.ts';
@@ -157,6 +158,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(clientPageWebRoutes);
   await app.register(estimatesWebRoutes);
   await app.register(invoiceSettingsWebRoutes);
+  await app.register(retainersWebRoutes);
   for (const plugin of plugins) await app.register(plugin);
   // Its catch-all GET answers only the paths no other route has.
   if (config.webDist) await registerWebApp(app, config.webDist);

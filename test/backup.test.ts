@@ -34,6 +34,7 @@ const PARENT_TABLE: Record<string, string> = {
   invoices: 'invoices',
   invitations: 'invitations',
   audit_logs: 'audit_logs',
+  retainers: 'retainers',
 };
 
 /** Keys that would mean a secret or an internal record leaked. */

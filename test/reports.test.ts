@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { BudgetBy, DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
 import { assignTaskRow, assignUser, insertClient, insertTask } from './fixtures/catalog-rows.ts';
-import { addMember, createTestContext, createWorkspaceWithOwner, request, type Caller, type TestContext } from './helpers.ts';
+import { addMember, createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 
 /**
  * The financial reports against a small hand-computed fixture: every figure
@@ -349,6 +349,35 @@ describe('reports', () => {
       expect(byProject(await report('from=20260101&to=20260228'))[ff]).toBeUndefined();
       expect(byProject(await report('from=20260320&to=20260321'))[ff]).toMatchObject({ uninvoiced_amount: 750 });
       expect(byProject(await report('from=20260101&to=20260331&include_fixed_fee=false'))[ff]).toBeUndefined();
+    });
+
+    it('retainer funding and a retainer credit line change neither the fixed-fee balance nor the project budget', async () => {
+      const session = await sessionFor(ctx.db, owner, ctx.clock.now());
+      const post = async (caller: Caller, url: string, payload: object, status = 201) => {
+        const res = await request(ctx.app, caller, { method: 'POST', url, payload });
+        expect(res.statusCode, res.body).toBe(status);
+        return res.json();
+      };
+      const client = (await ctx.db.selectFrom('projects').select('client_id').where('id', '=', ff).executeTakeFirstOrThrow()).client_id;
+      const budget = async () => byProject((await get(owner, '/api/v2/reports/project_budget')).json());
+      const budgetBefore = await budget();
+      // Funding: a retainer invoice of 500, sent and paid.
+      const retainer = await post(session, '/web/api/retainers', { client_id: client, name: 'Prepaid' });
+      const { invoice: funding } = await post(session, `/web/api/retainers/${retainer.id}/fund`, { amount: 500 });
+      await post(owner, `/api/v2/invoices/${funding.id}/messages`, { recipients: [{ email: 'bill@beta.test' }] });
+      await post(session, `/web/api/invoices/${funding.id}/payments`, { amount: 500, paid_date: '2026-03-05' });
+      expect(byProject(await report('from=20260101&to=20260331'))[ff]).toMatchObject({ uninvoiced_amount: 750 });
+      // A draft invoicing 300 of the fee: the fee balance is 1000 − (300 − 50) − 300 = 450.
+      const draft = await post(owner, '/api/v2/invoices', { client_id: client, line_items: [{ kind: 'Service', description: 'Milestone', unit_price: 300, project_id: ff }] });
+      expect(byProject(await report('from=20260101&to=20260331'))[ff]).toMatchObject({ uninvoiced_amount: 450 });
+      // Paid from the retainer: a credit line of 300 on it leaves the fee balance and the budgets as they were.
+      const credit = await post(session, `/web/api/retainers/${retainer.id}/credits`, { invoice_id: draft.id, amount: 300 });
+      expect(credit.retainer.balance).toBe(200);
+      expect(byProject(await report('from=20260101&to=20260331'))[ff]).toMatchObject({ uninvoiced_amount: 450 });
+      expect(await budget()).toEqual(budgetBefore);
+      // Deleting the draft releases its work and its credit: back to 750.
+      expect((await request(ctx.app, owner, { method: 'DELETE', url: `/api/v2/invoices/${draft.id}` })).statusCode).toBe(204);
+      expect(byProject(await report('from=20260101&to=20260331'))[ff]).toMatchObject({ uninvoiced_amount: 750 });
     });
 
     it('rounds each entry by the workspace rule', async () => {

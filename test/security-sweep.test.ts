@@ -42,6 +42,7 @@ const TABLE_BY_SEGMENT: Record<string, string> = {
   recurring_invoices: 'recurring_invoice_schedules',
   'item-categories': 'invoice_item_categories',
   payments: 'invoice_payments',
+  credits: 'invoice_line_items',
 };
 
 /** Path parameters that name no record: the foreign-id pick does not apply (an unknown value is still tried). */
@@ -179,6 +180,13 @@ describe('security sweep over every route', () => {
     await ctx.db
       .insertInto('estimates')
       .values({ company_id: company, id: foreignIds.estimates, client_id: clientId, number: '1', issue_date: '2026-01-05', currency: 'EUR' })
+      .execute();
+    foreignIds.retainers = newId();
+    await ctx.db.insertInto('retainers').values({ company_id: company, id: foreignIds.retainers, client_id: clientId, name: 'Foreign retainer', currency: 'EUR' }).execute();
+    foreignIds.invoice_line_items = newId();
+    await ctx.db
+      .insertInto('invoice_line_items')
+      .values({ company_id: company, id: foreignIds.invoice_line_items, invoice_id: foreignIds.invoices, kind: 'Retainer', unit_price: '1', effect: 'credit', retainer_id: foreignIds.retainers })
       .execute();
   });
   afterAll(() => ctx.close());

@@ -15,6 +15,7 @@ import { approvalCommands } from './approval-commands.ts';
 import { outboxCommands } from './outbox-commands.ts';
 import { bankAccountCommands } from './bank-account-commands.ts';
 import { recurringCommands } from './recurring-commands.ts';
+import { retainerCommands } from './retainer-commands.ts';
 import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
 import { str, type Command, type Options, type Values } from './command.ts';
 import { helpRows, ServerRefusal, UsageError, wrapText, type Output } from './output.ts';
@@ -89,7 +90,7 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
-  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(invoiceSettingsCommands), ...Object.values(bankAccountCommands), ...Object.values(itemCategoryCommands), ...Object.values(recurringCommands)].map((c) => fromAdmin<any>(c)),
+  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(invoiceSettingsCommands), ...Object.values(bankAccountCommands), ...Object.values(itemCategoryCommands), ...Object.values(recurringCommands), ...Object.values(retainerCommands)].map((c) => fromAdmin<any>(c)),
   ...backupCommands,
 ];
 

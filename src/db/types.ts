@@ -377,6 +377,10 @@ export interface InvoiceLineItems {
   kind: Generated<string>;
   project_id: string | null;
   quantity: Generated<Numeric>;
+  /**
+   * The retainer this line funds (effect charge) or draws on (effect credit) (0085); null for every other line.
+   */
+  retainer_id: string | null;
   sort_order: Generated<number>;
   taxed: Generated<boolean>;
   taxed2: Generated<boolean>;
@@ -652,6 +656,26 @@ export interface RecurringInvoiceSchedules {
   updated_at: Generated<Timestamp>;
 }
 
+/** A client's prepaid funds (0085); the balance is retainer_balance(), never stored. */
+export interface Retainers {
+  /**
+   * When the retainer was archived (0085), only at a balance of 0; null while active.
+   */
+  archived_at: Timestamp | null;
+  client_id: string;
+  company_id: string;
+  created_at: CreatedAt;
+  created_by: string | null;
+  /**
+   * The retainer's currency (0085): its funding and credit lines are on invoices in this currency only.
+   */
+  currency: string;
+  description: string | null;
+  id: string;
+  name: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Sessions {
   company_id: string | null;
   created_at: CreatedAt;
@@ -794,6 +818,7 @@ export interface DB {
   rates: Rates;
   recurring_invoice_occurrences: RecurringInvoiceOccurrences;
   recurring_invoice_schedules: RecurringInvoiceSchedules;
+  retainers: Retainers;
   sessions: Sessions;
   sign_in_devices: SignInDevices;
   sign_in_failures: SignInFailures;

@@ -31,6 +31,7 @@ export const de: Catalog = {
       service: 'Leistung',
       expense: 'Auslage',
       product: 'Produkt',
+      retainer: 'Vorauszahlung',
     },
     noLines: 'Keine Positionen.',
     subtotal: 'Zwischensumme',

@@ -35,6 +35,7 @@ export const en = {
       service: 'Service',
       expense: 'Expense',
       product: 'Product',
+      retainer: 'Retainer',
     },
     noLines: 'No lines.',
     subtotal: 'Subtotal',

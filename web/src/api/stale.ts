@@ -29,9 +29,9 @@ export const STALE = {
   /** A week submitted, approved, rejected or withdrawn: its entries and expenses lock or unlock. */
   approval: [['approvals'], ['time_entries'], ['expenses'], ['home']],
   /** An invoice's own change: its fields, a message sent, a payment, closed or voided. */
-  invoice: [['invoices'], ['home']],
+  invoice: [['invoices'], ['home'], ['retainers']],
   /** An invoice made or deleted: its time and expenses billed or released. */
-  billing: [['invoices'], ['time_entries'], ['expenses'], ['reports'], ['home']],
+  billing: [['invoices'], ['time_entries'], ['expenses'], ['reports'], ['home'], ['retainers']],
   /** A project, its tasks, people or rates: the choices of the forms, budgets. */
   project: [['projects'], ['time_choices'], ['expenses', 'choices'], ['reports'], ['home']],
   /** A client made, changed or deleted: its contacts and projects carry its name. */
@@ -57,6 +57,8 @@ export const STALE = {
   item_category: [['item-categories'], ['invoices', 'kinds']],
   /** An estimate made, changed, sent, answered or deleted; converted, it makes a draft invoice. */
   estimate: [['estimates'], ['invoices'], ['home']],
+  /** A retainer made, renamed, archived, funded (a retainer invoice) or drawn on (a credit line on a draft). */
+  retainer: [['retainers'], ['invoices'], ['home']],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
 /** A kind of change (a row of the table). */

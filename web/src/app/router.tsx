@@ -19,6 +19,7 @@ import { approvalsRoutes } from '../areas/approvals/routes.tsx';
 import { reportsRoutes } from '../areas/reports/routes.tsx';
 import { invoicesRoutes } from '../areas/invoices/routes.tsx';
 import { estimatesRoutes } from '../areas/estimates/routes.tsx';
+import { retainersRoutes } from '../areas/retainers/routes.tsx';
 import { clientsRoutes } from '../areas/clients/routes.tsx';
 import { tasksRoutes } from '../areas/tasks/routes.tsx';
 import { projectsRoutes } from '../areas/projects/routes.tsx';
@@ -88,6 +89,7 @@ export function createRouter(queryClient: QueryClient) {
                 ...invoicesRoutes(queryClient),
                 ...recurringInvoicesRoutes(queryClient),
                 ...estimatesRoutes(queryClient),
+                ...retainersRoutes(queryClient),
                 { path: 'settings', loader: () => redirect('/settings/workspace') },
                 { Component: SettingsLayout, children: [
                     ...profileRoutes(queryClient),

@@ -24,6 +24,9 @@ export {
   translatedKind,
 } from './rules.ts';
 export { assertMayUseInvoices, createInvoice, explicitLines, getInvoice, kindChoices } from './service.ts';
+// For retainers (billing/retainers): the locked invoice, and its funding and credit lines.
+export { addRetainerLineIn, loadInvoice, removeRetainerLineIn } from './service.ts';
+export { RETAINER_KIND } from './kinds.ts';
 export { sendInvoiceMessageIn, validateMessage } from './messages.ts';
 export { invoiceProjects } from './projects.ts';
 export { findClient, loadWorkspace } from './queries.ts';

@@ -14,6 +14,8 @@ export const IMPORTED_EXPENSE_KIND = 'Expense';
 export const DEFAULT_KIND = 'Service';
 /** The other built-in item category (item-categories/rules.ts PRODUCT_CATEGORY): translated like Service where people read it. */
 export const PRODUCT_KIND = 'Product';
+/** The kind of a line linked to a retainer (billing/retainers): its funding line, or a credit drawing on it. */
+export const RETAINER_KIND = 'Retainer';
 
 /** The kind as people read it: the imported time kind as the default one; any other kind as typed. */
 export const kindLabel = (kind: string) => (kind === IMPORTED_TIME_KIND ? DEFAULT_KIND : kind);

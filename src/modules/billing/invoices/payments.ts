@@ -10,7 +10,7 @@ import { isId } from '../../../ids.ts';
 import { minorUnitDigits } from '../../../money.ts';
 import { isWorkDate } from '../../../time/workspace-time.ts';
 import { audit } from '../../workspace/audit/index.ts';
-import { deletePaymentRow, insertPayment, paymentsOf, touchInvoice } from './queries.ts';
+import { deletePaymentRow, insertPayment, overdrawnRetainers, paymentsOf, touchInvoice } from './queries.ts';
 import { invoiceTotals, presentPayment, type PresentedInvoice, type PresentedPayment } from './presenter.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
 import type { PaymentInput } from './schemas.ts';
@@ -95,6 +95,16 @@ export async function deletePayment(db: Kysely<DB>, p: Principal, invoiceId: str
     const after = await loadInvoice(trx, companyId, row.id);
     const reopened = row.state === 'paid' && invoiceTotals(after.row, after.lines).dueAmount.gt(0);
     await touchInvoice(trx, companyId, row.id, reopened ? { state: 'open', paid_at: null } : {}, now);
+    if (reopened) {
+      // A paid retainer invoice's funds leave its retainer: refused when later invoices have drawn them.
+      const overdrawn = await overdrawnRetainers(trx, companyId, row.id);
+      if (overdrawn.length > 0) {
+        throw conflict(
+          `This payment funds the retainer "${overdrawn[0].name}", and later invoices have drawn on those funds; remove their retainer credits (or void those invoices) first.`,
+          { state: row.state },
+        );
+      }
+    }
     await audit(trx, {
       ...auditActor(p),
       action: 'invoice.payment_deleted',

@@ -15,7 +15,7 @@ const num = (d: Decimal) => Number(d.toFixed());
 
 export function invoiceTotals(row: Pick<InvoiceRow, 'tax' | 'tax2' | 'discount' | 'currency' | 'paid_total'>, lines: LineRow[]): Totals {
   return computeTotals(
-    lines.map((l) => ({ quantity: l.quantity, unit_price: l.unit_price, effect: l.effect, taxed: l.taxed, taxed2: l.taxed2 })),
+    lines.map((l) => ({ quantity: l.quantity, unit_price: l.unit_price, effect: l.effect, taxed: l.taxed, taxed2: l.taxed2, retainer: l.retainer_id !== null })),
     { tax: row.tax, tax2: row.tax2, discount: row.discount },
     row.currency,
     row.paid_total,

@@ -189,7 +189,7 @@ export async function linesOf(trx: Tx, companyId: string, invoiceIds: string[]) 
   if (invoiceIds.length === 0) return [];
   return trx
     .selectFrom('invoice_line_items')
-    .select(['id', 'invoice_id', 'kind', 'description', 'quantity', 'unit_price', 'effect', 'taxed', 'taxed2', 'project_id', 'sort_order', 'import_source'])
+    .select(['id', 'invoice_id', 'kind', 'description', 'quantity', 'unit_price', 'effect', 'taxed', 'taxed2', 'project_id', 'sort_order', 'import_source', 'retainer_id'])
     .where('company_id', '=', companyId)
     .where('invoice_id', 'in', invoiceIds)
     .orderBy('invoice_id')
@@ -212,6 +212,8 @@ export interface NewLine {
   project_id: string | null;
   sort_order: number;
   import_source: 'time' | 'expense' | null;
+  /** The retainer a funding or credit line is linked to (billing/retainers); omitted: none. */
+  retainer_id?: string | null;
 }
 
 const INSERT_CHUNK = 1000;
@@ -453,6 +455,43 @@ export async function releaseBilled(trx: Tx, companyId: string, invoiceId: strin
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
   return { time_entries: Number(time.numUpdatedRows), expenses: Number(expenses.numUpdatedRows) };
+}
+
+/** Deletes one retainer line (funding or credit) of an invoice; the deleted line, or undefined. */
+export function deleteRetainerLine(trx: Tx, companyId: string, invoiceId: string, lineId: string) {
+  return trx
+    .deleteFrom('invoice_line_items')
+    .where('company_id', '=', companyId)
+    .where('invoice_id', '=', invoiceId)
+    .where('id', '=', lineId)
+    .where('retainer_id', 'is not', null)
+    .returning(['id', 'retainer_id', 'effect', 'unit_price'])
+    .executeTakeFirst();
+}
+
+/**
+ * Whether the retainers this invoice funds (its funding lines) still hold at least 0, once
+ * each retainer's row is locked as a draw locks it (billing/retainers): the check a payment's
+ * deletion runs when it takes a paid retainer invoice back to open. The balance is
+ * retainer_balance() (migration 0085), the one definition, read after the locks are held.
+ */
+export async function overdrawnRetainers(trx: Tx, companyId: string, invoiceId: string) {
+  const funded = await trx
+    .selectFrom('invoice_line_items')
+    .select('retainer_id')
+    .distinct()
+    .where('company_id', '=', companyId)
+    .where('invoice_id', '=', invoiceId)
+    .where('effect', '=', 'charge')
+    .where('retainer_id', 'is not', null)
+    .execute();
+  const ids = funded.map((f) => f.retainer_id!).sort();
+  if (ids.length === 0) return [];
+  await trx.selectFrom('retainers').select('id').where('company_id', '=', companyId).where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  const { rows } = await sql<{ id: string; name: string; balance: string }>`
+    select r.id, r.name, retainer_balance(r.company_id, r.id)::text as balance from retainers r
+    where r.company_id = ${companyId}::uuid and r.id in (${sql.join(ids.map((id) => sql`${id}::uuid`))})`.execute(trx);
+  return rows.filter((r) => r.balance.startsWith('-'));
 }
 
 export async function deleteInvoiceRow(trx: Tx, companyId: string, id: string) {

@@ -5,7 +5,7 @@ import { badRequest } from '../../../errors.ts';
 import { PAYMENT_TERMS } from '../../catalog/clients/index.ts';
 import { isCurrencyCode } from '../../../money.ts';
 import { translator } from '../../../i18n/index.ts';
-import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, PRODUCT_KIND, kindLabel } from './kinds.ts';
+import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, PRODUCT_KIND, RETAINER_KIND, kindLabel } from './kinds.ts';
 
 /**
  * Pure invoice rules (no I/O): field values, payment terms and due dates, date
@@ -257,6 +257,7 @@ export function translatedKind(kind: string, language?: string): string {
   if (label === DEFAULT_KIND) return t('invoice.kinds.service');
   if (label === IMPORTED_EXPENSE_KIND) return t('invoice.kinds.expense');
   if (label === PRODUCT_KIND) return t('invoice.kinds.product');
+  if (label === RETAINER_KIND) return t('invoice.kinds.retainer');
   return label;
 }
 

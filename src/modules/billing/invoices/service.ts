@@ -11,6 +11,7 @@ import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { pauseAt } from '../../../test-pause.ts';
+import { RETAINER_KIND } from './kinds.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { activeKindNames, matchKind, sameName } from '../item-categories/index.ts';
 import { invoiceSettingsOf } from '../invoice-settings/index.ts';
@@ -21,6 +22,7 @@ import { invoiceProjects, type InvoiceProjects } from './projects.ts';
 import { invoiceTotals, presentInvoice, type PresentedInvoice } from './presenter.ts';
 import {
   deleteInvoiceRow,
+  deleteRetainerLine,
   findClient,
   findInvoice,
   findInvoiceIdByNumber,
@@ -91,6 +93,17 @@ function assertAmountsInRange(row: InvoiceRow, lines: LineRow[]) {
     throw badRequest(`An invoice amount (a line, the subtotal or the total) must be at most ${MAX_INVOICE_AMOUNT.toFixed()}.`, {
       field: 'line_items',
     });
+  }
+}
+
+/**
+ * A retainer credit (billing/retainers) never takes the amount due below 0: a draft whose
+ * charges are lowered under its credits is refused (400), the credit is to be removed first.
+ */
+function assertDueNotNegative(row: InvoiceRow, lines: LineRow[]) {
+  if (!lines.some((l) => l.retainer_id !== null && l.effect === 'credit')) return;
+  if (invoiceTotals(row, lines).dueAmount.isNegative()) {
+    throw badRequest('The retainer credit would be more than the invoice amount; remove the retainer credit first, or lower it.', { field: 'line_items' });
   }
 }
 
@@ -410,6 +423,7 @@ export async function updateInvoice(
       });
       const updated = await loadInvoice(trx, p.companyId, row.id);
       assertAmountsInRange(updated.row, updated.lines);
+      assertDueNotNegative(updated.row, updated.lines);
       return updated.body;
     });
   } catch (err) {
@@ -462,7 +476,7 @@ function invoiceChanges(row: InvoiceRow, input: UpdateInput): InvoiceColumns {
  * active item category and is stored as the category spells it.
  */
 function lineChanges(
-  lines: Array<{ id: string; description: string | null; unit_price: string; kind: string }>,
+  lines: Array<{ id: string; description: string | null; unit_price: string; kind: string; retainer_id: string | null }>,
   edits: LineEdit[],
   kinds: readonly string[],
 ) {
@@ -482,11 +496,17 @@ function lineChanges(
     }
     if (edit.unit_price !== undefined) {
       const price = unitPriceValue(at('unit_price'), edit.unit_price);
-      if (Number(price) !== Number(line.unit_price)) changes.unit_price = price;
+      if (Number(price) !== Number(line.unit_price)) {
+        if (line.retainer_id) throw badRequest(`${at('unit_price')}: a retainer line's amount is set by the retainer; remove the line and apply the retainer again.`, { field: at('unit_price') });
+        changes.unit_price = price;
+      }
     }
     if (edit.kind !== undefined) {
       const kind = sentKind(at('kind'), edit.kind);
-      if (!sameName(kind, line.kind)) changes.kind = matchKind(kinds, kind, at('kind'));
+      if (!sameName(kind, line.kind)) {
+        if (line.retainer_id) throw badRequest(`${at('kind')}: a retainer line keeps its kind.`, { field: at('kind') });
+        changes.kind = matchKind(kinds, kind, at('kind'));
+      }
     }
     if (Object.keys(changes).length > 0) out.push({ id: edit.id, changes });
   });
@@ -624,4 +644,59 @@ async function transitionIn(
   await touchInvoice(trx, companyId, row.id, changes, now);
   await audit(trx, { companyId, actorUserId: actingUserId(p), action, subjectType: 'invoice', subjectId: row.id, details: { from_state: row.state, payment } });
   return (await loadInvoice(trx, companyId, row.id)).body;
+}
+
+// ---------------------------------------------------------------- retainer lines
+
+/**
+ * A line linked to a retainer (billing/retainers, which holds the retainer's lock, checks its
+ * balance, and has locked this draft invoice through loadInvoice): one unit at the amount,
+ * untaxed, outside the discount (totals.ts), kind Retainer, after the other lines. A funding
+ * line is a charge; a credit line draws on the retainer and may not take the amount due
+ * below 0. Returns the invoice as it is after.
+ */
+export async function addRetainerLineIn(
+  trx: Tx,
+  companyId: string,
+  invoiceId: string,
+  line: { retainerId: string; effect: 'charge' | 'credit'; amount: string; description: string },
+  now: Date,
+): Promise<PresentedInvoice> {
+  const { lines } = await loadInvoice(trx, companyId, invoiceId);
+  const last = lines.reduce((max, l) => Math.max(max, l.sort_order), -1);
+  await insertLines(
+    trx,
+    companyId,
+    invoiceId,
+    [
+      {
+        id: newId(now.getTime()),
+        kind: RETAINER_KIND,
+        description: line.description,
+        quantity: '1',
+        unit_price: line.amount,
+        effect: line.effect,
+        taxed: false,
+        taxed2: false,
+        project_id: null,
+        sort_order: Math.min(last + 1, 1_000_000),
+        import_source: null,
+        retainer_id: line.retainerId,
+      },
+    ],
+    now,
+  );
+  await touchInvoice(trx, companyId, invoiceId, {}, now);
+  const after = await loadInvoice(trx, companyId, invoiceId);
+  assertAmountsInRange(after.row, after.lines);
+  assertDueNotNegative(after.row, after.lines);
+  return after.body;
+}
+
+/** Removes a retainer line of an invoice (the caller holds the invoice's lock); undefined when it has no such line. */
+export async function removeRetainerLineIn(trx: Tx, companyId: string, invoiceId: string, lineId: string, now: Date) {
+  const removed = isId(lineId) ? await deleteRetainerLine(trx, companyId, invoiceId, lineId) : undefined;
+  if (!removed) return undefined;
+  await touchInvoice(trx, companyId, invoiceId, {}, now);
+  return { line: removed, invoice: (await loadInvoice(trx, companyId, invoiceId)).body };
 }

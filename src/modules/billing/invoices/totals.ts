@@ -6,7 +6,9 @@ import { minorUnitDigits } from '../../../money.ts';
  * - a line's amount is quantity × unit_price, rounded half up to the currency's
  *   minor unit; credit lines subtract;
  * - subtotal is the sum of the (signed) line amounts;
- * - discount_amount is subtotal × discount %;
+ * - discount_amount is subtotal × discount %, leaving out the lines linked to a
+ *   retainer (`retainer`: its funding line, or a credit drawing on it): prepaid
+ *   money is not discounted (docs/decisions.md, "Retainers");
  * - each tax applies to the discounted sum of the lines flagged for it;
  * - amount = subtotal − discount + taxes; due_amount = amount − payments.
  */
@@ -17,6 +19,8 @@ export interface LineInput {
   effect: 'charge' | 'credit';
   taxed: boolean;
   taxed2: boolean;
+  /** A line linked to a retainer: outside the discount (and untaxed, by the retainer's rule). */
+  retainer?: boolean;
 }
 
 export interface InvoiceRates {
@@ -49,7 +53,7 @@ export function computeTotals(lines: LineInput[], rates: InvoiceRates, currency:
   const sum = (ds: Decimal[]) => ds.reduce((a, b) => a.add(b), new Decimal(0));
   const subtotal = sum(signed);
   const discountRate = pct(rates.discount);
-  const discountAmount = round(subtotal.mul(discountRate));
+  const discountAmount = round(sum(signed.filter((_, i) => !lines[i].retainer)).mul(discountRate));
   const keep = new Decimal(1).sub(discountRate);
   const taxAmount = round(sum(signed.filter((_, i) => lines[i].taxed)).mul(keep).mul(pct(rates.tax)));
   const tax2Amount = round(sum(signed.filter((_, i) => lines[i].taxed2)).mul(keep).mul(pct(rates.tax2)));

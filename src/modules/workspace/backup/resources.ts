@@ -10,6 +10,9 @@
  * fragments below (values travel as parameters in queries.ts).
  */
 
+import { Decimal } from 'decimal.js';
+import { minorUnitDigits } from '../../../money.ts';
+
 export const BACKUP_SCHEMA_VERSION = 1;
 export const BACKUP_DEFAULT_PER_PAGE = 100;
 export const BACKUP_MAX_PER_PAGE = 500;
@@ -291,7 +294,7 @@ export const RESOURCES: ResourceSpec[] = [
       {
         field: 'line_items',
         columns: `x.id, x.invoice_id, x.kind, x.description, x.quantity, x.unit_price, x.effect, x.taxed, x.taxed2,
-          x.project_id, x.sort_order, x.import_source, x.created_at, x.updated_at`,
+          x.project_id, x.sort_order, x.import_source, x.retainer_id, x.created_at, x.updated_at`,
         from: 'invoice_line_items x',
         parentColumn: 'x.invoice_id',
         orderBy: 'x.sort_order, x.id',
@@ -361,7 +364,31 @@ export const RESOURCES: ResourceSpec[] = [
       },
     ],
   },
-  notYet('retainers', 'Retainers.', 'retainers are not modelled.'),
+  {
+    kind: 'table',
+    name: 'retainers',
+    description:
+      "Retainers (a client's prepaid funds) with their client, currency, archive time and `balance` (funding lines of paid invoices minus credit lines of invoices that are not voided, in the currency's minor unit, as a string; derived, never stored); nested: `entries`, the invoice lines that fund it (`effect` charge) or draw on it (`effect` credit), each with its invoice. The same lines are in `invoices` (line_items, `retainer_id`).",
+    columns: `r.id, r.client_id, r.name, r.description, r.currency, r.created_by, r.archived_at, r.created_at, r.updated_at,
+      retainer_balance(r.company_id, r.id) as balance`,
+    from: 'retainers r',
+    ...ownRows('r'),
+    children: [
+      {
+        field: 'entries',
+        columns: 'x.id, x.retainer_id, x.invoice_id, x.effect, x.quantity * x.unit_price as amount, x.created_at',
+        from: 'invoice_line_items x',
+        parentColumn: 'x.retainer_id',
+        orderBy: 'x.created_at, x.id',
+      },
+    ],
+    present: (row) => {
+      const digits = minorUnitDigits(String(row.currency));
+      const money = (v: unknown) => new Decimal(String(v)).toFixed(digits);
+      const entries = (row.entries as Array<Record<string, unknown>>).map((e) => ({ ...e, amount: money(e.amount) }));
+      return { ...row, balance: money(row.balance), entries };
+    },
+  },
   {
     kind: 'table',
     name: 'recurring_invoices',
@@ -455,6 +482,7 @@ export const TABLE_USE: Record<string, string> = {
   invoice_attachments: 'invoices (attachments)',
   estimates: 'estimates',
   estimate_line_items: 'estimates (line_items)',
+  retainers: 'retainers',
   invitations: 'invitations',
   audit_logs: 'audit_logs',
 };

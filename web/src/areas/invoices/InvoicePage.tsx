@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, useState, type ReactNode } from 'react';
 import { DialogTrigger, Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
-import { isAdministrator } from '../../api/access.ts';
+import { holds, isAdministrator } from '../../api/access.ts';
 import { describeError } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
@@ -22,6 +22,7 @@ import { PaymentsList } from './PaymentsList.tsx';
 import { StateBadge } from './StateBadge.tsx';
 import { AttachmentsPanel } from './AttachmentsPanel.tsx';
 import { ClientLinkPanel } from './ClientLinkPanel.tsx';
+import { RetainerPanel } from './RetainerPanel.tsx';
 import { useInvoiceTexts } from './texts.ts';
 
 // pdf.js is large: its chunk loads when the preview is asked for, never with the page.
@@ -171,6 +172,7 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
         <InvoiceLines invoice={i} headingId="invoice-lines" />
       </section>
       <PaymentsList invoice={i} />
+      {holds(workspace, 'view_invoices') && <RetainerPanel invoice={i} />}
 
       <AttachmentsPanel invoice={i} />
       <ClientLinkPanel invoice={i} />

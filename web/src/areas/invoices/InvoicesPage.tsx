@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useSearchParams } from 'react-router';
-import { isAdministrator } from '../../api/access.ts';
+import { holds, isAdministrator } from '../../api/access.ts';
 import { describeError } from '../../api/errors.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
 import { useFormat } from '../../api/format.ts';
@@ -39,6 +39,11 @@ export function InvoicesPage() {
           {isAdministrator(workspace) && (
             <AriaLink href="/invoices/recurring" className={buttonClass('secondary')}>
               {t('recurring')}
+            </AriaLink>
+          )}
+          {holds(workspace, 'view_invoices') && (
+            <AriaLink href="/invoices/retainers" className={buttonClass('secondary')}>
+              {t('retainerLink')}
             </AriaLink>
           )}
           <AriaLink href="/invoices/new" className={buttonClass('primary')}>

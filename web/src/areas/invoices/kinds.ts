@@ -1,10 +1,10 @@
-import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, PRODUCT_KIND, kindLabel } from '../../../../src/modules/billing/invoices/kinds.ts';
+import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, PRODUCT_KIND, RETAINER_KIND, kindLabel } from '../../../../src/modules/billing/invoices/kinds.ts';
 import type { Translate } from '../../ui/i18n.ts';
 
 /** The kind a typed line starts with: the API's value, which the PDF prints in the client's language. */
 export { DEFAULT_KIND, kindLabel };
 
-type KindTexts = { kinds: { service: string; expense: string; product: string } };
+type KindTexts = { kinds: { service: string; expense: string; product: string; retainer: string } };
 
 /**
  * A line's kind as the person reads it: the kinds Sheaf writes itself (the import's
@@ -17,5 +17,6 @@ export function kindText(t: Translate<KindTexts>, kind: string): string {
   if (label === DEFAULT_KIND) return t('kinds.service');
   if (label === IMPORTED_EXPENSE_KIND) return t('kinds.expense');
   if (label === PRODUCT_KIND) return t('kinds.product');
+  if (label === RETAINER_KIND) return t('kinds.retainer');
   return label;
 }

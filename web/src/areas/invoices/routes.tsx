@@ -1,10 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
-import { guardPage } from '../../api/access.ts';
+import { guardPage, holds } from '../../api/access.ts';
+import { sessionQuery } from '../../api/session.ts';
 import { mayUseInvoices } from './access.ts';
 import { activeClientsQuery, invoiceQuery, invoicesQuery, kindChoicesQuery, paymentsQuery } from './api.ts';
 import { filterOf } from './filters.ts';
 import { sharingQuery } from './sharing-api.ts';
+import { invoiceRetainersQuery } from './retainer-api.ts';
 
 /**
  * /invoices (the list, its filters in the URL) and /invoices/:id (one invoice): one lazy
@@ -31,6 +33,12 @@ const loadWith = (queryClient: QueryClient, beside: (id: string) => Promise<void
     await Promise.all([queryClient.prefetchQuery(invoiceQuery(params.id!)), beside(params.id!)]);
   });
 
+/** The retainer panel's data, for those who see every invoice (the panel's own rule), beside the invoice. */
+const retainersBeside = async (queryClient: QueryClient, id: string) => {
+  const workspace = queryClient.getQueryData(sessionQuery.queryKey)?.workspace;
+  if (workspace && holds(workspace, 'view_invoices')) await queryClient.prefetchQuery(invoiceRetainersQuery(id));
+};
+
 const loadClients = (queryClient: QueryClient) => () => whenAllowed(queryClient, () => queryClient.prefetchQuery(activeClientsQuery));
 
 export const invoicesRoutes = (queryClient: QueryClient): RouteObject[] => [
@@ -40,7 +48,7 @@ export const invoicesRoutes = (queryClient: QueryClient): RouteObject[] => [
       { index: true, loader: loadList(queryClient), lazy: () => import('./InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
       { path: 'new', loader: loadClients(queryClient), lazy: () => import('./NewInvoicePage.tsx').then((m) => ({ Component: m.NewInvoicePage })) },
       { path: ':id/edit', loader: loadWith(queryClient, () => queryClient.prefetchQuery(kindChoicesQuery)), lazy: () => import('./EditInvoicePage.tsx').then((m) => ({ Component: m.EditInvoicePage })) },
-      { path: ':id', loader: loadWith(queryClient, async (id) => void (await Promise.all([queryClient.prefetchQuery(paymentsQuery(id)), queryClient.prefetchQuery(sharingQuery(id))]))), lazy: () => import('./InvoicePage.tsx').then((m) => ({ Component: m.InvoicePage })) },
+      { path: ':id', loader: loadWith(queryClient, async (id) => void (await Promise.all([queryClient.prefetchQuery(paymentsQuery(id)), queryClient.prefetchQuery(sharingQuery(id)), retainersBeside(queryClient, id)]))), lazy: () => import('./InvoicePage.tsx').then((m) => ({ Component: m.InvoicePage })) },
     ],
   },
 ];
