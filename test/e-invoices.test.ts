@@ -26,8 +26,8 @@ import {
  * XRechnung 3.0) and /pdf?format=facturx, validated against the official artefacts
  * (the CII D16B and UBL 2.1 XSDs, CEN's EN 16931 Schematron, KoSIT's XRechnung
  * Schematron; test/support/einvoice-validation.ts) for invoices with a discount,
- * two tax rates, a credit line, an exempt line, payments, another currency and
- * imported time; the 422 naming every missing field; tenancy, roles, bad queries,
+ * two tax rates, a credit line, an exempt line, payments, a retainer credit,
+ * another currency and imported time; the 422 naming every missing field; tenancy, roles, bad queries,
  * and the e-invoice attached to an e-mail.
  */
 
@@ -189,6 +189,40 @@ describe('e-invoice downloads', () => {
   });
 });
 
+/** An invoice with a credit drawing 200 on a retainer (linked in the database, as billing/retainers links it). */
+let retained: Promise<{ id: string }> | undefined;
+const retainedInvoice = () =>
+  (retained ??= (async () => {
+    const inv = await create({
+      number: 'R-7',
+      tax: 19,
+      line_items: [
+        { kind: 'Design', description: 'Design', quantity: 10, unit_price: 100, taxed: true },
+        { kind: 'Credit', description: 'Retainer', quantity: 1, unit_price: 200, effect: 'credit', taxed: false, taxed2: false },
+      ],
+    });
+    const retainerId = newId();
+    await ctx.db.insertInto('retainers').values({ company_id: w.companyId, id: retainerId, client_id: clientId, name: 'Prepaid 2026', currency: 'EUR' }).execute();
+    await ctx.db.updateTable('invoice_line_items').set({ retainer_id: retainerId }).where('invoice_id', '=', inv.id).where('effect', '=', 'credit').execute();
+    return inv;
+  })());
+
+describe('a retainer credit', () => {
+  it('is money paid before: the paid amount, not a line', async () => {
+    // 1,000 + 19 % = 1,190 before the credit; the invoice asks 990.
+    const inv = await retainedInvoice();
+    const got = (await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}`)).json();
+    expect(got.due_amount).toBe(990);
+    const { body } = await xmlOf(inv.id, '?syntax=ubl');
+    expect(body.match(/<cac:InvoiceLine>/g)).toHaveLength(1);
+    expect(body).toContain('<cbc:LineExtensionAmount currencyID="EUR">1000.00</cbc:LineExtensionAmount>');
+    expect(body).toContain('<cbc:TaxInclusiveAmount currencyID="EUR">1190.00</cbc:TaxInclusiveAmount>');
+    expect(body).toContain('<cbc:PrepaidAmount currencyID="EUR">200.00</cbc:PrepaidAmount>');
+    expect(body).toContain('<cbc:PayableAmount currencyID="EUR">990.00</cbc:PayableAmount>');
+    expect(body).not.toContain('TaxExemptionReason');
+  });
+});
+
 describe('an invoice that lacks what EN 16931 requires', () => {
   it('gives 422 naming every missing field, never a file', async () => {
     const inv = await create({ tax: 19, tax2: 7, line_items: [{ description: 'Both taxes', unit_price: 10, taxed: true, taxed2: true }] }, bareClientId);
@@ -330,6 +364,9 @@ describe.skipIf(!artefactsAvailable() && !artefactsRequired())('validated agains
     ] as const) {
       documents.push({ name, xml: (await xmlOf(id, query)).rawPayload, syntax, xrechnung });
     }
+    const credit = await retainedInvoice();
+    documents.push({ name: 'retainer credit CII', xml: (await xmlOf(credit.id)).rawPayload, syntax: 'cii', xrechnung: false });
+    documents.push({ name: 'retainer credit UBL', xml: (await xmlOf(credit.id, '?syntax=ubl')).rawPayload, syntax: 'ubl', xrechnung: false });
     const fx = await api(w.owner, 'GET', `/api/v2/invoices/${mixed.id}/pdf?format=facturx`);
     documents.push({ name: 'Factur-X factur-x.xml', xml: extractFacturXXml(fx.rawPayload), syntax: 'cii', xrechnung: false });
     results = await validateSchematronBatch(documents.map(({ xml, syntax, xrechnung }) => ({ xml, syntax, xrechnung })));

@@ -24,7 +24,8 @@ import { translatedKind } from './rules.ts';
  * - each category's tax is the invoice's tax amount for that rate (EN 16931
  *   allows the one-unit rounding difference this can make);
  * - credit lines have a negative quantity at the (positive) unit price;
- * - payments are the paid amount (BT-113); the amount due is the invoice's.
+ * - payments, and credits drawing on a retainer (money paid before), are the
+ *   paid amount (BT-113); the amount due is the invoice's.
  */
 
 export const E_INVOICE_PROFILES = ['en16931', 'xrechnung'] as const;
@@ -74,8 +75,10 @@ export interface EInvoiceParties {
 
 export type EInvoiceDocument = InvoiceDocument;
 
+type Line = InvoiceDocument['lines'][number];
+
 /** UN/ECE Recommendation 20 units: hours for imported time, "one" (C62) for everything else. */
-const unitOf = (line: InvoiceDocument['lines'][number]) => (line.import_source === 'time' ? 'HUR' : 'C62');
+const unitOf = (line: Line) => (line.import_source === 'time' ? 'HUR' : 'C62');
 
 interface Category {
   code: 'S' | 'E';
@@ -87,11 +90,18 @@ interface Category {
 
 const categoryKey = (code: string, rate: Decimal) => `${code}:${rate.toFixed()}`;
 
-/** The VAT category of each line, or null for a line that bears both taxes (no EN 16931 form). */
+/** A credit drawing on a retainer: money paid before, so the e-invoice's paid amount (BT-113), not a line. */
+const isDrawn = (line: Line) => line.retainer_id != null && line.effect === 'credit';
+
+/**
+ * The VAT category of each line: null for a line that bears both taxes (no EN 16931 form),
+ * undefined for a retainer credit (no line of the e-invoice).
+ */
 function lineCategories(doc: InvoiceDocument) {
   const rate1 = new Decimal(doc.invoice.tax ?? 0);
   const rate2 = new Decimal(doc.invoice.tax2 ?? 0);
   return doc.lines.map((line) => {
+    if (isDrawn(line)) return undefined;
     const t1 = line.taxed && rate1.gt(0);
     const t2 = line.taxed2 && rate2.gt(0);
     if (t1 && t2) return null;
@@ -124,7 +134,7 @@ export function missingFields(doc: EInvoiceDocument, profile: EInvoiceProfile): 
   // BR-S-02, BR-E-02: standard-rated or exempt lines need the seller's VAT id or tax registration.
   if (!doc.workspace.vat_id && !doc.workspace.tax_id) missing.push('invoice_settings.vat_id');
   if (categories.some((c) => c?.code === 'E')) need(doc.seller.vat_exemption_reason, 'invoice_settings.vat_exemption_reason');
-  if (doc.lines.length === 0) missing.push('line_items');
+  if (!doc.lines.some((line) => !isDrawn(line))) missing.push('line_items');
   if (profile === 'xrechnung') {
     // XRechnung 3.0 (BR-DE-1, -3 to -9, -15).
     need(doc.buyer.buyer_reference, 'client.buyer_reference');
@@ -184,15 +194,17 @@ export function eInvoiceData(doc: EInvoiceDocument, profile: EInvoiceProfile, la
   const digits = minorUnitDigits(currency);
   const amount = (d: Decimal) => money(d, digits);
   const totals = invoiceTotals(invoice, lines);
-  const lineCats = lineCategories(doc).map((c) => c!);
+  const lineCats = lineCategories(doc);
+  const signedAmount = (i: number) => (lines[i].effect === 'credit' ? totals.lineAmounts[i].neg() : totals.lineAmounts[i]);
+  // Retainer credits leave the lines for the paid amount: the totals grow by what they took off.
+  const drawn = lines.reduce((sum, line, i) => (isDrawn(line) ? sum.add(totals.lineAmounts[i]) : sum), new Decimal(0));
+  const shown = lines.flatMap((line, i) => (isDrawn(line) ? [] : [{ line, i, category: lineCats[i]! }]));
 
   const categories = new Map<string, Category>();
-  lines.forEach((line, i) => {
-    const c = lineCats[i];
+  shown.forEach(({ i, category: c }) => {
     const key = categoryKey(c.code, c.rate);
-    const signed = line.effect === 'credit' ? totals.lineAmounts[i].neg() : totals.lineAmounts[i];
     const existing = categories.get(key) ?? { ...c, base: new Decimal(0), allowance: new Decimal(0), tax: new Decimal(0) };
-    existing.base = existing.base.add(signed);
+    existing.base = existing.base.add(signedAmount(i));
     categories.set(key, existing);
   });
   const list = [...categories.values()];
@@ -206,7 +218,8 @@ export function eInvoiceData(doc: EInvoiceDocument, profile: EInvoiceProfile, la
     if (c.rate.eq(rate2)) c.tax = c.tax.add(totals.tax2Amount);
   }
   const taxTotal = totals.taxAmount.add(totals.tax2Amount);
-  const paid = new Decimal(invoice.paid_total);
+  const paid = new Decimal(invoice.paid_total).add(drawn);
+  const lineTotal = totals.subtotal.add(drawn);
   const reason = seller.vat_exemption_reason;
   const iban = bankAccount?.iban ?? null;
 
@@ -301,11 +314,11 @@ export function eInvoiceData(doc: EInvoiceDocument, profile: EInvoiceProfile, la
       },
     ],
     'cac:LegalMonetaryTotal': {
-      'cbc:LineExtensionAmount': amount(totals.subtotal),
+      'cbc:LineExtensionAmount': amount(lineTotal),
       'cbc:LineExtensionAmount@currencyID': currency,
-      'cbc:TaxExclusiveAmount': amount(totals.subtotal.sub(totals.discountAmount)),
+      'cbc:TaxExclusiveAmount': amount(lineTotal.sub(totals.discountAmount)),
       'cbc:TaxExclusiveAmount@currencyID': currency,
-      'cbc:TaxInclusiveAmount': amount(totals.amount),
+      'cbc:TaxInclusiveAmount': amount(totals.amount.add(drawn)),
       'cbc:TaxInclusiveAmount@currencyID': currency,
       ...(totals.discountAmount.isZero()
         ? {}
@@ -314,19 +327,18 @@ export function eInvoiceData(doc: EInvoiceDocument, profile: EInvoiceProfile, la
       'cbc:PayableAmount': amount(totals.dueAmount),
       'cbc:PayableAmount@currencyID': currency,
     },
-    'cac:InvoiceLine': lines.map((line, i) => {
-      const credit = line.effect === 'credit';
+    'cac:InvoiceLine': shown.map(({ line, i, category }, n) => {
       const quantity = new Decimal(line.quantity);
       return {
-        'cbc:ID': String(i + 1),
-        'cbc:InvoicedQuantity': (credit ? quantity.neg() : quantity).toFixed(),
+        'cbc:ID': String(n + 1),
+        'cbc:InvoicedQuantity': (line.effect === 'credit' ? quantity.neg() : quantity).toFixed(),
         'cbc:InvoicedQuantity@unitCode': unitOf(line),
-        'cbc:LineExtensionAmount': amount(credit ? totals.lineAmounts[i].neg() : totals.lineAmounts[i]),
+        'cbc:LineExtensionAmount': amount(signedAmount(i)),
         'cbc:LineExtensionAmount@currencyID': currency,
         'cac:Item': {
           ...(line.description ? { 'cbc:Description': line.description } : {}),
           'cbc:Name': itemName(line, language),
-          'cac:ClassifiedTaxCategory': taxCategory(lineCats[i], null),
+          'cac:ClassifiedTaxCategory': taxCategory(category, null),
         },
         'cac:Price': { 'cbc:PriceAmount': new Decimal(line.unit_price).toFixed(), 'cbc:PriceAmount@currencyID': currency },
       };
@@ -337,7 +349,7 @@ export function eInvoiceData(doc: EInvoiceDocument, profile: EInvoiceProfile, la
 }
 
 /** BT-153 (item name, required): the line's first description line, else its kind, at most 100 characters. */
-function itemName(line: InvoiceDocument['lines'][number], language: string): string {
+function itemName(line: Line, language: string): string {
   const first = line.description?.split('\n')[0]?.trim();
   return (first || translatedKind(line.kind, language)).slice(0, 100);
 }
