@@ -206,6 +206,8 @@ describe('HTTP contract', () => {
         'invoice-line-item-edit': { method: 'PATCH', url: '/api/v2/invoices/:id' },
         'invoice-pdf': { method: 'GET', url: '/api/v2/invoices/:id/pdf' },
         'financial-reports-v1': { method: 'GET', url: '/api/v2/reports/uninvoiced' },
+        // Sheaf's own (issue 25): EN 16931 e-invoices.
+        'e-invoice-en16931': { method: 'GET', url: '/api/v2/invoices/:id/xml' },
       };
       // This app registers every area, so it announces every token, and each only once.
       expect([...tokens].sort()).toEqual(Object.keys(areaRoute).sort());

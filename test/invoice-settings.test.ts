@@ -120,6 +120,12 @@ describe('reading and changing the settings', () => {
       number_format: null,
       next_number: 1,
       yearly_reset: false,
+      street: null,
+      postal_code: null,
+      city: null,
+      country_code: null,
+      contact_name: null,
+      vat_exemption_reason: null,
       logo: null,
       workspace_name: 'Acme Studio',
       address: '1 Main Street\n10115 Berlin',
@@ -169,6 +175,14 @@ describe('reading and changing the settings', () => {
     expect(await settingsRow()).toEqual(before);
   });
 
+  it('keeps the e-invoice details, the country as an upper-case ISO code', async () => {
+    const res = await web(owner, 'PATCH', SETTINGS, { street: ' Hauptstraße 1 ', postal_code: '10115', city: 'Berlin', country_code: 'de', contact_name: 'Olive Owner', vat_exemption_reason: '§ 19 UStG' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ street: 'Hauptstraße 1', postal_code: '10115', city: 'Berlin', country_code: 'DE', contact_name: 'Olive Owner', vat_exemption_reason: '§ 19 UStG' });
+    const cleared = await web(owner, 'PATCH', SETTINGS, { country_code: '' });
+    expect(cleared.json().country_code).toBeNull();
+  });
+
   it('refuses bad input with a 400 naming the field and writes nothing', async () => {
     const before = await settingsRow();
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -187,6 +201,11 @@ describe('reading and changing the settings', () => {
       [{ default_payment_term: 'net_90' }, 'default_payment_term'],
       [{ default_payment_term: 'custom' }, 'default_payment_days'],
       [{ default_payment_term: 'net_30', default_payment_days: 10 }, 'default_payment_days'],
+      [{ country_code: 'XX' }, 'country_code'],
+      [{ country_code: 'DEU' }, 'country_code'],
+      [{ country_code: 5 }, 'country_code'],
+      [{ postal_code: 'x'.repeat(21) }, 'postal_code'],
+      [{ vat_exemption_reason: 'x'.repeat(256) }, 'vat_exemption_reason'],
       [{}, ''],
     ];
     for (const [body, field] of cases) {
