@@ -26,10 +26,16 @@ const FULL_FIELDS = [
   'language',
   'vat_id',
   'invoice_email',
+  'street',
+  'postal_code',
+  'city',
+  'country_code',
+  'buyer_reference',
   'created_at',
   'updated_at',
 ].sort();
-const BILLING_FIELDS = ['payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'vat_id', 'invoice_email'];
+const E_INVOICE_FIELDS = ['street', 'postal_code', 'city', 'country_code', 'buyer_reference'];
+const BILLING_FIELDS = ['payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'vat_id', 'invoice_email', ...E_INVOICE_FIELDS];
 const BASIC_FIELDS = FULL_FIELDS.filter((f) => !BILLING_FIELDS.includes(f));
 
 interface Workspace {
