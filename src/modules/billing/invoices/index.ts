@@ -17,6 +17,7 @@ export {
   SUBJECT_MAX,
   TIME_SUMMARY_TYPES,
   assertDate,
+  assertNoNul,
   currencyValue,
   invoiceNumber,
   optionalText,
@@ -26,6 +27,7 @@ export {
 export { assertMayUseInvoices, createInvoice, explicitLines, getInvoice, kindChoices } from './service.ts';
 export { sendInvoiceMessageIn, validateMessage } from './messages.ts';
 export { invoiceProjects } from './projects.ts';
+export { SuggestedRecipientsSchema, recipientsForClient } from './recipients.ts';
 export { findClient, loadWorkspace } from './queries.ts';
 export { IsoDate, LineItemCreate, RecipientSchema } from './schemas.ts';
 export type { CreateInput, LineInput, Recipient } from './schemas.ts';
