@@ -16898,66 +16898,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        kind: "invoice";
-                        /**
-                         * @description The client's language: the page is shown in it.
-                         * @enum {string}
-                         */
-                        language: "en" | "de";
-                        seller: {
-                            name: string;
-                            address: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            tax_id: string | null;
-                        };
-                        client: {
-                            name: string;
-                            address: string | null;
-                        };
-                        invoice: {
-                            number: string;
-                            /** @enum {string} */
-                            state: "open" | "paid" | "closed" | "voided";
-                            subject: string | null;
-                            purchase_order: string | null;
-                            /** Format: date */
-                            issue_date: string;
-                            /** Format: date */
-                            due_date: string;
-                            currency: string;
-                            period_start: string | null;
-                            period_end: string | null;
-                            service_period_start: string | null;
-                            service_period_end: string | null;
-                            notes: string | null;
-                            line_items: {
-                                kind: string;
-                                description: string | null;
-                                quantity: number;
-                                unit_price: number;
-                                amount: number;
-                                /** @enum {string} */
-                                effect: "charge" | "credit";
-                            }[];
-                            subtotal: number;
-                            discount: number;
-                            discount_amount: number;
-                            tax: number;
-                            tax_amount: number;
-                            tax2: number;
-                            tax2_amount: number;
-                            amount: number;
-                            paid_amount: number;
-                            due_amount: number;
-                        };
-                        payments: {
-                            /** Format: date */
-                            paid_date: string;
-                            amount: number;
-                        }[];
-                    } | {
-                        /** @enum {string} */
                         kind: "estimate";
                         /**
                          * @description The client's language: the page is shown in it.
@@ -17076,66 +17016,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {string} */
-                        kind: "invoice";
-                        /**
-                         * @description The client's language: the page is shown in it.
-                         * @enum {string}
-                         */
-                        language: "en" | "de";
-                        seller: {
-                            name: string;
-                            address: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            tax_id: string | null;
-                        };
-                        client: {
-                            name: string;
-                            address: string | null;
-                        };
-                        invoice: {
-                            number: string;
-                            /** @enum {string} */
-                            state: "open" | "paid" | "closed" | "voided";
-                            subject: string | null;
-                            purchase_order: string | null;
-                            /** Format: date */
-                            issue_date: string;
-                            /** Format: date */
-                            due_date: string;
-                            currency: string;
-                            period_start: string | null;
-                            period_end: string | null;
-                            service_period_start: string | null;
-                            service_period_end: string | null;
-                            notes: string | null;
-                            line_items: {
-                                kind: string;
-                                description: string | null;
-                                quantity: number;
-                                unit_price: number;
-                                amount: number;
-                                /** @enum {string} */
-                                effect: "charge" | "credit";
-                            }[];
-                            subtotal: number;
-                            discount: number;
-                            discount_amount: number;
-                            tax: number;
-                            tax_amount: number;
-                            tax2: number;
-                            tax2_amount: number;
-                            amount: number;
-                            paid_amount: number;
-                            due_amount: number;
-                        };
-                        payments: {
-                            /** Format: date */
-                            paid_date: string;
-                            amount: number;
-                        }[];
-                    } | {
                         /** @enum {string} */
                         kind: "estimate";
                         /**

@@ -6,7 +6,7 @@ import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { AttachmentSchema, listInvoiceAttachments } from '../invoice-attachments/index.ts';
-import { ClientPageSchema, DeclineBody, LinkSummarySchema, MadeLinkSchema, TokenBody } from './schemas.ts';
+import { ClientEstimateSchema, ClientPageSchema, DeclineBody, LinkSummarySchema, MadeLinkSchema, TokenBody } from './schemas.ts';
 import { answerClientEstimate, clientPage, clientPagePdf, createInvoiceLink, invoiceLinks, revokeInvoiceLinks } from './service.ts';
 
 /**
@@ -158,7 +158,7 @@ export async function clientPageWebRoutes(fastify: FastifyInstance) {
         description:
           'Once: an estimate answered already (accepted, declined, converted) or being revised is 409, and of two answers at once one is recorded; past valid_until: 409. An invoice link, unknown or revoked: 404.',
         body: TokenBody,
-        response: { 200: ClientPageSchema, ...ErrorResponses },
+        response: { 200: ClientEstimateSchema, ...ErrorResponses },
       },
     },
     async (request, reply) => {
@@ -177,7 +177,7 @@ export async function clientPageWebRoutes(fastify: FastifyInstance) {
         summary: "The client declines the link's estimate, optionally saying why",
         description: 'Once, as accept. The reason is shown to the workspace on the estimate page.',
         body: DeclineBody,
-        response: { 200: ClientPageSchema, ...ErrorResponses },
+        response: { 200: ClientEstimateSchema, ...ErrorResponses },
       },
     },
     async (request, reply) => {
