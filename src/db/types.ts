@@ -110,7 +110,7 @@ export interface ClientLinks {
   last_viewed_at: Timestamp | null;
   revoked_at: Timestamp | null;
   subject_id: string;
-  subject_type: string;
+  subject_type: "invoice" | "estimate";
   token_hash: Buffer;
 }
 
@@ -253,6 +253,10 @@ export interface Estimates {
   created_at: CreatedAt;
   created_by: string | null;
   currency: string;
+  /**
+   * Why the client declined, as typed on its page (0086); null: none given, or not declined. Reopening clears it.
+   */
+  decline_reason: string | null;
   declined_at: Timestamp | null;
   discount: Generated<Numeric>;
   id: string;
@@ -265,6 +269,10 @@ export interface Estimates {
   tax: Generated<Numeric>;
   tax2: Generated<Numeric>;
   updated_at: Generated<Timestamp>;
+  /**
+   * The last day the estimate is valid (0086): the client can accept it on its page until then; null: no limit.
+   */
+  valid_until: string | null;
 }
 
 export interface ExpenseCategories {

@@ -71,6 +71,7 @@ export const de: Catalog = {
     number: 'Angebotsnummer',
     issueDate: 'Datum',
     preparedFor: 'ERSTELLT FÜR',
+    validUntil: 'Gültig bis',
     total: 'Gesamt ({{currency}})',
     footer: '{{workspace}} · Angebot {{number}} · Seite {{page}} von {{pages}}',
   },
@@ -81,6 +82,8 @@ export const de: Catalog = {
     attached: 'Das Angebot ist als PDF angehängt.',
     about: 'Betreff: {{subject}}',
     closing: 'Mit freundlichen Grüßen',
+    clientLink: 'Angebot online ansehen, herunterladen und annehmen oder ablehnen: {{url}}',
+    validUntil: 'Das Angebot ist gültig bis zum {{date}}.',
   },
   mail: {
     greeting: 'Guten Tag {{name}},',

@@ -75,6 +75,7 @@ export const en = {
     number: 'Estimate number',
     issueDate: 'Date',
     preparedFor: 'PREPARED FOR',
+    validUntil: 'Valid until',
     total: 'Total ({{currency}})',
     footer: '{{workspace}} · Estimate {{number}} · Page {{page}} of {{pages}}',
   },
@@ -85,6 +86,8 @@ export const en = {
     attached: 'The estimate is attached as a PDF.',
     about: 'For: {{subject}}',
     closing: 'Kind regards,',
+    clientLink: 'View the estimate, download it, and accept or decline it online: {{url}}',
+    validUntil: 'The estimate is valid until {{date}}.',
   },
   /** Texts every mail to a person shares. */
   mail: {

@@ -5,7 +5,9 @@ import { checkPage, visit } from './visit.ts';
  * Estimates in the web app (issue 25 item 7): the empty list, a new estimate with typed
  * lines and the server's totals, sending it (the e-mail arrives with the PDF), marking
  * it accepted, converting it to a draft invoice; a declined one reopened; the pages in
- * German. Screenshots at 1280 and 390 px.
+ * German; the lines' kinds from the item categories; the recipient filled in with the
+ * client's invoice e-mail address; the client's page of an estimate with its Accept
+ * and Decline, and revoking its link. Screenshots at 1280 and 390 px.
  */
 
 test.use({ mail: true });
@@ -15,7 +17,8 @@ test.describe.configure({ timeout: 400_000 });
 const money = (amount: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(amount);
 
 test('the owner writes an estimate, sends it, marks it accepted and converts it to an invoice', async ({ page, workspace, sheaf }) => {
-  await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' }));
+  await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR', invoice_email: 'ap@acme.example' }));
+  await ok(workspace.api('POST', '/web/api/item-categories', { name: 'Hosting and domains' }));
 
   await visit(page, '/estimates', 'estimates-empty');
   await expect(page.getByText('No estimates yet.')).toBeVisible();
@@ -36,6 +39,16 @@ test('the owner writes an estimate, sends it, marks it accepted and converts it 
   await page.getByRole('button', { name: 'Add line' }).click();
   const second = page.getByRole('listitem', { name: 'Line 2' });
   await second.getByRole('textbox', { name: 'Description' }).fill('Hosting');
+  // The kind is picked from the workspace's item categories, as on an invoice.
+  await expect(second.getByRole('button', { name: /Type/ })).toContainText('Service');
+  await second.getByRole('button', { name: /Type/ }).click();
+  await expect(page.getByRole('option')).toHaveText(['Hosting and domains', 'Product', 'Service']);
+  await checkPage(page, 'estimates-kind-picker');
+  await page.getByRole('option', { name: 'Hosting and domains' }).click();
+  await expect(second.getByRole('button', { name: /Type/ })).toContainText('Hosting and domains');
+  // Valid until: typed into the date's segments (day first, as the page's locale has it).
+  await page.getByRole('group', { name: 'Valid until' }).getByRole('spinbutton').first().click();
+  await page.keyboard.type('31012099');
   await second.getByRole('textbox', { name: 'Unit price' }).fill('19.99');
   await checkPage(page, 'estimates-new');
   await page.getByRole('button', { name: 'Create estimate' }).click();
@@ -47,6 +60,11 @@ test('the owner writes an estimate, sends it, marks it accepted and converts it 
   await expect(page.getByLabel('Totals')).toContainText(money(47.31));
   await expect(page.getByLabel('Totals')).toContainText(money(296.3));
   await expect(page.getByText('Draft', { exact: true })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Hosting/ })).toContainText('Hosting and domains');
+  await expect(page.getByRole('definition').filter({ hasText: '2099-01-31' })).toBeVisible(); // the person's date format
+  const written = (await ok(workspace.api('GET', '/web/api/estimates'))).estimates[0];
+  expect(written.line_items.map((l: { kind: string }) => l.kind)).toEqual(['Service', 'Hosting and domains']);
+  expect(written.valid_until).toBe('2099-01-31');
 
   // The PDF preview draws the document.
   await page.getByRole('button', { name: 'Show PDF preview' }).click();
@@ -56,6 +74,9 @@ test('the owner writes an estimate, sends it, marks it accepted and converts it 
   // Send it: the e-mail arrives with the estimate's PDF.
   await page.getByRole('button', { name: 'Send estimate' }).click();
   const send = page.getByRole('dialog', { name: 'Send estimate 1' });
+  // The client's invoice e-mail address comes first.
+  await expect(send.getByRole('textbox', { name: 'Recipient e-mail' })).toHaveValue('ap@acme.example');
+  await expect(send.getByText('Filled in with the client’s invoice e-mail address.')).toBeVisible();
   await send.getByRole('textbox', { name: 'Recipient name' }).fill('Anna Acme');
   await send.getByRole('textbox', { name: 'Recipient e-mail' }).fill('anna@acme.example');
   await checkPage(page, 'estimates-send-dialog');
@@ -66,6 +87,8 @@ test('the owner writes an estimate, sends it, marks it accepted and converts it 
   await expect.poll(() => (delivered() ? 'arrived' : 'not yet'), { timeout: 45_000 }).toBe('arrived');
   expect(delivered()!.raw).toMatch(/estimate-1\.pdf/);
   expect(delivered()!.raw).toMatch(/Content-Type: application\/pdf/i);
+  expect(delivered()!.raw.replace(/=\r\n/g, '')).toMatch(/\/c#[\w-]{43}/);
+  await expect(page.getByText(/1 link works\./)).toBeVisible();
 
   // The client said yes: mark it accepted, then convert it.
   await page.getByRole('button', { name: 'Mark accepted' }).click();
@@ -139,4 +162,101 @@ test('members do not see estimates', async ({ page, workspace }) => {
   await page.goto('/');
   await expect(page.locator('h1')).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Estimates' })).toHaveCount(0);
+});
+
+/** The client link in the newest e-mail to `to` (quoted-printable soft breaks removed). */
+async function linkTo(sheaf: { mail?: { received: Array<{ rcpt: string[]; raw: string }> } }, to: string) {
+  let token: string | undefined;
+  await expect
+    .poll(
+      () => {
+        const mail = [...sheaf.mail!.received].reverse().find((m) => m.rcpt.includes(to));
+        token = mail && /\/c#([\w-]{43})/.exec(mail.raw.replace(/=\r\n/g, ''))?.[1];
+        return token ? 'arrived' : 'not yet';
+      },
+      { timeout: 45_000 },
+    )
+    .toBe('arrived');
+  return `/c#${token}`;
+}
+
+test('the client declines an estimate with a reason on its page; the team sees it', async ({ page, workspace, sheaf, browser, baseURL }) => {
+  const acme = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR', address: '5 Harbour Road\nHamburg' }));
+  const e = await ok(
+    workspace.api('POST', '/web/api/estimates', {
+      client_id: acme.id,
+      subject: 'New website',
+      tax: 19,
+      valid_until: '2099-01-31',
+      line_items: [{ description: 'Design', quantity: 2, unit_price: 120 }],
+    }),
+  );
+  await ok(workspace.api('POST', `/web/api/estimates/${e.id}/send`, { recipients: [{ email: 'buyer@acme.example' }] }));
+  const link = await linkTo(sheaf, 'buyer@acme.example');
+
+  // The client: another browser, no session.
+  const context = await browser.newContext({ baseURL, acceptDownloads: true });
+  const client = await context.newPage();
+  const calls = await visit(client, link, 'client-estimate');
+  expect(calls.length, calls.join(', ')).toBe(1);
+  await expect(client.getByRole('heading', { level: 1 })).toHaveText(`Estimate ${e.number}`);
+  await expect(client.getByText('Awaiting your answer')).toBeVisible();
+  await expect(client.getByText('31 Jan 2099')).toBeVisible();
+  await expect(client.getByRole('row', { name: /Design/ })).toContainText(money(240));
+  await expect(client.getByRole('definition').filter({ hasText: money(285.6) }).first()).toBeVisible();
+  const download = client.waitForEvent('download');
+  await client.getByRole('button', { name: 'Download PDF' }).click();
+  expect((await download).suggestedFilename()).toBe(`estimate-${e.number}.pdf`);
+
+  await client.getByRole('button', { name: 'Decline estimate' }).click();
+  const dialog = client.getByRole('dialog', { name: `Decline estimate ${e.number}?` });
+  await dialog.getByRole('textbox', { name: 'Reason (optional)' }).fill('Too expensive for this year.');
+  await checkPage(client, 'client-estimate-decline');
+  await dialog.getByRole('button', { name: 'Decline estimate' }).click();
+  await expect(client.getByRole('status').filter({ hasText: 'Thank you: your answer was sent.' })).toBeVisible();
+  await expect(client.getByText('Declined', { exact: true })).toBeVisible();
+  await expect(client.getByText('Reason given: Too expensive for this year.')).toBeVisible();
+  await expect(client.getByRole('button', { name: /Accept estimate|Decline estimate/ })).toHaveCount(0);
+  await checkPage(client, 'client-estimate-declined');
+  expect(await ok(workspace.api('GET', `/web/api/estimates/${e.id}`))).toMatchObject({ state: 'declined', answered_by_client: true, decline_reason: 'Too expensive for this year.' });
+
+  // The team sees the answer, by the client, with the reason.
+  await visit(page, `/estimates/${e.id}`, 'estimates-declined-by-client');
+  await expect(page.getByText('(by the client)')).toBeVisible();
+  await expect(page.getByText('Too expensive for this year.')).toBeVisible();
+  await expect(page.getByText(/1 link works\./)).toBeVisible();
+  await context.close();
+});
+
+test('a German client accepts on its page; a revoked link stops at once', async ({ page, workspace, sheaf, browser, baseURL }) => {
+  const muller = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Müller GmbH', currency: 'EUR', language: 'de' }));
+  const e = await ok(workspace.api('POST', '/web/api/estimates', { client_id: muller.id, line_items: [{ description: 'Beratung', quantity: 1.5, unit_price: 1000 }] }));
+  await ok(workspace.api('POST', `/web/api/estimates/${e.id}/send`, { recipients: [{ email: 'einkauf@mueller.example' }] }));
+  const link = await linkTo(sheaf, 'einkauf@mueller.example');
+
+  const context = await browser.newContext({ baseURL });
+  const client = await context.newPage();
+  await visit(client, link, 'client-estimate-de');
+  await expect(client.getByRole('heading', { level: 1 })).toHaveText(`Angebot ${e.number}`);
+  await expect(client.getByText('Ohne Enddatum')).toBeVisible();
+  await client.getByRole('button', { name: 'Angebot annehmen' }).click();
+  const dialog = client.getByRole('dialog', { name: `Angebot ${e.number} annehmen?` });
+  await expect(dialog).toContainText('1.500,00');
+  await checkPage(client, 'client-estimate-de-accept');
+  await dialog.getByRole('button', { name: 'Angebot annehmen' }).click();
+  await expect(client.getByRole('status').filter({ hasText: 'Vielen Dank: Ihre Zusage wurde übermittelt.' })).toBeVisible();
+  await expect(client.getByText('Angenommen', { exact: true })).toBeVisible();
+  await checkPage(client, 'client-estimate-de-accepted');
+
+  // The team sees it accepted by the client, and revokes the link: the client's next load says it does not work.
+  await visit(page, `/estimates/${e.id}`, 'estimates-accepted-by-client');
+  await expect(page.getByText('Accepted', { exact: true }).first()).toBeVisible();
+  await expect(page.getByText('(by the client)')).toBeVisible();
+  await page.getByRole('button', { name: 'Revoke links' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke them' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The links no longer work.' })).toBeVisible();
+  await expect(page.getByText('No link works now.')).toBeVisible();
+  await client.reload();
+  await expect(client.getByRole('heading', { level: 1 })).toHaveText('This link does not work'); // no estimate yet to say the client's language: the browser's
+  await context.close();
 });

@@ -1623,6 +1623,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/invoices/{id}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the invoice's e-mails go to first: the client's invoice e-mail address, else its contacts with an e-mail */
+        get: operations["getInvoiceRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/projects": {
         parameters: {
             query?: never;
@@ -2102,7 +2119,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * What a client link shows (the page at /c#<token>): the invoice, its payments and the amount due
+         * What a client link shows (the page at /c#<token>): an invoice with its payments and the amount due, or an estimate and its answer
          * @description No session: the token is the credential. Unknown, malformed or revoked: 404.
          */
         post: operations["getClientPage"];
@@ -2121,8 +2138,48 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The PDF of a client link's invoice */
+        /** The PDF of a client link's invoice or estimate */
         post: operations["getClientPagePdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/client-page/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The client accepts the link's estimate
+         * @description Once: an estimate answered already (accepted, declined, converted) or being revised is 409, and of two answers at once one is recorded; past valid_until: 409. An invoice link, unknown or revoked: 404.
+         */
+        post: operations["acceptClientEstimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/client-page/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The client declines the link's estimate, optionally saying why
+         * @description Once, as accept. The reason is shown to the workspace on the estimate page.
+         */
+        post: operations["declineClientEstimate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2203,7 +2260,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail the estimate
-         * @description Through the outbox, with the PDF attached unless attach_pdf is false; a draft becomes sent. Send an Idempotency-Key: a repeated click sends once.
+         * @description Through the outbox, with the PDF attached unless attach_pdf is false, ending with a new client link (the client's page, where the client accepts or declines); a draft becomes sent. Send an Idempotency-Key: a repeated click sends once.
          */
         post: operations["sendEstimate"];
         delete?: never;
@@ -2283,6 +2340,41 @@ export interface paths {
          * @description One transaction, through the invoices' create (their rules and numbering). Converted already: 409 with invoice_id; not accepted: 409 naming the state.
          */
         post: operations["convertEstimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/estimates/{id}/client-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The estimate's client links: how many work, and when the client last opened one */
+        get: operations["getEstimateClientLinks"];
+        put?: never;
+        post?: never;
+        /** Revoke every client link of the estimate: each is a 404 from the next request on */
+        delete: operations["revokeEstimateClientLinks"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/estimates/{id}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the estimate's e-mail goes to first: the client's invoice e-mail address, else its contacts with an e-mail */
+        get: operations["getEstimateRecipients"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -13656,6 +13748,78 @@ export interface operations {
             };
         };
     };
+    getInvoiceRecipients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Where the list comes from: the client's invoice e-mail address, its contacts, or nothing to offer.
+                         * @enum {string}
+                         */
+                        source: "invoice_email" | "contacts" | "none";
+                        recipients: {
+                            name: string | null;
+                            email: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     searchProjects: {
         parameters: {
             query?: {
@@ -16794,6 +16958,58 @@ export interface operations {
                             paid_date: string;
                             amount: number;
                         }[];
+                    } | {
+                        /** @enum {string} */
+                        kind: "estimate";
+                        /**
+                         * @description The client's language: the page is shown in it.
+                         * @enum {string}
+                         */
+                        language: "en" | "de";
+                        seller: {
+                            name: string;
+                            address: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            tax_id: string | null;
+                        };
+                        client: {
+                            name: string;
+                            address: string | null;
+                        };
+                        estimate: {
+                            number: string;
+                            /** @enum {string} */
+                            state: "sent" | "accepted" | "declined";
+                            subject: string | null;
+                            /** Format: date */
+                            issue_date: string;
+                            valid_until: string | null;
+                            /** @description valid_until has passed (in the workspace time zone): it can no longer be accepted. */
+                            expired: boolean;
+                            /** @description Sent and waiting: the page offers Accept (unless expired) and Decline. */
+                            can_answer: boolean;
+                            currency: string;
+                            notes: string | null;
+                            line_items: {
+                                kind: string;
+                                description: string | null;
+                                quantity: number;
+                                unit_price: number;
+                                amount: number;
+                            }[];
+                            subtotal: number;
+                            discount: number;
+                            discount_amount: number;
+                            tax: number;
+                            tax_amount: number;
+                            tax2: number;
+                            tax2_amount: number;
+                            amount: number;
+                            accepted_at: string | null;
+                            declined_at: string | null;
+                            decline_reason: string | null;
+                        };
                     };
                 };
             };
@@ -16905,6 +17121,243 @@ export interface operations {
             };
         };
     };
+    acceptClientEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "estimate";
+                        /**
+                         * @description The client's language: the page is shown in it.
+                         * @enum {string}
+                         */
+                        language: "en" | "de";
+                        seller: {
+                            name: string;
+                            address: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            tax_id: string | null;
+                        };
+                        client: {
+                            name: string;
+                            address: string | null;
+                        };
+                        estimate: {
+                            number: string;
+                            /** @enum {string} */
+                            state: "sent" | "accepted" | "declined";
+                            subject: string | null;
+                            /** Format: date */
+                            issue_date: string;
+                            valid_until: string | null;
+                            /** @description valid_until has passed (in the workspace time zone): it can no longer be accepted. */
+                            expired: boolean;
+                            /** @description Sent and waiting: the page offers Accept (unless expired) and Decline. */
+                            can_answer: boolean;
+                            currency: string;
+                            notes: string | null;
+                            line_items: {
+                                kind: string;
+                                description: string | null;
+                                quantity: number;
+                                unit_price: number;
+                                amount: number;
+                            }[];
+                            subtotal: number;
+                            discount: number;
+                            discount_amount: number;
+                            tax: number;
+                            tax_amount: number;
+                            tax2: number;
+                            tax2_amount: number;
+                            amount: number;
+                            accepted_at: string | null;
+                            declined_at: string | null;
+                            decline_reason: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    declineClientEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "estimate";
+                        /**
+                         * @description The client's language: the page is shown in it.
+                         * @enum {string}
+                         */
+                        language: "en" | "de";
+                        seller: {
+                            name: string;
+                            address: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            tax_id: string | null;
+                        };
+                        client: {
+                            name: string;
+                            address: string | null;
+                        };
+                        estimate: {
+                            number: string;
+                            /** @enum {string} */
+                            state: "sent" | "accepted" | "declined";
+                            subject: string | null;
+                            /** Format: date */
+                            issue_date: string;
+                            valid_until: string | null;
+                            /** @description valid_until has passed (in the workspace time zone): it can no longer be accepted. */
+                            expired: boolean;
+                            /** @description Sent and waiting: the page offers Accept (unless expired) and Decline. */
+                            can_answer: boolean;
+                            currency: string;
+                            notes: string | null;
+                            line_items: {
+                                kind: string;
+                                description: string | null;
+                                quantity: number;
+                                unit_price: number;
+                                amount: number;
+                            }[];
+                            subtotal: number;
+                            discount: number;
+                            discount_amount: number;
+                            tax: number;
+                            tax_amount: number;
+                            tax2: number;
+                            tax2_amount: number;
+                            amount: number;
+                            accepted_at: string | null;
+                            declined_at: string | null;
+                            decline_reason: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     listEstimates: {
         parameters: {
             query?: {
@@ -16936,6 +17389,7 @@ export interface operations {
                             subject: string | null;
                             /** Format: date */
                             issue_date: string;
+                            valid_until: string | null;
                             currency: string;
                             subtotal: number;
                             discount: number;
@@ -16950,6 +17404,7 @@ export interface operations {
                             accepted_at: string | null;
                             declined_at: string | null;
                             answered_by_client: boolean | null;
+                            decline_reason: string | null;
                             invoice: {
                                 id: string;
                                 number: string;
@@ -17042,6 +17497,7 @@ export interface operations {
                      * @description YYYY-MM-DD. Default: today in the workspace time zone.
                      */
                     issue_date?: string;
+                    valid_until?: string | null;
                     /** @description First tax: a percentage from 0 to 100, at most 4 decimal places. */
                     tax?: number;
                     /** @description Second tax: a percentage from 0 to 100, at most 4 decimal places. */
@@ -17088,6 +17544,7 @@ export interface operations {
                         subject: string | null;
                         /** Format: date */
                         issue_date: string;
+                        valid_until: string | null;
                         currency: string;
                         subtotal: number;
                         discount: number;
@@ -17102,6 +17559,7 @@ export interface operations {
                         accepted_at: string | null;
                         declined_at: string | null;
                         answered_by_client: boolean | null;
+                        decline_reason: string | null;
                         invoice: {
                             id: string;
                             number: string;
@@ -17200,6 +17658,7 @@ export interface operations {
                         subject: string | null;
                         /** Format: date */
                         issue_date: string;
+                        valid_until: string | null;
                         currency: string;
                         subtotal: number;
                         discount: number;
@@ -17214,6 +17673,7 @@ export interface operations {
                         accepted_at: string | null;
                         declined_at: string | null;
                         answered_by_client: boolean | null;
+                        decline_reason: string | null;
                         invoice: {
                             id: string;
                             number: string;
@@ -17363,6 +17823,7 @@ export interface operations {
                      * @description YYYY-MM-DD. Default: today in the workspace time zone.
                      */
                     issue_date?: string;
+                    valid_until?: string | null;
                     /** @description First tax: a percentage from 0 to 100, at most 4 decimal places. */
                     tax?: number;
                     /** @description Second tax: a percentage from 0 to 100, at most 4 decimal places. */
@@ -17409,6 +17870,7 @@ export interface operations {
                         subject: string | null;
                         /** Format: date */
                         issue_date: string;
+                        valid_until: string | null;
                         currency: string;
                         subtotal: number;
                         discount: number;
@@ -17423,6 +17885,7 @@ export interface operations {
                         accepted_at: string | null;
                         declined_at: string | null;
                         answered_by_client: boolean | null;
+                        decline_reason: string | null;
                         invoice: {
                             id: string;
                             number: string;
@@ -17606,6 +18069,7 @@ export interface operations {
                         subject: string | null;
                         /** Format: date */
                         issue_date: string;
+                        valid_until: string | null;
                         currency: string;
                         subtotal: number;
                         discount: number;
@@ -17620,6 +18084,7 @@ export interface operations {
                         accepted_at: string | null;
                         declined_at: string | null;
                         answered_by_client: boolean | null;
+                        decline_reason: string | null;
                         invoice: {
                             id: string;
                             number: string;
@@ -17718,6 +18183,7 @@ export interface operations {
                         subject: string | null;
                         /** Format: date */
                         issue_date: string;
+                        valid_until: string | null;
                         currency: string;
                         subtotal: number;
                         discount: number;
@@ -17732,6 +18198,7 @@ export interface operations {
                         accepted_at: string | null;
                         declined_at: string | null;
                         answered_by_client: boolean | null;
+                        decline_reason: string | null;
                         invoice: {
                             id: string;
                             number: string;
@@ -17830,6 +18297,7 @@ export interface operations {
                         subject: string | null;
                         /** Format: date */
                         issue_date: string;
+                        valid_until: string | null;
                         currency: string;
                         subtotal: number;
                         discount: number;
@@ -17844,6 +18312,7 @@ export interface operations {
                         accepted_at: string | null;
                         declined_at: string | null;
                         answered_by_client: boolean | null;
+                        decline_reason: string | null;
                         invoice: {
                             id: string;
                             number: string;
@@ -17942,6 +18411,7 @@ export interface operations {
                         subject: string | null;
                         /** Format: date */
                         issue_date: string;
+                        valid_until: string | null;
                         currency: string;
                         subtotal: number;
                         discount: number;
@@ -17956,6 +18426,7 @@ export interface operations {
                         accepted_at: string | null;
                         declined_at: string | null;
                         answered_by_client: boolean | null;
+                        decline_reason: string | null;
                         invoice: {
                             id: string;
                             number: string;
@@ -18055,6 +18526,7 @@ export interface operations {
                             subject: string | null;
                             /** Format: date */
                             issue_date: string;
+                            valid_until: string | null;
                             currency: string;
                             subtotal: number;
                             discount: number;
@@ -18069,6 +18541,7 @@ export interface operations {
                             accepted_at: string | null;
                             declined_at: string | null;
                             answered_by_client: boolean | null;
+                            decline_reason: string | null;
                             invoice: {
                                 id: string;
                                 number: string;
@@ -18100,6 +18573,205 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getEstimateClientLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Links that work now (each send makes one). */
+                        active_links: number;
+                        newest_link_at: string | null;
+                        last_viewed_at: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    revokeEstimateClientLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getEstimateRecipients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Where the list comes from: the client's invoice e-mail address, its contacts, or nothing to offer.
+                         * @enum {string}
+                         */
+                        source: "invoice_email" | "contacts" | "none";
+                        recipients: {
+                            name: string | null;
+                            email: string;
+                        }[];
                     };
                 };
             };

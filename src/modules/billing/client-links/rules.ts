@@ -6,7 +6,7 @@
  */
 
 /** The kinds of record a link can show (client_links.subject_type). */
-export const CLIENT_LINK_SUBJECTS = ['invoice'] as const;
+export const CLIENT_LINK_SUBJECTS = ['invoice', 'estimate'] as const;
 export type ClientLinkSubjectType = (typeof CLIENT_LINK_SUBJECTS)[number];
 
 export interface ClientLinkSubject {

@@ -65,6 +65,62 @@ export const ClientInvoiceSchema = Type.Object(
 );
 export type ClientInvoice = Static<typeof ClientInvoiceSchema>;
 
+/**
+ * What a client link to an estimate shows: the estimate as printed (seller, client,
+ * lines, totals, validity), its state and answer, and whether the client may answer
+ * now; no ids, no people of the workspace, not the invoice it became, nothing else.
+ */
+export const ClientEstimateSchema = Type.Object(
+  {
+    kind: Type.Literal('estimate'),
+    language: Enum(['en', 'de'], "The client's language: the page is shown in it."),
+    seller: ClientInvoiceSchema.properties.seller,
+    client: ClientInvoiceSchema.properties.client,
+    estimate: Type.Object(
+      {
+        number: Type.String(),
+        state: Enum(['sent', 'accepted', 'declined']),
+        subject: Nullable(Type.String()),
+        issue_date: Type.String({ format: 'date' }),
+        valid_until: DateOrNull,
+        expired: Type.Boolean({ description: 'valid_until has passed (in the workspace time zone): it can no longer be accepted.' }),
+        can_answer: Type.Boolean({ description: 'Sent and waiting: the page offers Accept (unless expired) and Decline.' }),
+        currency: Type.String(),
+        notes: Nullable(Type.String()),
+        line_items: Type.Array(
+          Type.Object(
+            { kind: Type.String(), description: Nullable(Type.String()), quantity: Type.Number(), unit_price: Type.Number(), amount: Type.Number() },
+            { additionalProperties: false },
+          ),
+        ),
+        subtotal: Type.Number(),
+        discount: Type.Number(),
+        discount_amount: Type.Number(),
+        tax: Type.Number(),
+        tax_amount: Type.Number(),
+        tax2: Type.Number(),
+        tax2_amount: Type.Number(),
+        amount: Type.Number(),
+        accepted_at: Nullable(Type.String({ format: 'date-time' })),
+        declined_at: Nullable(Type.String({ format: 'date-time' })),
+        decline_reason: Nullable(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ClientEstimate = Static<typeof ClientEstimateSchema>;
+
+/** What the page shows: an invoice or an estimate, told apart by `kind`. */
+export const ClientPageSchema = Type.Union([ClientInvoiceSchema, ClientEstimateSchema]);
+
+/** The client's decline: the token, and why if it wants to say. */
+export const DeclineBody = Type.Object(
+  { token: TokenBody.properties.token, reason: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'Optional; at most 2,000 characters.' }))) },
+  { additionalProperties: false },
+);
+
 /** The invoice page's view of its links: how many work, the newest, the last visit (never a token: none is stored). */
 export const LinkSummarySchema = Type.Object(
   {

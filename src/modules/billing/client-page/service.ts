@@ -7,9 +7,19 @@ import { ApiError, conflict, notFound } from '../../../errors.ts';
 import { isLanguage } from '../../../i18n/index.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { clientLinkSummary, makeClientLink, openClientLink, revokeClientLinks, type ClientLinkSubject } from '../client-links/index.ts';
-import { getInvoice, loadInvoiceDocument, pdfFilename, presentInvoice, renderInvoicePdf } from '../invoices/index.ts';
+import {
+  estimatePdfFilename,
+  loadEstimateDocument,
+  presentEstimate,
+  recordClientAnswer,
+  renderEstimatePdf,
+  type EstimateAnswer,
+  type EstimateDocument,
+} from '../estimates/index.ts';
+import { fileSafe, getInvoice, loadInvoiceDocument, loadWorkspace, pdfFilename, presentInvoice, renderInvoicePdf, translatedKind } from '../invoices/index.ts';
+import { todayIn } from '../../../time/workspace-time.ts';
 import { paymentsOf } from './queries.ts';
-import type { ClientInvoice } from './schemas.ts';
+import type { ClientEstimate, ClientInvoice } from './schemas.ts';
 
 /**
  * The client's page of a sent invoice (issue 25 item 6). Inside the workspace:
@@ -50,13 +60,6 @@ export async function revokeInvoiceLinks(db: Kysely<DB>, p: Principal, invoiceId
   });
 }
 
-/** The invoice a token shows, with its workspace; null for anything the page must not show. */
-async function openInvoiceLink(db: Kysely<DB>, token: unknown, now: Date) {
-  const link = await openClientLink(db, token, now);
-  if (!link || link.subject.type !== 'invoice') return null;
-  return { companyId: link.companyId, invoiceId: link.subject.id };
-}
-
 const gone = () => notFound('page');
 
 async function documentOf(trx: Tx, companyId: string, invoiceId: string) {
@@ -69,10 +72,27 @@ async function documentOf(trx: Tx, companyId: string, invoiceId: string) {
   }
 }
 
-/** POST /web/api/client-page: what the client's page shows. */
-export async function clientInvoicePage(db: Kysely<DB>, token: unknown, now: Date): Promise<ClientInvoice> {
-  const link = await openInvoiceLink(db, token, now);
+/** POST /web/api/client-page: what the client's page shows, an invoice or an estimate. */
+export async function clientPage(db: Kysely<DB>, token: unknown, now: Date): Promise<ClientInvoice | ClientEstimate> {
+  const link = await openClientLink(db, token, now);
   if (!link) throw gone();
+  if (link.subject.type === 'estimate') return clientEstimatePage(db, link.companyId, link.subject.id, now);
+  return clientInvoicePage(db, { companyId: link.companyId, invoiceId: link.subject.id });
+}
+
+/** POST /web/api/client-page/pdf: the PDF of the link's invoice or estimate, the document its e-mail carries. */
+export async function clientPagePdf(db: Kysely<DB>, token: unknown, now: Date): Promise<{ pdf: Buffer; filename: string }> {
+  const link = await openClientLink(db, token, now);
+  if (!link) throw gone();
+  if (link.subject.type === 'estimate') {
+    const doc = await withTenant(db, link.companyId, (trx) => estimateOf(trx, link.companyId, link.subject.id));
+    if (!doc) throw gone();
+    return { pdf: await renderEstimatePdf(doc), filename: estimatePdfFilename(fileSafe(doc.estimate.number)) };
+  }
+  return clientInvoicePdf(db, { companyId: link.companyId, invoiceId: link.subject.id });
+}
+
+async function clientInvoicePage(db: Kysely<DB>, link: { companyId: string; invoiceId: string }): Promise<ClientInvoice> {
   return withTenant(db, link.companyId, async (trx) => {
     const doc = await documentOf(trx, link.companyId, link.invoiceId);
     if (!doc) throw gone();
@@ -114,11 +134,83 @@ export async function clientInvoicePage(db: Kysely<DB>, token: unknown, now: Dat
   });
 }
 
-/** POST /web/api/client-page/pdf: the invoice's PDF, the document its e-mail carries. */
-export async function clientInvoicePdf(db: Kysely<DB>, token: unknown, now: Date): Promise<{ pdf: Buffer; filename: string }> {
-  const link = await openInvoiceLink(db, token, now);
-  if (!link) throw gone();
+async function clientInvoicePdf(db: Kysely<DB>, link: { companyId: string; invoiceId: string }): Promise<{ pdf: Buffer; filename: string }> {
   const doc = await withTenant(db, link.companyId, (trx) => documentOf(trx, link.companyId, link.invoiceId));
   if (!doc) throw gone();
   return { pdf: await renderInvoicePdf(doc), filename: pdfFilename(doc.invoice.number) };
+}
+
+// ---------------------------------------------------------------- estimates
+
+/** The estimate a link shows; null when the client must not see it (a draft: never sent, or reopened to revise; deleted). */
+async function estimateOf(trx: Tx, companyId: string, estimateId: string): Promise<EstimateDocument | null> {
+  try {
+    const doc = await loadEstimateDocument(trx, companyId, estimateId);
+    return doc.estimate.state === 'draft' ? null : doc;
+  } catch (err) {
+    if (err instanceof ApiError && err.statusCode === 404) return null;
+    throw err;
+  }
+}
+
+async function clientEstimatePage(db: Kysely<DB>, companyId: string, estimateId: string, now: Date): Promise<ClientEstimate> {
+  return withTenant(db, companyId, async (trx) => {
+    const doc = await estimateOf(trx, companyId, estimateId);
+    const workspace = doc && (await loadWorkspace(trx, companyId));
+    if (!doc || !workspace) throw gone();
+    const e = presentEstimate(doc.estimate, doc.lines);
+    const { workspace: w, client: c } = doc;
+    const language = isLanguage(c.language) ? c.language : 'en';
+    const expired = e.valid_until !== null && todayIn(workspace.timezone, now) > e.valid_until;
+    return {
+      kind: 'estimate' as const,
+      language,
+      seller: { name: w.name, address: w.address, email: w.sender_email ?? null, phone: w.sender_phone ?? null, tax_id: w.tax_id ?? null },
+      client: { name: c.name, address: c.address },
+      estimate: {
+        number: e.number,
+        state: e.state as ClientEstimate['estimate']['state'],
+        subject: e.subject,
+        issue_date: e.issue_date,
+        valid_until: e.valid_until,
+        expired,
+        can_answer: e.state === 'sent',
+        currency: e.currency,
+        notes: e.notes,
+        line_items: e.line_items.map((l) => ({
+          kind: translatedKind(l.kind, language),
+          description: l.description,
+          quantity: l.quantity,
+          unit_price: l.unit_price,
+          amount: l.amount,
+        })),
+        subtotal: e.subtotal,
+        discount: e.discount,
+        discount_amount: e.discount_amount,
+        tax: e.tax,
+        tax_amount: e.tax_amount,
+        tax2: e.tax2,
+        tax2_amount: e.tax2_amount,
+        amount: e.amount,
+        accepted_at: e.accepted_at,
+        declined_at: e.declined_at,
+        decline_reason: e.decline_reason,
+      },
+    };
+  });
+}
+
+/**
+ * POST /web/api/client-page/accept and /decline: the client's answer, recorded once
+ * (billing/estimates recordClientAnswer: under the estimate's lock, 409 once
+ * answered). Only a working link to a sent estimate: an invoice's link, a draft, a
+ * revoked or unknown link are the page's plain 404. Answers with the page as it is now.
+ */
+export async function answerClientEstimate(db: Kysely<DB>, token: unknown, answer: EstimateAnswer, { now, reason }: { now: Date; reason?: string | null }) {
+  const link = await openClientLink(db, token, now);
+  if (!link || link.subject.type !== 'estimate') throw gone();
+  const visible = await withTenant(db, link.companyId, (trx) => estimateOf(trx, link.companyId, link.subject.id));
+  if (!visible) throw gone();
+  await recordClientAnswer(db, link.companyId, link.subject.id, answer, { now, reason, linkId: link.linkId });
+  return clientEstimatePage(db, link.companyId, link.subject.id, now);
 }

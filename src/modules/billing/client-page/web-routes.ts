@@ -6,8 +6,8 @@ import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { AttachmentSchema, listInvoiceAttachments } from '../invoice-attachments/index.ts';
-import { ClientInvoiceSchema, LinkSummarySchema, MadeLinkSchema, TokenBody } from './schemas.ts';
-import { clientInvoicePage, clientInvoicePdf, createInvoiceLink, invoiceLinks, revokeInvoiceLinks } from './service.ts';
+import { ClientEstimateSchema, ClientPageSchema, DeclineBody, LinkSummarySchema, MadeLinkSchema, TokenBody } from './schemas.ts';
+import { answerClientEstimate, clientPage, clientPagePdf, createInvoiceLink, invoiceLinks, revokeInvoiceLinks } from './service.ts';
 
 /**
  * The client's page of an invoice (issue 25 item 6): the invoice page's link
@@ -113,15 +113,15 @@ export async function clientPageWebRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'getClientPage',
-        summary: "What a client link shows (the page at /c#<token>): the invoice, its payments and the amount due",
+        summary: "What a client link shows (the page at /c#<token>): an invoice with its payments and the amount due, or an estimate and its answer",
         description: 'No session: the token is the credential. Unknown, malformed or revoked: 404.',
         body: TokenBody,
-        response: { 200: ClientInvoiceSchema, ...ErrorResponses },
+        response: { 200: ClientPageSchema, ...ErrorResponses },
       },
     },
     async (request, reply) => {
       privately(reply);
-      return clientInvoicePage(app.db, request.body.token, now());
+      return clientPage(app.db, request.body.token, now());
     },
   );
 
@@ -132,7 +132,7 @@ export async function clientPageWebRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'getClientPagePdf',
-        summary: "The PDF of a client link's invoice",
+        summary: "The PDF of a client link's invoice or estimate",
         body: TokenBody,
         response: {
           200: { description: 'The PDF document.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
@@ -142,8 +142,47 @@ export async function clientPageWebRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       privately(reply);
-      const { pdf, filename } = await clientInvoicePdf(app.db, request.body.token, now());
+      const { pdf, filename } = await clientPagePdf(app.db, request.body.token, now());
       return reply.type('application/pdf').header('Content-Disposition', `attachment; filename="${filename}"`).header('Content-Length', pdf.length).send(pdf);
+    },
+  );
+
+  app.post(
+    '/web/api/client-page/accept',
+    {
+      config: open,
+      schema: {
+        tags,
+        operationId: 'acceptClientEstimate',
+        summary: "The client accepts the link's estimate",
+        description:
+          'Once: an estimate answered already (accepted, declined, converted) or being revised is 409, and of two answers at once one is recorded; past valid_until: 409. An invoice link, unknown or revoked: 404.',
+        body: TokenBody,
+        response: { 200: ClientEstimateSchema, ...ErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      privately(reply);
+      return answerClientEstimate(app.db, request.body.token, 'accept', { now: now() });
+    },
+  );
+
+  app.post(
+    '/web/api/client-page/decline',
+    {
+      config: open,
+      schema: {
+        tags,
+        operationId: 'declineClientEstimate',
+        summary: "The client declines the link's estimate, optionally saying why",
+        description: 'Once, as accept. The reason is shown to the workspace on the estimate page.',
+        body: DeclineBody,
+        response: { 200: ClientEstimateSchema, ...ErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      privately(reply);
+      return answerClientEstimate(app.db, request.body.token, 'decline', { now: now(), reason: request.body.reason });
     },
   );
 }

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import { auditActor } from '../../../access/operator.ts';
+import { actingUserId, auditActor } from '../../../access/operator.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant } from '../../../db/tenant.ts';
 import { translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailAddress, type MailAttachment } from '../../../outbox/enqueue.ts';
 import { audit } from '../../workspace/audit/index.ts';
+import { makeClientLink } from '../client-links/index.ts';
 import { assertMayUseInvoices, fileSafe, formatDate, formatMoney, loadWorkspace, validateMessage } from '../invoices/index.ts';
 import { ESTIMATE_PDF_RENDERER } from './pdf.ts';
 import { pdfFilename, assertAllows } from './rules.ts';
@@ -28,9 +29,20 @@ export function defaultSubject(l: { number: string; workspace: string; language:
   return translator(l.language)('estimateMail.subject', { number: l.number, workspace: l.workspace });
 }
 
-export function defaultBody(l: { client: string; number: string; amount: string; date: string; subject: string | null; workspace: string; attachPdf: boolean; language: string }) {
+export function defaultBody(l: {
+  client: string;
+  number: string;
+  amount: string;
+  date: string;
+  validUntil?: string | null;
+  subject: string | null;
+  workspace: string;
+  attachPdf: boolean;
+  language: string;
+}) {
   const t = translator(l.language);
-  const attached = l.attachPdf ? ` ${t('estimateMail.attached')}` : '';
+  const valid = l.validUntil ? ` ${t('estimateMail.validUntil', { date: l.validUntil })}` : '';
+  const attached = `${valid}${l.attachPdf ? ` ${t('estimateMail.attached')}` : ''}`;
   const about = l.subject ? `\n\n${t('estimateMail.about', { subject: l.subject })}` : '';
   return (
     `${t('estimateMail.greeting', { client: l.client })}\n\n${t('estimateMail.body', { number: l.number, amount: l.amount, date: l.date })}${attached}${about}` +
@@ -38,7 +50,19 @@ export function defaultBody(l: { client: string; number: string; amount: string;
   );
 }
 
-export async function sendEstimate(db: Kysely<DB>, p: Principal, id: string, input: EstimateMessageInput, now: Date): Promise<PresentedEstimate> {
+/**
+ * With `baseUrl` (the server's public URL), the e-mail ends with a new client link
+ * (billing/client-links) where the client sees the estimate and accepts or declines
+ * it: each send makes its own link, and it exists only in the e-mail.
+ */
+export async function sendEstimate(
+  db: Kysely<DB>,
+  p: Principal,
+  id: string,
+  input: EstimateMessageInput,
+  now: Date,
+  { baseUrl }: { baseUrl?: string } = {},
+): Promise<PresentedEstimate> {
   assertMayUseInvoices(p);
   const m = validateMessage({ ...input, event_type: 'send', attach_expense_receipts: false });
   return withTenant(db, p.companyId, async (trx) => {
@@ -55,6 +79,7 @@ export async function sendEstimate(db: Kysely<DB>, p: Principal, id: string, inp
         number: row.number,
         amount: formatMoney(String(estimate.amount), row.currency, { language }),
         date: formatDate(row.issue_date, language),
+        validUntil: row.valid_until ? formatDate(row.valid_until, language) : null,
         subject: row.subject,
         workspace: workspace.name,
         attachPdf: m.attachPdf,
@@ -63,12 +88,19 @@ export async function sendEstimate(db: Kysely<DB>, p: Principal, id: string, inp
     const attachments: MailAttachment[] = m.attachPdf
       ? [{ filename: pdfFilename(fileSafe(row.number)), content_type: 'application/pdf', render: ESTIMATE_PDF_RENDERER, params: { estimate_id: row.id } }]
       : [];
+    let mailText = text;
+    let linkId: string | undefined;
+    if (baseUrl) {
+      const link = await makeClientLink(trx, p.companyId, { type: 'estimate', id: row.id }, { createdBy: actingUserId(p), baseUrl, now });
+      linkId = link.id;
+      mailText = `${text.replace(/\n*$/, '')}\n\n${translator(language)('estimateMail.clientLink', { url: link.url })}\n`;
+    }
     const sender: MailAddress = { email: p.email, name: `${p.firstName} ${p.lastName}`.trim() || null };
     const outboxId = await enqueueMail(
       trx,
       p.companyId,
       OUTBOX_KIND,
-      { to: m.to, cc: m.cc, bcc: m.sendMeACopy ? [sender] : [], reply_to: sender, subject, text, attachments },
+      { to: m.to, cc: m.cc, bcc: m.sendMeACopy ? [sender] : [], reply_to: sender, subject, text: mailText, attachments },
       now,
     );
     await touchEstimate(trx, p.companyId, row.id, { state: 'sent', sent_at: now }, now);
@@ -77,7 +109,7 @@ export async function sendEstimate(db: Kysely<DB>, p: Principal, id: string, inp
       action: 'estimate.sent',
       subjectType: 'estimate',
       subjectId: row.id,
-      details: { outbox_id: outboxId, from_state: row.state, recipients: m.to.map((r) => r.email) },
+      details: { outbox_id: outboxId, from_state: row.state, recipients: m.to.map((r) => r.email), ...(linkId ? { link_id: linkId } : {}) },
     });
     return (await loadEstimate(trx, p.companyId, row.id)).body;
   });

@@ -36,14 +36,15 @@ import { loadEstimate } from './service.ts';
 
 export const ESTIMATE_PDF_RENDERER = 'estimate_pdf';
 
-interface EstimateDocument {
+export interface EstimateDocument {
   estimate: EstimateRow;
   lines: EstimateLineRow[];
   workspace: { name: string; address: string | null; sender_email: string | null; sender_phone: string | null; tax_id: string | null };
   client: { name: string; address: string | null; language: string };
 }
 
-async function loadDocument(trx: Tx, companyId: string, id: string, visibleTo?: Principal): Promise<EstimateDocument> {
+/** The estimate with what its PDF prints (workspace, client); `visibleTo`: only one in that principal's reach (404 otherwise). */
+export async function loadDocument(trx: Tx, companyId: string, id: string, visibleTo?: Principal): Promise<EstimateDocument> {
   const { row, lines } = await loadEstimate(trx, companyId, id, { visibleTo });
   const workspace = await loadWorkspace(trx, companyId);
   const client = await findClient(trx, companyId, row.client_id);
@@ -93,6 +94,7 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
   for (const [label, value] of [
     [tr('estimate.number'), e.number],
     [tr('estimate.issueDate'), formatDate(e.issue_date, language)],
+    ...(e.valid_until ? [[tr('estimate.validUntil'), formatDate(e.valid_until, language)]] : []),
   ]) {
     doc.font('body').fontSize(9).fillColor(MUTED).text(t(label), factsX, y, { width: factsW / 2 });
     doc.font('bold').fontSize(9).fillColor(INK).text(t(value, factsW / 2), factsX + factsW / 2, y, { width: factsW / 2, align: 'right' });

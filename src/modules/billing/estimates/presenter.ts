@@ -26,6 +26,7 @@ export function presentEstimate(row: EstimateRow, lines: EstimateLineRow[]) {
     state: row.state,
     subject: row.subject,
     issue_date: row.issue_date,
+    valid_until: row.valid_until,
     currency: row.currency,
     subtotal: num(totals.subtotal),
     discount: decimalNumber(row.discount) ?? 0,
@@ -40,6 +41,7 @@ export function presentEstimate(row: EstimateRow, lines: EstimateLineRow[]) {
     accepted_at: iso(row.accepted_at),
     declined_at: iso(row.declined_at),
     answered_by_client: row.answered_by_client,
+    decline_reason: row.decline_reason,
     invoice: row.converted_invoice_id && row.invoice_number !== null ? { id: row.converted_invoice_id, number: row.invoice_number } : null,
     creator:
       row.created_by && row.creator_first_name !== null

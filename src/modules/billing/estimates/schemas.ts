@@ -15,6 +15,9 @@ const fields = {
   number: Type.Optional(Type.String({ maxLength: NUMBER_MAX, description: "Unique among the workspace's estimates; default: the next free integer." })),
   subject: Type.Optional(Nullable(Type.String({ maxLength: SUBJECT_MAX }))),
   issue_date: Type.Optional(IsoDate('Default: today in the workspace time zone.')),
+  valid_until: Type.Optional(
+    Nullable(Type.String({ format: 'date', description: 'The last day the client can accept it on its page (not before issue_date); null: no limit.' })),
+  ),
   tax: Type.Optional(Percent('First tax')),
   tax2: Type.Optional(Percent('Second tax')),
   discount: Type.Optional(Percent('Discount')),
@@ -73,6 +76,7 @@ export const EstimateSchema = Type.Object(
     state: Enum(ESTIMATE_STATES),
     subject: Nullable(Type.String()),
     issue_date: Type.String({ format: 'date' }),
+    valid_until: Nullable(Type.String({ format: 'date' })),
     currency: Type.String(),
     subtotal: Type.Number(),
     discount: Type.Number(),
@@ -87,6 +91,7 @@ export const EstimateSchema = Type.Object(
     accepted_at: Timestamp,
     declined_at: Timestamp,
     answered_by_client: Nullable(Type.Boolean({ description: 'true: the client answered; false: a user recorded the answer.' })),
+    decline_reason: Nullable(Type.String({ description: 'Why the client declined, as typed on its page; null: none given.' })),
     invoice: Nullable(Type.Object({ id: Type.String(), number: Type.String() }, { additionalProperties: false })),
     creator: Nullable(Named),
     created_at: Type.String({ format: 'date-time' }),
@@ -102,3 +107,13 @@ export type EstimateCreateInput = Static<typeof EstimateCreateBody>;
 export type EstimatePatchInput = Static<typeof EstimatePatchBody>;
 export type EstimateMessageInput = Static<typeof EstimateMessageBody>;
 export type EstimateLine = Static<typeof EstimateLineInput>;
+
+/** The estimate page's view of its client links (never a token: none is stored). */
+export const EstimateLinksSchema = Type.Object(
+  {
+    active_links: Type.Integer({ description: 'Links that work now (each send makes one).' }),
+    newest_link_at: Timestamp,
+    last_viewed_at: Nullable(Type.String({ format: 'date-time', description: 'When the client last opened one of the links (also revoked ones).' })),
+  },
+  { additionalProperties: false },
+);

@@ -16,6 +16,7 @@ import {
   SUBJECT_MAX,
   assertDate,
   assertMayUseInvoices,
+  assertNoNul,
   createInvoice,
   currencyValue,
   explicitLines,
@@ -87,14 +88,23 @@ export async function getEstimate(db: Kysely<DB>, p: Principal, id: string): Pro
 /** The fields of a body, checked (400 naming the field). */
 function estimateFields(input: EstimatePatchInput) {
   assertDate('issue_date', input.issue_date);
-  const out: { subject?: string | null; notes?: string | null; tax?: string; tax2?: string; discount?: string; issue_date?: string } = {};
+  assertDate('valid_until', input.valid_until);
+  const out: { subject?: string | null; notes?: string | null; tax?: string; tax2?: string; discount?: string; issue_date?: string; valid_until?: string | null } = {};
   if (input.subject !== undefined) out.subject = optionalText('subject', input.subject, SUBJECT_MAX);
   if (input.notes !== undefined) out.notes = optionalText('notes', input.notes, NOTES_MAX);
   if (input.tax !== undefined) out.tax = percentValue('tax', input.tax);
   if (input.tax2 !== undefined) out.tax2 = percentValue('tax2', input.tax2);
   if (input.discount !== undefined) out.discount = percentValue('discount', input.discount);
   if (input.issue_date !== undefined) out.issue_date = input.issue_date;
+  if (input.valid_until !== undefined) out.valid_until = input.valid_until;
   return out;
+}
+
+/** An estimate is valid from its issue date: `valid_until` before it is 400. */
+function assertValidity({ issue_date, valid_until }: { issue_date: string; valid_until: string | null }) {
+  if (valid_until !== null && valid_until < issue_date) {
+    throw badRequest(`valid_until (${valid_until}) must not be before issue_date (${issue_date}).`, { field: 'valid_until' });
+  }
 }
 
 /** The lines checked by the invoices' rule for explicit lines (projects of the client the caller may invoice). */
@@ -146,12 +156,14 @@ export async function createEstimate(db: Kysely<DB>, p: Principal, input: Estima
         subject: fields.subject ?? null,
         notes: fields.notes ?? null,
         issue_date: fields.issue_date ?? todayIn(workspace.timezone, now),
+        valid_until: fields.valid_until ?? null,
         currency: currency ?? client.currency ?? workspace.currency,
         tax: fields.tax ?? client.tax ?? '0',
         tax2: fields.tax2 ?? client.tax2 ?? '0',
         discount: fields.discount ?? client.discount ?? '0',
         created_by: p.userId,
       };
+      assertValidity(values);
       assertAmountsInRange(values, lines);
       const id = newId(now.getTime());
       const number = await estimateNumber(trx, p.companyId, undefined, requested);
@@ -174,6 +186,7 @@ export async function updateEstimate(db: Kysely<DB>, p: Principal, id: string, i
     return await withTenant(db, p.companyId, async (trx) => {
       const { row, lines: current } = await loadEstimate(trx, p.companyId, id, { lock: true, visibleTo: p });
       assertAllows('edit', row.state);
+      assertValidity({ issue_date: fields.issue_date ?? row.issue_date, valid_until: fields.valid_until !== undefined ? fields.valid_until : row.valid_until });
       const lines = input.line_items ? await checkedLines(trx, p, row.client_id, input.line_items) : current;
       assertAmountsInRange({ ...row, ...fields }, lines);
       const changes: Record<string, unknown> = { ...fields };
@@ -211,22 +224,40 @@ interface Answering {
   /** true: the client answered (its page); false: a user recorded the client's answer. */
   byClient: boolean;
   actor: { companyId: string; actorUserId: string | null; credentialId: string | null };
+  /** Why the client declined (its page only). */
+  reason?: string | null;
+  /** What the audit entry adds (the client link's id). */
+  details?: Record<string, unknown>;
 }
 
 /**
  * Accept or decline, under the estimate's row lock: two answers at once give one
- * result. The same answer again returns the estimate unchanged (a repeated click);
- * any other state than sent is 409 naming it.
+ * result. A user's same answer again returns the estimate unchanged (a repeated
+ * click); the client answers once: any state but sent is 409 naming it, so of two
+ * answers at once one is recorded and the other refused, and nothing is written twice.
  */
 async function answerIn(trx: Tx, id: string, answer: EstimateAnswer, a: Answering, visibleTo?: Principal) {
   const companyId = a.actor.companyId;
   const { to, stamp } = ANSWERS[answer];
   const { row, body } = await loadEstimate(trx, companyId, id, { lock: true, visibleTo });
-  if (row.state === to) return body;
+  if (row.state === to && !a.byClient) return body;
+  if (a.byClient && row.state !== 'sent') throw answeredAlready(row);
   assertAllows(answer, row.state);
-  await touchEstimate(trx, companyId, row.id, { state: to, [stamp]: a.now, answered_by_client: a.byClient }, a.now);
-  await audit(trx, { ...a.actor, action: `estimate.${to}`, subjectType: 'estimate', subjectId: row.id, details: { by_client: a.byClient } });
+  const reason = answer === 'decline' ? (a.reason ?? null) : null;
+  await touchEstimate(trx, companyId, row.id, { state: to, [stamp]: a.now, answered_by_client: a.byClient, decline_reason: reason }, a.now);
+  await audit(trx, { ...a.actor, action: `estimate.${to}`, subjectType: 'estimate', subjectId: row.id, details: { by_client: a.byClient, ...a.details, ...(reason ? { reason } : {}) } });
   return (await loadEstimate(trx, companyId, row.id)).body;
+}
+
+/** The client's answer to an estimate that is no longer waiting for one: 409 with the state, in words the page shows. */
+function answeredAlready(row: EstimateRow) {
+  const why =
+    row.state === 'accepted'
+      ? 'This estimate was accepted already.'
+      : row.state === 'declined'
+        ? 'This estimate was declined already.'
+        : 'This estimate is being revised; it cannot be answered now.';
+  return conflict(why, { field: 'state', state: row.state });
 }
 
 /** A user of the workspace records the client's answer (the web app's Accept and Decline). */
@@ -235,12 +266,41 @@ export async function answerEstimate(db: Kysely<DB>, p: Principal, id: string, a
   return withTenant(db, p.companyId, (trx) => answerIn(trx, id, answer, { now, byClient: false, actor: auditActor(p) }, p));
 }
 
+export const DECLINE_REASON_MAX = 2000;
+
 /**
- * The client's own answer, for its page once that page proves who it is (a
- * secret link): no principal, recorded as by the client, same rules and lock.
+ * The client's own answer from its page (a secret link proves who it is, see
+ * billing/client-page): no principal, recorded as by the client, once, under the
+ * same lock. Accepting after `valid_until` (in the workspace's time zone) is 409;
+ * declining stays possible. `reason` (decline only) is trimmed, empty is none.
  */
-export async function recordClientAnswer(db: Kysely<DB>, companyId: string, id: string, answer: EstimateAnswer, { now }: { now: Date }): Promise<PresentedEstimate> {
-  return withTenant(db, companyId, (trx) => answerIn(trx, id, answer, { now, byClient: true, actor: { companyId, actorUserId: null, credentialId: null } }));
+export async function recordClientAnswer(
+  db: Kysely<DB>,
+  companyId: string,
+  id: string,
+  answer: EstimateAnswer,
+  { now, reason, linkId }: { now: Date; reason?: string | null; linkId?: string },
+): Promise<PresentedEstimate> {
+  assertNoNul('reason', reason ?? undefined);
+  const why = reason?.trim() || null;
+  if (why && why.length > DECLINE_REASON_MAX) throw badRequest(`reason must be at most ${DECLINE_REASON_MAX} characters.`, { field: 'reason' });
+  if (why && answer !== 'decline') throw badRequest('A reason goes with a decline only.', { field: 'reason' });
+  return withTenant(db, companyId, async (trx) => {
+    if (answer === 'accept') {
+      const workspace = await loadWorkspace(trx, companyId);
+      const { row } = await loadEstimate(trx, companyId, id, { lock: true });
+      if (row.state === 'sent' && row.valid_until !== null && workspace && todayIn(workspace.timezone, now) > row.valid_until) {
+        throw conflict(`This estimate was valid until ${row.valid_until}; ask the sender for a new one.`, { field: 'valid_until', valid_until: row.valid_until });
+      }
+    }
+    return answerIn(trx, id, answer, {
+      now,
+      byClient: true,
+      reason: why,
+      details: linkId ? { link_id: linkId } : {},
+      actor: { companyId, actorUserId: null, credentialId: null },
+    });
+  });
 }
 
 /** A declined estimate back to draft, to revise and send again; its answer is cleared. */
@@ -249,7 +309,7 @@ export async function reopenEstimate(db: Kysely<DB>, p: Principal, id: string, {
   return withTenant(db, p.companyId, async (trx) => {
     const { row } = await loadEstimate(trx, p.companyId, id, { lock: true, visibleTo: p });
     assertAllows('reopen', row.state);
-    await touchEstimate(trx, p.companyId, row.id, { state: 'draft', declined_at: null, answered_by_client: null }, now);
+    await touchEstimate(trx, p.companyId, row.id, { state: 'draft', declined_at: null, answered_by_client: null, decline_reason: null }, now);
     await audit(trx, { ...auditActor(p), action: 'estimate.reopened', subjectType: 'estimate', subjectId: row.id, details: {} });
     return (await loadEstimate(trx, p.companyId, row.id)).body;
   });

@@ -1,14 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
+import { publicUrlOf } from '../../../config.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { Enum, ErrorResponses } from '../../../http/schemas.ts';
 import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
+import { SuggestedRecipientsSchema } from '../invoices/index.ts';
+import { estimateLinks, estimateRecipients, revokeEstimateLinks } from './client-links.ts';
 import { sendEstimate } from './messages.ts';
 import { getEstimatePdf } from './pdf.ts';
 import { ESTIMATE_STATES } from './rules.ts';
-import { EstimateCreateBody, EstimateListSchema, EstimateMessageBody, EstimatePatchBody, EstimateSchema } from './schemas.ts';
+import { EstimateCreateBody, EstimateLinksSchema, EstimateListSchema, EstimateMessageBody, EstimatePatchBody, EstimateSchema } from './schemas.ts';
 import {
   answerEstimate,
   convertEstimate,
@@ -149,13 +152,14 @@ export async function estimatesWebRoutes(fastify: FastifyInstance) {
         tags: ['web'],
         operationId: 'sendEstimate',
         summary: 'E-mail the estimate',
-        description: 'Through the outbox, with the PDF attached unless attach_pdf is false; a draft becomes sent. Send an Idempotency-Key: a repeated click sends once.',
+        description:
+          "Through the outbox, with the PDF attached unless attach_pdf is false, ending with a new client link (the client's page, where the client accepts or declines); a draft becomes sent. Send an Idempotency-Key: a repeated click sends once.",
         params: IdParams,
         body: EstimateMessageBody,
         response: { 200: EstimateSchema, ...ErrorResponses },
       },
     },
-    async (request) => sendEstimate(requestDb(request), principalOf(request), request.params.id, request.body, now()),
+    async (request) => sendEstimate(requestDb(request), principalOf(request), request.params.id, request.body, now(), { baseUrl: publicUrlOf(app.config) }),
   );
 
   for (const answer of ['accept', 'decline'] as const) {
@@ -207,5 +211,56 @@ export async function estimatesWebRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => reply.code(201).send(await convertEstimate(app.db, principalOf(request), request.params.id, { now: now() })),
+  );
+
+  app.get(
+    '/web/api/estimates/:id/client-links',
+    {
+      config: web,
+      schema: {
+        tags: ['web'],
+        operationId: 'getEstimateClientLinks',
+        summary: "The estimate's client links: how many work, and when the client last opened one",
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: EstimateLinksSchema, ...ErrorResponses },
+      },
+    },
+    async (request) => estimateLinks(app.db, principalOf(request), request.params.id),
+  );
+
+  app.delete(
+    '/web/api/estimates/:id/client-links',
+    {
+      config: web,
+      schema: {
+        tags: ['web'],
+        operationId: 'revokeEstimateClientLinks',
+        summary: 'Revoke every client link of the estimate: each is a 404 from the next request on',
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Type.Null({ description: 'Revoked.' }), ...ErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      await revokeEstimateLinks(app.db, principalOf(request), request.params.id, now());
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/web/api/estimates/:id/recipients',
+    {
+      config: web,
+      schema: {
+        tags: ['web'],
+        operationId: 'getEstimateRecipients',
+        summary: "Who the estimate's e-mail goes to first: the client's invoice e-mail address, else its contacts with an e-mail",
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: SuggestedRecipientsSchema, ...ErrorResponses },
+      },
+    },
+    async (request) => estimateRecipients(app.db, principalOf(request), request.params.id),
   );
 }

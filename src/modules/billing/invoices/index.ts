@@ -17,6 +17,7 @@ export {
   SUBJECT_MAX,
   TIME_SUMMARY_TYPES,
   assertDate,
+  assertNoNul,
   currencyValue,
   invoiceNumber,
   optionalText,
@@ -29,6 +30,7 @@ export { addRetainerLineIn, loadInvoice, removeRetainerLineIn } from './service.
 export { RETAINER_KIND } from './kinds.ts';
 export { sendInvoiceMessageIn, validateMessage } from './messages.ts';
 export { invoiceProjects } from './projects.ts';
+export { SuggestedRecipientsSchema, recipientsForClient } from './recipients.ts';
 export { findClient, loadWorkspace } from './queries.ts';
 export { IsoDate, LineItemCreate, RecipientSchema } from './schemas.ts';
 export type { CreateInput, LineInput, Recipient } from './schemas.ts';

@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import { InvoiceCreateBody, InvoiceSchema, PaymentBody, PaymentParams, PaymentSchema, explainUnsupported } from './schemas.ts';
 import { closeOrVoidInvoice, previewInvoice } from './service.ts';
 import { deletePayment, listPayments, recordPayment } from './payments.ts';
+import { SuggestedRecipientsSchema, invoiceRecipients } from './recipients.ts';
 
 /**
  * The web app's invoice routes the API does not have (issue 16 item 6, issue 25
@@ -121,4 +122,20 @@ export async function invoicesWebRoutes(fastify: FastifyInstance) {
       },
     );
   }
+
+  app.get(
+    '/web/api/invoices/:id/recipients',
+    {
+      config: { access: INVOICE_ACCESS, web: true },
+      schema: {
+        tags: ['web'],
+        operationId: 'getInvoiceRecipients',
+        summary: "Who the invoice's e-mails go to first: the client's invoice e-mail address, else its contacts with an e-mail",
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: SuggestedRecipientsSchema, ...ErrorResponses },
+      },
+    },
+    async (request) => invoiceRecipients(app.db, principalOf(request), request.params.id),
+  );
 }

@@ -348,9 +348,10 @@ export const RESOURCES: ResourceSpec[] = [
     kind: 'table',
     name: 'estimates',
     description:
-      'Estimates (quotes) with their state, answer, the invoice an accepted one became (`converted_invoice_id`), taxes and notes; nested: `line_items`.',
+      "Estimates (quotes) with their state, answer (with the client's `decline_reason`), `valid_until`, the invoice an accepted one became (`converted_invoice_id`), taxes and notes; nested: `line_items`.",
     columns: `e.id, e.client_id, e.number, e.state, e.subject, e.issue_date, e.currency, e.tax, e.tax2, e.discount, e.notes,
-      e.created_by, e.sent_at, e.accepted_at, e.declined_at, e.answered_by_client, e.converted_invoice_id, e.created_at, e.updated_at`,
+      e.created_by, e.sent_at, e.accepted_at, e.declined_at, e.answered_by_client, e.converted_invoice_id, e.created_at, e.updated_at,
+      e.valid_until, e.decline_reason`,
     from: 'estimates e',
     ...ownRows('e'),
     children: [

@@ -1,21 +1,23 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { describeError } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { createFormat } from '../../ui/format.ts';
 import { LOCALES, browserLanguage, setLanguage } from '../../ui/i18n.ts';
 import { DefinitionField as Field, TotalRow as Total } from '../../ui/Definitions.tsx';
-import { Logo } from '../../ui/Logo.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { useStackedTables } from '../../ui/stacked-tables.ts';
 import { focusRingCss } from '../../ui/styles.ts';
 import { useClientPage, useDownloadPdf, type ClientInvoice } from './api.ts';
+import { EstimateView } from './EstimateView.tsx';
+import { Frame, Party } from './parts.tsx';
 import { useClientPageTexts } from './texts.ts';
 
 /**
- * /c#<token>: the invoice a client link shows (issue 25 item 6), in the client's
- * language: who sends it to whom, the lines and totals, the payments and the amount
- * due, and the PDF. The token stays in the fragment (no request carries it in a URL);
+ * /c#<token>: the invoice or estimate a client link shows (issue 25), in the client's
+ * language: who sends it to whom, the lines and totals, and the PDF; for an invoice the
+ * payments and the amount due, for an estimate its validity and the client's Accept
+ * and Decline (EstimateView.tsx). The token stays in the fragment (no request carries it in a URL);
  * an unknown or revoked link says only that it does not work.
  */
 export function ClientPage() {
@@ -52,20 +54,7 @@ export function ClientPage() {
       </Frame>
     );
   }
-  return <InvoiceView token={token} page={data} />;
-}
-
-function Frame({ children }: { children: ReactNode }) {
-  return (
-    <div className="min-h-dvh bg-stone-50 px-4 py-8 sm:py-12">
-      <div className="mx-auto w-full max-w-3xl">
-        <header className="mb-6">
-          <Logo />
-        </header>
-        <main className="rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-8">{children}</main>
-      </div>
-    </div>
-  );
+  return data.kind === 'estimate' ? <EstimateView token={token} page={data} /> : <InvoiceView token={token} page={data} />;
 }
 
 function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
@@ -184,19 +173,5 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
         )}
       </div>
     </Frame>
-  );
-}
-
-function Party({ label, name, lines }: { label: string; name: string; lines: Array<string | null> }) {
-  return (
-    <div>
-      <p className="text-xs font-semibold text-stone-600 uppercase">{label}</p>
-      <p className="mt-0.5 font-medium text-stone-900">{name}</p>
-      {lines.filter((l): l is string => Boolean(l)).map((l, n) => (
-        <p key={n} className="whitespace-pre-line text-stone-700">
-          {l}
-        </p>
-      ))}
-    </div>
   );
 }

@@ -1,18 +1,23 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
 import type { paths } from '../../api/schema';
 
 /**
- * The client page's two public calls. The token travels in the body of a POST, never
- * in a URL; nothing is kept after the page closes (no storage, one query in memory).
+ * The client page's public calls: the page, its PDF and, for an estimate, the client's
+ * answer. The token travels in the body of a POST, never in a URL; nothing is kept after
+ * the page closes (no storage, one query in memory).
  */
 
-export type ClientInvoice = paths['/web/api/client-page']['post']['responses'][200]['content']['application/json'];
+export type ClientPageData = paths['/web/api/client-page']['post']['responses'][200]['content']['application/json'];
+export type ClientInvoice = Extract<ClientPageData, { kind: 'invoice' }>;
+export type ClientEstimate = Extract<ClientPageData, { kind: 'estimate' }>;
+
+const pageKey = (token: string) => ['client-page', token];
 
 export function useClientPage(token: string) {
   return useQuery({
-    queryKey: ['client-page', token],
+    queryKey: pageKey(token),
     queryFn: () => call(api.POST('/web/api/client-page', { body: { token } })),
     enabled: token.length > 0,
     retry: false,
@@ -38,5 +43,22 @@ export function useDownloadPdf(token: string) {
         setTimeout(() => URL.revokeObjectURL(url), 10_000);
       }
     },
+  });
+}
+
+/**
+ * The client accepts or declines the estimate (once). The answer is the page as it is
+ * now; a refusal (answered already, past its validity) reloads the page so it shows
+ * how things stand.
+ */
+export function useAnswerEstimate(token: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (answer: { kind: 'accept' } | { kind: 'decline'; reason: string }) =>
+      answer.kind === 'accept'
+        ? call(api.POST('/web/api/client-page/accept', { body: { token } }))
+        : call(api.POST('/web/api/client-page/decline', { body: { token, ...(answer.reason.trim() ? { reason: answer.reason.trim() } : {}) } })),
+    onSuccess: (page) => queryClient.setQueryData(pageKey(token), page),
+    onError: () => queryClient.invalidateQueries({ queryKey: pageKey(token) }),
   });
 }

@@ -2,7 +2,6 @@ import type { CalendarDate } from '@internationalized/date';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { DEFAULT_KIND, kindLabel } from '../../../../src/modules/billing/invoices/kinds.ts';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -17,7 +16,9 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { pickerDate } from '../../ui/dates.ts';
+import { DEFAULT_KIND, kindLabel } from '../../ui/kinds.ts';
 import { activeClientsQuery, estimateQuery, useCreateEstimate, useUpdateEstimate, type CreateBody, type Estimate, type UpdateBody } from './api.ts';
+import { KindPicker } from './KindPicker.tsx';
 import { useEstimateTexts } from './texts.ts';
 
 /**
@@ -32,6 +33,7 @@ interface Values {
   number: string;
   subject: string;
   issueDate: CalendarDate | null;
+  validUntil: CalendarDate | null;
   discount: number;
   tax: number;
   tax2: number;
@@ -40,13 +42,14 @@ interface Values {
   lines: EditedLine[];
 }
 
-const FIELDS = ['client_id', 'number', 'subject', 'issue_date', 'discount', 'tax', 'tax2', 'currency', 'notes', 'line_items'];
+const FIELDS = ['client_id', 'number', 'subject', 'issue_date', 'valid_until', 'discount', 'tax', 'tax2', 'currency', 'notes', 'line_items'];
 
 const valuesOf = (e: Estimate): Values => ({
   clientId: e.client.id,
   number: e.number,
   subject: e.subject ?? '',
   issueDate: pickerDate(e.issue_date),
+  validUntil: pickerDate(e.valid_until),
   discount: e.discount,
   tax: e.tax,
   tax2: e.tax2,
@@ -62,6 +65,7 @@ function bodyOf(v: Values, editing: boolean) {
     ...(v.number.trim() ? { number: v.number.trim() } : {}),
     subject: v.subject.trim() ? v.subject : null,
     ...(v.issueDate ? { issue_date: v.issueDate.toString() } : {}),
+    ...(v.validUntil ? { valid_until: v.validUntil.toString() } : editing ? { valid_until: null } : {}),
     notes: v.notes.trim() ? v.notes : null,
     line_items: lineItemsOf(v.lines),
   };
@@ -90,7 +94,7 @@ export function NewEstimatePage() {
       {clients.data && (
         <EstimateForm
           clients={clients.data.clients}
-          initial={{ clientId: null, number: '', subject: '', issueDate: null, discount: NaN, tax: NaN, tax2: NaN, currency: '', notes: '', lines: [blankLine(DEFAULT_KIND)] }}
+          initial={{ clientId: null, number: '', subject: '', issueDate: null, validUntil: null, discount: NaN, tax: NaN, tax2: NaN, currency: '', notes: '', lines: [blankLine(DEFAULT_KIND)] }}
         />
       )}
     </Frame>
@@ -180,6 +184,7 @@ function EstimateForm({ initial, estimate, clients }: { initial: Values; estimat
           <TextField label={t('form.number')} name="number" value={v.number} onChange={set('number')} description={estimate ? undefined : t('form.numberHint')} />
           <TextField label={t('form.subject')} name="subject" value={v.subject} onChange={set('subject')} />
           <DatePicker label={t('form.issueDate')} name="issue_date" value={v.issueDate} onChange={set('issueDate')} />
+          <DatePicker label={t('form.validUntil')} name="valid_until" value={v.validUntil} onChange={set('validUntil')} />
           {clients && <TextField label={t('form.currency')} name="currency" value={v.currency} onChange={set('currency')} description={t('form.currencyHint')} />}
           <NumberField label={t('form.discount')} name="discount" value={v.discount} onChange={set('discount')} description={estimate ? undefined : t('form.percentHint')} {...percent} />
           <NumberField label={t('form.tax')} name="tax" value={v.tax} onChange={set('tax')} description={estimate ? undefined : t('form.percentHint')} {...percent} />
@@ -195,6 +200,7 @@ function EstimateForm({ initial, estimate, clients }: { initial: Values; estimat
           lines={v.lines}
           onChange={set('lines')}
           newKind={DEFAULT_KIND}
+          KindField={KindPicker}
           labels={{
             line: (n) => t('form.line', { n }),
             kind: t('form.kind'),

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, useState, type ReactNode } from 'react';
 import { DialogTrigger, Link as AriaLink } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
-import { DEFAULT_KIND, kindLabel } from '../../../../src/modules/billing/invoices/kinds.ts';
 import { isAdministrator } from '../../api/access.ts';
 import { describeError } from '../../api/errors.ts';
 import { useFormat } from '../../api/format.ts';
@@ -14,7 +13,9 @@ import { documentTotals, lineTaxes, LinesTable } from '../../ui/LinesTable.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { PdfSection } from '../../ui/PdfSection.tsx';
+import { kindText } from '../../ui/kinds.ts';
 import { estimateQuery, pdfHref, useConvertEstimate, useDeleteEstimate, useMoveEstimate, type Estimate } from './api.ts';
+import { ClientLinkPanel } from './ClientLinkPanel.tsx';
 import { SendDialog } from './SendDialog.tsx';
 import { StateBadge } from './StateBadge.tsx';
 import { useEstimateTexts } from './texts.ts';
@@ -116,10 +117,16 @@ function EstimateView({ estimate: e }: { estimate: Estimate }) {
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
           <Field label={t('page.client')}>{e.client.name}</Field>
           <Field label={t('page.issueDate')}>{format.day(e.issue_date)}</Field>
+          <Field label={t('page.validUntil')}>{e.valid_until ? format.day(e.valid_until) : t('page.noLimit')}</Field>
           <Field label={t('page.currency')}>{e.currency}</Field>
           {e.sent_at && <Field label={t('page.sentAt')}>{format.dateTime(e.sent_at)}</Field>}
           {e.accepted_at && <Field label={t('page.acceptedAt')}>{answer(e.accepted_at)}</Field>}
           {e.declined_at && <Field label={t('page.declinedAt')}>{answer(e.declined_at)}</Field>}
+          {e.decline_reason && (
+            <Field label={t('page.declineReason')}>
+              <span className="whitespace-pre-line">{e.decline_reason}</span>
+            </Field>
+          )}
           {e.invoice && (
             <Field label={t('page.invoice')}>
               <Link href={`/invoices/${e.invoice.id}`}>{t('page.invoiceLink', { number: e.invoice.number })}</Link>
@@ -154,8 +161,8 @@ function EstimateView({ estimate: e }: { estimate: Estimate }) {
             const taxes = lineTaxes(l, e);
             return {
               id: l.id,
-              // Sheaf's own default kind in the reader's language; any other kind as typed.
-              kind: kindLabel(l.kind) === DEFAULT_KIND ? t('kinds.service') : l.kind,
+              // Sheaf's own kinds in the reader's language; any other kind as typed.
+              kind: kindText(t, l.kind),
               description: l.description ?? '',
               note: taxes && taxNote[taxes],
               quantity: format.number(l.quantity, 4),
@@ -165,6 +172,8 @@ function EstimateView({ estimate: e }: { estimate: Estimate }) {
           })}
         />
       </section>
+
+      <ClientLinkPanel estimate={e} />
 
       <PdfSection id="estimate-pdf" heading={t('page.pdf')} showLabel={t('page.showPdf')} loadingLabel={t('page.loadingPdfViewer')}>
         <PdfPreview estimate={e} />

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
@@ -8,20 +9,29 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { useSendEstimate, type Estimate, type SendBody } from './api.ts';
+import { recipientsQuery, useSendEstimate, type Estimate, type SendBody } from './api.ts';
 import { useEstimateTexts } from './texts.ts';
 
 /**
- * Send the estimate by e-mail: one recipient (name and address), subject and message
- * (empty: the server's wording in the client's language), the PDF attached, a copy to me.
+ * Send the estimate by e-mail: one recipient (name and address; filled in with the
+ * client's invoice e-mail address, else its first contact with one, as the server
+ * suggests), subject and message (empty: the server's wording in the client's
+ * language), the PDF attached, a copy to me.
  * The Idempotency-Key of the message makes a double click send once.
  */
 export function SendDialog({ estimate, onDone, onClose }: { estimate: Estimate; onDone: () => void; onClose: () => void }) {
   const t = useEstimateTexts();
   const send = useSendEstimate(estimate.id);
   const keyFor = useIdempotencyKey();
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
+  const suggested = useQuery(recipientsQuery(estimate.id)).data;
+  const first = suggested?.recipients[0];
+  // Until the person types, the suggestion (as it arrives); then what they typed.
+  const [typed, setTyped] = useState<{ name: string; email: string } | null>(null);
+  const name = typed?.name ?? first?.name ?? '';
+  const email = typed?.email ?? first?.email ?? '';
+  const setName = (v: string) => setTyped({ name: v, email });
+  const setEmail = (v: string) => setTyped({ name, email: v });
+  const hint = !typed && first ? (suggested?.source === 'invoice_email' ? t('send.fromInvoiceEmail') : t('send.fromContacts')) : undefined;
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
   const [attachPdf, setAttachPdf] = useState(true);
@@ -53,7 +63,7 @@ export function SendDialog({ estimate, onDone, onClose }: { estimate: Estimate; 
         {summary && <Alert>{summary}</Alert>}
         <div className="grid gap-3 sm:grid-cols-2">
           <TextField label={t('send.recipientName')} name="recipients.0.name" value={name} onChange={setName} />
-          <TextField label={t('send.recipientEmail')} name="recipients.0.email" type="email" value={email} onChange={setEmail} isRequired />
+          <TextField label={t('send.recipientEmail')} name="recipients.0.email" type="email" value={email} onChange={setEmail} isRequired description={hint} />
         </div>
         <TextField label={t('send.subject')} name="subject" value={subject} onChange={setSubject} description={t('send.subjectHint', { number: estimate.number })} />
         <TextArea label={t('send.body')} name="body" value={body} onChange={setBody} rows={4} description={t('send.bodyHint')} />

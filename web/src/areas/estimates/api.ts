@@ -94,3 +94,27 @@ export function useDeleteEstimate(id: string) {
     onSettled: () => markStale(queryClient, 'estimate'),
   });
 }
+
+/** The estimate's client links: how many work and when the client last opened one (each send makes one). */
+export const estimateLinksQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['estimates', 'links', id],
+    queryFn: () => call(api.GET('/web/api/estimates/{id}/client-links', { params: { path: { id } } })),
+  });
+
+/** Ends every link to the estimate at once: the client's page, its PDF and its answer are a 404 from then on. */
+export function useRevokeEstimateLinks(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(api.DELETE('/web/api/estimates/{id}/client-links', { params: { path: { id } } })),
+    onSettled: () => markStale(queryClient, 'estimate'),
+  });
+}
+
+/** Who the e-mail goes to first: the client's invoice e-mail address, else its contacts with an e-mail (the server's rule). */
+export const recipientsQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['estimates', 'recipients', id],
+    queryFn: () => call(api.GET('/web/api/estimates/{id}/recipients', { params: { path: { id } } })),
+    staleTime: 60_000,
+  });

@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { guardPage, isManagerOrAbove } from '../../api/access.ts';
-import { activeClientsQuery, estimateQuery, estimatesQuery, type EstimateState } from './api.ts';
+import { kindChoicesQuery } from '../../api/item-categories.ts';
+import { activeClientsQuery, estimateLinksQuery, estimateQuery, estimatesQuery, type EstimateState } from './api.ts';
 
 /**
  * /estimates (the list, its state in the URL), /estimates/new, /estimates/:id and
@@ -26,17 +27,19 @@ export const estimatesRoutes = (queryClient: QueryClient): RouteObject[] => [
       },
       {
         path: 'new',
-        loader: () => whenAllowed(queryClient, () => queryClient.prefetchQuery(activeClientsQuery)),
+        loader: () => whenAllowed(queryClient, () => Promise.all([queryClient.prefetchQuery(activeClientsQuery), queryClient.prefetchQuery(kindChoicesQuery)])),
         lazy: () => import('./EstimateFormPage.tsx').then((m) => ({ Component: m.NewEstimatePage })),
       },
       {
         path: ':id/edit',
-        loader: ({ params }: LoaderFunctionArgs) => whenAllowed(queryClient, () => queryClient.prefetchQuery(estimateQuery(params.id!))),
+        loader: ({ params }: LoaderFunctionArgs) =>
+          whenAllowed(queryClient, () => Promise.all([queryClient.prefetchQuery(estimateQuery(params.id!)), queryClient.prefetchQuery(kindChoicesQuery)])),
         lazy: () => import('./EstimateFormPage.tsx').then((m) => ({ Component: m.EditEstimatePage })),
       },
       {
         path: ':id',
-        loader: ({ params }: LoaderFunctionArgs) => whenAllowed(queryClient, () => queryClient.prefetchQuery(estimateQuery(params.id!))),
+        loader: ({ params }: LoaderFunctionArgs) =>
+          whenAllowed(queryClient, () => Promise.all([queryClient.prefetchQuery(estimateQuery(params.id!)), queryClient.prefetchQuery(estimateLinksQuery(params.id!))])),
         lazy: () => import('./EstimatePage.tsx').then((m) => ({ Component: m.EstimatePage })),
       },
     ],

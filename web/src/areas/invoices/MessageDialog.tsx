@@ -9,7 +9,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { clientContactsQuery, useSendMessage, type Invoice, type MessageBody, type MessageEvent } from './api.ts';
+import { recipientsQuery, useSendMessage, type Invoice, type MessageBody, type MessageEvent } from './api.ts';
 import { useInvoiceTexts } from './texts.ts';
 import { sharingQuery } from './sharing-api.ts';
 import { useSharingTexts } from './sharing-texts.ts';
@@ -34,7 +34,8 @@ const blank = (): Address => ({ key: nextKey++, name: '', email: '' });
 /**
  * Send, remind or thank: recipients (name and e-mail, several), cc (not on a thank-you),
  * subject and message (empty: the server's wording), the PDF attached, a copy to me.
- * The client's contacts with an e-mail are offered as the first recipients.
+ * The first recipients are the server's suggestion: the client's invoice e-mail address
+ * when it has one, else its contacts with an e-mail.
  */
 export function MessageDialog({
   invoice,
@@ -48,7 +49,7 @@ export function MessageDialog({
   onClose: () => void;
 }) {
   const t = useInvoiceTexts();
-  const contacts = useQuery(clientContactsQuery(invoice.client.id));
+  const suggested = useQuery(recipientsQuery(invoice.id)).data;
   const [to, setTo] = useState<Address[] | null>(null);
   const [cc, setCc] = useState<Address[]>([]);
   const [subject, setSubject] = useState('');
@@ -62,9 +63,10 @@ export function MessageDialog({
   const send = useSendMessage(invoice.id);
   const keyFor = useIdempotencyKey();
 
-  // The contacts fill the recipients once they arrive (until then, or without any, one empty row).
-  const fromContacts = contacts.data?.contacts.filter((c) => c.email).map((c) => ({ key: c.id, name: `${c.first_name} ${c.last_name}`.trim(), email: c.email! }));
-  const recipients = to ?? (fromContacts?.length ? fromContacts : [blank()]);
+  // The suggestion fills the recipients once it arrives (until then, or without one, one empty row).
+  const offered = useMemo(() => suggested?.recipients.map((r, i) => ({ key: `suggested-${i}`, name: r.name ?? '', email: r.email })), [suggested]);
+  const recipients = to ?? (offered?.length ? offered : [blank()]);
+  const hint = !to && offered?.length ? (suggested?.source === 'invoice_email' ? t('message.fromInvoiceEmail') : t('message.fromContacts')) : undefined;
   const setRecipients = (next: Address[]) => setTo(next);
 
   // Memoised on the error: React Aria drops a server error once the field is edited, unless it is handed a new object.
@@ -106,7 +108,7 @@ export function MessageDialog({
         className="flex flex-col gap-4 text-sm"
       >
         {summary && <Alert>{summary}</Alert>}
-        <AddressRows prefix="recipients" rows={recipients} onChange={setRecipients} required />
+        <AddressRows prefix="recipients" rows={recipients} onChange={setRecipients} required hint={hint} />
         {event !== 'thank_you' && <AddressRows prefix="cc_recipients" rows={cc} onChange={setCc} />}
         <TextField label={t('message.subject')} name="subject" value={subject} onChange={setSubject} description={t('message.subjectHint')} />
         <TextArea label={t('message.body')} name="body" value={body} onChange={setBody} rows={4} description={t('message.bodyHint')} />
@@ -146,13 +148,26 @@ export function MessageDialog({
   );
 }
 
-function AddressRows({ prefix, rows, onChange, required }: { prefix: 'recipients' | 'cc_recipients'; rows: Address[]; onChange: (a: Address[]) => void; required?: boolean }) {
+function AddressRows({
+  prefix,
+  rows,
+  onChange,
+  required,
+  hint,
+}: {
+  prefix: 'recipients' | 'cc_recipients';
+  rows: Address[];
+  onChange: (a: Address[]) => void;
+  required?: boolean;
+  hint?: string;
+}) {
   const t = useInvoiceTexts();
   const cc = prefix === 'cc_recipients';
   const set = (i: number, patch: Partial<Address>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
     <fieldset className="flex flex-col gap-3">
       <legend className="mb-1 font-medium text-stone-900">{cc ? t('message.cc') : t('message.recipients')}</legend>
+      {hint && <p className="text-xs text-stone-600">{hint}</p>}
       {rows.map((r, i) => (
         <div key={r.key} className="grid gap-2 rounded-md border border-stone-200 p-2 sm:grid-cols-2">
           <TextField label={t(cc ? 'message.ccName' : 'message.recipientName', { n: i + 1 })} name={`${prefix}.${i}.name`} value={r.name} onChange={(name) => set(i, { name })} />

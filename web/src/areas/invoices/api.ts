@@ -82,16 +82,8 @@ export function useDeletePayment(id: string) {
   });
 }
 
-/**
- * The kinds a line may be given: the workspace's active invoice item categories (their
- * names, as the server matches a line's kind against them). Keyed under ['invoices'],
- * and staled by a change of the categories (api/stale.ts item_category).
- */
-export const kindChoicesQuery = queryOptions({
-  queryKey: ['invoices', 'kinds'],
-  queryFn: () => call(api.GET('/web/api/item-categories')),
-  select: (data) => data.item_categories.filter((c) => c.is_active).map((c) => c.name),
-});
+/** The kinds a line may be given (api/item-categories.ts, shared with the estimates). */
+export { kindChoicesQuery } from '../../api/item-categories.ts';
 
 export type CreateBody = NonNullable<paths['/api/v2/invoices']['post']['requestBody']>['content']['application/json'];
 export type UpdateBody = NonNullable<paths['/api/v2/invoices/{id}']['patch']['requestBody']>['content']['application/json'];
@@ -114,10 +106,14 @@ export const clientProjectsQuery = (clientId: string) =>
   });
 
 /** A client's contacts, offered as recipients when sending (loaded when the dialog opens). */
-export const clientContactsQuery = (clientId: string) =>
+/**
+ * Who the invoice's e-mails go to first (the server's rule): the client's invoice e-mail
+ * address when it has one, else its contacts with an e-mail address.
+ */
+export const recipientsQuery = (invoiceId: string) =>
   queryOptions({
-    queryKey: ['contacts', 'list', { client_id: clientId, per_page: 2000 }],
-    queryFn: () => call(api.GET('/api/v2/contacts', { params: { query: { client_id: clientId, per_page: 2000 } } })),
+    queryKey: ['invoices', 'recipients', invoiceId],
+    queryFn: () => call(api.GET('/web/api/invoices/{id}/recipients', { params: { path: { id: invoiceId } } })),
     staleTime: 60_000,
   });
 
