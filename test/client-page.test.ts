@@ -164,6 +164,8 @@ describe('the page', () => {
         due_amount: 180.5,
       },
       payments: [{ paid_date: '2026-03-10', amount: 100 }],
+      // The workspace holds no country, VAT id or client address parts: no e-invoice yet.
+      e_invoices: [],
     });
     // No ids of the workspace, its people or records; no internal notes.
     const text = res.body;
@@ -183,6 +185,35 @@ describe('the page', () => {
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   }, 60_000);
+
+  it('offers the e-invoices the invoice can be, and gives them; an estimate’s or a revoked link none', async () => {
+    const inv = await draft();
+    const { token } = await sendAndTakeToken(inv.id);
+    const eInvoice = (format: string, t: unknown = token) => api(null, 'POST', '/web/api/client-page/e-invoice', { token: t, format });
+    const missing = await eInvoice('cii');
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().missing_fields).toContain('client.country_code');
+    // Complete the seller and the client for EN 16931 (not for XRechnung: no buyer reference).
+    await ctx.db.insertInto('invoice_settings').values({ company_id: w.companyId, vat_id: 'DE999999999', country_code: 'DE', vat_exemption_reason: 'Exempt' }).execute();
+    await ctx.db.updateTable('clients').set({ country_code: 'DE', invoice_email: 'ap@globex.test' }).where('id', '=', clientId).execute();
+    expect((await page(token)).json().e_invoices).toEqual(['facturx', 'cii', 'ubl']);
+    const xml = await eInvoice('ubl');
+    expect(xml.statusCode, xml.body).toBe(200);
+    expect(xml.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(xml.headers['content-disposition']).toBe(`attachment; filename="invoice-${inv.number}-ubl.xml"`);
+    expect(xml.headers['cache-control']).toBe('no-store');
+    expect(xml.body).toContain(`<cbc:ID>${inv.number}</cbc:ID>`);
+    const fx = await eInvoice('facturx');
+    expect(fx.statusCode).toBe(200);
+    expect(fx.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await eInvoice('xrechnung-cii')).statusCode).toBe(422);
+    expect((await eInvoice('edifact')).statusCode).toBe(400);
+    expect((await eInvoice('cii', 'x'.repeat(43))).statusCode).toBe(404);
+    await api(s.owner, 'DELETE', `/web/api/invoices/${inv.id}/client-links`);
+    expect((await eInvoice('cii')).statusCode).toBe(404);
+    await ctx.db.deleteFrom('invoice_settings').where('company_id', '=', w.companyId).execute();
+    await ctx.db.updateTable('clients').set({ country_code: null, invoice_email: null }).where('id', '=', clientId).execute();
+  }, 120_000);
 
   it('unknown, malformed and revoked links are the same 404; revoking is immediate and ends every link', async () => {
     const inv = await draft();

@@ -67,6 +67,11 @@ test('the owner attaches a file, downloads it and sends the invoice with it', as
 test('the client opens the link, sees the invoice and downloads the PDF; a revoked link stops at once', async ({ page, workspace, browser, baseURL }) => {
   test.setTimeout(300_000); // two browsers and four pages checked at both widths
   const invoice = await seed(workspace);
+  // What an EN 16931 e-invoice needs of the seller and the client: the page then offers them.
+  expect((await workspace.api('PATCH', '/web/api/workspace', { sender_email: 'billing@studio.example' })).status).toBe(200);
+  expect((await workspace.api('PATCH', '/web/api/invoice-settings', { vat_id: 'DE123456789', country_code: 'DE', vat_exemption_reason: 'Exempt' })).status).toBe(200);
+  const clientId = (await workspace.api('GET', `/api/v2/invoices/${invoice.id}`)).body.client.id;
+  expect((await workspace.api('PATCH', `/api/v2/clients/${clientId}`, { country_code: 'DE', invoice_email: 'ap@acme.example' })).status).toBe(200);
   const sent = await workspace.api('POST', `/api/v2/invoices/${invoice.id}/messages`, { recipients: [{ email: 'ap@acme.example' }] });
   expect(sent.status).toBe(201);
 
@@ -95,6 +100,13 @@ test('the client opens the link, sees the invoice and downloads the PDF; a revok
   const download = client.waitForEvent('download');
   await client.getByRole('button', { name: 'Download PDF' }).click();
   expect((await download).suggestedFilename()).toBe(`invoice-${invoice.number}.pdf`);
+  // The e-invoices the invoice can be (no XRechnung: the client has no buyer reference).
+  const eInvoices = client.getByRole('group', { name: 'E-invoice' });
+  await expect(eInvoices.getByRole('button')).toHaveText(['Factur-X (PDF)', 'CII (XML)', 'UBL (XML)']);
+  const facturx = client.waitForEvent('download');
+  await eInvoices.getByRole('button', { name: 'Factur-X (PDF)' }).click();
+  expect((await facturx).suggestedFilename()).toBe(`invoice-${invoice.number}-facturx.pdf`);
+  await checkPage(client, 'client-page-e-invoices');
 
   // Revoked on the invoice page: the client's next load says the link does not work.
   await page.getByRole('button', { name: 'Revoke links' }).click();

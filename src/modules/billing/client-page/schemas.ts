@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Enum, Nullable } from '../../../http/schemas.ts';
+import { E_INVOICE_ATTACHMENTS } from '../invoices/index.ts';
 
 /** The public routes' body: the token from the page URL's fragment (never in a URL the server sees). */
 export const TokenBody = Type.Object({ token: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
@@ -60,10 +61,19 @@ export const ClientInvoiceSchema = Type.Object(
       { additionalProperties: false },
     ),
     payments: Type.Array(Type.Object({ paid_date: Type.String({ format: 'date' }), amount: Type.Number() }, { additionalProperties: false })),
+    e_invoices: Type.Array(Enum(E_INVOICE_ATTACHMENTS), {
+      description: 'The e-invoices this invoice can be downloaded as (those whose required data the workspace and the client hold); empty: none.',
+    }),
   },
   { additionalProperties: false },
 );
 export type ClientInvoice = Static<typeof ClientInvoiceSchema>;
+
+/** POST /web/api/client-page/e-invoice: the token and which e-invoice. */
+export const EInvoiceBody = Type.Object(
+  { token: TokenBody.properties.token, format: Enum(E_INVOICE_ATTACHMENTS, 'One of the page\u2019s `e_invoices`.') },
+  { additionalProperties: false },
+);
 
 /**
  * What a client link to an estimate shows: the estimate as printed (seller, client,

@@ -16,7 +16,23 @@ import {
   type EstimateAnswer,
   type EstimateDocument,
 } from '../estimates/index.ts';
-import { fileSafe, getInvoice, loadInvoiceDocument, loadWorkspace, pdfFilename, presentInvoice, renderInvoicePdf, translatedKind } from '../invoices/index.ts';
+import {
+  E_INVOICE_ATTACHMENTS,
+  attachmentFormat,
+  attachmentProfile,
+  eInvoiceFilename,
+  eInvoiceWriter,
+  fileSafe,
+  getInvoice,
+  loadInvoiceDocument,
+  loadWorkspace,
+  missingFields,
+  pdfFilename,
+  presentInvoice,
+  renderInvoicePdf,
+  translatedKind,
+  type EInvoiceAttachment,
+} from '../invoices/index.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { paymentsOf } from './queries.ts';
 import type { ClientEstimate, ClientInvoice } from './schemas.ts';
@@ -130,6 +146,7 @@ async function clientInvoicePage(db: Kysely<DB>, link: { companyId: string; invo
         due_amount: i.due_amount,
       },
       payments: payments.map((p) => ({ paid_date: p.paid_date, amount: Number(p.amount) })),
+      e_invoices: E_INVOICE_ATTACHMENTS.filter((name) => missingFields(doc, attachmentProfile(name)).length === 0),
     };
   });
 }
@@ -138,6 +155,21 @@ async function clientInvoicePdf(db: Kysely<DB>, link: { companyId: string; invoi
   const doc = await withTenant(db, link.companyId, (trx) => documentOf(trx, link.companyId, link.invoiceId));
   if (!doc) throw gone();
   return { pdf: await renderInvoicePdf(doc), filename: pdfFilename(doc.invoice.number) };
+}
+
+/** POST /web/api/client-page/e-invoice: one of the e-invoices the page offers, for an invoice's link only. */
+export async function clientPageEInvoice(db: Kysely<DB>, token: unknown, name: EInvoiceAttachment, now: Date) {
+  const link = await openClientLink(db, token, now);
+  if (!link || link.subject.type !== 'invoice') throw gone();
+  const doc = await withTenant(db, link.companyId, (trx) => documentOf(trx, link.companyId, link.subject.id));
+  if (!doc) throw gone();
+  const format = attachmentFormat(name);
+  const { renderEInvoice } = await eInvoiceWriter();
+  return {
+    body: await renderEInvoice(doc, format),
+    filename: eInvoiceFilename(doc.invoice.number, format),
+    contentType: format.kind === 'facturx' ? 'application/pdf' : 'application/xml; charset=utf-8',
+  };
 }
 
 // ---------------------------------------------------------------- estimates

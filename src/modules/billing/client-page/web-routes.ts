@@ -6,8 +6,8 @@ import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { AttachmentSchema, listInvoiceAttachments } from '../invoice-attachments/index.ts';
-import { ClientEstimateSchema, ClientPageSchema, DeclineBody, LinkSummarySchema, MadeLinkSchema, TokenBody } from './schemas.ts';
-import { answerClientEstimate, clientPage, clientPagePdf, createInvoiceLink, invoiceLinks, revokeInvoiceLinks } from './service.ts';
+import { ClientEstimateSchema, ClientPageSchema, DeclineBody, EInvoiceBody, LinkSummarySchema, MadeLinkSchema, TokenBody } from './schemas.ts';
+import { answerClientEstimate, clientPage, clientPageEInvoice, clientPagePdf, createInvoiceLink, invoiceLinks, revokeInvoiceLinks } from './service.ts';
 
 /**
  * The client's page of an invoice (issue 25 item 6): the invoice page's link
@@ -144,6 +144,32 @@ export async function clientPageWebRoutes(fastify: FastifyInstance) {
       privately(reply);
       const { pdf, filename } = await clientPagePdf(app.db, request.body.token, now());
       return reply.type('application/pdf').header('Content-Disposition', `attachment; filename="${filename}"`).header('Content-Length', pdf.length).send(pdf);
+    },
+  );
+
+  app.post(
+    '/web/api/client-page/e-invoice',
+    {
+      config: open,
+      schema: {
+        tags,
+        operationId: 'getClientPageEInvoice',
+        summary: "An e-invoice of a client link's invoice (one of the page's `e_invoices`)",
+        description: 'Factur-X (PDF) or CII/UBL XML, EN 16931 or XRechnung. An estimate link, unknown or revoked: 404; data the format needs is missing: 422.',
+        body: EInvoiceBody,
+        response: {
+          200: {
+            description: 'The e-invoice.',
+            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } }, 'application/xml': { schema: { type: 'string' } } },
+          },
+          ...ErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      privately(reply);
+      const { body, filename, contentType } = await clientPageEInvoice(app.db, request.body.token, request.body.format, now());
+      return reply.type(contentType).header('Content-Disposition', `attachment; filename="${filename}"`).header('Content-Length', body.length).send(body);
     },
   );
 

@@ -37,3 +37,7 @@ export type { CreateInput, LineInput, Recipient } from './schemas.ts';
 export { presentInvoice } from './presenter.ts';
 export { fileSafe, formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
 export { BAND, INK, MUTED, RULE, loadInvoiceDocument, openPdf, renderInvoicePdf } from './pdf.ts';
+// For the client page: which e-invoices an invoice can be, and the writer (loaded on first use).
+export { E_INVOICE_ATTACHMENTS, attachmentFormat, attachmentProfile, eInvoiceFilename, missingFields } from './e-invoice-data.ts';
+export type { EInvoiceAttachment } from './e-invoice-data.ts';
+export const eInvoiceWriter = () => import('./e-invoice.ts');

@@ -8,7 +8,7 @@ import { DefinitionField as Field, TotalRow as Total } from '../../ui/Definition
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { useStackedTables } from '../../ui/stacked-tables.ts';
 import { focusRingCss } from '../../ui/styles.ts';
-import { useClientPage, useDownloadPdf, type ClientInvoice } from './api.ts';
+import { useClientPage, useDownloadEInvoice, useDownloadPdf, type ClientInvoice, type EInvoiceName } from './api.ts';
 import { EstimateView } from './EstimateView.tsx';
 import { Frame, Party } from './parts.tsx';
 import { useClientPageTexts } from './texts.ts';
@@ -57,6 +57,10 @@ export function ClientPage() {
   return data.kind === 'estimate' ? <EstimateView token={token} page={data} /> : <InvoiceView token={token} page={data} />;
 }
 
+/** The server's names (src/modules/billing/invoices/e-invoice-data.ts eInvoiceFilename). */
+const eInvoiceFilename = (number: string, format: EInvoiceName) =>
+  format === 'facturx' ? `invoice-${number}-facturx.pdf` : `invoice-${number}-${format}.xml`;
+
 function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
   const t = useClientPageTexts();
   // Outside the signed-in shell, which does this for its pages: the lines stack on a phone.
@@ -66,6 +70,7 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
   const money = (n: number) => format.money(n, i.currency);
   const percent = (n: number) => format.number(n, 4);
   const download = useDownloadPdf(token);
+  const eInvoice = useDownloadEInvoice(token);
   const range = (a: string | null, b: string | null) => (a || b ? t('range', { from: a ? format.day(a) : '…', to: b ? format.day(b) : '…' }) : null);
   const period = range(i.period_start, i.period_end);
   const servicePeriod = range(i.service_period_start, i.service_period_end);
@@ -87,9 +92,25 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
             <Button variant="primary" isPending={download.isPending} onPress={() => download.mutate(`invoice-${i.number}.pdf`)}>
               {t('downloadPdf')}
             </Button>
+            {page.e_invoices.length > 0 && (
+              <div className="flex flex-wrap items-center gap-2 sm:justify-end" role="group" aria-label={t('eInvoices')}>
+                <span className="text-sm text-stone-600">{t('eInvoices')}:</span>
+                {page.e_invoices.map((format) => (
+                  <Button
+                    key={format}
+                    variant="secondary"
+                    isPending={eInvoice.isPending && eInvoice.variables?.format === format}
+                    onPress={() => eInvoice.mutate({ format, filename: eInvoiceFilename(i.number, format) })}
+                  >
+                    {t(`eInvoice.${format}`)}
+                  </Button>
+                ))}
+              </div>
+            )}
           </div>
         </div>
         {download.error && <Alert>{describeError(download.error).message}</Alert>}
+        {eInvoice.error && <Alert>{describeError(eInvoice.error).message}</Alert>}
 
         <div className="grid gap-4 text-sm sm:grid-cols-2">
           <Party label={t('from')} name={seller.name} lines={[seller.address, seller.email, seller.phone, seller.tax_id ? t('taxId', { id: seller.tax_id }) : null]} />

@@ -25,24 +25,36 @@ export function useClientPage(token: string) {
   });
 }
 
+/** Saves fetched bytes under a name through a short-lived blob link. */
+function save(data: Blob, filename: string) {
+  const url = URL.createObjectURL(data);
+  try {
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = filename;
+    a.rel = 'noopener';
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } finally {
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+}
+
 /** Downloads the PDF: fetched with the token in the body, saved through a short-lived blob link. */
 export function useDownloadPdf(token: string) {
   return useMutation({
-    mutationFn: async (filename: string) => {
-      const data = (await call(api.POST('/web/api/client-page/pdf', { body: { token }, parseAs: 'blob' }))) as Blob;
-      const url = URL.createObjectURL(data);
-      try {
-        const a = document.createElement('a');
-        a.href = url;
-        a.download = filename;
-        a.rel = 'noopener';
-        document.body.append(a);
-        a.click();
-        a.remove();
-      } finally {
-        setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      }
-    },
+    mutationFn: async (filename: string) => save((await call(api.POST('/web/api/client-page/pdf', { body: { token }, parseAs: 'blob' }))) as Blob, filename),
+  });
+}
+
+export type EInvoiceName = ClientInvoice['e_invoices'][number];
+
+/** Downloads one of the e-invoices the page offers, the same way. */
+export function useDownloadEInvoice(token: string) {
+  return useMutation({
+    mutationFn: async ({ format, filename }: { format: EInvoiceName; filename: string }) =>
+      save((await call(api.POST('/web/api/client-page/e-invoice', { body: { token, format }, parseAs: 'blob' }))) as Blob, filename),
   });
 }
 
