@@ -67,6 +67,7 @@ const NOT_SWEPT: Record<string, string> = {
   'POST /web/api/invitations/accept': `${PUBLIC} (a one-time link)`,
   'POST /web/api/client-page': `${PUBLIC} (a client's link to an invoice)`,
   'POST /web/api/client-page/pdf': `${PUBLIC} (a client's link to an invoice)`,
+  'POST /web/api/client-page/e-invoice': `${PUBLIC} (a client's link to an invoice: its e-invoice)`,
   'POST /web/api/client-page/accept': `${PUBLIC} (a client's link to an estimate: the client's answer)`,
   'POST /web/api/client-page/decline': `${PUBLIC} (a client's link to an estimate: the client's answer)`,
 };
