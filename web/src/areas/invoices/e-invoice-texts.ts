@@ -46,7 +46,7 @@ const en = {
   },
 };
 
-export const { useTexts: useEInvoiceTexts } = defineTexts('invoice-e-invoice', en, {
+export const { useTexts: useEInvoiceTexts, t: eInvoiceTexts } = defineTexts('invoice-e-invoice', en, {
   menu: 'E-Rechnung',
   choices: {
     facturx: 'Factur-X (PDF)',
