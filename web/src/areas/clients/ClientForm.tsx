@@ -149,9 +149,7 @@ export function ClientForm({ access, loaded, onReload }: { access: ClientAccess;
         />
       </div>
       <fieldset className="flex flex-col gap-5 border-t border-stone-200 pt-5">
-        <legend className="contents">
-          <span className="block text-base font-semibold text-stone-900">{t('form.eInvoice')}</span>
-        </legend>
+        <legend className="float-left w-full text-base font-semibold text-stone-900">{t('form.eInvoice')}</legend>
         <p className="-mt-3 text-sm text-stone-600">{t('form.eInvoiceHint')}</p>
         <TextField label={t('form.street')} name="street" value={values.street} onChange={set('street')} maxLength={255} />
         <div className="grid gap-5 sm:grid-cols-2">
