@@ -109,7 +109,7 @@ test('an owner fills in a client’s e-invoice details; they are kept', async ({
   await details.getByRole('combobox', { name: 'Country' }).click();
   await details.getByRole('combobox', { name: 'Country' }).fill('deutsch');
   await expect(details.getByRole('combobox', { name: 'Country' })).toHaveValue('deutsch');
-  await expect(page.getByRole('option')).toHaveCount(0); // English names in an English interface
+  await expect(page.getByText('Nothing matches')).toBeVisible(); // English names in an English interface
   await details.getByRole('combobox', { name: 'Country' }).fill('austria');
   await page.getByRole('option', { name: 'Austria (AT)' }).click();
   await expect(details.getByText('e.g. a Leitweg-ID for German public buyers', { exact: false })).toBeVisible();

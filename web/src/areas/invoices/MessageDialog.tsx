@@ -114,7 +114,6 @@ export function MessageDialog({
         className="flex flex-col gap-4 text-sm"
       >
         {summary && <Alert>{summary}</Alert>}
-        {eInvoice && missingFieldsOf(send.error) && <EInvoiceError invoice={invoice} choice={eInvoice} error={send.error} />}
         <AddressRows prefix="recipients" rows={recipients} onChange={setRecipients} required />
         {event !== 'thank_you' && <AddressRows prefix="cc_recipients" rows={cc} onChange={setCc} />}
         <TextField label={t('message.subject')} name="subject" value={subject} onChange={setSubject} description={t('message.subjectHint')} />
@@ -133,6 +132,8 @@ export function MessageDialog({
             setEInvoice(isEInvoiceChoice(key) ? key : null);
           }}
         />
+        {/* Beside the choice and the send button it blocks (the dialog is scrolled down to here). */}
+        {eInvoice && missingFieldsOf(send.error) && <EInvoiceError invoice={invoice} choice={eInvoice} error={send.error} />}
         {files.data && files.data.attachments.length > 0 && (
           <fieldset className="flex flex-col gap-2">
             <legend className="mb-1 font-medium text-stone-900">{ts('message.attachments')}</legend>
