@@ -115,9 +115,10 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
           const { startOutboxWorker } = await import('../../src/outbox/worker.ts');
           const { invoiceRenderers } = await import('../../src/modules/billing/invoices/pdf.ts');
           const { estimateRenderers } = await import('../../src/modules/billing/estimates/index.ts');
+          const { eInvoiceRenderers } = await import('../../src/modules/billing/invoices/e-invoice.ts');
           const transport = createSmtpTransport(config.smtpUrl!, { from: config.smtpFrom });
           // With the invoice PDF renderer, as src/server.ts: an invoice e-mail carries its PDF.
-          const stop = startOutboxWorker({ db: database.db, transport, renderers: { ...invoiceRenderers, ...estimateRenderers }, clock: clock.now, log: app.log }, 200);
+          const stop = startOutboxWorker({ db: database.db, transport, renderers: { ...invoiceRenderers, ...eInvoiceRenderers, ...estimateRenderers }, clock: clock.now, log: app.log }, 200);
           stopDelivery = async () => {
             await stop();
             transport.close();

@@ -10,13 +10,14 @@ import {
   ListBoxItem,
   ListLayout,
   Popover,
+  Text,
   Virtualizer,
   type ComboBoxProps as AriaComboBoxProps,
   type Key,
 } from 'react-aria-components';
 import { ChevronDownIcon } from './icons.tsx';
 import { search, searchIndex } from './match.ts';
-import { cx, fieldError, fieldLabel, inputBox } from './styles.ts';
+import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from './styles.ts';
 import { useTexts } from './texts.ts';
 
 export interface ComboOption {
@@ -36,6 +37,8 @@ export interface ComboBoxProps extends Omit<AriaComboBoxProps<ComboOption>, 'chi
   emptyText?: string;
   /** The error under the field (with isInvalid). */
   errorMessage?: string;
+  /** A hint under the field (its accessible description). */
+  description?: string;
 }
 
 /** Rows of one line; longer labels wrap and are measured (ListLayout's estimate). */
@@ -51,7 +54,7 @@ const layoutOptions = { estimatedRowHeight: 36, padding: 4 };
  * narrows the folded labels, built once per options list. The list is virtualized: with
  * 10,000 project-task pairs only the visible rows are in the page.
  */
-export function ComboBox({ label, options, hideLabel, className, emptyText, errorMessage, onOpenChange, onSelectionChange, ...props }: ComboBoxProps) {
+export function ComboBox({ label, options, hideLabel, className, emptyText, errorMessage, description, onOpenChange, onSelectionChange, ...props }: ComboBoxProps) {
   const t = useTexts();
   const index = useMemo(() => searchIndex(options, (o) => o.label), [options]);
   const [typed, setTyped] = useState('');
@@ -83,6 +86,11 @@ export function ComboBox({ label, options, hideLabel, className, emptyText, erro
           <ChevronDownIcon className="size-4" />
         </AriaButton>
       </div>
+      {description && (
+        <Text slot="description" className={fieldDescription}>
+          {description}
+        </Text>
+      )}
       <FieldError className={fieldError}>{errorMessage}</FieldError>
       <ClearAfterPick picks={picks} />
       <Popover className="min-w-(--trigger-width) rounded-md border border-stone-200 bg-white shadow-lg outline-none">

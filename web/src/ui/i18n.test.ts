@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { catalogProblems } from './catalog-check.ts';
 import { catalogs, i18n } from './i18n.ts';
 
-// Every texts.ts of the app, loaded so each registers its catalog.
-const modules = import.meta.glob('../**/texts.ts', { eager: true });
+// Every texts.ts (and area-texts.ts) of the app, loaded so each registers its catalog.
+const modules = import.meta.glob('../**/*texts.ts', { eager: true });
 
 describe('the web app’s catalogs', () => {
   it('are found', () => {

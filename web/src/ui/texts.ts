@@ -26,6 +26,8 @@ const en = {
     format: 'Enter a time such as 9:30, 930 or 9:30pm.',
     range: 'A time of day runs from 0:00 to 23:59.',
   },
+  northernIreland: 'Northern Ireland',
+  countryHint: 'Type to find a country; empty the field for none.',
 };
 
 const de = {
@@ -53,6 +55,8 @@ const de = {
     format: 'Geben Sie eine Uhrzeit wie 9:30, 930 oder 9:30pm ein.',
     range: 'Eine Uhrzeit liegt zwischen 0:00 und 23:59.',
   },
+  northernIreland: 'Nordirland',
+  countryHint: 'Tippen Sie, um ein Land zu finden; leeren Sie das Feld für keines.',
 };
 
 export const { useTexts, t } = defineTexts('ui', en, de);

@@ -7,6 +7,7 @@ import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
+import { CountryField } from '../../ui/CountryField.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { Select } from '../../ui/Select.tsx';
@@ -20,7 +21,7 @@ import { PAYMENT_TERMS, type PaymentTerms } from './terms.ts';
 import { useClientTexts } from './texts.ts';
 
 /** Every writable property of a client (src/modules/catalog/clients/routes.ts); an error naming another goes above the form. */
-const FIELDS = ['name', 'address', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'vat_id', 'invoice_email', 'is_active'] as const;
+const FIELDS = ['name', 'address', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'vat_id', 'invoice_email', 'street', 'postal_code', 'city', 'country_code', 'buyer_reference', 'is_active'] as const;
 
 const PERCENT = { maximumFractionDigits: 4 };
 /**
@@ -147,6 +148,26 @@ export function ClientForm({ access, loaded, onReload }: { access: ClientAccess;
           description={t('form.invoiceEmailHint')}
         />
       </div>
+      <fieldset className="flex flex-col gap-5 border-t border-stone-200 pt-5">
+        <legend className="float-left w-full text-base font-semibold text-stone-900">{t('form.eInvoice')}</legend>
+        <p className="-mt-3 text-sm text-stone-600">{t('form.eInvoiceHint')}</p>
+        <TextField label={t('form.street')} name="street" value={values.street} onChange={set('street')} maxLength={255} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField label={t('form.postalCode')} name="postal_code" value={values.postal_code} onChange={set('postal_code')} maxLength={20} />
+          <TextField label={t('form.city')} name="city" value={values.city} onChange={set('city')} maxLength={100} />
+        </div>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <CountryField label={t('form.country')} name="country_code" value={values.country_code} onChange={set('country_code')} description={t('form.countryHint')} />
+          <TextField
+            label={t('form.buyerReference')}
+            name="buyer_reference"
+            value={values.buyer_reference}
+            onChange={set('buyer_reference')}
+            maxLength={100}
+            description={t('form.buyerReferenceHint')}
+          />
+        </div>
+      </fieldset>
       {access.archives && (
         <Checkbox name="is_active" isSelected={values.is_active} onChange={set('is_active')}>
           {t('form.active')}

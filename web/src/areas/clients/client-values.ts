@@ -4,6 +4,7 @@ import type { PaymentTerms } from './terms.ts';
 
 /** The client form's values and the bodies made from them (pure, so the rules have vitest cases). */
 const numberOrNull = (n: number) => (Number.isNaN(n) ? null : n);
+const text = (s: string) => (s.trim() === '' ? null : s.trim());
 
 export interface Values {
   name: string;
@@ -19,6 +20,12 @@ export interface Values {
   vat_id: string;
   /** Where the client wants its invoices sent. */
   invoice_email: string;
+  /** The e-invoice address parts and reference (EN 16931 BT-50, -53, -52, -55, BT-10). */
+  street: string;
+  postal_code: string;
+  city: string;
+  country_code: string | null;
+  buyer_reference: string;
   is_active: boolean;
 }
 
@@ -39,6 +46,11 @@ export function valuesOf(client?: Client): Values {
     language: (client?.language as InvoiceLanguage | undefined) ?? 'en',
     vat_id: client?.vat_id ?? '',
     invoice_email: client?.invoice_email ?? '',
+    street: client?.street ?? '',
+    postal_code: client?.postal_code ?? '',
+    city: client?.city ?? '',
+    country_code: client?.country_code ?? null,
+    buyer_reference: client?.buyer_reference ?? '',
     is_active: client?.is_active ?? true,
   };
 }
@@ -57,6 +69,11 @@ function bodyOf(v: Values) {
     language: v.language,
     vat_id: v.vat_id.trim() === '' ? null : v.vat_id.trim(),
     invoice_email: v.invoice_email.trim() === '' ? null : v.invoice_email.trim(),
+    street: text(v.street),
+    postal_code: text(v.postal_code),
+    city: text(v.city),
+    country_code: v.country_code,
+    buyer_reference: text(v.buyer_reference),
     is_active: v.is_active,
   };
 }

@@ -83,6 +83,16 @@ describe('the client form bodies', () => {
   });
 });
 
+describe('the client’s e-invoice details', () => {
+  it('are sent trimmed, empty as null, the country as its code', () => {
+    const v = { ...valuesOf(client), street: ' Ring 2 ', postal_code: '80331', city: 'München', country_code: 'DE', buyer_reference: '04011000-12345-03' };
+    expect(changesOf(client, v, admin)).toEqual({ street: 'Ring 2', postal_code: '80331', city: 'München', country_code: 'DE', buyer_reference: '04011000-12345-03' });
+    const filled = { ...client, street: 'Ring 2', city: 'München', country_code: 'DE' };
+    expect(changesOf(filled, { ...valuesOf(filled), street: '  ', country_code: null }, admin)).toEqual({ street: null, country_code: null });
+    expect(createOf({ ...valuesOf(), name: 'Initech', country_code: 'FR', city: 'Paris' }, editor)).toEqual({ name: 'Initech', country_code: 'FR', city: 'Paris' });
+  });
+});
+
 describe('the list filter', () => {
   it('reads and writes the URL', () => {
     expect(filterOf(new URLSearchParams('status=archived&q=ac&page=3'))).toEqual({ status: 'archived', q: 'ac', page: 3 });

@@ -4,6 +4,7 @@ import { FileTrigger } from 'react-aria-components';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { CountryField } from '../../ui/CountryField.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { Link } from '../../ui/Link.tsx';
@@ -32,6 +33,12 @@ export const FIELDS = [
   'number_format',
   'next_number',
   'yearly_reset',
+  'street',
+  'postal_code',
+  'city',
+  'country_code',
+  'contact_name',
+  'vat_exemption_reason',
 ];
 
 /** Settings → Invoicing (owners and administrators): the seller, the logo, the defaults of new invoices, the numbers. */
@@ -143,6 +150,7 @@ function SettingsForm({ settings }: { settings: InvoiceSettings }) {
   const [format, setFormat] = useState(settings.number_format ?? '');
   const [next, setNext] = useState(String(settings.next_number));
   const [reset, setReset] = useState(settings.yearly_reset);
+  const [country, setCountry] = useState(settings.country_code);
   const server = formErrors(update.error, FIELDS);
   const fieldErrors = { ...problems, ...server.fieldErrors };
   const example = nextNumberExample(format, Number(next), new Date().getFullYear());
@@ -170,6 +178,12 @@ function SettingsForm({ settings }: { settings: InvoiceSettings }) {
           number_format: hasFormat ? format.trim() : null,
           // The running number and the yearly restart belong to a format; without one they are left as they are.
           ...(hasFormat ? { next_number: Number(next), yearly_reset: reset } : {}),
+          street: f.street.trim() || null,
+          postal_code: f.postal_code.trim() || null,
+          city: f.city.trim() || null,
+          country_code: country,
+          contact_name: f.contact_name.trim() || null,
+          vat_exemption_reason: f.vat_exemption_reason.trim() || null,
         };
         // An unchanged running number is not sent: setting it restarts the year's count from it.
         if (body.next_number === settings.next_number) delete body.next_number;
@@ -213,6 +227,24 @@ function SettingsForm({ settings }: { settings: InvoiceSettings }) {
               </div>
             ))}
           </dl>
+        </div>
+      </SettingsSection>
+
+      <SettingsSection id="section-e-invoice" title={t('eInvoice')} description={t('eInvoiceHint')}>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField name="street" label={t('street')} description={t('streetHint')} defaultValue={settings.street ?? ''} maxLength={255} className="sm:col-span-2" />
+          <TextField name="postal_code" label={t('postalCode')} defaultValue={settings.postal_code ?? ''} maxLength={20} />
+          <TextField name="city" label={t('city')} defaultValue={settings.city ?? ''} maxLength={100} />
+          <CountryField name="country_code" label={t('country')} value={country} onChange={setCountry} description={t('countryHint')} />
+          <TextField name="contact_name" label={t('contactName')} description={t('contactNameHint')} defaultValue={settings.contact_name ?? ''} maxLength={255} />
+          <TextField
+            name="vat_exemption_reason"
+            label={t('vatExemptionReason')}
+            description={t('vatExemptionReasonHint')}
+            defaultValue={settings.vat_exemption_reason ?? ''}
+            maxLength={255}
+            className="sm:col-span-2"
+          />
         </div>
       </SettingsSection>
 

@@ -23,6 +23,8 @@ import { StateBadge } from './StateBadge.tsx';
 import { AttachmentsPanel } from './AttachmentsPanel.tsx';
 import { ClientLinkPanel } from './ClientLinkPanel.tsx';
 import { RetainerPanel } from './RetainerPanel.tsx';
+
+import { EInvoiceMenu, EInvoiceOutcome, type EInvoiceResult } from './EInvoice.tsx';
 import { useInvoiceTexts } from './texts.ts';
 
 // pdf.js is large: its chunk loads when the preview is asked for, never with the page.
@@ -64,6 +66,7 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
   const [paying, setPaying] = useState(false);
   const [round, setRound] = useState(0);
   const [message, setMessage] = useState<MessageEvent | null>(null);
+  const [eInvoice, setEInvoice] = useState<EInvoiceResult | null>(null);
   const { workspace } = useWorkspaceSession();
   // Payments, closing, voiding and deleting are for owners and administrators (the server checks again).
   const isAdmin = isAdministrator(workspace);
@@ -88,6 +91,7 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
                 <Button
                   onPress={() => {
                     setDone(null);
+                    setEInvoice(null);
                     setRound((n) => n + 1);
                   }}
                 >
@@ -110,6 +114,7 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
                 variant={event === 'send' && i.state === 'draft' ? 'primary' : 'secondary'}
                 onPress={() => {
                   setDone(null);
+                  setEInvoice(null);
                   setRound((n) => n + 1);
                   setMessage(event);
                 }}
@@ -125,11 +130,20 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
             <a href={pdfHref(i.id)} download={`invoice-${i.number}.pdf`} className={buttonClass('secondary')}>
               {t('page.downloadPdf')}
             </a>
+            <EInvoiceMenu
+              invoice={i}
+              onStart={() => {
+                setDone(null);
+                setEInvoice(null);
+              }}
+              onResult={setEInvoice}
+            />
           </div>
         </div>
         {i.subject && <p className="text-stone-700">{i.subject}</p>}
       </div>
       {done && <Alert tone="success">{done}</Alert>}
+      {eInvoice && <EInvoiceOutcome invoice={i} result={eInvoice} />}
       {/* One dialog for the three messages, fresh per opening. */}
       {message && (
         <MessageDialog

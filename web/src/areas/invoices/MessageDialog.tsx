@@ -7,12 +7,16 @@ import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { recipientsQuery, useSendMessage, type Invoice, type MessageBody, type MessageEvent } from './api.ts';
 import { useInvoiceTexts } from './texts.ts';
 import { sharingQuery } from './sharing-api.ts';
 import { useSharingTexts } from './sharing-texts.ts';
+import { E_INVOICE_CHOICES, isEInvoiceChoice, missingFieldsOf, type EInvoiceChoice } from './e-invoice.ts';
+import { EInvoiceError } from './EInvoice.tsx';
+import { useEInvoiceTexts } from './e-invoice-texts.ts';
 
 /** Which messages the invoice's state allows (the spec's rules; the server checks again and answers 409 otherwise). */
 export function eventsFor(i: Pick<Invoice, 'state' | 'due_amount'>): MessageEvent[] {
@@ -55,6 +59,8 @@ export function MessageDialog({
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
   const [attachPdf, setAttachPdf] = useState(true);
+  const [eInvoice, setEInvoice] = useState<EInvoiceChoice | null>(null);
+  const te = useEInvoiceTexts();
   const [copy, setCopy] = useState(false);
   // The invoice's files go with the e-mail unless unticked (null: all of them, as they load).
   const files = useQuery(sharingQuery(invoice.id));
@@ -79,7 +85,8 @@ export function MessageDialog({
       'subject',
       'body',
     ];
-    return formErrors(send.error, fields);
+    // An incomplete e-invoice is its own message (the missing fields, with links), not the summary.
+    return missingFieldsOf(send.error) ? {} : formErrors(send.error, fields);
   }, [send.error, toCount, ccCount]);
 
   const submit = () => {
@@ -91,6 +98,7 @@ export function MessageDialog({
       ...(subject.trim() ? { subject: subject.trim() } : {}),
       ...(body.trim() ? { body } : {}),
       attach_pdf: attachPdf,
+      ...(eInvoice ? { attach_e_invoice: eInvoice } : {}),
       send_me_a_copy: copy,
       attachment_ids: (files.data?.attachments ?? []).map((a) => a.id).filter((id) => !unticked.has(id)),
     };
@@ -115,6 +123,19 @@ export function MessageDialog({
         <Checkbox isSelected={attachPdf} onChange={setAttachPdf}>
           {t('message.attachPdf')}
         </Checkbox>
+        <Select
+          label={te('attach')}
+          name="attach_e_invoice"
+          description={te('attachHint')}
+          options={[{ id: 'none', label: te('attachNone') }, ...E_INVOICE_CHOICES.map((id) => ({ id, label: te(`choices.${id}`) }))]}
+          selectedKey={eInvoice ?? 'none'}
+          onSelectionChange={(key) => {
+            send.reset();
+            setEInvoice(isEInvoiceChoice(key) ? key : null);
+          }}
+        />
+        {/* Beside the choice and the send button it blocks (the dialog is scrolled down to here). */}
+        {eInvoice && missingFieldsOf(send.error) && <EInvoiceError invoice={invoice} choice={eInvoice} error={send.error} />}
         {files.data && files.data.attachments.length > 0 && (
           <fieldset className="flex flex-col gap-2">
             <legend className="mb-1 font-medium text-stone-900">{ts('message.attachments')}</legend>

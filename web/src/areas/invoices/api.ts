@@ -4,6 +4,8 @@ import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
 import { markStale } from '../../api/stale.ts';
 import type { paths } from '../../api/schema';
+import { saveFile } from '../../ui/save-file.ts';
+import { downloadOf, fallbackFilename, filenameOf, type EInvoiceChoice } from './e-invoice.ts';
 
 /**
  * The invoices area's data (WEB-STYLE 2): keys rooted at ['invoices'], so a change
@@ -181,3 +183,25 @@ export const pdfQuery = (id: string, updatedAt: string) =>
     queryFn: () => call(api.GET('/api/v2/invoices/{id}/pdf', { params: { path: { id } }, parseAs: 'arrayBuffer' })) as Promise<ArrayBuffer>,
     staleTime: Infinity,
   });
+
+/**
+ * An e-invoice download: fetched with the session (so a 422 naming the missing fields can be
+ * shown in the page instead of a broken file), then saved under the server's file name.
+ */
+export function useDownloadEInvoice(invoice: { id: string; number: string }) {
+  return useMutation({
+    mutationFn: async (choice: EInvoiceChoice) => {
+      const d = downloadOf(choice);
+      const path = { id: invoice.id };
+      let response: Response | undefined;
+      const note = <R extends { response: Response }>(r: R) => ((response = r.response), r);
+      const blob = (await call(
+        d.kind === 'facturx'
+          ? api.GET('/api/v2/invoices/{id}/pdf', { params: { path, query: { format: 'facturx' } }, parseAs: 'blob' }).then(note)
+          : api.GET('/api/v2/invoices/{id}/xml', { params: { path, query: { syntax: d.syntax, profile: d.profile } }, parseAs: 'blob' }).then(note),
+      )) as Blob;
+      saveFile(blob, filenameOf(response?.headers.get('content-disposition') ?? null) ?? fallbackFilename(invoice.number, choice));
+      return choice;
+    },
+  });
+}
