@@ -27,8 +27,8 @@ export { assertMayUseInvoices, createInvoice, explicitLines, getInvoice, kindCho
 export { sendInvoiceMessageIn, validateMessage } from './messages.ts';
 export { invoiceProjects } from './projects.ts';
 export { findClient, loadWorkspace } from './queries.ts';
-export { IsoDate, LineItemCreate, RecipientSchema } from './schemas.ts';
+export { IsoDate, LineItemCreate, RecipientSchema, TotalsProperties } from './schemas.ts';
 export type { CreateInput, LineInput, Recipient } from './schemas.ts';
-export { presentInvoice } from './presenter.ts';
+export { personName, presentInvoice, presentTotals } from './presenter.ts';
 export { fileSafe, formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
 export { BAND, INK, MUTED, RULE, loadInvoiceDocument, openPdf, renderInvoicePdf } from './pdf.ts';

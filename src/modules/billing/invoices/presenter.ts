@@ -1,4 +1,5 @@
 import { decimalNumber } from '../../../money.ts';
+import { clientRef } from '../../catalog/clients/index.ts';
 import type { Decimal } from 'decimal.js';
 import { computeTotals, type Totals } from './totals.ts';
 import type { InvoiceRow, LineRow, PaymentRow } from './queries.ts';
@@ -38,13 +39,28 @@ export function presentLine(line: LineRow, amount: Decimal) {
   };
 }
 
+/**
+ * The totals an invoice and an estimate show alike, in this order (their schemas' order, which
+ * the ETag hashes): an invoice or estimate without a discount or tax shows 0, not null.
+ */
+export const presentTotals = (row: { discount: string | null; tax: string | null; tax2: string | null }, totals: Totals) => ({
+  subtotal: num(totals.subtotal),
+  discount: decimalNumber(row.discount) ?? 0,
+  discount_amount: num(totals.discountAmount),
+  tax: decimalNumber(row.tax) ?? 0,
+  tax_amount: num(totals.taxAmount),
+  tax2: decimalNumber(row.tax2) ?? 0,
+  tax2_amount: num(totals.tax2Amount),
+  amount: num(totals.amount),
+});
+
 export const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
 
 export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
   const totals = invoiceTotals(row, lines);
   return {
     id: row.id,
-    client: { id: row.client_id, name: row.client_name },
+    client: clientRef(row),
     number: row.number,
     state: row.state,
     subject: row.subject,
@@ -53,14 +69,7 @@ export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
     due_date: row.due_date,
     payment_term: row.payment_term,
     currency: row.currency,
-    subtotal: num(totals.subtotal),
-    discount: decimalNumber(row.discount) ?? 0, // an invoice without a discount or tax shows 0, not null
-    discount_amount: num(totals.discountAmount),
-    tax: decimalNumber(row.tax) ?? 0,
-    tax_amount: num(totals.taxAmount),
-    tax2: decimalNumber(row.tax2) ?? 0,
-    tax2_amount: num(totals.tax2Amount),
-    amount: num(totals.amount),
+    ...presentTotals(row, totals),
     paid_amount: Number(row.paid_total),
     due_amount: num(totals.dueAmount),
     notes: row.notes,
