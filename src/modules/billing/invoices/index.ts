@@ -31,4 +31,4 @@ export { IsoDate, LineItemCreate, RecipientSchema, TotalsProperties } from './sc
 export type { CreateInput, LineInput, Recipient } from './schemas.ts';
 export { personName, presentInvoice, presentTotals } from './presenter.ts';
 export { fileSafe, formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
-export { BAND, INK, MUTED, RULE, loadInvoiceDocument, openPdf, renderInvoicePdf } from './pdf.ts';
+export { BAND, INK, MUTED, RULE, drawTotals, loadInvoiceDocument, openPdf, renderInvoicePdf, totalsRows } from './pdf.ts';
