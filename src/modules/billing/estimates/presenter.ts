@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import { clientRef } from '../../catalog/clients/index.ts';
-import { computeTotals, personName, presentTotals, type Totals } from '../invoices/index.ts';
+import { computeTotals, creatorOf, presentTotals, type Totals } from '../invoices/index.ts';
 import type { EstimateLineRow, EstimateRow } from './queries.ts';
 
 /** The estimate as the web app shows it; totals through the invoices' arithmetic (one place for it). */
@@ -34,10 +34,7 @@ export function presentEstimate(row: EstimateRow, lines: EstimateLineRow[]) {
     declined_at: iso(row.declined_at),
     answered_by_client: row.answered_by_client,
     invoice: row.converted_invoice_id && row.invoice_number !== null ? { id: row.converted_invoice_id, number: row.invoice_number } : null,
-    creator:
-      row.created_by && row.creator_first_name !== null
-        ? { id: row.created_by, name: personName(row.creator_first_name, row.creator_last_name) }
-        : null,
+    creator: creatorOf(row),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     line_items: lines.map((l, i) => ({

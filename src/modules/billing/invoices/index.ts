@@ -29,6 +29,6 @@ export { invoiceProjects } from './projects.ts';
 export { findClient, loadWorkspace } from './queries.ts';
 export { IsoDate, LineItemCreate, RecipientSchema, TotalsProperties } from './schemas.ts';
 export type { CreateInput, LineInput, Recipient } from './schemas.ts';
-export { personName, presentInvoice, presentTotals } from './presenter.ts';
+export { creatorOf, presentInvoice, presentTotals } from './presenter.ts';
 export { fileSafe, formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
 export { BAND, INK, MUTED, RULE, drawTotals, loadInvoiceDocument, openPdf, renderInvoicePdf, totalsRows } from './pdf.ts';

@@ -56,6 +56,10 @@ export const presentTotals = (row: { discount: string | null; tax: string | null
 
 export const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
 
+/** Who created an invoice or estimate: null when nobody is recorded or the person's row is not there. */
+export const creatorOf = (row: { created_by: string | null; creator_first_name: string | null; creator_last_name: string | null }) =>
+  row.created_by && row.creator_first_name !== null ? { id: row.created_by, name: personName(row.creator_first_name, row.creator_last_name) } : null;
+
 export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
   const totals = invoiceTotals(row, lines);
   return {
@@ -79,10 +83,7 @@ export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
     service_period_end: row.service_period_end,
     sent_at: row.sent_at?.toISOString() ?? null,
     paid_at: row.paid_at?.toISOString() ?? null,
-    creator:
-      row.created_by && row.creator_first_name !== null
-        ? { id: row.created_by, name: personName(row.creator_first_name, row.creator_last_name) }
-        : null,
+    creator: creatorOf(row),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     line_items: lines.map((l, i) => presentLine(l, totals.lineAmounts[i])),
