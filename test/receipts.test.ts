@@ -1,14 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
-import {
-  RECEIPT_MAX_BYTES,
-  formToBody,
-  normalizeDeclaredType,
-  receiptContentType,
-  safeFileName,
-  sniffReceipt,
-} from '../src/modules/tracking/expenses/receipts.ts';
+import { RECEIPT_MAX_BYTES, formToBody, receiptContentType, safeFileName } from '../src/modules/tracking/expenses/receipts.ts';
+import { normalizeDeclaredType, sniffUpload } from '../src/modules/workspace/files/index.ts';
 import {
   insertApprovedTime,
   insertExpenseRow,
@@ -30,21 +24,21 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 
 describe('receipt rules (pure)', () => {
   it('recognises each accepted type by its magic bytes, and nothing else', () => {
-    expect(sniffReceipt(SAMPLE_FILES.png)).toBe('image/png');
-    expect(sniffReceipt(SAMPLE_FILES.jpeg)).toBe('image/jpeg');
-    expect(sniffReceipt(SAMPLE_FILES.gif)).toBe('image/gif');
-    expect(sniffReceipt(Buffer.from('GIF87a...', 'latin1'))).toBe('image/gif');
-    expect(sniffReceipt(SAMPLE_FILES.pdf)).toBe('application/pdf');
-    expect(sniffReceipt(Buffer.concat([Buffer.from('\ufeff  junk\n'), SAMPLE_FILES.pdf]))).toBe('application/pdf');
-    expect(sniffReceipt(SAMPLE_FILES.heic)).toBe('image/heic');
+    expect(sniffUpload(SAMPLE_FILES.png)).toBe('image/png');
+    expect(sniffUpload(SAMPLE_FILES.jpeg)).toBe('image/jpeg');
+    expect(sniffUpload(SAMPLE_FILES.gif)).toBe('image/gif');
+    expect(sniffUpload(Buffer.from('GIF87a...', 'latin1'))).toBe('image/gif');
+    expect(sniffUpload(SAMPLE_FILES.pdf)).toBe('application/pdf');
+    expect(sniffUpload(Buffer.concat([Buffer.from('\ufeff  junk\n'), SAMPLE_FILES.pdf]))).toBe('application/pdf');
+    expect(sniffUpload(SAMPLE_FILES.heic)).toBe('image/heic');
     const heif = Buffer.concat([Buffer.from([0, 0, 0, 16]), Buffer.from('ftypmif1\u0000\u0000\u0000\u0000', 'latin1')]);
-    expect(sniffReceipt(heif)).toBe('image/heif');
+    expect(sniffUpload(heif)).toBe('image/heif');
     const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 16]), Buffer.from('ftypisom\u0000\u0000\u0000\u0000', 'latin1')]);
-    expect(sniffReceipt(mp4)).toBeNull();
-    expect(sniffReceipt(SAMPLE_FILES.text)).toBeNull();
-    expect(sniffReceipt(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeNull();
-    expect(sniffReceipt(Buffer.from([0x89, 0x50]))).toBeNull();
-    expect(sniffReceipt(Buffer.alloc(0))).toBeNull();
+    expect(sniffUpload(mp4)).toBeNull();
+    expect(sniffUpload(SAMPLE_FILES.text)).toBeNull();
+    expect(sniffUpload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeNull();
+    expect(sniffUpload(Buffer.from([0x89, 0x50]))).toBeNull();
+    expect(sniffUpload(Buffer.alloc(0))).toBeNull();
   });
 
   it('declared types: parameters and case ignored, aliases resolved', () => {

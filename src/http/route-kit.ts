@@ -1,6 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  preValidationAsyncHookHandler,
+} from 'fastify';
 import { ApiError, badRequest } from '../errors.ts';
 
 /** The `:id` of a record's route. */
@@ -46,5 +53,8 @@ export const NoQuery = Type.Object({}, { additionalProperties: false });
 /**
  * The app as a routes plugin sees it: TypeBox's type provider gives each handler `request.body`,
  * `query` and `params` typed from the route's own schema, so a handler never casts them.
+ * A routes plugin takes it as its parameter (`async function xRoutes(app: TypedApp)`);
+ * `app.register` takes the provider from that parameter's type, as `typed` does at run time.
  */
-export const typed = (app: FastifyInstance) => app.withTypeProvider<TypeBoxTypeProvider>();
+export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export const typed = (app: FastifyInstance): TypedApp => app.withTypeProvider<TypeBoxTypeProvider>();

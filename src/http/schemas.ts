@@ -38,14 +38,19 @@ export const Enum = <const T extends string>(values: readonly T[], description =
 
 /**
  * A create body's properties: the writable ones in their order, each optional but those in
- * `required`. With `Type.Object(…, { additionalProperties: false })` around them, and any
- * create-only property before or after.
+ * `required`. The whole body where there is nothing else (createBody); else with
+ * `Type.Object(…, { additionalProperties: false })` around them and any create-only property
+ * before or after.
  */
 export function createProperties<W extends TProperties, R extends keyof W & string = never>(writable: W, required: readonly R[] = []) {
   const out: TProperties = {};
   for (const [key, schema] of Object.entries(writable)) out[key] = required.includes(key as R) ? schema : Type.Optional(schema);
   return out as { [K in keyof W]: K extends R ? W[K] : TOptional<W[K]> };
 }
+
+/** A create body of the writable properties alone (see createProperties), no other property accepted. */
+export const createBody = <W extends TProperties, R extends keyof W & string = never>(writable: W, required: readonly R[] = []) =>
+  Type.Object(createProperties(writable, required), { additionalProperties: false });
 
 /** A PATCH body: any of the writable properties, at least one. */
 export const patchBody = <W extends TProperties>(writable: W) =>

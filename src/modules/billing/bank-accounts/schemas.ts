@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, createProperties, patchBody } from '../../../http/schemas.ts';
+import { Nullable, createBody, patchBody } from '../../../http/schemas.ts';
 
 /**
  * The schemas of bank accounts: the web app's bodies and answer. The lengths here
@@ -19,7 +19,7 @@ const writable = {
   is_default: Type.Boolean({ description: 'The account invoices in its currency print; making one default ends the previous default of that currency.' }),
 };
 
-export const CreateBody = Type.Object(createProperties(writable, ['currency', 'holder']), { additionalProperties: false });
+export const CreateBody = createBody(writable, ['currency', 'holder']);
 export const PatchBody = patchBody(writable);
 
 export type BankAccountCreate = Static<typeof CreateBody>;

@@ -88,18 +88,29 @@ export async function createBankAccount(db: Kysely<DB>, p: Principal, input: Ban
 }
 
 /**
+ * A change to one account (update, delete): the caller may manage accounts, the workspace's
+ * bank-account lock is held (a default may move) and the account's row is locked; 404 when the
+ * workspace has no such account.
+ */
+async function changeAccount<T>(db: Kysely<DB>, p: Principal, id: string, change: (trx: Tx, row: BankAccountRow) => Promise<T>): Promise<T> {
+  assertMayManage(p);
+  return withTenant(db, p.companyId, async (trx) => {
+    await lockAccounts(trx, p.companyId);
+    const row = await findAccount(trx, p.companyId, id, { lock: true });
+    if (!row) throw notFound(ACCOUNT);
+    return change(trx, row);
+  });
+}
+
+/**
  * PATCH: the details given, checked on the merged state; `is_default: true` makes it
  * its currency's default, `false` leaves the currency without one. A new currency
  * takes the account out of its old currency's default, and into the new one's
  * when that has none (as a new account would), unless is_default says otherwise.
  */
 export async function updateBankAccount(db: Kysely<DB>, p: Principal, id: string, input: BankAccountInput, now: Date): Promise<BankAccountRow> {
-  assertMayManage(p);
   const { companyId } = p;
-  return withTenant(db, companyId, async (trx) => {
-    await lockAccounts(trx, companyId);
-    const row = await findAccount(trx, companyId, id, { lock: true });
-    if (!row) throw notFound(ACCOUNT);
+  return changeAccount(db, p, id, async (trx, row) => {
     const before = stateOf(row);
     const changes: Partial<BankAccountState> & { is_default?: boolean } = changedColumns(before, applyBankAccountInput(before, input));
     const currency = changes.currency ?? row.currency;
@@ -133,12 +144,8 @@ async function promoteOldest(trx: Tx, companyId: string, currency: string, leavi
 }
 
 export async function deleteBankAccount(db: Kysely<DB>, p: Principal, id: string, now: Date): Promise<BankAccountRow> {
-  assertMayManage(p);
   const { companyId } = p;
-  return withTenant(db, companyId, async (trx) => {
-    await lockAccounts(trx, companyId);
-    const row = await findAccount(trx, companyId, id, { lock: true });
-    if (!row) throw notFound(ACCOUNT);
+  return changeAccount(db, p, id, async (trx, row) => {
     await trx.deleteFrom('bank_accounts').where('company_id', '=', companyId).where('id', '=', row.id).execute();
     if (row.is_default) await promoteOldest(trx, companyId, row.currency, row.id, now);
     await audit(trx, { ...auditActor(p), action: 'bank_account.deleted', subjectType: 'bank_account', subjectId: row.id, details: { ...stateOf(row), is_default: row.is_default } });

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { requestDb } from '../../../http/idempotency.ts';
-import { IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { presentBankAccount } from './presenter.ts';
@@ -15,8 +14,7 @@ import { createBankAccount, deleteBankAccount, getBankAccount, listBankAccounts,
  * so these are session-only routes, for owners and administrators; the command line
  * has `sheaf admin bank-account`.
  */
-export async function bankAccountsWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function bankAccountsWebRoutes(app: TypedApp) {
   const access = { access: 'administrator', web: true } as const;
 
   app.get(

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Enum, Nullable } from '../../../http/schemas.ts';
-import { E_INVOICE_ATTACHMENTS } from '../invoices/index.ts';
+import { E_INVOICE_ATTACHMENTS, TotalsProperties } from '../invoices/index.ts';
 
 /** The public routes' body: the token from the page URL's fragment (never in a URL the server sees). */
 export const TokenBody = Type.Object({ token: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
@@ -47,14 +47,7 @@ export const ClientInvoiceSchema = Type.Object(
             { additionalProperties: false },
           ),
         ),
-        subtotal: Type.Number(),
-        discount: Type.Number(),
-        discount_amount: Type.Number(),
-        tax: Type.Number(),
-        tax_amount: Type.Number(),
-        tax2: Type.Number(),
-        tax2_amount: Type.Number(),
-        amount: Type.Number(),
+        ...TotalsProperties,
         paid_amount: Type.Number(),
         due_amount: Type.Number(),
       },

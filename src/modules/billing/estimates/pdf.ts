@@ -3,7 +3,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { notFound } from '../../../errors.ts';
-import { documentLocale, translator } from '../../../i18n/index.ts';
+import { documentLocale } from '../../../i18n/index.ts';
 import type { Renderer } from '../../../outbox/worker.ts';
 import {
   BAND,
@@ -11,14 +11,14 @@ import {
   MUTED,
   RULE,
   assertMayUseInvoices,
+  drawTotals,
   fileSafe,
   findClient,
   formatDate,
-  formatMoney,
-  formatPercent,
   formatQuantity,
-  openPdf,
   loadWorkspace,
+  openPdf,
+  totalsRows,
   translatedKind,
 } from '../invoices/index.ts';
 import { estimateTotals } from './presenter.ts';
@@ -68,15 +68,8 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
   const e = d.estimate;
   const totals = estimateTotals(e, d.lines);
   const language = d.client.language;
-  const tr = translator(language);
-  const { doc, encode, t, left, right, width, bottom, done } = openPdf({
-    currency: e.currency,
-    title: tr('estimate.title', { number: e.number }),
-    author: d.workspace.name,
-    subject: e.subject ?? tr('estimate.title', { number: e.number }),
-  });
-  const money = (v: { toFixed(): string } | string, unitPrice = false) =>
-    encode(formatMoney(typeof v === 'string' ? v : v.toFixed(), e.currency, { unitPrice, language }));
+  const pdf = openPdf(e, 'estimate.title', d);
+  const { doc, t, tr, money, left, right, width, bottom, done } = pdf;
 
 
   // Sender (left) and the document's title and facts (right).
@@ -138,7 +131,7 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
       t(translatedKind(line.kind, language), cols[0].w - 2 * pad),
       t(line.description ?? '', cols[1].w - 2 * pad),
       formatQuantity(line.quantity, language),
-      money(line.unit_price, true),
+      money(line.unit_price, { unitPrice: true }),
       money(totals.lineAmounts[i]),
     ];
     const h = Math.max(...cells.map((c, k) => doc.heightOfString(c || ' ', { width: cols[k].w - 2 * pad }))) + 8;
@@ -158,26 +151,7 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
   });
 
   // Totals.
-  const rows: Array<[string, string]> = [[tr('invoice.subtotal'), money(totals.subtotal)]];
-  if (Number(e.discount) > 0) rows.push([tr('invoice.discount', { percent: formatPercent(e.discount, language) }), money(totals.discountAmount.neg())]);
-  if (Number(e.tax) > 0) rows.push([tr('invoice.tax', { percent: formatPercent(e.tax, language) }), money(totals.taxAmount)]);
-  if (Number(e.tax2) > 0) rows.push([tr('invoice.tax2', { percent: formatPercent(e.tax2, language) }), money(totals.tax2Amount)]);
-  const boxW = 250;
-  const boxX = right - boxW;
-  if (y + 20 * rows.length + 50 > bottom()) {
-    doc.addPage();
-    y = doc.page.margins.top;
-  }
-  y += 10;
-  for (const [label, value] of rows) {
-    doc.font('body').fontSize(10).fillColor(INK).text(t(label), boxX, y, { width: boxW - 110 });
-    doc.text(value, boxX + boxW - 110, y, { width: 110, align: 'right' });
-    y += 17;
-  }
-  doc.rect(boxX, y + 2, boxW, 26).fill(BAND);
-  doc.font('bold').fontSize(12).fillColor(INK).text(t(tr('estimate.total', { currency: e.currency })), boxX + pad, y + 9, { width: boxW - 120 });
-  doc.text(money(totals.amount), boxX + boxW - 120, y + 9, { width: 120 - pad, align: 'right' });
-  y += 44;
+  y = drawTotals(pdf, y, totalsRows(pdf, e, totals, language), { label: tr('estimate.total', { currency: e.currency }), value: money(totals.amount) }, 50);
 
   if (e.notes) {
     doc.font('bold').fontSize(9).fillColor(MUTED).text(t(tr('invoice.notes')), left, y, { characterSpacing: 0.5 });

@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
-import { decimalNumber } from '../../../money.ts';
-import { computeTotals, type Totals } from '../invoices/index.ts';
+import { clientRef } from '../../catalog/clients/index.ts';
+import { computeTotals, creatorOf, presentTotals, type Totals } from '../invoices/index.ts';
 import type { EstimateLineRow, EstimateRow } from './queries.ts';
 
 /** The estimate as the web app shows it; totals through the invoices' arithmetic (one place for it). */
@@ -21,21 +21,14 @@ export function presentEstimate(row: EstimateRow, lines: EstimateLineRow[]) {
   const totals = estimateTotals(row, lines);
   return {
     id: row.id,
-    client: { id: row.client_id, name: row.client_name },
+    client: clientRef(row),
     number: row.number,
     state: row.state,
     subject: row.subject,
     issue_date: row.issue_date,
     valid_until: row.valid_until,
     currency: row.currency,
-    subtotal: num(totals.subtotal),
-    discount: decimalNumber(row.discount) ?? 0,
-    discount_amount: num(totals.discountAmount),
-    tax: decimalNumber(row.tax) ?? 0,
-    tax_amount: num(totals.taxAmount),
-    tax2: decimalNumber(row.tax2) ?? 0,
-    tax2_amount: num(totals.tax2Amount),
-    amount: num(totals.amount),
+    ...presentTotals(row, totals),
     notes: row.notes,
     sent_at: iso(row.sent_at),
     accepted_at: iso(row.accepted_at),
@@ -43,10 +36,7 @@ export function presentEstimate(row: EstimateRow, lines: EstimateLineRow[]) {
     answered_by_client: row.answered_by_client,
     decline_reason: row.decline_reason,
     invoice: row.converted_invoice_id && row.invoice_number !== null ? { id: row.converted_invoice_id, number: row.invoice_number } : null,
-    creator:
-      row.created_by && row.creator_first_name !== null
-        ? { id: row.created_by, name: `${row.creator_first_name ?? ''} ${row.creator_last_name ?? ''}`.trim() }
-        : null,
+    creator: creatorOf(row),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     line_items: lines.map((l, i) => ({

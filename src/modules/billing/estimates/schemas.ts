@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Enum, Nullable } from '../../../http/schemas.ts';
-import { IsoDate, LineItemCreate, NOTES_MAX, NUMBER_MAX, RecipientSchema, SUBJECT_MAX } from '../invoices/index.ts';
+import { IsoDate, LineItemCreate, NOTES_MAX, NUMBER_MAX, RecipientSchema, SUBJECT_MAX, TotalsProperties } from '../invoices/index.ts';
 import { ESTIMATE_STATES } from './rules.ts';
 
 /** The estimate's schemas (web routes only; the API has no estimates). */
@@ -78,14 +78,7 @@ export const EstimateSchema = Type.Object(
     issue_date: Type.String({ format: 'date' }),
     valid_until: Nullable(Type.String({ format: 'date' })),
     currency: Type.String(),
-    subtotal: Type.Number(),
-    discount: Type.Number(),
-    discount_amount: Type.Number(),
-    tax: Type.Number(),
-    tax_amount: Type.Number(),
-    tax2: Type.Number(),
-    tax2_amount: Type.Number(),
-    amount: Type.Number(),
+    ...TotalsProperties,
     notes: Nullable(Type.String()),
     sent_at: Timestamp,
     accepted_at: Timestamp,

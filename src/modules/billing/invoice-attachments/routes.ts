@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { sendStoredFile } from '../../../http/files.ts';
-import { NoQuery, typed } from '../../../http/route-kit.ts';
+import { NoQuery, type TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { UPLOAD_TYPES } from '../../workspace/files/index.ts';
@@ -9,8 +8,7 @@ import { AttachmentParams } from './schemas.ts';
 import { getAttachmentFile } from './service.ts';
 
 /** The spec's `download_url` of an invoice attachment (uploads and removals are the web app's: web-routes.ts). */
-export async function invoiceAttachmentsRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function invoiceAttachmentsRoutes(app: TypedApp) {
   app.get(
     '/api/v2/invoices/:invoice_id/attachments/:attachment_id/download',
     {

@@ -1,10 +1,10 @@
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { badRequest } from '../../../errors.ts';
 import { requestDb } from '../../../http/idempotency.ts';
-import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { MULTIPART_LIMITS, readUploadForm, type Upload } from '../../workspace/files/index.ts';
@@ -44,8 +44,7 @@ const UploadForm = Type.Object(
  * The web app's attachment routes (issue 25 item 4): list, upload and remove, for
  * whoever may see the invoice. The download is the API's (routes.ts).
  */
-export async function invoiceAttachmentsWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function invoiceAttachmentsWebRoutes(app: TypedApp) {
   // Multipart parsing for this plugin's routes only; every other route still answers 415 to it.
   await app.register(multipart, { limits: MULTIPART_LIMITS });
   const tags = ['web'];

@@ -1,9 +1,9 @@
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ApiError, badRequest } from '../../../errors.ts';
 import { sendStoredFile } from '../../../http/files.ts';
-import { NoQuery, typed } from '../../../http/route-kit.ts';
+import { NoQuery, type TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { LOGO_MAX_BYTES, LOGO_TYPES } from './logo-limits.ts';
@@ -51,8 +51,7 @@ async function readLogoPart(request: FastifyRequest): Promise<LogoUpload> {
   return upload;
 }
 
-export async function invoiceSettingsWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function invoiceSettingsWebRoutes(app: TypedApp) {
   // Multipart parsing for this plugin's routes only (the logo upload).
   await app.register(multipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 1 } });
 

@@ -32,11 +32,11 @@ export { sendInvoiceMessageIn, validateMessage } from './messages.ts';
 export { invoiceProjects } from './projects.ts';
 export { SuggestedRecipientsSchema, recipientsForClient } from './recipients.ts';
 export { findClient, loadWorkspace } from './queries.ts';
-export { IsoDate, LineItemCreate, RecipientSchema } from './schemas.ts';
+export { IsoDate, LineItemCreate, RecipientSchema, TotalsProperties } from './schemas.ts';
 export type { CreateInput, LineInput, Recipient } from './schemas.ts';
-export { presentInvoice } from './presenter.ts';
+export { creatorOf, presentInvoice, presentTotals } from './presenter.ts';
 export { fileSafe, formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
-export { BAND, INK, MUTED, RULE, loadInvoiceDocument, openPdf, renderInvoicePdf } from './pdf.ts';
+export { BAND, INK, MUTED, RULE, drawTotals, loadInvoiceDocument, openPdf, renderInvoicePdf, totalsRows } from './pdf.ts';
 // For the client page: which e-invoices an invoice can be, and the writer (loaded on first use).
 export { E_INVOICE_ATTACHMENTS, attachmentFormat, attachmentProfile, eInvoiceFilename, missingFields } from './e-invoice-data.ts';
 export type { EInvoiceAttachment } from './e-invoice-data.ts';

@@ -276,19 +276,28 @@ function lineTaxes(inv: InvoiceRow, totals: Totals, lines: LineRow[]): LineTax[]
 }
 
 /**
- * A new document as the invoice and the estimate print it: Letter paper for USD and CAD, A4
- * otherwise, the fonts registered as `body` and `bold`, and what drawing needs (`t`: text
- * encoded for the font and, with a width, long words broken to fit it; the page's edges).
- * `done` ends the document and gives its bytes.
+ * A new document as the invoice and the estimate print it, for its client: Letter paper for USD
+ * and CAD, A4 otherwise, the fonts registered as `body` and `bold`, and what drawing needs (`tr`:
+ * the client's language; `t`: text encoded for the font and, with a width, long words broken to
+ * fit it; `money`: an amount in the document's currency, written as the client's language writes
+ * it; the page's edges). The document's title (`titleKey` with its number) is its metadata's
+ * title, and its subject unless it has one. `done` ends the document and gives its bytes.
  */
-export function openPdf(info: { currency: string; title: string; author: string; subject: string }) {
+export function openPdf(
+  document: { number: string; subject: string | null; currency: string },
+  titleKey: 'invoice.title' | 'estimate.title',
+  to: { client: { language: string }; workspace: { name: string } },
+) {
+  const language = to.client.language;
+  const tr = translator(language);
+  const title = tr(titleKey, { number: document.number });
   const f = loadFonts();
   const encode = f.unicode ? (s: string) => s : winAnsi;
   const doc = new PDFDocument({
-    size: info.currency === 'USD' || info.currency === 'CAD' ? 'LETTER' : 'A4',
+    size: document.currency === 'USD' || document.currency === 'CAD' ? 'LETTER' : 'A4',
     margins: { top: 50, bottom: 60, left: 50, right: 50 },
     bufferPages: true,
-    info: { Title: info.title, Author: info.author, Subject: info.subject },
+    info: { Title: title, Author: to.workspace.name, Subject: document.subject ?? title },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Uint8Array) => chunks.push(Buffer.from(c)));
@@ -306,7 +315,57 @@ export function openPdf(info: { currency: string; title: string; author: string;
     await finished;
     return Buffer.concat(chunks);
   };
-  return { doc, encode, t, left, right, width: right - left, bottom: () => doc.page.height - doc.page.margins.bottom, done };
+  const money = (v: { toFixed(): string } | string, opts?: { unitPrice?: boolean }) =>
+    encode(formatMoney(typeof v === 'string' ? v : v.toFixed(), document.currency, { ...opts, language }));
+  return { doc, encode, t, tr, money, left, right, width: right - left, bottom: () => doc.page.height - doc.page.margins.bottom, done };
+}
+
+type OpenPdf = ReturnType<typeof openPdf>;
+export interface TotalsRow {
+  label: string;
+  value: string;
+  strong?: boolean;
+}
+
+/** The totals' rows both documents begin with: the subtotal, then the discount and each tax the document has. */
+export function totalsRows(
+  { tr, money }: OpenPdf,
+  document: { discount: string | null; tax: string | null; tax2: string | null },
+  totals: Totals,
+  language: string,
+): TotalsRow[] {
+  const percent = (x: string) => formatPercent(x, language);
+  const rows: TotalsRow[] = [{ label: tr('invoice.subtotal'), value: money(totals.subtotal) }];
+  if (Number(document.discount ?? 0) > 0) rows.push({ label: tr('invoice.discount', { percent: percent(document.discount!) }), value: money(totals.discountAmount.neg()) });
+  if (Number(document.tax ?? 0) > 0) rows.push({ label: tr('invoice.tax', { percent: percent(document.tax!) }), value: money(totals.taxAmount) });
+  if (Number(document.tax2 ?? 0) > 0) rows.push({ label: tr('invoice.tax2', { percent: percent(document.tax2!) }), value: money(totals.tax2Amount) });
+  return rows;
+}
+
+/**
+ * The totals box at the right edge from `y`: the rows, then a band with the amount the document
+ * comes to (an invoice's amount due, an estimate's total). On a new page when the rows and
+ * `room` more do not fit. Returns where the text below it starts.
+ */
+export function drawTotals({ doc, t, right, bottom }: OpenPdf, y: number, rows: TotalsRow[], band: { label: string; value: string }, room: number): number {
+  const pad = 5;
+  const boxW = 250;
+  const boxX = right - boxW;
+  if (y + 20 * rows.length + room > bottom()) {
+    doc.addPage();
+    y = doc.page.margins.top;
+  }
+  y += 10;
+  for (const r of rows) {
+    doc.font(r.strong ? 'bold' : 'body').fontSize(10).fillColor(INK);
+    doc.text(t(r.label), boxX, y, { width: boxW - 110 });
+    doc.text(r.value, boxX + boxW - 110, y, { width: 110, align: 'right' });
+    y += 17;
+  }
+  doc.rect(boxX, y + 2, boxW, 26).fill(BAND);
+  doc.font('bold').fontSize(12).fillColor(INK).text(t(band.label), boxX + pad, y + 9, { width: boxW - 120 });
+  doc.text(band.value, boxX + boxW - 120, y + 9, { width: 120 - pad, align: 'right' });
+  return y + 44;
 }
 
 export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
@@ -314,17 +373,9 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const totals: Totals = invoiceTotals(inv, d.lines);
   // The document speaks the client's language (labels, dates, numbers); what people typed prints as typed.
   const language = d.client.language;
-  const tr = translator(language);
-  const { doc, encode, t, left, right, width, bottom, done } = openPdf({
-    currency: inv.currency,
-    title: tr('invoice.title', { number: inv.number }),
-    author: d.workspace.name,
-    subject: inv.subject ?? tr('invoice.title', { number: inv.number }),
-  });
-  const money = (v: { toFixed(): string } | string, opts?: { unitPrice?: boolean }) =>
-    encode(formatMoney(typeof v === 'string' ? v : v.toFixed(), inv.currency, { ...opts, language }));
+  const pdf = openPdf(inv, 'invoice.title', d);
+  const { doc, t, tr, money, left, right, width, bottom, done } = pdf;
   const date = (x: string) => formatDate(x, language);
-  const percent = (x: string) => formatPercent(x, language);
 
   // The settings' footer sits above the page line on every page: the text area ends above it.
   const footerText = d.workspace.footer ? t(d.workspace.footer, width) : null;
@@ -484,29 +535,10 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   }
 
   // -- totals
-  const rows: Array<{ label: string; value: string; strong?: boolean }> = [{ label: tr('invoice.subtotal'), value: money(totals.subtotal) }];
-  if (Number(inv.discount ?? 0) > 0) rows.push({ label: tr('invoice.discount', { percent: percent(inv.discount!) }), value: money(totals.discountAmount.neg()) });
-  if (Number(inv.tax ?? 0) > 0) rows.push({ label: tr('invoice.tax', { percent: percent(inv.tax!) }), value: money(totals.taxAmount) });
-  if (Number(inv.tax2 ?? 0) > 0) rows.push({ label: tr('invoice.tax2', { percent: percent(inv.tax2!) }), value: money(totals.tax2Amount) });
+  const rows = totalsRows(pdf, inv, totals, language);
   rows.push({ label: tr('invoice.total', { currency: inv.currency }), value: money(totals.amount), strong: true });
   if (Number(inv.paid_total) > 0) rows.push({ label: tr('invoice.paid'), value: money(`-${inv.paid_total}`) });
-  const boxW = 250;
-  const boxX = right - boxW;
-  if (y + 20 * rows.length + 40 > bottom()) {
-    doc.addPage();
-    y = doc.page.margins.top;
-  }
-  y += 10;
-  for (const r of rows) {
-    doc.font(r.strong ? 'bold' : 'body').fontSize(10).fillColor(INK);
-    doc.text(t(r.label), boxX, y, { width: boxW - 110 });
-    doc.text(r.value, boxX + boxW - 110, y, { width: 110, align: 'right' });
-    y += 17;
-  }
-  doc.rect(boxX, y + 2, boxW, 26).fill(BAND);
-  doc.font('bold').fontSize(12).fillColor(INK).text(t(tr('invoice.amountDue')), boxX + pad, y + 9, { width: boxW - 120 });
-  doc.text(money(totals.dueAmount), boxX + boxW - 120, y + 9, { width: 120 - pad, align: 'right' });
-  y += 44;
+  y = drawTotals(pdf, y, rows, { label: tr('invoice.amountDue'), value: money(totals.dueAmount) }, 40);
 
   // -- notes
   if (inv.notes) {

@@ -1,4 +1,5 @@
 import { decimalNumber } from '../../../money.ts';
+import { clientRef } from '../../catalog/clients/index.ts';
 import type { Decimal } from 'decimal.js';
 import { computeTotals, type Totals } from './totals.ts';
 import type { InvoiceRow, LineRow, PaymentRow } from './queries.ts';
@@ -38,13 +39,32 @@ export function presentLine(line: LineRow, amount: Decimal) {
   };
 }
 
+/**
+ * The totals an invoice and an estimate show alike, in this order (their schemas' order, which
+ * the ETag hashes): an invoice or estimate without a discount or tax shows 0, not null.
+ */
+export const presentTotals = (row: { discount: string | null; tax: string | null; tax2: string | null }, totals: Totals) => ({
+  subtotal: num(totals.subtotal),
+  discount: decimalNumber(row.discount) ?? 0,
+  discount_amount: num(totals.discountAmount),
+  tax: decimalNumber(row.tax) ?? 0,
+  tax_amount: num(totals.taxAmount),
+  tax2: decimalNumber(row.tax2) ?? 0,
+  tax2_amount: num(totals.tax2Amount),
+  amount: num(totals.amount),
+});
+
 export const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
+
+/** Who created an invoice or estimate: null when nobody is recorded or the person's row is not there. */
+export const creatorOf = (row: { created_by: string | null; creator_first_name: string | null; creator_last_name: string | null }) =>
+  row.created_by && row.creator_first_name !== null ? { id: row.created_by, name: personName(row.creator_first_name, row.creator_last_name) } : null;
 
 export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
   const totals = invoiceTotals(row, lines);
   return {
     id: row.id,
-    client: { id: row.client_id, name: row.client_name },
+    client: clientRef(row),
     number: row.number,
     state: row.state,
     subject: row.subject,
@@ -53,14 +73,7 @@ export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
     due_date: row.due_date,
     payment_term: row.payment_term,
     currency: row.currency,
-    subtotal: num(totals.subtotal),
-    discount: decimalNumber(row.discount) ?? 0, // an invoice without a discount or tax shows 0, not null
-    discount_amount: num(totals.discountAmount),
-    tax: decimalNumber(row.tax) ?? 0,
-    tax_amount: num(totals.taxAmount),
-    tax2: decimalNumber(row.tax2) ?? 0,
-    tax2_amount: num(totals.tax2Amount),
-    amount: num(totals.amount),
+    ...presentTotals(row, totals),
     paid_amount: Number(row.paid_total),
     due_amount: num(totals.dueAmount),
     notes: row.notes,
@@ -70,10 +83,7 @@ export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
     service_period_end: row.service_period_end,
     sent_at: row.sent_at?.toISOString() ?? null,
     paid_at: row.paid_at?.toISOString() ?? null,
-    creator:
-      row.created_by && row.creator_first_name !== null
-        ? { id: row.created_by, name: personName(row.creator_first_name, row.creator_last_name) }
-        : null,
+    creator: creatorOf(row),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     line_items: lines.map((l, i) => presentLine(l, totals.lineAmounts[i])),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INVOICE_ACCESS, INVOICE_DELETE_ACCESS } from '../../../access/invoices.ts';
 import { badRequest } from '../../../errors.ts';
 import { checkIfMatch, etagOf } from '../../../http/etag.ts';
@@ -7,7 +7,7 @@ import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../ht
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { Enum, ErrorResponses } from '../../../http/schemas.ts';
-import { EtagHeader, IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
 import { isId } from '../../../ids.ts';
 import { publicUrlOf } from '../../../config.ts';
 import { listInvoiceMessages, sendInvoiceMessage } from './messages.ts';
@@ -55,8 +55,7 @@ function sendFile(reply: FastifyReply, body: Buffer, type: string, filename: str
   return reply.type(type).header('Content-Disposition', `attachment; filename="${filename}"`).header('Content-Length', body.length).send(body);
 }
 
-export async function invoicesRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function invoicesRoutes(app: TypedApp) {
   app.features.add('invoice-line-item-edit', 'invoice-pdf', 'e-invoice-en16931');
   const ifMatch = (request: FastifyRequest, required: boolean) => (current: PresentedInvoice) =>
     checkIfMatch(request, etagOf(current), { required });

@@ -33,6 +33,21 @@ export const IsoDate = (description: string) => Type.String({ format: 'date', de
 const Percent = (what: string) =>
   Type.Number({ description: `${what}: a percentage from 0 to 100, at most 4 decimal places.` });
 
+/**
+ * A document's totals as the web app's estimate and the client's invoice page show them (computeTotals,
+ * presentTotals), without the API invoice's descriptions.
+ */
+export const TotalsProperties = {
+  subtotal: Type.Number(),
+  discount: Type.Number(),
+  discount_amount: Type.Number(),
+  tax: Type.Number(),
+  tax_amount: Type.Number(),
+  tax2: Type.Number(),
+  tax2_amount: Type.Number(),
+  amount: Type.Number(),
+};
+
 // ---------------------------------------------------------------- request bodies
 
 export const LineItemCreate = Type.Object(

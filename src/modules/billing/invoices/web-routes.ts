@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { requestDb } from '../../../http/idempotency.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { Type } from '@sinclair/typebox';
@@ -15,8 +14,7 @@ import { SuggestedRecipientsSchema, invoiceRecipients } from './recipients.ts';
  * item 5): recording, listing and deleting payments, previewing an invoice before creating it, closing and voiding.
  */
 
-export async function invoicesWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function invoicesWebRoutes(app: TypedApp) {
   app.post(
     '/web/api/invoices/:id/payments',
     {

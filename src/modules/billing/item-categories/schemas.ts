@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { createProperties, patchBody } from '../../../http/schemas.ts';
+import { createBody, patchBody } from '../../../http/schemas.ts';
 import { CATEGORY_NAME_MAX } from './rules.ts';
 
 /** The bodies and answer of the item categories' web routes. */
@@ -12,7 +12,7 @@ const writable = {
 export const ITEM_CATEGORY_WRITABLE = ['name', 'is_active'] as const;
 export const ITEM_CATEGORY_READ_ONLY = ['id', 'is_builtin', 'created_at', 'updated_at'] as const;
 
-export const CreateBody = Type.Object(createProperties({ name: writable.name }, ['name']), { additionalProperties: false });
+export const CreateBody = createBody({ name: writable.name }, ['name']);
 export const PatchBody = patchBody(writable);
 
 export type CreateInput = Static<typeof CreateBody>;

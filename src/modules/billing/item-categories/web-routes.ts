@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { requestDb } from '../../../http/idempotency.ts';
-import { IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { presentItemCategory } from './presenter.ts';
@@ -15,8 +14,7 @@ import { createItemCategory, listItemCategories, updateItemCategory } from './se
  * invoices (the line editor's kind picker); added, renamed, archived and
  * restored by owners and administrators.
  */
-export async function itemCategoriesWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function itemCategoriesWebRoutes(app: TypedApp) {
   app.get(
     '/web/api/item-categories',
     {

@@ -1,4 +1,5 @@
 import { decimalNumber } from '../../../money.ts';
+import { clientRef } from '../../catalog/clients/index.ts';
 import type { LineInput } from '../invoices/index.ts';
 import type { OccurrenceRow, ScheduleRow } from './queries.ts';
 
@@ -20,7 +21,7 @@ export function presentOccurrence(o: OccurrenceRow) {
 export function presentSchedule(s: ScheduleRow, occurrences: OccurrenceRow[]) {
   return {
     id: s.id,
-    client: { id: s.client_id, name: s.client_name },
+    client: clientRef(s),
     frequency: s.frequency,
     anchor_day: s.anchor_day,
     start_date: s.start_date,

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { requestDb } from '../../../http/idempotency.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ScheduleCreateBody, SchedulePatchBody, ScheduleSchema } from './schemas.ts';
 import { createSchedule, deleteSchedule, getSchedule, listSchedules, updateSchedule } from './service.ts';
@@ -15,8 +14,7 @@ import { createSchedule, deleteSchedule, getSchedule, listSchedules, updateSched
 
 const READ_ONLY = ['id', 'client', 'next_run_date', 'occurrences', 'created_at', 'updated_at'];
 
-export async function recurringInvoicesWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function recurringInvoicesWebRoutes(app: TypedApp) {
   const access = { access: 'administrator', web: true } as const;
 
   app.get(

@@ -7,6 +7,9 @@ import { decimalNumber } from '../../../money.ts';
  */
 export type ClientRow = NonNullable<Awaited<ReturnType<typeof findVisibleClient>>>;
 
+/** A record's client as the API names it: `{ id, name }` (contacts, projects, invoices, estimates, schedules). */
+export const clientRef = (row: { client_id: string; client_name: string }) => ({ id: row.client_id, name: row.client_name });
+
 /**
  * The client as the API shows it. `billing` (see rules.seesClientBilling) adds
  * the invoicing defaults; without it they are absent, not null.

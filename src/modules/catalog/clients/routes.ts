@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { checkIfMatch, etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
-import { EtagHeader, IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { presentClient, type ClientRow } from './presenter.ts';
 import { CLIENT_READ_ONLY, CLIENT_WRITABLE } from './rules.ts';
 import { ClientCreateBody, ClientPatchBody, PaymentTermsSchema, writable } from './schemas.ts';
@@ -52,8 +52,7 @@ const ClientsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export async function clientsRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function clientsRoutes(app: TypedApp) {
   const present = (request: FastifyRequest, row: ClientRow) =>
     presentClient(row, { billing: seesClientBilling(principalOf(request)) });
   const ifMatch = (request: FastifyRequest, required: boolean) => (row: ClientRow) =>

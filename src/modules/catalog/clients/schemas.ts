@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { PaymentTerms } from '../../../db/types.ts';
-import { Nullable, createProperties, patchBody } from '../../../http/schemas.ts';
+import { Nullable, createBody, patchBody } from '../../../http/schemas.ts';
 import { LANGUAGES } from '../../../i18n/index.ts';
 import { PAYMENT_TERMS } from './rules.ts';
 
@@ -38,7 +38,7 @@ export const writable = {
   is_active: Type.Boolean({ description: 'false archives, true restores (owners and administrators only).' }),
 };
 
-export const ClientCreateBody = Type.Object(createProperties(writable, ['name']), { additionalProperties: false });
+export const ClientCreateBody = createBody(writable, ['name']);
 
 export const ClientPatchBody = patchBody(writable);
 

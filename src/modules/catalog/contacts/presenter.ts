@@ -1,3 +1,4 @@
+import { clientRef } from '../clients/index.ts';
 import type { findContact } from './queries.ts';
 
 /** A contact row with its client's id and name, as the queries load it. */
@@ -7,7 +8,7 @@ export type ContactRow = NonNullable<Awaited<ReturnType<typeof findContact>>>;
 export function presentContact(row: ContactRow) {
   return {
     id: row.id,
-    client: { id: row.client_id, name: row.client_name },
+    client: clientRef(row),
     first_name: row.first_name,
     last_name: row.last_name,
     title: row.title,

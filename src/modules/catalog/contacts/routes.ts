@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
@@ -7,7 +6,7 @@ import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
 import { presentContact } from './presenter.ts';
 import { CONTACT_READ_ONLY } from './rules.ts';
 import { ContactCreateBody } from './schemas.ts';
-import { rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { createContact, listContacts } from './service.ts';
 
 export const ContactSchema = Type.Object(
@@ -36,8 +35,7 @@ const ContactsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export async function contactsRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function contactsRoutes(app: TypedApp) {
   app.get(
     '/api/v2/contacts',
     {

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { EnvelopeSchema, type PageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { assignmentsPage, AssignmentsQuery, BudgetProperty, ProjectParams, RateProperties } from '../assignments/index.ts';
 import { presentUserAssignment } from './presenter.ts';
 import { USER_ASSIGNMENT_READ_ONLY, USER_ASSIGNMENT_WRITABLE } from './rules.ts';
@@ -44,8 +43,7 @@ const PATCH_READ_ONLY = [...USER_ASSIGNMENT_READ_ONLY, 'user_id'];
 const itemUrl = (projectId: string, userId: string) => `/api/v2/projects/${projectId}/user_assignments/${userId}`;
 const WHO = 'Owners, administrators and the managers of the project (403 for anyone else who sees it; 404 for a project the caller does not see).';
 
-export async function projectAssignmentsRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function projectAssignmentsRoutes(app: TypedApp) {
   app.get(
     '/api/v2/projects/:project_id/user_assignments',
     {

@@ -1,3 +1,4 @@
+import { clientRef } from '../clients/index.ts';
 import { shownEffectiveFrom } from '../rates/index.ts';
 import { decimalNumber } from '../../../money.ts';
 import { personName } from './rules.ts';
@@ -46,7 +47,7 @@ export function presentDirectoryProject(row: ProjectRow) {
     is_active: row.is_active,
     owner_id: row.owner_id,
     owner: owner(row),
-    client: { id: row.client_id, name: row.client_name },
+    client: clientRef(row),
   };
 }
 

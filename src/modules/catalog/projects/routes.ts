@@ -7,7 +7,7 @@ import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, NoQuery, etagHeader, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { etagHeader, IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { presentFullProject, presentProject } from './presenter.ts';
 import { CREATE_ONLY, PROJECT_READ_ONLY, PROJECT_WRITABLE, projectListFilter } from './rules.ts';
 import { DirectoryProjectSchema, ProjectCreateBody, ProjectListItemSchema, ProjectPatchBody, ProjectSchema } from './schemas.ts';
@@ -56,8 +56,7 @@ export async function projectsPage(
   return { projects: rows.map((row) => presentProject(row, projectView(p, row))), ...pageEnvelope(request, page, total) };
 }
 
-export async function projectsRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function projectsRoutes(app: TypedApp) {
   const present = (item: ProjectItem) => presentProject(item.row, item.view, item.tasks);
   /** What a write returns: the full project (a personal sync key, the directory's only reader, never writes). */
   const presentWritten = (item: ProjectItem) => presentFullProject(item.row, item.view, item.tasks);

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { EnvelopeSchema, PageQuery } from '../../../http/pagination.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
-import { IdParams, typed } from '../../../http/route-kit.ts';
+import { IdParams, type TypedApp } from '../../../http/route-kit.ts';
 import { projectsPage } from './routes.ts';
 import { ProjectListItemSchema } from './schemas.ts';
 import { projectChoices, projectRateHistory } from './service.ts';
@@ -99,8 +98,7 @@ const RateHistorySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export async function projectsWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function projectsWebRoutes(app: TypedApp) {
   app.get(
     '/web/api/projects',
     {

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { EnvelopeSchema, type PageParams } from '../../../http/pagination.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { assignmentsPage, AssignmentsQuery, BudgetProperty, ProjectParams, RateProperties } from '../assignments/index.ts';
 import { presentAssignment } from './presenter.ts';
 import { ASSIGNMENT_READ_ONLY, ASSIGNMENT_WRITABLE } from './rules.ts';
@@ -36,8 +35,7 @@ const PATCH_READ_ONLY = [...ASSIGNMENT_READ_ONLY, 'task_id'];
 
 const itemUrl = (projectId: string, taskId: string) => `/api/v2/projects/${projectId}/task_assignments/${taskId}`;
 
-export async function taskAssignmentsRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function taskAssignmentsRoutes(app: TypedApp) {
   app.get(
     '/api/v2/projects/:project_id/task_assignments',
     {

@@ -1,6 +1,5 @@
 import { requestDb } from '../../../http/idempotency.ts';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { checkIfMatch, etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { principalOf } from '../../../http/security.ts';
@@ -8,7 +7,7 @@ import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
 import { presentTask } from './presenter.ts';
 import { TASK_READ_ONLY, TASK_WRITABLE } from './rules.ts';
 import { TaskCreateBody, TaskPatchBody } from './schemas.ts';
-import { EtagHeader, IdParams, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { createTask, getTask, listTasks, updateTask } from './service.ts';
 
 
@@ -52,8 +51,7 @@ const TaskQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export async function tasksRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function tasksRoutes(app: TypedApp) {
   // Task assignment budgets (GET /tasks?project_id, task assignments) are served.
   app.features.add('project-task-budgets');
 

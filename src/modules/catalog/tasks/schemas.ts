@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, createProperties, patchBody } from '../../../http/schemas.ts';
+import { Nullable, createBody, patchBody } from '../../../http/schemas.ts';
 import { MAX_HOURLY_RATE } from '../rates/index.ts';
 
 /** The writable properties; POST requires `name`, PATCH requires at least one of them. */
@@ -18,7 +18,7 @@ const writable = {
   is_active: Type.Boolean({ description: 'false archives the task, true restores it.' }),
 };
 
-export const TaskCreateBody = Type.Object(createProperties(writable, ['name']), { additionalProperties: false });
+export const TaskCreateBody = createBody(writable, ['name']);
 
 export const TaskPatchBody = patchBody(writable);
 

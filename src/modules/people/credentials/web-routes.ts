@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { IdParams, typed } from '../../../http/route-kit.ts';
+import { IdParams, type TypedApp } from '../../../http/route-kit.ts';
 import { Enum, ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { NewKey } from './schemas.ts';
@@ -32,8 +31,7 @@ const Issued = Type.Object({
 const signedIn = { access: 'authenticated', web: true } as const;
 const tags = ['web'];
 
-export async function credentialsWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function credentialsWebRoutes(app: TypedApp) {
   const now = () => app.config.clock();
 
   app.get(

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { publicUrlOf } from '../../../config.ts';
-import { IdParams, typed } from '../../../http/route-kit.ts';
+import { IdParams, type TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { sessionToken } from '../../../auth/authenticate.ts';
@@ -19,8 +18,7 @@ const admin = { access: 'administrator', web: true } as const;
 const open = { access: 'public', web: true } as const;
 const tags = ['web'];
 
-export async function invitationsWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function invitationsWebRoutes(app: TypedApp) {
   const now = () => app.config.clock();
   const baseUrl = () => publicUrlOf(app.config);
 
@@ -124,7 +122,7 @@ export async function invitationsWebRoutes(fastify: FastifyInstance) {
         (async () => {
           const acceptance = { ...request.body, sessionToken: sessionToken(request.headers), address: request.ip, device: deviceCookie(request) };
           const { userId, companyId } = await acceptInvitation(app.db, acceptance, now());
-          return openSession(fastify, request, reply, { userId, viaLink: true, companyId });
+          return openSession(app, request, reply, { userId, viaLink: true, companyId });
         })(),
       ),
   );

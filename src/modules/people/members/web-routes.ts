@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { typed } from '../../../http/route-kit.ts';
+import type { TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { AgentBody, MemberPatch, MemberSchema } from './schemas.ts';
@@ -17,8 +16,7 @@ const UserIdParams = Type.Object({ user_id: Type.String() }, { additionalPropert
 const admin = { access: 'administrator', web: true } as const;
 const tags = ['web'];
 
-export async function membersWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function membersWebRoutes(app: TypedApp) {
   app.get(
     '/web/api/members',
     {

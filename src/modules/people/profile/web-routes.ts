@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { publicUrlOf } from '../../../config.ts';
-import { typed } from '../../../http/route-kit.ts';
+import type { TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
 import { sessionOf } from '../../../http/security.ts';
 import { endAllSessions } from '../../../auth/sessions.ts';
@@ -28,8 +27,7 @@ const SessionParams = Type.Object({ session_id: Type.String({ maxLength: 64 }) }
 const web = (access: 'public' | 'signed-in') => ({ access, web: true }) as const;
 const tags = ['web'];
 
-export async function profileWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function profileWebRoutes(app: TypedApp) {
   const now = () => app.config.clock();
 
   app.get(

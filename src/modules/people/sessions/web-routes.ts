@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { publicUrlOf } from '../../../config.ts';
-import { typed } from '../../../http/route-kit.ts';
+import type { TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { sessionOf } from '../../../http/security.ts';
 import { lookUpLink } from '../../../auth/one-time-links.ts';
@@ -41,11 +41,10 @@ const tags = ['web'];
 /** A 202 without a body (send(null) would serialize the schema's null as the text `null`). */
 const emptyAccepted = (reply: FastifyReply) => reply.code(202).send();
 
-export async function sessionsWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function sessionsWebRoutes(app: TypedApp) {
   const now = () => app.config.clock();
   const signIn = (request: FastifyRequest, reply: FastifyReply, userId: string, viaLink: boolean) =>
-    openSession(fastify, request, reply, { userId, viaLink });
+    openSession(app, request, reply, { userId, viaLink });
 
   app.post(
     '/web/api/session',
@@ -137,7 +136,7 @@ export async function sessionsWebRoutes(fastify: FastifyInstance) {
       const session = sessionOf(request);
       await changePassword(app.db, session, request.body, now());
       // The new password forgot the account's devices; this browser just proved itself.
-      await rememberThisDevice(fastify, request, reply, session.user_id);
+      await rememberThisDevice(app, request, reply, session.user_id);
       return reply.code(204).send(null);
     },
   );

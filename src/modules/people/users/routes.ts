@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { personalCapabilities } from '../../../access/policy.ts';
 import { EnvelopeSchema, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { NoQuery, typed } from '../../../http/route-kit.ts';
+import { NoQuery, type TypedApp } from '../../../http/route-kit.ts';
 import { rolesOf } from './presenter.ts';
 import { UsersQuery } from './schemas.ts';
 import { listUsers } from './service.ts';
@@ -59,8 +58,7 @@ const MemberUser = Type.Composite([
 ]);
 
 
-export async function usersRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function usersRoutes(app: TypedApp) {
   app.get(
     '/api/v2/users/me',
     {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
+import type { preValidationAsyncHookHandler } from 'fastify';
 import { ErrorBody, ErrorResponses } from '../../../http/schemas.ts';
-import { typed } from '../../../http/route-kit.ts';
+import type { TypedApp } from '../../../http/route-kit.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { publicUrlOf } from '../../../config.ts';
@@ -47,8 +47,7 @@ const COMMON = `Needs timesheet approvals enabled for the workspace (403 otherwi
 
 // ---- routes ----
 
-export async function approvalsRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function approvalsRoutes(app: TypedApp) {
   app.features.add('time-approvals-v1');
   const tags = ['approvals'];
 

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { typed } from '../../../http/route-kit.ts';
+import type { TypedApp } from '../../../http/route-kit.ts';
 import { Enum, ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { REASON_MAX } from './preflight.ts';
@@ -167,8 +166,7 @@ const WithdrawConflict = Type.Object(
   { additionalProperties: true },
 );
 
-export async function approvalsWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function approvalsWebRoutes(app: TypedApp) {
   app.get(
     '/web/api/approvals/week',
     {

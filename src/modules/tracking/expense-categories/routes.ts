@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { EtagHeader, IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { CATEGORY_READ_ONLY, CATEGORY_WRITABLE } from './rules.ts';
 import { CreateBody, ExpenseCategorySchema, PatchBody } from './schemas.ts';
 import { createCategory, getCategory, listCategories, presentCategory, updateCategory } from './service.ts';
@@ -24,8 +23,7 @@ const ListQuery = Type.Object(
  * administrators and managers with Edit clients and tasks. Never for a personal
  * sync key (not on its allowlist).
  */
-export async function expenseCategoriesRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function expenseCategoriesRoutes(app: TypedApp) {
   app.get(
     '/api/v2/expense_categories',
     {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, createProperties, patchBody } from '../../../http/schemas.ts';
+import { Nullable, createBody, patchBody } from '../../../http/schemas.ts';
 
 /** The schemas of expense categories: the API's bodies and answer; rules.ts takes its input type from the update's. */
 
@@ -12,7 +12,7 @@ const writable = {
   is_active: Type.Boolean({ description: 'false archives the category (no new expenses), true restores it.' }),
 };
 
-export const CreateBody = Type.Object(createProperties(writable, ['name']), { additionalProperties: false });
+export const CreateBody = createBody(writable, ['name']);
 export const PatchBody = patchBody(writable);
 
 export const ExpenseCategorySchema = Type.Object(

@@ -5,10 +5,8 @@ import {
   FORM_FIELD_MAX_BYTES,
   UPLOAD_MAX_BYTES,
   UPLOAD_TYPES,
-  normalizeDeclaredType,
   readUploadForm,
   safeUploadName,
-  sniffUpload,
   uploadContentType,
   type Upload,
   type UploadType,
@@ -26,12 +24,11 @@ import {
 const RECEIPT = { part: 'receipt', article: 'A receipt', noun: 'receipt' } as const;
 
 export const RECEIPT_MAX_BYTES = UPLOAD_MAX_BYTES;
-export { FORM_FIELD_MAX_BYTES, normalizeDeclaredType };
+export { FORM_FIELD_MAX_BYTES };
 export const RECEIPT_TYPES = UPLOAD_TYPES;
 export type ReceiptType = UploadType;
 export type ReceiptUpload = Upload;
 
-export const sniffReceipt = sniffUpload;
 export const receiptContentType = (data: Buffer, declared: string | undefined) => uploadContentType(RECEIPT, data, declared);
 export const safeFileName = (name: string | undefined, type: ReceiptType) => safeUploadName(RECEIPT, name, type);
 

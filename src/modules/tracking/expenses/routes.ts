@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { badRequest } from '../../../errors.ts';
 import { checkIfMatch, etagOf } from '../../../http/etag.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
@@ -8,7 +8,7 @@ import { sendStoredFile } from '../../../http/files.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { EtagHeader, IdParams, NoQuery, rejectReadOnly, typed } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { presentExpense } from './presenter.ts';
 import type { ExpenseRow } from './queries.ts';
 import { FORM_FIELD_MAX_BYTES, RECEIPT_MAX_BYTES, RECEIPT_TYPES, formToBody, readReceiptForm, type FormFieldType, type ReceiptUpload } from './receipts.ts';
@@ -115,8 +115,7 @@ type PatchBody = Static<typeof PatchForm>;
  * service's (the time entries' rule). POST and PATCH take JSON or
  * multipart/form-data with a `receipt` file part.
  */
-export async function expensesRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function expensesRoutes(app: TypedApp) {
   // Multipart parsing for this plugin's routes only; every other route still answers 415 to it.
   await app.register(multipart, {
     limits: { fileSize: RECEIPT_MAX_BYTES, files: 1, fieldSize: FORM_FIELD_MAX_BYTES },

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
-import { typed } from '../../../http/route-kit.ts';
+import type { TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ExpenseSchema } from './schemas.ts';
@@ -76,8 +75,7 @@ const ChoicesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export async function expensesWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function expensesWebRoutes(app: TypedApp) {
   const tags = ['web'];
 
   app.get(

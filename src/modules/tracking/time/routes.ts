@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { Principal } from '../../../auth/principal.ts';
 import { ApiError, badRequest, forbidden } from '../../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
@@ -7,7 +7,7 @@ import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, typed } from '../../../http/route-kit.ts';
+import { IdParams, type TypedApp } from '../../../http/route-kit.ts';
 import { isId } from '../../../ids.ts';
 import { presentEntry } from './presenter.ts';
 import type { EntryFilter } from './queries.ts';
@@ -136,8 +136,7 @@ const rawQueryKeys = (request: FastifyRequest) => {
 
 // ---- routes ----
 
-export async function timeEntriesRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function timeEntriesRoutes(app: TypedApp) {
   // PATCH .../stop and .../restart exist.
   app.features.add('timer-stop', 'timer-restart');
 
@@ -271,8 +270,7 @@ export async function timeEntriesRoutes(fastify: FastifyInstance) {
   );
 
   // Stop and restart accept no body at all, an empty JSON body, or a JSON object.
-  await app.register(async (plugin) => {
-    const timers = typed(plugin);
+  await app.register(async (timers: TypedApp) => {
     const jsonParser = timers.getDefaultJsonParser('error', 'error');
     timers.removeContentTypeParser('application/json');
     timers.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

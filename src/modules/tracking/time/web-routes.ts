@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { etagOf, matchesIfNoneMatch } from '../../../http/etag.ts';
-import { EtagHeader, IdParams, typed } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, type TypedApp } from '../../../http/route-kit.ts';
 import { Enum, ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { NOTES_MAX } from './rules.ts';
@@ -82,8 +81,7 @@ const PrivateNotesBody = Type.Object(
   { additionalProperties: false },
 );
 
-export async function timeWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function timeWebRoutes(app: TypedApp) {
   const tags = ['web'];
 
   app.get(

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { sendStoredFile } from '../../../http/files.ts';
 import { principalOf } from '../../../http/security.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { LinksSchema } from '../../../http/pagination.ts';
-import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
 import { BACKUP_DEFAULT_PER_PAGE, BACKUP_MAX_PER_PAGE, BACKUP_SCHEMA_VERSION } from './resources.ts';
 import { invoiceExpenseReceipt, manifest, resourcePage, resourcePath } from './service.ts';
 
@@ -73,8 +73,7 @@ const PageSchema = Type.Object({
  */
 const sendJsonText = (reply: FastifyReply, text: string) => reply.type('application/json; charset=utf-8').send(Buffer.from(text));
 
-export async function backupRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function backupRoutes(app: TypedApp) {
   app.get(
     '/api/v2/backup',
     {

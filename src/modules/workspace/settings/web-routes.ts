@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import { typed } from '../../../http/route-kit.ts';
+import type { TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { Workspace, WorkspacePatch } from './schemas.ts';
@@ -14,8 +13,7 @@ import { getWorkspace, updateWorkspaceSettings } from './service.ts';
 
 const tags = ['web'];
 
-export async function settingsWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function settingsWebRoutes(app: TypedApp) {
   app.get(
     '/web/api/workspace',
     {

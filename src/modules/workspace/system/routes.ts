@@ -1,12 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { sql, type Kysely } from 'kysely';
-import type { FastifyInstance } from 'fastify';
 import { publicDocument } from '../../../http/openapi.ts';
-import { typed } from '../../../http/route-kit.ts';
+import type { TypedApp } from '../../../http/route-kit.ts';
 import type { DB } from '../../../db/types.ts';
 
-export async function systemRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function systemRoutes(app: TypedApp) {
   app.get(
     '/livez',
     {
