@@ -80,7 +80,7 @@ test('the owner lists invoices, filters them, and opens one with its lines, tota
 
   // The draft: fields, lines and the server's totals.
   const detail = await visit(page, `/invoices/${draft.id}`, 'invoices-draft');
-  expect(detail.length, detail.join(', ')).toBeLessThanOrEqual(5); // session, timer, the invoice, its payments, its attachments and client links
+  expect(detail.length, detail.join(', ')).toBeLessThanOrEqual(6); // session, timer, the invoice, its payments, its attachments and client links, its retainer credits
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Invoice ${draft.number}`);
   await expect(page.getByRole('row', { name: /Design/ })).toContainText(money(280, 'EUR'));
   await expect(page.getByRole('row', { name: /Hosting/ })).toContainText(money(19.99, 'EUR'));
@@ -251,7 +251,7 @@ test.describe('creating, editing, sending and settling', () => {
 
     // The PDF, drawn in the page.
     const pageCalls = await visit(page, `/invoices/${id}`, 'invoices-draft-actions');
-    expect(pageCalls.length, pageCalls.join(', ')).toBeLessThanOrEqual(5); // session, timer, the invoice, its payments, its attachments and client links
+    expect(pageCalls.length, pageCalls.join(', ')).toBeLessThanOrEqual(6); // session, timer, the invoice, its payments, its attachments and client links, its retainer credits
     // pdf.js's worker comes from our own origin under the unchanged CSP (script-src 'self', no eval); a violation would fail checkPage.
     const worker = page.waitForResponse((r) => /\/assets\/pdf\.worker\.min-[^/]+\.mjs$/.test(r.url()));
     await page.getByRole('button', { name: 'Show PDF preview' }).click();

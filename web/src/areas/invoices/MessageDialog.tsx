@@ -71,7 +71,10 @@ export function MessageDialog({
 
   // The suggestion fills the recipients once it arrives (until then, or without one, one empty row).
   const offered = useMemo(() => suggested?.recipients.map((r, i) => ({ key: `suggested-${i}`, name: r.name ?? '', email: r.email })), [suggested]);
-  const recipients = to ?? (offered?.length ? offered : [blank()]);
+  // One empty row for the dialog's life: a new key on each render would remount the field whenever a
+  // query resolves, and what was typed into it meanwhile would be lost.
+  const [emptyRow] = useState(blank);
+  const recipients = to ?? (offered?.length ? offered : [emptyRow]);
   const hint = !to && offered?.length ? (suggested?.source === 'invoice_email' ? t('message.fromInvoiceEmail') : t('message.fromContacts')) : undefined;
   const setRecipients = (next: Address[]) => setTo(next);
 
