@@ -3,7 +3,9 @@ import type { Invoice } from '@e-invoice-eu/core';
 import { ApiError } from '../../../errors.ts';
 import { translator } from '../../../i18n/index.ts';
 import { minorUnitDigits } from '../../../money.ts';
+import type { InvoiceSettingsState } from '../invoice-settings/index.ts';
 import type { InvoiceDocument } from './pdf.ts';
+import type { InvoiceClientRow } from './queries.ts';
 import { fileSafe, formatPercent } from './format.ts';
 import { invoiceTotals } from './presenter.ts';
 import { translatedKind } from './rules.ts';
@@ -55,22 +57,8 @@ export const eInvoiceFilename = (number: string, format: EInvoiceFormat) =>
 
 /** What an e-invoice document is made of beyond the PDF's document: the seller's and buyer's parts (0087). */
 export interface EInvoiceParties {
-  seller: {
-    street: string | null;
-    postal_code: string | null;
-    city: string | null;
-    country_code: string | null;
-    contact_name: string | null;
-    vat_exemption_reason: string | null;
-  };
-  buyer: {
-    street: string | null;
-    postal_code: string | null;
-    city: string | null;
-    country_code: string | null;
-    buyer_reference: string | null;
-    invoice_email: string | null;
-  };
+  seller: Pick<InvoiceSettingsState, 'street' | 'postal_code' | 'city' | 'country_code' | 'contact_name' | 'vat_exemption_reason'>;
+  buyer: Pick<InvoiceClientRow, 'street' | 'postal_code' | 'city' | 'country_code' | 'buyer_reference' | 'invoice_email'>;
 }
 
 export type EInvoiceDocument = InvoiceDocument;
