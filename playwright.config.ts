@@ -5,6 +5,9 @@ import { defineConfig } from '@playwright/test';
  * none), the production build served by an in-process Sheaf with its real headers
  * (test/web/fixtures.ts), two workers for the two cores.
  */
+// The in-process server's password hashing at 2^10 instead of 2^17 (src/auth/passwords.ts), as in vitest.config.ts.
+process.env.PASSWORD_SCRYPT_LOG2N ??= '10';
+
 export default defineConfig({
   testDir: 'test/web',
   testMatch: '*.spec.ts',

@@ -7,8 +7,20 @@ import { badRequest } from '../errors.ts';
  * libuv's thread pool, so the event loop keeps serving). The parameters travel in
  * the stored string, `scrypt$N$r$p$salt$hash`, so they can be raised later
  * without invalidating existing hashes.
+ *
+ * PASSWORD_SCRYPT_LOG2N lowers N for test runs only (vitest.config.ts and the browser
+ * tests set 10): a test suite signs in hundreds of times, and at 0.4 s a sign-in the
+ * hashing was most of its time. A hash made so verifies in production too (its N is in
+ * the string), which is why it is read here and nowhere near the configuration a
+ * deployment sets: the README does not offer it.
  */
-const PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
+export function scryptParams(log2N: string | undefined): { N: number; r: number; p: number } {
+  if (log2N === undefined || log2N === '') return { N: 2 ** 17, r: 8, p: 1 };
+  if (!/^\d+$/.test(log2N) || Number(log2N) < 10 || Number(log2N) > 20) throw new Error(`PASSWORD_SCRYPT_LOG2N must be 10 to 20, not ${log2N}`);
+  return { N: 2 ** Number(log2N), r: 8, p: 1 };
+}
+
+const PARAMS = scryptParams(process.env.PASSWORD_SCRYPT_LOG2N);
 const KEY_LENGTH = 32;
 
 export const PASSWORD_MIN_LENGTH = 12;
