@@ -7,6 +7,7 @@ import { createJwtVerifier } from './auth/jwt.ts';
 import { bearerToken } from './auth/credential-headers.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/errors.ts';
 import { registerValidation } from './http/validation.ts';
+import { cachedSerializerCompiler } from './http/serializers.ts';
 import { answerClientError, registerBodyTimeout, registerConnectAnswer, registerHostRequirement } from './http/malformed-requests.ts';
 import { FeatureSet } from './http/features.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -100,6 +101,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   app.decorate('features', new FeatureSet());
 
   registerValidation(app);
+  app.setSerializerCompiler(cachedSerializerCompiler);
   registerErrorHandling(app);
   registerHostRequirement(app);
   registerBodyTimeout(app, config.requestBodyTimeoutMs);

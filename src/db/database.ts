@@ -2,7 +2,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { typeParsers, pgTypes } from './type-parsers.ts';
 import { lockDataDir } from './lockfile.ts';
@@ -304,10 +306,25 @@ const lastResult = (result: pg.QueryResult | pg.QueryResult[]) => (Array.isArray
  * is never waited for: there is one session). Its one bound is the wait for the
  * database itself, which a transaction holds until it ends: connectMs.
  */
+let assets: Promise<{ wasmModule: WebAssembly.Module; fsBundle: Blob }> | undefined;
+
+/**
+ * PGlite's compiled WebAssembly and its file-system bundle, read and compiled once per
+ * process: PGlite otherwise does both on every open, which was about half of opening a
+ * test's database (the suite opens a few hundred); a server opens one, so it changes nothing there.
+ */
+function pgliteAssets() {
+  return (assets ??= (async () => {
+    const dist = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
+    const [wasm, data] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
+    return { wasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([data]) };
+  })());
+}
+
 async function openPglite(dataDir: string | null, timeouts?: DatabaseTimeouts): Promise<Database> {
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   try {
-    const pglite = new PGlite(dataDir ? join(dataDir, 'pglite') : undefined, { parsers: typeParsers });
+    const pglite = new PGlite(dataDir ? join(dataDir, 'pglite') : undefined, { parsers: typeParsers, ...(await pgliteAssets()) });
     await pglite.waitReady;
     await pglite.exec(`set TimeZone = 'UTC'`);
     const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, timeouts?.connectMs || undefined) });

@@ -1,3 +1,5 @@
+import fastJsonStringify, { type Schema } from 'fast-json-stringify';
+
 /**
  * A serializer compiler for routes whose presenter builds every property exactly
  * (large collections, prebuilt text): plain JSON.stringify instead of the
@@ -8,3 +10,17 @@
  * The response schema still documents the body in the OpenAPI document.
  */
 export const plainJsonSerializer = () => (data: unknown) => JSON.stringify(data);
+
+/**
+ * Fastify's own serializer (fast-json-stringify, with no shared schemas), compiled once per
+ * response schema per process rather than once per app: the schemas are module constants,
+ * so an app built again in the same process (each test file builds several) reuses them.
+ * A server builds one app, for which nothing changes.
+ */
+const compiledSerializers = new WeakMap<object, (data: unknown) => string>();
+
+export function cachedSerializerCompiler({ schema }: { schema: object }) {
+  let serialize = compiledSerializers.get(schema);
+  if (!serialize) compiledSerializers.set(schema, (serialize = fastJsonStringify(schema as Schema, { schema: {} })));
+  return serialize;
+}

@@ -63,9 +63,13 @@ function refusingUnstorable(inner: Validator): Validator {
   return validate;
 }
 
+// One pair per process, not per app: Ajv keeps what it compiled by schema object, and the
+// routes' schemas are module constants, so an app built again in the same process (a test
+// file's fresh app, about a second each to compile otherwise) reuses every validator.
+let ajvs: { strict: Ajv.default; coercing: Ajv.default } | undefined;
+
 export function registerValidation(app: FastifyInstance) {
-  const strict = makeAjv({ coerceTypes: false });
-  const coercing = makeAjv({ coerceTypes: 'array' });
+  const { strict, coercing } = (ajvs ??= { strict: makeAjv({ coerceTypes: false }), coercing: makeAjv({ coerceTypes: 'array' }) });
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const compiled = (httpPart === 'body' ? strict : coercing).compile(schema as FastifySchema) as Validator;
     // Bodies and query strings carry values to store or compare; a path parameter is an
