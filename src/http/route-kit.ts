@@ -54,7 +54,7 @@ export const NoQuery = Type.Object({}, { additionalProperties: false });
  * The app as a routes plugin sees it: TypeBox's type provider gives each handler `request.body`,
  * `query` and `params` typed from the route's own schema, so a handler never casts them.
  * A routes plugin takes it as its parameter (`async function xRoutes(app: TypedApp)`);
- * `app.register` takes the provider from that parameter's type, as `typed` does at run time.
+ * `app.register` takes the provider from that parameter's type (`withTypeProvider` would return the
+ * same instance at run time: the provider is types only).
  */
 export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
-export const typed = (app: FastifyInstance): TypedApp => app.withTypeProvider<TypeBoxTypeProvider>();

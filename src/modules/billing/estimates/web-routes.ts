@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { publicUrlOf } from '../../../config.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { Enum, ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { SuggestedRecipientsSchema } from '../invoices/index.ts';
 import { estimateLinks, estimateRecipients, revokeEstimateLinks } from './client-links.ts';
@@ -43,8 +42,7 @@ const Converted = Type.Object(
   { additionalProperties: false },
 );
 
-export async function estimatesWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function estimatesWebRoutes(app: TypedApp) {
   const web = { access: INVOICE_ACCESS, web: true } as const;
   const now = () => app.config.clock();
 
