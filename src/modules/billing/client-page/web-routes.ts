@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { publicUrlOf } from '../../../config.ts';
-import { IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, readById, type TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { AttachmentSchema, listInvoiceAttachments } from '../invoice-attachments/index.ts';
@@ -41,7 +41,7 @@ export async function clientPageWebRoutes(app: TypedApp) {
         response: { 200: LinkSummarySchema, ...ErrorResponses },
       },
     },
-    async (request) => invoiceLinks(app.db, principalOf(request), request.params.id),
+    readById(app, invoiceLinks),
   );
 
   app.get(

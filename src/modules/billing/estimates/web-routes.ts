@@ -3,7 +3,7 @@ import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { publicUrlOf } from '../../../config.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { Enum, ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, readById, type TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { SuggestedRecipientsSchema } from '../invoices/index.ts';
 import { estimateLinks, estimateRecipients, revokeEstimateLinks } from './client-links.ts';
@@ -86,7 +86,7 @@ export async function estimatesWebRoutes(app: TypedApp) {
       config: web,
       schema: { tags: ['web'], operationId: 'getEstimate', summary: 'An estimate', params: IdParams, querystring: NoQuery, response: { 200: EstimateSchema, ...ErrorResponses } },
     },
-    async (request) => getEstimate(app.db, principalOf(request), request.params.id),
+    readById(app, getEstimate),
   );
 
   app.patch(
@@ -224,7 +224,7 @@ export async function estimatesWebRoutes(app: TypedApp) {
         response: { 200: EstimateLinksSchema, ...ErrorResponses },
       },
     },
-    async (request) => estimateLinks(app.db, principalOf(request), request.params.id),
+    readById(app, estimateLinks),
   );
 
   app.delete(
@@ -259,6 +259,6 @@ export async function estimatesWebRoutes(app: TypedApp) {
         response: { 200: SuggestedRecipientsSchema, ...ErrorResponses },
       },
     },
-    async (request) => estimateRecipients(app.db, principalOf(request), request.params.id),
+    readById(app, estimateRecipients),
   );
 }

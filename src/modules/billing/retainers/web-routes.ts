@@ -1,6 +1,6 @@
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { requestDb } from '../../../http/idempotency.ts';
-import { IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, readById, type TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import {
@@ -74,7 +74,7 @@ export async function retainersWebRoutes(app: TypedApp) {
         response: { 200: RetainerDetailSchema, ...ErrorResponses },
       },
     },
-    async (request) => getRetainer(app.db, principalOf(request), request.params.id),
+    readById(app, getRetainer),
   );
 
   app.patch(
@@ -158,7 +158,7 @@ export async function retainersWebRoutes(app: TypedApp) {
         response: { 200: InvoiceRetainersSchema, ...ErrorResponses },
       },
     },
-    async (request) => invoiceRetainers(app.db, principalOf(request), request.params.id),
+    readById(app, invoiceRetainers),
   );
 }
 
