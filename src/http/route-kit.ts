@@ -1,14 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
+  FastifyRequest,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
   preValidationAsyncHookHandler,
 } from 'fastify';
+import type { Principal } from '../auth/principal.ts';
+import type { DB } from '../db/types.ts';
 import { ApiError, badRequest } from '../errors.ts';
+import { principalOf } from './security.ts';
 
 /** The `:id` of a record's route. */
 export const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
@@ -54,7 +59,17 @@ export const NoQuery = Type.Object({}, { additionalProperties: false });
  * The app as a routes plugin sees it: TypeBox's type provider gives each handler `request.body`,
  * `query` and `params` typed from the route's own schema, so a handler never casts them.
  * A routes plugin takes it as its parameter (`async function xRoutes(app: TypedApp)`);
- * `app.register` takes the provider from that parameter's type, as `typed` does at run time.
+ * `app.register` takes the provider from that parameter's type (`withTypeProvider` would return the
+ * same instance at run time: the provider is types only).
  */
 export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
-export const typed = (app: FastifyInstance): TypedApp => app.withTypeProvider<TypeBoxTypeProvider>();
+
+/**
+ * The handler of a route that answers with what a service reads about one record (`/:id`), for
+ * the request's caller: `read(db, caller, id)`. The service checks the caller's reach itself (a
+ * record outside it is its 404), as every service does; the route adds nothing to it.
+ */
+export const readById =
+  <T>(app: TypedApp, read: (db: Kysely<DB>, p: Principal, id: string) => Promise<T>) =>
+  (request: FastifyRequest<{ Params: { id: string } }>) =>
+    read(app.db, principalOf(request), request.params.id);

@@ -108,18 +108,36 @@ export async function clientPagePdf(db: Kysely<DB>, token: unknown, now: Date): 
   return clientInvoicePdf(db, { companyId: link.companyId, invoiceId: link.subject.id });
 }
 
+/** The seller's details as an invoice's or an estimate's document holds them (an invoice's may lack the optional ones). */
+interface Seller {
+  name: string;
+  address: string | null;
+  sender_email?: string | null;
+  sender_phone?: string | null;
+  tax_id?: string | null;
+}
+
+/**
+ * What the page shows first, alike for an invoice and an estimate: the client's language (the
+ * page's), the seller as the document prints it and the client.
+ */
+function pageHead({ workspace: w, client: c }: { workspace: Seller; client: EstimateDocument['client'] }) {
+  return {
+    language: isLanguage(c.language) ? c.language : 'en',
+    seller: { name: w.name, address: w.address, email: w.sender_email ?? null, phone: w.sender_phone ?? null, tax_id: w.tax_id ?? null },
+    client: { name: c.name, address: c.address },
+  };
+}
+
 async function clientInvoicePage(db: Kysely<DB>, link: { companyId: string; invoiceId: string }): Promise<ClientInvoice> {
   return withTenant(db, link.companyId, async (trx) => {
     const doc = await documentOf(trx, link.companyId, link.invoiceId);
     if (!doc) throw gone();
     const i = presentInvoice(doc.invoice, doc.lines);
     const payments = await paymentsOf(trx, link.companyId, link.invoiceId);
-    const { workspace: w, client: c } = doc;
     return {
       kind: 'invoice' as const,
-      language: isLanguage(c.language) ? c.language : 'en',
-      seller: { name: w.name, address: w.address, email: w.sender_email ?? null, phone: w.sender_phone ?? null, tax_id: w.tax_id ?? null },
-      client: { name: c.name, address: c.address },
+      ...pageHead(doc),
       invoice: {
         number: i.number,
         state: i.state as ClientInvoice['invoice']['state'],
@@ -191,14 +209,11 @@ async function clientEstimatePage(db: Kysely<DB>, companyId: string, estimateId:
     const workspace = doc && (await loadWorkspace(trx, companyId));
     if (!doc || !workspace) throw gone();
     const e = presentEstimate(doc.estimate, doc.lines);
-    const { workspace: w, client: c } = doc;
-    const language = isLanguage(c.language) ? c.language : 'en';
+    const head = pageHead(doc);
     const expired = e.valid_until !== null && todayIn(workspace.timezone, now) > e.valid_until;
     return {
       kind: 'estimate' as const,
-      language,
-      seller: { name: w.name, address: w.address, email: w.sender_email ?? null, phone: w.sender_phone ?? null, tax_id: w.tax_id ?? null },
-      client: { name: c.name, address: c.address },
+      ...head,
       estimate: {
         number: e.number,
         state: e.state as ClientEstimate['estimate']['state'],
@@ -210,7 +225,7 @@ async function clientEstimatePage(db: Kysely<DB>, companyId: string, estimateId:
         currency: e.currency,
         notes: e.notes,
         line_items: e.line_items.map((l) => ({
-          kind: translatedKind(l.kind, language),
+          kind: translatedKind(l.kind, head.language),
           description: l.description,
           quantity: l.quantity,
           unit_price: l.unit_price,

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { publicUrlOf } from '../../../config.ts';
-import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, readById, type TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { AttachmentSchema, listInvoiceAttachments } from '../invoice-attachments/index.ts';
@@ -25,8 +25,7 @@ const tags = ['web'];
 const privately = (reply: FastifyReply) =>
   reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').header('X-Robots-Tag', 'noindex, nofollow');
 
-export async function clientPageWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function clientPageWebRoutes(app: TypedApp) {
   const now = () => app.config.clock();
 
   app.get(
@@ -42,7 +41,7 @@ export async function clientPageWebRoutes(fastify: FastifyInstance) {
         response: { 200: LinkSummarySchema, ...ErrorResponses },
       },
     },
-    async (request) => invoiceLinks(app.db, principalOf(request), request.params.id),
+    readById(app, invoiceLinks),
   );
 
   app.get(

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { publicUrlOf } from '../../../config.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { Enum, ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, readById, type TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { SuggestedRecipientsSchema } from '../invoices/index.ts';
 import { estimateLinks, estimateRecipients, revokeEstimateLinks } from './client-links.ts';
@@ -43,8 +42,7 @@ const Converted = Type.Object(
   { additionalProperties: false },
 );
 
-export async function estimatesWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function estimatesWebRoutes(app: TypedApp) {
   const web = { access: INVOICE_ACCESS, web: true } as const;
   const now = () => app.config.clock();
 
@@ -88,7 +86,7 @@ export async function estimatesWebRoutes(fastify: FastifyInstance) {
       config: web,
       schema: { tags: ['web'], operationId: 'getEstimate', summary: 'An estimate', params: IdParams, querystring: NoQuery, response: { 200: EstimateSchema, ...ErrorResponses } },
     },
-    async (request) => getEstimate(app.db, principalOf(request), request.params.id),
+    readById(app, getEstimate),
   );
 
   app.patch(
@@ -226,7 +224,7 @@ export async function estimatesWebRoutes(fastify: FastifyInstance) {
         response: { 200: EstimateLinksSchema, ...ErrorResponses },
       },
     },
-    async (request) => estimateLinks(app.db, principalOf(request), request.params.id),
+    readById(app, estimateLinks),
   );
 
   app.delete(
@@ -261,6 +259,6 @@ export async function estimatesWebRoutes(fastify: FastifyInstance) {
         response: { 200: SuggestedRecipientsSchema, ...ErrorResponses },
       },
     },
-    async (request) => estimateRecipients(app.db, principalOf(request), request.params.id),
+    readById(app, estimateRecipients),
   );
 }

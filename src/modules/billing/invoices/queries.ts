@@ -7,6 +7,7 @@ import { updateRow } from '../../../db/rows.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { newId } from '../../../ids.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
+import { CLIENT_WRITABLE } from '../../catalog/clients/index.ts';
 import type { PaymentMethod } from './rules.ts';
 
 /**
@@ -39,30 +40,15 @@ export function loadWorkspace(trx: Tx, companyId: string) {
 /** The workspace as invoicing reads it: its sender details, currency, rounding and approval rules. */
 export type WorkspaceRow = NonNullable<Awaited<ReturnType<typeof loadWorkspace>>>;
 
-/** A client of the workspace; with `visibleTo`, only one that principal can see. */
+/**
+ * A client of the workspace with every property a client's owner may write (catalog/clients'
+ * one list: what an invoice, an estimate or a retainer takes from its client); with `visibleTo`,
+ * only one that principal can see.
+ */
 export function findClient(trx: Tx, companyId: string, clientId: string, visibleTo?: Principal) {
   let query = trx
     .selectFrom('clients')
-    .select([
-      'id',
-      'name',
-      'address',
-      'is_active',
-      'currency',
-      'payment_terms',
-      'payment_days',
-      'tax',
-      'tax2',
-      'discount',
-      'language',
-      'vat_id',
-      'invoice_email',
-      'street',
-      'postal_code',
-      'city',
-      'country_code',
-      'buyer_reference',
-    ])
+    .select(['id', ...CLIENT_WRITABLE])
     .where('company_id', '=', companyId)
     .where('id', '=', clientId);
   if (visibleTo) query = query.where(clientVisible(visibleTo, 'clients'));

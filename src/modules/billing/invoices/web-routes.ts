@@ -1,6 +1,6 @@
 import { requestDb } from '../../../http/idempotency.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, readById, type TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { Type } from '@sinclair/typebox';
@@ -134,6 +134,6 @@ export async function invoicesWebRoutes(app: TypedApp) {
         response: { 200: SuggestedRecipientsSchema, ...ErrorResponses },
       },
     },
-    async (request) => invoiceRecipients(app.db, principalOf(request), request.params.id),
+    readById(app, invoiceRecipients),
   );
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { requestDb } from '../../../http/idempotency.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, rejectReadOnly, readById, type TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ScheduleCreateBody, SchedulePatchBody, ScheduleSchema } from './schemas.ts';
 import { createSchedule, deleteSchedule, getSchedule, listSchedules, updateSchedule } from './service.ts';
@@ -47,7 +47,7 @@ export async function recurringInvoicesWebRoutes(app: TypedApp) {
         response: { 200: ScheduleSchema, ...ErrorResponses },
       },
     },
-    async (request) => getSchedule(app.db, principalOf(request), request.params.id),
+    readById(app, getSchedule),
   );
 
   app.post(

@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { requestDb } from '../../../http/idempotency.ts';
-import { IdParams, NoQuery, typed } from '../../../http/route-kit.ts';
+import { IdParams, NoQuery, readById, type TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import {
@@ -23,8 +22,7 @@ import { applyCredit, createRetainer, fundRetainer, getRetainer, invoiceRetainer
  * Retainers in the web app (issue 25 item 8). Session-only routes: the API (spec v2)
  * names no retainer routes. Access: those who see every invoice (service.ts).
  */
-export async function retainersWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function retainersWebRoutes(app: TypedApp) {
   const web = { access: INVOICE_ACCESS, web: true } as const;
   const now = () => app.config.clock();
 
@@ -76,7 +74,7 @@ export async function retainersWebRoutes(fastify: FastifyInstance) {
         response: { 200: RetainerDetailSchema, ...ErrorResponses },
       },
     },
-    async (request) => getRetainer(app.db, principalOf(request), request.params.id),
+    readById(app, getRetainer),
   );
 
   app.patch(
@@ -160,7 +158,7 @@ export async function retainersWebRoutes(fastify: FastifyInstance) {
         response: { 200: InvoiceRetainersSchema, ...ErrorResponses },
       },
     },
-    async (request) => invoiceRetainers(app.db, principalOf(request), request.params.id),
+    readById(app, invoiceRetainers),
   );
 }
 

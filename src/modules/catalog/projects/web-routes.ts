@@ -3,7 +3,7 @@ import { EnvelopeSchema, PageQuery } from '../../../http/pagination.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
-import { IdParams, type TypedApp } from '../../../http/route-kit.ts';
+import { IdParams, readById, type TypedApp } from '../../../http/route-kit.ts';
 import { projectsPage } from './routes.ts';
 import { ProjectListItemSchema } from './schemas.ts';
 import { projectChoices, projectRateHistory } from './service.ts';
@@ -148,6 +148,6 @@ export async function projectsWebRoutes(app: TypedApp) {
         response: { 200: RateHistorySchema, ...ErrorResponses },
       },
     },
-    async (request) => projectRateHistory(app.db, principalOf(request), request.params.id),
+    readById(app, projectRateHistory),
   );
 }

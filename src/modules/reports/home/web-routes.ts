@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { typed } from '../../../http/route-kit.ts';
+import type { TypedApp } from '../../../http/route-kit.ts';
 import { Enum, ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import type { ReportContext } from '../reports/index.ts';
@@ -109,8 +108,7 @@ const Home = Type.Object(
   { additionalProperties: false },
 );
 
-export async function homeWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function homeWebRoutes(app: TypedApp) {
   const ctx: ReportContext = { db: app.db, timeouts: app.config.databaseTimeouts, now: () => app.config.clock() };
 
   app.get(

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { LinksSchema, pageEnvelope, type PageParams } from '../../../http/pagination.ts';
-import { typed } from '../../../http/route-kit.ts';
+import type { TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { BudgetQuery, TeamQuery, UninvoicedQuery } from './schemas.ts';
@@ -80,8 +80,7 @@ function reportEnvelope<T>(request: FastifyRequest, { results, page, total }: { 
   };
 }
 
-export async function reportsRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function reportsRoutes(app: TypedApp) {
   app.features.add('financial-reports-v1', 'project-task-budgets');
   const ctx: ReportContext = { db: app.db, timeouts: app.config.databaseTimeouts, now: () => app.config.clock() };
 

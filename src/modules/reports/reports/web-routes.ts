@@ -1,8 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../../auth/principal.ts';
 import type { RouteAccess } from '../../../access/policy.ts';
-import { typed } from '../../../http/route-kit.ts';
+import type { TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { CONTENT_TYPES, sendExport, type ExportFile } from './exports.ts';
@@ -56,8 +55,7 @@ const FileResponse = {
   ...ErrorResponses,
 };
 
-export async function reportsWebRoutes(fastify: FastifyInstance) {
-  const app = typed(fastify);
+export async function reportsWebRoutes(app: TypedApp) {
   const tags = ['web'];
   const ctx: ReportContext = { db: app.db, timeouts: app.config.databaseTimeouts, now: () => app.config.clock() };
 

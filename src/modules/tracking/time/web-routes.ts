@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { etagOf, matchesIfNoneMatch } from '../../../http/etag.ts';
-import { EtagHeader, IdParams, type TypedApp } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, readById, type TypedApp } from '../../../http/route-kit.ts';
 import { Enum, ErrorResponses, OrNull } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { NOTES_MAX } from './rules.ts';
@@ -161,7 +161,7 @@ export async function timeWebRoutes(app: TypedApp) {
         response: { 200: PrivateNotes, ...ErrorResponses },
       },
     },
-    async (request) => getPrivateNotes(app.db, principalOf(request), request.params.id),
+    readById(app, getPrivateNotes),
   );
 
   app.put(
