@@ -7,10 +7,9 @@ import { LOCALES, browserLanguage, setLanguage } from '../../ui/i18n.ts';
 import { DefinitionField as Field, TotalRow as Total } from '../../ui/Definitions.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { useStackedTables } from '../../ui/stacked-tables.ts';
-import { focusRingCss } from '../../ui/styles.ts';
 import { useClientPage, useDownloadEInvoice, useDownloadPdf, type ClientInvoice, type EInvoiceName } from './api.ts';
 import { EstimateView } from './EstimateView.tsx';
-import { Frame, Party } from './parts.tsx';
+import { DocumentTitle, Frame, LinesAndTotals, Notes, Parties } from './parts.tsx';
 import { useClientPageTexts } from './texts.ts';
 
 /**
@@ -68,7 +67,6 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
   const { invoice: i, seller, client } = page;
   const format = useMemo(() => createFormat({ locale: LOCALES[page.language], timeZone: 'UTC', durationStyle: 'clock' }), [page.language]);
   const money = (n: number) => format.money(n, i.currency);
-  const percent = (n: number) => format.number(n, 4);
   const download = useDownloadPdf(token);
   const eInvoice = useDownloadEInvoice(token);
   const range = (a: string | null, b: string | null) => (a || b ? t('range', { from: a ? format.day(a) : '…', to: b ? format.day(b) : '…' }) : null);
@@ -79,13 +77,7 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
     <Frame>
       <div className="flex flex-col gap-6">
         <div className="flex flex-wrap items-start justify-between gap-4">
-          <div className="flex flex-col gap-1">
-            <PageHeading>{t('title', { number: i.number })}</PageHeading>
-            {i.subject && <p className="text-stone-700">{i.subject}</p>}
-            <p>
-              <span className="inline-flex rounded-full bg-stone-100 px-2.5 py-0.5 text-xs font-semibold text-stone-800">{t(`states.${i.state}`)}</span>
-            </p>
-          </div>
+          <DocumentTitle title={t('title', { number: i.number })} subject={i.subject} state={t(`states.${i.state}`)} />
           <div className="flex flex-col items-start gap-2 sm:items-end">
             <p className="text-sm text-stone-600">{t('amountDue')}</p>
             <p className="text-2xl font-semibold text-stone-900 tabular-nums">{money(i.due_amount)}</p>
@@ -112,10 +104,7 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
         {download.error && <Alert>{describeError(download.error).message}</Alert>}
         {eInvoice.error && <Alert>{describeError(eInvoice.error).message}</Alert>}
 
-        <div className="grid gap-4 text-sm sm:grid-cols-2">
-          <Party label={t('from')} name={seller.name} lines={[seller.address, seller.email, seller.phone, seller.tax_id ? t('taxId', { id: seller.tax_id }) : null]} />
-          <Party label={t('to')} name={client.name} lines={[client.address]} />
-        </div>
+        <Parties seller={seller} client={client} />
 
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
           <Field label={t('issued')}>{format.day(i.issue_date)}</Field>
@@ -125,46 +114,17 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
           {servicePeriod && <Field label={t('servicePeriod')}>{servicePeriod}</Field>}
         </dl>
 
-        <section aria-labelledby="client-lines" className="flex flex-col gap-2">
-          <h2 id="client-lines" className="text-lg font-semibold text-stone-900">
-            {t('lines')}
-          </h2>
-          <div tabIndex={0} role="region" aria-labelledby="client-lines" className={`overflow-x-auto rounded-lg border border-stone-200 ${focusRingCss}`}>
-            <table data-stack className="w-full min-w-[32rem] border-collapse text-sm">
-              <caption className="sr-only">{t('lineCaption')}</caption>
-              <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
-                <tr>
-                  <th scope="col" className="px-3 py-2">{t('description')}</th>
-                  <th scope="col" className="px-3 py-2 text-right">{t('quantity')}</th>
-                  <th scope="col" className="px-3 py-2 text-right">{t('unitPrice')}</th>
-                  <th scope="col" className="px-3 py-2 text-right">{t('amount')}</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {i.line_items.map((l, n) => (
-                  <tr key={n} className="align-top">
-                    <th scope="row" className="px-3 py-2.5 text-left font-normal">
-                      <span className="block text-xs text-stone-600">{l.kind}</span>
-                      <span className="block whitespace-pre-line text-stone-900">{l.description || '—'}</span>
-                    </th>
-                    <td className="px-3 py-2.5 text-right tabular-nums">{format.number(l.quantity, 4)}</td>
-                    <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{money(l.unit_price)}</td>
-                    <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{l.effect === 'credit' ? t('credit', { amount: money(l.amount) }) : money(l.amount)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <dl aria-label={t('totals')} className="ml-auto grid w-full max-w-sm grid-cols-[1fr_auto] gap-x-6 gap-y-1 text-sm">
-            <Total label={t('subtotal')} value={money(i.subtotal)} />
-            {i.discount > 0 && <Total label={t('discount', { percent: percent(i.discount) })} value={`−${money(i.discount_amount)}`} />}
-            {i.tax > 0 && <Total label={t('tax', { percent: percent(i.tax) })} value={money(i.tax_amount)} />}
-            {i.tax2 > 0 && <Total label={t('tax2', { percent: percent(i.tax2) })} value={money(i.tax2_amount)} />}
-            <Total label={t('total')} value={money(i.amount)} strong />
-            <Total label={t('paid')} value={money(i.paid_amount)} />
-            <Total label={t('amountDue')} value={money(i.due_amount)} strong />
-          </dl>
-        </section>
+        <LinesAndTotals
+          caption={t('lineCaption')}
+          lines={i.line_items}
+          totals={i}
+          money={money}
+          format={format}
+          amountText={(l) => (l.effect === 'credit' ? t('credit', { amount: money(l.amount) }) : money(l.amount))}
+        >
+          <Total label={t('paid')} value={money(i.paid_amount)} />
+          <Total label={t('amountDue')} value={money(i.due_amount)} strong />
+        </LinesAndTotals>
 
         <section aria-labelledby="client-payments" className="flex flex-col gap-2">
           <h2 id="client-payments" className="text-lg font-semibold text-stone-900">
@@ -184,14 +144,7 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
           )}
         </section>
 
-        {i.notes && (
-          <section aria-labelledby="client-notes" className="flex flex-col gap-2">
-            <h2 id="client-notes" className="text-lg font-semibold text-stone-900">
-              {t('notes')}
-            </h2>
-            <p className="text-sm whitespace-pre-line text-stone-800">{i.notes}</p>
-          </section>
-        )}
+        <Notes text={i.notes} />
       </div>
     </Frame>
   );

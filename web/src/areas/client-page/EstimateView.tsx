@@ -3,16 +3,14 @@ import { DialogTrigger } from 'react-aria-components';
 import { describeError } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { DefinitionField as Field, TotalRow as Total } from '../../ui/Definitions.tsx';
+import { DefinitionField as Field } from '../../ui/Definitions.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { createFormat } from '../../ui/format.ts';
 import { LOCALES } from '../../ui/i18n.ts';
-import { PageHeading } from '../../ui/PageHeading.tsx';
 import { useStackedTables } from '../../ui/stacked-tables.ts';
-import { focusRingCss } from '../../ui/styles.ts';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { useAnswerEstimate, useDownloadPdf, type ClientEstimate } from './api.ts';
-import { Frame, Party } from './parts.tsx';
+import { DocumentTitle, Frame, LinesAndTotals, Notes, Parties } from './parts.tsx';
 import { useClientPageTexts } from './texts.ts';
 
 /**
@@ -28,7 +26,6 @@ export function EstimateView({ token, page }: { token: string; page: ClientEstim
   const { estimate: e, seller, client } = page;
   const format = useMemo(() => createFormat({ locale: LOCALES[page.language], timeZone: 'UTC', durationStyle: 'clock' }), [page.language]);
   const money = (n: number) => format.money(n, e.currency);
-  const percent = (n: number) => format.number(n, 4);
   const download = useDownloadPdf(token);
   const answer = useAnswerEstimate(token);
   const [thanks, setThanks] = useState<string | null>(null);
@@ -39,13 +36,7 @@ export function EstimateView({ token, page }: { token: string; page: ClientEstim
     <Frame>
       <div className="flex flex-col gap-6">
         <div className="flex flex-wrap items-start justify-between gap-4">
-          <div className="flex flex-col gap-1">
-            <PageHeading>{t('estimate.title', { number: e.number })}</PageHeading>
-            {e.subject && <p className="text-stone-700">{e.subject}</p>}
-            <p>
-              <span className="inline-flex rounded-full bg-stone-100 px-2.5 py-0.5 text-xs font-semibold text-stone-800">{t(`estimate.states.${e.state}`)}</span>
-            </p>
-          </div>
+          <DocumentTitle title={t('estimate.title', { number: e.number })} subject={e.subject} state={t(`estimate.states.${e.state}`)} />
           <div className="flex flex-col items-start gap-2 sm:items-end">
             <p className="text-sm text-stone-600">{t('estimate.total')}</p>
             <p className="text-2xl font-semibold text-stone-900 tabular-nums">{money(e.amount)}</p>
@@ -96,63 +87,16 @@ export function EstimateView({ token, page }: { token: string; page: ClientEstim
           )}
         </section>
 
-        <div className="grid gap-4 text-sm sm:grid-cols-2">
-          <Party label={t('from')} name={seller.name} lines={[seller.address, seller.email, seller.phone, seller.tax_id ? t('taxId', { id: seller.tax_id }) : null]} />
-          <Party label={t('to')} name={client.name} lines={[client.address]} />
-        </div>
+        <Parties seller={seller} client={client} />
 
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
           <Field label={t('estimate.issued')}>{format.day(e.issue_date)}</Field>
           <Field label={t('estimate.validUntil')}>{e.valid_until ? format.day(e.valid_until) : t('estimate.noLimit')}</Field>
         </dl>
 
-        <section aria-labelledby="client-lines" className="flex flex-col gap-2">
-          <h2 id="client-lines" className="text-lg font-semibold text-stone-900">
-            {t('lines')}
-          </h2>
-          <div tabIndex={0} role="region" aria-labelledby="client-lines" className={`overflow-x-auto rounded-lg border border-stone-200 ${focusRingCss}`}>
-            <table data-stack className="w-full min-w-[32rem] border-collapse text-sm">
-              <caption className="sr-only">{t('estimate.lineCaption')}</caption>
-              <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
-                <tr>
-                  <th scope="col" className="px-3 py-2">{t('description')}</th>
-                  <th scope="col" className="px-3 py-2 text-right">{t('quantity')}</th>
-                  <th scope="col" className="px-3 py-2 text-right">{t('unitPrice')}</th>
-                  <th scope="col" className="px-3 py-2 text-right">{t('amount')}</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {e.line_items.map((l, n) => (
-                  <tr key={n} className="align-top">
-                    <th scope="row" className="px-3 py-2.5 text-left font-normal">
-                      <span className="block text-xs text-stone-600">{l.kind}</span>
-                      <span className="block whitespace-pre-line text-stone-900">{l.description || '—'}</span>
-                    </th>
-                    <td className="px-3 py-2.5 text-right tabular-nums">{format.number(l.quantity, 4)}</td>
-                    <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{money(l.unit_price)}</td>
-                    <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{money(l.amount)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <dl aria-label={t('totals')} className="ml-auto grid w-full max-w-sm grid-cols-[1fr_auto] gap-x-6 gap-y-1 text-sm">
-            <Total label={t('subtotal')} value={money(e.subtotal)} />
-            {e.discount > 0 && <Total label={t('discount', { percent: percent(e.discount) })} value={`−${money(e.discount_amount)}`} />}
-            {e.tax > 0 && <Total label={t('tax', { percent: percent(e.tax) })} value={money(e.tax_amount)} />}
-            {e.tax2 > 0 && <Total label={t('tax2', { percent: percent(e.tax2) })} value={money(e.tax2_amount)} />}
-            <Total label={t('total')} value={money(e.amount)} strong />
-          </dl>
-        </section>
+        <LinesAndTotals caption={t('estimate.lineCaption')} lines={e.line_items} totals={e} money={money} format={format} />
 
-        {e.notes && (
-          <section aria-labelledby="client-notes" className="flex flex-col gap-2">
-            <h2 id="client-notes" className="text-lg font-semibold text-stone-900">
-              {t('notes')}
-            </h2>
-            <p className="text-sm whitespace-pre-line text-stone-800">{e.notes}</p>
-          </section>
-        )}
+        <Notes text={e.notes} />
       </div>
     </Frame>
   );

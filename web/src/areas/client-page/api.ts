@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
 import type { paths } from '../../api/schema';
+import { saveFile } from '../../ui/save-file.ts';
 
 /**
  * The client page's public calls: the page, its PDF and, for an estimate, the client's
@@ -25,26 +26,10 @@ export function useClientPage(token: string) {
   });
 }
 
-/** Saves fetched bytes under a name through a short-lived blob link. */
-function save(data: Blob, filename: string) {
-  const url = URL.createObjectURL(data);
-  try {
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = filename;
-    a.rel = 'noopener';
-    document.body.append(a);
-    a.click();
-    a.remove();
-  } finally {
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
-}
-
 /** Downloads the PDF: fetched with the token in the body, saved through a short-lived blob link. */
 export function useDownloadPdf(token: string) {
   return useMutation({
-    mutationFn: async (filename: string) => save((await call(api.POST('/web/api/client-page/pdf', { body: { token }, parseAs: 'blob' }))) as Blob, filename),
+    mutationFn: async (filename: string) => saveFile((await call(api.POST('/web/api/client-page/pdf', { body: { token }, parseAs: 'blob' }))) as Blob, filename),
   });
 }
 
@@ -54,7 +39,7 @@ export type EInvoiceName = ClientInvoice['e_invoices'][number];
 export function useDownloadEInvoice(token: string) {
   return useMutation({
     mutationFn: async ({ format, filename }: { format: EInvoiceName; filename: string }) =>
-      save((await call(api.POST('/web/api/client-page/e-invoice', { body: { token, format }, parseAs: 'blob' }))) as Blob, filename),
+      saveFile((await call(api.POST('/web/api/client-page/e-invoice', { body: { token, format }, parseAs: 'blob' }))) as Blob, filename),
   });
 }
 
