@@ -1,11 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DialogTrigger } from 'react-aria-components';
 import { describeError } from '../../api/errors.ts';
 import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { estimateLinksQuery, useRevokeEstimateLinks, type Estimate } from './api.ts';
 import { useEstimateTexts } from './texts.ts';
 
@@ -19,7 +17,6 @@ export function ClientLinkPanel({ estimate: e }: { estimate: Estimate }) {
   const format = useFormat();
   const { data, error } = useQuery(estimateLinksQuery(e.id));
   const revoke = useRevokeEstimateLinks(e.id);
-  const [open, setOpen] = useState(false);
   const [revoked, setRevoked] = useState(false);
 
   return (
@@ -38,35 +35,16 @@ export function ClientLinkPanel({ estimate: e }: { estimate: Estimate }) {
       {revoked && <Alert tone="success">{t('clientLink.revoked')}</Alert>}
       {data && data.active_links > 0 && (
         <div>
-          <DialogTrigger
-            isOpen={open}
-            onOpenChange={(o) => {
-              revoke.reset();
-              setOpen(o);
-            }}
-          >
-            <Button variant="secondary">{t('clientLink.revoke')}</Button>
-            <Dialog title={t('clientLink.revokeTitle', { number: e.number })}>
-              <div className="flex flex-col gap-4 text-sm">
-                <p className="text-stone-800">{t('clientLink.revokeText')}</p>
-                {revoke.error && <Alert>{describeError(revoke.error).message}</Alert>}
-                <Button
-                  variant="danger"
-                  isPending={revoke.isPending}
-                  onPress={() =>
-                    revoke.mutate(undefined, {
-                      onSuccess: () => {
-                        setOpen(false);
-                        setRevoked(true);
-                      },
-                    })
-                  }
-                >
-                  {t('clientLink.revokeConfirm')}
-                </Button>
-              </div>
-            </Dialog>
-          </DialogTrigger>
+          <ConfirmButton
+            label={t('clientLink.revoke')}
+            title={t('clientLink.revokeTitle', { number: e.number })}
+            text={t('clientLink.revokeText')}
+            confirmLabel={t('clientLink.revokeConfirm')}
+            isPending={revoke.isPending}
+            errorMessage={revoke.error && describeError(revoke.error).message}
+            onOpenChange={() => revoke.reset()}
+            onConfirm={(close) => revoke.mutate(undefined, { onSuccess: () => (close(), setRevoked(true)) })}
+          />
         </div>
       )}
     </section>

@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DialogTrigger } from 'react-aria-components';
 import { describeError } from '../../api/errors.ts';
 import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import type { Invoice } from './api.ts';
 import { sharingQuery, useCreateClientLink, useRevokeClientLinks } from './sharing-api.ts';
@@ -24,7 +23,6 @@ export function ClientLinkPanel({ invoice }: { invoice: Invoice }) {
   const data = sharing?.client_links;
   const create = useCreateClientLink(invoice.id);
   const revoke = useRevokeClientLinks(invoice.id);
-  const [open, setOpen] = useState(false);
   const [revoked, setRevoked] = useState(false);
   const draft = invoice.state === 'draft';
 
@@ -66,36 +64,16 @@ export function ClientLinkPanel({ invoice }: { invoice: Invoice }) {
             {t('clientLink.create')}
           </Button>
           {data && data.active_links > 0 && (
-            <DialogTrigger
-              isOpen={open}
-              onOpenChange={(o) => {
-                revoke.reset();
-                setOpen(o);
-              }}
-            >
-              <Button variant="secondary">{t('clientLink.revoke')}</Button>
-              <Dialog title={t('clientLink.revokeTitle', { number: invoice.number })}>
-                <div className="flex flex-col gap-4 text-sm">
-                  <p className="text-stone-800">{t('clientLink.revokeText')}</p>
-                  {revoke.error && <Alert>{describeError(revoke.error).message}</Alert>}
-                  <Button
-                    variant="danger"
-                    isPending={revoke.isPending}
-                    onPress={() =>
-                      revoke.mutate(undefined, {
-                        onSuccess: () => {
-                          setOpen(false);
-                          setRevoked(true);
-                          create.reset();
-                        },
-                      })
-                    }
-                  >
-                    {t('clientLink.revokeConfirm')}
-                  </Button>
-                </div>
-              </Dialog>
-            </DialogTrigger>
+            <ConfirmButton
+              label={t('clientLink.revoke')}
+              title={t('clientLink.revokeTitle', { number: invoice.number })}
+              text={t('clientLink.revokeText')}
+              confirmLabel={t('clientLink.revokeConfirm')}
+              isPending={revoke.isPending}
+              errorMessage={revoke.error && describeError(revoke.error).message}
+              onOpenChange={() => revoke.reset()}
+              onConfirm={(close) => revoke.mutate(undefined, { onSuccess: () => (close(), setRevoked(true), create.reset()) })}
+            />
           )}
         </div>
       )}
