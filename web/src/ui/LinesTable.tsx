@@ -1,3 +1,4 @@
+import { TotalRow } from './Definitions.tsx';
 import { focusRingCss } from './styles.ts';
 
 /**
@@ -28,18 +29,22 @@ export function LinesTable({
   headingId,
   columns,
   totalsLabel,
+  caption,
 }: {
   lines: ShownLine[];
   totals: ShownTotal[];
   headingId: string;
   columns: { description: string; quantity: string; unitPrice: string; amount: string };
   totalsLabel: string;
+  /** Read by screen readers only, when the heading alone does not say what the table lists. */
+  caption?: string;
 }) {
   return (
     <>
       {/* Scrolls sideways at 390 px; focusable so the keyboard can scroll it too (nothing in it takes focus). */}
       <div tabIndex={0} role="region" aria-labelledby={headingId} className={`relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs ${focusRingCss}`}>
         <table data-stack className="w-full min-w-[36rem] border-collapse text-sm">
+          {caption && <caption className="sr-only">{caption}</caption>}
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
             <tr>
               <th scope="col" className="px-3 py-2">{columns.description}</th>
@@ -66,18 +71,9 @@ export function LinesTable({
       </div>
       <dl aria-label={totalsLabel} className="ml-auto grid w-full max-w-sm grid-cols-[1fr_auto] gap-x-6 gap-y-1 text-sm">
         {totals.map((r) => (
-          <Total key={r.label} {...r} />
+          <TotalRow key={r.label} {...r} />
         ))}
       </dl>
-    </>
-  );
-}
-
-function Total({ label, value, strong }: ShownTotal) {
-  return (
-    <>
-      <dt className={strong ? 'font-semibold text-stone-900' : 'text-stone-700'}>{label}</dt>
-      <dd className={`text-right tabular-nums ${strong ? 'font-semibold text-stone-900' : 'text-stone-800'}`}>{value}</dd>
     </>
   );
 }

@@ -4,7 +4,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { createFormat } from '../../ui/format.ts';
 import { LOCALES, browserLanguage, setLanguage } from '../../ui/i18n.ts';
-import { DefinitionField as Field, TotalRow as Total } from '../../ui/Definitions.tsx';
+import { DefinitionField as Field } from '../../ui/Definitions.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { useStackedTables } from '../../ui/stacked-tables.ts';
 import { useClientPage, useDownloadEInvoice, useDownloadPdf, type ClientInvoice, type EInvoiceName } from './api.ts';
@@ -121,10 +121,11 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
           money={money}
           format={format}
           amountText={(l) => (l.effect === 'credit' ? t('credit', { amount: money(l.amount) }) : money(l.amount))}
-        >
-          <Total label={t('paid')} value={money(i.paid_amount)} />
-          <Total label={t('amountDue')} value={money(i.due_amount)} strong />
-        </LinesAndTotals>
+          after={[
+            { label: t('paid'), value: money(i.paid_amount) },
+            { label: t('amountDue'), value: money(i.due_amount), strong: true },
+          ]}
+        />
 
         <section aria-labelledby="client-payments" className="flex flex-col gap-2">
           <h2 id="client-payments" className="text-lg font-semibold text-stone-900">

@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
-import { TotalRow as Total } from '../../ui/Definitions.tsx';
 import type { createFormat } from '../../ui/format.ts';
 import { Logo } from '../../ui/Logo.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
-import { focusRingCss } from '../../ui/styles.ts';
+import { documentTotals, LinesTable, type ShownTotal } from '../../ui/LinesTable.tsx';
 import type { ClientPageData } from './api.ts';
 import { useClientPageTexts } from './texts.ts';
 
@@ -70,21 +69,10 @@ interface Line {
   amount: number;
 }
 
-interface Totals {
-  subtotal: number;
-  discount: number;
-  discount_amount: number;
-  tax: number;
-  tax_amount: number;
-  tax2: number;
-  tax2_amount: number;
-  amount: number;
-}
-
 /**
- * The lines (stacked on a phone) and the totals of an invoice or an estimate; `amountText`
- * writes a line's amount (an invoice's credit lines say so), `children` are totals rows after
- * the total (an invoice's paid and due amounts).
+ * The lines (stacked on a phone) and the totals of an invoice or an estimate, in ui/LinesTable as
+ * the team's pages show them; `amountText` writes a line's amount (an invoice's credit lines say
+ * so), `after` are totals rows after the total (an invoice's paid and due amounts).
  */
 export function LinesAndTotals<L extends Line>({
   caption,
@@ -93,15 +81,15 @@ export function LinesAndTotals<L extends Line>({
   money,
   format,
   amountText = (l) => money(l.amount),
-  children,
+  after = [],
 }: {
   caption: string;
   lines: L[];
-  totals: Totals;
+  totals: Parameters<typeof documentTotals>[0];
   money: (n: number) => string;
   format: Format;
   amountText?: (line: L) => string;
-  children?: ReactNode;
+  after?: ShownTotal[];
 }) {
   const t = useClientPageTexts();
   const percent = (n: number) => format.number(n, 4);
@@ -110,40 +98,35 @@ export function LinesAndTotals<L extends Line>({
       <h2 id="client-lines" className="text-lg font-semibold text-stone-900">
         {t('lines')}
       </h2>
-      <div tabIndex={0} role="region" aria-labelledby="client-lines" className={`overflow-x-auto rounded-lg border border-stone-200 ${focusRingCss}`}>
-        <table data-stack className="w-full min-w-[32rem] border-collapse text-sm">
-          <caption className="sr-only">{caption}</caption>
-          <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
-            <tr>
-              <th scope="col" className="px-3 py-2">{t('description')}</th>
-              <th scope="col" className="px-3 py-2 text-right">{t('quantity')}</th>
-              <th scope="col" className="px-3 py-2 text-right">{t('unitPrice')}</th>
-              <th scope="col" className="px-3 py-2 text-right">{t('amount')}</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-stone-100">
-            {lines.map((l, n) => (
-              <tr key={n} className="align-top">
-                <th scope="row" className="px-3 py-2.5 text-left font-normal">
-                  <span className="block text-xs text-stone-600">{l.kind}</span>
-                  <span className="block whitespace-pre-line text-stone-900">{l.description || '—'}</span>
-                </th>
-                <td className="px-3 py-2.5 text-right tabular-nums">{format.number(l.quantity, 4)}</td>
-                <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{money(l.unit_price)}</td>
-                <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{amountText(l)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <dl aria-label={t('totals')} className="ml-auto grid w-full max-w-sm grid-cols-[1fr_auto] gap-x-6 gap-y-1 text-sm">
-        <Total label={t('subtotal')} value={money(totals.subtotal)} />
-        {totals.discount > 0 && <Total label={t('discount', { percent: percent(totals.discount) })} value={`−${money(totals.discount_amount)}`} />}
-        {totals.tax > 0 && <Total label={t('tax', { percent: percent(totals.tax) })} value={money(totals.tax_amount)} />}
-        {totals.tax2 > 0 && <Total label={t('tax2', { percent: percent(totals.tax2) })} value={money(totals.tax2_amount)} />}
-        <Total label={t('total')} value={money(totals.amount)} strong />
-        {children}
-      </dl>
+      <LinesTable
+        headingId="client-lines"
+        caption={caption}
+        columns={{ description: t('description'), quantity: t('quantity'), unitPrice: t('unitPrice'), amount: t('amount') }}
+        lines={lines.map((l, n) => ({
+          id: String(n),
+          kind: l.kind,
+          description: l.description ?? '',
+          quantity: format.number(l.quantity, 4),
+          unitPrice: money(l.unit_price),
+          amount: amountText(l),
+        }))}
+        totalsLabel={t('totals')}
+        totals={[
+          ...documentTotals(
+            totals,
+            money,
+            {
+              subtotal: t('subtotal'),
+              discount: (p) => t('discount', { percent: p }),
+              tax: (p) => t('tax', { percent: p }),
+              tax2: (p) => t('tax2', { percent: p }),
+              amount: t('total'),
+            },
+            percent,
+          ),
+          ...after,
+        ]}
+      />
     </section>
   );
 }
