@@ -29,7 +29,8 @@ export function EstimateView({ token, page }: { token: string; page: ClientEstim
   const download = useDownloadPdf(token);
   const answer = useAnswerEstimate(token);
   const [thanks, setThanks] = useState<string | null>(null);
-  const refused = answer.error ? (describeError(answer.error).field === 'valid_until' ? t('estimate.refusedExpired') : describeError(answer.error).code === 'conflict' ? t('estimate.refused') : describeError(answer.error).message) : null;
+  const failure = answer.error ? describeError(answer.error) : null;
+  const refused = failure && (failure.field === 'valid_until' ? t('estimate.refusedExpired') : failure.code === 'conflict' ? t('estimate.refused') : failure.message);
   const day = (iso: string) => format.day(iso.slice(0, 10));
 
   return (
