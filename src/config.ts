@@ -34,6 +34,8 @@ export interface Config {
     redisUrl?: string;
     /** Prepended to every rate-limit key in Redis (several installs, or test runs, can share one Redis). */
     redisPrefix: string;
+    /** The least time between two top-ups of the valid-key list (src/auth/valid-keys.ts): what a flood of bad keys costs the database. */
+    keyRefreshMs: number;
   };
   /**
    * Which proxies' X-Forwarded-For to believe for the client address: false (the
@@ -140,6 +142,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       invalidMax: int(env, 'RATE_LIMIT_INVALID_MAX', 20),
       redisUrl: env.REDIS_URL || undefined,
       redisPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'sheaf:rl:',
+      keyRefreshMs: 1000,
     },
     trustProxy: trustProxy(env),
     smtpUrl: env.SMTP_URL || undefined,

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
-import { DATABASE_URL, dropSchema, uniqueSchema } from './helpers.ts';
+import { DATABASE_URL, dropSchema, migratedDataDir, uniqueSchema } from './helpers.ts';
 import { SharedDatabase } from './cli-runner.ts';
 import { insertEntryRow, postEntry } from './fixtures/catalog.ts';
 import { approveAs, freshPerson, makeApprovalWorkspace, statusesOf, submitAs, type ApprovalWorkspace } from './fixtures/approvals.ts';
@@ -24,7 +22,7 @@ import { approveAs, freshPerson, makeApprovalWorkspace, statusesOf, submitAs, ty
  */
 
 describe('sheaf admin approvals withdraw', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-approvals-cli-'));
+  const dataDir = migratedDataDir();
   const schema = DATABASE_URL ? uniqueSchema() : undefined;
   const env: Record<string, string | undefined> = schema
     ? { DATABASE_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'silent' }

@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
 import { loadConfig } from '../src/config.ts';
 import type { DB } from '../src/db/types.ts';
 import { SharedDatabase, tryParse } from './cli-runner.ts';
-import { DATABASE_URL, dropSchema, uniqueSchema } from './helpers.ts';
+import { DATABASE_URL, dropSchema, migratedDataDir, uniqueSchema } from './helpers.ts';
 
 /**
  * `sheaf admin bank-account add|list|update|default|remove` in-process through
@@ -16,7 +14,7 @@ import { DATABASE_URL, dropSchema, uniqueSchema } from './helpers.ts';
  * other workspace's account is exit 3, and the default moves as it does there.
  */
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-bank-cli-'));
+const dataDir = migratedDataDir();
 const schema = DATABASE_URL ? uniqueSchema() : undefined;
 const env: Record<string, string | undefined> = schema ? { DATABASE_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'silent' } : { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
 const database = new SharedDatabase();

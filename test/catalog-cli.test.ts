@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
@@ -8,7 +6,7 @@ import { loadConfig } from '../src/config.ts';
 import type { DB } from '../src/db/types.ts';
 import { SharedDatabase } from './cli-runner.ts';
 import { insertClient, insertProject } from './fixtures/catalog-rows.ts';
-import { DATABASE_URL, dropSchema, uniqueSchema } from './helpers.ts';
+import { DATABASE_URL, dropSchema, migratedDataDir, uniqueSchema } from './helpers.ts';
 
 /**
  * `sheaf admin task|rate|assignment ...` in-process through main(), against a
@@ -16,7 +14,7 @@ import { DATABASE_URL, dropSchema, uniqueSchema } from './helpers.ts';
  * schema.
  */
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-catalog-cli-'));
+const dataDir = migratedDataDir();
 const schema = DATABASE_URL ? uniqueSchema() : undefined;
 const env: Record<string, string | undefined> = schema
   ? { DATABASE_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'silent' }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, SHEAF_BIN, SharedDatabase, spawnCli, tryParse, type CliEnv as Env, type CliResult as Result } from './cli-runner.ts';
-import { DATABASE_URL, dropSchema, onPostgres, uniqueSchema } from './helpers.ts';
+import { DATABASE_URL, dropSchema, migratedDataDir, onPostgres, uniqueSchema } from './helpers.ts';
 
 /**
  * The `sheaf` command end to end, against its own databases (a fresh embedded
@@ -103,8 +103,9 @@ function usersMe(url: string, key: string | null, workspaceId: string) {
 
 const tempDirs: string[] = [];
 const schemas: string[] = [];
-function newTarget(embeddedOnly = false) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-cli-'));
+/** A data directory (and, on PostgreSQL, a schema); `migrated`: its database already migrated (helpers' migratedDataDir). */
+function newTarget(embeddedOnly = false, migrated = false) {
+  const dataDir = migrated && !onPostgres ? migratedDataDir() : mkdtempSync(join(tmpdir(), 'sheaf-cli-'));
   tempDirs.push(dataDir);
   const schema = onPostgres && !embeddedOnly ? uniqueSchema() : undefined;
   if (schema) schemas.push(schema);
@@ -468,7 +469,7 @@ const lane1: Step[] = [
 
 // ------------------------------------------------------------------ lane 2: members, teammates, first start
 
-const b = newTarget();
+const b = newTarget(false, true); // lane 1 tests the first migrate; this lane starts migrated
 const envB = envFor(b);
 const databaseB = new SharedDatabase();
 const sheafB = inProcess(envB, databaseB);

@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
@@ -8,7 +6,7 @@ import { newId } from '../src/ids.ts';
 import { LLM_USAGE_CATEGORY } from '../src/modules/tracking/expense-categories/rules.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { makeExpenseWorkspace, type ExpenseWorkspace } from './fixtures/expenses-catalog.ts';
-import { DATABASE_URL, createTestContext, dropSchema, request, uniqueSchema, type Caller, type TestContext } from './helpers.ts';
+import { DATABASE_URL, createTestContext, dropSchema, migratedDataDir, request, uniqueSchema, type Caller, type TestContext } from './helpers.ts';
 import { SharedDatabase } from './cli-runner.ts';
 
 /**
@@ -292,7 +290,7 @@ describe('PATCH /api/v2/expense_categories/:id', () => {
 // ---------------------------------------------------------------- sheaf admin expense-category
 
 describe('sheaf admin expense-category', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-expense-cli-'));
+  const dataDir = migratedDataDir();
   const schema = DATABASE_URL ? uniqueSchema() : undefined;
   const env: Record<string, string | undefined> = schema
     ? { DATABASE_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'silent' }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { inject } from 'vitest';
 import type { FastifyInstance, FastifyPluginAsync, InjectOptions } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -15,6 +16,7 @@ import { createMember } from '../src/modules/people/users/service.ts';
 import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
+import { giveBack, noteTemplateShape, takeSpare } from './reused-database.ts';
 
 /**
  * Test database: in-memory PGlite by default; with DATABASE_URL set, a fresh
@@ -34,8 +36,27 @@ export type TestDatabaseOptions = Pick<DatabaseOptions, 'poolSize' | 'timeouts' 
  * A fresh, migrated database. The embedded one is a copy of the migrated data
  * directory test/global-setup.ts made (so migrate finds nothing to do): that
  * costs a third of the CPU of initdb and the migrations in a new in-memory one.
+ * With the default options it may instead be the one an earlier file of this
+ * worker closed, emptied (test/reused-database.ts): the same state for a
+ * quarter of the CPU.
  */
 export async function openTestDatabase(options: TestDatabaseOptions = {}): Promise<Database & { schema?: string }> {
+  const reusable = !DATABASE_URL && Object.keys(options).length === 0;
+  const database = (reusable ? await takeSpare() : undefined) ?? (await openFreshDatabase(options));
+  if (!reusable) return database;
+  await noteTemplateShape(database.db);
+  let given = false;
+  return {
+    ...database,
+    close: async () => {
+      if (given) return;
+      given = true;
+      await giveBack(database);
+    },
+  };
+}
+
+async function openFreshDatabase(options: TestDatabaseOptions): Promise<Database & { schema?: string }> {
   const schema = DATABASE_URL ? uniqueSchema() : undefined;
   const dataDir = DATABASE_URL ? null : copyOfTemplate();
   const database = await openDatabase({
@@ -55,6 +76,16 @@ export async function openTestDatabase(options: TestDatabaseOptions = {}): Promi
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A data directory (DATA_DIR) whose embedded database is already migrated: a copy of the
+ * template, so a test of the CLI or the server does not spend seconds of CPU on initdb and
+ * every migration before its first command. On PostgreSQL, an empty temporary directory.
+ * Tests of the first start or of `migrate` itself need an empty directory instead.
+ */
+export function migratedDataDir(): string {
+  return copyOfTemplate() ?? mkdtempSync(join(tmpdir(), 'sheaf-data-'));
 }
 
 /** A new data directory copied from the template, or null (in-memory) when there is none. */

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
 import { newId } from '../src/ids.ts';
@@ -13,7 +12,7 @@ import { createSmtpTransport } from '../src/outbox/mailer.ts';
 import { deliverDueMessages } from '../src/outbox/worker.ts';
 import { MIN_ATTEMPTS, retryDelayMs } from '../src/outbox/retry-policy.ts';
 import { startServer } from '../src/server.ts';
-import { createTestContext, createWorkspaceWithOwner, DATABASE_URL, dropSchema, uniqueSchema, type Caller, type TestContext } from './helpers.ts';
+import { createTestContext, createWorkspaceWithOwner, DATABASE_URL, dropSchema, migratedDataDir, uniqueSchema, type Caller, type TestContext } from './helpers.ts';
 import {
   apiOf,
   billableProject,
@@ -510,7 +509,7 @@ describe('the server', () => {
         SMTP_FROM: 'Served Billing <billing@served.test>',
         ...(DATABASE_URL ? { DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
       },
-      { port: 0, host: '127.0.0.1', dataDir: null, outboxIntervalMs: 20 }, // the worker looks every 20 ms, not every 5 s
+      { port: 0, host: '127.0.0.1', dataDir: DATABASE_URL ? null : migratedDataDir(), outboxIntervalMs: 20 }, // the worker looks every 20 ms, not every 5 s
     );
     const running = await startServer(config);
     try {
@@ -545,7 +544,7 @@ describe('the server', () => {
 
 describe('sheaf admin invoice', () => {
   it('lists invoices and marks them paid, closed or voided (exit codes 0, 3, 4)', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-invoice-cli-'));
+    const dataDir = migratedDataDir();
     const schema = DATABASE_URL ? uniqueSchema() : undefined;
     const env: Record<string, string | undefined> = schema
       ? { DATABASE_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'silent' }

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
@@ -10,7 +8,7 @@ import { enqueueMail } from '../src/outbox/enqueue.ts';
 import { MIN_ATTEMPTS, retryDelayMs } from '../src/outbox/retry-policy.ts';
 import { deliverDueMessages, type Transport } from '../src/outbox/worker.ts';
 import { runCli, SharedDatabase } from './cli-runner.ts';
-import { createWorkspaceWithOwner, DATABASE_URL, dropSchema, uniqueSchema } from './helpers.ts';
+import { createWorkspaceWithOwner, DATABASE_URL, dropSchema, migratedDataDir, uniqueSchema } from './helpers.ts';
 
 /**
  * `sheaf admin outbox list|retry`: the operator sees every queued e-mail
@@ -20,7 +18,7 @@ import { createWorkspaceWithOwner, DATABASE_URL, dropSchema, uniqueSchema } from
  * (an embedded one in a temporary directory, or a PostgreSQL schema).
  */
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-outbox-cli-'));
+const dataDir = migratedDataDir();
 const schema = DATABASE_URL ? uniqueSchema() : undefined;
 const env: Record<string, string | undefined> = schema
   ? { DATABASE_URL, DATABASE_SCHEMA: schema, LOG_LEVEL: 'silent' }

@@ -15,7 +15,7 @@ import type { DB } from '../db/types.ts';
  *   a later-numbered one are still found. No clock is involved.
  * - At most one top-up is in flight per process; callers that arrive meanwhile
  *   share the next one, which starts after the current one ends (so it sees
- *   keys committed before they asked) and not sooner than `spacingMs` after the
+ *   keys committed before they asked) and not sooner than `spacingMs` (1 s by default) after the
  *   previous start: a flood costs at most one small query per second per process.
  * - Revoked keys leave it when authentication sees the revocation (forget); a
  *   revoked key still listed costs a lookup within its own per-credential budget.
@@ -36,7 +36,7 @@ export class ValidKeys {
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly spacingMs = 1000,
+    private readonly spacingMs: number, // config.rateLimit.keyRefreshMs
   ) {}
 
   /** Whether the key whose limiter hash (base64url SHA-256) starts with `prefix` may be valid. */

@@ -13,6 +13,7 @@ export interface RateLimitConfig {
   invalidMax: number;
   redisUrl?: string;
   redisPrefix: string;
+  keyRefreshMs: number;
 }
 
 /**
@@ -54,7 +55,7 @@ export async function registerRateLimit(app: FastifyInstance, config: RateLimitC
   app.decorateRequest('rateLimitReserved', null);
   app.decorateRequest('rateLimitApiKey', false);
   const known = new KnownCredentials();
-  const validKeys = new ValidKeys(app.db);
+  const validKeys = new ValidKeys(app.db, config.keyRefreshMs);
   await validKeys.load();
   app.decorate('validKeys', validKeys);
 
