@@ -3,18 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { isApiKeyToken } from '../auth/keys.ts';
 import { KEY_PREFIX_CHARS, ValidKeys } from '../auth/valid-keys.ts';
 import { bearerToken } from '../auth/credential-headers.ts';
+import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { appendRouteHook } from './route-hooks.ts';
 import { memoryStore, redisStore, type Hits, type Store, type Window } from './rate-limit-stores.ts';
 
-export interface RateLimitConfig {
-  max: number;
-  windowMs: number;
-  invalidMax: number;
-  redisUrl?: string;
-  redisPrefix: string;
-  keyRefreshMs: number;
-}
+export type RateLimitConfig = Config['rateLimit'];
 
 /**
  * Two fixed-window budgets, both checked before authentication so a refused

@@ -1,6 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import { clientRef } from '../../catalog/clients/index.ts';
-import { computeTotals, creatorOf, presentTotals, type Totals } from '../invoices/index.ts';
+import { computeTotals, creatorOf, documentHead, presentTotals, type Totals } from '../invoices/index.ts';
 import type { EstimateLineRow, EstimateRow } from './queries.ts';
 
 /** The estimate as the web app shows it; totals through the invoices' arithmetic (one place for it). */
@@ -20,11 +19,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 export function presentEstimate(row: EstimateRow, lines: EstimateLineRow[]) {
   const totals = estimateTotals(row, lines);
   return {
-    id: row.id,
-    client: clientRef(row),
-    number: row.number,
-    state: row.state,
-    subject: row.subject,
+    ...documentHead(row),
     issue_date: row.issue_date,
     valid_until: row.valid_until,
     currency: row.currency,

@@ -60,14 +60,15 @@ export const personName = (first: string | null, last: string | null) => `${firs
 export const creatorOf = (row: { created_by: string | null; creator_first_name: string | null; creator_last_name: string | null }) =>
   row.created_by && row.creator_first_name !== null ? { id: row.created_by, name: personName(row.creator_first_name, row.creator_last_name) } : null;
 
+/** The fields an invoice and an estimate begin with, in this order (their ETags hash the bodies). */
+export function documentHead<R extends { id: string; client_id: string; client_name: string; number: unknown; state: unknown; subject: unknown }>(row: R) {
+  return { id: row.id, client: clientRef(row), number: row.number as R['number'], state: row.state as R['state'], subject: row.subject as R['subject'] };
+}
+
 export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
   const totals = invoiceTotals(row, lines);
   return {
-    id: row.id,
-    client: clientRef(row),
-    number: row.number,
-    state: row.state,
-    subject: row.subject,
+    ...documentHead(row),
     purchase_order: row.purchase_order,
     issue_date: row.issue_date,
     due_date: row.due_date,
