@@ -1,5 +1,10 @@
+import { InvoiceService } from '@e-invoice-eu/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../src/db/tenant.ts';
+import { documentLocale } from '../src/i18n/index.ts';
 import { newId } from '../src/ids.ts';
+import { eInvoiceData } from '../src/modules/billing/invoices/e-invoice-data.ts';
+import { loadInvoiceDocument } from '../src/modules/billing/invoices/pdf.ts';
 import { createTestContext, type TestContext } from './helpers.ts';
 import {
   apiOf,
@@ -208,6 +213,37 @@ const retainedInvoice = () =>
     await ctx.db.updateTable('invoice_line_items').set({ retainer_id: retainerId }).where('invoice_id', '=', inv.id).where('effect', '=', 'credit').execute();
     return inv;
   })());
+
+describe('the XML writer', () => {
+  // Sheaf writes the library's object tree with fast-xml-parser instead of the library's xmlbuilder2
+  // (src/modules/billing/invoices/e-invoice.ts renderXml): the bytes must be the library's own.
+  it('writes byte for byte what @e-invoice-eu/core writes, in both syntaxes and both profiles, text with markup characters included', async () => {
+    const odd = await create({
+      number: 'A&B-<7>',
+      notes: 'Tom & Jerry <"quoted"> O\'Brien\nSecond line über 5 €',
+      tax: 19,
+      line_items: [
+        { kind: 'Design', description: 'A & B < C > "D" \'E\' ü', quantity: 1.5, unit_price: 10, taxed: true },
+        { kind: 'Credit', description: 'Less <credit>', quantity: 1, unit_price: 5, effect: 'credit', taxed: true },
+      ],
+    });
+    const library = new InvoiceService({ log: () => {}, warn: () => {}, error: () => {} });
+    for (const inv of [odd, await mixedInvoice(), await retainedInvoice()]) {
+      const doc = await withTenant(ctx.db, w.companyId, (trx) => loadInvoiceDocument(trx, w.companyId, inv.id));
+      const lang = documentLocale(doc.client.language).toLowerCase();
+      for (const [query, syntax, profile, format] of [
+        ['', 'cii', 'en16931', 'CII'],
+        ['?syntax=ubl', 'ubl', 'en16931', 'UBL'],
+        ['?profile=xrechnung', 'cii', 'xrechnung', 'XRECHNUNG-CII'],
+        ['?syntax=ubl&profile=xrechnung', 'ubl', 'xrechnung', 'XRECHNUNG-UBL'],
+      ] as const) {
+        const ours = (await xmlOf(inv.id, query)).body;
+        const theirs = await library.generate(eInvoiceData(doc, profile, doc.client.language), { format, lang });
+        expect(ours, `${inv.number} ${syntax} ${profile}`).toBe(theirs);
+      }
+    }
+  }, 60_000);
+});
 
 describe('a retainer credit', () => {
   it('is money paid before: the paid amount, not a line', async () => {
