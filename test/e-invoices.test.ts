@@ -239,7 +239,7 @@ describe('the XML writer', () => {
       ] as const) {
         const ours = (await xmlOf(inv.id, query)).body;
         const theirs = await library.generate(eInvoiceData(doc, profile, doc.client.language), { format, lang });
-        expect(ours, `${inv.number} ${syntax} ${profile}`).toBe(theirs);
+        expect(ours, `${doc.invoice.number} ${syntax} ${profile}`).toBe(theirs);
       }
     }
   }, 60_000);
