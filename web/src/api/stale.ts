@@ -30,6 +30,8 @@ export const STALE = {
   approval: [['approvals'], ['time_entries'], ['expenses'], ['home']],
   /** An invoice's own change: its fields, a message sent, a payment, closed or voided. */
   invoice: [['invoices'], ['home'], ['retainers']],
+  /** A file attached to an invoice or removed, a client link made: the invoice page's sharing panels. */
+  invoice_sharing: [['invoices', 'sharing']],
   /** An invoice made or deleted: its time and expenses billed or released. */
   billing: [['invoices'], ['time_entries'], ['expenses'], ['reports'], ['home'], ['retainers']],
   /** A project, its tasks, people or rates: the choices of the forms, budgets. */

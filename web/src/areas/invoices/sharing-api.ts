@@ -30,7 +30,7 @@ export function useAddAttachment(id: string) {
       // openapi-fetch sends a FormData as it is; the browser writes the multipart boundary.
       return call(api.POST('/web/api/invoices/{id}/attachments', { params: { path: { id } }, body: form as never, headers: idempotencyHeader(key) }));
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sharingQuery(id).queryKey }),
+    onSettled: () => markStale(queryClient, 'invoice_sharing'),
   });
 }
 
@@ -39,7 +39,7 @@ export function useRemoveAttachment(invoiceId: string) {
   return useMutation({
     mutationFn: (attachmentId: string) =>
       call(api.DELETE('/web/api/invoices/{invoice_id}/attachments/{attachment_id}', { params: { path: { invoice_id: invoiceId, attachment_id: attachmentId } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sharingQuery(invoiceId).queryKey }),
+    onSettled: () => markStale(queryClient, 'invoice_sharing'),
   });
 }
 
@@ -49,7 +49,7 @@ export function useCreateClientLink(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => call(api.POST('/web/api/invoices/{id}/client-links', { params: { path: { id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: sharingQuery(id).queryKey }),
+    onSuccess: () => markStale(queryClient, 'invoice_sharing'),
   });
 }
 
