@@ -49,7 +49,7 @@ export interface Config {
   /** How often the outbox worker looks for due e-mails (with SMTP_URL set). Tests shorten it. */
   outboxIntervalMs: number;
   /**
-   * How often each server process runs the recurring-invoice scheduler
+   * How often each server process runs its schedulers (recurring invoices, saved reports' e-mails)
    * (RECURRING_INTERVAL_MS, default a minute); 0 turns it off in this process.
    */
   recurringIntervalMs: number;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { bootstrapEmbedded, type FirstStart } from './bootstrap.ts';
-import type { Config } from './config.ts';
+import { publicUrlOf, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 
@@ -46,9 +46,10 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
   const { invoiceRenderers } = await import('./modules/billing/invoices/pdf.ts');
   const { estimateRenderers } = await import('./modules/billing/estimates/index.ts');
   const { eInvoiceRenderers } = await import('./modules/billing/invoices/e-invoice.ts');
+  const { savedReportRenderers } = await import('./modules/reports/saved-reports/index.ts');
   const transport = createSmtpTransport(config.smtpUrl, { from: config.smtpFrom });
   const stop = startOutboxWorker(
-    { db: database.db, transport, renderers: { ...invoiceRenderers, ...eInvoiceRenderers, ...estimateRenderers }, clock: config.clock, log: app.log },
+    { db: database.db, transport, renderers: { ...invoiceRenderers, ...eInvoiceRenderers, ...estimateRenderers, ...savedReportRenderers }, clock: config.clock, log: app.log },
     config.outboxIntervalMs,
     (err) => app.log.error({ err }, 'outbox delivery failed'),
   );
@@ -60,19 +61,36 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
 }
 
 /**
- * The recurring-invoice scheduler, in every server process (several processes
- * are safe: each occurrence is claimed in the database, see its scheduler.ts).
- * RECURRING_INTERVAL_MS=0 leaves it to other processes or to a cron job running
- * `sheaf admin recurring run-due`. Returns how to stop it.
+ * The schedulers, in every server process (several processes are safe: each
+ * occurrence or e-mail is claimed in the database, see each scheduler.ts): recurring
+ * invoices, and saved reports' e-mails. RECURRING_INTERVAL_MS=0 leaves them to other
+ * processes or to a cron job running `sheaf admin recurring run-due`. Returns how to
+ * stop them.
  */
-async function startRecurringInvoices(config: Config, database: Database, app: FastifyInstance): Promise<() => Promise<void>> {
+async function startSchedulers(config: Config, database: Database, app: FastifyInstance): Promise<() => Promise<void>> {
   if (config.recurringIntervalMs === 0) return async () => {};
   const { startRecurringScheduler } = await import('./modules/billing/recurring-invoices/index.ts');
-  return startRecurringScheduler(
-    { db: database.db, clock: config.clock, onError: (err, schedule) => app.log.error({ err, schedule }, 'a recurring invoice failed; it stays due') },
-    config.recurringIntervalMs,
-    (err) => app.log.error({ err }, 'the recurring invoice scheduler failed'),
-  );
+  const { startSavedReportScheduler } = await import('./modules/reports/saved-reports/index.ts');
+  const stops = [
+    startRecurringScheduler(
+      { db: database.db, clock: config.clock, onError: (err, schedule) => app.log.error({ err, schedule }, 'a recurring invoice failed; it stays due') },
+      config.recurringIntervalMs,
+      (err) => app.log.error({ err }, 'the recurring invoice scheduler failed'),
+    ),
+    startSavedReportScheduler(
+      {
+        db: database.db,
+        clock: config.clock,
+        baseUrl: publicUrlOf(config),
+        onError: (err, report) => app.log.error({ err, report }, 'a saved report e-mail failed; it stays due'),
+      },
+      config.recurringIntervalMs,
+      (err) => app.log.error({ err }, 'the saved report scheduler failed'),
+    ),
+  ];
+  return async () => {
+    await Promise.all(stops.map((stop) => stop()));
+  };
 }
 
 /**
@@ -100,14 +118,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
       app.log.warn('embedded PGlite database: one process only; use PostgreSQL (DATABASE_URL) in production');
     }
     const stopOutbox = await startMailDelivery(config, database, app);
-    const stopRecurring = await startRecurringInvoices(config, database, app);
+    const stopSchedulers = await startSchedulers(config, database, app);
     app.log.info(`Sheaf API on ${url}/api/v2 (OpenAPI: ${url}/api/v2/openapi.json)`);
     const running = app;
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         try {
-          await stopRecurring();
+          await stopSchedulers();
           await stopOutbox();
           await running.close();
         } finally {

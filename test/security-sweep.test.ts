@@ -184,6 +184,11 @@ describe('security sweep over every route', () => {
       .insertInto('estimates')
       .values({ company_id: company, id: foreignIds.estimates, client_id: clientId, number: '1', issue_date: '2026-01-05', currency: 'EUR' })
       .execute();
+    foreignIds.saved_reports = newId();
+    await ctx.db
+      .insertInto('saved_reports')
+      .values({ company_id: company, id: foreignIds.saved_reports, owner_id: foreignOwner.userId, name: 'Foreign report', report: 'time', period: 'this_month', visibility: 'workspace' })
+      .execute();
     foreignIds.retainers = newId();
     await ctx.db.insertInto('retainers').values({ company_id: company, id: foreignIds.retainers, client_id: clientId, name: 'Foreign retainer', currency: 'EUR' }).execute();
     foreignIds.invoice_line_items = newId();

@@ -114,6 +114,16 @@ function toPrincipal(row: PrincipalRow, kind: Principal['kind'], credentialId: s
   };
 }
 
+/**
+ * A member acting without a request, with exactly their role and permissions read fresh (a saved
+ * report's scheduled e-mail is its owner's report); undefined when they are no longer an active
+ * member. No credential: the work is the member's own, started by a schedule they set.
+ */
+export async function memberPrincipal(db: Kysely<DB>, companyId: string, userId: string): Promise<Principal | undefined> {
+  const row = await principalQuery(db).where('m.company_id', '=', companyId).where('m.user_id', '=', userId).executeTakeFirst();
+  return row?.is_active ? toPrincipal(row, 'integration', null) : undefined;
+}
+
 function keyQuery(db: Kysely<DB>, account: string, secretHash: Buffer) {
   return principalQuery(db)
     .innerJoin('credentials as c', (j) => j.onRef('c.company_id', '=', 'm.company_id').onRef('c.user_id', '=', 'm.user_id'))

@@ -684,6 +684,42 @@ export interface Retainers {
   updated_at: Generated<Timestamp>;
 }
 
+export interface SavedReportDeliveries {
+  company_id: string;
+  created_at: CreatedAt;
+  id: string;
+  note: string | null;
+  outcome: "sent" | "skipped";
+  period_start: string;
+  range_from: string | null;
+  range_to: string | null;
+  saved_report_id: string;
+}
+
+export interface SavedReports {
+  company_id: string;
+  created_at: CreatedAt;
+  from_date: string | null;
+  group_by: "project" | "task" | "person" | "client" | null;
+  id: string;
+  /**
+   * project_budget only: true active projects, false archived ones, null all (the API's is_active filter).
+   */
+  is_active: boolean | null;
+  name: string;
+  /**
+   * The first day of the next week or month whose e-mail is not yet sent; null when not scheduled. Advanced in the delivery's own transaction.
+   */
+  next_send_date: string | null;
+  owner_id: string;
+  period: "this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom" | null;
+  report: "time" | "team" | "project_budget" | "uninvoiced";
+  schedule: Generated<"none" | "weekly" | "monthly">;
+  to_date: string | null;
+  updated_at: Generated<Timestamp>;
+  visibility: Generated<"private" | "workspace">;
+}
+
 export interface Sessions {
   company_id: string | null;
   created_at: CreatedAt;
@@ -827,6 +863,8 @@ export interface DB {
   recurring_invoice_occurrences: RecurringInvoiceOccurrences;
   recurring_invoice_schedules: RecurringInvoiceSchedules;
   retainers: Retainers;
+  saved_report_deliveries: SavedReportDeliveries;
+  saved_reports: SavedReports;
   sessions: Sessions;
   sign_in_devices: SignInDevices;
   sign_in_failures: SignInFailures;

@@ -128,6 +128,16 @@ export const de: Catalog = {
     changed: 'Die E-Mail-Adresse Ihres Sheaf-Kontos lautet jetzt {{newEmail}}; mit {{oldEmail}} ist keine Anmeldung mehr möglich.',
     notYou: 'Falls Sie diese Änderung nicht selbst vorgenommen haben, wenden Sie sich bitte umgehend an eine Administratorin oder einen Administrator Ihres Arbeitsbereichs.',
   },
+  savedReportMail: {
+    subject: 'Ihr Bericht „{{name}}“',
+    subjectPeriod: 'Ihr Bericht „{{name}}“, {{from}} bis {{to}}',
+    body: 'Im Anhang: der {{report}} als CSV, Stand heute.',
+    bodyPeriod: 'Im Anhang: der {{report}} für {{from}} bis {{to}} als CSV.',
+    open: 'In Sheaf öffnen:\n{{link}}',
+    why: 'Sie erhalten diese E-Mail, weil Sie „{{name}}“ gespeichert haben, um ihn {{schedule}} zu erhalten. Ändern oder beenden können Sie das unter Berichte, Gespeichert.',
+    reports: { time: 'Zeitbericht', team: 'Teambericht', project_budget: 'Projektbudget-Bericht', uninvoiced: 'Bericht über nicht abgerechnete Leistungen' },
+    schedules: { weekly: 'jede Woche', monthly: 'jeden Monat' },
+  },
   paymentDetails: {
     heading: 'ZAHLUNGSINFORMATIONEN',
     holder: 'Kontoinhaber',

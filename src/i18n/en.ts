@@ -138,6 +138,17 @@ export const en = {
     notYou: 'If you did not make this change, tell an administrator of your workspace at once.',
   },
   /** The invoice PDF's payment details (src/modules/billing/bank-accounts/pdf-block.ts). */
+  /** A saved report's scheduled e-mail (src/modules/reports/saved-reports/scheduler.ts). */
+  savedReportMail: {
+    subject: 'Your report "{{name}}"',
+    subjectPeriod: 'Your report "{{name}}", {{from}} to {{to}}',
+    body: 'Attached: the {{report}} as CSV, as it stands today.',
+    bodyPeriod: 'Attached: the {{report}} for {{from}} to {{to}} as CSV.',
+    open: 'Open it in Sheaf:\n{{link}}',
+    why: 'You receive this because you saved "{{name}}" to be sent {{schedule}}. Change or stop it under Reports, Saved.',
+    reports: { time: 'time report', team: 'team report', project_budget: 'project budget report', uninvoiced: 'uninvoiced report' },
+    schedules: { weekly: 'every week', monthly: 'every month' },
+  },
   paymentDetails: {
     heading: 'PAYMENT DETAILS',
     holder: 'Account holder',

@@ -1800,6 +1800,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/saved_reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List saved reports
+         * @description The caller's own saved reports and the workspace's shared ones of reports the caller may run, by name; each with its period resolved today.
+         */
+        get: operations["listSavedReports"];
+        put?: never;
+        /**
+         * Save a report
+         * @description Only a report the caller may run (403 otherwise). A property the report does not take (group_by outside the time report, is_active outside the project budget, a period on the project budget, from and to without period custom) is 400 naming it. A schedule sends first when the next week or month begins.
+         */
+        post: operations["createSavedReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/saved_reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a saved report
+         * @description One the caller owns, or a shared one of a report the caller may run (404 otherwise).
+         */
+        get: operations["getSavedReport"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved report
+         * @description Its owner; owners and administrators also delete shared ones. Its delivery records go with it.
+         */
+        delete: operations["deleteSavedReport"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a saved report
+         * @description Its owner only (403 for others who see it). A changed report kind resets the properties the new kind takes to its defaults unless they are sent. A changed schedule sends first when the next week or month begins.
+         */
+        patch: operations["updateSavedReport"];
+        trace?: never;
+    };
     "/web/api/home": {
         parameters: {
             query?: never;
@@ -14489,6 +14541,528 @@ export interface operations {
                 content: {
                     "text/csv": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listSavedReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        saved_reports: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                            report: "time" | "team" | "project_budget" | "uninvoiced";
+                            period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                            from: string | null;
+                            to: string | null;
+                            group_by: ("project" | "task" | "person" | "client") | null;
+                            is_active: boolean | null;
+                            /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                            visibility: "private" | "workspace";
+                            /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                            schedule: "none" | "weekly" | "monthly";
+                            /** @description The day the next e-mail goes out; null when not scheduled. */
+                            next_send_date: string | null;
+                            owner: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            /** @description The caller owns it (and may change it). */
+                            is_own: boolean;
+                            /** @description The owner, or an owner or administrator of the workspace for a shared report. */
+                            may_delete: boolean;
+                            /** @description The period resolved today in the workspace’s time zone (null for project_budget): the dates the report opens with. */
+                            range: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createSavedReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                    report: "time" | "team" | "project_budget" | "uninvoiced";
+                    /** @description Required for every report but project_budget (which has none); default this_month. */
+                    period?: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                    /** @description With period custom: the first day. */
+                    from?: string | null;
+                    /** @description With period custom: the last day. */
+                    to?: string | null;
+                    /** @description time only; default project. */
+                    group_by?: ("project" | "task" | "person" | "client") | null;
+                    /** @description project_budget only: active (true, the default) or archived (false) projects, or all (null). */
+                    is_active?: boolean | null;
+                    /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                    visibility?: "private" | "workspace";
+                    /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                    schedule?: "none" | "weekly" | "monthly";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                        report: "time" | "team" | "project_budget" | "uninvoiced";
+                        period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                        from: string | null;
+                        to: string | null;
+                        group_by: ("project" | "task" | "person" | "client") | null;
+                        is_active: boolean | null;
+                        /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                        visibility: "private" | "workspace";
+                        /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                        schedule: "none" | "weekly" | "monthly";
+                        /** @description The day the next e-mail goes out; null when not scheduled. */
+                        next_send_date: string | null;
+                        owner: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        /** @description The caller owns it (and may change it). */
+                        is_own: boolean;
+                        /** @description The owner, or an owner or administrator of the workspace for a shared report. */
+                        may_delete: boolean;
+                        /** @description The period resolved today in the workspace’s time zone (null for project_budget): the dates the report opens with. */
+                        range: {
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            to: string;
+                        } | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getSavedReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                        report: "time" | "team" | "project_budget" | "uninvoiced";
+                        period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                        from: string | null;
+                        to: string | null;
+                        group_by: ("project" | "task" | "person" | "client") | null;
+                        is_active: boolean | null;
+                        /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                        visibility: "private" | "workspace";
+                        /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                        schedule: "none" | "weekly" | "monthly";
+                        /** @description The day the next e-mail goes out; null when not scheduled. */
+                        next_send_date: string | null;
+                        owner: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        /** @description The caller owns it (and may change it). */
+                        is_own: boolean;
+                        /** @description The owner, or an owner or administrator of the workspace for a shared report. */
+                        may_delete: boolean;
+                        /** @description The period resolved today in the workspace’s time zone (null for project_budget): the dates the report opens with. */
+                        range: {
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            to: string;
+                        } | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteSavedReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "forbidden" | "session_required" | "csrf_failed" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateSavedReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                    report?: "time" | "team" | "project_budget" | "uninvoiced";
+                    /** @description Required for every report but project_budget (which has none); default this_month. */
+                    period?: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                    /** @description With period custom: the first day. */
+                    from?: string | null;
+                    /** @description With period custom: the last day. */
+                    to?: string | null;
+                    /** @description time only; default project. */
+                    group_by?: ("project" | "task" | "person" | "client") | null;
+                    /** @description project_budget only: active (true, the default) or archived (false) projects, or all (null). */
+                    is_active?: boolean | null;
+                    /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                    visibility?: "private" | "workspace";
+                    /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                    schedule?: "none" | "weekly" | "monthly";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                        report: "time" | "team" | "project_budget" | "uninvoiced";
+                        period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                        from: string | null;
+                        to: string | null;
+                        group_by: ("project" | "task" | "person" | "client") | null;
+                        is_active: boolean | null;
+                        /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                        visibility: "private" | "workspace";
+                        /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                        schedule: "none" | "weekly" | "monthly";
+                        /** @description The day the next e-mail goes out; null when not scheduled. */
+                        next_send_date: string | null;
+                        owner: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        /** @description The caller owns it (and may change it). */
+                        is_own: boolean;
+                        /** @description The owner, or an owner or administrator of the workspace for a shared report. */
+                        may_delete: boolean;
+                        /** @description The period resolved today in the workspace’s time zone (null for project_budget): the dates the report opens with. */
+                        range: {
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            to: string;
+                        } | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
                 };
             };
             /** @description Default Response */

@@ -79,6 +79,16 @@ function csvStream(columns: Column[], batches: AsyncIterable<Row[]>, onError: (e
   return out;
 }
 
+/** The whole CSV of `file` in memory: for an e-mail attachment (a saved report's schedule), never a download. */
+export async function csvBytes(file: Pick<ExportFile, 'columns' | 'batches'>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let failure: Error | undefined;
+  const out = csvStream(file.columns, file.batches, (err) => (failure = err));
+  for await (const chunk of out) chunks.push(Buffer.from(chunk as string | Buffer));
+  if (failure) throw failure;
+  return Buffer.concat(chunks);
+}
+
 function xlsxStream(sheetName: string, columns: Column[], batches: AsyncIterable<Row[]>, onError: (err: Error) => void) {
   const out = new PassThrough();
   // Styles only for the date format (one shared style record), no shared strings to keep in memory.

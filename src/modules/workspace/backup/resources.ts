@@ -414,7 +414,16 @@ export const RESOURCES: ResourceSpec[] = [
   notYet('planning_placeholders', 'Resource-planning placeholders.', 'resource planning is not modelled.'),
   notYet('planning_time_off', 'Planned time off.', 'resource planning is not modelled.'),
   notYet('planning_working_patterns', 'Working patterns (planning capacity).', 'resource planning is not modelled; expected weekly hours are on `members`.'),
-  notYet('saved_reports', 'Saved report definitions.', 'reports are computed on request; none are saved.'),
+  {
+    kind: 'table',
+    name: 'saved_reports',
+    description:
+      'Saved report definitions: owner, name, which report, its period (relative, or custom with from and to), grouping or project filter, private or shared with the workspace, and the e-mail schedule with its next date; not the record of e-mails sent.',
+    columns: `s.id, s.owner_id, s.name, s.report, s.period, s.from_date as "from", s.to_date as "to", s.group_by, s.is_active, s.visibility,
+      s.schedule, s.next_send_date, s.created_at, s.updated_at`,
+    from: 'saved_reports s',
+    ...ownRows('s'),
+  },
   {
     kind: 'table',
     name: 'invitations',
@@ -484,6 +493,7 @@ export const TABLE_USE: Record<string, string> = {
   estimates: 'estimates',
   estimate_line_items: 'estimates (line_items)',
   retainers: 'retainers',
+  saved_reports: 'saved_reports',
   invitations: 'invitations',
   audit_logs: 'audit_logs',
 };
@@ -499,6 +509,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   sign_in_failures: 'the sign-in throttle\u2019s recent failures, per installation, not workspace data',
   client_links: "clients' links to an invoice (token hashes): link tokens are credentials, never exported",
   sign_in_devices: 'browsers known to have signed in (cookie hashes), for the sign-in throttle: credentials are never exported',
+  saved_report_deliveries: "the record of saved reports' e-mails sent (an internal delivery log)",
 };
 
 /**
