@@ -64,8 +64,8 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
  * The schedulers, in every server process (several processes are safe: each
  * occurrence or e-mail is claimed in the database, see each scheduler.ts): recurring
  * invoices, and saved reports' e-mails. RECURRING_INTERVAL_MS=0 leaves them to other
- * processes or to a cron job running `sheaf admin recurring run-due`. Returns how to
- * stop them.
+ * processes or to a cron job running `sheaf admin recurring run-due` and `sheaf admin
+ * saved-reports run-due`. Returns how to stop them.
  */
 async function startSchedulers(config: Config, database: Database, app: FastifyInstance): Promise<() => Promise<void>> {
   if (config.recurringIntervalMs === 0) return async () => {};

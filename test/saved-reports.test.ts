@@ -4,7 +4,9 @@ import { nextSendDate, periodStartOf, resolvePeriod } from '../src/modules/repor
 import type { MailMessage } from '../src/outbox/enqueue.ts';
 import { deliverDueMessages, type SentAttachment } from '../src/outbox/worker.ts';
 import { billableProject, insertClient, insertEntry, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
-import { createTestContext, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
+import type { Database } from '../src/db/database.ts';
+import { runCli } from './cli-runner.ts';
+import { createTestContext, onPostgres, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 
 /**
  * Saved reports (issue 26 item 3): relative periods and schedule dates (pure); the web
@@ -280,6 +282,29 @@ describe('the e-mailed schedule', () => {
   });
 });
 
+describe('sheaf admin saved-reports run-due', () => {
+  const database = () => ({ db: ctx.db, kind: onPostgres ? 'postgresql' : 'pglite', close: async () => {} }) as unknown as Database;
+  const sheaf = (...args: string[]) => runCli(args, { env: { LOG_LEVEL: 'silent', PUBLIC_URL: 'https://cli.example' }, openDatabase: async () => database() });
+
+  it('sends the due ones (by the real clock) once, with the configured address in the link', async () => {
+    // Due since yesterday by the system clock, which the command line runs on.
+    const r = await save(await sessionFor(ctx.db, w.owner, ctx.clock.now()), { name: 'From cron', report: 'project_budget', schedule: 'weekly' });
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await ctx.db.updateTable('saved_reports').set({ next_send_date: yesterday }).where('company_id', '=', w.companyId).where('id', '=', r.id).execute();
+    const outbox = await count('outbox');
+    const ran = await sheaf('admin', 'saved-reports', 'run-due', '--workspace', w.companyId, '--json');
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.json.sent).toBeGreaterThanOrEqual(1);
+    expect(await count('outbox')).toBe(outbox + ran.json.sent);
+    const mail = await ctx.db.selectFrom('outbox').select('payload').where('company_id', '=', w.companyId).where('kind', '=', 'saved_report').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const payload = (typeof mail.payload === 'string' ? JSON.parse(mail.payload) : mail.payload) as MailMessage;
+    expect(payload.subject).toBe('Your report "From cron"');
+    expect(payload.text).toContain('https://cli.example/reports/budget?active=true');
+    expect((await sheaf('admin', 'saved-reports', 'run-due', '--workspace', w.companyId, '--json')).json).toEqual({ sent: 0, skipped: 0 });
+    expect((await sheaf('admin', 'saved-reports', 'run-due', '--workspace', 'nope')).code).toBe(2);
+  });
+});
+
 describe('the backup', () => {
   it('exports saved reports as records, without their deliveries', async () => {
     const res = await request(ctx.app, w.owner, { method: 'GET', url: '/api/v2/backup/saved_reports' });
@@ -288,7 +313,7 @@ describe('the backup', () => {
     const records = body.records ?? body.saved_reports ?? body.items;
     expect(Array.isArray(records)).toBe(true);
     const one = records.find((x: { name: string }) => x.name === 'Monthly time');
-    expect(one).toMatchObject({ report: 'time', period: 'last_month', group_by: 'project', schedule: 'monthly', owner_id: w.member.userId, next_send_date: '2026-04-01' });
+    expect(one).toMatchObject({ report: 'time', period: 'last_month', group_by: 'project', schedule: 'monthly', owner_id: w.member.userId, next_send_date: expect.stringMatching(/^\d{4}-\d{2}-01$/) });
     expect(one).not.toHaveProperty('company_id');
     expect(JSON.stringify(records)).not.toContain('deliveries');
     // Every workspace's own only.

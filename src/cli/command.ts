@@ -35,6 +35,8 @@ export interface AdminContext {
   db: Kysely<DB>;
   output: Output;
   clock: Clock;
+  /** The address people reach the server at (PUBLIC_URL, else the configured host and port), for links in e-mails. */
+  baseUrl: string;
 }
 
 export const str = { type: 'string' } as const;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
-import { loadConfig, type Config } from '../config.ts';
+import { loadConfig, publicUrlOf, type Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/types.ts';
 import { ApiError } from '../errors.ts';
@@ -15,6 +15,7 @@ import { approvalCommands } from './approval-commands.ts';
 import { outboxCommands } from './outbox-commands.ts';
 import { bankAccountCommands } from './bank-account-commands.ts';
 import { recurringCommands } from './recurring-commands.ts';
+import { savedReportCommands } from './saved-report-commands.ts';
 import { retainerCommands } from './retainer-commands.ts';
 import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
 import { str, type Command, type Options, type Values } from './command.ts';
@@ -82,7 +83,7 @@ const migrateCommand: Command<null> = {
 export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
   return {
     ...c,
-    run: ({ config, output, openDatabase }, input) => withDatabase(config, openDatabase, true, (db) => c.run({ db, output, clock: config.clock }, input)),
+    run: ({ config, output, openDatabase }, input) => withDatabase(config, openDatabase, true, (db) => c.run({ db, output, clock: config.clock, baseUrl: publicUrlOf(config) }, input)),
   };
 }
 
@@ -90,7 +91,7 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
-  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(invoiceSettingsCommands), ...Object.values(bankAccountCommands), ...Object.values(itemCategoryCommands), ...Object.values(recurringCommands), ...Object.values(retainerCommands)].map((c) => fromAdmin<any>(c)),
+  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(invoiceSettingsCommands), ...Object.values(bankAccountCommands), ...Object.values(itemCategoryCommands), ...Object.values(recurringCommands), ...Object.values(savedReportCommands), ...Object.values(retainerCommands)].map((c) => fromAdmin<any>(c)),
   ...backupCommands,
 ];
 

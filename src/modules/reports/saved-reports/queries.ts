@@ -43,7 +43,7 @@ export interface DueSavedReport {
 }
 
 /** Scheduled reports whose next send date has come in their workspace's time zone, across workspaces (candidates only: each is claimed in its own transaction). */
-export function dueSavedReports(db: Kysely<DB>, now: Date, limit: number, after: DueSavedReport | null): Promise<DueSavedReport[]> {
+export function dueSavedReports(db: Kysely<DB>, now: Date, limit: number, after: DueSavedReport | null, workspaceId?: string): Promise<DueSavedReport[]> {
   return db
     .selectFrom('saved_reports as r')
     .innerJoin('companies as w', 'w.id', 'r.company_id')
@@ -51,6 +51,7 @@ export function dueSavedReports(db: Kysely<DB>, now: Date, limit: number, after:
     .where('r.next_send_date', 'is not', null)
     .where(sql<boolean>`r.next_send_date <= (${now}::timestamptz at time zone w.timezone)::date`)
     .$if(after !== null, (q) => q.where(sql<boolean>`(r.company_id, r.id) > (${after!.company_id}::uuid, ${after!.id}::uuid)`))
+    .$if(workspaceId !== undefined, (q) => q.where('r.company_id', '=', workspaceId!))
     .orderBy('r.company_id')
     .orderBy('r.id')
     .limit(limit)

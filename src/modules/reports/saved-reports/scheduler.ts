@@ -155,14 +155,14 @@ const savedReportCsv: Renderer = async (db, companyId, params) => {
 
 export const savedReportRenderers: Record<string, Renderer> = { [SAVED_REPORT_CSV_RENDERER]: savedReportCsv };
 
-/** Sends every due saved report once (one run of the scheduler). */
-export async function runDueSavedReports(deps: SavedReportSchedulerDeps): Promise<SavedReportRunSummary> {
+/** Sends every due saved report once (one run of the scheduler); `workspaceId` limits it to one workspace (the command line's option). */
+export async function runDueSavedReports(deps: SavedReportSchedulerDeps, { workspaceId }: { workspaceId?: string } = {}): Promise<SavedReportRunSummary> {
   const now = deps.clock();
   const summary: SavedReportRunSummary = { sent: 0, skipped: 0 };
   const size = deps.batchSize ?? 200;
   let after: DueSavedReport | null = null;
   for (;;) {
-    const batch: DueSavedReport[] = await dueSavedReports(deps.db, now, size, after);
+    const batch: DueSavedReport[] = await dueSavedReports(deps.db, now, size, after, workspaceId);
     for (const c of batch) {
       try {
         const outcome = await deliver(deps.db, c, deps, now);
