@@ -129,7 +129,7 @@ test('a member sees only their own time and no amount, in the page or in any res
   expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' })).toBeVisible();
   const tabs = page.getByRole('navigation', { name: 'Reports' });
-  await expect(tabs.getByRole('link')).toHaveText(['Time']);
+  await expect(tabs.getByRole('link')).toHaveText(['Time', 'Saved']); // and the saved reports (saved-reports.spec.ts)
   await expect(page.getByRole('img', { name: 'Hours and billable hours by person' }).locator('svg').first()).toBeVisible();
   await expect(page.getByRole('row', { name: /Mia Tester/ })).toContainText('4:30');
   await expect(page.getByRole('row', { name: /Olive/ })).toHaveCount(0);

@@ -52,6 +52,13 @@ describe('what a change makes stale', () => {
     expect(stalesNone('expense_category', [EXPENSES])).toBe(true);
   });
 
+  it('a saved report stales the saved reports, not the reports it runs; the zone and week start date them', () => {
+    const SAVED = ['saved-reports', 'list'];
+    expect(stales('saved_report', SAVED)).toBe(true);
+    expect(stalesNone('saved_report', [TIME_REPORT, HOME])).toBe(true);
+    expect(stalesAll('settings', [SAVED, TIME_REPORT])).toBe(true);
+  });
+
   it('matches by prefix, part by part', () => {
     expect(stales('own_sessions', OWN_SESSIONS)).toBe(true);
     expect(stales('own_sessions', PROFILE)).toBe(false);

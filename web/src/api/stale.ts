@@ -41,14 +41,14 @@ export const STALE = {
   contact: [['contacts']],
   /** A task of the catalog: projects' task lists and the time choices name it. */
   task: [['tasks'], ['projects'], ['time_choices']],
-  /** A member changed or an agent made: the member list and the people pickers. */
-  member: [['members'], ['people']],
+  /** A member changed or an agent made: the member list and the people pickers; saved reports name their owner. */
+  member: [['members'], ['people'], ['saved-reports']],
   invitation: [['invitations']],
   api_key: [['keys']],
-  /** The workspace's settings: its name in the session; week start, rounding and zone in every sum of time. */
-  settings: [['workspace'], ['session'], ['time_entries'], ['home'], ['reports'], ['approvals']],
-  /** The person's own profile: name and preferences come with the session too. */
-  profile: [['profile'], ['session']],
+  /** The workspace's settings: its name in the session; week start, rounding and zone in every sum of time, and in saved reports' dates. */
+  settings: [['workspace'], ['session'], ['time_entries'], ['home'], ['reports'], ['approvals'], ['saved-reports']],
+  /** The person's own profile: name and preferences come with the session too; saved reports name their owner. */
+  profile: [['profile'], ['session'], ['saved-reports']],
   /** The person's own sign-ins ended. */
   own_sessions: [['profile', 'sessions']],
   /** A bank account added, changed, made default or deleted (Settings → Bank accounts). */
@@ -61,6 +61,8 @@ export const STALE = {
   estimate: [['estimates'], ['invoices'], ['home']],
   /** A retainer made, renamed, archived, funded (a retainer invoice) or drawn on (a credit line on a draft). */
   retainer: [['retainers'], ['invoices'], ['home']],
+  /** A saved report made, renamed, shared, scheduled or deleted: the saved reports list. */
+  saved_report: [['saved-reports']],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
 /** A kind of change (a row of the table). */

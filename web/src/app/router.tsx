@@ -17,6 +17,7 @@ import { timerQuery } from '../areas/time/api.ts';
 import { expensesRoutes } from '../areas/expenses/routes.tsx';
 import { approvalsRoutes } from '../areas/approvals/routes.tsx';
 import { reportsRoutes } from '../areas/reports/routes.tsx';
+import { SaveReportAction, savedReportsRoutes } from '../areas/saved-reports/routes.tsx';
 import { invoicesRoutes } from '../areas/invoices/routes.tsx';
 import { estimatesRoutes } from '../areas/estimates/routes.tsx';
 import { retainersRoutes } from '../areas/retainers/routes.tsx';
@@ -85,7 +86,7 @@ export function createRouter(queryClient: QueryClient) {
                 ...clientsRoutes(queryClient),
                 ...tasksRoutes(queryClient),
                 ...projectsRoutes(queryClient),
-                ...reportsRoutes(queryClient),
+                ...reportsRoutes(queryClient, { pages: savedReportsRoutes(queryClient), saveAction: SaveReportAction }),
                 ...invoicesRoutes(queryClient),
                 ...recurringInvoicesRoutes(queryClient),
                 ...estimatesRoutes(queryClient),

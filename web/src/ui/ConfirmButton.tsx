@@ -8,10 +8,12 @@ import { Dialog } from './Dialog.tsx';
  * A button for an action that is asked first: it opens a dialog with the question, the
  * action's error when it failed, and the confirming (danger) button. `onConfirm` gets a
  * `close` to call once the action succeeded; `onOpenChange` runs on opening and closing
- * (to clear an earlier attempt's error).
+ * (to clear an earlier attempt's error). `ariaLabel` names the opening button when its label
+ * alone is one of several alike (each item of a list has its Delete).
  */
 export function ConfirmButton({
   label,
+  ariaLabel,
   title,
   text,
   confirmLabel,
@@ -21,6 +23,7 @@ export function ConfirmButton({
   onConfirm,
 }: {
   label: string;
+  ariaLabel?: string;
   title: string;
   text: string;
   confirmLabel: string;
@@ -38,7 +41,9 @@ export function ConfirmButton({
         setOpen(o);
       }}
     >
-      <Button variant="secondary">{label}</Button>
+      <Button variant="secondary" aria-label={ariaLabel}>
+        {label}
+      </Button>
       <Dialog title={title}>
         <div className="flex flex-col gap-4 text-sm">
           <p className="text-stone-800">{text}</p>

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { Select } from '../../ui/Select.tsx';
 import { budgetQuery, type BudgetRow } from './api.ts';
 import { useFormat } from '../../api/format.ts';
+import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 import { activeOf } from './params.ts';
 import { Chart, Downloads, Empty, LoadError, Loading, TableBox, num, th, useSearchUpdate } from './parts.tsx';
@@ -33,9 +34,12 @@ export function BudgetReportPage() {
 
   return (
     <section aria-labelledby="budget-report" className="flex flex-col gap-4">
-      <h2 id="budget-report" className="text-lg font-semibold text-stone-900">
-        {t('budget.heading')}
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="budget-report" className="text-lg font-semibold text-stone-900">
+          {t('budget.heading')}
+        </h2>
+        <SaveReport report="project_budget" range={null} is_active={isActive === undefined ? null : isActive === 'true'} />
+      </div>
       <div className="grid gap-3 sm:grid-cols-3">
         <Select label={t('budget.projects')} options={ACTIVE.map((id) => ({ id, label: t(`budget.active.${id}`) }))} selectedKey={isActive ?? 'all'} onSelectionChange={(key) => update({ active: String(key) })} />
       </div>

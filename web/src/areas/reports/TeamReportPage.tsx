@@ -4,6 +4,7 @@ import { teamQuery, type TeamRow } from './api.ts';
 import { currenciesOf } from './currencies.ts';
 import { spanDays } from '../../ui/dates.ts';
 import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod } from './parts.tsx';
+import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 import { Alert } from '../../ui/Alert.tsx';
 
@@ -18,9 +19,12 @@ export function TeamReportPage() {
 
   return (
     <section aria-labelledby="team-report" className="flex flex-col gap-4">
-      <h2 id="team-report" className="text-lg font-semibold text-stone-900">
-        {t('team.heading')}
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="team-report" className="text-lg font-semibold text-stone-900">
+          {t('team.heading')}
+        </h2>
+        <SaveReport report="team" range={range} />
+      </div>
       <PeriodPicker range={range} />
       {tooLong && <Alert>{t('team.tooLong')}</Alert>}
       {error && !data && <LoadError error={error} />}

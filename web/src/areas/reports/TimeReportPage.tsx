@@ -6,6 +6,7 @@ import { timeQuery, type GroupBy, type TimeGroup } from './api.ts';
 import { currenciesOf } from './currencies.ts';
 import { GROUPS, groupByOf } from './params.ts';
 import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod, useSearchUpdate } from './parts.tsx';
+import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 
 /** Time over any period grouped by project, task, person or client: the caller's visible time, amounts only when they see rates. */
@@ -20,9 +21,12 @@ export function TimeReportPage() {
 
   return (
     <section aria-labelledby="time-report" className="flex flex-col gap-4">
-      <h2 id="time-report" className="text-lg font-semibold text-stone-900">
-        {t(`time.heading.${groupBy}`)}
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="time-report" className="text-lg font-semibold text-stone-900">
+          {t(`time.heading.${groupBy}`)}
+        </h2>
+        <SaveReport report="time" range={range} group_by={groupBy} />
+      </div>
       <div className="grid gap-3 lg:grid-cols-[3fr_1fr]">
         <PeriodPicker range={range} />
         <Select

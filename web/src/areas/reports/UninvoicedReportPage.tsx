@@ -6,6 +6,7 @@ import { buttonClass } from '../../ui/Button.tsx';
 import { uninvoicedQuery, type Range, type UninvoicedRow } from './api.ts';
 import { spanDays } from '../../ui/dates.ts';
 import { Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod } from './parts.tsx';
+import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 
 const MAX_DAYS = 366;
@@ -41,9 +42,12 @@ export function UninvoicedReportPage() {
 
   return (
     <section aria-labelledby="uninvoiced-report" className="flex flex-col gap-4">
-      <h2 id="uninvoiced-report" className="text-lg font-semibold text-stone-900">
-        {t('uninvoiced.heading')}
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="uninvoiced-report" className="text-lg font-semibold text-stone-900">
+          {t('uninvoiced.heading')}
+        </h2>
+        <SaveReport report="uninvoiced" range={range} />
+      </div>
       <PeriodPicker range={range} />
       {tooLong && <Alert>{t('uninvoiced.tooLong')}</Alert>}
       {error && !data && <LoadError error={error} />}

@@ -12,10 +12,14 @@ export const mayRunTeamReport = isManagerOrAbove;
 export const mayRunBudgetReport = (w: Who) => holds(w, 'view_billable_rates');
 export const mayRunUninvoicedReport = (w: Who) => holds(w, 'view_billable_rates') && holds(w, 'view_invoices');
 
-/** The reports' tabs (their names are in texts.ts, `tabs.*`). */
+/** Saved reports (/reports/saved): every internal member saves the reports they run (the time report is everyone's). */
+export const mayUseSavedReports = usesWorkspace;
+
+/** The reports' tabs (their names are in texts.ts, `tabs.*`); the saved reports last. */
 export const REPORTS = [
   { path: 'time', allowed: mayRunTimeReport },
   { path: 'team', allowed: mayRunTeamReport },
   { path: 'budget', allowed: mayRunBudgetReport },
   { path: 'uninvoiced', allowed: mayRunUninvoicedReport },
+  { path: 'saved', allowed: mayUseSavedReports },
 ] as const;

@@ -7,12 +7,15 @@ import { mayRunBudgetReport, mayRunTeamReport, mayRunTimeReport, mayRunUninvoice
 import { budgetQuery, teamQuery, timeQuery, uninvoicedQuery } from './api.ts';
 import { activeOf, groupByOf } from './params.ts';
 import { periodOf, today } from './period.ts';
+import type { SaveAction } from './save.tsx';
 
 /**
  * /reports/time, /reports/team, /reports/budget, /reports/uninvoiced (period and filters in the
  * URL): one lazy chunk per page, charts in a chunk of their own; each loader fetches its report
  * in parallel with the chunk, once the session (loaded by the gate meanwhile) says the caller
  * may run it; a report the role may not run is "not available to your role".
+ * The app composes in what other areas add: pages under the reports' navigation (saved
+ * reports) and the pages' "Save report".
  */
 const when =
   (queryClient: QueryClient, allowed: (w: Workspace) => boolean, fetch: (search: URLSearchParams, day: string) => Promise<void>) =>
@@ -30,10 +33,20 @@ function todayOf(queryClient: QueryClient): string {
   return today(createFormat({ locale: 'en-GB', timeZone, durationStyle: 'clock' }));
 }
 
-export const reportsRoutes = (queryClient: QueryClient): RouteObject[] => [
+export interface ReportsComposed {
+  /** More pages under the reports' navigation (/reports/saved). */
+  pages?: RouteObject[];
+  /** The action each report page shows beside its heading. */
+  saveAction?: SaveAction;
+}
+
+export const reportsRoutes = (queryClient: QueryClient, composed: ReportsComposed = {}): RouteObject[] => [
   {
     path: 'reports',
-    lazy: () => import('./ReportsLayout.tsx').then((m) => ({ Component: m.ReportsLayout })),
+    lazy: () =>
+      import('./ReportsLayout.tsx').then(({ ReportsLayout }) => ({
+        Component: () => <ReportsLayout saveAction={composed.saveAction} />,
+      })),
     children: [
       { index: true, loader: () => redirect('/reports/time') },
       {
@@ -56,6 +69,7 @@ export const reportsRoutes = (queryClient: QueryClient): RouteObject[] => [
         loader: when(queryClient, mayRunUninvoicedReport, (s, day) => queryClient.prefetchQuery(uninvoicedQuery(periodOf(s, day)))),
         lazy: () => import('./UninvoicedReportPage.tsx').then((m) => ({ Component: m.UninvoicedReportPage })),
       },
+      ...(composed.pages ?? []),
     ],
   },
 ];

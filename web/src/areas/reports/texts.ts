@@ -3,7 +3,7 @@ import { defineTexts } from '../../ui/i18n.ts';
 /** The reports area's texts (web/src/ui/i18n.ts): English, and German typed from it. */
 const en = {
   reports: 'Reports',
-  tabs: { time: 'Time', team: 'Team', budget: 'Project budget', uninvoiced: 'Uninvoiced' },
+  tabs: { time: 'Time', team: 'Team', budget: 'Project budget', uninvoiced: 'Uninvoiced', saved: 'Saved' },
   periods: {
     this_month: 'This month',
     last_month: 'Last month',
@@ -136,7 +136,7 @@ const en = {
 
 export const { useTexts: useReportTexts, t: reportTexts } = defineTexts('reports', en, {
   reports: 'Berichte',
-  tabs: { time: 'Zeit', team: 'Team', budget: 'Projektbudget', uninvoiced: 'Nicht abgerechnet' },
+  tabs: { time: 'Zeit', team: 'Team', budget: 'Projektbudget', uninvoiced: 'Nicht abgerechnet', saved: 'Gespeichert' },
   periods: {
     this_month: 'Dieser Monat',
     last_month: 'Letzter Monat',
