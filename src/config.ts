@@ -53,6 +53,8 @@ export interface Config {
    * (RECURRING_INTERVAL_MS, default a minute); 0 turns it off in this process.
    */
   recurringIntervalMs: number;
+  /** How many days the change feed keeps its changes (CHANGES_RETENTION_DAYS, default 30); an older cursor is 410. */
+  changesRetentionDays: number;
   jwt: JwtConfig | null;
   logLevel: string;
   clock: Clock;
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     smtpFrom: env.SMTP_FROM || undefined,
     outboxIntervalMs: 5000,
     recurringIntervalMs: int(env, 'RECURRING_INTERVAL_MS', 60_000, 0),
+    changesRetentionDays: int(env, 'CHANGES_RETENTION_DAYS', 30),
     jwt: jwtKeySource
       ? {
           jwksUrl: env.JWT_JWKS_URL || undefined,

@@ -63,7 +63,7 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
 /**
  * The schedulers, in every server process (several processes are safe: each
  * occurrence or e-mail is claimed in the database, see each scheduler.ts): recurring
- * invoices, and saved reports' e-mails. RECURRING_INTERVAL_MS=0 leaves them to other
+ * invoices, saved reports' e-mails, and (hourly) the change feed's retention. RECURRING_INTERVAL_MS=0 leaves them to other
  * processes or to a cron job running `sheaf admin recurring run-due` and `sheaf admin
  * saved-reports run-due`. Returns how to stop them.
  */
@@ -71,6 +71,7 @@ async function startSchedulers(config: Config, database: Database, app: FastifyI
   if (config.recurringIntervalMs === 0) return async () => {};
   const { startRecurringScheduler } = await import('./modules/billing/recurring-invoices/index.ts');
   const { startSavedReportScheduler } = await import('./modules/reports/saved-reports/index.ts');
+  const { startChangePruning } = await import('./modules/integrations/changes/index.ts');
   const stops = [
     startRecurringScheduler(
       { db: database.db, clock: config.clock, onError: (err, schedule) => app.log.error({ err, schedule }, 'a recurring invoice failed; it stays due') },
@@ -86,6 +87,9 @@ async function startSchedulers(config: Config, database: Database, app: FastifyI
       },
       config.recurringIntervalMs,
       (err) => app.log.error({ err }, 'the saved report scheduler failed'),
+    ),
+    startChangePruning({ db: database.db, clock: config.clock, retentionDays: config.changesRetentionDays }, (err) =>
+      app.log.error({ err }, 'pruning the change feed failed'),
     ),
   ];
   return async () => {

@@ -208,6 +208,8 @@ describe('HTTP contract', () => {
         'financial-reports-v1': { method: 'GET', url: '/api/v2/reports/uninvoiced' },
         // Sheaf's own (issue 25): EN 16931 e-invoices.
         'e-invoice-en16931': { method: 'GET', url: '/api/v2/invoices/:id/xml' },
+        // Issue 26: the change feed.
+        'changes-feed-v1': { method: 'GET', url: '/api/v2/changes' },
       };
       // This app registers every area, so it announces every token, and each only once.
       expect([...tokens].sort()).toEqual(Object.keys(areaRoute).sort());

@@ -31,6 +31,8 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
 
+export type Int8 = ColumnType<string, bigint | number | string, bigint | number | string>;
+
 export type InvoiceState = "draft" | "open" | "paid" | "closed" | "voided";
 
 export type JsonObjectColumn = ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
@@ -96,6 +98,20 @@ export interface BankAccounts {
    */
   local_account: string | null;
   updated_at: Generated<Timestamp>;
+}
+
+/** The change feed (GET /api/v2/changes): one row per create, update or delete, kept for CHANGES_RETENTION_DAYS. Not exported by the backup (a delivery log). */
+export interface Changes {
+  action: "created" | "updated" | "deleted";
+  changed_at: Generated<Timestamp>;
+  company_id: string;
+  created_by: string | null;
+  project_id: string | null;
+  record_id: string;
+  record_type: "time_entries" | "expenses" | "clients" | "projects" | "tasks" | "invoices" | "users";
+  seq: Generated<Int8>;
+  user_id: string | null;
+  xid: Generated<string>;
 }
 
 /** Secret links to one record for a client (0082); the token is stored only as its SHA-256. */
@@ -834,6 +850,7 @@ export interface Users {
 export interface DB {
   audit_logs: AuditLogs;
   bank_accounts: BankAccounts;
+  changes: Changes;
   client_links: ClientLinks;
   clients: Clients;
   companies: Companies;

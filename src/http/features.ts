@@ -11,7 +11,9 @@ export type FeatureToken =
   | 'invoice-pdf'
   | 'financial-reports-v1'
   /** GET /invoices/:id/xml (CII, UBL, XRechnung) and /pdf?format=facturx (issue 25). */
-  | 'e-invoice-en16931';
+  | 'e-invoice-en16931'
+  /** GET /api/v2/changes: the change feed (issue 26). */
+  | 'changes-feed-v1';
 
 export class FeatureSet {
   private readonly tokens = new Set<FeatureToken>();

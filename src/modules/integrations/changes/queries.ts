@@ -1,0 +1,102 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { clientVisible, projectVisible } from '../../../access/catalog.ts';
+import { invoiceVisible } from '../../../access/invoices.ts';
+import { timeRecordVisible } from '../../../access/time.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import type { Tx } from '../../../db/tenant.ts';
+import type { DB } from '../../../db/types.ts';
+import type { Cursor, RecordType } from './rules.ts';
+
+export interface ChangeRow {
+  xid: string;
+  seq: string;
+  record_type: RecordType;
+  record_id: string;
+  action: 'created' | 'updated' | 'deleted';
+  changed_at: Date;
+}
+
+/**
+ * Whether the principal may see the change aliased `c`, by the same rules as the lists of its
+ * record type (src/access): time and expenses by the person and project stored with the change
+ * (so a deletion is shown to whoever saw the record); projects and clients by the record as it
+ * is now, and their deletions to everyone who reads the feed (a tombstone carries only an id);
+ * invoices by their creator and the invoice permissions; tasks and people to everyone, as their
+ * lists are everyone's.
+ */
+function changeVisible(p: Principal) {
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
+    const type = (t: RecordType) => eb('c.record_type', '=', t);
+    const deleted = eb('c.action', '=', 'deleted');
+    const current = (table: 'projects' | 'clients', visible: (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>) =>
+      eb.exists(
+        eb
+          .selectFrom(`${table} as cur`)
+          .select(sql`1`.as('one'))
+          .whereRef('cur.company_id', '=', 'c.company_id')
+          .whereRef('cur.id', '=', 'c.record_id')
+          .where(visible),
+      );
+    return eb.or([
+      eb.and([eb.or([type('time_entries'), type('expenses')]), timeRecordVisible(p, 'c')(eb)]),
+      eb.and([type('projects'), eb.or([deleted, current('projects', projectVisible(p, 'cur'))])]),
+      eb.and([type('clients'), eb.or([deleted, current('clients', clientVisible(p, 'cur'))])]),
+      eb.and([type('invoices'), invoiceVisible(p, 'c')(eb)]),
+      eb.or([type('tasks'), type('users')]),
+    ]);
+  };
+}
+
+/**
+ * The feed's horizon now: the oldest transaction still running (the xmin of a fresh
+ * snapshot). Every change below it belongs to a transaction that has ended, and no
+ * transaction can add one below it any more (see the migration 0089). Read once per
+ * request and passed to each query: under READ COMMITTED each statement has its own
+ * snapshot, and a horizon that moved between two statements would let the second
+ * pass changes the first never returned.
+ */
+export async function feedHorizon(trx: Tx): Promise<string> {
+  const r = await sql<{ horizon: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as horizon`.execute(trx);
+  return r.rows[0].horizon;
+}
+
+/** The next `limit` changes after `after` and below `horizon` that the principal may see, of `types`. */
+export function changesAfter(trx: Tx, p: Principal, after: Cursor, horizon: string, types: readonly RecordType[], limit: number): Promise<ChangeRow[]> {
+  return trx
+    .selectFrom('changes as c')
+    .select([sql<string>`c.xid::text`.as('xid'), sql<string>`c.seq::text`.as('seq'), 'c.record_type', 'c.record_id', 'c.action', 'c.changed_at'])
+    .where('c.company_id', '=', p.companyId)
+    .where(sql<SqlBool>`(c.xid, c.seq) > (${after.xid}::xid8, ${after.seq}::bigint)`)
+    .where(sql<SqlBool>`c.xid < ${horizon}::xid8`)
+    .where('c.record_type', 'in', types)
+    .where(changeVisible(p))
+    .orderBy('c.xid')
+    .orderBy('c.seq')
+    .limit(limit)
+    .execute();
+}
+
+/** The last change of the workspace below `horizon` (whatever its type or visibility), after `after`: where a caught-up reader may move to; undefined when none. */
+export function lastSettledChange(trx: Tx, companyId: string, after: Cursor, horizon: string) {
+  return trx
+    .selectFrom('changes as c')
+    .select([sql<string>`c.xid::text`.as('xid'), sql<string>`c.seq::text`.as('seq'), 'c.changed_at'])
+    .where('c.company_id', '=', companyId)
+    .where(sql<SqlBool>`(c.xid, c.seq) > (${after.xid}::xid8, ${after.seq}::bigint)`)
+    .where(sql<SqlBool>`c.xid < ${horizon}::xid8`)
+    .orderBy('c.xid', 'desc')
+    .orderBy('c.seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Deletes changes older than the retention, across workspaces, a batch at a time; returns how many. */
+export async function pruneChanges(db: Kysely<DB>, before: Date, batch = 10_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const r = await sql`delete from changes where seq in (select seq from changes where changed_at < ${before} order by changed_at limit ${batch})`.execute(db);
+    const n = Number(r.numAffectedRows ?? 0);
+    total += n;
+    if (n < batch) return total;
+  }
+}

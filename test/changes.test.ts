@@ -1,0 +1,229 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../src/ids.ts';
+import { pruneChanges } from '../src/modules/integrations/changes/index.ts';
+import { decodeCursor, encodeCursor } from '../src/modules/integrations/changes/rules.ts';
+import { makeTimeWorkspace, postEntry, type TimeWorkspace } from './fixtures/catalog.ts';
+import { createTestContext, onPostgres, request, type Caller, type TestContext } from './helpers.ts';
+
+/**
+ * The change feed (issue 26 item 5): creates, updates and deletes in order with
+ * tombstones; the cursor and its paging; who sees which change; bad input; the
+ * retention's 410; and the order under concurrent writers (transactions
+ * committing out of order, on PostgreSQL; parallel requests on both databases).
+ */
+
+let ctx: TestContext;
+let w: TimeWorkspace;
+let foreign: TimeWorkspace;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  w = await makeTimeWorkspace(ctx.db);
+  foreign = await makeTimeWorkspace(ctx.db, { name: 'Elsewhere' });
+});
+afterAll(() => ctx.close());
+
+interface Change {
+  type: string;
+  id: string;
+  action: string;
+  changed_at: string;
+}
+
+const feed = (caller: Caller, query = '') => request(ctx.app, caller, { method: 'GET', url: `/api/v2/changes${query}` });
+
+/** Every change after `cursor` (all pages), and the cursor to go on with. */
+async function readAll(caller: Caller, cursor?: string, extra = '', perPage = 1000): Promise<{ changes: Change[]; cursor: string; pages: number }> {
+  const changes: Change[] = [];
+  let pages = 0;
+  for (;;) {
+    const params = new URLSearchParams({ per_page: String(perPage) });
+    if (cursor) params.set('cursor', cursor);
+    const res = await feed(caller, `?${params}${extra}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    changes.push(...body.changes);
+    cursor = body.next_cursor;
+    pages += 1;
+    if (!body.has_more) return { changes, cursor: cursor!, pages };
+  }
+}
+
+/** A cursor at the end of the feed as the owner sees it now. */
+const endOf = async (caller: Caller) => (await readAll(caller)).cursor;
+
+const entry = async (caller: Caller, userId: string, project = w.project, task = w.task) => {
+  const res = await postEntry(ctx.app, caller, { user_id: userId, project_id: project, task_id: task, spent_date: '2026-03-02', hours: 1 });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id as string;
+};
+
+describe('the change feed', () => {
+  it('reads creates, updates and deletes in order, a deletion as a tombstone, and advertises itself', async () => {
+    const start = await endOf(w.owner);
+    const id = await entry(w.member, w.member.userId);
+    expect((await request(ctx.app, w.member, { method: 'PATCH', url: `/api/v2/time_entries/${id}`, payload: { notes: 'changed' } })).statusCode).toBe(200);
+    expect((await request(ctx.app, w.member, { method: 'DELETE', url: `/api/v2/time_entries/${id}` })).statusCode).toBe(204);
+    const res = await feed(w.owner, `?cursor=${start}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-service-features']).toContain('changes-feed-v1');
+    const mine = (res.json().changes as Change[]).filter((c) => c.id === id);
+    expect(mine.map((c) => [c.type, c.action])).toEqual([
+      ['time_entries', 'created'],
+      ['time_entries', 'updated'],
+      ['time_entries', 'deleted'],
+    ]);
+    // Only names and times: never the record's content.
+    expect(Object.keys(mine[0]).sort()).toEqual(['action', 'changed_at', 'id', 'type']);
+    expect(res.json().has_more).toBe(false);
+    // Caught up: the next read from next_cursor is empty.
+    const again = await feed(w.owner, `?cursor=${res.json().next_cursor}`);
+    expect(again.json().changes).toEqual([]);
+  });
+
+  it('pages with per_page and next_cursor, without repeating or skipping', async () => {
+    const start = await endOf(w.owner);
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push(await entry(w.owner, w.owner.userId));
+    const { changes, pages } = await readAll(w.owner, start, '', 3);
+    expect(changes.map((c) => c.id)).toEqual(ids);
+    expect(pages).toBe(3);
+  });
+
+  it('filters by types; names clients, projects, tasks, users and invoices', async () => {
+    const start = await endOf(w.owner);
+    const client = await request(ctx.app, w.owner, { method: 'POST', url: '/api/v2/clients', payload: { name: `Feed client ${newId()}` } });
+    expect(client.statusCode, client.body).toBe(201);
+    const task = await request(ctx.app, w.owner, { method: 'POST', url: '/api/v2/tasks', payload: { name: `Feed task ${newId()}` } });
+    expect(task.statusCode, task.body).toBe(201);
+    await entry(w.owner, w.owner.userId);
+    await ctx.db.updateTable('users').set({ first_name: 'Renamed' }).where('id', '=', w.other.userId).execute();
+    const all = (await readAll(w.owner, start)).changes;
+    expect(all).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'clients', id: client.json().id, action: 'created' }),
+        expect.objectContaining({ type: 'tasks', id: task.json().id, action: 'created' }),
+        expect.objectContaining({ type: 'users', id: w.other.userId, action: 'updated' }),
+      ]),
+    );
+    const onlyCatalog = (await readAll(w.owner, start, '&types=clients,tasks')).changes;
+    expect(new Set(onlyCatalog.map((c) => c.type))).toEqual(new Set(['clients', 'tasks']));
+  });
+
+  it("shows each person only the changes they may see, and never another workspace's", async () => {
+    const start = {
+      member: await endOf(w.member),
+      manager: await endOf(w.manager),
+      other: await endOf(w.other),
+      foreign: await endOf(foreign.owner),
+    };
+    const memberEntry = await entry(w.member, w.member.userId);
+    const otherEntry = await entry(w.other, w.other.userId);
+    const ids = async (caller: Caller, cursor: string) => (await readAll(caller, cursor, '&types=time_entries')).changes.map((c) => c.id);
+    expect(await ids(w.member, start.member)).toEqual([memberEntry]);
+    // The manager: the teammate's (member) entry; Otto is no teammate and Main project is not managed.
+    expect(await ids(w.manager, start.manager)).toEqual([memberEntry]);
+    expect(await ids(w.other, start.other)).toEqual([otherEntry]);
+    expect(await ids(foreign.owner, start.foreign)).toEqual([]);
+    // A deletion reaches those who saw the record, no one else.
+    const memberCursor = await endOf(w.member);
+    expect((await request(ctx.app, w.other, { method: 'DELETE', url: `/api/v2/time_entries/${otherEntry}` })).statusCode).toBe(204);
+    expect(await ids(w.member, memberCursor)).toEqual([]);
+  });
+
+  it('refuses personal sync keys, bad cursors, unknown types and fields with a 4xx naming them', async () => {
+    expect((await feed(w.memberPersonal)).statusCode).toBe(403);
+    for (const [query, field] of [
+      ['?cursor=nope!', 'cursor'],
+      [`?cursor=${Buffer.from('v1.1.2').toString('base64url')}`, 'cursor'],
+      [`?cursor=${Buffer.from('v2.1.2.3').toString('base64url')}`, 'cursor'],
+      [`?cursor=${Buffer.from('v1.-1.2.3').toString('base64url')}`, 'cursor'],
+      ['?types=time_entries,planets', 'types'],
+      ['?types=', 'types'],
+    ] as const) {
+      const res = await feed(w.owner, query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json(), query).toMatchObject({ error: 'invalid_request', field });
+    }
+    expect((await feed(w.owner, '?per_page=0')).statusCode).toBe(400);
+    expect((await feed(w.owner, '?per_page=2001')).statusCode).toBe(400);
+    expect((await feed(w.owner, '?since=yesterday')).statusCode).toBe(400);
+  });
+
+  it('answers 410 for a cursor older than the retention, and the retention job deletes old changes', async () => {
+    const cursor = decodeCursor(await endOf(w.owner));
+    const old = encodeCursor({ ...cursor, at: ctx.clock.now().getTime() - 31 * 86_400_000 });
+    const res = await feed(w.owner, `?cursor=${old}`);
+    expect(res.statusCode).toBe(410);
+    expect(res.json()).toMatchObject({ error: 'cursor_expired', field: 'cursor' });
+    // A cursor within the retention still reads.
+    const recent = encodeCursor({ ...cursor, at: ctx.clock.now().getTime() - 29 * 86_400_000 });
+    expect((await feed(w.owner, `?cursor=${recent}`)).statusCode).toBe(200);
+
+    const before = Number((await ctx.db.selectFrom('changes').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    await ctx.db.updateTable('changes').set({ changed_at: new Date(Date.now() - 40 * 86_400_000) }).where('company_id', '=', foreign.companyId).execute();
+    const pruned = await pruneChanges(ctx.db, new Date(Date.now() - 30 * 86_400_000), 5);
+    expect(pruned).toBeGreaterThan(5);
+    const after = Number((await ctx.db.selectFrom('changes').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    expect(after).toBe(before - pruned);
+    expect(await ctx.db.selectFrom('changes').select('seq').where('company_id', '=', foreign.companyId).execute()).toEqual([]);
+  });
+
+  it('under parallel writers, a reader polling meanwhile gets every change exactly once', async () => {
+    const start = await endOf(w.owner);
+    let cursor = start;
+    const read: Change[] = [];
+    let writing = true;
+    const poller = (async () => {
+      while (writing) {
+        const page = await readAll(w.owner, cursor, '&types=time_entries');
+        read.push(...page.changes);
+        cursor = page.cursor;
+        // A poller waits between reads (and lets the writers' timers run).
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    const written = await Promise.all(Array.from({ length: 24 }, (_, i) => entry(i % 2 ? w.member : w.other, i % 2 ? w.member.userId : w.other.userId)));
+    writing = false;
+    await poller;
+    read.push(...(await readAll(w.owner, cursor, '&types=time_entries')).changes);
+    const created = read.filter((c) => c.action === 'created').map((c) => c.id);
+    expect(new Set(created)).toEqual(new Set(written));
+    expect(created).toHaveLength(written.length);
+  });
+
+  it.runIf(onPostgres)('never skips a change whose transaction commits after a later one', async () => {
+    let cursor = await endOf(w.owner);
+    const seen: string[] = [];
+    const poll = async () => {
+      const page = await readAll(w.owner, cursor, '&types=tasks');
+      seen.push(...page.changes.map((c) => c.id));
+      cursor = page.cursor;
+    };
+    const early = newId();
+    const late = newId();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let inserted!: () => void;
+    const insertedEarly = new Promise<void>((r) => (inserted = r));
+    // The early transaction takes its id first, writes, and waits; a later one writes and commits.
+    const slow = ctx.db.transaction().execute(async (trx) => {
+      await trx.insertInto('tasks').values({ company_id: w.companyId, id: early, name: `Early ${early}` }).execute();
+      inserted();
+      await gate;
+    });
+    await insertedEarly;
+    await ctx.db.insertInto('tasks').values({ company_id: w.companyId, id: late, name: `Late ${late}` }).execute();
+    await poll();
+    // The later commit waits behind the open transaction: not read yet, and the cursor has not passed it.
+    expect(seen).toEqual([]);
+    release();
+    await slow;
+    await poll();
+    expect(seen).toEqual([early, late]);
+    await poll();
+    expect(seen).toEqual([early, late]);
+    await sql`select 1`.execute(ctx.db);
+  });
+});
