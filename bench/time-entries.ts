@@ -47,6 +47,8 @@
  *   --plan                           print EXPLAIN ANALYZE of the list SQL and of the lock check
  *   --profile                        write a V8 CPU profile of the server process to .bench/profiles/
  *   --skip-list / --skip-create      measure only the other figure
+ *   --feed-cost                      also run creates with the change feed's trigger off
+ *                                    (issue 26: what recording changes costs a create)
  *   --keep                           keep the seeded schema (its name is printed) to inspect it with psql
  * BENCH_NODE_FLAGS passes node flags to the server process (with --profile, say
  * --cpu-prof-interval=200 for a finer profile).
@@ -110,6 +112,7 @@ interface Options {
   profile: boolean;
   skipList: boolean;
   skipCreate: boolean;
+  feedCost: boolean;
   keep: boolean;
 }
 
@@ -132,6 +135,7 @@ function readOptions(): Options {
       profile: { type: 'boolean' },
       'skip-list': { type: 'boolean' },
       'skip-create': { type: 'boolean' },
+      'feed-cost': { type: 'boolean' },
       keep: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -141,7 +145,7 @@ function readOptions(): Options {
     console.log(
       'usage: npm run bench:time-entries -- [--entries n] [--users n] [--projects n] [--years n] [--days n] [--iterations n]\n' +
         '         [--duration s] [--warmup s] [--rounds n] [--connections n] [--pool n] [--out file] [--plan] [--profile]\n' +
-        '         [--skip-list] [--skip-create] [--keep]',
+        '         [--skip-list] [--skip-create] [--feed-cost] [--keep]',
     );
     process.exit(0);
   }
@@ -163,6 +167,7 @@ function readOptions(): Options {
     profile: values.profile ?? false,
     skipList: values['skip-list'] ?? false,
     skipCreate: values['skip-create'] ?? false,
+    feedCost: values['feed-cost'] ?? false,
     keep: values.keep ?? false,
   };
 }
@@ -357,7 +362,11 @@ async function measureList(
 
 // ---------------------------------------------------------------------------- create
 
-type Target = 'baseline' | 'create';
+/** create-without-feed: the same creates with the change feed's trigger on time_entries disabled (--feed-cost). */
+type Target = 'baseline' | 'create' | 'create-without-feed';
+
+/** Recording a create in the change feed may cost at most this share of the creates' rate (issue 26). */
+const FEED_COST_AIM = 0.15;
 
 interface Run {
   target: Target;
@@ -557,6 +566,7 @@ async function main() {
     let created = 0;
     let createSummary: ReturnType<typeof summarize> | null = null;
     let baselineSummary: ReturnType<typeof summarize> | null = null;
+    let withoutFeedSummary: ReturnType<typeof summarize> | null = null;
     if (!options.skipCreate) {
       monitor = new pg.Client({ connectionString: databaseUrl, application_name: `${applicationName}-monitor` });
       await monitor.connect();
@@ -588,11 +598,18 @@ async function main() {
             ],
           },
         },
+        'create-without-feed': { url: '', ok: '201', options: {} },
       };
+      specs['create-without-feed'] = specs.create;
+      // The change feed's trigger, switched off for the create-without-feed runs only.
+      const feedTrigger = (on: boolean) => monitor!.query(`alter table ${schema}.time_entries ${on ? 'enable' : 'disable'} trigger time_entries_changes`);
       const step = async (target: Target, phase: Run['phase'], round: number, seconds: number) => {
         if (interrupted) throw new Error('interrupted');
         process.stdout.write(`${phase === 'warmup' ? 'warm-up' : `round ${round}`} ${target} (${seconds}s) … `);
-        const run = await measureRun(server!, dbCpu, target, specs[target], seconds, options, phase, round);
+        if (target === 'create-without-feed') await feedTrigger(false);
+        const run = await measureRun(server!, dbCpu, target, specs[target], seconds, options, phase, round).finally(() =>
+          target === 'create-without-feed' ? feedTrigger(true) : undefined,
+        );
         runs.push(run);
         const bad = run.requests - run.ok + run.errors + run.timeouts;
         console.log(
@@ -605,7 +622,8 @@ async function main() {
         await step('create', 'warmup', 0, options.warmup);
       }
       for (let round = 1; round <= options.rounds; round++) {
-        const order: Target[] = round % 2 ? ['baseline', 'create'] : ['create', 'baseline'];
+        const creates: Target[] = options.feedCost ? (round % 2 ? ['create', 'create-without-feed'] : ['create-without-feed', 'create']) : ['create'];
+        const order: Target[] = round % 2 ? ['baseline', ...creates] : [...creates, 'baseline'];
         for (const target of order) await step(target, 'measure', round, options.duration);
       }
       const { rows } = await monitor.query<{ n: number }>(`select count(*)::int as n from ${schema}.time_entries where company_id = $1`, [
@@ -614,9 +632,10 @@ async function main() {
       created = rows[0].n - seed.entries;
       createSummary = summarize(runs, 'create');
       baselineSummary = summarize(runs, 'baseline');
+      if (options.feedCost) withoutFeedSummary = summarize(runs, 'create-without-feed');
       // Requests in flight when a run's time is up complete on the server but are not
       // counted by autocannon: up to one per connection per run.
-      const createRuns = runs.filter((r) => r.target === 'create');
+      const createRuns = runs.filter((r) => r.target !== 'baseline');
       const answered = createRuns.reduce((a, r) => a + r.ok, 0) + 1;
       if (created < answered || created > answered + createRuns.length * options.connections) {
         throw new Error(`${created} entries were stored, but ${answered} creates answered 201`);
@@ -676,6 +695,14 @@ async function main() {
         );
       }
       console.log(`  ${created.toLocaleString('en')} entries stored by the run (the warm-up's included)`);
+      if (withoutFeedSummary) {
+        const cost = 1 - createSummary.rps / withoutFeedSummary.rps;
+        console.log(
+          `  change feed: ${f0(createSummary.rps)} creates/s with its trigger, ${f0(withoutFeedSummary.rps)} without ` +
+            `(runs ${withoutFeedSummary.rpsPerRun.map(f0).join(', ')}): costs ${(cost * 100).toFixed(1)} % — ` +
+            `${cost <= FEED_COST_AIM ? 'meets' : 'MISSES'} the ≤ ${FEED_COST_AIM * 100} % aim; pg µs per create ${opt(createSummary.dbCpuMicrosPerRequest)} against ${opt(withoutFeedSummary.dbCpuMicrosPerRequest)}`,
+        );
+      }
     }
 
     const report = {
@@ -692,6 +719,7 @@ async function main() {
             summary: createSummary,
             baseline: baselineSummary,
             createsPerBaseline: createSummary!.rps / baselineSummary!.rps,
+            withoutFeed: withoutFeedSummary ?? null,
             stored: created,
             aim: CREATE_AIM,
             meets: createSummary!.rps >= CREATE_AIM.rps && createSummary!.serverCpuMicrosPerRequest <= CREATE_AIM.nodeMicros,
@@ -730,6 +758,20 @@ async function main() {
           aim: `≥ ${formatNumber(CREATE_AIM.rps)}/s, ≤ ${CREATE_AIM.nodeMicros} µs node`,
           met: createSummary.rps >= CREATE_AIM.rps && createSummary.serverCpuMicrosPerRequest <= CREATE_AIM.nodeMicros,
           command,
+        });
+      }
+      if (createSummary && withoutFeedSummary) {
+        const cost = 1 - createSummary.rps / withoutFeedSummary.rps;
+        rows.push({
+          key: 'change-feed-create-cost',
+          path: `change feed: what recording a change costs POST /api/v2/time_entries (${options.connections} connections)`,
+          figure: `${formatNumber(createSummary.rps)} creates/s with the feed's trigger`,
+          baseline: `the same creates with the trigger disabled: ${formatNumber(withoutFeedSummary.rps)}/s`,
+          ratio: (createSummary.rps / withoutFeedSummary.rps).toFixed(2),
+          cpu: `pg ${createSummary.dbCpuMicrosPerRequest === null ? 'n/a' : formatNumber(createSummary.dbCpuMicrosPerRequest)} µs against ${withoutFeedSummary.dbCpuMicrosPerRequest === null ? 'n/a' : formatNumber(withoutFeedSummary.dbCpuMicrosPerRequest)} µs per create`,
+          aim: `costs ≤ ${FEED_COST_AIM * 100} % of the rate`,
+          met: cost <= FEED_COST_AIM,
+          command: benchCommand('bench:time-entries'),
         });
       }
       recordPerformance(rows);

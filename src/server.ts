@@ -63,7 +63,7 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
 /**
  * The schedulers, in every server process (several processes are safe: each
  * occurrence or e-mail is claimed in the database, see each scheduler.ts): recurring
- * invoices, saved reports' e-mails, and (hourly) the change feed's retention. RECURRING_INTERVAL_MS=0 leaves them to other
+ * invoices and saved reports' e-mails. RECURRING_INTERVAL_MS=0 leaves them to other
  * processes or to a cron job running `sheaf admin recurring run-due` and `sheaf admin
  * saved-reports run-due`. Returns how to stop them.
  */
@@ -71,7 +71,6 @@ async function startSchedulers(config: Config, database: Database, app: FastifyI
   if (config.recurringIntervalMs === 0) return async () => {};
   const { startRecurringScheduler } = await import('./modules/billing/recurring-invoices/index.ts');
   const { startSavedReportScheduler } = await import('./modules/reports/saved-reports/index.ts');
-  const { startChangePruning } = await import('./modules/integrations/changes/index.ts');
   const stops = [
     startRecurringScheduler(
       { db: database.db, clock: config.clock, onError: (err, schedule) => app.log.error({ err, schedule }, 'a recurring invoice failed; it stays due') },
@@ -87,9 +86,6 @@ async function startSchedulers(config: Config, database: Database, app: FastifyI
       },
       config.recurringIntervalMs,
       (err) => app.log.error({ err }, 'the saved report scheduler failed'),
-    ),
-    startChangePruning({ db: database.db, clock: config.clock, retentionDays: config.changesRetentionDays }, (err) =>
-      app.log.error({ err }, 'pruning the change feed failed'),
     ),
   ];
   return async () => {
@@ -123,6 +119,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     }
     const stopOutbox = await startMailDelivery(config, database, app);
     const stopSchedulers = await startSchedulers(config, database, app);
+    const { startChangePruning } = await import('./modules/integrations/changes/index.ts');
+    // The change feed's retention, whatever RECURRING_INTERVAL_MS says: at start, then hourly.
+    const log = app.log;
+    const stopPruning = startChangePruning({ db: database.db, clock: config.clock, retentionDays: config.changesRetentionDays }, (err) =>
+      log.error({ err }, 'pruning the change feed failed'),
+    );
     app.log.info(`Sheaf API on ${url}/api/v2 (OpenAPI: ${url}/api/v2/openapi.json)`);
     const running = app;
     let closing: Promise<void> | undefined;
@@ -130,6 +132,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       (closing ??= (async () => {
         try {
           await stopSchedulers();
+          await stopPruning();
           await stopOutbox();
           await running.close();
         } finally {

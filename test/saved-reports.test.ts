@@ -127,6 +127,7 @@ describe('saving and opening a report', () => {
       [{ name: 'x', report: 'time', period: 'custom', from: '2026-02-01', to: '2026-01-01' }, 'to'],
       [{ name: 'x', report: 'time', period: 'last_month', from: '2026-01-01', to: '2026-01-31' }, 'from'],
       [{ name: 'x', report: 'uninvoiced', period: 'custom', from: '2024-01-01', to: '2025-06-30' }, 'to'],
+      [{ name: 'x', report: 'team', period: 'custom', from: '2024-01-01', to: '2025-06-30' }, 'to'],
       [{ name: '   ', report: 'time' }, 'name'],
       [{ name: 'x'.repeat(201), report: 'time' }, undefined],
       [{ name: 'x', report: 'weekly' }, undefined],
@@ -279,6 +280,18 @@ describe('the e-mailed schedule', () => {
     } finally {
       await ctx.db.updateTable('memberships').set({ is_active: true }).where('company_id', '=', w.companyId).where('user_id', '=', w.member.userId).execute();
     }
+    // Made a client since: clients run no report, so nothing is sent.
+    await ctx.db.updateTable('memberships').set({ role: 'client' }).where('company_id', '=', w.companyId).where('user_id', '=', w.member.userId).execute();
+    try {
+      ctx.clock.advance(7 * 24 * 3600 * 1000);
+      const outbox = await count('outbox');
+      await run();
+      expect(await count('outbox')).toBe(outbox);
+      const notes = await ctx.db.selectFrom('saved_report_deliveries').select('note').where('saved_report_id', '=', r.id).where('outcome', '=', 'skipped').execute();
+      expect(notes.map((n) => n.note)).toContain("The owner's role may no longer run this report.");
+    } finally {
+      await ctx.db.updateTable('memberships').set({ role: 'member' }).where('company_id', '=', w.companyId).where('user_id', '=', w.member.userId).execute();
+    }
   });
 });
 
@@ -310,12 +323,14 @@ describe('the backup', () => {
     const res = await request(ctx.app, w.owner, { method: 'GET', url: '/api/v2/backup/saved_reports' });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    const records = body.records ?? body.saved_reports ?? body.items;
+    const records = body.records;
     expect(Array.isArray(records)).toBe(true);
     const one = records.find((x: { name: string }) => x.name === 'Monthly time');
     expect(one).toMatchObject({ report: 'time', period: 'last_month', group_by: 'project', schedule: 'monthly', owner_id: w.member.userId, next_send_date: expect.stringMatching(/^\d{4}-\d{2}-01$/) });
     expect(one).not.toHaveProperty('company_id');
-    expect(JSON.stringify(records)).not.toContain('deliveries');
+    expect(Object.keys(one).sort()).toEqual(
+      ['created_at', 'from', 'group_by', 'id', 'is_active', 'name', 'next_send_date', 'owner_id', 'period', 'report', 'schedule', 'to', 'updated_at', 'visibility'],
+    );
     // Every workspace's own only.
     expect(records.every((x: { name: string }) => x.name !== 'Theirs')).toBe(true);
   });

@@ -100,6 +100,12 @@ export interface BankAccounts {
   updated_at: Generated<Timestamp>;
 }
 
+export interface ChangeHorizons {
+  company_id: string;
+  seq: Int8;
+  xid: string;
+}
+
 /** The change feed (GET /api/v2/changes): one row per create, update or delete, kept for CHANGES_RETENTION_DAYS. Not exported by the backup (a delivery log). */
 export interface Changes {
   action: "created" | "updated" | "deleted";
@@ -850,6 +856,7 @@ export interface Users {
 export interface DB {
   audit_logs: AuditLogs;
   bank_accounts: BankAccounts;
+  change_horizons: ChangeHorizons;
   changes: Changes;
   client_links: ClientLinks;
   clients: Clients;

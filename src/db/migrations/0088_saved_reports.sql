@@ -29,7 +29,7 @@ create table saved_reports (
   foreign key (company_id, owner_id) references memberships (company_id, user_id) on delete cascade,
   check ((report = 'project_budget') = (period is null)),
   check ((period = 'custom') = (from_date is not null and to_date is not null)),
-  check (period = 'custom' or (from_date is null and to_date is null)),
+  check (period is not distinct from 'custom' or (from_date is null and to_date is null)),
   check (to_date >= from_date),
   check (report = 'time' or group_by is null),
   check (report = 'project_budget' or is_active is null),

@@ -13,7 +13,8 @@
 
 create table changes (
   seq bigint generated always as identity primary key,
-  company_id uuid not null references companies (id) on delete cascade,
+  -- No foreign key: a log, and a workspace's cascading delete fires these triggers for it.
+  company_id uuid not null,
   xid xid8 not null default pg_current_xact_id(),
   record_type text not null check (record_type in ('time_entries', 'expenses', 'clients', 'projects', 'tasks', 'invoices', 'users')),
   record_id uuid not null,
@@ -27,8 +28,22 @@ create index changes_feed_idx on changes (company_id, xid, seq);
 -- The retention job deletes by age across workspaces.
 create index changes_age_idx on changes (changed_at);
 
-alter table changes enable row level security;
-create policy tenant_isolation on changes using (company_id = app_company()) with check (company_id = app_company());
+-- Per workspace, the last position (xid, seq) the retention job deleted: a cursor
+-- below it may have lost changes after it, and is answered 410.
+create table change_horizons (
+  company_id uuid primary key,
+  xid xid8 not null,
+  seq bigint not null
+);
+
+do $$
+declare t text;
+begin
+  foreach t in array array['changes', 'change_horizons'] loop
+    execute format('alter table %I enable row level security', t);
+    execute format('create policy tenant_isolation on %I using (company_id = app_company()) with check (company_id = app_company())', t);
+  end loop;
+end $$;
 
 -- One trigger function for every workspace table the feed names (TG_ARGV[0]: its
 -- record type). Security definer, with the search path of this migration: a
@@ -40,11 +55,21 @@ as $$
 declare
   r jsonb := to_jsonb(coalesce(new, old));
   kind text := case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end;
+  before jsonb;
 begin
   if tg_argv[0] = 'users' and tg_table_name = 'users' then
     insert into changes (company_id, record_type, record_id, action, user_id)
     select m.company_id, 'users', (r->>'id')::uuid, 'updated', (r->>'id')::uuid from memberships m where m.user_id = (r->>'id')::uuid;
     return null;
+  end if;
+  -- Time or an expense moved to another person or project: its old viewers hear of it too
+  -- (an update, which they find gone when they read it), so the change names the old pair.
+  if tg_op = 'UPDATE' and tg_argv[0] in ('time_entries', 'expenses') then
+    before := to_jsonb(old);
+    if (before->>'user_id', before->>'project_id') is distinct from (r->>'user_id', r->>'project_id') then
+      insert into changes (company_id, record_type, record_id, action, user_id, project_id)
+      values ((before->>'company_id')::uuid, tg_argv[0], (before->>'id')::uuid, 'updated', (before->>'user_id')::uuid, (before->>'project_id')::uuid);
+    end if;
   end if;
   insert into changes (company_id, record_type, record_id, action, user_id, project_id, created_by)
   values (

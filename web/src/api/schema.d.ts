@@ -1861,7 +1861,7 @@ export interface paths {
         };
         /**
          * Read the change feed
-         * @description Every create, update and delete of time entries, expenses, clients, projects, tasks, invoices and users that the caller may see (the rules of each record’s list; deletions of time and expenses to those who saw the record, of other records to every reader), oldest first in the order their transactions settled: a change committed late is read after the cursor that was current when it committed, never skipped. Each change names its record; read the record itself through its route. Follow next_cursor (stored by the client) page by page while has_more is true, then poll with it. A cursor older than the retention (CHANGES_RETENTION_DAYS, default 30) is 410 cursor_expired: read the lists again and start over without a cursor. Full-access keys (and sessions) only.
+         * @description Every create, update and delete of time entries, expenses, clients, projects, tasks, invoices and users that the caller may see (the rules of each record’s list: time and expenses by their person and project, before and after a move; deletions of clients and projects to every reader), oldest first in the order their transactions settled: a change committed late is read after the cursor that was current when it committed, never skipped. Each change names its record; read the record itself through its route. Follow next_cursor (stored by the client) page by page while has_more is true, then poll with it; without a cursor the feed starts at the oldest change kept. A cursor from before a change the retention deleted (CHANGES_RETENTION_DAYS, default 30) is 410 cursor_expired: read the lists again and start over without a cursor. Changes of who may see what (assignments, permissions) are not in the feed: re-list after them. Full-access keys (and sessions) only.
          */
         get: operations["listChanges"];
         put?: never;
@@ -15130,7 +15130,7 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /** @description The next_cursor of the previous page; without it, the feed starts at its oldest kept change. */
+                /** @description The next_cursor of the previous page; without it, the feed starts at its oldest kept change. Keep the same types with one cursor. */
                 cursor?: string;
                 /** @description Comma-separated record types to include (default all): time_entries, expenses, clients, projects, tasks, invoices, users. */
                 types?: string;

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { clientVisible, projectVisible } from '../../../access/catalog.ts';
+import { seesFullUserRecords } from '../../../access/policy.ts';
 import { invoiceVisible } from '../../../access/invoices.ts';
 import { timeRecordVisible } from '../../../access/time.ts';
 import type { Principal } from '../../../auth/principal.ts';
@@ -16,13 +17,27 @@ export interface ChangeRow {
   changed_at: Date;
 }
 
+/** The change's person is in the workspace's directory: a human member who is not a client (the users list's rule for members). */
+const inDirectory = (eb: ExpressionBuilder<any, any>) =>
+  eb.exists(
+    eb
+      .selectFrom('memberships as dir_m')
+      .innerJoin('users as dir_u', 'dir_u.id', 'dir_m.user_id')
+      .select(sql`1`.as('one'))
+      .whereRef('dir_m.company_id', '=', 'c.company_id')
+      .whereRef('dir_m.user_id', '=', 'c.record_id')
+      .where('dir_m.role', '<>', 'client')
+      .where('dir_u.user_type', '=', 'human'),
+  );
+
 /**
  * Whether the principal may see the change aliased `c`, by the same rules as the lists of its
  * record type (src/access): time and expenses by the person and project stored with the change
  * (so a deletion is shown to whoever saw the record); projects and clients by the record as it
  * is now, and their deletions to everyone who reads the feed (a tombstone carries only an id);
- * invoices by their creator and the invoice permissions; tasks and people to everyone, as their
- * lists are everyone's.
+ * invoices by their creator and the invoice permissions; tasks to everyone; people as the users
+ * list shows them: everyone to administrators and managers, to others the directory (human members
+ * who are not clients, as they are now).
  */
 function changeVisible(p: Principal) {
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
@@ -42,7 +57,8 @@ function changeVisible(p: Principal) {
       eb.and([type('projects'), eb.or([deleted, current('projects', projectVisible(p, 'cur'))])]),
       eb.and([type('clients'), eb.or([deleted, current('clients', clientVisible(p, 'cur'))])]),
       eb.and([type('invoices'), invoiceVisible(p, 'c')(eb)]),
-      eb.or([type('tasks'), type('users')]),
+      type('tasks'),
+      eb.and([type('users'), seesFullUserRecords(p) ? sql<SqlBool>`true` : inDirectory(eb)]),
     ]);
   };
 }
@@ -90,12 +106,37 @@ export function lastSettledChange(trx: Tx, companyId: string, after: Cursor, hor
     .executeTakeFirst();
 }
 
-/** Deletes changes older than the retention, across workspaces, a batch at a time; returns how many. */
+/** The last position the retention job deleted in the workspace; undefined when it never deleted any. */
+export function prunedThrough(trx: Tx, companyId: string): Promise<Cursor | undefined> {
+  return trx
+    .selectFrom('change_horizons')
+    .select([sql<string>`xid::text`.as('xid'), sql<string>`seq::text`.as('seq')])
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+}
+
+/**
+ * Deletes changes older than `before`, across workspaces, a batch at a time, and moves each
+ * workspace's horizon (change_horizons) to the last position it deleted, in the same
+ * statement: a cursor below it is answered 410. Returns how many changes went.
+ */
 export async function pruneChanges(db: Kysely<DB>, before: Date, batch = 10_000): Promise<number> {
   let total = 0;
   for (;;) {
-    const r = await sql`delete from changes where seq in (select seq from changes where changed_at < ${before} order by changed_at limit ${batch})`.execute(db);
-    const n = Number(r.numAffectedRows ?? 0);
+    const r = await sql<{ n: string }>`
+      with gone as (
+        delete from changes where seq in (select seq from changes where changed_at < ${before} order by changed_at limit ${batch})
+        returning company_id, xid, seq
+      ), last as (
+        select distinct on (company_id) company_id, xid, seq from gone order by company_id, xid desc, seq desc
+      ), moved as (
+        insert into change_horizons as h (company_id, xid, seq) select company_id, xid, seq from last
+        on conflict (company_id) do update set xid = excluded.xid, seq = excluded.seq
+          where (excluded.xid, excluded.seq) > (h.xid, h.seq)
+        returning 1
+      )
+      select count(*)::text as n from gone`.execute(db);
+    const n = Number(r.rows[0].n);
     total += n;
     if (n < batch) return total;
   }

@@ -8,7 +8,7 @@ import { readChanges } from './service.ts';
 
 const ChangesQuery = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'The next_cursor of the previous page; without it, the feed starts at its oldest kept change.' })),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'The next_cursor of the previous page; without it, the feed starts at its oldest kept change. Keep the same types with one cursor.' })),
     types: Type.Optional(Type.String({ maxLength: 200, description: `Comma-separated record types to include (default all): ${RECORD_TYPES.join(', ')}.` })),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, description: `Default 1000, at most ${MAX_PER_PAGE}.` })),
   },
@@ -44,7 +44,7 @@ export async function changesRoutes(app: TypedApp) {
         tags: ['changes'],
         summary: 'Read the change feed',
         description:
-          'Every create, update and delete of time entries, expenses, clients, projects, tasks, invoices and users that the caller may see (the rules of each record\u2019s list; deletions of time and expenses to those who saw the record, of other records to every reader), oldest first in the order their transactions settled: a change committed late is read after the cursor that was current when it committed, never skipped. Each change names its record; read the record itself through its route. Follow next_cursor (stored by the client) page by page while has_more is true, then poll with it. A cursor older than the retention (CHANGES_RETENTION_DAYS, default 30) is 410 cursor_expired: read the lists again and start over without a cursor. Full-access keys (and sessions) only.',
+          'Every create, update and delete of time entries, expenses, clients, projects, tasks, invoices and users that the caller may see (the rules of each record\u2019s list: time and expenses by their person and project, before and after a move; deletions of clients and projects to every reader), oldest first in the order their transactions settled: a change committed late is read after the cursor that was current when it committed, never skipped. Each change names its record; read the record itself through its route. Follow next_cursor (stored by the client) page by page while has_more is true, then poll with it; without a cursor the feed starts at the oldest change kept. A cursor from before a change the retention deleted (CHANGES_RETENTION_DAYS, default 30) is 410 cursor_expired: read the lists again and start over without a cursor. Changes of who may see what (assignments, permissions) are not in the feed: re-list after them. Full-access keys (and sessions) only.',
         querystring: ChangesQuery,
         response: {
           200: Type.Object(
@@ -61,6 +61,6 @@ export async function changesRoutes(app: TypedApp) {
       },
     },
     async (request) =>
-      readChanges(app.db, principalOf(request), request.query, { now: app.config.clock(), retentionDays: app.config.changesRetentionDays }),
+      readChanges(app.db, principalOf(request), request.query, { retentionDays: app.config.changesRetentionDays }),
   );
 }

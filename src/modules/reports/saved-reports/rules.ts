@@ -23,6 +23,9 @@ export interface DateRange {
   to: string;
 }
 
+/** The reports whose routes refuse a range longer than MAX_REPORT_SPAN_DAYS (reports/service.ts: team and uninvoiced). */
+export const spanLimited = (report: ReportKind) => report === 'team' || report === 'uninvoiced';
+
 /** Whether the report runs over a period (every report but the project budget, which is "to date"). */
 export const hasPeriod = (report: ReportKind) => report !== 'project_budget';
 

@@ -12,7 +12,7 @@ import { audit } from '../../workspace/audit/index.ts';
 import { checkRange, MAX_REPORT_SPAN_DAYS } from '../reports/index.ts';
 import { mayDelete, presentSavedReport } from './presenter.ts';
 import { findSavedReport, visibleSavedReports, workspaceCalendar, type SavedReportRow } from './queries.ts';
-import { hasPeriod, nextSendDate, type Period, type ReportKind, type Schedule } from './rules.ts';
+import { hasPeriod, nextSendDate, spanLimited, type Period, type ReportKind, type Schedule } from './rules.ts';
 import type { PresentedSavedReport, SavedReportCreateInput, SavedReportPatchInput } from './schemas.ts';
 
 /**
@@ -23,14 +23,18 @@ import type { PresentedSavedReport, SavedReportCreateInput, SavedReportPatchInpu
  * owners and administrators for shared ones, delete it.
  */
 
-/** Who may run each report: the report routes' own checks (access/reports.ts); the time report is everyone's. */
+/**
+ * Who may run each report: the report routes' own checks (access/reports.ts); the time report is
+ * everyone's. Client memberships use no report route at all, so they run none (a member made a
+ * client later gets no more scheduled e-mails).
+ */
 const MAY_RUN: Record<ReportKind, (p: Principal) => boolean> = {
   time: () => true,
   team: mayRunTeamReport,
   project_budget: mayRunBudgetReport,
   uninvoiced: mayRunUninvoicedReport,
 };
-export const mayRunReport = (p: Principal, report: ReportKind) => MAY_RUN[report](p);
+export const mayRunReport = (p: Principal, report: ReportKind) => p.role !== 'client' && MAY_RUN[report](p);
 
 /** A definition as stored: every column a report's kind decides. */
 interface Definition {
@@ -76,7 +80,7 @@ function definitionOf(current: Definition | null, input: SavedReportPatchInput):
   const to_date = custom ? (input.to !== undefined ? input.to : base.to_date) : null;
   if (custom && from_date == null) refuse('from', 'A custom period needs from and to.');
   if (custom && to_date == null) refuse('to', 'A custom period needs from and to.');
-  if (custom) checkRange(from_date!, to_date!, report === 'uninvoiced' ? MAX_REPORT_SPAN_DAYS : undefined);
+  if (custom) checkRange(from_date!, to_date!, spanLimited(report) ? MAX_REPORT_SPAN_DAYS : undefined);
   return {
     report,
     period,

@@ -511,6 +511,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   sign_in_devices: 'browsers known to have signed in (cookie hashes), for the sign-in throttle: credentials are never exported',
   saved_report_deliveries: "the record of saved reports' e-mails sent (an internal delivery log)",
   changes: 'the change feed’s log of recent changes (a delivery log, kept for CHANGES_RETENTION_DAYS); the records themselves are exported',
+  change_horizons: 'where the change feed’s retention last deleted, per workspace (feed bookkeeping, not workspace data)',
 };
 
 /**
