@@ -51,7 +51,7 @@ const CASES: Case[] = [
     main: MAIN.filter((e) => e !== 'Invoices' && e !== 'Estimates'),
     settings: ['Profile', 'Workspace', 'API and Developers', 'Password'],
     creates: { project: false, client: false, task: false },
-    reports: ['Time'],
+    reports: ['Time', 'Saved'],
     refused: Object.keys(GUARDED) as Guarded[],
   },
   {
@@ -61,7 +61,7 @@ const CASES: Case[] = [
     main: MAIN,
     settings: ['Profile', 'Workspace', 'API and Developers', 'Password'],
     creates: { project: false, client: false, task: false },
-    reports: ['Time', 'Team'],
+    reports: ['Time', 'Team', 'Saved'],
     refused: ['/settings/members', '/settings/invitations', '/projects/new', '/clients/new', '/reports/budget', '/reports/uninvoiced'],
   },
   {
@@ -71,7 +71,7 @@ const CASES: Case[] = [
     main: MAIN,
     settings: ['Profile', 'Workspace', 'Expense categories', 'API and Developers', 'Password'],
     creates: { project: true, client: true, task: true },
-    reports: ['Time', 'Team', 'Project budget', 'Uninvoiced'],
+    reports: ['Time', 'Team', 'Project budget', 'Uninvoiced', 'Saved'],
     refused: ['/settings/members', '/settings/invitations'],
   },
   {
@@ -80,10 +80,10 @@ const CASES: Case[] = [
     main: MAIN,
     settings: SETTINGS,
     creates: { project: true, client: true, task: true },
-    reports: ['Time', 'Team', 'Project budget', 'Uninvoiced'],
+    reports: ['Time', 'Team', 'Project budget', 'Uninvoiced', 'Saved'],
     refused: [],
   },
-  { who: 'owner', role: 'owner', main: MAIN, settings: SETTINGS, creates: { project: true, client: true, task: true }, reports: ['Time', 'Team', 'Project budget', 'Uninvoiced'], refused: [] },
+  { who: 'owner', role: 'owner', main: MAIN, settings: SETTINGS, creates: { project: true, client: true, task: true }, reports: ['Time', 'Team', 'Project budget', 'Uninvoiced', 'Saved'], refused: [] },
 ];
 
 async function person(workspace: TestWorkspace, c: Case) {
