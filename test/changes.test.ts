@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
 import { pruneChanges } from '../src/modules/integrations/changes/index.ts';
@@ -32,8 +33,22 @@ interface Change {
 
 const feed = (caller: Caller, query = '') => request(ctx.app, caller, { method: 'GET', url: `/api/v2/changes${query}` });
 
-/** Every change after `cursor` (all pages), and the cursor to go on with. */
-async function readAll(caller: Caller, cursor?: string, extra = '', perPage = 1000): Promise<{ changes: Change[]; cursor: string; pages: number }> {
+/**
+ * Waits (up to 10 s) until the feed's horizon has passed every change of the caller's workspace:
+ * on PostgreSQL another test file's open transaction anywhere on the server holds the horizon
+ * back for a moment, and a read meanwhile would rightly return less than the test wrote.
+ */
+async function settled(companyId: string) {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from changes
+      where company_id = ${companyId} and xid >= pg_snapshot_xmin(pg_current_snapshot())`.execute(ctx.db);
+    if (rows[0].n === 0) return;
+  }
+}
+
+/** Every change after `cursor` (all pages), and the cursor to go on with; `settle: false` reads at once. */
+async function readAll(caller: Caller, cursor?: string, extra = '', perPage = 1000, settle = true): Promise<{ changes: Change[]; cursor: string; pages: number }> {
+  if (settle) await settled(caller.companyId);
   const changes: Change[] = [];
   let pages = 0;
   for (;;) {
@@ -234,7 +249,7 @@ describe('the change feed', () => {
     let writing = true;
     const poller = (async () => {
       while (writing) {
-        const page = await readAll(w.owner, cursor, '&types=time_entries');
+        const page = await readAll(w.owner, cursor, '&types=time_entries', 1000, false);
         read.push(...page.changes);
         cursor = page.cursor;
         // A poller waits between reads (and lets the writers' timers run).
@@ -253,8 +268,8 @@ describe('the change feed', () => {
   it.runIf(onPostgres)('never skips a change whose transaction commits after a later one', async () => {
     let cursor = await endOf(w.owner);
     const seen: string[] = [];
-    const poll = async () => {
-      const page = await readAll(w.owner, cursor, '&types=tasks');
+    const poll = async (settle: boolean) => {
+      const page = await readAll(w.owner, cursor, '&types=tasks', 1000, settle);
       seen.push(...page.changes.map((c) => c.id));
       cursor = page.cursor;
     };
@@ -272,14 +287,14 @@ describe('the change feed', () => {
     });
     await insertedEarly;
     await ctx.db.insertInto('tasks').values({ company_id: w.companyId, id: late, name: `Late ${late}` }).execute();
-    await poll();
+    await poll(false);
     // The later commit waits behind the open transaction: not read yet, and the cursor has not passed it.
     expect(seen).toEqual([]);
     release();
     await slow;
-    await poll();
+    await poll(true);
     expect(seen).toEqual([early, late]);
-    await poll();
+    await poll(true);
     expect(seen).toEqual([early, late]);
   });
 });
