@@ -53,7 +53,7 @@ export interface Config {
    * (RECURRING_INTERVAL_MS, default a minute); 0 turns it off in this process.
    */
   recurringIntervalMs: number;
-  /** How many days the change feed keeps its changes (CHANGES_RETENTION_DAYS, default 30); an older cursor is 410. */
+  /** How many days the change feed keeps its changes (CHANGES_RETENTION_DAYS, default 30); a cursor from before a deleted change is 410. */
   changesRetentionDays: number;
   jwt: JwtConfig | null;
   logLevel: string;

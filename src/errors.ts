@@ -45,7 +45,7 @@ const STATUS_BY_CODE = {
   approval_preflight_stale: 409,
   approval_conflict: 409,
   approval_withdrawal_billed: 409,
-  /** A change-feed cursor older than the feed's retention: the client must read everything again. */
+  /** A change-feed cursor from before a change the retention deleted: the client must read everything again. */
   cursor_expired: 410,
   precondition_failed: 412,
   payload_too_large: 413,

@@ -14625,16 +14625,25 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             name: string;
-                            /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                            /**
+                             * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                             * @enum {string}
+                             */
                             report: "time" | "team" | "project_budget" | "uninvoiced";
                             period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                             from: string | null;
                             to: string | null;
                             group_by: ("project" | "task" | "person" | "client") | null;
                             is_active: boolean | null;
-                            /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                            /**
+                             * @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers).
+                             * @enum {string}
+                             */
                             visibility: "private" | "workspace";
-                            /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                            /**
+                             * @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month.
+                             * @enum {string}
+                             */
                             schedule: "none" | "weekly" | "monthly";
                             /** @description The day the next e-mail goes out; null when not scheduled. */
                             next_send_date: string | null;
@@ -14721,7 +14730,10 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                    /**
+                     * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                     * @enum {string}
+                     */
                     report: "time" | "team" | "project_budget" | "uninvoiced";
                     /** @description Required for every report but project_budget (which has none); default this_month. */
                     period?: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
@@ -14733,9 +14745,15 @@ export interface operations {
                     group_by?: ("project" | "task" | "person" | "client") | null;
                     /** @description project_budget only: active (true, the default) or archived (false) projects, or all (null). */
                     is_active?: boolean | null;
-                    /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                    /**
+                     * @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers).
+                     * @enum {string}
+                     */
                     visibility?: "private" | "workspace";
-                    /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                    /**
+                     * @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month.
+                     * @enum {string}
+                     */
                     schedule?: "none" | "weekly" | "monthly";
                 };
             };
@@ -14751,16 +14769,25 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         name: string;
-                        /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                        /**
+                         * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                         * @enum {string}
+                         */
                         report: "time" | "team" | "project_budget" | "uninvoiced";
                         period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                         from: string | null;
                         to: string | null;
                         group_by: ("project" | "task" | "person" | "client") | null;
                         is_active: boolean | null;
-                        /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                        /**
+                         * @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers).
+                         * @enum {string}
+                         */
                         visibility: "private" | "workspace";
-                        /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                        /**
+                         * @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month.
+                         * @enum {string}
+                         */
                         schedule: "none" | "weekly" | "monthly";
                         /** @description The day the next e-mail goes out; null when not scheduled. */
                         next_send_date: string | null;
@@ -14856,16 +14883,25 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         name: string;
-                        /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                        /**
+                         * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                         * @enum {string}
+                         */
                         report: "time" | "team" | "project_budget" | "uninvoiced";
                         period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                         from: string | null;
                         to: string | null;
                         group_by: ("project" | "task" | "person" | "client") | null;
                         is_active: boolean | null;
-                        /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                        /**
+                         * @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers).
+                         * @enum {string}
+                         */
                         visibility: "private" | "workspace";
-                        /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                        /**
+                         * @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month.
+                         * @enum {string}
+                         */
                         schedule: "none" | "weekly" | "monthly";
                         /** @description The day the next e-mail goes out; null when not scheduled. */
                         next_send_date: string | null;
@@ -15013,7 +15049,10 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                    /**
+                     * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                     * @enum {string}
+                     */
                     report?: "time" | "team" | "project_budget" | "uninvoiced";
                     /** @description Required for every report but project_budget (which has none); default this_month. */
                     period?: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
@@ -15025,9 +15064,15 @@ export interface operations {
                     group_by?: ("project" | "task" | "person" | "client") | null;
                     /** @description project_budget only: active (true, the default) or archived (false) projects, or all (null). */
                     is_active?: boolean | null;
-                    /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                    /**
+                     * @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers).
+                     * @enum {string}
+                     */
                     visibility?: "private" | "workspace";
-                    /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                    /**
+                     * @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month.
+                     * @enum {string}
+                     */
                     schedule?: "none" | "weekly" | "monthly";
                 };
             };
@@ -15043,16 +15088,25 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         name: string;
-                        /** @description Which report: time (grouped), team, project_budget or uninvoiced. */
+                        /**
+                         * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                         * @enum {string}
+                         */
                         report: "time" | "team" | "project_budget" | "uninvoiced";
                         period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                         from: string | null;
                         to: string | null;
                         group_by: ("project" | "task" | "person" | "client") | null;
                         is_active: boolean | null;
-                        /** @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers). */
+                        /**
+                         * @description private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers).
+                         * @enum {string}
+                         */
                         visibility: "private" | "workspace";
-                        /** @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month. */
+                        /**
+                         * @description E-mail the report as CSV to its owner on the first day of every week (the workspace’s week start) or month.
+                         * @enum {string}
+                         */
                         schedule: "none" | "weekly" | "monthly";
                         /** @description The day the next e-mail goes out; null when not scheduled. */
                         next_send_date: string | null;
@@ -15151,14 +15205,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         changes: {
-                            /** @description The record type, as its API path names it. */
+                            /**
+                             * @description The record type, as its API path names it.
+                             * @enum {string}
+                             */
                             type: "time_entries" | "expenses" | "clients" | "projects" | "tasks" | "invoices" | "users";
                             /**
                              * Format: uuid
                              * @description The record id (for users: the user id). Read its current state through its own route.
                              */
                             id: string;
-                            /** @description deleted is a tombstone: the record is gone (for users: removed from the workspace). */
+                            /**
+                             * @description deleted is a tombstone: the record is gone (for users: removed from the workspace).
+                             * @enum {string}
+                             */
                             action: "created" | "updated" | "deleted";
                             /**
                              * Format: date-time

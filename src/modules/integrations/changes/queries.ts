@@ -6,14 +6,14 @@ import { timeRecordVisible } from '../../../access/time.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
-import type { Cursor, RecordType } from './rules.ts';
+import type { Action, Cursor, RecordType } from './rules.ts';
 
 export interface ChangeRow {
   xid: string;
   seq: string;
   record_type: RecordType;
   record_id: string;
-  action: 'created' | 'updated' | 'deleted';
+  action: Action;
   changed_at: Date;
 }
 
@@ -76,14 +76,20 @@ export async function feedHorizon(trx: Tx): Promise<string> {
   return r.rows[0].horizon;
 }
 
-/** The next `limit` changes after `after` and below `horizon` that the principal may see, of `types`. */
-export function changesAfter(trx: Tx, p: Principal, after: Cursor, horizon: string, types: readonly RecordType[], limit: number): Promise<ChangeRow[]> {
+/** The workspace's changes after `after` and below `horizon`, with their positions: what a read may return. */
+function settledAfter(trx: Tx, companyId: string, after: Cursor, horizon: string) {
   return trx
     .selectFrom('changes as c')
-    .select([sql<string>`c.xid::text`.as('xid'), sql<string>`c.seq::text`.as('seq'), 'c.record_type', 'c.record_id', 'c.action', 'c.changed_at'])
-    .where('c.company_id', '=', p.companyId)
+    .select([sql<string>`c.xid::text`.as('xid'), sql<string>`c.seq::text`.as('seq')])
+    .where('c.company_id', '=', companyId)
     .where(sql<SqlBool>`(c.xid, c.seq) > (${after.xid}::xid8, ${after.seq}::bigint)`)
-    .where(sql<SqlBool>`c.xid < ${horizon}::xid8`)
+    .where(sql<SqlBool>`c.xid < ${horizon}::xid8`);
+}
+
+/** The next `limit` changes after `after` and below `horizon` that the principal may see, of `types`. */
+export function changesAfter(trx: Tx, p: Principal, after: Cursor, horizon: string, types: readonly RecordType[], limit: number): Promise<ChangeRow[]> {
+  return settledAfter(trx, p.companyId, after, horizon)
+    .select(['c.record_type', 'c.record_id', 'c.action', 'c.changed_at'])
     .where('c.record_type', 'in', types)
     .where(changeVisible(p))
     .orderBy('c.xid')
@@ -93,13 +99,8 @@ export function changesAfter(trx: Tx, p: Principal, after: Cursor, horizon: stri
 }
 
 /** The last change of the workspace below `horizon` (whatever its type or visibility), after `after`: where a caught-up reader may move to; undefined when none. */
-export function lastSettledChange(trx: Tx, companyId: string, after: Cursor, horizon: string) {
-  return trx
-    .selectFrom('changes as c')
-    .select([sql<string>`c.xid::text`.as('xid'), sql<string>`c.seq::text`.as('seq'), 'c.changed_at'])
-    .where('c.company_id', '=', companyId)
-    .where(sql<SqlBool>`(c.xid, c.seq) > (${after.xid}::xid8, ${after.seq}::bigint)`)
-    .where(sql<SqlBool>`c.xid < ${horizon}::xid8`)
+export function lastSettledChange(trx: Tx, companyId: string, after: Cursor, horizon: string): Promise<Cursor | undefined> {
+  return settledAfter(trx, companyId, after, horizon)
     .orderBy('c.xid', 'desc')
     .orderBy('c.seq', 'desc')
     .limit(1)

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { ErrorBody, ErrorResponses } from '../../../http/schemas.ts';
+import { Enum, ErrorBody, ErrorResponses } from '../../../http/schemas.ts';
 import { MAX_PER_PAGE } from '../../../http/pagination.ts';
 import type { TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
-import { RECORD_TYPES } from './rules.ts';
+import { ACTIONS, RECORD_TYPES } from './rules.ts';
 import { readChanges } from './service.ts';
 
 const ChangesQuery = Type.Object(
@@ -17,14 +17,9 @@ const ChangesQuery = Type.Object(
 
 const Change = Type.Object(
   {
-    type: Type.Union(
-      RECORD_TYPES.map((t) => Type.Literal(t)),
-      { description: 'The record type, as its API path names it.' },
-    ),
+    type: Enum(RECORD_TYPES, 'The record type, as its API path names it.'),
     id: Type.String({ format: 'uuid', description: 'The record id (for users: the user id). Read its current state through its own route.' }),
-    action: Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('deleted')], {
-      description: 'deleted is a tombstone: the record is gone (for users: removed from the workspace).',
-    }),
+    action: Enum(ACTIONS, 'deleted is a tombstone: the record is gone (for users: removed from the workspace).'),
     changed_at: Type.String({ format: 'date-time', description: 'When the transaction that made the change began.' }),
   },
   { additionalProperties: false },

@@ -7,6 +7,8 @@ import { badRequest } from '../../../errors.ts';
 
 export const RECORD_TYPES = ['time_entries', 'expenses', 'clients', 'projects', 'tasks', 'invoices', 'users'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
+export const ACTIONS = ['created', 'updated', 'deleted'] as const;
+export type Action = (typeof ACTIONS)[number];
 
 export interface Cursor {
   xid: string;

@@ -4,10 +4,10 @@ import { withTenant } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
 import { ApiError } from '../../../errors.ts';
 import { changesAfter, feedHorizon, lastSettledChange, prunedThrough } from './queries.ts';
-import { START, before, decodeCursor, encodeCursor, parseTypes, type Cursor, type RecordType } from './rules.ts';
+import { START, before, decodeCursor, encodeCursor, parseTypes, type Action, type Cursor, type RecordType } from './rules.ts';
 
 export interface ChangePage {
-  changes: Array<{ type: RecordType; id: string; action: 'created' | 'updated' | 'deleted'; changed_at: string }>;
+  changes: Array<{ type: RecordType; id: string; action: Action; changed_at: string }>;
   next_cursor: string;
   has_more: boolean;
 }
@@ -47,7 +47,7 @@ export function readChanges(
     if (!hasMore) next = (await lastSettledChange(trx, p.companyId, next, horizon)) ?? next;
     return {
       changes: page.map((r) => ({ type: r.record_type, id: r.record_id, action: r.action, changed_at: r.changed_at.toISOString() })),
-      next_cursor: encodeCursor({ xid: next.xid, seq: next.seq }),
+      next_cursor: encodeCursor(next),
       has_more: hasMore,
     };
   });

@@ -6,4 +6,5 @@ export { checkRange, MAX_REPORT_SPAN_DAYS, monthOf } from './rules.ts';
 export { GroupByParam } from './schemas.ts';
 export { budgetExport, readReport, teamExport, timeExport, uninvoicedExport } from './service.ts';
 export type { ReportContext } from './service.ts';
+export type { GroupBy } from './web-queries.ts';
 export { reportsWebRoutes } from './web-routes.ts';

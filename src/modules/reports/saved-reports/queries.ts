@@ -31,11 +31,6 @@ export function findSavedReport(trx: Tx, companyId: string, id: string, { lock =
   return query.executeTakeFirst();
 }
 
-/** The workspace's time zone and week start: what "today" and a week are for its reports. */
-export function workspaceCalendar(trx: Tx, companyId: string) {
-  return trx.selectFrom('companies').select(['timezone', 'week_start']).where('id', '=', companyId).executeTakeFirstOrThrow();
-}
-
 export interface DueSavedReport {
   company_id: string;
   id: string;
@@ -84,13 +79,7 @@ export async function insertDelivery(
   return inserted !== undefined;
 }
 
-/** The owner as the scheduler needs them: active in the workspace, their address and language. */
-export function findOwner(trx: Tx, companyId: string, userId: string) {
-  return trx
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.email', 'u.first_name', 'u.last_name', 'u.language', 'm.is_active'])
-    .where('m.company_id', '=', companyId)
-    .where('m.user_id', '=', userId)
-    .executeTakeFirst();
+/** The language a person reads e-mails in (their display preference). */
+export async function languageOf(trx: Tx, userId: string): Promise<string | undefined> {
+  return (await trx.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst())?.language;
 }

@@ -13,8 +13,11 @@ import { repeatEvery } from '../../../repeat.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { budgetExport, csvBytes, teamExport, timeExport, uninvoicedExport, type ReportContext } from '../reports/index.ts';
-import { dueSavedReports, findOwner, findSavedReport, insertDelivery, workspaceCalendar, type DueSavedReport, type SavedReportRow } from './queries.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import { loadTimeSettings } from '../../tracking/week/index.ts';
+import { dueSavedReports, findSavedReport, insertDelivery, languageOf, type DueSavedReport, type SavedReportRow } from './queries.ts';
 import { nextSendDate, periodStartOf, rangeOf, type DateRange, type ReportKind } from './rules.ts';
+import type { GroupBy } from '../reports/index.ts';
 import { mayRunReport } from './service.ts';
 
 /**
@@ -74,20 +77,19 @@ type Outcome = 'sent' | 'skipped';
 async function deliver(db: Kysely<DB>, c: DueSavedReport, deps: SavedReportSchedulerDeps, now: Date): Promise<Outcome | null> {
   return withTenant(db, c.company_id, async (trx) => {
     const row = await findSavedReport(trx, c.company_id, c.id, { lock: true, skipLocked: true });
-    const calendar = await workspaceCalendar(trx, c.company_id);
+    const calendar = await loadTimeSettings(trx, c.company_id);
     const today = todayIn(calendar.timezone, now);
     if (!row || row.schedule === 'none' || row.next_send_date === null || row.next_send_date > today) return null;
     const periodStart = periodStartOf(row.schedule, today, calendar.week_start);
     const range = rangeOf(row, periodStart);
-    const owner = await findOwner(trx, c.company_id, row.owner_id);
-    const principal = owner?.is_active ? await memberPrincipal(trx, c.company_id, row.owner_id) : undefined;
+    const principal = await memberPrincipal(trx, c.company_id, row.owner_id);
     const refusal = !principal ? 'The owner is no longer an active member.' : !mayRunReport(principal, row.report) ? "The owner's role may no longer run this report." : null;
     const deliveryId = newId(now.getTime());
     const made = await insertDelivery(trx, c.company_id, { id: deliveryId, reportId: row.id, periodStart, range, outcome: refusal ? 'skipped' : 'sent', note: refusal }, now);
     await updateRow(trx, 'saved_reports', c.company_id, row.id, { next_send_date: nextSendDate(row.schedule, today, calendar.week_start) }, now);
     // A period already delivered (the schedule was changed back and forth): nothing more to send.
     if (!made) return null;
-    if (!refusal) await enqueueReportMail(trx, row, owner!, range, deps.baseUrl, now);
+    if (!refusal) await enqueueReportMail(trx, row, principal!, range, deps.baseUrl, now);
     await audit(trx, {
       companyId: c.company_id,
       actorUserId: null,
@@ -104,13 +106,14 @@ async function deliver(db: Kysely<DB>, c: DueSavedReport, deps: SavedReportSched
 async function enqueueReportMail(
   trx: Tx,
   row: SavedReportRow,
-  owner: NonNullable<Awaited<ReturnType<typeof findOwner>>>,
+  owner: Principal,
   range: DateRange | null,
   baseUrl: string,
   now: Date,
 ) {
-  const t = translator(owner.language);
-  const dates = range ? { from: mailDate(range.from, owner.language), to: mailDate(range.to, owner.language) } : null;
+  const language = await languageOf(trx, owner.userId);
+  const t = translator(language);
+  const dates = range ? { from: mailDate(range.from, language), to: mailDate(range.to, language) } : null;
   const report = t(`savedReportMail.reports.${row.report}`);
   const file = `${row.name.replace(/[^\p{L}\p{N} _.-]+/gu, '').trim() || 'report'}${range ? ` ${range.from} ${range.to}` : ''}.csv`;
   const params: Record<string, string> = { owner_id: row.owner_id, report: row.report };
@@ -122,7 +125,7 @@ async function enqueueReportMail(
     row.company_id,
     'saved_report',
     {
-      to: [{ email: owner.email, name: `${owner.first_name} ${owner.last_name}`.trim() }],
+      to: [{ email: owner.email, name: `${owner.firstName} ${owner.lastName}`.trim() }],
       subject: dates ? t('savedReportMail.subjectPeriod', { name: row.name, ...dates }) : t('savedReportMail.subject', { name: row.name }),
       text: [
         dates ? t('savedReportMail.bodyPeriod', { report, ...dates }) : t('savedReportMail.body', { report }),
@@ -144,7 +147,7 @@ const savedReportCsv: Renderer = async (db, companyId, params) => {
   const report = params.report as ReportKind;
   const file =
     report === 'time'
-      ? await timeExport(ctx, p, { format: 'csv', ...period, group_by: (params.group_by ?? 'project') as 'project' })
+      ? await timeExport(ctx, p, { format: 'csv', ...period, group_by: params.group_by as GroupBy | undefined })
       : report === 'team'
         ? await teamExport(ctx, p, { format: 'csv', ...period })
         : report === 'uninvoiced'

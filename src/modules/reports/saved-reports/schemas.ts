@@ -1,19 +1,13 @@
-import { Type, type Static, type TLiteral } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { createBody, Enum, patchBody } from '../../../http/schemas.ts';
 import { GroupByParam } from '../reports/index.ts';
 import { PERIODS, REPORTS, SCHEDULES } from './rules.ts';
 
-/** One of `values` (their union type, for the routes and the service). */
-const literals = <T extends string>(values: readonly T[], description: string) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)) as TLiteral<T>[],
-    { description },
-  );
-
 const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
-const ReportKind = literals(REPORTS, 'Which report: time (grouped), team, project_budget or uninvoiced.');
-const PeriodName = literals(PERIODS, 'A period relative to the day the report is opened (or sent), or custom: the fixed from and to.');
-const ScheduleKind = literals(SCHEDULES, 'E-mail the report as CSV to its owner on the first day of every week (the workspace\u2019s week start) or month.');
-const Visibility = literals(['private', 'workspace'] as const, 'private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers).');
+const ReportKind = Enum(REPORTS, 'Which report: time (grouped), team, project_budget or uninvoiced.');
+const PeriodName = Enum(PERIODS, 'A period relative to the day the report is opened (or sent), or custom: the fixed from and to.');
+const ScheduleKind = Enum(SCHEDULES, 'E-mail the report as CSV to its owner on the first day of every week (the workspace\u2019s week start) or month.');
+const Visibility = Enum(['private', 'workspace'], 'private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers).');
 
 /** The writable properties of a saved report, shared by create and PATCH. */
 const writable = {
@@ -28,23 +22,10 @@ const writable = {
   schedule: ScheduleKind,
 };
 
-export const SavedReportCreateBody = Type.Object(
-  {
-    name: writable.name,
-    report: writable.report,
-    period: Type.Optional(writable.period),
-    from: Type.Optional(writable.from),
-    to: Type.Optional(writable.to),
-    group_by: Type.Optional(writable.group_by),
-    is_active: Type.Optional(writable.is_active),
-    visibility: Type.Optional(writable.visibility),
-    schedule: Type.Optional(writable.schedule),
-  },
-  { additionalProperties: false },
-);
+export const SavedReportCreateBody = createBody(writable, ['name', 'report']);
 export type SavedReportCreateInput = Static<typeof SavedReportCreateBody>;
 
-export const SavedReportPatchBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 });
+export const SavedReportPatchBody = patchBody(writable);
 export type SavedReportPatchInput = Static<typeof SavedReportPatchBody>;
 
 export const SavedReportSchema = Type.Object(

@@ -11,7 +11,8 @@ import { todayIn } from '../../../time/workspace-time.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { checkRange, MAX_REPORT_SPAN_DAYS } from '../reports/index.ts';
 import { mayDelete, presentSavedReport } from './presenter.ts';
-import { findSavedReport, visibleSavedReports, workspaceCalendar, type SavedReportRow } from './queries.ts';
+import { loadTimeSettings } from '../../tracking/week/index.ts';
+import { findSavedReport, visibleSavedReports, type SavedReportRow } from './queries.ts';
 import { hasPeriod, nextSendDate, spanLimited, type Period, type ReportKind, type Schedule } from './rules.ts';
 import type { PresentedSavedReport, SavedReportCreateInput, SavedReportPatchInput } from './schemas.ts';
 
@@ -106,7 +107,7 @@ function assertMayRun(p: Principal, report: ReportKind) {
 const sees = (p: Principal, row: SavedReportRow) => row.owner_id === p.userId || (row.visibility === 'workspace' && mayRunReport(p, row.report));
 
 async function todayOf(trx: Tx, companyId: string, now: Date) {
-  const calendar = await workspaceCalendar(trx, companyId);
+  const calendar = await loadTimeSettings(trx, companyId);
   return { today: todayIn(calendar.timezone, now), weekStart: calendar.week_start };
 }
 
