@@ -15,7 +15,7 @@ import pg from 'pg';
 import type { DriverMessage, ReadyMessage, ServerMessage, UsageMessage } from './protocol.ts';
 import { poolApplicationName } from '../src/db/database.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---------------------------------------------------------------------------- server process
 

@@ -55,6 +55,10 @@ export interface Config {
   recurringIntervalMs: number;
   /** How many days the change feed keeps its changes (CHANGES_RETENTION_DAYS, default 30); a cursor from before a deleted change is 410. */
   changesRetentionDays: number;
+  /** Webhooks may go to private, loopback and link-local addresses (WEBHOOK_ALLOW_PRIVATE=true; default false). */
+  webhookAllowPrivate: boolean;
+  /** How often each server process looks for due webhook deliveries (WEBHOOK_INTERVAL_MS, default 1 s); 0 turns delivery off in this process. */
+  webhookIntervalMs: number;
   jwt: JwtConfig | null;
   logLevel: string;
   clock: Clock;
@@ -80,6 +84,14 @@ function int(env: Env, name: string, fallback: number, min = 1): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer of at least ${min}`);
   return value;
+}
+
+/** A true/false setting: true, 1 or yes turn it on; unset, false, 0 or no leave it off; anything else is refused. */
+function flag(env: Env, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0' || raw === 'no') return false;
+  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
+  throw new Error(`${name} must be true or false, not '${env[name]}'`);
 }
 
 function publicUrl(raw: string): string {
@@ -152,6 +164,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     outboxIntervalMs: 5000,
     recurringIntervalMs: int(env, 'RECURRING_INTERVAL_MS', 60_000, 0),
     changesRetentionDays: int(env, 'CHANGES_RETENTION_DAYS', 30),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    webhookIntervalMs: int(env, 'WEBHOOK_INTERVAL_MS', 1000, 0),
     jwt: jwtKeySource
       ? {
           jwksUrl: env.JWT_JWKS_URL || undefined,

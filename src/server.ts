@@ -94,6 +94,20 @@ async function startSchedulers(config: Config, database: Database, app: FastifyI
 }
 
 /**
+ * Webhook delivery, in every server process (several are safe: each delivery is claimed in
+ * the database, see webhooks/worker.ts); WEBHOOK_INTERVAL_MS=0 leaves it to other processes.
+ */
+async function startWebhookDelivery(config: Config, database: Database, app: FastifyInstance): Promise<() => Promise<void>> {
+  if (config.webhookIntervalMs === 0) return async () => {};
+  const { startWebhookWorker } = await import('./modules/integrations/webhooks/index.ts');
+  return startWebhookWorker(
+    { db: database.db, clock: config.clock, allowPrivate: config.webhookAllowPrivate, baseUrl: publicUrlOf(config) },
+    config.webhookIntervalMs,
+    (err) => app.log.error({ err }, 'webhook delivery failed'),
+  );
+}
+
+/**
  * Opens the database, applies migrations and listens; on an empty embedded
  * database it then creates the first workspace (after listening, so a port
  * already in use never swallows the key that is shown only once).
@@ -125,6 +139,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const stopPruning = startChangePruning({ db: database.db, clock: config.clock, retentionDays: config.changesRetentionDays }, (err) =>
       log.error({ err }, 'pruning the change feed failed'),
     );
+    const stopWebhooks = await startWebhookDelivery(config, database, app);
     app.log.info(`Sheaf API on ${url}/api/v2 (OpenAPI: ${url}/api/v2/openapi.json)`);
     const running = app;
     let closing: Promise<void> | undefined;
@@ -133,6 +148,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         try {
           await stopSchedulers();
           await stopPruning();
+          await stopWebhooks();
           await stopOutbox();
           await running.close();
         } finally {

@@ -220,6 +220,7 @@ const lane1: Step[] = [
         'admin item-category list', 'admin item-category add', 'admin item-category rename', 'admin item-category archive', 'admin item-category unarchive',
         'admin recurring list', 'admin recurring run-due',
         'admin saved-reports run-due',
+        'admin webhook list', 'admin webhook create', 'admin webhook delete',
         'admin retainer list', 'admin retainer show',
         'backup pull', 'backup verify',
       ]);

@@ -23,6 +23,7 @@ import { insertCategory, insertEntry, insertExpense, insertFile } from './fixtur
 /** Which table holds the record a path parameter names, by the path segment before it. */
 const TABLE_BY_SEGMENT: Record<string, string> = {
   clients: 'clients',
+  deliveries: 'webhook_deliveries',
   contacts: 'contacts',
   projects: 'projects',
   tasks: 'tasks',
@@ -189,6 +190,16 @@ describe('security sweep over every route', () => {
       .insertInto('saved_reports')
       .values({ company_id: company, id: foreignIds.saved_reports, owner_id: foreignOwner.userId, name: 'Foreign report', report: 'time', period: 'this_month', visibility: 'workspace' })
       .execute();
+    foreignIds.webhook_endpoints = newId();
+    await ctx.db
+      .insertInto('webhook_endpoints')
+      .values({ company_id: company, id: foreignIds.webhook_endpoints, url: 'https://hooks.example.com/foreign', events: ['client.created'], secret: 'whsec_Zm9yZWlnbg==' })
+      .execute();
+    // The endpoint's first event: a delivery of the other workspace.
+    await ctx.db.insertInto('clients').values({ company_id: company, id: newId(), name: 'Foreign evented client' }).execute();
+    foreignIds.webhook_deliveries = (
+      await ctx.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', foreignIds.webhook_endpoints).executeTakeFirstOrThrow()
+    ).id;
     foreignIds.retainers = newId();
     await ctx.db.insertInto('retainers').values({ company_id: company, id: foreignIds.retainers, client_id: clientId, name: 'Foreign retainer', currency: 'EUR' }).execute();
     foreignIds.invoice_line_items = newId();

@@ -37,6 +37,8 @@ export interface AdminContext {
   clock: Clock;
   /** The address people reach the server at (PUBLIC_URL, else the configured host and port), for links in e-mails. */
   baseUrl: string;
+  /** WEBHOOK_ALLOW_PRIVATE: webhook endpoints may point at private addresses. */
+  webhookAllowPrivate: boolean;
 }
 
 export const str = { type: 'string' } as const;

@@ -16,6 +16,7 @@ import { outboxCommands } from './outbox-commands.ts';
 import { bankAccountCommands } from './bank-account-commands.ts';
 import { recurringCommands } from './recurring-commands.ts';
 import { savedReportCommands } from './saved-report-commands.ts';
+import { webhookCommands } from './webhook-commands.ts';
 import { retainerCommands } from './retainer-commands.ts';
 import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
 import { str, type Command, type Options, type Values } from './command.ts';
@@ -83,7 +84,7 @@ const migrateCommand: Command<null> = {
 export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
   return {
     ...c,
-    run: ({ config, output, openDatabase }, input) => withDatabase(config, openDatabase, true, (db) => c.run({ db, output, clock: config.clock, baseUrl: publicUrlOf(config) }, input)),
+    run: ({ config, output, openDatabase }, input) => withDatabase(config, openDatabase, true, (db) => c.run({ db, output, clock: config.clock, baseUrl: publicUrlOf(config), webhookAllowPrivate: config.webhookAllowPrivate }, input)),
   };
 }
 
@@ -91,7 +92,7 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
-  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(invoiceSettingsCommands), ...Object.values(bankAccountCommands), ...Object.values(itemCategoryCommands), ...Object.values(recurringCommands), ...Object.values(savedReportCommands), ...Object.values(retainerCommands)].map((c) => fromAdmin<any>(c)),
+  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(invoiceSettingsCommands), ...Object.values(bankAccountCommands), ...Object.values(itemCategoryCommands), ...Object.values(recurringCommands), ...Object.values(savedReportCommands), ...Object.values(webhookCommands), ...Object.values(retainerCommands)].map((c) => fromAdmin<any>(c)),
   ...backupCommands,
 ];
 

@@ -35,7 +35,19 @@ export type Int8 = ColumnType<string, bigint | number | string, bigint | number 
 
 export type InvoiceState = "draft" | "open" | "paid" | "closed" | "voided";
 
+export type Json = JsonValue;
+
+export type JsonArray = JsonValue[];
+
+export type JsonObject = {
+  [x: string]: JsonValue | undefined;
+};
+
 export type JsonObjectColumn = ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+
+export type JsonPrimitive = boolean | number | string | null;
+
+export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
 export type Language = "en" | "de";
 
@@ -853,6 +865,45 @@ export interface Users {
   user_type: Generated<UserType>;
 }
 
+/** Webhook deliveries: one per event and endpoint, the delivery log; kept 30 days after delivery or failure, never exported. */
+export interface WebhookDeliveries {
+  attempts: Generated<number>;
+  company_id: string;
+  data: Json;
+  delivered_at: Timestamp | null;
+  endpoint_id: string;
+  event_type: string;
+  first_attempt_at: Timestamp | null;
+  id: Generated<string>;
+  last_attempt_at: Timestamp | null;
+  last_error: string | null;
+  last_status: number | null;
+  next_attempt_at: Timestamp | null;
+  occurred_at: Generated<Timestamp>;
+  record_id: string;
+  record_type: string;
+  seq: Generated<Int8>;
+  state: Generated<"pending" | "delivered" | "failed">;
+}
+
+/** Webhook endpoints (src/modules/integrations/webhooks): exported by the backup without secret or previous_secret. */
+export interface WebhookEndpoints {
+  company_id: string;
+  created_at: CreatedAt;
+  created_by: string | null;
+  description: string | null;
+  disabled_at: Timestamp | null;
+  disabled_reason: string | null;
+  events: string[];
+  id: string;
+  is_active: Generated<boolean>;
+  previous_secret: string | null;
+  previous_secret_expires_at: Timestamp | null;
+  secret: string;
+  updated_at: Generated<Timestamp>;
+  url: string;
+}
+
 export interface DB {
   audit_logs: AuditLogs;
   bank_accounts: BankAccounts;
@@ -896,6 +947,8 @@ export interface DB {
   teammate_assignments: TeammateAssignments;
   time_entries: TimeEntries;
   users: Users;
+  webhook_deliveries: WebhookDeliveries;
+  webhook_endpoints: WebhookEndpoints;
 }
 
 export type Company = Selectable<Companies>;

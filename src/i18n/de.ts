@@ -138,6 +138,15 @@ export const de: Catalog = {
     reports: { time: 'Zeitbericht', team: 'Teambericht', project_budget: 'Projektbudget-Bericht', uninvoiced: 'Bericht über nicht abgerechnete Leistungen' },
     schedules: { weekly: 'jede Woche', monthly: 'jeden Monat' },
   },
+  webhookMail: {
+    subject: 'Webhook abgeschaltet: {{url}}',
+    body: 'Sheaf hat den Webhook-Endpunkt {{url}} abgeschaltet und sendet ihm keine Ereignisse mehr. {{reason}}\n\nNicht zugestellte Ereignisse bleiben erhalten. Sobald der Empfänger wieder funktioniert, schalten Sie den Endpunkt wieder ein: Dann werden sie der Reihe nach zugestellt.',
+    open: 'Zustellprotokoll ansehen und wieder einschalten in Sheaf:\n{{link}}',
+    reasons: {
+      delivery_failing: 'Eine Zustellung an ihn ist länger als einen Tag fehlgeschlagen.',
+      administrator_inactive: 'Die Person, deren Sicht seine Ereignisse tragen, ist nicht mehr aktiv als Inhaber oder Administrator; wer ihn wieder einschaltet, tritt an ihre Stelle.',
+    },
+  },
   paymentDetails: {
     heading: 'ZAHLUNGSINFORMATIONEN',
     holder: 'Kontoinhaber',

@@ -149,6 +149,15 @@ export const en = {
     reports: { time: 'time report', team: 'team report', project_budget: 'project budget report', uninvoiced: 'uninvoiced report' },
     schedules: { weekly: 'every week', monthly: 'every month' },
   },
+  webhookMail: {
+    subject: 'Webhook turned off: {{url}}',
+    body: 'Sheaf turned off the webhook endpoint {{url}} and sends it no more events. {{reason}}\n\nEvents that were not delivered are kept. Once the receiver works again, turn the endpoint on: they go out then, in order.',
+    open: 'See its delivery log and turn it on again in Sheaf:\n{{link}}',
+    reasons: {
+      delivery_failing: 'A delivery to it failed for more than a day.',
+      administrator_inactive: 'The administrator whose view its events carry is no longer an active owner or administrator; whoever turns it on again takes their place.',
+    },
+  },
   paymentDetails: {
     heading: 'PAYMENT DETAILS',
     holder: 'Account holder',

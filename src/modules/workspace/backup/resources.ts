@@ -434,11 +434,15 @@ export const RESOURCES: ResourceSpec[] = [
     from: 'invitations i',
     ...ownRows('i'),
   },
-  notYet(
-    'webhook_endpoints',
-    'Webhook endpoint configuration, without signing secrets or delivery history.',
-    'webhooks are not implemented.',
-  ),
+  {
+    kind: 'table',
+    name: 'webhook_endpoints',
+    description:
+      'Webhook endpoints: URL, description, the event kinds sent, active or not (and why Sheaf turned one off), the administrator whose view the payloads carry (null: the operator); never the signing secrets, nor the delivery log.',
+    columns: 'e.id, e.url, e.description, e.events, e.is_active, e.disabled_reason, e.disabled_at, e.created_by, e.created_at, e.updated_at',
+    from: 'webhook_endpoints e',
+    ...ownRows('e'),
+  },
   {
     kind: 'table',
     name: 'audit_logs',
@@ -494,6 +498,7 @@ export const TABLE_USE: Record<string, string> = {
   estimate_line_items: 'estimates (line_items)',
   retainers: 'retainers',
   saved_reports: 'saved_reports',
+  webhook_endpoints: 'webhook_endpoints',
   invitations: 'invitations',
   audit_logs: 'audit_logs',
 };
@@ -510,6 +515,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   client_links: "clients' links to an invoice (token hashes): link tokens are credentials, never exported",
   sign_in_devices: 'browsers known to have signed in (cookie hashes), for the sign-in throttle: credentials are never exported',
   saved_report_deliveries: "the record of saved reports' e-mails sent (an internal delivery log)",
+  webhook_deliveries: 'the webhooks’ delivery queue and log (kept 30 days): a delivery log, like the e-mail outbox',
   changes: 'the change feed’s log of recent changes (a delivery log, kept for CHANGES_RETENTION_DAYS); the records themselves are exported',
   change_horizons: 'where the change feed’s retention last deleted, per workspace (feed bookkeeping, not workspace data)',
 };
@@ -530,6 +536,12 @@ export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
   invitations: { token_hash: 'invitation tokens are credentials, never exported', company_id: 'implicit' },
   invoice_attachments: { file_id: 'the storage key of the bytes: served by download_url instead', company_id: 'implicit' },
   invoice_settings: { logo_file_id: 'a storage key: `logo` describes the logo (type, size, name); its bytes are not exported' },
+  webhook_endpoints: {
+    secret: 'signing secrets are credentials, never exported',
+    previous_secret: 'signing secrets are credentials, never exported',
+    previous_secret_expires_at: 'the rotation overlap of a secret that is not exported',
+    company_id: 'implicit',
+  },
   invoice_messages: { outbox_id: 'a reference into the delivery queue, which is not exported', company_id: 'implicit' },
   time_entries: {
     external_reference_id: 'generated from external_reference',

@@ -1,0 +1,154 @@
+import type { Kysely } from 'kysely';
+import { memberPrincipal } from '../../../auth/authenticate.ts';
+import { isAdmin } from '../../../access/policy.ts';
+import type { Clock } from '../../../clock.ts';
+import { withTenant } from '../../../db/tenant.ts';
+import type { DB } from '../../../db/types.ts';
+import { translator } from '../../../i18n/index.ts';
+import { enqueueMail } from '../../../outbox/enqueue.ts';
+import { repeatEvery } from '../../../repeat.ts';
+import { activeHumanMembers } from '../../people/users/index.ts';
+import type { Resolver } from './address.ts';
+import { payloadOf } from './presenter.ts';
+import { claimDue, pruneDeliveries, recordOutcome, type ClaimedDelivery } from './queries.ts';
+import { LEASE_MS, LOG_RETENTION_DAYS, messageId, retryAfter, type DisabledReason } from './rules.ts';
+import { sendAttempt } from './sender.ts';
+
+/**
+ * Webhook delivery, in every server process (several at once are safe): due deliveries are
+ * claimed in the database (`FOR UPDATE SKIP LOCKED`, attempts + 1, held for LEASE_MS), sent
+ * `concurrency` at a time, and their outcome recorded only while the claim is still this
+ * worker's. At least once: a worker that dies mid-send leaves the claim to expire and the
+ * delivery goes again with the same webhook-id and body, so receivers can drop the copy.
+ * Per record in order: a delivery waits until the one before it, for the same endpoint and
+ * record, was delivered or failed for good (queries.ts claimDue).
+ */
+
+export interface WebhookWorkerDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  allowPrivate: boolean;
+  /** The address people reach this server at (the link in the e-mail on disabling). */
+  baseUrl: string;
+  resolve?: Resolver;
+  batchSize?: number;
+  concurrency?: number;
+}
+
+export interface DeliveryRunSummary {
+  delivered: number;
+  retried: number;
+  failed: number;
+}
+
+type Outcome = keyof DeliveryRunSummary | 'held';
+
+/** Whose view the payloads carry must still be an administrator's; the operator's (null) always is. */
+async function creatorProblem(db: Kysely<DB>, d: ClaimedDelivery, cache: Map<string, DisabledReason | null>): Promise<DisabledReason | null> {
+  if (d.created_by === null) return null;
+  const key = `${d.company_id}:${d.created_by}`;
+  if (!cache.has(key)) {
+    const principal = await withTenant(db, d.company_id, (trx) => memberPrincipal(trx, d.company_id, d.created_by!));
+    cache.set(key, principal && isAdmin(principal) ? null : 'administrator_inactive');
+  }
+  return cache.get(key)!;
+}
+
+/**
+ * Turns an endpoint off, once (the first caller), and tells the workspace's active owners
+ * and administrators by e-mail through the outbox, in the same transaction.
+ */
+export async function disableEndpoint(db: Kysely<DB>, companyId: string, endpointId: string, reason: DisabledReason, baseUrl: string, now: Date): Promise<boolean> {
+  return withTenant(db, companyId, async (trx) => {
+    const off = await trx
+      .updateTable('webhook_endpoints')
+      .set({ is_active: false, disabled_reason: reason, disabled_at: now, updated_at: now })
+      .where('company_id', '=', companyId)
+      .where('id', '=', endpointId)
+      .where('is_active', '=', true)
+      .returning(['url'])
+      .executeTakeFirst();
+    if (!off) return false;
+    const admins = await activeHumanMembers(trx, companyId)
+      .select(['u.email', 'u.first_name', 'u.last_name', 'u.language'])
+      .where('m.role', 'in', ['owner', 'administrator'])
+      .orderBy('u.email')
+      .execute();
+    for (const a of admins) {
+      const t = translator(a.language);
+      await enqueueMail(
+        trx,
+        companyId,
+        'webhook_disabled',
+        {
+          to: [{ email: a.email, name: `${a.first_name} ${a.last_name}`.trim() }],
+          subject: t('webhookMail.subject', { url: off.url }),
+          text: [t('webhookMail.body', { url: off.url, reason: t(`webhookMail.reasons.${reason}`) }), t('webhookMail.open', { link: `${baseUrl}/settings/webhooks/${endpointId}` })].join('\n\n'),
+        },
+        now,
+      );
+    }
+    return true;
+  });
+}
+
+async function deliverOne(deps: WebhookWorkerDeps, d: ClaimedDelivery, creators: Map<string, DisabledReason | null>): Promise<Outcome> {
+  const now = deps.clock();
+  const problem = await creatorProblem(deps.db, d, creators);
+  if (problem) {
+    // Held, not failed: it goes once an administrator turns the endpoint on again.
+    await recordOutcome(deps.db, d, { state: 'pending', status: null, error: 'held: the endpoint was turned off (its administrator is no longer one)', nextAttemptAt: null, now });
+    await disableEndpoint(deps.db, d.company_id, d.endpoint_id, problem, deps.baseUrl, now);
+    return 'held';
+  }
+  const secrets = [d.secret, ...(d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at > now ? [d.previous_secret] : [])];
+  const result = await sendAttempt({ url: d.url, webhookId: messageId(d.id), body: payloadOf(d), secrets, now, allowPrivate: deps.allowPrivate, resolve: deps.resolve });
+  const done = deps.clock();
+  if (result.ok) {
+    await recordOutcome(deps.db, d, { state: 'delivered', status: result.status, error: null, nextAttemptAt: null, now: done });
+    return 'delivered';
+  }
+  const next = retryAfter(d.attempts, done);
+  await recordOutcome(deps.db, d, { state: next ? 'pending' : 'failed', status: result.status, error: result.error, nextAttemptAt: next, now: done });
+  if (next) return 'retried';
+  await disableEndpoint(deps.db, d.company_id, d.endpoint_id, 'delivery_failing', deps.baseUrl, done);
+  return 'failed';
+}
+
+/** One pass: claims a batch of due deliveries and sends them; how each ended. */
+export async function deliverDueWebhooks(deps: WebhookWorkerDeps): Promise<DeliveryRunSummary> {
+  const now = deps.clock();
+  const claimed = await claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), deps.batchSize ?? 200);
+  const summary: DeliveryRunSummary = { delivered: 0, retried: 0, failed: 0 };
+  const creators = new Map<string, DisabledReason | null>();
+  let next = 0;
+  const lane = async () => {
+    while (next < claimed.length) {
+      const outcome = await deliverOne(deps, claimed[next++]!, creators);
+      if (outcome !== 'held') summary[outcome]++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 32, claimed.length) }, lane));
+  return summary;
+}
+
+/** Runs until nothing is due, then sleeps `intervalMs`; prunes the log hourly. Returns how to stop. */
+export function startWebhookWorker(deps: WebhookWorkerDeps, intervalMs: number, onError: (err: unknown) => void): () => Promise<void> {
+  let stopping = false;
+  const stopDelivery = repeatEvery(
+    intervalMs,
+    async () => {
+      while (!stopping) {
+        const s = await deliverDueWebhooks(deps);
+        if (s.delivered + s.retried + s.failed === 0) return;
+      }
+    },
+    onError,
+  );
+  const prune = () => pruneDeliveries(deps.db, new Date(deps.clock().getTime() - LOG_RETENTION_DAYS * 86_400_000));
+  const stopPruning = repeatEvery(3_600_000, prune, onError);
+  return async () => {
+    stopping = true;
+    await Promise.all([stopDelivery(), stopPruning()]);
+  };
+}
