@@ -28,6 +28,7 @@ import { reportsRoutes, reportsWebRoutes } from './modules/reports/reports/index
 import { savedReportsWebRoutes } from './modules/reports/saved-reports/index.ts';
 import { changesRoutes } from './modules/integrations/changes/index.ts';
 import { webhooksWebRoutes } from './modules/integrations/webhooks/index.ts';
+import { capacityWebRoutes } from './modules/planning/capacity/index.ts';
 import { projectsRoutes, projectsWebRoutes } from './modules/catalog/projects/index.ts';
 import { projectAssignmentsRoutes } from './modules/catalog/project-assignments/index.ts';
 import { tasksRoutes } from './modules/catalog/tasks/index.ts';
@@ -157,6 +158,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(savedReportsWebRoutes);
   await app.register(changesRoutes);
   await app.register(webhooksWebRoutes);
+  await app.register(capacityWebRoutes);
   await app.register(homeWebRoutes);
   await app.register(credentialsWebRoutes);
   await app.register(bankAccountsWebRoutes);

@@ -9,6 +9,8 @@ import {
   type PeriodItem,
 } from '../src/modules/tracking/approvals/preflight.ts';
 import { workingDaysIn } from '../src/modules/tracking/week/rules.ts';
+import { capacityByDay } from '../src/modules/planning/capacity/rules.ts';
+import type { PreflightCapacity } from '../src/modules/tracking/approvals/preflight.ts';
 import { reportWeeks, type ApprovedItem } from '../src/modules/tracking/approvals/withdrawal.ts';
 
 /** The pure approval rules: periods, reasons, the fingerprint and the preflight. */
@@ -49,6 +51,11 @@ const expense = (extra: Partial<PeriodItem> = {}): PeriodItem => ({
   ...extra,
 });
 const week = { from: '2026-06-08', to: '2026-06-14' };
+/** Capacity as before patterns existed: expected weekly hours over Monday to Friday, no breaks required. */
+const weekly = (hours: string | null, period = week): PreflightCapacity => ({
+  days: capacityByDay({ patterns: [], fallbackWeekly: hours, timeOff: [] }, period.from, period.to),
+  breakRules: [],
+});
 const all = () => true;
 
 function fieldOf(fn: () => unknown): string | undefined {
@@ -118,7 +125,7 @@ describe('fingerprint', () => {
 describe('preflight', () => {
   it('no blockers or warnings for a submitted period without expected hours', () => {
     const items = [time(), expense()];
-    expect(runPreflight(items, all, week, null)).toEqual({ fingerprint: fingerprintOf(items), blockers: [], warnings: [] });
+    expect(runPreflight(items, all, week, weekly(null))).toEqual({ fingerprint: fingerprintOf(items), blockers: [], warnings: [] });
   });
 
   it('blockers: running timers and unsubmitted or rejected items; billed items block nothing', () => {
@@ -126,7 +133,7 @@ describe('preflight', () => {
     const open = time({ approval_status: 'unsubmitted' });
     const rejected = expense({ approval_status: 'rejected' });
     const billed = time({ approval_status: 'unsubmitted', is_billed: true });
-    const pre = runPreflight([running, open, rejected, billed, time()], all, week, null);
+    const pre = runPreflight([running, open, rejected, billed, time()], all, week, weekly(null));
     expect(pre.blockers).toEqual([
       expect.objectContaining({ code: 'running_timer', time_entry_ids: [running.id] }),
       expect.objectContaining({ code: 'unsubmitted_time', time_entry_ids: [open.id], expense_ids: [rejected.id] }),
@@ -135,26 +142,26 @@ describe('preflight', () => {
 
   it('blockers look at the scope only', () => {
     const elsewhere = time({ project_id: 'p2', approval_status: 'unsubmitted' });
-    const pre = runPreflight([elsewhere, time()], (i) => i.project_id === 'p1', week, null);
+    const pre = runPreflight([elsewhere, time()], (i) => i.project_id === 'p1', week, weekly(null));
     expect(pre.blockers).toEqual([]);
   });
 
   it('hours below expected and above capacity, over the whole period, in decimals', () => {
     const items = [time({ duration_seconds: 8 * 3600 }), time({ duration_seconds: 7 * 3600, project_id: 'p2' })];
     const scopedToP1 = (i: PeriodItem) => i.project_id === 'p1';
-    expect(runPreflight(items, scopedToP1, week, '37.5').warnings).toEqual([
+    expect(runPreflight(items, scopedToP1, week, weekly('37.5')).warnings).toEqual([
       expect.objectContaining({ code: 'hours_below_expected', tracked_hours: 15, expected_hours: 37.5 }),
     ]);
-    expect(runPreflight(items, all, week, '15').warnings).toEqual([]);
-    expect(runPreflight(items, all, week, '12.5').warnings).toEqual([
+    expect(runPreflight(items, all, week, weekly('15')).warnings).toEqual([]);
+    expect(runPreflight(items, all, week, weekly('12.5')).warnings).toEqual([
       expect.objectContaining({ code: 'outside_working_capacity', tracked_hours: 15, capacity_hours: 12.5 }),
     ]);
     // a weekend-only period has no capacity
-    expect(runPreflight([time({ spent_date: '2026-06-13' })], all, { from: '2026-06-13', to: '2026-06-14' }, '40').warnings).toEqual([
+    expect(runPreflight([time({ spent_date: '2026-06-13' })], all, { from: '2026-06-13', to: '2026-06-14' }, weekly('40', { from: '2026-06-13', to: '2026-06-14' })).warnings).toEqual([
       expect.objectContaining({ code: 'outside_working_capacity', capacity_hours: 0 }),
     ]);
     // one working day of a 37.5-hour week: 7.5 expected
-    expect(runPreflight([time({ duration_seconds: 7 * 3600 })], all, { from: '2026-06-08', to: '2026-06-08' }, '37.5').warnings[0]).toMatchObject({
+    expect(runPreflight([time({ duration_seconds: 7 * 3600 })], all, { from: '2026-06-08', to: '2026-06-08' }, weekly('37.5', { from: '2026-06-08', to: '2026-06-08' })).warnings[0]).toMatchObject({
       expected_hours: 7.5,
       tracked_hours: 7,
     });
@@ -162,9 +169,9 @@ describe('preflight', () => {
 
   it('more than 24 hours on a day is outside working capacity; running timers do not count', () => {
     const items = [time({ duration_seconds: 86400 }), time({ duration_seconds: 60 }), time({ is_running: true, duration_seconds: 600 })];
-    const pre = runPreflight(items, all, week, null);
+    const pre = runPreflight(items, all, week, weekly(null));
     expect(pre.warnings).toEqual([expect.objectContaining({ code: 'outside_working_capacity', dates: ['2026-06-08'] })]);
-    const both = runPreflight(items, all, week, '1');
+    const both = runPreflight(items, all, week, weekly('1'));
     expect(both.warnings).toEqual([expect.objectContaining({ code: 'outside_working_capacity', capacity_hours: 1, dates: ['2026-06-08'] })]);
   });
 
@@ -173,10 +180,10 @@ describe('preflight', () => {
     const b = time({ started_time: '10:59', ended_time: '12:00', project_id: 'p2' });
     const c = time({ started_time: '12:00', ended_time: '13:00' });
     const d = time({ started_time: '09:30', ended_time: '10:00', spent_date: '2026-06-09' });
-    const pre = runPreflight([a, b, c, d], all, week, null);
+    const pre = runPreflight([a, b, c, d], all, week, weekly(null));
     expect(pre.warnings).toEqual([expect.objectContaining({ code: 'overlapping_entries', time_entry_ids: [a.id, b.id].sort() })]);
-    expect(runPreflight([a, b, c, d], (i) => i.project_id === 'p1', week, null).warnings[0].time_entry_ids).toEqual([a.id]);
-    expect(runPreflight([c, d], all, week, null).warnings).toEqual([]);
+    expect(runPreflight([a, b, c, d], (i) => i.project_id === 'p1', week, weekly(null)).warnings[0].time_entry_ids).toEqual([a.id]);
+    expect(runPreflight([c, d], all, week, weekly(null)).warnings).toEqual([]);
   });
 });
 

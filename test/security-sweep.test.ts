@@ -24,6 +24,8 @@ import { insertCategory, insertEntry, insertExpense, insertFile } from './fixtur
 const TABLE_BY_SEGMENT: Record<string, string> = {
   clients: 'clients',
   deliveries: 'webhook_deliveries',
+  working_patterns: 'planning_working_patterns',
+  time_off: 'planning_time_off',
   contacts: 'contacts',
   projects: 'projects',
   tasks: 'tasks',
@@ -200,6 +202,16 @@ describe('security sweep over every route', () => {
     foreignIds.webhook_deliveries = (
       await ctx.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', foreignIds.webhook_endpoints).executeTakeFirstOrThrow()
     ).id;
+    foreignIds.planning_working_patterns = newId();
+    await ctx.db
+      .insertInto('planning_working_patterns')
+      .values({ company_id: company, id: foreignIds.planning_working_patterns, user_id: foreignOwner.userId, effective_from: '2026-01-01', monday: '8' })
+      .execute();
+    foreignIds.planning_time_off = newId();
+    await ctx.db
+      .insertInto('planning_time_off')
+      .values({ company_id: company, id: foreignIds.planning_time_off, user_id: foreignOwner.userId, kind: 'vacation', starts_on: '2026-01-05', ends_on: '2026-01-09' })
+      .execute();
     foreignIds.retainers = newId();
     await ctx.db.insertInto('retainers').values({ company_id: company, id: foreignIds.retainers, client_id: clientId, name: 'Foreign retainer', currency: 'EUR' }).execute();
     foreignIds.invoice_line_items = newId();

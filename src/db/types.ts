@@ -194,6 +194,10 @@ export interface Companies {
   address: string | null;
   allow_past_timer_starts: Generated<boolean>;
   approvals_enabled: Generated<boolean>;
+  /**
+   * Break rules (0091): a day with more than after_hours tracked needs break_minutes of breaks; the approval preflight warns break_missing.
+   */
+  break_rules: Generated<Json>;
   created_at: CreatedAt;
   currency: Generated<string>;
   id: string;
@@ -588,6 +592,36 @@ export interface Outbox {
   status: Generated<"pending" | "sent" | "failed">;
 }
 
+export interface PlanningTimeOff {
+  company_id: string;
+  created_at: CreatedAt;
+  created_by: string | null;
+  ends_on: string;
+  hours: Numeric | null;
+  id: string;
+  kind: "vacation" | "sick" | "public_holiday" | "unpaid" | "other";
+  name: string | null;
+  starts_on: string;
+  updated_at: Generated<Timestamp>;
+  user_id: string | null;
+}
+
+export interface PlanningWorkingPatterns {
+  company_id: string;
+  created_at: CreatedAt;
+  effective_from: string;
+  friday: Generated<Numeric>;
+  id: string;
+  monday: Generated<Numeric>;
+  saturday: Generated<Numeric>;
+  sunday: Generated<Numeric>;
+  thursday: Generated<Numeric>;
+  tuesday: Generated<Numeric>;
+  updated_at: Generated<Timestamp>;
+  user_id: string;
+  wednesday: Generated<Numeric>;
+}
+
 export interface Projects {
   bill_by: Generated<BillBy>;
   budget: Numeric | null;
@@ -893,7 +927,7 @@ export interface WebhookEndpoints {
   created_by: string | null;
   description: string | null;
   disabled_at: Timestamp | null;
-  disabled_reason: string | null;
+  disabled_reason: "delivery_failing" | "administrator_inactive" | null;
   events: string[];
   id: string;
   is_active: Generated<boolean>;
@@ -931,6 +965,8 @@ export interface DB {
   memberships: Memberships;
   one_time_links: OneTimeLinks;
   outbox: Outbox;
+  planning_time_off: PlanningTimeOff;
+  planning_working_patterns: PlanningWorkingPatterns;
   project_task_assignments: ProjectTaskAssignments;
   project_user_assignments: ProjectUserAssignments;
   projects: Projects;

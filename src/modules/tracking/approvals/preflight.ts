@@ -3,7 +3,8 @@ import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import { badRequest } from '../../../errors.ts';
 import { isIsoDate } from '../../../time/workspace-time.ts';
-import { expectedHoursIn, secondsToHours } from '../week/index.ts';
+import { secondsToHours } from '../week/index.ts';
+import { breakMinutes, requiredBreak, totalHours, type BreakRule, type DayCapacity } from '../../planning/capacity/index.ts';
 
 /**
  * Pure approval rules: the period, the fingerprint and the preflight's blockers
@@ -16,7 +17,7 @@ export const MAX_PERIOD_DAYS = 366;
 export const REASON_MAX = 2000;
 
 export const BLOCKER_CODES = ['running_timer', 'unsubmitted_time'] as const;
-export const WARNING_CODES = ['hours_below_expected', 'outside_working_capacity', 'overlapping_entries'] as const;
+export const WARNING_CODES = ['hours_below_expected', 'outside_working_capacity', 'overlapping_entries', 'break_missing'] as const;
 
 export interface Period {
   from: string;
@@ -121,6 +122,12 @@ export function fingerprintOf(items: readonly PeriodItem[]): string {
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 const hoursNumber = (d: Decimal) => d.toDecimalPlaces(6, Decimal.ROUND_HALF_UP).toNumber();
 
+/** What the preflight measures time against: the person's capacity per day (null: nothing expected) and the break rules. */
+export interface PreflightCapacity {
+  days: readonly DayCapacity[] | null;
+  breakRules: readonly BreakRule[];
+}
+
 /**
  * The approval preflight of a person's period.
  *
@@ -131,19 +138,22 @@ const hoursNumber = (d: Decimal) => d.toDecimalPlaces(6, Decimal.ROUND_HALF_UP).
  *
  * Warnings, over the person's whole period (a timesheet's totals do not depend
  * on who approves which project):
- * - `hours_below_expected`: completed time below the expected hours, i.e. the
- *   member's expected_weekly_hours spread over the Monday-to-Friday days of the
- *   period (weekly / 5 per working day);
- * - `outside_working_capacity`: completed time above that capacity, or more than
- *   24 hours on one day;
+ * - `hours_below_expected`: completed time below the expected hours: the
+ *   person's capacity in the period (planning/capacity: their working pattern, or
+ *   expected_weekly_hours over Monday to Friday, less time off and holidays);
+ * - `outside_working_capacity`: completed time above that capacity, time on a day
+ *   that is wholly off (time off, a holiday), or more than 24 hours on one day;
  * - `overlapping_entries`: entries of one day whose started_time..ended_time
- *   spans overlap; listed are the overlapping entries in the scope.
+ *   spans overlap; listed are the overlapping entries in the scope;
+ * - `break_missing`: under the workspace's break rules, a day whose time needs more
+ *   break than the gaps between its entries give (days with an entry without
+ *   times are not judged: their breaks are unknown).
  */
 export function runPreflight(
   items: readonly PeriodItem[],
   inScope: (i: PeriodItem) => boolean,
   period: Period,
-  expectedWeeklyHours: string | null,
+  capacity: PreflightCapacity,
 ): Preflight {
   const blockers: Finding[] = [];
   const warnings: Finding[] = [];
@@ -169,9 +179,9 @@ export function runPreflight(
 
   const completed = items.filter((i) => i.kind === 'time' && !i.is_running);
   const tracked = secondsToHours(completed.reduce((sum, i) => sum + (i.duration_seconds ?? 0), 0));
-  let capacity: Finding | null = null;
-  if (expectedWeeklyHours !== null) {
-    const expected = expectedHoursIn(expectedWeeklyHours, period.from, period.to);
+  let over: Finding | null = null;
+  if (capacity.days !== null) {
+    const expected = totalHours(capacity.days);
     if (tracked.lt(expected)) {
       warnings.push({
         code: 'hours_below_expected',
@@ -180,28 +190,47 @@ export function runPreflight(
         expected_hours: hoursNumber(expected),
       });
     } else if (tracked.gt(expected)) {
-      capacity = {
+      over = {
         code: 'outside_working_capacity',
         message: `${tracked.toFixed()} hours tracked, above the working capacity of ${hoursNumber(expected)} hours for the period.`,
         tracked_hours: hoursNumber(tracked),
         capacity_hours: hoursNumber(expected),
         dates: [],
       };
-      warnings.push(capacity);
+      warnings.push(over);
     }
   }
   const perDay = new Map<string, number>();
   for (const i of completed) perDay.set(i.spent_date, (perDay.get(i.spent_date) ?? 0) + (i.duration_seconds ?? 0));
-  const longDays = [...perDay].filter(([, s]) => s > 24 * 3600).map(([d]) => d).sort();
-  if (longDays.length) {
-    if (capacity) (capacity.dates as string[]).push(...longDays);
+  const dayOff = new Set(capacity.days?.filter((d) => d.whole_day_off).map((d) => d.date));
+  const outside = [...perDay].filter(([d, s]) => s > 24 * 3600 || (s > 0 && dayOff.has(d))).map(([d]) => d).sort();
+  if (outside.length) {
+    if (over) (over.dates as string[]).push(...outside);
     else {
       warnings.push({
         code: 'outside_working_capacity',
-        message: `More than 24 hours tracked on ${longDays.join(', ')}.`,
+        message: `Time tracked outside working capacity (a day off, or more than 24 hours) on ${outside.join(', ')}.`,
         tracked_hours: hoursNumber(tracked),
         capacity_hours: null,
-        dates: longDays,
+        dates: outside,
+      });
+    }
+  }
+  if (capacity.breakRules.length) {
+    const short: Array<{ date: string; break_minutes: number; required_minutes: number }> = [];
+    const entriesByDay = new Map<string, PeriodItem[]>();
+    for (const i of completed) entriesByDay.set(i.spent_date, [...(entriesByDay.get(i.spent_date) ?? []), i]);
+    for (const [date, entries] of [...entriesByDay].sort(([a], [b]) => a.localeCompare(b))) {
+      const need = requiredBreak(capacity.breakRules, secondsToHours(perDay.get(date) ?? 0));
+      const taken = need > 0 ? breakMinutes(entries) : null;
+      if (taken !== null && taken < need) short.push({ date, break_minutes: taken, required_minutes: need });
+    }
+    if (short.length) {
+      warnings.push({
+        code: 'break_missing',
+        message: `Less break than the workspace's break rules require on ${short.map((d) => d.date).join(', ')}.`,
+        dates: short.map((d) => d.date),
+        days: short,
       });
     }
   }

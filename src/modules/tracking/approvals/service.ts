@@ -16,6 +16,7 @@ import { lastRejectionOf, reviewDetails } from './web-queries.ts';
 import { mailDate, mailNumber, translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../../outbox/enqueue.ts';
 import { audit } from '../../workspace/audit/index.ts';
+import { breakRulesOf, capacityIn } from '../../planning/capacity/index.ts';
 import {
   checkPeriod,
   checkReason,
@@ -25,6 +26,7 @@ import {
   type Period,
   type PeriodItem,
   type Preflight,
+  type PreflightCapacity,
 } from './preflight.ts';
 import {
   approvedItemsBetween,
@@ -234,11 +236,18 @@ export function reviewPeriod(db: Kysely<DB>, p: Principal, input: ReviewInput) {
   return withTenant(db, p.companyId, (trx) => reviewPeriodIn(trx, p, input));
 }
 
+/** What the preflight measures a person's period against: their capacity (planning) and the workspace's break rules. */
+async function capacityFor(trx: Tx, companyId: string, personId: string, period: { from: string; to: string }): Promise<PreflightCapacity> {
+  const [days, breakRules] = await Promise.all([capacityIn(trx, companyId, personId, period), breakRulesOf(trx, companyId)]);
+  return { days, breakRules };
+}
+
 /** reviewPeriod inside the caller's transaction (the web app's review reads more in the same one). */
 export async function reviewPeriodIn(trx: Tx, p: Principal, input: ReviewInput) {
   const review = await resolveReview(trx, p, input);
   const items = await periodItems(trx, p.companyId, review.person.user_id, input, false);
-  return { review, items, preflight: runPreflight(items, scopeOf(review), input, review.person.expected_weekly_hours) };
+  const capacity = await capacityFor(trx, p.companyId, review.person.user_id, input);
+  return { review, items, capacity, preflight: runPreflight(items, scopeOf(review), input, capacity) };
 }
 
 /** Test seam: runs between the preflight and the locked approval (tests use it to change the period meanwhile). */
@@ -287,7 +296,7 @@ export async function approve(db: Kysely<DB>, p: Principal, input: ApproveInput,
       throw preflightError(
         'approval_conflict',
         'The period changed while it was being approved; nothing was approved. Review the current preflight and retry.',
-        runPreflight(items, inScope, input, review.person.expected_weekly_hours),
+        runPreflight(items, inScope, input, reviewed.capacity),
       );
     }
     const chosen = items.filter((i) => inScope(i) && i.approval_status === 'submitted');
@@ -531,7 +540,7 @@ const isSubmitted = (i: { approval_status: string }) => i.approval_status === 's
  */
 export function reviewOf(db: Kysely<DB>, p: Principal, input: ReviewInput) {
   return withTenant(db, p.companyId, async (trx) => {
-    const { review, items, preflight } = await reviewPeriodIn(trx, p, input);
+    const { review, items, preflight, capacity } = await reviewPeriodIn(trx, p, input);
     const shown = items.filter(scopeOf(review));
     const time = shown.filter((i) => i.kind === 'time');
     const spent = shown.filter((i) => i.kind === 'expense');
@@ -549,7 +558,7 @@ export function reviewOf(db: Kysely<DB>, p: Principal, input: ReviewInput) {
         return {
           ...x,
           submitted_count: shown.filter((i) => i.project_id === x.id && isSubmitted(i)).length,
-          blocked: runPreflight(items, scope, input, review.person.expected_weekly_hours).blockers.length > 0,
+          blocked: runPreflight(items, scope, input, capacity).blockers.length > 0,
         };
       }),
       time_entries: time.sort(byDate).map((i) => {

@@ -102,9 +102,9 @@ export const RESOURCES: ResourceSpec[] = [
     kind: 'table',
     name: 'workspace',
     description:
-      'The workspace (company) and its settings: time zone, currency, week start, rounding, approval and timer options, and the sender details invoices print.',
+      'The workspace (company) and its settings: time zone, currency, week start, rounding, approval and timer options, break rules, and the sender details invoices print.',
     columns: `c.id, c.name, c.address, c.timezone, c.currency, c.week_start, c.rounding, c.rounding_minutes,
-      c.approvals_enabled, c.allow_past_timer_starts, c.invoice_before_approval, c.sender_email, c.sender_phone, c.tax_id,
+      c.approvals_enabled, c.allow_past_timer_starts, c.invoice_before_approval, c.break_rules, c.sender_email, c.sender_phone, c.tax_id,
       c.created_at, c.updated_at`,
     from: 'companies c',
     companyColumn: 'c.id',
@@ -412,8 +412,24 @@ export const RESOURCES: ResourceSpec[] = [
   },
   notYet('planning_assignments', 'Resource-planning assignments, soft-deleted ones included.', 'resource planning is not modelled.'),
   notYet('planning_placeholders', 'Resource-planning placeholders.', 'resource planning is not modelled.'),
-  notYet('planning_time_off', 'Planned time off.', 'resource planning is not modelled.'),
-  notYet('planning_working_patterns', 'Working patterns (planning capacity).', 'resource planning is not modelled; expected weekly hours are on `members`.'),
+  {
+    kind: 'table',
+    name: 'planning_time_off',
+    description:
+      "Time off: a person's (user_id) vacation, sick, unpaid or other days, whole or some hours a day (hours), and the workspace's public holidays (user_id null, kind public_holiday), with a note or the holiday's name.",
+    columns: 't.id, t.user_id, t.kind, t.starts_on, t.ends_on, t.hours, t.name, t.created_by, t.created_at, t.updated_at',
+    from: 'planning_time_off t',
+    ...ownRows('t'),
+  },
+  {
+    kind: 'table',
+    name: 'planning_working_patterns',
+    description:
+      "Working patterns: a person's hours per weekday from effective_from until their next pattern; a person without one is expected `members`' expected_weekly_hours over Monday to Friday.",
+    columns: 'w.id, w.user_id, w.effective_from, w.monday, w.tuesday, w.wednesday, w.thursday, w.friday, w.saturday, w.sunday, w.created_at, w.updated_at',
+    from: 'planning_working_patterns w',
+    ...ownRows('w'),
+  },
   {
     kind: 'table',
     name: 'saved_reports',
@@ -498,6 +514,8 @@ export const TABLE_USE: Record<string, string> = {
   estimate_line_items: 'estimates (line_items)',
   retainers: 'retainers',
   saved_reports: 'saved_reports',
+  planning_time_off: 'planning_time_off',
+  planning_working_patterns: 'planning_working_patterns',
   webhook_endpoints: 'webhook_endpoints',
   invitations: 'invitations',
   audit_logs: 'audit_logs',
