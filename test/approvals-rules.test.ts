@@ -8,8 +8,7 @@ import {
   runPreflight,
   type PeriodItem,
 } from '../src/modules/tracking/approvals/preflight.ts';
-import { workingDaysIn } from '../src/modules/tracking/week/rules.ts';
-import { capacityByDay } from '../src/modules/planning/capacity/rules.ts';
+import { capacityByDay, totalHours } from '../src/modules/planning/capacity/rules.ts';
 import type { PreflightCapacity } from '../src/modules/tracking/approvals/preflight.ts';
 import { reportWeeks, type ApprovedItem } from '../src/modules/tracking/approvals/withdrawal.ts';
 
@@ -74,9 +73,11 @@ describe('periods and reasons', () => {
     expect(daysIn('2026-06-08', '2026-06-08')).toBe(1);
     expect(daysIn('2024-01-01', '2024-12-31')).toBe(366);
     expect(daysIn('2026-03-28', '2026-03-30')).toBe(3);
-    expect(workingDaysIn('2026-06-08', '2026-06-14')).toBe(5);
-    expect(workingDaysIn('2026-06-13', '2026-06-14')).toBe(0);
-    expect(workingDaysIn('2026-06-01', '2026-06-30')).toBe(22);
+    // Without a working pattern, weekly hours are spread over Monday to Friday: 5 a week is 1 a working day.
+    const workingDays = (from: string, to: string) => totalHours(weekly('5', { from, to }).days!).toNumber();
+    expect(workingDays('2026-06-08', '2026-06-14')).toBe(5);
+    expect(workingDays('2026-06-13', '2026-06-14')).toBe(0);
+    expect(workingDays('2026-06-01', '2026-06-30')).toBe(22);
   });
 
   it('accepts real dates in order, at most 366 days', () => {

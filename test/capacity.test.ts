@@ -251,6 +251,22 @@ describe("the approval preflight's warnings", () => {
   });
 });
 
+describe('the home page', () => {
+  it("shows the week's expected hours from the pattern, less a holiday", async () => {
+    const person = await freshPerson(ctx.db, w);
+    const me = await sessionFor(ctx.db, person, ctx.clock.now());
+    await web(s.admin, 'POST', '/web/api/working_patterns', { user_id: person.userId, effective_from: '2020-01-01', ...FULL_WEEK, saturday: 2, sunday: 2 });
+    const before = (await web(me, 'GET', '/web/api/home')).json().week;
+    expect(before.expected_hours).toBe(44);
+    const day = before.days.find((d: { expected_hours: number }) => d.expected_hours === 8).date;
+    const off = await web(me, 'POST', '/web/api/time_off', { kind: 'vacation', starts_on: day });
+    expect(off.statusCode, off.body).toBe(201);
+    const after = (await web(me, 'GET', '/web/api/home')).json().week;
+    expect(after.expected_hours).toBe(36);
+    expect(after.days.find((d: { date: string }) => d.date === day).expected_hours).toBe(0);
+  });
+});
+
 describe('the backup', () => {
   it('exports patterns and time off as records', async () => {
     const patterns = (await request(ctx.app, w.owner, { method: 'GET', url: '/api/v2/backup/planning_working_patterns?per_page=500' })).json();

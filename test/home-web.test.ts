@@ -1,3 +1,4 @@
+import { capacityByDay } from '../src/modules/planning/capacity/rules.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { DB } from '../src/db/types.ts';
@@ -216,7 +217,7 @@ describe('GET /web/api/home', () => {
 
 describe('home rules', () => {
   it('a Saturday week start, and no expected hours', () => {
-    const week = weekOf('2026-03-30', 'saturday', new Map([['2026-03-28', 60]]), '40');
+    const week = weekOf('2026-03-30', 'saturday', new Map([['2026-03-28', 60]]), capacityByDay({ patterns: [], fallbackWeekly: '40', timeOff: [] }, '2026-03-28', '2026-04-03'));
     expect(week).toMatchObject({ from: '2026-03-28', to: '2026-04-03', tracked_seconds: 60, expected_hours: 40 });
     expect(weekOf('2026-03-30', 'monday', new Map(), null)).toMatchObject({ from: '2026-03-30', expected_hours: null });
   });

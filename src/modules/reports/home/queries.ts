@@ -6,17 +6,6 @@ import { invoiceTotals, linesOf, listInvoiceRows } from '../../billing/invoices/
 
 /** Reads of the home page; each takes the workspace (the caller's) first and filters on it. */
 
-/** The caller's expected weekly hours (a decimal string), or null when none is set. */
-export async function expectedWeeklyHoursOf(trx: Tx, companyId: string, userId: string): Promise<string | null> {
-  const row = await trx
-    .selectFrom('memberships')
-    .select(sql<string | null>`expected_weekly_hours::text`.as('hours'))
-    .where('company_id', '=', companyId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row?.hours ?? null;
-}
-
 /** Seconds of the person's completed time per day of from..to (running timers are counted by the page, live). */
 export async function secondsByDay(trx: Tx, companyId: string, userId: string, from: string, to: string): Promise<Map<string, number>> {
   const { rows } = await sql<{ day: string; seconds: number }>`

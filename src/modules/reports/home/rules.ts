@@ -1,9 +1,10 @@
 import { Decimal } from 'decimal.js';
-import { expectedHoursIn, weekEndOf, weekStartOf } from '../../tracking/week/index.ts';
+import { weekEndOf, weekStartOf } from '../../tracking/week/index.ts';
+import type { DayCapacity } from '../../planning/capacity/index.ts';
 
 /**
  * Pure rules of the home page (issue 21 item 9): the week and its days against the
- * expected hours (the approvals preflight's rule, expectedHoursIn), budget levels, and
+ * expected hours (the person's capacity, as the approvals preflight reads it), budget levels, and
  * amounts per currency (never added across currencies). Unit-tested in test/home-web.test.ts.
  */
 
@@ -19,32 +20,34 @@ export interface WeekDay {
   expected_hours: number | null;
 }
 
+/** The workspace week holding `today` (its week_start): its first and last day. */
+export function weekRange(today: string, weekStart: 'monday' | 'sunday' | 'saturday') {
+  const from = weekStartOf(today, weekStart);
+  return { from, to: weekEndOf(from) };
+}
+
 /**
- * The workspace week holding `today` (its week_start; dates are calendar days in the
- * workspace zone, so a DST change inside the week moves nothing), each day with the
- * completed seconds tracked on it and the hours expected of it.
+ * The workspace week holding `today` (dates are calendar days in the workspace zone, so a
+ * DST change inside the week moves nothing), each day with the completed seconds tracked on
+ * it and the hours expected of it (`capacity`: the week's days; null: nothing expected).
  */
 export function weekOf(
   today: string,
   weekStart: 'monday' | 'sunday' | 'saturday',
   secondsByDay: ReadonlyMap<string, number>,
-  expectedWeekly: Decimal.Value | null,
+  capacity: readonly DayCapacity[] | null,
 ) {
-  const from = weekStartOf(today, weekStart);
-  const to = weekEndOf(from);
+  const { from, to } = weekRange(today, weekStart);
+  const expectedOn = new Map(capacity?.map((d) => [d.date, d.hours]));
   const days: WeekDay[] = Array.from({ length: 7 }, (_, i) => {
     const date = addDays(from, i);
-    return {
-      date,
-      tracked_seconds: secondsByDay.get(date) ?? 0,
-      expected_hours: expectedWeekly === null ? null : hoursNumber(expectedHoursIn(expectedWeekly, date, date)),
-    };
+    return { date, tracked_seconds: secondsByDay.get(date) ?? 0, expected_hours: capacity === null ? null : hoursNumber(expectedOn.get(date) ?? new Decimal(0)) };
   });
   return {
     from,
     to,
     tracked_seconds: days.reduce((sum, d) => sum + d.tracked_seconds, 0),
-    expected_hours: expectedWeekly === null ? null : hoursNumber(expectedHoursIn(expectedWeekly, from, to)),
+    expected_hours: capacity === null ? null : hoursNumber(capacity.reduce((sum, d) => sum.plus(d.hours), new Decimal(0))),
     days,
   };
 }

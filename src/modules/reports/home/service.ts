@@ -8,8 +8,9 @@ import { todayIn } from '../../../time/workspace-time.ts';
 import { loadApprovalSettings, byWeek, daysInReach } from '../../tracking/approvals/index.ts';
 import { loadTimeSettings } from '../../tracking/week/index.ts';
 import { projectBudgetRows, uninvoicedRows, MAX_REPORT_SPAN_DAYS, monthOf, readReport, type ReportContext } from '../reports/index.ts';
-import { expectedWeeklyHoursOf, overdueInvoices, recentWork, secondsByDay } from './queries.ts';
-import { addDays, budgetLevel, perCurrency, weekOf } from './rules.ts';
+import { overdueInvoices, recentWork, secondsByDay } from './queries.ts';
+import { capacityIn } from '../../planning/capacity/index.ts';
+import { addDays, budgetLevel, perCurrency, weekOf, weekRange } from './rules.ts';
 
 /**
  * The home page's one request (issue 21 item 9): where the caller stands. Everyone: the
@@ -78,9 +79,9 @@ export async function homeOf(ctx: ReportContext, p: Principal) {
     const approvals = await loadApprovalSettings(trx, p.companyId);
     const today = todayIn(time.timezone, ctx.now());
     const weekStart = approvals.week_start;
-    const expected = await expectedWeeklyHoursOf(trx, p.companyId, p.userId);
-    const probe = weekOf(today, weekStart, new Map(), null);
-    const week = weekOf(today, weekStart, await secondsByDay(trx, p.companyId, p.userId, probe.from, probe.to), expected);
+    const range = weekRange(today, weekStart);
+    const capacity = await capacityIn(trx, p.companyId, p.userId, range);
+    const week = weekOf(today, weekStart, await secondsByDay(trx, p.companyId, p.userId, range.from, range.to), capacity);
     const recent = await recentWork(trx, p, RECENT);
     const approvalsSection = mayReviewTime(p) && approvals.approvals_enabled ? await awaitingApproval(trx, p, weekStart) : undefined;
     const budgets = mayWatchBudgets(p) ? await budgetsOf(trx, p, today) : undefined;

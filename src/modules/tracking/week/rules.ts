@@ -135,24 +135,6 @@ export function weekEndOf(weekStart: string): string {
   return isoDate(Date.parse(`${weekStart}T00:00:00Z`) + 6 * DAY_MS);
 }
 
-/** Monday to Friday in the inclusive period: the working days expected hours are spread over. */
-export function workingDaysIn(from: string, to: string): number {
-  let count = 0;
-  for (let d = DateTime.fromISO(from, { zone: 'UTC' }), end = DateTime.fromISO(to, { zone: 'UTC' }); d <= end; d = d.plus({ days: 1 })) {
-    if (d.weekday <= 5) count++;
-  }
-  return count;
-}
-
-/**
- * The hours a person is expected to work in the inclusive period: their weekly
- * hours spread over its Monday-to-Friday days (weekly / 5 each). The one rule of
- * "expected" (the preflight's warnings, the home page's week and days).
- */
-export function expectedHoursIn(expectedWeeklyHours: Decimal.Value, from: string, to: string): Decimal {
-  return new Decimal(expectedWeeklyHours).mul(workingDaysIn(from, to)).div(5);
-}
-
 // ---- values of a time entry or an expense ----
 
 /** A rule's refusal of a value, naming the field (the service turns it into a 400). */
