@@ -29,6 +29,8 @@ import { savedReportsWebRoutes } from './modules/reports/saved-reports/index.ts'
 import { changesRoutes } from './modules/integrations/changes/index.ts';
 import { webhooksWebRoutes } from './modules/integrations/webhooks/index.ts';
 import { capacityWebRoutes } from './modules/planning/capacity/index.ts';
+import { planningWebRoutes } from './modules/planning/assignments/index.ts';
+import { plannedVsTrackedWebRoutes } from './modules/reports/planned-vs-tracked/index.ts';
 import { projectsRoutes, projectsWebRoutes } from './modules/catalog/projects/index.ts';
 import { projectAssignmentsRoutes } from './modules/catalog/project-assignments/index.ts';
 import { tasksRoutes } from './modules/catalog/tasks/index.ts';
@@ -159,6 +161,8 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(changesRoutes);
   await app.register(webhooksWebRoutes);
   await app.register(capacityWebRoutes);
+  await app.register(planningWebRoutes);
+  await app.register(plannedVsTrackedWebRoutes);
   await app.register(homeWebRoutes);
   await app.register(credentialsWebRoutes);
   await app.register(bankAccountsWebRoutes);

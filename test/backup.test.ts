@@ -319,8 +319,8 @@ describe('resource pages', () => {
   });
 
   it('lists empty resources as one empty page', async () => {
-    const body = (await get(a.owner, '/api/v2/backup/planning_assignments')).json();
-    expect(body).toMatchObject({ resource: 'planning_assignments', records: [], total_entries: 0, total_pages: 1, page: 1, per_page: 100, links: { next: null, previous: null } });
+    const body = (await get(a.owner, '/api/v2/backup/roles')).json();
+    expect(body).toMatchObject({ resource: 'roles', records: [], total_entries: 0, total_pages: 1, page: 1, per_page: 100, links: { next: null, previous: null } });
   });
 });
 

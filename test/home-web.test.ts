@@ -131,7 +131,7 @@ describe('GET /web/api/home', () => {
 
   it('a member gets the week and recent work only, and no money', async () => {
     const body = await home(s.member);
-    expect(Object.keys(body).sort()).toEqual(['recent', 'today', 'week']);
+    expect(Object.keys(body).sort()).toEqual(['plan', 'recent', 'today', 'week']);
     expect(JSON.stringify(body)).not.toMatch(/amount|budget|currency|invoice/);
   });
 
@@ -164,7 +164,7 @@ describe('GET /web/api/home', () => {
 
   it('a manager gets approvals and the budgets of managed projects, hours ones without the cost permission; no billing', async () => {
     const body = await home(s.manager);
-    expect(Object.keys(body).sort()).toEqual(['approvals', 'budgets', 'recent', 'today', 'week']);
+    expect(Object.keys(body).sort()).toEqual(['approvals', 'budgets', 'plan', 'recent', 'today', 'week']);
     expect(body.approvals).toEqual({ weeks: 2, people: 1 });
     expect(body.budgets).toEqual({
       count: 1,
@@ -183,7 +183,7 @@ describe('GET /web/api/home', () => {
   it('owners and administrators get everything: all budgets, uninvoiced and overdue amounts per currency', async () => {
     for (const caller of [s.owner, s.admin]) {
       const body = await home(caller);
-      expect(Object.keys(body).sort()).toEqual(['approvals', 'budgets', 'overdue_invoices', 'recent', 'today', 'uninvoiced', 'week']);
+      expect(Object.keys(body).sort()).toEqual(['approvals', 'budgets', 'overdue_invoices', 'plan', 'recent', 'today', 'uninvoiced', 'week']);
       expect(body.approvals).toEqual({ weeks: 3, people: 2 });
       expect(body.budgets.count).toBe(3);
       expect(body.budgets.projects.map((p: { project_name: string; level: string; percent: number }) => [p.project_name, p.level, p.percent])).toEqual([

@@ -25,6 +25,8 @@ const TABLE_BY_SEGMENT: Record<string, string> = {
   clients: 'clients',
   deliveries: 'webhook_deliveries',
   working_patterns: 'planning_working_patterns',
+  planning_assignments: 'planning_assignments',
+  planning_placeholders: 'planning_placeholders',
   time_off: 'planning_time_off',
   contacts: 'contacts',
   projects: 'projects',
@@ -211,6 +213,13 @@ describe('security sweep over every route', () => {
     await ctx.db
       .insertInto('planning_time_off')
       .values({ company_id: company, id: foreignIds.planning_time_off, user_id: foreignOwner.userId, kind: 'vacation', starts_on: '2026-01-05', ends_on: '2026-01-09' })
+      .execute();
+    foreignIds.planning_placeholders = newId();
+    await ctx.db.insertInto('planning_placeholders').values({ company_id: company, id: foreignIds.planning_placeholders, name: 'Foreign role' }).execute();
+    foreignIds.planning_assignments = newId();
+    await ctx.db
+      .insertInto('planning_assignments')
+      .values({ company_id: company, id: foreignIds.planning_assignments, project_id: foreignIds.projects, placeholder_id: foreignIds.planning_placeholders, starts_on: '2026-01-05', ends_on: '2026-01-09', hours_per_day: '4' })
       .execute();
     foreignIds.retainers = newId();
     await ctx.db.insertInto('retainers').values({ company_id: company, id: foreignIds.retainers, client_id: clientId, name: 'Foreign retainer', currency: 'EUR' }).execute();

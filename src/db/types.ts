@@ -592,6 +592,33 @@ export interface Outbox {
   status: Generated<"pending" | "sent" | "failed">;
 }
 
+export interface PlanningAssignments {
+  company_id: string;
+  created_at: CreatedAt;
+  created_by: string | null;
+  deleted_at: Timestamp | null;
+  ends_on: string;
+  hours_per_day: Numeric | null;
+  id: string;
+  notes: string | null;
+  placeholder_id: string | null;
+  project_id: string;
+  starts_on: string;
+  total_hours: Numeric | null;
+  updated_at: Generated<Timestamp>;
+  user_id: string | null;
+}
+
+export interface PlanningPlaceholders {
+  company_id: string;
+  created_at: CreatedAt;
+  id: string;
+  is_active: Generated<boolean>;
+  name: string;
+  updated_at: Generated<Timestamp>;
+  weekly_hours: Generated<Numeric>;
+}
+
 export interface PlanningTimeOff {
   company_id: string;
   created_at: CreatedAt;
@@ -965,6 +992,8 @@ export interface DB {
   memberships: Memberships;
   one_time_links: OneTimeLinks;
   outbox: Outbox;
+  planning_assignments: PlanningAssignments;
+  planning_placeholders: PlanningPlaceholders;
   planning_time_off: PlanningTimeOff;
   planning_working_patterns: PlanningWorkingPatterns;
   project_task_assignments: ProjectTaskAssignments;

@@ -1,6 +1,6 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
 export { capacityWebRoutes } from './web-routes.ts';
-// For the approvals' preflight (tracking): a person's capacity and the workspace's break rules.
+// For the approvals' preflight (tracking), the home page and the planner: capacity and break rules.
 export { capacityIn } from './service.ts';
-export { breakRulesOf } from './queries.ts';
-export { breakMinutes, requiredBreak, totalHours, type BreakRule, type DayCapacity } from './rules.ts';
+export { breakRulesOf, capacitySource, capacitySources } from './queries.ts';
+export { baseHours, breakMinutes, capacityByDay, requiredBreak, totalHours, type BreakRule, type DayCapacity, type Pattern } from './rules.ts';

@@ -92,3 +92,19 @@ export const asPattern = (r: PatternRow): Pattern => ({
   saturday: r.saturday,
   sunday: r.sunday,
 });
+
+/** capacitySource for many people at once (the planner's rows): three queries, whatever their number. */
+export async function capacitySources(trx: Tx, companyId: string, people: ReadonlyArray<{ user_id: string; expected_weekly_hours: string | null }>, range: { from: string; to: string }) {
+  const [patterns, timeOff] = await Promise.all([patternsOf(trx, companyId), timeOffIn(trx, companyId, range)]);
+  const holidays = timeOff.filter((t) => t.user_id === null);
+  return new Map(
+    people.map((m) => [
+      m.user_id,
+      {
+        patterns: patterns.filter((r) => r.user_id === m.user_id).map(asPattern),
+        fallbackWeekly: m.expected_weekly_hours,
+        timeOff: [...holidays, ...timeOff.filter((t) => t.user_id === m.user_id)].map((t): TimeOff => ({ user_id: t.user_id, starts_on: t.starts_on, ends_on: t.ends_on, hours: t.hours })),
+      },
+    ]),
+  );
+}

@@ -10,6 +10,7 @@ import { loadTimeSettings } from '../../tracking/week/index.ts';
 import { projectBudgetRows, uninvoicedRows, MAX_REPORT_SPAN_DAYS, monthOf, readReport, type ReportContext } from '../reports/index.ts';
 import { overdueInvoices, recentWork, secondsByDay } from './queries.ts';
 import { capacityIn } from '../../planning/capacity/index.ts';
+import { planOf } from '../../planning/assignments/index.ts';
 import { addDays, budgetLevel, perCurrency, weekOf, weekRange } from './rules.ts';
 
 /**
@@ -82,6 +83,7 @@ export async function homeOf(ctx: ReportContext, p: Principal) {
     const range = weekRange(today, weekStart);
     const capacity = await capacityIn(trx, p.companyId, p.userId, range);
     const week = weekOf(today, weekStart, await secondsByDay(trx, p.companyId, p.userId, range.from, range.to), capacity);
+    const plan = await planOf(trx, p.companyId, p.userId, range);
     const recent = await recentWork(trx, p, RECENT);
     const approvalsSection = mayReviewTime(p) && approvals.approvals_enabled ? await awaitingApproval(trx, p, weekStart) : undefined;
     const budgets = mayWatchBudgets(p) ? await budgetsOf(trx, p, today) : undefined;
@@ -89,6 +91,7 @@ export async function homeOf(ctx: ReportContext, p: Principal) {
     return {
       today,
       week: { from: week.from, to: week.to, week_start: weekStart, timezone: time.timezone, tracked_seconds: week.tracked_seconds, expected_hours: week.expected_hours, days: week.days },
+      plan,
       recent,
       ...(approvalsSection && { approvals: approvalsSection }),
       ...(budgets && { budgets }),

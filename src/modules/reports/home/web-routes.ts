@@ -29,6 +29,16 @@ const Home = Type.Object(
       },
       { additionalProperties: false },
     ),
+    plan: Type.Array(
+      Type.Object(
+        {
+          project: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), client_name: Type.String() }, { additionalProperties: false }),
+          planned_hours: Type.Number(),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "The caller's planned hours this week, per project (the planner's assignments of them)." },
+    ),
     recent: Type.Array(
       Type.Object(
         {

@@ -89,13 +89,6 @@ const receiptOf = (row: Record<string, unknown>) => {
   };
 };
 
-const notYet = (name: string, description: string, what: string): EmptyResourceSpec => ({
-  kind: 'empty',
-  name,
-  description,
-  note: `${name}: ${what} This server has no such records yet, so the resource is listed with 0 entries and one empty page; it fills when the feature exists, under the same name and schema version.`,
-});
-
 /** In the spec's order. The manifest lists exactly these, in this order. */
 export const RESOURCES: ResourceSpec[] = [
   {
@@ -410,8 +403,23 @@ export const RESOURCES: ResourceSpec[] = [
       },
     ],
   },
-  notYet('planning_assignments', 'Resource-planning assignments, soft-deleted ones included.', 'resource planning is not modelled.'),
-  notYet('planning_placeholders', 'Resource-planning placeholders.', 'resource planning is not modelled.'),
+  {
+    kind: 'table',
+    name: 'planning_assignments',
+    description:
+      'Planner assignments, soft-deleted ones included (deleted_at): a person (user_id) or a placeholder (placeholder_id) on a project from starts_on to ends_on, with hours_per_day or a total_hours spread over the working days.',
+    columns: 'a.id, a.project_id, a.user_id, a.placeholder_id, a.starts_on, a.ends_on, a.hours_per_day, a.total_hours, a.notes, a.created_by, a.deleted_at, a.created_at, a.updated_at',
+    from: 'planning_assignments a',
+    ...ownRows('a'),
+  },
+  {
+    kind: 'table',
+    name: 'planning_placeholders',
+    description: 'Planner placeholders: roles still to staff, with the weekly hours they stand for; archived once staffed (is_active false).',
+    columns: 'h.id, h.name, h.weekly_hours, h.is_active, h.created_at, h.updated_at',
+    from: 'planning_placeholders h',
+    ...ownRows('h'),
+  },
   {
     kind: 'table',
     name: 'planning_time_off',
@@ -514,6 +522,8 @@ export const TABLE_USE: Record<string, string> = {
   estimate_line_items: 'estimates (line_items)',
   retainers: 'retainers',
   saved_reports: 'saved_reports',
+  planning_assignments: 'planning_assignments',
+  planning_placeholders: 'planning_placeholders',
   planning_time_off: 'planning_time_off',
   planning_working_patterns: 'planning_working_patterns',
   webhook_endpoints: 'webhook_endpoints',

@@ -1,0 +1,4 @@
+/** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
+export { planningWebRoutes } from './web-routes.ts';
+// For the home page (your plan) and the reports (planned against tracked).
+export { planOf, plannedPerProject } from './service.ts';

@@ -1,0 +1,61 @@
+import { Decimal } from 'decimal.js';
+import { DateTime } from 'luxon';
+
+/**
+ * Planning arithmetic, pure (test/unit/planning-rules.test.ts): an assignment's hours on
+ * each day of its range, either hours per working day or a total spread evenly over the
+ * working days (the person's pattern has hours that weekday; a placeholder works Monday to
+ * Friday), and the weeks of the planner.
+ */
+
+export interface Plan {
+  starts_on: string;
+  ends_on: string;
+  hours_per_day: string | null;
+  total_hours: string | null;
+}
+
+const day = (iso: string) => DateTime.fromISO(iso, { zone: 'UTC' });
+
+export function datesIn(from: string, to: string): string[] {
+  const dates: string[] = [];
+  for (let d = day(from), end = day(to); d <= end; d = d.plus({ days: 1 })) dates.push(d.toISODate()!);
+  return dates;
+}
+
+/** Monday to Friday: a placeholder's working days. */
+export const isWeekday = (date: string) => day(date).weekday <= 5;
+
+/**
+ * The assignment's hours on each of its working days inside [from, to] (all of them without
+ * a window). A total is spread over every working day of the whole range, then cut to the
+ * window, so a week of the planner shows its share. No working day in the range: nothing.
+ */
+export function plannedByDay(plan: Plan, isWorkingDay: (date: string) => boolean, window?: { from: string; to: string }): Map<string, Decimal> {
+  const working = datesIn(plan.starts_on, plan.ends_on).filter(isWorkingDay);
+  const perDay = plan.hours_per_day !== null ? new Decimal(plan.hours_per_day) : working.length ? new Decimal(plan.total_hours!).div(working.length) : new Decimal(0);
+  const out = new Map<string, Decimal>();
+  for (const date of working) if (!window || (date >= window.from && date <= window.to)) out.set(date, perDay);
+  return out;
+}
+
+/** Why the plan cannot be, naming the field, or null. */
+export function planProblem(plan: Plan, isWorkingDay: (date: string) => boolean): { field: string; message: string } | null {
+  if (plan.ends_on < plan.starts_on) return { field: 'ends_on', message: 'ends_on must not be before starts_on.' };
+  if (datesIn(plan.starts_on, plan.ends_on).length > 366 * 2) return { field: 'ends_on', message: 'An assignment spans at most two years.' };
+  if (plan.total_hours !== null) {
+    const working = datesIn(plan.starts_on, plan.ends_on).filter(isWorkingDay).length;
+    if (working === 0) return { field: 'total_hours', message: 'The range has no working day to spread total_hours over; give hours_per_day or another range.' };
+    if (new Decimal(plan.total_hours).div(working).gt(24)) return { field: 'total_hours', message: `total_hours over ${working} working days is more than 24 hours a day.` };
+  }
+  return null;
+}
+
+/** The Mondays of `weeks` weeks from the week holding `from` (weeks start on Monday in the planner). */
+export function weekStarts(from: string, weeks: number): string[] {
+  const monday = day(from).startOf('week');
+  return Array.from({ length: weeks }, (_, i) => monday.plus({ weeks: i }).toISODate()!);
+}
+
+/** The Monday of the week holding `date`. */
+export const weekOf = (date: string) => day(date).startOf('week').toISODate()!;

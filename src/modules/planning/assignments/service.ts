@@ -1,0 +1,319 @@
+import { Decimal } from 'decimal.js';
+import type { Kysely } from 'kysely';
+import { actingUserId, auditActor } from '../../../access/operator.ts';
+import { isAdmin, isManager } from '../../../access/policy.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import { insertRow, updateRow } from '../../../db/rows.ts';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import type { DB } from '../../../db/types.ts';
+import { badRequest, forbidden, notFound } from '../../../errors.ts';
+import { isId, newId } from '../../../ids.ts';
+import { audit } from '../../workspace/audit/index.ts';
+import { baseHours, capacityByDay, capacitySource, capacitySources, type Pattern } from '../capacity/index.ts';
+import {
+  assignmentsIn,
+  findAssignment,
+  findPlaceholder,
+  managedProjectIds,
+  placeholdersOf,
+  plannablePeople,
+  projectForPlanning,
+  type AssignmentRow,
+  type AssignmentView,
+  type PlaceholderRow,
+} from './queries.ts';
+import { isWeekday, plannedByDay, planProblem, weekOf, weekStarts, type Plan } from './rules.ts';
+
+/**
+ * Planning: assignments of people and placeholders to projects, placeholders, and the
+ * schedule the planner shows. Owners and administrators plan every project; managers the
+ * projects they manage (and see the whole schedule, to find who is free); everyone reads
+ * their own plan (the home page).
+ */
+
+const num = (v: string | null) => (v === null ? null : new Decimal(v).toNumber());
+
+export function presentAssignment(r: AssignmentRow | AssignmentView) {
+  return {
+    id: r.id,
+    project: { id: r.project_id, name: 'project_name' in r ? r.project_name : null, client_name: 'client_name' in r ? r.client_name : null },
+    user_id: r.user_id,
+    placeholder_id: r.placeholder_id,
+    starts_on: r.starts_on,
+    ends_on: r.ends_on,
+    hours_per_day: num(r.hours_per_day),
+    total_hours: num(r.total_hours),
+    notes: r.notes,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
+}
+export type PresentedAssignment = ReturnType<typeof presentAssignment>;
+
+export function presentPlaceholder(r: PlaceholderRow) {
+  return { id: r.id, name: r.name, weekly_hours: new Decimal(r.weekly_hours).toNumber(), is_active: r.is_active, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() };
+}
+
+export const mayOpenPlanner = (p: Principal) => isAdmin(p) || isManager(p);
+
+/** Whose working days a plan counts: a person's pattern (else Monday to Friday), a placeholder's Monday to Friday. */
+async function workingDayOf(trx: Tx, companyId: string, who: { user_id: string | null }, range: { from: string; to: string }) {
+  if (who.user_id === null) return isWeekday;
+  const source = await capacitySource(trx, companyId, who.user_id, range);
+  return workingDays(source.patterns);
+}
+const workingDays = (patterns: readonly Pattern[]) => (date: string) => (patterns.length ? (baseHours(patterns, null, date)?.gt(0) ?? false) : isWeekday(date));
+
+async function assertMayPlan(trx: Tx, p: Principal, projectId: string) {
+  const project = isId(projectId) ? await projectForPlanning(trx, p.companyId, projectId, p.userId) : undefined;
+  if (!project) throw notFound('project');
+  if (isAdmin(p) || (isManager(p) && project.manages)) return project;
+  throw forbidden('Only owners, administrators and the project\u2019s managers plan it.');
+}
+
+async function assertWho(trx: Tx, companyId: string, who: { user_id: string | null; placeholder_id: string | null }) {
+  if ((who.user_id === null) === (who.placeholder_id === null)) throw badRequest('Name either user_id (a person) or placeholder_id (a role to staff).', { field: 'user_id' });
+  if (who.user_id !== null) {
+    const m = isId(who.user_id) ? await trx.selectFrom('memberships').select(['role', 'is_active']).where('company_id', '=', companyId).where('user_id', '=', who.user_id).executeTakeFirst() : undefined;
+    if (!m) throw notFound('person');
+    if (m.role === 'client') throw badRequest('A client cannot be planned on projects.', { field: 'user_id' });
+  } else if (!isId(who.placeholder_id!) || !(await findPlaceholder(trx, companyId, who.placeholder_id!))) {
+    throw notFound('placeholder');
+  }
+}
+
+export interface AssignmentInput {
+  project_id?: string;
+  user_id?: string | null;
+  placeholder_id?: string | null;
+  starts_on?: string;
+  ends_on?: string;
+  hours_per_day?: number | null;
+  total_hours?: number | null;
+  notes?: string | null;
+}
+
+async function checkedPlan(trx: Tx, companyId: string, v: Plan & { user_id: string | null }) {
+  if ((v.hours_per_day === null) === (v.total_hours === null)) throw badRequest('Give either hours_per_day or total_hours.', { field: 'hours_per_day' });
+  const problem = planProblem(v, await workingDayOf(trx, companyId, v, { from: v.starts_on, to: v.ends_on }));
+  if (problem) throw badRequest(problem.message, { field: problem.field });
+}
+
+const decimalOrNull = (v: number | null | undefined) => (v === null || v === undefined ? null : new Decimal(v).toFixed(2));
+
+export function createAssignment(db: Kysely<DB>, p: Principal, input: AssignmentInput & Required<Pick<AssignmentInput, 'project_id' | 'starts_on' | 'ends_on'>>, now: Date) {
+  return withTenant(db, p.companyId, async (trx) => {
+    await assertMayPlan(trx, p, input.project_id);
+    const who = { user_id: input.user_id ?? null, placeholder_id: input.placeholder_id ?? null };
+    await assertWho(trx, p.companyId, who);
+    const plan = { ...who, starts_on: input.starts_on, ends_on: input.ends_on, hours_per_day: decimalOrNull(input.hours_per_day), total_hours: decimalOrNull(input.total_hours) };
+    await checkedPlan(trx, p.companyId, plan);
+    const id = newId(now.getTime());
+    await insertRow(trx, 'planning_assignments', p.companyId, id, { project_id: input.project_id, ...plan, notes: input.notes?.trim() || null, created_by: actingUserId(p) }, now);
+    await audit(trx, { ...auditActor(p), action: 'planning_assignment.created', subjectType: 'project', subjectId: input.project_id, details: { id, ...who, starts_on: plan.starts_on, ends_on: plan.ends_on } });
+    return presentAssignment((await assignmentsIn(trx, p.companyId, { from: plan.starts_on, to: plan.ends_on })).find((a) => a.id === id)!);
+  });
+}
+
+export function updateAssignment(db: Kysely<DB>, p: Principal, id: string, input: AssignmentInput, now: Date) {
+  return withTenant(db, p.companyId, async (trx) => {
+    const row = isId(id) ? await findAssignment(trx, p.companyId, id, true) : undefined;
+    if (!row) throw notFound('assignment');
+    await assertMayPlan(trx, p, row.project_id);
+    if (input.project_id !== undefined && input.project_id !== row.project_id) await assertMayPlan(trx, p, input.project_id);
+    const who =
+      input.user_id !== undefined || input.placeholder_id !== undefined
+        ? { user_id: input.user_id ?? null, placeholder_id: input.placeholder_id ?? null }
+        : { user_id: row.user_id, placeholder_id: row.placeholder_id };
+    await assertWho(trx, p.companyId, who);
+    // One of hours_per_day and total_hours: setting one clears the other.
+    const hours =
+      input.hours_per_day !== undefined && input.hours_per_day !== null
+        ? { hours_per_day: decimalOrNull(input.hours_per_day), total_hours: null }
+        : input.total_hours !== undefined && input.total_hours !== null
+          ? { hours_per_day: null, total_hours: decimalOrNull(input.total_hours) }
+          : { hours_per_day: row.hours_per_day, total_hours: row.total_hours };
+    const plan = { ...who, starts_on: input.starts_on ?? row.starts_on, ends_on: input.ends_on ?? row.ends_on, ...hours };
+    await checkedPlan(trx, p.companyId, plan);
+    await updateRow(
+      trx,
+      'planning_assignments',
+      p.companyId,
+      id,
+      { ...plan, project_id: input.project_id ?? row.project_id, ...(input.notes !== undefined ? { notes: input.notes?.trim() || null } : {}) },
+      now,
+    );
+    await audit(trx, { ...auditActor(p), action: 'planning_assignment.updated', subjectType: 'project', subjectId: input.project_id ?? row.project_id, details: { id, changes: Object.keys(input) } });
+    return presentAssignment((await assignmentsIn(trx, p.companyId, { from: plan.starts_on, to: plan.ends_on })).find((a) => a.id === id)!);
+  });
+}
+
+/** Soft-deletes: the planner no longer shows it; the backup keeps it with deleted_at. */
+export function deleteAssignment(db: Kysely<DB>, p: Principal, id: string, now: Date) {
+  return withTenant(db, p.companyId, async (trx) => {
+    const row = isId(id) ? await findAssignment(trx, p.companyId, id, true) : undefined;
+    if (!row) throw notFound('assignment');
+    await assertMayPlan(trx, p, row.project_id);
+    await updateRow(trx, 'planning_assignments', p.companyId, id, { deleted_at: now }, now);
+    await audit(trx, { ...auditActor(p), action: 'planning_assignment.deleted', subjectType: 'project', subjectId: row.project_id, details: { id } });
+  });
+}
+
+// ---- placeholders ----
+
+function assertMayManagePlaceholders(p: Principal) {
+  if (!isAdmin(p) && !isManager(p)) throw forbidden('Only owners, administrators and managers manage placeholders.');
+}
+
+export function listPlaceholders(db: Kysely<DB>, p: Principal) {
+  if (!mayOpenPlanner(p)) throw forbidden('Only owners, administrators and managers use the planner.');
+  return withTenant(db, p.companyId, async (trx) => (await placeholdersOf(trx, p.companyId)).map(presentPlaceholder));
+}
+
+export function createPlaceholder(db: Kysely<DB>, p: Principal, input: { name: string; weekly_hours?: number }, now: Date) {
+  assertMayManagePlaceholders(p);
+  return withTenant(db, p.companyId, async (trx) => {
+    const id = newId(now.getTime());
+    await insertRow(trx, 'planning_placeholders', p.companyId, id, { name: input.name.trim(), weekly_hours: new Decimal(input.weekly_hours ?? 40).toFixed(2) }, now);
+    await audit(trx, { ...auditActor(p), action: 'planning_placeholder.created', subjectType: 'planning_placeholder', subjectId: id, details: { name: input.name } });
+    return presentPlaceholder((await findPlaceholder(trx, p.companyId, id))!);
+  });
+}
+
+export function updatePlaceholder(db: Kysely<DB>, p: Principal, id: string, input: { name?: string; weekly_hours?: number; is_active?: boolean }, now: Date) {
+  assertMayManagePlaceholders(p);
+  return withTenant(db, p.companyId, async (trx) => {
+    const row = isId(id) ? await findPlaceholder(trx, p.companyId, id) : undefined;
+    if (!row) throw notFound('placeholder');
+    await updateRow(
+      trx,
+      'planning_placeholders',
+      p.companyId,
+      id,
+      {
+        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+        ...(input.weekly_hours !== undefined ? { weekly_hours: new Decimal(input.weekly_hours).toFixed(2) } : {}),
+        ...(input.is_active !== undefined ? { is_active: input.is_active } : {}),
+      },
+      now,
+    );
+    await audit(trx, { ...auditActor(p), action: 'planning_placeholder.updated', subjectType: 'planning_placeholder', subjectId: id, details: { changes: Object.keys(input) } });
+    return presentPlaceholder((await findPlaceholder(trx, p.companyId, id))!);
+  });
+}
+
+/**
+ * A placeholder staffed: its live assignments (of the projects the caller may plan) move to the
+ * person, each checked against the person's working days; the placeholder is archived when none is left.
+ */
+export function replacePlaceholder(db: Kysely<DB>, p: Principal, id: string, userId: string, now: Date) {
+  assertMayManagePlaceholders(p);
+  return withTenant(db, p.companyId, async (trx) => {
+    const row = isId(id) ? await findPlaceholder(trx, p.companyId, id) : undefined;
+    if (!row) throw notFound('placeholder');
+    await assertWho(trx, p.companyId, { user_id: userId, placeholder_id: null });
+    const live = await trx.selectFrom('planning_assignments').selectAll().where('company_id', '=', p.companyId).where('placeholder_id', '=', id).where('deleted_at', 'is', null).forUpdate().execute();
+    let moved = 0;
+    for (const a of live) {
+      await assertMayPlan(trx, p, a.project_id);
+      await checkedPlan(trx, p.companyId, { ...a, user_id: userId });
+      await updateRow(trx, 'planning_assignments', p.companyId, a.id, { user_id: userId, placeholder_id: null }, now);
+      moved++;
+    }
+    await updateRow(trx, 'planning_placeholders', p.companyId, id, { is_active: false }, now);
+    await audit(trx, { ...auditActor(p), action: 'planning_placeholder.replaced', subjectType: 'planning_placeholder', subjectId: id, details: { user_id: userId, assignments: moved } });
+    return { moved };
+  });
+}
+
+// ---- the schedule ----
+
+export const MAX_WEEKS = 52;
+
+/**
+ * The planner's data: people and active placeholders as rows, `weeks` weeks from the week
+ * holding `from` as columns, each cell the planned hours against the capacity (the pattern
+ * less time off; a placeholder's weekly hours over Monday to Friday), and the live
+ * assignments in the period (with what the caller may change).
+ */
+export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; weeks?: number }) {
+  if (!mayOpenPlanner(p)) throw forbidden('Only owners, administrators and managers use the planner; everyone sees their own plan on the home page.');
+  const weeks = weekStarts(query.from, query.weeks ?? 12);
+  const range = { from: weeks[0]!, to: addDays(weeks.at(-1)!, 6) };
+  return withTenant(db, p.companyId, async (trx) => {
+    const [people, placeholders, assignments, managed] = await Promise.all([
+      plannablePeople(trx, p.companyId),
+      placeholdersOf(trx, p.companyId, true),
+      assignmentsIn(trx, p.companyId, range),
+      isAdmin(p) ? Promise.resolve(null) : managedProjectIds(trx, p.companyId, p.userId),
+    ]);
+    const sources = await capacitySources(trx, p.companyId, people, range);
+    const column = new Map(weeks.map((w, i) => [w, i]));
+    const emptyWeeks = () => weeks.map(() => ({ planned: new Decimal(0), capacity: new Decimal(0) }));
+    const rows = new Map<string, ReturnType<typeof emptyWeeks>>();
+    const workingDayFor = new Map<string, (date: string) => boolean>();
+    for (const m of people) {
+      const cells = emptyWeeks();
+      const source = sources.get(m.user_id)!;
+      for (const d of capacityByDay(source, range.from, range.to) ?? []) cells[column.get(weekOf(d.date))!]!.capacity = cells[column.get(weekOf(d.date))!]!.capacity.plus(d.hours);
+      rows.set(m.user_id, cells);
+      workingDayFor.set(m.user_id, workingDays(source.patterns));
+    }
+    for (const ph of placeholders) {
+      rows.set(ph.id, weeks.map(() => ({ planned: new Decimal(0), capacity: new Decimal(ph.weekly_hours) })));
+    }
+    for (const a of assignments) {
+      const key = a.user_id ?? a.placeholder_id!;
+      const cells = rows.get(key);
+      if (!cells) continue; // a person who left or a placeholder archived: not a row any more
+      for (const [date, hours] of plannedByDay(a, a.user_id ? (workingDayFor.get(a.user_id) ?? isWeekday) : isWeekday, range)) {
+        const cell = cells[column.get(weekOf(date))!]!;
+        cell.planned = cell.planned.plus(hours);
+      }
+    }
+    const cellsOf = (key: string) => rows.get(key)!.map((c) => ({ planned_hours: round(c.planned), capacity_hours: round(c.capacity) }));
+    return {
+      weeks,
+      people: people.map((m) => ({ user_id: m.user_id, name: `${m.first_name} ${m.last_name}`.trim(), cells: cellsOf(m.user_id) })),
+      placeholders: placeholders.map((ph) => ({ ...presentPlaceholder(ph), cells: cellsOf(ph.id) })),
+      assignments: assignments
+        .filter((a) => rows.has(a.user_id ?? a.placeholder_id!))
+        .map((a) => ({ ...presentAssignment(a), may_change: managed === null || managed.includes(a.project_id) })),
+    };
+  });
+}
+
+const round = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber();
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** A person's planned hours per project in the period (the home page's "your plan"). */
+export async function planOf(trx: Tx, companyId: string, userId: string, range: { from: string; to: string }) {
+  const assignments = await assignmentsIn(trx, companyId, range, { userId });
+  if (assignments.length === 0) return [];
+  const source = await capacitySource(trx, companyId, userId, range);
+  const byProject = new Map<string, { project: { id: string; name: string; client_name: string }; hours: Decimal }>();
+  for (const a of assignments) {
+    const hours = [...plannedByDay(a, workingDays(source.patterns), range).values()].reduce((s, h) => s.plus(h), new Decimal(0));
+    const entry = byProject.get(a.project_id) ?? { project: { id: a.project_id, name: a.project_name, client_name: a.client_name }, hours: new Decimal(0) };
+    entry.hours = entry.hours.plus(hours);
+    byProject.set(a.project_id, entry);
+  }
+  return [...byProject.values()].map((e) => ({ project: e.project, planned_hours: round(e.hours) }));
+}
+
+/** Planned hours per project in the period, of the given projects (planned against tracked, in reports). */
+export async function plannedPerProject(trx: Tx, companyId: string, range: { from: string; to: string }, projectIds?: readonly string[]) {
+  const assignments = await assignmentsIn(trx, companyId, range, { projectIds });
+  const people = [...new Set(assignments.flatMap((a) => (a.user_id ? [a.user_id] : [])))];
+  const members = people.length
+    ? await trx.selectFrom('memberships').select(['user_id', 'expected_weekly_hours']).where('company_id', '=', companyId).where('user_id', 'in', people).execute()
+    : [];
+  const sources = await capacitySources(trx, companyId, members, range);
+  const planned = new Map<string, Decimal>();
+  for (const a of assignments) {
+    const isWorking = a.user_id && sources.has(a.user_id) ? workingDays(sources.get(a.user_id)!.patterns) : isWeekday;
+    const hours = [...plannedByDay(a, isWorking, range).values()].reduce((s, h) => s.plus(h), new Decimal(0));
+    planned.set(a.project_id, (planned.get(a.project_id) ?? new Decimal(0)).plus(hours));
+  }
+  return planned;
+}

@@ -1,0 +1,171 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertEntryRow, makeTimeWorkspace, type TimeWorkspace } from './fixtures/catalog.ts';
+import { createTestContext, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
+
+/**
+ * Planning (issue 26 item 2): assignments of people and placeholders (hours per day or a
+ * total over working days), soft deletes, placeholders staffed by a person, the schedule's
+ * planned hours against capacity, planned against tracked per project, the home page's
+ * plan; bad input (negative hours, more than 24 a day) with nothing written; who may plan
+ * which project; another workspace's ids.
+ */
+
+let ctx: TestContext;
+let w: TimeWorkspace;
+let foreign: TimeWorkspace;
+const s: Record<'owner' | 'admin' | 'manager' | 'member', Caller> = {} as never;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  w = await makeTimeWorkspace(ctx.db);
+  foreign = await makeTimeWorkspace(ctx.db, { name: 'Elsewhere' });
+  for (const who of ['owner', 'admin', 'manager', 'member'] as const) s[who] = await sessionFor(ctx.db, w[who], ctx.clock.now());
+});
+afterAll(() => ctx.close());
+
+const web = (caller: Caller, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+  request(ctx.app, caller, { method, url, payload: body === undefined ? undefined : (body as object) });
+
+function expectError(res: { statusCode: number; body: string; json(): any }, status: number, error: string, field?: string) {
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.json()).toMatchObject({ error, error_description: expect.any(String), ...(field ? { field } : {}) });
+}
+
+async function liveAssignments() {
+  const r = await ctx.db.selectFrom('planning_assignments').select(sql<number>`count(*)::int`.as('n')).where('company_id', '=', w.companyId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+  return r.n;
+}
+
+const cellOf = async (caller: Caller, rowKey: { user_id?: string; id?: string }, from = '2026-06-08', weeks = 2) => {
+  const res = await web(caller, 'GET', `/web/api/schedule?from=${from}&weeks=${weeks}`);
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json();
+  const row = rowKey.user_id ? body.people.find((p: { user_id: string }) => p.user_id === rowKey.user_id) : body.placeholders.find((p: { id: string }) => p.id === rowKey.id);
+  return { body, cells: row.cells as Array<{ planned_hours: number; capacity_hours: number }> };
+};
+
+describe('assignments', () => {
+  it('plans hours per day and a total over working days; the schedule adds them up against capacity', async () => {
+    await ctx.db.updateTable('memberships').set({ expected_weekly_hours: '40' }).where('company_id', '=', w.companyId).where('user_id', '=', w.other.userId).execute();
+    const a = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: w.other.userId, starts_on: '2026-06-08', ends_on: '2026-06-12', hours_per_day: 6 });
+    expect(a.statusCode, a.body).toBe(201);
+    expect(a.json()).toMatchObject({ user_id: w.other.userId, placeholder_id: null, hours_per_day: 6, total_hours: null, project: { id: w.project } });
+    const b = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.managed, user_id: w.other.userId, starts_on: '2026-06-08', ends_on: '2026-06-19', total_hours: 30 });
+    expect(b.statusCode, b.body).toBe(201);
+    const { body, cells } = await cellOf(s.admin, { user_id: w.other.userId });
+    expect(body.weeks).toEqual(['2026-06-08', '2026-06-15']);
+    // Week 1: 5 × 6 + 15 (half of 30) = 45 against 40: over-allocated. Week 2: 15.
+    expect(cells).toEqual([
+      { planned_hours: 45, capacity_hours: 40 },
+      { planned_hours: 15, capacity_hours: 40 },
+    ]);
+    // A holiday lowers the capacity, not the plan.
+    await ctx.db.insertInto('planning_time_off').values({ company_id: w.companyId, id: crypto.randomUUID(), user_id: null, kind: 'public_holiday', starts_on: '2026-06-19', ends_on: '2026-06-19', name: 'Test' }).execute();
+    expect((await cellOf(s.admin, { user_id: w.other.userId })).cells[1]).toEqual({ planned_hours: 15, capacity_hours: 32 });
+    // Moved a week later (drag), then resized (shorter range).
+    const moved = await web(s.admin, 'PATCH', `/web/api/planning_assignments/${a.json().id}`, { starts_on: '2026-06-15', ends_on: '2026-06-19' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await cellOf(s.admin, { user_id: w.other.userId })).cells.map((c) => c.planned_hours)).toEqual([15, 45]);
+    const resized = await web(s.admin, 'PATCH', `/web/api/planning_assignments/${a.json().id}`, { ends_on: '2026-06-16' });
+    expect(resized.json()).toMatchObject({ starts_on: '2026-06-15', ends_on: '2026-06-16' });
+    // Switching to a total clears hours_per_day.
+    expect((await web(s.admin, 'PATCH', `/web/api/planning_assignments/${a.json().id}`, { total_hours: 10 })).json()).toMatchObject({ hours_per_day: null, total_hours: 10 });
+  });
+
+  it('soft-deletes: hidden from the planner, kept for the backup', async () => {
+    const a = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: w.member.userId, starts_on: '2026-07-06', ends_on: '2026-07-10', hours_per_day: 2 });
+    const before = await liveAssignments();
+    expect((await web(s.admin, 'DELETE', `/web/api/planning_assignments/${a.json().id}`)).statusCode).toBe(204);
+    expect(await liveAssignments()).toBe(before - 1);
+    const { body } = await cellOf(s.admin, { user_id: w.member.userId }, '2026-07-06', 1);
+    expect(body.assignments.map((x: { id: string }) => x.id)).not.toContain(a.json().id);
+    expectError(await web(s.admin, 'PATCH', `/web/api/planning_assignments/${a.json().id}`, { hours_per_day: 3 }), 404, 'not_found');
+    const backup = (await request(ctx.app, w.owner, { method: 'GET', url: '/api/v2/backup/planning_assignments?per_page=500' })).json();
+    expect(backup.records.find((r: { id: string }) => r.id === a.json().id)).toMatchObject({ deleted_at: expect.any(String), hours_per_day: '2.00' });
+  });
+
+  it('refuses bad plans with a 400 naming the field, and writes nothing', async () => {
+    const before = await liveAssignments();
+    const base = { project_id: w.project, user_id: w.member.userId, starts_on: '2026-08-03', ends_on: '2026-08-07' };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...base, hours_per_day: -1 }, 'hours_per_day'],
+      [{ ...base, hours_per_day: 25 }, 'hours_per_day'],
+      [{ ...base, total_hours: 200 }, 'total_hours'],
+      [{ ...base, total_hours: -5 }, 'total_hours'],
+      [{ ...base, hours_per_day: 4, total_hours: 10 }, 'hours_per_day'],
+      [{ ...base }, 'hours_per_day'],
+      [{ ...base, ends_on: '2026-08-01', hours_per_day: 4 }, 'ends_on'],
+      [{ ...base, starts_on: '2026-08-08', ends_on: '2026-08-09', total_hours: 4 }, 'total_hours'],
+      [{ ...base, placeholder_id: null, user_id: null, hours_per_day: 4 }, 'user_id'],
+      [{ ...base, hours_per_day: '4' }, 'hours_per_day'],
+      [{ ...base, hours_per_day: 4, colour: 'red' }, 'colour'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await web(s.admin, 'POST', '/web/api/planning_assignments', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().field ?? res.json().error_description, JSON.stringify(body)).toContain(field);
+    }
+    expect(await liveAssignments()).toBe(before);
+  });
+
+  it('lets managers plan the projects they manage, and members only read their own plan', async () => {
+    const managed = await web(s.manager, 'POST', '/web/api/planning_assignments', { project_id: w.managed, user_id: w.member.userId, starts_on: '2026-09-07', ends_on: '2026-09-11', hours_per_day: 3 });
+    expect(managed.statusCode, managed.body).toBe(201);
+    expectError(await web(s.manager, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: w.member.userId, starts_on: '2026-09-07', ends_on: '2026-09-11', hours_per_day: 3 }), 403, 'forbidden');
+    expectError(await web(s.member, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: w.member.userId, starts_on: '2026-09-07', ends_on: '2026-09-11', hours_per_day: 3 }), 403, 'forbidden');
+    expectError(await web(s.member, 'GET', '/web/api/schedule?from=2026-09-07'), 403, 'forbidden');
+    const schedule = (await web(s.manager, 'GET', '/web/api/schedule?from=2026-09-07&weeks=1')).json();
+    expect(schedule.assignments.find((x: { id: string }) => x.id === managed.json().id)).toMatchObject({ may_change: true });
+  });
+
+  it("gives 404 for another workspace's projects, people and assignments", async () => {
+    const before = await liveAssignments();
+    expectError(await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: foreign.project, user_id: w.member.userId, starts_on: '2026-08-03', ends_on: '2026-08-07', hours_per_day: 1 }), 404, 'not_found');
+    expectError(await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: foreign.member.userId, starts_on: '2026-08-03', ends_on: '2026-08-07', hours_per_day: 1 }), 404, 'not_found');
+    const theirs = await web(await sessionFor(ctx.db, foreign.owner, ctx.clock.now()), 'POST', '/web/api/planning_assignments', { project_id: foreign.project, user_id: foreign.member.userId, starts_on: '2026-08-03', ends_on: '2026-08-07', hours_per_day: 1 });
+    expect(theirs.statusCode).toBe(201);
+    expectError(await web(s.admin, 'PATCH', `/web/api/planning_assignments/${theirs.json().id}`, { hours_per_day: 2 }), 404, 'not_found');
+    expectError(await web(s.admin, 'DELETE', `/web/api/planning_assignments/${theirs.json().id}`), 404, 'not_found');
+    expect(await liveAssignments()).toBe(before);
+  });
+});
+
+describe('placeholders', () => {
+  it('plans a placeholder, then staffs it with a person: its assignments move to them', async () => {
+    const ph = await web(s.admin, 'POST', '/web/api/planning_placeholders', { name: 'Senior designer', weekly_hours: 32 });
+    expect(ph.statusCode, ph.body).toBe(201);
+    const a = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, placeholder_id: ph.json().id, starts_on: '2026-10-05', ends_on: '2026-10-09', hours_per_day: 4 });
+    expect(a.statusCode, a.body).toBe(201);
+    expect((await cellOf(s.admin, { id: ph.json().id }, '2026-10-05', 1)).cells).toEqual([{ planned_hours: 20, capacity_hours: 32 }]);
+    const replaced = await web(s.admin, 'POST', `/web/api/planning_placeholders/${ph.json().id}/replace`, { user_id: w.contractor.userId });
+    expect(replaced.json()).toEqual({ moved: 1 });
+    const { body } = await cellOf(s.admin, { user_id: w.contractor.userId }, '2026-10-05', 1);
+    expect(body.placeholders.map((p: { id: string }) => p.id)).not.toContain(ph.json().id);
+    expect(body.assignments.find((x: { id: string }) => x.id === a.json().id)).toMatchObject({ user_id: w.contractor.userId, placeholder_id: null });
+    expect((await web(s.admin, 'GET', '/web/api/planning_placeholders')).json().placeholders.find((p: { id: string }) => p.id === ph.json().id)).toMatchObject({ is_active: false });
+  });
+});
+
+describe('planned against tracked, and the home page', () => {
+  it('shows per project the planned hours beside the tracked ones', async () => {
+    await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: w.member.userId, starts_on: '2026-11-02', ends_on: '2026-11-06', hours_per_day: 2 });
+    await insertEntryRow(ctx.db, w.companyId, { userId: w.member.userId, projectId: w.project, taskId: w.task, spentDate: '2026-11-03', seconds: 3 * 3600 });
+    const res = await web(s.admin, 'GET', '/web/api/reports/planned_vs_tracked?from=2026-11-02&to=2026-11-08');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().projects.find((r: { project: { id: string } }) => r.project.id === w.project)).toMatchObject({ planned_hours: 10, tracked_hours: 3, difference_hours: -7 });
+    expectError(await web(s.member, 'GET', '/web/api/reports/planned_vs_tracked?from=2026-11-02&to=2026-11-08'), 403, 'forbidden');
+    // The manager sees the projects they manage only.
+    const mine = (await web(s.manager, 'GET', '/web/api/reports/planned_vs_tracked?from=2026-11-02&to=2026-11-08')).json().projects;
+    expect(mine.map((r: { project: { id: string } }) => r.project.id)).not.toContain(w.project);
+  });
+
+  it("shows a member this week's plan on the home page", async () => {
+    const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
+    await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: w.member.userId, starts_on: today, ends_on: today, hours_per_day: 5 });
+    const home = (await web(s.member, 'GET', '/web/api/home')).json();
+    const day = new Date(`${today}T00:00:00Z`).getUTCDay();
+    // A weekend day is no working day: nothing planned on it.
+    expect(home.plan.find((x: { project: { id: string } }) => x.project.id === w.project)?.planned_hours ?? 0).toBe(day === 0 || day === 6 ? 0 : 5);
+  });
+});
