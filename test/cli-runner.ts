@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../src/cli/main.ts';
@@ -70,6 +70,31 @@ export async function runCli(args: string[], options: { env: CliEnv; openDatabas
  * embedded database then starts with about half the CPU.
  */
 export const SHEAF_BIN = ['--liftoff-only', 'bin/sheaf.js'];
+
+/**
+ * The URL a `sheaf serve --json` child process says it listens on (its `listening` event on
+ * stdout); rejects after `timeoutMs`, or when the process exits first, with what it wrote to stderr.
+ */
+export function listeningUrl(child: ChildProcess, exited: Promise<void>, timeoutMs = 30_000): Promise<string> {
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not listen within ${timeoutMs / 1000} s:\n${stderr}`)), timeoutMs);
+    void exited.then(() => reject(new Error(`serve exited before listening:\n${stderr}`)));
+    let buffered = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      for (const line of buffered.split('\n')) {
+        const event = tryParse(line);
+        if (event?.event === 'listening') {
+          clearTimeout(timer);
+          resolve(event.url);
+        }
+      }
+      buffered = buffered.slice(buffered.lastIndexOf('\n') + 1);
+    });
+  });
+}
 
 /** `node bin/sheaf.js ...args` in its own process. */
 export function spawnCli(args: string[], env: CliEnv): Promise<CliResult> {

@@ -10,7 +10,7 @@ import { etagOf } from '../src/http/etag.ts';
 import { requestDb } from '../src/http/idempotency.ts';
 import { principalOf } from '../src/http/security.ts';
 import { newId } from '../src/ids.ts';
-import { ROOT, SHEAF_BIN, tryParse } from './cli-runner.ts';
+import { listeningUrl, ROOT, SHEAF_BIN } from './cli-runner.ts';
 import { billableProject, billing, countInvoices, insertClient, insertEntry } from './fixtures/invoices.ts';
 import { DATABASE_URL, createTestContext, createWorkspaceWithOwner, onPostgres, request, type Caller, type TestContext } from './helpers.ts';
 
@@ -194,22 +194,7 @@ async function pausingServer(schema: string, point: string) {
       if (stderr.includes(`sheaf-test-pause ${point}\n`)) resolve();
     }),
   );
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not listen within 30 s:\n${stderr}`)), 30_000);
-    void exited.then(() => reject(new Error(`serve exited before listening:\n${stderr}`)));
-    let buffered = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      for (const line of buffered.split('\n')) {
-        const event = tryParse(line);
-        if (event?.event === 'listening') {
-          clearTimeout(timer);
-          resolve(event.url);
-        }
-      }
-      buffered = buffered.slice(buffered.lastIndexOf('\n') + 1);
-    });
-  });
+  const url = await listeningUrl(child, exited);
   return {
     url,
     paused,

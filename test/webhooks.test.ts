@@ -9,7 +9,7 @@ import { deliverDueWebhooks, type WebhookWorkerDeps } from '../src/modules/integ
 import { createEndpoint } from '../src/modules/integrations/webhooks/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { todayIn } from '../src/time/workspace-time.ts';
-import { ROOT, SHEAF_BIN, runCli, tryParse } from './cli-runner.ts';
+import { listeningUrl, ROOT, SHEAF_BIN, runCli } from './cli-runner.ts';
 import { makeApprovalWorkspace, submitAs, type ApprovalWorkspace } from './fixtures/approvals.ts';
 import { insertClient, insertProject, postEntry } from './fixtures/catalog.ts';
 import { DATABASE_URL, addMember, createTestContext, onPostgres, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
@@ -492,21 +492,7 @@ describe.runIf(onPostgres)('a server killed mid-write (PostgreSQL)', () => {
     });
     children.add(child);
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('serve did not listen within 30 s')), 30_000);
-      let buffered = '';
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        buffered += chunk;
-        for (const line of buffered.split('\n')) {
-          const event = tryParse(line);
-          if (event?.event === 'listening') {
-            clearTimeout(timer);
-            resolve(event.url);
-          }
-        }
-        buffered = buffered.slice(buffered.lastIndexOf('\n') + 1);
-      });
-    });
+    const url = await listeningUrl(child, exited);
     let ok = 0;
     const posts = Array.from({ length: 60 }, (_, i) =>
       fetch(`${url}/api/v2/time_entries`, {
