@@ -926,7 +926,7 @@ export interface Users {
   user_type: Generated<UserType>;
 }
 
-/** Webhook deliveries: one per event and endpoint, the delivery log; kept 30 days after delivery or failure, never exported. */
+/** Webhook deliveries: one per event and endpoint, the delivery log; kept 30 days after delivery or failure, never exported. data holds numbers as JSON numbers: the worker reads them as text (queries.ts claimDue), so money keeps its digits. */
 export interface WebhookDeliveries {
   attempts: Generated<number>;
   company_id: string;

@@ -39,6 +39,9 @@ create table webhook_deliveries (
   company_id uuid not null,
   -- The message id (webhook-id: 'msg_' and this), the same on every attempt and resend.
   id uuid not null default gen_random_uuid(),
+  -- No foreign key: a delivery is written in every writing transaction of a workspace with
+  -- webhooks, and each index or key checked there is paid by that write (the issue's bound on
+  -- what events may cost a create). Deleting an endpoint deletes its deliveries (service.ts).
   endpoint_id uuid not null,
   event_type text not null,
   record_type text not null,
@@ -56,15 +59,14 @@ create table webhook_deliveries (
   last_status integer,
   last_error text,
   delivered_at timestamptz,
-  primary key (company_id, seq),
-  unique (company_id, id),
-  foreign key (company_id, endpoint_id) references webhook_endpoints (company_id, id) on delete cascade
+  -- Also an endpoint's delivery log, newest first.
+  primary key (company_id, endpoint_id, seq)
 );
--- What the worker scans across workspaces, and the per-record order it keeps.
+-- What the worker scans across workspaces, and the per-record order it keeps; both only
+-- over pending deliveries, so a delivered one leaves them.
 create index webhook_deliveries_pending_idx on webhook_deliveries (seq) where state = 'pending';
 create index webhook_deliveries_record_idx on webhook_deliveries (endpoint_id, record_id, seq) where state = 'pending';
--- An endpoint's delivery log, newest first; and the retention's age scan.
-create index webhook_deliveries_log_idx on webhook_deliveries (company_id, endpoint_id, seq desc);
+-- The retention's age scan (a delivery enters it once delivered or failed, not when written).
 create index webhook_deliveries_age_idx on webhook_deliveries (occurred_at) where state <> 'pending';
 
 do $$
@@ -87,15 +89,19 @@ create function enqueue_webhook_events() returns trigger
 as $$
 declare
   rtype text := tg_argv[0];
-  r jsonb := to_jsonb(coalesce(new, old)) - 'private_notes';
+  r jsonb;
   o jsonb;
-  ws uuid := (r->>'company_id')::uuid;
-  rid uuid := (r->>'id')::uuid;
+  ws uuid;
+  rid uuid;
   kinds text[];
 begin
+  if tg_op = 'DELETE' then ws := old.company_id; else ws := new.company_id; end if;
+  -- Most workspaces have no webhooks: one index probe, before any other work.
   if not exists (select 1 from webhook_endpoints e where e.company_id = ws and e.is_active) then
     return null;
   end if;
+  r := to_jsonb(coalesce(new, old)) - 'private_notes';
+  rid := (r->>'id')::uuid;
   if rtype = 'approval' then
     kinds := case r->>'action'
       when 'timesheet.submitted' then array['approval.submitted']
@@ -130,8 +136,6 @@ begin
       end if;
     end if;
   end if;
-  -- Numbers as strings: JSON numbers would reach the worker as floats, and money must keep its digits.
-  r := (select jsonb_object_agg(key, case when jsonb_typeof(value) = 'number' then to_jsonb(value #>> '{}') else value end) from jsonb_each(r));
   insert into webhook_deliveries (company_id, endpoint_id, event_type, record_type, record_id, data)
   select ws, e.id, k.event, rtype, rid, r
   from unnest(kinds) with ordinality as k(event, n)
@@ -153,4 +157,4 @@ create trigger audit_logs_webhooks after insert on audit_logs for each row
 comment on table webhook_endpoints is
   'Webhook endpoints (src/modules/integrations/webhooks): exported by the backup without secret or previous_secret.';
 comment on table webhook_deliveries is
-  'Webhook deliveries: one per event and endpoint, the delivery log; kept 30 days after delivery or failure, never exported.';
+  'Webhook deliveries: one per event and endpoint, the delivery log; kept 30 days after delivery or failure, never exported. data holds numbers as JSON numbers: the worker reads them as text (queries.ts claimDue), so money keeps its digits.';

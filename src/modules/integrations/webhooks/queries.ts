@@ -94,7 +94,7 @@ export interface ClaimedDelivery {
 export async function claimDue(db: Kysely<DB>, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
   const result = await sql<ClaimedDelivery>`
     with due as (
-      select d.company_id, d.seq
+      select d.company_id, d.endpoint_id, d.seq
       from webhook_deliveries d
       join webhook_endpoints e on e.company_id = d.company_id and e.id = d.endpoint_id and e.is_active
       where d.state = 'pending'
@@ -107,13 +107,20 @@ export async function claimDue(db: Kysely<DB>, now: Date, leaseUntil: Date, limi
       order by d.seq
       limit ${limit}
       for update of d skip locked
+    ), claimed as (
+      update webhook_deliveries d
+      set attempts = d.attempts + 1, next_attempt_at = ${leaseUntil}, first_attempt_at = coalesce(d.first_attempt_at, ${now}), last_attempt_at = ${now}
+      from due
+      where d.company_id = due.company_id and d.endpoint_id = due.endpoint_id and d.seq = due.seq
+      returning d.*
     )
-    update webhook_deliveries d
-    set attempts = d.attempts + 1, next_attempt_at = ${leaseUntil}, first_attempt_at = coalesce(d.first_attempt_at, ${now}), last_attempt_at = ${now}
-    from due, webhook_endpoints e
-    where d.company_id = due.company_id and d.seq = due.seq and e.company_id = d.company_id and e.id = d.endpoint_id
-    returning d.company_id, d.seq::text as seq, d.id, d.endpoint_id, d.event_type, d.record_type, d.occurred_at, d.data, d.attempts,
-      e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.created_by`.execute(db);
+    -- Numbers as strings (the trigger stores the row as to_jsonb made it): as JSON numbers they
+    -- would reach Node as floats, and money must keep its digits. Done here, on the way out, so
+    -- the writing transaction does not pay for it.
+    select c.company_id, c.seq::text as seq, c.id, c.endpoint_id, c.event_type, c.record_type, c.occurred_at, c.attempts,
+      (select jsonb_object_agg(key, case when jsonb_typeof(value) = 'number' then to_jsonb(value #>> '{}') else value end) from jsonb_each(c.data)) as data,
+      e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.created_by
+    from claimed c join webhook_endpoints e on e.company_id = c.company_id and e.id = c.endpoint_id`.execute(db);
   return result.rows.map((r) => ({ ...r, occurred_at: new Date(r.occurred_at) }));
 }
 
@@ -123,7 +130,7 @@ export async function claimDue(db: Kysely<DB>, now: Date, leaseUntil: Date, limi
  */
 export async function recordOutcome(
   db: Kysely<DB>,
-  d: Pick<ClaimedDelivery, 'company_id' | 'seq' | 'attempts'>,
+  d: Pick<ClaimedDelivery, 'company_id' | 'endpoint_id' | 'seq' | 'attempts'>,
   outcome: { state: 'pending' | 'delivered' | 'failed'; status: number | null; error: string | null; nextAttemptAt: Date | null; now: Date },
 ): Promise<boolean> {
   const r = await db
@@ -136,6 +143,7 @@ export async function recordOutcome(
       delivered_at: outcome.state === 'delivered' ? outcome.now : null,
     })
     .where('company_id', '=', d.company_id)
+    .where('endpoint_id', '=', d.endpoint_id)
     .where('seq', '=', d.seq)
     .where('attempts', '=', d.attempts)
     .where('state', '=', 'pending')

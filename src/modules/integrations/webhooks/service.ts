@@ -167,6 +167,7 @@ export function deleteEndpoint(db: Kysely<DB>, p: Principal, id: string): Promis
   assertAdministrator(p);
   return withTenant(db, p.companyId, async (trx) => {
     const row = await endpointOrThrow(trx, p, id, true);
+    await trx.deleteFrom('webhook_deliveries').where('company_id', '=', p.companyId).where('endpoint_id', '=', id).execute();
     await trx.deleteFrom('webhook_endpoints').where('company_id', '=', p.companyId).where('id', '=', id).execute();
     await audit(trx, { ...auditActor(p), action: 'webhook_endpoint.deleted', subjectType: 'webhook_endpoint', subjectId: id, details: { url: row.url } });
   });
@@ -206,6 +207,7 @@ export function resendDelivery(db: Kysely<DB>, p: Principal, endpointId: string,
       .updateTable('webhook_deliveries')
       .set({ state: 'pending', attempts: 0, next_attempt_at: null, first_attempt_at: null, delivered_at: null })
       .where('company_id', '=', p.companyId)
+      .where('endpoint_id', '=', endpointId)
       .where('seq', '=', row.seq)
       .returningAll()
       .executeTakeFirstOrThrow();
