@@ -777,9 +777,9 @@ async function main() {
         const cost = 1 - createSummary.rps / withoutFeedSummary.rps;
         rows.push({
           key: 'change-feed-create-cost',
-          path: `change feed: what recording a change costs POST /api/v2/time_entries (${options.connections} connections)`,
-          figure: `${formatNumber(createSummary.rps)} creates/s with the feed's trigger`,
-          baseline: `the same creates with the trigger disabled: ${formatNumber(withoutFeedSummary.rps)}/s`,
+          path: `change feed and webhook events: what recording them costs POST /api/v2/time_entries (${options.connections} connections, an endpoint that wants every create)`,
+          figure: `${formatNumber(createSummary.rps)} creates/s with both triggers`,
+          baseline: `the same creates with both triggers disabled: ${formatNumber(withoutFeedSummary.rps)}/s`,
           ratio: (createSummary.rps / withoutFeedSummary.rps).toFixed(2),
           cpu: `pg ${createSummary.dbCpuMicrosPerRequest === null ? 'n/a' : formatNumber(createSummary.dbCpuMicrosPerRequest)} µs against ${withoutFeedSummary.dbCpuMicrosPerRequest === null ? 'n/a' : formatNumber(withoutFeedSummary.dbCpuMicrosPerRequest)} µs per create`,
           aim: `costs ≤ ${FEED_COST_AIM * 100} % of the rate`,
