@@ -155,12 +155,17 @@ async function main() {
     const cpu: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const which of round % 2 ? ['worker', 'http'] : ['http', 'worker']) {
+        let ms: number;
         if (which === 'worker') {
           const r = await viaWorker();
+          ms = r.ms;
           worker.push(r.ms);
           cpu.push(r.cpuMicros);
-        } else raw.push((await viaHttpOnly()).ms);
-        console.log(`round ${round} ${which}: ${(N / (worker.concat(raw).at(-1)! / 1000)).toFixed(0)} /s (loadavg ${loadAverage().oneMinute})`);
+        } else {
+          ms = (await viaHttpOnly()).ms;
+          raw.push(ms);
+        }
+        console.log(`round ${round} ${which}: ${(N / (ms / 1000)).toFixed(0)} /s (loadavg ${loadAverage().oneMinute})`);
       }
     }
     const workerRate = N / (median(worker) / 1000);
