@@ -120,7 +120,7 @@ test('the list is empty, and a member sees no Invoices entry', async ({ page, wo
   await page.context().clearCookies();
   await signIn(page, mia);
   await visit(page, '/', 'invoices-member-home');
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Time' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Time', exact: true })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Invoices' })).toHaveCount(0);
   // Typed in by hand: the page says why there is nothing, and the server is not asked.
   const calls = await visit(page, '/invoices', 'invoices-member');

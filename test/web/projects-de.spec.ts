@@ -100,7 +100,7 @@ test('reports in German: a chart and a table with decimal hours and a comma, mon
   await visit(page, `/reports/time?${MARCH}&group_by=project`, 'reports-de-time');
   await expect(page.getByRole('heading', { level: 1, name: 'Berichte' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 2, name: 'Zeit nach Projekt' })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Berichte' }).getByRole('link')).toHaveText(['Zeit', 'Team', 'Projektbudget', 'Nicht abgerechnet', 'Gespeichert']);
+  await expect(page.getByRole('navigation', { name: 'Berichte' }).getByRole('link')).toHaveText(['Zeit', 'Team', 'Projektbudget', 'Nicht abgerechnet', 'Geplant vs. erfasst', 'Gespeichert']);
   const chart = page.getByRole('img', { name: 'Stunden und abrechenbare Stunden nach Projekt' });
   await expect(chart.locator('svg').first()).toBeVisible();
   await expect(chart).toContainText('Abrechenbare Stunden'); // the legend

@@ -15,8 +15,8 @@ test.use({ signedIn: false });
 // Up to ten pages per role, checked at both widths; the shared machine is slow at times.
 test.describe.configure({ timeout: 300_000 });
 
-const MAIN = ['Home', 'Time', 'Expenses', 'Approvals', 'Projects', 'Clients', 'Tasks', 'Reports', 'Invoices', 'Estimates', 'Settings'];
-const SETTINGS = ['Profile', 'Workspace', 'Members', 'Invitations', 'Expense categories', 'API and Developers', 'Password', 'Invoicing', 'Bank accounts', 'Item categories'];
+const MAIN = ['Home', 'Time', 'Time off', 'Expenses', 'Approvals', 'Planning', 'Projects', 'Clients', 'Tasks', 'Reports', 'Invoices', 'Estimates', 'Settings'];
+const SETTINGS = ['Profile', 'Workspace', 'Members', 'Invitations', 'Holidays & breaks', 'Expense categories', 'API and Developers', 'Password', 'Invoicing', 'Bank accounts', 'Item categories', 'Webhooks'];
 const ALL_PERMISSIONS = ['edit_projects', 'edit_clients_and_tasks', 'view_billable_rates', 'view_invoices', 'approve_managed_projects', 'view_internal_costs'];
 
 /** Pages only some roles may use, with the API request each one's page relies on (what the server says for that role). */
@@ -30,6 +30,8 @@ const GUARDED = {
   '/reports/team': null,
   '/reports/budget': null,
   '/reports/uninvoiced': null,
+  '/reports/planned': '/web/api/reports/planned_vs_tracked?from=2026-01-01&to=2026-01-31',
+  '/planning': '/web/api/schedule?from=2026-01-05',
 } as const;
 type Guarded = keyof typeof GUARDED;
 
@@ -48,7 +50,7 @@ const CASES: Case[] = [
   {
     who: 'member',
     role: 'member',
-    main: MAIN.filter((e) => e !== 'Invoices' && e !== 'Estimates'),
+    main: MAIN.filter((e) => e !== 'Invoices' && e !== 'Estimates' && e !== 'Planning'),
     settings: ['Profile', 'Workspace', 'API and Developers', 'Password'],
     creates: { project: false, client: false, task: false },
     reports: ['Time', 'Saved'],
@@ -61,7 +63,7 @@ const CASES: Case[] = [
     main: MAIN,
     settings: ['Profile', 'Workspace', 'API and Developers', 'Password'],
     creates: { project: false, client: false, task: false },
-    reports: ['Time', 'Team', 'Saved'],
+    reports: ['Time', 'Team', 'Planned vs tracked', 'Saved'],
     refused: ['/settings/members', '/settings/invitations', '/projects/new', '/clients/new', '/reports/budget', '/reports/uninvoiced'],
   },
   {
@@ -71,7 +73,7 @@ const CASES: Case[] = [
     main: MAIN,
     settings: ['Profile', 'Workspace', 'Expense categories', 'API and Developers', 'Password'],
     creates: { project: true, client: true, task: true },
-    reports: ['Time', 'Team', 'Project budget', 'Uninvoiced', 'Saved'],
+    reports: ['Time', 'Team', 'Project budget', 'Uninvoiced', 'Planned vs tracked', 'Saved'],
     refused: ['/settings/members', '/settings/invitations'],
   },
   {
@@ -80,10 +82,10 @@ const CASES: Case[] = [
     main: MAIN,
     settings: SETTINGS,
     creates: { project: true, client: true, task: true },
-    reports: ['Time', 'Team', 'Project budget', 'Uninvoiced', 'Saved'],
+    reports: ['Time', 'Team', 'Project budget', 'Uninvoiced', 'Planned vs tracked', 'Saved'],
     refused: [],
   },
-  { who: 'owner', role: 'owner', main: MAIN, settings: SETTINGS, creates: { project: true, client: true, task: true }, reports: ['Time', 'Team', 'Project budget', 'Uninvoiced', 'Saved'], refused: [] },
+  { who: 'owner', role: 'owner', main: MAIN, settings: SETTINGS, creates: { project: true, client: true, task: true }, reports: ['Time', 'Team', 'Project budget', 'Uninvoiced', 'Planned vs tracked', 'Saved'], refused: [] },
 ];
 
 async function person(workspace: TestWorkspace, c: Case) {

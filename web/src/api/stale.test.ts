@@ -59,6 +59,15 @@ describe('what a change makes stale', () => {
     expect(stalesAll('settings', [SAVED, TIME_REPORT])).toBe(true);
   });
 
+  it('a plan stales the planner, the home page’s plan and the reports (planned against tracked); time off and patterns change its capacity', () => {
+    const SCHEDULE = ['schedule', { from: '2026-11-02', weeks: 12 }];
+    expect(stalesAll('planning', [SCHEDULE, HOME, ['reports', 'planned_vs_tracked', { from: '2026-11-01', to: '2026-11-30' }]])).toBe(true);
+    expect(stalesNone('planning', [WEEK, PROJECTS, EXPENSES])).toBe(true);
+    expect(stalesAll('time_off', [SCHEDULE])).toBe(true);
+    expect(stalesAll('working_pattern', [SCHEDULE])).toBe(true);
+    expect(stalesAll('member', [SCHEDULE])).toBe(true);
+  });
+
   it('matches by prefix, part by part', () => {
     expect(stales('own_sessions', OWN_SESSIONS)).toBe(true);
     expect(stales('own_sessions', PROFILE)).toBe(false);

@@ -34,15 +34,15 @@ export const STALE = {
   invoice_sharing: [['invoices', 'sharing']],
   /** An invoice made or deleted: its time and expenses billed or released. */
   billing: [['invoices'], ['time_entries'], ['expenses'], ['reports'], ['home'], ['retainers']],
-  /** A project, its tasks, people or rates: the choices of the forms, budgets. */
-  project: [['projects'], ['time_choices'], ['expenses', 'choices'], ['reports'], ['home']],
+  /** A project, its tasks, people or rates: the choices of the forms, budgets, the planner's bars (their names). */
+  project: [['projects'], ['time_choices'], ['expenses', 'choices'], ['reports'], ['home'], ['schedule']],
   /** A client made, changed or deleted: its contacts and projects carry its name. */
   client: [['clients'], ['contacts'], ['projects'], ['time_choices']],
   contact: [['contacts']],
   /** A task of the catalog: projects' task lists and the time choices name it. */
   task: [['tasks'], ['projects'], ['time_choices']],
-  /** A member changed or an agent made: the member list and the people pickers; saved reports name their owner. */
-  member: [['members'], ['people'], ['saved-reports']],
+  /** A member changed or an agent made: the member list and the people pickers; saved reports name their owner; the planner's rows. */
+  member: [['members'], ['people'], ['saved-reports'], ['schedule']],
   invitation: [['invitations']],
   api_key: [['keys']],
   /** The workspace's settings: its name in the session; week start, rounding and zone in every sum of time, and in saved reports' dates. */
@@ -63,6 +63,16 @@ export const STALE = {
   retainer: [['retainers'], ['invoices'], ['home']],
   /** A saved report made, renamed, shared, scheduled or deleted: the saved reports list. */
   saved_report: [['saved-reports']],
+  /** A plan made, moved, resized, changed or deleted, a placeholder added or staffed: the planner's schedule, the home page's plan, planned against tracked. */
+  planning: [['schedule'], ['home'], ['reports']],
+  /** A webhook endpoint added, changed, turned on or off, its secret rotated, deleted, or a delivery sent again: the endpoints, their counts and logs. */
+  webhook_endpoint: [['webhook-endpoints']],
+  /** Time off or a public holiday recorded, changed or deleted: the lists, the capacity it lowers, the approval check that weighs it. */
+  time_off: [['time_off'], ['capacity'], ['approvals'], ['schedule']],
+  /** A working pattern set, changed or deleted: a person's capacity and the approval check. */
+  working_pattern: [['working_patterns'], ['capacity'], ['approvals'], ['schedule']],
+  /** The workspace's break rules: the approval check warns by them. */
+  break_rules: [['break_rules'], ['approvals']],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
 /** A kind of change (a row of the table). */

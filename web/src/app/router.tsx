@@ -11,11 +11,14 @@ import { credentialsRoutes } from '../areas/credentials/routes.tsx';
 import { expenseCategoriesRoutes } from '../areas/expense-categories/routes.tsx';
 import { bankAccountsRoutes } from '../areas/bank-accounts/routes.tsx';
 import { itemCategoriesRoutes } from '../areas/item-categories/routes.tsx';
+import { webhooksRoutes } from '../areas/webhooks/routes.tsx';
+import { holidaysRoutes, timeOffRoutes } from '../areas/time-off/routes.tsx';
 import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { timeRoutes } from '../areas/time/routes.tsx';
 import { timerQuery } from '../areas/time/api.ts';
 import { expensesRoutes } from '../areas/expenses/routes.tsx';
 import { approvalsRoutes } from '../areas/approvals/routes.tsx';
+import { planningRoutes } from '../areas/planning/routes.tsx';
 import { reportsRoutes } from '../areas/reports/routes.tsx';
 import { SaveReportAction, savedReportsRoutes } from '../areas/saved-reports/routes.tsx';
 import { invoicesRoutes } from '../areas/invoices/routes.tsx';
@@ -83,6 +86,8 @@ export function createRouter(queryClient: QueryClient) {
                 ...timeRoutes(queryClient),
                 ...expensesRoutes(queryClient),
                 ...approvalsRoutes(queryClient),
+                ...planningRoutes(queryClient),
+                ...timeOffRoutes(queryClient),
                 ...clientsRoutes(queryClient),
                 ...tasksRoutes(queryClient),
                 ...projectsRoutes(queryClient),
@@ -102,6 +107,8 @@ export function createRouter(queryClient: QueryClient) {
                     ...bankAccountsRoutes(queryClient),
                     ...itemCategoriesRoutes(queryClient),
                     ...invoiceSettingsRoutes(queryClient),
+                    ...webhooksRoutes(queryClient),
+                    ...holidaysRoutes(queryClient),
                   ], },
                 { path: '*', Component: NotFound },
               ],

@@ -34,7 +34,7 @@ export function DatePicker({ label, ...props }: Omit<AriaDatePickerProps<Calenda
           {(segment) => (
             <DateSegment
               segment={segment}
-              className="rounded-xs px-0.5 text-stone-900 tabular-nums outline-none data-disabled:text-stone-500 data-focused:bg-teal-700 data-focused:text-white data-placeholder:text-stone-500 data-[type=literal]:px-0"
+              className="rounded-xs px-0.5 text-stone-900 tabular-nums outline-none data-disabled:text-stone-500 data-focused:bg-teal-700 data-focused:text-white data-placeholder:text-stone-500 data-focused:data-placeholder:text-white data-[type=literal]:px-0"
             />
           )}
         </DateInput>

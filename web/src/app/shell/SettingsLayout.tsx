@@ -8,19 +8,21 @@ import { useTexts } from '../texts.ts';
  * The Settings pages with their own navigation; entries a role cannot use are not shown
  * (by the rule its route guard applies). Absent `visible`: everyone.
  */
-type Entry = 'profile' | 'workspace' | 'members' | 'invitations' | 'expenseCategories' | 'api' | 'password' | 'invoicing' | 'bankAccounts' | 'itemCategories';
+type Entry = 'profile' | 'workspace' | 'members' | 'invitations' | 'expenseCategories' | 'api' | 'password' | 'invoicing' | 'bankAccounts' | 'itemCategories' | 'webhooks' | 'holidays';
 
 const ENTRIES: { to: string; label: Entry; visible?: (w: Who) => boolean }[] = [
   { to: '/settings/profile', label: 'profile' },
   { to: '/settings/workspace', label: 'workspace', visible: usesWorkspace },
   { to: '/settings/members', label: 'members', visible: isAdministrator },
   { to: '/settings/invitations', label: 'invitations', visible: isAdministrator },
+  { to: '/settings/holidays', label: 'holidays', visible: isAdministrator },
   { to: '/settings/expense-categories', label: 'expenseCategories', visible: (w) => holds(w, 'edit_clients_and_tasks') },
   { to: '/settings/api', label: 'api', visible: usesWorkspace },
   { to: '/settings/password', label: 'password' },
   { to: '/settings/invoicing', label: 'invoicing', visible: isAdministrator },
   { to: '/settings/bank-accounts', label: 'bankAccounts', visible: isAdministrator },
   { to: '/settings/item-categories', label: 'itemCategories', visible: isAdministrator },
+  { to: '/settings/webhooks', label: 'webhooks', visible: isAdministrator },
 ];
 
 export function SettingsLayout() {

@@ -14,11 +14,12 @@ import { Emphasis } from './Emphasis.tsx';
 import { useHomeTexts } from './texts.ts';
 import { WeekSection } from './WeekSection.tsx';
 import { RecentSection, RunningSection } from './WorkSection.tsx';
+import { PlanSection } from './PlanSection.tsx';
 import { useServerNow } from '../../api/server-clock.ts';
 
 /**
  * Home: where you stand (issue 21 item 9). This week against your expected hours, the
- * running timer, recent work to continue; for managers, approvals waiting and budgets
+ * running timer, recent work to continue, your plan this week (when planned); for managers, approvals waiting and budgets
  * running out; for owners and administrators, what is left to invoice and what is
  * overdue. One read (/web/api/home) beside the session and the timer: three calls.
  * Sections the server leaves out (not the caller's to see) are not shown.
@@ -61,6 +62,7 @@ export function HomePage() {
             <RunningSection running={running} elapsed={elapsed} />
             <RecentSection recent={data.recent} running={running} />
           </div>
+          {data.plan.length > 0 && <PlanSection plan={data.plan} />}
           {data.approvals && <ApprovalsSection approvals={data.approvals} />}
           {data.budgets && <BudgetsSection budgets={data.budgets} />}
           {data.uninvoiced && <UninvoicedSection uninvoiced={data.uninvoiced} />}

@@ -39,6 +39,10 @@ const en = {
     alreadyRunningOn: 'A timer is already running on {{project}}.',
     replace: 'Stop it and start this one',
   },
+  plan: {
+    title: 'Your plan this week',
+    hours: '{{hours}} h',
+  },
   approvals: {
     title: 'Awaiting your approval',
     review: 'Review approvals',
@@ -112,6 +116,10 @@ export const { useTexts: useHomeTexts } = defineTexts('home', en, {
     alreadyRunning: 'Es läuft bereits ein Timer.',
     alreadyRunningOn: 'Es läuft bereits ein Timer für {{project}}.',
     replace: 'Diesen stoppen und den neuen starten',
+  },
+  plan: {
+    title: 'Ihr Plan für diese Woche',
+    hours: '{{hours}} Std.',
   },
   approvals: {
     title: 'Wartet auf Ihre Freigabe',

@@ -17,8 +17,9 @@ import { TextField } from '../../ui/TextField.tsx';
 import { fullName, membersQuery, useCreateAgent, useUpdateMember, type Member, type MemberPatch } from './api.ts';
 import { accessBody, RoleFields, type Access } from './RoleFields.tsx';
 import { useMemberTexts } from './texts.ts';
+import { WorkingPatternDialog } from './WorkingPatternDialog.tsx';
 
-/** Settings → Members: everyone in the workspace, people and agents; edit access, teammates, hours, deactivate. */
+/** Settings → Members: everyone in the workspace, people and agents; edit access, teammates, hours, deactivate; a person's working pattern. */
 export function MembersPage() {
   const list = useQuery(membersQuery);
   const members = list.data?.members ?? [];
@@ -53,7 +54,10 @@ export function MembersPage() {
                   {m.role === 'manager' && m.permissions.length > 0 && <> · {m.permissions.map(permissionLabel).join(', ')}</>}
                 </p>
               </div>
-              <EditDialog member={m} members={members} />
+              <div className="flex shrink-0 flex-wrap gap-2 self-start sm:self-center">
+                <EditDialog member={m} members={members} />
+                {m.user_type === 'human' && <WorkingPatternDialog member={m} />}
+              </div>
             </li>
           ))}
         </ul>
@@ -68,7 +72,7 @@ function EditDialog({ member, members }: { member: Member; members: Member[] }) 
   const label = t('members.editNamed', { name: fullName(member) });
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
-      <Button variant="secondary" className="self-start sm:self-center" aria-label={label}>
+      <Button variant="secondary" aria-label={label}>
         {t('members.edit')}
       </Button>
       <Dialog title={label}>

@@ -92,3 +92,41 @@ export function useAcceptInvitation(queryClient: QueryClient) {
 }
 
 export const fullName = (m: { first_name: string; last_name: string; email: string }) => [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;
+
+// ---- working patterns (/web/api/working_patterns: owners and administrators set them) ----
+
+export type WorkingPattern = paths['/web/api/working_patterns']['get']['responses'][200]['content']['application/json']['working_patterns'][number];
+export type NewWorkingPattern = paths['/web/api/working_patterns']['post']['requestBody']['content']['application/json'];
+export type WorkingPatternPatch = NonNullable<paths['/web/api/working_patterns/{id}']['patch']['requestBody']>['content']['application/json'];
+
+/** A person's patterns, by their first day. */
+export const workingPatternsQuery = (userId: string) =>
+  queryOptions({
+    queryKey: ['working_patterns', 'list', { user_id: userId }],
+    queryFn: () => call(api.GET('/web/api/working_patterns', { params: { query: { user_id: userId } } })),
+    select: (data) => data.working_patterns,
+  });
+
+export function useCreateWorkingPattern() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: NewWorkingPattern; key: string }) => call(api.POST('/web/api/working_patterns', { body, headers: idempotencyHeader(key) })),
+    onSettled: () => markStale(queryClient, 'working_pattern'),
+  });
+}
+
+export function useUpdateWorkingPattern() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: WorkingPatternPatch }) => call(api.PATCH('/web/api/working_patterns/{id}', { params: { path: { id } }, body })),
+    onSettled: () => markStale(queryClient, 'working_pattern'),
+  });
+}
+
+export function useDeleteWorkingPattern() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(api.DELETE('/web/api/working_patterns/{id}', { params: { path: { id } } })),
+    onSettled: () => markStale(queryClient, 'working_pattern'),
+  });
+}

@@ -11,6 +11,8 @@ export const mayRunTimeReport = usesWorkspace;
 export const mayRunTeamReport = isManagerOrAbove;
 export const mayRunBudgetReport = (w: Who) => holds(w, 'view_billable_rates');
 export const mayRunUninvoicedReport = (w: Who) => holds(w, 'view_billable_rates') && holds(w, 'view_invoices');
+/** Planned against tracked hours (the planner's, src/modules/reports/planned-vs-tracked): owners and administrators every project, managers the ones they manage. */
+export const mayRunPlannedReport = isManagerOrAbove;
 
 /** Saved reports (/reports/saved): every internal member saves the reports they run (the time report is everyone's). */
 export const mayUseSavedReports = usesWorkspace;
@@ -21,5 +23,6 @@ export const REPORTS = [
   { path: 'team', allowed: mayRunTeamReport },
   { path: 'budget', allowed: mayRunBudgetReport },
   { path: 'uninvoiced', allowed: mayRunUninvoicedReport },
+  { path: 'planned', allowed: mayRunPlannedReport },
   { path: 'saved', allowed: mayUseSavedReports },
 ] as const;

@@ -19,6 +19,8 @@ export type TeamRow = TeamReport['results'][number];
 export type TimeReport = paths['/web/api/reports/time']['get']['responses'][200]['content']['application/json'];
 export type TimeGroup = TimeReport['results'][number];
 export type GroupBy = TimeReport['group_by'];
+export type PlannedReport = paths['/web/api/reports/planned_vs_tracked']['get']['responses'][200]['content']['application/json'];
+export type PlannedRow = PlannedReport['projects'][number];
 
 export const PER_PAGE = 2000;
 const STALE = 30_000;
@@ -56,6 +58,15 @@ export const timeQuery = (range: Range, groupBy: GroupBy) =>
   queryOptions({
     queryKey: ['reports', 'time', { ...range, group_by: groupBy }],
     queryFn: () => call(api.GET('/web/api/reports/time', { params: { query: { ...range, group_by: groupBy } } })),
+    placeholderData: keepPreviousData,
+    staleTime: STALE,
+  });
+
+/** The planner's hours against the tracked ones per project (no download: the table is the report). */
+export const plannedQuery = (range: Range) =>
+  queryOptions({
+    queryKey: ['reports', 'planned_vs_tracked', range],
+    queryFn: () => call(api.GET('/web/api/reports/planned_vs_tracked', { params: { query: range } })),
     placeholderData: keepPreviousData,
     staleTime: STALE,
   });

@@ -3,14 +3,14 @@ import { redirect, type LoaderFunctionArgs, type RouteObject } from 'react-route
 import { guardPage } from '../../api/access.ts';
 import { sessionQuery, type Workspace } from '../../api/session.ts';
 import { createFormat } from '../../ui/format.ts';
-import { mayRunBudgetReport, mayRunTeamReport, mayRunTimeReport, mayRunUninvoicedReport } from './access.ts';
-import { budgetQuery, teamQuery, timeQuery, uninvoicedQuery } from './api.ts';
+import { mayRunBudgetReport, mayRunPlannedReport, mayRunTeamReport, mayRunTimeReport, mayRunUninvoicedReport } from './access.ts';
+import { budgetQuery, plannedQuery, teamQuery, timeQuery, uninvoicedQuery } from './api.ts';
 import { activeOf, groupByOf } from './params.ts';
 import { periodOf, today } from './period.ts';
 import type { SaveAction } from './save.tsx';
 
 /**
- * /reports/time, /reports/team, /reports/budget, /reports/uninvoiced (period and filters in the
+ * /reports/time, /reports/team, /reports/budget, /reports/uninvoiced, /reports/planned (period and filters in the
  * URL): one lazy chunk per page, charts in a chunk of their own; each loader fetches its report
  * in parallel with the chunk, once the session (loaded by the gate meanwhile) says the caller
  * may run it; a report the role may not run is "not available to your role".
@@ -68,6 +68,11 @@ export const reportsRoutes = (queryClient: QueryClient, composed: ReportsCompose
         path: 'uninvoiced',
         loader: when(queryClient, mayRunUninvoicedReport, (s, day) => queryClient.prefetchQuery(uninvoicedQuery(periodOf(s, day)))),
         lazy: () => import('./UninvoicedReportPage.tsx').then((m) => ({ Component: m.UninvoicedReportPage })),
+      },
+      {
+        path: 'planned',
+        loader: when(queryClient, mayRunPlannedReport, (s, day) => queryClient.prefetchQuery(plannedQuery(periodOf(s, day)))),
+        lazy: () => import('./PlannedReportPage.tsx').then((m) => ({ Component: m.PlannedReportPage })),
       },
       ...(composed.pages ?? []),
     ],

@@ -3,7 +3,7 @@ import { defineTexts } from '../../ui/i18n.ts';
 /** The reports area's texts (web/src/ui/i18n.ts): English, and German typed from it. */
 const en = {
   reports: 'Reports',
-  tabs: { time: 'Time', team: 'Team', budget: 'Project budget', uninvoiced: 'Uninvoiced', saved: 'Saved' },
+  tabs: { time: 'Time', team: 'Team', budget: 'Project budget', uninvoiced: 'Uninvoiced', planned: 'Planned vs tracked', saved: 'Saved' },
   periods: {
     this_month: 'This month',
     last_month: 'Last month',
@@ -29,6 +29,7 @@ const en = {
     team: 'Loading the team report…',
     budget: 'Loading the project budgets…',
     uninvoiced: 'Loading the uninvoiced report…',
+    planned: 'Loading planned against tracked hours…',
   },
   chart: {
     largest: '{{label}} (the {{shown}} largest of {{count}}; the table lists all).',
@@ -132,11 +133,24 @@ const en = {
     expenses: 'Uninvoiced expenses',
     amount: 'Uninvoiced amount',
   },
+  planned: {
+    heading: 'Planned vs tracked',
+    explained: 'The planner’s hours in the period beside the hours tracked on each project; the difference is tracked less planned.',
+    empty: 'Nothing planned or tracked in this period.',
+    table: 'Planned and tracked hours per project, table',
+    caption: 'Planned and tracked hours per project',
+    client: 'Client',
+    project: 'Project',
+    planned: 'Planned',
+    tracked: 'Tracked',
+    difference: 'Difference',
+    total: 'Total',
+  },
 };
 
 export const { useTexts: useReportTexts, t: reportTexts } = defineTexts('reports', en, {
   reports: 'Berichte',
-  tabs: { time: 'Zeit', team: 'Team', budget: 'Projektbudget', uninvoiced: 'Nicht abgerechnet', saved: 'Gespeichert' },
+  tabs: { time: 'Zeit', team: 'Team', budget: 'Projektbudget', uninvoiced: 'Nicht abgerechnet', planned: 'Geplant vs. erfasst', saved: 'Gespeichert' },
   periods: {
     this_month: 'Dieser Monat',
     last_month: 'Letzter Monat',
@@ -162,6 +176,7 @@ export const { useTexts: useReportTexts, t: reportTexts } = defineTexts('reports
     team: 'Der Teambericht wird geladen…',
     budget: 'Die Projektbudgets werden geladen…',
     uninvoiced: 'Der Bericht über nicht abgerechnete Arbeit wird geladen…',
+    planned: 'Geplante gegen erfasste Stunden werden geladen…',
   },
   chart: {
     largest: '{{label}} (die {{shown}} größten von {{count}}; die Tabelle listet alle).',
@@ -264,5 +279,18 @@ export const { useTexts: useReportTexts, t: reportTexts } = defineTexts('reports
     project: 'Projekt',
     expenses: 'Nicht abgerechnete Ausgaben',
     amount: 'Nicht abgerechneter Betrag',
+  },
+  planned: {
+    heading: 'Geplant vs. erfasst',
+    explained: 'Die geplanten Stunden des Zeitraums neben den auf jedem Projekt erfassten; die Differenz ist erfasst minus geplant.',
+    empty: 'In diesem Zeitraum ist nichts geplant oder erfasst.',
+    table: 'Geplante und erfasste Stunden pro Projekt, Tabelle',
+    caption: 'Geplante und erfasste Stunden pro Projekt',
+    client: 'Kunde',
+    project: 'Projekt',
+    planned: 'Geplant',
+    tracked: 'Erfasst',
+    difference: 'Differenz',
+    total: 'Summe',
   },
 });

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { DialogTrigger, Form, TextArea, TextField as AriaTextField, Label, FieldError, Text } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { useFormat } from '../../api/format.ts';
@@ -20,6 +20,7 @@ import { useTimeTexts } from './texts.ts';
 import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from '../../api/server-clock.ts';
 import { longDayLabel, secondsOf } from './week.ts';
+import { breaksBetween, type Break } from './breaks.ts';
 
 /** One day's entries with their start and end times, billable flag, notes and private notes. */
 export function DayPage() {
@@ -33,6 +34,7 @@ export function DayPage() {
   const day = date ?? sheet?.today;
   const entries = byTime((sheet?.entries ?? []).filter((e) => e.spent_date === day));
   const now = useServerNow(entries.some((e) => e.is_running));
+  const breaks = new Map(breaksBetween(entries).map((b) => [b.after, b]));
   if (error && !sheet) return <Alert>{describeError(error).message}</Alert>;
   if (!sheet || !day) return <TimeHeader view="day" />;
   // Someone else's day: no "Add entry" (it would record the caller's time) and no private notes (theirs to keep).
@@ -61,9 +63,15 @@ export function DayPage() {
                 <td colSpan={5} className="px-3 py-6 text-center text-stone-600">{t('dayView.empty')}</td>
               </tr>
             )}
-            {entries.map((e) => (
-              <EntryRow key={e.id} entry={e} now={now} own={own} today={sheet.today} lock={lockOf(e, locked)} />
-            ))}
+            {entries.map((e) => {
+              const gap = breaks.get(e.id);
+              return (
+                <Fragment key={e.id}>
+                  <EntryRow entry={e} now={now} own={own} today={sheet.today} lock={lockOf(e, locked)} />
+                  {gap && <BreakRow gap={gap} />}
+                </Fragment>
+              );
+            })}
           </tbody>
           <tfoot className="border-t border-stone-200 bg-stone-50">
             <tr>
@@ -76,6 +84,20 @@ export function DayPage() {
       </div>
       {own && <AddEntryForm date={day} />}
     </div>
+  );
+}
+
+/** The gap between two timed entries: a quiet line, not an entry (nothing to press). */
+function BreakRow({ gap }: { gap: Break }) {
+  const t = useTimeTexts();
+  const format = useFormat();
+  return (
+    <tr className="bg-stone-50/60">
+      {/* A row header (not a cell): on a phone, the stacked table gives it no column name. */}
+      <th scope="row" colSpan={5} className="px-3 py-1.5 text-left text-xs font-normal text-stone-600 italic">
+        {t('dayView.break', { from: format.time(gap.from), to: format.time(gap.to), minutes: gap.minutes })}
+      </th>
+    </tr>
   );
 }
 

@@ -65,6 +65,7 @@ const en = {
     privateNoteOf: 'Private note: {{work}}',
     privateNoteHint: 'Only you and people who may edit this entry see it: never in reports, invoices, exports or the API.',
     savePrivateNote: 'Save private note',
+    break: 'Break {{from}}–{{to}} · {{minutes}} min',
   },
   // The day view's Add entry.
   add: {
@@ -205,6 +206,7 @@ export const { useTexts: useTimeTexts, t: timeTexts } = defineTexts('time', en, 
     privateNoteOf: 'Private Notiz: {{work}}',
     privateNoteHint: 'Nur Sie und Personen, die diesen Eintrag bearbeiten dürfen, sehen sie: nie in Berichten, Rechnungen, Exporten oder der API.',
     savePrivateNote: 'Private Notiz speichern',
+    break: 'Pause {{from}}–{{to}} · {{minutes}} Min.',
   },
   add: {
     hoursHint: 'Etwa 1:30 oder 1,5; oder Beginn und Ende angeben.',

@@ -1,0 +1,328 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, ok, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
+
+/**
+ * Planning (issue 26 item 2): an administrator plans a member on a project in the schedule
+ * (hours per day) and sees the week's cell change and turn over-allocated, moves the bar a
+ * week with Alt+→ and another by dragging it with the mouse, edits it to a total and deletes
+ * it; adds a placeholder, plans it and staffs it with a person; sees Planned vs tracked per
+ * project under Reports. A member has no Planning and is refused the page, and finds their
+ * week's plan on the home page. On a phone the schedule scrolls sideways and still plans. In
+ * German, the planner speaks German.
+ */
+
+const DAY = 86_400_000;
+const plusDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+
+interface Team {
+  admin: { id: string; email: string; password: string };
+  mia: { id: string; email: string; password: string };
+  website: { id: string };
+  shop: { id: string };
+  /** Monday of this week (the workspace's). */
+  monday: string;
+}
+
+/** Ada (administrator), Mia (member, 40 h a week), projects Acme – Website and Bolt – Shop; this week's Monday. */
+async function team(workspace: TestWorkspace): Promise<Team> {
+  const admin = await workspace.seed.memberWithPassword('Ada', 'administrator');
+  const mia = await workspace.seed.memberWithPassword('Mia');
+  await ok(workspace.api('PATCH', `/web/api/members/${mia.id}`, { expected_weekly_hours: '40' }));
+  await ok(workspace.api('PATCH', `/web/api/members/${admin.id}`, { expected_weekly_hours: '40' }));
+  const website = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'], members: [mia.id] });
+  const shop = await workspace.seed.project({ client: 'Bolt', name: 'Shop', tasks: ['Build'], members: [mia.id] });
+  const today = (await ok(workspace.api('GET', '/web/api/home'))).today as string;
+  const monday = (await ok(workspace.api('GET', `/web/api/schedule?from=${today}&weeks=1`))).weeks[0] as string;
+  return { admin, mia, website, shop, monday };
+}
+
+/** The assignments of the schedule from `monday`, as the server has them. */
+async function assignments(workspace: TestWorkspace, monday: string) {
+  return (await ok(workspace.api('GET', `/web/api/schedule?from=${monday}&weeks=12`))).assignments as Array<{
+    id: string;
+    project: { name: string };
+    user_id: string | null;
+    placeholder_id: string | null;
+    starts_on: string;
+    ends_on: string;
+    hours_per_day: number | null;
+    total_hours: number | null;
+  }>;
+}
+
+/** A row's week cells (the load row: its header is the name; the bars' row under it starts with its Add button). */
+const weekCells = (page: Page, name: string) => page.getByRole('row', { name: new RegExp(`^${name}`) }).getByRole('cell');
+
+/** Picks an option of a type-ahead field inside `scope`. */
+async function pick(scope: Locator, label: string, typed: string, option: string) {
+  await scope.getByRole('combobox', { name: label }).fill(typed);
+  await scope.page().getByRole('option', { name: option }).click();
+}
+
+test('an administrator plans a person, sees the week fill and go over, moves the bar by keyboard and mouse, edits it to a total and deletes it', async ({ page, workspace }) => {
+  test.setTimeout(300_000); // the page and two dialogs checked at both widths
+  const t = await team(workspace);
+  // Mia already has 2 hours a day on Shop this week.
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.shop.id, user_id: t.mia.id, starts_on: t.monday, ends_on: plusDays(t.monday, 4), hours_per_day: 2 }));
+  await signIn(page, t.admin);
+
+  await visit(page, '/', 'planning-admin-home');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Planning' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Planning' })).toBeVisible();
+  const calls = await visit(page, '/planning', 'planning-schedule');
+  expect(calls.filter((c) => c === 'GET /web/api/schedule'), calls.join(', ')).toHaveLength(1);
+  await expect(page.getByRole('columnheader', { name: /^Week of/ })).toHaveCount(12);
+  await expect(page.getByRole('columnheader', { name: /this week$/ })).toHaveCount(1);
+  const mia = weekCells(page, 'Mia Tester');
+  await expect(mia.first()).toHaveText('10 / 40');
+  await expect(weekCells(page, 'Ada Tester').first()).toHaveText('0 / 40');
+
+  // Add assignment on Mia's row: 8 hours a day on Website this week (the dialog starts on this week, Monday to Friday).
+  await page.getByRole('button', { name: 'Add assignment for Mia Tester' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add assignment' });
+  await expect(dialog.getByRole('combobox', { name: 'Person or placeholder' })).toHaveValue('Mia Tester');
+  await pick(dialog, 'Project', 'webs', 'Acme – Website');
+  await dialog.getByRole('textbox', { name: 'Hours per day' }).fill('8');
+  await expectAccessible(page, 'the assignment dialog');
+  await dialog.getByRole('button', { name: 'Add assignment' }).click();
+  await expect(dialog).toBeHidden();
+
+  // 50 of 40 hours: over-allocated, in words (read out) and with the marker, not only in colour.
+  await expect(mia.first()).toHaveText('50 / 40, over-allocated');
+  await expect(mia.nth(1)).toHaveText('0 / 40');
+  const bar = page.getByRole('button', { name: /^Website \(Acme\)/ });
+  await expect(bar).toHaveAccessibleName(/8 h a day$/);
+  let website = (await assignments(workspace, t.monday)).find((a) => a.project.name === 'Website')!;
+  expect(website).toMatchObject({ user_id: t.mia.id, starts_on: t.monday, ends_on: plusDays(t.monday, 4), hours_per_day: 8, total_hours: null });
+  await checkPage(page, 'planning-over');
+
+  // Alt+→ moves it a week, said in the live region; the server has the new dates.
+  await bar.press('Alt+ArrowRight');
+  await expect(page.getByRole('status').filter({ hasText: /^Website moved to/ })).toBeAttached();
+  await expect.poll(async () => (await assignments(workspace, t.monday)).find((a) => a.id === website.id)?.starts_on).toBe(plusDays(t.monday, 7));
+  await expect(mia.first()).toHaveText('10 / 40');
+  await expect(mia.nth(1)).toHaveText('40 / 40');
+  await expect(bar).toBeFocused();
+  // Alt+Shift+→ makes it a week longer: it now ends on the Friday after.
+  await bar.press('Alt+Shift+ArrowRight');
+  await expect.poll(async () => (await assignments(workspace, t.monday)).find((a) => a.id === website.id)?.ends_on).toBe(plusDays(t.monday, 18));
+  await bar.press('Alt+Shift+ArrowLeft');
+  await expect.poll(async () => (await assignments(workspace, t.monday)).find((a) => a.id === website.id)?.ends_on).toBe(plusDays(t.monday, 11));
+
+  // Dragged with the mouse one week column to the right: another week later.
+  const week = (await page.getByRole('columnheader', { name: /^Week of/ }).first().boundingBox())!.width;
+  const box = (await bar.boundingBox())!;
+  await page.mouse.move(box.x + 12, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 12 + week * 0.6, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.move(box.x + 12 + week + 4, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(async () => (await assignments(workspace, t.monday)).find((a) => a.id === website.id)).toMatchObject({ starts_on: plusDays(t.monday, 14), ends_on: plusDays(t.monday, 18) });
+  await expect(page.getByRole('dialog')).toHaveCount(0); // the drag's release opened nothing
+  await expect(mia.nth(1)).toHaveText('0 / 40');
+  await expect(mia.nth(2)).toHaveText('40 / 40');
+
+  // Its right edge dragged a week further: it ends a week later.
+  const moved = (await bar.boundingBox())!;
+  await page.mouse.move(moved.x + moved.width - 3, moved.y + moved.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(moved.x + moved.width - 3 + week + 4, moved.y + moved.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => (await assignments(workspace, t.monday)).find((a) => a.id === website.id)).toMatchObject({ starts_on: plusDays(t.monday, 14), ends_on: plusDays(t.monday, 25) });
+
+  // Opened, it becomes 20 hours in total (spread over its ten working days).
+  await bar.click();
+  const edit = page.getByRole('dialog', { name: 'Edit assignment' });
+  await expect(edit.getByRole('textbox', { name: 'Hours per day' })).toHaveValue('8');
+  await edit.getByRole('button', { name: /Plan by/ }).click();
+  await page.getByRole('option', { name: 'Total hours' }).click();
+  await edit.getByRole('textbox', { name: 'Total hours' }).fill('20');
+  await checkPage(page, 'planning-edit');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toBeHidden();
+  website = (await assignments(workspace, t.monday)).find((a) => a.id === website.id)!;
+  expect(website).toMatchObject({ hours_per_day: null, total_hours: 20 });
+  await expect(bar).toHaveAccessibleName(/20 h in total$/);
+  await expect(mia.nth(2)).toHaveText('10 / 40');
+
+  // More than 24 hours a day is refused, under the field.
+  await bar.click();
+  await edit.getByRole('textbox', { name: 'Total hours' }).fill('500');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit.getByText(/more than 24 hours a day/)).toBeVisible();
+  await edit.getByRole('textbox', { name: 'Total hours' }).fill('20');
+
+  // Deleted: gone from the schedule and from the server's.
+  await edit.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Delete this assignment?' }).getByRole('button', { name: 'Delete assignment' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(bar).toHaveCount(0);
+  expect((await assignments(workspace, t.monday)).map((a) => a.project.name)).toEqual(['Shop']);
+  await expect(mia.nth(2)).toHaveText('0 / 40');
+  await expectClean(page);
+});
+
+test('a placeholder is added, planned, and staffed with a person', async ({ page, workspace }) => {
+  test.setTimeout(240_000);
+  const t = await team(workspace);
+  await signIn(page, t.admin);
+  await visit(page, '/planning', 'planning-placeholders-empty');
+  await expect(page.getByText('No placeholders. Add one for a role still to staff.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add placeholder' }).click();
+  const add = page.getByRole('dialog', { name: 'Add placeholder' });
+  await add.getByRole('textbox', { name: 'Name' }).fill('Senior designer');
+  await expect(add.getByRole('textbox', { name: 'Hours a week' })).toHaveValue('40');
+  await expectAccessible(page, 'the placeholder dialog');
+  await add.getByRole('button', { name: 'Add placeholder' }).click();
+  await expect(add).toBeHidden();
+  await expect(weekCells(page, 'Senior designer').first()).toHaveText('0 / 40');
+
+  await page.getByRole('button', { name: 'Add assignment for Senior designer' }).click();
+  const plan = page.getByRole('dialog', { name: 'Add assignment' });
+  await expect(plan.getByRole('combobox', { name: 'Person or placeholder' })).toHaveValue('Senior designer (placeholder)');
+  await pick(plan, 'Project', 'shop', 'Bolt – Shop');
+  await plan.getByRole('textbox', { name: 'Hours per day' }).fill('6');
+  await plan.getByRole('button', { name: 'Add assignment' }).click();
+  await expect(plan).toBeHidden();
+  await expect(weekCells(page, 'Senior designer').first()).toHaveText('30 / 40');
+  await checkPage(page, 'planning-placeholder');
+
+  await page.getByRole('button', { name: 'Replace Senior designer with a person' }).click();
+  const replace = page.getByRole('dialog', { name: 'Replace Senior designer with a person' });
+  await pick(replace, 'Person', 'mia', 'Mia Tester');
+  await expectAccessible(page, 'the replace dialog');
+  await replace.getByRole('button', { name: 'Replace with person' }).click();
+  await expect(replace).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: 'Senior designer is staffed: 1 assignment moved to Mia Tester.' })).toBeAttached();
+  await expect(page.getByRole('row', { name: /^Senior designer/ })).toHaveCount(0);
+  await expect(weekCells(page, 'Mia Tester').first()).toHaveText('30 / 40');
+  const [shop] = await assignments(workspace, t.monday);
+  expect(shop).toMatchObject({ project: { name: 'Shop' }, user_id: t.mia.id, placeholder_id: null });
+  await expectClean(page);
+});
+
+test('a manager moves the plans of the projects they manage; another project’s bar is read-only', async ({ page, workspace }) => {
+  const t = await team(workspace);
+  const max = await workspace.seed.memberWithPassword('Max', 'manager');
+  await ok(workspace.api('POST', `/api/v2/projects/${t.website.id}/user_assignments`, { user_id: max.id, is_project_manager: true }));
+  const week = { user_id: t.mia.id, starts_on: t.monday, ends_on: plusDays(t.monday, 4), hours_per_day: 2 };
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.website.id, ...week }));
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.shop.id, ...week }));
+  await signIn(page, max);
+  await visit(page, '/planning', 'planning-manager');
+
+  const shop = page.getByRole('button', { name: /^Shop \(Bolt\)/ });
+  await shop.press('Alt+ArrowRight');
+  await expect(page.getByRole('status').filter({ hasText: 'Shop is not yours to change.' })).toBeAttached();
+  await shop.click();
+  const view = page.getByRole('dialog', { name: 'Assignment' });
+  await expect(view).toContainText('Not yours to change');
+  await expect(view.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  await expect(view.getByRole('textbox', { name: 'Hours per day' })).toBeDisabled();
+  await view.getByRole('button', { name: 'Close' }).first().click();
+  await expect(view).toBeHidden();
+
+  await page.getByRole('button', { name: /^Website \(Acme\)/ }).press('Alt+ArrowRight');
+  await expect.poll(async () => (await assignments(workspace, t.monday)).map((a) => [a.project.name, a.starts_on]).sort()).toEqual([
+    ['Shop', t.monday],
+    ['Website', plusDays(t.monday, 7)],
+  ]);
+  await expectClean(page);
+});
+
+test('Planned vs tracked: a project’s planned and tracked hours and their difference', async ({ page, workspace }) => {
+  const t = await team(workspace);
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.website.id, user_id: t.mia.id, starts_on: t.monday, ends_on: plusDays(t.monday, 4), hours_per_day: 4 }));
+  const tasks = (await ok(workspace.api('GET', `/api/v2/projects/${t.website.id}/task_assignments`))).task_assignments as Array<{ task: { id: string } }>;
+  await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: t.website.id, task_id: tasks[0].task.id, spent_date: t.monday, hours: 2.5 }, t.mia.id));
+  await signIn(page, t.admin);
+
+  await visit(page, `/reports/planned?from=${t.monday}&to=${plusDays(t.monday, 6)}`, 'planning-report');
+  const tabs = page.getByRole('navigation', { name: 'Reports' });
+  await expect(tabs.getByRole('link', { name: 'Planned vs tracked' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('heading', { level: 2, name: 'Planned vs tracked' })).toBeVisible();
+  const table = page.getByRole('table', { name: 'Planned and tracked hours per project' });
+  await expect(table.getByRole('columnheader')).toHaveText(['Client', 'Project', 'Planned', 'Tracked', 'Difference']);
+  const row = table.getByRole('row', { name: /Website/ });
+  await expect(row.getByRole('cell')).toHaveText(['Acme', 'Website', '20:00', '2:30', '−17:30']);
+  await expect(table.getByRole('row', { name: /Shop/ })).toHaveCount(0);
+  await expectClean(page);
+});
+
+test.describe('as a member', () => {
+  test.use({ signedIn: false });
+
+  test('a member has no Planning and is refused the page; their home shows the week’s plan once they are planned', async ({ page, workspace }) => {
+    const t = await team(workspace);
+    await signIn(page, t.mia);
+    await visit(page, '/', 'planning-member-home-before');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Planning' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Your plan this week' })).toHaveCount(0);
+
+    await visit(page, '/planning', 'planning-member-refused');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Not available to your role');
+    expect((await page.context().request.get(`/web/api/schedule?from=${t.monday}`)).status()).toBe(403);
+
+    // The administrator plans Mia this week, Monday to Friday: 4 hours a day on Website, 10 hours in total on Shop.
+    await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.website.id, user_id: t.mia.id, starts_on: t.monday, ends_on: plusDays(t.monday, 4), hours_per_day: 4 }, t.admin.id));
+    await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.shop.id, user_id: t.mia.id, starts_on: t.monday, ends_on: plusDays(t.monday, 4), total_hours: 10 }, t.admin.id));
+    await visit(page, '/', 'planning-member-home');
+    const plan = page.getByRole('region', { name: 'Your plan this week' });
+    await expect(plan.getByRole('listitem')).toHaveCount(2);
+    await expect(plan.getByRole('listitem').filter({ hasText: 'Website' })).toContainText('Acme');
+    await expect(plan.getByRole('listitem').filter({ hasText: 'Website' })).toContainText('20:00 h');
+    await expect(plan.getByRole('listitem').filter({ hasText: 'Shop' })).toContainText('10:00 h');
+    await expectClean(page);
+  });
+});
+
+test('on a phone the schedule scrolls sideways and still plans', async ({ page, workspace }) => {
+  const t = await team(workspace);
+  await signIn(page, t.admin);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/planning');
+  await expect(page.getByRole('heading', { level: 1, name: 'Planning' })).toBeVisible();
+  // The page itself does not scroll sideways: the schedule does, in its own region.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const region = page.getByRole('region', { name: 'Schedule' });
+  expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  await page.getByRole('button', { name: 'Add assignment for Mia Tester' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add assignment' });
+  await pick(dialog, 'Project', 'webs', 'Acme – Website');
+  await dialog.getByRole('textbox', { name: 'Hours per day' }).fill('4');
+  await dialog.getByRole('button', { name: 'Add assignment' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(weekCells(page, 'Mia Tester').first()).toHaveText('20 / 40');
+  await page.getByRole('button', { name: /^Website \(Acme\)/ }).press('Alt+ArrowRight');
+  await expect.poll(async () => (await assignments(workspace, t.monday))[0]?.starts_on).toBe(plusDays(t.monday, 7));
+  // 26 weeks from the menu.
+  await page.getByRole('button', { name: /Weeks shown/ }).click();
+  await page.getByRole('option', { name: '26 weeks' }).click();
+  await expect(page).toHaveURL(/weeks=26/);
+  await expect(page.getByRole('columnheader', { name: /^Week of/ })).toHaveCount(26);
+  await expectClean(page);
+});
+
+test('a long schedule: the rows past the first screenful follow at once, down to the placeholders', async ({ page, workspace }) => {
+  for (let i = 0; i < 34; i++) await workspace.seed.memberWithoutPassword(`Person${String(i).padStart(2, '0')}`);
+  await visit(page, '/planning', 'planning-long');
+  await expect(page.getByRole('row', { name: /^Person33 Tester/ })).toBeAttached();
+  await expect(page.getByRole('row', { name: /^Person\d\d Tester/ })).toHaveCount(34);
+  await expect(page.getByRole('table').getByRole('button', { name: 'Add placeholder' })).toBeAttached();
+  await expectClean(page);
+});
+
+test('in German: the planner in German', async ({ page, workspace }) => {
+  await workspace.seed.german();
+  await workspace.seed.memberWithPassword('Mia');
+  await visit(page, '/planning', 'planning-de');
+  await expect(page.getByRole('heading', { level: 1, name: 'Planung' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Planung' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('button', { name: 'Mia Tester einplanen' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Platzhalter hinzufügen' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: /^Woche vom/ })).toHaveCount(12);
+  await expect(page.getByText('Geplante Stunden / Kapazität:')).toBeVisible();
+  await expectClean(page);
+});

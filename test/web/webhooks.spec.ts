@@ -1,0 +1,275 @@
+import type { Locator, Page } from '@playwright/test';
+import { deliverDueWebhooks } from '../../src/modules/integrations/webhooks/index.ts';
+import { expect, ok, signIn, test } from './fixtures.ts';
+import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
+
+/**
+ * Settings → Webhooks: an owner sees what webhooks are while there are none, adds an endpoint
+ * (its signing secret shown once, gone once closed; a private address and a non-http URL
+ * refused under the URL field), changes its events; on the endpoint's page turns it off and on,
+ * rotates the secret (the new one shown once), sees a client's creation in the delivery log,
+ * sends it again and deletes the endpoint. A member finds no Webhooks in the settings and is
+ * told at its address that it is not for their role; the pages in German.
+ */
+
+const settingsNav = (page: Page, name = 'Settings') => page.getByRole('navigation', { name });
+const SECRET = /^whsec_[A-Za-z0-9+/=]{40,}$/;
+/** Ticks or unticks a checkbox or switch: React Aria's input is visually hidden, its label takes the click. */
+const toggle = (checkbox: Locator) => checkbox.locator('xpath=ancestor::label[1]').click();
+
+test('an owner adds an endpoint, sees its secret once and changes its events', async ({ page, workspace }) => {
+  test.setTimeout(480_000); // many checked views and dialogs, on a shared machine
+  await visit(page, '/settings/workspace', 'webhooks-nav');
+  await settingsNav(page).getByRole('link', { name: 'Webhooks' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
+
+  const calls = await visit(page, '/settings/webhooks', 'webhooks-empty');
+  expect(calls.filter((c) => c === 'GET /web/api/webhook_endpoints'), calls.join(', ')).toHaveLength(1);
+  await expect(page.getByRole('heading', { level: 2, name: 'No webhook endpoints yet' })).toBeVisible();
+  await expect(page.getByText(/posts the event there as JSON, signed by the Standard Webhooks scheme/)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New webhook endpoint' });
+  const url = dialog.getByRole('textbox', { name: 'URL' });
+  await expect(url).toBeFocused();
+  await expect(dialog.getByRole('checkbox', { name: 'Active: send events to this endpoint' })).toBeChecked();
+
+  // No event chosen: said at the events, nothing sent.
+  await url.fill('https://hooks.example.com/sheaf');
+  await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Choose at least one event.');
+
+  // "Select all" of a group ticks its kinds; one unticked leaves it mixed.
+  const clients = dialog.getByRole('group', { name: 'Clients' });
+  await toggle(clients.getByRole('checkbox', { name: 'Select all Clients events' }));
+  for (const kind of ['client.created', 'client.updated', 'client.archived', 'client.deleted']) {
+    await expect(clients.getByRole('checkbox', { name: new RegExp(kind.replace('.', '\\.')) })).toBeChecked();
+  }
+  await toggle(clients.getByRole('checkbox', { name: /client\.deleted/ }));
+  await expect(clients.getByRole('checkbox', { name: 'Select all Clients events' })).toBeChecked({ indeterminate: true });
+  await toggle(dialog.getByRole('group', { name: 'Invoices' }).getByRole('checkbox', { name: /invoice\.paid/ }));
+  await dialog.getByRole('textbox', { name: 'Description (optional)' }).fill('Accounting sync');
+
+  // A private address: the server's message under the URL field.
+  await url.fill('http://127.0.0.1:9/x');
+  await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(dialog.getByText(/url points at 127\.0\.0\.1, a private, loopback or link-local address/)).toBeVisible();
+  await expect(url).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page, 'the new endpoint dialog with an error');
+  await checkPage(page, 'webhooks-new-error');
+
+  // Not http(s): refused the same way.
+  await url.fill('ftp://x');
+  await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(dialog.getByText('url must be an http or https URL, not ftp.')).toBeVisible();
+  await expect(url).toHaveAttribute('aria-invalid', 'true');
+  expect((await workspace.api('GET', '/web/api/webhook_endpoints')).body.webhook_endpoints).toEqual([]);
+
+  // A public name is accepted: the secret is shown once, in its own dialog.
+  await url.fill('https://hooks.example.com/sheaf');
+  await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+  const secretDialog = page.getByRole('dialog', { name: 'Copy the signing secret now' });
+  const secretText = secretDialog.getByText(SECRET);
+  await expect(secretText).toBeVisible();
+  const secret = (await secretText.textContent())!;
+  await expect(secretDialog).toContainText('This is the only time the secret is shown.');
+  await expect(secretDialog).toContainText('webhook-signature header');
+  await expect(secretDialog).toContainText('Standard Webhooks libraries');
+  await expect(secretDialog.getByRole('button', { name: 'Copy secret' })).toBeVisible();
+  await checkPage(page, 'webhooks-secret');
+  await secretDialog.getByRole('button', { name: 'Done' }).click();
+  await expect(secretDialog).toHaveCount(0);
+  await expect(page.getByText(secret)).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: 'The webhook endpoint https://hooks.example.com/sheaf is added.' })).toBeVisible();
+
+  const card = page.getByRole('list', { name: 'Webhook endpoints' }).getByRole('listitem').filter({ hasText: 'https://hooks.example.com/sheaf' });
+  await expect(card).toContainText('Accounting sync');
+  await expect(card).toContainText('4 events · Invoices: paid · Clients: created, updated, archived');
+  await expect(card).toContainText('Active');
+  await expect(card).toContainText('0 pending');
+  await expect(card).toContainText('0 failed');
+  await checkPage(page, 'webhooks-list');
+  // Never again: not after a reload, not from the API.
+  await page.reload();
+  await expect(card).toBeVisible();
+  await expect(page.getByText(/whsec_/)).toHaveCount(0);
+  const [stored] = (await workspace.api('GET', '/web/api/webhook_endpoints')).body.webhook_endpoints;
+  expect(stored).not.toHaveProperty('secret');
+  expect(stored.events).toEqual(['invoice.paid', 'client.created', 'client.updated', 'client.archived']);
+
+  // Edit the events: all the invoices' kinds, no clients.
+  await card.getByRole('button', { name: 'Edit https://hooks.example.com/sheaf' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit the webhook endpoint' });
+  await expect(edit.getByRole('textbox', { name: 'URL' })).toHaveValue('https://hooks.example.com/sheaf');
+  await expect(edit.getByRole('checkbox', { name: /invoice\.paid/ })).toBeChecked();
+  // Clients are partly chosen: "select all" first ticks them all, then clears them.
+  const allClients = edit.getByRole('checkbox', { name: 'Select all Clients events' });
+  await toggle(allClients);
+  await expect(edit.getByRole('checkbox', { name: /client\.deleted/ })).toBeChecked();
+  await toggle(allClients);
+  await expect(edit.getByRole('group', { name: 'Clients' }).getByRole('checkbox', { checked: true })).toHaveCount(0);
+  await toggle(edit.getByRole('checkbox', { name: 'Select all Invoices events' }));
+  await checkPage(page, 'webhooks-edit');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toHaveCount(0);
+  await expect(card).toContainText('5 events · Invoices: all');
+  expect((await workspace.api('GET', `/web/api/webhook_endpoints/${stored.id}`)).body.events).toEqual([
+    'invoice.created',
+    'invoice.updated',
+    'invoice.sent',
+    'invoice.paid',
+    'invoice.deleted',
+  ]);
+  await expectClean(page);
+});
+
+test('an endpoint’s page: off and on, a rotated secret, the delivery log, resend and delete', async ({ page, workspace }) => {
+  test.setTimeout(480_000);
+  const endpoint = await ok(workspace.api('POST', '/web/api/webhook_endpoints', { url: 'https://hooks.example.com/sheaf', events: ['client.created'], description: 'CRM' }));
+  // 51 clients: one page of the log (50) and an older one.
+  for (let i = 1; i <= 51; i++) await ok(workspace.api('POST', '/api/v2/clients', { name: `Client ${i}` }));
+
+  const calls = await visit(page, `/settings/webhooks/${endpoint.id}`, 'webhooks-endpoint');
+  expect(calls.filter((c) => c.startsWith('GET /web/api/webhook_endpoints')).sort(), calls.join(', ')).toEqual([
+    `GET /web/api/webhook_endpoints/${endpoint.id}`,
+    `GET /web/api/webhook_endpoints/${endpoint.id}/deliveries`,
+  ]);
+  await expect(page.getByRole('heading', { level: 1, name: 'https://hooks.example.com/sheaf' })).toBeVisible();
+  await expect(settingsNav(page).getByRole('link', { name: 'Webhooks' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByText('CRM')).toBeVisible();
+  await expect(page.getByText('Clients: created')).toBeVisible();
+
+  // The log: newest first, one row per client, 50 at a time.
+  const log = page.getByRole('table', { name: 'Deliveries to https://hooks.example.com/sheaf, newest first' });
+  const rows = log.getByRole('row').filter({ hasText: 'client.created' });
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toContainText(/Pending|Failed|Delivered/);
+  await page.getByRole('button', { name: 'Load older deliveries' }).click();
+  await expect(rows).toHaveCount(51);
+  await expect(page.getByRole('button', { name: 'Load older deliveries' })).toHaveCount(0);
+
+  // Resend the newest: it shows pending (again).
+  const first = rows.first();
+  await first.getByRole('button', { name: /^Resend client\.created of / }).click();
+  await expect(first.getByText('Pending')).toBeVisible();
+  await expect(first).toContainText('Due now');
+  const [newest] = (await workspace.api('GET', `/web/api/webhook_endpoints/${endpoint.id}/deliveries?per_page=1`)).body.deliveries;
+  expect(newest).toMatchObject({ event_type: 'client.created', state: 'pending', attempts: 0 });
+
+  // Off and on, at once.
+  const active = page.getByRole('switch', { name: 'Active' });
+  await expect(active).toBeChecked();
+  await toggle(active);
+  await expect(active).not.toBeChecked();
+  await expect(page.getByText('Off: it gets no new events.')).toBeVisible();
+  expect((await workspace.api('GET', `/web/api/webhook_endpoints/${endpoint.id}`)).body.is_active).toBe(false);
+  await checkPage(page, 'webhooks-endpoint-off');
+  await toggle(active);
+  await expect(active).toBeChecked();
+  await expect(page.getByText('On: events are sent to it.')).toBeVisible();
+  expect((await workspace.api('GET', `/web/api/webhook_endpoints/${endpoint.id}`)).body.is_active).toBe(true);
+
+  // Rotate: asked first, then the new secret once; the old one signs for another 24 hours.
+  await page.getByRole('button', { name: 'Rotate secret' }).click();
+  const rotate = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+  await expect(rotate).toContainText('For 24 hours, deliveries are signed with both the new and the old secret');
+  await expectAccessible(page, 'the rotate dialog');
+  await rotate.getByRole('button', { name: 'Rotate secret' }).click();
+  const rotated = page.getByRole('dialog', { name: 'Copy the new signing secret now' });
+  const secretText = rotated.getByText(SECRET);
+  await expect(secretText).toBeVisible();
+  const secret = (await secretText.textContent())!;
+  expect(secret).not.toBe(endpoint.secret);
+  await expect(rotated).toContainText('This is the only time the secret is shown.');
+  await checkPage(page, 'webhooks-rotated');
+  await page.keyboard.press('Escape');
+  await expect(rotated).toHaveCount(0);
+  await expect(page.getByText(/whsec_/)).toHaveCount(0);
+  await expect(page.getByText(/The previous secret also signs until /)).toBeVisible();
+
+  // Delete: asked first; back on the list, it is gone.
+  await page.getByRole('button', { name: 'Delete' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete this webhook endpoint?' });
+  await expect(confirm).toContainText('Its delivery log goes with it');
+  await confirm.getByRole('button', { name: 'Delete endpoint' }).click();
+  await expect(page).toHaveURL(/\/settings\/webhooks$/);
+  await expect(page.getByRole('status').filter({ hasText: 'The webhook endpoint https://hooks.example.com/sheaf is deleted.' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'No webhook endpoints yet' })).toBeVisible();
+  expect((await workspace.api('GET', '/web/api/webhook_endpoints')).body.webhook_endpoints).toEqual([]);
+  await expectClean(page);
+});
+
+test('an endpoint Sheaf turned off says why, and turning it on makes you its administrator', async ({ page, workspace, sheaf }) => {
+  test.setTimeout(300_000);
+  // Ada, an administrator, adds it; once she is a member again, the delivery worker turns it off.
+  const ada = await workspace.seed.memberWithPassword('Ada', 'administrator');
+  const endpoint = await ok(workspace.api('POST', '/web/api/webhook_endpoints', { url: 'https://hooks.example.com/off', events: ['client.created'] }, ada.id));
+  await ok(workspace.api('PATCH', `/web/api/members/${ada.id}`, { role: 'member' }));
+  await ok(workspace.api('POST', '/api/v2/clients', { name: 'Initech' }));
+  await deliverDueWebhooks({ db: sheaf.db, clock: sheaf.clock.now, allowPrivate: false, baseUrl: sheaf.url });
+  const reason = 'Turned off by Sheaf: its administrator is no longer one; turning it on makes you its administrator';
+
+  await visit(page, '/settings/webhooks', 'webhooks-disabled');
+  const card = page.getByRole('list', { name: 'Webhook endpoints' }).getByRole('listitem');
+  await expect(card).toContainText('Off');
+  await expect(card).toContainText(reason);
+  await expect(card).toContainText('1 pending');
+  await card.getByRole('link', { name: 'https://hooks.example.com/off' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'https://hooks.example.com/off' })).toBeVisible();
+  await expect(page.getByText(reason)).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: 'Ada Tester' })).toBeVisible();
+  await checkPage(page, 'webhooks-disabled-endpoint');
+  const active = page.getByRole('switch', { name: 'Active' });
+  await expect(active).not.toBeChecked();
+  await toggle(active);
+  await expect(active).toBeChecked();
+  await expect(page.getByText(reason)).toHaveCount(0);
+  await expect(page.getByRole('definition').filter({ hasText: 'Olive Owner' })).toBeVisible();
+  expect((await workspace.api('GET', `/web/api/webhook_endpoints/${endpoint.id}`)).body).toMatchObject({ is_active: true, disabled_reason: null });
+  await expectClean(page);
+});
+
+test.describe('as a member', () => {
+  test.use({ signedIn: false });
+  test('a member finds no webhooks in the settings, and the address says why', async ({ page, workspace }) => {
+    test.setTimeout(300_000);
+    const mia = await workspace.seed.member('Mia');
+    await signIn(page, mia);
+    await visit(page, '/settings/profile', 'webhooks-member-settings');
+    await expect(settingsNav(page).getByRole('link', { name: 'Profile' })).toBeVisible();
+    await expect(settingsNav(page).getByRole('link', { name: 'Webhooks' })).toHaveCount(0);
+    const calls = await visit(page, '/settings/webhooks', 'webhooks-member');
+    await expect(page.getByRole('heading', { level: 1, name: 'Not available to your role' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add endpoint' })).toHaveCount(0);
+    expect(calls.filter((c) => c.includes('webhook')), calls.join(', ')).toEqual([]);
+    // The server agrees.
+    expect((await workspace.api('GET', '/web/api/webhook_endpoints', undefined, mia.id)).status).toBe(403);
+    await expectClean(page);
+  });
+});
+
+test('the webhooks pages in German', async ({ page, workspace }) => {
+  test.setTimeout(300_000);
+  await workspace.seed.german();
+  await visit(page, '/settings/webhooks', 'webhooks-de-empty');
+  await expect(settingsNav(page, 'Einstellungen').getByRole('link', { name: 'Webhooks' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Noch keine Webhook-Endpunkte' })).toBeVisible();
+  await page.getByRole('button', { name: 'Endpunkt hinzufügen' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Neuer Webhook-Endpunkt' });
+  await expect(dialog.getByRole('textbox', { name: 'Beschreibung (optional)' })).toBeVisible();
+  await expect(dialog.getByRole('group', { name: 'Zeiteinträge' }).getByRole('checkbox', { name: /Angelegt time_entry\.created/ })).toBeVisible();
+  await expect(dialog.getByRole('checkbox', { name: 'Alle wählen: Kunden' })).toBeVisible();
+  await checkPage(page, 'webhooks-de-new');
+  await page.keyboard.press('Escape');
+
+  const endpoint = await ok(workspace.api('POST', '/web/api/webhook_endpoints', { url: 'https://hooks.example.com/sheaf', events: ['client.created', 'client.deleted'] }));
+  await ok(workspace.api('POST', '/api/v2/clients', { name: 'Globex' }));
+  await visit(page, `/settings/webhooks/${endpoint.id}`, 'webhooks-de-endpoint');
+  await expect(page.getByRole('heading', { level: 2, name: 'Zustellprotokoll' })).toBeVisible();
+  await expect(page.getByText('Kunden: angelegt, gelöscht')).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Aktiv' })).toBeChecked();
+  const row = page.getByRole('table', { name: /^Zustellungen an / }).getByRole('row').filter({ hasText: 'client.created' });
+  await expect(row).toContainText(/Ausstehend|Fehlgeschlagen|Zugestellt/);
+  await expect(row.getByRole('button', { name: /^client\.created vom .* erneut senden$/ })).toBeVisible();
+  await expectClean(page);
+});

@@ -1,0 +1,87 @@
+import { useQuery } from '@tanstack/react-query';
+import { useFormat } from '../../api/format.ts';
+import type { Format } from '../../ui/format.ts';
+import { plannedQuery, type PlannedRow } from './api.ts';
+import { Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod } from './parts.tsx';
+import { useReportTexts } from './texts.ts';
+
+/**
+ * Planned against tracked hours per project (the planner's assignments beside the time
+ * tracked): owners and administrators see every project, managers the ones they manage.
+ * Sums of hours are the browser's, in whole seconds (WEB-STYLE 3).
+ */
+export function PlannedReportPage() {
+  const t = useReportTexts();
+  const range = usePeriod();
+  const { data, error, isPlaceholderData } = useQuery(plannedQuery(range));
+  return (
+    <section aria-labelledby="planned-report" className="flex flex-col gap-4">
+      <div>
+        <h2 id="planned-report" className="text-lg font-semibold text-stone-900">
+          {t('planned.heading')}
+        </h2>
+        <p className="mt-1 text-sm text-stone-600">{t('planned.explained')}</p>
+      </div>
+      <PeriodPicker range={range} />
+      {error && !data && <LoadError error={error} />}
+      {!data && !error && <Loading text={t('loading.planned')} />}
+      {data && (
+        <div aria-busy={isPlaceholderData} className="flex flex-col gap-4">
+          {data.projects.length === 0 ? <Empty>{t('planned.empty')}</Empty> : <PlannedTable rows={data.projects} />}
+        </div>
+      )}
+    </section>
+  );
+}
+
+const seconds = (hours: number) => Math.round(hours * 3600);
+
+/** Tracked less planned, signed ("+1:30", "−2:00"). */
+const signed = (format: Format, diffSeconds: number) => `${diffSeconds > 0 ? '+' : diffSeconds < 0 ? '−' : ''}${format.duration(Math.abs(diffSeconds))}`;
+
+function PlannedTable({ rows }: { rows: PlannedRow[] }) {
+  const t = useReportTexts();
+  const format = useFormat();
+  const planned = rows.reduce((s, r) => s + seconds(r.planned_hours), 0);
+  const tracked = rows.reduce((s, r) => s + seconds(r.tracked_hours), 0);
+  return (
+    <TableBox label={t('planned.table')}>
+      <table data-stack className="w-full border-collapse text-sm">
+        <caption className="sr-only">{t('planned.caption')}</caption>
+        <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
+          <tr>
+            <th scope="col" className={th}>{t('planned.client')}</th>
+            <th scope="col" className={th}>{t('planned.project')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('planned.planned')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('planned.tracked')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('planned.difference')}</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-stone-100">
+          {rows.map((r) => {
+            const diff = seconds(r.tracked_hours) - seconds(r.planned_hours);
+            return (
+              <tr key={r.project.id}>
+                <td className="px-3 py-2.5 text-stone-700">{r.project.client_name}</td>
+                <td className="px-3 py-2.5 font-medium text-stone-900">{r.project.name}</td>
+                <td className={num}>{format.hours(r.planned_hours)}</td>
+                <td className={num}>{format.hours(r.tracked_hours)}</td>
+                <td className={`${num} ${diff > 0 ? 'text-amber-800' : diff < 0 ? 'text-stone-700' : 'text-stone-500'}`}>{signed(format, diff)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot className="border-t border-stone-200 bg-stone-50 font-semibold text-stone-900">
+          <tr>
+            <th scope="row" colSpan={2} className="px-3 py-2.5 text-left">
+              {t('planned.total')}
+            </th>
+            <td className={num}>{format.duration(planned)}</td>
+            <td className={num}>{format.duration(tracked)}</td>
+            <td className={num}>{signed(format, tracked - planned)}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </TableBox>
+  );
+}
