@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { DateTime } from 'luxon';
+import { dayAt, DAY_MS, isoWeekdayAt, msOf } from '../../../time/calendar-days.ts';
 
 /**
  * Planning arithmetic, pure (test/unit/planning-rules.test.ts): an assignment's hours on
@@ -15,16 +15,15 @@ export interface Plan {
   total_hours: string | null;
 }
 
-const day = (iso: string) => DateTime.fromISO(iso, { zone: 'UTC' });
 
 export function datesIn(from: string, to: string): string[] {
   const dates: string[] = [];
-  for (let d = day(from), end = day(to); d <= end; d = d.plus({ days: 1 })) dates.push(d.toISODate()!);
+  for (let ms = msOf(from), end = msOf(to); ms <= end; ms += DAY_MS) dates.push(dayAt(ms));
   return dates;
 }
 
 /** Monday to Friday: a placeholder's working days. */
-export const isWeekday = (date: string) => day(date).weekday <= 5;
+export const isWeekday = (date: string) => isoWeekdayAt(msOf(date)) <= 5;
 
 /**
  * The assignment's hours on each of its working days inside [from, to] (all of them without
@@ -51,11 +50,17 @@ export function planProblem(plan: Plan, isWorkingDay: (date: string) => boolean)
   return null;
 }
 
+/** The Monday of the week holding `date`. */
+export const weekOf = (date: string) => {
+  const ms = msOf(date);
+  return dayAt(ms - (isoWeekdayAt(ms) - 1) * DAY_MS);
+};
+
 /** The Mondays of `weeks` weeks from the week holding `from` (weeks start on Monday in the planner). */
 export function weekStarts(from: string, weeks: number): string[] {
-  const monday = day(from).startOf('week');
-  return Array.from({ length: weeks }, (_, i) => monday.plus({ weeks: i }).toISODate()!);
+  const monday = msOf(weekOf(from));
+  return Array.from({ length: weeks }, (_, i) => dayAt(monday + i * 7 * DAY_MS));
 }
 
-/** The Monday of the week holding `date`. */
-export const weekOf = (date: string) => day(date).startOf('week').toISODate()!;
+/** The planner's column of `date`: whole weeks since the Monday `firstWeek`. */
+export const weekIndex = (firstWeek: string, date: string) => Math.floor((msOf(date) - msOf(firstWeek)) / (7 * DAY_MS));

@@ -22,7 +22,7 @@ import {
   type AssignmentView,
   type PlaceholderRow,
 } from './queries.ts';
-import { isWeekday, plannedByDay, planProblem, weekOf, weekStarts, type Plan } from './rules.ts';
+import { isWeekday, plannedByDay, planProblem, weekIndex, weekStarts, type Plan } from './rules.ts';
 
 /**
  * Planning: assignments of people and placeholders to projects, placeholders, and the
@@ -248,14 +248,16 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
       isAdmin(p) ? Promise.resolve(null) : managedProjectIds(trx, p.companyId, p.userId),
     ]);
     const sources = await capacitySources(trx, p.companyId, people, range);
-    const column = new Map(weeks.map((w, i) => [w, i]));
     const emptyWeeks = () => weeks.map(() => ({ planned: new Decimal(0), capacity: new Decimal(0) }));
     const rows = new Map<string, ReturnType<typeof emptyWeeks>>();
     const workingDayFor = new Map<string, (date: string) => boolean>();
     for (const m of people) {
       const cells = emptyWeeks();
       const source = sources.get(m.user_id)!;
-      for (const d of capacityByDay(source, range.from, range.to) ?? []) cells[column.get(weekOf(d.date))!]!.capacity = cells[column.get(weekOf(d.date))!]!.capacity.plus(d.hours);
+      for (const d of capacityByDay(source, range.from, range.to) ?? []) {
+        const cell = cells[weekIndex(range.from, d.date)]!;
+        cell.capacity = cell.capacity.plus(d.hours);
+      }
       rows.set(m.user_id, cells);
       workingDayFor.set(m.user_id, workingDays(source.patterns));
     }
@@ -267,7 +269,7 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
       const cells = rows.get(key);
       if (!cells) continue; // a person who left or a placeholder archived: not a row any more
       for (const [date, hours] of plannedByDay(a, a.user_id ? (workingDayFor.get(a.user_id) ?? isWeekday) : isWeekday, range)) {
-        const cell = cells[column.get(weekOf(date))!]!;
+        const cell = cells[weekIndex(range.from, date)]!;
         cell.planned = cell.planned.plus(hours);
       }
     }

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { DateTime } from 'luxon';
+import { dayAt, DAY_MS, isoWeekdayAt, msOf } from '../../../time/calendar-days.ts';
 
 /**
  * Working capacity, pure (test/unit/capacity-rules.test.ts): the hours a person is
@@ -35,7 +35,6 @@ export interface BreakRule {
 /** The longest span a capacity is worked out for at once (the approvals' own bound). */
 export const MAX_SPAN_DAYS = 366;
 
-const day = (iso: string) => DateTime.fromISO(iso, { zone: 'UTC' });
 
 /** The pattern in effect on `date`: the latest that starts on or before it (patterns sorted by effective_from). */
 export function patternOn(patterns: readonly Pattern[], date: string): Pattern | null {
@@ -46,7 +45,7 @@ export function patternOn(patterns: readonly Pattern[], date: string): Pattern |
 
 /** The hours of one day before time off: the pattern's weekday, else weekly / 5 on Monday to Friday. */
 export function baseHours(patterns: readonly Pattern[], fallbackWeekly: string | null, date: string): Decimal | null {
-  const weekday = day(date).weekday; // 1 = Monday
+  const weekday = isoWeekdayAt(msOf(date));
   const pattern = patternOn(patterns, date);
   if (pattern) return new Decimal(pattern[WEEKDAYS[weekday - 1]!]);
   if (fallbackWeekly === null) return null;
@@ -76,11 +75,17 @@ export function capacityByDay(
 ): DayCapacity[] | null {
   if (source.patterns.length === 0 && source.fallbackWeekly === null) return null;
   const sorted = [...source.patterns].sort((a, b) => a.effective_from.localeCompare(b.effective_from));
+  // Each pattern's hours per weekday, and the fallback's, as decimals once (not once per day).
+  const hoursOf = new Map(sorted.map((p) => [p, WEEKDAYS.map((d) => new Decimal(p[d]))]));
+  const zero = new Decimal(0);
+  const fallback = source.fallbackWeekly === null ? zero : new Decimal(source.fallbackWeekly).div(5);
   const days: DayCapacity[] = [];
-  for (let d = day(from), end = day(to); d <= end; d = d.plus({ days: 1 })) {
-    const date = d.toISODate()!;
-    const base = baseHours(sorted, source.fallbackWeekly, date) ?? new Decimal(0);
-    let off = new Decimal(0);
+  for (let ms = msOf(from), end = msOf(to); ms <= end; ms += DAY_MS) {
+    const date = dayAt(ms);
+    const weekday = isoWeekdayAt(ms);
+    const pattern = patternOn(sorted, date);
+    const base = pattern ? hoursOf.get(pattern)![weekday - 1]! : weekday <= 5 ? fallback : zero;
+    let off = zero;
     let wholeDay = false;
     for (const t of source.timeOff) {
       if (t.starts_on > date || t.ends_on < date) continue;
@@ -155,4 +160,4 @@ export interface HolidayInput {
 }
 
 /** The days a range spans. */
-export const spanDays = (from: string, to: string) => Math.round(day(to).diff(day(from), 'days').days) + 1;
+export const spanDays = (from: string, to: string) => Math.round((msOf(to) - msOf(from)) / DAY_MS) + 1;
