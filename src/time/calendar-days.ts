@@ -12,5 +12,8 @@ export const msOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 /** The day of a UTC midnight. */
 export const dayAt = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/** The day `days` after `day` (before, when negative). */
+export const addDays = (day: string, days: number) => dayAt(msOf(day) + days * DAY_MS);
+
 /** 1 = Monday … 7 = Sunday (ISO), of a UTC midnight. */
 export const isoWeekdayAt = (ms: number) => ((new Date(ms).getUTCDay() + 6) % 7) + 1;

@@ -2,3 +2,4 @@
 export { planningWebRoutes } from './web-routes.ts';
 // For the home page (your plan) and the reports (planned against tracked).
 export { planOf, plannedPerProject } from './service.ts';
+export { hoursNumber as plannedHoursNumber } from './rules.ts';

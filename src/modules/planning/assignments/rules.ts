@@ -38,6 +38,16 @@ export function plannedByDay(plan: Plan, isWorkingDay: (date: string) => boolean
   return out;
 }
 
+/** The plan's hours in the window: the sum of plannedByDay. */
+export function plannedHours(plan: Plan, isWorkingDay: (date: string) => boolean, window: { from: string; to: string }): Decimal {
+  let sum = new Decimal(0);
+  for (const hours of plannedByDay(plan, isWorkingDay, window).values()) sum = sum.plus(hours);
+  return sum;
+}
+
+/** Planned hours as the planner shows them: a JSON number with two places. */
+export const hoursNumber = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber();
+
 /** Why the plan cannot be, naming the field, or null. */
 export function planProblem(plan: Plan, isWorkingDay: (date: string) => boolean): { field: string; message: string } | null {
   if (plan.ends_on < plan.starts_on) return { field: 'ends_on', message: 'ends_on must not be before starts_on.' };

@@ -22,7 +22,9 @@ import {
   type AssignmentView,
   type PlaceholderRow,
 } from './queries.ts';
-import { isWeekday, plannedByDay, planProblem, weekIndex, weekStarts, type Plan } from './rules.ts';
+import { hoursNumber, isWeekday, plannedByDay, plannedHours, planProblem, weekIndex, weekStarts, type Plan } from './rules.ts';
+import { decimalNumber } from '../../../money.ts';
+import { addDays } from '../../../time/calendar-days.ts';
 
 /**
  * Planning: assignments of people and placeholders to projects, placeholders, and the
@@ -31,7 +33,6 @@ import { isWeekday, plannedByDay, planProblem, weekIndex, weekStarts, type Plan 
  * their own plan (the home page).
  */
 
-const num = (v: string | null) => (v === null ? null : new Decimal(v).toNumber());
 
 export function presentAssignment(r: AssignmentRow | AssignmentView) {
   return {
@@ -41,8 +42,8 @@ export function presentAssignment(r: AssignmentRow | AssignmentView) {
     placeholder_id: r.placeholder_id,
     starts_on: r.starts_on,
     ends_on: r.ends_on,
-    hours_per_day: num(r.hours_per_day),
-    total_hours: num(r.total_hours),
+    hours_per_day: decimalNumber(r.hours_per_day),
+    total_hours: decimalNumber(r.total_hours),
     notes: r.notes,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
@@ -51,7 +52,7 @@ export function presentAssignment(r: AssignmentRow | AssignmentView) {
 export type PresentedAssignment = ReturnType<typeof presentAssignment>;
 
 export function presentPlaceholder(r: PlaceholderRow) {
-  return { id: r.id, name: r.name, weekly_hours: new Decimal(r.weekly_hours).toNumber(), is_active: r.is_active, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() };
+  return { id: r.id, name: r.name, weekly_hours: decimalNumber(r.weekly_hours), is_active: r.is_active, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() };
 }
 
 export const mayOpenPlanner = (p: Principal) => isAdmin(p) || isManager(p);
@@ -273,7 +274,7 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
         cell.planned = cell.planned.plus(hours);
       }
     }
-    const cellsOf = (key: string) => rows.get(key)!.map((c) => ({ planned_hours: round(c.planned), capacity_hours: round(c.capacity) }));
+    const cellsOf = (key: string) => rows.get(key)!.map((c) => ({ planned_hours: hoursNumber(c.planned), capacity_hours: hoursNumber(c.capacity) }));
     return {
       weeks,
       people: people.map((m) => ({ user_id: m.user_id, name: `${m.first_name} ${m.last_name}`.trim(), cells: cellsOf(m.user_id) })),
@@ -285,8 +286,6 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
   });
 }
 
-const round = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber();
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** A person's planned hours per project in the period (the home page's "your plan"). */
 export async function planOf(trx: Tx, companyId: string, userId: string, range: { from: string; to: string }) {
@@ -295,12 +294,12 @@ export async function planOf(trx: Tx, companyId: string, userId: string, range: 
   const source = await capacitySource(trx, companyId, userId, range);
   const byProject = new Map<string, { project: { id: string; name: string; client_name: string }; hours: Decimal }>();
   for (const a of assignments) {
-    const hours = [...plannedByDay(a, workingDays(source.patterns), range).values()].reduce((s, h) => s.plus(h), new Decimal(0));
+    const hours = plannedHours(a, workingDays(source.patterns), range);
     const entry = byProject.get(a.project_id) ?? { project: { id: a.project_id, name: a.project_name, client_name: a.client_name }, hours: new Decimal(0) };
     entry.hours = entry.hours.plus(hours);
     byProject.set(a.project_id, entry);
   }
-  return [...byProject.values()].map((e) => ({ project: e.project, planned_hours: round(e.hours) }));
+  return [...byProject.values()].map((e) => ({ project: e.project, planned_hours: hoursNumber(e.hours) }));
 }
 
 /** Planned hours per project in the period, of the given projects (planned against tracked, in reports). */
@@ -314,7 +313,7 @@ export async function plannedPerProject(trx: Tx, companyId: string, range: { fro
   const planned = new Map<string, Decimal>();
   for (const a of assignments) {
     const isWorking = a.user_id && sources.has(a.user_id) ? workingDays(sources.get(a.user_id)!.patterns) : isWeekday;
-    const hours = [...plannedByDay(a, isWorking, range).values()].reduce((s, h) => s.plus(h), new Decimal(0));
+    const hours = plannedHours(a, isWorking, range);
     planned.set(a.project_id, (planned.get(a.project_id) ?? new Decimal(0)).plus(hours));
   }
   return planned;

@@ -23,7 +23,8 @@ import {
   type PatternRow,
   type TimeOffRow,
 } from './queries.ts';
-import { breakRulesProblem, capacityByDay, MAX_SPAN_DAYS, spanDays, WEEKDAYS, type BreakRule, type TimeOffKind, type Weekday } from './rules.ts';
+import { breakRulesProblem, capacityByDay, MAX_SPAN_DAYS, spanDays, totalHours, WEEKDAYS, type BreakRule, type TimeOffKind, type Weekday } from './rules.ts';
+import { decimalNumber } from '../../../money.ts';
 
 /**
  * Working patterns, time off, holidays and break rules in the web app. Administrators
@@ -32,14 +33,13 @@ import { breakRulesProblem, capacityByDay, MAX_SPAN_DAYS, spanDays, WEEKDAYS, ty
  * read their teammates'.
  */
 
-const hours = (v: string | null) => (v === null ? null : new Decimal(v).toNumber());
 
 export function presentPattern(r: PatternRow) {
   return {
     id: r.id,
     user_id: r.user_id,
     effective_from: r.effective_from,
-    ...(Object.fromEntries(WEEKDAYS.map((d) => [d, hours(r[d])!])) as Record<Weekday, number>),
+    ...(Object.fromEntries(WEEKDAYS.map((d) => [d, decimalNumber(r[d])])) as Record<Weekday, number>),
     weekly_hours: WEEKDAYS.reduce((sum, d) => sum.plus(r[d]), new Decimal(0)).toNumber(),
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
@@ -54,7 +54,7 @@ export function presentTimeOff(r: TimeOffRow) {
     kind: r.kind as TimeOffKind,
     starts_on: r.starts_on,
     ends_on: r.ends_on,
-    hours: hours(r.hours),
+    hours: decimalNumber(r.hours),
     name: r.name,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
@@ -208,7 +208,7 @@ export function updateTimeOff(db: Kysely<DB>, p: Principal, id: string, input: T
       kind: input.kind ?? (row.kind as TimeOffKind),
       starts_on: input.starts_on ?? row.starts_on,
       ends_on: input.ends_on ?? row.ends_on,
-      hours: input.hours === undefined ? hours(row.hours) : input.hours,
+      hours: input.hours === undefined ? decimalNumber(row.hours) : input.hours,
     };
     await checkTimeOff(trx, p, v, id);
     await updateRow(
@@ -284,7 +284,7 @@ export function capacityOf(db: Kysely<DB>, p: Principal, query: { user_id?: stri
     return {
       user_id: userId,
       days: days?.map((d) => ({ date: d.date, hours: d.hours.toNumber(), base_hours: d.base.toNumber(), off_hours: d.off.toNumber(), whole_day_off: d.whole_day_off })) ?? null,
-      total_hours: days ? days.reduce((s, d) => s.plus(d.hours), new Decimal(0)).toNumber() : null,
+      total_hours: days ? totalHours(days).toNumber() : null,
     };
   });
 }

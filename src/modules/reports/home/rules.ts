@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { weekEndOf, weekStartOf } from '../../tracking/week/index.ts';
-import type { DayCapacity } from '../../planning/capacity/index.ts';
+import { totalHours, type DayCapacity } from '../../planning/capacity/index.ts';
 
 /**
  * Pure rules of the home page (issue 21 item 9): the week and its days against the
@@ -8,8 +8,8 @@ import type { DayCapacity } from '../../planning/capacity/index.ts';
  * amounts per currency (never added across currencies). Unit-tested in test/home-web.test.ts.
  */
 
-const DAY_MS = 86_400_000;
-export const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+export { addDays } from '../../../time/calendar-days.ts';
+import { addDays } from '../../../time/calendar-days.ts';
 
 /** Hours as a JSON number with the API's six places. */
 export const hoursNumber = (d: Decimal) => d.toDecimalPlaces(6, Decimal.ROUND_HALF_UP).toNumber();
@@ -47,7 +47,7 @@ export function weekOf(
     from,
     to,
     tracked_seconds: days.reduce((sum, d) => sum + d.tracked_seconds, 0),
-    expected_hours: capacity === null ? null : hoursNumber(capacity.reduce((sum, d) => sum.plus(d.hours), new Decimal(0))),
+    expected_hours: capacity === null ? null : hoursNumber(totalHours(capacity)),
     days,
   };
 }

@@ -5,7 +5,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { withTenant } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
 import { forbidden } from '../../../errors.ts';
-import { plannedPerProject } from '../../planning/assignments/index.ts';
+import { plannedHoursNumber, plannedPerProject } from '../../planning/assignments/index.ts';
 import { checkRange } from '../reports/index.ts';
 
 /**
@@ -39,12 +39,16 @@ export function plannedVsTracked(db: Kysely<DB>, p: Principal, query: { from: st
       .orderBy(sql`lower(p.name)`)
       .execute();
     const planned = await plannedPerProject(trx, p.companyId, query, projects.map((x) => x.id));
-    const round = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber();
     return projects
       .map((x) => {
         const plannedHours = planned.get(x.id) ?? new Decimal(0);
         const tracked = new Decimal(x.tracked_seconds ?? 0).div(3600);
-        return { project: { id: x.id, name: x.name, client_name: x.client_name }, planned_hours: round(plannedHours), tracked_hours: round(tracked), difference_hours: round(tracked.minus(plannedHours)) };
+        return {
+          project: { id: x.id, name: x.name, client_name: x.client_name },
+          planned_hours: plannedHoursNumber(plannedHours),
+          tracked_hours: plannedHoursNumber(tracked),
+          difference_hours: plannedHoursNumber(tracked.minus(plannedHours)),
+        };
       })
       .filter((r) => r.planned_hours !== 0 || r.tracked_hours !== 0);
   });
