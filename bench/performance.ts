@@ -41,6 +41,8 @@ export interface PerformanceRow {
 interface StoredRow extends PerformanceRow {
   date: string;
   loadAverage: number;
+  /** The Node.js version the benchmark ran on (rows from before it was recorded have none). */
+  node?: string;
 }
 
 /** Orders the table: the request path first, then lists, writes, reports, backup, web app. */
@@ -63,7 +65,7 @@ function rank(key: string): number {
 export function renderTable(rows: StoredRow[]): string {
   const escape = (s: string) => s.replaceAll('|', '\\|');
   const lines = [
-    '| path | figure | baseline (same run) | ratio | CPU per request | aim | met | measured (load average) | reproduce |',
+    '| path | figure | baseline (same run) | ratio | CPU per request | aim | met | measured (load average, Node.js) | reproduce |',
     '|---|---|---|---|---|---|---|---|---|',
     ...rows
       .map((r) =>
@@ -75,7 +77,7 @@ export function renderTable(rows: StoredRow[]): string {
           r.cpu,
           r.aim,
           r.met ? 'yes' : '**no**',
-          `${r.date.slice(0, 10)} (${r.loadAverage.toFixed(1)})`,
+          `${r.date.slice(0, 10)} (${r.loadAverage.toFixed(1)}${r.node ? `, ${r.node}` : ''})`,
           `\`${r.command}\``,
         ]
           .map(escape)
@@ -100,7 +102,7 @@ export function recordPerformance(rows: PerformanceRow[]): void {
   const date = new Date().toISOString();
   const loadAverage = loadavg()[0];
   const keys = new Set(rows.map((r) => r.key));
-  const stored = [...readStore().filter((r) => !keys.has(r.key)), ...rows.map((r) => ({ ...r, date, loadAverage }))];
+  const stored = [...readStore().filter((r) => !keys.has(r.key)), ...rows.map((r) => ({ ...r, date, loadAverage, node: process.version }))];
   stored.sort((a, b) => rank(a.key) - rank(b.key) || a.key.localeCompare(b.key));
   writeFileSync(STORE, `${JSON.stringify(stored, null, 2)}\n`);
   writeReadme(stored);

@@ -20,8 +20,18 @@ if (command !== 'serve') {
   setFlagsFromString('--wasm-tiering-budget=1000000000');
 }
 register();
-const { main } = await import('../src/cli/main.ts');
-const code = await main(process.argv.slice(2));
+// The person commands (sheaf timer, log, entries, …: HTTP clients of a server)
+// start without the admin commands, their services and the database libraries,
+// which main.ts loads: runClientCommand answers them, or undefined for the rest.
+let code;
+if (!['serve', 'migrate', 'admin'].includes(command)) {
+  const { runClientCommand } = await import('../src/cli/client/index.ts');
+  code = await runClientCommand(process.argv.slice(2));
+}
+if (code === undefined) {
+  const { main } = await import('../src/cli/main.ts');
+  code = await main(process.argv.slice(2));
+}
 process.exitCode = code;
 // The command is done and its database closed. Should a stray handle (a socket,
 // a timer in a dependency) keep the event loop alive, do not hang: exit anyway.

@@ -28,6 +28,9 @@ import { reportsRoutes, reportsWebRoutes } from './modules/reports/reports/index
 import { savedReportsWebRoutes } from './modules/reports/saved-reports/index.ts';
 import { changesRoutes } from './modules/integrations/changes/index.ts';
 import { webhooksWebRoutes } from './modules/integrations/webhooks/index.ts';
+import { importWebRoutes } from './modules/integrations/import/index.ts';
+import { calendarFeedRoutes, calendarFeedWebRoutes, redactFeedUrl } from './modules/integrations/calendar-feed/index.ts';
+import { mcpRoutes } from './modules/integrations/mcp/index.ts';
 import { capacityWebRoutes } from './modules/planning/capacity/index.ts';
 import { planningWebRoutes } from './modules/planning/assignments/index.ts';
 import { plannedVsTrackedWebRoutes } from './modules/reports/planned-vs-tracked/index.ts';
@@ -41,8 +44,12 @@ import { backupRoutes } from './modules/workspace/backup/index.ts';
 import { approvalsRoutes, approvalsWebRoutes } from './modules/tracking/approvals/index.ts';
 import { sessionsWebRoutes } from './modules/people/sessions/index.ts';
 import { profileWebRoutes } from './modules/people/profile/index.ts';
+import { twoFactorWebRoutes } from './modules/people/two-factor/index.ts';
+import { singleSignOnWebRoutes } from './modules/people/single-sign-on/index.ts';
+import { passkeysWebRoutes } from './modules/people/passkeys/index.ts';
 import { invitationsWebRoutes } from './modules/people/invitations/index.ts';
 import { membersWebRoutes } from './modules/people/members/index.ts';
+import { auditWebRoutes } from './modules/workspace/audit/index.ts';
 import { settingsWebRoutes } from './modules/workspace/settings/index.ts';
 
 import { homeWebRoutes } from './modules/reports/home/index.ts';
@@ -86,7 +93,8 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
       serializers: {
         req: (req) => ({
           method: req.method,
-          url: req.url,
+          // A calendar feed's URL is its credential: the log never holds it.
+          url: redactFeedUrl(req.url),
           remoteAddress: req.ip,
           credential: credentialHint(req.headers.authorization),
           account: req.headers['service-account-id'],
@@ -147,8 +155,12 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(invoiceAttachmentsRoutes);
   await app.register(sessionsWebRoutes);
   await app.register(profileWebRoutes);
+  await app.register(twoFactorWebRoutes);
+  await app.register(singleSignOnWebRoutes);
+  await app.register(passkeysWebRoutes);
   await app.register(invitationsWebRoutes);
   await app.register(membersWebRoutes);
+  await app.register(auditWebRoutes);
   await app.register(settingsWebRoutes);
   await app.register(timeWebRoutes);
   await app.register(expensesWebRoutes);
@@ -160,6 +172,10 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   await app.register(savedReportsWebRoutes);
   await app.register(changesRoutes);
   await app.register(webhooksWebRoutes);
+  await app.register(importWebRoutes);
+  await app.register(calendarFeedRoutes);
+  await app.register(calendarFeedWebRoutes);
+  await app.register(mcpRoutes);
   await app.register(capacityWebRoutes);
   await app.register(planningWebRoutes);
   await app.register(plannedVsTrackedWebRoutes);

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
 import type { JwtConfig } from './auth/jwt.ts';
+import { MIN_SECRET_KEY_LENGTH } from './auth/secret-box.ts';
 import { DEFAULT_DATABASE_TIMEOUTS as T, type DatabaseTimeouts } from './db/timeouts.ts';
 
 export interface Config {
@@ -46,7 +47,7 @@ export interface Config {
   smtpUrl?: string;
   /** The From address (`SMTP_FROM`); its domain is also the Message-ID's (src/outbox/mailer.ts). */
   smtpFrom?: string;
-  /** How often the outbox worker looks for due e-mails (with SMTP_URL set). Tests shorten it. */
+  /** How often the outbox worker looks for due e-mails (with SMTP_URL set; OUTBOX_INTERVAL_MS, default 5 s). Tests shorten it. */
   outboxIntervalMs: number;
   /**
    * How often each server process runs its schedulers (recurring invoices, saved reports' e-mails)
@@ -74,6 +75,12 @@ export interface Config {
    * directory turns it off.
    */
   webBuild: boolean;
+  /**
+   * SHEAF_SECRET_KEY, then SHEAF_SECRET_KEY_PREVIOUS (comma-separated): the first seals
+   * secrets at rest, every one opens them (src/auth/secret-box.ts). Empty without them; an
+   * embedded database then gets one in DATA_DIR/secret-key at start (src/auth/server-secret-key.ts).
+   */
+  secretKeys: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -129,6 +136,17 @@ function trustProxy(env: Env): Config['trustProxy'] {
   return entries;
 }
 
+function secretKeys(env: Env): string[] {
+  const keys = [env.SHEAF_SECRET_KEY, ...(env.SHEAF_SECRET_KEY_PREVIOUS ?? '').split(',')].map((k) => k?.trim() ?? '').filter(Boolean);
+  for (const key of keys) {
+    if (key.length < MIN_SECRET_KEY_LENGTH) {
+      throw new Error(`SHEAF_SECRET_KEY and SHEAF_SECRET_KEY_PREVIOUS need at least ${MIN_SECRET_KEY_LENGTH} characters each (openssl rand -base64 32 makes one)`);
+    }
+  }
+  if (keys.length > 0 && !env.SHEAF_SECRET_KEY?.trim()) throw new Error('SHEAF_SECRET_KEY_PREVIOUS is set without SHEAF_SECRET_KEY');
+  return keys;
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const jwtKeySource = env.JWT_JWKS_URL || env.JWT_PUBLIC_KEY;
   if (jwtKeySource && (!env.JWT_ISSUER || !env.JWT_AUDIENCE)) {
@@ -161,7 +179,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     trustProxy: trustProxy(env),
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || undefined,
-    outboxIntervalMs: 5000,
+    outboxIntervalMs: int(env, 'OUTBOX_INTERVAL_MS', 5000),
     recurringIntervalMs: int(env, 'RECURRING_INTERVAL_MS', 60_000, 0),
     changesRetentionDays: int(env, 'CHANGES_RETENTION_DAYS', 30),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
@@ -181,6 +199,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     clock: systemClock,
     webDist: env.WEB_DIST && env.WEB_DIST !== 'off' ? resolve(env.WEB_DIST) : null,
     webBuild: !env.WEB_DIST,
+    secretKeys: secretKeys(env),
     ...overrides,
   };
 }

@@ -16,11 +16,19 @@ const STATUS_BY_CODE = {
   unauthorized: 401,
   /** A web sign-in with a wrong e-mail address or password. */
   invalid_credentials: 401,
+  /** A wrong, used or replayed two-factor code (or recovery code) at sign-in. */
+  invalid_code: 401,
+  /** A passkey Sheaf does not know, or whose signature does not verify, at sign-in. */
+  passkey_refused: 401,
   forbidden: 403,
   /** A web-only operation without a signed-in session. */
   session_required: 403,
   /** A web mutation without a valid CSRF token or from another origin. */
   csrf_failed: 403,
+  /** The workspace requires a second factor and this session's person has none yet: only setting one up is open. */
+  two_factor_enrolment_required: 403,
+  /** A right password of a person whose every workspace signs in through its identity provider only (single sign-on). */
+  password_sign_in_disabled: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

@@ -3,6 +3,7 @@ import { bootstrapEmbedded, type FirstStart } from './bootstrap.ts';
 import { publicUrlOf, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { settleSecretKeys } from './auth/server-secret-key.ts';
 
 export function openConfiguredDatabase(config: Config): Promise<Database> {
   return openDatabase({
@@ -117,6 +118,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let app: FastifyInstance | undefined;
   try {
     await migrate(database.db);
+    const { generated } = await settleSecretKeys(database.db, config.secretKeys, database.kind === 'pglite' ? { dataDir: config.dataDir } : null);
     // Loaded here, not at the top: the CLI imports this module for openConfiguredDatabase
     // and should not pay for loading the whole API on every admin command.
     const { buildApp } = await import('./app.ts');
@@ -128,6 +130,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     config.publicUrl ??= url;
     const firstStart = database.kind === 'pglite' ? await bootstrapEmbedded(database.db, config.clock()) : null;
     if (firstStart) app.log.info({ workspace_id: firstStart.workspace_id }, 'first start: created a workspace, its owner and a full-access key');
+    if (generated) app.log.info({ file: generated }, 'no SHEAF_SECRET_KEY: wrote a new key for secrets at rest (keep it with the data)');
     if (database.kind === 'pglite') {
       app.log.warn('embedded PGlite database: one process only; use PostgreSQL (DATABASE_URL) in production');
     }

@@ -222,7 +222,13 @@ const lane1: Step[] = [
         'admin saved-reports run-due',
         'admin webhook list', 'admin webhook create', 'admin webhook delete',
         'admin retainer list', 'admin retainer show',
+        'import',
+        'admin two-factor reset', 'admin secret-key rotate',
         'backup pull', 'backup verify',
+        'mcp',
+        'timer start', 'timer stop', 'timer restart', 'timer status', 'log', 'entries', 'expenses add', 'submit', 'projects',
+        'invoice create', 'invoice send', 'invoice pdf', 'report uninvoiced', 'report budget', 'report team', 'export',
+        'login', 'logout', 'profiles', 'whoami', 'completion',
       ]);
       expect(helpCommand.code).toBe(0);
       expect(helpCommand.stdout).toContain('sheaf admin key create --workspace ID --user ID|EMAIL [--kind full|personal]');

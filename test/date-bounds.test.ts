@@ -23,8 +23,11 @@ interface Parameter {
   name: string;
   in: string;
   required?: boolean;
-  schema?: { format?: string };
+  schema?: { format?: string; enum?: string[]; anyOf?: { enum?: string[] }[] };
 }
+
+/** A required query parameter that is not a date (the export's `format`): its first allowed value. */
+const firstAllowed = (p: Parameter) => p.schema?.enum?.[0] ?? p.schema?.anyOf?.[0]?.enum?.[0];
 
 const VALID: Record<string, string> = { date: '2026-01-01', 'date-time': '2026-01-01T00:00:00Z' };
 const OUT_OF_RANGE: Record<string, string[]> = {
@@ -41,7 +44,11 @@ describe('dates out of the storable range', () => {
       if (params.some((p) => p.in === 'path')) continue;
       const dated = params.filter((p) => p.in === 'query' && p.schema?.format && VALID[p.schema.format]);
       if (dated.length === 0) continue;
-      const valid = Object.fromEntries(dated.map((p) => [p.name, VALID[p.schema!.format!]]));
+      const required = params.filter((p) => p.in === 'query' && p.required && !dated.includes(p));
+      const valid = Object.fromEntries([
+        ...required.map((p) => [p.name, firstAllowed(p)]),
+        ...dated.map((p) => [p.name, VALID[p.schema!.format!]]),
+      ]);
       const control = await request(ctx.app, w.owner, { method: 'GET', url: path, query: valid });
       expect(control.statusCode, `${path} with valid dates`).toBe(200);
       for (const param of dated) {

@@ -1,3 +1,4 @@
+import { TEST_SECRET_KEY } from './secret-key.ts';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,13 +125,15 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
+export { TEST_SECRET_KEY };
+
 export async function createTestContext(
   options: { config?: Partial<Config>; env?: Record<string, string>; plugins?: FastifyPluginAsync[]; database?: TestDatabaseOptions } = {},
 ): Promise<TestContext> {
   const database = await openTestDatabase(options.database);
   const clock = new TestClock();
   const config = loadConfig(
-    { LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000', ...options.env },
+    { LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000', SHEAF_SECRET_KEY: TEST_SECRET_KEY, ...options.env },
     { clock: clock.now, dataDir: null, ...options.config },
   );
   const app = await buildApp({ config, db: database.db, plugins: options.plugins });

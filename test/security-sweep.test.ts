@@ -44,6 +44,7 @@ const TABLE_BY_SEGMENT: Record<string, string> = {
   invoice_expense_receipts: 'files',
   attachments: 'invoice_attachments',
   sessions: 'sessions',
+  passkeys: 'user_passkeys',
   recurring_invoices: 'recurring_invoice_schedules',
   'item-categories': 'invoice_item_categories',
   payments: 'invoice_payments',
@@ -64,6 +65,9 @@ const NOT_SWEPT: Record<string, string> = {
   'GET /web/api/openapi.json': PUBLIC,
   'POST /web/api/session': `${PUBLIC} (signing in)`,
   'POST /web/api/sign-in-links/redeem': `${PUBLIC} (a one-time link)`,
+  'POST /web/api/session/two-factor': `${PUBLIC} (the second step of signing in: the challenge is the credential)`,
+  'POST /web/api/session/passkey-options': `${PUBLIC} (signing in with a passkey: the options carry only a random challenge)`,
+  'POST /web/api/session/passkey': `${PUBLIC} (signing in with a passkey: its signature is the credential)`,
   'POST /web/api/password-resets': `${PUBLIC} (a forgotten password)`,
   'POST /web/api/password-resets/lookup': `${PUBLIC} (a one-time link)`,
   'POST /web/api/password-resets/redeem': `${PUBLIC} (a one-time link)`,
@@ -75,6 +79,10 @@ const NOT_SWEPT: Record<string, string> = {
   'POST /web/api/client-page/e-invoice': `${PUBLIC} (a client's link to an invoice: its e-invoice)`,
   'POST /web/api/client-page/accept': `${PUBLIC} (a client's link to an estimate: the client's answer)`,
   'POST /web/api/client-page/decline': `${PUBLIC} (a client's link to an estimate: the client's answer)`,
+  'GET /calendar/:': `${PUBLIC} (a person's calendar feed: the token in the path is the credential)`,
+  'GET /web/api/sso/discover': `${PUBLIC} (the sign-in page: which workspaces sign in through a provider)`,
+  'GET /web/api/sso/:/start': `${PUBLIC} (signing in through a workspace's identity provider)`,
+  'GET /web/api/sso/callback': `${PUBLIC} (the identity provider's redirect back: the state is the credential)`,
 };
 
 /** `METHOD /path` with every parameter written `:`, so two names of one parameter compare equal. */
@@ -161,6 +169,14 @@ describe('security sweep over every route', () => {
       files: await insertFile(ctx.db, company, receipt),
       sessions: (await createSession(ctx.db, { userId: foreignOwner.userId, companyId: company, now: new Date() })).session.id,
       bank_accounts: await insertBankAccount(company),
+      // A passkey is the person's, not the workspace's: the other workspace's owner's is foreign to this one's people.
+      user_passkeys: (
+        await ctx.db
+          .insertInto('user_passkeys')
+          .values({ id: newId(), user_id: foreignOwner.userId, credential_id: randomBytes(16).toString('base64url'), public_key: Buffer.from('key'), device_type: 'singleDevice', name: 'Theirs' })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
       recurring_invoice_schedules: newId(),
       estimates: newId(),
     });

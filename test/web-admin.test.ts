@@ -63,7 +63,7 @@ const me = (secret: string, company = companyId) => ctx.app.inject({ method: 'GE
 
 describe('workspace settings', () => {
   const WORKSPACE_KEYS = [
-    'address', 'allow_past_timer_starts', 'approvals_enabled', 'currency', 'id', 'invoice_before_approval', 'name', 'rounding',
+    'address', 'allow_past_timer_starts', 'approvals_enabled', 'currency', 'id', 'invoice_before_approval', 'name', 'require_two_factor', 'rounding',
     'rounding_minutes', 'sender_email', 'sender_phone', 'tax_id', 'timezone', 'week_start',
   ];
 
@@ -84,6 +84,7 @@ describe('workspace settings', () => {
       approvals_enabled: true,
       allow_past_timer_starts: true,
       invoice_before_approval: false,
+      require_two_factor: false,
       sender_email: 'billing@admin.example',
       sender_phone: '+49 30 123456',
       tax_id: 'DE123456789',

@@ -458,6 +458,10 @@ describe('one-time links and passwords', () => {
     expect((await get('/web/api/session', mine.headers)).statusCode).toBe(200);
     expect((await get('/web/api/session', other.headers)).statusCode).toBe(401);
     expect((await signIn(m.email, 'a new long password')).statusCode).toBe(200);
+    // The person is told, in case it was not them; a refused change sends nothing.
+    const notices = await ctx.db.selectFrom('outbox').select('payload').where('company_id', '=', companyId).where('kind', '=', 'password_changed').execute();
+    const theirs = notices.map((n) => n.payload as { to: Array<{ email: string }>; subject: string }).filter((n) => n.to[0]!.email === m.email);
+    expect(theirs.map((n) => n.subject)).toEqual(['Your Sheaf password was changed']);
   });
 
   it('a reset is e-mailed through the outbox, answers 202 for any address, works once and signs out elsewhere', async () => {
@@ -488,6 +492,8 @@ describe('one-time links and passwords', () => {
     expect(done.statusCode).toBe(200);
     expect(done.json().user.id).toBe(m.userId);
     expect((await redeem('another new password')).json().error).toBe('link_invalid');
+    const notice = await ctx.db.selectFrom('outbox').select('payload').where('company_id', '=', companyId).where('kind', '=', 'password_changed').execute();
+    expect(notice.filter((n) => JSON.stringify(n.payload).includes(m.email))).toHaveLength(1);
     expect((await get('/web/api/session', elsewhere.headers)).statusCode).toBe(401);
     expect((await signIn(m.email, 'my brand new password')).statusCode).toBe(200);
   });

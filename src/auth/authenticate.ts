@@ -1,9 +1,9 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import type { Clock } from '../clock.ts';
 import { isId } from '../ids.ts';
 import { accountId, bearerToken } from './credential-headers.ts';
-import { unauthorized } from '../errors.ts';
+import { ApiError, unauthorized } from '../errors.ts';
 import { parseCookie } from 'cookie';
 import { hashKey, isApiKeyToken, looksLikeKey } from './keys.ts';
 import { hashToken, isSessionToken, keepAlive, SESSION_COOKIE } from './sessions.ts';
@@ -228,6 +228,11 @@ function sessionQuery(db: Kysely<DB>, tokenHash: Buffer) {
     .leftJoin('users as u', 'u.id', 'm.user_id')
     .leftJoin('companies as co', 'co.id', 'm.company_id')
     .select([
+      // Looked up only where the workspace requires a second factor: TOTP codes or a passkey.
+      sql<boolean>`case when co.require_two_factor then
+        exists (select 1 from user_two_factor tf where tf.user_id = s.user_id and tf.enabled_at is not null)
+        or exists (select 1 from user_passkeys pk where pk.user_id = s.user_id)
+      else true end`.as('second_factor_ok'),
       's.id as session_id',
       's.user_id as session_user_id',
       's.company_id as session_company_id',
@@ -248,7 +253,8 @@ const sessionSqlFor = (db: Kysely<DB>) => sqlOnce(sessionSql, db, (d) => session
 /**
  * The signed-in person in the session's workspace; 401 when the session ended or has
  * no workspace, or the person is no longer a member of it. One query reads the session
- * and the membership; ending an aged session and noting its use (once a minute) are
+ * and the membership; a workspace that requires two-factor codes refuses (403) the
+ * session of a person without them, who may only set them up; ending an aged session and noting its use (once a minute) are
  * the writes findSession makes too (keepAlive).
  */
 async function authenticateSession(token: string, deps: AuthDeps): Promise<Principal> {
@@ -273,6 +279,10 @@ async function authenticateSession(token: string, deps: AuthDeps): Promise<Princ
   if (!session) throw unauthorized('Your session has ended; sign in again.');
   if (!session.company_id) throw unauthorized('You are not a member of any workspace.');
   if (row!.company_id === null) throw unauthorized('You are no longer a member of this workspace.');
+  if (row!.second_factor_ok === false) {
+    // Only the signed-in routes (the session, the profile, setting up two-factor codes) stay open.
+    throw new ApiError('two_factor_enrolment_required', 'This workspace requires two-factor sign-in: set it up on your profile first.');
+  }
   const principal = toPrincipal(row as PrincipalRow, 'session', null);
   principal.session = session;
   return principal;

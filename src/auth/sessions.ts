@@ -137,11 +137,21 @@ export async function endSession(db: Kysely<DB>, sessionId: string) {
   await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
 }
 
-/** Signs a person out everywhere (sign-out of all sessions, a password change or reset). */
-export async function endAllSessions(db: Kysely<DB>, userId: string, exceptSessionId?: string) {
+/**
+ * Signs a person out everywhere (sign-out of all sessions, a password change or reset, an
+ * administrator's "sign out everywhere"); returns how many sessions ended.
+ */
+export async function endAllSessions(db: Kysely<DB>, userId: string, exceptSessionId?: string): Promise<number> {
   let q = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
-  await q.execute();
+  const { numDeletedRows } = await q.executeTakeFirst();
+  return Number(numDeletedRows);
+}
+
+/** Ends the person's sessions open in one workspace (a deactivated member's); returns how many. */
+export async function endSessionsIn(db: Kysely<DB>, companyId: string, userId: string): Promise<number> {
+  const { numDeletedRows } = await db.deleteFrom('sessions').where('user_id', '=', userId).where('company_id', '=', companyId).executeTakeFirst();
+  return Number(numDeletedRows);
 }
 
 export async function switchWorkspace(db: Kysely<DB>, sessionId: string, companyId: string) {

@@ -47,12 +47,13 @@ const SETTING_OPTIONS = {
   'approvals-enabled': str,
   'allow-past-timer-starts': str,
   'invoice-before-approval': str,
+  'require-two-factor': str,
 } satisfies Options;
 
 const SETTINGS_USAGE =
   '[--name N] [--address A] [--timezone ZONE] [--currency CODE] [--week-start monday|sunday|saturday] ' +
   '[--rounding none|up|nearest|down] [--rounding-minutes 1..60] [--approvals-enabled B] ' +
-  '[--allow-past-timer-starts B] [--invoice-before-approval B]';
+  '[--allow-past-timer-starts B] [--invoice-before-approval B] [--require-two-factor B]';
 
 /** The settings named on the command line, checked by the same rules the service applies. */
 function settingsFrom(values: Values): WorkspaceSettingsInput {
@@ -72,6 +73,7 @@ function settingsFrom(values: Values): WorkspaceSettingsInput {
     ['approvals-enabled', 'approvals_enabled'],
     ['allow-past-timer-starts', 'allow_past_timer_starts'],
     ['invoice-before-approval', 'invoice_before_approval'],
+    ['require-two-factor', 'require_two_factor'],
   ] as const;
   for (const [option, key] of flags) {
     const b = bool(values, option);

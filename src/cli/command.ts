@@ -1,3 +1,4 @@
+import type { SecretKeys } from '../auth/secret-box.ts';
 import type { ParseArgsConfig } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
@@ -39,6 +40,8 @@ export interface AdminContext {
   baseUrl: string;
   /** WEBHOOK_ALLOW_PRIVATE: webhook endpoints may point at private addresses. */
   webhookAllowPrivate: boolean;
+  /** SHEAF_SECRET_KEY and SHEAF_SECRET_KEY_PREVIOUS (src/auth/secret-box.ts). */
+  secretKeys: SecretKeys;
 }
 
 export const str = { type: 'string' } as const;

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { loadConfig, publicUrlOf, type Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -11,6 +10,8 @@ import { itemCategoryCommands } from './item-category-commands.ts';
 import { invoiceCommands } from './invoice-commands.ts';
 import { invoiceSettingsCommands } from './invoice-settings-commands.ts';
 import { backupCommands } from './backup-commands.ts';
+import { twoFactorCommands } from './two-factor-commands.ts';
+import { readEmbeddedSecretKey } from '../auth/server-secret-key.ts';
 import { approvalCommands } from './approval-commands.ts';
 import { outboxCommands } from './outbox-commands.ts';
 import { bankAccountCommands } from './bank-account-commands.ts';
@@ -18,9 +19,13 @@ import { recurringCommands } from './recurring-commands.ts';
 import { savedReportCommands } from './saved-report-commands.ts';
 import { webhookCommands } from './webhook-commands.ts';
 import { retainerCommands } from './retainer-commands.ts';
+import { importCommands } from './import-commands.ts';
 import { adminCommands, FIELD_OPTIONS, PERMISSION_NAMES, ROLE_NAMES, type AdminCommand } from './admin.ts';
-import { str, type Command, type Options, type Values } from './command.ts';
+import { str, type Command } from './command.ts';
 import { helpRows, ServerRefusal, UsageError, wrapText, type Output } from './output.ts';
+import { EXIT } from './exit-codes.ts';
+import { parseOptions } from './parse-options.ts';
+import { clientCommands } from './client/index.ts';
 
 /**
  * The `sheaf` command line. Options are checked before anything heavy is loaded
@@ -28,18 +33,8 @@ import { helpRows, ServerRefusal, UsageError, wrapText, type Output } from './ou
  * takes the embedded database's lock.
  */
 
-/** Exit codes, documented in docs/cli.md. */
-export const EXIT = {
-  ok: 0,
-  /** Anything unexpected: database unreachable or locked by a running server, port in use, a bug. */
-  failure: 1,
-  /** Bad input: unknown command or option, invalid value. Nothing was changed. */
-  usage: 2,
-  /** The workspace, user, key, assignment or outbox message named does not exist. */
-  notFound: 3,
-  /** The change conflicts with the current state (already a member, last active owner, ...). */
-  conflict: 4,
-} as const;
+/** Exit codes, documented in docs/cli.md (src/cli/exit-codes.ts, which the person commands share). */
+export { EXIT };
 
 /** How long `serve` waits for requests in flight after SIGINT/SIGTERM before it gives up. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -80,11 +75,41 @@ const migrateCommand: Command<null> = {
     }),
 };
 
+/**
+ * `sheaf mcp`: an MCP server on stdin/stdout for an agent (src/modules/integrations/mcp).
+ * It never opens the database: it calls the API of SHEAF_URL with SHEAF_API_KEY and
+ * SHEAF_WORKSPACE_ID, so it runs beside the server, or against a remote one.
+ */
+const mcpCommand: Command<null> = {
+  name: 'mcp',
+  usage: '',
+  summary: 'serve MCP (Model Context Protocol) on stdin/stdout for an AI agent, talking to the API at SHEAF_URL with SHEAF_API_KEY and SHEAF_WORKSPACE_ID (never opens the database)',
+  options: {},
+  parse: () => null,
+  async run({ env }) {
+    const { runStdioServer, stdioSettings } = await import('../modules/integrations/mcp/index.ts');
+    const settings = stdioSettings(env ?? process.env);
+    if ('missing' in settings) throw new UsageError(settings.missing);
+    await runStdioServer(settings, version());
+    return EXIT.ok;
+  },
+};
+
+/** The keys secrets at rest are sealed with: the environment's, else the embedded database's own (src/auth/server-secret-key.ts). */
+function adminSecretKeys(config: Config): string[] {
+  if (config.secretKeys.length > 0 || config.databaseUrl || !config.dataDir) return config.secretKeys;
+  const key = readEmbeddedSecretKey(config.dataDir);
+  return key ? [key] : [];
+}
+
 /** Turns an admin command into a command: it runs on the opened, migrated database, which is always closed after. */
 export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
   return {
     ...c,
-    run: ({ config, output, openDatabase }, input) => withDatabase(config, openDatabase, true, (db) => c.run({ db, output, clock: config.clock, baseUrl: publicUrlOf(config), webhookAllowPrivate: config.webhookAllowPrivate }, input)),
+    run: ({ config, output, openDatabase }, input) =>
+      withDatabase(config, openDatabase, true, (db) =>
+        c.run({ db, output, clock: config.clock, baseUrl: publicUrlOf(config), webhookAllowPrivate: config.webhookAllowPrivate, secretKeys: adminSecretKeys(config) }, input),
+      ),
   };
 }
 
@@ -92,8 +117,10 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
-  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(invoiceSettingsCommands), ...Object.values(bankAccountCommands), ...Object.values(itemCategoryCommands), ...Object.values(recurringCommands), ...Object.values(savedReportCommands), ...Object.values(webhookCommands), ...Object.values(retainerCommands)].map((c) => fromAdmin<any>(c)),
+  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(invoiceSettingsCommands), ...Object.values(bankAccountCommands), ...Object.values(itemCategoryCommands), ...Object.values(recurringCommands), ...Object.values(savedReportCommands), ...Object.values(webhookCommands), ...Object.values(retainerCommands), ...Object.values(importCommands), ...Object.values(twoFactorCommands)].map((c) => fromAdmin<any>(c)),
   ...backupCommands,
+  mcpCommand,
+  ...clientCommands,
 ];
 
 const line = (c: Command<any>) => `sheaf ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
@@ -118,7 +145,8 @@ export const usage = () =>
     `P is one of ${PERMISSION_NAMES} (managers only).`,
     '--user, --manager and --teammate take a user id or an e-mail address.',
     'Every command takes --json: one JSON document on stdout; errors as JSON on stderr.',
-    'Exit codes: 0 ok, 1 failure, 2 bad input, 3 not found, 4 conflict.',
+    'Exit codes: 0 ok, 1 failure, 2 bad input, 3 not found, 4 conflict, 5 no key or key refused.',
+    'Tracking (timer, log, entries, ...): over HTTP with SHEAF_URL, SHEAF_API_KEY and SHEAF_WORKSPACE_ID or "sheaf login".',
     'Database: PostgreSQL when DATABASE_URL is set (schema DATABASE_SCHEMA), else the embedded one',
     'in DATA_DIR (./data), which only one process at a time may open: stop the server first.',
     'Run "sheaf help <command>" for a command\'s options; see docs/cli.md.',
@@ -234,28 +262,7 @@ function unknownCommand(words: string[]): UsageError {
   return new UsageError(`Unknown command: sheaf ${typed}`);
 }
 
-export function parseOptions(command: Command<any>, argv: string[]): Values {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: Options; strict: true; allowPositionals: true }>>;
-  try {
-    parsed = parseArgs({ args: argv, options: command.options, strict: true, allowPositionals: true });
-  } catch (err) {
-    throw new UsageError(parseErrorMessage(err as Error & { code?: string }, command), line(command));
-  }
-  const names = command.positionals ?? [];
-  if (parsed.positionals.length > names.length) throw new UsageError(`Unexpected argument '${parsed.positionals[names.length]}'.`, line(command));
-  return { ...parsed.values, ...Object.fromEntries(parsed.positionals.map((v, i) => [names[i], v])) } as Values;
-}
-
-function parseErrorMessage(err: Error & { code?: string }, command: Command<any>): string {
-  const option = /'(-[^' ]+)/.exec(err.message)?.[1];
-  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `Unknown option ${option} for "sheaf ${command.name}".`;
-  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
-    return err.message.includes('ambiguous')
-      ? `${option} needs a value (write ${option}=VALUE for a value that starts with "-").`
-      : `${option} needs a value.`;
-  }
-  return err.message;
-}
+export { parseOptions };
 
 /** The flag a service field came from, e.g. rounding_minutes → --rounding-minutes. */
 const optionFor = (field: string) => FIELD_OPTIONS[field] ?? `--${field.replaceAll('_', '-')}`;

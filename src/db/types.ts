@@ -112,6 +112,23 @@ export interface BankAccounts {
   updated_at: Generated<Timestamp>;
 }
 
+/** Secret iCalendar feed links of a person's own time entries and planned work (0095); the token is stored only as its SHA-256. */
+export interface CalendarFeeds {
+  company_id: string;
+  created_at: CreatedAt;
+  id: string;
+  /**
+   * When a calendar program last read the feed (0095); null: never.
+   */
+  last_fetched_at: Timestamp | null;
+  /**
+   * When the link stopped working (revoked or rotated, 0095); null: it works.
+   */
+  revoked_at: Timestamp | null;
+  token_hash: Buffer;
+  user_id: string;
+}
+
 export interface ChangeHorizons {
   company_id: string;
   seq: Int8;
@@ -203,6 +220,7 @@ export interface Companies {
   id: string;
   invoice_before_approval: Generated<boolean>;
   name: string;
+  require_two_factor: Generated<boolean>;
   rounding: Generated<Rounding>;
   rounding_minutes: Generated<number>;
   /**
@@ -843,6 +861,38 @@ export interface SignInFailures {
   subject: string;
 }
 
+export interface SingleSignOnConfigs {
+  allow_password_sign_in: Generated<boolean>;
+  allowed_domains: Generated<string[]>;
+  client_id: string;
+  client_secret: string;
+  company_id: string;
+  created_at: CreatedAt;
+  display_name: string;
+  issuer: string;
+  new_member_role: Generated<"member" | "manager" | "administrator">;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface SingleSignOnLinks {
+  company_id: string;
+  created_at: CreatedAt;
+  issuer: string;
+  subject: string;
+  user_id: string;
+}
+
+export interface SingleSignOnLogins {
+  code_verifier: string;
+  company_id: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  next: string;
+  nonce: string;
+  state_hash: Buffer;
+  used_at: Timestamp | null;
+}
+
 export interface Tasks {
   billable_by_default: Generated<boolean>;
   company_id: string;
@@ -896,6 +946,39 @@ export interface TimeEntries {
   user_id: string;
 }
 
+export interface TwoFactorChallenges {
+  company_id: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  method: string;
+  token_hash: Buffer;
+  used_at: Timestamp | null;
+  user_id: string;
+  via_link: Generated<boolean>;
+}
+
+export interface TwoFactorRecoveryCodes {
+  code_hash: Buffer;
+  created_at: CreatedAt;
+  id: string;
+  used_at: Timestamp | null;
+  user_id: string;
+}
+
+export interface UserPasskeys {
+  backed_up: Generated<boolean>;
+  counter: Generated<Int8>;
+  created_at: CreatedAt;
+  credential_id: string;
+  device_type: "singleDevice" | "multiDevice";
+  id: string;
+  last_used_at: Timestamp | null;
+  name: string;
+  public_key: Buffer;
+  transports: Generated<string[]>;
+  user_id: string;
+}
+
 export interface Users {
   created_at: CreatedAt;
   /**
@@ -924,6 +1007,24 @@ export interface Users {
   theme: Generated<Theme>;
   updated_at: Generated<Timestamp>;
   user_type: Generated<UserType>;
+}
+
+export interface UserTwoFactor {
+  created_at: CreatedAt;
+  enabled_at: Timestamp | null;
+  last_step: Int8 | null;
+  secret: string;
+  updated_at: Generated<Timestamp>;
+  user_id: string;
+}
+
+export interface WebauthnChallenges {
+  challenge: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  purpose: "register" | "sign_in";
+  used_at: Timestamp | null;
+  user_id: string | null;
 }
 
 /** Webhook deliveries: one per event and endpoint, the delivery log; kept 30 days after delivery or failure, never exported. data holds numbers as JSON numbers: the worker reads them as text (queries.ts claimDue), so money keeps its digits. */
@@ -968,6 +1069,7 @@ export interface WebhookEndpoints {
 export interface DB {
   audit_logs: AuditLogs;
   bank_accounts: BankAccounts;
+  calendar_feeds: CalendarFeeds;
   change_horizons: ChangeHorizons;
   changes: Changes;
   client_links: ClientLinks;
@@ -1008,10 +1110,18 @@ export interface DB {
   sessions: Sessions;
   sign_in_devices: SignInDevices;
   sign_in_failures: SignInFailures;
+  single_sign_on_configs: SingleSignOnConfigs;
+  single_sign_on_links: SingleSignOnLinks;
+  single_sign_on_logins: SingleSignOnLogins;
   tasks: Tasks;
   teammate_assignments: TeammateAssignments;
   time_entries: TimeEntries;
+  two_factor_challenges: TwoFactorChallenges;
+  two_factor_recovery_codes: TwoFactorRecoveryCodes;
+  user_passkeys: UserPasskeys;
+  user_two_factor: UserTwoFactor;
   users: Users;
+  webauthn_challenges: WebauthnChallenges;
   webhook_deliveries: WebhookDeliveries;
   webhook_endpoints: WebhookEndpoints;
 }

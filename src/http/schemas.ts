@@ -23,6 +23,9 @@ export const ErrorResponses = {
 };
 
 /** A schema that also accepts null, as `anyOf: [schema, null]`. */
+/** A body that must be empty (`{}`): an action that takes no input, with an unknown field a 400. */
+export const EmptyBody = Type.Object({}, { additionalProperties: false });
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /**

@@ -137,6 +137,24 @@ export const en = {
     changed: 'The e-mail address of your Sheaf account is now {{newEmail}}; {{oldEmail}} no longer signs in.',
     notYou: 'If you did not make this change, tell an administrator of your workspace at once.',
   },
+  /** A change to how a person signs in (src/modules/people/users/security-notice.ts). */
+  securityMail: {
+    password_changed_subject: 'Your Sheaf password was changed',
+    password_changed: 'The password of your Sheaf account was changed, and your other sessions were signed out.',
+    two_factor_enabled_subject: 'Two-factor sign-in is now on for your Sheaf account',
+    two_factor_enabled: 'Signing in to your Sheaf account now asks for a code from your authenticator app as well as your password.',
+    two_factor_disabled_subject: 'Two-factor sign-in was turned off for your Sheaf account',
+    two_factor_disabled: 'Signing in to your Sheaf account no longer asks for a code from your authenticator app.',
+    recovery_codes_replaced_subject: 'New recovery codes for your Sheaf account',
+    recovery_codes_replaced: 'New recovery codes were made for your Sheaf account; the old ones no longer work.',
+    passkey_added_subject: 'A passkey was added to your Sheaf account',
+    passkey_added: 'A new passkey can now sign in to your Sheaf account.',
+    passkey_removed_subject: 'A passkey was removed from your Sheaf account',
+    passkey_removed: 'One of your passkeys no longer signs in to your Sheaf account.',
+    sso_linked_subject: 'Your Sheaf account now signs in through single sign-on',
+    sso_linked: 'Your Sheaf account was signed in to through your organisation’s identity provider for the first time; from now on that provider signs you in to it.',
+    notYou: 'If you did not make this change, change your password and tell an administrator of your workspace at once.',
+  },
   /** The invoice PDF's payment details (src/modules/billing/bank-accounts/pdf-block.ts). */
   /** A saved report's scheduled e-mail (src/modules/reports/saved-reports/scheduler.ts). */
   savedReportMail: {

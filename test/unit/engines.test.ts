@@ -16,7 +16,7 @@ describe('engines', () => {
 
   it('promise the Node.js lines the README names and CI runs', () => {
     expect(semver.validRange(promised)).not.toBeNull();
-    for (const version of ['20.19.0', '24.0.0']) expect(semver.satisfies(version, promised)).toBe(true);
+    for (const version of ['20.19.0', '22.13.0', '24.0.0']) expect(semver.satisfies(version, promised)).toBe(true);
     expect(semver.satisfies(process.version, promised), `this Node.js ${process.version}`).toBe(true);
   });
 

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { TEST_SECRET_KEY } from '../secret-key.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import type { DB, Role } from '../../src/db/types.ts';
 import { createMember, deactivateMember } from '../../src/modules/people/users/service.ts';
@@ -104,7 +105,7 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
         database = await openDatabase({ dataDir });
         const clock = new MovableClock();
         const config = loadConfig(
-          { LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000', ...(smtp ? { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } : {}) },
+          { LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000', SHEAF_SECRET_KEY: TEST_SECRET_KEY, ...(smtp ? { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } : {}) },
           { port: 0, host: '127.0.0.1', dataDir, clock: clock.now, webDist: dist, webBuild: false },
         );
         app = await buildApp({ config, db: database.db, plugins: serverPlugins });
@@ -126,6 +127,8 @@ export const test = base.extend<{ workspace: TestWorkspace } & Pick<Options, 'si
         }
         const address = app.server.address();
         const port = typeof address === 'object' && address ? address.port : 0;
+        // As `sheaf serve` does (src/server.ts): links in e-mails, and the passkeys' site, name the real port.
+        config.publicUrl ??= `http://127.0.0.1:${port}`;
         await use({ url: `http://127.0.0.1:${port}`, app, db: database.db, clock, mail: smtp && { received: smtp.received, mails: smtp.mails } });
       } finally {
         await stopDelivery?.();

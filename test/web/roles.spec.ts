@@ -16,7 +16,7 @@ test.use({ signedIn: false });
 test.describe.configure({ timeout: 300_000 });
 
 const MAIN = ['Home', 'Time', 'Time off', 'Expenses', 'Approvals', 'Planning', 'Projects', 'Clients', 'Tasks', 'Reports', 'Invoices', 'Estimates', 'Settings'];
-const SETTINGS = ['Profile', 'Workspace', 'Members', 'Invitations', 'Holidays & breaks', 'Expense categories', 'API and Developers', 'Password', 'Invoicing', 'Bank accounts', 'Item categories', 'Webhooks'];
+const SETTINGS = ['Profile', 'Workspace', 'Members', 'Invitations', 'Holidays & breaks', 'Expense categories', 'API and Developers', 'Password', 'Invoicing', 'Bank accounts', 'Item categories', 'Webhooks', 'Single sign-on', 'Audit log', 'Import'];
 const ALL_PERMISSIONS = ['edit_projects', 'edit_clients_and_tasks', 'view_billable_rates', 'view_invoices', 'approve_managed_projects', 'view_internal_costs'];
 
 /** Pages only some roles may use, with the API request each one's page relies on (what the server says for that role). */

@@ -12,6 +12,23 @@ const body = (error: string, message = `server says ${error}`, extra: Partial<Er
 });
 
 describe('describeError', () => {
+  it('words the two-factor codes itself (invalid_code, two_factor_enrolment_required)', () => {
+    expect(describeError(fail(401, body('invalid_code'))).message).toBe('That code is not right, or it was used already.');
+    expect(describeError(fail(403, body('two_factor_enrolment_required'))).message).toBe('This workspace requires two-factor sign-in: set it up first.');
+  });
+
+  it('words a refused passkey itself (passkey_refused)', () => {
+    expect(describeError(fail(401, body('passkey_refused'))).message).toBe(
+      'Sheaf does not know this passkey, or it did not sign in: try again, or sign in another way.',
+    );
+  });
+
+  it('words password sign-in turned off by single sign-on itself (password_sign_in_disabled)', () => {
+    expect(describeError(fail(403, body('password_sign_in_disabled'))).message).toBe(
+      'Your workspace signs in through its identity provider: use its sign-in button instead of a password.',
+    );
+  });
+
   it('shows the API message for codes the app does not word itself (invalid_credentials)', () => {
     expect(describeError(fail(401, body('invalid_credentials', 'The e-mail address or the password is wrong.'))).message).toBe(
       'The e-mail address or the password is wrong.',

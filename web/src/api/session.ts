@@ -29,6 +29,32 @@ function remember(session: Session): Session {
   return session;
 }
 
+/** A right password (or link, reset, invitation) of someone with two-factor codes: the code is asked next (/sign-in/code). */
+export type SecondFactorChallenge = paths['/web/api/session']['post']['responses'][202]['content']['application/json'];
+export type SignInAnswer = Session | SecondFactorChallenge;
+export const isChallenge = (answer: SignInAnswer): answer is SecondFactorChallenge => 'second_factor_required' in answer;
+
+/**
+ * The challenge waiting for its code, in this tab's memory only (not in storage or the URL): the
+ * code page reads it; a reload loses it, and the person signs in again (it lasts 5 minutes anyway).
+ */
+let pending: SecondFactorChallenge | null = null;
+export const pendingChallenge = () => (pending && Date.parse(pending.expires_at) > Date.now() ? pending : null);
+export const forgetChallenge = () => {
+  pending = null;
+};
+
+/** Takes a sign-in's answer: a session is put in place; a challenge is kept for the code page (/sign-in/code). */
+export function acceptSignIn(queryClient: QueryClient, answer: SignInAnswer) {
+  if (isChallenge(answer)) {
+    pending = answer;
+    return;
+  }
+  pending = null;
+  acceptSession(queryClient, answer, { sameUser: false });
+  broadcastSession('changed');
+}
+
 /** Puts a session the server just returned (sign-in, link, switch) in place of whatever was there. */
 export function acceptSession(queryClient: QueryClient, session: Session, { sameUser }: { sameUser: boolean }) {
   remember(session);
@@ -99,11 +125,17 @@ export function forgetSession(queryClient: QueryClient) {
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { email: string; password: string }) => call(api.POST('/web/api/session', { body })),
-    onSuccess: (session) => {
-      acceptSession(queryClient, session, { sameUser: false });
-      broadcastSession('changed');
-    },
+    mutationFn: (body: { email: string; password: string }): Promise<SignInAnswer> => call(api.POST('/web/api/session', { body })),
+    onSuccess: (answer) => acceptSignIn(queryClient, answer),
+  });
+}
+
+/** The second step: the code from the authenticator app (or a recovery code) for a challenge. */
+export function useSecondFactorSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { challenge: string; code: string }) => call(api.POST('/web/api/session/two-factor', { body })),
+    onSuccess: (session) => acceptSignIn(queryClient, session),
   });
 }
 
@@ -131,11 +163,10 @@ export function useSwitchWorkspace() {
 }
 
 /** Signs in with the token of a one-time link (first start, an administrator's link). */
-export async function redeemSignInLink(queryClient: QueryClient, token: string): Promise<Session> {
-  const session = await call(api.POST('/web/api/sign-in-links/redeem', { body: { token } }));
-  acceptSession(queryClient, session, { sameUser: false });
-  broadcastSession('changed');
-  return session;
+export async function redeemSignInLink(queryClient: QueryClient, token: string): Promise<SignInAnswer> {
+  const answer: SignInAnswer = await call(api.POST('/web/api/sign-in-links/redeem', { body: { token } }));
+  acceptSignIn(queryClient, answer);
+  return answer;
 }
 
 export function useChangePassword() {
@@ -165,11 +196,8 @@ export async function resetLinkState(token: string): Promise<ResetLinkState> {
 export function useResetPassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { token: string; password: string }) => call(api.POST('/web/api/password-resets/redeem', { body })),
-    onSuccess: (session) => {
-      acceptSession(queryClient, session, { sameUser: false });
-      broadcastSession('changed');
-    },
+    mutationFn: (body: { token: string; password: string }): Promise<SignInAnswer> => call(api.POST('/web/api/password-resets/redeem', { body })),
+    onSuccess: (answer) => acceptSignIn(queryClient, answer),
   });
 }
 

@@ -6,12 +6,15 @@ import { homeRoutes } from '../areas/home/routes.tsx';
 import { signedInRoutes, signedOutRoutes, welcomeRoute } from '../areas/sessions/routes.tsx';
 import { settingsRoutes } from '../areas/settings/routes.tsx';
 import { invoiceSettingsRoutes } from '../areas/invoice-settings/routes.tsx';
-import { profileRoutes } from '../areas/profile/routes.tsx';
+import { profileRoutes, twoFactorSetupRoute } from '../areas/profile/routes.tsx';
 import { credentialsRoutes } from '../areas/credentials/routes.tsx';
 import { expenseCategoriesRoutes } from '../areas/expense-categories/routes.tsx';
 import { bankAccountsRoutes } from '../areas/bank-accounts/routes.tsx';
 import { itemCategoriesRoutes } from '../areas/item-categories/routes.tsx';
 import { webhooksRoutes } from '../areas/webhooks/routes.tsx';
+import { auditRoutes } from '../areas/audit/routes.tsx';
+import { singleSignOnRoutes } from '../areas/single-sign-on/routes.tsx';
+import { importRoutes } from '../areas/import/routes.tsx';
 import { holidaysRoutes, timeOffRoutes } from '../areas/time-off/routes.tsx';
 import { membersRoutes, invitationRoutes } from '../areas/members/routes.tsx';
 import { timeRoutes } from '../areas/time/routes.tsx';
@@ -51,6 +54,10 @@ const requireSession =
       if (session.user.needs_identity && path !== '/welcome' && path !== '/settings/password') {
         return redirect(`/welcome${path === '/' ? '' : `?next=${encodeURIComponent(path)}`}`);
       }
+      // The workspace requires two-factor sign-in and they have none: setting it up comes first (the server refuses the rest).
+      if (session.two_factor.enrolment_required && path !== '/two-factor-setup') {
+        return redirect(`/two-factor-setup${path === '/' ? '' : `?next=${encodeURIComponent(path)}`}`);
+      }
       return null;
     } catch (error) {
       if (!isUnauthorized(error)) throw error;
@@ -73,6 +80,7 @@ export function createRouter(queryClient: QueryClient) {
         ...invitationRoutes(queryClient),
         ...clientPageRoutes(),
         { ...welcomeRoute, loader: requireSession(queryClient) },
+        { ...twoFactorSetupRoute, loader: requireSession(queryClient) },
         {
           id: 'signed-in',
           loader: requireSession(queryClient),
@@ -108,6 +116,9 @@ export function createRouter(queryClient: QueryClient) {
                     ...itemCategoriesRoutes(queryClient),
                     ...invoiceSettingsRoutes(queryClient),
                     ...webhooksRoutes(queryClient),
+                    ...auditRoutes(queryClient),
+                    ...singleSignOnRoutes(queryClient),
+                    ...importRoutes(queryClient),
                     ...holidaysRoutes(queryClient),
                   ], },
                 { path: '*', Component: NotFound },

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../../../db/types.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import { assertMayAdministerRole } from '../../../access/policy.ts';
@@ -116,7 +116,8 @@ async function sendInvitationMail(trx: Tx, p: Principal, email: string, token: s
     'invitation',
     {
       to: [{ email }],
-      reply_to: { email: p.email, name: inviter },
+      // The operator (an import run from the CLI) is nobody with an address: no reply-to then.
+      ...(p.email ? { reply_to: { email: p.email, name: inviter } } : {}),
       subject: t('invitationMail.subject', names),
       text: [
         t('mail.greetingNoName'),
@@ -168,26 +169,47 @@ export async function createInvitation(db: Kysely<DB>, p: Principal, input: Stat
       .where('expires_at', '>', now)
       .executeTakeFirst();
     if (pending) throw conflict(`${email} has a pending invitation already: resend it instead.`, { field: 'email', invitation_id: pending.id });
-    const id = newId(now.getTime());
-    await trx
-      .insertInto('invitations')
-      .values({
-        company_id: p.companyId,
-        id,
-        token_hash: hashToken(token),
-        email,
-        role: input.role,
-        permissions: input.permissions ?? [],
-        is_contractor: input.is_contractor ?? false,
-        invited_by: p.userId,
-        created_at: now,
-        expires_at: new Date(now.getTime() + INVITATION_LIFETIME_MS),
-      })
-      .execute();
-    await sendInvitationMail(trx, p, email, token, language, baseUrl, now);
-    await audit(trx, { ...auditActor(p), action: 'invitation.created', subjectType: 'invitation', subjectId: id, details: { email, role: input.role } });
+    const id = await sendInvitation(trx, p, { email, role: input.role, permissions: input.permissions ?? [], is_contractor: input.is_contractor ?? false }, { token, language, baseUrl, now });
     return present(await invitationQuery(trx, p.companyId).where('i.id', '=', id).executeTakeFirstOrThrow(), now);
   });
+}
+
+/**
+ * An invitation for a person an import (integrations/import) made a member of, in the
+ * import's transaction: the link lets them choose a password and sign in. Their
+ * membership exists already, which acceptance allows for an account without a password
+ * (see accept). Returns the invitation's id.
+ */
+export async function inviteImportedMember(trx: Tx, p: Principal, email: string, baseUrl: string, now: Date): Promise<string> {
+  const language = await invitationLanguage(trx, p, email);
+  return sendInvitation(trx, p, { email, role: 'member', permissions: [], is_contractor: false }, { token: newToken(), language, baseUrl, now }, { by: 'import' });
+}
+
+/** Stores an invitation (its token hashed), e-mails its link through the outbox and audits it; returns its id. */
+async function sendInvitation(
+  trx: Tx,
+  p: Principal,
+  invite: Pick<Insertable<DB['invitations']>, 'email' | 'role' | 'permissions' | 'is_contractor'>,
+  mail: { token: string; language: Awaited<ReturnType<typeof invitationLanguage>>; baseUrl: string; now: Date },
+  auditDetails: Record<string, string> = {},
+): Promise<string> {
+  const { token, now } = mail;
+  const id = newId(now.getTime());
+  await trx
+    .insertInto('invitations')
+    .values({
+      company_id: p.companyId,
+      id,
+      token_hash: hashToken(token),
+      ...invite,
+      invited_by: p.kind === 'operator' ? null : p.userId,
+      created_at: now,
+      expires_at: new Date(now.getTime() + INVITATION_LIFETIME_MS),
+    })
+    .execute();
+  await sendInvitationMail(trx, p, invite.email, token, mail.language, mail.baseUrl, now);
+  await audit(trx, { ...auditActor(p), action: 'invitation.created', subjectType: 'invitation', subjectId: id, details: { email: invite.email, role: invite.role, ...auditDetails } });
+  return id;
 }
 
 async function lockInvitation(trx: Tx, companyId: string, id: string) {
@@ -369,7 +391,9 @@ async function accept(
       .onConflict((oc) => oc.doNothing())
       .returning('user_id')
       .executeTakeFirst();
-    if (!membership) throw conflict('You are a member of this workspace already.');
+    // A membership made before the invitation (by an import) is this invitation's own when the
+    // account had no password: the link proved the address, as it does for that password.
+    if (!membership && !passwordHash) throw conflict('You are a member of this workspace already.');
     await trx.updateTable('invitations').set({ accepted_user_id: userId }).where('company_id', '=', claimed.company_id).where('id', '=', claimed.id).execute();
     await audit(trx, {
       companyId: claimed.company_id,

@@ -4,7 +4,7 @@ import { IdParams, type TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { sessionToken } from '../../../auth/authenticate.ts';
-import { deviceCookie, openSession, withRetryAfter, Session, Token } from '../sessions/index.ts';
+import { deviceCookie, openSession, withRetryAfter, SecondFactorChallenge, Session, Token } from '../sessions/index.ts';
 import { Acceptance, Invitation, NewInvitation, Preview } from './schemas.ts';
 import { acceptInvitation, createInvitation, listInvitations, lookUpInvitation, resendInvitation, revokeInvitation } from './service.ts';
 
@@ -113,7 +113,7 @@ export async function invitationsWebRoutes(app: TypedApp) {
           'A new account needs first_name and a password (12 to 256 characters); an existing account needs its password ' +
           '(throttled like signing in), unless the browser is signed in as that account. The link works once.',
         body: Acceptance,
-        response: { 200: Session, ...ErrorResponses },
+        response: { 200: Session, 202: SecondFactorChallenge, ...ErrorResponses },
       },
     },
     async (request, reply) =>
@@ -122,7 +122,7 @@ export async function invitationsWebRoutes(app: TypedApp) {
         (async () => {
           const acceptance = { ...request.body, sessionToken: sessionToken(request.headers), address: request.ip, device: deviceCookie(request) };
           const { userId, companyId } = await acceptInvitation(app.db, acceptance, now());
-          return openSession(app, request, reply, { userId, viaLink: true, companyId });
+          return openSession(app, request, reply, { userId, viaLink: true, companyId, method: 'invitation' });
         })(),
       ),
   );

@@ -7,6 +7,9 @@ import { ApiError, badRequest, notFound } from '../../../errors.ts';
 import { isId, newId } from '../../../ids.ts';
 import { membershipsOf, validateMemberInput, type MemberInput, createMember, lockMember, updateMemberIn } from '../users/index.ts';
 import { setTeammates } from '../teammates/index.ts';
+import { audit, SESSIONS_ENDED } from '../../workspace/audit/index.ts';
+import { actingUserId } from '../../../access/operator.ts';
+import { endAllSessions } from '../../../auth/sessions.ts';
 import type { AgentBody, MemberPatch, MemberSchema } from './schemas.ts';
 
 /**
@@ -114,4 +117,30 @@ export async function createAgent(
   if (memberInput.first_name.length > 255) throw badRequest('name must be 1 to 255 characters.', { field: 'name' });
   const row = await createMember(db, p, memberInput);
   return present(row, []);
+}
+
+/**
+ * DELETE /web/api/members/:user_id/sessions: an administrator signs a member out
+ * everywhere (a lost laptop). A session may switch to any of the person's
+ * workspaces, so every session of theirs ends, whichever workspace it shows now;
+ * their API keys stay (Settings → API keys revokes those). Recorded in the audit
+ * log; no e-mail. 404 for anyone who is not a member here; only an owner signs out an owner.
+ */
+export async function endMemberSessions(db: Kysely<DB>, p: Principal, userId: string): Promise<{ ended: number }> {
+  if (!isId(userId)) throw notFound('member');
+  return db.transaction().execute(async (trx) => {
+    const current = await lockMember(trx, p.companyId, userId).catch(rethrowAs('member'));
+    assertMayAdministerRole(p, current.role);
+    const ended = await endAllSessions(trx, userId);
+    await audit(trx, {
+      companyId: p.companyId,
+      action: SESSIONS_ENDED,
+      subjectType: 'user',
+      subjectId: userId,
+      actorUserId: actingUserId(p),
+      credentialId: p.credentialId,
+      details: { sessions_ended: ended },
+    });
+    return { ended };
+  });
 }

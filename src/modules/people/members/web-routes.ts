@@ -3,7 +3,7 @@ import type { TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { AgentBody, MemberPatch, MemberSchema } from './schemas.ts';
-import { changeMember, createAgent, listMembers } from './service.ts';
+import { changeMember, createAgent, endMemberSessions, listMembers } from './service.ts';
 
 /**
  * The web app's Members page (web-only routes, owners and administrators):
@@ -49,6 +49,24 @@ export async function membersWebRoutes(app: TypedApp) {
       },
     },
     async (request) => changeMember(app.db, principalOf(request), request.params.user_id, request.body),
+  );
+
+  app.delete(
+    '/web/api/members/:user_id/sessions',
+    {
+      config: admin,
+      schema: {
+        tags,
+        operationId: 'endMemberSessions',
+        summary: 'Sign a member out everywhere',
+        description:
+          'Ends every browser session of the person at once (in every workspace: a session may switch to any of them); their API keys stay. ' +
+          'Recorded in the audit log; nobody is e-mailed. 404 for anyone who is not a member of this workspace; only an owner signs out an owner (403).',
+        params: UserIdParams,
+        response: { 200: Type.Object({ ended: Type.Integer({ description: 'How many sessions ended.' }) }, { additionalProperties: false }), ...ErrorResponses },
+      },
+    },
+    async (request) => endMemberSessions(app.db, principalOf(request), request.params.user_id),
   );
 
   app.post(

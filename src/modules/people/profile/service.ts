@@ -8,7 +8,7 @@ import { endSessionOf, listSessions, openedByRecentLink, type SessionRow } from 
 import { translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../../outbox/enqueue.ts';
 import { consumeLink, issueLink, linkInvalid, LINK_LIFETIME_MS, pendingLink } from '../../../auth/one-time-links.ts';
-import { validateMemberInput, assertEmailFree, assertValidEmail, isEmailTakenError, emailTaken, isPlaceholderEmail, normalEmail, setEmail, preferencesOf } from '../users/index.ts';
+import { mailWorkspaceOf, validateMemberInput, assertEmailFree, assertValidEmail, isEmailTakenError, emailTaken, isPlaceholderEmail, normalEmail, setEmail, preferencesOf } from '../users/index.ts';
 import { assertCurrentPassword, sessionBody, type SessionBody } from '../sessions/index.ts';
 import { fullName } from './rules.ts';
 import type { EmailChange, Identity, ProfilePatch, ProfileSchema } from './schemas.ts';
@@ -58,21 +58,11 @@ export async function updateProfile(db: Kysely<DB>, userId: string, changes: Sta
   return profileOf(db, userId, now);
 }
 
-/**
- * The workspace whose outbox carries a person's own mail (the outbox is per
- * workspace): the session's, else their oldest active membership's.
- */
-async function mailWorkspaceOf(db: Kysely<DB>, userId: string, preferred: string | null): Promise<string> {
-  const rows = await db
-    .selectFrom('memberships')
-    .select('company_id')
-    .where('user_id', '=', userId)
-    .where('is_active', '=', true)
-    .orderBy('created_at')
-    .execute();
-  const chosen = rows.find((r) => r.company_id === preferred) ?? rows[0];
+/** The workspace whose outbox carries a person's own mail; 409 when they belong to none. */
+async function mailWorkspace(db: Kysely<DB>, userId: string, preferred: string | null): Promise<string> {
+  const chosen = await mailWorkspaceOf(db, userId, preferred);
   if (!chosen) throw conflict('You belong to no active workspace, so Sheaf has no way to send you e-mail.');
-  return chosen.company_id;
+  return chosen;
 }
 
 const addressOf = (u: { email: string; first_name: string; last_name: string }) => ({ email: u.email, name: fullName(u) });
@@ -96,7 +86,7 @@ export async function requestEmailChange(
   if (user.email === input.email) throw badRequest('This is your e-mail address already.', { field: 'email' });
   if (isPlaceholderEmail(input.email)) throw badRequest('Choose an address that receives e-mail.', { field: 'email' });
   await assertEmailFree(db, input.email, input.userId);
-  const companyId = await mailWorkspaceOf(db, input.userId, input.companyId);
+  const companyId = await mailWorkspace(db, input.userId, input.companyId);
   const token = await issueLink(db, input.userId, 'email_change', input.now, input.email);
   const hours = LINK_LIFETIME_MS.email_change / 3_600_000;
   const t = translator(user.language);
@@ -139,7 +129,7 @@ export async function confirmEmailChange(db: Kysely<DB>, token: string, now: Dat
       if (user.email !== email) await setEmail(trx, link.user_id, email, now);
       // A reset link mailed to the old address must not outlive it: whoever reads that inbox now is not the owner.
       await trx.deleteFrom('one_time_links').where('user_id', '=', link.user_id).where('purpose', '=', 'password_reset').execute();
-      const companyId = await mailWorkspaceOf(trx, link.user_id, null);
+      const companyId = await mailWorkspace(trx, link.user_id, null);
       // The notice goes through the workspace's outbox, which only its tenant role writes.
       await tenantSettings(companyId).execute(trx);
       const t = translator(user.language);

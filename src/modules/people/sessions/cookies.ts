@@ -3,7 +3,17 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import { ApiError } from '../../../errors.ts';
 import { createSession, SESSION_COOKIE, SESSION_LIFETIME_MS } from '../../../auth/sessions.ts';
 import { DEVICE_COOKIE, DEVICE_LIFETIME_MS, rememberDevice } from '../../../auth/sign-in-throttle.ts';
-import { sessionBody } from './service.ts';
+import { issueChallenge, secondFactorsOf } from '../../../auth/two-factor.ts';
+import { auditSignIn } from '../../workspace/audit/index.ts';
+import { sessionBody, type SessionBody } from './service.ts';
+
+/** A right password (link, reset, invitation) of an account with a second factor: the code is asked next. */
+export interface SecondFactorChallenge {
+  second_factor_required: true;
+  challenge: string;
+  expires_at: string;
+  methods: Array<'totp' | 'passkey'>;
+}
 
 /**
  * The web app's cookies: the session's and the remembered device's, and opening a session
@@ -57,14 +67,27 @@ export async function rememberThisDevice(app: FastifyInstance, request: FastifyR
 /**
  * Opens a session for the person, sets its cookie and answers with the session
  * body: every way of signing in ends here (password, one-time links, accepting an
- * invitation). `companyId`: the workspace to open in (default: their first).
+ * invitation). `companyId`: the workspace to open in (default: their first). `method` names the
+ * way in the audit log (default: link or password, by `viaLink`); the sign-in is recorded
+ * there with the address and browser, in every workspace of the person (one insert).
+ *
+ * A person with two-factor codes gets no session here: the answer is 202 with a
+ * challenge (5 minutes, used once), and POST /web/api/session/two-factor opens the
+ * session with the code (`secondFactorDone`), whichever way they came in.
  */
 export async function openSession(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: { userId: string; viaLink: boolean; companyId?: string },
-) {
+  input: { userId: string; viaLink: boolean; companyId?: string; method?: string; secondFactorDone?: boolean },
+): Promise<SessionBody | SecondFactorChallenge> {
+  const method = input.method ?? (input.viaLink ? 'link' : 'password');
+  const methods = input.secondFactorDone ? [] : await secondFactorsOf(app.db, input.userId);
+  if (methods.length > 0) {
+    const { token, expiresAt } = await issueChallenge(app.db, { userId: input.userId, method, companyId: input.companyId, viaLink: input.viaLink }, app.config.clock());
+    reply.code(202);
+    return { second_factor_required: true, challenge: token, expires_at: expiresAt.toISOString(), methods };
+  }
   const { token, session } = await createSession(app.db, {
     userId: input.userId,
     companyId: input.companyId,
@@ -75,6 +98,11 @@ export async function openSession(
   });
   setSessionCookie(request, reply, token);
   await rememberThisDevice(app, request, reply, input.userId);
+  await auditSignIn(app.db, input.userId, {
+    address: request.ip,
+    userAgent: request.headers['user-agent'],
+    method,
+  });
   return sessionBody(app.db, session);
 }
 

@@ -33,8 +33,15 @@ export const Session = Type.Object({
       timezone: Type.String({ description: 'The workspace\'s IANA time zone: calendar days and instants are shown in it.' }),
       currency: Type.String({ description: 'The workspace\'s default currency (ISO 4217).' }),
       week_start: Type.String({ description: 'The first day of the workspace\'s week (monday … sunday).' }),
+      require_two_factor: Type.Boolean({ description: 'Everyone signing in to the workspace needs two-factor codes.' }),
     }),
   ),
+  two_factor: Type.Object({
+    enabled: Type.Boolean({ description: 'The person signs in with a two-factor code.' }),
+    enrolment_required: Type.Boolean({
+      description: 'The workspace requires a second factor and the person has none (no codes, no passkey): until they set one up, every other request is 403 two_factor_enrolment_required.',
+    }),
+  }),
   workspaces: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: Role })),
   csrf_token: Type.String({ description: 'Send it back in X-CSRF-Token on every change made with this session.' }),
 });
@@ -53,3 +60,21 @@ export const NewPassword = Type.Object(
 );
 
 export const ResetRedeem = Type.Object({ token: Type.String({ maxLength: 200 }), password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false });
+
+/** The answer to a right password (or link) of an account with two-factor codes: the code is asked next. */
+export const SecondFactorChallenge = Type.Object({
+  second_factor_required: Type.Literal(true),
+  challenge: Type.String({ description: 'Send it with the code to POST /web/api/session/two-factor, or with a passkey to POST /web/api/session/passkey (5 minutes, once).' }),
+  expires_at: Type.String({ format: 'date-time' }),
+  methods: Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('passkey')]), {
+    description: 'The second factors the person has: codes from an authenticator app (or a recovery code), passkeys.',
+  }),
+});
+
+/** A two-factor code: the 6 digits of the authenticator app, or a recovery code (xxxxx-xxxxx). */
+export const SecondFactorCode = Type.String({ minLength: 1, maxLength: 32, description: 'The 6 digits your authenticator app shows, or a recovery code.' });
+
+export const SecondFactorSignIn = Type.Object(
+  { challenge: Type.String({ maxLength: 200 }), code: SecondFactorCode },
+  { additionalProperties: false },
+);

@@ -9,14 +9,18 @@ import { endAllSessions, openedByRecentLink, switchWorkspace, type SessionRow } 
 import { issueLink, linkInvalid, redeemLink } from '../../../auth/one-time-links.ts';
 import { beginSignInAttempt, forgetDevices, signInSucceeded, throttled } from '../../../auth/sign-in-throttle.ts';
 import { ApiError, badRequest } from '../../../errors.ts';
-import { isPlaceholderEmail, normalEmail, preferencesOf } from '../users/index.ts';
+import { assertPasswordSignInAllowed, passwordSignInAllowed } from '../../../auth/password-sign-in.ts';
+import { isPlaceholderEmail, normalEmail, preferencesOf, sendSecurityNotice } from '../users/index.ts';
+import type { SecretKeys } from '../../../auth/secret-box.ts';
+import { consumeChallenge, findChallenge, parseSecondFactor, secondFactorsOf, useSecondFactor, type PendingSignIn } from '../../../auth/two-factor.ts';
+import { auditAccountEvent, auditFailedSignIn } from '../../workspace/audit/index.ts';
 import type { NewPassword, ResetRedeem, Session } from './schemas.ts';
 
 /** What the web app knows about its signed-in person: GET /web/api/session. */
 export type SessionBody = Static<typeof Session>;
 
 export async function sessionBody(db: Kysely<DB>, session: SessionRow): Promise<SessionBody> {
-  const [user, memberships] = await Promise.all([
+  const [user, memberships, twoFactor] = await Promise.all([
     db
       .selectFrom('users')
       .select(['id', 'email', 'first_name', 'last_name', 'password_hash', 'language', 'date_format', 'duration_format', 'theme'])
@@ -25,14 +29,16 @@ export async function sessionBody(db: Kysely<DB>, session: SessionRow): Promise<
     db
       .selectFrom('memberships as m')
       .innerJoin('companies as c', 'c.id', 'm.company_id')
-      .select(['c.id', 'c.name', 'c.timezone', 'c.currency', 'c.week_start', 'm.role', 'm.permissions', 'm.is_contractor'])
+      .select(['c.id', 'c.name', 'c.timezone', 'c.currency', 'c.week_start', 'c.require_two_factor', 'm.role', 'm.permissions', 'm.is_contractor'])
       .where('m.user_id', '=', session.user_id)
       .where('m.is_active', '=', true)
       .orderBy('c.name')
       .orderBy('c.id')
       .execute(),
+    secondFactorsOf(db, session.user_id),
   ]);
   const current = memberships.find((m) => m.id === session.company_id);
+  const enabled = twoFactor.length > 0;
   return {
     user: {
       id: user.id,
@@ -53,8 +59,10 @@ export async function sessionBody(db: Kysely<DB>, session: SessionRow): Promise<
           timezone: current.timezone,
           currency: current.currency,
           week_start: current.week_start,
+          require_two_factor: current.require_two_factor,
         }
       : null,
+    two_factor: { enabled, enrolment_required: !enabled && current?.require_two_factor === true },
     workspaces: memberships.map((m) => ({ id: m.id, name: m.name, role: m.role })),
     csrf_token: session.csrf_token,
   };
@@ -106,7 +114,7 @@ export async function requestPasswordReset(db: Kysely<DB>, address: string, base
     .orderBy('m.created_at')
     .limit(1)
     .executeTakeFirst();
-  if (!user) return;
+  if (!user || !(await passwordSignInAllowed(db, user.id))) return;
   const token = await issueLink(db, user.id, 'password_reset', now);
   const t = translator(user.language);
   await withTenant(db, user.company_id, (trx) =>
@@ -135,17 +143,22 @@ export async function requestPasswordReset(db: Kysely<DB>, address: string, base
 
 /**
  * POST /web/api/session: the person whose e-mail address and password these are. Failed
- * attempts are throttled (429 naming the wait); a wrong address or password is 401.
+ * attempts are throttled (429 naming the wait); a wrong address or password is 401, and a
+ * wrong password for a known account goes to its workspaces' audit logs.
  */
 export async function passwordSignIn(
   db: Kysely<DB>,
-  input: { email: string; password: string; address: string; device: string | undefined; now: Date },
+  input: { email: string; password: string; address: string; device: string | undefined; userAgent?: string; now: Date },
 ): Promise<string> {
   const attempt = { email: normalEmail(input.email), address: input.address, device: input.device, at: input.now };
   const wait = await beginSignInAttempt(db, attempt);
   if (wait > 0) throw throttled(wait);
   const userId = await checkPassword(db, attempt.email, input.password);
-  if (!userId) throw new ApiError('invalid_credentials', 'The e-mail address or the password is not right.',);
+  if (!userId) {
+    // Recorded in the account's workspaces, if the address names one (an unknown one has none).
+    await auditFailedSignIn(db, attempt.email, { address: input.address, userAgent: input.userAgent, method: 'password' });
+    throw new ApiError('invalid_credentials', 'The e-mail address or the password is not right.');
+  }
   await signInSucceeded(db, attempt);
   return userId;
 }
@@ -173,6 +186,7 @@ export async function changePassword(db: Kysely<DB>, session: SessionRow, input:
   assertAcceptablePassword(input.password);
   if (!openedByRecentLink(session, now)) await assertCurrentPassword(db, session.user_id, input.current_password);
   await setPassword(db, session.user_id, input.password, session.id);
+  await sendSecurityNotice(db, session.user_id, 'password_changed', { companyId: session.company_id, now });
 }
 
 /** A new password with a reset link: every session of the person ends; returns the person to sign in. */
@@ -180,6 +194,40 @@ export async function resetPassword(db: Kysely<DB>, input: Static<typeof ResetRe
   assertAcceptablePassword(input.password);
   const userId = await redeemLink(db, input.token, 'password_reset', now);
   if (!userId) throw linkInvalid();
+  await assertPasswordSignInAllowed(db, userId);
   await setPassword(db, userId, input.password);
+  await sendSecurityNotice(db, userId, 'password_changed', { now });
   return userId;
+}
+
+/**
+ * POST /web/api/session/two-factor: the second step of a sign-in. The code counts in the
+ * sign-in throttle exactly as a password does (a wrong one is a failure of the account,
+ * 429 past the limits), is accepted once (a TOTP step no earlier than the last accepted
+ * one, or an unused recovery code), and the challenge is used once. Returns the sign-in
+ * the challenge stood for, for openSession.
+ */
+export async function secondFactorSignIn(
+  db: Kysely<DB>,
+  keys: SecretKeys,
+  input: { challenge: string; code: string; address: string; device: string | undefined; userAgent?: string; now: Date },
+): Promise<PendingSignIn> {
+  const factor = parseSecondFactor(input.code);
+  const pending = await findChallenge(db, input.challenge, input.now);
+  if (!pending) throw new ApiError('unauthorized', 'This sign-in has expired or was completed already: sign in again.');
+  const user = await db.selectFrom('users').select('email').where('id', '=', pending.userId).executeTakeFirstOrThrow();
+  const attempt = { email: user.email, address: input.address, device: input.device, at: input.now };
+  const wait = await beginSignInAttempt(db, attempt);
+  if (wait > 0) throw throttled(wait);
+  const used = await useSecondFactor(db, keys, pending.userId, factor, input.now);
+  if (!used) {
+    await auditFailedSignIn(db, user.email, { address: input.address, userAgent: input.userAgent, method: pending.method, reason: 'wrong_code' });
+    throw new ApiError('invalid_code', 'The code is not right, or it was used already: wait for the next one.');
+  }
+  await signInSucceeded(db, attempt);
+  if (!(await consumeChallenge(db, input.challenge, input.now))) {
+    throw new ApiError('unauthorized', 'This sign-in has expired or was completed already: sign in again.');
+  }
+  if (used === 'recovery') await auditAccountEvent(db, pending.userId, 'two_factor.recovery_used', { address: input.address });
+  return pending;
 }

@@ -6,13 +6,15 @@ import { ErrorResponses } from '../../../http/schemas.ts';
 import { sessionOf } from '../../../http/security.ts';
 import { lookUpLink } from '../../../auth/one-time-links.ts';
 import { endAllSessions, endSession } from '../../../auth/sessions.ts';
+import { assertPasswordSignInAllowed } from '../../../auth/password-sign-in.ts';
 import { clearSessionCookie, deviceCookie, openSession, rememberThisDevice, withRetryAfter } from './cookies.ts';
-import { NewPassword, ResetRedeem, Session, SignIn, Token } from './schemas.ts';
+import { NewPassword, ResetRedeem, SecondFactorChallenge, SecondFactorSignIn, Session, SignIn, Token } from './schemas.ts';
 import {
   changePassword,
   passwordSignIn,
   redeemSignInLink,
   requestPasswordReset,
+  secondFactorSignIn,
   resetPassword,
   sessionBody,
   switchSessionWorkspace,
@@ -43,8 +45,8 @@ const emptyAccepted = (reply: FastifyReply) => reply.code(202).send();
 
 export async function sessionsWebRoutes(app: TypedApp) {
   const now = () => app.config.clock();
-  const signIn = (request: FastifyRequest, reply: FastifyReply, userId: string, viaLink: boolean) =>
-    openSession(app, request, reply, { userId, viaLink });
+  const signIn = (request: FastifyRequest, reply: FastifyReply, userId: string, viaLink: boolean, method?: string) =>
+    openSession(app, request, reply, { userId, viaLink, method });
 
   app.post(
     '/web/api/session',
@@ -56,15 +58,41 @@ export async function sessionsWebRoutes(app: TypedApp) {
         summary: 'Sign in with e-mail and password',
         description:
           'Failed attempts are throttled (429 with Retry-After): from a browser that signed in to the account before, per account and browser; ' +
-          'from elsewhere, per account and client address, per client address, and per account. A sign-in sets a long-lived sheaf_device cookie.',
+          'from elsewhere, per account and client address, per client address, and per account. A sign-in sets a long-lived sheaf_device cookie. ' +
+          'An account with two-factor codes gets 202 with a challenge instead of a session: POST /web/api/session/two-factor with the code opens it.',
         body: SignIn,
+        response: { 200: Session, 202: SecondFactorChallenge, ...ErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const attempt = { ...request.body, address: request.ip, device: deviceCookie(request), userAgent: request.headers['user-agent'], now: now() };
+      const userId = await withRetryAfter(reply, passwordSignIn(app.db, attempt));
+      await assertPasswordSignInAllowed(app.db, userId);
+      return signIn(request, reply, userId, false);
+    },
+  );
+
+  app.post(
+    '/web/api/session/two-factor',
+    {
+      config: web('public'),
+      schema: {
+        tags,
+        operationId: 'signInSecondFactor',
+        summary: 'The second step of a sign-in: a two-factor code or a recovery code',
+        description:
+          'For the challenge a sign-in (password, one-time link, reset or invitation) answered with 202. Wrong codes are throttled as wrong passwords are ' +
+          '(429 with Retry-After); a code is accepted once (401 invalid_code for a used one); a recovery code works once.',
+        body: SecondFactorSignIn,
         response: { 200: Session, ...ErrorResponses },
       },
     },
     async (request, reply) => {
-      const attempt = { ...request.body, address: request.ip, device: deviceCookie(request), now: now() };
-      const userId = await withRetryAfter(reply, passwordSignIn(app.db, attempt));
-      return signIn(request, reply, userId, false);
+      const attempt = { ...request.body, address: request.ip, device: deviceCookie(request), userAgent: request.headers['user-agent'], now: now() };
+      const pending = await withRetryAfter(reply, secondFactorSignIn(app.db, app.config.secretKeys, attempt));
+      const body = await openSession(app, request, reply, { ...pending, secondFactorDone: true });
+      if ('second_factor_required' in body) throw new Error('openSession asked for a second factor after one');
+      return body;
     },
   );
 
@@ -113,7 +141,7 @@ export async function sessionsWebRoutes(app: TypedApp) {
     '/web/api/sign-in-links/redeem',
     {
       config: web('public'),
-      schema: { tags, operationId: 'redeemSignInLink', summary: 'Sign in with a one-time link', body: Token, response: { 200: Session, ...ErrorResponses } },
+      schema: { tags, operationId: 'redeemSignInLink', summary: 'Sign in with a one-time link', body: Token, response: { 200: Session, 202: SecondFactorChallenge, ...ErrorResponses } },
     },
     async (request, reply) => signIn(request, reply, await redeemSignInLink(app.db, request.body.token, now()), true),
   );
@@ -184,11 +212,11 @@ export async function sessionsWebRoutes(app: TypedApp) {
         tags,
         operationId: 'redeemPasswordReset',
         summary: 'Choose a new password with a reset link',
-        description: 'Ends every other session of the person and signs this browser in.',
+        description: 'Ends every other session of the person and signs this browser in (202 with a challenge when they have two-factor codes).',
         body: ResetRedeem,
-        response: { 200: Session, ...ErrorResponses },
+        response: { 200: Session, 202: SecondFactorChallenge, ...ErrorResponses },
       },
     },
-    async (request, reply) => signIn(request, reply, await resetPassword(app.db, request.body, now()), true),
+    async (request, reply) => signIn(request, reply, await resetPassword(app.db, request.body, now()), true, 'reset'),
   );
 }

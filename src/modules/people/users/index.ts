@@ -6,3 +6,5 @@ export { usersRoutes } from './routes.ts';
 export { ROLES, assertPermissionsFitRole, validateMemberInput } from './rules.ts';
 export type { MemberInput } from './rules.ts';
 export { createMember, deactivateMember, listMemberships, lockMember, updateMember, updateMemberIn } from './service.ts';
+export { mailWorkspaceOf, sendSecurityNotice } from './security-notice.ts';
+export type { SecurityChange } from './security-notice.ts';

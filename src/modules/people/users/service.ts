@@ -4,6 +4,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { actingUserId, isOperator } from '../../../access/operator.ts';
 import { assertMayAdministerRole, seesFullUserRecords } from '../../../access/policy.ts';
 import { withTenant } from '../../../db/tenant.ts';
+import { endSessionsIn } from '../../../auth/sessions.ts';
 import type { DB } from '../../../db/types.ts';
 import { newId } from '../../../ids.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
@@ -160,7 +161,18 @@ export async function updateMemberIn(trx: Transaction<DB>, p: Principal, userId:
       .where('user_id', '=', userId)
       .execute();
   }
-  await audit(trx, { companyId, action: 'member.updated', subjectType: 'user', subjectId: userId, actorUserId: actingUserId(p), details: { ...input } });
+  // A deactivated member's sessions in this workspace end at once (they could not use them anyway:
+  // authentication refuses an inactive membership); their sessions elsewhere are other workspaces'.
+  const deactivated = current.is_active && membershipChanges.is_active === false;
+  const sessionsEnded = deactivated ? await endSessionsIn(trx, companyId, userId) : undefined;
+  await audit(trx, {
+    companyId,
+    action: 'member.updated',
+    subjectType: 'user',
+    subjectId: userId,
+    actorUserId: actingUserId(p),
+    details: { ...input, ...(sessionsEnded === undefined ? {} : { sessions_ended: sessionsEnded }) },
+  });
   return memberOrThrow(trx, companyId, userId);
 }
 

@@ -1,5 +1,5 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
-export { csvBytes } from './exports.ts';
+export { csvBytes } from '../../../http/exports.ts';
 export { projectBudgetRows, uninvoicedRows } from './queries.ts';
 export { reportsRoutes } from './routes.ts';
 export { checkRange, MAX_REPORT_SPAN_DAYS, monthOf } from './rules.ts';

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { FormatQuery } from '../../../http/exports.ts';
 import { MAX_PER_PAGE } from '../../../http/pagination.ts';
 
 /** The query schemas of the reports, shared by the API's routes, the web routes and the service. */
@@ -18,7 +19,7 @@ export const UninvoicedQuery = Type.Object(
 );
 export const TeamQuery = Type.Object({ from: ReportDate, to: ReportDate, ...ReportPage }, { additionalProperties: false });
 
-const Format = Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], { description: 'csv or xlsx' });
+const Format = FormatQuery;
 export const GroupByParam = Type.Union([Type.Literal('project'), Type.Literal('task'), Type.Literal('person'), Type.Literal('client')]);
 const Uuid = Type.String({ format: 'uuid' });
 

@@ -16,7 +16,7 @@ import type { DB } from '../../../db/types.ts';
 import { forbidden } from '../../../errors.ts';
 import { MAX_PER_PAGE, type PageParams } from '../../../http/pagination.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { pagesOf, type Column, type ExportFile, type Row } from './exports.ts';
+import { pagesOf, type Column, type ExportFile, type Row } from '../../../http/exports.ts';
 import { presentBudgetRow, presentTeamRow, presentTimeEntry, presentTimeGroup, presentUninvoicedRow } from './presenter.ts';
 import { countScopedProjects, projectBudgetRows, teamRows, uninvoicedRows } from './queries.ts';
 import { checkRange, MAX_REPORT_SPAN_DAYS, monthOf, parseReportDate } from './rules.ts';

@@ -4,7 +4,7 @@ import type { RouteAccess } from '../../../access/policy.ts';
 import type { TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
-import { CONTENT_TYPES, sendExport, type ExportFile } from './exports.ts';
+import { fileResponse, sendExport, type ExportFile } from '../../../http/exports.ts';
 import { BudgetExportQuery, GroupByParam, TeamExportQuery, TimeExportQuery, TimeQuery, UninvoicedExportQuery } from './schemas.ts';
 import { budgetExport, teamExport, timeExport, timeReport, uninvoicedExport, type ReportContext } from './service.ts';
 
@@ -44,16 +44,7 @@ const TimeReport = Type.Object(
   { additionalProperties: false },
 );
 
-const FileResponse = {
-  200: {
-    description: 'The report as a file (streamed), named in Content-Disposition.',
-    content: {
-      [CONTENT_TYPES.csv.split(';')[0]]: { schema: { type: 'string' } },
-      [CONTENT_TYPES.xlsx]: { schema: { type: 'string', format: 'binary' } },
-    },
-  },
-  ...ErrorResponses,
-};
+const FileResponse = fileResponse('The report as a file (streamed), named in Content-Disposition.');
 
 export async function reportsWebRoutes(app: TypedApp) {
   const tags = ['web'];

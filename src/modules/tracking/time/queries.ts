@@ -321,3 +321,64 @@ export function updateEntryColumns(trx: Tx, companyId: string, id: string, chang
 export async function deleteEntryRow(trx: Tx, companyId: string, id: string) {
   await trx.deleteFrom('time_entries').where('company_id', '=', companyId).where('id', '=', id).execute();
 }
+
+/**
+ * Where an export's batch starts: after this entry in the list's order. created_at is
+ * the database's text of it (microseconds; a Date keeps only milliseconds, and a
+ * keyset on it would skip entries created within the same millisecond).
+ */
+export interface ListPosition {
+  spent_date: string;
+  created_at: string;
+  id: string;
+}
+
+/**
+ * The export's next batch (GET /api/v2/time_entries/export): the list's rows (its
+ * visibility and filters, entryFilters) in the list's order, after `after`, with the
+ * names a spreadsheet shows. Only the columns the file has are read (no JSON columns
+ * to parse per row). Keyset paging along time_entries_list_order_idx, so every batch
+ * is an index range however deep into a million entries it is, and the export never
+ * holds more than one batch.
+ */
+export function exportBatch(trx: Tx, companyId: string, p: Principal, filter: EntryFilter, after: ListPosition | null, limit: number) {
+  let query = trx
+    .selectFrom('time_entries as te')
+    .innerJoin('tasks as t', (j) => j.onRef('t.company_id', '=', 'te.company_id').onRef('t.id', '=', 'te.task_id'))
+    .innerJoin('projects as p', (j) => j.onRef('p.company_id', '=', 'te.company_id').onRef('p.id', '=', 'te.project_id'))
+    .innerJoin('clients as c', (j) => j.onRef('c.company_id', '=', 'p.company_id').onRef('c.id', '=', 'p.client_id'))
+    .innerJoin('companies as co', 'co.id', 'te.company_id')
+    .innerJoin('users as u', 'u.id', 'te.user_id')
+    .select([
+      'te.id',
+      'te.spent_date',
+      'te.duration_seconds',
+      'te.hours_entered',
+      'te.timer_started_at',
+      'te.notes',
+      'te.billable',
+      'te.billable_rate',
+      'te.is_billed',
+      'te.approval_status',
+      'te.is_running',
+      't.name as task_name',
+      'p.name as project_name',
+      'c.name as client_name',
+      'u.first_name',
+      'u.last_name',
+      sql<string>`coalesce(c.currency, co.currency)`.as('currency'),
+      sql<string>`te.created_at::text`.as('created_key'),
+    ])
+    .where('te.company_id', '=', companyId)
+    .where(entryFilters(p, filter));
+  if (after) {
+    query = query.where((eb) =>
+      eb(
+        eb.refTuple('te.spent_date', 'te.created_at', 'te.id'),
+        '<',
+        eb.tuple(sql<string>`${after.spent_date}::date`, sql<Date>`${after.created_at}::timestamptz`, sql<string>`${after.id}::uuid`),
+      ),
+    );
+  }
+  return query.orderBy('te.spent_date', 'desc').orderBy('te.created_at', 'desc').orderBy('te.id', 'desc').limit(limit).execute();
+}

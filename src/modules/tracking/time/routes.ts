@@ -9,6 +9,8 @@ import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { IdParams, type TypedApp } from '../../../http/route-kit.ts';
 import { isId } from '../../../ids.ts';
+import { FormatQuery, fileResponse, sendExport } from '../../../http/exports.ts';
+import { exportEntries } from './export.ts';
 import { presentEntry } from './presenter.ts';
 import type { EntryFilter } from './queries.ts';
 import { CreateBody, Id, PATCH_WRITABLE, PatchBody, RestartBody, StopBody, TimeEntrySchema, TimeSourceSchema } from './schemas.ts';
@@ -16,8 +18,8 @@ import { createEntry, deleteEntry, getEntry, listEntries, removeExternalReferenc
 
 // ---- schemas ----
 
-const ListQuery = Type.Object(
-  {
+/** The list's filters, which its export shares. */
+const LIST_FILTERS = {
     source: Type.Optional(TimeSourceSchema('Only entries from this source.')),
     project_id: Type.Optional(Id('Only entries on this project.')),
     task_id: Type.Optional(Id('Only entries on this task.')),
@@ -31,10 +33,10 @@ const ListQuery = Type.Object(
     updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 date-time; entries updated at or after it.' })),
     external_reference_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'With external_reference_service.' })),
     external_reference_service: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'With external_reference_id.' })),
-    ...PageQuery,
-  },
-  { additionalProperties: false },
-);
+};
+const ListQuery = Type.Object({ ...LIST_FILTERS, ...PageQuery }, { additionalProperties: false });
+/** The export: every page of the list's filters, as a file. */
+const ExportQuery = Type.Object({ format: FormatQuery, ...LIST_FILTERS }, { additionalProperties: false });
 type ListQueryT = Static<typeof ListQuery>;
 
 /** The filters a personal sync key may use (the spec's list); anything else is a 400. */
@@ -79,7 +81,7 @@ const emptyBodyIsObject: preValidationAsyncHookHandler = async (request) => {
   if (request.body === undefined || request.body === null) request.body = {};
 };
 
-function listFilter(p: Principal, query: ListQueryT, rawKeys: string[]): EntryFilter {
+function listFilter(p: Principal, query: Omit<ListQueryT, 'page' | 'per_page'>, rawKeys: string[]): EntryFilter {
   if (p.kind === 'personal') {
     const refused = rawKeys.find((k) => !PERSONAL_FILTERS.has(k));
     if (refused) {
@@ -165,6 +167,27 @@ export async function timeEntriesRoutes(app: TypedApp) {
       const page = pageParams(query);
       const result = await listEntries(app.db, p, filter, page, app.config.clock());
       return { time_entries: result.rows.map((row) => presentEntry(row, result.present)), ...pageEnvelope(request, page, result.total) };
+    },
+  );
+
+  app.get(
+    '/api/v2/time_entries/export',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags,
+        summary: 'Export time entries as CSV or XLSX',
+        description:
+          "Every entry GET /api/v2/time_entries gives the caller with the same filters (all pages, the same order and visibility, the same 400s), as a streamed file named in Content-Disposition. Columns: Date, Person, Client, Project, Task, Notes, Hours, Rounded hours, Billable, Billed, Approval, Running, then for callers who may see billable rates Currency, Billable rate and Billable amount (rounded hours × the entry's stored rate, to cents), and Entry ID. Hours and money are exact decimals: text in CSV, numbers in XLSX; a running timer's hours run to the export's start. Not for personal sync keys.",
+        querystring: ExportQuery,
+        response: fileResponse('The entries as a file (streamed), named in Content-Disposition.'),
+      },
+    },
+    async (request, reply) => {
+      const p = principalOf(request);
+      const { format, ...query } = request.query;
+      const filter = listFilter(p, query, rawQueryKeys(request));
+      return sendExport(reply, await exportEntries(app.db, p, filter, format, app.config.clock()));
     },
   );
 

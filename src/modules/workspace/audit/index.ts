@@ -1,2 +1,5 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
-export { audit } from './service.ts';
+export { audit, auditAccountEvent, auditFailedSignIn, auditSignIn } from './service.ts';
+export type { SignInRecord } from './service.ts';
+export { SESSIONS_ENDED } from './rules.ts';
+export { auditWebRoutes } from './web-routes.ts';

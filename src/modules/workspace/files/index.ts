@@ -7,6 +7,7 @@ export {
   UPLOAD_MAX_BYTES,
   UPLOAD_TYPES,
   normalizeDeclaredType,
+  readTextUploadForm,
   readUploadForm,
   safeUploadName,
   sniffUpload,

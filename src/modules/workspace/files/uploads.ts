@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Multipart } from '@fastify/multipart';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { ApiError, badRequest } from '../../../errors.ts';
 import { sha256Hex } from './service.ts';
 
@@ -181,9 +181,33 @@ export const MULTIPART_LIMITS = { fileSize: UPLOAD_MAX_BYTES, files: 1, fieldSiz
  * most one file part, which must be named `kind.part`, at most 10 MiB (413).
  */
 export async function readUploadForm(request: FastifyRequest, kind: UploadKind): Promise<UploadForm> {
+  const form = await readForm(request, kind, async (part) => {
+    const data = await part.toBuffer();
+    const contentType = uploadContentType(kind, data, part.mimetype);
+    return { filename: safeUploadName(kind, part.filename, contentType), contentType, data, sha256: sha256Hex(data) };
+  });
+  return { fields: form.fields, jsonFields: form.jsonFields, file: form.file };
+}
+
+/**
+ * Reads a multipart body whose file is text of any kind (an import's CSV export): the same
+ * limits and answers as readUploadForm (10 MiB, 413; one file part named `kind.part`;
+ * fields once each), without the document type checks, which are for stored files.
+ */
+export async function readTextUploadForm(request: FastifyRequest, kind: UploadKind): Promise<{ fields: Record<string, string>; file: { filename: string; data: Buffer } | null }> {
+  const form = await readForm(request, kind, async (part) => {
+    const data = await part.toBuffer();
+    if (data.length === 0) throw badRequest(`The ${kind.noun} file is empty.`, { field: kind.part });
+    return { filename: part.filename, data };
+  });
+  return { fields: Object.fromEntries(Object.entries(form.fields).map(([name, value]) => [name, String(value)])), file: form.file };
+}
+
+/** The one multipart reader of both: its limits, its refusals, and `takeFile` for the file part named `kind.part`. */
+async function readForm<F>(request: FastifyRequest, kind: UploadKind, takeFile: (part: MultipartFile) => Promise<F>) {
   const fields: Record<string, unknown> = {};
   const jsonFields = new Set<string>();
-  let file: Upload | null = null;
+  let file: F | null = null;
   try {
     const parts: AsyncIterableIterator<Multipart> = request.parts({
       limits: {
@@ -203,9 +227,7 @@ export async function readUploadForm(request: FastifyRequest, kind: UploadKind):
             field: part.fieldname,
           });
         }
-        const data = await part.toBuffer();
-        const contentType = uploadContentType(kind, data, part.mimetype);
-        file = { filename: safeUploadName(kind, part.filename, contentType), contentType, data, sha256: sha256Hex(data) };
+        file = await takeFile(part);
         continue;
       }
       const name = part.fieldname;

@@ -16,6 +16,7 @@ export function presentWorkspace(c: Company): Static<typeof Workspace> {
     approvals_enabled: c.approvals_enabled,
     allow_past_timer_starts: c.allow_past_timer_starts,
     invoice_before_approval: c.invoice_before_approval,
+    require_two_factor: c.require_two_factor,
     sender_email: c.sender_email,
     sender_phone: c.sender_phone,
     tax_id: c.tax_id,

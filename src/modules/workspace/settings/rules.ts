@@ -19,6 +19,7 @@ export const SETTING_NAMES = [
   'approvals_enabled',
   'allow_past_timer_starts',
   'invoice_before_approval',
+  'require_two_factor',
   'sender_email',
   'sender_phone',
   'tax_id',
@@ -34,7 +35,7 @@ function optionalText(value: unknown, field: string, max: number): string | null
   return value.trim() || null;
 }
 
-const BOOLEAN_SETTINGS = ['approvals_enabled', 'allow_past_timer_starts', 'invoice_before_approval'] as const;
+const BOOLEAN_SETTINGS = ['approvals_enabled', 'allow_past_timer_starts', 'invoice_before_approval', 'require_two_factor'] as const;
 
 /** Checks a settings change and returns the columns to write; throws a 400 naming the field. */
 export function validateSettings(input: WorkspaceSettingsInput): CompanyUpdate {

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { auditActor } from '../../../access/operator.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
-import { ApiError, notFound } from '../../../errors.ts';
+import { ApiError, conflict, notFound } from '../../../errors.ts';
+import { secondFactorsOf } from '../../../auth/two-factor.ts';
 import { audit } from '../audit/index.ts';
 import { validateSettings, type WorkspaceSettingsInput } from './rules.ts';
 
@@ -27,6 +28,10 @@ export async function updateWorkspaceSettings(db: Kysely<DB>, p: Principal, inpu
   const companyId = p.companyId;
   const values = validateSettings(input);
   if (Object.keys(values).length === 0) throw new ApiError('invalid_request', 'Name at least one setting to change.');
+  // Requiring a second factor of everyone while having none would hold the administrator back at once.
+  if (values.require_two_factor === true && p.kind !== 'operator' && (await secondFactorsOf(db, p.userId)).length === 0) {
+    throw conflict('Set up two-factor sign-in or a passkey for yourself (on your profile) before requiring a second factor of everyone.', { field: 'require_two_factor' });
+  }
   return db.transaction().execute(async (trx) => {
     const company = await trx
       .updateTable('companies')

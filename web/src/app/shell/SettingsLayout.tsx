@@ -8,7 +8,7 @@ import { useTexts } from '../texts.ts';
  * The Settings pages with their own navigation; entries a role cannot use are not shown
  * (by the rule its route guard applies). Absent `visible`: everyone.
  */
-type Entry = 'profile' | 'workspace' | 'members' | 'invitations' | 'expenseCategories' | 'api' | 'password' | 'invoicing' | 'bankAccounts' | 'itemCategories' | 'webhooks' | 'holidays';
+type Entry = 'profile' | 'workspace' | 'members' | 'invitations' | 'expenseCategories' | 'api' | 'password' | 'invoicing' | 'bankAccounts' | 'itemCategories' | 'webhooks' | 'holidays' | 'audit' | 'import' | 'singleSignOn';
 
 const ENTRIES: { to: string; label: Entry; visible?: (w: Who) => boolean }[] = [
   { to: '/settings/profile', label: 'profile' },
@@ -23,6 +23,9 @@ const ENTRIES: { to: string; label: Entry; visible?: (w: Who) => boolean }[] = [
   { to: '/settings/bank-accounts', label: 'bankAccounts', visible: isAdministrator },
   { to: '/settings/item-categories', label: 'itemCategories', visible: isAdministrator },
   { to: '/settings/webhooks', label: 'webhooks', visible: isAdministrator },
+  { to: '/settings/single-sign-on', label: 'singleSignOn', visible: isAdministrator },
+  { to: '/settings/audit', label: 'audit', visible: isAdministrator },
+  { to: '/settings/import', label: 'import', visible: isAdministrator },
 ];
 
 export function SettingsLayout() {

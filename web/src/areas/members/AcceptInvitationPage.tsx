@@ -1,3 +1,4 @@
+import { isChallenge } from '../../api/session.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { useState } from 'react';
@@ -83,7 +84,10 @@ export function AcceptInvitationPage() {
               ? { token, first_name: f.first_name.trim(), last_name: f.last_name.trim(), password: f.password }
               : { token, password: f.password };
             accept.mutate(body, {
-              onSuccess: () => navigate('/', { replace: true, state: { notice: t('accept.welcome', { workspace: invitation.workspace_name }) } }),
+              onSuccess: (answer) =>
+                isChallenge(answer)
+                  ? navigate('/sign-in/code', { replace: true })
+                  : navigate('/', { replace: true, state: { notice: t('accept.welcome', { workspace: invitation.workspace_name }) } }),
             });
           }}
         >

@@ -8,13 +8,14 @@ import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
+import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { fullName, membersQuery, useCreateAgent, useUpdateMember, type Member, type MemberPatch } from './api.ts';
+import { fullName, membersQuery, useCreateAgent, useEndMemberSessions, useUpdateMember, type Member, type MemberPatch } from './api.ts';
 import { accessBody, RoleFields, type Access } from './RoleFields.tsx';
 import { useMemberTexts } from './texts.ts';
 import { WorkingPatternDialog } from './WorkingPatternDialog.tsx';
@@ -57,12 +58,43 @@ export function MembersPage() {
               <div className="flex shrink-0 flex-wrap gap-2 self-start sm:self-center">
                 <EditDialog member={m} members={members} />
                 {m.user_type === 'human' && <WorkingPatternDialog member={m} />}
+                {m.user_type === 'human' && m.is_active && <SignOutButton member={m} />}
               </div>
             </li>
           ))}
         </ul>
       )}
     </div>
+  );
+}
+
+/**
+ * "Sign out everywhere" on a member (a lost laptop): ends every session of the person at once;
+ * the row then says how many. Only an owner signs out an owner (the server's 403 shows in the dialog).
+ */
+function SignOutButton({ member }: { member: Member }) {
+  const end = useEndMemberSessions();
+  const t = useMemberTexts();
+  const name = fullName(member);
+  return (
+    <>
+      <ConfirmButton
+        label={t('members.signOut')}
+        ariaLabel={t('members.signOutNamed', { name })}
+        title={t('members.signOutTitle', { name })}
+        text={t('members.signOutText', { name })}
+        confirmLabel={t('members.signOutConfirm')}
+        isPending={end.isPending}
+        errorMessage={end.error ? describeError(end.error).message : null}
+        onOpenChange={() => end.reset()}
+        onConfirm={(close) => end.mutate(member.id, { onSuccess: close })}
+      />
+      {end.data && (
+        <p role="status" className="basis-full text-sm text-stone-600">
+          {t('members.signedOut', { name, count: end.data.ended })}
+        </p>
+      )}
+    </>
   );
 }
 

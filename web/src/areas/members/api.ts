@@ -4,7 +4,7 @@ import { markStale } from '../../api/stale.ts';
 import { api } from '../../api/client.ts';
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import type { paths } from '../../api/schema';
-import { acceptSession, broadcastSession } from '../../api/session.ts';
+import { acceptSignIn, type SignInAnswer } from '../../api/session.ts';
 import type { QueryClient } from '@tanstack/react-query';
 
 /** Members, agents and invitations (/web/api/members, /web/api/agents, /web/api/invitations). */
@@ -31,6 +31,13 @@ export function useUpdateMember() {
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: MemberPatch }) => call(api.PATCH('/web/api/members/{user_id}', { params: { path: { user_id: id } }, body })),
     onSettled: () => markStale(queryClient, 'member'),
+  });
+}
+
+/** Signs a member out of every session (DELETE /web/api/members/:id/sessions); answers how many ended. */
+export function useEndMemberSessions() {
+  return useMutation({
+    mutationFn: (id: string) => call(api.DELETE('/web/api/members/{user_id}/sessions', { params: { path: { user_id: id } } })),
   });
 }
 
@@ -83,11 +90,9 @@ export function useInvitationLookup(token: string, { accepted }: { accepted: boo
 
 export function useAcceptInvitation(queryClient: QueryClient) {
   return useMutation({
-    mutationFn: (body: Acceptance) => call(api.POST('/web/api/invitations/accept', { body })),
-    onSuccess: (session) => {
-      acceptSession(queryClient, session, { sameUser: false });
-      broadcastSession('changed');
-    },
+    mutationFn: (body: Acceptance): Promise<SignInAnswer> => call(api.POST('/web/api/invitations/accept', { body })),
+    // Someone with two-factor codes is asked for the code next (the invitation is accepted already).
+    onSuccess: (answer) => acceptSignIn(queryClient, answer),
   });
 }
 

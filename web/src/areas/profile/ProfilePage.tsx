@@ -5,6 +5,8 @@ import { useSession } from '../../api/session.ts';
 import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
+import { CopyButton } from '../../ui/CopyButton.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { Link } from '../../ui/Link.tsx';
@@ -13,9 +15,12 @@ import { SettingsSection } from '../../ui/SettingsSection.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import {
+  calendarFeedQuery,
   ownSessionsQuery,
   profileQuery,
+  useCreateCalendarFeed,
   useEndSession,
+  useRevokeCalendarFeed,
   useRequestEmailChange,
   useSignOutElsewhere,
   useUpdateProfile,
@@ -24,6 +29,8 @@ import {
   type Profile,
 } from './api.ts';
 import { useProfileTexts } from './texts.ts';
+import { TwoFactorSection } from './TwoFactor.tsx';
+import { PasskeysSection } from './Passkeys.tsx';
 import { browserName } from './user-agent.ts';
 
 /** Each language in its own name, whatever the page's language. */
@@ -55,8 +62,11 @@ export function ProfilePage() {
           <NameSection profile={query.data} />
           <EmailSection profile={query.data} />
           <PasswordSection hasPassword={query.data.has_password} />
+          <TwoFactorSection />
+          <PasskeysSection />
           <PreferencesSection preferences={query.data.preferences} />
           <SessionsSection />
+          <CalendarFeedSection />
         </>
       )}
     </div>
@@ -292,5 +302,76 @@ function SessionRow({ session, onEnd, ending }: { session: OwnSession; onEnd: ()
         </Button>
       )}
     </li>
+  );
+}
+
+/**
+ * The person's calendar feed (issue 27 item 4): whether a link works and when a calendar last
+ * read it; a new link on request, shown this once to copy (the server keeps only its hash);
+ * a new link ends the old one, revoking ends it.
+ */
+function CalendarFeedSection() {
+  const t = useProfileTexts();
+  const format = useFormat();
+  const query = useQuery(calendarFeedQuery);
+  const create = useCreateCalendarFeed();
+  const revoke = useRevokeCalendarFeed();
+  const [revoked, setRevoked] = useState(false);
+  const feed = query.data;
+  return (
+    <SettingsSection id="section-calendar-feed" title={t('calendarFeed')} description={t('calendarFeedHint')}>
+      <div className="flex flex-col gap-4">
+        {query.isError ? (
+          <Alert>{describeError(query.error).message}</Alert>
+        ) : !feed ? (
+          <p className="text-sm text-stone-600" aria-busy="true">
+            {t('calendarFeedLoading')}
+          </p>
+        ) : (
+          <p className="text-sm text-stone-800">
+            {feed.active && feed.created_at
+              ? `${t('calendarFeedActive', { created: format.dateTime(feed.created_at) })} ${
+                  feed.last_fetched_at ? t('calendarFeedFetched', { fetched: format.dateTime(feed.last_fetched_at) }) : t('calendarFeedNeverFetched')
+                }`
+              : t('calendarFeedNone')}
+          </p>
+        )}
+        {revoked && <Alert tone="success">{t('calendarFeedRevoked')}</Alert>}
+        {create.error && <Alert>{describeError(create.error).message}</Alert>}
+        {create.data && !revoked && (
+          <div className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-3 shadow-xs sm:flex-row sm:items-end">
+            <TextField label={t('calendarFeedNew')} value={create.data.url} isReadOnly className="min-w-0 grow" />
+            <CopyButton value={create.data.url} label={t('calendarFeedCopy')} />
+          </div>
+        )}
+        {feed && (
+          <div className="flex flex-wrap items-center gap-2">
+            <Button
+              variant="secondary"
+              isPending={create.isPending}
+              onPress={() => {
+                setRevoked(false);
+                create.mutate();
+              }}
+            >
+              {feed.active ? t('calendarFeedRotate') : t('calendarFeedCreate')}
+            </Button>
+            {feed.active && (
+              <ConfirmButton
+                label={t('calendarFeedRevoke')}
+                title={t('calendarFeedRevokeTitle')}
+                text={t('calendarFeedRevokeText')}
+                confirmLabel={t('calendarFeedRevokeConfirm')}
+                isPending={revoke.isPending}
+                errorMessage={revoke.error && describeError(revoke.error).message}
+                onOpenChange={() => revoke.reset()}
+                onConfirm={(close) => revoke.mutate(undefined, { onSuccess: () => (close(), setRevoked(true), create.reset()) })}
+              />
+            )}
+            {feed.active && <span className="text-sm text-stone-600">{t('calendarFeedRotateHint')}</span>}
+          </div>
+        )}
+      </div>
+    </SettingsSection>
   );
 }

@@ -16,3 +16,9 @@ export function profileRoutes(queryClient: QueryClient): RouteObject[] {
     },
   ];
 }
+
+/** Where a workspace's two-factor requirement holds a person without codes: outside the shell (nothing else works yet), behind the session gate. */
+export const twoFactorSetupRoute: RouteObject = {
+  path: 'two-factor-setup',
+  lazy: () => import('./TwoFactorRequiredPage.tsx').then((m) => ({ Component: m.TwoFactorRequiredPage })),
+};

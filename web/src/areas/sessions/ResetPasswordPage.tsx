@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useLoaderData, useNavigate } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
-import { useResetPassword, type ResetLinkState } from '../../api/session.ts';
+import { isChallenge, useResetPassword, type ResetLinkState } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form } from '../../ui/Form.tsx';
@@ -39,7 +39,10 @@ export function ResetPasswordPage() {
             if (reset.isPending) return;
             reset.mutate(
               { token, password },
-              { onSuccess: () => navigate('/', { replace: true, state: { notice: t('reset.saved') } }) },
+              {
+                onSuccess: (answer) =>
+                  isChallenge(answer) ? navigate('/sign-in/code', { replace: true }) : navigate('/', { replace: true, state: { notice: t('reset.saved') } }),
+              },
             );
           }}
         >

@@ -1,6 +1,7 @@
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { formErrors } from '../../api/errors.ts';
-import { useSignIn } from '../../api/session.ts';
+import { isChallenge, useSignIn } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form } from '../../ui/Form.tsx';
@@ -9,6 +10,8 @@ import { Link } from '../../ui/Link.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { safeNext } from './next.ts';
+import { OrDivider, PasskeySignInButton } from './PasskeySignIn.tsx';
+import { SingleSignOn, SingleSignOnError } from './SingleSignOn.tsx';
 import { useSessionTexts } from './texts.ts';
 
 const FIELDS = ['email', 'password'] as const;
@@ -20,6 +23,8 @@ export function SignInPage() {
   const { fieldErrors, summary } = formErrors(signIn.error, FIELDS);
   const reason = params.get('reason');
   const t = useSessionTexts();
+  // The typed address, for single sign-on's question: does its domain sign in through a provider?
+  const [email, setEmail] = useState('');
 
   return (
     <AuthLayout title={t('signIn.title')} footer={<Link href="/forgot-password">{t('forgotPassword')}</Link>}>
@@ -27,20 +32,29 @@ export function SignInPage() {
         {reason === 'ended' && !signIn.error && <Alert tone="info">{t('signIn.ended')}</Alert>}
         {reason === 'signed-out' && !signIn.error && <Alert tone="success">{t('signIn.signedOut')}</Alert>}
         {summary && <Alert>{summary}</Alert>}
+        <SingleSignOnError />
         <Form
           validationErrors={fieldErrors}
           onSubmit={(event) => {
             const { email, password } = fieldsOf(event);
             if (signIn.isPending) return; // Enter again while the first press is on its way
-            signIn.mutate({ email, password }, { onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }) });
+            const next = safeNext(params.get('next'));
+            signIn.mutate(
+              { email, password },
+              // Two-factor codes: the code page asks for it, then goes on to `next`.
+              { onSuccess: (answer) => navigate(isChallenge(answer) ? `/sign-in/code${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}` : next, { replace: true }) },
+            );
           }}
         >
-          <TextField name="email" type="email" label={t('email')} autoComplete="username" isRequired autoFocus />
+          <TextField name="email" type="email" label={t('email')} autoComplete="username" isRequired autoFocus onChange={setEmail} />
           <TextField name="password" type="password" label={t('password')} autoComplete="current-password" isRequired />
           <Button type="submit" isPending={signIn.isPending} className="w-full">
             {t('signIn.submit')}
           </Button>
         </Form>
+        <OrDivider />
+        <SingleSignOn email={email} />
+        <PasskeySignInButton next={safeNext(params.get('next'))} />
       </div>
     </AuthLayout>
   );

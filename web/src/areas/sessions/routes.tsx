@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { replace, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { HttpError } from '../../api/call.ts';
 import { describeError } from '../../api/errors.ts';
-import { confirmEmailChange, redeemSignInLink, resetLinkState, sessionQuery } from '../../api/session.ts';
+import { confirmEmailChange, isChallenge, pendingChallenge, redeemSignInLink, resetLinkState, sessionQuery } from '../../api/session.ts';
 import type { ConfirmEmailOutcome } from './ConfirmEmailPage.tsx';
 import { safeNext } from './next.ts';
 
@@ -28,6 +28,12 @@ export function signedOutRoutes(queryClient: QueryClient): RouteObject[] {
       lazy: () => import('./SignInPage.tsx').then((m) => ({ Component: m.SignInPage })),
     },
     {
+      // The second step of a sign-in with two-factor codes; without a challenge waiting (a reload), back to sign-in.
+      path: 'sign-in/code',
+      loader: () => (pendingChallenge() ? null : replace('/sign-in')),
+      lazy: () => import('./SecondFactorPage.tsx').then((m) => ({ Component: m.SecondFactorPage })),
+    },
+    {
       // /sign-in/link#<token> (first start, an administrator's link): redeemed once, by the loader, never by a re-render.
       path: 'sign-in/link',
       loader: async () => {
@@ -35,6 +41,7 @@ export function signedOutRoutes(queryClient: QueryClient): RouteObject[] {
         if (!token) return null;
         try {
           const session = await redeemSignInLink(queryClient, token);
+          if (isChallenge(session)) return replace('/sign-in/code');
           // replace: the used link leaves the history, so Back does not land on a dead link.
           // The first start's owner names themselves first (then chooses a password), anyone else without one chooses it.
           return replace(session.user.needs_identity ? '/welcome' : session.user.has_password ? '/' : '/settings/password');

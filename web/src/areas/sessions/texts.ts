@@ -13,6 +13,23 @@ const en = {
     tooShort: 'Use at least {{min}} characters.',
     tooLong: 'Use at most {{max}} characters.',
   },
+  code: {
+    title: 'Two-factor sign-in',
+    intro: 'Enter the 6-digit code from your authenticator app (or a recovery code).',
+    label: 'Code',
+    hint: 'Six digits, or a recovery code such as abcde-12345.',
+    submit: 'Sign in',
+    wrong: 'That code is not right, or it was used already. Wait for the next code and try again.',
+    expired: 'This sign-in has expired. Go back and sign in again.',
+  },
+  passkey: {
+    // Not "Sign in with …": the password form's "Sign in" stays the one button of that name.
+    signIn: 'Use a passkey',
+    or: 'or',
+    instead: 'Use a passkey instead',
+    only: 'Confirm that it is you with one of your passkeys.',
+    confirm: 'Continue with a passkey',
+  },
   signIn: {
     title: 'Sign in',
     ended: 'Your session has ended. Sign in again to continue.',
@@ -77,6 +94,19 @@ const en = {
     intro: 'Your workspace is ready. Before you start, tell us who you are: invoices, invitations and password resets use your name and e-mail address.',
     submit: 'Save and continue',
   },
+  sso: {
+    signInWith: 'Sign in with {{name}}',
+    errors: {
+      state: 'This sign-in could not be matched to one started here, or it was completed already. Start again.',
+      expired: 'The sign-in took too long. Start again.',
+      denied: 'The sign-in was refused at your identity provider.',
+      domain: 'Your e-mail address’s domain may not join this workspace. Ask an administrator to invite you.',
+      provider: 'The identity provider could not be reached, or it did not complete the sign-in. Try again, or sign in another way.',
+      unverified: 'Your identity provider did not confirm your e-mail address, so Sheaf cannot tell who you are.',
+      deactivated: 'Your membership of this workspace is deactivated. Ask an administrator.',
+      elsewhere: 'Your Sheaf account belongs to other workspaces too, which do not sign in through this provider: sign in with your password or a passkey.',
+    },
+  },
 };
 
 export const { useTexts: useSessionTexts, t: sessionTexts } = defineTexts('sessions', en, {
@@ -90,6 +120,22 @@ export const { useTexts: useSessionTexts, t: sessionTexts } = defineTexts('sessi
   problems: {
     tooShort: 'Verwenden Sie mindestens {{min}} Zeichen.',
     tooLong: 'Verwenden Sie höchstens {{max}} Zeichen.',
+  },
+  code: {
+    title: 'Anmeldung in zwei Schritten',
+    intro: 'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein (oder einen Wiederherstellungscode).',
+    label: 'Code',
+    hint: 'Sechs Ziffern oder ein Wiederherstellungscode wie abcde-12345.',
+    submit: 'Anmelden',
+    wrong: 'Dieser Code stimmt nicht oder wurde schon verwendet. Warten Sie auf den nächsten Code und versuchen Sie es erneut.',
+    expired: 'Diese Anmeldung ist abgelaufen. Gehen Sie zurück und melden Sie sich erneut an.',
+  },
+  passkey: {
+    signIn: 'Passkey verwenden',
+    or: 'oder',
+    instead: 'Stattdessen einen Passkey verwenden',
+    only: 'Bestätigen Sie mit einem Ihrer Passkeys, dass Sie es sind.',
+    confirm: 'Mit einem Passkey fortfahren',
   },
   signIn: {
     title: 'Anmelden',
@@ -155,5 +201,18 @@ export const { useTexts: useSessionTexts, t: sessionTexts } = defineTexts('sessi
     intro:
       'Ihr Arbeitsbereich ist bereit. Bevor Sie beginnen, sagen Sie uns, wer Sie sind: Rechnungen, Einladungen und das Zurücksetzen von Passwörtern verwenden Ihren Namen und Ihre E-Mail-Adresse.',
     submit: 'Speichern und fortfahren',
+  },
+  sso: {
+    signInWith: 'Mit {{name}} anmelden',
+    errors: {
+      state: 'Diese Anmeldung passt zu keiner hier begonnenen, oder sie wurde schon abgeschlossen. Beginnen Sie erneut.',
+      expired: 'Die Anmeldung hat zu lange gedauert. Beginnen Sie erneut.',
+      denied: 'Die Anmeldung wurde bei Ihrem Identitätsanbieter abgelehnt.',
+      domain: 'Die Domain Ihrer E-Mail-Adresse darf diesem Arbeitsbereich nicht beitreten. Bitten Sie einen Administrator um eine Einladung.',
+      provider: 'Der Identitätsanbieter war nicht erreichbar oder hat die Anmeldung nicht abgeschlossen. Versuchen Sie es erneut oder melden Sie sich anders an.',
+      unverified: 'Ihr Identitätsanbieter hat Ihre E-Mail-Adresse nicht bestätigt, daher kann Sheaf Sie nicht zuordnen.',
+      deactivated: 'Ihre Mitgliedschaft in diesem Arbeitsbereich ist deaktiviert. Wenden Sie sich an einen Administrator.',
+      elsewhere: 'Ihr Sheaf-Konto gehört auch zu anderen Arbeitsbereichen, die sich nicht über diesen Anbieter anmelden: Melden Sie sich mit Ihrem Passwort oder einem Passkey an.',
+    },
   },
 });

@@ -19,7 +19,7 @@ import { workspaceProblems } from './workspace-rules.ts';
 
 const WEEK_STARTS = ['monday', 'sunday', 'saturday'] as const;
 const ROUNDINGS = ['none', 'up', 'nearest', 'down'] as const;
-const SWITCHES = ['approvals_enabled', 'allow_past_timer_starts', 'invoice_before_approval'] as const;
+const SWITCHES = ['approvals_enabled', 'allow_past_timer_starts', 'invoice_before_approval', 'require_two_factor'] as const;
 
 export const FIELDS = ['name', 'address', 'sender_email', 'sender_phone', 'tax_id', 'timezone', 'currency', 'week_start', 'rounding', 'rounding_minutes'];
 
@@ -80,6 +80,7 @@ function SettingsForm({ settings }: { settings: WorkspaceSettings }) {
           approvals_enabled: f.approvals_enabled === 'on',
           allow_past_timer_starts: f.allow_past_timer_starts === 'on',
           invoice_before_approval: f.invoice_before_approval === 'on',
+          require_two_factor: f.require_two_factor === 'on',
         };
         const found = workspaceProblems(body);
         setProblems(found);

@@ -1,0 +1,74 @@
+import { UsageError } from '../output.ts';
+import type { ApiClient } from './http.ts';
+
+/**
+ * Records named the way a person names them: a project by id, code or name, a
+ * task by id or name among the project's tasks, a client or an expense
+ * category by id or name. Names match case-insensitively, exactly or as the
+ * only record that starts with what was typed; more than one match is a usage
+ * error listing them. Lookups read the lists the key may see, so they never
+ * reach further than the API does.
+ */
+
+interface Named {
+  id: string;
+  name: string;
+  code?: string | null;
+}
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function pick<T extends Named>(items: T[], typed: string, what: string, option: string): T {
+  const needle = typed.trim().toLowerCase();
+  const byId = items.find((i) => i.id === typed);
+  if (byId) return byId;
+  const exact = items.filter((i) => i.name.toLowerCase() === needle || i.code?.toLowerCase() === needle);
+  if (exact.length === 1) return exact[0];
+  const prefix = exact.length ? exact : items.filter((i) => i.name.toLowerCase().startsWith(needle) || i.code?.toLowerCase().startsWith(needle));
+  if (prefix.length === 1) return prefix[0];
+  const label = (i: T) => `${i.code ? `[${i.code}] ` : ''}${i.name} (${i.id})`;
+  if (prefix.length > 1) throw new UsageError(`${option} '${typed}' matches ${prefix.length} ${what}s: ${prefix.slice(0, 8).map(label).join('; ')}. Give more of the name, the code or the id.`);
+  throw new UsageError(`No ${what} '${typed}' that you can see${items.length ? ` (there are: ${items.slice(0, 8).map(label).join('; ')}${items.length > 8 ? '; …' : ''})` : ''}.`);
+}
+
+export interface Me {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  roles: string[];
+  user_type?: string;
+  company?: { id: string; name: string };
+}
+
+export const me = (api: ApiClient) => api.get<Me>('/api/v2/users/me');
+
+export interface Project extends Named {
+  client?: { id: string; name: string; currency?: string | null } | null;
+  is_active: boolean;
+}
+
+/** An active project by id (any the key can read, also archived), code or name. */
+export async function findProject(api: ApiClient, typed: string): Promise<Project> {
+  if (ID.test(typed)) return api.get<Project>(`/api/v2/projects/${typed}`);
+  return pick(await api.all<Project>('/api/v2/projects', 'projects', { is_active: true }), typed, 'project', '--project');
+}
+
+/** The task to book on: the one named, or the project's only task. */
+export async function findTask(api: ApiClient, projectId: string, typed: string | undefined): Promise<Named> {
+  const tasks = await api.all<Named>('/api/v2/tasks', 'tasks', { project_id: projectId, is_active: true });
+  if (typed) return pick(tasks, typed, 'task', '--task');
+  if (tasks.length === 1) return tasks[0];
+  throw new UsageError(
+    tasks.length ? `--task is required: the project has ${tasks.length} tasks (${tasks.map((t) => t.name).join(', ')}).` : 'The project has no active tasks to book time on.',
+  );
+}
+
+export async function findClient(api: ApiClient, typed: string): Promise<Named & { currency?: string }> {
+  if (ID.test(typed)) return api.get(`/api/v2/clients/${typed}`);
+  return pick(await api.all<Named>('/api/v2/clients', 'clients', { is_active: true }), typed, 'client', '--client');
+}
+
+export async function findCategory(api: ApiClient, typed: string): Promise<Named> {
+  return pick(await api.all<Named>('/api/v2/expense_categories', 'expense_categories', { is_active: true }), typed, 'expense category', '--category');
+}

@@ -1,0 +1,64 @@
+import {
+  cell,
+  checkSeconds,
+  currencyOfHeader,
+  dateText,
+  decimalText,
+  emailCell,
+  hasColumns,
+  hoursToSeconds,
+  nameCell,
+  notesCell,
+  rateCell,
+  spanOf,
+  timeText,
+  yesNo,
+  type TrackerFormat,
+} from '../row.ts';
+
+/**
+ * Clockify's detailed report as CSV: Project, Client, Description, Task, User, Group,
+ * Email, Tags, Billable, Start Date, Start Time, End Date, End Time, Duration (h),
+ * Duration (decimal), "Billable Rate (CUR)", "Billable Amount (CUR)". Dates follow the
+ * exporting person's setting: MM/DD/YYYY (Clockify's default) and YYYY-MM-DD are read;
+ * times may be 12-hour (10:23:52 AM) or 24-hour.
+ */
+const required = [['User'], ['Email'], ['Project'], ['Start Date'], ['Start Time'], ['Duration (decimal)', 'Duration (h)']];
+
+export const clockify: TrackerFormat = {
+  tracker: 'clockify',
+  required,
+  matches: hasColumns(required),
+  map(r, header) {
+    const date = dateText(cell(r, 'Start Date'), 'Start Date');
+    const start = timeText(cell(r, 'Start Time'), 'Start Time');
+    const endDate = cell(r, 'End Date');
+    const endTime = cell(r, 'End Time');
+    const span = endDate && endTime ? spanOf({ date, time: start }, { date: dateText(endDate, 'End Date'), time: timeText(endTime, 'End Time') }) : null;
+    const decimal = cell(r, 'Duration (decimal)');
+    const seconds = checkSeconds(
+      span?.seconds ?? (decimal !== '' ? hoursToSeconds(decimalText(decimal, 'Duration (decimal)'), 'Duration (decimal)') : 0),
+      'Duration',
+    );
+    const rateColumn = header.find((h) => h.startsWith('Billable Rate'));
+    const billable = yesNo(r, 'Billable');
+    const rate = rateColumn && billable ? rateCell(r, rateColumn) : null;
+    return {
+      client: nameCell(r, 'Client'),
+      project: nameCell(r, 'Project'),
+      task: nameCell(r, 'Task'),
+      person: { name: nameCell(r, 'User'), email: emailCell(r, 'Email') },
+      date,
+      startTime: span?.startTime ?? null,
+      endTime: span?.endTime ?? null,
+      seconds,
+      hours: null,
+      notes: notesCell(r, 'Description'),
+      billable,
+      // Clockify writes 0.00 when no rate is set: that is no rate, not a free hour.
+      rate: rate !== null && Number(rate) > 0 ? rate : null,
+      amount: null,
+      currency: rateColumn ? currencyOfHeader(rateColumn) : null,
+    };
+  },
+};

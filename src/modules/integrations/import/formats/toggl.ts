@@ -1,0 +1,68 @@
+import { Decimal } from 'decimal.js';
+import {
+  RowProblem,
+  cell,
+  checkSeconds,
+  clockDuration,
+  currencyOfHeader,
+  dateText,
+  emailCell,
+  hasColumns,
+  nameCell,
+  notesCell,
+  pick,
+  spanOf,
+  timeText,
+  yesNo,
+  type TrackerFormat,
+} from '../row.ts';
+
+/**
+ * Toggl Track's detailed report as CSV: User (newer exports: Member), Email, Client,
+ * Project, Task, Description, Billable, Start date, Start time, End date, End time,
+ * Duration (H:MM:SS), Tags and "Amount (CUR)". Toggl writes the billable amount, not the
+ * rate: the rate is amount ÷ hours, to cents (the import keeps a person's earlier rate
+ * when it reproduces the amount, so rounding never invents a rate change).
+ */
+const required = [['User', 'Member'], ['Email'], ['Project'], ['Start date'], ['Start time'], ['Duration']];
+
+export const toggl: TrackerFormat = {
+  tracker: 'toggl',
+  required,
+  matches: hasColumns(required),
+  map(r, header) {
+    const date = dateText(cell(r, 'Start date'), 'Start date');
+    const start = timeText(cell(r, 'Start time'), 'Start time');
+    const endDate = cell(r, 'End date');
+    const endTime = cell(r, 'End time');
+    const span = endDate && endTime ? spanOf({ date, time: start }, { date: dateText(endDate, 'End date'), time: timeText(endTime, 'End time') }) : null;
+    const seconds = checkSeconds(clockDuration(cell(r, 'Duration'), 'Duration'), 'Duration');
+    const amountColumn = header.find((h) => /^Amount( \(.*\))?$/.test(h));
+    const billable = yesNo(r, 'Billable');
+    let rate: string | null = null;
+    let amount: string | null = null;
+    if (amountColumn && cell(r, amountColumn) !== '' && billable && seconds > 0) {
+      const text = cell(r, amountColumn);
+      if (!/^-?\d+(\.\d+)?$/.test(text)) throw new RowProblem(`${amountColumn} '${text}' is not a number.`);
+      amount = new Decimal(text).toFixed();
+      if (new Decimal(amount).isNegative()) throw new RowProblem(`${amountColumn} '${text}' is negative.`);
+      rate = new Decimal(amount).mul(3600).div(seconds).toDecimalPlaces(2).toFixed();
+    }
+    return {
+      client: nameCell(r, 'Client'),
+      project: nameCell(r, 'Project'),
+      task: nameCell(r, 'Task'),
+      person: { name: nameCell(r, pick(header, 'User', 'Member')), email: emailCell(r, 'Email') },
+      date,
+      startTime: span?.startTime ?? null,
+      endTime: span?.endTime ?? null,
+      seconds,
+      hours: null,
+      notes: notesCell(r, 'Description'),
+      billable,
+      rate,
+      amount,
+      currency: amountColumn ? currencyOfHeader(amountColumn) : null,
+    };
+  },
+};

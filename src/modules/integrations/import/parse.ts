@@ -1,0 +1,118 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+import { ApiError, badRequest } from '../../../errors.ts';
+import { clockify } from './formats/clockify.ts';
+import { harvest } from './formats/harvest.ts';
+import { kimai } from './formats/kimai.ts';
+import { solidtime } from './formats/solidtime.ts';
+import { toggl } from './formats/toggl.ts';
+import { RowProblem, TRACKERS, TRACKER_NAMES, type ImportRow, type Record_, type Tracker, type TrackerFormat } from './row.ts';
+
+/**
+ * A tracker's CSV export to rows of the common shape: the bytes as UTF-8 (a byte-order
+ * mark dropped), the separator sniffed from the header line (',', ';' or a tab), the
+ * tracker detected from the header's columns or taken as given, every record mapped.
+ * A wrong format or any row that cannot be mapped is one 400 that names each line and
+ * why (at most MAX_LISTED of them), so nothing of the file is imported.
+ */
+
+export const FORMATS: Record<Tracker, TrackerFormat> = { toggl, clockify, harvest, solidtime, kimai };
+
+/** How many of a file's bad rows an error lists (the message names the first). */
+export const MAX_LISTED = 50;
+
+export interface LineProblem {
+  line: number;
+  message: string;
+}
+
+export interface ParsedFile {
+  tracker: Tracker;
+  rows: ImportRow[];
+}
+
+function separatorOf(text: string): string {
+  const first = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'));
+  const count = (c: string) => first.split(c).length - 1;
+  const candidates = [',', ';', '\t'].map((c) => [c, count(c)] as const).sort((a, b) => b[1] - a[1]);
+  return candidates[0][1] > 0 ? candidates[0][0] : ',';
+}
+
+/** The error of a file that cannot be imported: 400, field `file`, the lines and why. */
+export function fileError(message: string, problems: LineProblem[] = []): ApiError {
+  return badRequest(message, { field: 'file', ...(problems.length ? { problems: problems.slice(0, MAX_LISTED) } : {}) });
+}
+
+/** Which tracker a header is, or null. */
+export function detectTracker(header: string[]): Tracker | null {
+  return TRACKERS.find((t) => FORMATS[t].matches(header)) ?? null;
+}
+
+function missingColumns(format: TrackerFormat, header: string[]): string[] {
+  return format.required.filter((group) => !group.some((c) => header.includes(c))).map((group) => group.join(' or '));
+}
+
+export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile {
+  const text = typeof data === 'string' ? data : data.toString('utf8');
+  if (text.includes('\uFFFD')) throw fileError('The file is not UTF-8 text: export it again as CSV (UTF-8).');
+  let records: string[][];
+  try {
+    // Empty lines are kept (and skipped below), so each record's line is known by counting:
+    // csv-parse's `info` would tell it too, at twice the parsing time.
+    records = parseCsv(text, { bom: true, delimiter: separatorOf(text.replace(/^\uFEFF/, '')), relax_column_count: true }) as string[][];
+  } catch (err) {
+    const e = err as { lines?: number; message?: string };
+    throw fileError(`Line ${e.lines ?? '?'}: the file is not valid CSV (${e.message ?? 'unreadable'}).`, [{ line: e.lines ?? 0, message: e.message ?? 'not CSV' }]);
+  }
+  const newlines = (record: string[]) => record.reduce((n, c) => (c.includes('\n') ? n + c.split('\n').length - 1 : n), 0);
+  let next = 1;
+  while (records.length && records[0].every((c) => c.trim() === '')) {
+    records.shift();
+    next++;
+  }
+  if (records.length === 0) throw fileError('The file is empty: export the detailed report as CSV, with its header line.');
+  const header = records[0].map((h) => h.trim());
+  next += 1 + newlines(records[0]);
+  const tracker = given ?? detectTracker(header);
+  if (!tracker) {
+    throw fileError(
+      `Line 1: the header is not that of a known export (${TRACKERS.map((t) => TRACKER_NAMES[t]).join(', ')}): it has ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', …' : ''}.`,
+      [{ line: 1, message: 'unknown header' }],
+    );
+  }
+  const format = FORMATS[tracker];
+  const missing = missingColumns(format, header);
+  if (missing.length) {
+    throw fileError(`Line 1: this is not a ${TRACKER_NAMES[tracker]} export: the header lacks ${missing.join(', ')}.`, [
+      { line: 1, message: `missing ${missing.join(', ')}` },
+    ]);
+  }
+  const rows: ImportRow[] = [];
+  const problems: LineProblem[] = [];
+  for (let i = 1; i < records.length; i++) {
+    const record = records[i];
+    // A record starts on the line after the previous one ended; a quoted field may span lines.
+    const line = next;
+    next += 1 + newlines(record);
+    if (record.every((c) => c.trim() === '')) continue;
+    if (record.length > header.length && record.slice(header.length).some((c) => c.trim() !== '')) {
+      problems.push({ line, message: `it has ${record.length} fields, the header ${header.length}.` });
+      continue;
+    }
+    const r: Record_ = {};
+    header.forEach((h, j) => (r[h] = record[j] ?? ''));
+    try {
+      rows.push({ line, ...format.map(r, header) });
+    } catch (err) {
+      if (!(err instanceof RowProblem)) throw err;
+      problems.push({ line, message: err.message });
+    }
+  }
+  if (problems.length) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more line${problems.length > 2 ? 's' : ''}; nothing was imported)` : ' (nothing was imported)';
+    throw fileError(`Line ${problems[0].line}: ${problems[0].message}${more}`, problems);
+  }
+  if (rows.length === 0) throw fileError('The file has a header but no entries.');
+  return { tracker, rows };
+}
+
+export const isTracker = (value: unknown): value is Tracker => typeof value === 'string' && (TRACKERS as readonly string[]).includes(value);

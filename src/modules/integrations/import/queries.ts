@@ -1,0 +1,171 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { newId } from '../../../ids.ts';
+import type { Tx } from '../../../db/tenant.ts';
+import type { DB } from '../../../db/types.ts';
+import { isEmailTakenError } from '../../people/users/index.ts';
+import { IMPORT_SERVICE, type Existing } from './plan.ts';
+
+/**
+ * The import's SQL: what the plan matches against, which rows were imported before, and
+ * the batched inserts (one statement per table, or per CHUNK entries, instead of a
+ * statement per row: 100,000 rows in seconds). Every function takes the workspace first.
+ */
+
+/** Entries per INSERT: each column travels as one array parameter (unnest), so a chunk is one statement of a dozen parameters. */
+export const CHUNK = 5000;
+
+export async function loadExisting(trx: Tx, companyId: string): Promise<Omit<Existing, 'identities'> & { currency: string }> {
+  const [members, clients, projects, tasks, company] = await Promise.all([
+    trx
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['m.user_id', 'u.email', sql<string>`trim(u.first_name || ' ' || u.last_name)`.as('name'), 'm.is_active'])
+      .where('m.company_id', '=', companyId)
+      .where('u.user_type', '=', 'human')
+      .where('m.role', '<>', 'client')
+      .execute(),
+    trx.selectFrom('clients').select(['id', 'name', 'currency']).where('company_id', '=', companyId).execute(),
+    trx.selectFrom('projects').select(['id', 'client_id', 'name', 'bill_by', 'is_billable']).where('company_id', '=', companyId).execute(),
+    trx.selectFrom('tasks').select(['id', 'name']).where('company_id', '=', companyId).execute(),
+    trx.selectFrom('companies').select('currency').where('id', '=', companyId).executeTakeFirstOrThrow(),
+  ]);
+  return { members, clients, projects, tasks, currency: company.currency };
+}
+
+/** The installation's identities with these addresses, read as the service (another workspace's people are invisible in a tenant transaction). */
+export async function identitiesOf(db: Kysely<DB>, emails: string[]): Promise<Existing['identities']> {
+  if (emails.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'user_type', sql<boolean>`password_hash is not null`.as('has_password')])
+    .where('email', 'in', emails)
+    .execute();
+  return rows;
+}
+
+/**
+ * Which of these row references the workspace has imported already: every imported entry's
+ * reference of the tracker, read once through the (company, service, id) index and matched
+ * here (an `= any(array)` of tens of thousands made PostgreSQL compare each row with each).
+ */
+export async function importedRefs(trx: Tx, companyId: string, tracker: string, refs: string[]): Promise<Set<string>> {
+  const wanted = new Set(refs);
+  const rows = await sql<{ ref: string }>`
+    select external_reference_id as ref from time_entries
+    where company_id = ${companyId} and external_reference_service = ${IMPORT_SERVICE}
+      and external_reference_id like ${`${tracker}:%`}`.execute(trx);
+  return new Set(rows.rows.map((r) => r.ref).filter((r) => wanted.has(r)));
+}
+
+export interface EntryValues {
+  id: string;
+  user_id: string;
+  project_id: string;
+  task_id: string;
+  spent_date: string;
+  duration_seconds: number;
+  hours_entered: string | null;
+  started_time: string | null;
+  ended_time: string | null;
+  notes: string | null;
+  billable: boolean;
+  external_reference: string;
+}
+
+/**
+ * Inserts entries CHUNK at a time; each entry's billable_rate is the one billable_rate()
+ * finds for its project, task, person and date (the rates the import wrote before), as
+ * every create stores it, so reports, invoices and the entry agree. The function's rule is
+ * written out here as joins (as tracking's billableRateSql does for a create): called per
+ * row, the function costs milliseconds each on PGlite; test/import.test.ts checks the two agree.
+ */
+/** The billable rate of one scope (`where`, over rates r and the entry v) in force on the entry's date. */
+const rateOf = (where: RawBuilder<unknown>) => sql`(select r.hourly_rate from rates r
+  where r.company_id = p.company_id and r.kind = 'billable' and ${where} and r.effective_from <= v.spent_date
+  order by r.effective_from desc limit 1)`;
+
+/** Rates of projects the import created (no work of theirs exists yet, so nothing to reprice), in one statement. */
+export async function insertNewRates(trx: Tx, companyId: string, rates: Array<{ project_id: string; user_id: string; effective_from: string; hourly_rate: string }>) {
+  for (let i = 0; i < rates.length; i += CHUNK) {
+    await trx
+      .insertInto('rates')
+      .values(rates.slice(i, i + CHUNK).map((r) => ({ company_id: companyId, id: newId(), kind: 'billable' as const, task_id: null, ...r })))
+      .execute();
+  }
+}
+
+export async function insertEntries(trx: Tx, companyId: string, entries: EntryValues[], meta: { source: string; createdBy: string | null; now: Date }) {
+  for (let i = 0; i < entries.length; i += CHUNK) {
+    const chunk = entries.slice(i, i + CHUNK);
+    const col = <K extends keyof EntryValues>(k: K) => chunk.map((e) => e[k]);
+    await sql`
+      insert into time_entries (company_id, id, user_id, project_id, task_id, spent_date, duration_seconds, hours_entered,
+        started_time, ended_time, notes, billable, billable_rate, source, external_reference, created_by, created_at, updated_at)
+      select ${companyId}::uuid, v.id, v.user_id, v.project_id, v.task_id, v.spent_date, v.duration_seconds, v.hours_entered,
+        v.started_time, v.ended_time, v.notes, v.billable,
+        case when v.billable and p.is_billable then case p.bill_by
+          when 'project' then ${rateOf(sql`r.project_id = v.project_id and r.task_id is null and r.user_id is null`)}
+          when 'tasks' then ${rateOf(sql`r.project_id = v.project_id and r.task_id = v.task_id and r.user_id is null`)}
+          when 'people' then coalesce(${rateOf(sql`r.project_id = v.project_id and r.task_id is null and r.user_id = v.user_id`)},
+                                      ${rateOf(sql`r.project_id is null and r.task_id is null and r.user_id = v.user_id`)})
+        end end,
+        ${meta.source}, v.external_reference, ${meta.createdBy}::uuid, ${meta.now}, ${meta.now}
+      from unnest(${col('id')}::uuid[], ${col('user_id')}::uuid[], ${col('project_id')}::uuid[], ${col('task_id')}::uuid[],
+        ${col('spent_date')}::date[], ${col('duration_seconds')}::integer[], ${col('hours_entered')}::numeric[],
+        ${col('started_time')}::text[], ${col('ended_time')}::text[], ${col('notes')}::text[], ${col('billable')}::boolean[],
+        ${col('external_reference')}::jsonb[])
+        as v (id, user_id, project_id, task_id, spent_date, duration_seconds, hours_entered, started_time, ended_time, notes, billable, external_reference)
+      join projects p on p.company_id = ${companyId}::uuid and p.id = v.project_id`.execute(
+      trx,
+    );
+  }
+}
+
+/** People an import adds: identities (new ones) and their memberships, as members. */
+export async function insertPeople(
+  trx: Tx,
+  companyId: string,
+  newIdentities: Array<{ id: string; email: string; first_name: string; last_name: string }>,
+  memberIds: string[],
+) {
+  if (newIdentities.length) {
+    // Neither RETURNING nor ON CONFLICT: a new identity is invisible in the tenant transaction
+    // (row-level security) until its membership exists. An address taken meanwhile is users_email_key's refusal.
+    try {
+      await trx.insertInto('users').values(newIdentities.map((u) => ({ ...u, user_type: 'human' as const }))).execute();
+    } catch (err) {
+      if (isEmailTakenError(err)) return false;
+      throw err;
+    }
+  }
+  if (memberIds.length) {
+    await trx
+      .insertInto('memberships')
+      .values(memberIds.map((user_id) => ({ company_id: companyId, user_id, role: 'member' as const })))
+      .execute();
+  }
+  return true;
+}
+
+/** Whoever works on a project is assigned to it, and its tasks to it, so the entries are valid; inactive assignments are made active. */
+export async function ensureAssignments(
+  trx: Tx,
+  companyId: string,
+  people: Array<{ project_id: string; user_id: string }>,
+  tasks: Array<{ project_id: string; task_id: string; billable: boolean }>,
+) {
+  for (let i = 0; i < people.length; i += CHUNK) {
+    await trx
+      .insertInto('project_user_assignments')
+      .values(people.slice(i, i + CHUNK).map((a) => ({ company_id: companyId, ...a })))
+      .onConflict((oc) => oc.columns(['company_id', 'project_id', 'user_id']).doUpdateSet({ is_active: true, updated_at: sql`now()` }).where('project_user_assignments.is_active', '=', false))
+      .execute();
+  }
+  for (let i = 0; i < tasks.length; i += CHUNK) {
+    await trx
+      .insertInto('project_task_assignments')
+      .values(tasks.slice(i, i + CHUNK).map((a) => ({ company_id: companyId, ...a })))
+      .onConflict((oc) => oc.columns(['company_id', 'project_id', 'task_id']).doUpdateSet({ is_active: true, updated_at: sql`now()` }).where('project_task_assignments.is_active', '=', false))
+      .execute();
+  }
+}

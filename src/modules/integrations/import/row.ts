@@ -1,0 +1,248 @@
+import { Decimal } from 'decimal.js';
+import { isCurrencyCode } from '../../../money.ts';
+import { isWorkDate } from '../../../time/workspace-time.ts';
+
+/**
+ * The common shape every tracker's row maps to, and the field readers the per-tracker
+ * modules (formats/*.ts) share. Pure: no I/O. A field that cannot be read throws a
+ * RowProblem naming the column; the parser adds the line.
+ */
+
+export const TRACKERS = ['toggl', 'clockify', 'harvest', 'solidtime', 'kimai'] as const;
+export type Tracker = (typeof TRACKERS)[number];
+
+export const TRACKER_NAMES: Record<Tracker, string> = {
+  toggl: 'Toggl Track',
+  clockify: 'Clockify',
+  harvest: 'Harvest',
+  solidtime: 'solidtime',
+  kimai: 'Kimai',
+};
+
+/** One time entry of an export, as Sheaf reads it. Names are trimmed; empty ones are null. */
+export interface ImportRow {
+  /** The line of the file the record starts on (1 is the header). */
+  line: number;
+  client: string | null;
+  project: string | null;
+  task: string | null;
+  person: { name: string | null; email: string | null };
+  /** The work date, YYYY-MM-DD (the start's date in the file's own wall-clock time). */
+  date: string;
+  /** Wall-clock HH:mm of start and end, when the file has both on the work date. */
+  startTime: string | null;
+  endTime: string | null;
+  /** The duration in whole seconds (0 to 86,400). */
+  seconds: number;
+  /** Hours exactly as the file gives them (Harvest), else null. */
+  hours: string | null;
+  notes: string | null;
+  billable: boolean;
+  /** The billable hourly rate, an exact decimal string with at most two places, or null. */
+  rate: string | null;
+  /** The entry's billable amount when the rate was derived from it (Toggl gives amounts, not rates). */
+  amount: string | null;
+  currency: string | null;
+}
+
+/** A field that cannot be read; the parser turns it into "Line N: …". */
+export class RowProblem extends Error {}
+
+/** A record: the header's column names to the cell's text. */
+export type Record_ = Record<string, string>;
+
+/** The cell of `column`, trimmed; '' when the column is absent. */
+export const cell = (r: Record_, column: string): string => (r[column] ?? '').trim();
+
+/** A name cell: trimmed, null when empty; longer than 255 characters is a problem (Sheaf's names are). */
+export function nameCell(r: Record_, column: string): string | null {
+  const v = cell(r, column);
+  if (v === '') return null;
+  if ([...v].length > 255) throw new RowProblem(`${column} is longer than 255 characters.`);
+  return v;
+}
+
+/** Notes: kept as written (inner whitespace too), null when empty; at most 10,000 characters. */
+export function notesCell(r: Record_, column: string): string | null {
+  const v = (r[column] ?? '').trim();
+  if (v === '') return null;
+  if ([...v].length > 10_000) throw new RowProblem(`${column} is longer than 10,000 characters.`);
+  if (v.includes('\u0000')) throw new RowProblem(`${column} contains the NUL character.`);
+  return v;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function emailCell(r: Record_, column: string): string | null {
+  const v = cell(r, column).toLowerCase();
+  if (v === '') return null;
+  if (!EMAIL.test(v) || v.length > 320) throw new RowProblem(`${column} '${v}' is not an e-mail address.`);
+  return v;
+}
+
+/** Yes/No as the trackers write it (Yes, No, true, false, 1, 0; Kimai leaves false empty). */
+export function yesNo(r: Record_, column: string, emptyIs?: boolean): boolean {
+  const v = cell(r, column).toLowerCase();
+  if (['yes', 'true', '1', 'ja', 'y'].includes(v)) return true;
+  if (['no', 'false', '0', 'nein', 'n'].includes(v)) return false;
+  if (v === '' && emptyIs !== undefined) return emptyIs;
+  throw new RowProblem(`${column} must be Yes or No, not '${cell(r, column)}'.`);
+}
+
+function checkedDate(y: number, m: number, d: number, text: string, column: string): string {
+  const iso = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  const back = new Date(`${iso}T00:00:00Z`);
+  if (Number.isNaN(back.getTime()) || back.getUTCMonth() + 1 !== m || back.getUTCDate() !== d || !isWorkDate(iso)) {
+    throw new RowProblem(`${column} '${text}' is not a date.`);
+  }
+  return iso;
+}
+
+/**
+ * A date as the trackers write it: YYYY-MM-DD (Toggl, Harvest, Kimai, solidtime),
+ * MM/DD/YYYY (Clockify's default), DD.MM.YYYY (German settings). Anything else is a problem.
+ */
+export function dateText(text: string, column: string): string {
+  let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (m) return checkedDate(+m[1], +m[2], +m[3], text, column);
+  m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  if (m) return checkedDate(+m[3], +m[1], +m[2], text, column);
+  m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(text);
+  if (m) return checkedDate(+m[3], +m[2], +m[1], text, column);
+  throw new RowProblem(`${column} '${text}' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY).`);
+}
+
+/** A time of day, 24-hour (13:05, 13:05:09) or 12-hour (1:05 PM, 01:05:09 pm), as HH:mm. Seconds are dropped. */
+export function timeText(text: string, column: string): { hhmm: string; seconds: number } {
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$/.exec(text);
+  if (!m) throw new RowProblem(`${column} '${text}' is not a time of day.`);
+  let h = +m[1];
+  const min = +m[2];
+  const s = m[3] === undefined ? 0 : +m[3];
+  if (m[4]) {
+    if (h < 1 || h > 12) throw new RowProblem(`${column} '${text}' is not a time of day.`);
+    const pm = m[4].toLowerCase() === 'pm';
+    h = (h % 12) + (pm ? 12 : 0);
+  }
+  if (h > 23 || min > 59 || s > 59) throw new RowProblem(`${column} '${text}' is not a time of day.`);
+  return { hhmm: `${String(h).padStart(2, '0')}:${String(min).padStart(2, '0')}`, seconds: h * 3600 + min * 60 + s };
+}
+
+/** A duration H:MM or H:MM:SS (hours may exceed 24 in the text; the entry may not). */
+export function clockDuration(text: string, column: string): number {
+  const m = /^(\d+):(\d{2})(?::(\d{2}))?$/.exec(text);
+  if (!m || +m[2] > 59 || (m[3] !== undefined && +m[3] > 59)) throw new RowProblem(`${column} '${text}' is not a duration (H:MM or H:MM:SS).`);
+  return +m[1] * 3600 + +m[2] * 60 + (m[3] === undefined ? 0 : +m[3]);
+}
+
+/**
+ * A decimal number as exports write it: 1234.5, 1,234.50, or with a decimal comma
+ * (Harvest in German settings: 2.000,0 and 0,01). The last of '.' and ',' is the
+ * decimal separator when both appear; a lone ',' is one when it is not followed by
+ * exactly three digits. Returns an exact decimal string.
+ */
+export function decimalText(text: string, column: string): string {
+  let t = text.replace(/[\s\u00a0']/g, '');
+  if (t === '') throw new RowProblem(`${column} is empty.`);
+  const dot = t.lastIndexOf('.');
+  const comma = t.lastIndexOf(',');
+  if (dot >= 0 && comma >= 0) {
+    t = dot > comma ? t.replaceAll(',', '') : t.replaceAll('.', '').replace(',', '.');
+  } else if (comma >= 0) {
+    t = /^-?\d{1,3}(,\d{3})+$/.test(t) ? t.replaceAll(',', '') : t.replace(',', '.');
+  }
+  if (!/^-?\d+(\.\d+)?$/.test(t)) throw new RowProblem(`${column} '${text}' is not a number.`);
+  return new Decimal(t).toFixed();
+}
+
+/**
+ * decimalText for a file whose numbers may have either '.' or ',' as the decimal separator
+ * (Kimai writes 1.5 in every language; a spreadsheet in German settings that re-saved the
+ * file writes 1,5 and groups thousands with '.'): a lone separator before exactly three
+ * digits (1.500, 1,500) could be either, so it is refused rather than guessed.
+ */
+export function eitherSeparatorDecimal(text: string, column: string): string {
+  const t = text.replace(/[\s\u00a0']/g, '');
+  if (/^-?[1-9]\d{0,2}[.,]\d{3}$/.test(t)) {
+    throw new RowProblem(`${column} '${text}' could be a thousands or a decimal separator: export the file again without thousands separators.`);
+  }
+  // A lone ',' is the decimal one here (decimalText reads 0,500 as a thousands group).
+  return /^-?\d+,\d+$/.test(t) ? decimalText(t.replace(',', '.'), column) : decimalText(text, column);
+}
+
+/** The largest hourly rate Sheaf stores (rates.hourly_rate is NUMERIC(12, 2)). */
+const MAX_RATE = new Decimal('9999999999.99');
+
+/**
+ * An hourly rate: a non-negative amount, rounded to cents (exports write 100.0 or 100.00). Empty is null.
+ * `read` reads the number (decimalText, or eitherSeparatorDecimal for a file that may use either separator).
+ */
+export function rateCell(r: Record_, column: string, read: (text: string, column: string) => string = decimalText): string | null {
+  const v = cell(r, column);
+  if (v === '') return null;
+  const d = new Decimal(read(v, column));
+  if (d.isNegative()) throw new RowProblem(`${column} '${v}' is negative.`);
+  if (d.gt(MAX_RATE)) throw new RowProblem(`${column} '${v}' is larger than Sheaf's largest rate.`);
+  return d.toDecimalPlaces(2).toFixed();
+}
+
+/** A duration in decimal hours as whole seconds, checked to fit one entry (at most 24 hours). */
+export function hoursToSeconds(hours: string, column: string): number {
+  const d = new Decimal(hours);
+  if (d.isNegative() || d.gt(24)) throw new RowProblem(`${column} '${hours}' must be between 0 and 24 hours for one entry.`);
+  return d.mul(3600).toDecimalPlaces(0).toNumber();
+}
+
+export function checkSeconds(seconds: number, column: string): number {
+  if (seconds < 0 || seconds > 86_400) throw new RowProblem(`${column}: an entry lasts between 0 and 24 hours, not ${(seconds / 3600).toFixed(2)} hours.`);
+  return seconds;
+}
+
+/** The currency named in a header such as "Amount (EUR)" or "Billable Rate (USD)". */
+export function currencyOfHeader(header: string): string | null {
+  const m = /\(([A-Za-z]{3})\)\s*$/.exec(header);
+  return m && isCurrencyCode(m[1].toUpperCase()) ? m[1].toUpperCase() : null;
+}
+
+/** A currency cell: "EUR", or Harvest's "Euro - EUR". */
+export function currencyCell(r: Record_, column: string): string | null {
+  const v = cell(r, column);
+  if (v === '') return null;
+  const code = (/([A-Za-z]{3})\s*$/.exec(v)?.[1] ?? '').toUpperCase();
+  if (!isCurrencyCode(code)) throw new RowProblem(`${column} '${v}' is not a currency.`);
+  return code;
+}
+
+/**
+ * Start and end as one entry: the work date is the start's, the times are kept when the
+ * end falls on the same date at or after the start (an entry past midnight keeps only its
+ * duration: Sheaf's times are one day's wall clock).
+ */
+export function spanOf(
+  start: { date: string; time: { hhmm: string; seconds: number } | null },
+  end: { date: string; time: { hhmm: string; seconds: number } | null } | null,
+): { startTime: string | null; endTime: string | null; seconds: number | null } {
+  if (!start.time || !end?.time) return { startTime: null, endTime: null, seconds: null };
+  const days = (Date.parse(`${end.date}T00:00:00Z`) - Date.parse(`${start.date}T00:00:00Z`)) / 86_400_000;
+  const seconds = days * 86_400 + end.time.seconds - start.time.seconds;
+  if (seconds < 0) throw new RowProblem('The entry ends before it starts.');
+  const sameDay = days === 0;
+  return { startTime: sameDay ? start.time.hhmm : null, endTime: sameDay ? end.time.hhmm : null, seconds };
+}
+
+/** Every tracker's module: how to recognise its header, and how to map one record. */
+export interface TrackerFormat {
+  tracker: Tracker;
+  /** Columns a file must have to be this tracker's (detection and the wrong-format message). */
+  required: string[][];
+  /** Whether a header is this tracker's: every group of `required` has one column present. */
+  matches(header: string[]): boolean;
+  /** One record to the common shape (without `line`). Throws RowProblem. */
+  map(record: Record_, header: string[]): Omit<ImportRow, 'line'>;
+}
+
+/** `required` as a matcher: each group names alternatives of which one must be present. */
+export const hasColumns = (required: string[][]) => (header: string[]) => required.every((group) => group.some((c) => header.includes(c)));
+
+/** The first of several column names the header has (exports renamed some over the years). */
+export const pick = (header: string[], ...names: string[]): string => names.find((n) => header.includes(n)) ?? names[0];

@@ -1,0 +1,2 @@
+/** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
+export { singleSignOnWebRoutes } from './web-routes.ts';

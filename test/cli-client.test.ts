@@ -1,0 +1,524 @@
+import { spawn, type ChildProcess, execFile } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completionScript } from '../src/cli/client/completion.ts';
+import { COMMANDS } from '../src/cli/main.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { provisionWorkspace } from '../src/provisioning.ts';
+import { listeningUrl, ROOT, runCli, SHEAF_BIN, spawnCli, tryParse, type CliEnv } from './cli-runner.ts';
+import { addMember, DATABASE_URL, dropSchema, migratedDataDir, onPostgres, uniqueSchema, type Caller } from './helpers.ts';
+
+/**
+ * The person commands (src/cli/client/) end to end: one real `sheaf serve`
+ * child process for the file, the commands run in-process through main()
+ * (fast) and, where it matters, as the installed binary (the light start,
+ * stdin, stdout as a file). Every command in both output modes, the exit
+ * codes, profiles (0600, the key never printed, the environment over the
+ * profile), source cli on what is created, and what a bad URL or key says.
+ */
+
+let server: ChildProcess;
+let url: string;
+let owner: Caller;
+let member: Caller;
+let workspaceId: string;
+const home = mkdtempSync(join(tmpdir(), 'sheaf-cli-client-home-'));
+const work = mkdtempSync(join(tmpdir(), 'sheaf-cli-client-files-'));
+let dataDir: string | undefined;
+let schema: string | undefined;
+const ids: Record<string, string> = {};
+
+/** The environment of a command: no profile file of the real user, the key given (or none). */
+function envWith(extra: CliEnv = {}): CliEnv {
+  return { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ...extra };
+}
+const asOwner = () => envWith({ SHEAF_URL: url, SHEAF_API_KEY: owner.key, SHEAF_WORKSPACE_ID: workspaceId });
+const asMember = () => envWith({ SHEAF_URL: url, SHEAF_API_KEY: member.key, SHEAF_WORKSPACE_ID: workspaceId });
+const sheaf = (env: CliEnv, ...args: string[]) => runCli(args, { env });
+
+async function api(caller: Caller, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...caller.headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return tryParse(text);
+}
+
+/** `node bin/sheaf.js args` with `stdin` piped in. */
+function spawnWithStdin(args: string[], env: CliEnv, stdin: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = execFile(process.execPath, [...SHEAF_BIN, ...args], { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) =>
+      done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    );
+    child.stdin!.end(stdin);
+  });
+}
+
+beforeAll(async () => {
+  // The workspace and its people are made on the database before the server opens it (the embedded one is one process at a time).
+  dataDir = onPostgres ? undefined : migratedDataDir();
+  schema = onPostgres ? uniqueSchema() : undefined;
+  const database = await openDatabase({ databaseUrl: DATABASE_URL, dataDir: dataDir ? dataDir : null, schema, poolSize: 2 });
+  try {
+    if (schema) await (await import('../src/db/migrate.ts')).migrate(database.db);
+    const company = await provisionWorkspace(database.db, { name: 'Acme', currency: 'EUR', timezone: 'Europe/Berlin', approvals_enabled: true, invoice_before_approval: true });
+    workspaceId = company.id;
+    owner = await addMember(database.db, company.id, { role: 'owner', firstName: 'Olive', lastName: 'Owner' });
+    member = await addMember(database.db, company.id, { role: 'member', firstName: 'Mia', lastName: 'Member' });
+  } finally {
+    await database.close();
+  }
+  const env: CliEnv = { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'error', WEB_DIST: 'off', RATE_LIMIT_MAX: '100000' };
+  if (dataDir) env.DATA_DIR = dataDir;
+  else Object.assign(env, { DATABASE_URL, DATABASE_SCHEMA: schema });
+  server = spawn(process.execPath, [...SHEAF_BIN, 'serve', '--port', '0', '--json'], { cwd: ROOT, env });
+  const exited = new Promise<void>((r) => server.on('exit', () => r()));
+  url = await listeningUrl(server, exited);
+
+  // A client with two projects: Website (the default tasks, billable at 100/h, a budget of 40 h) and Support (one task).
+  const client = await api(owner, 'POST', '/api/v2/clients', { name: 'Globex', currency: 'EUR' });
+  ids.client = client.id;
+  const website = await api(owner, 'POST', '/api/v2/projects', {
+    client_id: client.id, name: 'Website', code: 'WEB', is_billable: true, bill_by: 'project', hourly_rate: 100, budget_by: 'project', budget: 40,
+  });
+  ids.website = website.id;
+  const tasks = await api(owner, 'GET', `/api/v2/tasks?project_id=${website.id}`);
+  ids.design = tasks.tasks.find((t: { name: string }) => t.name === 'Design').id;
+  const support = await api(owner, 'POST', '/api/v2/projects', { client_id: client.id, name: 'Support', code: 'SUP', task_ids: [ids.design] });
+  ids.support = support.id;
+  for (const project of [website.id, support.id]) await api(owner, 'POST', `/api/v2/projects/${project}/user_assignments`, { user_id: member.userId });
+}, 120_000);
+
+afterAll(async () => {
+  server?.kill('SIGTERM');
+  await new Promise((r) => (server?.exitCode !== null ? r(undefined) : server.on('exit', r)));
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (schema) await dropSchema(schema);
+  rmSync(home, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('timer', () => {
+  it('start, status, a second start refused (exit 4), restart and stop; what it starts has source cli', async () => {
+    const env = asMember();
+    const started = await sheaf(env, 'timer', 'start', '--project', 'web', '--task', 'design', '--notes', 'Homepage', '--json');
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.json).toMatchObject({ project_id: ids.website, task_id: ids.design, is_running: true, source: 'cli', notes: 'Homepage', user_id: member.userId });
+
+    const status = await sheaf(env, 'timer', 'status');
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^project +task +since +hours +notes +id$/m);
+    expect(status.stdout).toMatch(new RegExp(`^Website +Design +\\d\\d:\\d\\d +[\\d.]+ +Homepage +${started.json.id}$`, 'm'));
+    expect((await sheaf(env, 'timer', 'status', '--json')).json).toMatchObject({ id: started.json.id, is_running: true });
+
+    const again = await sheaf(env, 'timer', 'start', '--project', 'Support');
+    expect(again.code).toBe(4);
+    expect(again.stderr).toContain('sheaf timer stop');
+    expect(again.stderr).toContain('--replace');
+    const againJson = await sheaf(env, 'timer', 'start', '--project', 'Support', '--json');
+    expect(againJson.error).toMatchObject({ error: 'running_timer_conflict', status: 409 });
+
+    // --replace stops the running one; Support has one task, so --task may be left out.
+    const replaced = await sheaf(env, 'timer', 'start', '--project', 'SUP', '--replace', '--json');
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(replaced.json).toMatchObject({ project_id: ids.support, task_id: ids.design, is_running: true, source: 'cli' });
+
+    const stopped = await sheaf(env, 'timer', 'stop', '--notes', 'Tickets');
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stdout).toMatch(/^Stopped: Support \/ Design: [\d.]+ h on \d{4}-\d\d-\d\d/);
+    expect(stopped.stdout).toContain('Tickets');
+
+    const none = await sheaf(env, 'timer', 'status', '--json');
+    expect(none.code).toBe(0);
+    expect(none.json).toBeNull();
+    expect((await sheaf(env, 'timer', 'status')).stdout.trim()).toBe('No timer is running.');
+    const stopNone = await sheaf(env, 'timer', 'stop');
+    expect(stopNone.code).toBe(3);
+    expect(stopNone.stderr).toBe('sheaf: No timer is running.\n');
+
+    // restart without an id: the latest stopped entry (the Support one)
+    const restarted = await sheaf(env, 'timer', 'restart', '--json');
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.json).toMatchObject({ id: replaced.json.id, is_running: true });
+    const stoppedJson = await sheaf(env, 'timer', 'stop', '--json');
+    expect(stoppedJson.json).toMatchObject({ id: replaced.json.id, is_running: false, source: 'cli' });
+
+    // The entries as the API has them: both from the CLI.
+    const listed = await api(member, 'GET', `/api/v2/time_entries?user_id=${member.userId}`);
+    const mine = listed.time_entries.filter((e: { id: string }) => [started.json.id, replaced.json.id].includes(e.id));
+    expect(mine.map((e: { source: string; is_running: boolean }) => [e.source, e.is_running])).toEqual([
+      ['cli', false],
+      ['cli', false],
+    ]);
+  });
+});
+
+describe('log and entries', () => {
+  it('log with --from/--to and with --hours; entries of a week as a table with totals, and as the API JSON', async () => {
+    const env = asMember();
+    const timed = await sheaf(env, 'log', '--project', 'Website', '--task', 'Design', '--date', '2026-11-02', '--from', '9:00', '--to', '10:30', '--notes', 'Wireframes', '--json');
+    expect(timed.code, timed.stderr).toBe(0);
+    expect(timed.json).toMatchObject({ spent_date: '2026-11-02', started_time: '09:00', ended_time: '10:30', hours: 1.5, source: 'cli', is_running: false });
+    const hours = await sheaf(env, 'log', '--project', 'SUP', '--hours', '0.25', '--date', '2026-11-03', '--notes', 'Call', '--billable', 'false');
+    expect(hours.code, hours.stderr).toBe(0);
+    expect(hours.stdout).toMatch(/^Logged: Support \/ Design: 0\.25 h on 2026-11-03 – Call \(entry [0-9a-f-]{36}\)$/m);
+
+    const table = await sheaf(env, 'entries', '--week', '2026-W45');
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.split('\n');
+    expect(lines[0]).toMatch(/^date +time +hours +project +task +notes +billable +status +id$/);
+    // columns line up: every row's hours end where the header's "hours" ends
+    const hoursEnd = lines[0].indexOf('hours') + 'hours'.length;
+    expect(lines[1].slice(0, hoursEnd)).toMatch(/ 0\.25$/);
+    expect(lines[2].slice(0, hoursEnd)).toMatch(/ 1\.5$/);
+    expect(lines[1]).toMatch(/^2026-11-03 +- +0\.25 +Support +Design +Call +no +unsubmitted/);
+    expect(lines[2]).toMatch(/^2026-11-02 +09:00–10:30 +1\.5 +Website +Design +Wireframes +yes +unsubmitted/);
+    expect(table.stdout).toContain('2 entries (2026-11-02 to 2026-11-08): 1.75 h, billable 1.5 h');
+
+    const json = await sheaf(env, 'entries', '--from', '2026-11-02', '--to', '2026-11-08', '--json');
+    const fromApi = await api(member, 'GET', `/api/v2/time_entries?user_id=${member.userId}&from=2026-11-02&to=2026-11-08`);
+    expect(json.json).toEqual(fromApi.time_entries);
+    const byProject = await sheaf(env, 'entries', '--week', '2026-W45', '--project', 'WEB', '--json');
+    expect(byProject.json.map((e: { id: string }) => e.id)).toEqual([timed.json.id]);
+    // The owner's "entries" are their own; --user all shows the member's too.
+    expect((await sheaf(asOwner(), 'entries', '--week', '2026-W45', '--json')).json).toEqual([]);
+    expect((await sheaf(asOwner(), 'entries', '--week', '2026-W45', '--user', 'all', '--json')).json).toHaveLength(2);
+  });
+
+  it('bad input: exit 2 before any request, and the API refusal with its message and field', async () => {
+    const env = asMember();
+    const cases: Array<[string[], string]> = [
+      [['log', '--hours', '1'], '--project is required'],
+      [['log', '--project', 'WEB'], 'Give --hours H, or --from HH:MM and --to HH:MM.'],
+      [['log', '--project', 'WEB', '--hours', 'two'], "--hours must be decimal hours from 0 to 24"],
+      [['log', '--project', 'WEB', '--from', '10:00', '--to', '09:00'], '--to (09:00) must be after --from (10:00).'],
+      [['log', '--project', 'WEB', '--hours', '1', '--date', '2026-02-30'], '--date must be a date YYYY-MM-DD'],
+      [['entries', '--week', '2026-W60'], '--week: 2026 has weeks 1 to 53, not 60.'],
+      [['timer', 'start', '--project', 'WEB', '--bogus'], 'Unknown option --bogus for "sheaf timer start".'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await sheaf(env, ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(message);
+    }
+    // A name that matches nothing, or several.
+    const ambiguous = await sheaf(env, 'log', '--project', 'WEB', '--hours', '1');
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('--task is required: the project has 5 tasks');
+    const unknown = await sheaf(env, 'log', '--project', 'Nope', '--hours', '1');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("No project 'Nope' that you can see (there are: [SUP] Support");
+    // The API's own refusal: its message, and the field as the option that set it.
+    const refused = await sheaf(env, 'log', '--project', 'SUP', '--hours', '1', '--date', '1800-01-01');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^sheaf: .*spent_date.* \(field spent_date: --date\)\n$/);
+    const refusedJson = await sheaf(env, 'log', '--project', 'SUP', '--hours', '1', '--date', '1800-01-01', '--json');
+    expect(refusedJson.error).toMatchObject({ error: 'invalid_request', field: 'spent_date', status: 400 });
+  });
+});
+
+describe('expenses, submit, projects', () => {
+  it('expenses add with a receipt (multipart) and without; source cli; the receipt downloads byte for byte', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    const receipt = join(work, 'taxi.png');
+    writeFileSync(receipt, png);
+    const env = asMember();
+    const added = await sheaf(env, 'expenses', 'add', '--project', 'WEB', '--category', 'llm', '--cost', '12.40', '--date', '2026-11-04', '--notes', 'Tokens', '--receipt', receipt, '--json');
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.json).toMatchObject({ project_id: ids.website, total_cost: 12.4, source: 'cli', spent_date: '2026-11-04', receipt: { file_name: 'taxi.png', content_type: 'image/png', byte_size: png.length } });
+    const res = await fetch(`${url}${added.json.receipt_download_url}`, { headers: member.headers });
+    expect(Buffer.from(await res.arrayBuffer()).equals(png)).toBe(true);
+
+    const plain = await sheaf(env, 'expenses', 'add', '--project', 'Support', '--category', 'LLM usage', '--cost', '3', '--date', '2026-11-04');
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/^Recorded: 3\.00 LLM usage on Support, 2026-11-04 \(expense [0-9a-f-]{36}\)$/m);
+
+    const missing = await sheaf(env, 'expenses', 'add', '--project', 'WEB', '--category', 'llm', '--cost', '1', '--receipt', join(work, 'nope.pdf'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--receipt: there is no file');
+    const wrongType = join(work, 'notes.txt');
+    writeFileSync(wrongType, 'not a receipt');
+    const refused = await sheaf(env, 'expenses', 'add', '--project', 'WEB', '--category', 'llm', '--cost', '1', '--receipt', wrongType, '--json');
+    expect(refused.code).toBe(2);
+    expect(refused.error).toMatchObject({ status: 415 });
+  });
+
+  it('submit a week: a running timer in it is exit 4, then the week is submitted', async () => {
+    const env = asMember();
+    const running = await sheaf(env, 'timer', 'start', '--project', 'SUP', '--json');
+    expect(running.code, running.stderr).toBe(0);
+    const blocked = await sheaf(env, 'submit');
+    expect(blocked.code).toBe(4);
+    expect(blocked.stderr).toMatch(/^sheaf: .*timer/i);
+    expect((await sheaf(env, 'timer', 'stop')).code).toBe(0);
+
+    const submitted = await sheaf(env, 'submit', '--week', '2026-W45');
+    expect(submitted.code, submitted.stderr).toBe(0);
+    expect(submitted.stdout).toMatch(/^Submitted 4 records \(1:45 h of time\) from 2026-11-02 to 2026-11-08 for approval\.$/m);
+    const again = await sheaf(env, 'submit', '--week', '2026-W45', '--json');
+    expect(again.json).toMatchObject({ submitted_count: 0, submitted_seconds: 0 });
+    expect((await sheaf(env, 'entries', '--week', '2026-W45', '--json')).json.map((e: { approval_status: string }) => e.approval_status)).toEqual(['submitted', 'submitted']);
+  });
+
+  it('projects as a table and as the API JSON', async () => {
+    const table = await sheaf(asMember(), 'projects');
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout.trimEnd().split('\n')).toEqual([
+      'code  project  client  id',
+      `SUP   Support  Globex  ${ids.support}`,
+      `WEB   Website  Globex  ${ids.website}`,
+    ]);
+    const json = await sheaf(asMember(), 'projects', '--json');
+    expect(json.json).toEqual((await api(member, 'GET', '/api/v2/projects?is_active=true')).projects);
+  });
+});
+
+describe('reports and invoices', () => {
+  it('report uninvoiced, budget and team as tables and JSON; a member is refused with exit 5', async () => {
+    const uninvoiced = await sheaf(asOwner(), 'report', 'uninvoiced', '--from', '2026-11-01', '--to', '2026-11-30');
+    expect(uninvoiced.code, uninvoiced.stderr).toBe(0);
+    expect(uninvoiced.stdout).toMatch(/^client +project +hours +uninvoiced h +expenses +amount +currency$/m);
+    expect(uninvoiced.stdout).toMatch(/^Globex +Website +1\.5 +1\.5 +12\.40 +162\.40 +EUR$/m);
+    const uninvoicedJson = await sheaf(asOwner(), 'report', 'uninvoiced', '--from', '2026-11-01', '--to', '2026-11-30', '--json');
+    expect(uninvoicedJson.json).toEqual((await api(owner, 'GET', '/api/v2/reports/uninvoiced?from=2026-11-01&to=2026-11-30')).results);
+
+    const budget = await sheaf(asOwner(), 'report', 'budget');
+    expect(budget.code, budget.stderr).toBe(0);
+    expect(budget.stdout).toMatch(/^Globex +Website +project +40 +\d[\d.]* +\d[\d.]*$/m);
+    expect((await sheaf(asOwner(), 'report', 'budget', '--json')).json).toEqual((await api(owner, 'GET', '/api/v2/reports/project_budget?is_active=true')).results);
+
+    const team = await sheaf(asOwner(), 'report', 'team', '--week', '2026-W45');
+    expect(team.code, team.stderr).toBe(0);
+    expect(team.stdout).toMatch(/^Mia Member +1\.75 +1\.5 +150\.00 +EUR$/m);
+    expect(team.stdout).toContain('2026-11-02 to 2026-11-08: 1.75 h, billable 1.5 h');
+
+    const refused = await sheaf(asMember(), 'report', 'uninvoiced');
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toMatch(/^sheaf: /);
+  });
+
+  it('invoice create from uninvoiced work, pdf written to a file, send; an unknown invoice is exit 3', async () => {
+    const created = await sheaf(asOwner(), 'invoice', 'create', '--client', 'globex', '--from', '2026-11-01', '--to', '2026-11-30', '--subject', 'November', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json).toMatchObject({ state: 'draft', subject: 'November' });
+    expect(created.json.line_items.length).toBeGreaterThan(0);
+    const entries = await api(owner, 'GET', `/api/v2/time_entries?user_id=${member.userId}&from=2026-11-02&to=2026-11-02`);
+    expect(entries.time_entries[0].is_billed).toBe(true);
+
+    const out = join(work, 'invoice.pdf');
+    const pdf = await sheaf(asOwner(), 'invoice', 'pdf', created.json.id, '--out', out);
+    expect(pdf.code, pdf.stderr).toBe(0);
+    expect(pdf.stdout).toMatch(/^Wrote .*invoice\.pdf \(\d+ bytes\)\.$/m);
+    expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
+
+    const sent = await sheaf(asOwner(), 'invoice', 'send', created.json.id, '--to', 'billing@globex.example', '--json');
+    expect(sent.code, sent.stderr).toBe(0);
+    expect((await api(owner, 'GET', `/api/v2/invoices/${created.json.id}`)).state).toBe('open');
+
+    const unknown = await sheaf(asOwner(), 'invoice', 'pdf', '0199a0a0-0000-7000-8000-000000000000', '--out', join(work, 'x.pdf'));
+    expect(unknown.code).toBe(3);
+    expect(existsSync(join(work, 'x.pdf'))).toBe(false);
+    const nothing = await sheaf(asOwner(), 'invoice', 'create', '--client', 'Globex', '--from', '2026-11-01', '--to', '2026-11-30');
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/^sheaf: /);
+  });
+});
+
+describe('profiles', () => {
+  it('login reads the key from stdin, stores it 0600 and never prints it; env overrides the profile; logout', async () => {
+    const env = envWith();
+    const login = await spawnWithStdin(['login', '--url', url, '--workspace', workspaceId], env, `${member.key}\n`);
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain('as Mia Member');
+    expect(login.stdout + login.stderr).not.toContain(member.key);
+    const path = join(home, 'config', 'sheaf', 'profiles.json');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(readFileSync(path, 'utf8')).profiles.default).toMatchObject({ url, workspace_id: workspaceId, api_key: member.key });
+
+    // A second profile, the owner's, from SHEAF_API_KEY.
+    const second = await sheaf({ ...env, SHEAF_API_KEY: owner.key }, 'login', '--profile', 'boss', '--url', url, '--workspace', workspaceId, '--json');
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).not.toContain(owner.key);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+
+    const who = await sheaf(env, 'whoami', '--json');
+    expect(who.json).toMatchObject({ id: member.userId });
+    expect((await sheaf(env, 'whoami', '--profile', 'boss', '--json')).json).toMatchObject({ id: owner.userId });
+    expect((await sheaf({ ...env, SHEAF_PROFILE: 'boss' }, 'whoami', '--json')).json).toMatchObject({ id: owner.userId });
+    // The environment's key over the profile's.
+    expect((await sheaf({ ...env, SHEAF_API_KEY: owner.key }, 'whoami', '--json')).json).toMatchObject({ id: owner.userId });
+    expect((await sheaf({ ...env, SHEAF_API_KEY: owner.key }, 'whoami')).stdout).toContain('key from SHEAF_API_KEY');
+
+    const listed = await sheaf(env, 'profiles');
+    expect(listed.stdout).toMatch(/^\* +default +http:\/\/\S+ +Acme \(.+\) +Mia Member </m);
+    expect(listed.stdout).toMatch(/^ +boss +http:\/\/\S+ +Acme \(.+\) +Olive Owner </m);
+    const listedJson = await sheaf(env, 'profiles', '--json');
+    expect(listedJson.stdout).not.toContain(member.key);
+    expect(listedJson.stdout).not.toContain(owner.key);
+    expect(listedJson.json.map((p: { name: string }) => p.name)).toEqual(['default', 'boss']);
+
+    const missing = await sheaf(env, 'whoami', '--profile', 'nobody');
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toContain('There is no profile "nobody"');
+
+    // A wrong key is checked before anything is saved.
+    const wrong = await sheaf({ ...env, SHEAF_API_KEY: 'sheaf_fa_wrong' }, 'login', '--profile', 'bad', '--url', url, '--workspace', workspaceId);
+    expect(wrong.code).toBe(5);
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).profiles)).toEqual(['default', 'boss']);
+
+    expect((await sheaf(env, 'logout', '--profile', 'boss')).code).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).profiles)).toEqual(['default']);
+    expect((await sheaf(env, 'logout', '--profile', 'boss')).code).toBe(5);
+  });
+});
+
+describe('bad credentials and servers', () => {
+  it('no key says how to get one (exit 5); a refused key, a closed port, TLS to a plain server and DNS say what failed', async () => {
+    const nowhere = envWith({ XDG_CONFIG_HOME: join(home, 'no-profiles') });
+    const none = await sheaf(nowhere, 'timer', 'status');
+    expect(none.code).toBe(5);
+    expect(none.stderr).toContain('sheaf login');
+    expect(none.stderr).toContain('Settings → API and Developers');
+    expect(none.stderr).toContain('sheaf admin key create');
+    expect((await sheaf(nowhere, 'timer', 'status', '--json')).error).toMatchObject({ error: 'not_signed_in' });
+
+    const refused = await sheaf({ ...asMember(), SHEAF_API_KEY: 'sheaf_fa_not_a_real_key' }, 'projects');
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toMatch(/^sheaf: .+ \(the server refused the key from SHEAF_API_KEY/);
+
+    // A port nothing listens on (taken, then released).
+    const free = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => done(port));
+      });
+    });
+    const closed = await sheaf({ ...asMember(), SHEAF_URL: `http://127.0.0.1:${free}` }, 'projects');
+    expect(closed.code).toBe(1);
+    expect(closed.stderr).toBe(`sheaf: Could not reach the server: GET http://127.0.0.1:${free}/api/v2/projects?per_page=2000&is_active=true: connection refused (is the server running, and are the host and port right?) [ECONNREFUSED]\n`);
+    expect((await sheaf({ ...asMember(), SHEAF_URL: `http://127.0.0.1:${free}` }, 'projects', '--json')).error).toMatchObject({ error: 'connection_failed' });
+
+    const port = new URL(url).port;
+    const tls = await sheaf({ ...asMember(), SHEAF_URL: `https://127.0.0.1:${port}` }, 'projects');
+    expect(tls.code).toBe(1);
+    expect(tls.stderr).toMatch(/TLS error .*does not speak TLS/);
+
+    const dns = await sheaf({ ...asMember(), SHEAF_URL: 'http://sheaf-test.invalid' }, 'projects');
+    expect(dns.code).toBe(1);
+    expect(dns.stderr).toMatch(/sheaf-test\.invalid.*(host not found|DNS)/);
+
+    const notSheaf = await sheaf({ ...asMember(), SHEAF_URL: `${url}/nowhere` }, 'projects');
+    expect(notSheaf.code).toBe(3);
+    expect(notSheaf.stderr).toMatch(/^sheaf: /);
+  });
+});
+
+describe('the installed command', () => {
+  it('runs the person commands without loading the database code, with the same output as in-process', async () => {
+    const [status, inProcess, usage, usageInProcess] = await Promise.all([
+      spawnCli(['timer', 'status', '--json'], asMember()),
+      sheaf(asMember(), 'timer', 'status', '--json'),
+      spawnCli(['log', '--project', 'WEB'], asMember()),
+      sheaf(asMember(), 'log', '--project', 'WEB'),
+    ]);
+    expect(status).toEqual(inProcess);
+    expect(usage.code).toBe(2);
+    expect(usage).toEqual(usageInProcess);
+
+    // What src/cli/client/index.ts imports, followed through every static import: no database library, no service.
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^import (?!type )[^'"]*?from '([^']+)'/gm)) {
+        const spec = m[1];
+        if (spec.startsWith('.')) walk(resolve(dirname(file), spec));
+        else seen.add(spec);
+      }
+    };
+    walk(join(ROOT, 'src/cli/client/index.ts'));
+    const loaded = [...seen];
+    expect(loaded.filter((f) => /^(kysely|pg|@electric-sql\/pglite|fastify)/.test(f) || /src\/(db|modules|access|auth)\//.test(f))).toEqual([]);
+    expect(loaded.some((f) => f.endsWith('src/cli/main.ts'))).toBe(false);
+  });
+
+  it('export writes CSV to stdout and XLSX to a file, the same rows as the list', async () => {
+    const csv = await spawnCli(['export', '--week', '2026-W45'], asMember());
+    expect(csv.code, csv.stderr).toBe(0);
+    const rows = csv.stdout.trim().split(/\r?\n/);
+    expect(rows[0]).toMatch(/^Date,Person,Client,Project,Task,Notes,Hours/);
+    expect(rows).toHaveLength(3);
+    expect(rows[1]).toContain('2026-11-03');
+    expect(rows[2]).toContain('Wireframes');
+    const out = join(work, 'week.xlsx');
+    const xlsx = await sheaf(asMember(), 'export', '--week', '2026-W45', '--out', out, '--json');
+    expect(xlsx.code, xlsx.stderr).toBe(0);
+    expect(xlsx.json).toMatchObject({ file: out, format: 'xlsx' });
+    expect(readFileSync(out).subarray(0, 2).toString()).toBe('PK');
+    const bad = await sheaf(asMember(), 'export', '--format', 'pdf');
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe('help and completion', () => {
+  it('every group and command has --help; completion scripts list the commands, and bash accepts its script', async () => {
+    for (const args of [['timer', '--help'], ['report', '--help'], ['invoice', '--help'], ['expenses', '--help'], ['log', '--help'], ['export', '--help'], ['login', '--help']]) {
+      const r = await sheaf(envWith(), ...args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout).toContain('Usage: sheaf');
+    }
+    const names = COMMANDS.map((c) => c.name);
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const r = await sheaf(envWith(), 'completion', shell);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(completionScript(shell as 'bash', COMMANDS).trimEnd() + '\n');
+      for (const word of ['timer', 'log', 'entries', 'expenses', 'submit', 'projects', 'invoice', 'report', 'export', 'login', 'admin', 'serve']) expect(r.stdout).toContain(word);
+      for (const option of ['--project', '--receipt', '--replace', '--profile', '--json']) expect(r.stdout).toContain(shell === 'fish' ? `-l ${option.slice(2)}` : option);
+    }
+    expect(names).toEqual(expect.arrayContaining(['timer start', 'timer stop', 'timer restart', 'timer status', 'log', 'entries', 'expenses add', 'submit', 'projects', 'invoice create', 'invoice send', 'invoice pdf', 'report uninvoiced', 'report budget', 'report team', 'export', 'login', 'logout', 'profiles', 'whoami', 'completion']));
+    const bash = await sheaf(envWith(), 'completion', 'bash');
+    const file = join(work, 'sheaf.bash');
+    writeFileSync(file, bash.stdout);
+    const run = (script: string) =>
+      new Promise<{ code: number; stdout: string }>((done) =>
+        execFile('bash', ['-c', script], (err, stdout) => done({ code: err ? Number(err.code) : 0, stdout })),
+      );
+    expect((await run(`bash -n ${file}`)).code).toBe(0);
+    // The function completes: subcommands of a group, then a command's options.
+    const complete = (words: string[]) =>
+      run(`source ${file}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _sheaf; printf '%s\\n' "\${COMPREPLY[@]}"`);
+    expect((await complete(['sheaf', 'timer', ''])).stdout.split('\n').filter(Boolean).sort()).toEqual(['restart', 'start', 'status', 'stop']);
+    expect((await complete(['sheaf', 'timer', 'start', '--re'])).stdout.trim()).toBe('--replace');
+    expect((await complete(['sheaf', 'rep'])).stdout.trim()).toBe('report');
+    const bad = await sheaf(envWith(), 'completion', 'tcsh');
+    expect(bad.code).toBe(2);
+  });
+
+  // zsh and fish from Debian's packages (.ci/run installs them); where a shell is missing its check says so and skips.
+  const hasShell = (shell: string) => ['/usr/bin', '/bin'].some((dir) => existsSync(join(dir, shell)));
+  it.skipIf(!hasShell('zsh'))('zsh accepts its script', async () => {
+    const file = join(work, 'sheaf.zsh');
+    writeFileSync(file, (await sheaf(envWith(), 'completion', 'zsh')).stdout);
+    const checked = await new Promise<number>((done) => execFile('zsh', ['-n', file], (err) => done(err ? Number(err.code) : 0)));
+    expect(checked).toBe(0);
+  });
+  it.skipIf(!hasShell('fish'))('fish accepts its script and completes a group and an option', async () => {
+    const file = join(work, 'sheaf.fish');
+    writeFileSync(file, (await sheaf(envWith(), 'completion', 'fish')).stdout);
+    const fish = (line: string) =>
+      new Promise<string>((done, fail) =>
+        execFile('fish', ['-c', `source ${file}; complete -C '${line}'`], (err, stdout) => (err ? fail(err) : done(stdout))),
+      );
+    const names = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]).sort();
+    expect(names(await fish('sheaf timer '))).toEqual(['restart', 'start', 'status', 'stop']);
+    expect(names(await fish('sheaf entries --w'))).toEqual(['--week']);
+  });
+});

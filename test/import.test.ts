@@ -1,0 +1,310 @@
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { runCli } from './cli-runner.ts';
+import { addMember, createWorkspaceWithOwner, createTestContext, onPostgres, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
+
+/**
+ * Importing from other trackers (issue 27 item 3), through the web routes and `sheaf import`:
+ * each tracker's fixture (test/fixtures/import, from their documented formats) with rates
+ * that change kept as effective-dated rates, people matched by e-mail or name or invited,
+ * duplicates skipped, the same file twice adding nothing, a bad row or a failure in the
+ * middle leaving nothing behind, other roles refused, another workspace untouched.
+ */
+
+let ctx: TestContext;
+let companyId: string;
+let foreignId: string;
+let admin: Caller;
+let manager: Caller;
+let member: Caller;
+let adaId: string;
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/import/${name}.csv`, import.meta.url));
+
+function form(file: Buffer | string, fields: Record<string, string> = {}, filename = 'export.csv') {
+  const boundary = `----sheafimport${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`),
+    Buffer.from(file),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+const post = (caller: Caller, url: string, file: Buffer | string, fields: Record<string, string> = {}) => {
+  const f = form(file, fields);
+  return request(ctx.app, caller, { method: 'POST', url, payload: f.payload, headers: f.headers });
+};
+
+/** Everything of the workspace an import writes, counted. */
+async function counts(company = companyId) {
+  const one = async (table: string) =>
+    Number((await sql<{ n: string }>`select count(*)::text as n from ${sql.table(table)} where company_id = ${company}`.execute(ctx.db)).rows[0].n);
+  return {
+    time_entries: await one('time_entries'),
+    clients: await one('clients'),
+    projects: await one('projects'),
+    tasks: await one('tasks'),
+    memberships: await one('memberships'),
+    rates: await one('rates'),
+    invitations: await one('invitations'),
+    project_user_assignments: await one('project_user_assignments'),
+  };
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const w = await createWorkspaceWithOwner(ctx.db, 'Importers');
+  companyId = w.company.id;
+  const foreign = await createWorkspaceWithOwner(ctx.db, 'Elsewhere');
+  foreignId = foreign.company.id;
+  const now = ctx.clock.now();
+  admin = await sessionFor(ctx.db, await addMember(ctx.db, companyId, { role: 'administrator' }), now);
+  manager = await sessionFor(ctx.db, await addMember(ctx.db, companyId, { role: 'manager' }), now);
+  member = await sessionFor(ctx.db, await addMember(ctx.db, companyId, { role: 'member' }), now);
+  const ada = await addMember(ctx.db, companyId, { role: 'member', firstName: 'Ada', lastName: 'Known', email: 'ada.known@import.test' });
+  adaId = ada.userId;
+  // The other workspace has a client of the same name and entries of its own: the import must not touch them.
+  await ctx.db.insertInto('clients').values({ company_id: foreignId, id: '01900000-0000-7000-8000-0000000000f1', name: 'Northwind' }).execute();
+});
+afterAll(async () => ctx?.close());
+
+describe('Toggl Track through the web routes', () => {
+  it('refuses other roles, for the preview and the import', async () => {
+    for (const caller of [manager, member]) {
+      for (const url of ['/web/api/imports/preview', '/web/api/imports']) {
+        const res = await post(caller, url, fixture('toggl'));
+        expect(res.statusCode, res.body).toBe(403);
+        expect(res.json()).toMatchObject({ error: 'forbidden' });
+      }
+    }
+  });
+
+  it('previews how the file maps, writing nothing', async () => {
+    const before = await counts();
+    const res = await post(admin, '/web/api/imports/preview', fixture('toggl'));
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json();
+    expect(report).toMatchObject({
+      tracker: 'toggl',
+      dry_run: true,
+      rows: 7,
+      created: { clients: 2, projects: 2, tasks: 2, people: 1, invitations: 1, rates: 3, time_entries: 6 },
+      skipped_count: 1,
+      skipped: [{ line: 9, reason: 'the same entry as line 2' }],
+    });
+    expect(report.people).toEqual([
+      { name: 'Ada Known', email: 'ada.known@import.test', status: 'member', rows: 5 },
+      { name: 'Bea Newcomer', email: 'bea.new@import.test', status: 'invite', rows: 2 },
+    ]);
+    expect(report.tasks).toEqual([
+      { name: 'Design', status: 'new', rows: 5 },
+      { name: 'General', status: 'new', rows: 2 },
+    ]);
+    expect(report.projects).toContainEqual({ name: 'Website relaunch', client: 'Northwind', status: 'new', bill_by: 'people', rows: 6 });
+    expect(report.rates).toHaveLength(3);
+    expect(report.rates.every((r: { status: string }) => r.status === 'new')).toBe(true);
+    expect(report).toMatchObject({ warnings_count: report.warnings.length });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('imports clients, projects, tasks, people, assignments, rates from their first date, and entries priced by them', async () => {
+    const before = await counts();
+    const res = await post(admin, '/web/api/imports', fixture('toggl'), { format: 'toggl' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ dry_run: false, created: { clients: 2, projects: 2, tasks: 2, people: 1, invitations: 1, rates: 3, time_entries: 6 }, skipped_count: 1 });
+    const after = await counts();
+    expect(after.time_entries - before.time_entries).toBe(6);
+    expect(after.memberships - before.memberships).toBe(1);
+    expect(after.invitations - before.invitations).toBe(1);
+    expect(after.rates - before.rates).toBe(3);
+
+    const entries = await sql<{ notes: string | null; spent_date: string; billable_rate: string | null; billable: boolean; email: string; source: string; ref: string; started_time: string | null; duration_seconds: number }>`
+      select te.notes, te.spent_date::text, te.billable_rate::text, te.billable, u.email, te.source, te.external_reference_service as ref,
+        te.started_time, te.duration_seconds
+      from time_entries te join users u on u.id = te.user_id
+      where te.company_id = ${companyId} order by te.spent_date, te.started_time`.execute(ctx.db);
+    expect(entries.rows.map((e) => [e.spent_date, e.email, e.billable_rate, e.billable])).toEqual([
+      ['2024-03-04', 'ada.known@import.test', '100.00', true],
+      ['2024-03-05', 'ada.known@import.test', '100.00', true],
+      ['2024-03-06', 'bea.new@import.test', '90.00', true],
+      ['2024-03-07', 'bea.new@import.test', null, false],
+      ['2024-03-11', 'ada.known@import.test', '120.00', true],
+      ['2024-03-12', 'ada.known@import.test', '120.00', true],
+    ]);
+    expect(entries.rows.every((e) => e.source === 'web' && e.ref === 'sheaf-import')).toBe(true);
+    // The stored rate is the one the rates' own lookup finds, as for any create.
+    const disagree = await sql<{ n: string }>`select count(*)::text as n from time_entries te where te.company_id = ${companyId}
+      and te.billable_rate is distinct from (case when te.billable then billable_rate(te.company_id, te.project_id, te.task_id, te.user_id, te.spent_date) end)`.execute(ctx.db);
+    expect(disagree.rows[0].n).toBe('0');
+    expect(entries.rows[0]).toMatchObject({ notes: 'Wireframes, first round', started_time: '09:00', duration_seconds: 9000 });
+
+    // The rates are effective-dated: the API's rate lookup agrees, and the new person got an invitation e-mail.
+    const rates = await sql<{ from: string; rate: string; email: string }>`
+      select r.effective_from::text as from, r.hourly_rate::text as rate, u.email from rates r join users u on u.id = r.user_id
+      where r.company_id = ${companyId} order by u.email, r.effective_from`.execute(ctx.db);
+    expect(rates.rows).toEqual([
+      { from: '2024-03-04', rate: '100.00', email: 'ada.known@import.test' },
+      { from: '2024-03-11', rate: '120.00', email: 'ada.known@import.test' },
+      { from: '2024-03-06', rate: '90.00', email: 'bea.new@import.test' },
+    ]);
+    const mail = await sql<{ n: string }>`select count(*)::text as n from outbox where company_id = ${companyId} and kind = 'invitation' and payload::text like '%bea.new@import.test%'`.execute(ctx.db);
+    expect(mail.rows[0].n).toBe('1');
+    // Ada, a member, is assigned to the new project so her entries are valid work.
+    const assigned = await sql<{ n: string }>`select count(*)::text as n from project_user_assignments pua join projects p on p.company_id = pua.company_id and p.id = pua.project_id
+      where pua.company_id = ${companyId} and pua.user_id = ${adaId} and p.name = 'Website relaunch' and pua.is_active`.execute(ctx.db);
+    expect(assigned.rows[0].n).toBe('1');
+  });
+
+  it('the same file twice adds nothing, and says why each row was skipped', async () => {
+    const before = await counts();
+    const res = await post(admin, '/web/api/imports', fixture('toggl'));
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ created: { clients: 0, projects: 0, tasks: 0, people: 0, invitations: 0, rates: 0, time_entries: 0 }, skipped_count: 7 });
+    expect(res.json().skipped[0]).toEqual({ line: 2, reason: 'imported before (the same entry is in the workspace)' });
+    // The file's rates are listed as in force already, none written (created.rates counts the new ones).
+    expect(res.json().rates.map((r: { status: string }) => r.status)).toEqual(['existing', 'existing', 'existing']);
+    expect(await counts()).toEqual(before);
+  });
+
+  it("leaves another workspace's records alone", async () => {
+    const foreignClients = await ctx.db.selectFrom('clients').select(['id', 'name']).where('company_id', '=', foreignId).execute();
+    expect(foreignClients).toEqual([{ id: '01900000-0000-7000-8000-0000000000f1', name: 'Northwind' }]);
+    const f = await counts(foreignId);
+    expect(f.time_entries).toBe(0);
+    expect(f.projects).toBe(0);
+  });
+});
+
+describe('bad input', () => {
+  it('a wrong format or an unmappable row is a 400 naming the line, and nothing of the file is imported', async () => {
+    const before = await counts();
+    const wrong = await post(admin, '/web/api/imports', 'Name,Value\nx,1\n');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ error: 'invalid_request', field: 'file', error_description: expect.stringMatching(/^Line 1: the header is not that of a known export/) });
+
+    const text = fixture('clockify').toString().split('\n');
+    text[3] = text[3].replace('"00:45:00","0.75"', '"00:45:00","zero"').replace('"04:45:00 PM"', '"4:99 PM"');
+    const bad = await post(admin, '/web/api/imports', text.join('\n'));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ field: 'file', problems: [{ line: 4, message: "End Time '4:99 PM' is not a time of day." }] });
+
+    const mismatch = await post(admin, '/web/api/imports', fixture('kimai'), { format: 'harvest' });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().error_description).toMatch(/^Line 1: this is not a Harvest export/);
+
+    const badFormat = await post(admin, '/web/api/imports', fixture('kimai'), { format: 'excel' });
+    expect(badFormat.statusCode).toBe(400);
+    expect(badFormat.json()).toMatchObject({ field: 'format' });
+
+    const json = await request(ctx.app, admin, { method: 'POST', url: '/web/api/imports', payload: { file: 'x' } });
+    expect(json.statusCode).toBe(400);
+    expect(json.json()).toMatchObject({ field: 'file' });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('a failure in the middle of the writes leaves nothing behind', async () => {
+    // The database refuses one entry after the clients, projects, tasks, people and rates were written.
+    await sql`create function import_test_refuse() returns trigger language plpgsql as $$
+      begin if new.notes = 'Kick-off, scope' then raise exception 'refused by the test'; end if; return new; end $$`.execute(ctx.db);
+    await sql`create trigger import_test_refuse before insert on time_entries for each row execute function import_test_refuse()`.execute(ctx.db);
+    try {
+      const before = await counts();
+      const res = await post(admin, '/web/api/imports', fixture('harvest'));
+      expect(res.statusCode).toBe(500);
+      expect(await counts()).toEqual(before);
+    } finally {
+      await sql`drop trigger import_test_refuse on time_entries`.execute(ctx.db);
+      await sql`drop function import_test_refuse()`.execute(ctx.db);
+    }
+  });
+});
+
+describe('the other trackers', () => {
+  it('Harvest matches people by name, keeps exact hours and the rate change', async () => {
+    const res = await post(admin, '/web/api/imports', fixture('harvest'));
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ tracker: 'harvest', created: { people: 0, time_entries: 3, rates: 2 }, people: [{ email: 'ada.known@import.test', status: 'member' }] });
+    const rows = await sql<{ d: string; hours: string | null; rate: string | null }>`
+      select te.spent_date::text as d, te.hours_entered::text as hours, te.billable_rate::text as rate from time_entries te
+      join projects p on p.company_id = te.company_id and p.id = te.project_id where te.company_id = ${companyId} and p.name = 'Audit' order by 1`.execute(ctx.db);
+    expect(rows.rows).toEqual([
+      { d: '2024-04-01', hours: '1.500000', rate: '110.00' },
+      { d: '2024-04-02', hours: '2.250000', rate: '110.00' },
+      { d: '2024-04-15', hours: '3.000000', rate: '125.00' },
+    ]);
+    const client = await ctx.db.selectFrom('clients').select('currency').where('company_id', '=', companyId).where('name', '=', 'Fabrikam').executeTakeFirstOrThrow();
+    expect(client.currency).toBe('EUR');
+  });
+
+  it("previews Kimai's German export as the English one, its rates kept", async () => {
+    const res = await post(admin, '/web/api/imports/preview', fixture('kimai-de'));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ tracker: 'kimai', rows: 3, created: { time_entries: 3, rates: 2 } });
+    expect(res.json().rates.map((r: { effective_from: string; hourly_rate: string }) => [r.effective_from, r.hourly_rate])).toEqual([
+      ['2024-06-03', '85'],
+      ['2024-06-10', '90'],
+    ]);
+  });
+
+  it('Clockify, solidtime and Kimai import, each idempotent', async () => {
+    for (const [tracker, entries, rates] of [
+      ['clockify', 3, 2],
+      ['solidtime', 2, 0],
+      ['kimai', 3, 2],
+    ] as const) {
+      const first = await post(admin, '/web/api/imports', fixture(tracker));
+      expect(first.statusCode, first.body).toBe(201);
+      expect(first.json()).toMatchObject({ tracker, created: { time_entries: entries, rates } });
+      const again = await post(admin, '/web/api/imports', fixture(tracker));
+      expect(again.json()).toMatchObject({ created: { time_entries: 0, rates: 0 }, skipped_count: entries });
+    }
+    const night = await sql<{ started: string | null; seconds: number }>`select started_time as started, duration_seconds as seconds from time_entries
+      where company_id = ${companyId} and notes = 'Incident review'`.execute(ctx.db);
+    expect(night.rows).toEqual([{ started: null, seconds: 3600 }]);
+  });
+});
+
+describe('sheaf import', () => {
+  const database = () => ({ db: ctx.db, kind: onPostgres ? 'postgresql' : 'pglite', close: async () => {} }) as unknown as Database;
+  const sheaf = (...args: string[]) => runCli(args, { env: { LOG_LEVEL: 'silent' }, openDatabase: async () => database() });
+
+  it('previews with --dry-run, imports, reports as text and JSON, and refuses bad input with the line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sheaf-import-'));
+    const file = join(dir, 'toggl.csv');
+    writeFileSync(file, fixture('toggl').toString().replaceAll('Northwind', 'Northwind CLI'));
+    const before = await counts();
+    const dry = await sheaf('import', '--workspace', companyId, '--dry-run', file, '--json');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.json).toMatchObject({ dry_run: true, created: { clients: 1, time_entries: 5 } });
+    expect(await counts()).toEqual(before);
+
+    const text = await sheaf('import', '--workspace', companyId, '--format', 'toggl', file);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('Toggl Track export, 7 entries.');
+    expect(text.stdout).toContain('Created: 5 time entries, 1 clients');
+    expect(text.stdout).toContain('line 8: skipped, imported before');
+    expect(text.stdout).toContain('line 9: skipped, the same entry as line 2');
+    const entries = await sql<{ n: string }>`select count(*)::text as n from time_entries where company_id = ${companyId} and source = 'cli'`.execute(ctx.db);
+    expect(entries.rows[0].n).toBe('5');
+
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, fixture('kimai').toString().replace('2024-06-10', '2024-02-30'));
+    const refused = await sheaf('import', '--workspace', companyId, bad, '--json');
+    expect(refused.code).toBe(2);
+    expect(refused.error).toMatchObject({ error: 'invalid_request', message: expect.stringContaining("Line 3: Date '2024-02-30' is not a date.") });
+
+    const usage = await sheaf('import', '--workspace', companyId, '--format', 'excel', file);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--format must be one of toggl, clockify, harvest, solidtime, kimai');
+    const missing = await sheaf('import', '--workspace', companyId, join(dir, 'nope.csv'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such file');
+  });
+});

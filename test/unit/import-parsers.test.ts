@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { detectTracker, parseExport } from '../../src/modules/integrations/import/parse.ts';
+import { planImport, rowRef, type Existing } from '../../src/modules/integrations/import/plan.ts';
+import { decimalText, eitherSeparatorDecimal, timeText } from '../../src/modules/integrations/import/row.ts';
+import type { ApiError } from '../../src/errors.ts';
+
+/**
+ * The trackers' exports read into the common shape (fixtures in test/fixtures/import, written
+ * from each tracker's documented columns), the readers of their fields, the rate timeline,
+ * and the line-numbered refusals of a file that cannot be imported.
+ */
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/import/${name}.csv`, import.meta.url));
+
+function refusal(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (err) {
+    return err as ApiError;
+  }
+  throw new Error('expected a refusal');
+}
+
+const nobody: Existing = { members: [], clients: [], projects: [], tasks: [], identities: [] };
+
+describe('detecting the tracker', () => {
+  it('knows each fixture by its header', () => {
+    for (const t of ['toggl', 'clockify', 'harvest', 'solidtime', 'kimai'] as const) expect(parseExport(fixture(t)).tracker).toBe(t);
+    expect(detectTracker(['Foo', 'Bar'])).toBeNull();
+  });
+});
+
+describe('Toggl Track', () => {
+  const { rows } = parseExport(fixture('toggl'));
+  it('maps a row, with the rate derived from the amount and the line of a multi-line record', () => {
+    expect(rows[0]).toEqual({
+      line: 2,
+      client: 'Northwind',
+      project: 'Website relaunch',
+      task: 'Design',
+      person: { name: 'Ada Known', email: 'ada.known@import.test' },
+      date: '2024-03-04',
+      startTime: '09:00',
+      endTime: '11:30',
+      seconds: 9000,
+      hours: null,
+      notes: 'Wireframes, first round',
+      billable: true,
+      rate: '100',
+      amount: '250',
+      currency: 'EUR',
+    });
+    expect(rows[2]).toMatchObject({ line: 4, notes: 'Review with the client\n(two lines of notes)', rate: '120' });
+    expect(rows[3].line).toBe(6);
+    expect(rows[5]).toMatchObject({ client: null, task: null, billable: false, rate: null });
+  });
+
+  it('keeps a rate when rounding of the amount alone differs, and starts a new one from its first date', () => {
+    const plan = planImport('toggl', rows, nobody);
+    expect(plan.rates.map((r) => [r.person, r.effective_from, r.hourly_rate])).toEqual([
+      ['Ada Known', '2024-03-04', '100'],
+      ['Ada Known', '2024-03-11', '120'],
+      ['Bea Newcomer', '2024-03-06', '90'],
+    ]);
+    expect(plan.repeated).toEqual([{ line: 9, reason: 'the same entry as line 2' }]);
+    expect(plan.people.map((p) => p.status)).toEqual(['invite', 'invite']);
+    expect(plan.clients.map((c) => c.name)).toEqual(['Northwind', 'No client']);
+    expect(plan.tasks.map((t) => t.name)).toEqual(['Design', 'General']);
+    expect(rowRef('toggl', rows[0])).toBe(rowRef('toggl', rows[6]));
+    expect(rowRef('toggl', rows[0])).not.toBe(rowRef('clockify', rows[0]));
+  });
+});
+
+describe('the other trackers', () => {
+  it('Clockify: 12-hour times, MM/DD/YYYY, the rate column, 0.00 as no rate', () => {
+    const { rows } = parseExport(fixture('clockify'));
+    expect(rows[0]).toMatchObject({ date: '2024-03-04', startTime: '09:15', endTime: '11:15', seconds: 7200, rate: '80', currency: 'USD' });
+    expect(rows[1]).toMatchObject({ date: '2024-03-18', startTime: '13:00', endTime: '15:00', rate: '95' });
+    expect(rows[2]).toMatchObject({ billable: false, rate: null, seconds: 2700, task: null });
+  });
+
+  it('Harvest: decimal commas, hours kept exactly, names without e-mail, the currency from "Euro - EUR"', () => {
+    const { rows } = parseExport(fixture('harvest'));
+    expect(rows[1]).toMatchObject({ person: { name: 'Ada Known', email: null }, hours: '2.25', seconds: 8100, rate: '110', currency: 'EUR', startTime: null });
+    expect(rows[2]).toMatchObject({ rate: '125', date: '2024-04-15' });
+  });
+
+  it('solidtime: start and end date-times; an entry past midnight keeps its duration only', () => {
+    const { rows } = parseExport(fixture('solidtime'));
+    expect(rows[0]).toMatchObject({ date: '2024-05-06', startTime: '09:00', endTime: '10:30', seconds: 5400, rate: null });
+    expect(rows[1]).toMatchObject({ date: '2024-05-07', startTime: null, endTime: null, seconds: 3600, billable: false });
+  });
+
+  it("Kimai: ';' as separator, activity as task, Hourly price as rate, an empty Billable as not billable", () => {
+    const { rows } = parseExport(fixture('kimai'));
+    expect(rows[0]).toMatchObject({ client: 'Woodgrove', task: 'Support', seconds: 14400, rate: '85', currency: 'EUR', person: { email: 'ada.known@import.test' } });
+    expect(rows[2]).toMatchObject({ billable: false, rate: null });
+  });
+
+  it('Kimai in German: the same rows as the English export, decimal commas read, a number that could be either refused', () => {
+    expect(parseExport(fixture('kimai-de'))).toEqual(parseExport(fixture('kimai')));
+    const ambiguous = fixture('kimai-de').toString().replace(';90,00;', ';1.500;');
+    expect(refusal(() => parseExport(ambiguous)).message).toMatch(/^Line 3: Preis pro Stunde '1.500' could be a thousands or a decimal separator/);
+  });
+});
+
+describe('field readers', () => {
+  it('reads decimals with either separator', () => {
+    expect(decimalText('2.000,0', 'x')).toBe('2000');
+    expect(decimalText('1,234.50', 'x')).toBe('1234.5');
+    expect(decimalText('0,01', 'x')).toBe('0.01');
+    expect(decimalText('1,234', 'x')).toBe('1234');
+    expect(() => decimalText('12a', 'x')).toThrow(/not a number/);
+    expect(['1,5', '0,500', '85.00', '1.234,50'].map((t) => eitherSeparatorDecimal(t, 'x'))).toEqual(['1.5', '0.5', '85', '1234.5']);
+    expect(() => eitherSeparatorDecimal('1,500', 'x')).toThrow(/could be a thousands or a decimal separator/);
+  });
+  it('reads times in 12 and 24 hours', () => {
+    expect(timeText('12:05 AM', 't').hhmm).toBe('00:05');
+    expect(timeText('12:05:09 pm', 't').hhmm).toBe('12:05');
+    expect(timeText('23:59', 't').seconds).toBe(86340);
+    expect(() => timeText('24:00', 't')).toThrow(/not a time/);
+    expect(() => timeText('13:00 PM', 't')).toThrow(/not a time/);
+  });
+});
+
+describe('files that cannot be imported', () => {
+  it('names line 1 for an unknown header, and the missing columns for the wrong --format', () => {
+    const unknown = refusal(() => parseExport('Name,Value\nx,1\n'));
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.message).toMatch(/^Line 1: the header is not that of a known export/);
+    const wrong = refusal(() => parseExport(fixture('harvest'), 'toggl'));
+    expect(wrong.message).toMatch(/^Line 1: this is not a Toggl Track export: the header lacks User or Member, Email, Start date, Start time, Duration/);
+  });
+
+  it('lists every bad line and why', () => {
+    const text = fixture('clockify').toString().split('\n');
+    text[1] = text[1].replace('"03/04/2024"', '"13/45/2024"');
+    text[2] = text[2].replace('"Yes"', '"Perhaps"');
+    const err = refusal(() => parseExport(text.join('\n')));
+    expect(err.message).toBe("Line 2: Start Date '13/45/2024' is not a date. (and 1 more line; nothing was imported)");
+    expect(err.extras).toMatchObject({
+      field: 'file',
+      problems: [
+        { line: 2, message: "Start Date '13/45/2024' is not a date." },
+        { line: 3, message: "Billable must be Yes or No, not 'Perhaps'." },
+      ],
+    });
+  });
+
+  it('refuses an entry longer than a day, one that ends before it starts, empty files and non-UTF-8 bytes', () => {
+    expect(refusal(() => parseExport(fixture('harvest').toString().replace('"3,0"', '"25,0"'))).message).toMatch(/^Line 4: Hours '25' must be between 0 and 24 hours/);
+    expect(refusal(() => parseExport(fixture('solidtime').toString().replace('2024-05-06 10:30:00', '2024-05-06 08:30:00'))).message).toMatch(/^Line 2: The entry ends before it starts/);
+    expect(refusal(() => parseExport('')).message).toMatch(/empty/);
+    expect(refusal(() => parseExport(Buffer.from([0x55, 0x73, 0x65, 0x72, 0xff, 0xfe, 0x0a]))).message).toMatch(/not UTF-8/);
+  });
+
+  it('refuses a person it cannot map: no e-mail and no member of that name', () => {
+    const { rows } = parseExport(fixture('harvest'));
+    const err = refusal(() => planImport('harvest', rows, nobody));
+    expect(err.message).toMatch(/^Line 2: no member is called 'Ada Known' and the file has no e-mail to invite them/);
+    const known = planImport('harvest', rows, { ...nobody, members: [{ user_id: 'u1', email: 'a@x.test', name: 'Ada Known', is_active: true }] });
+    expect(known.people).toMatchObject([{ status: 'member', user_id: 'u1' }]);
+  });
+});

@@ -1,0 +1,100 @@
+import type { Page } from '@playwright/test';
+import { expect, ok, signIn as signInAs, test } from './fixtures.ts';
+import { checkPage, expectClean, visit } from './visit.ts';
+
+/**
+ * Settings → Audit log (issue 28 items 4 and 5): an owner sees a member's sign-in (with its
+ * address) and failed sign-in, a key created and revoked, filters by kind
+ * and person (the list follows, the URL and the CSV link carry the filters), an empty filtered
+ * list says so; signs the member out everywhere on the Members page, which the log then
+ * shows; a member finds no audit log. Screenshots at 1280 and 390 px (checkPage); German once.
+ */
+
+const settingsNav = (page: Page, name = 'Settings') => page.getByRole('navigation', { name });
+
+test('an owner reads, filters and exports the audit log, and signs a member out everywhere', async ({ page, workspace, sheaf }) => {
+  test.setTimeout(300_000);
+  const mia = await workspace.seed.memberWithPassword('Mia');
+  // Mia signs in (her own session), then someone fails with her address.
+  const signIn = (password: string) => fetch(`${sheaf.url}/web/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'AuditSpec/1.0' }, body: JSON.stringify({ email: mia.email, password }) });
+  expect((await signIn(mia.password)).status).toBe(200);
+  expect((await signIn('not her password')).status).toBe(401);
+  const key = await ok(workspace.api('POST', '/web/api/keys', { kind: 'integration', name: 'Zapier sync' }));
+  await ok(workspace.api('DELETE', `/web/api/keys/${key.key.id}`));
+
+  await visit(page, '/settings/workspace', 'audit-nav');
+  await settingsNav(page).getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
+  const calls = await visit(page, '/settings/audit', 'audit-all');
+  expect(calls.filter((c) => c === 'GET /web/api/audit_logs'), calls.join(', ')).toHaveLength(1);
+  const table = page.getByRole('table', { name: 'Audit log entries, newest first' });
+  const miaName = 'Mia';
+  await expect(table.getByRole('row').filter({ hasText: 'Failed to sign in (wrong password)' })).toContainText(miaName);
+  await expect(table.getByRole('row').filter({ hasText: /^.*Signed in.*$/ }).first()).toContainText(/from (127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)/);
+  await expect(table.getByRole('row').filter({ hasText: 'Created the API key Zapier sync' })).toBeVisible();
+  await expect(table.getByRole('row').filter({ hasText: 'Revoked the API key Zapier sync' })).toBeVisible();
+
+  // Kind: sign-ins only; the URL and the CSV link carry it.
+  await page.getByRole('button', { name: /Kind$/ }).click();
+  await page.getByRole('option', { name: 'Sign-ins and sessions' }).click();
+  await expect(page).toHaveURL(/[?&]kind=sign_ins/);
+  await expect(table.getByRole('row').filter({ hasText: 'Created the API key' })).toHaveCount(0);
+  await expect(table.getByRole('row').filter({ hasText: 'Failed to sign in' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/web/api/audit_logs.csv?kind=sign_ins');
+  await checkPage(page, 'audit-sign-ins');
+
+  // The CSV the link names: the same rows, as a file.
+  const csv = await page.context().request.get('/web/api/audit_logs.csv?kind=sign_ins');
+  expect(csv.status()).toBe(200);
+  expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
+  const text = await csv.text();
+  expect(text).toContain('session.sign_in_failed');
+  expect(text).not.toContain('credential.created');
+
+  // Person: the list follows the chosen person; a period in the future has nothing.
+  await page.getByRole('button', { name: /Person$/ }).click();
+  await page.getByRole('option', { name: new RegExp(`^${workspace.owner.firstName}`) }).click();
+  await expect(page).toHaveURL(/[?&]person=/);
+  await visit(page, `/settings/audit?kind=deletions&from=2099-01-01`, 'audit-empty');
+  await expect(page.getByRole('heading', { level: 2, name: 'Nothing recorded' })).toBeVisible();
+  await page.getByRole('button', { name: 'Clear filters' }).first().click();
+  await expect(table.getByRole('row').filter({ hasText: 'Revoked the API key Zapier sync' })).toBeVisible();
+
+  // Members: sign Mia out everywhere; the log says so.
+  await visit(page, '/settings/members', 'audit-members');
+  await page.getByRole('button', { name: /^Sign out Mia.* everywhere$/ }).click();
+  const dialog = page.getByRole('dialog', { name: /^Sign out Mia.* everywhere\?$/ });
+  await expect(dialog).toContainText('their API keys keep working');
+  await checkPage(page, 'audit-sign-out-dialog');
+  await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /was signed out of 1 session\./ })).toBeVisible();
+  await visit(page, '/settings/audit?kind=sign_ins', 'audit-signed-out');
+  await expect(table.getByRole('row').filter({ hasText: /Signed Mia.* out everywhere/ })).toBeVisible();
+  await expectClean(page);
+});
+
+test('a member finds no audit log', async ({ page, workspace }) => {
+  const mia = await workspace.seed.memberWithPassword('Mia');
+  await page.context().clearCookies();
+  await signInAs(page, mia);
+  await visit(page, '/settings/profile', 'audit-member-profile');
+  await expect(settingsNav(page).getByRole('link', { name: 'Audit log' })).toHaveCount(0);
+  const calls = await visit(page, '/settings/audit', 'audit-member');
+  await expect(page.getByRole('heading', { level: 1, name: 'Not available to your role' })).toBeVisible();
+  expect(calls.filter((c) => c.includes('audit')), calls.join(', ')).toEqual([]);
+  expect((await workspace.api('GET', '/web/api/audit_logs', undefined, mia.id)).status).toBe(403);
+  await expectClean(page);
+});
+
+test('the audit log in German', async ({ page, workspace }) => {
+  test.setTimeout(200_000);
+  await workspace.seed.german();
+  const key = await ok(workspace.api('POST', '/web/api/keys', { kind: 'integration', name: 'Zapier sync' }));
+  await ok(workspace.api('DELETE', `/web/api/keys/${key.key.id}`));
+  await visit(page, '/settings/audit', 'audit-de');
+  await expect(settingsNav(page, 'Einstellungen').getByRole('link', { name: 'Protokoll' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Protokoll' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Protokolleinträge, neueste zuerst' }).getByRole('row').filter({ hasText: 'API-Schlüssel Zapier sync widerrufen' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Als CSV exportieren' })).toBeVisible();
+  await expectClean(page);
+});
