@@ -79,6 +79,7 @@ describe('the change feed', () => {
     const id = await entry(w.member, w.member.userId);
     expect((await request(ctx.app, w.member, { method: 'PATCH', url: `/api/v2/time_entries/${id}`, payload: { notes: 'changed' } })).statusCode).toBe(200);
     expect((await request(ctx.app, w.member, { method: 'DELETE', url: `/api/v2/time_entries/${id}` })).statusCode).toBe(204);
+    await settled(w.companyId);
     const res = await feed(w.owner, `?cursor=${start}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-service-features']).toContain('changes-feed-v1');
