@@ -178,6 +178,20 @@ describe('POST /web/api/invoices/:id/close and /void', () => {
     });
   }
 
+  it('mark-paid: an open invoice becomes paid with a payment of what is due, dated today; once only', async () => {
+    const id = await invoice();
+    const res = await api(s.owner, 'POST', `/web/api/invoices/${id}/mark-paid`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id, state: 'paid', due_amount: 0 });
+    const again = await api(s.admin, 'POST', `/web/api/invoices/${id}/mark-paid`);
+    expect(again.json().state).toBe('paid');
+    const payments = (await api(s.owner, 'GET', `/web/api/invoices/${id}/payments`)).json().payments;
+    expect(payments).toMatchObject([{ amount: 100, paid_date: ctx.clock.now().toISOString().slice(0, 10), notes: 'Marked paid in the web app' }]);
+    const draft = await invoice({ draft: true });
+    expectError(await api(s.owner, 'POST', `/web/api/invoices/${draft}/mark-paid`), 409, 'conflict');
+    expect(await state(draft)).toBe('draft');
+  });
+
   it('refuses other states with 409 and the state: a draft, a closed invoice voided, a voided one closed, a paid one', async () => {
     const draft = await invoice({ draft: true });
     const res = await api(s.owner, 'POST', `/web/api/invoices/${draft}/void`);

@@ -186,6 +186,30 @@ describe('drawing', () => {
     expect((await getInvoice(inv.id)).line_items[0].unit_price).toBe(50);
   });
 
+  it('an invoice its credit covers is sent with nothing due and is marked paid without a payment, by administrators only', async () => {
+    const { retainer } = await fundedRetainer(1000);
+    const inv = await draft(50); // 107.10 with the client's discount and tax
+    expect((await draw(retainer.id, inv.id, 107.1)).statusCode).toBe(201);
+    await send(inv.id);
+    expect(await getInvoice(inv.id)).toMatchObject({ state: 'open', due_amount: 0 });
+    // No payment can settle it (amount must be more than 0): marking it paid does.
+    expectError(await pay(inv.id, 0), 400, 'invalid_request', 'amount');
+    expectError(await api(s.member, 'POST', `/web/api/invoices/${inv.id}/mark-paid`), 403, 'forbidden');
+    expectError(await api(s.mgrInvoices, 'POST', `/web/api/invoices/${inv.id}/mark-paid`), 403, 'forbidden');
+    expectError(await api(otherOwner, 'POST', `/web/api/invoices/${inv.id}/mark-paid`), 404, 'not_found');
+    expect((await getInvoice(inv.id)).state).toBe('open');
+    const res = await api(s.admin, 'POST', `/web/api/invoices/${inv.id}/mark-paid`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: inv.id, state: 'paid', due_amount: 0, amount: 0 });
+    expect(res.json().paid_at).not.toBeNull();
+    expect((await api(s.admin, 'GET', `/web/api/invoices/${inv.id}/payments`)).json().payments).toEqual([]);
+    // Repeating it is not an error; the retainer keeps what is left.
+    expect((await api(s.owner, 'POST', `/web/api/invoices/${inv.id}/mark-paid`)).json().state).toBe('paid');
+    expect((await getRetainer(retainer.id)).balance).toBe(892.9);
+    const audit = await ctx.db.selectFrom('audit_logs').select(['actor_user_id', 'action']).where('subject_id', '=', inv.id).where('action', '=', 'invoice.paid').execute();
+    expect(audit).toEqual([{ actor_user_id: w.admin.userId, action: 'invoice.paid' }]);
+  });
+
   it("refuses edits of a retainer line's amount or kind", async () => {
     const { retainer } = await fundedRetainer(500);
     const inv = await draft(300);

@@ -78,6 +78,18 @@ test('the owner creates a retainer, funds it, and draws on it from a draft invoi
   await page.getByRole('button', { name: 'Remove the credit of Support 2026' }).click();
   await expect(page.getByLabel('Totals')).toContainText(money(714));
   expect((await ok(workspace.api('GET', `/web/api/retainers/${retainerId}`))).balance).toBe(1000);
+
+  // The retainer covers the whole invoice: sent, nothing is due, so it is marked paid instead of paid.
+  await ok(workspace.api('POST', `/web/api/retainers/${retainerId}/credits`, { invoice_id: draft.id, amount: 714 }));
+  await ok(workspace.api('POST', `/api/v2/invoices/${draft.id}/messages`, { recipients: [{ email: 'bill@acme.example' }] }));
+  await visit(page, `/invoices/${draft.id}`, 'invoice-retainer-covered');
+  await expect(page.getByRole('button', { name: 'Record a payment' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Mark as paid' }).click();
+  await expect(page.getByText('The invoice is marked paid.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send a thank-you' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Mark as paid' })).toHaveCount(0);
+  await checkPage(page, 'invoice-retainer-covered-paid');
+  expect((await ok(workspace.api('GET', `/api/v2/invoices/${draft.id}`))).state).toBe('paid');
 });
 
 test('the retainer pages in German', async ({ page, workspace }) => {

@@ -1998,6 +1998,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/invoices/{id}/mark-paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an open invoice paid
+         * @description Web app only, owners and administrators (as `sheaf admin invoice mark-paid`, the same rule). Paid in full: what is still due is recorded as a payment dated today in the workspace zone; an invoice its retainer credit covers (nothing due) records none. An invoice already paid is returned unchanged; any other state than open is 409 with its state.
+         */
+        post: operations["markInvoicePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/invoices/{id}/recipients": {
         parameters: {
             query?: never;
@@ -16499,6 +16519,132 @@ export interface operations {
         };
     };
     voidInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client: {
+                            id: string;
+                            name: string;
+                        };
+                        number: string;
+                        /** @enum {string} */
+                        state: "draft" | "open" | "paid" | "closed" | "voided";
+                        subject: string | null;
+                        purchase_order: string | null;
+                        /** Format: date */
+                        issue_date: string;
+                        /** Format: date */
+                        due_date: string;
+                        payment_term: ("upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom") | null;
+                        currency: string;
+                        /** @description Sum of the lines (credits subtract). */
+                        subtotal: number;
+                        discount: number;
+                        /** @description subtotal × discount %. */
+                        discount_amount: number;
+                        tax: number;
+                        /** @description tax % of the discounted sum of the lines flagged taxed. */
+                        tax_amount: number;
+                        tax2: number;
+                        /** @description tax2 % of the discounted sum of the lines flagged taxed2. */
+                        tax2_amount: number;
+                        /** @description subtotal − discount_amount + tax_amount + tax2_amount. */
+                        amount: number;
+                        /** @description Payments recorded (outside the API). */
+                        paid_amount: number;
+                        /** @description amount − paid_amount. */
+                        due_amount: number;
+                        notes: string | null;
+                        period_start: string | null;
+                        period_end: string | null;
+                        service_period_start: string | null;
+                        service_period_end: string | null;
+                        sent_at: string | null;
+                        paid_at: string | null;
+                        creator: {
+                            id: string;
+                            name: string;
+                        } | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        line_items: {
+                            id: string;
+                            kind: string;
+                            description: string | null;
+                            quantity: number;
+                            unit_price: number;
+                            /** @description quantity × unit_price, rounded half up to the currency minor unit; positive (see effect). */
+                            amount: number;
+                            /** @enum {string} */
+                            effect: "charge" | "credit";
+                            taxed: boolean;
+                            taxed2: boolean;
+                            project_id: string | null;
+                            sort_order: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    markInvoicePaid: {
         parameters: {
             query?: never;
             header?: never;

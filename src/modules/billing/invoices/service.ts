@@ -544,12 +544,13 @@ export async function deleteInvoice(db: Kysely<DB>, p: Principal, id: string, { 
 
 /**
  * The states after sending, for owners and administrators (mayCloseInvoices):
- * the web app closes and voids (closeOrVoidInvoice); the operator
- * (`sheaf admin invoice mark-paid|close|void`) also marks paid in full and names
- * an invoice by its number (transitionInvoice). One rule for both:
+ * the web app names an invoice by id (transitionInvoiceById), the operator
+ * (`sheaf admin invoice mark-paid|close|void`) by id or number (transitionInvoice).
+ * One rule for both:
  *
  * - mark-paid: open → paid; records a payment of the amount due (dated --date,
- *   default today in the workspace zone), so `due_amount` becomes 0;
+ *   default today in the workspace zone), so `due_amount` becomes 0; nothing when
+ *   nothing is due (a retainer's credit covers the invoice);
  * - close: open → closed (written off without full payment);
  * - void: open → voided (cancelled). A draft is deleted instead (DELETE
  *   /invoices/:id), which releases its time and expenses; a voided invoice keeps
@@ -592,21 +593,22 @@ export async function transitionInvoice(
 }
 
 /**
- * Close or void from the web app (issue 16 item 6), by id only. Idempotent: an
- * invoice already in the target state is returned unchanged (a repeated click is
- * not an error); any other state than open is the 409 the CLI gives.
+ * Close, void or mark paid from the web app (issue 16 item 6; mark paid, issue 25: an
+ * invoice its retainer credit covers has nothing due, so no payment can settle it), by id
+ * only. Idempotent: an invoice already in the target state is returned unchanged (a
+ * repeated click is not an error); any other state than open is the 409 the CLI gives.
  */
-export async function closeOrVoidInvoice(
+export async function transitionInvoiceById(
   db: Kysely<DB>,
   p: Principal,
   id: string,
-  transition: 'close' | 'void',
+  transition: InvoiceTransition,
   { now }: { now: Date },
 ): Promise<PresentedInvoice> {
   assertMayCloseInvoices(p);
   return withTenant(db, p.companyId, async (trx) => {
     if (!isId(id) || !(await findInvoice(trx, p.companyId, id))) throw notFound('invoice');
-    return transitionIn(trx, p, id, transition, { now, repeatIsDone: true });
+    return transitionIn(trx, p, id, transition, { now, repeatIsDone: true, paymentNotes: 'Marked paid in the web app' });
   });
 }
 
@@ -615,7 +617,12 @@ async function transitionIn(
   p: Principal,
   id: string,
   transition: InvoiceTransition,
-  { now, paidDate, repeatIsDone = false }: { now: Date; paidDate?: string; repeatIsDone?: boolean },
+  {
+    now,
+    paidDate,
+    repeatIsDone = false,
+    paymentNotes = 'Recorded by sheaf admin invoice mark-paid',
+  }: { now: Date; paidDate?: string; repeatIsDone?: boolean; paymentNotes?: string },
 ): Promise<PresentedInvoice> {
   const companyId = p.companyId;
   const { to, action } = TRANSITIONS[transition];
@@ -635,7 +642,7 @@ async function transitionIn(
       await insertPayment(trx, companyId, row.id, {
         amount: payment,
         paid_date: paidDate ?? todayIn(workspace.timezone, now),
-        notes: 'Recorded by sheaf admin invoice mark-paid',
+        notes: paymentNotes,
         now,
       });
     }

@@ -5,7 +5,7 @@ import { principalOf } from '../../../http/security.ts';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { Type } from '@sinclair/typebox';
 import { InvoiceCreateBody, InvoiceSchema, PaymentBody, PaymentParams, PaymentSchema, explainUnsupported } from './schemas.ts';
-import { closeOrVoidInvoice, previewInvoice } from './service.ts';
+import { previewInvoice, transitionInvoiceById } from './service.ts';
 import { deletePayment, listPayments, recordPayment } from './payments.ts';
 import { SuggestedRecipientsSchema, invoiceRecipients } from './recipients.ts';
 
@@ -93,22 +93,40 @@ export async function invoicesWebRoutes(app: TypedApp) {
     async (request) => previewInvoice(app.db, principalOf(request), request.body, app.config.clock()),
   );
 
-  for (const [transition, word] of [
-    ['close', 'Close'],
-    ['void', 'Void'],
-  ] as const) {
+  const TRANSITION_ROUTES = [
+    {
+      transition: 'close',
+      operationId: 'closeInvoice',
+      summary: 'Close an open invoice',
+      what: 'Closed: written off without full payment. An invoice already closed is returned unchanged',
+    },
+    {
+      transition: 'void',
+      operationId: 'voidInvoice',
+      summary: 'Void an open invoice',
+      what: 'Voided: cancelled; its time and expenses stay billed. An invoice already voided is returned unchanged',
+    },
+    {
+      transition: 'mark-paid',
+      operationId: 'markInvoicePaid',
+      summary: 'Mark an open invoice paid',
+      what:
+        'Paid in full: what is still due is recorded as a payment dated today in the workspace zone; an invoice its ' +
+        'retainer credit covers (nothing due) records none. An invoice already paid is returned unchanged',
+    },
+  ] as const;
+  for (const { transition, operationId, summary, what } of TRANSITION_ROUTES) {
     app.post(
       `/web/api/invoices/:id/${transition}`,
       {
         config: { access: 'administrator', web: true, idempotent: true },
         schema: {
           tags: ['web'],
-          operationId: `${transition}Invoice`,
-          summary: `${word} an open invoice`,
+          operationId,
+          summary,
           description:
             `Web app only, owners and administrators (as \`sheaf admin invoice ${transition}\`, the same rule). ` +
-            (transition === 'close' ? 'Closed: written off without full payment.' : 'Voided: cancelled; its time and expenses stay billed.') +
-            ` An invoice already ${transition === 'close' ? 'closed' : 'voided'} is returned unchanged; any other state than open is 409 with its state.`,
+            `${what}; any other state than open is 409 with its state.`,
           params: IdParams,
           response: { 200: InvoiceSchema, ...ErrorResponses },
         },
@@ -116,7 +134,7 @@ export async function invoicesWebRoutes(app: TypedApp) {
       async (request) => {
         const p = principalOf(request);
         const { id } = request.params;
-        return closeOrVoidInvoice(requestDb(request), p, id, transition, { now: app.config.clock() });
+        return transitionInvoiceById(requestDb(request), p, id, transition, { now: app.config.clock() });
       },
     );
   }

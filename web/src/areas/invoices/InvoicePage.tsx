@@ -63,6 +63,7 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
   const format = useFormat();
   const [showMessages, setShowMessages] = useState(false);
   const [done, setDone] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
   const [paying, setPaying] = useState(false);
   const [round, setRound] = useState(0);
   const [message, setMessage] = useState<MessageEvent | null>(null);
@@ -70,7 +71,9 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
   const { workspace } = useWorkspaceSession();
   // Payments, closing, voiding and deleting are for owners and administrators (the server checks again).
   const isAdmin = isAdministrator(workspace);
-  const mayRecordPayment = isAdmin && i.state === 'open';
+  const mayRecordPayment = isAdmin && i.state === 'open' && i.due_amount > 0;
+  // Nothing due on an open invoice (its retainer credit covers it): no payment can settle it, so it is marked paid.
+  const mayMarkPaid = isAdmin && i.state === 'open' && i.due_amount === 0;
   const range = (a: string | null, b: string | null) => (a || b ? t('page.range', { from: a ? format.day(a) : '…', to: b ? format.day(b) : '…' }) : null);
 
   return (
@@ -108,6 +111,18 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
                 />
               </DialogTrigger>
             )}
+            {mayMarkPaid && (
+              <MarkPaidButton
+                invoice={i}
+                onStart={() => {
+                  setDone(null);
+                  setFailed(null);
+                  setEInvoice(null);
+                }}
+                onDone={setDone}
+                onError={setFailed}
+              />
+            )}
             {eventsFor(i).map((event) => (
               <Button
                 key={event}
@@ -143,6 +158,7 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
         {i.subject && <p className="text-stone-700">{i.subject}</p>}
       </div>
       {done && <Alert tone="success">{done}</Alert>}
+      {failed && <Alert>{failed}</Alert>}
       {eInvoice && <EInvoiceOutcome invoice={i} result={eInvoice} />}
       {/* One dialog for the three messages, fresh per opening. */}
       {message && (
@@ -213,6 +229,25 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
 
       {isAdmin && (i.state === 'open' || i.state === 'draft') && <AdminActions invoice={i} onDone={setDone} />}
     </div>
+  );
+}
+
+/** Marks an open invoice with nothing due paid: nothing to confirm, as nothing is recorded but the state. */
+function MarkPaidButton(props: { invoice: Invoice; onStart: () => void; onDone: (message: string) => void; onError: (message: string) => void }) {
+  const t = useInvoiceTexts();
+  const transition = useTransition(props.invoice.id, 'mark-paid');
+  const keyFor = useIdempotencyKey();
+  const run = () => {
+    props.onStart();
+    transition.mutateAsync(keyFor({ action: 'mark-paid', id: props.invoice.id })).then(
+      () => props.onDone(t('page.markPaid.done')),
+      (error: unknown) => props.onError(describeError(error).message),
+    );
+  };
+  return (
+    <Button variant="primary" isPending={transition.isPending} onPress={run}>
+      {t('page.markPaid.label')}
+    </Button>
   );
 }
 

@@ -164,13 +164,16 @@ export function useSendMessage(id: string) {
 }
 
 /** Close (written off) or void (cancelled), web only, administrators; repeating it is harmless. */
-export function useTransition(id: string, transition: 'close' | 'void') {
+const TRANSITION_PATHS = {
+  close: '/web/api/invoices/{id}/close',
+  void: '/web/api/invoices/{id}/void',
+  'mark-paid': '/web/api/invoices/{id}/mark-paid',
+} as const;
+
+export function useTransition(id: string, transition: keyof typeof TRANSITION_PATHS) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (key: string) =>
-      transition === 'close'
-        ? call(api.POST('/web/api/invoices/{id}/close', { params: { path: { id } }, headers: idempotencyHeader(key) }))
-        : call(api.POST('/web/api/invoices/{id}/void', { params: { path: { id } }, headers: idempotencyHeader(key) })),
+    mutationFn: (key: string) => call(api.POST(TRANSITION_PATHS[transition], { params: { path: { id } }, headers: idempotencyHeader(key) })),
     onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(id).queryKey, invoice),
     onSettled: () => markStale(queryClient, 'invoice'),
   });

@@ -65,6 +65,7 @@ const en = {
   },
   page: {
     recordPayment: 'Record a payment',
+    markPaid: { label: 'Mark as paid', done: 'The invoice is marked paid.' },
     sendAgain: 'Send again',
     edit: 'Edit',
     downloadPdf: 'Download PDF',
@@ -373,6 +374,7 @@ export const { useTexts: useInvoiceTexts, t: invoiceTexts } = defineTexts('invoi
   },
   page: {
     recordPayment: 'Zahlung erfassen',
+    markPaid: { label: 'Als bezahlt markieren', done: 'Die Rechnung ist als bezahlt markiert.' },
     sendAgain: 'Erneut senden',
     edit: 'Bearbeiten',
     downloadPdf: 'PDF herunterladen',
