@@ -8,9 +8,8 @@ import { CountryField } from '../../ui/CountryField.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { Link } from '../../ui/Link.tsx';
-import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { SettingsSection } from '../../ui/SettingsSection.tsx';
+import { SettingsPage, SettingsSection } from '../../ui/SettingsSection.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -46,24 +45,21 @@ export function InvoicingPage() {
   const query = useQuery(invoiceSettingsQuery);
   const t = useInvoiceSettingsTexts();
   return (
-    <div className="flex max-w-3xl flex-col gap-6">
-      <div>
-        <PageHeading>{t('heading')}</PageHeading>
-        <p className="mt-2 text-sm text-stone-600">{t('intro')}</p>
-      </div>
-      {query.isError ? (
-        <Alert>{describeError(query.error).message}</Alert>
-      ) : !query.data ? (
-        <div aria-busy="true" className="h-[44rem] animate-pulse rounded-lg border border-stone-200 bg-stone-50">
-          <span className="sr-only">{t('loading')}</span>
-        </div>
-      ) : (
+    <SettingsPage
+      heading={t('heading')}
+      intro={t('intro')}
+      error={query.isError ? describeError(query.error).message : null}
+      data={query.data}
+      loading={t('loading')}
+      placeholder="h-[44rem]"
+    >
+      {(settings) => (
         <>
-          <LogoSection settings={query.data} />
-          <SettingsForm settings={query.data} />
+          <LogoSection settings={settings} />
+          <SettingsForm settings={settings} />
         </>
       )}
-    </div>
+    </SettingsPage>
   );
 }
 

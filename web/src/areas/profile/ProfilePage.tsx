@@ -10,8 +10,7 @@ import { CopyButton } from '../../ui/CopyButton.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { Link } from '../../ui/Link.tsx';
-import { PageHeading } from '../../ui/PageHeading.tsx';
-import { SettingsSection } from '../../ui/SettingsSection.tsx';
+import { SettingsPage, SettingsSection } from '../../ui/SettingsSection.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import {
@@ -46,30 +45,27 @@ export function ProfilePage() {
   const query = useQuery(profileQuery);
   const t = useProfileTexts();
   return (
-    <div className="flex max-w-3xl flex-col gap-6">
-      <div>
-        <PageHeading>{t('heading')}</PageHeading>
-        <p className="mt-2 text-sm text-stone-600">{t('intro')}</p>
-      </div>
-      {query.isError ? (
-        <Alert>{describeError(query.error).message}</Alert>
-      ) : !query.data ? (
-        <div aria-busy="true" className="h-[40rem] animate-pulse rounded-lg border border-stone-200 bg-stone-50">
-          <span className="sr-only">{t('loading')}</span>
-        </div>
-      ) : (
+    <SettingsPage
+      heading={t('heading')}
+      intro={t('intro')}
+      error={query.isError ? describeError(query.error).message : null}
+      data={query.data}
+      loading={t('loading')}
+      placeholder="h-[40rem]"
+    >
+      {(profile) => (
         <>
-          <NameSection profile={query.data} />
-          <EmailSection profile={query.data} />
-          <PasswordSection hasPassword={query.data.has_password} />
+          <NameSection profile={profile} />
+          <EmailSection profile={profile} />
+          <PasswordSection hasPassword={profile.has_password} />
           <TwoFactorSection />
           <PasskeysSection />
-          <PreferencesSection preferences={query.data.preferences} />
+          <PreferencesSection preferences={profile.preferences} />
           <SessionsSection />
           <CalendarFeedSection />
         </>
       )}
-    </div>
+    </SettingsPage>
   );
 }
 

@@ -7,8 +7,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
-import { PageHeading } from '../../ui/PageHeading.tsx';
-import { SettingsSection } from '../../ui/SettingsSection.tsx';
+import { SettingsPage, SettingsSection } from '../../ui/SettingsSection.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
@@ -31,25 +30,16 @@ export function WorkspacePage() {
   const t = useSettingsTexts();
 
   return (
-    <div className="flex max-w-3xl flex-col gap-6">
-      <div>
-        <PageHeading>{t('heading')}</PageHeading>
-        <p className="mt-2 text-sm text-stone-600">
-          {canEdit ? t('introEdit') : t('introView')}
-        </p>
-      </div>
-      {query.isError ? (
-        <Alert>{describeError(query.error).message}</Alert>
-      ) : !query.data ? (
-        <div aria-busy="true" className="h-[44rem] animate-pulse rounded-lg border border-stone-200 bg-stone-50">
-          <span className="sr-only">{t('loading')}</span>
-        </div>
-      ) : canEdit ? (
-        <SettingsForm settings={query.data} />
-      ) : (
-        <SettingsView settings={query.data} />
-      )}
-    </div>
+    <SettingsPage
+      heading={t('heading')}
+      intro={canEdit ? t('introEdit') : t('introView')}
+      error={query.isError ? describeError(query.error).message : null}
+      data={query.data}
+      loading={t('loading')}
+      placeholder="h-[44rem]"
+    >
+      {(settings) => (canEdit ? <SettingsForm settings={settings} /> : <SettingsView settings={settings} />)}
+    </SettingsPage>
   );
 }
 
