@@ -230,6 +230,13 @@ export function spanOf(
   return { startTime: sameDay ? start.time.hhmm : null, endTime: sameDay ? end.time.hhmm : null, seconds };
 }
 
+/** spanOf for an export that writes the end in a date and a time column (Toggl's, Clockify's): none without both. */
+export function spanToColumns(r: Record_, start: { date: string; time: { hhmm: string; seconds: number } }, endDateColumn: string, endTimeColumn: string) {
+  const endDate = cell(r, endDateColumn);
+  const endTime = cell(r, endTimeColumn);
+  return endDate && endTime ? spanOf(start, { date: dateText(endDate, endDateColumn), time: timeText(endTime, endTimeColumn) }) : null;
+}
+
 /** Every tracker's module: how to recognise its header, and how to map one record. */
 export interface TrackerFormat {
   tracker: Tracker;

@@ -10,7 +10,7 @@ import {
   nameCell,
   notesCell,
   rateCell,
-  spanOf,
+  spanToColumns,
   timeText,
   yesNo,
   type TrackerFormat,
@@ -32,9 +32,7 @@ export const clockify: TrackerFormat = {
   map(r, header) {
     const date = dateText(cell(r, 'Start Date'), 'Start Date');
     const start = timeText(cell(r, 'Start Time'), 'Start Time');
-    const endDate = cell(r, 'End Date');
-    const endTime = cell(r, 'End Time');
-    const span = endDate && endTime ? spanOf({ date, time: start }, { date: dateText(endDate, 'End Date'), time: timeText(endTime, 'End Time') }) : null;
+    const span = spanToColumns(r, { date, time: start }, 'End Date', 'End Time');
     const decimal = cell(r, 'Duration (decimal)');
     const seconds = checkSeconds(
       span?.seconds ?? (decimal !== '' ? hoursToSeconds(decimalText(decimal, 'Duration (decimal)'), 'Duration (decimal)') : 0),

@@ -11,7 +11,7 @@ import {
   nameCell,
   notesCell,
   pick,
-  spanOf,
+  spanToColumns,
   timeText,
   yesNo,
   type TrackerFormat,
@@ -33,9 +33,7 @@ export const toggl: TrackerFormat = {
   map(r, header) {
     const date = dateText(cell(r, 'Start date'), 'Start date');
     const start = timeText(cell(r, 'Start time'), 'Start time');
-    const endDate = cell(r, 'End date');
-    const endTime = cell(r, 'End time');
-    const span = endDate && endTime ? spanOf({ date, time: start }, { date: dateText(endDate, 'End date'), time: timeText(endTime, 'End time') }) : null;
+    const span = spanToColumns(r, { date, time: start }, 'End date', 'End time');
     const seconds = checkSeconds(clockDuration(cell(r, 'Duration'), 'Duration'), 'Duration');
     const amountColumn = header.find((h) => /^Amount( \(.*\))?$/.test(h));
     const billable = yesNo(r, 'Billable');
