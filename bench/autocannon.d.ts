@@ -2,6 +2,15 @@
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
+  /** One entry of `requests`: each connection's request, `setupRequest` making each one afresh (e.g. its body). */
+  export interface CannonRequest {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (request: CannonRequest) => CannonRequest;
+  }
+
   export interface Options {
     url: string;
     connections?: number;
@@ -10,6 +19,7 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     timeout?: number;
+    requests?: CannonRequest[];
   }
 
   /** Latency in milliseconds (2xx responses only); keys are percentiles, p97_5 is 97.5 %. */

@@ -38,7 +38,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon, { type Options as CannonOptions, type Result } from 'autocannon';
+import autocannon, { type CannonRequest, type Options as CannonOptions, type Result } from 'autocannon';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { operatorPrincipal } from '../src/access/operator.ts';
@@ -52,20 +52,6 @@ import { findHaproxy, freePort, ROOT, startNode, startProxy, type Proxy, type Sh
 import { DatabaseCpu, dropSchema, loadAverage, machineCpuMicros, median, numberOption, processCpuMicros, table } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 import { seedTimeEntries, type Combo } from './seed-time-entries.ts';
-
-// autocannon's request list (bench/autocannon.d.ts declares only what users-me needs).
-interface CannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (request: CannonRequest) => CannonRequest;
-}
-declare module 'autocannon' {
-  interface Options {
-    requests?: CannonRequest[];
-  }
-}
 
 const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
 const DAY = 86_400_000;

@@ -79,20 +79,6 @@ import { DatabaseCpu, ServerProcess, forkServer, dropSchema, loadAverage, measur
 import { benchCommand, formatNumber, recordPerformance, type PerformanceRow } from './performance.ts';
 import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
 
-// autocannon's request list (bench/autocannon.d.ts declares only what users-me needs).
-interface CannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (request: CannonRequest) => CannonRequest;
-}
-declare module 'autocannon' {
-  interface Options {
-    requests?: CannonRequest[];
-  }
-}
-
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
 
