@@ -1,8 +1,9 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { newId } from '../../../ids.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
 import { isEmailTakenError } from '../../people/users/index.ts';
+import { billableRateSql } from '../../tracking/time/index.ts';
 import { IMPORT_SERVICE, type Existing } from './plan.ts';
 
 /**
@@ -72,18 +73,6 @@ export interface EntryValues {
   external_reference: string;
 }
 
-/**
- * Inserts entries CHUNK at a time; each entry's billable_rate is the one billable_rate()
- * finds for its project, task, person and date (the rates the import wrote before), as
- * every create stores it, so reports, invoices and the entry agree. The function's rule is
- * written out here as joins (as tracking's billableRateSql does for a create): called per
- * row, the function costs milliseconds each on PGlite; test/import.test.ts checks the two agree.
- */
-/** The billable rate of one scope (`where`, over rates r and the entry v) in force on the entry's date. */
-const rateOf = (where: RawBuilder<unknown>) => sql`(select r.hourly_rate from rates r
-  where r.company_id = p.company_id and r.kind = 'billable' and ${where} and r.effective_from <= v.spent_date
-  order by r.effective_from desc limit 1)`;
-
 /** Rates of projects the import created (no work of theirs exists yet, so nothing to reprice), in one statement. */
 export async function insertNewRates(trx: Tx, companyId: string, rates: Array<{ project_id: string; user_id: string; effective_from: string; hourly_rate: string }>) {
   for (let i = 0; i < rates.length; i += CHUNK) {
@@ -94,6 +83,13 @@ export async function insertNewRates(trx: Tx, companyId: string, rates: Array<{ 
   }
 }
 
+/**
+ * Inserts entries CHUNK at a time; each entry's billable_rate is the one billable_rate()
+ * finds for its project, task, person and date (the rates the import wrote before), as
+ * every create stores it, so reports, invoices and the entry agree: tracking's
+ * billableRateSql over each row's columns (called per row, the SQL function costs
+ * milliseconds each on PGlite); test/import.test.ts checks the two agree.
+ */
 export async function insertEntries(trx: Tx, companyId: string, entries: EntryValues[], meta: { source: string; createdBy: string | null; now: Date }) {
   for (let i = 0; i < entries.length; i += CHUNK) {
     const chunk = entries.slice(i, i + CHUNK);
@@ -103,19 +99,19 @@ export async function insertEntries(trx: Tx, companyId: string, entries: EntryVa
         started_time, ended_time, notes, billable, billable_rate, source, external_reference, created_by, created_at, updated_at)
       select ${companyId}::uuid, v.id, v.user_id, v.project_id, v.task_id, v.spent_date, v.duration_seconds, v.hours_entered,
         v.started_time, v.ended_time, v.notes, v.billable,
-        case when v.billable and p.is_billable then case p.bill_by
-          when 'project' then ${rateOf(sql`r.project_id = v.project_id and r.task_id is null and r.user_id is null`)}
-          when 'tasks' then ${rateOf(sql`r.project_id = v.project_id and r.task_id = v.task_id and r.user_id is null`)}
-          when 'people' then coalesce(${rateOf(sql`r.project_id = v.project_id and r.task_id is null and r.user_id = v.user_id`)},
-                                      ${rateOf(sql`r.project_id is null and r.task_id is null and r.user_id = v.user_id`)})
-        end end,
+        ${billableRateSql(companyId, {
+          billable: sql<boolean>`v.billable`,
+          projectId: sql<string>`v.project_id`,
+          taskId: sql<string>`v.task_id`,
+          userId: sql<string>`v.user_id`,
+          date: sql<string>`v.spent_date`,
+        })},
         ${meta.source}, v.external_reference, ${meta.createdBy}::uuid, ${meta.now}, ${meta.now}
       from unnest(${col('id')}::uuid[], ${col('user_id')}::uuid[], ${col('project_id')}::uuid[], ${col('task_id')}::uuid[],
         ${col('spent_date')}::date[], ${col('duration_seconds')}::integer[], ${col('hours_entered')}::numeric[],
         ${col('started_time')}::text[], ${col('ended_time')}::text[], ${col('notes')}::text[], ${col('billable')}::boolean[],
         ${col('external_reference')}::jsonb[])
-        as v (id, user_id, project_id, task_id, spent_date, duration_seconds, hours_entered, started_time, ended_time, notes, billable, external_reference)
-      join projects p on p.company_id = ${companyId}::uuid and p.id = v.project_id`.execute(
+        as v (id, user_id, project_id, task_id, spent_date, duration_seconds, hours_entered, started_time, ended_time, notes, billable, external_reference)`.execute(
       trx,
     );
   }

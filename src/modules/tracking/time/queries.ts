@@ -234,11 +234,19 @@ export async function runningEntries(trx: Tx, companyId: string, userId: string,
  */
 export function billableRateSql(
   companyId: string,
-  work: { billable: boolean | RawBuilder<boolean>; projectId: string; taskId: string; userId: string; date: string },
+  work: {
+    billable: boolean | RawBuilder<boolean>;
+    projectId: string | RawBuilder<string>;
+    taskId: string | RawBuilder<string>;
+    userId: string | RawBuilder<string>;
+    date: string | RawBuilder<string>;
+  },
 ) {
+  // A value is a parameter; SQL (the import's columns of many rows) is used as it is.
+  const value = (v: string | RawBuilder<string>, type: 'uuid' | 'date') => (typeof v === 'string' ? sql`${v}::${sql.raw(type)}` : v);
   const c = sql`${companyId}::uuid`;
-  const project = sql`${work.projectId}::uuid`;
-  const date = sql`${work.date}::date`;
+  const project = value(work.projectId, 'uuid');
+  const date = value(work.date, 'date');
   // effective_rate(company, 'billable', project, task, user, date) for non-null ids; null ones are `is null`.
   const rate = (scope: { project?: RawBuilder<unknown>; task?: RawBuilder<unknown>; user?: RawBuilder<unknown> }) => sql`(
     select r.hourly_rate from rates r
@@ -249,8 +257,8 @@ export function billableRateSql(
       and r.effective_from <= ${date}
     order by r.effective_from desc
     limit 1)`;
-  const task = sql`${work.taskId}::uuid`;
-  const user = sql`${work.userId}::uuid`;
+  const task = value(work.taskId, 'uuid');
+  const user = value(work.userId, 'uuid');
   return sql<string | null>`case when ${work.billable} then (
     select case p.bill_by
         when 'project' then ${rate({ project })}
