@@ -600,7 +600,7 @@ async function main() {
       }
       const feedTrigger = (on: boolean) =>
         monitor!.query(
-          `alter table ${schema}.time_entries ${on ? 'enable' : 'disable'} trigger time_entries_changes, ${on ? 'enable' : 'disable'} trigger time_entries_webhooks`,
+          `alter table ${schema}.time_entries ${on ? 'enable' : 'disable'} trigger time_entries_changes`,
         );
       const step = async (target: Target, phase: Run['phase'], round: number, seconds: number) => {
         if (interrupted) throw new Error('interrupted');

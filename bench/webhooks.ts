@@ -1,8 +1,8 @@
 /**
- * Webhook delivery benchmark (issue 26): N pending deliveries (each its own record, the
- * payload a time entry as the trigger stores it) of one endpoint, sent by this process's
- * worker (`deliverDueWebhooks`, as a server process runs it: claim, sign, POST, record) to
- * a receiver in another process that answers 200. The baseline, in the same run: the same
+ * Webhook delivery benchmark (issue 26): N recorded events of one endpoint (each its own
+ * record, a change row with the payload of a time entry as the change feed's trigger stores
+ * it), fanned out and sent by this process's worker (`deliverDueWebhooks`, as a server process
+ * runs it: fan out, claim, sign, POST, record) to a receiver in another process that answers 200. The baseline, in the same run: the same
  * number of signed POSTs of the same body to the same receiver, with the same concurrency,
  * without the database (what the receiver and HTTP alone allow). Reports deliveries/s,
  * the ratio to the baseline, and this process's CPU per delivery.
@@ -62,10 +62,8 @@ async function main() {
     database = await openDatabase({ databaseUrl, schema, poolSize: 10 });
     const db = database.db;
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    const endpointId = (
-      await sql<{ id: string }>`insert into webhook_endpoints (company_id, id, url, events, secret)
-        values (${ready.companyId}, gen_random_uuid(), ${url}, ${['time_entry.created']}, ${secret}) returning id`.execute(db)
-    ).rows[0]!.id;
+    await sql`insert into webhook_endpoints (company_id, id, url, events, secret)
+        values (${ready.companyId}, gen_random_uuid(), ${url}, ${['time_entry.created']}, ${secret})`.execute(db);
     const row = {
       id: '00000000-0000-0000-0000-000000000000',
       spent_date: '2026-03-02',
@@ -88,9 +86,10 @@ async function main() {
       created_at: '2026-03-02T10:00:00+00:00',
       updated_at: '2026-03-02T10:00:00+00:00',
     };
+    // The endpoint's cursor starts at the horizon (made by its trigger): the events come after it.
     const seed = () =>
-      sql`insert into webhook_deliveries (company_id, endpoint_id, event_type, record_type, record_id, data)
-        select ${ready.companyId}, ${endpointId}, 'time_entry.created', 'time_entry', gen_random_uuid(), ${JSON.stringify(row)}::jsonb
+      sql`insert into changes (company_id, record_type, record_id, action, user_id, project_id, events, data)
+        select ${ready.companyId}, 'time_entries', gen_random_uuid(), 'created', ${ready.companyId}, ${ready.companyId}, ${['time_entry.created']}, ${JSON.stringify(row)}::jsonb
         from generate_series(1, ${N})`.execute(db);
     const deps = { db, clock: () => new Date(), allowPrivate: true, baseUrl: 'http://localhost', batchSize: BATCH, concurrency: CONCURRENCY };
     const body = JSON.stringify({ type: 'time_entry.created', timestamp: new Date().toISOString(), data: row });
@@ -98,8 +97,10 @@ async function main() {
 
     async function viaWorker() {
       await sql`delete from webhook_deliveries`.execute(db);
+      await sql`delete from changes`.execute(db);
+      await sql`update webhook_fan_out set xid = pg_snapshot_xmin(pg_current_snapshot()), seq = 0`.execute(db);
       await seed();
-      await sql`vacuum analyze webhook_deliveries`.execute(db);
+      await sql`vacuum analyze webhook_deliveries, changes`.execute(db);
       const cpu = process.cpuUsage();
       const start = performance.now();
       let delivered = 0;

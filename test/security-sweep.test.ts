@@ -8,6 +8,7 @@ import type { RouteEntry } from '../src/http/security.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import { assignTaskRow, assignUser } from './fixtures/catalog-rows.ts';
 import { insertCategory, insertEntry, insertExpense, insertFile } from './fixtures/invoices.ts';
+import { fannedOut } from './fixtures/webhooks.ts';
 
 /**
  * The shared security test of DESIGN.md, run over every registered route so a
@@ -217,6 +218,7 @@ describe('security sweep over every route', () => {
       .execute();
     // The endpoint's first event: a delivery of the other workspace.
     await ctx.db.insertInto('clients').values({ company_id: company, id: newId(), name: 'Foreign evented client' }).execute();
+    await fannedOut(ctx.db);
     foreignIds.webhook_deliveries = (
       await ctx.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', foreignIds.webhook_endpoints).executeTakeFirstOrThrow()
     ).id;

@@ -7,10 +7,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { deliverDueWebhooks, type WebhookWorkerDeps } from '../src/modules/integrations/webhooks/index.ts';
 import { createEndpoint } from '../src/modules/integrations/webhooks/service.ts';
+import { pruneChanges } from '../src/modules/integrations/changes/index.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { todayIn } from '../src/time/workspace-time.ts';
 import { listeningUrl, ROOT, SHEAF_BIN, runCli } from './cli-runner.ts';
 import { makeApprovalWorkspace, submitAs, type ApprovalWorkspace } from './fixtures/approvals.ts';
+import { fannedOut } from './fixtures/webhooks.ts';
 import { insertClient, insertProject, postEntry } from './fixtures/catalog.ts';
 import { DATABASE_URL, addMember, createTestContext, onPostgres, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 
@@ -74,6 +76,7 @@ const worker = (extra: Partial<WebhookWorkerDeps> = {}): WebhookWorkerDeps => ({
 
 /** Runs the worker until nothing more is due now. */
 async function drain(extra: Partial<WebhookWorkerDeps> = {}) {
+  await fannedOut(ctx.db);
   for (let i = 0; i < 50; i++) {
     const r = await deliverDueWebhooks(worker(extra));
     if (r.delivered + r.retried + r.failed === 0) return;
@@ -87,6 +90,7 @@ async function addEndpoint(caller: Caller, body: Record<string, unknown>) {
 }
 
 async function deliveries(endpointId: string) {
+  await fannedOut(ctx.db);
   return ctx.db
     .selectFrom('webhook_deliveries')
     .select(['id', 'event_type', 'record_id', 'state', 'attempts', 'last_status', 'last_error'])
@@ -245,6 +249,32 @@ describe('events', () => {
     ]);
   });
 
+  it('gives an event to each endpoint that was on when the change was made, even if it is turned off or on before the event goes out', async () => {
+    const early = await addEndpoint(s.owner, { url: receiverUrl, events: ['client.created'] });
+    const a = await insertClient(ctx.db, w.companyId, 'Made while early was on');
+    // Turned off before the worker fans the event out: the event is still early's, held until it is on again.
+    expect((await web(s.owner, 'PATCH', `/web/api/webhook_endpoints/${early.id}`, { is_active: false })).statusCode).toBe(200);
+    // Made after the first change: that event is not late's.
+    const late = await addEndpoint(s.owner, { url: receiverUrl, events: ['client.created'] });
+    const b = await insertClient(ctx.db, w.companyId, 'Made while early was off');
+    // On again after the second change: that one is not early's.
+    expect((await web(s.owner, 'PATCH', `/web/api/webhook_endpoints/${early.id}`, { is_active: true })).statusCode).toBe(200);
+    expect((await deliveries(early.id)).map((d) => d.record_id)).toEqual([a]);
+    expect((await deliveries(late.id)).map((d) => d.record_id)).toEqual([b]);
+  });
+
+  it("keeps a change whose events are not fanned out yet from the change feed's retention", async () => {
+    const hook = await addEndpoint(s.owner, { url: receiverUrl, events: ['client.created'] });
+    const id = await insertClient(ctx.db, w.companyId, 'Outlives the retention');
+    const changesOf = () => ctx.db.selectFrom('changes').select('seq').where('record_id', '=', id).execute();
+    const everything = new Date(Date.now() + 86_400_000);
+    await pruneChanges(ctx.db, everything);
+    expect(await changesOf()).toHaveLength(1);
+    expect((await deliveries(hook.id)).map((d) => d.record_id)).toEqual([id]);
+    await pruneChanges(ctx.db, everything);
+    expect(await changesOf()).toHaveLength(0);
+  });
+
   it('sends approvals, invoices and estimates their events', async () => {
     const hook = await addEndpoint(s.owner, { url: receiverUrl, events: ['approval.submitted', 'invoice.sent', 'invoice.paid', 'estimate.accepted'] });
     const entry = await postEntry(ctx.app, w.member, { project_id: w.project, task_id: w.task, spent_date: '2026-03-10', hours: 2 });
@@ -317,6 +347,7 @@ describe('delivery', () => {
     await ctx.db.updateTable('clients').set({ name: 'Ordered A2' }).where('id', '=', a).execute();
     await ctx.db.updateTable('clients').set({ name: 'Ordered A3' }).where('id', '=', a).execute();
     answers = [500]; // A's create fails first
+    await fannedOut(ctx.db);
     await deliverDueWebhooks(worker());
     // One pass sends the oldest of each record only: A's create (failed) and B's create.
     expect(received.map((r) => JSON.parse(r.body).data.name).sort()).toEqual(['Ordered A', 'Ordered B']);
@@ -478,6 +509,32 @@ describe('the backup and the command line', () => {
   });
 });
 
+describe.runIf(onPostgres)('order across transactions (PostgreSQL)', () => {
+  it("sends a record's events in the order they were made when the later write's transaction holds the lower id", async () => {
+    await addEndpoint(s.owner, { url: receiverUrl, events: ['client.updated'] });
+    const id = await insertClient(ctx.db, w.companyId, 'Inverted');
+    await ctx.db.connection().execute((later) =>
+      ctx.db.connection().execute(async (between) => {
+        // The later write's transaction takes its id first, then one that stays open while the
+        // earlier write (a higher id) commits: the feed's horizon lets the later change through
+        // and holds the earlier one back.
+        await sql`begin`.execute(later);
+        await sql`select pg_current_xact_id()`.execute(later);
+        await sql`begin`.execute(between);
+        await sql`select pg_current_xact_id()`.execute(between);
+        await ctx.db.updateTable('clients').set({ name: 'Inverted first' }).where('id', '=', id).execute();
+        await sql`update clients set name = 'Inverted second' where id = ${id}`.execute(later);
+        await sql`commit`.execute(later);
+        await deliverDueWebhooks(worker());
+        expect(received).toHaveLength(0);
+        await sql`commit`.execute(between);
+      }),
+    );
+    await drain();
+    expect(received.map((r) => JSON.parse(r.body).data.name)).toEqual(['Inverted first', 'Inverted second']);
+  });
+});
+
 describe.runIf(onPostgres)('a server killed mid-write (PostgreSQL)', () => {
   const children = new Set<ChildProcess>();
   afterAll(() => {
@@ -512,7 +569,7 @@ describe.runIf(onPostgres)('a server killed mid-write (PostgreSQL)', () => {
     await exited;
     children.delete(child);
     const entries = await ctx.db.selectFrom('time_entries').select('id').where('company_id', '=', w.companyId).where('notes', 'like', 'kill %').execute();
-    const events = await ctx.db.selectFrom('webhook_deliveries').select('record_id').where('endpoint_id', '=', hook.id).execute();
+    const events = await deliveries(hook.id);
     expect(ok).toBeGreaterThanOrEqual(15);
     expect(entries.length).toBeGreaterThanOrEqual(15);
     expect(events.map((e) => e.record_id).sort()).toEqual(entries.map((e) => e.id).sort());

@@ -135,15 +135,17 @@ export interface ChangeHorizons {
   xid: string;
 }
 
-/** The change feed (GET /api/v2/changes): one row per create, update or delete, kept for CHANGES_RETENTION_DAYS. Not exported by the backup (a delivery log). */
+/** The change feed (GET /api/v2/changes): one row per create, update or delete, kept for CHANGES_RETENTION_DAYS, and in workspaces with webhooks the events and payload snapshot the webhook worker fans out. Not exported by the backup (a delivery log). */
 export interface Changes {
   action: "created" | "updated" | "deleted";
   changed_at: Generated<Timestamp>;
   company_id: string;
   created_by: string | null;
+  data: Json | null;
+  events: string[] | null;
   project_id: string | null;
   record_id: string;
-  record_type: "time_entries" | "expenses" | "clients" | "projects" | "tasks" | "invoices" | "users";
+  record_type: "time_entries" | "expenses" | "clients" | "projects" | "tasks" | "invoices" | "users" | "estimates" | "approvals";
   seq: Generated<Int8>;
   user_id: string | null;
   xid: Generated<string>;
@@ -1030,6 +1032,7 @@ export interface WebauthnChallenges {
 /** Webhook deliveries: one per event and endpoint, the delivery log; kept 30 days after delivery or failure, never exported. data holds numbers as JSON numbers: the worker reads them as text (queries.ts claimDue), so money keeps its digits. */
 export interface WebhookDeliveries {
   attempts: Generated<number>;
+  change_seq: Generated<Int8>;
   company_id: string;
   data: Json;
   delivered_at: Timestamp | null;
@@ -1050,6 +1053,7 @@ export interface WebhookDeliveries {
 
 /** Webhook endpoints (src/modules/integrations/webhooks): exported by the backup without secret or previous_secret. */
 export interface WebhookEndpoints {
+  active_periods: Generated<string>;
   company_id: string;
   created_at: CreatedAt;
   created_by: string | null;
@@ -1064,6 +1068,13 @@ export interface WebhookEndpoints {
   secret: string;
   updated_at: Generated<Timestamp>;
   url: string;
+}
+
+/** Webhooks: per workspace with endpoints, the change-feed position up to which events were fanned out into webhook_deliveries. Not exported. */
+export interface WebhookFanOut {
+  company_id: string;
+  seq: Int8;
+  xid: string;
 }
 
 export interface DB {
@@ -1124,6 +1135,7 @@ export interface DB {
   webauthn_challenges: WebauthnChallenges;
   webhook_deliveries: WebhookDeliveries;
   webhook_endpoints: WebhookEndpoints;
+  webhook_fan_out: WebhookFanOut;
 }
 
 export type Company = Selectable<Companies>;

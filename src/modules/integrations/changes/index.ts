@@ -1,4 +1,4 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
 export { changesRoutes } from './routes.ts';
-export { pruneChanges } from './queries.ts';
+export { feedHorizon, pruneChanges } from './queries.ts';
 export { startChangePruning } from './retention.ts';

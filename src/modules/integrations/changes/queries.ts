@@ -117,7 +117,8 @@ export function prunedThrough(trx: Tx, companyId: string): Promise<Cursor | unde
 }
 
 /**
- * Deletes changes older than `before`, across workspaces, a batch at a time, and moves each
+ * Deletes changes older than `before` (but none the webhooks' fan-out has yet to read),
+ * across workspaces, a batch at a time, and moves each
  * workspace's horizon (change_horizons) to the last position it deleted, in the same
  * statement: a cursor below it is answered 410. Returns how many changes went.
  */
@@ -126,7 +127,11 @@ export async function pruneChanges(db: Kysely<DB>, before: Date, batch = 10_000)
   for (;;) {
     const r = await sql<{ n: string }>`
       with gone as (
-        delete from changes where seq in (select seq from changes where changed_at < ${before} order by changed_at limit ${batch})
+        delete from changes where seq in (
+          select c.seq from changes c where c.changed_at < ${before}
+            -- Events the webhooks' worker has not fanned out yet stay (webhooks/fan-out.ts).
+            and not exists (select 1 from webhook_fan_out f where f.company_id = c.company_id and (c.xid, c.seq) > (f.xid, f.seq))
+          order by c.changed_at limit ${batch})
         returning company_id, xid, seq
       ), last as (
         select distinct on (company_id) company_id, xid, seq from gone order by company_id, xid desc, seq desc

@@ -4,5 +4,6 @@ export type { EventType } from './rules.ts';
 export { createEndpoint, deleteEndpoint, listEndpoints, rotateSecret, updateEndpoint } from './service.ts';
 export type { WebhookDeps } from './service.ts';
 export { webhooksWebRoutes } from './web-routes.ts';
+export { fanOutEvents } from './fan-out.ts';
 export { deliverDueWebhooks, startWebhookWorker } from './worker.ts';
 export type { DeliveryRunSummary, WebhookWorkerDeps } from './worker.ts';

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
 import type { DB, WebhookDeliveries, WebhookEndpoints } from '../../../db/types.ts';
+import type { Unfanned } from './fan-out.ts';
 
 /** SQL of webhooks; every function of a workspace takes its id first. */
 
@@ -87,11 +88,12 @@ export interface ClaimedDelivery {
 
 /**
  * Claims up to `limit` due deliveries of active endpoints (attempts + 1, held for the lease):
- * per endpoint and record only the oldest one still pending, so a record's events go out in
- * the order they were made, each after the one before it was delivered or gave up.
+ * per endpoint and record only the oldest one still pending (by the change it comes from),
+ * and none while an earlier change of the record is `unfanned`, so a record's events go out
+ * in the order they were made, each after the one before it was delivered or gave up.
  * `FOR UPDATE SKIP LOCKED`: several processes claim disjoint batches.
  */
-export async function claimDue(db: Kysely<DB>, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: Kysely<DB>, now: Date, leaseUntil: Date, limit: number, unfanned: readonly Unfanned[]): Promise<ClaimedDelivery[]> {
   const result = await sql<ClaimedDelivery>`
     with due as (
       select d.company_id, d.endpoint_id, d.seq
@@ -99,10 +101,19 @@ export async function claimDue(db: Kysely<DB>, now: Date, leaseUntil: Date, limi
       join webhook_endpoints e on e.company_id = d.company_id and e.id = d.endpoint_id and e.is_active
       where d.state = 'pending'
         and (d.next_attempt_at is null or d.next_attempt_at <= ${now})
+        -- Endpoint and record ids are unique across workspaces and record types: matched on
+        -- them alone, this can only be read through webhook_deliveries_record_idx (with the
+        -- workspace too, a planner with stale statistics reads every delivery of the endpoint
+        -- through the primary key, for every candidate).
         and not exists (
           select 1 from webhook_deliveries p
-          where p.endpoint_id = d.endpoint_id and p.record_id = d.record_id and p.state = 'pending' and p.seq < d.seq
-            and p.company_id = d.company_id and p.record_type = d.record_type
+          where p.endpoint_id = d.endpoint_id and p.record_id = d.record_id and p.state = 'pending' and (p.change_seq, p.seq) < (d.change_seq, d.seq)
+        )
+        -- An earlier change of the record whose events are not fanned out yet (fan-out.ts).
+        and not exists (
+          select 1 from unnest(${unfanned.map((u) => u.company_id)}::uuid[], ${unfanned.map((u) => u.record_id)}::uuid[], ${unfanned.map((u) => u.first_seq)}::bigint[])
+            as u(company_id, record_id, first_seq)
+          where u.company_id = d.company_id and u.record_id = d.record_id and u.first_seq < d.change_seq
         )
       order by d.seq
       limit ${limit}

@@ -9,13 +9,15 @@ import { enqueueMail } from '../../../outbox/enqueue.ts';
 import { repeatEvery } from '../../../repeat.ts';
 import { activeHumanMembers } from '../../people/users/index.ts';
 import type { Resolver } from './address.ts';
+import { fanOutEvents } from './fan-out.ts';
 import { payloadOf } from './presenter.ts';
 import { claimDue, pruneDeliveries, recordOutcome, type ClaimedDelivery } from './queries.ts';
 import { LEASE_MS, LOG_RETENTION_DAYS, messageId, retryAfter, type DisabledReason } from './rules.ts';
 import { sendAttempt } from './sender.ts';
 
 /**
- * Webhook delivery, in every server process (several at once are safe): due deliveries are
+ * Webhook delivery, in every server process (several at once are safe): the events the
+ * writing transactions recorded are fanned out into deliveries (fan-out.ts), due deliveries are
  * claimed in the database (`FOR UPDATE SKIP LOCKED`, attempts + 1, held for LEASE_MS), sent
  * `concurrency` at a time, and their outcome recorded only while the claim is still this
  * worker's. At least once: a worker that dies mid-send leaves the claim to expire and the
@@ -115,10 +117,11 @@ async function deliverOne(deps: WebhookWorkerDeps, d: ClaimedDelivery, creators:
   return 'failed';
 }
 
-/** One pass: claims a batch of due deliveries and sends them; how each ended. */
+/** One pass: fans out the events recorded since the last, then claims a batch of due deliveries and sends them; how each ended. */
 export async function deliverDueWebhooks(deps: WebhookWorkerDeps): Promise<DeliveryRunSummary> {
+  const { unfanned } = await fanOutEvents(deps.db);
   const now = deps.clock();
-  const claimed = await claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), deps.batchSize ?? 200);
+  const claimed = await claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), deps.batchSize ?? 200, unfanned);
   const summary: DeliveryRunSummary = { delivered: 0, retried: 0, failed: 0 };
   const creators = new Map<string, DisabledReason | null>();
   let next = 0;

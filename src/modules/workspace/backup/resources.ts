@@ -555,6 +555,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   webhook_deliveries: 'the webhooks’ delivery queue and log (kept 30 days): a delivery log, like the e-mail outbox',
   changes: 'the change feed’s log of recent changes (a delivery log, kept for CHANGES_RETENTION_DAYS); the records themselves are exported',
   change_horizons: 'where the change feed’s retention last deleted, per workspace (feed bookkeeping, not workspace data)',
+  webhook_fan_out: 'how far the webhooks’ worker has turned recorded events into deliveries, per workspace (delivery bookkeeping)',
 };
 
 /**
@@ -577,6 +578,7 @@ export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
     secret: 'signing secrets are credentials, never exported',
     previous_secret: 'signing secrets are credentials, never exported',
     previous_secret_expires_at: 'the rotation overlap of a secret that is not exported',
+    active_periods: 'when it was on in the last 30 days, by the database clock: which events it gets (delivery bookkeeping)',
     company_id: 'implicit',
   },
   invoice_messages: { outbox_id: 'a reference into the delivery queue, which is not exported', company_id: 'implicit' },
