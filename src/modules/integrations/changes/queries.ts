@@ -91,6 +91,8 @@ export function changesAfter(trx: Tx, p: Principal, after: Cursor, horizon: stri
   return settledAfter(trx, p.companyId, after, horizon)
     .select(['c.record_type', 'c.record_id', 'c.action', 'c.changed_at'])
     .where('c.record_type', 'in', types)
+    // The rows of estimates and approvals carry only webhook events (migration 0100); the feed never names them.
+    .$narrowType<{ record_type: RecordType }>()
     .where(changeVisible(p))
     .orderBy('c.xid')
     .orderBy('c.seq')
