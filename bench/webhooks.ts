@@ -176,7 +176,7 @@ async function main() {
     recordPerformance([
       {
         key: 'webhook-delivery',
-        path: `webhook worker: ${formatNumber(N)} pending deliveries, signed and POSTed to a local receiver, ${CONCURRENCY} at a time`,
+        path: `webhook worker: ${formatNumber(N)} recorded events fanned out to an endpoint, signed and POSTed to a local receiver, ${CONCURRENCY} at a time`,
         figure: `${formatNumber(workerRate)} deliveries/s (worker process CPU ${cpuPer.toFixed(0)} µs each)`,
         baseline: `the same signed POSTs without the database: ${formatNumber(httpRate)} /s`,
         ratio: (workerRate / httpRate).toFixed(2),
