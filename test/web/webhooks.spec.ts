@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { deliverDueWebhooks } from '../../src/modules/integrations/webhooks/index.ts';
+import { fannedOut } from '../fixtures/webhooks.ts';
 import { expect, ok, signIn, test } from './fixtures.ts';
 import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
 
@@ -123,11 +124,13 @@ test('an owner adds an endpoint, sees its secret once and changes its events', a
   await expectClean(page);
 });
 
-test('an endpoint’s page: off and on, a rotated secret, the delivery log, resend and delete', async ({ page, workspace }) => {
+test('an endpoint’s page: off and on, a rotated secret, the delivery log, resend and delete', async ({ page, workspace, sheaf }) => {
   test.setTimeout(480_000);
   const endpoint = await ok(workspace.api('POST', '/web/api/webhook_endpoints', { url: 'https://hooks.example.com/sheaf', events: ['client.created'], description: 'CRM' }));
   // 51 clients: one page of the log (50) and an older one.
   for (let i = 1; i <= 51; i++) await ok(workspace.api('POST', '/api/v2/clients', { name: `Client ${i}` }));
+  // The server's worker would make their deliveries within a second; here, before the page is open.
+  await fannedOut(sheaf.db);
 
   const calls = await visit(page, `/settings/webhooks/${endpoint.id}`, 'webhooks-endpoint');
   expect(calls.filter((c) => c.startsWith('GET /web/api/webhook_endpoints')).sort(), calls.join(', ')).toEqual([
@@ -248,7 +251,7 @@ test.describe('as a member', () => {
   });
 });
 
-test('the webhooks pages in German', async ({ page, workspace }) => {
+test('the webhooks pages in German', async ({ page, workspace, sheaf }) => {
   test.setTimeout(300_000);
   await workspace.seed.german();
   await visit(page, '/settings/webhooks', 'webhooks-de-empty');
@@ -264,6 +267,7 @@ test('the webhooks pages in German', async ({ page, workspace }) => {
 
   const endpoint = await ok(workspace.api('POST', '/web/api/webhook_endpoints', { url: 'https://hooks.example.com/sheaf', events: ['client.created', 'client.deleted'] }));
   await ok(workspace.api('POST', '/api/v2/clients', { name: 'Globex' }));
+  await fannedOut(sheaf.db);
   await visit(page, `/settings/webhooks/${endpoint.id}`, 'webhooks-de-endpoint');
   await expect(page.getByRole('heading', { level: 2, name: 'Zustellprotokoll' })).toBeVisible();
   await expect(page.getByText('Kunden: angelegt, gelöscht')).toBeVisible();
