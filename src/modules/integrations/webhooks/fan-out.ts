@@ -13,18 +13,18 @@ import { feedHorizon } from '../changes/index.ts';
  * `SKIP LOCKED`: two processes fan out different workspaces.
  */
 
-/** What a workspace's batch did. */
-interface BatchResult {
-  scanned: number;
-  deliveries: number;
+export interface Unfanned {
+  company_id: string;
+  record_id: string;
+  first_seq: string;
 }
 
 /** The record's name in event kinds, for the changes' table names. */
 const RECORD_NAME = sql`case c.record_type when 'time_entries' then 'time_entry' when 'expenses' then 'expense' when 'invoices' then 'invoice'
   when 'clients' then 'client' when 'projects' then 'project' when 'estimates' then 'estimate' when 'approvals' then 'approval' end`;
 
-/** One batch of one workspace's changes after its cursor; undefined when another process holds the workspace. */
-async function fanOutBatch(db: Kysely<DB>, companyId: string, limit: number): Promise<BatchResult | undefined> {
+/** One batch of one workspace's changes after its cursor: how many it read; undefined when another process holds the workspace. */
+async function fanOutBatch(db: Kysely<DB>, companyId: string, limit: number): Promise<number | undefined> {
   return db.transaction().execute(async (trx) => {
     const cursor = await sql<{ xid: string; seq: string }>`
       select xid::text, seq::text from webhook_fan_out where company_id = ${companyId} for update skip locked`.execute(trx);
@@ -33,7 +33,7 @@ async function fanOutBatch(db: Kysely<DB>, companyId: string, limit: number): Pr
     const horizon = await feedHorizon(trx);
     // Deliveries are made in the changes' own order (seq: the order writes took their row
     // locks in), which for one record is the order its writes happened.
-    const r = await sql<{ scanned: number; deliveries: number }>`
+    const r = await sql<{ scanned: number }>`
       with batch as (
         select c.xid, c.seq, c.record_type, c.record_id, c.events, c.data, c.changed_at
         from changes c
@@ -49,15 +49,13 @@ async function fanOutBatch(db: Kysely<DB>, companyId: string, limit: number): Pr
           and c.changed_at <@ e.active_periods
         where c.events is not null
         order by c.seq, k.n, e.id
-        returning 1
       ), last as (
         select xid, seq from batch order by xid desc, seq desc limit 1
       ), moved as (
         update webhook_fan_out f set xid = last.xid, seq = last.seq from last where f.company_id = ${companyId}
-        returning 1
       )
-      select (select count(*)::int from batch) as scanned, (select count(*)::int from made) as deliveries, (select count(*) from moved) as moved`.execute(trx);
-    return r.rows[0]!;
+      select count(*)::int as scanned from batch`.execute(trx);
+    return r.rows[0]!.scanned;
   });
 }
 
@@ -79,30 +77,21 @@ async function unfannedOf(db: Kysely<DB>, companyId: string): Promise<Unfanned[]
   return r.rows;
 }
 
-export interface Unfanned {
-  company_id: string;
-  record_id: string;
-  first_seq: string;
-}
-
 /**
  * Fans out every workspace's settled events (a batch at a time, each in its own
- * transaction). The worker runs it before each claim: how many deliveries it made, and
- * the records whose earlier events are still to be fanned out.
+ * transaction). The worker runs it before each claim: the records whose earlier events
+ * are still to be fanned out.
  */
-export async function fanOutEvents(db: Kysely<DB>, batch = 1000): Promise<{ made: number; unfanned: Unfanned[] }> {
+export async function fanOutEvents(db: Kysely<DB>, batch = 1000): Promise<{ unfanned: Unfanned[] }> {
   const workspaces = await sql<{ company_id: string }>`select company_id from webhook_fan_out`.execute(db);
-  let made = 0;
   const unfanned: Unfanned[] = [];
   for (const { company_id } of workspaces.rows) {
     for (;;) {
-      const r = await fanOutBatch(db, company_id, batch);
-      if (!r) break;
-      made += r.deliveries;
-      if (r.scanned < batch) break;
+      const scanned = await fanOutBatch(db, company_id, batch);
+      if (scanned === undefined || scanned < batch) break;
     }
     // Also for a workspace another process is fanning out: its cursor as it stands is behind or at the truth.
     unfanned.push(...(await unfannedOf(db, company_id)));
   }
-  return { made, unfanned };
+  return { unfanned };
 }
