@@ -498,6 +498,16 @@ describe('one-time links and passwords', () => {
     expect((await signIn(m.email, 'my brand new password')).statusCode).toBe(200);
   });
 
+  it('sends no reset to a person with no active membership: there is nothing they could sign in to', async () => {
+    const m = await addMember(ctx.db, companyId, { role: 'member' });
+    await setPassword(ctx.db, m.userId, PASSWORD);
+    await ctx.db.updateTable('memberships').set({ is_active: false }).where('user_id', '=', m.userId).execute();
+    const res = await ctx.app.inject({ method: 'POST', url: '/web/api/password-resets', payload: { email: m.email } });
+    expect(res.statusCode).toBe(202);
+    const mails = await ctx.db.selectFrom('outbox').select('payload').where('kind', '=', 'password_reset').execute();
+    expect(mails.filter((r) => JSON.stringify(r.payload).includes(m.email))).toHaveLength(0);
+  });
+
   it("the reset mail is in the person's language: German for a German-preferring person, English as before for an English one", async () => {
     const outbox = () => ctx.db.selectFrom('outbox').select(['payload']).where('company_id', '=', companyId).where('kind', '=', 'password_reset').orderBy('id').execute();
     const base = `http://${ctx.config.host}:${ctx.config.port}`;

@@ -10,7 +10,7 @@ import { issueLink, linkInvalid, redeemLink } from '../../../auth/one-time-links
 import { beginSignInAttempt, forgetDevices, signInSucceeded, throttled } from '../../../auth/sign-in-throttle.ts';
 import { ApiError, badRequest } from '../../../errors.ts';
 import { assertPasswordSignInAllowed, passwordSignInAllowed } from '../../../auth/password-sign-in.ts';
-import { isPlaceholderEmail, normalEmail, preferencesOf, sendSecurityNotice } from '../users/index.ts';
+import { isPlaceholderEmail, mailWorkspaceOf, normalEmail, preferencesOf, sendSecurityNotice } from '../users/index.ts';
 import type { SecretKeys } from '../../../auth/secret-box.ts';
 import { consumeChallenge, findChallenge, parseSecondFactor, secondFactorsOf, useSecondFactor, type PendingSignIn } from '../../../auth/two-factor.ts';
 import { auditAccountEvent, auditFailedSignIn } from '../../workspace/audit/index.ts';
@@ -99,28 +99,24 @@ export async function assertCurrentPassword(db: Kysely<DB>, userId: string, curr
 /**
  * E-mails a password-reset link to the person with this address, if there is one
  * who may sign in. The mail goes through the outbox of one of their workspaces
- * (the outbox is per workspace); someone with no active membership gets none, as
- * there is nothing they could sign in to. In the person's language (read with them).
+ * (mailWorkspaceOf); someone with no active membership gets none, as there is
+ * nothing they could sign in to. In the person's language (read with them).
  */
 export async function requestPasswordReset(db: Kysely<DB>, address: string, baseUrl: string, now: Date) {
-  const email = normalEmail(address);
   const user = await db
-    .selectFrom('users as u')
-    .innerJoin('memberships as m', 'm.user_id', 'u.id')
-    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.language', 'm.company_id'])
-    .where('u.email', '=', email)
-    .where('u.user_type', '=', 'human')
-    .where('m.is_active', '=', true)
-    .orderBy('m.created_at')
-    .limit(1)
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'language'])
+    .where('email', '=', normalEmail(address))
+    .where('user_type', '=', 'human')
     .executeTakeFirst();
-  if (!user || !(await passwordSignInAllowed(db, user.id))) return;
+  const companyId = user ? await mailWorkspaceOf(db, user.id, null) : null;
+  if (!user || !companyId || !(await passwordSignInAllowed(db, user.id))) return;
   const token = await issueLink(db, user.id, 'password_reset', now);
   const t = translator(user.language);
-  await withTenant(db, user.company_id, (trx) =>
+  await withTenant(db, companyId, (trx) =>
     enqueueMail(
       trx,
-      user.company_id,
+      companyId,
       'password_reset',
       {
         to: [{ email: user.email, name: [user.first_name, user.last_name].filter(Boolean).join(' ') }],
