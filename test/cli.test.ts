@@ -224,6 +224,7 @@ const lane1: Step[] = [
         'admin retainer list', 'admin retainer show',
         'import',
         'admin two-factor reset', 'admin secret-key rotate',
+        'admin sso show', 'admin sso remove',
         'backup pull', 'backup verify',
         'mcp',
         'timer start', 'timer stop', 'timer restart', 'timer status', 'log', 'entries', 'expenses add', 'submit', 'projects',

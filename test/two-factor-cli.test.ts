@@ -128,6 +128,42 @@ describe('sheaf admin secret-key rotate', () => {
   });
 });
 
+describe('sheaf admin sso show|remove', () => {
+  it("shows the workspace's single sign-on without its secret, and turns it off (recorded); a second remove changes nothing", async () => {
+    await db
+      .insertInto('single_sign_on_configs')
+      .values({ company_id: companyId, issuer: 'https://id.example.com', client_id: 'sheaf', client_secret: sealSecret([OLD_KEY], 'the client secret'), display_name: 'Example ID', allowed_domains: ['example.com'], allow_password_sign_in: false })
+      .execute();
+    try {
+      const shown = await sheaf(['admin', 'sso', 'show', '--workspace', companyId, '--json'], { SHEAF_SECRET_KEY: OLD_KEY, PUBLIC_URL: 'https://sheaf.example.com' });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.json).toMatchObject({ enabled: true, issuer: 'https://id.example.com', client_id: 'sheaf', client_secret_set: true, allowed_domains: ['example.com'], allow_password_sign_in: false, redirect_uri: 'https://sheaf.example.com/web/api/sso/callback' });
+      expect(shown.stdout).not.toContain('the client secret');
+      const table = await sheaf(['admin', 'sso', 'show', '--workspace', companyId]);
+      expect(table.stdout).toContain('https://id.example.com');
+
+      const removed = await sheaf(['admin', 'sso', 'remove', '--workspace', companyId, '--json']);
+      expect(removed.code, removed.stderr).toBe(0);
+      expect(removed.json).toEqual({ removed: true, issuer: 'https://id.example.com' });
+      expect(await db.selectFrom('single_sign_on_configs').select('company_id').where('company_id', '=', companyId).execute()).toHaveLength(0);
+      const logged = await db.selectFrom('audit_logs').select('action').where('company_id', '=', companyId).where('action', '=', 'sso.removed').execute();
+      expect(logged).toHaveLength(1);
+      const again = await sheaf(['admin', 'sso', 'remove', '--workspace', companyId]);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('was not set up; nothing changed');
+      expect((await sheaf(['admin', 'sso', 'show', '--workspace', companyId])).stdout).toContain('Single sign-on is off');
+    } finally {
+      await db.deleteFrom('single_sign_on_configs').where('company_id', '=', companyId).execute();
+    }
+  });
+
+  it('needs a workspace id (exit 2) that exists (exit 3)', async () => {
+    expect((await sheaf(['admin', 'sso', 'show'])).code).toBe(2);
+    expect((await sheaf(['admin', 'sso', 'remove', '--workspace', 'nope'])).code).toBe(2);
+    expect((await sheaf(['admin', 'sso', 'remove', '--workspace', '01a23c05-26ad-7264-bac8-db1f861e5acd'])).code).toBe(3);
+  });
+});
+
 describe('the key at start', () => {
   it('an embedded database without SHEAF_SECRET_KEY gets its own, readable by its owner only, and keeps it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sheaf-key-'));
