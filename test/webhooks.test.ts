@@ -5,7 +5,8 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { deliverDueWebhooks, type WebhookWorkerDeps } from '../src/modules/integrations/webhooks/index.ts';
+import { deliverDueWebhooks, fanOutEvents, type WebhookWorkerDeps } from '../src/modules/integrations/webhooks/index.ts';
+import { claimDue } from '../src/modules/integrations/webhooks/queries.ts';
 import { createEndpoint } from '../src/modules/integrations/webhooks/service.ts';
 import { pruneChanges } from '../src/modules/integrations/changes/index.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
@@ -532,6 +533,26 @@ describe.runIf(onPostgres)('order across transactions (PostgreSQL)', () => {
     );
     await drain();
     expect(received.map((r) => JSON.parse(r.body).data.name)).toEqual(['Inverted first', 'Inverted second']);
+  });
+
+  it('holds all of a workspace back while many of its records wait behind a long transaction, then sends everything', async () => {
+    await addEndpoint(s.owner, { url: receiverUrl, events: ['client.created'] });
+    await insertClient(ctx.db, w.companyId, 'Before the long transaction');
+    await fannedOut(ctx.db);
+    await ctx.db.connection().execute(async (long) => {
+      await sql`begin`.execute(long);
+      await sql`select pg_current_xact_id()`.execute(long);
+      for (const name of ['Behind 1', 'Behind 2', 'Behind 3']) await insertClient(ctx.db, w.companyId, name);
+      const behind = await fanOutEvents(ctx.db, { recordsMax: 2 });
+      expect(behind.workspaces).toContain(w.companyId);
+      expect(behind.records.filter((r) => r.company_id === w.companyId)).toEqual([]);
+      // The delivery made before the transaction began is due, yet waits with the rest of its workspace.
+      const claimed = await claimDue(ctx.db, new Date(), new Date(Date.now() + 60_000), 200, behind);
+      expect(claimed.filter((d) => d.company_id === w.companyId)).toEqual([]);
+      await sql`commit`.execute(long);
+    });
+    await drain();
+    expect(received.map((r) => JSON.parse(r.body).data.name).sort()).toEqual(['Before the long transaction', 'Behind 1', 'Behind 2', 'Behind 3']);
   });
 });
 

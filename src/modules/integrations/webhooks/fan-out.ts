@@ -19,6 +19,17 @@ export interface Unfanned {
   first_seq: string;
 }
 
+/** What the claim holds back: the later deliveries of `records`, and every delivery of `workspaces`. */
+export interface Behind {
+  records: Unfanned[];
+  /**
+   * Workspaces with more than `recordsMax` records behind their cursor (a long transaction
+   * holds the horizon while writes go on, or another process fans out a backlog): all their
+   * deliveries wait, rather than the claim carrying thousands of records.
+   */
+  workspaces: string[];
+}
+
 /** The record's name in event kinds, for the changes' table names. */
 const RECORD_NAME = sql`case c.record_type when 'time_entries' then 'time_entry' when 'expenses' then 'expense' when 'invoices' then 'invoice'
   when 'clients' then 'client' when 'projects' then 'project' when 'estimates' then 'estimate' when 'approvals' then 'approval' end`;
@@ -66,32 +77,35 @@ async function fanOutBatch(db: Kysely<DB>, companyId: string, limit: number): Pr
  * horizon, and be fanned out, first. The cursor is read first and passed as a value, so
  * the tail is read through the feed's index (joined, the planner scans the whole table).
  */
-async function unfannedOf(db: Kysely<DB>, companyId: string): Promise<Unfanned[]> {
+async function unfannedOf(db: Kysely<DB>, companyId: string, max: number): Promise<Unfanned[]> {
   const cursor = await sql<{ xid: string; seq: string }>`select xid::text, seq::text from webhook_fan_out where company_id = ${companyId}`.execute(db);
   if (cursor.rows.length === 0) return [];
   const { xid, seq } = cursor.rows[0]!;
   const r = await sql<Unfanned>`
     select company_id, record_id, min(seq)::text as first_seq from changes
     where company_id = ${companyId} and xid >= ${xid}::xid8 and (xid, seq) > (${xid}::xid8, ${seq}::bigint) and events is not null
-    group by company_id, record_id`.execute(db);
+    group by company_id, record_id
+    limit ${max + 1}`.execute(db);
   return r.rows;
 }
 
 /**
- * Fans out every workspace's settled events (a batch at a time, each in its own
- * transaction). The worker runs it before each claim: the records whose earlier events
- * are still to be fanned out.
+ * Fans out every workspace's settled events (`batch` at a time, each in its own
+ * transaction). The worker runs it before each claim: what the claim must hold back
+ * because earlier events are still to be fanned out.
  */
-export async function fanOutEvents(db: Kysely<DB>, batch = 1000): Promise<{ unfanned: Unfanned[] }> {
+export async function fanOutEvents(db: Kysely<DB>, { batch = 1000, recordsMax = 500 } = {}): Promise<Behind> {
   const workspaces = await sql<{ company_id: string }>`select company_id from webhook_fan_out`.execute(db);
-  const unfanned: Unfanned[] = [];
+  const behind: Behind = { records: [], workspaces: [] };
   for (const { company_id } of workspaces.rows) {
     for (;;) {
       const scanned = await fanOutBatch(db, company_id, batch);
       if (scanned === undefined || scanned < batch) break;
     }
     // Also for a workspace another process is fanning out: its cursor as it stands is behind or at the truth.
-    unfanned.push(...(await unfannedOf(db, company_id)));
+    const records = await unfannedOf(db, company_id, recordsMax);
+    if (records.length > recordsMax) behind.workspaces.push(company_id);
+    else behind.records.push(...records);
   }
-  return { unfanned };
+  return behind;
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
 import type { DB, WebhookDeliveries, WebhookEndpoints } from '../../../db/types.ts';
-import type { Unfanned } from './fan-out.ts';
+import type { Behind } from './fan-out.ts';
 
 /** SQL of webhooks; every function of a workspace takes its id first. */
 
@@ -89,11 +89,12 @@ export interface ClaimedDelivery {
 /**
  * Claims up to `limit` due deliveries of active endpoints (attempts + 1, held for the lease):
  * per endpoint and record only the oldest one still pending (by the change it comes from),
- * and none while an earlier change of the record is `unfanned`, so a record's events go out
+ * and none while an earlier change of the record is `behind` the fan-out, so a record's events go out
  * in the order they were made, each after the one before it was delivered or gave up.
  * `FOR UPDATE SKIP LOCKED`: several processes claim disjoint batches.
  */
-export async function claimDue(db: Kysely<DB>, now: Date, leaseUntil: Date, limit: number, unfanned: readonly Unfanned[]): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: Kysely<DB>, now: Date, leaseUntil: Date, limit: number, behind: Behind): Promise<ClaimedDelivery[]> {
+  const { records, workspaces } = behind;
   const result = await sql<ClaimedDelivery>`
     with due as (
       select d.company_id, d.endpoint_id, d.seq
@@ -110,8 +111,9 @@ export async function claimDue(db: Kysely<DB>, now: Date, leaseUntil: Date, limi
           where p.endpoint_id = d.endpoint_id and p.record_id = d.record_id and p.state = 'pending' and (p.change_seq, p.seq) < (d.change_seq, d.seq)
         )
         -- An earlier change of the record whose events are not fanned out yet (fan-out.ts).
+        and d.company_id <> all(${workspaces}::uuid[])
         and not exists (
-          select 1 from unnest(${unfanned.map((u) => u.company_id)}::uuid[], ${unfanned.map((u) => u.record_id)}::uuid[], ${unfanned.map((u) => u.first_seq)}::bigint[])
+          select 1 from unnest(${records.map((u) => u.company_id)}::uuid[], ${records.map((u) => u.record_id)}::uuid[], ${records.map((u) => u.first_seq)}::bigint[])
             as u(company_id, record_id, first_seq)
           where u.company_id = d.company_id and u.record_id = d.record_id and u.first_seq < d.change_seq
         )

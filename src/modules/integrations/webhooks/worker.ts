@@ -119,9 +119,9 @@ async function deliverOne(deps: WebhookWorkerDeps, d: ClaimedDelivery, creators:
 
 /** One pass: fans out the events recorded since the last, then claims a batch of due deliveries and sends them; how each ended. */
 export async function deliverDueWebhooks(deps: WebhookWorkerDeps): Promise<DeliveryRunSummary> {
-  const { unfanned } = await fanOutEvents(deps.db);
+  const behind = await fanOutEvents(deps.db);
   const now = deps.clock();
-  const claimed = await claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), deps.batchSize ?? 200, unfanned);
+  const claimed = await claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), deps.batchSize ?? 200, behind);
   const summary: DeliveryRunSummary = { delivered: 0, retried: 0, failed: 0 };
   const creators = new Map<string, DisabledReason | null>();
   let next = 0;
