@@ -1,5 +1,5 @@
 import { operatorPrincipal } from '../access/operator.ts';
-import { removeSingleSignOn, singleSignOnState } from '../modules/people/single-sign-on/index.ts';
+import { redirectUriOf, removeSingleSignOn, singleSignOnState } from '../modules/people/single-sign-on/index.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
 import { requireWorkspace } from './lookups.ts';
@@ -21,7 +21,7 @@ const show: AdminCommand<string> = {
   parse: workspaceOption,
   async run({ db, output, baseUrl, secretKeys }, id) {
     await requireWorkspace(db, id);
-    const state = await singleSignOnState(db, secretKeys, operatorPrincipal(id), `${baseUrl}/web/api/sso/callback`);
+    const state = await singleSignOnState(db, secretKeys, operatorPrincipal(id), redirectUriOf(baseUrl));
     print(output, state, () => (state.enabled ? fields({ ...state, allowed_domains: state.allowed_domains.join(',') }) : 'Single sign-on is off for this workspace.'));
   },
 };
@@ -35,7 +35,7 @@ const remove: AdminCommand<string> = {
   async run({ db, output, baseUrl, secretKeys }, id) {
     await requireWorkspace(db, id);
     const principal = operatorPrincipal(id);
-    const { enabled, issuer } = await singleSignOnState(db, secretKeys, principal, `${baseUrl}/web/api/sso/callback`);
+    const { enabled, issuer } = await singleSignOnState(db, secretKeys, principal, redirectUriOf(baseUrl));
     await removeSingleSignOn(db, principal);
     print(output, { removed: enabled, issuer }, () =>
       enabled ? `Single sign-on through ${issuer} is off; everyone signs in with a password, link or passkey again.` : 'Single sign-on was not set up; nothing changed.',

@@ -12,6 +12,9 @@ export type NewMemberRole = (typeof NEW_MEMBER_ROLES)[number];
 export const SSO_ERRORS = ['state', 'expired', 'denied', 'domain', 'provider', 'unverified', 'deactivated', 'elsewhere'] as const;
 export type SsoError = (typeof SSO_ERRORS)[number];
 
+/** The one redirect URI of a server at `baseUrl`, to register at every provider (every workspace shares it). */
+export const redirectUriOf = (baseUrl: string) => `${baseUrl}/web/api/sso/callback`;
+
 /** How long a started sign-in waits for the provider's answer. */
 export const PENDING_LOGIN_MS = 10 * 60 * 1000;
 

@@ -5,6 +5,7 @@ import type { TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { openSession } from '../sessions/index.ts';
+import { redirectUriOf } from './rules.ts';
 import { CallbackQuery, DiscoverQuery, Discovered, SingleSignOnConfig, SingleSignOnInput, StartParams, StartQuery } from './schemas.ts';
 import { auditSsoFailure, discoverWorkspaces, finishSignIn, removeSingleSignOn, saveSingleSignOn, singleSignOnState, SsoFailure, startSignIn } from './service.ts';
 
@@ -22,8 +23,7 @@ const Redirect = Type.Null({ description: 'A redirect (Location).' });
 
 export async function singleSignOnWebRoutes(app: TypedApp) {
   const now = () => app.config.clock();
-  /** The one redirect URI of this server, to register at every provider. */
-  const redirectUri = () => `${publicUrlOf(app.config)}/web/api/sso/callback`;
+  const redirectUri = () => redirectUriOf(publicUrlOf(app.config));
 
   /** A failed sign-in: recorded in the workspace's log (if one is known), and the sign-in page says why. */
   async function failed(request: FastifyRequest, reply: FastifyReply, err: unknown) {
