@@ -32,13 +32,11 @@ const remove: AdminCommand<string> = {
   summary: "turn the workspace's single sign-on off: everyone signs in with a password, link or passkey again",
   options: { workspace: str },
   parse: workspaceOption,
-  async run({ db, output, baseUrl, secretKeys }, id) {
+  async run({ db, output }, id) {
     await requireWorkspace(db, id);
-    const principal = operatorPrincipal(id);
-    const { enabled, issuer } = await singleSignOnState(db, secretKeys, principal, redirectUriOf(baseUrl));
-    await removeSingleSignOn(db, principal);
-    print(output, { removed: enabled, issuer }, () =>
-      enabled ? `Single sign-on through ${issuer} is off; everyone signs in with a password, link or passkey again.` : 'Single sign-on was not set up; nothing changed.',
+    const issuer = await removeSingleSignOn(db, operatorPrincipal(id));
+    print(output, { removed: issuer !== null, issuer }, () =>
+      issuer !== null ? `Single sign-on through ${issuer} is off; everyone signs in with a password, link or passkey again.` : 'Single sign-on was not set up; nothing changed.',
     );
   },
 };

@@ -108,11 +108,15 @@ export async function saveSingleSignOn(db: Kysely<DB>, keys: SecretKeys, p: Prin
   });
 }
 
-/** Turns single sign-on off: people sign in with passwords (and links) again; the subject links stay for a later provider of the same issuer. */
-export async function removeSingleSignOn(db: Kysely<DB>, p: Principal) {
-  await withTenant(db, p.companyId, async (trx) => {
+/**
+ * Turns single sign-on off: people sign in with passwords (and links) again; the subject links
+ * stay for a later provider of the same issuer. Returns the issuer it removed, null when none was set up.
+ */
+export async function removeSingleSignOn(db: Kysely<DB>, p: Principal): Promise<string | null> {
+  return withTenant(db, p.companyId, async (trx) => {
     const gone = await trx.deleteFrom('single_sign_on_configs').where('company_id', '=', p.companyId).returning('issuer').executeTakeFirst();
     if (gone) await audit(trx, { ...auditActor(p), action: 'sso.removed', subjectType: 'workspace', subjectId: p.companyId, details: { issuer: gone.issuer } });
+    return gone?.issuer ?? null;
   });
 }
 
