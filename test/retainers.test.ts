@@ -391,6 +391,27 @@ describe('backup, PDF and rules', () => {
     const { text } = await extractText(new Uint8Array(res.rawPayload), { mergePages: true });
     const flat = text.replace(/[\s\u00a0\u202f]+/g, ' ');
     for (const part of ['Retainer', 'Support 2026', '-€250.50', '€102.60', '€392.10']) expect(flat).toContain(part);
+    // The totals: the work's subtotal, its discount and tax, then the credit, then the total
+    // (the API's subtotal, 349.50, includes the credit as the spec sums every line).
+    expect(flat).toMatch(/Subtotal €600\.00 Discount \(10%\) -€60\.00 Tax \(19%\) €102\.60 Retainer credit -€250\.50 Total \(EUR\) €392\.10/);
+  });
+
+  it('never prints a negative subtotal when the credit covers the taxes too, in the client language', async () => {
+    const { retainer } = await fundedRetainer(1000);
+    const inv = await draft(50); // 100 − 10 + 17.10 = 107.10
+    expect((await draw(retainer.id, inv.id, 107.1)).statusCode).toBe(201);
+    expect(await getInvoice(inv.id)).toMatchObject({ subtotal: -7.1, amount: 0 });
+    const text = async () => {
+      const res = await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf`);
+      expect(res.statusCode).toBe(200);
+      return (await extractText(new Uint8Array(res.rawPayload), { mergePages: true })).text.replace(/[\s\u00a0\u202f]+/g, ' ');
+    };
+    expect(await text()).toMatch(/Subtotal €100\.00 Discount \(10%\) -€10\.00 Tax \(19%\) €17\.10 Retainer credit -€107\.10 Total \(EUR\) €0\.00/);
+    await ctx.db.updateTable('clients').set({ language: 'de' }).where('id', '=', inv.client.id).execute();
+    const german = await text();
+    // The Type column fits its longest word: "Vorauszahlung" is not broken mid-word.
+    expect(german).toContain('Vorauszahlung Support 2026');
+    expect(german).toMatch(/Zwischensumme 100,00 € Rabatt \(10 %\) -10,00 € Steuer \(19 %\) 17,10 € Verrechnete Vorauszahlung -107,10 € Gesamt \(EUR\) 0,00 €/);
   });
 
   it('rules: amounts, draw limits and what counts, in decimals', () => {

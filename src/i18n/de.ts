@@ -38,6 +38,7 @@ export const de: Catalog = {
     discount: 'Rabatt ({{percent}})',
     tax: 'Steuer ({{percent}})',
     tax2: 'Steuer 2 ({{percent}})',
+    retainerCredit: 'Verrechnete Vorauszahlung',
     total: 'Gesamt ({{currency}})',
     paid: 'Bezahlt',
     amountDue: 'Offener Betrag',

@@ -42,6 +42,7 @@ export const en = {
     discount: 'Discount ({{percent}})',
     tax: 'Tax ({{percent}})',
     tax2: 'Tax 2 ({{percent}})',
+    retainerCredit: 'Retainer credit',
     total: 'Total ({{currency}})',
     paid: 'Paid',
     amountDue: 'Amount due',

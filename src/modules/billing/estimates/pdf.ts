@@ -16,6 +16,7 @@ import {
   findClient,
   formatDate,
   formatQuantity,
+  kindColumnWidth,
   loadWorkspace,
   openPdf,
   totalsRows,
@@ -107,9 +108,10 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
 
   // The lines: type, description, quantity, unit price, amount.
   const pad = 5;
+  const kindW = kindColumnWidth(doc, d.lines, language);
   const cols = [
-    { title: tr('invoice.columns.kind'), w: 64, align: 'left' as const },
-    { title: tr('invoice.columns.description'), w: width - 64 - 66 - 80 - 86, align: 'left' as const },
+    { title: tr('invoice.columns.kind'), w: kindW, align: 'left' as const },
+    { title: tr('invoice.columns.description'), w: width - kindW - 66 - 80 - 86, align: 'left' as const },
     { title: tr('invoice.columns.quantity'), w: 66, align: 'right' as const },
     { title: tr('invoice.columns.unitPrice'), w: 80, align: 'right' as const },
     { title: tr('invoice.columns.amount'), w: 86, align: 'right' as const },

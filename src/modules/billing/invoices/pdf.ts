@@ -327,7 +327,22 @@ export interface TotalsRow {
   strong?: boolean;
 }
 
-/** The totals' rows both documents begin with: the subtotal, then the discount and each tax the document has. */
+/**
+ * The width of a document's Type column: as wide as the longest word of its lines' kinds (German
+ * "Vorauszahlung" broke mid-word at the old fixed 64 pt), from 64 up to 110 pt; a longer category
+ * name still breaks (breakLongWords) rather than squeezing the description. 14 pt: the cell's
+ * padding (2 × 5) and the slack pdfkit's line breaking needs. Leaves the font at the cells' (body, 9.5).
+ */
+export function kindColumnWidth(doc: PDFKit.PDFDocument, lines: Array<{ kind: string }>, language: string): number {
+  doc.font('body').fontSize(9.5);
+  const words = lines.flatMap((line) => translatedKind(line.kind, language).split(/\s+/));
+  return Math.min(110, Math.max(64, ...words.map((word) => Math.ceil(doc.widthOfString(word)) + 14)));
+}
+
+/**
+ * The totals' rows both documents begin with: the subtotal, then the discount and each tax the
+ * document has, then an invoice's retainer credit.
+ */
 export function totalsRows(
   { tr, money }: OpenPdf,
   document: { discount: string | null; tax: string | null; tax2: string | null },
@@ -335,10 +350,15 @@ export function totalsRows(
   language: string,
 ): TotalsRow[] {
   const percent = (x: string) => formatPercent(x, language);
-  const rows: TotalsRow[] = [{ label: tr('invoice.subtotal'), value: money(totals.subtotal) }];
+  // A credit drawing on a retainer is money paid before (untaxed, outside the discount): printed
+  // after the taxes, so the subtotal above the discount and taxes is that of the work and never
+  // reads negative when the credit covers the taxes too. The API's subtotal keeps the spec's sum.
+  const drawn = totals.retainerCredit;
+  const rows: TotalsRow[] = [{ label: tr('invoice.subtotal'), value: money(totals.subtotal.add(drawn)) }];
   if (Number(document.discount ?? 0) > 0) rows.push({ label: tr('invoice.discount', { percent: percent(document.discount!) }), value: money(totals.discountAmount.neg()) });
   if (Number(document.tax ?? 0) > 0) rows.push({ label: tr('invoice.tax', { percent: percent(document.tax!) }), value: money(totals.taxAmount) });
   if (Number(document.tax2 ?? 0) > 0) rows.push({ label: tr('invoice.tax2', { percent: percent(document.tax2!) }), value: money(totals.tax2Amount) });
+  if (drawn.gt(0)) rows.push({ label: tr('invoice.retainerCredit'), value: money(drawn.neg()) });
   return rows;
 }
 
@@ -461,9 +481,10 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   doc.font('bold').fontSize(8.5);
   const taxTitle = t(tr('invoice.columns.taxes').toLocaleUpperCase(documentLocale(language)));
   const taxW = taxes.length > 0 ? Math.max(36, Math.ceil(doc.widthOfString(taxTitle, { characterSpacing: 0.3 })) + 14) : 0;
+  const kindW = kindColumnWidth(doc, d.lines, language);
   const cols = [
-    { key: 'kind', title: tr('invoice.columns.kind'), w: 64, align: 'left' as const },
-    { key: 'description', title: tr('invoice.columns.description'), w: width - 64 - 66 - 80 - 86 - taxW, align: 'left' as const },
+    { key: 'kind', title: tr('invoice.columns.kind'), w: kindW, align: 'left' as const },
+    { key: 'description', title: tr('invoice.columns.description'), w: width - kindW - 66 - 80 - 86 - taxW, align: 'left' as const },
     { key: 'quantity', title: tr('invoice.columns.quantity'), w: 66, align: 'right' as const },
     { key: 'unit_price', title: tr('invoice.columns.unitPrice'), w: 80, align: 'right' as const },
     { key: 'amount', title: tr('invoice.columns.amount'), w: 86, align: 'right' as const },

@@ -11,6 +11,9 @@ import { minorUnitDigits } from '../../../money.ts';
  *   money is not discounted (docs/decisions.md, "Retainers");
  * - each tax applies to the discounted sum of the lines flagged for it;
  * - amount = subtotal − discount + taxes; due_amount = amount − payments.
+ *
+ * `retainerCredit` is for documents only: the credits drawing on a retainer (positive), which
+ * the PDF prints after the taxes instead of inside the subtotal (see pdf.ts totalsRows).
  */
 
 export interface LineInput {
@@ -35,6 +38,8 @@ export interface Totals {
   discountAmount: Decimal;
   taxAmount: Decimal;
   tax2Amount: Decimal;
+  /** The credit lines linked to a retainer, summed (positive); already part of subtotal. */
+  retainerCredit: Decimal;
   amount: Decimal;
   dueAmount: Decimal;
 }
@@ -64,6 +69,7 @@ export function computeTotals(lines: LineInput[], rates: InvoiceRates, currency:
     discountAmount,
     taxAmount,
     tax2Amount,
+    retainerCredit: sum(signed.filter((_, i) => lines[i].retainer && lines[i].effect === 'credit')).neg(),
     amount,
     dueAmount: amount.sub(payments),
   };
