@@ -159,6 +159,7 @@ describe('the page', () => {
         tax_amount: 38,
         tax2: 0,
         tax2_amount: 0,
+        retainer_credit: 0,
         amount: 280.5,
         paid_amount: 100,
         due_amount: 180.5,

@@ -412,6 +412,19 @@ describe('backup, PDF and rules', () => {
     // The Type column fits its longest word: "Vorauszahlung" is not broken mid-word.
     expect(german).toContain('Vorauszahlung Support 2026');
     expect(german).toMatch(/Zwischensumme 100,00 € Rabatt \(10 %\) -10,00 € Steuer \(19 %\) 17,10 € Verrechnete Vorauszahlung -107,10 € Gesamt \(EUR\) 0,00 €/);
+    // The client's page (from the link in the e-mail) reads as the PDF does.
+    const sent = await api(w.owner, 'POST', `/api/v2/invoices/${inv.id}/messages`, { recipients: [{ email: 'bill@globex.test' }] });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const mail = await ctx.db
+      .selectFrom('invoice_messages as m')
+      .innerJoin('outbox as o', (j) => j.onRef('o.company_id', '=', 'm.company_id').onRef('o.id', '=', 'm.outbox_id'))
+      .select('o.payload')
+      .where('m.id', '=', sent.json().id)
+      .executeTakeFirstOrThrow();
+    const token = /\/c#([A-Za-z0-9_-]{43})\n$/.exec((mail.payload as { text: string }).text)![1];
+    const shown = await api(null, 'POST', '/web/api/client-page', { token });
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json().invoice).toMatchObject({ subtotal: 100, discount_amount: 10, tax_amount: 17.1, retainer_credit: 107.1, amount: 0, due_amount: 0 });
   });
 
   it('rules: amounts, draw limits and what counts, in decimals', () => {

@@ -4,15 +4,16 @@ import { checkPage, visit } from './visit.ts';
 /**
  * Retainers in the web app (issue 25 item 8): the empty list linked from Invoices, a new
  * retainer, Fund (a retainer invoice, opened), its payment making the balance, Apply
- * retainer on a draft invoice (a credit line, the server's totals), the history, and the
- * list. Screenshots at 1280 and 390 px.
+ * retainer on a draft invoice (a credit line, the server's totals), the history, the
+ * list, and the client's page of a covered invoice (the credit after the taxes, as the
+ * PDF). Screenshots at 1280 and 390 px.
  */
 
 test.describe.configure({ timeout: 400_000 });
 
 const money = (amount: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(amount);
 
-test('the owner creates a retainer, funds it, and draws on it from a draft invoice', async ({ page, workspace }) => {
+test('the owner creates a retainer, funds it, and draws on it from a draft invoice; the client sees the credit', async ({ page, workspace, browser, baseURL }) => {
   const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' }));
 
   await visit(page, '/invoices', 'invoices-with-retainers-link');
@@ -82,6 +83,20 @@ test('the owner creates a retainer, funds it, and draws on it from a draft invoi
   // The retainer covers the whole invoice: sent, nothing is due, so it is marked paid instead of paid.
   await ok(workspace.api('POST', `/web/api/retainers/${retainerId}/credits`, { invoice_id: draft.id, amount: 714 }));
   await ok(workspace.api('POST', `/api/v2/invoices/${draft.id}/messages`, { recipients: [{ email: 'bill@acme.example' }] }));
+
+  // The client's page reads as the PDF: the work's subtotal and tax, then the retainer's credit.
+  const link = new URL((await ok(workspace.api('POST', `/web/api/invoices/${draft.id}/client-links`))).url);
+  const context = await browser.newContext({ baseURL });
+  const clientView = await context.newPage();
+  await visit(clientView, `${link.pathname}${link.hash}`, 'client-page-retainer');
+  const totals = clientView.getByLabel('Totals');
+  await expect(totals).toContainText(`Subtotal${money(600)}`);
+  await expect(totals).toContainText(`Tax (19%)${money(114)}`);
+  await expect(totals).toContainText(`Retainer credit−${money(714)}`);
+  await expect(totals).toContainText(`Total${money(0)}`);
+  await checkPage(clientView, 'client-page-retainer');
+  await context.close();
+
   await visit(page, `/invoices/${draft.id}`, 'invoice-retainer-covered');
   await expect(page.getByRole('button', { name: 'Record a payment' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Mark as paid' }).click();

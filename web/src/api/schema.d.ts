@@ -23787,6 +23787,7 @@ export interface operations {
                                 /** @enum {string} */
                                 effect: "charge" | "credit";
                             }[];
+                            /** @description The lines other than credits drawing on a retainer, as the PDF prints it (the API sums every line). */
                             subtotal: number;
                             discount: number;
                             discount_amount: number;
@@ -23795,6 +23796,8 @@ export interface operations {
                             tax2: number;
                             tax2_amount: number;
                             amount: number;
+                            /** @description Credits drawing on a retainer (positive; 0: none), after the taxes, as the PDF prints them. */
+                            retainer_credit: number;
                             paid_amount: number;
                             due_amount: number;
                         };

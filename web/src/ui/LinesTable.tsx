@@ -80,18 +80,37 @@ export function LinesTable({
 
 /**
  * The rows of the totals every document has: subtotal, then discount, tax and second
- * tax where the document has them, then the amount.
+ * tax where the document has them, then (the client's page of an invoice, as its PDF prints
+ * it) a credit drawing on a retainer, then the amount.
  */
 export function documentTotals(
-  d: { subtotal: number; discount: number; discount_amount: number; tax: number; tax_amount: number; tax2: number; tax2_amount: number; amount: number },
+  d: {
+    subtotal: number;
+    discount: number;
+    discount_amount: number;
+    tax: number;
+    tax_amount: number;
+    tax2: number;
+    tax2_amount: number;
+    retainer_credit?: number;
+    amount: number;
+  },
   money: (n: number) => string,
-  labels: { subtotal: string; discount: (percent: string) => string; tax: (percent: string) => string; tax2: (percent: string) => string; amount: string },
+  labels: {
+    subtotal: string;
+    discount: (percent: string) => string;
+    tax: (percent: string) => string;
+    tax2: (percent: string) => string;
+    retainerCredit?: string;
+    amount: string;
+  },
   percent: (n: number) => string,
 ): ShownTotal[] {
   const rows: ShownTotal[] = [{ label: labels.subtotal, value: money(d.subtotal) }];
   if (d.discount > 0) rows.push({ label: labels.discount(percent(d.discount)), value: `−${money(d.discount_amount)}` });
   if (d.tax > 0) rows.push({ label: labels.tax(percent(d.tax)), value: money(d.tax_amount) });
   if (d.tax2 > 0) rows.push({ label: labels.tax2(percent(d.tax2)), value: money(d.tax2_amount) });
+  if (d.retainer_credit && labels.retainerCredit) rows.push({ label: labels.retainerCredit, value: `−${money(d.retainer_credit)}` });
   rows.push({ label: labels.amount, value: money(d.amount), strong: true });
   return rows;
 }

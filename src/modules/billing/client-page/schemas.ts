@@ -48,6 +48,8 @@ export const ClientInvoiceSchema = Type.Object(
           ),
         ),
         ...TotalsProperties,
+        subtotal: Type.Number({ description: 'The lines other than credits drawing on a retainer, as the PDF prints it (the API sums every line).' }),
+        retainer_credit: Type.Number({ description: 'Credits drawing on a retainer (positive; 0: none), after the taxes, as the PDF prints them.' }),
         paid_amount: Type.Number(),
         due_amount: Type.Number(),
       },

@@ -120,6 +120,7 @@ export function LinesAndTotals<L extends Line>({
               discount: (p) => t('discount', { percent: p }),
               tax: (p) => t('tax', { percent: p }),
               tax2: (p) => t('tax2', { percent: p }),
+              retainerCredit: t('retainerCredit'),
               amount: t('total'),
             },
             percent,
