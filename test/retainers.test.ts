@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 type Res = Awaited<ReturnType<typeof request>>;
-const api = (caller: Caller, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+const api = (caller: Caller | null, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
   request(ctx.app, caller, { method, url, payload: body === undefined ? undefined : (body as object) });
 
 function expectError(res: Res, status: number, error: string, field?: string) {
@@ -158,6 +158,8 @@ describe('drawing', () => {
     expect(await dbBalance(retainer.id)).toMatch(/^749\.50*$/);
     const shown = await api(s.owner, 'GET', `/web/api/invoices/${inv.id}/retainers`);
     expect(shown.json().credits).toEqual([{ line_id: body.line_id, retainer_id: retainer.id, name: 'Support 2026', amount: 250.5 }]);
+    // The totals as the PDF prints them, for the invoice page: the other lines' subtotal, then the credit.
+    expect(shown.json().printed).toEqual({ subtotal: 600, retainer_credit: 250.5 });
     expect(shown.json().available.map((x: any) => x.id)).toContain(retainer.id);
   });
 

@@ -60,8 +60,10 @@ test('the owner creates a retainer, funds it, and draws on it from a draft invoi
   await apply.getByRole('textbox', { name: 'Amount' }).fill('250');
   await apply.getByRole('button', { name: 'Apply' }).click();
   await expect(apply).toBeHidden();
-  // The credit line is untaxed: 600 − 250 + 114 = 464.
+  // The credit line is untaxed: 600 − 250 + 114 = 464. The totals read as the PDF: the work's
+  // subtotal and tax, then the retainer's credit.
   await expect(page.getByLabel('Totals')).toContainText(money(464));
+  await expect(page.getByLabel('Totals')).toContainText(`Subtotal${money(600)}Tax (19%)${money(114)}Retainer credit−${money(250)}Amount${money(464)}`);
   await expect(page.getByRole('list', { name: 'Paid from a retainer' })).toContainText(`Support 2026: ${money(-250)}`);
   await checkPage(page, 'invoice-retainer-applied');
 

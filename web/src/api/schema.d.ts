@@ -26982,6 +26982,13 @@ export interface operations {
                             /** Format: date-time */
                             updated_at: string;
                         }[];
+                        /** @description The totals as the PDF prints them: this subtotal, the discount and taxes, then the retainer credit. */
+                        printed: {
+                            /** @description The lines other than credits drawing on a retainer (the API subtotal sums every line). */
+                            subtotal: number;
+                            /** @description The credits drawing on a retainer, positive; 0: none. */
+                            retainer_credit: number;
+                        };
                     };
                 };
             };

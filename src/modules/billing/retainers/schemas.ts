@@ -107,6 +107,13 @@ export const InvoiceRetainersSchema = Type.Object(
       Type.Object({ line_id: Type.String(), retainer_id: Type.String(), name: Type.String(), amount: Type.Number() }, { additionalProperties: false }),
     ),
     available: Type.Array(RetainerSchema, { description: "Active retainers of the invoice's client and currency with a balance above 0; empty unless the invoice is a draft." }),
+    printed: Type.Object(
+      {
+        subtotal: Type.Number({ description: 'The lines other than credits drawing on a retainer (the API subtotal sums every line).' }),
+        retainer_credit: Type.Number({ description: 'The credits drawing on a retainer, positive; 0: none.' }),
+      },
+      { additionalProperties: false, description: 'The totals as the PDF prints them: this subtotal, the discount and taxes, then the retainer credit.' },
+    ),
   },
   { additionalProperties: false },
 );

@@ -248,6 +248,9 @@ export async function invoiceRetainers(db: Kysely<DB>, p: Principal, invoiceId: 
             .filter((r) => r.currency === row.currency && new Decimal(r.balance).gt(0))
             .map(presentRetainer)
         : [];
-    return { credits, available };
+    // The totals as the PDF prints them (invoices' pdf.ts totalsRows), for the invoice page.
+    const { subtotal, retainerCredit } = invoiceTotals(row, lines);
+    const printed = { subtotal: Number(subtotal.add(retainerCredit).toFixed()), retainer_credit: Number(retainerCredit.toFixed()) };
+    return { credits, available, printed };
   });
 }

@@ -1,27 +1,34 @@
 import { useFormat } from '../../api/format.ts';
 import { documentTotals, lineTaxes, LinesTable } from '../../ui/LinesTable.tsx';
 import type { Invoice } from './api.ts';
+import type { InvoiceRetainers } from './retainer-api.ts';
 import { kindText } from './kinds.ts';
 import { useInvoiceTexts } from './texts.ts';
+
+/** The totals as the PDF prints them, from the server (the invoice's retainer credits: retainer-api.ts). */
+type PrintedTotals = InvoiceRetainers['printed'];
 
 /**
  * An invoice's lines and the server's totals, as they are (the browser adds nothing):
  * the invoice page and the preview of a new invoice show the same table (ui/LinesTable.tsx).
+ * With `printed` and a retainer credit, the totals read as the PDF: the subtotal of the other
+ * lines, the discount and taxes, then the credit.
  */
-export function InvoiceLines({ invoice: i, headingId }: { invoice: Invoice; headingId: string }) {
+export function InvoiceLines({ invoice: i, headingId, printed }: { invoice: Invoice; headingId: string; printed?: PrintedTotals }) {
   const t = useInvoiceTexts();
   const format = useFormat();
   const money = (n: number) => format.money(n, i.currency);
   const percent = (n: number) => format.number(n, 4);
   const taxNote = { both: t('lines.taxedBoth'), tax: t('lines.taxed'), tax2: t('lines.taxed2') };
   const totals = documentTotals(
-    i,
+    printed && printed.retainer_credit > 0 ? { ...i, ...printed } : i,
     money,
     {
       subtotal: t('totals.subtotal'),
       discount: (p) => t('totals.discount', { percent: p }),
       tax: (p) => t('totals.tax', { percent: p }),
       tax2: (p) => t('totals.tax2', { percent: p }),
+      retainerCredit: t('totals.retainerCredit'),
       amount: t('totals.amount'),
     },
     percent,

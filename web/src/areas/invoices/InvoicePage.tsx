@@ -23,6 +23,7 @@ import { StateBadge } from './StateBadge.tsx';
 import { AttachmentsPanel } from './AttachmentsPanel.tsx';
 import { ClientLinkPanel } from './ClientLinkPanel.tsx';
 import { RetainerPanel } from './RetainerPanel.tsx';
+import { invoiceRetainersQuery } from './retainer-api.ts';
 
 import { EInvoiceMenu, EInvoiceOutcome, type EInvoiceResult } from './EInvoice.tsx';
 import { useInvoiceTexts } from './texts.ts';
@@ -71,6 +72,9 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
   const { workspace } = useWorkspaceSession();
   // Payments, closing, voiding and deleting are for owners and administrators (the server checks again).
   const isAdmin = isAdministrator(workspace);
+  // Those who see retainers (the panel below, the same query) see the totals as the PDF prints them.
+  const seesRetainers = holds(workspace, 'view_invoices');
+  const { data: retainers } = useQuery({ ...invoiceRetainersQuery(i.id), enabled: seesRetainers });
   const mayRecordPayment = isAdmin && i.state === 'open' && i.due_amount > 0;
   // Nothing due on an open invoice (its retainer credit covers it): no payment can settle it, so it is marked paid.
   const mayMarkPaid = isAdmin && i.state === 'open' && i.due_amount === 0;
@@ -199,10 +203,10 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
         <h2 id="invoice-lines" className="text-lg font-semibold text-stone-900">
           {t('page.lines')}
         </h2>
-        <InvoiceLines invoice={i} headingId="invoice-lines" />
+        <InvoiceLines invoice={i} headingId="invoice-lines" printed={retainers?.printed} />
       </section>
       <PaymentsList invoice={i} />
-      {holds(workspace, 'view_invoices') && <RetainerPanel invoice={i} />}
+      {seesRetainers && <RetainerPanel invoice={i} />}
 
       <AttachmentsPanel invoice={i} />
       <ClientLinkPanel invoice={i} />
