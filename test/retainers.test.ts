@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { createTestContext, onPostgres, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import { assignUser, insertClient, insertProject, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
 import { amountValue, assertDrawFits, entryCounts } from '../src/modules/billing/retainers/rules.ts';
-import { computeTotals } from '../src/modules/billing/invoices/totals.ts';
+import { computeTotals, printedSubtotal } from '../src/modules/billing/invoices/totals.ts';
 
 /**
  * Retainers (issue 25 item 8), through the web app's session routes: creation,
@@ -448,5 +448,10 @@ describe('backup, PDF and rules', () => {
       'EUR',
     );
     expect([totals.subtotal.toFixed(2), totals.discountAmount.toFixed(2), totals.taxAmount.toFixed(2), totals.amount.toFixed(2)]).toEqual(['349.50', '60.00', '102.60', '392.10']);
+    // Documents print the credit after the taxes: 600 − 60 + 102.60 − 250.50 = 392.10.
+    expect([printedSubtotal(totals).toFixed(2), totals.retainerCredit.toFixed(2)]).toEqual(['600.00', '250.50']);
+    // A credit line not linked to a retainer stays in the printed subtotal.
+    const plain = computeTotals([{ quantity: 1, unit_price: 100, effect: 'charge', taxed: false, taxed2: false }, { quantity: 1, unit_price: 30, effect: 'credit', taxed: false, taxed2: false }], {}, 'EUR');
+    expect([printedSubtotal(plain).toFixed(2), plain.retainerCredit.toFixed(2)]).toEqual(['70.00', '0.00']);
   });
 });

@@ -80,8 +80,8 @@ export function LinesTable({
 
 /**
  * The rows of the totals every document has: subtotal, then discount, tax and second
- * tax where the document has them, then (the client's page of an invoice, as its PDF prints
- * it) a credit drawing on a retainer, then the amount.
+ * tax where the document has them, then an invoice's credit drawing on a retainer (where the
+ * server gives it: the totals as the PDF prints them), then the amount.
  */
 export function documentTotals(
   d: {

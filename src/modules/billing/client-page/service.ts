@@ -24,12 +24,12 @@ import {
   eInvoiceWriter,
   fileSafe,
   getInvoice,
-  invoiceTotals,
   loadInvoiceDocument,
   loadWorkspace,
   missingFields,
   pdfFilename,
   presentInvoice,
+  printedTotals,
   renderInvoicePdf,
   translatedKind,
   type EInvoiceAttachment,
@@ -135,10 +135,8 @@ async function clientInvoicePage(db: Kysely<DB>, link: { companyId: string; invo
     const doc = await documentOf(trx, link.companyId, link.invoiceId);
     if (!doc) throw gone();
     const i = presentInvoice(doc.invoice, doc.lines);
-    // The totals as the PDF prints them (pdf.ts totalsRows): a credit drawing on a retainer after
-    // the taxes, below a subtotal of the other lines, so the page and the PDF the client
-    // downloads read alike.
-    const { subtotal, retainerCredit } = invoiceTotals(doc.invoice, doc.lines);
+    // The totals as the PDF prints them, so the page and the PDF the client downloads read alike.
+    const printed = printedTotals(doc.invoice, doc.lines);
     const payments = await paymentsOf(trx, link.companyId, link.invoiceId);
     return {
       kind: 'invoice' as const,
@@ -157,14 +155,14 @@ async function clientInvoicePage(db: Kysely<DB>, link: { companyId: string; invo
         service_period_end: i.service_period_end,
         notes: i.notes,
         line_items: i.line_items.map((l) => ({ kind: l.kind, description: l.description, quantity: l.quantity, unit_price: l.unit_price, amount: l.amount, effect: l.effect })),
-        subtotal: Number(subtotal.add(retainerCredit).toFixed()),
+        subtotal: printed.subtotal,
         discount: i.discount,
         discount_amount: i.discount_amount,
         tax: i.tax,
         tax_amount: i.tax_amount,
         tax2: i.tax2,
         tax2_amount: i.tax2_amount,
-        retainer_credit: Number(retainerCredit.toFixed()),
+        retainer_credit: printed.retainer_credit,
         amount: i.amount,
         paid_amount: i.paid_amount,
         due_amount: i.due_amount,

@@ -34,7 +34,7 @@ export { SuggestedRecipientsSchema, recipientsForClient } from './recipients.ts'
 export { findClient, loadWorkspace } from './queries.ts';
 export { IsoDate, LineItemCreate, RecipientSchema, TotalsProperties } from './schemas.ts';
 export type { CreateInput, LineInput, Recipient } from './schemas.ts';
-export { creatorOf, documentHead, presentInvoice, presentTotals } from './presenter.ts';
+export { creatorOf, documentHead, presentInvoice, presentTotals, printedTotals } from './presenter.ts';
 export { fileSafe, formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
 export { BAND, INK, MUTED, RULE, drawTotals, kindColumnWidth, loadInvoiceDocument, openPdf, renderInvoicePdf, totalsRows } from './pdf.ts';
 // For the client page: which e-invoices an invoice can be, and the writer (loaded on first use).

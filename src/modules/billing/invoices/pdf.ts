@@ -14,7 +14,7 @@ import { findClient, loadWorkspace, type InvoiceRow, type LineRow } from './quer
 import { termLabel, translatedKind } from './rules.ts';
 import { documentLocale, translator } from '../../../i18n/index.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
-import type { Totals } from './totals.ts';
+import { printedSubtotal, type Totals } from './totals.ts';
 import type { EInvoiceParties } from './e-invoice-data.ts';
 import { defaultBankAccount, drawPaymentDetails, type BankAccountRow } from '../bank-accounts/index.ts';
 import { invoiceLogoOf, invoiceSettingsOf } from '../invoice-settings/index.ts';
@@ -354,7 +354,7 @@ export function totalsRows(
   // after the taxes, so the subtotal above the discount and taxes is that of the work and never
   // reads negative when the credit covers the taxes too. The API's subtotal keeps the spec's sum.
   const drawn = totals.retainerCredit;
-  const rows: TotalsRow[] = [{ label: tr('invoice.subtotal'), value: money(totals.subtotal.add(drawn)) }];
+  const rows: TotalsRow[] = [{ label: tr('invoice.subtotal'), value: money(printedSubtotal(totals)) }];
   if (Number(document.discount ?? 0) > 0) rows.push({ label: tr('invoice.discount', { percent: percent(document.discount!) }), value: money(totals.discountAmount.neg()) });
   if (Number(document.tax ?? 0) > 0) rows.push({ label: tr('invoice.tax', { percent: percent(document.tax!) }), value: money(totals.taxAmount) });
   if (Number(document.tax2 ?? 0) > 0) rows.push({ label: tr('invoice.tax2', { percent: percent(document.tax2!) }), value: money(totals.tax2Amount) });

@@ -1,7 +1,7 @@
 import { decimalNumber } from '../../../money.ts';
 import { clientRef } from '../../catalog/clients/index.ts';
 import type { Decimal } from 'decimal.js';
-import { computeTotals, type Totals } from './totals.ts';
+import { computeTotals, printedSubtotal, type Totals } from './totals.ts';
 import type { InvoiceRow, LineRow, PaymentRow } from './queries.ts';
 import type { messageSelect } from './messages.ts';
 
@@ -21,6 +21,16 @@ export function invoiceTotals(row: Pick<InvoiceRow, 'tax' | 'tax2' | 'discount' 
     row.currency,
     row.paid_total,
   );
+}
+
+/**
+ * The totals as documents print them (pdf.ts totalsRows), for the pages that show them beside the
+ * PDF (the client's page, the invoice page): the subtotal of every line but the credits drawing
+ * on a retainer, and those credits (positive; 0: none), which follow the taxes.
+ */
+export function printedTotals(row: Pick<InvoiceRow, 'tax' | 'tax2' | 'discount' | 'currency' | 'paid_total'>, lines: LineRow[]) {
+  const totals = invoiceTotals(row, lines);
+  return { subtotal: num(printedSubtotal(totals)), retainer_credit: num(totals.retainerCredit) };
 }
 
 export function presentLine(line: LineRow, amount: Decimal) {

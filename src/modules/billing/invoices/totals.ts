@@ -51,6 +51,9 @@ export function lineAmount(line: Pick<LineInput, 'quantity' | 'unit_price'>, dig
   return new Decimal(line.quantity).mul(line.unit_price).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
 }
 
+/** The subtotal documents print (pdf.ts totalsRows): that of every line but the credits drawing on a retainer. */
+export const printedSubtotal = (totals: Totals) => totals.subtotal.add(totals.retainerCredit);
+
 export function computeTotals(lines: LineInput[], rates: InvoiceRates, currency: string, payments: Decimal.Value = 0): Totals {
   const digits = minorUnitDigits(currency);
   const round = (d: Decimal) => d.toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);

@@ -9,7 +9,7 @@ import type { DB } from '../../../db/types.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import { isId, newId } from '../../../ids.ts';
 import { audit } from '../../workspace/audit/index.ts';
-import { addRetainerLineIn, createInvoiceIn, currencyValue, findClient, invoiceTotals, loadInvoice, loadWorkspace, removeRetainerLineIn } from '../invoices/index.ts';
+import { addRetainerLineIn, createInvoiceIn, currencyValue, findClient, invoiceTotals, loadInvoice, loadWorkspace, printedTotals, removeRetainerLineIn } from '../invoices/index.ts';
 import { presentRetainer, presentRetainerWithEntries, type PresentedRetainer, type PresentedRetainerWithEntries } from './presenter.ts';
 import {
   creditsOfInvoice,
@@ -248,9 +248,6 @@ export async function invoiceRetainers(db: Kysely<DB>, p: Principal, invoiceId: 
             .filter((r) => r.currency === row.currency && new Decimal(r.balance).gt(0))
             .map(presentRetainer)
         : [];
-    // The totals as the PDF prints them (invoices' pdf.ts totalsRows), for the invoice page.
-    const { subtotal, retainerCredit } = invoiceTotals(row, lines);
-    const printed = { subtotal: Number(subtotal.add(retainerCredit).toFixed()), retainer_credit: Number(retainerCredit.toFixed()) };
-    return { credits, available, printed };
+    return { credits, available, printed: printedTotals(row, lines) };
   });
 }
