@@ -63,18 +63,25 @@ function refusingUnstorable(inner: Validator): Validator {
   return validate;
 }
 
-// One pair per process, not per app: Ajv keeps what it compiled by schema object, and the
-// routes' schemas are module constants, so an app built again in the same process (a test
-// file's fresh app, about a second each to compile otherwise) reuses every validator.
+// One pair per process, not per app, and every validator compiled once per process: an app
+// built again in the same process (a test file's fresh app) reuses them. Keyed by the part and
+// the schema's JSON text, not the object: Fastify hands the compiler its own copy of a route's
+// schema on every build, so Ajv's cache (by object) never hit and grew with every build.
 let ajvs: { strict: Ajv.default; coercing: Ajv.default } | undefined;
+const validators = new Map<string, Validator>();
 
 export function registerValidation(app: FastifyInstance) {
   const { strict, coercing } = (ajvs ??= { strict: makeAjv({ coerceTypes: false }), coercing: makeAjv({ coerceTypes: 'array' }) });
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const compiled = (httpPart === 'body' ? strict : coercing).compile(schema as FastifySchema) as Validator;
-    // Bodies and query strings carry values to store or compare; a path parameter is an
-    // id, and one that is not an id is the same 404 as an unknown one.
-    const checksStrings = httpPart === 'body' || httpPart === 'querystring';
-    return (checksStrings ? refusingUnstorable(compiled) : compiled) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
+    const key = `${httpPart}:${JSON.stringify(schema)}`;
+    let validate = validators.get(key);
+    if (!validate) {
+      const compiled = (httpPart === 'body' ? strict : coercing).compile(schema as FastifySchema) as Validator;
+      // Bodies and query strings carry values to store or compare; a path parameter is an
+      // id, and one that is not an id is the same 404 as an unknown one.
+      const checksStrings = httpPart === 'body' || httpPart === 'querystring';
+      validators.set(key, (validate = checksStrings ? refusingUnstorable(compiled) : compiled));
+    }
+    return validate as ReturnType<FastifySchemaCompiler<FastifySchema>>;
   });
 }
