@@ -11,8 +11,8 @@ type PrintedTotals = InvoiceRetainers['printed'];
 /**
  * An invoice's lines and the server's totals, as they are (the browser adds nothing):
  * the invoice page and the preview of a new invoice show the same table (ui/LinesTable.tsx).
- * With `printed` and a retainer credit, the totals read as the PDF: the subtotal of the other
- * lines, the discount and taxes, then the credit.
+ * With `printed`, the totals read as the PDF: the subtotal of the lines other than retainer
+ * credits, the discount and taxes, then the credit (where there is one).
  */
 export function InvoiceLines({ invoice: i, headingId, printed }: { invoice: Invoice; headingId: string; printed?: PrintedTotals }) {
   const t = useInvoiceTexts();
@@ -21,7 +21,7 @@ export function InvoiceLines({ invoice: i, headingId, printed }: { invoice: Invo
   const percent = (n: number) => format.number(n, 4);
   const taxNote = { both: t('lines.taxedBoth'), tax: t('lines.taxed'), tax2: t('lines.taxed2') };
   const totals = documentTotals(
-    printed && printed.retainer_credit > 0 ? { ...i, ...printed } : i,
+    printed ? { ...i, ...printed } : i,
     money,
     {
       subtotal: t('totals.subtotal'),
