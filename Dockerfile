@@ -1,9 +1,10 @@
-# syntax=docker/dockerfile:1
 # Sheaf in a container: Node.js 24, production dependencies only, as the unprivileged `node` user.
 #   docker build -t sheaf .
 #   docker run -e DATABASE_URL=postgres://… -p 8080:8080 sheaf
 # compose.yaml runs two of these behind HAProxy with PostgreSQL and Redis. Sheaf is TypeScript run
 # through tsx's loader (a runtime dependency), so there is no compile step; only the web app is built.
+# No `# syntax=` line: nothing here needs a newer Dockerfile frontend, and BuildKit would fetch one
+# from Docker Hub, which fails on a host that reaches only its own registry mirror.
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
