@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { loadConfig, publicUrlOf, type Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -27,6 +26,7 @@ import { helpRows, ServerRefusal, UsageError, wrapText, type Output } from './ou
 import { EXIT } from './exit-codes.ts';
 import { parseOptions } from './parse-options.ts';
 import { clientCommands } from './client/index.ts';
+import { asksVersion, version, versionText } from './version.ts';
 
 /**
  * The `sheaf` command line. Options are checked before anything heavy is loaded
@@ -126,10 +126,6 @@ export const COMMANDS: Command<any>[] = [
 
 const line = (c: Command<any>) => `sheaf ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
 
-/** The version in package.json (read when asked, so a normal command does not pay for it). */
-export function version(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-}
 
 /** The text of `sheaf help` (built on demand, so commands added to COMMANDS are listed). */
 export const usage = () =>
@@ -228,8 +224,8 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       output.err(usage());
       return EXIT.usage;
     }
-    if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
-      output.out(output.json ? JSON.stringify({ version: version() }) : `sheaf ${version()}`);
+    if (asksVersion(args)) {
+      output.out(versionText(output.json));
       return EXIT.ok;
     }
     if (args[0] === 'help' || args.some((a) => a === '--help' || a === '-h')) return help(args, output);

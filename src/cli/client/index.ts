@@ -14,6 +14,7 @@ import { reportCommands } from './report.ts';
 import { submitCommands } from './submit.ts';
 import { timeCommands } from './time.ts';
 import { timerCommands } from './timer.ts';
+import { asksVersion, versionText } from '../version.ts';
 
 /**
  * The commands a person uses: HTTP clients of a Sheaf server's /api/v2 with a
@@ -46,6 +47,11 @@ export const clientCommands: Command<any>[] = CLIENT_COMMANDS.map((c) => asComma
  */
 export async function runClientCommand(argv: string[], io: { output?: Output; env?: Env } = {}): Promise<number | undefined> {
   const args = argv.filter((a) => a !== '--json');
+  // `sheaf --version` is answered here too, without loading the admin commands (main.ts).
+  if (asksVersion(args)) {
+    (io.output?.out ?? ((t: string) => process.stdout.write(t + '\n')))(versionText(argv.includes('--json')));
+    return EXIT.ok;
+  }
   if (args[0] === 'help' || args.some((a) => a === '--help' || a === '-h')) return undefined;
   const words: string[] = [];
   for (const a of args) {
