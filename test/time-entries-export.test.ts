@@ -3,6 +3,15 @@ import { Decimal } from 'decimal.js';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MANAGER_PERMISSIONS } from '../src/db/types.ts';
+import { operatorPrincipal } from '../src/access/operator.ts';
+import type { Principal } from '../src/auth/principal.ts';
+import { csvCopyAvailable } from '../src/db/csv-copy.ts';
+import { csvBytes } from '../src/http/exports.ts';
+import { newId } from '../src/ids.ts';
+import { exportEntries } from '../src/modules/tracking/time/export.ts';
+import { JS_WHITESPACE } from '../src/modules/tracking/time/export-sql.ts';
+import type { EntryFilter } from '../src/modules/tracking/time/queries.ts';
 import { createTestContext, request, type Caller, type TestContext } from './helpers.ts';
 import {
   assignTask,
@@ -303,5 +312,125 @@ describe('the amount', () => {
         }
       }
     }
+  });
+});
+
+describe('on the embedded database, the CSV is written by the database itself, byte for byte the Node.js writer’s file', () => {
+  let odd: TimeWorkspace;
+  const AT = new Date('2026-06-10T10:00:00.000Z');
+  const principal = (caller: Caller, role: Principal['role']): Principal => ({
+    ...operatorPrincipal(caller.companyId),
+    kind: 'integration',
+    userId: caller.userId,
+    role,
+    permissions: role === 'owner' ? MANAGER_PERMISSIONS : [],
+  });
+  const bytesOf = async (p: Principal, options: { writer?: 'node'; batch?: number } = {}, filter: EntryFilter = {}) => {
+    const file = await exportEntries(ctx.db, p, filter, 'csv', AT, options);
+    if (options.writer !== 'node') expect(file.csvLines !== undefined).toBe(csvCopyAvailable(ctx.db));
+    return (await csvBytes(file)).toString('utf8');
+  };
+
+  beforeAll(async () => {
+    odd = await makeTimeWorkspace(ctx.db, { name: 'Odd values' });
+    const { companyId } = odd;
+    // Names JavaScript's trim() changes (a no-break space, a tab, an ideographic space) and an empty last name.
+    await ctx.db.updateTable('users').set({ first_name: '\u00a0Ann\t', last_name: '' }).where('id', '=', odd.member.userId).execute();
+    await ctx.db.updateTable('users').set({ first_name: 'Bo', last_name: ' Lee\u3000' }).where('id', '=', odd.other.userId).execute();
+    // The workspace's currency (USD) and three clients' with 3, 0 and 2 minor digits.
+    const projects = [odd.project];
+    for (const [name, currency] of [['Dinar client', 'KWD'], ['Yen client', 'JPY'], ['Euro, "quoted" client', 'EUR']]) {
+      const client = await insertClient(ctx.db, companyId, name);
+      await ctx.db.updateTable('clients').set({ currency }).where('id', '=', client).execute();
+      projects.push(await insertProject(ctx.db, companyId, client, { name: `${currency} project` }));
+    }
+    const users = [odd.member.userId, odd.other.userId, odd.admin.userId, odd.manager.userId];
+    const notes = [null, '', 'plain', 'Fix the "login", then\nthe logout; 3,5 €', ' spaced ', '\\.', 'a\rb', 'tab\there', 'ümlauts 日本語 🚀', 'comma,only', '"', 'x'.repeat(300)];
+    const rates = [null, '95.50', '0.01', '99999.99', '150.00', '0.00', '12.35'];
+    const enteredHours = ['0', '0.000001', '23.999999', '24', '1.5', '0.1', '2.333333', '0.004167'];
+    const seconds = [0, 1, 7, 13, 59, 60, 3599, 3600, 86399, 86400];
+    let seed = 42;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const rows = Array.from({ length: 240 }, (_, i) => {
+      const kind = i % 6;
+      const hours = kind === 0 ? (next(24_000_001) / 1e6).toFixed(6) : kind === 3 ? enteredHours[i % enteredHours.length] : null;
+      return {
+        company_id: companyId,
+        id: newId(),
+        user_id: users[i % users.length],
+        project_id: projects[i % projects.length],
+        task_id: odd.task,
+        spent_date: `2026-05-${String(1 + (i % 28)).padStart(2, '0')}`,
+        duration_seconds: hours !== null ? Math.min(86400, Math.round(Number(hours) * 3600)) : kind === 2 ? seconds[i % seconds.length] : next(86401),
+        hours_entered: hours,
+        notes: notes[i % notes.length],
+        billable: i % 5 !== 0,
+        billable_rate: rates[i % rates.length],
+        is_billed: i % 7 === 0,
+        approval_status: (['unsubmitted', 'submitted', 'approved', 'rejected'] as const)[i % 4],
+        source: 'api' as const,
+        // Ties of created_at to the microsecond, broken by the id.
+        created_at: sql<Date>`timestamptz '2026-05-01 08:00:00+00' + ${i % 5} * interval '1 microsecond'`,
+        updated_at: AT,
+      };
+    });
+    // Running timers, one per person: a run with microseconds, one started after the export's
+    // moment (no time yet), one past the 24-hour cap, one of less than a second, and one 400 µs
+    // short of 10 s, which is 10 s to the millisecond the driver reads; a running entry's entered
+    // hours are not its hours.
+    const runs = ['2026-06-10T09:39:25.432109Z', '2026-06-10T10:00:10.000000Z', '2026-06-09T08:00:00.250000Z', '2026-06-10T09:59:59.600000Z', '2026-06-10T09:59:50.000400Z'];
+    const runners = [...users, odd.contractor.userId];
+    for (const [i, started] of runs.entries()) {
+      rows.push({ ...rows[i], id: newId(), user_id: runners[i], duration_seconds: 3600 * i, hours_entered: i === 0 ? '1.5' : null, is_billed: false, spent_date: '2026-06-10' });
+      Object.assign(rows[rows.length - 1], { is_running: true, timer_started_at: sql<Date>`${started}::timestamptz` });
+    }
+    await ctx.db.insertInto('time_entries').values(rows).execute();
+  });
+
+  const RULES = [
+    { rounding: 'none', rounding_minutes: 15 },
+    { rounding: 'up', rounding_minutes: 15 },
+    { rounding: 'down', rounding_minutes: 6 },
+    { rounding: 'nearest', rounding_minutes: 15 },
+    { rounding: 'nearest', rounding_minutes: 1 },
+    { rounding: 'up', rounding_minutes: 60 },
+    { rounding: 'nearest', rounding_minutes: 30 },
+  ] as const;
+
+  for (const rule of RULES) {
+    it(`rounding ${rule.rounding} to ${rule.rounding_minutes} minutes: with rates (owner) and without (member), in one batch and in batches of 7`, async () => {
+      await setWorkspace(ctx.db, odd.companyId, rule);
+      for (const p of [principal(odd.owner, 'owner'), principal(odd.member, 'member')]) {
+        const expected = await bytesOf(p, { writer: 'node' });
+        expect(expected.split('\n').length).toBeGreaterThan(p.role === 'owner' ? 245 : 60);
+        expect(await bytesOf(p)).toBe(expected);
+        expect(await bytesOf(p, { batch: 7 })).toBe(expected);
+      }
+    });
+  }
+
+  it('with the list’s filters, and an empty export is the header alone', async () => {
+    const owner = principal(odd.owner, 'owner');
+    for (const filter of [{ userId: odd.other.userId }, { from: '2026-05-10', to: '2026-05-12' }, { isRunning: true }, { isBilled: true }, { from: '2030-01-01' }]) {
+      expect(await bytesOf(owner, {}, filter)).toBe(await bytesOf(owner, { writer: 'node' }, filter));
+    }
+    expect(await bytesOf(owner, {}, { from: '2030-01-01' })).toBe(`\ufeff${[...BASE_HEADERS, ...RATE_HEADERS, 'Entry ID'].join(',')}\n`);
+  });
+
+  it('keeps to the caller’s workspace and rights (row-level security applies to the COPY too)', async () => {
+    // A member's file has only their entries; another workspace's entries are never in it.
+    const member = await bytesOf(principal(odd.member, 'member'));
+    const ids = csvRecords(member).records.map((r) => r['Entry ID']);
+    const own = await ctx.db.selectFrom('time_entries').select('id').where('company_id', '=', odd.companyId).where('user_id', '=', odd.member.userId).execute();
+    expect(new Set(ids)).toEqual(new Set(own.map((r) => r.id)));
+    expect(member).not.toContain(foreignEntry);
+  });
+});
+
+describe('JS_WHITESPACE', () => {
+  it('is exactly what String.prototype.trim() removes', () => {
+    const trimmed: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) if (String.fromCharCode(code).trim() === '') trimmed.push(String.fromCharCode(code));
+    expect(trimmed.sort().join('')).toBe([...JS_WHITESPACE].sort().join(''));
   });
 });

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { allowCsvCopy } from './csv-copy.ts';
 import { typeParsers, pgTypes } from './type-parsers.ts';
 import { lockDataDir } from './lockfile.ts';
 import type { DB } from './types.ts';
@@ -328,6 +329,7 @@ async function openPglite(dataDir: string | null, timeouts?: DatabaseTimeouts): 
     await pglite.waitReady;
     await pglite.exec(`set TimeZone = 'UTC'`);
     const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, timeouts?.connectMs || undefined) });
+    await allowCsvCopy(pglite, db);
     return {
       db,
       kind: 'pglite',

@@ -90,6 +90,8 @@ class PGliteConnection implements DatabaseConnection {
         ? (await this.pglite.exec(query.sql, QUERY_OPTIONS)).at(-1)!
         : await this.pglite.query<R>(query.sql, query.parameters as unknown[], QUERY_OPTIONS);
     const affected = result.affectedRows ?? 0;
+    // A COPY … TO '/dev/blob' answers with a file instead of rows: its one row carries it (csv-copy.ts).
+    if (result.blob) return { rows: [{ blob: result.blob }] as R[], numAffectedRows: BigInt(affected) };
     return { rows: result.rows as R[], numAffectedRows: BigInt(affected) };
   }
 

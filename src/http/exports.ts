@@ -46,6 +46,12 @@ export interface ExportFile {
   sheet: string;
   columns: Column[];
   batches: AsyncIterable<Row[]>;
+  /**
+   * The CSV's rows already written as CSV lines (the embedded database's COPY, for the
+   * time-entry export): when present, a CSV is these after the header and `batches` is
+   * not read; XLSX always writes `batches`.
+   */
+  csvLines?: AsyncIterable<Uint8Array>;
 }
 
 export const CONTENT_TYPES: Record<Format, string> = {
@@ -87,17 +93,18 @@ export function sendExport(reply: FastifyReply, options: ExportFile) {
     .header('Content-Disposition', contentDisposition(`${options.name}.${format}`))
     .header('Cache-Control', 'private, no-store')
     .header('X-Content-Type-Options', 'nosniff');
-  if (format === 'csv') return reply.send(csvStream(columns, batches, (err) => reply.log.error({ err }, 'export failed')));
+  if (format === 'csv') return reply.send(csvStream(options, (err) => reply.log.error({ err }, 'export failed')));
   return reply.send(xlsxStream(options.sheet, columns, batches, (err) => reply.log.error({ err }, 'export failed')));
 }
 
-function csvStream(columns: Column[], batches: AsyncIterable<Row[]>, onError: (err: Error) => void) {
+function csvStream({ columns, batches, csvLines }: Pick<ExportFile, 'columns' | 'batches' | 'csvLines'>, onError: (err: Error) => void) {
   // One chunk per batch, stringified at once: a chunk per row cost a write, an HTTP chunk and a
   // client read each, and held a download to a few thousand rows a second.
   async function* chunks() {
     // The byte-order mark makes spreadsheet programs read the file as UTF-8.
-    yield `\ufeff${csvFormatRows([columns.map((c) => c.header)])}\n`;
-    for await (const batch of batches) yield `${csvFormatRows(batch.map((row) => columns.map((c) => csvCell(row[c.key] ?? null))))}\n`;
+    yield Buffer.from(`\ufeff${csvFormatRows([columns.map((c) => c.header)])}\n`);
+    if (csvLines) yield* csvLines;
+    else for await (const batch of batches) yield Buffer.from(`${csvFormatRows(batch.map((row) => columns.map((c) => csvCell(row[c.key] ?? null))))}\n`);
   }
   const out = new PassThrough();
   // The generator is pulled only as fast as the response drains (stream back-pressure).
@@ -108,11 +115,11 @@ function csvStream(columns: Column[], batches: AsyncIterable<Row[]>, onError: (e
 }
 
 /** The whole CSV of `file` in memory: for an e-mail attachment (a saved report's schedule), never a download. */
-export async function csvBytes(file: Pick<ExportFile, 'columns' | 'batches'>): Promise<Buffer> {
+export async function csvBytes(file: Pick<ExportFile, 'columns' | 'batches' | 'csvLines'>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let failure: Error | undefined;
-  const out = csvStream(file.columns, file.batches, (err) => (failure = err));
-  for await (const chunk of out) chunks.push(Buffer.from(chunk as string | Buffer));
+  const out = csvStream(file, (err) => (failure = err));
+  for await (const chunk of out) chunks.push(chunk as Buffer);
   if (failure) throw failure;
   return Buffer.concat(chunks);
 }

@@ -342,14 +342,13 @@ export interface ListPosition {
 }
 
 /**
- * The export's next batch (GET /api/v2/time_entries/export): the list's rows (its
- * visibility and filters, entryFilters) in the list's order, after `after`, with the
- * names a spreadsheet shows. Only the columns the file has are read (no JSON columns
- * to parse per row). Keyset paging along time_entries_list_order_idx, so every batch
- * is an index range however deep into a million entries it is, and the export never
- * holds more than one batch.
+ * The export's rows (GET /api/v2/time_entries/export): the list's visibility and
+ * filters (entryFilters) in the list's order, after `after`, joined to the names a
+ * spreadsheet shows; the caller selects the columns. Keyset paging along
+ * time_entries_list_order_idx, so every batch is an index range however deep into a
+ * million entries it is, and the export never holds more than one batch.
  */
-export function exportBatch(trx: Tx, companyId: string, p: Principal, filter: EntryFilter, after: ListPosition | null, limit: number) {
+export function exportRows(trx: Tx, companyId: string, p: Principal, filter: EntryFilter, after: ListPosition | null) {
   let query = trx
     .selectFrom('time_entries as te')
     .innerJoin('tasks as t', (j) => j.onRef('t.company_id', '=', 'te.company_id').onRef('t.id', '=', 'te.task_id'))
@@ -357,6 +356,39 @@ export function exportBatch(trx: Tx, companyId: string, p: Principal, filter: En
     .innerJoin('clients as c', (j) => j.onRef('c.company_id', '=', 'p.company_id').onRef('c.id', '=', 'p.client_id'))
     .innerJoin('companies as co', 'co.id', 'te.company_id')
     .innerJoin('users as u', 'u.id', 'te.user_id')
+    .where('te.company_id', '=', companyId)
+    .where(entryFilters(p, filter));
+  if (after) {
+    query = query.where((eb) =>
+      eb(
+        eb.refTuple('te.spent_date', 'te.created_at', 'te.id'),
+        '<',
+        eb.tuple(sql<string>`${after.spent_date}::date`, sql<Date>`${after.created_at}::timestamptz`, sql<string>`${after.id}::uuid`),
+      ),
+    );
+  }
+  return query.orderBy('te.spent_date', 'desc').orderBy('te.created_at', 'desc').orderBy('te.id', 'desc');
+}
+
+/** The rows exportRows gives, joined to the names a spreadsheet shows. */
+export type ExportRows = ReturnType<typeof exportRows>;
+
+/** Where the entry `id` stands in the list's order (the next batch starts after it); undefined when it is gone. */
+export function listPositionOf(trx: Tx, companyId: string, id: string): Promise<ListPosition | undefined> {
+  return trx
+    .selectFrom('time_entries')
+    .select(['id', sql<string>`spent_date::text`.as('spent_date'), sql<string>`created_at::text`.as('created_at')])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * The export's next batch as rows for the Node.js writer (export.ts): only the columns
+ * the file has are read (no JSON columns to parse per row).
+ */
+export function exportBatch(trx: Tx, companyId: string, p: Principal, filter: EntryFilter, after: ListPosition | null, limit: number) {
+  return exportRows(trx, companyId, p, filter, after)
     .select([
       'te.id',
       'te.spent_date',
@@ -377,16 +409,6 @@ export function exportBatch(trx: Tx, companyId: string, p: Principal, filter: En
       sql<string>`coalesce(c.currency, co.currency)`.as('currency'),
       sql<string>`te.created_at::text`.as('created_key'),
     ])
-    .where('te.company_id', '=', companyId)
-    .where(entryFilters(p, filter));
-  if (after) {
-    query = query.where((eb) =>
-      eb(
-        eb.refTuple('te.spent_date', 'te.created_at', 'te.id'),
-        '<',
-        eb.tuple(sql<string>`${after.spent_date}::date`, sql<Date>`${after.created_at}::timestamptz`, sql<string>`${after.id}::uuid`),
-      ),
-    );
-  }
-  return query.orderBy('te.spent_date', 'desc').orderBy('te.created_at', 'desc').orderBy('te.id', 'desc').limit(limit).execute();
+    .limit(limit)
+    .execute();
 }
