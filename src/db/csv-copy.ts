@@ -8,7 +8,7 @@ import type { Tx } from './tenant.ts';
  * CSV written by the embedded database itself: PGlite's `COPY (select …) TO '/dev/blob'`
  * returns the file as one Blob, so no value of it is decoded into JavaScript and written
  * out again. The time-entry export uses it on PGlite, where decoding the rows was the
- * bottleneck (docs/decisions.md, "The time-entry export on the embedded database").
+ * bottleneck (docs/decisions.md, "Time-entry export", on the embedded database).
  * PostgreSQL's pool has no such file (COPY TO a server file needs a superuser), so
  * csvCopyAvailable is false there and callers write the CSV from rows.
  */
