@@ -1,26 +1,25 @@
 #!/usr/bin/env bash
 # Assembles the official e-invoice validation artefacts the tests validate against
-# (test/support/einvoice-validation.ts), into $EINVOICE_ARTEFACTS (default ./.artefacts/einvoice,
-# gitignored: third-party files are never committed; docs/decisions.md "E-invoice validation
-# artefacts"). Pinned versions:
+# (test/support/einvoice-validation.ts) into $EINVOICE_ARTEFACTS (default test/artefacts/einvoice,
+# committed: docs/decisions.md "E-invoice validation artefacts"). The committed folder is at the
+# pins below, so this has nothing to do until a pin changes; then it downloads the new releases
+# and replaces the folder, to be committed with the pin. Pinned versions:
 #   - CEN/TC 434 EN 16931 validation artefacts, ConnectingEurope/eInvoicing-EN16931 tag
 #     validation-1.3.16: CII D16B XSD (uncoupled code lists), the compiled Schematron
-#     EN16931-CII-validation.xslt and EN16931-UBL-validation.xslt, the sample invoices;
+#     EN16931-CII-validation.xslt and EN16931-UBL-validation.xslt, the sample invoices the tests read;
 #   - OASIS UBL 2.1 (OASIS Standard) XSDs: UBL-Invoice-2.1.xsd, UBL-CreditNote-2.1.xsd + xsd/common;
 #   - KoSIT xrechnung-schematron v2.5.0 (XRechnung 3.0.x; its build names it 3.0.2).
 # Sources: the folder itself when it is already assembled at these versions (nothing to do);
 # otherwise the official releases, downloaded with curl: the EN16931 tag's archive from GitHub,
 # OASIS's UBL-2.1.zip, and KoSIT's release zip (its compiled XSLT). Only released artefacts are
-# used as published: nothing is built from sources here. A machine without those hosts can be
-# given the same layout as a folder (EINVOICE_ARTEFACTS, e.g. the steering repo's
-# shared/einvoice-artefacts, which .ci/run looks for).
+# used as published: nothing is built from sources here.
 # Needs: curl, unzip, tar.
 # Prints what it assembled (the MANIFEST). Exit status 0 only when everything is in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-dest=${EINVOICE_ARTEFACTS:-$root/.artefacts/einvoice}
+dest=${EINVOICE_ARTEFACTS:-$root/test/artefacts/einvoice}
 
 en16931_tag=validation-1.3.16
 en16931_commit=b6c9e06a59812fb1a83585da40923b3678a649ad
@@ -32,6 +31,8 @@ xrechnung_tag=v2.5.0
 xrechnung_commit=c4eb3dae54d65d60875a85c392122b5721a1108d
 xrechnung_version=3.0.2
 xrechnung_url=https://github.com/itplr-kosit/xrechnung-schematron/releases/download/$xrechnung_tag/xrechnung-$xrechnung_version-schematron-${xrechnung_tag#v}.zip
+
+examples="cii/CII_example1.xml cii/XRechnung-O.xml ubl/ubl-tc434-example1.xml ubl/ubl-tc434-creditnote1.xml"
 
 pin="en16931=$en16931_tag ubl=2.1 xrechnung-schematron=$xrechnung_tag"
 
@@ -75,9 +76,8 @@ cp -R "$en/$cii_schema" "$out/cii/xsd/"
 cp "$en/cii/xslt/EN16931-CII-validation.xslt" "$out/cii/"
 cp "$en/ubl/xslt/EN16931-UBL-validation.xslt" "$out/ubl/"
 mkdir -p "$out/examples/cii" "$out/examples/ubl"
-cp "$en"/cii/examples/*.xml "$out/examples/cii/"
-cp "$en"/ubl/examples/*.xml "$out/examples/ubl/" 2>/dev/null || true
-cp "$en"/ubl/examples/*.XML "$out/examples/ubl/" 2>/dev/null || true
+# Only the samples the tests read (test/einvoice-validation-harness.test.ts): the folder is committed.
+for sample in $examples; do cp "$en/${sample%%/*}/examples/${sample#*/}" "$out/examples/${sample%%/*}/"; done
 cp "$en/LICENSE.txt" "$out/LICENSE-EN16931.txt"
 echo "EN 16931 validation artefacts $en16931_tag (commit $en16931_commit) from $en_from:" >>"$manifest"
 echo "  cii/xsd/uncefact/data/standard/CrossIndustryInvoice_100pD16B.xsd (D16B SCRDM subset, uncoupled code lists)" >>"$manifest"

@@ -113,13 +113,16 @@ if (missing !== undefined) {
     });
 
     it('runs the XRechnung 3.0 rules on top of EN 16931 when asked', () => {
-      expect(results[7].errors, formatFindings(results[7].errors)).toEqual([]);
+      // KoSIT's released XSLT (ORIGIN release) merges in Peppol's rules, which CEN's sample, not a
+      // Peppol document, breaks (empty elements, line-level documents): those are not this test's.
+      const ownErrors = (r: (typeof results)[number]) => r.errors.filter((f) => !(xrechnungOrigin() === 'release' && f.id.startsWith('PEPPOL-')));
+      expect(ownErrors(results[7]), formatFindings(results[7].errors)).toEqual([]);
       expect(results[7].firedRules.en16931).toBeGreaterThan(50);
       expect(results[7].firedRules.xrechnung).toBeGreaterThan(5);
       expect(results[7].warnings.map((f) => f.id)).not.toContain('BR-DE-21');
 
-      expect(ids(results[8])).toEqual(['BR-DE-15']);
-      expect(results[8].errors[0]).toMatchObject({ ruleSet: 'xrechnung', flag: 'fatal' });
+      expect(ownErrors(results[8]).map((f) => f.id)).toEqual(['BR-DE-15']);
+      expect(ownErrors(results[8])[0]).toMatchObject({ ruleSet: 'xrechnung', flag: 'fatal' });
       // Without XRechnung the same document is a valid EN 16931 invoice (case 0's rules, no BR-DE).
       expect(xrechnungOrigin()).toMatch(/^(release|source)$/);
     });

@@ -2,8 +2,8 @@
 // the CII and UBL XSDs with xmllint (Debian libxml2-utils), the EN 16931 Schematron (CEN's compiled
 // EN16931-CII/UBL-validation.xslt) and KoSIT's XRechnung Schematron with Saxon-HE (Debian
 // libsaxonhe-java), and pulls factur-x.xml out of a Factur-X PDF with pdfdetach (poppler-utils).
-// The artefacts are not in the repository: scripts/einvoice-artefacts.sh assembles them into
-// $EINVOICE_ARTEFACTS (default .artefacts/einvoice); docs/decisions.md "E-invoice validation artefacts".
+// The artefacts are committed in test/artefacts/einvoice (another folder with $EINVOICE_ARTEFACTS);
+// scripts/einvoice-artefacts.sh moves them to new pins; docs/decisions.md "E-invoice validation artefacts".
 //
 // Each Saxon run starts a JVM and compiles the rule stylesheets (~2 s of CPU, 4-10 s of wall time on a
 // loaded machine), after that a document costs ~30 ms: validate many documents with ONE
@@ -61,9 +61,9 @@ export interface XsdResult {
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const batchDriver = path.join(repoRoot, 'test/support/einvoice-batch.xsl');
 
-/** Where the assembled artefacts are: $EINVOICE_ARTEFACTS, else .artefacts/einvoice in the repository. */
+/** Where the artefacts are: $EINVOICE_ARTEFACTS, else the committed test/artefacts/einvoice. */
 export function artefactsDir(): string {
-  return process.env.EINVOICE_ARTEFACTS ? path.resolve(process.env.EINVOICE_ARTEFACTS) : path.join(repoRoot, '.artefacts/einvoice');
+  return process.env.EINVOICE_ARTEFACTS ? path.resolve(process.env.EINVOICE_ARTEFACTS) : path.join(repoRoot, 'test/artefacts/einvoice');
 }
 
 function saxonJar(): string {
