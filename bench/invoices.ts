@@ -29,6 +29,7 @@ import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
+import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 
 const { values } = parseArgs({ options: { entries: { type: 'string' }, lines: { type: 'string' }, runs: { type: 'string' } } });
 const ENTRIES = Number(values.entries ?? 10_000);
@@ -147,6 +148,21 @@ try {
   console.log(JSON.stringify(results, null, 2));
   mkdirSync('.bench', { recursive: true });
   writeFileSync('.bench/invoices.json', JSON.stringify(results, null, 2));
+  const { facturx } = results;
+  const aim = 2;
+  recordPerformance([
+    {
+      key: 'facturx-render',
+      path: `Factur-X (PDF/A-3 with its CII XML) of a ${formatNumber(LINES)}-line invoice`,
+      figure: `${formatNumber(facturx.facturx_median_ms)} ms median of ${RUNS}`,
+      baseline: `the plain PDF of the same invoice, interleaved: ${formatNumber(facturx.plain_median_ms)} ms`,
+      ratio: formatNumber(facturx.ratio, 2),
+      cpu: '—',
+      aim: `ratio ≤ ${aim} (issue 25)`,
+      met: facturx.ratio <= aim,
+      command: benchCommand('bench:invoices'),
+    },
+  ]);
 } finally {
   await database.close();
   const admin = new pg.Client({ connectionString: url });
