@@ -1,8 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { copyCsv } from '../../../db/csv-copy.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
-import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/types.ts';
 import { minorUnitDigits } from '../../../money.ts';
 import type { RoundingRule } from '../week/index.ts';
@@ -14,7 +13,7 @@ import { MAX_ENTRY_SECONDS } from './rules.ts';
  * each cell of export.ts's rowOf in SQL, so that the file is byte for byte the one the
  * Node.js writer gives for the same rows (test/time-entries-export.test.ts compares the two
  * on every rounding rule, role and currency). A change to a cell's rule in export.ts needs
- * its twin here. Used on PGlite only, where it is five times faster (docs/decisions.md).
+ * its twin here. Used on PGlite only, where it writes about three times the rows a second (docs/decisions.md).
  *
  * Hours are counted in micro-hours (bigint), as the Node.js side does in doubles:
  *   - entered hours (no running timer): numeric(9, 6) × 10⁶, exact;
