@@ -47,9 +47,15 @@ export const clientCommands: Command<any>[] = CLIENT_COMMANDS.map((c) => asComma
  */
 export async function runClientCommand(argv: string[], io: { output?: Output; env?: Env } = {}): Promise<number | undefined> {
   const args = argv.filter((a) => a !== '--json');
+  const output: Output = io.output ?? {
+    json: argv.includes('--json'),
+    out: (t) => process.stdout.write(t + '\n'),
+    err: (t) => process.stderr.write(t + '\n'),
+    tty: process.stdout.isTTY === true,
+  };
   // `sheaf --version` is answered here too, without loading the admin commands (main.ts).
   if (asksVersion(args)) {
-    (io.output?.out ?? ((t: string) => process.stdout.write(t + '\n')))(versionText(argv.includes('--json')));
+    output.out(versionText(argv.includes('--json')));
     return EXIT.ok;
   }
   if (args[0] === 'help' || args.some((a) => a === '--help' || a === '-h')) return undefined;
@@ -64,12 +70,6 @@ export async function runClientCommand(argv: string[], io: { output?: Output; en
     if (i >= 0) found = { command: clientCommands[i], raw: CLIENT_COMMANDS[i], n };
   }
   if (!found) return undefined;
-  const output: Output = io.output ?? {
-    json: argv.includes('--json'),
-    out: (t) => process.stdout.write(t + '\n'),
-    err: (t) => process.stderr.write(t + '\n'),
-    tty: process.stdout.isTTY === true,
-  };
   let input: any;
   try {
     input = found.command.parse(parseOptions(found.command, args.slice(found.n)));
