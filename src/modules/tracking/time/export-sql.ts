@@ -5,7 +5,7 @@ import { withTenant, type Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
 import { minorUnitDigits } from '../../../money.ts';
 import type { RoundingRule } from '../week/index.ts';
-import { exportRows, listPositionOf, type EntryFilter, type ListPosition } from './queries.ts';
+import { exportCurrency, exportRows, listPositionOf, type EntryFilter, type ListPosition } from './queries.ts';
 import { MAX_ENTRY_SECONDS } from './rules.ts';
 
 /**
@@ -109,7 +109,7 @@ export function csvCellsQuery(
     )
     .innerJoinLateral(() => trx.selectNoFrom(roundedMicro(micro, rounding).as('micro')).as('r'), (j) => j.onTrue())
     .innerJoinLateral(
-      () => trx.selectNoFrom([sql`coalesce(c.currency, co.currency)`.as('code'), minorDigitsOf(sql`coalesce(c.currency, co.currency)`, currencies).as('digits')]).as('cur'),
+      () => trx.selectNoFrom([exportCurrency().as('code'), minorDigitsOf(exportCurrency(), currencies).as('digits')]).as('cur'),
       (j) => j.onTrue(),
     )
     .select([

@@ -370,6 +370,9 @@ export function exportRows(trx: Tx, companyId: string, p: Principal, filter: Ent
   return query.orderBy('te.spent_date', 'desc').orderBy('te.created_at', 'desc').orderBy('te.id', 'desc');
 }
 
+/** An exported entry's currency over exportRows' joins: its client's, else the workspace's. */
+export const exportCurrency = () => sql<string>`coalesce(c.currency, co.currency)`;
+
 /** The rows exportRows gives, joined to the names a spreadsheet shows. */
 export type ExportRows = ReturnType<typeof exportRows>;
 
@@ -406,7 +409,7 @@ export function exportBatch(trx: Tx, companyId: string, p: Principal, filter: En
       'c.name as client_name',
       'u.first_name',
       'u.last_name',
-      sql<string>`coalesce(c.currency, co.currency)`.as('currency'),
+      exportCurrency().as('currency'),
       sql<string>`te.created_at::text`.as('created_key'),
     ])
     .limit(limit)
