@@ -1,6 +1,6 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPRESS_THRESHOLD } from '../src/http/compression.ts';
+import { COMPRESS_THRESHOLD, GZIP_LEVEL } from '../src/http/compression.ts';
 import { createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 
 /**
@@ -51,6 +51,15 @@ describe('compressed JSON', () => {
     expect(packed.headers.vary).toMatch(/^Authorization, Service-Account-Id, Cookie, accept-encoding$/i);
     expect(packed.headers['content-type']).toBe(plain.headers['content-type']);
     expect(packed.headers['x-service-features']).toBe(plain.headers['x-service-features']);
+  });
+
+  it('gzips at the level chosen for CPU (not zlib\'s default 6): the bytes are zlib\'s at that level', async () => {
+    const url = `/api/v2/projects/${project.id}`;
+    const plain = await request(ctx.app, owner, { method: 'GET', url });
+    const packed = await request(ctx.app, owner, { method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(GZIP_LEVEL).toBe(2);
+    expect(packed.rawPayload.equals(gzipSync(plain.rawPayload, { level: GZIP_LEVEL }))).toBe(true);
+    expect(packed.rawPayload.equals(gzipSync(plain.rawPayload))).toBe(false);
   });
 
   it('prefers brotli when both are offered', async () => {
