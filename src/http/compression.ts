@@ -5,6 +5,16 @@ import type { FastifyInstance } from 'fastify';
 export const COMPRESS_THRESHOLD = 1024;
 
 /**
+ * zlib's default level (6) took 12.5 ms of the server's CPU for a 1.4 MiB page of 2,000 time
+ * entries (10.6:1); level 2 takes 5.9 ms (8.8:1), as fast as level 1 and smaller, which brought
+ * the whole list request's server CPU down 13 % (issue 24; docs/decisions.md, "Hot paths: per-request
+ * work measured out…"). nginx compresses at level 1 by default for the same reason: on a
+ * server, CPU per response is scarcer than the last fifth of the bytes. Brotli at 4 already
+ * costs about what gzip at 2 does (6.3 ms) for 12.6:1, so it stays.
+ */
+export const GZIP_LEVEL = 2;
+
+/**
  * Response compression (issue 21, speed): JSON answers of the API and the web app's /web/api
  * of 1 KB or more go gzip- or brotli-encoded when the request's Accept-Encoding offers it
  * (brotli at quality 4, the plugin's default: 11 costs far more CPU for a few percent; gzip at
@@ -19,16 +29,6 @@ export const COMPRESS_THRESHOLD = 1024;
  * refused as before). Files (PDF, receipts, CSV and XLSX exports, the web app's assets) are
  * left alone: only application/json is encoded.
  */
-/**
- * zlib's default level (6) took 12.5 ms of the server's CPU for a 1.4 MiB page of 2,000 time
- * entries (10.6:1); level 2 takes 5.9 ms (8.8:1), as fast as level 1 and smaller, which brought
- * the whole list request's server CPU down 13 % (issue 24; docs/decisions.md, "Hot paths:
- * compression levels"). nginx compresses at level 1 by default for the same reason: on a
- * server, CPU per response is scarcer than the last fifth of the bytes. Brotli at 4 already
- * costs about what gzip at 2 does (6.3 ms) for 12.6:1, so it stays.
- */
-export const GZIP_LEVEL = 2;
-
 export async function registerCompression(app: FastifyInstance) {
   await app.register(fastifyCompress, {
     global: true,
