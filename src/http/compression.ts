@@ -18,7 +18,7 @@ export const GZIP_LEVEL = 2;
  * Response compression (issue 21, speed): JSON answers of the API and the web app's /web/api
  * of 1 KB or more go gzip- or brotli-encoded when the request's Accept-Encoding offers it
  * (brotli at quality 4, the plugin's default: 11 costs far more CPU for a few percent; gzip at
- * level 2, see GZIP_LEVEL). The week's project-task choices (~283 KB) shrink to a tenth.
+ * GZIP_LEVEL, whose comment says why). The week's project-task choices (~283 KB) shrink to a tenth.
  *
  * What does not change: the body itself (decoded, byte for byte what an uncompressed answer
  * holds; an idempotent replay stores and replays the uncompressed bytes, since this hook runs
