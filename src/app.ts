@@ -15,6 +15,7 @@ import { registerSecurity } from './http/security.ts';
 import { registerResponseHeaders } from './http/response-headers.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerCompression } from './http/compression.ts';
+import { registerBodyEncoding } from './http/body-encoding.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { systemRoutes } from './modules/workspace/system/index.ts';
 import { usersRoutes } from './modules/people/users/index.ts';
@@ -200,6 +201,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   });
   registerIdempotency(app);
   registerResponseHeaders(app);
+  registerBodyEncoding(app);
   // After idempotency: its onSend stores the uncompressed body before this one encodes it.
   await registerCompression(app);
 
