@@ -153,6 +153,9 @@ async function driver() {
       return answer;
     };
     const listUrl = `${await fromServer((m) => ('listening' in m ? m.listening : undefined))}/api/v2/projects?per_page=2000`;
+    const served = await fetch(listUrl, { headers });
+    const servedBody = await served.text();
+    if (served.status !== 200 || servedBody !== captured.body) throw new Error(`the server's answer differs from the in-process one: ${served.status} ${servedBody.slice(0, 200)}`);
 
     const query = listSql as CompiledQuery | null;
     if (!query) throw new Error('the projects list query was not captured');
