@@ -179,6 +179,21 @@ export function table(rows: string[][]): string {
     .join('\n');
 }
 
+/**
+ * Runs `fn` on `client` inside a transaction shaped as the app's tenant transactions are
+ * (role sheaf_app, app.company_id set for the transaction), then commits: how the benchmarks
+ * send a route's own SQL straight through pg as its baseline.
+ */
+export async function inTenantTransaction<T>(client: pg.ClientBase, companyId: string, fn: () => Promise<T>): Promise<T> {
+  await client.query('begin');
+  await client.query(`select set_config('role', 'sheaf_app', true), set_config('app.company_id', $1, true)`, [companyId]);
+  try {
+    return await fn();
+  } finally {
+    await client.query('commit');
+  }
+}
+
 export async function dropSchema(databaseUrl: string, schema: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

@@ -20,9 +20,8 @@
  * BENCH_ITERATIONS (default 40), BENCH_PLAN=1 to print the query plan,
  * BENCH_NODE_FLAGS node flags for the server (say, --cpu-prof --cpu-prof-dir=.bench/profiles).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
@@ -38,10 +37,10 @@ import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
-import { ROOT } from './harness.ts';
+import { ROOT, ServerProcess, inTenantTransaction, loadAverage, median } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
+import type { DriverMessage, UsageMessage } from './protocol.ts';
 
-const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 /** Issue 24's aim: the list within this factor of its own SQL sent through pg. */
 const AIM = 1.3;
 
@@ -50,18 +49,26 @@ const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
 const PROJECTS = 5000;
 const ASSIGNED = 2000;
 
-type ServerMessage = { listening: string } | { cpuMicros: number; activeMs: number };
+/** What the forked server says first: where it listens. */
+interface ListeningMessage {
+  type: 'listening';
+  url: string;
+}
 
-/** The forked server: the real app on the seeded schema; answers `usage` with its CPU time and stops on `stop`. */
+/**
+ * The forked server: the real app on the seeded schema. It speaks the driver/server protocol
+ * of bench/protocol.ts (usage, stop), so the driver holds it as a ServerProcess.
+ */
 async function serve(schema: string) {
   const database = await openDatabase({ databaseUrl: url, schema, dataDir: null, poolSize: 10 });
   const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000000' }, { dataDir: null }), db: database.db });
-  const send = (m: ServerMessage) => process.send!(m);
-  send({ listening: await app.listen({ host: '127.0.0.1', port: 0 }) });
-  process.on('message', async (m: 'usage' | 'stop') => {
-    if (m === 'usage') {
+  const send = (m: ListeningMessage | UsageMessage) => process.send!(m);
+  send({ type: 'listening', url: await app.listen({ host: '127.0.0.1', port: 0 }) });
+  process.on('message', async (m: DriverMessage) => {
+    if (m.type === 'usage') {
       const cpu = process.cpuUsage();
-      send({ cpuMicros: cpu.user + cpu.system, activeMs: performance.eventLoopUtilization().active });
+      const elu = performance.eventLoopUtilization();
+      send({ type: 'usage', seq: m.seq, cpuMicros: cpu.user + cpu.system, eluIdle: elu.idle, eluActive: elu.active, now: performance.now() });
       return;
     }
     await app.close();
@@ -69,11 +76,6 @@ async function serve(schema: string) {
     process.exit(0);
   });
   process.on('disconnect', () => process.exit(0));
-}
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function driver() {
@@ -92,7 +94,7 @@ async function driver() {
     },
   });
 
-  let server: ChildProcess | undefined;
+  let server: ServerProcess | undefined;
   try {
     await migrate(db);
     const company = await createWorkspace(db, { name: 'Bench' });
@@ -132,27 +134,15 @@ async function driver() {
     await captureApp.close();
     if (captured.statusCode !== 200 || captured.json().projects.length !== ASSIGNED) throw new Error(`unexpected answer: ${captured.body.slice(0, 200)}`);
 
-    const child = (server = fork(join(ROOT, 'bin/run-ts.js'), [process.argv[1], '--server', schema], {
+    const child = fork(join(ROOT, 'bin/run-ts.js'), [process.argv[1], '--server', schema], {
       execArgv: process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [],
-    }));
-    const fromServer = <T>(pick: (m: ServerMessage) => T | undefined) =>
-      new Promise<T>((resolve, reject) => {
-        const onMessage = (m: ServerMessage) => {
-          const value = pick(m);
-          if (value === undefined) return;
-          child.off('message', onMessage);
-          resolve(value);
-        };
-        child.on('message', onMessage);
-        child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
-      });
-    /** The server's CPU time (every thread: GC helpers too) and its event loop's busy time, in ms. */
-    const serverUsage = () => {
-      const answer = fromServer((m) => ('cpuMicros' in m ? { cpuMs: m.cpuMicros / 1000, activeMs: m.activeMs } : undefined));
-      child.send('usage');
-      return answer;
-    };
-    const listUrl = `${await fromServer((m) => ('listening' in m ? m.listening : undefined))}/api/v2/projects?per_page=2000`;
+    });
+    server = new ServerProcess(child);
+    const listening = new Promise<string>((resolve, reject) => {
+      child.on('message', (m: ListeningMessage) => m.type === 'listening' && resolve(m.url));
+      child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+    });
+    const listUrl = `${await listening}/api/v2/projects?per_page=2000`;
     const served = await fetch(listUrl, { headers });
     const servedBody = await served.text();
     if (served.status !== 200 || servedBody !== captured.body) throw new Error(`the server's answer differs from the in-process one: ${served.status} ${servedBody.slice(0, 200)}`);
@@ -160,15 +150,7 @@ async function driver() {
     const query = listSql as CompiledQuery | null;
     if (!query) throw new Error('the projects list query was not captured');
     const client = await pool.connect();
-    const inTenant = async <T>(fn: () => Promise<T>) => {
-      await client.query('begin');
-      await client.query(`select set_config('role', 'sheaf_app', true), set_config('app.company_id', $1, true)`, [company.id]);
-      try {
-        return await fn();
-      } finally {
-        await client.query('commit');
-      }
-    };
+    const inTenant = <T>(fn: () => Promise<T>) => inTenantTransaction(client, company.id, fn);
     // Timed: the request as a client sees it, up to the complete response body (not parsing it).
     // Uncompressed, as the in-process measurement before it was: what compression costs a list
     // page is measured by bench:time-entries, whose client asks for it.
@@ -197,7 +179,7 @@ async function driver() {
     const apiTimes: number[] = [];
     const sqlTimes: number[] = [];
     // The server is idle while the raw SQL runs, so its CPU over the loop is the API's alone.
-    const usageBefore = await serverUsage();
+    const usageBefore = await server.usage();
     for (let i = 0; i < iterations; i++) {
       // Alternate which goes first, so drift of the machine falls on both alike.
       if (i % 2) {
@@ -208,9 +190,10 @@ async function driver() {
         apiTimes.push(await api());
       }
     }
-    const usageAfter = await serverUsage();
-    const serverCpuMs = (usageAfter.cpuMs - usageBefore.cpuMs) / iterations;
-    const serverActiveMs = (usageAfter.activeMs - usageBefore.activeMs) / iterations;
+    const usageAfter = await server.usage();
+    // Its CPU time counts every thread (GC helpers too); its event loop's busy time, the main thread.
+    const serverCpuMs = (usageAfter.cpuMicros - usageBefore.cpuMicros) / 1000 / iterations;
+    const serverActiveMs = (usageAfter.eluActive - usageBefore.eluActive) / iterations;
     const apiMedian = median(apiTimes);
     const raw = median(sqlTimes);
     if (process.env.BENCH_PLAN) {
@@ -224,7 +207,7 @@ async function driver() {
     console.log(`  API median       ${apiMedian.toFixed(1)} ms`);
     console.log(`  raw SQL median   ${raw.toFixed(1)} ms (same SQL through pg, same transaction shape)`);
     console.log(`  server CPU       ${serverCpuMs.toFixed(1)} ms per request, of which its event loop busy ${serverActiveMs.toFixed(1)} ms`);
-    console.log(`  ratio            ${ratio.toFixed(2)}× — ${ratio <= AIM ? 'PASS' : 'MISS'} (aim: within ${AIM}×); loadavg ${loadavg()}`);
+    console.log(`  ratio            ${ratio.toFixed(2)}× — ${ratio <= AIM ? 'PASS' : 'MISS'} (aim: within ${AIM}×); loadavg ${loadAverage().raw}`);
     recordPerformance([
       {
         key: 'projects-list',
@@ -239,11 +222,7 @@ async function driver() {
       },
     ]);
   } finally {
-    if (server?.connected) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve));
-      server.send('stop');
-      await exited;
-    }
+    await server?.stop();
     await db.destroy();
     await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.end();

@@ -61,6 +61,7 @@ import { monthOf } from '../src/modules/reports/reports/rules.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
+import { inTenantTransaction } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
 
 const { values: args } = parseArgs({
@@ -463,22 +464,19 @@ try {
   try {
     for (const [name, q] of Object.entries(plans)) {
       for (const mode of ['custom', 'generic'] as const) {
-        await client.query('begin');
-        await client.query(`select set_config('role', 'sheaf_app', true), set_config('app.company_id', $1, true)`, [company.id]);
-        await client.query('set local jit = off'); // as the report routes do
-        let text: string;
-        if (mode === 'custom') {
-          const r = await client.query(`explain (analyze, buffers) ${q.sql}`, q.parameters as unknown[]);
-          text = r.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
-        } else {
+        const text = await inTenantTransaction(client, company.id, async () => {
+          await client.query('set local jit = off'); // as the report routes do
+          if (mode === 'custom') {
+            const r = await client.query(`explain (analyze, buffers) ${q.sql}`, q.parameters as unknown[]);
+            return r.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
+          }
           await client.query(`set local plan_cache_mode = force_generic_plan`);
           await client.query(`prepare bench_report as ${q.sql}`);
           const params = (q.parameters as unknown[]).map((v) => client.escapeLiteral(String(v))).join(', ');
           const r = await client.query(`explain (analyze, buffers) execute bench_report (${params})`);
-          text = r.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
           await client.query('deallocate bench_report');
-        }
-        await client.query('commit');
+          return r.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
+        });
         out += `\n## ${name} (${mode} plan; loadavg ${loadavg()})\n\n${text}\n`;
       }
       out += `\n## ${name} SQL\n\n${q.sql}\n-- parameters: ${JSON.stringify(q.parameters)}\n`;
@@ -489,13 +487,12 @@ try {
     for (const [name, q] of Object.entries(plans)) {
       const times: number[] = [];
       for (let i = 0; i < ITERATIONS; i++) {
-        await client.query('begin');
-        await client.query(`select set_config('role', 'sheaf_app', true), set_config('app.company_id', $1, true)`, [company.id]);
-        await client.query('set local jit = off');
-        const start = performance.now();
-        await client.query(q.sql, q.parameters as unknown[]);
-        times.push(performance.now() - start);
-        await client.query('commit');
+        await inTenantTransaction(client, company.id, async () => {
+          await client.query('set local jit = off');
+          const start = performance.now();
+          await client.query(q.sql, q.parameters as unknown[]);
+          times.push(performance.now() - start);
+        });
       }
       sqlMedians[name] = stats(times).median;
       console.log(`${name.padEnd(15)} its main statement through pg: median ${sqlMedians[name].toFixed(0)} ms`);

@@ -75,7 +75,7 @@ import { loadConfig } from '../src/config.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
 import type { ReadyMessage } from './protocol.ts';
-import { DatabaseCpu, ServerProcess, forkServer, dropSchema, loadAverage, measureLoad, median, numberOption, stopLoad, table } from './harness.ts';
+import { DatabaseCpu, ServerProcess, forkServer, dropSchema, inTenantTransaction, loadAverage, measureLoad, median, numberOption, stopLoad, table } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance, type PerformanceRow } from './performance.ts';
 import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
 
@@ -252,15 +252,7 @@ async function measureList(
   const client = schemaClient(databaseUrl, schema, `${applicationName}-raw`);
   await client.connect();
   try {
-    const inTenant = async <T>(fn: () => Promise<T>) => {
-      await client.query('begin');
-      await client.query(`select set_config('role', 'sheaf_app', true), set_config('app.company_id', $1, true)`, [ready.companyId]);
-      try {
-        return await fn();
-      } finally {
-        await client.query('commit');
-      }
-    };
+    const inTenant = <T>(fn: () => Promise<T>) => inTenantTransaction(client, ready.companyId, fn);
     const { rows: counted } = await client.query<{ n: number }>(
       'select count(*)::int as n from time_entries where company_id = $1 and spent_date between $2 and $3',
       [ready.companyId, from, to],
