@@ -11,7 +11,7 @@ import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../src/db/time
 import type { DB } from '../src/db/types.ts';
 import { unavailableError } from '../src/db/unavailable.ts';
 import { StallingProxy } from './stalling-proxy.ts';
-import { DATABASE_URL, createTestContext, createWorkspaceWithOwner, onPostgres, request, type Caller, type TestContext } from './helpers.ts';
+import { DATABASE_URL, createTestContext, createWorkspaceWithOwner, onPostgres, openBoundedDatabase, request, type Caller, type TestContext } from './helpers.ts';
 
 /**
  * Bounded waits for the database (issue 14 item 2): a held lock, a statement
@@ -176,9 +176,12 @@ describe.runIf(onPostgres)('PostgreSQL', () => {
     await base.close();
   });
 
-  /** The app on a pool of its own in the shared schema, with these bounds. */
-  async function boundedApp(bounds: DatabaseTimeouts, options: { poolSize?: number; databaseUrl?: string } = {}): Promise<BoundedApp> {
-    const database = await openDatabase({ databaseUrl: options.databaseUrl ?? DATABASE_URL, schema: await schemaOf(base.db), poolSize: options.poolSize ?? 10, timeouts: bounds });
+  /** The app on a pool of its own in the shared schema, with these bounds and `warm` connections open. */
+  async function boundedApp(bounds: DatabaseTimeouts, options: { poolSize?: number; databaseUrl?: string; warm?: number } = {}): Promise<BoundedApp> {
+    const database = await openBoundedDatabase(
+      { databaseUrl: options.databaseUrl ?? DATABASE_URL, schema: await schemaOf(base.db), poolSize: options.poolSize ?? 10, timeouts: bounds },
+      options.warm,
+    );
     const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000' }, { dataDir: null, databaseTimeouts: bounds });
     const app = await buildApp({ config, db: database.db });
     return {
@@ -236,7 +239,7 @@ describe.runIf(onPostgres)('PostgreSQL', () => {
     const bounds = timeouts({ statementMs: 300, lockMs: 0, connectMs: 300, longStatementMs: 20_000 });
     let ctx: BoundedApp;
     beforeAll(async () => {
-      ctx = await boundedApp(bounds);
+      ctx = await boundedApp(bounds, { warm: 3 }); // the report, the backup page and the list at once
     });
     afterAll(() => ctx.close());
 
@@ -319,7 +322,7 @@ describe.runIf(onPostgres)('PostgreSQL', () => {
       const url = new URL(DATABASE_URL!);
       proxy = new StallingProxy({ host: url.hostname, port: Number(url.port || 5432) });
       url.host = `127.0.0.1:${await proxy.listen()}`;
-      ctx = await boundedApp(bounds, { databaseUrl: url.toString(), poolSize: 3 });
+      ctx = await boundedApp(bounds, { databaseUrl: url.toString(), poolSize: 3, warm: 3 });
     });
     afterAll(async () => {
       proxy.resume();

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { inject } from 'vitest';
 import type { FastifyInstance, FastifyPluginAsync, InjectOptions } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database, type DatabaseOptions } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { isDatabaseUnavailable } from '../src/db/unavailable.ts';
 import type { CredentialKind, DB, ManagerPermission, Role, UserType } from '../src/db/types.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
@@ -57,10 +58,34 @@ export async function openTestDatabase(options: TestDatabaseOptions = {}): Promi
   };
 }
 
+/**
+ * openDatabase with `warm` pooled connections open and idle, each open retried while
+ * it runs into the connect bound. A test's short bound (300 ms) times the wait for a
+ * busy or stalled connection; on a loaded machine (CI runs the suites on two cores)
+ * merely opening a PostgreSQL connection can take longer than that, which is not what
+ * the test is about. Connections stay idle in the pool for 10 s (pg's default).
+ */
+export async function openBoundedDatabase(options: DatabaseOptions, warm = 1): Promise<Database> {
+  const retried = async <T>(open: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await open();
+      } catch (err) {
+        if (attempt === 5 || !isDatabaseUnavailable(err)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  };
+  const database = await retried(() => openDatabase(options));
+  // Concurrent statements that last a moment take `warm` distinct connections of the pool.
+  if (warm > 1) await retried(() => Promise.all(Array.from({ length: warm }, () => sql`select pg_sleep(0.05)`.execute(database.db))));
+  return database;
+}
+
 async function openFreshDatabase(options: TestDatabaseOptions): Promise<Database & { schema?: string }> {
   const schema = DATABASE_URL ? uniqueSchema() : undefined;
   const dataDir = DATABASE_URL ? null : copyOfTemplate();
-  const database = await openDatabase({
+  const database = await openBoundedDatabase({
     databaseUrl: DATABASE_URL && (options.databaseUrl ?? DATABASE_URL),
     dataDir,
     schema,
