@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { allowCsvCopy } from './csv-copy.ts';
-import { typeParsers, pgTypes } from './type-parsers.ts';
+import { pgliteSerializers, typeParsers, pgTypes } from './type-parsers.ts';
 import { lockDataDir } from './lockfile.ts';
 import type { DB } from './types.ts';
 import { statementLimitIn, type DatabaseTimeouts } from './timeouts.ts';
@@ -325,7 +325,7 @@ function pgliteAssets() {
 async function openPglite(dataDir: string | null, timeouts?: DatabaseTimeouts): Promise<Database> {
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   try {
-    const pglite = new PGlite(dataDir ? join(dataDir, 'pglite') : undefined, { parsers: typeParsers, ...(await pgliteAssets()) });
+    const pglite = new PGlite(dataDir ? join(dataDir, 'pglite') : undefined, { parsers: typeParsers, serializers: pgliteSerializers, ...(await pgliteAssets()) });
     await pglite.waitReady;
     await pglite.exec(`set TimeZone = 'UTC'`);
     const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, timeouts?.connectMs || undefined) });
