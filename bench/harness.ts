@@ -250,6 +250,14 @@ export function numberOption(name: string, flag: string | undefined, envName: st
 }
 
 /** The median (the mean of the middle two for an even count). */
+/**
+ * A pause before each timed request or SQL run of the list benches, so that what the one before
+ * left running (the server's garbage collection after a megabyte answer, its log line) does not
+ * share the two cores with the next one. Without it the raw SQL's median moved between 9 and
+ * 30 ms from run to run on one seed (bench:time-entries, 2026-12-04).
+ */
+export const settle = () => new Promise((resolve) => setTimeout(resolve, 25));
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);

@@ -37,7 +37,7 @@ import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
-import { ROOT, ServerProcess, inTenantTransaction, loadAverage, median } from './harness.ts';
+import { ROOT, ServerProcess, inTenantTransaction, loadAverage, median, settle } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
 import type { DriverMessage, UsageMessage } from './protocol.ts';
 
@@ -182,12 +182,20 @@ async function driver() {
     const usageBefore = await server.usage();
     for (let i = 0; i < iterations; i++) {
       // Alternate which goes first, so drift of the machine falls on both alike.
+      const timeApi = async () => {
+        await settle();
+        apiTimes.push(await api());
+      };
+      const timeSql = async () => {
+        await settle();
+        sqlTimes.push(await rawSql());
+      };
       if (i % 2) {
-        apiTimes.push(await api());
-        sqlTimes.push(await rawSql());
+        await timeApi();
+        await timeSql();
       } else {
-        sqlTimes.push(await rawSql());
-        apiTimes.push(await api());
+        await timeSql();
+        await timeApi();
       }
     }
     const usageAfter = await server.usage();
