@@ -249,7 +249,6 @@ export function numberOption(name: string, flag: string | undefined, envName: st
   return value;
 }
 
-/** The median (the mean of the middle two for an even count). */
 /**
  * A pause before each timed request or SQL run of the list benches, so that what the one before
  * left running (the server's garbage collection after a megabyte answer, its log line) does not
@@ -258,6 +257,7 @@ export function numberOption(name: string, flag: string | undefined, envName: st
  */
 export const settle = () => new Promise((resolve) => setTimeout(resolve, 25));
 
+/** The median (the mean of the middle two for an even count). */
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
