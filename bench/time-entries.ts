@@ -276,8 +276,8 @@ async function measureList(
     // Two ways of asking for the page: without compression (`accept-encoding: identity`),
     // bytes as the SQL's rows are, the figure the aim compares; and as fetch asks (compressed:
     // gzip, or brotli where fetch offers it), what most clients get, reported beside it. Each
-    // request is bracketed by the server's CPU reading (the server is idle in between), so each
-    // way has its own.
+    // request is bracketed by the server's CPU readings (the server is idle in between), the
+    // second after a settle, so each way has its own.
     type Way = { headers: Record<string, string>; times: number[]; cpuMicros: number };
     const asked: Record<'identity' | 'compressed', Way> = {
       identity: { headers: { ...ready.headers, 'accept-encoding': 'identity' }, times: [], cpuMicros: 0 },
@@ -292,6 +292,8 @@ async function measureList(
       const ms = performance.now() - start;
       if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
       if (!before) return;
+      // What the server still does after the body left (garbage collection) is this request's too.
+      await settle();
       way.cpuMicros += (await server.usage()).cpuMicros - before.cpuMicros;
       way.times.push(ms);
       responseBytes = bytes.byteLength;
