@@ -257,6 +257,19 @@ export function numberOption(name: string, flag: string | undefined, envName: st
  */
 export const settle = () => new Promise((resolve) => setTimeout(resolve, 25));
 
+/**
+ * Runs each of `steps` once per round, each after a settle, for `rounds` rounds; every round
+ * starts one step further along, so drift of the machine falls on all of them alike.
+ */
+export async function inRotation(rounds: number, steps: (() => Promise<unknown>)[]): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    for (let k = 0; k < steps.length; k++) {
+      await settle();
+      await steps[(i + k) % steps.length]();
+    }
+  }
+}
+
 /** The median (the mean of the middle two for an even count). */
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

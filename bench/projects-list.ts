@@ -7,10 +7,10 @@
  * request (every thread) and its event loop's busy time (the main thread).
  * Aim: within 1.3× of the raw query (issue 24).
  *
- * The API is the real app in a forked server process (this file with
- * `--server SCHEMA`: openDatabase's pool, rate limit out of reach), asked with
- * fetch over loopback for the whole body, uncompressed (what compression costs
- * a list page is measured by bench:time-entries, whose client asks for it).
+ * The API is the real app in the benchmarks' forked server process
+ * (bench/servers.ts: openDatabase's pool, rate limit out of reach), asked with
+ * fetch over loopback for the whole body, uncompressed (bench:time-entries
+ * times a compressed page beside its uncompressed one).
  * Measured before in-process with app.inject, which charged the API ~15 ms of
  * a 1.1 MB page that no server pays (light-my-request turns the body into a
  * Buffer, concatenates it and decodes it into a string again) and ran the
@@ -20,15 +20,12 @@
  * BENCH_ITERATIONS (default 40), BENCH_PLAN=1 to print the query plan,
  * BENCH_NODE_FLAGS node flags for the server (say, --cpu-prof --cpu-prof-dir=.bench/profiles).
  */
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
@@ -37,9 +34,8 @@ import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
-import { ROOT, ServerProcess, inTenantTransaction, loadAverage, median, settle } from './harness.ts';
+import { ServerProcess, forkServer, inRotation, inTenantTransaction, loadAverage, median } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
-import type { DriverMessage, UsageMessage } from './protocol.ts';
 
 /** Issue 24's aim: the list within this factor of its own SQL sent through pg. */
 const AIM = 1.3;
@@ -48,35 +44,6 @@ const url = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
 const PROJECTS = 5000;
 const ASSIGNED = 2000;
-
-/** What the forked server says first: where it listens. */
-interface ListeningMessage {
-  type: 'listening';
-  url: string;
-}
-
-/**
- * The forked server: the real app on the seeded schema. It speaks the driver/server protocol
- * of bench/protocol.ts (usage, stop), so the driver holds it as a ServerProcess.
- */
-async function serve(schema: string) {
-  const database = await openDatabase({ databaseUrl: url, schema, dataDir: null, poolSize: 10 });
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000000' }, { dataDir: null }), db: database.db });
-  const send = (m: ListeningMessage | UsageMessage) => process.send!(m);
-  send({ type: 'listening', url: await app.listen({ host: '127.0.0.1', port: 0 }) });
-  process.on('message', async (m: DriverMessage) => {
-    if (m.type === 'usage') {
-      const cpu = process.cpuUsage();
-      const elu = performance.eventLoopUtilization();
-      send({ type: 'usage', seq: m.seq, cpuMicros: cpu.user + cpu.system, eluIdle: elu.idle, eluActive: elu.active, now: performance.now() });
-      return;
-    }
-    await app.close();
-    await database.close();
-    process.exit(0);
-  });
-  process.on('disconnect', () => process.exit(0));
-}
 
 async function driver() {
   const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
@@ -134,15 +101,9 @@ async function driver() {
     await captureApp.close();
     if (captured.statusCode !== 200 || captured.json().projects.length !== ASSIGNED) throw new Error(`unexpected answer: ${captured.body.slice(0, 200)}`);
 
-    const child = fork(join(ROOT, 'bin/run-ts.js'), [process.argv[1], '--server', schema], {
-      execArgv: process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [],
-    });
-    server = new ServerProcess(child);
-    const listening = new Promise<string>((resolve, reject) => {
-      child.on('message', (m: ListeningMessage) => m.type === 'listening' && resolve(m.url));
-      child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
-    });
-    const listUrl = `${await listening}/api/v2/projects?per_page=2000`;
+    // The bench server seeds a workspace of its own besides; the list is asked with this one's key.
+    server = forkServer({ databaseUrl: url, schema, pool: 10, applicationName: `${schema}-api`, profile: false });
+    const listUrl = `${(await server.ready(60_000)).sheafUrl}/api/v2/projects?per_page=2000`;
     const served = await fetch(listUrl, { headers });
     const servedBody = await served.text();
     if (served.status !== 200 || servedBody !== captured.body) throw new Error(`the server's answer differs from the in-process one: ${served.status} ${servedBody.slice(0, 200)}`);
@@ -151,9 +112,8 @@ async function driver() {
     if (!query) throw new Error('the projects list query was not captured');
     const client = await pool.connect();
     const inTenant = <T>(fn: () => Promise<T>) => inTenantTransaction(client, company.id, fn);
-    // Timed: the request as a client sees it, up to the complete response body (not parsing it).
-    // Uncompressed, as the in-process measurement before it was: what compression costs a list
-    // page is measured by bench:time-entries, whose client asks for it.
+    // Timed: the request as a client sees it, up to the complete response body (not parsing it),
+    // uncompressed as the SQL's rows are.
     const plain = { ...headers, 'accept-encoding': 'identity' };
     const api = async () => {
       const start = performance.now();
@@ -180,24 +140,7 @@ async function driver() {
     const sqlTimes: number[] = [];
     // The server is idle while the raw SQL runs, so its CPU over the loop is the API's alone.
     const usageBefore = await server.usage();
-    for (let i = 0; i < iterations; i++) {
-      // Alternate which goes first, so drift of the machine falls on both alike.
-      const timeApi = async () => {
-        await settle();
-        apiTimes.push(await api());
-      };
-      const timeSql = async () => {
-        await settle();
-        sqlTimes.push(await rawSql());
-      };
-      if (i % 2) {
-        await timeApi();
-        await timeSql();
-      } else {
-        await timeSql();
-        await timeApi();
-      }
-    }
+    await inRotation(iterations, [async () => void apiTimes.push(await api()), async () => void sqlTimes.push(await rawSql())]);
     const usageAfter = await server.usage();
     // Its CPU time counts every thread (GC helpers too); its event loop's busy time, the main thread.
     const serverCpuMs = (usageAfter.cpuMicros - usageBefore.cpuMicros) / 1000 / iterations;
@@ -237,5 +180,4 @@ async function driver() {
   }
 }
 
-if (process.argv[2] === '--server') await serve(process.argv[3]);
-else await driver();
+await driver();

@@ -78,7 +78,7 @@ import { loadConfig } from '../src/config.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
 import type { ReadyMessage } from './protocol.ts';
-import { DatabaseCpu, ServerProcess, forkServer, dropSchema, inTenantTransaction, loadAverage, measureLoad, median, numberOption, settle, stopLoad, table } from './harness.ts';
+import { DatabaseCpu, ServerProcess, forkServer, dropSchema, inTenantTransaction, inRotation, loadAverage, measureLoad, median, numberOption, settle, stopLoad, table } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance, type PerformanceRow } from './performance.ts';
 import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
 
@@ -317,14 +317,7 @@ async function measureList(
       await raw();
     }
     const sqlTimes: number[] = [];
-    const steps = [() => raw().then((ms) => void sqlTimes.push(ms)), () => api(asked.identity, true), () => api(asked.compressed, true)];
-    for (let i = 0; i < options.iterations; i++) {
-      // Rotate which goes first, so drift of the machine falls on all three alike.
-      for (let k = 0; k < steps.length; k++) {
-        await settle();
-        await steps[(i + k) % steps.length]();
-      }
-    }
+    await inRotation(options.iterations, [async () => void sqlTimes.push(await raw()), () => api(asked.identity, true), () => api(asked.compressed, true)]);
     const loadAfter = loadAverage().raw;
     if (options.plan) {
       for (const q of queries) {
