@@ -65,9 +65,12 @@ describe('uninvoiced report: exact per-entry arithmetic', () => {
 
     const statuses = ['approved', 'approved', 'submitted', 'rejected'] as const;
     let n = 0;
-    for (const projectId of projects) {
-      for (const seconds of SECONDS) {
+    for (const [p, projectId] of projects.entries()) {
+      for (const [i, seconds] of SECONDS.entries()) {
         n++;
+        // Every fourth day from late October to early December: months the reports keep totals
+        // of (totals.ts) and days around them that they read live, depending on the range.
+        const day = new Date(Date.UTC(2025, 9, 20 + i * 4 + p)).toISOString().slice(0, 10);
         await ctx.db
           .insertInto('time_entries')
           .values({
@@ -76,7 +79,7 @@ describe('uninvoiced report: exact per-entry arithmetic', () => {
             user_id: owner.userId,
             project_id: projectId,
             task_id: n % 2 ? task : other,
-            spent_date: `2025-11-${String(1 + (n % 28)).padStart(2, '0')}`,
+            spent_date: day,
             duration_seconds: seconds,
             billable: n % 5 !== 0,
             is_billed: n % 7 === 0,
@@ -90,7 +93,7 @@ describe('uninvoiced report: exact per-entry arithmetic', () => {
   afterAll(() => ctx.close());
 
   /** The report's figures by the per-entry definition, per project. */
-  async function expected() {
+  async function expected(from: string, to: string) {
     const r = await sql<{ project_id: string; total_hours: string | null; uninvoiced_hours: string | null; amount: string | null }>`
       with e as (
         select te.*, seconds_to_hours(rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes)) as hours,
@@ -98,6 +101,7 @@ describe('uninvoiced report: exact per-entry arithmetic', () => {
             case when co.invoice_before_approval or not co.approvals_enabled then array['unsubmitted', 'submitted', 'approved'] else array['approved'] end) as open
         from time_entries te join companies co on co.id = te.company_id join projects p on p.company_id = te.company_id and p.id = te.project_id
         where te.company_id = ${companyId} and not te.is_running and te.approval_status <> 'rejected'
+          and te.spent_date between ${from}::date and ${to}::date
       )
       select project_id, sum(hours) as total_hours, sum(hours) filter (where open) as uninvoiced_hours,
         sum(round(hours * billable_rate(company_id, project_id, task_id, user_id, spent_date), 2)) filter (where open) as amount
@@ -107,23 +111,31 @@ describe('uninvoiced report: exact per-entry arithmetic', () => {
     );
   }
 
+  // All kept (whole months), kept months with live days around them, all live.
+  const RANGES = [
+    ['2025-10-01', '2025-12-31'],
+    ['2025-10-25', '2025-12-02'],
+    ['2025-11-03', '2025-11-30'],
+  ];
   for (const [mode, minutes] of RULES) {
     for (const beforeApproval of [false, true]) {
       it(`rounding ${mode} ${minutes} min, ${beforeApproval ? 'invoicing before approval' : 'approved work only'}: every figure as the per-entry definition`, async () => {
         await ctx.db.updateTable('companies').set({ rounding: mode, rounding_minutes: minutes, invoice_before_approval: beforeApproval }).where('id', '=', companyId).execute();
-        const res = await request(ctx.app, owner, { method: 'GET', url: '/api/v2/reports/uninvoiced?from=2025-11-01&to=2025-11-30' });
-        expect(res.statusCode, res.body).toBe(200);
-        const want = await expected();
-        const got = Object.fromEntries(
-          res.json().results.map((x: { project_id: string; total_hours: number; uninvoiced_hours: number; uninvoiced_amount: number }) => [
-            x.project_id,
-            { total_hours: x.total_hours, uninvoiced_hours: x.uninvoiced_hours, uninvoiced_amount: x.uninvoiced_amount },
-          ]),
-        );
-        expect(Object.keys(got).sort()).toEqual([...projects].sort());
-        expect(got).toEqual(want);
-        // The rates above 900,000 an hour were reached (the numeric formula), and something is open.
-        expect(Math.max(...Object.values(got).map((x) => x.uninvoiced_amount))).toBeGreaterThan(900_000);
+        for (const [from, to] of RANGES) {
+          const res = await request(ctx.app, owner, { method: 'GET', url: `/api/v2/reports/uninvoiced?from=${from}&to=${to}` });
+          expect(res.statusCode, res.body).toBe(200);
+          const want = await expected(from, to);
+          const got = Object.fromEntries(
+            res.json().results.map((x: { project_id: string; total_hours: number; uninvoiced_hours: number; uninvoiced_amount: number }) => [
+              x.project_id,
+              { total_hours: x.total_hours, uninvoiced_hours: x.uninvoiced_hours, uninvoiced_amount: x.uninvoiced_amount },
+            ]),
+          );
+          expect(Object.keys(got).sort(), `${from}..${to}`).toEqual([...projects].sort());
+          expect(got, `${from}..${to}`).toEqual(want);
+          // The rates above 900,000 an hour were reached (the numeric formula), and something is open.
+          if (from === RANGES[0][0]) expect(Math.max(...Object.values(got).map((x) => x.uninvoiced_amount))).toBeGreaterThan(900_000);
+        }
       });
     }
   }

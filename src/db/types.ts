@@ -669,6 +669,15 @@ export interface PlanningWorkingPatterns {
   wednesday: Generated<Numeric>;
 }
 
+export interface ProjectMonthTimeTotals {
+  company_id: string;
+  month: string;
+  open_cents: Int8 | null;
+  open_micro: Int8;
+  project_id: string;
+  total_micro: Int8;
+}
+
 export interface Projects {
   bill_by: Generated<BillBy>;
   budget: Numeric | null;
@@ -702,6 +711,21 @@ export interface ProjectTaskAssignments {
   project_id: string;
   task_id: string;
   updated_at: Generated<Timestamp>;
+}
+
+export interface ProjectTimeTotals {
+  company_generation: Int8;
+  company_id: string;
+  cost_cents: Int8;
+  fee_cents: Int8;
+  horizon: string;
+  project_id: string;
+  spent_micro: Int8;
+}
+
+export interface ProjectTimeTotalsStale {
+  company_id: string;
+  project_id: string;
 }
 
 export interface ProjectUserAssignments {
@@ -948,6 +972,11 @@ export interface TimeEntries {
   user_id: string;
 }
 
+export interface TimeTotalsGenerations {
+  company_id: string;
+  generation: Generated<Int8>;
+}
+
 export interface TwoFactorChallenges {
   company_id: string | null;
   created_at: CreatedAt;
@@ -1109,7 +1138,10 @@ export interface DB {
   planning_placeholders: PlanningPlaceholders;
   planning_time_off: PlanningTimeOff;
   planning_working_patterns: PlanningWorkingPatterns;
+  project_month_time_totals: ProjectMonthTimeTotals;
   project_task_assignments: ProjectTaskAssignments;
+  project_time_totals: ProjectTimeTotals;
+  project_time_totals_stale: ProjectTimeTotalsStale;
   project_user_assignments: ProjectUserAssignments;
   projects: Projects;
   rates: Rates;
@@ -1127,6 +1159,7 @@ export interface DB {
   tasks: Tasks;
   teammate_assignments: TeammateAssignments;
   time_entries: TimeEntries;
+  time_totals_generations: TimeTotalsGenerations;
   two_factor_challenges: TwoFactorChallenges;
   two_factor_recovery_codes: TwoFactorRecoveryCodes;
   user_passkeys: UserPasskeys;

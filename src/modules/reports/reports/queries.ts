@@ -1,78 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
-
-/**
- * The report queries. Every entry is rounded on its own by the workspace rule
- * (rounded_seconds, the SQL twin of rules.roundSeconds) and priced by the rate in
- * force on its work date (billable_rate / effective_rate over the effective-dated
- * `rates` table), so a later rate change never reprices earlier work. An entry's
- * amount is its rounded hours (six places) × rate, rounded to cents; report
- * amounts are sums of entry amounts.
- */
-
-export const ROUNDED_HOURS = sql`seconds_to_hours(rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes))`;
-
-/**
- * Rates are looked up set-based, not by calling billable_rate() / effective_rate()
- * per entry (each call is a query of its own: a year of a large workspace took
- * minutes). Three CTEs turn the workspace's effective-dated `rates` rows into
- * [effective_from, effective_to) periods per scope, and the joins below pick, for
- * an entry `te` of project `p`, exactly the row those two functions pick:
- *
- * - `br` (project_rates): the project's scope following bill_by (project: the
- *   project rate; tasks: the project's rate for the entry's task; people: the
- *   person's rate on the project);
- * - `bu` (default_rates): bill_by people only, the person's default billable rate
- *   (the fallback when the project has no rate for the person on that date);
- * - `cr` (cost_rates): the person's internal cost rate.
- *
- * Scope columns are compared through coalesce(…, the nil UUID) so the joins hash.
- * The CTEs filter the base table (one scope kind each) so the planner estimates
- * them from its statistics: filtering one shared CTE in each join made it guess a
- * row or two and pick nested loops over hundreds of thousands of entries.
- */
-const NIL = sql`'00000000-0000-0000-0000-000000000000'::uuid`;
-
-/**
- * Rates up to this (per hour) also get an integer `rate_cents` in the period CTEs: micro-hours
- * (< 10¹¹ for any entry) × cents (≤ 9·10⁷) stays below 2⁶³, so entryCents can price in bigint.
- */
-const MAX_CENTS_RATE = sql.lit(900000);
-
-const periods = (companyId: string, where: RawBuilder<unknown>) => sql`
-      select coalesce(project_id, ${NIL}) as project_key, coalesce(task_id, ${NIL}) as task_key, user_id, hourly_rate, effective_from,
-        case when hourly_rate <= ${MAX_CENTS_RATE} then (hourly_rate * 100)::bigint end as rate_cents,
-        lead(effective_from, 1, 'infinity'::date) over (partition by project_id, task_id, user_id order by effective_from) as effective_to
-      from rates where company_id = ${companyId} and ${where}`;
-
-export const rateCtes = (companyId: string) => sql`
-    project_rates as (${periods(companyId, sql`kind = 'billable' and project_id is not null`)}),
-    default_rates as (${periods(companyId, sql`kind = 'billable' and project_id is null`)}),
-    cost_rates as (${periods(companyId, sql`kind = 'cost'`)})`;
-
-const IN_PERIOD = (alias: string) => sql`te.spent_date >= ${sql.ref(`${alias}.effective_from`)} and te.spent_date < ${sql.ref(`${alias}.effective_to`)}`;
-
-export const BILLABLE_RATE_JOINS = sql`
-      left join project_rates br on br.project_key = te.project_id
-        and br.task_key = case when p.bill_by = 'tasks' then te.task_id else ${NIL} end
-        and coalesce(br.user_id, ${NIL}) = case when p.bill_by = 'people' then te.user_id else ${NIL} end
-        and ${IN_PERIOD('br')}
-      left join default_rates bu on p.bill_by = 'people' and bu.user_id = te.user_id and ${IN_PERIOD('bu')}`;
-
-/** billable_rate(te.company_id, te.project_id, te.task_id, te.user_id, te.spent_date), from the joins above. */
-export const BILLABLE_RATE = sql`case when p.is_billable then case p.bill_by
-        when 'project' then br.hourly_rate when 'tasks' then br.hourly_rate
-        when 'people' then coalesce(br.hourly_rate, bu.hourly_rate) end end`;
-
-/**
- * BILLABLE_RATE in integer cents where the rate has an integer twin (`rate_cents`, rates up to
- * MAX_CENTS_RATE): null exactly when BILLABLE_RATE is null or has no twin, so entryCents prices
- * with it or falls back to BILLABLE_RATE itself.
- */
-const BILLABLE_RATE_CENTS = sql`case when p.is_billable then case p.bill_by
-        when 'project' then br.rate_cents when 'tasks' then br.rate_cents
-        when 'people' then case when br.hourly_rate is not null then br.rate_cents else bu.rate_cents end end end`;
-
+import { ensureTimeTotals, splitByHorizon } from './totals.ts';
+import { BILLABLE_RATE, BILLABLE_RATE_CENTS, BILLABLE_RATE_JOINS, entryCents, IN_PERIOD, NIL, periods, rateCtes, reportSettings, ROUNDED_HOURS, roundedMicroHours } from './pricing.ts';
 
 export interface BudgetRow {
   project_id: string;
@@ -90,24 +19,6 @@ export interface BudgetRow {
 type PageRow = Omit<BudgetRow, 'budget_spent'>;
 
 /**
- * An entry's amount in cents, exactly round(hours × rate, 2) × 100 with hours = micro / 10⁶: for
- * non-negative integers round-half-up is floor((micro · rate_cents + 500000) / 10⁶), in bigint
- * when the rate has an integer twin (MAX_CENTS_RATE) and the hours are below 10⁵; otherwise (never
- * in practice) the numeric formula. A missing rate stays null either way.
- */
-const entryCents = (micro: RawBuilder<unknown>, rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>) => sql`case
-          when ${rateCents} is not null and ${micro} < 100000000000 then (${micro} * ${rateCents} + 500000) / 1000000
-          else (round(${micro}::numeric / 1000000 * ${rate}, 2) * 100)::bigint end`;
-
-/**
- * Exact hours of a rounded entry as integer micro-hours: round(seconds / 3600, 6) half up is
- * floor((seconds · 10⁶ + 1800) / 3600) for the non-negative seconds an entry has (duration_seconds
- * is 0..86400), so a sum of these divided by 10⁶ equals the sum of seconds_to_hours() to the digit.
- */
-const roundedMicroHours = (rounding: { mode: string; minutes: number }) =>
-  sql`((rounded_seconds(te.duration_seconds, ${rounding.mode}::text, ${rounding.minutes}::integer)::bigint * 1000000 + 1800) / 3600)`;
-
-/**
  * The budget report in two steps. The page (projects in scope, their budget and the total) comes
  * first; then what each project of the page has spent, one branch per kind of budget and period,
  * each over `te.project_id = any(<the page's ids of that kind>)`. The ids are parameters, so the
@@ -116,7 +27,9 @@ const roundedMicroHours = (rounding: { mode: string; minutes: number }) =>
  * loop: 2,000 × 2,000 comparisons). Hours need no price; task_fees need only the billable rate
  * joins and project_cost only the cost rate join (and nothing at all when the caller may not see
  * costs: the route hides them). The workspace rounding rule is a parameter too, so the planner
- * folds rounded_seconds() to the workspace's one branch.
+ * folds rounded_seconds() to the workspace's one branch. A budget over all time adds the kept
+ * totals of the months before the horizon (totals.ts) to the entries it reads from the horizon on;
+ * a monthly budget reads its month.
  */
 export async function projectBudgetRows(
   trx: Tx,
@@ -125,6 +38,7 @@ export async function projectBudgetRows(
   options: { isActive?: boolean; month: { start: string; end: string }; limit: number; offset: number; costVisible?: boolean },
 ): Promise<BudgetRow[]> {
   const active = options.isActive === undefined ? sql`true` : sql`p.is_active = ${options.isActive}`;
+  const horizon = await ensureTimeTotals(trx, companyId, scope);
   // The page carries the workspace's rounding rule too (on every row; one round trip less).
   const page = await sql<PageRow & { bill_by: string; is_billable: boolean; rounding: string; rounding_minutes: number }>`
     select p.id as project_id, p.name as project_name, c.id as client_id, c.name as client_name,
@@ -172,7 +86,7 @@ export async function projectBudgetRows(
     group.ids.push(r.project_id);
     groups.set(key, group);
   }
-  const cents = (rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>) => sql`round(sum(${entryCents(micro, rateCents, rate)})::numeric / 100, 2)`;
+  const cents = (rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>) => sql`sum(${entryCents(micro, rateCents, rate)})`;
   // The joins of BILLABLE_RATE_JOINS with bill_by known: plain column equalities the planner hashes.
   // The rate periods are subqueries over the branch's own projects and scope kind (a filter on the
   // columns the periods are partitioned by, so each period keeps its end), estimated from `rates`'
@@ -185,32 +99,40 @@ export async function projectBudgetRows(
   const branches: RawBuilder<unknown>[] = [];
   for (const g of groups.values()) {
     const ids = `{${g.ids.join(',')}}`;
+    // A monthly budget reads its month live; the others add the kept totals before the horizon.
     const where = sql`te.company_id = ${companyId} and te.project_id = any(${ids}::uuid[]) and not te.is_running${
-      g.monthly ? sql` and te.spent_date between ${options.month.start}::date and ${options.month.end}::date` : sql``
+      g.monthly ? sql` and te.spent_date between ${options.month.start}::date and ${options.month.end}::date` : sql` and te.spent_date >= ${horizon}::date`
     }`;
     let from: RawBuilder<unknown>;
     let spent: RawBuilder<unknown>;
+    let kept: RawBuilder<unknown>;
     if (g.kind === 'hours') {
-      [from, spent] = [sql``, sql`round(sum(${micro})::numeric / 1000000, 6)`];
+      [from, spent, kept] = [sql``, sql`sum(${micro})`, sql`t.spent_micro`];
     } else if (g.kind === 'cost') {
       from = sql`
       left join (${periods(companyId, sql`kind = 'cost'`)}) cr on cr.user_id = te.user_id and ${IN_PERIOD('cr')}`;
-      [spent] = [cents(sql`case when cr.hourly_rate is null then 0 else cr.rate_cents end`, sql`coalesce(cr.hourly_rate, 0)`)];
+      [spent, kept] = [cents(sql`case when cr.hourly_rate is null then 0 else cr.rate_cents end`, sql`coalesce(cr.hourly_rate, 0)`), sql`t.cost_cents`];
     } else if (g.kind === 'fees:project') {
-      [from, spent] = [projectRate(ids, NIL, NIL, sql`coalesce(task_id, ${NIL}) = ${NIL} and coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`)];
+      [from, spent, kept] = [projectRate(ids, NIL, NIL, sql`coalesce(task_id, ${NIL}) = ${NIL} and coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`), sql`t.fee_cents`];
     } else if (g.kind === 'fees:tasks') {
-      [from, spent] = [projectRate(ids, sql`te.task_id`, NIL, sql`coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`)];
+      [from, spent, kept] = [projectRate(ids, sql`te.task_id`, NIL, sql`coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`), sql`t.fee_cents`];
     } else {
       from = sql`
       left ${projectRate(ids, NIL, sql`te.user_id`, sql`coalesce(task_id, ${NIL}) = ${NIL}`)}
       left join (${periods(companyId, sql`kind = 'billable' and project_id is null`)}) bu on bu.user_id = te.user_id and ${IN_PERIOD('bu')}`;
-      spent = cents(sql`case when br.hourly_rate is not null then br.rate_cents else bu.rate_cents end`, sql`coalesce(br.hourly_rate, bu.hourly_rate)`);
+      [spent, kept] = [cents(sql`case when br.hourly_rate is not null then br.rate_cents else bu.rate_cents end`, sql`coalesce(br.hourly_rate, bu.hourly_rate)`), sql`t.fee_cents`];
     }
+    const total = sql`coalesce(live.spent, 0)${g.monthly ? sql`` : sql` + ${kept}`}`;
     branches.push(sql`
-      select te.project_id, ${spent} as budget_spent
-      from time_entries te ${from}
-      where ${where}${g.kind.startsWith('fees') ? sql` and te.billable` : sql``}
-      group by te.project_id`);
+      select t.project_id, ${g.kind === 'hours' ? sql`round((${total})::numeric / 1000000, 6)` : sql`round((${total})::numeric / 100, 2)`} as budget_spent
+      from project_time_totals t
+      left join (
+        select te.project_id, ${spent} as spent
+        from time_entries te ${from}
+        where ${where}${g.kind.startsWith('fees') ? sql` and te.billable` : sql``}
+        group by te.project_id
+      ) live on live.project_id = t.project_id
+      where t.company_id = ${companyId} and t.project_id = any(${ids}::uuid[])`);
   }
   const spentBy = new Map<string, string | null>();
   if (branches.length) {
@@ -243,24 +165,6 @@ export interface UninvoicedRow {
   total: string;
 }
 
-/** The workspace settings a report folds into its SQL as constants (see uninvoicedRows). */
-interface ReportSettings {
-  rounding: string;
-  rounding_minutes: number;
-  currency: string;
-  timezone: string;
-  /** The approval states an invoice import takes (invoiceableStatuses in billing/invoices/import.ts). */
-  statuses: string[];
-}
-
-async function reportSettings(trx: Tx, companyId: string): Promise<ReportSettings> {
-  const r = await sql<ReportSettings>`
-    select rounding, rounding_minutes, currency, timezone,
-      case when invoice_before_approval or not approvals_enabled then array['unsubmitted', 'submitted', 'approved'] else array['approved'] end as statuses
-    from companies where id = ${companyId}`.execute(trx);
-  return r.rows[0];
-}
-
 /**
  * The uninvoiced report in one statement after a read of the workspace's settings. The settings
  * (rounding rule, invoiceable approval states, currency, zone) are parameters rather than a join,
@@ -277,6 +181,8 @@ async function reportSettings(trx: Tx, companyId: string): Promise<ReportSetting
  *   most of it is billed. uninvoiced_hours and, for time-and-materials projects, the amount: each
  *   entry's rounded micro-hours × the rate in force on its date, in exact integer cents (entryCents,
  *   as the budget report does), summed per project.
+ * Both read only the days of the range that are not whole months before the horizon, and add
+ * those months' kept totals (totals.ts, project_month_time_totals).
  */
 export async function uninvoicedRows(
   trx: Tx,
@@ -286,6 +192,7 @@ export async function uninvoicedRows(
 ): Promise<UninvoicedRow[]> {
   const { from, to } = options;
   const fixedFee = options.includeFixedFee ? sql`true` : sql`not p.is_fixed_fee`;
+  const range = splitByHorizon(from, to, await ensureTimeTotals(trx, companyId, scope));
   const co = await reportSettings(trx, companyId);
   const micro = roundedMicroHours({ mode: co.rounding, minutes: co.rounding_minutes });
   const statuses = `{${co.statuses.join(',')}}`;
@@ -295,29 +202,59 @@ export async function uninvoicedRows(
       where p.company_id = ${companyId} and ${scope} and ${fixedFee}
     ),
     ${rateCtes(companyId)},
+    -- The whole months of the range before the horizon, kept (totals.ts).
+    kept_months as (
+      select m.project_id, p.is_fixed_fee, m.total_micro, m.open_micro, m.open_cents
+      from project_month_time_totals m
+      join projects_in_scope p on p.company_id = m.company_id and p.id = m.project_id
+      where m.company_id = ${companyId} and m.month >= ${range.kept?.from ?? to}::date and m.month < ${range.kept?.until ?? to}::date
+    ),
     -- Hours need no price: every entry of the range, without the rate joins.
     time_totals as (
-      select te.project_id, round(sum(${micro})::numeric / 1000000, 6) as total_hours
-      from time_entries te
-      join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
-      where te.company_id = ${companyId} and te.spent_date between ${from}::date and ${to}::date
-        and not te.is_running and te.approval_status <> 'rejected'
-      group by te.project_id
+      select project_id, round(sum(micro)::numeric / 1000000, 6) as total_hours from (${sql.join(
+        [
+          ...range.live.map(
+            (r) => sql`
+        select te.project_id, ${micro} as micro
+        from time_entries te
+        join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
+        where te.company_id = ${companyId} and te.spent_date between ${r.from}::date and ${r.to}::date
+          and not te.is_running and te.approval_status <> 'rejected'`,
+          ),
+          ...(range.kept ? [sql`
+        select m.project_id, m.total_micro as micro from kept_months m`] : []),
+        ],
+        sql`
+        union all`,
+      )}
+      ) t group by project_id
     ),
     -- Open time (the partial index's predicate, then the project and the approval policy); only
     -- time-and-materials projects are priced.
     open_time as (
-      select te.project_id,
-        round(sum(${micro})::numeric / 1000000, 6) as uninvoiced_hours,
-        round((sum(${entryCents(micro, BILLABLE_RATE_CENTS, BILLABLE_RATE)})
-          filter (where not p.is_fixed_fee))::numeric / 100, 2) as time_amount
-      from time_entries te
-      join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
-      ${BILLABLE_RATE_JOINS}
-      where te.company_id = ${companyId} and te.spent_date between ${from}::date and ${to}::date
-        and te.billable and not te.is_billed and not te.is_running
-        and p.is_billable and te.approval_status = any(${statuses}::text[])
-      group by te.project_id
+      select project_id,
+        round(sum(micro)::numeric / 1000000, 6) as uninvoiced_hours,
+        round((sum(cents) filter (where not is_fixed_fee))::numeric / 100, 2) as time_amount
+      from (${sql.join(
+        [
+          ...range.live.map(
+            (r) => sql`
+        select te.project_id, p.is_fixed_fee, ${micro} as micro, ${entryCents(micro, BILLABLE_RATE_CENTS, BILLABLE_RATE)} as cents
+        from time_entries te
+        join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
+        ${BILLABLE_RATE_JOINS}
+        where te.company_id = ${companyId} and te.spent_date between ${r.from}::date and ${r.to}::date
+          and te.billable and not te.is_billed and not te.is_running
+          and p.is_billable and te.approval_status = any(${statuses}::text[])`,
+          ),
+          ...(range.kept ? [sql`
+        select m.project_id, m.is_fixed_fee, m.open_micro as micro, m.open_cents as cents from kept_months m
+        where m.open_micro > 0 or m.open_cents is not null`] : []),
+        ],
+        sql`
+        union all`,
+      )}
+      ) o group by project_id
     ),
     expense_totals as (
       select ex.project_id, sum(ex.total_cost) as uninvoiced_expenses

@@ -3,7 +3,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { timeRecordVisible } from '../../../access/time.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
-import { BILLABLE_RATE, BILLABLE_RATE_JOINS, rateCtes, ROUNDED_HOURS } from './queries.ts';
+import { BILLABLE_RATE, BILLABLE_RATE_JOINS, rateCtes, ROUNDED_HOURS } from './pricing.ts';
 
 /**
  * The web app's time report (issue 16 item 5): time over any period, grouped by

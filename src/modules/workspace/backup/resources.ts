@@ -556,6 +556,10 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   changes: 'the change feed’s log of recent changes (a delivery log, kept for CHANGES_RETENTION_DAYS); the records themselves are exported',
   change_horizons: 'where the change feed’s retention last deleted, per workspace (feed bookkeeping, not workspace data)',
   webhook_fan_out: 'how far the webhooks’ worker has turned recorded events into deliveries, per workspace (delivery bookkeeping)',
+  time_totals_generations: 'when the reports’ kept totals of time went stale, per workspace (a cache’s bookkeeping)',
+  project_time_totals_stale: 'which projects’ kept totals of time went stale since a report summed them (a cache’s bookkeeping)',
+  project_time_totals: 'the reports’ kept totals of time per project (a cache, summed again from the time entries)',
+  project_month_time_totals: 'the reports’ kept totals of time per project and month (a cache, summed again from the time entries)',
 };
 
 /**

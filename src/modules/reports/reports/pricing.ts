@@ -1,0 +1,112 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Tx } from '../../../db/tenant.ts';
+
+/**
+ * How the reports round and price time, as SQL fragments (queries.ts reads with them, totals.ts
+ * keeps totals with them). Every entry is rounded on its own by the workspace rule
+ * (rounded_seconds, the SQL twin of rules.roundSeconds) and priced by the rate in
+ * force on its work date (billable_rate / effective_rate over the effective-dated
+ * `rates` table), so a later rate change never reprices earlier work. An entry's
+ * amount is its rounded hours (six places) × rate, rounded to cents; report
+ * amounts are sums of entry amounts.
+ */
+
+export const ROUNDED_HOURS = sql`seconds_to_hours(rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes))`;
+
+/**
+ * Rates are looked up set-based, not by calling billable_rate() / effective_rate()
+ * per entry (each call is a query of its own: a year of a large workspace took
+ * minutes). Three CTEs turn the workspace's effective-dated `rates` rows into
+ * [effective_from, effective_to) periods per scope, and the joins below pick, for
+ * an entry `te` of project `p`, exactly the row those two functions pick:
+ *
+ * - `br` (project_rates): the project's scope following bill_by (project: the
+ *   project rate; tasks: the project's rate for the entry's task; people: the
+ *   person's rate on the project);
+ * - `bu` (default_rates): bill_by people only, the person's default billable rate
+ *   (the fallback when the project has no rate for the person on that date);
+ * - `cr` (cost_rates): the person's internal cost rate.
+ *
+ * Scope columns are compared through coalesce(…, the nil UUID) so the joins hash.
+ * The CTEs filter the base table (one scope kind each) so the planner estimates
+ * them from its statistics: filtering one shared CTE in each join made it guess a
+ * row or two and pick nested loops over hundreds of thousands of entries.
+ */
+export const NIL = sql`'00000000-0000-0000-0000-000000000000'::uuid`;
+
+/**
+ * Rates up to this (per hour) also get an integer `rate_cents` in the period CTEs: micro-hours
+ * (< 10¹¹ for any entry) × cents (≤ 9·10⁷) stays below 2⁶³, so entryCents can price in bigint.
+ */
+const MAX_CENTS_RATE = sql.lit(900000);
+
+export const periods = (companyId: string, where: RawBuilder<unknown>) => sql`
+      select coalesce(project_id, ${NIL}) as project_key, coalesce(task_id, ${NIL}) as task_key, user_id, hourly_rate, effective_from,
+        case when hourly_rate <= ${MAX_CENTS_RATE} then (hourly_rate * 100)::bigint end as rate_cents,
+        lead(effective_from, 1, 'infinity'::date) over (partition by project_id, task_id, user_id order by effective_from) as effective_to
+      from rates where company_id = ${companyId} and ${where}`;
+
+export const rateCtes = (companyId: string) => sql`
+    project_rates as (${periods(companyId, sql`kind = 'billable' and project_id is not null`)}),
+    default_rates as (${periods(companyId, sql`kind = 'billable' and project_id is null`)}),
+    cost_rates as (${periods(companyId, sql`kind = 'cost'`)})`;
+
+export const IN_PERIOD = (alias: string) => sql`te.spent_date >= ${sql.ref(`${alias}.effective_from`)} and te.spent_date < ${sql.ref(`${alias}.effective_to`)}`;
+
+export const BILLABLE_RATE_JOINS = sql`
+      left join project_rates br on br.project_key = te.project_id
+        and br.task_key = case when p.bill_by = 'tasks' then te.task_id else ${NIL} end
+        and coalesce(br.user_id, ${NIL}) = case when p.bill_by = 'people' then te.user_id else ${NIL} end
+        and ${IN_PERIOD('br')}
+      left join default_rates bu on p.bill_by = 'people' and bu.user_id = te.user_id and ${IN_PERIOD('bu')}`;
+
+/** billable_rate(te.company_id, te.project_id, te.task_id, te.user_id, te.spent_date), from the joins above. */
+export const BILLABLE_RATE = sql`case when p.is_billable then case p.bill_by
+        when 'project' then br.hourly_rate when 'tasks' then br.hourly_rate
+        when 'people' then coalesce(br.hourly_rate, bu.hourly_rate) end end`;
+
+/**
+ * BILLABLE_RATE in integer cents where the rate has an integer twin (`rate_cents`, rates up to
+ * MAX_CENTS_RATE): null exactly when BILLABLE_RATE is null or has no twin, so entryCents prices
+ * with it or falls back to BILLABLE_RATE itself.
+ */
+export const BILLABLE_RATE_CENTS = sql`case when p.is_billable then case p.bill_by
+        when 'project' then br.rate_cents when 'tasks' then br.rate_cents
+        when 'people' then case when br.hourly_rate is not null then br.rate_cents else bu.rate_cents end end end`;
+
+
+/**
+ * An entry's amount in cents, exactly round(hours × rate, 2) × 100 with hours = micro / 10⁶: for
+ * non-negative integers round-half-up is floor((micro · rate_cents + 500000) / 10⁶), in bigint
+ * when the rate has an integer twin (MAX_CENTS_RATE) and the hours are below 10⁵; otherwise (never
+ * in practice) the numeric formula. A missing rate stays null either way.
+ */
+export const entryCents = (micro: RawBuilder<unknown>, rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>) => sql`case
+          when ${rateCents} is not null and ${micro} < 100000000000 then (${micro} * ${rateCents} + 500000) / 1000000
+          else (round(${micro}::numeric / 1000000 * ${rate}, 2) * 100)::bigint end`;
+
+/**
+ * Exact hours of a rounded entry as integer micro-hours: round(seconds / 3600, 6) half up is
+ * floor((seconds · 10⁶ + 1800) / 3600) for the non-negative seconds an entry has (duration_seconds
+ * is 0..86400), so a sum of these divided by 10⁶ equals the sum of seconds_to_hours() to the digit.
+ */
+export const roundedMicroHours = (rounding: { mode: string; minutes: number }) =>
+  sql`((rounded_seconds(te.duration_seconds, ${rounding.mode}::text, ${rounding.minutes}::integer)::bigint * 1000000 + 1800) / 3600)`;
+
+/** The workspace settings a report folds into its SQL as constants (see uninvoicedRows). */
+export interface ReportSettings {
+  rounding: string;
+  rounding_minutes: number;
+  currency: string;
+  timezone: string;
+  /** The approval states an invoice import takes (invoiceableStatuses in billing/invoices/import.ts). */
+  statuses: string[];
+}
+
+export async function reportSettings(trx: Tx, companyId: string): Promise<ReportSettings> {
+  const r = await sql<ReportSettings>`
+    select rounding, rounding_minutes, currency, timezone,
+      case when invoice_before_approval or not approvals_enabled then array['unsubmitted', 'submitted', 'approved'] else array['approved'] end as statuses
+    from companies where id = ${companyId}`.execute(trx);
+  return r.rows[0];
+}
