@@ -196,13 +196,17 @@ export async function uninvoicedRows(
   const co = await reportSettings(trx, companyId);
   const micro = roundedMicroHours({ mode: co.rounding, minutes: co.rounding_minutes });
   const statuses = `{${co.statuses.join(',')}}`;
+  // One sum's rows: those of each live day range, and the kept months' (when the range has any).
+  const liveAndKept = (live: (r: { from: string; to: string }) => RawBuilder<unknown>, kept: RawBuilder<unknown>) =>
+    sql.join([...range.live.map(live), ...(range.kept ? [kept] : [])], sql`
+        union all`);
   const result = await sql<UninvoicedRow>`
     with projects_in_scope as not materialized (
       select p.* from projects p
       where p.company_id = ${companyId} and ${scope} and ${fixedFee}
     ),
     ${rateCtes(companyId)},
-    -- The whole months of the range before the horizon, kept (totals.ts).
+    -- The whole months of the range before the horizon, kept (totals.ts); unread when there are none.
     kept_months as (
       select m.project_id, p.is_fixed_fee, m.total_micro, m.open_micro, m.open_cents
       from project_month_time_totals m
@@ -211,21 +215,15 @@ export async function uninvoicedRows(
     ),
     -- Hours need no price: every entry of the range, without the rate joins.
     time_totals as (
-      select project_id, round(sum(micro)::numeric / 1000000, 6) as total_hours from (${sql.join(
-        [
-          ...range.live.map(
-            (r) => sql`
+      select project_id, round(sum(micro)::numeric / 1000000, 6) as total_hours from (${liveAndKept(
+        (r) => sql`
         select te.project_id, ${micro} as micro
         from time_entries te
         join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
         where te.company_id = ${companyId} and te.spent_date between ${r.from}::date and ${r.to}::date
           and not te.is_running and te.approval_status <> 'rejected'`,
-          ),
-          ...(range.kept ? [sql`
-        select m.project_id, m.total_micro as micro from kept_months m`] : []),
-        ],
         sql`
-        union all`,
+        select m.project_id, m.total_micro as micro from kept_months m`,
       )}
       ) t group by project_id
     ),
@@ -235,10 +233,8 @@ export async function uninvoicedRows(
       select project_id,
         round(sum(micro)::numeric / 1000000, 6) as uninvoiced_hours,
         round((sum(cents) filter (where not is_fixed_fee))::numeric / 100, 2) as time_amount
-      from (${sql.join(
-        [
-          ...range.live.map(
-            (r) => sql`
+      from (${liveAndKept(
+        (r) => sql`
         select te.project_id, p.is_fixed_fee, ${micro} as micro, ${entryCents(micro, BILLABLE_RATE_CENTS, BILLABLE_RATE)} as cents
         from time_entries te
         join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
@@ -246,13 +242,9 @@ export async function uninvoicedRows(
         where te.company_id = ${companyId} and te.spent_date between ${r.from}::date and ${r.to}::date
           and te.billable and not te.is_billed and not te.is_running
           and p.is_billable and te.approval_status = any(${statuses}::text[])`,
-          ),
-          ...(range.kept ? [sql`
-        select m.project_id, m.is_fixed_fee, m.open_micro as micro, m.open_cents as cents from kept_months m
-        where m.open_micro > 0 or m.open_cents is not null`] : []),
-        ],
         sql`
-        union all`,
+        select m.project_id, m.is_fixed_fee, m.open_micro as micro, m.open_cents as cents from kept_months m
+        where m.open_micro > 0 or m.open_cents is not null`,
       )}
       ) o group by project_id
     ),
