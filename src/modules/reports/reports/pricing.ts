@@ -75,6 +75,18 @@ export const BILLABLE_RATE_CENTS = sql`case when p.is_billable then case p.bill_
         when 'people' then case when br.hourly_rate is not null then br.rate_cents else bu.rate_cents end end end`;
 
 
+/** An entry's internal cost rate from the `cr` join of cost_rates, in cents and as a rate: 0 without one. */
+export const COST_RATE_CENTS = sql`case when cr.hourly_rate is null then 0 else cr.rate_cents end`;
+export const COST_RATE = sql`coalesce(cr.hourly_rate, 0)`;
+
+/**
+ * Open time, what an invoice import would take of a completed entry `te` of project `p`: billable
+ * work on a billable project, not yet billed, in one of the approval states the workspace invoices
+ * (`statuses`, an array literal from reportSettings).
+ */
+export const OPEN_TIME = (statuses: string) =>
+  sql`te.billable and not te.is_billed and p.is_billable and te.approval_status = any(${statuses}::text[])`;
+
 /**
  * An entry's amount in cents, exactly round(hours × rate, 2) × 100 with hours = micro / 10⁶: for
  * non-negative integers round-half-up is floor((micro · rate_cents + 500000) / 10⁶), in bigint

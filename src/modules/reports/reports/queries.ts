@@ -1,7 +1,22 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
 import { ensureTimeTotals, splitByHorizon } from './totals.ts';
-import { BILLABLE_RATE, BILLABLE_RATE_CENTS, BILLABLE_RATE_JOINS, entryCents, IN_PERIOD, NIL, periods, rateCtes, reportSettings, ROUNDED_HOURS, roundedMicroHours } from './pricing.ts';
+import {
+  BILLABLE_RATE,
+  BILLABLE_RATE_CENTS,
+  BILLABLE_RATE_JOINS,
+  COST_RATE,
+  COST_RATE_CENTS,
+  entryCents,
+  IN_PERIOD,
+  NIL,
+  OPEN_TIME,
+  periods,
+  rateCtes,
+  reportSettings,
+  ROUNDED_HOURS,
+  roundedMicroHours,
+} from './pricing.ts';
 
 export interface BudgetRow {
   project_id: string;
@@ -111,7 +126,7 @@ export async function projectBudgetRows(
     } else if (g.kind === 'cost') {
       from = sql`
       left join (${periods(companyId, sql`kind = 'cost'`)}) cr on cr.user_id = te.user_id and ${IN_PERIOD('cr')}`;
-      [spent, kept] = [cents(sql`case when cr.hourly_rate is null then 0 else cr.rate_cents end`, sql`coalesce(cr.hourly_rate, 0)`), sql`t.cost_cents`];
+      [spent, kept] = [cents(COST_RATE_CENTS, COST_RATE), sql`t.cost_cents`];
     } else if (g.kind === 'fees:project') {
       [from, spent, kept] = [projectRate(ids, NIL, NIL, sql`coalesce(task_id, ${NIL}) = ${NIL} and coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`), sql`t.fee_cents`];
     } else if (g.kind === 'fees:tasks') {
@@ -240,8 +255,7 @@ export async function uninvoicedRows(
         join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
         ${BILLABLE_RATE_JOINS}
         where te.company_id = ${companyId} and te.spent_date between ${r.from}::date and ${r.to}::date
-          and te.billable and not te.is_billed and not te.is_running
-          and p.is_billable and te.approval_status = any(${statuses}::text[])`,
+          and not te.is_running and ${OPEN_TIME(statuses)}`,
         sql`
         select m.project_id, m.is_fixed_fee, m.open_micro as micro, m.open_cents as cents from kept_months m
         where m.open_micro > 0 or m.open_cents is not null`,

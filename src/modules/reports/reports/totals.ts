@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Tx } from '../../../db/tenant.ts';
-import { BILLABLE_RATE, BILLABLE_RATE_CENTS, BILLABLE_RATE_JOINS, entryCents, IN_PERIOD, rateCtes, reportSettings, roundedMicroHours } from './pricing.ts';
+import { BILLABLE_RATE, BILLABLE_RATE_CENTS, BILLABLE_RATE_JOINS, COST_RATE, COST_RATE_CENTS, entryCents, IN_PERIOD, OPEN_TIME, rateCtes, reportSettings, roundedMicroHours } from './pricing.ts';
 
 /**
  * Kept totals of time for the reports (migration 0101; docs/decisions.md, "Hot paths: kept time
@@ -72,8 +72,8 @@ async function sumTotals(trx: Tx, companyId: string, horizon: string, companyGen
   const co = await reportSettings(trx, companyId);
   const micro = roundedMicroHours({ mode: co.rounding, minutes: co.rounding_minutes });
   const cents = entryCents(micro, BILLABLE_RATE_CENTS, BILLABLE_RATE);
-  const cost = entryCents(micro, sql`case when cr.hourly_rate is null then 0 else cr.rate_cents end`, sql`coalesce(cr.hourly_rate, 0)`);
-  const open = sql`te.billable and not te.is_billed and p.is_billable and te.approval_status = any(${`{${co.statuses.join(',')}}`}::text[])`;
+  const cost = entryCents(micro, COST_RATE_CENTS, COST_RATE);
+  const open = OPEN_TIME(`{${co.statuses.join(',')}}`);
   // What each report would read live, as in queries.ts: the uninvoiced report's total and open
   // time per month; the budget report's hours, fees (billable entries) and cost in all.
   await sql`
