@@ -61,18 +61,18 @@ describe('kept time totals of the reports', () => {
       .insertInto('rates')
       .values({ company_id: companyId, id: newId(), kind, project_id: projectId, user_id: kind === 'cost' ? owner.userId : null, effective_from: from, hourly_rate: hourly })
       .execute();
-  const log = async (projectId: string, date: string, hours: number, caller = owner) => {
-    const res = await request(ctx.app, caller, { method: 'POST', url: '/api/v2/time_entries', payload: { project_id: projectId, task_id: task, spent_date: date, hours } });
+  const log = async (projectId: string, date: string, hours: number) => {
+    const res = await request(ctx.app, owner, { method: 'POST', url: '/api/v2/time_entries', payload: { project_id: projectId, task_id: task, spent_date: date, hours } });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id as string;
   };
 
   /** Both reports' figures of a project: hours spent of its budget, and the uninvoiced report over the last year. */
-  const figures = async (projectId: string, caller = owner) => {
-    const budget = await request(ctx.app, caller, { method: 'GET', url: '/api/v2/reports/project_budget' });
+  const figures = async (projectId: string) => {
+    const budget = await request(ctx.app, owner, { method: 'GET', url: '/api/v2/reports/project_budget' });
     expect(budget.statusCode, budget.body).toBe(200);
     const from = new Date(Date.parse(today) - 364 * 86_400_000).toISOString().slice(0, 10);
-    const open = await request(ctx.app, caller, { method: 'GET', url: `/api/v2/reports/uninvoiced?from=${from}&to=${today}` });
+    const open = await request(ctx.app, owner, { method: 'GET', url: `/api/v2/reports/uninvoiced?from=${from}&to=${today}` });
     expect(open.statusCode, open.body).toBe(200);
     const b = budget.json().results.find((r: { project_id: string }) => r.project_id === projectId);
     const u = open.json().results.find((r: { project_id: string }) => r.project_id === projectId);
