@@ -10,9 +10,11 @@
  * a throw-away schema, migrates it, creates a workspace with an owner and a
  * full-access key and N time entries (one INSERT ... SELECT over
  * generate_series), forks the server (this file with --server: the real app,
- * rate limit out of reach) so the two processes' memory is measured apart,
- * runs pullBackup (the code behind `sheaf backup pull`) into a temporary
- * directory, then verifies it, prints the figures and drops the schema.
+ * rate limit out of reach) and the pulling client (bench/backup-pull.ts:
+ * pullBackup, the code behind `sheaf backup pull`, in a process that loads
+ * nothing else, as the command's does), so each process's memory and CPU are
+ * its own. The client pulls into a temporary directory; the driver verifies
+ * it, prints the figures and drops the schema.
  * `--keep` leaves the seeded schema (and says how to reuse it), `--reuse
  * SCHEMA` pulls from such a schema instead of seeding one (and keeps it): for
  * repeated runs while developing.
@@ -21,7 +23,7 @@
  * RSS after every page of time entries: printed at each quarter of the crawl,
  * and its growth after the first quarter (the largest RSS from 25 % on, less
  * the RSS at 25 %), which is what "flat" means here. CPU: each process's total
- * (startup and, for the driver, seeding included), the part spent serving
+ * (startup included), the part spent serving
  * (server, after listening) and pulling (client), and the server's PostgreSQL
  * backends (found by application_name in /proc), which depend little on the
  * machine's load; the load average is printed with them.
@@ -35,9 +37,7 @@
  * client (the pull only) to .bench/profiles/.
  */
 import { fork } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,9 +52,11 @@ import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { newId } from '../src/ids.ts';
-import { pullBackup, verifyBackup } from '../src/cli/backup-client.ts';
+import { verifyBackup } from '../src/cli/backup-client.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
+import type { PullJob, PullResult } from './backup-pull.ts';
 import { DatabaseCpu, loadAverage } from './harness.ts';
+import { startProfile } from './profile.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -72,33 +74,19 @@ interface ServerStats {
   servingSystemSeconds: number;
 }
 
-/** A V8 CPU profile of this process's main thread from now until the returned function is called, which writes it. */
-async function startProfile(name: string): Promise<() => Promise<void>> {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return async () => {
-    const { profile } = await session.post('Profiler.stop');
-    mkdirSync(PROFILES, { recursive: true });
-    writeFileSync(join(PROFILES, `${name}.cpuprofile`), JSON.stringify(profile));
-    session.disconnect();
-  };
-}
-
 async function server(schema: string, profile: boolean) {
   const database = await openDatabase({ databaseUrl: DATABASE_URL, schema, dataDir: null, poolSize: 10 });
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000' }, { dataDir: null });
   const app = await buildApp({ config, db: database.db });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  const stopProfile = profile ? await startProfile('backup-server') : undefined;
+  const profiler = profile ? await startProfile(join(PROFILES, 'backup-server.cpuprofile')) : undefined;
   const listening = process.cpuUsage();
   process.send!({ url });
   process.on('message', async (m: { stop?: boolean }) => {
     if (!m.stop) return;
     const cpu = process.cpuUsage();
     const serving = process.cpuUsage(listening);
-    await stopProfile?.();
+    await profiler?.stop();
     await app.close();
     await database.close();
     const stats: ServerStats = {
@@ -204,32 +192,17 @@ async function driver() {
     const dbCpu = new DatabaseCpu(dbAdmin, applicationName);
     await dbCpu.sample();
 
-    const stopProfile = values.profile ? await startProfile('backup-client') : undefined;
-    // The client's RSS after every page of time entries, and the page at which each quarter began.
-    const rss: number[] = [];
-    const quarterStarts: number[] = [];
-    const started = performance.now();
-    const cpuBefore = process.cpuUsage();
-    const summary = await pullBackup({
-      baseUrl: url,
-      key: workspace.secret,
-      workspaceId: workspace.companyId,
-      outDir: dir,
-      perPage,
-      progress: (line) => {
-        const m = /^time_entries: (\d+)\/(\d+)$/.exec(line);
-        if (!m) return;
-        const quarter = Math.min(4, Math.floor((4 * Number(m[1])) / Number(m[2])));
-        while (quarterStarts.length <= quarter) quarterStarts.push(rss.length);
-        rss.push(process.memoryUsage.rss() / MiB);
-      },
+    // The client runs in a process of its own, as `sheaf backup pull` does (bench/backup-pull.ts).
+    const client = fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, 'bench/backup-pull.ts')]);
+    const pulled = new Promise<PullResult>((resolve, reject) => {
+      client.once('message', resolve);
+      client.once('exit', (code) => reject(new Error(`the pulling client exited (${code}) without a result`)));
     });
-    const seconds = (performance.now() - started) / 1000;
-    const pullCpu = process.cpuUsage(cpuBefore);
-    await stopProfile?.();
+    const job: PullJob = { baseUrl: url, key: workspace.secret, workspaceId: workspace.companyId, outDir: dir, perPage, profileDir: values.profile ? PROFILES : null };
+    client.send(job);
+    const { summary, seconds, rss, quarterStarts, ...clientStats } = await pulled;
     const load = loadAverage().raw;
     const dbMicros = await dbCpu.sample();
-    const cpu = process.cpuUsage();
     const serverStats = await new Promise<ServerStats>((resolve) => {
       child.once('message', resolve);
       child.send({ stop: true });
@@ -259,10 +232,10 @@ async function driver() {
           server_cpu_seconds_serving: Number(serverStats.servingCpuSeconds.toFixed(1)),
           server_cpu_seconds_serving_system: Number(serverStats.servingSystemSeconds.toFixed(1)),
           database_cpu_seconds_serving: dbMicros === null ? null : Number((dbMicros / 1e6).toFixed(1)),
-          client_peak_rss_mib: peakRssMiB(),
-          client_cpu_seconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(1)),
-          client_cpu_seconds_pull: Number(((pullCpu.user + pullCpu.system) / 1e6).toFixed(1)),
-          client_cpu_seconds_pull_system: Number((pullCpu.system / 1e6).toFixed(1)),
+          client_peak_rss_mib: clientStats.peakRssMiB,
+          client_cpu_seconds: Number(clientStats.cpuSeconds.toFixed(1)),
+          client_cpu_seconds_pull: Number(clientStats.cpuSecondsPull.toFixed(1)),
+          client_cpu_seconds_pull_system: Number(clientStats.cpuSecondsPullSystem.toFixed(1)),
           load_average: load,
           client_rss_mib_at_quarters: atQuarter,
           client_rss_growth_mib_after_first_quarter: Number(growth.toFixed(1)),
@@ -288,7 +261,7 @@ async function driver() {
           figure: `${formatNumber(recordsPerSecond)} records/s; client RSS ${atQuarter.join(' → ')} MiB`,
           baseline: 'none in the run (an absolute aim)',
           ratio: '—',
-          cpu: `server ${((serving * 1e6) / summary.records).toFixed(0)} µs + client ${(((pullCpu.user + pullCpu.system) / summary.records)).toFixed(0)} µs per record`,
+          cpu: `server ${((serving * 1e6) / summary.records).toFixed(0)} µs + client ${((clientStats.cpuSecondsPull * 1e6) / summary.records).toFixed(0)} µs per record`,
           aim: `≥ ${formatNumber(AIM_RECORDS_PER_SECOND)} records/s, client RSS growth ≤ ${AIM_RSS_GROWTH_MIB} MiB after the first quarter`,
           met: recordsPerSecond >= AIM_RECORDS_PER_SECOND && growth <= AIM_RSS_GROWTH_MIB,
           command: benchCommand('bench:backup'),

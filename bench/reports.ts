@@ -47,7 +47,6 @@ import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { Session } from 'node:inspector/promises';
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
@@ -64,6 +63,7 @@ import { monthOf } from '../src/modules/reports/reports/rules.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
+import { startProfile } from './profile.ts';
 import { inTenantTransaction } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
 
@@ -334,25 +334,6 @@ async function seed(c: pg.Client, companyId: string, ownerId: string, today: str
   console.log(`invoices, vacuum analyze, checkpoint (${secs(t0)}): ${JSON.stringify(rows[0])}`);
 }
 
-/** A V8 CPU profile of this process (the server and the fetching client) from now until stop(). */
-async function startProfile() {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  return {
-    async stop(name: string) {
-      const { profile } = await session.post('Profiler.stop');
-      session.disconnect();
-      const file = `.bench/profiles/reports-${name}.cpuprofile`;
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, JSON.stringify(profile));
-      return file;
-    },
-  };
-}
-
 function stats(times: number[]) {
   const s = [...times].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
@@ -430,9 +411,9 @@ try {
       for (const t of ['time_totals_generations', 'project_time_totals', 'project_month_time_totals']) await admin.query(`analyze ${schema}.${t}`);
       const before = loadavg();
       const times: number[] = [];
-      const profiler = args.profile ? await startProfile() : null;
+      const profiler = args.profile ? await startProfile(`.bench/profiles/reports-${report.name}.cpuprofile`, 200) : null;
       for (let i = 0; i < ITERATIONS; i++) times.push((await once()).ms);
-      if (profiler) console.log(`profile: ${await profiler.stop(report.name)}`);
+      if (profiler) console.log(`profile: ${await profiler.stop()}`);
       const s = stats(times);
       const line =
         `${report.name.padEnd(15)} median ${s.median.toFixed(0)} ms, p95 ${s.p95.toFixed(0)} ms (min ${s.min.toFixed(0)}, max ${s.max.toFixed(0)}; ` +
