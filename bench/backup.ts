@@ -171,7 +171,6 @@ async function driver() {
   const schema = values.reuse ?? `bench_backup_${newId().slice(-12).replace(/-/g, '')}`;
   const keep = values.keep || values.reuse !== undefined;
   const dir = await mkdtemp(join(tmpdir(), 'sheaf-backup-bench-'));
-  const applicationName = `sheaf:${schema}`; // what src/db/database.ts names the pool's connections
   const dbAdmin = new pg.Client({ connectionString: DATABASE_URL });
   await dbAdmin.connect();
   let broken: boolean;
@@ -189,7 +188,7 @@ async function driver() {
       child.once('message', (m: { url: string }) => resolve(m.url));
       child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
     });
-    const dbCpu = new DatabaseCpu(dbAdmin, applicationName);
+    const dbCpu = new DatabaseCpu(dbAdmin, schema);
     await dbCpu.sample();
 
     // The client runs in a process of its own, as `sheaf backup pull` does (bench/backup-pull.ts).
@@ -203,6 +202,7 @@ async function driver() {
     const { summary, seconds, rss, quarterStarts, ...clientStats } = await pulled;
     const load = loadAverage().raw;
     const dbMicros = await dbCpu.sample();
+    if (dbMicros === null) console.log(`database CPU not measured: ${dbCpu.unreadable}`);
     const serverStats = await new Promise<ServerStats>((resolve) => {
       child.once('message', resolve);
       child.send({ stop: true });
