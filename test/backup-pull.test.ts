@@ -61,6 +61,17 @@ async function tree(dir: string): Promise<Map<string, Buffer>> {
   return files;
 }
 
+/** Two pulls of the same data wrote the same files, byte for byte (but for the manifest's time and the sums over it). */
+async function expectSameBackup(dir: string, expected: string) {
+  const [a, b] = [await tree(expected), await tree(dir)];
+  for (const files of [a, b]) {
+    files.delete('manifest.json'); // generated_at differs between two pulls
+    files.delete('SHA256SUMS');
+  }
+  expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+  for (const [path, bytes] of a) expect(b.get(path)!.equals(bytes), path).toBe(true);
+}
+
 beforeAll(async () => {
   ctx = await createTestContext();
   ({ owner } = await createWorkspaceWithOwner(ctx.db, 'Pull Co'));
@@ -136,13 +147,7 @@ describe('sheaf backup pull', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.json.resumed).toBe(true);
     expect(res.stderr).toContain('resuming');
-    const [a, b] = [await tree(oneGo), await tree(dir)];
-    a.delete('manifest.json'); // generated_at differs between the two pulls
-    b.delete('manifest.json');
-    a.delete('SHA256SUMS');
-    b.delete('SHA256SUMS');
-    expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
-    for (const [path, bytes] of a) expect(b.get(path)!.equals(bytes), path).toBe(true);
+    await expectSameBackup(dir, oneGo);
     expect((await verifyBackup(dir)).ok).toBe(true);
 
     // A finished directory pulled again starts afresh.
@@ -328,6 +333,24 @@ describe('compression', () => {
     await pullBackup({ baseUrl, key: owner.key, workspaceId: owner.companyId, outDir: await tempDir(), fetch: watching });
     expect(new Set(encodings)).toEqual(new Set(['identity']));
     expect(new Set(contentEncodings)).toEqual(new Set([null]));
+  });
+
+  it('pulls from a server elsewhere compressed, and writes what an uncompressed pull writes', async () => {
+    // The same server by an address that is not a loopback name, as a remote one would be reached.
+    const remote = baseUrl.replace('127.0.0.1', '[::ffff:127.0.0.1]');
+    expect(isLoopback(remote)).toBe(false);
+    const page = await fetch(`${remote}/api/v2/backup/time_entries?per_page=10`, {
+      headers: { authorization: `Bearer ${owner.key}`, 'service-account-id': owner.companyId, 'accept-encoding': 'br, gzip' },
+    });
+    expect(page.headers.get('content-encoding')).toBe('br');
+    await page.arrayBuffer();
+
+    const [compressed, plain] = [await tempDir(), await tempDir()];
+    const pull = (url: string, outDir: string) => pullBackup({ baseUrl: url, key: owner.key, workspaceId: owner.companyId, outDir, perPage: 10 });
+    expect((await pull(remote, compressed)).records).toBeGreaterThan(57);
+    await pull(baseUrl, plain);
+    await expectSameBackup(compressed, plain);
+    expect((await verifyBackup(compressed)).ok).toBe(true);
   });
 });
 

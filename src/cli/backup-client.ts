@@ -3,10 +3,11 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, stat, truncate, writeFile, appendFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { ACCEPTED_ENCODINGS, get, viaFetch, type HttpGet, type HttpResponse } from './backup-transport.ts';
 
 /**
  * `sheaf backup pull` and `sheaf backup verify`: an HTTP client of the backup
- * API (global fetch), never the database. Layout of a backup directory:
+ * API (backup-transport.ts), never the database. Layout of a backup directory:
  *
  *   manifest.json                 the server's manifest, byte for byte
  *   resources/<name>.jsonl        one record per line, in the server's order
@@ -43,6 +44,7 @@ export interface PullOptions {
   workspaceId?: string;
   outDir: string;
   perPage?: number;
+  /** Sends the GETs instead of backup-transport.ts (the tests' seam). */
   fetch?: typeof fetch;
   /** A progress line (stderr). */
   progress?: (line: string) => void;
@@ -427,7 +429,7 @@ export function describeFetchError(err: unknown): FetchFailure {
  * Whether the server is on this machine. Pages are then asked for uncompressed:
  * compressing a page (the server's brotli) and inflating it (here) cost both
  * processes more CPU than anything else they do for it, and save no time where
- * there is no network. Across a network the default (compressed) stays.
+ * there is no network. Across a network they are asked for compressed (ACCEPTED_ENCODINGS).
  */
 export function isLoopback(baseUrl: string): boolean {
   let host: string;
@@ -448,17 +450,17 @@ function retryAfterMs(header: string | null): number {
 }
 
 class Http {
-  private readonly fetch: typeof fetch;
+  private readonly send: HttpGet;
   private readonly sleep: (ms: number) => Promise<void>;
   constructor(private readonly o: PullOptions) {
-    this.fetch = o.fetch ?? globalThis.fetch;
+    this.send = o.fetch ? viaFetch(o.fetch) : get;
     this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
   private headers() {
     const h: Record<string, string> = { authorization: `Bearer ${this.o.key}` };
     if (this.o.workspaceId) h['service-account-id'] = this.o.workspaceId;
-    if (isLoopback(this.o.baseUrl)) h['accept-encoding'] = 'identity';
+    h['accept-encoding'] = isLoopback(this.o.baseUrl) ? 'identity' : ACCEPTED_ENCODINGS;
     return h;
   }
 
@@ -473,14 +475,14 @@ class Http {
   }
 
   /** GET with the same headers every time; waits out 429s, retries network errors and 5xx; 4xx and TLS errors fail at once. */
-  async get(path: string): Promise<Response> {
+  async get(path: string): Promise<HttpResponse> {
     const url = new URL(path, this.o.baseUrl).toString();
     const retries = this.o.retries ?? 4;
     let failures = 0;
     for (;;) {
-      let res: Response;
+      let res: HttpResponse;
       try {
-        res = await this.fetch(url, { headers: this.headers() });
+        res = await this.send(url, this.headers());
       } catch (err) {
         const { reason, tls } = describeFetchError(err);
         const what = `GET ${url}: ${reason}`;
@@ -535,7 +537,7 @@ class Http {
     let buf = this.spare.pop() ?? Buffer.allocUnsafe(Math.max(64 * 1024, Number(res.headers.get('content-length')) || 0));
     let n = 0;
     if (res.body) {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of res.body) {
         if (n + chunk.length > buf.length) {
           const bigger = Buffer.allocUnsafe(Math.max(2 * buf.length, n + chunk.length));
           buf.copy(bigger, 0, 0, n);
