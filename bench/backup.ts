@@ -51,6 +51,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
+import { backupReadAhead } from '../src/modules/workspace/backup/service.ts';
 import { newId } from '../src/ids.ts';
 import { verifyBackup } from '../src/cli/backup-client.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
@@ -72,6 +73,8 @@ interface ServerStats {
   cpuSeconds: number;
   servingCpuSeconds: number;
   servingSystemSeconds: number;
+  /** Pages served from a read ahead, and reads ahead found out of date (src/modules/workspace/backup/read-ahead.ts). */
+  readAhead: { hits: number; stale: number } | null;
 }
 
 async function server(schema: string, profile: boolean) {
@@ -79,6 +82,7 @@ async function server(schema: string, profile: boolean) {
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000' }, { dataDir: null });
   const app = await buildApp({ config, db: database.db });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const ahead = backupReadAhead(database.db);
   const profiler = profile ? await startProfile(join(PROFILES, 'backup-server.cpuprofile')) : undefined;
   const listening = process.cpuUsage();
   process.send!({ url });
@@ -94,6 +98,7 @@ async function server(schema: string, profile: boolean) {
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       servingCpuSeconds: (serving.user + serving.system) / 1e6,
       servingSystemSeconds: serving.system / 1e6,
+      readAhead: ahead ? { hits: ahead.hits, stale: ahead.stale } : null,
     };
     process.send!(stats, () => process.exit(0));
   });
@@ -231,6 +236,7 @@ async function driver() {
           server_cpu_seconds: Number(serverStats.cpuSeconds.toFixed(1)),
           server_cpu_seconds_serving: Number(serverStats.servingCpuSeconds.toFixed(1)),
           server_cpu_seconds_serving_system: Number(serverStats.servingSystemSeconds.toFixed(1)),
+          server_read_ahead: serverStats.readAhead,
           database_cpu_seconds_serving: dbMicros === null ? null : Number((dbMicros / 1e6).toFixed(1)),
           client_peak_rss_mib: clientStats.peakRssMiB,
           client_cpu_seconds: Number(clientStats.cpuSeconds.toFixed(1)),

@@ -33,8 +33,20 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir ?? null, options.timeouts);
+  const database = await (options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir ?? null, options.timeouts));
+  kinds.set(database.db, database.kind);
+  return database;
 }
+
+const kinds = new WeakMap<Kysely<DB>, DatabaseKind>();
+
+/**
+ * Whether a handle opened by openDatabase runs statements at once on several
+ * connections (PostgreSQL's pool), rather than one at a time (the embedded
+ * database's single connection): work done ahead of a request would only queue
+ * in front of other requests on the latter.
+ */
+export const runsConcurrently = (db: Kysely<DB>) => kinds.get(db) === 'postgres';
 
 /**
  * The name the process's pooled connections carry in pg_stat_activity: per schema, so an

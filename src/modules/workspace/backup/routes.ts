@@ -7,7 +7,7 @@ import { ErrorResponses } from '../../../http/schemas.ts';
 import { LinksSchema } from '../../../http/pagination.ts';
 import { IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
 import { BACKUP_DEFAULT_PER_PAGE, BACKUP_MAX_PER_PAGE, BACKUP_SCHEMA_VERSION } from './resources.ts';
-import { invoiceExpenseReceipt, manifest, resourcePage, resourcePath } from './service.ts';
+import { backupReadAhead, invoiceExpenseReceipt, manifest, resourcePage, resourcePath } from './service.ts';
 
 /**
  * `/api/v2/backup`: the manifest, one page of one resource, and the bytes of an
@@ -111,7 +111,14 @@ export async function backupRoutes(app: TypedApp) {
       const query = request.query;
       const page = query.page ?? 1;
       const perPage = query.per_page ?? BACKUP_DEFAULT_PER_PAGE;
-      const result = await resourcePage(app.db, principalOf(request), resource, { page, perPage, after: query.after }, app.config.databaseTimeouts);
+      const result = await resourcePage(
+        app.db,
+        principalOf(request),
+        resource,
+        { page, perPage, after: query.after },
+        app.config.databaseTimeouts,
+        backupReadAhead(app.db),
+      );
       const totalPages = Math.max(1, Math.ceil(result.total / perPage));
       const link = (n: number, after?: string) =>
         `${resourcePath(resource)}?page=${n}&per_page=${perPage}${after ? `&after=${encodeURIComponent(after)}` : ''}`;

@@ -1,11 +1,13 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { mayExportBackup } from '../../../access/backup.ts';
 import type { DB } from '../../../db/types.ts';
+import { runsConcurrently } from '../../../db/database.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { longStatementLimit, type DatabaseTimeouts } from '../../../db/timeouts.ts';
 import { badRequest, forbidden, notFound } from '../../../errors.ts';
 import { isId } from '../../../ids.ts';
+import { ReadAhead, type ReadResult } from './read-ahead.ts';
 import { countRecords, findInvoiceExpenseReceipt, selectChildren, selectPage, type RenderedRow } from './queries.ts';
 import {
   BACKUP_SCHEMA_VERSION,
@@ -121,7 +123,24 @@ export function resourceSpec(name: string): ResourceSpec {
   return spec;
 }
 
-export async function resourcePage(db: Kysely<DB>, p: Principal, name: string, req: PageRequest, timeouts: DatabaseTimeouts): Promise<BackupPage> {
+const readAheads = new WeakMap<Kysely<DB>, ReadAhead<BackupPage>>();
+
+/** The read-ahead of a database handle (one per handle and process), or undefined where reads queue (see read-ahead.ts). */
+export function backupReadAhead(db: Kysely<DB>): ReadAhead<BackupPage> | undefined {
+  if (!runsConcurrently(db)) return undefined;
+  let ahead = readAheads.get(db);
+  if (!ahead) readAheads.set(db, (ahead = new ReadAhead<BackupPage>(db)));
+  return ahead;
+}
+
+export async function resourcePage(
+  db: Kysely<DB>,
+  p: Principal,
+  name: string,
+  req: PageRequest,
+  timeouts: DatabaseTimeouts,
+  ahead?: ReadAhead<BackupPage>,
+): Promise<BackupPage> {
   assertMayExport(p);
   const spec = resourceSpec(name);
   if (spec.kind === 'empty') {
@@ -129,19 +148,40 @@ export async function resourcePage(db: Kysely<DB>, p: Principal, name: string, r
     return { spec, records: [], total: 0, nextAfter: null };
   }
   const after = req.after === undefined ? null : decodeCursor(spec, req.after);
-  return withTenant(db, p.companyId, async (trx) => {
+  const read = (cursor: string[] | null) => readPage(db, p.companyId, spec, { ...req, after: cursor }, timeouts);
+  if (!ahead) return (await read(after)).page;
+  const taken = req.after === undefined ? null : await ahead.take(ReadAhead.key(p.companyId, name, req.perPage, req.after));
+  const { page } = taken?.result ?? (await read(after));
+  if (page.nextAfter) {
+    const next = page.nextAfter;
+    ahead.offer(ReadAhead.key(p.companyId, name, req.perPage, next), taken?.pause ?? 0, () => read(decodeCursor(spec, next)));
+  }
+  return page;
+}
+
+/** One page of a resource, read in one tenant transaction that starts by noting its snapshot (see read-ahead.ts). */
+function readPage(
+  db: Kysely<DB>,
+  companyId: string,
+  spec: TableResourceSpec,
+  req: { page: number; perPage: number; after: string[] | null },
+  timeouts: DatabaseTimeouts,
+): Promise<ReadResult<BackupPage>> {
+  const { after } = req;
+  const prelude = { ...longStatements(timeouts), snapshot: sql<string>`pg_current_snapshot()::text` };
+  return withTenant(db, companyId, async (trx, { snapshot }) => {
     // One row more than the page tells whether a next page exists, whatever the count says meanwhile.
-    const rows = await selectPage(trx, p.companyId, spec, {
+    const rows = await selectPage(trx, companyId, spec, {
       after,
       offset: (req.page - 1) * req.perPage,
       limit: req.perPage + 1,
     });
     const hasMore = rows.length > req.perPage;
     if (hasMore) rows.length = req.perPage;
-    const total = await totalOf(trx, p.companyId, spec, after !== null);
+    const total = await totalOf(trx, companyId, spec, after !== null);
     const children: Array<{ field: string; groups: Map<string, RenderedRow[]> }> = [];
     for (const child of spec.children ?? []) {
-      children.push({ field: JSON.stringify(child.field), groups: await selectChildren(trx, p.companyId, child, rows.map((r) => r.id)) });
+      children.push({ field: JSON.stringify(child.field), groups: await selectChildren(trx, companyId, child, rows.map((r) => r.id)) });
     }
     const records = rows.map((row) => {
       let json = row.json;
@@ -160,13 +200,9 @@ export async function resourcePage(db: Kysely<DB>, p: Principal, name: string, r
       // jsonb comes from PostgreSQL with spaces and its own number forms: re-serialized, it reads as before.
       return reserialize ? JSON.stringify(JSON.parse(json)) : json;
     });
-    return {
-      spec,
-      records,
-      total,
-      nextAfter: hasMore ? encodeCursor(rows[rows.length - 1].key) : null,
-    };
-  }, longStatements(timeouts));
+    const page: BackupPage = { spec, records, total, nextAfter: hasMore ? encodeCursor(rows[rows.length - 1].key) : null };
+    return { page, snapshot };
+  }, prelude);
 }
 
 /** The bytes of an invoice's copy of an expense receipt; 404 for anything else. */
