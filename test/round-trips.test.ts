@@ -102,14 +102,15 @@ describe('queries per request', () => {
 
   it('GET /api/v2/time_entries (a page; a full first page adds its count)', async () => {
     expect((await postEntry(ctx.app, w.member, { project_id: w.project, task_id: w.task, spent_date: '2026-06-08', hours: 2 })).statusCode).toBe(201);
-    // Authentication, the tenant's settings, the workspace's time settings, the page.
+    // Authentication, the tenant's settings with the workspace's time settings (sent with BEGIN), the page.
     const short = await measure(w.owner, 'GET', '/api/v2/time_entries?per_page=50', 200);
-    expect(short.statements).toHaveLength(4);
-    if (onPostgres) expect(short.trips).toHaveLength(5);
+    expect(short.statements).toHaveLength(3);
+    expect(short.statements[1]).toMatch(/^select set_config\('role'.*json_build_object\('timezone'/s);
+    if (onPostgres) expect(short.trips).toHaveLength(4);
     const full = await measure(w.owner, 'GET', '/api/v2/time_entries?per_page=1', 200);
-    expect(full.statements).toHaveLength(5);
-    expect(full.statements[4]).toMatch(/^select count\(\*\)/);
-    if (onPostgres) expect(full.trips).toHaveLength(6);
+    expect(full.statements).toHaveLength(4);
+    expect(full.statements[3]).toMatch(/^select count\(\*\)/);
+    if (onPostgres) expect(full.trips).toHaveLength(5);
   });
 
   it('GET /api/v2/projects', async () => {

@@ -7,7 +7,7 @@ import type { DB } from '../../../db/types.ts';
 import type { Column, ExportFile, Format, Row } from '../../../http/exports.ts';
 import { MAX_PER_PAGE } from '../../../http/pagination.ts';
 import { formatMoney, minorUnitDigits } from '../../../money.ts';
-import { loadTimeSettings, roundHoursNumber, type RoundingRule } from '../week/index.ts';
+import { withTimeSettings, roundHoursNumber, type RoundingRule } from '../week/index.ts';
 import { entryHours } from './presenter.ts';
 import { copyBatch, type CsvBatch } from './export-sql.ts';
 import { exportBatch, type EntryFilter, type ListPosition } from './queries.ts';
@@ -128,7 +128,7 @@ export async function exportEntries(
   now: Date,
   { writer, batch }: { writer?: 'node'; batch?: number } = {},
 ): Promise<ExportFile> {
-  const settings = await withTenant(db, p.companyId, (trx) => loadTimeSettings(trx, p.companyId));
+  const settings = await withTimeSettings(db, p.companyId, async (_trx, found) => found);
   const { view, rounding } = presentOf(p, settings, now);
   // A workspace has few distinct rates: each is formatted once per download.
   const rateTexts = new Map<string, string>();

@@ -12,7 +12,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, weekLockedError, sheetPerson, loadTimeSettings, type TimeSettings, checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/index.ts';
+import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, weekLockedError, sheetPerson, withTimeSettings, type TimeSettings, checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/index.ts';
 import { entryHours, presentEntry, type EntryView, type PresentContext } from './presenter.ts';
 import {
   billableRateSql,
@@ -301,9 +301,9 @@ function checkCommon(input: { notes?: string | null; metadata?: unknown; externa
 // ---- reads ----
 
 export function getEntry(db: Kysely<DB>, p: Principal, id: string, now: Date): Promise<EntryResult> {
-  return withTenant(db, p.companyId, async (trx) => {
+  return withTimeSettings(db, p.companyId, async (trx, settings) => {
     const row = await visibleEntryOrThrow(trx, p, id, false);
-    return { row, present: presentOf(p, await loadTimeSettings(trx, p.companyId), now) };
+    return { row, present: presentOf(p, settings, now) };
   });
 }
 
@@ -315,8 +315,7 @@ export interface EntryPage {
 
 /** One page of the entries the caller may see (see access/time.ts), filtered. */
 export function listEntries(db: Kysely<DB>, p: Principal, filter: EntryFilter, page: PageParams, now: Date): Promise<EntryPage> {
-  return withTenant(db, p.companyId, async (trx) => {
-    const settings = await loadTimeSettings(trx, p.companyId);
+  return withTimeSettings(db, p.companyId, async (trx, settings) => {
     const { rows, total } = await listEntryRows(trx, p.companyId, p, filter, page);
     return { rows, total, present: presentOf(p, settings, now) };
   });
@@ -495,9 +494,8 @@ const TIMING_FIELDS = ['spent_date', 'hours', 'started_time', 'ended_time'] as c
 export async function updateEntry(db: Kysely<DB>, p: Principal, id: string, input: UpdateInput, now: Date): Promise<EntryResult> {
   const hours = input.hours === undefined ? undefined : checked(parseHours(input.hours));
   const common = checkCommon(input);
-  return withTenant(db, p.companyId, async (trx) => {
+  return withTimeSettings(db, p.companyId, async (trx, settings) => {
     const entry = await visibleEntryOrThrow(trx, p, id);
-    const settings = await loadTimeSettings(trx, p.companyId);
     await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
     assertNotLocked(entry, 'time_entry', settings.week_start);
     if (entry.is_running) {
@@ -556,9 +554,8 @@ const sameDecimal = (a: string | null, b: string | null) => (a === null || b ===
 /** Stops a running timer: the server measures the run; `notes` (if sent) replaces the notes. 409 if it is not running. */
 export async function stopEntry(db: Kysely<DB>, p: Principal, id: string, input: StopInput, now: Date): Promise<EntryResult> {
   const common = checkCommon({ notes: input.notes });
-  return withTenant(db, p.companyId, async (trx) => {
+  return withTimeSettings(db, p.companyId, async (trx, settings) => {
     const entry = await visibleEntryOrThrow(trx, p, id);
-    const settings = await loadTimeSettings(trx, p.companyId);
     await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
     if (!entry.is_running) throw new ApiError('timer_not_running', 'This time entry is not running.');
     await stopTimer(trx, p.companyId, entry, settings, now, common.notes !== undefined ? { notes: common.notes } : {});
@@ -582,10 +579,9 @@ export async function restartEntry(
 ): Promise<EntryResult> {
   let personId: string | undefined;
   const write = () =>
-    withTenant(db, p.companyId, async (trx) => {
+    withTimeSettings(db, p.companyId, async (trx, settings) => {
       const entry = await visibleEntryOrThrow(trx, p, id);
       personId = entry.user_id;
-      const settings = await loadTimeSettings(trx, p.companyId);
       await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
       if (entry.is_running) throw new ApiError('timer_already_running', 'This time entry is already running.');
       assertNotLocked(entry, 'time_entry', settings.week_start, 'restarted');
@@ -626,10 +622,9 @@ export async function restartEntry(
 
 /** Deletes an entry (a running one too); approved or billed entries and entries in approved weeks are refused (409). */
 export async function deleteEntry(db: Kysely<DB>, p: Principal, id: string): Promise<void> {
-  await withTenant(db, p.companyId, async (trx) => {
+  await withTimeSettings(db, p.companyId, async (trx, settings) => {
     const entry = await visibleEntryOrThrow(trx, p, id);
     await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
-    const settings = await loadTimeSettings(trx, p.companyId);
     assertNotLocked(entry, 'time_entry', settings.week_start, 'deleted');
     await assertWeeksOpen(trx, p.companyId, entry.user_id, [entry.spent_date], settings.week_start);
     await deleteEntryRow(trx, p.companyId, entry.id);
@@ -638,10 +633,9 @@ export async function deleteEntry(db: Kysely<DB>, p: Principal, id: string): Pro
 
 /** Removes the stored external reference (204 also when there is none); locked entries are refused. */
 export async function removeExternalReference(db: Kysely<DB>, p: Principal, id: string, now: Date): Promise<void> {
-  await withTenant(db, p.companyId, async (trx) => {
+  await withTimeSettings(db, p.companyId, async (trx, settings) => {
     const entry = await visibleEntryOrThrow(trx, p, id);
     await assertMayWriteFor(trx, p, entry.user_id, entry.project_id);
-    const settings = await loadTimeSettings(trx, p.companyId);
     assertNotLocked(entry, 'time_entry', settings.week_start);
     if (entry.external_reference === null) return;
     await assertWeeksOpen(trx, p.companyId, entry.user_id, [entry.spent_date], settings.week_start);
@@ -678,9 +672,8 @@ async function decorate(trx: Tx, p: Principal, rows: EntryRow[], present: Presen
 export function timesheet(db: Kysely<DB>, p: Principal, query: { date?: string; user_id?: string }, now: Date) {
   const { date, user_id } = query;
   checkWeekDate(date);
-  return withTenant(db, p.companyId, async (trx) => {
+  return withTimeSettings(db, p.companyId, async (trx, settings) => {
     const user = await sheetPerson(trx, p, user_id);
-    const settings = await loadTimeSettings(trx, p.companyId);
     const today = todayIn(settings.timezone, now);
     const from = weekStartOf(date ?? today, settings.week_start);
     const to = weekEndOf(from);
@@ -692,8 +685,7 @@ export function timesheet(db: Kysely<DB>, p: Principal, query: { date?: string; 
 
 /** The caller's running timer (decorated as the week's entries) and their recent project-task pairs. */
 export function runningTimer(db: Kysely<DB>, p: Principal, now: Date) {
-  return withTenant(db, p.companyId, async (trx) => {
-    const settings = await loadTimeSettings(trx, p.companyId);
+  return withTimeSettings(db, p.companyId, async (trx, settings) => {
     const { rows } = await listEntryRows(trx, p.companyId, p, { userId: p.userId, isRunning: true }, { page: 1, perPage: 1 });
     const [running] = await decorate(trx, p, rows, presentOf(p, settings, now));
     return { running: running ?? null, recent: await recentPairs(trx, p, RECENT_PAIRS) };

@@ -1,7 +1,7 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
 export { ENTERED_PERSON_TIME, assertNotLocked, assertWeeksOpen, enterPersonTimeNoted, enteredPersonTime, holdsApproved, lockPersonTimeForApproval, lockPersonTimers, tryEnterPersonTime, weekLockedError, weeksOf } from './lock.ts';
 export { sheetPerson } from './person.ts';
-export { loadTimeSettings, peopleNamed, projectsWithOwnAssignment } from './queries.ts';
+export { loadTimeSettings, peopleNamed, projectsWithOwnAssignment, withTimeSettings } from './queries.ts';
 export type { TimeSettings } from './queries.ts';
 export { findRecord, listRecords, recordConditions } from './records.ts';
 export type { RecordFilter, RecordTable } from './records.ts';

@@ -1,4 +1,6 @@
-import type { Tx } from '../../../db/tenant.ts';
+import { sql, type Kysely } from 'kysely';
+import { withTenant, type Tx } from '../../../db/tenant.ts';
+import type { DB } from '../../../db/types.ts';
 
 /** Reads the tracking areas share about people, their weeks and the projects they record on; every query takes the workspace id first. */
 
@@ -18,12 +20,31 @@ export async function peopleNamed(trx: Tx, companyId: string, userIds: readonly 
 /** The workspace settings of time and its weeks: zone, week start, rounding rule, past timer starts. */
 export type TimeSettings = Awaited<ReturnType<typeof loadTimeSettings>>;
 
+const TIME_SETTINGS = ['timezone', 'week_start', 'rounding', 'rounding_minutes', 'allow_past_timer_starts'] as const;
+
 export function loadTimeSettings(trx: Tx, companyId: string) {
-  return trx
-    .selectFrom('companies')
-    .select(['timezone', 'week_start', 'rounding', 'rounding_minutes', 'allow_past_timer_starts'])
-    .where('id', '=', companyId)
-    .executeTakeFirstOrThrow();
+  return trx.selectFrom('companies').select(TIME_SETTINGS).where('id', '=', companyId).executeTakeFirstOrThrow();
+}
+
+/**
+ * withTenant with the workspace's time settings (loadTimeSettings') read in the transaction's
+ * first statement, as a JSON object of the same columns: the PostgreSQL pool sends that
+ * statement with BEGIN, so the settings cost neither a round trip nor a query built by Kysely
+ * of their own (issue 24; docs/decisions.md, "Hot paths: the time settings with BEGIN").
+ */
+export function withTimeSettings<T>(db: Kysely<DB>, companyId: string, fn: (trx: Tx, settings: TimeSettings) => Promise<T>): Promise<T> {
+  const fields = sql.join(TIME_SETTINGS.map((name) => sql`${sql.lit(name)}, c.${sql.ref(name)}`));
+  const prelude = { time_settings: sql<TimeSettings | null>`(select json_build_object(${fields}) from companies c where c.id = ${sql.lit(companyId)})` };
+  return withTenant(
+    db,
+    companyId,
+    (trx, { time_settings }) => {
+      // The principal's workspace exists (a foreign key of its membership); as loadTimeSettings' OrThrow.
+      if (!time_settings) throw new Error(`no workspace ${companyId}`);
+      return fn(trx, time_settings);
+    },
+    prelude,
+  );
 }
 
 /**
