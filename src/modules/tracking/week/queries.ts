@@ -30,7 +30,8 @@ export function loadTimeSettings(trx: Tx, companyId: string) {
  * withTenant with the workspace's time settings (loadTimeSettings') read in the transaction's
  * first statement, as a JSON object of the same columns: the PostgreSQL pool sends that
  * statement with BEGIN, so the settings cost neither a round trip nor a query built by Kysely
- * of their own (issue 24; docs/decisions.md, "Hot paths: the time settings with BEGIN").
+ * of their own (issue 24; docs/decisions.md, "Hot paths: timestamps read from their digits; the time
+ * settings with BEGIN").
  */
 export function withTimeSettings<T>(db: Kysely<DB>, companyId: string, fn: (trx: Tx, settings: TimeSettings) => Promise<T>): Promise<T> {
   const fields = sql.join(TIME_SETTINGS.map((name) => sql`${sql.lit(name)}, c.${sql.ref(name)}`));
