@@ -54,7 +54,7 @@ describe('the time settings read with the transaction\'s first statement', () =>
 /**
  * Through the API: the routes that read the settings with BEGIN present entries by them, on their
  * own transaction and inside an Idempotency-Key's shared one (where the settings ride with the
- * savepoint), and the week lock that needs week_start refuses as before.
+ * savepoint).
  */
 describe('the time entry routes with the settings read with BEGIN', () => {
   let ctx: TestContext;
