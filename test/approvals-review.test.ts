@@ -158,6 +158,29 @@ describe('GET /web/api/approvals/review', () => {
   });
 });
 
+describe("the workspace's time settings", () => {
+  it('the review rounds hours by its rule; the week and the queue give today in its time zone', async () => {
+    const { person, week, ids } = await submittedWeek();
+    const settings = ['timezone', 'rounding', 'rounding_minutes'] as const;
+    const before = await ctx.db.selectFrom('companies').select(settings).where('id', '=', w.companyId).executeTakeFirstOrThrow();
+    await ctx.db.updateTable('companies').set({ timezone: 'Pacific/Kiritimati', rounding: 'up', rounding_minutes: 60 }).where('id', '=', w.companyId).execute();
+    try {
+      const body = (await review(s.manager, { user_id: person.userId, from: week.from, to: week.to })).json();
+      // 1.5 h rounded up to the hour; the seconds stay as tracked
+      expect(body.time_entries.map((e: any) => [e.id, e.seconds, e.hours])).toEqual([
+        [ids.main, 7200, 2],
+        [ids.managed, 5400, 2],
+      ]);
+      // 10:00 UTC on 2026-06-10 is already the 11th at UTC+14
+      const me = await sessionFor(ctx.db, person, ctx.clock.now());
+      expect((await request(ctx.app, me, { method: 'GET', url: '/web/api/approvals/week' })).json()).toMatchObject({ today: '2026-06-11' });
+      expect((await request(ctx.app, s.manager, { method: 'GET', url: '/web/api/approvals/queue' })).json()).toMatchObject({ today: '2026-06-11' });
+    } finally {
+      await ctx.db.updateTable('companies').set(before).where('id', '=', w.companyId).execute();
+    }
+  });
+});
+
 describe('approval e-mails', () => {
   const outbox = () => ctx.db.selectFrom('outbox').selectAll().where('company_id', '=', w.companyId).execute();
 

@@ -10,7 +10,7 @@ import { Decimal } from 'decimal.js';
 import { maySeeRates } from '../../../access/catalog.ts';
 import { minorUnitDigits } from '../../../money.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { loadTimeSettings, peopleNamed, lockPersonTimeForApproval, weeksOf, checkWeekDate, roundedHours, secondsToHours, weekEndOf, weekStartOf } from '../week/index.ts';
+import { peopleNamed, withTimeSettings, lockPersonTimeForApproval, weeksOf, checkWeekDate, roundedHours, secondsToHours, weekEndOf, weekStartOf } from '../week/index.ts';
 import { byWeek, daysInReach } from './queue.ts';
 import { lastRejectionOf, reviewDetails } from './web-queries.ts';
 import { mailDate, mailNumber, translator } from '../../../i18n/index.ts';
@@ -474,8 +474,8 @@ const zero = () => ({ count: 0, seconds: 0 });
 /** The caller's week of `date` (default today): its items by approval state, fingerprint, running timer and last rejection. */
 export function myApprovalWeek(db: Kysely<DB>, p: Principal, date: string | undefined, now: Date) {
   checkWeekDate(date);
-  return withTenant(db, p.companyId, async (trx) => {
-    const [settings, time] = [await loadApprovalSettings(trx, p.companyId), await loadTimeSettings(trx, p.companyId)];
+  return withTimeSettings(db, p.companyId, async (trx, time) => {
+    const settings = await loadApprovalSettings(trx, p.companyId);
     const today = todayIn(time.timezone, now);
     const from = weekStartOf(date ?? today, settings.week_start);
     const to = weekEndOf(from);
@@ -502,9 +502,8 @@ export function myApprovalWeek(db: Kysely<DB>, p: Principal, date: string | unde
 /** The weeks the caller may approve or reject (submitted) and withdraw (approved, the last APPROVED_WEEKS_SHOWN weeks). */
 export function approvalQueue(db: Kysely<DB>, p: Principal, now: Date) {
   assertMayReviewTime(p);
-  return withTenant(db, p.companyId, async (trx) => {
+  return withTimeSettings(db, p.companyId, async (trx, time) => {
     const settings = await loadApprovalSettings(trx, p.companyId);
-    const time = await loadTimeSettings(trx, p.companyId);
     const today = todayIn(time.timezone, now);
     const since = weekStartOf(today, settings.week_start);
     const approvedSince = new Date(Date.parse(`${since}T00:00:00Z`) - APPROVED_WEEKS_SHOWN * 7 * 86_400_000).toISOString().slice(0, 10);
@@ -539,14 +538,13 @@ const isSubmitted = (i: { approval_status: string }) => i.approval_status === 's
  * permission to view billable rates).
  */
 export function reviewOf(db: Kysely<DB>, p: Principal, input: ReviewInput) {
-  return withTenant(db, p.companyId, async (trx) => {
+  return withTimeSettings(db, p.companyId, async (trx, rounding) => {
     const { review, items, preflight, capacity } = await reviewPeriodIn(trx, p, input);
     const shown = items.filter(scopeOf(review));
     const time = shown.filter((i) => i.kind === 'time');
     const spent = shown.filter((i) => i.kind === 'expense');
     const projectIds = [...new Set(shown.map((i) => i.project_id))];
     const details = await reviewDetails(trx, p.companyId, { time: time.map((i) => i.id), expenses: spent.map((i) => i.id), projects: projectIds });
-    const rounding = await loadTimeSettings(trx, p.companyId);
     const currencyOf = new Map(details.projects.map((x) => [x.id, x.currency]));
     const rates = maySeeRates(p);
     return {
