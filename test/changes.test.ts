@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.ts';
 import { pruneChanges } from '../src/modules/integrations/changes/index.ts';
 import { encodeCursor } from '../src/modules/integrations/changes/rules.ts';
-import { makeTimeWorkspace, postEntry, type TimeWorkspace } from './fixtures/catalog.ts';
+import { expenseCategory, makeTimeWorkspace, postEntry, type TimeWorkspace } from './fixtures/catalog.ts';
 import { addMember, createTestContext, onPostgres, request, type Caller, type TestContext } from './helpers.ts';
 
 /**
@@ -95,6 +95,56 @@ describe('the change feed', () => {
     // Caught up: the next read from next_cursor is empty.
     const again = await feed(w.owner, `?cursor=${res.json().next_cursor}`);
     expect(again.json().changes).toEqual([]);
+  });
+
+  it("records a created entry's and expense's person, project and author alike with and without webhooks, events and data only with", async () => {
+    // The feed's columns come from the row whether or not a webhook endpoint listens; the event
+    // kinds and the snapshot only when one does (record_change, migration 0100).
+    const rowOf = async (id: string) =>
+      (
+        await sql<Record<string, unknown>>`select company_id, record_type, record_id, action, user_id, project_id, created_by, events, data
+          from changes where record_id = ${id}`.execute(ctx.db)
+      ).rows;
+    const hooked = await makeTimeWorkspace(ctx.db, { name: 'Hooked' });
+    await ctx.db
+      .insertInto('webhook_endpoints')
+      .values({ company_id: hooked.companyId, id: newId(), url: 'https://hooks.example.com/changes', events: ['time_entry.created'], secret: 'whsec_Y2hhbmdlcw==' })
+      .execute();
+    for (const [ws, events] of [
+      [w, null],
+      [hooked, { time: ['time_entry.created'], expense: ['expense.created'] }],
+    ] as const) {
+      const entryRes = await postEntry(ctx.app, ws.owner, { user_id: ws.member.userId, project_id: ws.project, task_id: ws.task, spent_date: '2026-03-02', hours: 1 });
+      expect(entryRes.statusCode, entryRes.body).toBe(201);
+      const entryId = entryRes.json().id as string;
+      const category = await expenseCategory(ctx.db, ws.companyId);
+      const expenseRes = await request(ctx.app, ws.owner, {
+        method: 'POST',
+        url: '/api/v2/expenses',
+        payload: { user_id: ws.member.userId, project_id: ws.project, expense_category_id: category, spent_date: '2026-03-02', total_cost: 12.5 },
+      });
+      expect(expenseRes.statusCode, expenseRes.body).toBe(201);
+      const expenseId = expenseRes.json().id as string;
+      const common = { company_id: ws.companyId, action: 'created', user_id: ws.member.userId, project_id: ws.project, created_by: ws.owner.userId };
+      expect(await rowOf(entryId)).toEqual([
+        {
+          ...common,
+          record_type: 'time_entries',
+          record_id: entryId,
+          events: events?.time ?? null,
+          data: events ? expect.objectContaining({ id: entryId, user_id: ws.member.userId, duration_seconds: 3600 }) : null,
+        },
+      ]);
+      expect(await rowOf(expenseId)).toEqual([
+        {
+          ...common,
+          record_type: 'expenses',
+          record_id: expenseId,
+          events: events?.expense ?? null,
+          data: events ? expect.objectContaining({ id: expenseId, total_cost: expect.anything() }) : null,
+        },
+      ]);
+    }
   });
 
   it('pages with per_page and next_cursor, without repeating or skipping', async () => {
