@@ -114,9 +114,7 @@ describe('the change feed', () => {
       [w, null],
       [hooked, { time: ['time_entry.created'], expense: ['expense.created'] }],
     ] as const) {
-      const entryRes = await postEntry(ctx.app, ws.owner, { user_id: ws.member.userId, project_id: ws.project, task_id: ws.task, spent_date: '2026-03-02', hours: 1 });
-      expect(entryRes.statusCode, entryRes.body).toBe(201);
-      const entryId = entryRes.json().id as string;
+      const entryId = await entry(ws.owner, ws.member.userId, ws.project, ws.task);
       const category = await expenseCategory(ctx.db, ws.companyId);
       const expenseRes = await request(ctx.app, ws.owner, {
         method: 'POST',
