@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { allowCsvCopy } from './csv-copy.ts';
 import { pgliteSerializers, typeParsers, pgTypes } from './type-parsers.ts';
+import { useFastRowTemplates } from './row-templates.ts';
 import { lockDataDir } from './lockfile.ts';
 import type { DB } from './types.ts';
 import { statementLimitIn, type DatabaseTimeouts } from './timeouts.ts';
@@ -66,6 +67,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       await admin.end();
     }
   }
+  useFastRowTemplates();
   const settings = ['-c TimeZone=UTC', schema ? `-c search_path=${schema}` : ''].filter(Boolean).join(' ');
   const timeouts = options.timeouts;
   const pool = new pg.Pool({

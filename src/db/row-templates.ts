@@ -1,0 +1,62 @@
+import pg from 'pg';
+
+/**
+ * node-postgres (8.x, lib/result.js) sets every result up from its RowDescription in
+ * `addFields`: a type parser per column, and an empty row (each column null) that every
+ * row of the result is then spread from. It builds that empty row in an
+ * `Object.create(null)` object and spreads it: V8 keeps a null-prototype object in
+ * dictionary mode and copies it property by property, 2.5–3.4 µs for the 16 columns of
+ * the authentication query (Node.js 20 and 24), on every statement of every request.
+ * The same row built in an ordinary object and spread takes ~0.3 µs.
+ *
+ * `useFastRowTemplates` replaces `Result.prototype.addFields` with a version that leaves the
+ * result in exactly the state the library's leaves it (the same fields, parsers and empty
+ * row, with the same keys in the same order), so every row is the same object. A column named
+ * `__proto__` (an ordinary object's `__proto__` key sets its prototype) goes to the
+ * library's own method. Called by openDatabase for node-postgres pools; PGlite has no use of
+ * it. test/unit/row-templates.test.ts compares the two for many result shapes. (Issue 24;
+ * docs/decisions.md, "Hot paths: node-postgres's empty rows".)
+ */
+
+interface FieldDescription {
+  name: string;
+  dataTypeID: number;
+  format?: string;
+}
+
+interface TypeSource {
+  getTypeParser(oid: number, format: string): unknown;
+}
+
+/** The part of node-postgres's Result that addFields sets up. */
+export interface ResultSetup {
+  fields: FieldDescription[];
+  _parsers: unknown[] | undefined;
+  _types: TypeSource | undefined;
+  _prebuiltEmptyResultObject: Record<string, null> | null;
+}
+
+type AddFields = (this: ResultSetup, fields: FieldDescription[]) => void;
+
+const resultPrototype = (pg as unknown as { Result: { prototype: { addFields: AddFields } } }).Result.prototype;
+
+/** The library's own addFields, as it was when this module was loaded. */
+export const libraryAddFields: AddFields = resultPrototype.addFields;
+
+export function fastAddFields(this: ResultSetup, fieldDescriptions: FieldDescription[]): void {
+  for (const desc of fieldDescriptions) if (desc.name === '__proto__') return libraryAddFields.call(this, fieldDescriptions);
+  const types = this._types ?? (pg.types as unknown as TypeSource);
+  this.fields = fieldDescriptions;
+  if (fieldDescriptions.length) this._parsers = new Array(fieldDescriptions.length);
+  const row: Record<string, null> = {};
+  for (let i = 0; i < fieldDescriptions.length; i++) {
+    const desc = fieldDescriptions[i];
+    row[desc.name] = null;
+    this._parsers![i] = types.getTypeParser(desc.dataTypeID, desc.format || 'text');
+  }
+  this._prebuiltEmptyResultObject = { ...row };
+}
+
+export function useFastRowTemplates(): void {
+  resultPrototype.addFields = fastAddFields;
+}
