@@ -11,7 +11,7 @@ import pg from 'pg';
  *
  * `useFastRowTemplates` replaces `Result.prototype.addFields` with a version that leaves the
  * result in exactly the state the library's leaves it (the same fields, parsers and empty
- * row, with the same keys in the same order), so every row is the same object. A column named
+ * row, with the same keys in the same order), so every row comes out as before. A column named
  * `__proto__` (an ordinary object's `__proto__` key sets its prototype) goes to the
  * library's own method. Called by openDatabase for node-postgres pools; PGlite has no use of
  * it. test/unit/row-templates.test.ts compares the two for many result shapes. (Issue 24;
@@ -38,10 +38,13 @@ export interface ResultSetup {
 
 type AddFields = (this: ResultSetup, fields: FieldDescription[]) => void;
 
-const resultPrototype = (pg as unknown as { Result: { prototype: { addFields: AddFields } } }).Result.prototype;
+/** Where the replaced method is kept, so that a second load of this module still finds the library's. */
+const LIBRARY = Symbol.for('sheaf.pg.libraryAddFields');
 
-/** The library's own addFields, as it was when this module was loaded. */
-export const libraryAddFields: AddFields = resultPrototype.addFields;
+const resultPrototype = (pg as unknown as { Result: { prototype: { addFields: AddFields; [LIBRARY]?: AddFields } } }).Result.prototype;
+
+/** node-postgres's own addFields. */
+export const libraryAddFields: AddFields = resultPrototype[LIBRARY] ?? resultPrototype.addFields;
 
 export function fastAddFields(this: ResultSetup, fieldDescriptions: FieldDescription[]): void {
   for (const desc of fieldDescriptions) if (desc.name === '__proto__') return libraryAddFields.call(this, fieldDescriptions);
@@ -58,5 +61,6 @@ export function fastAddFields(this: ResultSetup, fieldDescriptions: FieldDescrip
 }
 
 export function useFastRowTemplates(): void {
+  resultPrototype[LIBRARY] ??= libraryAddFields;
   resultPrototype.addFields = fastAddFields;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +24,9 @@ const SHAPES: Record<string, ReturnType<typeof field>[]> = {
   'a __proto__ column': [field('a'), field('__proto__'), field('b')],
   'binary and unknown types': [field('bytes', 17, 'binary'), field('odd', 999_999), field('stamp', 1184)],
 };
+
+/** The library method's source text, whitespace folded: a new version of it needs a new look at the replacement. */
+const LIBRARY_SOURCE_HASH = 'f6578a04f8c642c6';
 
 /** A value as PostgreSQL sends it, per type (oid). */
 const SAMPLE_TEXT: Record<number, string> = { 16: 't', 20: '9007199254740993', 114: '{"a":[1]}', 1009: '{a,"b c"}', 1082: '2026-12-05', 1184: '2026-12-05 08:00:00.123456+00', 1700: '1.10' };
@@ -67,6 +71,12 @@ describe('node-postgres result setup (row templates)', () => {
     expectSameSetup(setUp(fastAddFields, pgTypes, emptyAfter), setUp(libraryAddFields, pgTypes, emptyAfter));
   });
 
+  it('replaces the addFields of node-postgres 8.23 (review row-templates.ts when the library changes it)', () => {
+    const source = libraryAddFields.toString().replace(/\s+/g, ' ');
+    expect(source).toContain('Object.create(null)');
+    expect(createHash('sha256').update(source).digest('hex').slice(0, 16)).toBe(LIBRARY_SOURCE_HASH);
+  });
+
   it('uses our type parsers, not the library defaults, when the pool gives them', () => {
     const result = setUp(fastAddFields, pgTypes, [[field('at', 1184), field('on', 1082), field('amount', 1700)]]);
     expect(result.parseRow(['2026-12-05 08:00:00.5+00', '2026-12-05', '1.10'])).toEqual({ at: new Date('2026-12-05T08:00:00.500Z'), on: '2026-12-05', amount: '1.10' });
@@ -77,7 +87,9 @@ describe.runIf(onPostgres)('row templates on PostgreSQL', () => {
   it('the app\'s node-postgres pool sets its results up with them, and its rows are as before', async () => {
     const database = await openTestDatabase();
     try {
-      expect((pg as unknown as { Result: { prototype: { addFields: unknown } } }).Result.prototype.addFields).toBe(fastAddFields);
+      const installed = (pg as unknown as { Result: { prototype: { addFields: () => void } } }).Result.prototype.addFields;
+      expect(installed).not.toBe(libraryAddFields);
+      expect(installed.name).toBe('fastAddFields');
       const { rows } = await sql<Record<string, unknown>>`select 1 as "b", 'x' as "10", null::text as "__proto__", timestamptz '2026-12-05 08:00:00.25+00' as at`.execute(database.db);
       expect(Reflect.ownKeys(rows[0])).toEqual(['10', 'b', '__proto__', 'at']);
       expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
