@@ -6,7 +6,7 @@ import { fastAddFields, libraryAddFields, type ResultSetup } from '../../src/db/
 import { pgTypes } from '../../src/db/type-parsers.ts';
 import { onPostgres, openTestDatabase } from '../helpers.ts';
 
-type Result = ResultSetup & { parseRow(values: (string | null)[]): Record<string, unknown> };
+type Result = ResultSetup & { addFields(): void; parseRow(values: (string | null)[]): Record<string, unknown> };
 const ResultClass = (pg as unknown as { Result: new (rowMode: string | undefined, types: unknown) => Result }).Result;
 
 const field = (name: string, dataTypeID = 25, format = 'text') => ({ name, dataTypeID, format, tableID: 0, columnID: 0, dataTypeSize: -1, dataTypeModifier: -1 });
@@ -87,7 +87,7 @@ describe.runIf(onPostgres)('row templates on PostgreSQL', () => {
   it('the app\'s node-postgres pool sets its results up with them, and its rows are as before', async () => {
     const database = await openTestDatabase();
     try {
-      const installed = (pg as unknown as { Result: { prototype: { addFields: () => void } } }).Result.prototype.addFields;
+      const installed = ResultClass.prototype.addFields;
       expect(installed).not.toBe(libraryAddFields);
       expect(installed.name).toBe('fastAddFields');
       const { rows } = await sql<Record<string, unknown>>`select 1 as "b", 'x' as "10", null::text as "__proto__", timestamptz '2026-12-05 08:00:00.25+00' as at`.execute(database.db);
