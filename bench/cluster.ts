@@ -33,7 +33,6 @@
  *   npm run bench:cluster
  *   npm run bench:cluster -- --duration 10 --rounds 3
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
@@ -49,7 +48,7 @@ import { createKey } from '../src/modules/people/credentials/service.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { findHaproxy, freePort, ROOT, startNode, startProxy, type Proxy, type SheafNode } from '../scripts/cluster-processes.ts';
-import { DatabaseCpu, dropSchema, loadAverage, machineCpuMicros, median, numberOption, processCpuMicros, table } from './harness.ts';
+import { DatabaseCpu, benchSchema, dropSchemaOrSay, loadAverage, machineCpuMicros, median, numberOption, processCpuMicros, table, wayOut } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 import { seedTimeEntries, type Combo } from './seed-time-entries.ts';
 
@@ -128,37 +127,29 @@ async function main() {
   }
   const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
   const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-  const schema = `sheaf_bench_${randomBytes(6).toString('hex')}`;
+  const { schema } = benchSchema();
   const redisPrefix = `sheaf:bench:${schema}:`;
   const nodes: SheafNode[] = [];
   const proxies: Proxy[] = [];
   let monitor: pg.Client | undefined;
   let running: ReturnType<typeof autocannon> | undefined;
 
-  let cleaning: Promise<void> | undefined;
-  const cleanup = () =>
-    (cleaning ??= (async () => {
-      running?.stop();
-      for (const p of proxies) await p.stop().catch(() => {});
-      await Promise.all(nodes.map((n) => n.stop().catch(() => {})));
-      await monitor?.end().catch(() => {});
-      await dropSchema(databaseUrl, schema).catch((err) => console.error(`could not drop schema ${schema}: ${err}`));
-      const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-      await redis
-        .connect()
-        .then(async () => {
-          const keys = await redis.keys(`${redisPrefix}*`);
-          if (keys.length) await redis.del(...keys);
-        })
-        .catch(() => {});
-      redis.disconnect();
-    })());
-  const onSignal = (signal: string) => {
-    console.error(`\n${signal}: stopping the load, the nodes and the proxies, and dropping schema ${schema}`);
-    void cleanup().finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const exit = wayOut(`stopping the load, the nodes and the proxies, and dropping schema ${schema}`, async () => {
+    running?.stop();
+    for (const p of proxies) await p.stop().catch(() => {});
+    await Promise.all(nodes.map((n) => n.stop().catch(() => {})));
+    await monitor?.end().catch(() => {});
+    await dropSchemaOrSay(databaseUrl, schema);
+    const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis
+      .connect()
+      .then(async () => {
+        const keys = await redis.keys(`${redisPrefix}*`);
+        if (keys.length) await redis.del(...keys);
+      })
+      .catch(() => {});
+    redis.disconnect();
+  });
 
   const cpus = os.availableParallelism();
   console.log(
@@ -330,7 +321,7 @@ async function main() {
       })),
     );
   } finally {
-    await cleanup();
+    await exit.cleanup();
   }
 }
 

@@ -1,10 +1,12 @@
 /**
  * What the benchmarks share: the forked server process (bench/servers.ts) and
  * its messages, CPU accounting from /proc (the server, its PostgreSQL backends,
- * the machine), one run of load with that accounting, the load average, a text
- * table, option parsing and dropping the run's schema.
+ * the machine), one run of load with that accounting, what the machine is and its
+ * load average, a text table, option parsing, and the run's schema with the way out
+ * that drops it (at the end, after a failure, or on Ctrl-C).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -158,6 +160,17 @@ export class DatabaseCpu {
   }
 }
 
+/** What the machine is, recorded with a benchmark's figures. */
+export function machineInfo() {
+  return {
+    nproc: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+  };
+}
+
 /** /proc/loadavg as it reads (1, 5 and 15 minutes, runnable/total, last pid), or os.loadavg() elsewhere. */
 export function loadAverage(): { oneMinute: number; raw: string } {
   try {
@@ -168,6 +181,12 @@ export function loadAverage(): { oneMinute: number; raw: string } {
     return { oneMinute: one, raw: `${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)}` };
   }
 }
+
+/** The 1, 5 and 15 minutes' load averages, as printed beside a figure. */
+export const loadAverages = () => loadAverage().raw.split(' ').slice(0, 3).join(' ');
+
+/** Seconds since `t0` (a performance.now()), as a progress line prints them. */
+export const secondsSince = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
 export function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -202,6 +221,52 @@ export async function dropSchema(databaseUrl: string, schema: string) {
   } finally {
     await client.end();
   }
+}
+
+/** A server benchmark's throw-away schema (bench/servers.ts runs the app in it): its name and its connections' name. */
+export function benchSchema() {
+  const schema = `sheaf_bench_${randomBytes(6).toString('hex')}`;
+  return { schema, applicationName: schema.replaceAll('_', '-') };
+}
+
+/** Drops the run's schema; a failure is said, with what to do, rather than thrown over the run's own outcome. */
+export async function dropSchemaOrSay(databaseUrl: string, schema: string) {
+  try {
+    await dropSchema(databaseUrl, schema);
+  } catch (err) {
+    console.error(`could not drop schema ${schema} (${(err as Error).message}); if it was created, drop it by hand`);
+  }
+}
+
+/**
+ * A benchmark's way out. `cleanup` runs once: at the end, after a failure, or on SIGINT or
+ * SIGTERM, after which the process exits 130 (`signalNote` says what is being stopped). The
+ * measuring loops ask `interrupted` between runs; `fail` ends the run with exit code 1, or
+ * 130 when the failure came from an interruption.
+ */
+export function wayOut(signalNote: string, cleanup: (interrupted: boolean) => Promise<void>) {
+  let interrupted = false;
+  let cleaning: Promise<void> | undefined;
+  const clean = () => (cleaning ??= cleanup(interrupted));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\n${signal}: ${signalNote}`);
+    void clean().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    cleanup: clean,
+    get interrupted() {
+      return interrupted;
+    },
+    async fail(err: unknown): Promise<never> {
+      if (!interrupted) console.error(`\nbenchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      await clean();
+      return process.exit(interrupted ? 130 : 1);
+    },
+  };
 }
 
 /**

@@ -42,7 +42,7 @@
  * into .bench/profiles/reports-<report>.cpuprofile). DATABASE_URL (default
  * postgres://root@127.0.0.1:5432/test; the seed needs a superuser).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -64,7 +64,7 @@ import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { startProfile } from './profile.ts';
-import { inTenantTransaction } from './harness.ts';
+import { inTenantTransaction, loadAverages, secondsSince } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
 
 const { values: args } = parseArgs({
@@ -101,14 +101,6 @@ if (REUSE && !/^sheaf_bench_[0-9a-f]{8}$/.test(String(args.schema))) throw new E
 const schema = REUSE ? String(args.schema) : `sheaf_bench_${randomBytes(4).toString('hex')}`;
 const KEEP = Boolean(args.keep) || REUSE;
 const AIM_MS = 150;
-const loadavg = () => {
-  try {
-    return readFileSync('/proc/loadavg', 'utf8').trim().split(' ').slice(0, 3).join(' ');
-  } catch {
-    return 'n/a';
-  }
-};
-const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -220,7 +212,7 @@ async function seed(c: pg.Client, companyId: string, ownerId: string, today: str
   );
   await c.query(`insert into expense_categories (company_id, id, name) select $1, gen_random_uuid(), 'Category ' || g from generate_series(1, 8) g`, [companyId]);
   await c.query('commit');
-  console.log(`catalogue and rates (${secs(t0)})`);
+  console.log(`catalogue and rates (${secondsSince(t0)})`);
 
   t0 = performance.now();
   const { rows: indexes } = await c.query<{ name: string; def: string; tbl: string }>(
@@ -285,10 +277,10 @@ async function seed(c: pg.Client, companyId: string, ownerId: string, today: str
     [companyId, today],
   );
   await c.query('commit');
-  console.log(`${ENTRIES} time entries, ${EXPENSES} expenses (${secs(t0)})`);
+  console.log(`${ENTRIES} time entries, ${EXPENSES} expenses (${secondsSince(t0)})`);
   t0 = performance.now();
   for (const index of indexes) await c.query(index.def);
-  console.log(`${indexes.length} indexes rebuilt (${secs(t0)})`);
+  console.log(`${indexes.length} indexes rebuilt (${secondsSince(t0)})`);
 
   // Invoices. Fixed-fee projects: four invoices with a Service line each (open, paid, draft, voided; a
   // fifth of them also a credit) and a Product line; T&M projects: one imported SERVICE line a quarter.
@@ -331,7 +323,7 @@ async function seed(c: pg.Client, companyId: string, ownerId: string, today: str
             (select count(*) from rates) as rates, (select count(*) from memberships) as people,
             pg_size_pretty(pg_table_size('time_entries')) as te_size, pg_size_pretty(pg_indexes_size('time_entries')) as te_indexes`,
   );
-  console.log(`invoices, vacuum analyze, checkpoint (${secs(t0)}): ${JSON.stringify(rows[0])}`);
+  console.log(`invoices, vacuum analyze, checkpoint (${secondsSince(t0)}): ${JSON.stringify(rows[0])}`);
 }
 
 function stats(times: number[]) {
@@ -378,7 +370,7 @@ try {
     const { rows: tables } = await admin.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = $1`, [schema]);
     for (const t of tables) await admin.query(`analyze ${schema}.${t.name}`);
   }
-  console.log(`${REUSE ? 'reused' : 'seeded'} in ${secs(tSeed)}`);
+  console.log(`${REUSE ? 'reused' : 'seeded'} in ${secondsSince(tSeed)}`);
 
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000', DATABASE_URL: url }, { dataDir: null, databaseSchema: schema, databasePoolSize: 10 });
   const app = await buildApp({ config, db });
@@ -409,7 +401,7 @@ try {
       const first = JSON.parse(cold.body) as { results: unknown[]; total_entries: number; total_pages: number };
       for (let i = 1; i < WARMUP; i++) await once();
       for (const t of ['time_totals_generations', 'project_time_totals', 'project_month_time_totals']) await admin.query(`analyze ${schema}.${t}`);
-      const before = loadavg();
+      const before = loadAverages();
       const times: number[] = [];
       const profiler = args.profile ? await startProfile(`.bench/profiles/reports-${report.name}.cpuprofile`, 200) : null;
       for (let i = 0; i < ITERATIONS; i++) times.push((await once()).ms);
@@ -419,7 +411,7 @@ try {
         `${report.name.padEnd(15)} median ${s.median.toFixed(0)} ms, p95 ${s.p95.toFixed(0)} ms (min ${s.min.toFixed(0)}, max ${s.max.toFixed(0)}; ` +
         `${ITERATIONS} runs; ${first.results.length} results of ${first.total_entries}, ${first.total_pages} page; ` +
         `the first run, filling the kept totals, ${cold.ms.toFixed(0)} ms) — ` +
-        `${s.median < AIM_MS ? 'within' : 'MISSES'} the ${AIM_MS} ms aim; loadavg ${before} → ${loadavg()}`;
+        `${s.median < AIM_MS ? 'within' : 'MISSES'} the ${AIM_MS} ms aim; loadavg ${before} → ${loadAverages()}`;
       figures.push(line);
       measured[report.name] = { ...s, cold: cold.ms };
       console.log(line);
@@ -468,7 +460,7 @@ try {
           await client.query('deallocate bench_report');
           return r.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
         });
-        out += `\n## ${name} (${mode} plan; loadavg ${loadavg()})\n\n${text}\n`;
+        out += `\n## ${name} (${mode} plan; loadavg ${loadAverages()})\n\n${text}\n`;
       }
       out += `\n## ${name} SQL\n\n${q.sql}\n-- parameters: ${JSON.stringify(q.parameters)}\n`;
     }

@@ -66,9 +66,7 @@
  *   npm run bench:time-entries
  *   npm run bench:time-entries -- --entries 1000000 --duration 10 --connections 32
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -81,7 +79,24 @@ import { loadConfig } from '../src/config.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import type { DB } from '../src/db/types.ts';
 import type { ReadyMessage } from './protocol.ts';
-import { DatabaseCpu, ServerProcess, forkServer, dropSchema, inTenantTransaction, inRotation, loadAverage, measureLoad, median, numberOption, settle, stopLoad, table } from './harness.ts';
+import {
+  DatabaseCpu,
+  ServerProcess,
+  benchSchema,
+  dropSchemaOrSay,
+  forkServer,
+  inTenantTransaction,
+  inRotation,
+  loadAverage,
+  machineInfo,
+  measureLoad,
+  median,
+  numberOption,
+  settle,
+  stopLoad,
+  table,
+  wayOut,
+} from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance, type PerformanceRow } from './performance.ts';
 import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
 
@@ -496,45 +511,18 @@ function summarize(runs: Run[], target: Target) {
 async function main() {
   const options = readOptions();
   const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  const schema = `sheaf_bench_${randomBytes(6).toString('hex')}`;
-  const applicationName = schema.replaceAll('_', '-');
+  const { schema, applicationName } = benchSchema();
   let server: ServerProcess | undefined;
   let monitor: pg.Client | undefined;
-  let interrupted = false;
+  const exit = wayOut(`stopping the load, the servers, and dropping schema ${schema}`, async (interrupted) => {
+    stopLoad();
+    await server?.stop();
+    await monitor?.end().catch(() => {});
+    if (options.keep && !interrupted) console.log(`kept schema ${schema}; drop it with: psql -c 'drop schema ${schema} cascade'`);
+    else await dropSchemaOrSay(databaseUrl, schema);
+  });
 
-  let cleaning: Promise<void> | undefined;
-  const cleanup = () =>
-    (cleaning ??= (async () => {
-      stopLoad();
-      await server?.stop();
-      await monitor?.end().catch(() => {});
-      if (options.keep && !interrupted) {
-        console.log(`kept schema ${schema}; drop it with: psql -c 'drop schema ${schema} cascade'`);
-        return;
-      }
-      try {
-        await dropSchema(databaseUrl, schema);
-      } catch (err) {
-        console.error(`could not drop schema ${schema} (${(err as Error).message}); if it was created, drop it by hand`);
-      }
-    })());
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error(`\n${signal}: stopping the load, the servers, and dropping schema ${schema}`);
-    void cleanup().finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
-  const machine = {
-    nproc: os.availableParallelism(),
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    loadAverageAtStart: loadAverage().raw,
-    platform: `${os.type()} ${os.release()} ${os.arch()}`,
-    node: process.version,
-  };
+  const machine = { ...machineInfo(), loadAverageAtStart: loadAverage().raw };
   const pgTarget = databaseUrl.replace(/\/\/[^@/]*@/, '//…@');
   console.log(
     `time-entries benchmark: ${options.entries.toLocaleString('en')} entries, ${options.users} members, ${options.projects} projects, ${options.years} years; ` +
@@ -566,7 +554,7 @@ async function main() {
       `seed: ${seed.entries.toLocaleString('en')} entries ${seed.firstDate}..${seed.lastDate} in ${f1(seed.seconds.total)} s; ` +
         `table ${seed.sizes.tableMiB} MiB, indexes ${seed.sizes.indexesMiB} MiB; ${seed.combos.length} person/project/task combinations open for creates\n`,
     );
-    if (interrupted) throw new Error('interrupted');
+    if (exit.interrupted) throw new Error('interrupted');
 
     // ------------------------------------------------------------------ list
     let list: ListResult | null = null;
@@ -582,7 +570,7 @@ async function main() {
         `  compressed, as fetch asks: ${f1(c.apiMs.median)} ms median (${f2(c.ratio)}× the SQL), ${f0(c.serverCpuMicros)} µs of server CPU per request\n`,
       );
     }
-    if (interrupted) throw new Error('interrupted');
+    if (exit.interrupted) throw new Error('interrupted');
 
     // ------------------------------------------------------------------ create
     const runs: Run[] = [];
@@ -638,7 +626,7 @@ async function main() {
       const switchTrigger = (on: boolean) =>
         monitor!.query(`alter table ${schema}.time_entries ${on ? 'enable' : 'disable'} trigger ${measured!.trigger}`);
       const step = async (target: Target, phase: Run['phase'], round: number, seconds: number) => {
-        if (interrupted) throw new Error('interrupted');
+        if (exit.interrupted) throw new Error('interrupted');
         process.stdout.write(`${phase === 'warmup' ? 'warm-up' : `round ${round}`} ${target} (${seconds}s) … `);
         if (target === 'create-without-trigger') await switchTrigger(false);
         const run = await measureRun(server!, dbCpu, target, specs[target], seconds, options, phase, round).finally(() =>
@@ -811,18 +799,12 @@ async function main() {
       }
       recordPerformance(rows);
     }
-    await cleanup();
+    await exit.cleanup();
     if (options.profile) console.log(`server CPU profile: ${relative(process.cwd(), join(ROOT, '.bench/profiles'))}/`);
     if (invalid.length) console.log(`INVALID: ${invalid.length} run(s) saw unexpected statuses, errors or timeouts`);
     process.exit(invalid.length ? 1 : 0);
   } catch (err) {
-    if (interrupted) {
-      await cleanup();
-      process.exit(130);
-    }
-    console.error(`\nbenchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    await cleanup();
-    process.exit(1);
+    await exit.fail(err);
   }
 }
 

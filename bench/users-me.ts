@@ -40,7 +40,6 @@
  *   npm run bench
  *   npm run bench -- --duration 10 --rounds 4 --connections 32
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -49,7 +48,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { ReadyMessage } from './protocol.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
-import { DatabaseCpu, ServerProcess, forkServer, dropSchema, measureLoad, median, numberOption, stopLoad, table } from './harness.ts';
+import { DatabaseCpu, ServerProcess, benchSchema, dropSchemaOrSay, forkServer, machineInfo, measureLoad, median, numberOption, stopLoad, table, wayOut } from './harness.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
@@ -232,41 +231,17 @@ const f2 = (x: number) => x.toFixed(2);
 async function main() {
   const options = readOptions();
   const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  const schema = `sheaf_bench_${randomBytes(6).toString('hex')}`;
-  const applicationName = schema.replaceAll('_', '-');
+  const { schema, applicationName } = benchSchema();
   let server: ServerProcess | undefined;
   let monitor: pg.Client | undefined;
-  let interrupted = false;
+  const exit = wayOut(`stopping the load, the servers, and dropping schema ${schema}`, async () => {
+    stopLoad();
+    await server?.stop();
+    await monitor?.end().catch(() => {});
+    await dropSchemaOrSay(databaseUrl, schema);
+  });
 
-  let cleaning: Promise<void> | undefined;
-  const cleanup = () =>
-    (cleaning ??= (async () => {
-      stopLoad();
-      await server?.stop();
-      await monitor?.end().catch(() => {});
-      try {
-        await dropSchema(databaseUrl, schema);
-      } catch (err) {
-        console.error(`could not drop schema ${schema} (${(err as Error).message}); if it was created, drop it by hand`);
-      }
-    })());
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error(`\n${signal}: stopping the load, the servers, and dropping schema ${schema}`);
-    void cleanup().finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
-  const machine = {
-    nproc: os.availableParallelism(),
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    loadAverage1m: os.loadavg()[0],
-    platform: `${os.type()} ${os.release()} ${os.arch()}`,
-    node: process.version,
-  };
+  const machine = { ...machineInfo(), loadAverage1m: os.loadavg()[0] };
   const pgTarget = databaseUrl.replace(/\/\/[^@/]*@/, '//…@');
   const measured = options.rounds * 2 * options.duration + 2 * options.warmup;
   console.log(
@@ -288,7 +263,7 @@ async function main() {
 
     const runs: Run[] = [];
     const step = async (target: Target, phase: Run['phase'], round: number, seconds: number) => {
-      if (interrupted) throw new Error('interrupted');
+      if (exit.interrupted) throw new Error('interrupted');
       process.stdout.write(`${phase === 'warmup' ? 'warm-up' : `round ${round}`} ${target} (${seconds}s) … `);
       const run = await measure(server!, dbCpu, target, urls[target], headers[target], seconds, options, phase, round);
       runs.push(run);
@@ -445,17 +420,11 @@ async function main() {
         },
       ]);
     }
-    await cleanup();
+    await exit.cleanup();
     if (options.profile) console.log(`server CPU profile: ${relative(process.cwd(), join(ROOT, '.bench/profiles'))}/`);
     process.exit(valid ? 0 : 1);
   } catch (err) {
-    if (interrupted) {
-      await cleanup();
-      process.exit(130);
-    }
-    console.error(`\nbenchmark failed: ${err instanceof Error ? err.message : String(err)}`);
-    await cleanup();
-    process.exit(1);
+    await exit.fail(err);
   }
 }
 

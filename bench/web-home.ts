@@ -33,22 +33,19 @@
  * (2), --projects BENCH_PROJECTS (2000), --tasks-per-project BENCH_TASKS_PER_PROJECT (5),
  * --out BENCH_OUT (.bench/web-home.json), --headed. DATABASE_URL, CHROMIUM (/usr/bin/chromium).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { chromium, type BrowserContext } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 import { sql } from 'kysely';
-import { buildApp } from '../src/app.ts';
 import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
-import { prepareWebApp, WEB_ROOT } from '../src/cli/web-build.ts';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
 import { newId } from '../src/ids.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
+import { loadAverages, secondsSince } from './harness.ts';
+import { openWebBench, round, stats } from './web-app.ts';
 import { addDays, mondayOf, seedWeekData } from './web-seed.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 
@@ -69,40 +66,14 @@ const WARMUP = opt('warmup', 'BENCH_WARMUP', 2);
 const PROJECTS = opt('projects', 'BENCH_PROJECTS', 2000);
 const TASKS_PER_PROJECT = opt('tasks-per-project', 'BENCH_TASKS_PER_PROJECT', 5);
 const OUT = String(args.out ?? process.env.BENCH_OUT ?? '.bench/web-home.json');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const MAX_CALLS = 3;
 
-const loadavg = () => {
-  try {
-    return readFileSync('/proc/loadavg', 'utf8').trim().split(' ').slice(0, 3).join(' ');
-  } catch {
-    return 'n/a';
-  }
-};
-const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 const log = (line: string) => console.log(line);
 
 const t0 = performance.now();
-const loadBefore = loadavg();
-const dist = await prepareWebApp({ info: log, warn: log }, WEB_ROOT);
-if (!dist) throw new Error('web/dist could not be built: run "npm run build:web" to see why.');
-
-const databaseUrl = process.env.DATABASE_URL;
-const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
-const dataDir = databaseUrl ? null : mkdtempSync(join(tmpdir(), 'sheaf-bench-home-'));
-const database = await openDatabase(databaseUrl ? { databaseUrl, schema } : { dataDir });
-const db = database.db;
-let app: Awaited<ReturnType<typeof buildApp>> | undefined;
-let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
-
-async function cleanUp() {
-  await browser?.close().catch(() => {});
-  await app?.close().catch(() => {});
-  if (databaseUrl) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db).catch(() => {});
-  await database.close().catch(() => {});
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}
-process.on('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
+const loadBefore = loadAverages();
+const bench = await openWebBench('home', { log });
+const { database, db, cleanUp } = bench;
 
 async function seed() {
   const thisMonday = mondayOf(Date.now());
@@ -150,7 +121,7 @@ async function seed() {
 const initScript = `(() => {
   const h = (window.__home = {});
   const check = () => {
-    if (h.dom !== undefined || !document.querySelector('section[aria-labelledby="section-this-week"]')) return;
+    if (h.dom !== undefined || !document.querySelector('[data-home-dashboard] section')) return;
     h.dom = performance.now();
     requestAnimationFrame(() => requestAnimationFrame(() => (h.shown = performance.now())));
   };
@@ -194,23 +165,12 @@ async function measure(context: BrowserContext, base: string): Promise<Sample> {
   }
 }
 
-const stats = (values: number[]) => {
-  const s = [...values].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-  return { n: s.length, median: s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2, p95: at(0.95), min: s[0], max: s[s.length - 1] };
-};
-const round = (x: number) => Math.round(x * 10) / 10;
-
 try {
   const seeded = await seed();
-  log(`seeded: ${PROJECTS} projects × ${TASKS_PER_PROJECT} tasks, ${seeded.entries} entries, budgets, rates, 20 overdue invoices; and an empty workspace, on ${database.kind} (${secs(t0)})`);
-  const config = loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' }, { port: 0, host: '127.0.0.1', dataDir, webDist: dist, webBuild: false });
-  app = await buildApp({ config, db });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  log(`seeded: ${PROJECTS} projects × ${TASKS_PER_PROJECT} tasks, ${seeded.entries} entries, budgets, rates, 20 overdue invoices; and an empty workspace, on ${database.kind} (${secondsSince(t0)})`);
+  const base = await bench.serve();
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: !args.headed });
+  const browser = await bench.launchBrowser({ headed: Boolean(args.headed) });
   const contexts = new Map<string, BrowserContext>();
   for (const [name, token] of Object.entries(seeded.tokens)) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -220,14 +180,14 @@ try {
   }
   const cases = ['owner', 'member', 'empty'];
   const samples = new Map<string, Sample[]>(cases.map((c) => [c, []]));
-  log(`measuring: ${WARMUP} warm-up rounds, ${ITERATIONS} rounds of ${cases.join(', ')} (load average ${loadavg()})`);
+  log(`measuring: ${WARMUP} warm-up rounds, ${ITERATIONS} rounds of ${cases.join(', ')} (load average ${loadAverages()})`);
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
     for (const c of cases) {
       const sample = await measure(contexts.get(c)!, base);
       if (i >= WARMUP) samples.get(c)!.push(sample);
     }
   }
-  const loadAfter = loadavg();
+  const loadAfter = loadAverages();
   const results = Object.fromEntries(
     cases.map((c) => {
       const s = samples.get(c)!;
@@ -242,7 +202,7 @@ try {
   }
   log(`  ratio to the empty workspace (medians): owner ${ratio('owner').toFixed(2)}×, member ${ratio('member').toFixed(2)}×`);
   if (extraCalls.length) log(`  loads with more than ${MAX_CALLS} API calls: ${extraCalls.length} (e.g. ${extraCalls[0]})`);
-  log(`  load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}; ${database.kind}; total ${secs(t0)}`);
+  log(`  load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}; ${database.kind}; total ${secondsSince(t0)}`);
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(
     OUT,

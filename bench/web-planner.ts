@@ -36,26 +36,23 @@
  * BENCH_WEEKS (26), --out BENCH_OUT (.bench/web-planner.json), --headed. DATABASE_URL,
  * CHROMIUM (/usr/bin/chromium).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { chromium, type BrowserContext } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 import { sql, type Insertable, type Kysely } from 'kysely';
-import { buildApp } from '../src/app.ts';
 import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
-import { prepareWebApp, WEB_ROOT } from '../src/cli/web-build.ts';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/types.ts';
 import { newId } from '../src/ids.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
+import { loadAverages, secondsSince } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
+import { openWebBench, round, stats } from './web-app.ts';
 import { addDays, mondayOf } from './web-seed.ts';
 
 const { values: args } = parseArgs({
@@ -77,43 +74,17 @@ const PEOPLE = opt('people', 'BENCH_PEOPLE', 200);
 const ASSIGNMENTS = opt('assignments', 'BENCH_ASSIGNMENTS', 4);
 const WEEKS = opt('weeks', 'BENCH_WEEKS', 26);
 const OUT = String(args.out ?? process.env.BENCH_OUT ?? '.bench/web-planner.json');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const AIM_MS = 300;
 const CLIENTS = 40;
 const PROJECTS = 120;
 const PLACEHOLDERS = 5;
 
-const loadavg = () => {
-  try {
-    return readFileSync('/proc/loadavg', 'utf8').trim().split(' ').slice(0, 3).join(' ');
-  } catch {
-    return 'n/a';
-  }
-};
-const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 const log = (line: string) => console.log(line);
 
 const t0 = performance.now();
-const loadBefore = loadavg();
-const dist = await prepareWebApp({ info: log, warn: log }, WEB_ROOT);
-if (!dist) throw new Error('web/dist could not be built: run "npm run build:web" to see why.');
-
-const databaseUrl = process.env.DATABASE_URL;
-const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
-const dataDir = databaseUrl ? null : mkdtempSync(join(tmpdir(), 'sheaf-bench-planner-'));
-const database = await openDatabase(databaseUrl ? { databaseUrl, schema } : { dataDir });
-const db = database.db;
-let app: Awaited<ReturnType<typeof buildApp>> | undefined;
-let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
-
-async function cleanUp() {
-  await browser?.close().catch(() => {});
-  await app?.close().catch(() => {});
-  if (databaseUrl) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db).catch(() => {});
-  await database.close().catch(() => {});
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}
-process.on('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
+const loadBefore = loadAverages();
+const bench = await openWebBench('planner', { log });
+const { database, db, cleanUp } = bench;
 
 async function insertChunks<T extends keyof DB>(kysely: Kysely<DB>, table: T, rows: Insertable<DB[T]>[]) {
   for (let i = 0; i < rows.length; i += 500) await kysely.insertInto(table).values(rows.slice(i, i + 500) as never).execute();
@@ -238,23 +209,12 @@ async function measure(context: BrowserContext, base: string): Promise<Sample> {
   }
 }
 
-const stats = (values: number[]) => {
-  const s = [...values].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-  return { n: s.length, median: s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2, p95: at(0.95), min: s[0], max: s[s.length - 1] };
-};
-const round = (x: number) => Math.round(x * 10) / 10;
-
 try {
   const seeded = await seed();
-  log(`seeded: ${PEOPLE} people with ${seeded.assignments} assignments over ${WEEKS} weeks, ${PLACEHOLDERS} placeholders; and a one-person workspace, on ${database.kind} (${secs(t0)})`);
-  const config = loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' }, { port: 0, host: '127.0.0.1', dataDir, webDist: dist, webBuild: false });
-  app = await buildApp({ config, db });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  log(`seeded: ${PEOPLE} people with ${seeded.assignments} assignments over ${WEEKS} weeks, ${PLACEHOLDERS} placeholders; and a one-person workspace, on ${database.kind} (${secondsSince(t0)})`);
+  const base = await bench.serve();
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: !args.headed, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const browser = await bench.launchBrowser({ headed: Boolean(args.headed), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   const cases = ['planner', 'one'] as const;
   const contexts = new Map<string, BrowserContext>();
   for (const name of cases) {
@@ -264,14 +224,14 @@ try {
     contexts.set(name, context);
   }
   const samples = new Map<string, Sample[]>(cases.map((c) => [c, []]));
-  log(`measuring: ${WARMUP} warm-up rounds, ${ITERATIONS} rounds of ${cases.join(', ')} (load average ${loadavg()})`);
+  log(`measuring: ${WARMUP} warm-up rounds, ${ITERATIONS} rounds of ${cases.join(', ')} (load average ${loadAverages()})`);
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
     for (const c of cases) {
       const sample = await measure(contexts.get(c)!, base);
       if (i >= WARMUP) samples.get(c)!.push(sample);
     }
   }
-  const loadAfter = loadavg();
+  const loadAfter = loadAverages();
   const results = Object.fromEntries(
     cases.map((c) => {
       const s = samples.get(c)!;
@@ -302,7 +262,7 @@ try {
   }
   const met = big.render.median <= AIM_MS;
   log(`  ratio ${PEOPLE} people / 1 person (medians) ${ratio.toFixed(2)}×; aim ≤ ${AIM_MS} ms after the data arrives (median): ${met ? 'met' : 'MISSED'}`);
-  log(`  load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}; ${database.kind}; total ${secs(t0)}`);
+  log(`  load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}; ${database.kind}; total ${secondsSince(t0)}`);
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(
     OUT,

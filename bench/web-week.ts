@@ -48,21 +48,16 @@
  * run), --dist DIR (serve that build of the web app as it is, e.g. an older commit's), --headed. DATABASE_URL (PostgreSQL instead of PGlite), CHROMIUM
  * (/usr/bin/chromium).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { chromium, type Page } from '@playwright/test';
-import { sql } from 'kysely';
-import { buildApp } from '../src/app.ts';
+import type { Page } from '@playwright/test';
 import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { seedWeekData } from './web-seed.ts';
+import { loadAverages, secondsSince } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
-import { prepareWebApp, WEB_ROOT } from '../src/cli/web-build.ts';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openWebBench, round, stats } from './web-app.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -97,7 +92,6 @@ const PROFILE = Boolean(args.profile ?? process.env.BENCH_PROFILE);
 const CASES = String(args.cases ?? process.env.BENCH_CASES ?? 'load,navigate,picker,bytes').split(',');
 /** Issue 21: a picker keystroke (typing into the timer bar's project-task type-ahead) must stay under this. */
 const KEYSTROKE_AIM_MS = 50;
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const AIM_MS = 300;
 /** Issue 24: a cold load of the heavy week (navigation start → rows painted), median. */
 const COLD_AIM_MS = 400;
@@ -105,40 +99,15 @@ const COLD_AIM_MS = 400;
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const addDays = (date: string, days: number) => iso(Date.parse(`${date}T00:00:00Z`) + days * DAY);
-const loadavg = () => {
-  try {
-    return readFileSync('/proc/loadavg', 'utf8').trim().split(' ').slice(0, 3).join(' ');
-  } catch {
-    return 'n/a';
-  }
-};
-const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 const log = (line: string) => console.log(line);
 
 // ---- server and data
 
 const t0 = performance.now();
-const loadBefore = loadavg();
+const loadBefore = loadAverages();
 // --dist DIR serves a build made elsewhere as it is (an older commit's, to compare in the same hour).
-const dist = args.dist ? String(args.dist) : await prepareWebApp({ info: log, warn: log }, WEB_ROOT);
-if (!dist) throw new Error('web/dist could not be built: run "npm run build:web" to see why.');
-
-const databaseUrl = process.env.DATABASE_URL;
-const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
-const dataDir = databaseUrl ? null : mkdtempSync(join(tmpdir(), 'sheaf-bench-week-'));
-const database = await openDatabase(databaseUrl ? { databaseUrl, schema } : { dataDir });
-const db = database.db;
-let app: Awaited<ReturnType<typeof buildApp>> | undefined;
-let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
-
-async function cleanUp() {
-  await browser?.close().catch(() => {});
-  await app?.close().catch(() => {});
-  if (databaseUrl) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db).catch(() => {});
-  await database.close().catch(() => {});
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}
-process.on('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
+const bench = await openWebBench('week', { dist: args.dist ? String(args.dist) : undefined, log });
+const { database, db, cleanUp } = bench;
 
 /** Mondays (UTC, the workspace's default zone and week start) of the weeks used. */
 const thisMonday = (() => {
@@ -293,13 +262,6 @@ async function navigate(page: Page, base: string, week: string, rows: number, fr
   await page.getByRole('button', { name: 'Start timer' }).waitFor();
   return measure(page, week, rows, () => page.getByRole('link', { name: fromNext ? 'Previous week' : 'Next week', exact: true }).click());
 }
-
-const stats = (values: number[]) => {
-  const s = [...values].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-  return { n: s.length, median: s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2, p95: at(0.95), min: s[0], max: s[s.length - 1] };
-};
-const round = (x: number) => Math.round(x * 10) / 10;
 
 interface TraceEvent {
   name: string;
@@ -475,15 +437,11 @@ const WEEK_CHANGE_BYTES = `async (week) => {
 
 try {
   const seeded = await seed();
-  log(`seeded: ${PROJECTS} projects × ${TASKS_PER_PROJECT} tasks (${seeded.choices} choices), ${seeded.entries} entries (heavy week ${HEAVY}: ${seeded.heavyEntries}; empty week ${EMPTY}) on ${database.kind} (${secs(t0)})`);
+  log(`seeded: ${PROJECTS} projects × ${TASKS_PER_PROJECT} tasks (${seeded.choices} choices), ${seeded.entries} entries (heavy week ${HEAVY}: ${seeded.heavyEntries}; empty week ${EMPTY}) on ${database.kind} (${secondsSince(t0)})`);
 
-  const config = loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' }, { port: 0, host: '127.0.0.1', dataDir, webDist: dist, webBuild: false });
-  app = await buildApp({ config, db });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const base = await bench.serve();
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: !args.headed });
+  const browser = await bench.launchBrowser({ headed: Boolean(args.headed) });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addCookies([{ name: SESSION_COOKIE, value: seeded.token, url: base }]);
   await context.addInitScript({ content: initScript });
@@ -500,14 +458,14 @@ try {
   ];
   const cases = allCases.filter((c) => CASES.some((word) => word.trim() && c.name.includes(word.trim())));
   const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
-  log(`measuring: ${WARMUP} warm-up rounds, ${ITERATIONS} rounds of ${cases.map((c) => c.name).join(', ')} (load average ${loadavg()})`);
+  log(`measuring: ${WARMUP} warm-up rounds, ${ITERATIONS} rounds of ${cases.map((c) => c.name).join(', ')} (load average ${loadAverages()})`);
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
     for (const c of cases) {
       const sample = await c.run(i);
       if (i >= WARMUP) samples.get(c.name)!.push(sample);
     }
   }
-  const loadAfter = loadavg();
+  const loadAfter = loadAverages();
 
   const results = Object.fromEntries(
     cases.map((c) => {
@@ -602,7 +560,7 @@ try {
     log(`  ratio before/after ${(bytes.before / bytes.after).toFixed(1)}×; choices once per session: ${bytes.choicesTransfer} bytes over the wire (${bytes.choicesDecoded} decoded)`);
   }
   log(`  aim ${AIM_MS} ms: ${worst <= AIM_MS ? 'met' : 'MISSED'} (worst heavy median or p95 ${worst.toFixed(1)} ms)`);
-  log(`  load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}; ${database.kind}; total ${secs(t0)}`);
+  log(`  load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}; ${database.kind}; total ${secondsSince(t0)}`);
   if (profileNote) log(`  profile: ${profileNote}`);
 
   mkdirSync(dirname(OUT), { recursive: true });
