@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { median } from '../../bench/harness.ts';
+import { stats } from '../../bench/web-app.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Runs test/fixtures/bench-way-out.ts in `mode`; with `interrupt`, sends SIGINT once it is ready. */
+function run(mode: string, interrupt = false): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['bin/run-ts.js', 'test/fixtures/bench-way-out.ts', mode], { cwd: ROOT });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (interrupt && out.includes('ready')) child.kill('SIGINT');
+    });
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('exit', (code) => done({ code, out, err }));
+  });
+}
+
+describe("a benchmark's way out", () => {
+  it('Ctrl-C cleans up once, says what it stops, and exits 130', async () => {
+    const { code, out, err } = await run('signal', true);
+    expect(code).toBe(130);
+    expect(out.match(/cleanup/g)).toHaveLength(1);
+    expect(out).toContain('cleanup interrupted=true');
+    expect(err).toContain('SIGINT: stopping the fixture');
+  });
+
+  it('a failure after the cleanup does not clean up again, and exits 1 with the error', async () => {
+    const { code, out, err } = await run('fail');
+    expect(code).toBe(1);
+    expect(out.match(/cleanup/g)).toHaveLength(1);
+    expect(err).toContain('benchmark failed: Error: the measurement broke');
+  });
+
+  it('a normal end cleans up once, not interrupted', async () => {
+    const { code, out } = await run('end');
+    expect(code).toBe(0);
+    expect(out.match(/cleanup/g)).toHaveLength(1);
+    expect(out).toContain('cleanup interrupted=false');
+    expect(out).toContain('interrupted=false');
+  });
+});
+
+describe('summaries', () => {
+  it('median: the middle value, or the mean of the middle two', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it('stats: median, p95 by nearest rank, min and max, whatever the order', () => {
+    const values = Array.from({ length: 20 }, (_, i) => 20 - i);
+    expect(stats(values)).toEqual({ n: 20, median: 10.5, p95: 19, min: 1, max: 20 });
+    expect(stats([5])).toEqual({ n: 1, median: 5, p95: 5, min: 5, max: 5 });
+  });
+});
