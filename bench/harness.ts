@@ -274,9 +274,9 @@ export function wayOut(signalNote: string, cleanup: (interrupted: boolean) => Pr
  * run's schema. The app's pool names its connections after the schema
  * (poolApplicationName), which is how DatabaseCpu finds its backends; PGAPPNAME
  * names only connections opened outside that pool. `profile` writes V8 CPU
- * profiles to .bench/profiles.
+ * profiles to .bench/profiles; `members` adds that many people to the workspace.
  */
-export function forkServer(options: { databaseUrl: string; schema: string; pool: number; applicationName: string; profile: boolean }): ServerProcess {
+export function forkServer(options: { databaseUrl: string; schema: string; pool: number; applicationName: string; profile: boolean; members?: number }): ServerProcess {
   // BENCH_NODE_FLAGS: extra node flags for the server process (say, --cpu-prof-interval=200 or heap sizes to try).
   const extra = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
   const profile = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, '.bench/profiles')}`] : [];
@@ -289,6 +289,7 @@ export function forkServer(options: { databaseUrl: string; schema: string; pool:
         DATABASE_URL: options.databaseUrl,
         BENCH_SCHEMA: options.schema,
         BENCH_POOL_SIZE: String(options.pool),
+        BENCH_MEMBERS: String(options.members ?? 0),
         PGAPPNAME: options.applicationName,
       },
       execArgv,

@@ -46,7 +46,7 @@ interface StoredRow extends PerformanceRow {
 }
 
 /** Orders the table: the request path first, then lists, writes, reports, backup, web app. */
-const ORDER = ['users-me', 'time-entries-list', 'projects-list', 'time-entries-create', 'reports-uninvoiced', 'reports-budget', 'backup', 'web-week-cold'];
+const ORDER = ['users-me', 'users-me-members', 'time-entries-list', 'projects-list', 'time-entries-create', 'reports-uninvoiced', 'reports-budget', 'backup', 'web-week-cold'];
 
 function readStore(): StoredRow[] {
   try {

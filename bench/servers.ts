@@ -76,6 +76,14 @@ async function main() {
     role: 'owner',
   });
   const { secret } = await createKey(db, operatorPrincipal(company.id), { userId: owner.user_id, kind: 'integration' });
+  // BENCH_MEMBERS: more people in the workspace (every fifth with a key of their own), so that the
+  // authentication query's plan is the one a workspace of that size gets.
+  const members = Number(process.env.BENCH_MEMBERS ?? 0);
+  for (let i = 0; i < members; i++) {
+    const member = await createMember(db, operatorPrincipal(company.id), { email: `member${i}.${schema}@bench.example`, first_name: 'Member', last_name: String(i), role: 'member' });
+    if (i % 5 === 0) await createKey(db, operatorPrincipal(company.id), { userId: member.user_id, kind: 'integration' });
+  }
+  if (members) await sql`analyze`.execute(db);
 
   const sheaf = await buildApp({ config, db });
   servers.push(sheaf);

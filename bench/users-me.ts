@@ -29,6 +29,8 @@
  *   --rounds    BENCH_ROUNDS       measured runs per target            (default 5)
  *   --connections BENCH_CONNECTIONS concurrent HTTP connections         (default 16)
  *   --pool      BENCH_POOL_SIZE    PostgreSQL pool size (shared)        (default 10)
+ *   --members   BENCH_MEMBERS      people in the workspace besides its owner, every fifth
+ *                                  with a key (default 0: the README's row is a workspace of one)
  *   --target    BENCH_TARGET       ratio to pass                        (default 0.8)
  *   --cpu-target BENCH_CPU_TARGET  CPU per response at most this × the baseline's (default 1.25)
  *   --out       BENCH_OUT          JSON results file       (default .bench/users-me.json)
@@ -61,6 +63,7 @@ interface Options {
   rounds: number;
   connections: number;
   pool: number;
+  members: number;
   target: number;
   cpuTarget: number;
   out: string;
@@ -108,6 +111,7 @@ function readOptions(): Options {
       rounds: { type: 'string' },
       connections: { type: 'string' },
       pool: { type: 'string' },
+      members: { type: 'string' },
       target: { type: 'string' },
       'cpu-target': { type: 'string' },
       out: { type: 'string' },
@@ -118,7 +122,7 @@ function readOptions(): Options {
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench -- [--duration s] [--warmup s] [--rounds n] [--connections n] [--pool n] [--target ratio] [--cpu-target multiple] [--out file] [--profile]',
+      'usage: npm run bench -- [--duration s] [--warmup s] [--rounds n] [--connections n] [--pool n] [--members n] [--target ratio] [--cpu-target multiple] [--out file] [--profile]',
     );
     process.exit(0);
   }
@@ -129,6 +133,7 @@ function readOptions(): Options {
     rounds: numberOption('rounds', values.rounds, 'BENCH_ROUNDS', 5, true, 1),
     connections: numberOption('connections', values.connections, 'BENCH_CONNECTIONS', 16, true, 1),
     pool: numberOption('pool', values.pool, 'BENCH_POOL_SIZE', 10, true, 1),
+    members: numberOption('members', values.members, 'BENCH_MEMBERS', 0, true, 0),
     target: numberOption('target', values.target, 'BENCH_TARGET', 0.8, false, 0),
     cpuTarget: numberOption('cpu-target', values['cpu-target'], 'BENCH_CPU_TARGET', 1.25, false, 1),
     out: resolve(ROOT, values.out ?? env.BENCH_OUT ?? '.bench/users-me.json'),
@@ -245,13 +250,13 @@ async function main() {
   const pgTarget = databaseUrl.replace(/\/\/[^@/]*@/, '//…@');
   const measured = options.rounds * 2 * options.duration + 2 * options.warmup;
   console.log(
-    `users/me benchmark: ${options.connections} connections, pool ${options.pool}, ` +
+    `users/me benchmark: ${options.connections} connections, pool ${options.pool}, ${options.members + 1} people in the workspace, ` +
       `${options.warmup}s warm-up + ${options.rounds}×${options.duration}s per target (~${Math.round(measured)}s of load)`,
   );
   console.log(`PostgreSQL ${pgTarget}, schema ${schema}; ${machine.nproc} CPUs (${machine.cpu}), load ${f2(machine.loadAverage1m)}`);
 
   try {
-    server = forkServer({ databaseUrl, schema, pool: options.pool, applicationName, profile: options.profile });
+    server = forkServer({ databaseUrl, schema, pool: options.pool, applicationName, profile: options.profile, members: options.members });
     const ready = await server.ready(120_000);
     await sanityCheck(ready);
     monitor = new pg.Client({ connectionString: databaseUrl, application_name: `${applicationName}-monitor` });
@@ -408,8 +413,9 @@ async function main() {
       const cpu = (micros: number | null, server: number) => `${formatNumber(micros ?? server)} µs${micros === null ? ' (server only)' : ''}`;
       recordPerformance([
         {
-          key: 'users-me',
-          path: 'GET /api/v2/users/me (full-access key)',
+          // A larger workspace is a row of its own: the README's first row is a workspace of one.
+          key: options.members ? 'users-me-members' : 'users-me',
+          path: `GET /api/v2/users/me (full-access key${options.members ? `; a workspace of ${formatNumber(options.members + 1)} people` : ''})`,
           figure: `${formatNumber(sheaf.rps)} req/s`,
           baseline: `bare Fastify route, one primary-key SELECT: ${formatNumber(baseline.rps)} req/s`,
           ratio: ratio.toFixed(2),
