@@ -41,7 +41,7 @@ import autocannon, { type CannonRequest, type Options as CannonOptions, type Res
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { operatorPrincipal } from '../src/access/operator.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { connectionOptions, openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
@@ -160,7 +160,7 @@ async function main() {
 
   try {
     const ws = await prepareWorkspace(databaseUrl, schema);
-    const seeder = new pg.Client({ connectionString: databaseUrl, options: `-c TimeZone=UTC -c search_path=${schema}`, types: pgTypes, application_name: `${schema}-seed` });
+    const seeder = new pg.Client({ connectionString: databaseUrl, options: connectionOptions(schema), types: pgTypes, application_name: `${schema}-seed` });
     await seeder.connect();
     const seed = await seedTimeEntries(seeder, ws.companyId, { entries: options.entries, users: 50, projects: 40, years: 1 }, (line) => console.log(`seed: ${line}`)).finally(() =>
       seeder.end(),

@@ -36,6 +36,7 @@ import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { ServerProcess, forkServer, inRotation, inTenantTransaction, loadAverage, median } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
+import { connectionOptions } from '../src/db/database.ts';
 
 /** Issue 24's aim: the list within this factor of its own SQL sent through pg. */
 const AIM = 1.3;
@@ -51,7 +52,7 @@ async function driver() {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c TimeZone=UTC -c search_path=${schema}`, types: pgTypes });
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: connectionOptions(schema), types: pgTypes });
   let listSql: CompiledQuery | null = null;
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),

@@ -37,7 +37,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { connectionOptions, openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
@@ -254,7 +254,7 @@ async function main() {
     const company = await createWorkspace(db, { name: 'Export Works' });
     const owner = await createMember(db, operatorPrincipal(company.id), { email: `owner.${schema}@bench.example`, first_name: 'Olive', last_name: 'Owner', role: 'owner' });
 
-    const seeder = new pg.Client({ connectionString: databaseUrl, options: `-c TimeZone=UTC -c search_path=${schema}` });
+    const seeder = new pg.Client({ connectionString: databaseUrl, options: connectionOptions(schema) });
     await seeder.connect();
     const seed = await seedYear(seeder, company.id).finally(() => seeder.end());
     console.log(`seed: ${seed.entries.toLocaleString('en')} entries of ${USERS} people, ${seed.firstDate}..${seed.lastDate}, in ${seed.seconds.toFixed(1)} s\n`);

@@ -52,7 +52,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { reportProjectScope } from '../src/access/reports.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { connectionOptions, openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { withTenant } from '../src/db/tenant.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
@@ -358,7 +358,7 @@ try {
 
   const tSeed = performance.now();
   if (!REUSE) {
-    const seeder = new pg.Client({ connectionString: url, options: `-c TimeZone=UTC -c search_path=${schema}` });
+    const seeder = new pg.Client({ connectionString: url, options: connectionOptions(schema) });
     await seeder.connect();
     try {
       await seed(seeder, company.id, ownerId, today);
@@ -423,7 +423,7 @@ try {
   // Plans: capture each report's SQL from the same query functions, then EXPLAIN it in the tenant
   // transaction shape, custom (parameters known) and generic (as a prepared statement may end up).
   const captured: CompiledQuery[] = [];
-  const pool = new pg.Pool({ connectionString: url, max: 1, options: `-c TimeZone=UTC -c search_path=${schema}`, types: pgTypes });
+  const pool = new pg.Pool({ connectionString: url, max: 1, options: connectionOptions(schema), types: pgTypes });
   const capture = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: (e) => {
       if (e.level === 'query') captured.push(e.query);
     },
@@ -440,7 +440,7 @@ try {
     plans.project_budget = captured[captured.length - 1];
   });
   await capture.destroy();
-  const client = new pg.Client({ connectionString: url, options: `-c TimeZone=UTC -c search_path=${schema}` });
+  const client = new pg.Client({ connectionString: url, options: connectionOptions(schema) });
   await client.connect();
   let out = `# bench/reports.ts plans, ${new Date().toISOString()}, schema ${schema}\n# ${ENTRIES} entries, ${EXPENSES} expenses, ${PROJECTS} projects, ${USERS} people, ${YEARS} years\n`;
   out += figures.map((f) => `# ${f}`).join('\n') + '\n';

@@ -99,6 +99,7 @@ import {
 } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance, type PerformanceRow } from './performance.ts';
 import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
+import { connectionOptions } from '../src/db/database.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
@@ -199,7 +200,7 @@ const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 function schemaClient(databaseUrl: string, schema: string, applicationName: string) {
   return new pg.Client({
     connectionString: databaseUrl,
-    options: `-c TimeZone=UTC -c search_path=${schema}`,
+    options: connectionOptions(schema),
     types: pgTypes,
     application_name: applicationName,
   });
@@ -237,7 +238,7 @@ interface ListResult {
  * page and, when the page is full, its count.
  */
 async function captureListSql(databaseUrl: string, schema: string, path: string, headers: Record<string, string>): Promise<CompiledQuery[]> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, options: `-c TimeZone=UTC -c search_path=${schema}`, types: pgTypes });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, options: connectionOptions(schema), types: pgTypes });
   const captured: CompiledQuery[] = [];
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),
