@@ -146,8 +146,7 @@ function sqlOnce(cache: WeakMap<Kysely<DB>, string>, db: Kysely<DB>, build: (db:
 }
 
 const keySql = new WeakMap<Kysely<DB>, string>();
-/** The key query's SQL ($1 the workspace, $2 the key's hash); exported for the test of its plan (test/planner-settings.test.ts). */
-export const keySqlFor = (db: Kysely<DB>) => sqlOnce(keySql, db, (d) => keyQuery(d, '', Buffer.alloc(0)));
+const keySqlFor = (db: Kysely<DB>) => sqlOnce(keySql, db, (d) => keyQuery(d, '', Buffer.alloc(0)));
 
 async function authenticateKey(token: string, account: string | undefined, deps: AuthDeps, secretHash: Buffer): Promise<Principal> {
   if (!account) throw unauthorized('Send the workspace id in the Service-Account-Id header.');

@@ -55,20 +55,9 @@ export const runsConcurrently = (db: Kysely<DB>) => kinds.get(db) === 'postgres'
  */
 export const poolApplicationName = (schema?: string) => (schema ? `sheaf:${schema}` : 'sheaf');
 
-/**
- * The planner's price of reading a page out of order, for Sheaf's own connections. PostgreSQL's
- * default (4) assumes spinning disks; with it, a lookup by primary key in a table of a few pages
- * looks dearer than reading the table whole. So in a workspace of a few hundred people every
- * request's authentication read all of memberships and credentials, and users/me cost twice the
- * database CPU of a one-person workspace. 1.1 is the usual setting for data on SSD or in memory,
- * and it gives back the index plan (docs/decisions.md, "Hot paths: the caller's membership by
- * index"). It is set on the app's connections only, not on the server.
- */
-export const RANDOM_PAGE_COST = 1.1;
-
 /** What each of Sheaf's PostgreSQL connections starts with (pg's `options`); the benchmarks' own clients use it too. */
 export const connectionOptions = (schema?: string) =>
-  ['-c TimeZone=UTC', `-c random_page_cost=${RANDOM_PAGE_COST}`, schema ? `-c search_path=${schema}` : ''].filter(Boolean).join(' ');
+  ['-c TimeZone=UTC', schema ? `-c search_path=${schema}` : ''].filter(Boolean).join(' ');
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
