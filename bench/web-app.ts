@@ -4,11 +4,10 @@
  * made elsewhere is named), a database of their own (a fresh PGlite directory, or with
  * DATABASE_URL a throw-away schema of that PostgreSQL), the app serving both in this process,
  * and Chromium (/usr/bin/chromium, or CHROMIUM) driven by Playwright. `cleanUp` closes the
- * browser and the app, then drops the schema or removes the directory: at the end, and on
- * Ctrl-C (exit code 130).
+ * browser and the app, then drops the schema or removes the directory, once: at the end, or on
+ * Ctrl-C or SIGTERM (exit code 130; bench/harness.ts wayOut).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type LaunchOptions } from '@playwright/test';
@@ -17,28 +16,28 @@ import { buildApp } from '../src/app.ts';
 import { prepareWebApp, WEB_ROOT } from '../src/cli/web-build.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { benchSchema, median, wayOut } from './harness.ts';
 
 export async function openWebBench(name: string, options: { dist?: string; log: (line: string) => void }) {
   const dist = options.dist ?? (await prepareWebApp({ info: options.log, warn: options.log }, WEB_ROOT));
   if (!dist) throw new Error('web/dist could not be built: run "npm run build:web" to see why.');
   const databaseUrl = process.env.DATABASE_URL;
-  const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
+  const { schema } = benchSchema();
   const dataDir = databaseUrl ? null : mkdtempSync(join(tmpdir(), `sheaf-bench-${name}-`));
   const database = await openDatabase(databaseUrl ? { databaseUrl, schema } : { dataDir });
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let browser: Browser | undefined;
-  const cleanUp = async () => {
+  const exit = wayOut('closing the browser and the app, and removing the database', async () => {
     await browser?.close().catch(() => {});
     await app?.close().catch(() => {});
     if (databaseUrl) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db).catch(() => {});
     await database.close().catch(() => {});
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  };
-  process.on('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
+  });
   return {
     database,
     db: database.db,
-    cleanUp,
+    cleanUp: exit.cleanup,
     /** Serves the API and the web build on a free port of 127.0.0.1; its base URL. */
     async serve(): Promise<string> {
       const config = loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' }, { port: 0, host: '127.0.0.1', dataDir, webDist: dist, webBuild: false });
@@ -58,7 +57,7 @@ export async function openWebBench(name: string, options: { dist?: string; log: 
 export const stats = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-  return { n: s.length, median: s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2, p95: at(0.95), min: s[0], max: s[s.length - 1] };
+  return { n: s.length, median: median(s), p95: at(0.95), min: s[0], max: s[s.length - 1] };
 };
 
 /** Milliseconds to one decimal, as the results files keep them. */
