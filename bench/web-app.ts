@@ -47,7 +47,15 @@ export async function openWebBench(name: string, options: { dist?: string; log: 
       return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     },
     async launchBrowser(launch: { headed: boolean; args?: LaunchOptions['args'] }): Promise<Browser> {
-      browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: !launch.headed, args: launch.args });
+      browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+        headless: !launch.headed,
+        args: launch.args,
+        // The way out above closes the browser on Ctrl-C and SIGTERM. Playwright's own Ctrl-C
+        // handler would close it too and then exit, before the schema or directory was removed.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+      });
       return browser;
     },
   };
