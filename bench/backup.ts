@@ -39,8 +39,7 @@
 import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -56,12 +55,11 @@ import { newId } from '../src/ids.ts';
 import { verifyBackup } from '../src/cli/backup-client.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import type { PullJob, PullResult } from './backup-pull.ts';
-import { DatabaseCpu, loadAverage } from './harness.ts';
+import { DatabaseCpu, ROOT, loadAverage, postgresUrl } from './harness.ts';
 import { startProfile } from './profile.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DATABASE_URL = postgresUrl();
 const PROFILES = join(ROOT, '.bench/profiles');
 const MiB = 1024 * 1024;
 const AIM_RECORDS_PER_SECOND = 80_000;

@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { dropSchema, forkServer, loadAverage, median, numberOption } from './harness.ts';
+import { dropSchema, forkServer, loadAverage, median, numberOption, postgresUrl } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 
 const { values } = parseArgs({ options: { changes: { type: 'string' }, rounds: { type: 'string' } }, strict: true });
@@ -31,7 +31,7 @@ const BATCH = 10_000;
 const AIM = 20_000;
 const FLAT_MIB = 16;
 
-const databaseUrl = process.env.DATABASE_URL || 'postgres://root@127.0.0.1:5432/test';
+const databaseUrl = postgresUrl();
 const schema = `sheaf_bench_${randomBytes(6).toString('hex')}`;
 const mib = (bytes: number) => bytes / 1024 / 1024;
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;

@@ -48,11 +48,10 @@ import { createKey } from '../src/modules/people/credentials/service.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { findHaproxy, freePort, ROOT, startNode, startProxy, type Proxy, type SheafNode } from '../scripts/cluster-processes.ts';
-import { DatabaseCpu, benchSchema, dropSchemaOrSay, loadAverage, machineCpuMicros, median, numberOption, processCpuMicros, table, wayOut } from './harness.ts';
+import { DatabaseCpu, benchSchema, dropSchemaOrSay, loadAverage, machineCpuMicros, median, numberOption, postgresUrl, processCpuMicros, table, wayOut } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 import { seedTimeEntries, type Combo } from './seed-time-entries.ts';
 
-const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)];
@@ -125,7 +124,7 @@ async function main() {
     console.error('bench:cluster: haproxy is not installed (apt-get install -y haproxy)');
     process.exit(1);
   }
-  const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const databaseUrl = postgresUrl();
   const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   const { schema } = benchSchema();
   const redisPrefix = `sheaf:bench:${schema}:`;

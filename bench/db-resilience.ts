@@ -25,8 +25,9 @@ import { openDatabase, poolApplicationName } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createWorkspaceWithOwner, request } from '../test/helpers.ts';
 import { StallingProxy } from '../test/stalling-proxy.ts';
+import { postgresUrl } from './harness.ts';
 
-const url = new URL(process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
+const url = new URL(postgresUrl());
 const schema = `sheaf_resilience_${randomBytes(4).toString('hex')}`;
 const bounds = Object.fromEntries(Object.entries(process.env).filter(([name]) => /^DATABASE_\w+_TIMEOUT_MS$/.test(name)));
 const config = loadConfig({ ...bounds, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000000' }, { dataDir: null, databaseSchema: schema });

@@ -19,6 +19,10 @@ import { poolApplicationName } from '../src/db/database.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The PostgreSQL a benchmark uses when DATABASE_URL is unset or empty: the development machine's. */
+export const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
+export const postgresUrl = () => process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+
 // ---------------------------------------------------------------------------- server process
 
 export class ServerProcess {

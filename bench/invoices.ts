@@ -30,12 +30,13 @@ import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
+import { postgresUrl } from './harness.ts';
 
 const { values } = parseArgs({ options: { entries: { type: 'string' }, lines: { type: 'string' }, runs: { type: 'string' } } });
 const ENTRIES = Number(values.entries ?? 10_000);
 const LINES = Number(values.lines ?? 500);
 const RUNS = Number(values.runs ?? 5);
-const url = process.env.DATABASE_URL || 'postgres://root@127.0.0.1:5432/test';
+const url = postgresUrl();
 const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
 
 const database = await openDatabase({ databaseUrl: url, schema, poolSize: 10 });

@@ -9,10 +9,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ROOT } from './harness.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const STORE = resolve(ROOT, 'bench/performance.json');
 const README = resolve(ROOT, 'README.md');
 const START = '<!-- performance:start -->';

@@ -34,14 +34,14 @@ import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
-import { ServerProcess, forkServer, inRotation, inTenantTransaction, loadAverage, median } from './harness.ts';
+import { ServerProcess, forkServer, inRotation, inTenantTransaction, loadAverage, median, postgresUrl } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
 import { connectionOptions } from '../src/db/database.ts';
 
 /** Issue 24's aim: the list within this factor of its own SQL sent through pg. */
 const AIM = 1.3;
 
-const url = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const url = postgresUrl();
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
 const PROJECTS = 5000;
 const ASSIGNED = 2000;

@@ -26,11 +26,12 @@ import { runDueSchedules } from '../src/modules/billing/recurring-invoices/index
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
+import { postgresUrl } from './harness.ts';
 
 const { values } = parseArgs({ options: { schedules: { type: 'string' }, baseline: { type: 'string' } } });
 const SCHEDULES = Number(values.schedules ?? 10_000);
 const BASELINE = Number(values.baseline ?? 500);
-const url = process.env.DATABASE_URL || 'postgres://root@127.0.0.1:5432/test';
+const url = postgresUrl();
 const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
 
 const database = await openDatabase({ databaseUrl: url, schema, poolSize: 10 });

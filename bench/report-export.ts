@@ -41,7 +41,7 @@ import { connectionOptions, openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { dropSchema, table } from './harness.ts';
+import { dropSchema, postgresUrl, table } from './harness.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 
 v8.setFlagsFromString('--expose-gc');
@@ -56,7 +56,7 @@ const PER_DAY = opt('perDay', 'BENCH_PER_DAY', 4);
 const USERS = opt('users', 'BENCH_USERS', 200);
 const PROJECTS = opt('projects', 'BENCH_PROJECTS', 300);
 const ITERATIONS = opt('iterations', 'BENCH_ITERATIONS', 3);
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const databaseUrl = postgresUrl();
 const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
 
 const MiB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

@@ -64,7 +64,7 @@ import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { startProfile } from './profile.ts';
-import { inTenantTransaction, loadAverages, secondsSince } from './harness.ts';
+import { inTenantTransaction, loadAverages, postgresUrl, secondsSince } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
 
 const { values: args } = parseArgs({
@@ -95,7 +95,7 @@ const PLANS = String(args.plans ?? process.env.BENCH_PLANS ?? '.bench/reports-pl
 const CLIENTS = 40;
 const TASKS = 30;
 
-const url = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const url = postgresUrl();
 const REUSE = args.schema !== undefined;
 if (REUSE && !/^sheaf_bench_[0-9a-f]{8}$/.test(String(args.schema))) throw new Error(`--schema: not a bench schema: ${args.schema}`);
 const schema = REUSE ? String(args.schema) : `sheaf_bench_${randomBytes(4).toString('hex')}`;

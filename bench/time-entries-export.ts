@@ -41,7 +41,7 @@ import { migrate } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/types.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { dropSchema, table } from './harness.ts';
+import { dropSchema, postgresUrl, table } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance, type PerformanceRow } from './performance.ts';
 
 const { values: args } = parseArgs({
@@ -53,7 +53,7 @@ const ENTRIES = opt('entries', 'BENCH_ENTRIES', 1_000_000);
 const USERS = opt('users', 'BENCH_USERS', 400);
 const PROJECTS = opt('projects', 'BENCH_PROJECTS', 300);
 const DATABASES = String(args.databases ?? process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',');
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const databaseUrl = postgresUrl();
 const AIM_ROWS_PER_SECOND = 50_000;
 
 const MiB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

@@ -69,7 +69,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Options as CannonOptions } from 'autocannon';
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
@@ -81,17 +80,19 @@ import type { DB } from '../src/db/types.ts';
 import type { ReadyMessage } from './protocol.ts';
 import {
   DatabaseCpu,
+  ROOT,
   ServerProcess,
   benchSchema,
   dropSchemaOrSay,
   forkServer,
-  inTenantTransaction,
   inRotation,
+  inTenantTransaction,
   loadAverage,
   machineInfo,
   measureLoad,
   median,
   numberOption,
+  postgresUrl,
   settle,
   stopLoad,
   table,
@@ -100,9 +101,6 @@ import {
 import { benchCommand, formatNumber, recordPerformance, type PerformanceRow } from './performance.ts';
 import { seedTimeEntries, type Combo, type SeedResult } from './seed-time-entries.ts';
 import { connectionOptions } from '../src/db/database.ts';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
 
 interface Options {
   entries: number;
@@ -511,7 +509,7 @@ function summarize(runs: Run[], target: Target) {
 
 async function main() {
   const options = readOptions();
-  const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const databaseUrl = postgresUrl();
   const { schema, applicationName } = benchSchema();
   let server: ServerProcess | undefined;
   let monitor: pg.Client | undefined;

@@ -9,6 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { postgresUrl } from './harness.ts';
 
 const root = pathToFileURL(resolve(process.argv[2] ?? '.')).href;
 const load = (path: string) => import(`${root}/${path}`);
@@ -22,7 +23,7 @@ const { operatorPrincipal } = await load('src/access/operator.ts');
 const { createKey } = await load('src/modules/people/credentials/service.ts');
 
 const schema = `sheaf_bench_${Math.random().toString(36).slice(2, 8)}`;
-const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test', schema, poolSize: 10 });
+const database = await openDatabase({ databaseUrl: postgresUrl(), schema, poolSize: 10 });
 try {
   await migrate(database.db);
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '10000000', WEB_DIST: 'off' }, { dataDir: null });

@@ -45,15 +45,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { ReadyMessage } from './protocol.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
-import { DatabaseCpu, ServerProcess, benchSchema, dropSchemaOrSay, forkServer, machineInfo, measureLoad, median, numberOption, stopLoad, table, wayOut } from './harness.ts';
+import { DatabaseCpu, ROOT, ServerProcess, benchSchema, dropSchemaOrSay, forkServer, machineInfo, measureLoad, median, numberOption, postgresUrl, stopLoad, table, wayOut } from './harness.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
 
 type Target = 'baseline' | 'sheaf';
 
@@ -235,7 +232,7 @@ const f2 = (x: number) => x.toFixed(2);
 
 async function main() {
   const options = readOptions();
-  const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const databaseUrl = postgresUrl();
   const { schema, applicationName } = benchSchema();
   let server: ServerProcess | undefined;
   let monitor: pg.Client | undefined;

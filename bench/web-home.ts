@@ -45,7 +45,7 @@ import { newId } from '../src/ids.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { loadAverages, secondsSince } from './harness.ts';
-import { openWebBench, round, stats } from './web-app.ts';
+import { countOption, openWebBench, round, stats } from './web-app.ts';
 import { addDays, mondayOf, seedWeekData } from './web-seed.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 
@@ -60,11 +60,10 @@ const { values: args } = parseArgs({
   },
   strict: true,
 });
-const opt = (name: keyof typeof args, env: string, fallback: number) => Number(args[name] ?? process.env[env] ?? fallback);
-const ITERATIONS = opt('iterations', 'BENCH_ITERATIONS', 10);
-const WARMUP = opt('warmup', 'BENCH_WARMUP', 2);
-const PROJECTS = opt('projects', 'BENCH_PROJECTS', 2000);
-const TASKS_PER_PROJECT = opt('tasks-per-project', 'BENCH_TASKS_PER_PROJECT', 5);
+const ITERATIONS = countOption(args, 'iterations', 10);
+const WARMUP = countOption(args, 'warmup', 2, 0);
+const PROJECTS = countOption(args, 'projects', 2000);
+const TASKS_PER_PROJECT = countOption(args, 'tasks-per-project', 5);
 const OUT = String(args.out ?? process.env.BENCH_OUT ?? '.bench/web-home.json');
 const MAX_CALLS = 3;
 

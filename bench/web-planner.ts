@@ -52,7 +52,7 @@ import { createWorkspace } from '../src/provisioning.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { loadAverages, secondsSince } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
-import { openWebBench, round, stats } from './web-app.ts';
+import { countOption, openWebBench, round, stats } from './web-app.ts';
 import { addDays, mondayOf } from './web-seed.ts';
 
 const { values: args } = parseArgs({
@@ -67,12 +67,11 @@ const { values: args } = parseArgs({
   },
   strict: true,
 });
-const opt = (name: keyof typeof args, env: string, fallback: number) => Number(args[name] ?? process.env[env] ?? fallback);
-const ITERATIONS = opt('iterations', 'BENCH_ITERATIONS', 10);
-const WARMUP = opt('warmup', 'BENCH_WARMUP', 2);
-const PEOPLE = opt('people', 'BENCH_PEOPLE', 200);
-const ASSIGNMENTS = opt('assignments', 'BENCH_ASSIGNMENTS', 4);
-const WEEKS = opt('weeks', 'BENCH_WEEKS', 26);
+const ITERATIONS = countOption(args, 'iterations', 10);
+const WARMUP = countOption(args, 'warmup', 2, 0);
+const PEOPLE = countOption(args, 'people', 200);
+const ASSIGNMENTS = countOption(args, 'assignments', 4, 0);
+const WEEKS = countOption(args, 'weeks', 26);
 const OUT = String(args.out ?? process.env.BENCH_OUT ?? '.bench/web-planner.json');
 const AIM_MS = 300;
 const CLIENTS = 40;

@@ -57,7 +57,7 @@ import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { seedWeekData } from './web-seed.ts';
 import { loadAverages, secondsSince } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
-import { openWebBench, round, stats } from './web-app.ts';
+import { countOption, openWebBench, round, stats } from './web-app.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -77,15 +77,14 @@ const { values: args } = parseArgs({
   },
   strict: true,
 });
-const opt = (name: keyof typeof args, env: string, fallback: number) => Number(args[name] ?? process.env[env] ?? fallback);
-const ITERATIONS = opt('iterations', 'BENCH_ITERATIONS', 20);
-const WARMUP = opt('warmup', 'BENCH_WARMUP', 3);
-const PROJECTS = opt('projects', 'BENCH_PROJECTS', 2000);
-const TASKS_PER_PROJECT = opt('tasks-per-project', 'BENCH_TASKS_PER_PROJECT', 5);
-const DAYS = opt('days', 'BENCH_DAYS', 250);
-const PER_DAY = opt('per-day', 'BENCH_PER_DAY', 8);
-const ROWS = opt('rows', 'BENCH_ROWS', 40);
-const HEAVY_ROWS = opt('heavy-rows', 'BENCH_HEAVY_ROWS', 30);
+const ITERATIONS = countOption(args, 'iterations', 20);
+const WARMUP = countOption(args, 'warmup', 3, 0);
+const PROJECTS = countOption(args, 'projects', 2000);
+const TASKS_PER_PROJECT = countOption(args, 'tasks-per-project', 5);
+const DAYS = countOption(args, 'days', 250);
+const PER_DAY = countOption(args, 'per-day', 8);
+const ROWS = countOption(args, 'rows', 40);
+const HEAVY_ROWS = countOption(args, 'heavy-rows', 30, 0);
 const OUT = String(args.out ?? process.env.BENCH_OUT ?? '.bench/web-week.json');
 const PROFILE = Boolean(args.profile ?? process.env.BENCH_PROFILE);
 /** Which of the four cases run (names containing any of these words; default all). */

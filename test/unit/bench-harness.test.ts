@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { median } from '../../bench/harness.ts';
-import { stats } from '../../bench/web-app.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_DATABASE_URL, median, postgresUrl } from '../../bench/harness.ts';
+import { countOption, stats } from '../../bench/web-app.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -51,7 +51,7 @@ describe("a benchmark's way out", () => {
     async () => {
       const tmp = mkdtempSync(join(tmpdir(), 'web-way-out-'));
       try {
-        const env = { ...process.env, TMPDIR: tmp };
+        const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
         delete env.DATABASE_URL;
         const { code, out, err } = await run('', true, { fixture: 'test/fixtures/web-bench-way-out.ts', env });
         expect(out, err).toContain('ready');
@@ -84,5 +84,29 @@ describe('summaries', () => {
     const values = Array.from({ length: 20 }, (_, i) => 20 - i);
     expect(stats(values)).toEqual({ n: 20, median: 10.5, p95: 19, min: 1, max: 20 });
     expect(stats([5])).toEqual({ n: 1, median: 5, p95: 5, min: 5, max: 5 });
+  });
+});
+
+describe('options', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("countOption: the flag, else BENCH_ and the name's words, else the fallback; a bad value names both", () => {
+    vi.stubEnv('BENCH_TASKS_PER_PROJECT', '7');
+    expect(countOption({ 'tasks-per-project': '3' }, 'tasks-per-project', 5)).toBe(3);
+    expect(countOption({}, 'tasks-per-project', 5)).toBe(7);
+    expect(countOption({}, 'rows', 40)).toBe(40);
+    expect(countOption({ warmup: '0' }, 'warmup', 2, 0)).toBe(0);
+    expect(() => countOption({ rows: '0' }, 'rows', 40)).toThrow('--rows (BENCH_ROWS) must be an integer of at least 1, not 0');
+    expect(() => countOption({ rows: '2.5' }, 'rows', 40)).toThrow('must be an integer');
+    expect(() => countOption({ rows: 'many' }, 'rows', 40)).toThrow('not many');
+  });
+
+  it('postgresUrl: DATABASE_URL, or the development PostgreSQL when it is unset or empty', () => {
+    vi.stubEnv('DATABASE_URL', 'postgres://elsewhere/db');
+    expect(postgresUrl()).toBe('postgres://elsewhere/db');
+    vi.stubEnv('DATABASE_URL', '');
+    expect(postgresUrl()).toBe(DEFAULT_DATABASE_URL);
+    vi.stubEnv('DATABASE_URL', undefined);
+    expect(postgresUrl()).toBe('postgres://root@127.0.0.1:5432/test');
   });
 });
