@@ -36,7 +36,7 @@
  * `--profile` writes V8 CPU profiles of the server (serving only) and of the
  * client (the pull only) to .bench/profiles/.
  */
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +55,7 @@ import { newId } from '../src/ids.ts';
 import { verifyBackup } from '../src/cli/backup-client.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import type { PullJob, PullResult } from './backup-pull.ts';
-import { DatabaseCpu, ROOT, loadAverage, postgresUrl } from './harness.ts';
+import { DatabaseCpu, ROOT, loadAverage, postgresUrl, schemaWayOut } from './harness.ts';
 import { startProfile } from './profile.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 
@@ -176,6 +176,15 @@ async function driver() {
   const dir = await mkdtemp(join(tmpdir(), 'sheaf-backup-bench-'));
   const dbAdmin = new pg.Client({ connectionString: DATABASE_URL });
   await dbAdmin.connect();
+  const started: ChildProcess[] = [];
+  const exit = schemaWayOut(DATABASE_URL, schema, {
+    stop: async () => {
+      for (const child of started) child.kill();
+      await rm(dir, { recursive: true, force: true });
+    },
+    close: () => dbAdmin.end(),
+    keep,
+  });
   let broken: boolean;
   try {
     let workspace: { companyId: string; secret: string };
@@ -186,6 +195,7 @@ async function driver() {
     } else workspace = await seed(schema, entries);
 
     const child = fork(join(ROOT, 'bin/run-ts.js'), [process.argv[1], '--server', schema, ...(values.profile ? ['--profile'] : [])]);
+    started.push(child);
     const childExited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const url = await new Promise<string>((resolve, reject) => {
       child.once('message', (m: { url: string }) => resolve(m.url));
@@ -196,6 +206,7 @@ async function driver() {
 
     // The client runs in a process of its own, as `sheaf backup pull` does (bench/backup-pull.ts).
     const client = fork(join(ROOT, 'bin/run-ts.js'), [join(ROOT, 'bench/backup-pull.ts')]);
+    started.push(client);
     const pulled = new Promise<PullResult>((resolve, reject) => {
       client.once('message', resolve);
       client.once('exit', (code) => reject(new Error(`the pulling client exited (${code}) without a result`)));
@@ -278,9 +289,7 @@ async function driver() {
     broken = true;
     console.error(err);
   } finally {
-    if (!keep) await dbAdmin.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
-    await dbAdmin.end();
-    await rm(dir, { recursive: true, force: true });
+    await exit.cleanup();
   }
   process.exitCode = broken ? 1 : 0;
 }

@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { dropSchema, forkServer, loadAverage, median, numberOption, postgresUrl } from './harness.ts';
+import { forkServer, loadAverage, median, numberOption, postgresUrl, schemaWayOut } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 
 const { values } = parseArgs({ options: { changes: { type: 'string' }, rounds: { type: 'string' } }, strict: true });
@@ -38,6 +38,7 @@ const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/pr
 
 const server = forkServer({ databaseUrl, schema, pool: 4, applicationName: schema.replaceAll('_', '-'), profile: false });
 const db = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
+const exit = schemaWayOut(databaseUrl, schema, { stop: () => server.stop(), close: () => db.end().catch(() => {}) });
 try {
   const ready = await server.ready(120_000);
   await db.connect();
@@ -167,7 +168,5 @@ try {
     },
   ]);
 } finally {
-  await db.end().catch(() => {});
-  await server.stop();
-  await dropSchema(databaseUrl, schema);
+  await exit.cleanup();
 }

@@ -25,7 +25,7 @@ import { openDatabase, poolApplicationName } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createWorkspaceWithOwner, request } from '../test/helpers.ts';
 import { StallingProxy } from '../test/stalling-proxy.ts';
-import { postgresUrl } from './harness.ts';
+import { postgresUrl, schemaWayOut } from './harness.ts';
 
 const url = new URL(postgresUrl());
 const schema = `sheaf_resilience_${randomBytes(4).toString('hex')}`;
@@ -39,6 +39,10 @@ proxied.host = `127.0.0.1:${await proxy.listen()}`;
 const admin = new pg.Client({ connectionString: url.toString() });
 await admin.connect();
 const database = await openDatabase({ databaseUrl: proxied.toString(), schema, poolSize: config.databasePoolSize, timeouts: t });
+const exit = schemaWayOut(url.toString(), schema, {
+  stop: () => proxy.resume(),
+  close: async () => (await database.close(), await admin.end(), await proxy.close()),
+});
 const rows: Array<{ figure: string; ms: number; detail: string }> = [];
 const record = (figure: string, ms: number, detail = '') => {
   rows.push({ figure, ms: Math.round(ms), detail });
@@ -160,9 +164,5 @@ try {
   }
   await app.close();
 } finally {
-  proxy.resume();
-  await database.close();
-  await admin.query(`drop schema if exists ${schema} cascade`);
-  await admin.end();
-  await proxy.close();
+  await exit.cleanup();
 }

@@ -217,10 +217,24 @@ export async function inTenantTransaction<T>(client: pg.ClientBase, companyId: s
   }
 }
 
+/**
+ * Drops a run's schema. After Ctrl-C the run's own connections may still be inside a
+ * transaction that holds locks there (a seed or a measured query cut short): the connections
+ * holding locks in the schema, which is the run's alone, are ended first (waiting up to 5 s for
+ * each), and the drop then waits 10 s at the most for any lock rather than hanging the exit.
+ */
 export async function dropSchema(databaseUrl: string, schema: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    await client.query(
+      `select pg_terminate_backend(pid, 5000) from (
+         select distinct l.pid from pg_locks l
+         join pg_class c on c.oid = l.relation join pg_namespace n on n.oid = c.relnamespace
+         where n.nspname = $1 and l.pid <> pg_backend_pid()) lockers`,
+      [schema],
+    );
+    await client.query(`set lock_timeout = '10s'`);
     await client.query(`drop schema if exists ${schema} cascade`);
   } finally {
     await client.end();
@@ -256,6 +270,9 @@ export function wayOut(signalNote: string, cleanup: (interrupted: boolean) => Pr
     if (interrupted) return;
     interrupted = true;
     console.error(`\n${signal}: ${signalNote}`);
+    // The cleanup may end this process's own connections (dropSchema): their errors are
+    // expected now, and must not end the process before the cleanup has.
+    process.on('uncaughtException', (err) => console.error(`on the way out: ${err.message}`));
     void clean().finally(() => process.exit(130));
   };
   process.on('SIGINT', onSignal);
@@ -271,6 +288,25 @@ export function wayOut(signalNote: string, cleanup: (interrupted: boolean) => Pr
       return process.exit(interrupted ? 130 : 1);
     },
   };
+}
+
+/**
+ * The way out of a benchmark that works in a schema of its own: `stop` ends what it started
+ * (servers, measuring processes), `close` closes its pools, then the schema is dropped, or kept
+ * with `keep`. After Ctrl-C the pools are left to the exit: one of their connections may still
+ * be checked out, which closing the pool would wait for.
+ */
+export function schemaWayOut(
+  databaseUrl: string,
+  schema: string,
+  { stop, close, keep = false }: { stop?: () => unknown; close?: () => Promise<unknown>; keep?: boolean } = {},
+) {
+  return wayOut(keep ? `stopping; keeping schema ${schema}` : `stopping and dropping schema ${schema}`, async (interrupted) => {
+    await stop?.();
+    if (!interrupted) await close?.();
+    if (keep) console.log(`kept schema ${schema}`);
+    else await dropSchemaOrSay(databaseUrl, schema);
+  });
 }
 
 /**

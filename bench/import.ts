@@ -18,7 +18,7 @@ import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { importFile, parseExport } from '../src/modules/integrations/import/index.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { dropSchema, numberOption } from './harness.ts';
+import { numberOption, schemaWayOut } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance, type PerformanceRow } from './performance.ts';
 
 const { values } = parseArgs({ options: { rows: { type: 'string' } }, strict: true });
@@ -113,11 +113,11 @@ try {
 if (process.env.DATABASE_URL) {
   const schema = `sheaf_bench_${randomBytes(6).toString('hex')}`;
   const postgres = await openDatabase({ databaseUrl: process.env.DATABASE_URL, schema });
+  const exit = schemaWayOut(process.env.DATABASE_URL, schema, { close: () => postgres.close() });
   try {
     await run('PostgreSQL', postgres, file, parseSeconds);
   } finally {
-    await postgres.close();
-    await dropSchema(process.env.DATABASE_URL, schema);
+    await exit.cleanup();
   }
 }
 

@@ -17,7 +17,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -30,7 +29,7 @@ import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
-import { postgresUrl } from './harness.ts';
+import { postgresUrl, schemaWayOut } from './harness.ts';
 
 const { values } = parseArgs({ options: { entries: { type: 'string' }, lines: { type: 'string' }, runs: { type: 'string' } } });
 const ENTRIES = Number(values.entries ?? 10_000);
@@ -41,6 +40,7 @@ const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
 
 const database = await openDatabase({ databaseUrl: url, schema, poolSize: 10 });
 const db = database.db;
+const exit = schemaWayOut(url, schema, { close: () => database.close() });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   await migrate(db);
@@ -165,9 +165,5 @@ try {
     },
   ]);
 } finally {
-  await database.close();
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`drop schema if exists ${schema} cascade`);
-  await admin.end();
+  await exit.cleanup();
 }

@@ -34,7 +34,7 @@ import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
-import { ServerProcess, forkServer, inRotation, inTenantTransaction, loadAverage, median, postgresUrl } from './harness.ts';
+import { ServerProcess, forkServer, inRotation, inTenantTransaction, loadAverage, median, postgresUrl, schemaWayOut } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
 import { connectionOptions } from '../src/db/database.ts';
 
@@ -52,6 +52,7 @@ async function driver() {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
+  await admin.end();
   const pool = new pg.Pool({ connectionString: url, max: 10, options: connectionOptions(schema), types: pgTypes });
   let listSql: CompiledQuery | null = null;
   const db = new Kysely<DB>({
@@ -63,6 +64,7 @@ async function driver() {
   });
 
   let server: ServerProcess | undefined;
+  const exit = schemaWayOut(url, schema, { stop: () => server?.stop(), close: () => db.destroy() });
   try {
     await migrate(db);
     const company = await createWorkspace(db, { name: 'Bench' });
@@ -174,10 +176,7 @@ async function driver() {
       },
     ]);
   } finally {
-    await server?.stop();
-    await db.destroy();
-    await admin.query(`drop schema if exists ${schema} cascade`);
-    await admin.end();
+    await exit.cleanup();
   }
 }
 

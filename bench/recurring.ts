@@ -16,7 +16,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -26,7 +25,7 @@ import { runDueSchedules } from '../src/modules/billing/recurring-invoices/index
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
-import { postgresUrl } from './harness.ts';
+import { postgresUrl, schemaWayOut } from './harness.ts';
 
 const { values } = parseArgs({ options: { schedules: { type: 'string' }, baseline: { type: 'string' } } });
 const SCHEDULES = Number(values.schedules ?? 10_000);
@@ -36,6 +35,7 @@ const schema = `sheaf_bench_${randomBytes(4).toString('hex')}`;
 
 const database = await openDatabase({ databaseUrl: url, schema, poolSize: 10 });
 const db = database.db;
+const exit = schemaWayOut(url, schema, { close: () => database.close() });
 const cpuMs = (from: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(from);
   return (used.user + used.system) / 1000;
@@ -115,9 +115,5 @@ try {
     },
   ]);
 } finally {
-  await database.close();
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`drop schema if exists ${schema} cascade`);
-  await admin.end();
+  await exit.cleanup();
 }

@@ -26,7 +26,7 @@
  * DATABASE_URL (default postgres://root@127.0.0.1:5432/test; the seed needs a
  * superuser). The schema (sheaf_bench_<random>) is dropped at the end.
  */
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -41,7 +41,7 @@ import { connectionOptions, openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { dropSchema, postgresUrl, table } from './harness.ts';
+import { postgresUrl, schemaWayOut, table } from './harness.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 
 v8.setFlagsFromString('--expose-gc');
@@ -230,12 +230,15 @@ async function child(job: Job) {
   process.send!(sample, () => process.exit(0));
 }
 
+/** The measuring process running now, stopped by the way out. */
+let running: ChildProcess | undefined;
+
 function runChild(job: Job): Promise<Sample> {
   return new Promise((resolve, reject) => {
-    const proc = fork(fileURLToPath(new URL('../bin/run-ts.js', import.meta.url)), [fileURLToPath(import.meta.url)], {
+    const proc = (running = fork(fileURLToPath(new URL('../bin/run-ts.js', import.meta.url)), [fileURLToPath(import.meta.url)], {
       env: { ...process.env, BENCH_JOB: JSON.stringify(job) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    }));
     let result: Sample | undefined;
     proc.on('message', (m) => (result = m as Sample));
     proc.on('exit', (code) => (result ? resolve(result) : reject(new Error(`measurement ${KINDS[job.kind]} exited with ${code}`))));
@@ -248,6 +251,7 @@ async function main() {
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const database = await openDatabase({ databaseUrl, schema, poolSize: 2 });
+  const exit = schemaWayOut(databaseUrl, schema, { stop: () => running?.kill(), close: () => database.close(), keep: Boolean(args.keep) });
   try {
     const db = database.db;
     await migrate(db);
@@ -296,9 +300,7 @@ async function main() {
       ]),
     );
   } finally {
-    await database.close();
-    if (args.keep) console.log(`kept schema ${schema}`);
-    else await dropSchema(databaseUrl, schema);
+    await exit.cleanup();
   }
 }
 

@@ -52,7 +52,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { reportProjectScope } from '../src/access/reports.ts';
 import { loadConfig } from '../src/config.ts';
-import { connectionOptions, openDatabase } from '../src/db/database.ts';
+import { connectionOptions, openDatabase, type Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { withTenant } from '../src/db/tenant.ts';
 import { pgTypes } from '../src/db/type-parsers.ts';
@@ -64,7 +64,7 @@ import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { startProfile } from './profile.ts';
-import { inTenantTransaction, loadAverages, postgresUrl, secondsSince } from './harness.ts';
+import { inTenantTransaction, loadAverages, postgresUrl, schemaWayOut, secondsSince } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
 
 const { values: args } = parseArgs({
@@ -107,15 +107,8 @@ const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const admin = new pg.Client({ connectionString: url });
 await admin.connect();
 if (!REUSE) await admin.query(`create schema ${schema}`);
-let dropped = false;
-async function dropSchema() {
-  if (dropped || KEEP) return;
-  dropped = true;
-  await admin.query(`drop schema if exists ${schema} cascade`);
-}
-process.on('SIGINT', () => {
-  void dropSchema().finally(() => process.exit(130));
-});
+let database: Database | undefined;
+const exit = schemaWayOut(url, schema, { close: async () => (await database?.close(), await admin.end()), keep: KEEP });
 
 /** Fills the workspace: catalogue, rates, entries, expenses, invoices. `c` is a superuser client in the schema. */
 async function seed(c: pg.Client, companyId: string, ownerId: string, today: string) {
@@ -332,8 +325,8 @@ function stats(times: number[]) {
   return { median: s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2, p95: at(0.95), min: s[0], max: s[s.length - 1] };
 }
 
-const database = await openDatabase({ databaseUrl: url, schema, poolSize: 10 });
 try {
+  database = await openDatabase({ databaseUrl: url, schema, poolSize: 10 });
   const db = database.db;
   await migrate(db);
   let company: { id: string };
@@ -501,7 +494,5 @@ try {
   console.log(`plans written to ${PLANS}`);
   if (KEEP) console.log(`schema kept: ${schema} (reuse it with --schema ${schema})`);
 } finally {
-  await database.close();
-  await dropSchema();
-  await admin.end();
+  await exit.cleanup();
 }

@@ -26,7 +26,7 @@ import { setPassword } from '../src/modules/people/sessions/service.ts';
 import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { SoftwareAuthenticator } from '../test/fixtures/software-authenticator.ts';
 import { startProvider } from '../test/fixtures/oidc-provider.ts';
-import { dropSchema, loadAverage, median, numberOption } from './harness.ts';
+import { loadAverage, median, numberOption, schemaWayOut } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string' } }, strict: true });
@@ -42,6 +42,11 @@ const schema = databaseUrl ? `sheaf_bench_${randomBytes(6).toString('hex')}` : u
 const database = await openDatabase({ databaseUrl, schema, dataDir: null });
 let now = new Date();
 const provider = await startProvider([`${PUBLIC_URL}/web/api/sso/callback`], { idTokenTtlSeconds: 600 });
+// On PostgreSQL the run's schema is dropped at the end, also after Ctrl-C; PGlite is in memory.
+const exit =
+  schema && databaseUrl
+    ? schemaWayOut(databaseUrl, schema, { stop: () => provider.stop(), close: () => database.close() })
+    : { cleanup: async () => (await provider.stop(), await database.close()) };
 const config = loadConfig(
   { LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000', SHEAF_SECRET_KEY: randomBytes(32).toString('base64url') },
   { dataDir: null, publicUrl: PUBLIC_URL, clock: () => now },
@@ -188,7 +193,5 @@ try {
   recordPerformance(rows);
   await app.close();
 } finally {
-  await provider.stop();
-  await database.close();
-  if (schema && databaseUrl) await dropSchema(databaseUrl, schema);
+  await exit.cleanup();
 }

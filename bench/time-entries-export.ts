@@ -20,7 +20,7 @@
  * BENCH_USERS (400), --projects BENCH_PROJECTS (300), --databases BENCH_DATABASES
  * (postgres,pglite), --keep; BENCH_NODE_FLAGS (node flags of the server processes).
  */
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -41,7 +41,7 @@ import { migrate } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/types.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { dropSchema, postgresUrl, table } from './harness.ts';
+import { dropSchemaOrSay, postgresUrl, table, wayOut } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance, type PerformanceRow } from './performance.ts';
 
 const { values: args } = parseArgs({
@@ -155,14 +155,18 @@ interface Sample {
   heapByTenth: number[];
 }
 
+/** What Ctrl-C stops and removes: the server process measured now, the database it serves. */
+let running: ChildProcess | undefined;
+let removeDatabase: (() => Promise<void>) | undefined;
+
 /** One download in a fresh server process: a warm-up of one day, then the whole file, sampled. */
 async function measure(job: Job, download: Download, expectedRows: number): Promise<Sample> {
-  const child = fork(fileURLToPath(new URL('../bin/run-ts.js', import.meta.url)), [fileURLToPath(import.meta.url)], {
+  const child = (running = fork(fileURLToPath(new URL('../bin/run-ts.js', import.meta.url)), [fileURLToPath(import.meta.url)], {
     env: { ...process.env, BENCH_JOB: JSON.stringify(job) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // BENCH_NODE_FLAGS: node flags for the server process (say, --cpu-prof --cpu-prof-dir=.bench/profiles).
     execArgv: [...process.execArgv, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
-  });
+  }));
   const { port, cookie } = await new Promise<{ port: number; cookie: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { port: number; cookie: string }));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -217,7 +221,7 @@ async function prepare(kind: 'postgres' | 'pglite'): Promise<{ target: Target; c
     await admin.connect();
     await admin.query(`create schema ${schema}`);
     await admin.end();
-    return { target: { kind, schema }, cleanUp: () => (args.keep ? Promise.resolve(console.log(`kept schema ${schema}`)) : dropSchema(databaseUrl, schema)) };
+    return { target: { kind, schema }, cleanUp: () => (args.keep ? Promise.resolve(console.log(`kept schema ${schema}`)) : dropSchemaOrSay(databaseUrl, schema)) };
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'sheaf-bench-export-'));
   return { target: { kind, dataDir }, cleanUp: async () => (args.keep ? console.log(`kept ${dataDir}`) : rmSync(dataDir, { recursive: true, force: true })) };
@@ -229,8 +233,15 @@ async function main() {
   // A download that did not give every row is a broken measurement: exit 1, record nothing.
   let broken = false;
   const memory: string[][] = [];
+  // Each database is removed after its own measurements; the way out is for Ctrl-C in between.
+  wayOut('stopping the server and removing the database', async () => {
+    running?.kill();
+    await removeDatabase?.();
+  });
   for (const kind of DATABASES as Array<'postgres' | 'pglite'>) {
     const { target, cleanUp } = await prepare(kind);
+    let removing: Promise<void> | undefined;
+    removeDatabase = () => (removing ??= cleanUp());
     try {
       const database = await openDatabase(kind === 'postgres' ? { databaseUrl, schema: target.schema, poolSize: 2 } : { dataDir: target.dataDir });
       let job: Job;
@@ -293,7 +304,8 @@ async function main() {
         });
       } else broken = true;
     } finally {
-      await cleanUp();
+      await removeDatabase();
+      removeDatabase = undefined;
     }
   }
   // The README's table keeps the full measurement only (1,000,000 entries), never a trial run's.

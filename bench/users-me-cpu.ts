@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { postgresUrl } from './harness.ts';
+import { postgresUrl, schemaWayOut } from './harness.ts';
 
 const root = pathToFileURL(resolve(process.argv[2] ?? '.')).href;
 const load = (path: string) => import(`${root}/${path}`);
@@ -24,6 +24,7 @@ const { createKey } = await load('src/modules/people/credentials/service.ts');
 
 const schema = `sheaf_bench_${Math.random().toString(36).slice(2, 8)}`;
 const database = await openDatabase({ databaseUrl: postgresUrl(), schema, poolSize: 10 });
+const exit = schemaWayOut(postgresUrl(), schema, { close: () => database.close() });
 try {
   await migrate(database.db);
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '10000000', WEB_DIST: 'off' }, { dataDir: null });
@@ -49,6 +50,5 @@ try {
   console.log(`${process.argv[2] ?? '.'}: Node CPU per users/me request, µs, per round: ${rounds.join(' ')}`);
   await app.close();
 } finally {
-  await database.db.schema.dropSchema(schema).cascade().execute().catch(() => {});
-  await database.close();
+  await exit.cleanup();
 }

@@ -24,7 +24,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.ts';
 import { deliverDueWebhooks } from '../src/modules/integrations/webhooks/index.ts';
 import { signatures } from '../src/modules/integrations/webhooks/sender.ts';
-import { dropSchema, forkServer, loadAverage, median, numberOption, ROOT } from './harness.ts';
+import { ROOT, forkServer, loadAverage, median, numberOption, postgresUrl, schemaWayOut } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance } from './performance.ts';
 
 const { values } = parseArgs({ options: { deliveries: { type: 'string' }, rounds: { type: 'string' }, receiver: { type: 'boolean' } }, strict: true });
@@ -49,12 +49,16 @@ async function main() {
   /** The issue's aim: at least this many deliveries per second per server process. */
   const AIM = 500;
 
-  const databaseUrl = process.env.DATABASE_URL || 'postgres://root@127.0.0.1:5432/test';
+  const databaseUrl = postgresUrl();
   const schema = `sheaf_bench_${randomBytes(6).toString('hex')}`;
   // The forked server migrates the schema and makes a workspace; the worker runs here.
   const server = forkServer({ databaseUrl, schema, pool: 2, applicationName: schema.replaceAll('_', '-'), profile: false });
   const receiver = fork(join(ROOT, 'bin/run-ts.js'), [fileURLToPath(import.meta.url), '--receiver'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  const exit = schemaWayOut(databaseUrl, schema, {
+    stop: async () => (receiver.kill(), await server.stop()),
+    close: async () => await database?.close().catch(() => {}),
+  });
   try {
     const ready = await server.ready(120_000);
     const port = await new Promise<number>((resolve) => receiver.once('message', (m: { port: number }) => resolve(m.port)));
@@ -187,9 +191,6 @@ async function main() {
       },
     ]);
   } finally {
-    receiver.kill();
-    await database?.close().catch(() => {});
-    await server.stop();
-    await dropSchema(databaseUrl, schema);
+    await exit.cleanup();
   }
 }

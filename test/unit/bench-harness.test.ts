@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_DATABASE_URL, median, postgresUrl } from '../../bench/harness.ts';
 import { countOption, stats } from '../../bench/web-app.ts';
@@ -60,6 +61,28 @@ describe("a benchmark's way out", () => {
         expect(readdirSync(tmp).filter((name) => name.startsWith('sheaf-bench-'))).toEqual([]);
       } finally {
         rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
+
+  it.runIf(process.env.DATABASE_URL)(
+    "Ctrl-C in a schema of the run's own ends the run's connection that holds a lock there and drops the schema",
+    async () => {
+      const schema = `sheaf_bench_way_out_${process.pid}`;
+      const { code, out, err } = await run(schema, true, { fixture: 'test/fixtures/schema-way-out.ts' });
+      expect(err).toContain(`SIGINT: stopping and dropping schema ${schema}`);
+      expect(err).not.toContain('could not drop');
+      expect(out).toContain('stopped');
+      expect(code).toBe(130);
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      try {
+        const { rows } = await client.query('select 1 from pg_namespace where nspname = $1', [schema]);
+        expect(rows).toEqual([]);
+      } finally {
+        await client.query(`drop schema if exists ${schema} cascade`);
+        await client.end();
       }
     },
     30_000,
