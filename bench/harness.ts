@@ -356,6 +356,14 @@ export function numberOption(name: string, flag: string | undefined, envName: st
 }
 
 /**
+ * A whole-number option: `--name`, else BENCH_NAME (`--tasks-per-project` is
+ * BENCH_TASKS_PER_PROJECT), else the fallback; anything but a whole number of at least `min`
+ * is an error naming both (numberOption).
+ */
+export const countOption = (args: Record<string, unknown>, name: string, fallback: number, min = 1) =>
+  numberOption(name, args[name] as string | undefined, `BENCH_${name.toUpperCase().replaceAll('-', '_')}`, fallback, true, min);
+
+/**
  * A pause before each timed request or SQL run of the list benches, so that what the one before
  * left running (the server's garbage collection after a megabyte answer, its log line) does not
  * share the two cores with the next one. Without it the raw SQL's median moved between 9 and

@@ -64,7 +64,7 @@ import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 import { startProfile } from './profile.ts';
-import { inTenantTransaction, loadAverages, postgresUrl, schemaWayOut, secondsSince } from './harness.ts';
+import { countOption, inTenantTransaction, loadAverages, numberOption, postgresUrl, schemaWayOut, secondsSince } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
 
 const { values: args } = parseArgs({
@@ -83,14 +83,13 @@ const { values: args } = parseArgs({
   },
   strict: true,
 });
-const opt = (name: keyof typeof args, env: string, fallback: number) => Number(args[name] ?? process.env[env] ?? fallback);
-const ENTRIES = opt('entries', 'BENCH_ENTRIES', 1_000_000);
-const EXPENSES = opt('expenses', 'BENCH_EXPENSES', 50_000);
-const PROJECTS = opt('projects', 'BENCH_PROJECTS', 2000);
-const USERS = opt('users', 'BENCH_USERS', 300);
-const YEARS = opt('years', 'BENCH_YEARS', 3);
-const ITERATIONS = opt('iterations', 'BENCH_ITERATIONS', 15);
-const WARMUP = opt('warmup', 'BENCH_WARMUP', 3);
+const ENTRIES = countOption(args, 'entries', 1_000_000);
+const EXPENSES = countOption(args, 'expenses', 50_000, 0);
+const PROJECTS = countOption(args, 'projects', 2000);
+const USERS = countOption(args, 'users', 300);
+const YEARS = numberOption('years', args.years, 'BENCH_YEARS', 3, false, 0.5);
+const ITERATIONS = countOption(args, 'iterations', 15);
+const WARMUP = countOption(args, 'warmup', 3, 0);
 const PLANS = String(args.plans ?? process.env.BENCH_PLANS ?? '.bench/reports-plans.txt');
 const CLIENTS = 40;
 const TASKS = 30;

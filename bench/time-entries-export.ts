@@ -41,17 +41,16 @@ import { migrate } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/types.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { dropSchemaOrSay, postgresUrl, table, wayOut } from './harness.ts';
+import { countOption, dropSchemaOrSay, postgresUrl, table, wayOut } from './harness.ts';
 import { benchCommand, formatNumber, recordPerformance, type PerformanceRow } from './performance.ts';
 
 const { values: args } = parseArgs({
   options: { entries: { type: 'string' }, users: { type: 'string' }, projects: { type: 'string' }, databases: { type: 'string' }, keep: { type: 'boolean' } },
   strict: true,
 });
-const opt = (name: 'entries' | 'users' | 'projects', env: string, fallback: number) => Number(args[name] ?? process.env[env] ?? fallback);
-const ENTRIES = opt('entries', 'BENCH_ENTRIES', 1_000_000);
-const USERS = opt('users', 'BENCH_USERS', 400);
-const PROJECTS = opt('projects', 'BENCH_PROJECTS', 300);
+const ENTRIES = countOption(args, 'entries', 1_000_000);
+const USERS = countOption(args, 'users', 400);
+const PROJECTS = countOption(args, 'projects', 300);
 const DATABASES = String(args.databases ?? process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',');
 const databaseUrl = postgresUrl();
 const AIM_ROWS_PER_SECOND = 50_000;

@@ -16,7 +16,7 @@ import { buildApp } from '../src/app.ts';
 import { prepareWebApp, WEB_ROOT } from '../src/cli/web-build.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { benchSchema, median, numberOption, wayOut } from './harness.ts';
+import { benchSchema, median, wayOut } from './harness.ts';
 
 export async function openWebBench(name: string, options: { dist?: string; log: (line: string) => void }) {
   const dist = options.dist ?? (await prepareWebApp({ info: options.log, warn: options.log }, WEB_ROOT));
@@ -70,11 +70,3 @@ export const stats = (values: number[]) => {
 
 /** Milliseconds to one decimal, as the results files keep them. */
 export const round = (x: number) => Math.round(x * 10) / 10;
-
-/**
- * A web bench's whole-number option: `--name`, else BENCH_NAME (`--tasks-per-project` is
- * BENCH_TASKS_PER_PROJECT), else the fallback; anything else than a whole number of at least
- * `min` is an error naming both (numberOption).
- */
-export const countOption = (args: Record<string, unknown>, name: string, fallback: number, min = 1) =>
-  numberOption(name, args[name] as string | undefined, `BENCH_${name.toUpperCase().replaceAll('-', '_')}`, fallback, true, min);

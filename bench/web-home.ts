@@ -44,8 +44,8 @@ import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { newId } from '../src/ids.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
-import { loadAverages, secondsSince } from './harness.ts';
-import { countOption, openWebBench, round, stats } from './web-app.ts';
+import { countOption, loadAverages, secondsSince } from './harness.ts';
+import { openWebBench, round, stats } from './web-app.ts';
 import { addDays, mondayOf, seedWeekData } from './web-seed.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 

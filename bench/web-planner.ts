@@ -50,9 +50,9 @@ import { newId } from '../src/ids.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
-import { loadAverages, secondsSince } from './harness.ts';
+import { countOption, loadAverages, secondsSince } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
-import { countOption, openWebBench, round, stats } from './web-app.ts';
+import { openWebBench, round, stats } from './web-app.ts';
 import { addDays, mondayOf } from './web-seed.ts';
 
 const { values: args } = parseArgs({

@@ -55,9 +55,9 @@ import { parseArgs } from 'node:util';
 import type { Page } from '@playwright/test';
 import { createSession, SESSION_COOKIE } from '../src/auth/sessions.ts';
 import { seedWeekData } from './web-seed.ts';
-import { loadAverages, secondsSince } from './harness.ts';
+import { countOption, loadAverages, secondsSince } from './harness.ts';
 import { benchCommand, recordPerformance } from './performance.ts';
-import { countOption, openWebBench, round, stats } from './web-app.ts';
+import { openWebBench, round, stats } from './web-app.ts';
 
 const { values: args } = parseArgs({
   options: {

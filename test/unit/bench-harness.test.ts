@@ -5,8 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_DATABASE_URL, median, postgresUrl } from '../../bench/harness.ts';
-import { countOption, stats } from '../../bench/web-app.ts';
+import { DEFAULT_DATABASE_URL, countOption, median, postgresUrl } from '../../bench/harness.ts';
+import { stats } from '../../bench/web-app.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
