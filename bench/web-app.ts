@@ -11,12 +11,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type LaunchOptions } from '@playwright/test';
-import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { prepareWebApp, WEB_ROOT } from '../src/cli/web-build.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { benchSchema, median, wayOut } from './harness.ts';
+import { benchSchema, dropSchemaOrSay, median, wayOut } from './harness.ts';
 
 export async function openWebBench(name: string, options: { dist?: string; log: (line: string) => void }) {
   const dist = options.dist ?? (await prepareWebApp({ info: options.log, warn: options.log }, WEB_ROOT));
@@ -27,11 +26,12 @@ export async function openWebBench(name: string, options: { dist?: string; log: 
   const database = await openDatabase(databaseUrl ? { databaseUrl, schema } : { dataDir });
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let browser: Browser | undefined;
-  const exit = wayOut('closing the browser and the app, and removing the database', async () => {
+  const exit = wayOut('closing the browser and the app, and removing the database', async (interrupted) => {
     await browser?.close().catch(() => {});
     await app?.close().catch(() => {});
-    if (databaseUrl) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db).catch(() => {});
-    await database.close().catch(() => {});
+    // After Ctrl-C a connection may still be checked out (a seed cut short), which closing would wait for.
+    if (!interrupted) await database.close().catch(() => {});
+    if (databaseUrl) await dropSchemaOrSay(databaseUrl, schema);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
   return {
