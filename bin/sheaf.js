@@ -4,14 +4,14 @@
 import { setTimeout } from 'node:timers';
 import { setFlagsFromString } from 'node:v8';
 import { register } from 'tsx/esm/api';
+import { loadServerLibraries } from './server-libraries.js';
 
 const command = process.argv[2];
-if (['serve', 'migrate', 'admin'].includes(command)) {
-  // Start-up cost, measured: tsx's loader hooks run on a separate thread and every
-  // module import crosses to it, so the database libraries (kysely alone is ~280
-  // files) are loaded before the hooks are registered; the TypeScript sources then
-  // get these very module instances. This saves about a third of a command's CPU.
-  await Promise.all([import('kysely'), import('@electric-sql/pglite'), import('pg')]);
+const asksHelp = command === 'help' || process.argv.includes('--help') || process.argv.includes('-h');
+if (['serve', 'migrate', 'admin'].includes(command) || asksHelp) {
+  // These load main.ts, with every admin command and the database libraries, whose
+  // start costs less with the libraries loaded before the hooks (server-libraries.js).
+  await loadServerLibraries();
 }
 if (command !== 'serve') {
   // The embedded database is PostgreSQL compiled to WebAssembly. A one-shot command
