@@ -40,7 +40,7 @@ export type TestDatabaseOptions = Pick<DatabaseOptions, 'poolSize' | 'timeouts' 
  * costs a third of the CPU of initdb and the migrations in a new in-memory one.
  * With the default options it may instead be the one an earlier file of this
  * worker closed, emptied (test/reused-database.ts): the same state for a
- * quarter of the CPU.
+ * small part of the CPU.
  */
 export async function openTestDatabase(options: TestDatabaseOptions = {}): Promise<Database & { schema?: string }> {
   const reusable = !DATABASE_URL && Object.keys(options).length === 0;

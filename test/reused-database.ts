@@ -6,7 +6,7 @@ import type { DB } from '../src/db/types.ts';
  * The embedded test database a test file closed, kept open for the next file of the same worker
  * (vitest.config.ts: files of a worker run one after another in one process). Opening a copy of
  * the template costs about a second of CPU (PGlite's boot and its dynamic linking, measured: ~1.0 s
- * against ~0.25 s for emptying the tables), and the suite opens about a hundred.
+ * against ~0.02 s for emptying the tables, below), and the suite opens about a hundred.
  *
  * A kept database is handed out again only as a fresh copy would be: its catalog must still be the
  * template's (a test that left a table, function or trigger behind, or changed the migrations'
