@@ -71,6 +71,9 @@ export async function runCli(args: string[], options: { env: CliEnv; openDatabas
  */
 export const SHEAF_BIN = ['--liftoff-only', 'bin/sheaf.js'];
 
+/** How the tests start a TypeScript fixture (`node bin/run-ts.js file.ts`), on the same compiler as SHEAF_BIN. */
+export const RUN_TS = ['--liftoff-only', 'bin/run-ts.js'];
+
 /**
  * The URL a `sheaf serve --json` child process says it listens on (its `listening` event on
  * stdout); rejects after `timeoutMs`, or when the process exits first, with what it wrote to stderr.

@@ -5,7 +5,7 @@ import { enqueueMail } from '../src/outbox/enqueue.ts';
 import { createSmtpTransport, type SmtpTransport } from '../src/outbox/mailer.ts';
 import { LEASE_MS } from '../src/outbox/retry-policy.ts';
 import { deliverDueMessages, type Transport } from '../src/outbox/worker.ts';
-import { ROOT } from './cli-runner.ts';
+import { ROOT, RUN_TS } from './cli-runner.ts';
 import { headerOf, startSmtp } from './fixtures/smtp.ts';
 import { createWorkspaceWithOwner, DATABASE_URL, openTestDatabase, TestClock } from './helpers.ts';
 
@@ -134,7 +134,7 @@ describe.skipIf(!DATABASE_URL)('a worker process killed (SIGKILL) after the SMTP
     const before = sink.received.length;
     const child = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
       const env = { ...process.env, DATABASE_URL, DATABASE_SCHEMA: database.schema, SMTP_URL: `smtp://127.0.0.1:${sink.port}`, SMTP_FROM: FROM };
-      const proc = execFile(process.execPath, ['bin/run-ts.js', 'test/fixtures/dying-outbox-worker.ts'], { cwd: ROOT, env, timeout: 30_000 }, (_err, _out, stderr) =>
+      const proc = execFile(process.execPath, [...RUN_TS, 'test/fixtures/dying-outbox-worker.ts'], { cwd: ROOT, env, timeout: 30_000 }, (_err, _out, stderr) =>
         resolve({ code: proc.exitCode, signal: proc.signalCode, stderr }),
       );
     });

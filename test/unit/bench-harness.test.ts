@@ -1,14 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_DATABASE_URL, countOption, median, postgresUrl } from '../../bench/harness.ts';
 import { stats } from '../../bench/web-app.ts';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { ROOT, RUN_TS } from '../cli-runner.ts';
 
 /** Runs a fixture (test/fixtures/bench-way-out.ts in `mode` unless named); with `interrupt`, sends SIGINT once it is ready. */
 function run(
@@ -17,9 +15,7 @@ function run(
   { fixture = 'test/fixtures/bench-way-out.ts', env = process.env }: { fixture?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((done) => {
-    // WebAssembly on the baseline compiler only, as the test workers and test/cli-runner.ts's SHEAF_BIN run
-    // it: the web fixture's embedded database lives a few seconds, too short for the optimizing tier to pay.
-    const child = spawn(process.execPath, ['--liftoff-only', 'bin/run-ts.js', fixture, mode], { cwd: ROOT, env });
+    const child = spawn(process.execPath, [...RUN_TS, fixture, mode], { cwd: ROOT, env });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => {
