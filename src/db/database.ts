@@ -12,6 +12,7 @@ import { useFastRowTemplates } from './row-templates.ts';
 import { lockDataDir } from './lockfile.ts';
 import type { DB } from './types.ts';
 import { statementLimitIn, type DatabaseTimeouts } from './timeouts.ts';
+import { MAX_PREPARED_PER_CONNECTION, MAX_PREPARED_SQL_LENGTH } from './prepared.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -131,10 +132,6 @@ const NO_BACKSTOP = 2 ** 31 - 1;
 /** The client-side bound on a statement under `limitMs` (undefined: none). */
 const backstop = (limitMs: number, t: DatabaseTimeouts | undefined) => (t && limitMs > 0 ? limitMs + t.connectMs : undefined);
 
-/** Statements a connection keeps prepared at most; beyond, queries run unnamed (planned each time). */
-const MAX_PREPARED_PER_CONNECTION = 500;
-/** Longer texts (bulk inserts, long IN lists) vary too much to be worth preparing. */
-const MAX_PREPARED_SQL_LENGTH = 8_000;
 
 /**
  * node-postgres sends a parameterised query as an unnamed statement, which PostgreSQL
@@ -341,8 +338,9 @@ function pgliteAssets() {
 }
 
 /**
- * PGlite copies its whole table of type parsers into a new object for every query it answers
- * (its parseResults spreads them), and at start it adds a parser for the array type of every type
+ * PGlite copies its whole table of type parsers into a new object for every query() and exec() it
+ * answers (its parseResults spreads them; Sheaf's prepared statements, pglite-statements.ts, look
+ * single parsers up instead, but parameterless SQL still goes through exec()), and at start it adds a parser for the array type of every type
  * in the catalog, including the row type of each table, PostgreSQL's own and Sheaf's: 380
  * entries in a migrated database, 106 without those (measured: a simple query through the app's
  * PGlite took 308 µs with them and 262 µs without). No query of Sheaf's returns an array of rows,

@@ -12,6 +12,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { Mutex } from './mutex.ts';
+import { statementsOf } from './pglite-statements.ts';
 import { typeParsers } from './type-parsers.ts';
 
 const QUERY_OPTIONS = { rowMode: 'object', parsers: typeParsers } as const;
@@ -83,12 +84,14 @@ class PGliteConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (query.parameters.length > 0) {
+      // Prepared once, then run in one call into the database (pglite-statements.ts).
+      const { rows, affectedRows } = await statementsOf(this.pglite, typeParsers).query(query.sql, query.parameters);
+      return { rows: rows as R[], numAffectedRows: BigInt(affectedRows) };
+    }
     // Parameterless SQL goes through the simple protocol, which (unlike the extended
     // one) accepts several statements at once: migrations and DO blocks need it.
-    const result =
-      query.parameters.length === 0
-        ? (await this.pglite.exec(query.sql, QUERY_OPTIONS)).at(-1)!
-        : await this.pglite.query<R>(query.sql, query.parameters as unknown[], QUERY_OPTIONS);
+    const result = (await this.pglite.exec(query.sql, QUERY_OPTIONS)).at(-1)!;
     const affected = result.affectedRows ?? 0;
     // A COPY … TO '/dev/blob' answers with a file instead of rows: its one row carries it (csv-copy.ts).
     if (result.blob) return { rows: [{ blob: result.blob }] as R[], numAffectedRows: BigInt(affected) };

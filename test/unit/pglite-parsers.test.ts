@@ -6,7 +6,7 @@ import { typeParsers } from '../../src/db/type-parsers.ts';
 import { DATABASE_URL, openTestDatabase } from '../helpers.ts';
 
 /**
- * PGlite copies its table of type parsers for every query, so the embedded database drops the
+ * PGlite copies its table of type parsers for every query() and exec(), so the embedded database drops the
  * parsers of row types' arrays, which no query of Sheaf's returns (src/db/database.ts).
  */
 describe.skipIf(DATABASE_URL)("the embedded database's type parsers", () => {
