@@ -15,8 +15,6 @@ import { Mutex } from './mutex.ts';
 import { statementsOf } from './pglite-statements.ts';
 import { typeParsers } from './type-parsers.ts';
 
-const QUERY_OPTIONS = { rowMode: 'object', parsers: typeParsers } as const;
-
 /**
  * Kysely dialect for the embedded PGlite database. PGlite is a single backend with
  * no connection pool, so "acquiring a connection" takes a mutex: a transaction owns
@@ -91,11 +89,10 @@ class PGliteConnection implements DatabaseConnection {
     }
     // Parameterless SQL goes through the simple protocol, which (unlike the extended
     // one) accepts several statements at once: migrations and DO blocks need it.
-    const result = (await this.pglite.exec(query.sql, QUERY_OPTIONS)).at(-1)!;
-    const affected = result.affectedRows ?? 0;
+    const { rows, affectedRows, blob } = await statementsOf(this.pglite, typeParsers).simple(query.sql);
     // A COPY … TO '/dev/blob' answers with a file instead of rows: its one row carries it (csv-copy.ts).
-    if (result.blob) return { rows: [{ blob: result.blob }] as R[], numAffectedRows: BigInt(affected) };
-    return { rows: result.rows as R[], numAffectedRows: BigInt(affected) };
+    if (blob) return { rows: [{ blob }] as R[], numAffectedRows: BigInt(affectedRows) };
+    return { rows: rows as R[], numAffectedRows: BigInt(affectedRows) };
   }
 
   // eslint-disable-next-line require-yield

@@ -8,6 +8,8 @@ type Message = { name: string } & Record<string, any>;
 export interface StatementResult {
   rows: Record<string, unknown>[];
   affectedRows: number;
+  /** What a COPY … TO '/dev/blob' wrote (csv-copy.ts). */
+  blob?: Blob;
 }
 
 interface Statement {
@@ -19,8 +21,9 @@ interface Statement {
 const { serialize } = protocol;
 
 /**
- * Parameterized queries on the embedded database as named prepared statements, each run in one
- * call into PGlite (docs/decisions.md, "Hot paths: prepared statements on the embedded database").
+ * What the PGlite dialect sends the embedded database, each in one call into PGlite
+ * (docs/decisions.md, "Hot paths: prepared statements on the embedded database"): parameterized
+ * queries as named prepared statements (query), parameterless SQL as one Query message (simple).
  * PGlite's own query() sends an unnamed statement, so the SQL is parsed and planned again on every
  * call, and it crosses into the WebAssembly backend six times (Parse, Describe, Bind, Describe,
  * Execute, Sync). Here a statement is parsed and described once (its parameter types decide how
@@ -72,6 +75,29 @@ export class PGliteStatements {
     });
   }
 
+  /**
+   * Parameterless SQL, one statement or several (migrations, DO blocks, BEGIN with the tenant's
+   * settings), as one Query message: exec() follows it with a Sync, a second call into the
+   * backend that the simple protocol does not need. The result is the last statement's rows and,
+   * as exec() counts them, the rows all the statements changed. The CSV COPY to '/dev/blob' stays
+   * exec()'s, which hands back the file.
+   */
+  async simple(sql: string): Promise<StatementResult> {
+    if (!this.pglite.ready || sql.includes('/dev/blob')) {
+      const r = (await this.pglite.exec(sql, { rowMode: 'object', parsers: this.parsers })).at(-1)!;
+      return { rows: r.rows as Record<string, unknown>[], affectedRows: r.affectedRows ?? 0, ...(r.blob ? { blob: r.blob } : {}) };
+    }
+    return this.pglite._runExclusiveQuery(async () => {
+      try {
+        const { messages } = await this.pglite.execProtocol(serialize.query(sql), { syncToFs: false });
+        await this.pglite.syncToFs();
+        return this.rowsOf(messages as Message[]);
+      } catch (e) {
+        throw withQuery(e, sql, []);
+      }
+    });
+  }
+
   private async run(sql: string, params: readonly unknown[]): Promise<StatementResult> {
     let statement = this.statements.get(sql);
     if (statement) {
@@ -117,8 +143,10 @@ export class PGliteStatements {
     this.closing.push(serialize.close({ type: 'S', name: statement.name }));
   }
 
+  /** The last statement's rows, and the rows all of them changed (one statement, for a prepared one). */
   private rowsOf(messages: Message[]): StatementResult {
-    const rows: Record<string, unknown>[] = [];
+    let rows: Record<string, unknown>[] = [];
+    let current: Record<string, unknown>[] = [];
     let affectedRows = 0;
     let names: string[] = [];
     let parsers: (Parser | undefined)[] = [];
@@ -137,9 +165,11 @@ export class PGliteStatements {
           const parse = parsers[i];
           row[names[i]] = value === null ? null : parse ? parse(value, types[i]) : value;
         }
-        rows.push(row);
+        current.push(row);
       } else if (message.name === 'commandComplete') {
-        affectedRows = affectedBy(message.text as string);
+        rows = current;
+        current = [];
+        affectedRows += affectedBy(message.text as string);
       }
     }
     return { rows, affectedRows };

@@ -127,6 +127,31 @@ describe('prepared statements on the embedded database', () => {
     }
   });
 
+  it('runs parameterless SQL as one message, answering what exec() answers last', async () => {
+    const texts = [
+      'select 1 as a; select 2 as b, 3 as b',
+      'begin; select * from t where id = 1; commit',
+      "insert into t (id, code) values (30, 'm'), (31, 'n'); update t set flag = true where id >= 30",
+      'delete from t where id >= 30',
+      'select * from t order by id',
+    ];
+    for (const text of texts) {
+      const reset = "delete from t where id >= 30; insert into t (id, code) values (32, 'o')";
+      await pglite.exec(reset);
+      const r = (await pglite.exec(text, { rowMode: 'object', parsers: typeParsers })).at(-1)!;
+      await pglite.exec(reset);
+      expect(await statements.simple(text), text).toEqual({ rows: r.rows, affectedRows: r.affectedRows ?? 0 });
+    }
+    await statements.simple('begin');
+    expect(pglite.isInTransaction()).toBe(true);
+    await statements.simple('commit');
+    expect(pglite.isInTransaction()).toBe(false);
+    await expect(statements.simple('select nope from t')).rejects.toMatchObject({ code: '42703', query: 'select nope from t' });
+    // A COPY to '/dev/blob' hands back the file it wrote.
+    const { blob } = await statements.simple(`copy (select id, code from t where id = 1) to '/dev/blob' with (format csv)`);
+    expect(await blob?.text()).toBe('1,a\n');
+  });
+
   it('is one set per database, shared by every handle on it, so names never collide', async () => {
     const db = new PGlite();
     try {
