@@ -362,7 +362,10 @@ async function openPglite(dataDir: string | null, timeouts?: DatabaseTimeouts): 
     const pglite = new PGlite(dataDir ? join(dataDir, 'pglite') : undefined, { parsers: typeParsers, serializers: pgliteSerializers, ...(await pgliteAssets()) });
     await pglite.waitReady;
     await dropRowArrayParsers(pglite);
-    await pglite.exec(`set TimeZone = 'UTC'`);
+    // PGlite starts its backend with client_min_messages = debug3 and log_min_messages = debug1, so
+    // every statement also sends debug notices, which PGlite parses and drops: a prepared statement's
+    // run took 45 µs with them and 29 µs without. PostgreSQL's defaults instead.
+    await pglite.exec(`set TimeZone = 'UTC'; set client_min_messages = notice; set log_min_messages = warning`);
     const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, timeouts?.connectMs || undefined) });
     await allowCsvCopy(pglite, db);
     return {

@@ -55,3 +55,16 @@ describe.skipIf(DATABASE_URL)("the embedded database's type parsers", () => {
     }
   });
 });
+
+/** PGlite starts with debug message levels; the app's embedded database sets PostgreSQL's (src/db/database.ts). */
+describe.skipIf(DATABASE_URL)("the embedded database's message levels", () => {
+  it("are PostgreSQL's, not PGlite's debug ones (no debug notice with every statement)", async () => {
+    const database = await openTestDatabase();
+    try {
+      const levels = await sql<{ client: string; log: string }>`select current_setting('client_min_messages') as client, current_setting('log_min_messages') as log`.execute(database.db);
+      expect(levels.rows[0]).toEqual({ client: 'notice', log: 'warning' });
+    } finally {
+      await database.close();
+    }
+  });
+});
