@@ -132,7 +132,6 @@ const NO_BACKSTOP = 2 ** 31 - 1;
 /** The client-side bound on a statement under `limitMs` (undefined: none). */
 const backstop = (limitMs: number, t: DatabaseTimeouts | undefined) => (t && limitMs > 0 ? limitMs + t.connectMs : undefined);
 
-
 /**
  * node-postgres sends a parameterised query as an unnamed statement, which PostgreSQL
  * parses and plans on every execution: for a four-table join (authentication) the
@@ -339,11 +338,13 @@ function pgliteAssets() {
 
 /**
  * PGlite copies its whole table of type parsers into a new object for every query() and exec() it
- * answers (its parseResults spreads them; Sheaf's prepared statements, pglite-statements.ts, look
- * single parsers up instead, but parameterless SQL still goes through exec()), and at start it adds a parser for the array type of every type
- * in the catalog, including the row type of each table, PostgreSQL's own and Sheaf's: 380
- * entries in a migrated database, 106 without those (measured: a simple query through the app's
- * PGlite took 308 µs with them and 262 µs without). No query of Sheaf's returns an array of rows,
+ * answers (its parseResults spreads them; the dialect's own calls, pglite-statements.ts, look single
+ * parsers up instead and leave only a few texts to query() and exec(): one over the prepared
+ * statements' length bound, the CSV COPY, a query while the database starts), and at start it adds
+ * a parser for the array type of every type in the catalog, including the row type of each table,
+ * PostgreSQL's own and Sheaf's: 380 entries in a migrated database, 106 without those (measured,
+ * before the dialect's own calls: a simple query through the app's PGlite took 308 µs with them and
+ * 262 µs without). No query of Sheaf's returns an array of rows,
  * and PGlite would leave such an array's elements as text anyway, so those parsers are dropped;
  * arrays of base types (text, uuid, integers, numeric, dates, jsonb, …), enums, domains and ranges
  * keep theirs.

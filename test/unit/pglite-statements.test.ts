@@ -7,11 +7,11 @@ import { MAX_PREPARED_PER_CONNECTION, MAX_PREPARED_SQL_LENGTH } from '../../src/
 import { typeParsers } from '../../src/db/type-parsers.ts';
 
 /**
- * The embedded database runs parameterized queries as named prepared statements, one call into
- * PGlite each (src/db/pglite-statements.ts). What a query answers must not change: every row is
- * compared with PGlite's own query() on the same SQL and parameters.
+ * The embedded database runs parameterized queries as named prepared statements and the rest as one
+ * Query message, one call into PGlite each (src/db/pglite-statements.ts). What a query answers must
+ * not change: every answer is compared with PGlite's own query() or exec() on the same SQL.
  */
-describe('prepared statements on the embedded database', () => {
+describe("the embedded database's statements", () => {
   let pglite: PGlite;
   let statements: PGliteStatements;
   const reference = async (text: string, params: unknown[]) => {
