@@ -35,6 +35,9 @@ const { serialize } = protocol;
  * keeps its first statements instead: node-postgres cannot close one.)
  *
  * One per PGlite instance (statementsOf), so that every handle on a database shares its statements.
+ * It leans on PGlite's protocol-level API (execProtocol, the protocol serializers, and the
+ * underscored but typed _runExclusiveQuery): after a PGlite upgrade, test/unit/pglite-statements.test.ts
+ * says whether the answers are still query()'s and exec()'s.
  */
 export class PGliteStatements {
   /** In the order of their last run. */
