@@ -12,8 +12,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { Mutex } from './mutex.ts';
-import { statementsOf } from './pglite-statements.ts';
-import { typeParsers } from './type-parsers.ts';
+import { statementsOf, type PGliteStatements } from './pglite-statements.ts';
 
 /**
  * Kysely dialect for the embedded PGlite database. PGlite is a single backend with
@@ -44,17 +43,20 @@ export class PGliteDialect implements Dialect {
 
 class PGliteDriver implements Driver {
   private readonly mutex = new Mutex();
+  private readonly statements: PGliteStatements;
   constructor(
     private readonly pglite: PGlite,
     private readonly acquireTimeoutMs?: number,
-  ) {}
+  ) {
+    this.statements = statementsOf(pglite);
+  }
 
   async init() {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
     // The message is node-postgres's for a full pool, so both are the same 503 (src/db/unavailable.ts).
     const release = await this.mutex.lock(this.acquireTimeoutMs, () => new Error('timeout exceeded when trying to connect (the embedded database is busy)'));
-    return new PGliteConnection(this.pglite, release);
+    return new PGliteConnection(this.statements, release);
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
@@ -77,19 +79,19 @@ class PGliteDriver implements Driver {
 
 class PGliteConnection implements DatabaseConnection {
   constructor(
-    private readonly pglite: PGlite,
+    private readonly statements: PGliteStatements,
     readonly release: () => void,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (query.parameters.length > 0) {
       // Prepared once, then run in one call into the database (pglite-statements.ts).
-      const { rows, affectedRows } = await statementsOf(this.pglite, typeParsers).query(query.sql, query.parameters);
+      const { rows, affectedRows } = await this.statements.query(query.sql, query.parameters);
       return { rows: rows as R[], numAffectedRows: BigInt(affectedRows) };
     }
     // Parameterless SQL goes through the simple protocol, which (unlike the extended
     // one) accepts several statements at once: migrations and DO blocks need it.
-    const { rows, affectedRows, blob } = await statementsOf(this.pglite, typeParsers).simple(query.sql);
+    const { rows, affectedRows, blob } = await this.statements.simple(query.sql);
     // A COPY … TO '/dev/blob' answers with a file instead of rows: its one row carries it (csv-copy.ts).
     if (blob) return { rows: [{ blob }] as R[], numAffectedRows: BigInt(affectedRows) };
     return { rows: rows as R[], numAffectedRows: BigInt(affectedRows) };

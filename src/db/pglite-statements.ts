@@ -1,5 +1,6 @@
 import { protocol, type PGlite } from '@electric-sql/pglite';
 import { MAX_PREPARED_PER_CONNECTION, MAX_PREPARED_SQL_LENGTH } from './prepared.ts';
+import { typeParsers } from './type-parsers.ts';
 
 type Parser = (value: string, typeId?: number) => unknown;
 type Message = { name: string } & Record<string, any>;
@@ -184,10 +185,10 @@ let serial = 0;
 
 const registry = new WeakMap<PGlite, PGliteStatements>();
 
-/** The prepared statements of `pglite`, shared by every handle on it. */
-export function statementsOf(pglite: PGlite, parsers: Record<number, Parser>): PGliteStatements {
+/** The prepared statements of `pglite`, read with Sheaf's type parsers, shared by every handle on it. */
+export function statementsOf(pglite: PGlite): PGliteStatements {
   let statements = registry.get(pglite);
-  if (!statements) registry.set(pglite, (statements = new PGliteStatements(pglite, parsers)));
+  if (!statements) registry.set(pglite, (statements = new PGliteStatements(pglite, typeParsers)));
   return statements;
 }
 

@@ -155,19 +155,19 @@ describe("the embedded database's statements", () => {
   it('is one set per database, shared by every handle on it, so names never collide', async () => {
     const db = new PGlite();
     try {
-      expect(statementsOf(db, typeParsers)).toBe(statementsOf(db, typeParsers));
+      expect(statementsOf(db)).toBe(statementsOf(db));
       const one = new Kysely<any>({ dialect: new PGliteDialect(db) });
       const two = new Kysely<any>({ dialect: new PGliteDialect(db) });
       for (const [i, handle] of [one, two, one, two].entries()) {
         expect((await sql<{ n: number }>`select ${i}::int as n`.execute(handle)).rows).toEqual([{ n: i }]);
         expect((await sql<{ n: number }>`select ${i}::int + 1 as n`.execute(handle)).rows).toEqual([{ n: i + 1 }]);
       }
-      expect(statementsOf(db, typeParsers).size).toBe(2);
+      expect(statementsOf(db).size).toBe(2);
     } finally {
       await db.close();
     }
     // A closed database refuses as query() refuses, prepared or not.
     const refusal = await db.query('select $1::int', [1]).catch((e: Error) => e.message);
-    await expect(statementsOf(db, typeParsers).query('select 1::int + 1 as n', [1])).rejects.toThrow(refusal as string);
+    await expect(statementsOf(db).query('select 1::int + 1 as n', [1])).rejects.toThrow(refusal as string);
   });
 });
