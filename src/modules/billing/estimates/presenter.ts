@@ -18,35 +18,41 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export function presentEstimate(row: EstimateRow, lines: EstimateLineRow[]) {
   const totals = estimateTotals(row, lines);
-  return {
-    ...documentHead(row),
-    issue_date: row.issue_date,
-    valid_until: row.valid_until,
-    currency: row.currency,
-    ...presentTotals(row, totals),
-    notes: row.notes,
-    sent_at: iso(row.sent_at),
-    accepted_at: iso(row.accepted_at),
-    declined_at: iso(row.declined_at),
-    answered_by_client: row.answered_by_client,
-    decline_reason: row.decline_reason,
-    invoice: row.converted_invoice_id && row.invoice_number !== null ? { id: row.converted_invoice_id, number: row.invoice_number } : null,
-    creator: creatorOf(row),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    line_items: lines.map((l, i) => ({
-      id: l.id,
-      kind: l.kind,
-      description: l.description,
-      quantity: Number(l.quantity),
-      unit_price: Number(l.unit_price),
-      amount: num(totals.lineAmounts[i]),
-      taxed: l.taxed,
-      taxed2: l.taxed2,
-      project_id: l.project_id,
-      sort_order: l.sort_order,
-    })),
-  };
+  // Object.assign, not a literal opening with a spread: Node.js 20 spends ~1 µs on each property
+  // after such a spread, and this runs for every estimate of a list (decisions: "Node.js 20's spreads").
+  return Object.assign(
+    documentHead(row),
+    {
+      issue_date: row.issue_date,
+      valid_until: row.valid_until,
+      currency: row.currency,
+    },
+    presentTotals(row, totals),
+    {
+      notes: row.notes,
+      sent_at: iso(row.sent_at),
+      accepted_at: iso(row.accepted_at),
+      declined_at: iso(row.declined_at),
+      answered_by_client: row.answered_by_client,
+      decline_reason: row.decline_reason,
+      invoice: row.converted_invoice_id && row.invoice_number !== null ? { id: row.converted_invoice_id, number: row.invoice_number } : null,
+      creator: creatorOf(row),
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+      line_items: lines.map((l, i) => ({
+        id: l.id,
+        kind: l.kind,
+        description: l.description,
+        quantity: Number(l.quantity),
+        unit_price: Number(l.unit_price),
+        amount: num(totals.lineAmounts[i]),
+        taxed: l.taxed,
+        taxed2: l.taxed2,
+        project_id: l.project_id,
+        sort_order: l.sort_order,
+      })),
+    },
+  );
 }
 
 export type PresentedEstimate = ReturnType<typeof presentEstimate>;

@@ -77,28 +77,34 @@ export function documentHead<R extends { id: string; client_id: string; client_n
 
 export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
   const totals = invoiceTotals(row, lines);
-  return {
-    ...documentHead(row),
-    purchase_order: row.purchase_order,
-    issue_date: row.issue_date,
-    due_date: row.due_date,
-    payment_term: row.payment_term,
-    currency: row.currency,
-    ...presentTotals(row, totals),
-    paid_amount: Number(row.paid_total),
-    due_amount: num(totals.dueAmount),
-    notes: row.notes,
-    period_start: row.period_start,
-    period_end: row.period_end,
-    service_period_start: row.service_period_start,
-    service_period_end: row.service_period_end,
-    sent_at: row.sent_at?.toISOString() ?? null,
-    paid_at: row.paid_at?.toISOString() ?? null,
-    creator: creatorOf(row),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    line_items: lines.map((l, i) => presentLine(l, totals.lineAmounts[i])),
-  };
+  // Object.assign, not a literal opening with a spread: Node.js 20 spends ~1 µs on each property
+  // after such a spread, and this runs for every invoice of a list (decisions: "Node.js 20's spreads").
+  return Object.assign(
+    documentHead(row),
+    {
+      purchase_order: row.purchase_order,
+      issue_date: row.issue_date,
+      due_date: row.due_date,
+      payment_term: row.payment_term,
+      currency: row.currency,
+    },
+    presentTotals(row, totals),
+    {
+      paid_amount: Number(row.paid_total),
+      due_amount: num(totals.dueAmount),
+      notes: row.notes,
+      period_start: row.period_start,
+      period_end: row.period_end,
+      service_period_start: row.service_period_start,
+      service_period_end: row.service_period_end,
+      sent_at: row.sent_at?.toISOString() ?? null,
+      paid_at: row.paid_at?.toISOString() ?? null,
+      creator: creatorOf(row),
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+      line_items: lines.map((l, i) => presentLine(l, totals.lineAmounts[i])),
+    },
+  );
 }
 
 export type PresentedInvoice = ReturnType<typeof presentInvoice>;

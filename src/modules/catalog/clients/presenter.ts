@@ -27,8 +27,9 @@ export function presentClient(row: ClientRow, { billing }: { billing: boolean })
     updated_at: row.updated_at.toISOString(),
   };
   if (!billing) return base;
-  return {
-    ...base,
+  // Object.assign, not a literal opening with a spread: Node.js 20 spends ~1 µs on each property
+  // after such a spread, and this runs for every row of a list (decisions: "Node.js 20's spreads").
+  return Object.assign(base, {
     payment_terms: row.payment_terms,
     payment_days: row.payment_days,
     tax: decimalNumber(row.tax),
@@ -42,7 +43,7 @@ export function presentClient(row: ClientRow, { billing }: { billing: boolean })
     city: row.city,
     country_code: row.country_code,
     buyer_reference: row.buyer_reference,
-  };
+  });
 }
 
 export type PresentedClient = ReturnType<typeof presentClient>;

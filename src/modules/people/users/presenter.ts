@@ -25,12 +25,13 @@ export function directoryItem(row: MemberRow) {
 
 /** The full member record, for owners, administrators and managers. */
 export function memberItem(row: MemberRow) {
-  return {
-    ...directoryItem(row),
+  // Object.assign, not a literal opening with a spread: Node.js 20 spends ~1 µs on each property
+  // after such a spread, and this runs for every member of a list (decisions: "Node.js 20's spreads").
+  return Object.assign(directoryItem(row), {
     email: row.email,
     user_type: row.user_type,
     permissions: row.role === 'manager' ? row.permissions : [],
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
-  };
+  });
 }
