@@ -60,6 +60,7 @@ import type { DB } from '../src/db/types.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { projectBudgetRows, uninvoicedRows } from '../src/modules/reports/reports/queries.ts';
 import { monthOf } from '../src/modules/reports/reports/rules.ts';
+import { REPORTS_RANDOM_PAGE_COST } from '../src/modules/reports/reports/service.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
@@ -440,7 +441,7 @@ try {
     for (const [name, q] of Object.entries(plans)) {
       for (const mode of ['custom', 'generic'] as const) {
         const text = await inTenantTransaction(client, company.id, async () => {
-          await client.query('set local jit = off'); // as the report routes do
+          await client.query(`set local jit = off; set local random_page_cost = ${REPORTS_RANDOM_PAGE_COST}`); // as the report routes do
           if (mode === 'custom') {
             const r = await client.query(`explain (analyze, buffers) ${q.sql}`, q.parameters as unknown[]);
             return r.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
@@ -463,7 +464,7 @@ try {
       const times: number[] = [];
       for (let i = 0; i < ITERATIONS; i++) {
         await inTenantTransaction(client, company.id, async () => {
-          await client.query('set local jit = off');
+          await client.query(`set local jit = off; set local random_page_cost = ${REPORTS_RANDOM_PAGE_COST}`);
           const start = performance.now();
           await client.query(q.sql, q.parameters as unknown[]);
           times.push(performance.now() - start);

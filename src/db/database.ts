@@ -56,9 +56,20 @@ export const runsConcurrently = (db: Kysely<DB>) => kinds.get(db) === 'postgres'
  */
 export const poolApplicationName = (schema?: string) => (schema ? `sheaf:${schema}` : 'sheaf');
 
+/**
+ * The planner's price of a random page read, against 1 for a sequential one. PostgreSQL's default
+ * of 4 is for spinning disks; with the data in memory or on SSD it makes an index probe into a
+ * table of a few pages look dearer than reading the table whole, so in a workspace of a few
+ * hundred people every request's credential and membership were found by sequential scans and
+ * a hash join (twice the database's CPU for the request). 1.1 is the usual value for SSD. The
+ * reports keep 4 (REPORT_PAGE_COST): their large joins plan faster with it. docs/decisions.md,
+ * "Hot paths: the planner's page cost".
+ */
+export const RANDOM_PAGE_COST = '1.1';
+
 /** What each of Sheaf's PostgreSQL connections starts with (pg's `options`); the benchmarks' own clients use it too. */
 export const connectionOptions = (schema?: string) =>
-  ['-c TimeZone=UTC', schema ? `-c search_path=${schema}` : ''].filter(Boolean).join(' ');
+  ['-c TimeZone=UTC', `-c random_page_cost=${RANDOM_PAGE_COST}`, schema ? `-c search_path=${schema}` : ''].filter(Boolean).join(' ');
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
@@ -366,7 +377,8 @@ async function openPglite(dataDir: string | null, timeouts?: DatabaseTimeouts): 
     // PGlite starts its backend with client_min_messages = debug3 and log_min_messages = debug1, so
     // every statement also sends debug notices, which PGlite parses and drops: a prepared statement's
     // run took 45 µs with them and 29 µs without. PostgreSQL's defaults instead.
-    await pglite.exec(`set TimeZone = 'UTC'; set client_min_messages = notice; set log_min_messages = warning`);
+    // The planner's page cost is the PostgreSQL pool's too (connectionOptions).
+    await pglite.exec(`set TimeZone = 'UTC'; set client_min_messages = notice; set log_min_messages = warning; set random_page_cost = ${RANDOM_PAGE_COST}`);
     const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, timeouts?.connectMs || undefined) });
     await allowCsvCopy(pglite, db);
     return {
