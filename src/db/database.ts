@@ -62,8 +62,8 @@ export const poolApplicationName = (schema?: string) => (schema ? `sheaf:${schem
  * table of a few pages look dearer than reading the table whole, so in a workspace of a few
  * hundred people every request's credential and membership were found by sequential scans and
  * a hash join (twice the database's CPU for the request). 1.1 is the usual value for SSD. The
- * reports keep 4 (REPORT_PAGE_COST): their large joins plan faster with it. docs/decisions.md,
- * "Hot paths: the planner's page cost".
+ * reports keep 4 (readReport, REPORTS_RANDOM_PAGE_COST): their large joins plan faster with it.
+ * docs/decisions.md, "Hot paths: the planner's page cost".
  */
 export const RANDOM_PAGE_COST = '1.1';
 

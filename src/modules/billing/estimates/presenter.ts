@@ -18,8 +18,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export function presentEstimate(row: EstimateRow, lines: EstimateLineRow[]) {
   const totals = estimateTotals(row, lines);
-  // Object.assign, not a literal opening with a spread: Node.js 20 spends ~1 µs on each property
-  // after such a spread, and this runs for every estimate of a list (decisions: "Node.js 20's spreads").
+  // Object.assign, not a literal opening with a spread: Node.js 20 is slow at those, once per row (decisions: "Node.js 20's spreads").
   return Object.assign(
     documentHead(row),
     {
