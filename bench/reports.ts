@@ -434,6 +434,8 @@ try {
   });
   await capture.destroy();
   const client = new pg.Client({ connectionString: url, options: connectionOptions(schema) });
+  // The planner settings the report routes run with (readReport): the plans and the baseline are theirs.
+  const REPORT_SETTINGS = `set local jit = off; set local random_page_cost = ${REPORTS_RANDOM_PAGE_COST}`;
   await client.connect();
   let out = `# bench/reports.ts plans, ${new Date().toISOString()}, schema ${schema}\n# ${ENTRIES} entries, ${EXPENSES} expenses, ${PROJECTS} projects, ${USERS} people, ${YEARS} years\n`;
   out += figures.map((f) => `# ${f}`).join('\n') + '\n';
@@ -441,7 +443,7 @@ try {
     for (const [name, q] of Object.entries(plans)) {
       for (const mode of ['custom', 'generic'] as const) {
         const text = await inTenantTransaction(client, company.id, async () => {
-          await client.query(`set local jit = off; set local random_page_cost = ${REPORTS_RANDOM_PAGE_COST}`); // as the report routes do
+          await client.query(REPORT_SETTINGS);
           if (mode === 'custom') {
             const r = await client.query(`explain (analyze, buffers) ${q.sql}`, q.parameters as unknown[]);
             return r.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
@@ -464,7 +466,7 @@ try {
       const times: number[] = [];
       for (let i = 0; i < ITERATIONS; i++) {
         await inTenantTransaction(client, company.id, async () => {
-          await client.query(`set local jit = off; set local random_page_cost = ${REPORTS_RANDOM_PAGE_COST}`);
+          await client.query(REPORT_SETTINGS);
           const start = performance.now();
           await client.query(q.sql, q.parameters as unknown[]);
           times.push(performance.now() - start);
