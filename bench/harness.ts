@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon, { type Instance, type Options as CannonOptions, type Result } from 'autocannon';
 import pg from 'pg';
-import type { DriverMessage, ReadyMessage, ServerMessage, UsageMessage } from './protocol.ts';
+import type { DriverMessage, ReadyMessage, ServerMessage, Statement, UsageMessage } from './protocol.ts';
 import { poolApplicationName } from '../src/db/database.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -76,6 +76,12 @@ export class ServerProcess {
       });
       this.send({ type: 'usage', seq });
     });
+  }
+
+  /** Sets what the baseline's GET /baseline/statements runs; resolves once the server has it. */
+  async listStatements(companyId: string, statements: Statement[]): Promise<void> {
+    this.send({ type: 'statements', companyId, statements });
+    await this.usage(); // messages arrive in order: the answer comes after the statements were set
   }
 
   send(message: DriverMessage) {

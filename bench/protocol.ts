@@ -33,4 +33,14 @@ export interface UsageMessage {
 
 export type ServerMessage = ReadyMessage | FailedMessage | UsageMessage;
 
-export type DriverMessage = { type: 'usage'; seq: number } | { type: 'stop' };
+/** A statement the baseline's list route runs, as a list benchmark captured it from the app. */
+export interface Statement {
+  sql: string;
+  parameters: unknown[];
+}
+
+export type DriverMessage =
+  | { type: 'usage'; seq: number }
+  | { type: 'stop' }
+  /** What GET /baseline/statements runs from now on, in a tenant transaction of `companyId`. */
+  | { type: 'statements'; companyId: string; statements: Statement[] };

@@ -5,15 +5,20 @@
  * full-access key, and listens with two servers on one database pool:
  *
  * - Sheaf: the real app from buildApp (logging silent, rate limit out of reach);
- * - baseline: a bare Fastify instance with one route running
- *   `select "id", "name" from "companies" where "id" = $1` through the same Kysely db.
+ * - baseline: a bare Fastify instance on the same Kysely db with two routes:
+ *   `/baseline/companies/:id` runs `select "id", "name" from "companies" where "id" = $1`
+ *   (users/me's and the creates' baseline); `/baseline/statements` runs the statements a
+ *   list benchmark captured from the app (a `statements` message) in a tenant transaction,
+ *   as the app's route does, and answers their rows as JSON with no authentication, rule or
+ *   presenter (`{"items":[the first's rows],"more":[the others' rows]}`, serialized as the
+ *   list routes are): what answering that SQL over HTTP costs before any of Sheaf's work.
  *
  * It reports its CPU time and event-loop utilisation on request and shuts down on
  * `stop`, on losing the driver, or on SIGTERM. The driver drops the schema.
  */
 import { performance } from 'node:perf_hooks';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
@@ -21,7 +26,9 @@ import { migrate } from '../src/db/migrate.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
-import type { DriverMessage, ServerMessage } from './protocol.ts';
+import { withTenant } from '../src/db/tenant.ts';
+import { serializeJson } from '../src/http/serializers.ts';
+import type { DriverMessage, ServerMessage, Statement } from './protocol.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
 
 const HOST = '127.0.0.1';
@@ -42,6 +49,7 @@ function urlOf(app: FastifyInstance): string {
 let database: Database | undefined;
 const servers: FastifyInstance[] = [];
 let stopping: Promise<void> | undefined;
+let listed: { companyId: string; statements: Statement[] } | undefined;
 
 function shutdown(code = 0): Promise<void> {
   stopping ??= (async () => {
@@ -96,6 +104,16 @@ async function main() {
     if (!row) return reply.code(404).send({ error: 'not_found' });
     return row;
   });
+  baseline.get('/baseline/statements', async (_request, reply) => {
+    if (!listed) return reply.code(409).send({ error: 'no statements: send a statements message first' });
+    const { companyId, statements } = listed;
+    const results = await withTenant(db, companyId, async (trx) => {
+      const rows: unknown[][] = [];
+      for (const s of statements) rows.push((await trx.executeQuery(CompiledQuery.raw(s.sql, s.parameters))).rows);
+      return rows;
+    });
+    return reply.type('application/json; charset=utf-8').send(serializeJson({ items: results[0], more: results.slice(1) }));
+  });
   await baseline.listen({ host: HOST, port: 0 });
 
   const version = await sql<{ server_version: string }>`show server_version`.execute(db);
@@ -114,6 +132,7 @@ async function main() {
 
 process.on('message', (message: DriverMessage) => {
   if (message.type === 'stop') void shutdown(0);
+  else if (message.type === 'statements') listed = { companyId: message.companyId, statements: message.statements };
   else if (message.type === 'usage') {
     const cpu = process.cpuUsage();
     const elu = performance.eventLoopUtilization();

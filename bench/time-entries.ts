@@ -15,6 +15,9 @@
  *    for the page asked for uncompressed (`accept-encoding: identity`), as the SQL's rows
  *    come; the page as fetch asks for it (compressed) is timed in the same rotation and reported
  *    beside it (bench:projects asks uncompressed too; before 2026-12-04 this ratio was the compressed page's).
+ *    So is a third reference: the same statements run by a bare Fastify route on the server's pool
+ *    (bench/servers.ts, `/baseline/statements`), their rows answered as JSON with no authentication,
+ *    rules or presenting, uncompressed: what any JSON API over that SQL pays before Sheaf's own work.
  *
  * 2. Create: `POST /api/v2/time_entries` throughput and latency with autocannon
  *    (default 32 connections), each request a completed entry (hours, or start
@@ -224,6 +227,11 @@ interface ListResult {
   responseBytes: number;
   /** The same page as fetch asks for it (compressed): latency, ratio and server CPU. */
   compressed: { apiMs: { median: number; p90: number; min: number; max: number }; ratio: number; serverCpuMicros: number };
+  /**
+   * The same statements' rows as JSON from the bare Fastify route (bench/servers.ts): latency, its
+   * ratio to the SQL (the least any JSON API over that SQL pays), the API's to it, server CPU, bytes.
+   */
+  bare: { ms: { median: number; p90: number; min: number; max: number }; ratio: number; apiRatio: number; serverCpuMicros: number; responseBytes: number };
   sql: string[];
   parameters: unknown[][];
   loadAverage: { before: string; after: string };
@@ -275,6 +283,10 @@ async function measureList(
   const url = `${ready.sheafUrl}${path}`;
 
   const queries = await captureListSql(databaseUrl, schema, path, ready.headers);
+  await server.listStatements(
+    ready.companyId,
+    queries.map((q) => ({ sql: q.sql, parameters: [...q.parameters] })),
+  );
   const client = schemaClient(databaseUrl, schema, `${applicationName}-raw`);
   await client.connect();
   try {
@@ -303,21 +315,36 @@ async function measureList(
       identity: { headers: { ...ready.headers, 'accept-encoding': 'identity' }, times: [], cpuMicros: 0 },
       compressed: { headers: ready.headers, times: [], cpuMicros: 0 },
     };
+    // The third way: the same statements' rows as JSON from the bare route, uncompressed.
+    const bare: Way & { url: string; bytes: number } = {
+      url: `${ready.baselineUrl}/baseline/statements`,
+      headers: { 'accept-encoding': 'identity' },
+      times: [],
+      cpuMicros: 0,
+      bytes: 0,
+    };
     let responseBytes = 0; // the page's size (fetch decodes a compressed body)
-    const api = async (way: Way, timed: boolean) => {
+    const api = async (way: Way, timed: boolean, target = url) => {
       const before = timed ? await server.usage() : undefined;
       const start = performance.now();
-      const res = await fetch(url, { headers: way.headers });
+      const res = await fetch(target, { headers: way.headers });
       const bytes = await res.arrayBuffer();
       const ms = performance.now() - start;
-      if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
-      if (!before) return;
+      if (res.status !== 200) throw new Error(`GET ${target} answered ${res.status}`);
+      if (!before) return bytes.byteLength;
       // What the server still does after the body left (garbage collection) is this request's too.
       await settle();
       way.cpuMicros += (await server.usage()).cpuMicros - before.cpuMicros;
       way.times.push(ms);
-      responseBytes = bytes.byteLength;
+      if (target === url) responseBytes = bytes.byteLength;
+      return bytes.byteLength;
     };
+    const bareRoute = async (timed: boolean) => void (bare.bytes = await api(bare, timed, bare.url));
+    // Sanity: the bare route ran the same statements in the same workspace (the page and its count).
+    const bareBody = (await (await fetch(bare.url)).json()) as { items?: unknown[]; more?: { n: unknown }[][] };
+    if (bareBody.items?.length !== expected || Number(bareBody.more?.[0]?.[0]?.n) !== entriesInRange) {
+      throw new Error(`the bare route answered ${bareBody.items?.length} rows of ${bareBody.more?.[0]?.[0]?.n}, not ${expected} of ${entriesInRange}`);
+    }
     const raw = () =>
       inTenant(async () => {
         const start = performance.now();
@@ -334,10 +361,16 @@ async function measureList(
     for (let i = 0; i < 5; i++) {
       await api(asked.identity, false);
       await api(asked.compressed, false);
+      await bareRoute(false);
       await raw();
     }
     const sqlTimes: number[] = [];
-    await inRotation(options.iterations, [async () => void sqlTimes.push(await raw()), () => api(asked.identity, true), () => api(asked.compressed, true)]);
+    await inRotation(options.iterations, [
+      async () => void sqlTimes.push(await raw()),
+      () => api(asked.identity, true),
+      () => api(asked.compressed, true),
+      () => bareRoute(true),
+    ]);
     const loadAfter = loadAverage().raw;
     if (options.plan) {
       for (const q of queries) {
@@ -349,6 +382,7 @@ async function measureList(
     const sqlMs = stats(sqlTimes);
     const apiMs = stats(asked.identity.times);
     const compressedMs = stats(asked.compressed.times);
+    const bareMs = stats(bare.times);
     return {
       url: path,
       from,
@@ -364,6 +398,13 @@ async function measureList(
         apiMs: compressedMs,
         ratio: compressedMs.median / sqlMs.median,
         serverCpuMicros: asked.compressed.cpuMicros / options.iterations,
+      },
+      bare: {
+        ms: bareMs,
+        ratio: bareMs.median / sqlMs.median,
+        apiRatio: apiMs.median / bareMs.median,
+        serverCpuMicros: bare.cpuMicros / options.iterations,
+        responseBytes: bare.bytes,
       },
       sql: queries.map((q) => q.sql),
       parameters: queries.map((q) => q.parameters as unknown[]),
@@ -565,6 +606,11 @@ async function main() {
       console.log(`  raw SQL median  ${f1(list.sqlMs.median)} ms (p90 ${f1(list.sqlMs.p90)}, min ${f1(list.sqlMs.min)}), same SQL through pg, same transaction shape`);
       console.log(`  server CPU      ${f0(list.serverCpuMicros)} µs per list request (node process)`);
       console.log(`  ratio           ${f2(list.ratio)}× — ${list.ratio <= LIST_AIM ? 'within' : 'MISSES'} the ${LIST_AIM}× aim; loadavg ${list.loadAverage.before} → ${list.loadAverage.after}`);
+      const b = list.bare;
+      console.log(
+        `  bare JSON route ${f1(b.ms.median)} ms median (${f2(b.ratio)}× the SQL; the API ${f2(b.apiRatio)}× it), ${f0(b.serverCpuMicros)} µs of server CPU, ${Math.round(b.responseBytes / 1024)} KiB:` +
+          ' the same statements in the same transaction, their rows as JSON, no authentication, rules or presenting',
+      );
       console.log(
         `  compressed, as fetch asks: ${f1(c.apiMs.median)} ms median (${f2(c.ratio)}× the SQL), ${f0(c.serverCpuMicros)} µs of server CPU per request\n`,
       );
@@ -760,7 +806,7 @@ async function main() {
           key: 'time-entries-list',
           path: `GET /api/v2/time_entries?per_page=2000 (${formatNumber(seed.entries)} entries, ${(list.responseBytes / 1024 / 1024).toFixed(1)} MiB page)`,
           figure: `${list.apiMs.median.toFixed(1)} ms median uncompressed (compressed: ${list.compressed.apiMs.median.toFixed(1)} ms, ${list.compressed.ratio.toFixed(2)}×)`,
-          baseline: `the route's own SQL through pg: ${list.sqlMs.median.toFixed(1)} ms`,
+          baseline: `the route's own SQL through pg: ${list.sqlMs.median.toFixed(1)} ms; its rows as JSON from a bare Fastify route: ${list.bare.ms.median.toFixed(1)} ms (${list.bare.ratio.toFixed(2)}× the SQL, the API ${list.bare.apiRatio.toFixed(2)}× it)`,
           ratio: `${list.ratio.toFixed(2)}×`,
           cpu: `${(list.serverCpuMicros / 1000).toFixed(1)} ms node`,
           aim: `≤ ${LIST_AIM}×`,
