@@ -11,7 +11,10 @@
  *   list benchmark captured from the app (a `statements` message) in a tenant transaction,
  *   as the app's route does, and answers their rows as JSON with no authentication, rule or
  *   presenter (`{"items":[the first's rows],"more":[the others' rows]}`, serialized as the
- *   list routes are): what answering that SQL over HTTP costs before any of Sheaf's work.
+ *   list routes are): what answering that SQL over HTTP costs before any of Sheaf's work;
+ *   `POST /baseline/companies/:id/time_entries` stores a completed entry as bench:time-entries
+ *   posts it with one INSERT (no authentication, checks, locks or presenting), sent with the
+ *   tenant settings in one round trip as the app's create is: the creates' floor on this table.
  *
  * It reports its CPU time and event-loop utilisation on request and shuts down on
  * `stop`, on losing the driver, or on SIGTERM. The driver drops the schema.
@@ -21,12 +24,14 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { CompiledQuery, sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/database.ts';
+import { openDatabase, singleRoundTripOf, type Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
-import { withTenant } from '../src/db/tenant.ts';
+import { tenantSettings, withTenant } from '../src/db/tenant.ts';
+import { newId } from '../src/ids.ts';
+import { STORED_COLUMNS } from '../src/modules/tracking/time/queries.ts';
 import { serializeJson } from '../src/http/serializers.ts';
 import type { DriverMessage, ServerMessage, Statement } from './protocol.ts';
 import { operatorPrincipal } from '../src/access/operator.ts';
@@ -50,6 +55,27 @@ let database: Database | undefined;
 const servers: FastifyInstance[] = [];
 let stopping: Promise<void> | undefined;
 let listed: { companyId: string; statements: Statement[] } | undefined;
+
+/** A completed entry as bench:time-entries posts it: hours, or a start and an end time. */
+interface EntryBody {
+  user_id: string;
+  project_id: string;
+  task_id: string;
+  spent_date: string;
+  source: string;
+  hours?: number;
+  started_time?: string;
+  ended_time?: string;
+  notes?: string;
+}
+
+/** The bare route's one INSERT, returning what the app's create returns. */
+const INSERT_ENTRY = `insert into time_entries (company_id, id, user_id, project_id, task_id, spent_date, duration_seconds,
+    hours_entered, is_running, started_time, ended_time, notes, billable, source, created_by, created_at, updated_at)
+  values ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6::date, $7::integer, $8::numeric, false, $9, $10, $11, true,
+    $12, $3::uuid, $13::timestamptz, $13::timestamptz)
+  returning ${STORED_COLUMNS.join(', ')}`;
+const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
 function shutdown(code = 0): Promise<void> {
   stopping ??= (async () => {
@@ -113,6 +139,16 @@ async function main() {
       return rows;
     });
     return reply.type('application/json; charset=utf-8').send(serializeJson({ items: results[0], more: results.slice(1) }));
+  });
+  const single = singleRoundTripOf(db);
+  baseline.post<{ Params: { id: string }; Body: EntryBody }>('/baseline/companies/:id/time_entries', async (request, reply) => {
+    if (!single) throw new Error('the bare insert needs PostgreSQL (a single round trip)');
+    const b = request.body;
+    const seconds = b.hours !== undefined ? Math.round(b.hours * 3600) : (minutesOf(b.ended_time!) - minutesOf(b.started_time!)) * 60;
+    const values: unknown[] = [request.params.id, newId(), b.user_id, b.project_id, b.task_id, b.spent_date, seconds, b.hours ?? null];
+    values.push(b.started_time ?? null, b.ended_time ?? null, b.notes ?? null, b.source, new Date());
+    const rows = await single(tenantSettings(request.params.id).compile(db).sql, INSERT_ENTRY, values);
+    return reply.code(201).send(rows[0]);
   });
   await baseline.listen({ host: HOST, port: 0 });
 

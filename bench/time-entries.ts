@@ -27,7 +27,10 @@
  *    be a 201. Aim (issue 24): at least 2,000 creates/s on 2 cores with at most 350 µs of
  *    server (Node) CPU per create. For scale on a shared
  *    machine, rounds alternate with the bare Fastify primary-key SELECT of
- *    bench/servers.ts on the same pool (the users-me benchmark's baseline), and
+ *    bench/servers.ts on the same pool (the users-me benchmark's baseline) and with
+ *    the same entries stored by that server's bare insert route (one INSERT with the
+ *    tenant settings in one round trip: no authentication, checks, locks or presenting,
+ *    the creates' floor on this table, which the issue names as their limit), and
  *    the CPU per create of the server process and its PostgreSQL backends is
  *    recorded (the creates/s an otherwise idle 2-core machine would give is
  *    about 2 s / CPU per create, less the load generator's share).
@@ -417,8 +420,11 @@ async function measureList(
 
 // ---------------------------------------------------------------------------- create
 
-/** create-without-trigger: the same creates with one trigger on time_entries disabled (--feed-cost, --totals-cost). */
-type Target = 'baseline' | 'create' | 'create-without-trigger';
+/**
+ * insert: the same entries stored by the bare route's one INSERT (bench/servers.ts), the creates' floor;
+ * create-without-trigger: the same creates with one trigger on time_entries disabled (--feed-cost, --totals-cost).
+ */
+type Target = 'baseline' | 'insert' | 'create' | 'create-without-trigger';
 
 /** Recording a create in the change feed and as a webhook event may cost at most this share of the creates' rate (issue 26). */
 const FEED_COST_AIM = 0.15;
@@ -622,6 +628,7 @@ async function main() {
     let created = 0;
     let createSummary: ReturnType<typeof summarize> | null = null;
     let baselineSummary: ReturnType<typeof summarize> | null = null;
+    let insertSummary: ReturnType<typeof summarize> | null = null;
     let withoutTriggerSummary: ReturnType<typeof summarize> | null = null;
     const measured = options.feedCost ? MEASURED_TRIGGERS.feedCost : options.totalsCost ? MEASURED_TRIGGERS.totalsCost : null;
     if (!options.skipCreate) {
@@ -650,6 +657,20 @@ async function main() {
                 method: 'POST',
                 path: '/api/v2/time_entries',
                 headers: postHeaders,
+                setupRequest: (request) => ({ ...request, body: JSON.stringify(createBody(seed.combos, openDates)) }),
+              },
+            ],
+          },
+        },
+        insert: {
+          url: ready.baselineUrl,
+          ok: '201',
+          options: {
+            requests: [
+              {
+                method: 'POST',
+                path: `/baseline/companies/${ready.companyId}/time_entries`,
+                headers: { 'content-type': 'application/json' },
                 setupRequest: (request) => ({ ...request, body: JSON.stringify(createBody(seed.combos, openDates)) }),
               },
             ],
@@ -686,11 +707,12 @@ async function main() {
       };
       if (options.warmup > 0) {
         await step('baseline', 'warmup', 0, Math.min(options.warmup, 2));
+        await step('insert', 'warmup', 0, Math.min(options.warmup, 2));
         await step('create', 'warmup', 0, options.warmup);
       }
       for (let round = 1; round <= options.rounds; round++) {
         const creates: Target[] = measured ? (round % 2 ? ['create', 'create-without-trigger'] : ['create-without-trigger', 'create']) : ['create'];
-        const order: Target[] = round % 2 ? ['baseline', ...creates] : [...creates, 'baseline'];
+        const order: Target[] = round % 2 ? ['baseline', 'insert', ...creates] : [...creates, 'insert', 'baseline'];
         for (const target of order) await step(target, 'measure', round, options.duration);
       }
       const { rows } = await monitor.query<{ n: number }>(`select count(*)::int as n from ${schema}.time_entries where company_id = $1`, [
@@ -699,9 +721,10 @@ async function main() {
       created = rows[0].n - seed.entries;
       createSummary = summarize(runs, 'create');
       baselineSummary = summarize(runs, 'baseline');
+      insertSummary = summarize(runs, 'insert');
       if (measured) withoutTriggerSummary = summarize(runs, 'create-without-trigger');
       // Requests in flight when a run's time is up complete on the server but are not
-      // counted by autocannon: up to one per connection per run.
+      // counted by autocannon: up to one per connection per run. The bare inserts store entries too.
       const createRuns = runs.filter((r) => r.target !== 'baseline');
       const answered = createRuns.reduce((a, r) => a + r.ok, 0) + 1;
       if (created < answered || created > answered + createRuns.length * options.connections) {
@@ -752,6 +775,11 @@ async function main() {
         `  baseline (bare Fastify PK select, same pool): ${f0(baselineSummary.rps)} req/s; creates/baseline ${f2(createSummary.rps / baselineSummary.rps)}`,
       );
       console.log(
+        `  the same entries by one INSERT from a bare route (same pool, one round trip, no checks): ${f0(insertSummary!.rps)}/s ` +
+          `(runs ${insertSummary!.rpsPerRun.map(f0).join(', ')}; node ${f0(insertSummary!.serverCpuMicrosPerRequest)} µs + pg ${opt(insertSummary!.dbCpuMicrosPerRequest)} µs); ` +
+          `creates ${f2(createSummary.rps / insertSummary!.rps)} of it`,
+      );
+      console.log(
         `  node CPU per create ${f0(createSummary.serverCpuMicrosPerRequest)} µs — ` +
           `${createSummary.serverCpuMicrosPerRequest <= CREATE_AIM.nodeMicros ? 'meets' : 'MISSES'} the ${CREATE_AIM.nodeMicros} µs aim`,
       );
@@ -787,6 +815,8 @@ async function main() {
             summary: createSummary,
             baseline: baselineSummary,
             createsPerBaseline: createSummary!.rps / baselineSummary!.rps,
+            insert: insertSummary,
+            createsPerInsert: createSummary!.rps / insertSummary!.rps,
             withoutTrigger: measured && withoutTriggerSummary ? { trigger: measured.trigger, summary: withoutTriggerSummary } : null,
             stored: created,
             aim: CREATE_AIM,
@@ -820,7 +850,7 @@ async function main() {
           key: 'time-entries-create',
           path: `POST /api/v2/time_entries (completed entries, ${options.connections} connections)`,
           figure: `${formatNumber(createSummary.rps)} creates/s`,
-          baseline: `bare Fastify route, one primary-key SELECT: ${formatNumber(baselineSummary.rps)} req/s`,
+          baseline: `bare Fastify route, one primary-key SELECT: ${formatNumber(baselineSummary.rps)} req/s; the same entries by one INSERT from a bare route: ${formatNumber(insertSummary!.rps)}/s (creates ${(createSummary.rps / insertSummary!.rps).toFixed(2)} of it)`,
           ratio: (createSummary.rps / baselineSummary.rps).toFixed(2),
           cpu: `${formatNumber(createSummary.serverCpuMicrosPerRequest)} µs node${pg === null ? '' : ` + ${formatNumber(pg)} µs pg`}`,
           aim: `≥ ${formatNumber(CREATE_AIM.rps)}/s, ≤ ${CREATE_AIM.nodeMicros} µs node`,
