@@ -1,4 +1,4 @@
-/** Messages between the benchmark driver (bench/users-me.ts) and its server process (bench/servers.ts). */
+/** Messages between a benchmark driver (bench/users-me.ts, time-entries.ts, projects-list.ts and others, through forkServer) and its server process (bench/servers.ts). */
 
 export interface ReadyMessage {
   type: 'ready';
