@@ -5,9 +5,11 @@
  * full-access key, and listens with two servers on one database pool:
  *
  * - Sheaf: the real app from buildApp (logging silent, rate limit out of reach);
- * - baseline: a bare Fastify instance on the same Kysely db with two routes:
+ * - baseline: a bare Fastify instance on the same Kysely db with these routes:
  *   `/baseline/companies/:id` runs `select "id", "name" from "companies" where "id" = $1`
- *   (users/me's and the creates' baseline); `/baseline/statements` runs the statements a
+ *   (users/me's and the creates' baseline); `/baseline/authenticated` runs Sheaf's own
+ *   authentication of the request (authenticate(): the key query and its rules) and answers
+ *   the principal, with none of the app's hooks, rate limit or presenting; `/baseline/statements` runs the statements a
  *   list benchmark captured from the app (a `statements` message) in a tenant transaction,
  *   as the app's route does, and answers their rows as JSON with no authentication, rule or
  *   presenter (`{"items":[the first's rows],"more":[the others' rows]}`, serialized as the
@@ -30,6 +32,7 @@ import { createWorkspace } from '../src/provisioning.ts';
 import { createMember } from '../src/modules/people/users/service.ts';
 import { createKey } from '../src/modules/people/credentials/service.ts';
 import { tenantSettings, withTenant } from '../src/db/tenant.ts';
+import { authenticate } from '../src/auth/authenticate.ts';
 import { newId } from '../src/ids.ts';
 import { STORED_COLUMNS } from '../src/modules/tracking/time/queries.ts';
 import { serializeJson } from '../src/http/serializers.ts';
@@ -130,6 +133,8 @@ async function main() {
     if (!row) return reply.code(404).send({ error: 'not_found' });
     return row;
   });
+  const authDeps = { db, clock: () => new Date(), jwt: null };
+  baseline.get('/baseline/authenticated', (request) => authenticate({ headers: request.headers, rawHeaders: request.raw.rawHeaders }, authDeps));
   baseline.get('/baseline/statements', async (_request, reply) => {
     if (!listed) return reply.code(409).send({ error: 'no statements: send a statements message first' });
     const { companyId, statements } = listed;

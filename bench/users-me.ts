@@ -14,6 +14,12 @@
  * the measurement invalid (exit 1). A missed target is reported, not failed: the
  * exit status is 0 whether or not the ratio reaches the target.
  *
+ * A third target runs in the same rotation: a bare route that does Sheaf's own
+ * authentication of the request (authenticate(): the key query and its rules) and answers
+ * the principal, with none of the app's hooks, rate limit or presenting (bench/servers.ts,
+ * `/baseline/authenticated`). It shows how much of the gap is the per-request reading of the
+ * credential, membership and person that the rules require, and how much the rest of the app.
+ *
  * The figure is the throughput ratio (all 200s over all measured seconds, sheaf over
  * baseline). To explain it, each run also records the CPU time per response of the
  * server process ("node µs/req") and of the PostgreSQL backends serving the pool
@@ -52,7 +58,7 @@ import { benchCommand, formatNumber, recordPerformance } from './performance.ts'
 import { DatabaseCpu, ROOT, ServerProcess, benchSchema, dropSchemaOrSay, forkServer, machineInfo, measureLoad, median, numberOption, postgresUrl, stopLoad, table, wayOut } from './harness.ts';
 
 
-type Target = 'baseline' | 'sheaf';
+type Target = 'baseline' | 'authenticated' | 'sheaf';
 
 interface Options {
   duration: number;
@@ -198,10 +204,16 @@ async function sanityCheck(ready: ReadyMessage) {
   const base = await fetch(baselineUrl(ready));
   const row = (await base.json()) as { id?: string };
   if (base.status !== 200 || row.id !== ready.companyId) throw new Error(`baseline answered ${base.status} ${JSON.stringify(row)}`);
+  const auth = await fetch(authenticatedUrl(ready), { headers: ready.headers });
+  const principal = (await auth.json()) as { companyId?: string; role?: string };
+  if (auth.status !== 200 || principal.companyId !== ready.companyId || principal.role !== 'owner') {
+    throw new Error(`the bare authenticated route answered ${auth.status} ${JSON.stringify(principal)}`);
+  }
 }
 
 const baselineUrl = (ready: ReadyMessage) => `${ready.baselineUrl}/baseline/companies/${ready.companyId}`;
 const sheafUrl = (ready: ReadyMessage) => `${ready.sheafUrl}/api/v2/users/me`;
+const authenticatedUrl = (ready: ReadyMessage) => `${ready.baselineUrl}/baseline/authenticated`;
 
 // ---------------------------------------------------------------------------- reporting
 
@@ -259,8 +271,8 @@ async function main() {
     monitor = new pg.Client({ connectionString: databaseUrl, application_name: `${applicationName}-monitor` });
     await monitor.connect();
     const dbCpu = new DatabaseCpu(monitor, schema);
-    const urls: Record<Target, string> = { baseline: baselineUrl(ready), sheaf: sheafUrl(ready) };
-    const headers: Record<Target, Record<string, string>> = { baseline: {}, sheaf: ready.headers };
+    const urls: Record<Target, string> = { baseline: baselineUrl(ready), authenticated: authenticatedUrl(ready), sheaf: sheafUrl(ready) };
+    const headers: Record<Target, Record<string, string>> = { baseline: {}, authenticated: ready.headers, sheaf: ready.headers };
     console.log(`PostgreSQL ${ready.postgresVersion}; sheaf ${urls.sheaf}; baseline ${urls.baseline}\n`);
 
     const runs: Run[] = [];
@@ -276,16 +288,18 @@ async function main() {
     };
     if (options.warmup > 0) {
       await step('baseline', 'warmup', 0, options.warmup);
+      await step('authenticated', 'warmup', 0, options.warmup);
       await step('sheaf', 'warmup', 0, options.warmup);
     }
     for (let round = 1; round <= options.rounds; round++) {
-      const order: Target[] = round % 2 ? ['baseline', 'sheaf'] : ['sheaf', 'baseline'];
+      const order: Target[] = round % 2 ? ['baseline', 'authenticated', 'sheaf'] : ['sheaf', 'authenticated', 'baseline'];
       for (const target of order) await step(target, 'measure', round, options.duration);
     }
 
     // ------------------------------------------------------------------ verdict
     const baseline = summarize(runs, 'baseline');
     const sheaf = summarize(runs, 'sheaf');
+    const authenticated = summarize(runs, 'authenticated');
     const ratio = sheaf.rps / baseline.rps;
     // What each response costs the machine (server process + PostgreSQL backends). On a
     // CPU-bound machine throughput follows it, and it hardly moves when other processes
@@ -346,11 +360,16 @@ async function main() {
       table([
         ['target', 'req/s', 'p50 ms', 'p99 ms', 'node µs/req', 'pg µs/req', 'requests'],
         summaryRow('baseline (bare Fastify, 1 PK select)', baseline),
+        summaryRow('bare route, Sheaf\'s authentication alone', authenticated),
         summaryRow('sheaf GET /api/v2/users/me', sheaf),
       ]),
     );
     const spread = `per round ${roundRatios.map(f2).join(', ')} (min ${f2(Math.min(...roundRatios))}, max ${f2(Math.max(...roundRatios))})`;
     console.log(`\nratio sheaf/baseline: ${ratio.toFixed(3)}   ${spread}`);
+    console.log(
+      `bare route with Sheaf's authentication alone: ${f0(authenticated.rps)} req/s, ${(authenticated.rps / baseline.rps).toFixed(3)} of the baseline; ` +
+        `users/me ${(sheaf.rps / authenticated.rps).toFixed(3)} of it`,
+    );
     if (dbCpu.unreadable) console.log(`pg µs/req n/a: ${dbCpu.unreadable}`);
     if (cpuCostRatio !== null) {
       console.log(
@@ -392,6 +411,8 @@ async function main() {
         sheaf,
         ratio,
         roundRatios,
+        authenticated,
+        authenticatedRatio: authenticated.rps / baseline.rps,
         cpuMicrosPerRequest: { baseline: baselineCost, sheaf: sheafCost },
         cpuCostRatio,
         cpuMultiple,
@@ -414,7 +435,7 @@ async function main() {
           key: options.members ? 'users-me-members' : 'users-me',
           path: `GET /api/v2/users/me (full-access key${options.members ? `; a workspace of ${formatNumber(options.members + 1)} people` : ''})`,
           figure: `${formatNumber(sheaf.rps)} req/s`,
-          baseline: `bare Fastify route, one primary-key SELECT: ${formatNumber(baseline.rps)} req/s`,
+          baseline: `bare Fastify route, one primary-key SELECT: ${formatNumber(baseline.rps)} req/s; a bare route with Sheaf's authentication alone: ${formatNumber(authenticated.rps)} req/s (${(authenticated.rps / baseline.rps).toFixed(2)} of it, users/me ${(sheaf.rps / authenticated.rps).toFixed(2)} of this)`,
           ratio: ratio.toFixed(2),
           cpu: `${cpu(sheafCost, sheaf.serverCpuMicrosPerRequest)} node + pg (baseline ${cpu(baselineCost, baseline.serverCpuMicrosPerRequest)}): ${cpuMultiple.toFixed(2)}×`,
           aim: `ratio ≥ ${options.target}, CPU ≤ ${options.cpuTarget}×`,
