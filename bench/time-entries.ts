@@ -646,6 +646,8 @@ async function main() {
       const entry = (await res.json()) as { user_id?: string };
       if (res.status !== 201 || entry.user_id !== probe.user_id) throw new Error(`POST /api/v2/time_entries answered ${res.status} ${JSON.stringify(entry)}`);
 
+      // Every create, and every bare insert, posts a fresh random entry.
+      const withEntryBody = <R extends object>(request: R) => ({ ...request, body: JSON.stringify(createBody(seed.combos, openDates)) });
       const specs: Record<Target, { url: string; ok: string; options: Partial<CannonOptions> }> = {
         baseline: { url: `${ready.baselineUrl}/baseline/companies/${ready.companyId}`, ok: '200', options: {} },
         create: {
@@ -657,7 +659,7 @@ async function main() {
                 method: 'POST',
                 path: '/api/v2/time_entries',
                 headers: postHeaders,
-                setupRequest: (request) => ({ ...request, body: JSON.stringify(createBody(seed.combos, openDates)) }),
+                setupRequest: withEntryBody,
               },
             ],
           },
@@ -671,7 +673,7 @@ async function main() {
                 method: 'POST',
                 path: `/baseline/companies/${ready.companyId}/time_entries`,
                 headers: { 'content-type': 'application/json' },
-                setupRequest: (request) => ({ ...request, body: JSON.stringify(createBody(seed.combos, openDates)) }),
+                setupRequest: withEntryBody,
               },
             ],
           },
