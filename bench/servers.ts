@@ -9,7 +9,8 @@
  *   `/baseline/companies/:id` runs `select "id", "name" from "companies" where "id" = $1`
  *   (users/me's and the creates' baseline); `/baseline/authenticated` runs Sheaf's own
  *   authentication of the request (authenticate(): the key query and its rules) and answers
- *   the principal, with none of the app's hooks, rate limit or presenting; `/baseline/statements` runs the statements a
+ *   the principal, with none of the app's hooks, rate limit or presenting;
+ *   `/baseline/statements` runs the statements a
  *   list benchmark captured from the app (a `statements` message) in a tenant transaction,
  *   as the app's route does, and answers their rows as JSON with no authentication, rule or
  *   presenter (`{"items":[the first's rows],"more":[the others' rows]}`, serialized as the

@@ -301,6 +301,8 @@ async function main() {
     const sheaf = summarize(runs, 'sheaf');
     const authenticated = summarize(runs, 'authenticated');
     const ratio = sheaf.rps / baseline.rps;
+    const authenticatedRatio = authenticated.rps / baseline.rps;
+    const sheafToAuthenticated = sheaf.rps / authenticated.rps;
     // What each response costs the machine (server process + PostgreSQL backends). On a
     // CPU-bound machine throughput follows it, and it hardly moves when other processes
     // compete for the CPUs, so it corroborates (never replaces) the throughput ratio.
@@ -367,8 +369,8 @@ async function main() {
     const spread = `per round ${roundRatios.map(f2).join(', ')} (min ${f2(Math.min(...roundRatios))}, max ${f2(Math.max(...roundRatios))})`;
     console.log(`\nratio sheaf/baseline: ${ratio.toFixed(3)}   ${spread}`);
     console.log(
-      `bare route with Sheaf's authentication alone: ${f0(authenticated.rps)} req/s, ${(authenticated.rps / baseline.rps).toFixed(3)} of the baseline; ` +
-        `users/me ${(sheaf.rps / authenticated.rps).toFixed(3)} of it`,
+      `bare route with Sheaf's authentication alone: ${f0(authenticated.rps)} req/s, ${authenticatedRatio.toFixed(3)} of the baseline; ` +
+        `users/me ${sheafToAuthenticated.toFixed(3)} of it`,
     );
     if (dbCpu.unreadable) console.log(`pg µs/req n/a: ${dbCpu.unreadable}`);
     if (cpuCostRatio !== null) {
@@ -412,7 +414,7 @@ async function main() {
         ratio,
         roundRatios,
         authenticated,
-        authenticatedRatio: authenticated.rps / baseline.rps,
+        authenticatedRatio,
         cpuMicrosPerRequest: { baseline: baselineCost, sheaf: sheafCost },
         cpuCostRatio,
         cpuMultiple,
@@ -435,7 +437,7 @@ async function main() {
           key: options.members ? 'users-me-members' : 'users-me',
           path: `GET /api/v2/users/me (full-access key${options.members ? `; a workspace of ${formatNumber(options.members + 1)} people` : ''})`,
           figure: `${formatNumber(sheaf.rps)} req/s`,
-          baseline: `bare Fastify route, one primary-key SELECT: ${formatNumber(baseline.rps)} req/s; a bare route with Sheaf's authentication alone: ${formatNumber(authenticated.rps)} req/s (${(authenticated.rps / baseline.rps).toFixed(2)} of it, users/me ${(sheaf.rps / authenticated.rps).toFixed(2)} of this)`,
+          baseline: `bare Fastify route, one primary-key SELECT: ${formatNumber(baseline.rps)} req/s; a bare route with Sheaf's authentication alone: ${formatNumber(authenticated.rps)} req/s (${authenticatedRatio.toFixed(2)} of it, users/me ${sheafToAuthenticated.toFixed(2)} of this)`,
           ratio: ratio.toFixed(2),
           cpu: `${cpu(sheafCost, sheaf.serverCpuMicrosPerRequest)} node + pg (baseline ${cpu(baselineCost, baseline.serverCpuMicrosPerRequest)}): ${cpuMultiple.toFixed(2)}×`,
           aim: `ratio ≥ ${options.target}, CPU ≤ ${options.cpuTarget}×`,
