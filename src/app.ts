@@ -7,6 +7,7 @@ import { createJwtVerifier } from './auth/jwt.ts';
 import { bearerToken } from './auth/credential-headers.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/errors.ts';
 import { registerValidation } from './http/validation.ts';
+import { registerJsonBody } from './http/json-body.ts';
 import { cachedSerializerCompiler } from './http/serializers.ts';
 import { answerClientError, registerBodyTimeout, registerConnectAnswer, registerHostRequirement } from './http/malformed-requests.ts';
 import { FeatureSet } from './http/features.ts';
@@ -189,6 +190,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   registerConnectAnswer(app);
   // JSON only: a text/plain body is a 415, never a string the schemas then misread.
   app.removeContentTypeParser(['text/plain']);
+  registerJsonBody(app);
 
   await registerOpenApi(app);
 

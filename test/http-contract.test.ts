@@ -90,6 +90,21 @@ describe('HTTP contract', () => {
       expect(hooks.calls).toBe(before);
     });
 
+    it('a body that is not UTF-8 (Latin-1 "Café") → 400 invalid_json, not text with U+FFFD stored', async () => {
+      const before = hooks.calls;
+      for (const type of ['application/json', 'application/json; charset=iso-8859-1']) {
+        const latin1 = Buffer.from('{"name":"Caf\xe9"}', 'latin1');
+        const res = await request(ctx.app, owner, { method: 'POST', url: '/api/v2/_test/echo', payload: latin1, headers: { 'content-type': type } });
+        expect(res.statusCode, type).toBe(400);
+        expect(expectShape(res, 'invalid_json').message).toBe('The request body is not valid UTF-8.');
+      }
+      expect(hooks.calls).toBe(before);
+      // UTF-8 itself, several bytes per character, goes through unchanged.
+      const res = await request(ctx.app, owner, { method: 'POST', url: '/api/v2/_test/echo', payload: Buffer.from('{"name":"Café 東京 🙂"}'), headers: { 'content-type': 'application/json' } });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().echo).toEqual({ name: 'Café 東京 🙂' });
+    });
+
     it('a malformed URL (bad percent-encoding) → 400 in the API error shape, not Fastify\'s', async () => {
       for (const url of ['/healthz%zz', '/api/v2/clients/%E0%A4%A']) {
         const res = await request(ctx.app, owner, { method: 'GET', url });

@@ -328,6 +328,16 @@ describe('stop', () => {
     setNow(ctx.clock, NOW);
   });
 
+  it('refuses a body that is not UTF-8 (400 invalid_json) and leaves the timer running', async () => {
+    const p = await person();
+    const e = (await start(p, { notes: 'working' })).json();
+    const res = await request(ctx.app, p, { method: 'PATCH', url: `/api/v2/time_entries/${e.id}/stop`, payload: Buffer.from('{"notes":"fertig f\xfcr heute"}', 'latin1'), headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('invalid_json');
+    expect((await request(ctx.app, p, { method: 'GET', url: `/api/v2/time_entries/${e.id}` })).json()).toMatchObject({ is_running: true, notes: 'working' });
+    await stop(p, e.id);
+  });
+
   it('refuses hours, ended_time and is_running (the server measures); unknown fields', async () => {
     const p = await person();
     const e = (await start(p)).json();

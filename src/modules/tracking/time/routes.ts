@@ -5,6 +5,7 @@ import { ApiError, badRequest, forbidden } from '../../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
+import { registerJsonBody } from '../../../http/json-body.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { IdParams, type TypedApp } from '../../../http/route-kit.ts';
@@ -294,12 +295,7 @@ export async function timeEntriesRoutes(app: TypedApp) {
 
   // Stop and restart accept no body at all, an empty JSON body, or a JSON object.
   await app.register(async (timers: TypedApp) => {
-    const jsonParser = timers.getDefaultJsonParser('error', 'error');
-    timers.removeContentTypeParser('application/json');
-    timers.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if ((body as string).trim() === '') return done(null, undefined);
-      return jsonParser(request, body as string, done);
-    });
+    registerJsonBody(timers, { empty: 'undefined' });
 
     timers.patch(
       '/api/v2/time_entries/:id/stop',
