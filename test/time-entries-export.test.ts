@@ -218,6 +218,23 @@ describe('the file', () => {
     expect((await exportOf(w.admin, 'format=csv')).headers['content-disposition']).toContain('filename="time-entries.csv"');
   });
 
+  it('CSV: people’s text a spreadsheet would run as a formula starts with an apostrophe; XLSX keeps it as plain text', async () => {
+    const f = await makeTimeWorkspace(ctx.db, { name: 'Formulas' });
+    await ctx.db.updateTable('projects').set({ name: '@SUM(1+1)' }).where('id', '=', f.project).execute();
+    const notes = ['=HYPERLINK("http://evil","x")', '+49 30 1234', '-2 days', 'sum = fine'];
+    for (const note of notes) expect((await postEntry(ctx.app, f.member, { project_id: f.project, task_id: f.task, hours: 1, spent_date: '2026-06-01', notes: note })).statusCode).toBe(201);
+    const csv = csvRecords((await exportOf(f.admin, 'format=csv')).body).records;
+    expect(csv.map((r) => r.Notes).sort()).toEqual([`'=HYPERLINK("http://evil","x")`, "'+49 30 1234", "'-2 days", 'sum = fine'].sort());
+    expect(new Set(csv.map((r) => r.Project))).toEqual(new Set(["'@SUM(1+1)"]));
+    // Figures keep their text: hours and amounts are never prefixed.
+    expect(csv.every((r) => r.Hours === '1' && !r['Billable rate'].startsWith("'"))).toBe(true);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await exportOf(f.admin, 'format=xlsx')).rawPayload as never);
+    const cells: unknown[] = [];
+    workbook.worksheets[0].eachRow((row, i) => i > 1 && cells.push(row.getCell(BASE_HEADERS.indexOf('Notes') + 1).value));
+    expect(cells.sort()).toEqual([...notes].sort());
+  });
+
   it('XLSX opens with exceljs and holds the same rows as the CSV: dates as dates, decimals as numbers', async () => {
     const csv = csvRecords((await exportOf(w.admin, 'format=csv')).body);
     const res = await exportOf(w.admin, 'format=xlsx');
@@ -346,6 +363,8 @@ describe('on the embedded database, the CSV is written by the database itself, b
     }
     const users = [odd.member.userId, odd.other.userId, odd.admin.userId, odd.manager.userId];
     const notes = [null, '', 'plain', 'Fix the "login", then\nthe logout; 3,5 €', ' spaced ', '\\.', 'a\rb', 'tab\there', 'ümlauts 日本語 🚀', 'comma,only', '"', 'x'.repeat(300)];
+    // Text a spreadsheet would run as a formula, made inert by both writers alike.
+    notes.push('=1+1', '+49 30 1234', '-2 days', '@SUM(A1)', '\tindented', '\r\nlead', "'quoted already");
     const rates = [null, '95.50', '0.01', '99999.99', '150.00', '0.00', '12.35'];
     const enteredHours = ['0', '0.000001', '23.999999', '24', '1.5', '0.1', '2.333333', '0.004167'];
     const seconds = [0, 1, 7, 13, 59, 60, 3599, 3600, 86399, 86400];

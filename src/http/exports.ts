@@ -74,7 +74,25 @@ export const fileResponse = (description: string) => ({
   ...ErrorResponses,
 });
 
-const csvCell = (value: Cell) => (value === null ? '' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value));
+/**
+ * The first characters that make a spreadsheet read a CSV cell as a formula (OWASP's "CSV
+ * injection"): a note "=HYPERLINK(…)" would run in Excel or LibreOffice on opening the file.
+ */
+export const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r'] as const;
+/** Text that would read as a formula starts with an apostrophe, which spreadsheets show as text and hide. */
+export const inertText = (text: string) => (FORMULA_STARTS.includes(text[0] as never) ? `'${text}` : text);
+
+/**
+ * A CSV cell's text. People's text (names, notes) is made inert; a `decimal` or `date`
+ * column's strings are figures and days the service writes itself (a negative amount
+ * keeps its minus). XLSX needs none of this: its text cells are never formulas.
+ */
+const csvCell = (value: Cell, column: Column) => {
+  if (value === null) return '';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string' && !column.decimal && !column.date) return inertText(value);
+  return String(value);
+};
 const xlsxCell = (value: Cell, column: Column) => {
   if (value === null) return null;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
@@ -104,7 +122,7 @@ function csvStream({ columns, batches, csvLines }: Pick<ExportFile, 'columns' | 
     // The byte-order mark makes spreadsheet programs read the file as UTF-8.
     yield Buffer.from(`\ufeff${csvFormatRows([columns.map((c) => c.header)])}\n`);
     if (csvLines) yield* csvLines;
-    else for await (const batch of batches) yield Buffer.from(`${csvFormatRows(batch.map((row) => columns.map((c) => csvCell(row[c.key] ?? null))))}\n`);
+    else for await (const batch of batches) yield Buffer.from(`${csvFormatRows(batch.map((row) => columns.map((c) => csvCell(row[c.key] ?? null, c))))}\n`);
   }
   const out = new PassThrough();
   // The generator is pulled only as fast as the response drains (stream back-pressure).

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { copyCsv } from '../../../db/csv-copy.ts';
+import { FORMULA_STARTS } from '../../../http/exports.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
 import { minorUnitDigits } from '../../../money.ts';
@@ -58,6 +59,10 @@ const hoursText = (micro: RawBuilder<unknown>) => sql`trim_scale(${micro} * 0.00
 
 const yesNo = (flag: RawBuilder<unknown>) => sql`case when ${flag} then 'yes' else 'no' end`;
 
+/** exports.ts's inertText: text a spreadsheet would read as a formula starts with an apostrophe. */
+const inert = (text: RawBuilder<unknown>) =>
+  sql`case when left(${text}, 1) in (${sql.join(FORMULA_STARTS.map((c) => sql.lit(c)))}) then '''' || ${text} else ${text} end`;
+
 /** roundHoursNumber of `micro` micro-hours, in bigint arithmetic. */
 function roundedMicro(micro: RawBuilder<unknown>, rule: RoundingRule): RawBuilder<unknown> {
   if (rule.rounding === 'none') return micro;
@@ -114,11 +119,11 @@ export function csvCellsQuery(
     )
     .select([
       sql`te.spent_date::text`.as('spent_date'),
-      sql`nullif(btrim(u.first_name || ' ' || u.last_name, ${JS_WHITESPACE}), '')`.as('person'),
-      sql`nullif(c.name, '')`.as('client'),
-      sql`nullif(p.name, '')`.as('project'),
-      sql`nullif(t.name, '')`.as('task'),
-      sql`nullif(te.notes, '')`.as('notes'),
+      inert(sql`nullif(btrim(u.first_name || ' ' || u.last_name, ${JS_WHITESPACE}), '')`).as('person'),
+      inert(sql`nullif(c.name, '')`).as('client'),
+      inert(sql`nullif(p.name, '')`).as('project'),
+      inert(sql`nullif(t.name, '')`).as('task'),
+      inert(sql`nullif(te.notes, '')`).as('notes'),
       hoursText(micro).as('hours'),
       hoursText(rounded).as('rounded_hours'),
       yesNo(sql`te.billable`).as('billable'),
