@@ -16,6 +16,7 @@ import {
   isRuleError,
   roundHours,
   roundHoursNumber,
+  roundSeconds,
   secondsToHours,
   secondsToHoursNumber,
   weekEndOf,
@@ -53,6 +54,36 @@ describe('rounded hours', () => {
     expect(roundHours('0', rule('up')).toString()).toBe('0');
     expect(roundHours('0.333333', rule('up', 20)).toString()).toBe('0.333333');
     expect(roundHours('0.000001', rule('up', 1)).toString()).toBe('0.016667');
+  });
+
+  it('takes the six-place text of a step boundary as the boundary: 10 minutes rounded up to 10 minutes stays 10', () => {
+    // 10 minutes is 0.1666… hours, written 0.166667: it used to round up to 20 minutes, and 5 minutes down to 0.
+    expect(roundHoursNumber(0.166667, rule('up', 10))).toBe(0.166667);
+    expect(roundHours('0.166667', rule('up', 10)).toString()).toBe('0.166667');
+    expect(roundHoursNumber(0.166668, rule('up', 10))).toBe(0.333333); // a micro-hour past it is past it
+    expect(roundHoursNumber(0.083333, rule('down', 5))).toBe(0.083333);
+    expect(roundHoursNumber(0.083332, rule('down', 5))).toBe(0);
+    expect(roundHoursNumber(0.008333, rule('nearest', 1))).toBe(0.016667); // 30 s, half a step: up
+    expect(roundHoursNumber(0.008332, rule('nearest', 1))).toBe(0);
+    expect(roundHoursNumber(2.333333, rule('nearest', 20))).toBe(2.333333);
+  });
+
+  it('rounds the hours of a whole number of seconds as the seconds round (roundSeconds), for every rule and step', () => {
+    const steps = [1, 2, 5, 6, 7, 9, 10, 12, 15, 20, 25, 30, 40, 45, 50, 59, 60];
+    for (const rounding of ['up', 'down', 'nearest'] as const) {
+      for (const rounding_minutes of steps) {
+        const r = { rounding, rounding_minutes };
+        // Every boundary and half-way point of every step is a multiple of 30 s: those, and a second either side.
+        for (let at = 0; at <= 86_400; at += 30) {
+          for (const s of [at - 1, at, at + 1]) {
+            if (s < 0 || s > 86_400) continue;
+            const want = secondsToHours(roundSeconds(s, r)).toNumber();
+            const got = roundHoursNumber(secondsToHoursNumber(s), r);
+            if (got !== want) expect([r, s, got]).toEqual([r, s, want]);
+          }
+        }
+      }
+    }
   });
 });
 

@@ -1,17 +1,37 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
+import type { Rounding } from '../../../db/types.ts';
+import { roundedMicroSql } from '../../tracking/week/index.ts';
 
 /**
  * How the reports round and price time, as SQL fragments (queries.ts reads with them, totals.ts
- * keeps totals with them). Every entry is rounded on its own by the workspace rule
- * (rounded_seconds, the SQL twin of rules.roundSeconds) and priced by the rate in
+ * keeps totals with them). Every entry's hours (as the API shows them) are rounded on their own
+ * by the workspace rule (roundedMicroSql, the SQL twin of rules.roundMicroHours) and priced by the rate in
  * force on its work date (billable_rate / effective_rate over the effective-dated
  * `rates` table), so a later rate change never reprices earlier work. An entry's
  * amount is its rounded hours (six places) × rate, rounded to cents; report
  * amounts are sums of entry amounts.
  */
 
-export const ROUNDED_HOURS = sql`seconds_to_hours(rounded_seconds(te.duration_seconds, co.rounding, co.rounding_minutes))`;
+/**
+ * An entry's hours as the time entries API shows them (`hours`), in micro-hours: as entered
+ * (hours_entered, six places) when they were, else from its whole seconds, round(seconds / 3600, 6)
+ * half up (secondsToHours; (s × 10⁶ + 1800) / 3600 = (s × 5000 + 9) / 18). Reports read finished
+ * entries only: a running timer's entered hours are not its hours.
+ */
+export const ENTRY_MICRO_HOURS = sql`case when te.hours_entered is not null then (te.hours_entered * 1000000)::bigint
+          else (te.duration_seconds::bigint * 5000 + 9) / 18 end`;
+
+/**
+ * An entry's `rounded_hours` × 10⁶, exactly: the workspace's rule (folded in as constants) on its
+ * hours, as the entries, the export and invoice imports round them. Sums of these divided by
+ * 10⁶ are the sums of the entries' rounded_hours to the digit.
+ */
+export const roundedMicroHours = (co: Pick<ReportSettings, 'rounding' | 'rounding_minutes'>) =>
+  roundedMicroSql(ENTRY_MICRO_HOURS, { rounding: co.rounding as Rounding, rounding_minutes: co.rounding_minutes });
+
+/** roundedMicroHours in decimal hours (numeric, six places). */
+export const roundedHours = (co: Pick<ReportSettings, 'rounding' | 'rounding_minutes'>) => sql`(${roundedMicroHours(co)} * 0.000001)`;
 
 /**
  * Rates are looked up set-based, not by calling billable_rate() / effective_rate()
@@ -96,14 +116,6 @@ export const OPEN_TIME = (statuses: string) =>
 export const entryCents = (micro: RawBuilder<unknown>, rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>) => sql`case
           when ${rateCents} is not null and ${micro} < 100000000000 then (${micro} * ${rateCents} + 500000) / 1000000
           else (round(${micro}::numeric / 1000000 * ${rate}, 2) * 100)::bigint end`;
-
-/**
- * Exact hours of a rounded entry as integer micro-hours: round(seconds / 3600, 6) half up is
- * floor((seconds · 10⁶ + 1800) / 3600) for the non-negative seconds an entry has (duration_seconds
- * is 0..86400), so a sum of these divided by 10⁶ equals the sum of seconds_to_hours() to the digit.
- */
-export const roundedMicroHours = (rounding: { mode: string; minutes: number }) =>
-  sql`((rounded_seconds(te.duration_seconds, ${rounding.mode}::text, ${rounding.minutes}::integer)::bigint * 1000000 + 1800) / 3600)`;
 
 /** The workspace settings a report folds into its SQL as constants (see uninvoicedRows). */
 export interface ReportSettings {

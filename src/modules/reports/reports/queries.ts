@@ -14,7 +14,7 @@ import {
   periods,
   rateCtes,
   reportSettings,
-  ROUNDED_HOURS,
+  roundedHours,
   roundedMicroHours,
 } from './pricing.ts';
 
@@ -80,7 +80,7 @@ export async function projectBudgetRows(
     order by p.name, p.id`.execute(trx);
   if (!page.rows.length) return [];
 
-  const micro = roundedMicroHours({ mode: page.rows[0].rounding, minutes: page.rows[0].rounding_minutes });
+  const micro = roundedMicroHours(page.rows[0]);
 
   // The page's projects by what their spend sums (hours; fees by bill_by; cost) and over which
   // period. Fees of a project without billable rates (not billable, bill_by none) are null per
@@ -209,7 +209,7 @@ export async function uninvoicedRows(
   const fixedFee = options.includeFixedFee ? sql`true` : sql`not p.is_fixed_fee`;
   const range = splitByHorizon(from, to, await ensureTimeTotals(trx, companyId, scope));
   const co = await reportSettings(trx, companyId);
-  const micro = roundedMicroHours({ mode: co.rounding, minutes: co.rounding_minutes });
+  const micro = roundedMicroHours(co);
   const statuses = `{${co.statuses.join(',')}}`;
   // One sum's rows: those of each live day range, and the kept months' (when the range has any).
   const liveAndKept = (live: (r: { from: string; to: string }) => RawBuilder<unknown>, kept: RawBuilder<unknown>) =>
@@ -335,6 +335,7 @@ export async function teamRows(
   scope: RawBuilder<boolean>,
   options: { from: string; to: string; limit: number; offset: number },
 ): Promise<TeamRow[]> {
+  const hours = roundedHours(await reportSettings(trx, companyId));
   const result = await sql<TeamRow>`
     with people as (
       select m.user_id, u.first_name, u.last_name, m.is_contractor, m.is_active
@@ -344,9 +345,9 @@ export async function teamRows(
     ${rateCtes(companyId)},
     by_currency as (
       select te.user_id, coalesce(c.currency, co.currency) as currency,
-        sum(${ROUNDED_HOURS}) as total_hours,
-        sum(${ROUNDED_HOURS}) filter (where te.billable) as billable_hours,
-        sum(round(${ROUNDED_HOURS} * ${BILLABLE_RATE}, 2)) filter (where te.billable) as billable_amount
+        sum(${hours}) as total_hours,
+        sum(${hours}) filter (where te.billable) as billable_hours,
+        sum(round(${hours} * ${BILLABLE_RATE}, 2)) filter (where te.billable) as billable_amount
       from time_entries te
       join companies co on co.id = te.company_id
       join projects p on p.company_id = te.company_id and p.id = te.project_id

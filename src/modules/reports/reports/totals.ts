@@ -70,7 +70,7 @@ export async function ensureTimeTotals(trx: Tx, companyId: string, scope: RawBui
 /** Sums the entries before `horizon` of the projects `ids` (an array literal), per month and in all, and keeps them. */
 async function sumTotals(trx: Tx, companyId: string, horizon: string, companyGeneration: string, ids: string) {
   const co = await reportSettings(trx, companyId);
-  const micro = roundedMicroHours({ mode: co.rounding, minutes: co.rounding_minutes });
+  const micro = roundedMicroHours(co);
   const cents = entryCents(micro, BILLABLE_RATE_CENTS, BILLABLE_RATE);
   const cost = entryCents(micro, COST_RATE_CENTS, COST_RATE);
   const open = OPEN_TIME(`{${co.statuses.join(',')}}`);

@@ -3,7 +3,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { timeRecordVisible } from '../../../access/time.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
-import { BILLABLE_RATE, BILLABLE_RATE_JOINS, rateCtes, ROUNDED_HOURS } from './pricing.ts';
+import { BILLABLE_RATE, BILLABLE_RATE_JOINS, ENTRY_MICRO_HOURS, rateCtes, reportSettings, roundedHours } from './pricing.ts';
 
 /**
  * The web app's time report (issue 16 item 5): time over any period, grouped by
@@ -73,14 +73,15 @@ export interface TimeGroupRow {
  */
 export async function timeGroupRows(trx: Tx, p: Principal, groupBy: GroupBy, filter: TimeFilter, amounts: boolean): Promise<TimeGroupRow[]> {
   const g = GROUPS[groupBy];
+  const hours = roundedHours(await reportSettings(trx, p.companyId));
   const result = await sql<TimeGroupRow>`
     with ${amounts ? sql`${rateCtes(p.companyId)},` : sql``}
     by_currency as (
       select ${g.key} as id, min(${g.name}) as name, min(${g.client}) as client_name,
         coalesce(c.currency, co.currency) as currency,
-        sum(${ROUNDED_HOURS}) as hours,
-        sum(${ROUNDED_HOURS}) filter (where te.billable) as billable_hours,
-        ${amounts ? sql`sum(round(${ROUNDED_HOURS} * ${BILLABLE_RATE}, 2)) filter (where te.billable)` : sql`null::numeric`} as billable_amount
+        sum(${hours}) as hours,
+        sum(${hours}) filter (where te.billable) as billable_hours,
+        ${amounts ? sql`sum(round(${hours} * ${BILLABLE_RATE}, 2)) filter (where te.billable)` : sql`null::numeric`} as billable_amount
       from time_entries te
       join companies co on co.id = te.company_id
       join projects p on p.company_id = te.company_id and p.id = te.project_id
@@ -128,6 +129,7 @@ export async function timeEntryBatch(
   options: { after: { date: string; id: string } | null; limit: number; amounts: boolean },
 ): Promise<TimeEntryRow[]> {
   const after = options.after ? sql` and (te.spent_date, te.id) > (${options.after.date}::date, ${options.after.id}::uuid)` : sql``;
+  const rounded = roundedHours(await reportSettings(trx, p.companyId));
   // The batch is picked first, alone, along the (company_id, spent_date, id) index, and only its rows
   // are joined and priced: joining first made every batch hash and sort the whole rest of the period.
   const result = await sql<TimeEntryRow>`
@@ -140,9 +142,9 @@ export async function timeEntryBatch(
     )
     select te.id, te.spent_date::text as spent_date, trim(u.first_name || ' ' || u.last_name) as person,
       c.name as client_name, p.name as project_name, t.name as task_name, te.notes,
-      seconds_to_hours(te.duration_seconds)::text as hours, (${ROUNDED_HOURS})::text as rounded_hours, te.billable,
+      (${ENTRY_MICRO_HOURS} * 0.000001)::text as hours, ${rounded}::text as rounded_hours, te.billable,
       coalesce(c.currency, co.currency) as currency,
-      ${options.amounts ? sql`case when te.billable then round(${ROUNDED_HOURS} * ${BILLABLE_RATE}, 2)::text end` : sql`null::text`} as billable_amount
+      ${options.amounts ? sql`case when te.billable then round(${rounded} * ${BILLABLE_RATE}, 2)::text end` : sql`null::text`} as billable_amount
     from batch te
     join companies co on co.id = te.company_id
     join projects p on p.company_id = te.company_id and p.id = te.project_id

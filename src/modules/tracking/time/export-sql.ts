@@ -5,7 +5,7 @@ import { FORMULA_STARTS } from '../../../http/exports.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
 import { minorUnitDigits } from '../../../money.ts';
-import type { RoundingRule } from '../week/index.ts';
+import { roundedMicroSql, type RoundingRule } from '../week/index.ts';
 import { exportCurrency, exportRows, listPositionOf, type EntryFilter, type ListPosition } from './queries.ts';
 import { MAX_ENTRY_SECONDS } from './rules.ts';
 
@@ -22,7 +22,7 @@ import { MAX_ENTRY_SECONDS } from './rules.ts';
  *     millisecond the driver would have parsed) up to the export's `now`, at most 24 h;
  *     micro-hours = round(seconds / 3600 × 10⁶) half up = (seconds × 5000 + 9) / 18, as
  *     secondsToHoursNumber (never a tie: the fraction is k/9);
- *   - the workspace's rounding as roundHoursNumber does it, in thirds of a micro-hour.
+ *   - the workspace's rounding as roundHoursNumber does it (roundedMicroSql, its SQL twin).
  * Text as JavaScript's String() prints those doubles: trailing zeros dropped (trim_scale).
  */
 
@@ -63,21 +63,6 @@ const yesNo = (flag: RawBuilder<unknown>) => sql`case when ${flag} then 'yes' el
 const inert = (text: RawBuilder<unknown>) =>
   sql`case when left(${text}, 1) in (${sql.join(FORMULA_STARTS.map((c) => sql.lit(c)))}) then '''' || ${text} else ${text} end`;
 
-/** roundHoursNumber of `micro` micro-hours, in bigint arithmetic. */
-function roundedMicro(micro: RawBuilder<unknown>, rule: RoundingRule): RawBuilder<unknown> {
-  if (rule.rounding === 'none') return micro;
-  const step = sql.lit(rule.rounding_minutes * 50_000);
-  const thirds = sql`(${micro} * 3)`;
-  const steps =
-    rule.rounding === 'up'
-      ? sql`(${thirds} + ${step} - 1) / ${step}`
-      : rule.rounding === 'down'
-        ? sql`${thirds} / ${step}`
-        : sql`(2 * ${thirds} + ${step}) / (2 * ${step})`;
-  const rounded = sql`((${steps}) * ${step})`;
-  return sql`(${rounded} / 3 + case when ${rounded} % 3 = 2 then 1 else 0 end)`;
-}
-
 /** What a cell shows: rates or not, the workspace's rounding, and the moment a running timer counts to. */
 export interface CsvCells {
   rates: boolean;
@@ -112,7 +97,7 @@ export function csvCellsQuery(
           .as('h'),
       (j) => j.onTrue(),
     )
-    .innerJoinLateral(() => trx.selectNoFrom(roundedMicro(micro, rounding).as('micro')).as('r'), (j) => j.onTrue())
+    .innerJoinLateral(() => trx.selectNoFrom(roundedMicroSql(micro, rounding).as('micro')).as('r'), (j) => j.onTrue())
     .innerJoinLateral(
       () => trx.selectNoFrom([exportCurrency().as('code'), minorDigitsOf(exportCurrency(), currencies).as('digits')]).as('cur'),
       (j) => j.onTrue(),
