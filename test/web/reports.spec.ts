@@ -113,6 +113,12 @@ test('an administrator views each report with its chart and table, and the downl
     uninvoiced.map((r) => [r.client_name, r.project_name, r.currency, r.total_hours, r.uninvoiced_hours, r.uninvoiced_expenses, r.uninvoiced_amount].map(String)),
   );
   expect(uninvoiced.find((r) => r.project_id === website.id)).toMatchObject({ uninvoiced_hours: 3.5, uninvoiced_amount: 350 });
+
+  // Once Acme's work is on an invoice, its table stays (its hours of the period) but offers no invoice.
+  await ok(workspace.api('POST', '/api/v2/invoices', { client_id: acme.id, line_items_import: { time: { summary_type: 'detailed' } } }));
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Acme', exact: true })).toContainText('Nothing left to invoice');
+  await expect(page.getByRole('link', { name: 'Create invoice for Acme' })).toHaveCount(0);
 });
 
 test('a member sees only their own time and no amount, in the page or in any response', async ({ page, workspace }) => {

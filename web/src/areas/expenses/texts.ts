@@ -49,7 +49,7 @@ const en = {
   },
   status: { billed: 'Billed', approved: 'Approved', submitted: 'Submitted', rejected: 'Rejected' },
   locked: {
-    billed: 'This expense is on an invoice, so it cannot be changed or deleted. Deleting the draft invoice releases it.',
+    billed: 'This expense is on an invoice, so it cannot be changed or deleted. While that invoice is a draft, deleting it releases the expense.',
     approved: 'This expense is approved, so it cannot be changed or deleted. Ask an approver to withdraw the approval.',
   },
   receipt: {
@@ -150,7 +150,7 @@ export const { useTexts: useExpenseTexts, t: expenseTexts } = defineTexts('expen
   },
   status: { billed: 'Abgerechnet', approved: 'Freigegeben', submitted: 'Eingereicht', rejected: 'Abgelehnt' },
   locked: {
-    billed: 'Diese Ausgabe steht auf einer Rechnung und kann daher weder geändert noch gelöscht werden. Wird die Entwurfsrechnung gelöscht, ist sie wieder frei.',
+    billed: 'Diese Ausgabe steht auf einer Rechnung und kann daher weder geändert noch gelöscht werden. Solange die Rechnung ein Entwurf ist, gibt ihr Löschen die Ausgabe frei.',
     approved: 'Diese Ausgabe ist freigegeben und kann daher weder geändert noch gelöscht werden. Bitten Sie eine Person, die Freigaben erteilt, die Freigabe zurückzuziehen.',
   },
   receipt: {

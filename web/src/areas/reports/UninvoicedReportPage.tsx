@@ -33,6 +33,9 @@ export function invoiceHref(group: ClientGroup, range: Range) {
   return `/invoices/new?${query}`;
 }
 
+/** Whether a project's row has anything an invoice would take: time, expenses or a fixed fee's balance. */
+const hasOpenWork = (r: UninvoicedRow) => Number(r.uninvoiced_hours) > 0 || Number(r.uninvoiced_expenses) > 0 || Number(r.uninvoiced_amount) > 0;
+
 /** Uninvoiced time and expenses per client and project, with "Create invoice" per client. */
 export function UninvoicedReportPage() {
   const t = useReportTexts();
@@ -90,9 +93,13 @@ function ClientTable({ group, range }: { group: ClientGroup; range: Range }) {
         <h3 id={id} className="font-semibold text-stone-900">
           {group.client_name}
         </h3>
-        <AriaLink href={invoiceHref(group, range)} className={buttonClass('primary')} aria-label={t('uninvoiced.createFor', { name: group.client_name })}>
-          {t('uninvoiced.create')}
-        </AriaLink>
+        {group.rows.some(hasOpenWork) ? (
+          <AriaLink href={invoiceHref(group, range)} className={buttonClass('primary')} aria-label={t('uninvoiced.createFor', { name: group.client_name })}>
+            {t('uninvoiced.create')}
+          </AriaLink>
+        ) : (
+          <p className="text-sm text-stone-600">{t('uninvoiced.nothingLeft')}</p>
+        )}
       </div>
       <TableBox label={t('uninvoiced.table', { name: group.client_name })}>
         <table data-stack className="w-full min-w-[36rem] border-collapse text-sm">

@@ -138,7 +138,7 @@ const en = {
   // Why an entry cannot change (locks.ts).
   lock: {
     billedShort: 'billed, locked',
-    billed: 'Billed on an invoice, so it cannot be changed or deleted. Deleting the draft invoice releases it.',
+    billed: 'Billed on an invoice, so it cannot be changed or deleted. While that invoice is a draft, deleting it releases the entry.',
     approvedShort: 'approved, locked',
     approved: 'Approved, so it cannot be changed or deleted. Ask an approver to withdraw the approval.',
     weekShort: 'week approved, locked',
@@ -274,7 +274,7 @@ export const { useTexts: useTimeTexts, t: timeTexts } = defineTexts('time', en, 
   },
   lock: {
     billedShort: 'abgerechnet, gesperrt',
-    billed: 'Auf einer Rechnung abgerechnet, daher nicht änderbar oder löschbar. Das Löschen des Rechnungsentwurfs gibt den Eintrag frei.',
+    billed: 'Auf einer Rechnung abgerechnet, daher nicht änderbar oder löschbar. Solange die Rechnung ein Entwurf ist, gibt ihr Löschen den Eintrag frei.',
     approvedShort: 'freigegeben, gesperrt',
     approved: 'Freigegeben, daher nicht änderbar oder löschbar. Bitten Sie eine freigebende Person, die Freigabe zurückzunehmen.',
     weekShort: 'Woche freigegeben, gesperrt',
