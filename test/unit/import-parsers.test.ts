@@ -80,6 +80,21 @@ describe('the other trackers', () => {
     expect(rows[2]).toMatchObject({ billable: false, rate: null, seconds: 2700, task: null });
   });
 
+  it('Clockify without the end columns: Duration (h) as H:MM:SS (or decimal hours), and no duration at all is a line problem, not 0 hours', () => {
+    const header = 'Project,Client,Description,Task,User,Email,Billable,Start Date,Start Time,Duration (h)';
+    const row = (duration: string) => `Website,Acme Corp,No end cols,Design,Workspace Owner,owner@example.com,Yes,10/09/2026,09:00:00,${duration}`;
+    const { tracker, rows } = parseExport([header, row('02:30:00'), row('1:15'), row('0.75')].join('\n'));
+    expect(tracker).toBe('clockify');
+    expect(rows.map((r) => [r.seconds, r.startTime, r.endTime])).toEqual([
+      [9000, null, null],
+      [4500, null, null],
+      [2700, null, null],
+    ]);
+    const empty = refusal(() => parseExport([header, row('02:30:00'), row('')].join('\n')));
+    expect(empty.extras).toMatchObject({ problems: [{ line: 3, message: expect.stringMatching(/^The entry has no duration/) }] });
+    expect(refusal(() => parseExport([header, row('2:75:00')].join('\n'))).message).toMatch(/^Line 2: Duration \(h\) '2:75:00' is not a duration/);
+  });
+
   it('Harvest: decimal commas, hours kept exactly, names without e-mail, the currency from "Euro - EUR"', () => {
     const { rows } = parseExport(fixture('harvest'));
     expect(rows[1]).toMatchObject({ person: { name: 'Ada Known', email: null }, hours: '2.25', seconds: 8100, rate: '110', currency: 'EUR', startTime: null });

@@ -1,6 +1,8 @@
 import {
+  RowProblem,
   cell,
   checkSeconds,
+  clockDuration,
   currencyOfHeader,
   dateText,
   decimalText,
@@ -13,6 +15,7 @@ import {
   spanToColumns,
   timeText,
   yesNo,
+  type Record_,
   type TrackerFormat,
 } from '../row.ts';
 
@@ -25,6 +28,22 @@ import {
  */
 const required = [['User'], ['Email'], ['Project'], ['Start Date'], ['Start Time'], ['Duration (decimal)', 'Duration (h)']];
 
+/**
+ * The entry's seconds: its start-to-end span when the file has both ends, else Duration
+ * (decimal), else Duration (h), whichever the file has (a file may lack the end columns and
+ * either duration). Duration (h) is H:MM:SS (or H:MM), and decimal hours when the workspace
+ * shows durations as decimals. A row with none of them filled in is a problem: counting it
+ * as 0 hours would lose the work without a word.
+ */
+function secondsOf(r: Record_, span: { seconds: number | null } | null): number {
+  if (span && span.seconds !== null) return span.seconds;
+  const decimal = cell(r, 'Duration (decimal)');
+  if (decimal !== '') return hoursToSeconds(decimalText(decimal, 'Duration (decimal)'), 'Duration (decimal)');
+  const clock = cell(r, 'Duration (h)');
+  if (clock !== '') return clock.includes(':') ? clockDuration(clock, 'Duration (h)') : hoursToSeconds(decimalText(clock, 'Duration (h)'), 'Duration (h)');
+  throw new RowProblem('The entry has no duration: End Date and End Time, Duration (decimal) and Duration (h) are empty or absent.');
+}
+
 export const clockify: TrackerFormat = {
   tracker: 'clockify',
   required,
@@ -33,11 +52,7 @@ export const clockify: TrackerFormat = {
     const date = dateText(cell(r, 'Start Date'), 'Start Date');
     const start = timeText(cell(r, 'Start Time'), 'Start Time');
     const span = spanToColumns(r, { date, time: start }, 'End Date', 'End Time');
-    const decimal = cell(r, 'Duration (decimal)');
-    const seconds = checkSeconds(
-      span?.seconds ?? (decimal !== '' ? hoursToSeconds(decimalText(decimal, 'Duration (decimal)'), 'Duration (decimal)') : 0),
-      'Duration',
-    );
+    const seconds = checkSeconds(secondsOf(r, span), 'Duration');
     const rateColumn = header.find((h) => h.startsWith('Billable Rate'));
     const billable = yesNo(r, 'Billable');
     const rate = rateColumn && billable ? rateCell(r, rateColumn) : null;
