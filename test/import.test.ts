@@ -300,6 +300,21 @@ describe('sheaf import', () => {
     expect(refused.code).toBe(2);
     expect(refused.error).toMatchObject({ error: 'invalid_request', message: expect.stringContaining("Line 3: Date '2024-02-30' is not a date.") });
 
+    // An amount that makes a rate beyond Sheaf's largest one: a line problem in the preview and
+    // the import alike, not a database overflow in the middle of the import.
+    const dear = join(dir, 'dear.csv');
+    const dearRow = 'Ada Known,ada.known@import.test,Northwind CLI,Website relaunch,Design,Short and dear,Yes,2024-03-13,09:00:00,2024-03-13,09:01:00,00:01:00,,5000000000.00';
+    writeFileSync(dear, [fixture('toggl').toString().split('\n')[0], dearRow].join('\n'));
+    for (const dryRun of [['--dry-run'], []]) {
+      const overflow = await sheaf('import', '--workspace', companyId, ...dryRun, dear, '--json');
+      expect(overflow.code, overflow.stderr).toBe(2);
+      expect(overflow.error).toMatchObject({
+        error: 'invalid_request',
+        message: expect.stringContaining("Line 2: The rate 300000000000.00 an hour (Amount (EUR) '5000000000.00' for 00:01:00) is larger than Sheaf's largest rate."),
+      });
+    }
+    expect((await sql<{ n: string }>`select count(*)::text as n from time_entries where company_id = ${companyId} and notes = 'Short and dear'`.execute(ctx.db)).rows[0].n).toBe('0');
+
     const usage = await sheaf('import', '--workspace', companyId, '--format', 'excel', file);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--format must be one of toggl, clockify, harvest, solidtime, kimai');

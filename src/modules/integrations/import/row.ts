@@ -174,16 +174,24 @@ export function eitherSeparatorDecimal(text: string, column: string): string {
 const MAX_RATE = new Decimal('9999999999.99');
 
 /**
- * An hourly rate: a non-negative amount, rounded to cents (exports write 100.0 or 100.00). Empty is null.
+ * An hourly rate as Sheaf stores it: not negative, at most MAX_RATE (a larger one would fail
+ * the whole import with the database's "numeric field overflow"), rounded to cents. `what`
+ * names it in the problem: the cell (Rate '12') or how it was derived (Toggl's amount).
+ */
+export function checkedRate(rate: Decimal, what: string): string {
+  if (rate.isNegative()) throw new RowProblem(`${what} is negative.`);
+  if (rate.gt(MAX_RATE)) throw new RowProblem(`${what} is larger than Sheaf's largest rate.`);
+  return rate.toDecimalPlaces(2).toFixed();
+}
+
+/**
+ * An hourly rate cell: a non-negative amount, rounded to cents (exports write 100.0 or 100.00). Empty is null.
  * `read` reads the number (decimalText, or eitherSeparatorDecimal for a file that may use either separator).
  */
 export function rateCell(r: Record_, column: string, read: (text: string, column: string) => string = decimalText): string | null {
   const v = cell(r, column);
   if (v === '') return null;
-  const d = new Decimal(read(v, column));
-  if (d.isNegative()) throw new RowProblem(`${column} '${v}' is negative.`);
-  if (d.gt(MAX_RATE)) throw new RowProblem(`${column} '${v}' is larger than Sheaf's largest rate.`);
-  return d.toDecimalPlaces(2).toFixed();
+  return checkedRate(new Decimal(read(v, column)), `${column} '${v}'`);
 }
 
 /** A duration in decimal hours as whole seconds, checked to fit one entry (at most 24 hours). */

@@ -3,6 +3,7 @@ import {
   RowProblem,
   cell,
   checkSeconds,
+  checkedRate,
   clockDuration,
   currencyOfHeader,
   dateText,
@@ -21,8 +22,9 @@ import {
  * Toggl Track's detailed report as CSV: User (newer exports: Member), Email, Client,
  * Project, Task, Description, Billable, Start date, Start time, End date, End time,
  * Duration (H:MM:SS), Tags and "Amount (CUR)". Toggl writes the billable amount, not the
- * rate: the rate is amount ÷ hours, to cents (the import keeps a person's earlier rate
- * when it reproduces the amount, so rounding never invents a rate change).
+ * rate: the rate is amount ÷ hours, to cents, checked as every tracker's rate is (checkedRate),
+ * and the import keeps a person's earlier rate when it reproduces the amount, so rounding
+ * never invents a rate change.
  */
 const required = [['User', 'Member'], ['Email'], ['Project'], ['Start date'], ['Start time'], ['Duration']];
 
@@ -44,7 +46,8 @@ export const toggl: TrackerFormat = {
       if (!/^-?\d+(\.\d+)?$/.test(text)) throw new RowProblem(`${amountColumn} '${text}' is not a number.`);
       amount = new Decimal(text).toFixed();
       if (new Decimal(amount).isNegative()) throw new RowProblem(`${amountColumn} '${text}' is negative.`);
-      rate = new Decimal(amount).mul(3600).div(seconds).toDecimalPlaces(2).toFixed();
+      const perHour = new Decimal(amount).mul(3600).div(seconds);
+      rate = checkedRate(perHour, `The rate ${perHour.toFixed(2)} an hour (${amountColumn} '${text}' for ${cell(r, 'Duration')})`);
     }
     return {
       client: nameCell(r, 'Client'),
