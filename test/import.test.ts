@@ -322,4 +322,20 @@ describe('sheaf import', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no such file');
   });
+
+  it("invites a newcomer by an e-mail that names the workspace (the operator's principal has no workspace name)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sheaf-import-'));
+    const file = join(dir, 'newcomer.csv');
+    const row = 'Cleo Newcomer,cleo.cli@import.test,Northwind CLI,Website relaunch,Design,First day,Yes,2024-03-14,09:00:00,2024-03-14,10:00:00,01:00:00,,100.00';
+    writeFileSync(file, [fixture('toggl').toString().split('\n')[0], row].join('\n'));
+    const res = await sheaf('import', '--workspace', companyId, file, '--json');
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.json).toMatchObject({ created: { people: 1, invitations: 1, time_entries: 1 } });
+    const mail = await sql<{ payload: { subject: string; text: string } }>`select payload from outbox
+      where company_id = ${companyId} and kind = 'invitation' and payload::text like '%cleo.cli@import.test%'`.execute(ctx.db);
+    expect(mail.rows).toHaveLength(1);
+    const payload = typeof mail.rows[0].payload === 'string' ? JSON.parse(mail.rows[0].payload) : mail.rows[0].payload;
+    expect(payload.subject).toBe('Operator invited you to Importers on Sheaf');
+    expect(payload.text).toContain('Operator invited you to join Importers on Sheaf');
+  });
 });

@@ -109,7 +109,9 @@ async function invitationLanguage(db: Kysely<DB>, p: Principal, invitee: string 
 async function sendInvitationMail(trx: Tx, p: Principal, email: string, token: string, language: string, baseUrl: string, now: Date) {
   const inviter = fullName(p.firstName, p.lastName) || p.email;
   const t = translator(language);
-  const names = { inviter, workspace: p.companyName };
+  // The workspace's name as stored, not the principal's: the operator's (an import run from the CLI) has none.
+  const workspace = await trx.selectFrom('companies').select('name').where('id', '=', p.companyId).executeTakeFirstOrThrow();
+  const names = { inviter, workspace: workspace.name };
   await enqueueMail(
     trx,
     p.companyId,
