@@ -315,6 +315,38 @@ describe('sheaf import', () => {
     }
     expect((await sql<{ n: string }>`select count(*)::text as n from time_entries where company_id = ${companyId} and notes = 'Short and dear'`.execute(ctx.db)).rows[0].n).toBe('0');
 
+    // Several bad lines: each listed (one a line in text, the array in JSON), the file named as typed, not as an option.
+    const worse = join(dir, 'worse.csv');
+    writeFileSync(worse, fixture('kimai').toString().replace('2024-06-10', '2024-02-30').replace('2024-06-03', 'someday'));
+    const listed = await sheaf('import', '--workspace', companyId, worse);
+    expect(listed.code).toBe(2);
+    expect(listed.stderr).toBe(
+      [
+        `sheaf: ${worse}: Line 2: Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY). (and 1 more line; nothing was imported)`,
+        "  Line 2: Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY).",
+        "  Line 3: Date '2024-02-30' is not a date.",
+        '',
+      ].join('\n'),
+    );
+    const listedJson = await sheaf('import', '--workspace', companyId, worse, '--json');
+    expect(listedJson.code).toBe(2);
+    expect(listedJson.error).toEqual({
+      error: 'invalid_request',
+      message: `${worse}: Line 2: Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY). (and 1 more line; nothing was imported)`,
+      field: 'file',
+      problems: [
+        { line: 2, message: "Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY)." },
+        { line: 3, message: "Date '2024-02-30' is not a date." },
+      ],
+    });
+
+    // A Toggl file without its Billable column: one problem, the missing column, not one per row.
+    const noBillable = join(dir, 'no-billable.csv');
+    writeFileSync(noBillable, [fixture('toggl').toString().split('\n')[0].replace(',Billable,', ','), 'Ada Known,ada.known@import.test,Northwind CLI,Website relaunch,Design,Kept,2024-03-15,09:00:00,2024-03-15,10:00:00,01:00:00,,100.00'].join('\n'));
+    const column = await sheaf('import', '--workspace', companyId, noBillable);
+    expect(column.code).toBe(2);
+    expect(column.stderr).toBe(`sheaf: ${noBillable}: Line 1: the header of this Toggl Track export lacks Billable, which every row needs: export the report again with all its columns.\n`);
+
     const usage = await sheaf('import', '--workspace', companyId, '--format', 'excel', file);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--format must be one of toggl, clockify, harvest, solidtime, kimai');

@@ -219,6 +219,8 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     tty: io.tty ?? (io.out ? false : process.stdout.isTTY === true),
   };
   const args = argv.filter((a) => a !== '--json');
+  // The positional arguments as typed (e.g. file → toggl.csv), for naming them in an error.
+  let positionals: Record<string, string> = {};
   try {
     if (args.length === 0) {
       output.err(usage());
@@ -231,7 +233,9 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     if (args[0] === 'help' || args.some((a) => a === '--help' || a === '-h')) return help(args, output);
     const { command, rest, words } = findCommand(args);
     if (!command) throw unknownCommand(words);
-    const input = command.parse(parseOptions(command, rest));
+    const values = parseOptions(command, rest);
+    positionals = Object.fromEntries((command.positionals ?? []).flatMap((name) => (values[name] === undefined ? [] : [[name, values[name]]])));
+    const input = command.parse(values);
     let config: Config;
     try {
       config = loadConfig(io.env ?? process.env);
@@ -240,7 +244,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
     }
     return await command.run({ config, output, env: io.env ?? process.env, openDatabase: io.openDatabase }, input);
   } catch (err) {
-    return report(err, output);
+    return report(err, output, positionals);
   }
 }
 
@@ -264,11 +268,23 @@ export { parseOptions };
 /** The flag a service field came from, e.g. rounding_minutes → --rounding-minutes. */
 const optionFor = (field: string) => FIELD_OPTIONS[field] ?? `--${field.replaceAll('_', '-')}`;
 
-/** Prints an error the way the user asked (text or JSON, on stderr) and returns the exit code. */
-function report(err: unknown, output: Output): number {
+/** A service error's `problems` (an import's lines and why), when it has them. */
+function problemsOf(extras: Record<string, unknown>): Array<{ line: number; message: string }> {
+  const problems = extras.problems;
+  return Array.isArray(problems) ? problems.filter((x): x is { line: number; message: string } => typeof x?.line === 'number' && typeof x?.message === 'string') : [];
+}
+
+/**
+ * Prints an error the way the user asked (text or JSON, on stderr) and returns the exit code.
+ * A service field is named as the user gave it: the option it came from (--rounding-minutes),
+ * or the positional argument's value (an import's file: the path typed); the problems of a
+ * refused file are listed one a line (text) or as `problems` (JSON), as the API gives them.
+ */
+function report(err: unknown, output: Output, positionals: Record<string, string> = {}): number {
   let code: number;
   let body: Record<string, unknown>;
   let hint: string | undefined;
+  let listed: string[] = [];
   if (err instanceof UsageError) {
     code = EXIT.usage;
     body = { error: 'usage', message: err.message };
@@ -278,10 +294,13 @@ function report(err: unknown, output: Output): number {
     const field = typeof err.extras.field === 'string' ? err.extras.field : undefined;
     let message = err.message;
     if (field && !message.startsWith('--')) {
-      const option = optionFor(field);
+      const option = positionals[field] ?? optionFor(field);
       message = message.startsWith(`${field} `) ? `${option}${message.slice(field.length)}` : `${option}: ${message}`;
     }
-    body = { error: err.code, message, ...(field ? { field } : {}) };
+    const problems = problemsOf(err.extras);
+    body = { error: err.code, message, ...(field ? { field } : {}), ...(problems.length ? { problems } : {}) };
+    // One problem is the message itself; several are listed under it.
+    if (problems.length > 1) listed = problems.map((x) => `  Line ${x.line}: ${x.message}`);
   } else {
     code = EXIT.failure;
     const e = err as (Error & { code?: string; port?: number }) | undefined;
@@ -291,7 +310,7 @@ function report(err: unknown, output: Output): number {
         : (e?.message ?? String(err));
     body = { error: 'failure', message };
   }
-  output.err(output.json ? JSON.stringify(body) : [`sheaf: ${body.message}`, hint].filter(Boolean).join('\n'));
+  output.err(output.json ? JSON.stringify(body) : [`sheaf: ${body.message}`, ...listed, hint].filter(Boolean).join('\n'));
   return code;
 }
 

@@ -148,6 +148,19 @@ describe('files that cannot be imported', () => {
     expect(wrong.message).toMatch(/^Line 1: this is not a Toggl Track export: the header lacks User or Member, Email, Start date, Start time, Duration/);
   });
 
+  it('a Toggl export without its Billable column: refused once, for the header, not on every row', () => {
+    const [header, ...rows] = fixture('toggl').toString().split('\n');
+    const columns = header.split(',');
+    const at = columns.indexOf('Billable');
+    // Drop the Billable field of each record (the multi-line notes of line 4 hold no comma after it).
+    const drop = (line: string) => line.replace(/,(Yes|No),(\d{4}-\d{2}-\d{2}),/, ',$2,');
+    const text = [columns.filter((_, i) => i !== at).join(','), ...rows.map(drop)].join('\n');
+    expect(text).not.toMatch(/,(Yes|No),\d{4}/);
+    const err = refusal(() => parseExport(text));
+    expect(err.message).toBe('Line 1: the header of this Toggl Track export lacks Billable, which every row needs: export the report again with all its columns.');
+    expect(err.extras).toEqual({ field: 'file', problems: [{ line: 1, message: 'missing Billable' }] });
+  });
+
   it('lists every bad line and why', () => {
     const text = fixture('clockify').toString().split('\n');
     text[1] = text[1].replace('"03/04/2024"', '"13/45/2024"');

@@ -47,8 +47,18 @@ export function detectTracker(header: string[]): Tracker | null {
   return TRACKERS.find((t) => FORMATS[t].matches(header)) ?? null;
 }
 
-function missingColumns(format: TrackerFormat, header: string[]): string[] {
-  return format.required.filter((group) => !group.some((c) => header.includes(c))).map((group) => group.join(' or '));
+function missingColumns(groups: string[][], header: string[]): string[] {
+  return groups.filter((group) => !group.some((c) => header.includes(c))).map((group) => group.join(' or '));
+}
+
+/** A header that lacks columns `format` reads: refused once, for line 1 (a file of another tracker's, or one cut short). */
+function checkHeader(format: TrackerFormat, header: string[]) {
+  const name = TRACKER_NAMES[format.tracker];
+  const missing = missingColumns([...format.required, ...(format.needs ?? [])], header);
+  if (missing.length === 0) return;
+  const problems = [{ line: 1, message: `missing ${missing.join(', ')}` }];
+  if (missingColumns(format.required, header).length) throw fileError(`Line 1: this is not a ${name} export: the header lacks ${missing.join(', ')}.`, problems);
+  throw fileError(`Line 1: the header of this ${name} export lacks ${missing.join(', ')}, which every row needs: export the report again with all its columns.`, problems);
 }
 
 export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile {
@@ -80,12 +90,7 @@ export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile 
     );
   }
   const format = FORMATS[tracker];
-  const missing = missingColumns(format, header);
-  if (missing.length) {
-    throw fileError(`Line 1: this is not a ${TRACKER_NAMES[tracker]} export: the header lacks ${missing.join(', ')}.`, [
-      { line: 1, message: `missing ${missing.join(', ')}` },
-    ]);
-  }
+  checkHeader(format, header);
   const rows: ImportRow[] = [];
   const problems: LineProblem[] = [];
   for (let i = 1; i < records.length; i++) {

@@ -250,6 +250,11 @@ export interface TrackerFormat {
   tracker: Tracker;
   /** Columns a file must have to be this tracker's (detection and the wrong-format message). */
   required: string[][];
+  /**
+   * Columns every row is read from that do not tell the tracker (detection ignores them): a
+   * file that lacks one is refused once, for its header, rather than once for every row.
+   */
+  needs?: string[][];
   /** Whether a header is this tracker's: every group of `required` has one column present. */
   matches(header: string[]): boolean;
   /** One record to the common shape (without `line`). Throws RowProblem. */

@@ -47,6 +47,7 @@ function secondsOf(r: Record_, span: { seconds: number | null } | null): number 
 export const clockify: TrackerFormat = {
   tracker: 'clockify',
   required,
+  needs: [['Billable']],
   matches: hasColumns(required),
   map(r, header) {
     const date = dateText(cell(r, 'Start Date'), 'Start Date');

@@ -31,6 +31,7 @@ const required = [['User', 'Member'], ['Email'], ['Project'], ['Start date'], ['
 export const toggl: TrackerFormat = {
   tracker: 'toggl',
   required,
+  needs: [['Billable']],
   matches: hasColumns(required),
   map(r, header) {
     const date = dateText(cell(r, 'Start date'), 'Start date');
