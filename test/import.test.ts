@@ -95,9 +95,10 @@ describe('Toggl Track through the web routes', () => {
       tracker: 'toggl',
       dry_run: true,
       rows: 7,
-      created: { clients: 2, projects: 2, tasks: 2, people: 1, invitations: 1, rates: 3, time_entries: 6 },
-      skipped_count: 1,
-      skipped: [{ line: 9, reason: 'the same entry as line 2' }],
+      // Line 9 repeats line 2: real time of its own, imported too.
+      created: { clients: 2, projects: 2, tasks: 2, people: 1, invitations: 1, rates: 3, time_entries: 7 },
+      skipped_count: 0,
+      skipped: [],
     });
     expect(report.people).toEqual([
       { name: 'Ada Known', email: 'ada.known@import.test', status: 'member', rows: 5 },
@@ -118,9 +119,9 @@ describe('Toggl Track through the web routes', () => {
     const before = await counts();
     const res = await post(admin, '/web/api/imports', fixture('toggl'), { format: 'toggl' });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ dry_run: false, created: { clients: 2, projects: 2, tasks: 2, people: 1, invitations: 1, rates: 3, time_entries: 6 }, skipped_count: 1 });
+    expect(res.json()).toMatchObject({ dry_run: false, created: { clients: 2, projects: 2, tasks: 2, people: 1, invitations: 1, rates: 3, time_entries: 7 }, skipped_count: 0 });
     const after = await counts();
-    expect(after.time_entries - before.time_entries).toBe(6);
+    expect(after.time_entries - before.time_entries).toBe(7);
     expect(after.memberships - before.memberships).toBe(1);
     expect(after.invitations - before.invitations).toBe(1);
     expect(after.rates - before.rates).toBe(3);
@@ -131,6 +132,7 @@ describe('Toggl Track through the web routes', () => {
       from time_entries te join users u on u.id = te.user_id
       where te.company_id = ${companyId} order by te.spent_date, te.started_time`.execute(ctx.db);
     expect(entries.rows.map((e) => [e.spent_date, e.email, e.billable_rate, e.billable])).toEqual([
+      ['2024-03-04', 'ada.known@import.test', '100.00', true],
       ['2024-03-04', 'ada.known@import.test', '100.00', true],
       ['2024-03-05', 'ada.known@import.test', '100.00', true],
       ['2024-03-06', 'bea.new@import.test', '90.00', true],
@@ -243,6 +245,38 @@ describe('the other trackers', () => {
     expect(client.currency).toBe('EUR');
   });
 
+  it('Harvest: identical rows are as many entries (two separate hours are two hours), and the same file again adds nothing', async () => {
+    const header = fixture('harvest').toString().split('\n')[0];
+    const row = (notes: string) => `2024-04-22,Fabrikam,Support desk,SUP-1,Analysis,${notes},1.0,Yes,No,No,Ada,Known,,Yes,110.0,110.0,0.0,0.0,Euro - EUR,`;
+    const logged = async (notes: string) =>
+      (
+        await sql<{ n: string; hours: string | null; ref: string }>`select count(*)::text as n, sum(hours_entered)::text as hours,
+          string_agg(external_reference_id, ' ' order by external_reference_id) as ref from time_entries
+          where company_id = ${companyId} and notes = ${notes}`.execute(ctx.db)
+      ).rows[0];
+
+    const twice = [header, row('Phone support'), row('Phone support')].join('\n');
+    const first = await post(admin, '/web/api/imports', twice);
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json()).toMatchObject({ rows: 2, created: { time_entries: 2 }, skipped_count: 0 });
+    const stored = await logged('Phone support');
+    expect(stored).toMatchObject({ n: '2', hours: '2.000000' });
+    const [key, second] = stored.ref.split(' ');
+    expect(second).toBe(`${key}:2`);
+    const again = await post(admin, '/web/api/imports', twice);
+    expect(again.json()).toMatchObject({ created: { time_entries: 0 }, skipped_count: 2 });
+    expect(await logged('Phone support')).toEqual(stored);
+
+    // A row imported once before (the key an import before identical rows were counted gave it) is
+    // not imported again when the file repeats it: only the occurrence the workspace lacks is added.
+    const once = await post(admin, '/web/api/imports', [header, row('Printer setup')].join('\n'));
+    expect(once.json()).toMatchObject({ created: { time_entries: 1 } });
+    const keyOnce = (await logged('Printer setup')).ref;
+    const repeated = await post(admin, '/web/api/imports', [header, row('Printer setup'), row('Printer setup')].join('\n'));
+    expect(repeated.json()).toMatchObject({ created: { time_entries: 1 }, skipped_count: 1, skipped: [{ line: 2, reason: 'imported before (the same entry is in the workspace)' }] });
+    expect(await logged('Printer setup')).toEqual({ n: '2', hours: '2.000000', ref: `${keyOnce} ${keyOnce}:2` });
+  });
+
   it("previews Kimai's German export as the English one, its rates kept", async () => {
     const res = await post(admin, '/web/api/imports/preview', fixture('kimai-de'));
     expect(res.statusCode, res.body).toBe(200);
@@ -282,17 +316,17 @@ describe('sheaf import', () => {
     const before = await counts();
     const dry = await sheaf('import', '--workspace', companyId, '--dry-run', file, '--json');
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.json).toMatchObject({ dry_run: true, created: { clients: 1, time_entries: 5 } });
+    expect(dry.json).toMatchObject({ dry_run: true, created: { clients: 1, time_entries: 6 } });
     expect(await counts()).toEqual(before);
 
     const text = await sheaf('import', '--workspace', companyId, '--format', 'toggl', file);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('Toggl Track export, 7 entries.');
-    expect(text.stdout).toContain('Created: 5 time entries, 1 clients');
+    expect(text.stdout).toContain('Created: 6 time entries, 1 clients');
+    expect(text.stdout).toContain('Skipped: 1.');
     expect(text.stdout).toContain('line 8: skipped, imported before');
-    expect(text.stdout).toContain('line 9: skipped, the same entry as line 2');
     const entries = await sql<{ n: string }>`select count(*)::text as n from time_entries where company_id = ${companyId} and source = 'cli'`.execute(ctx.db);
-    expect(entries.rows[0].n).toBe('5');
+    expect(entries.rows[0].n).toBe('6');
 
     const bad = join(dir, 'bad.csv');
     writeFileSync(bad, fixture('kimai').toString().replace('2024-06-10', '2024-02-30'));

@@ -63,7 +63,12 @@ describe('Toggl Track', () => {
       ['Ada Known', '2024-03-11', '120'],
       ['Bea Newcomer', '2024-03-06', '90'],
     ]);
-    expect(plan.repeated).toEqual([{ line: 9, reason: 'the same entry as line 2' }]);
+    // Line 9 repeats line 2: two entries, the first with the key imports have always given it.
+    expect(plan.rows.map((r) => r.row.line)).toEqual([2, 3, 4, 6, 7, 8, 9]);
+    expect(plan.rows[0].ref).toBe('toggl:9277549ec6fd1dda22e0b1c90fd9ec5a46651ce0');
+    expect(plan.rows[6].ref).toBe('toggl:9277549ec6fd1dda22e0b1c90fd9ec5a46651ce0:2');
+    expect(new Set(plan.rows.map((r) => r.ref)).size).toBe(7);
+    expect(planImport('toggl', rows, nobody).rows.map((r) => r.ref)).toEqual(plan.rows.map((r) => r.ref));
     expect(plan.people.map((p) => p.status)).toEqual(['invite', 'invite']);
     expect(plan.clients.map((c) => c.name)).toEqual(['Northwind', 'No client']);
     expect(plan.tasks.map((t) => t.name)).toEqual(['Design', 'General']);

@@ -18999,7 +18999,7 @@ export interface operations {
                             time_entries: number;
                         };
                         skipped_count: number;
-                        /** @description Rows not imported and why (imported before, or repeating an earlier line): the first 100. */
+                        /** @description Rows not imported and why (imported before): the first 100. */
                         skipped: {
                             /** @description The line of the file (1 is the header). */
                             line: number;
@@ -19161,7 +19161,7 @@ export interface operations {
                             time_entries: number;
                         };
                         skipped_count: number;
-                        /** @description Rows not imported and why (imported before, or repeating an earlier line): the first 100. */
+                        /** @description Rows not imported and why (imported before): the first 100. */
                         skipped: {
                             /** @description The line of the file (1 is the header). */
                             line: number;

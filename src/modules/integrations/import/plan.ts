@@ -14,7 +14,7 @@ export const NO_CLIENT = 'No client';
 export const NO_PROJECT = 'No project';
 export const NO_TASK = 'General';
 
-/** external_reference.service of every imported entry; its id is `<tracker>:<row hash>`. */
+/** external_reference.service of every imported entry; its id is `<tracker>:<row hash>` (occurrenceRef: `:<n>` after it for the n-th identical row). */
 export const IMPORT_SERVICE = 'sheaf-import';
 
 export interface Existing {
@@ -84,8 +84,6 @@ export interface Plan {
   tasks: NamedMap[];
   rates: RatePoint[];
   rows: PlannedRow[];
-  /** Rows that repeat an earlier row of the same file: skipped. */
-  repeated: Array<{ line: number; reason: string }>;
   warnings: LineProblem[];
 }
 
@@ -95,7 +93,8 @@ export const projectKey = (clientKey: string, name: string) => `${clientKey}\u00
 
 /**
  * A row's identity: a hash of everything the entry is made of. The same export (or an
- * overlapping one) imported again finds its rows by it (external_reference).
+ * overlapping one) imported again finds its rows by it (external_reference). Identical rows
+ * of one file are told apart by occurrenceRef.
  */
 export function rowRef(tracker: Tracker, row: ImportRow): string {
   const parts = [
@@ -114,6 +113,14 @@ export function rowRef(tracker: Tracker, row: ImportRow): string {
   ];
   return `${tracker}:${createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40)}`;
 }
+
+/**
+ * The identity of the n-th of identical rows in one file (two separate hours of the same work
+ * on one day are two hours): the row's own for the first, which is the key every import has
+ * given it, so files imported before stay idempotent; `<ref>:<n>` for the n-th after it. The
+ * same file (or one that repeats the row as often) gives the same keys again.
+ */
+export const occurrenceRef = (ref: string, occurrence: number) => (occurrence === 1 ? ref : `${ref}:${occurrence}`);
 
 /** Does `rate` reproduce a derived row's amount (to the cent)? Then that row did not change the rate. */
 function reproduces(rate: string, row: ImportRow): boolean {
@@ -141,8 +148,8 @@ export function planImport(tracker: Tracker, rows: ImportRow[], existing: Existi
   const projects = new Map<string, ProjectMap>();
   const tasks = new Map<string, NamedMap>();
   const planned: PlannedRow[] = [];
-  const repeated: Plan['repeated'] = [];
-  const seen = new Map<string, number>();
+  /** How many times each row identity has come up in the file so far. */
+  const occurrences = new Map<string, number>();
 
   for (const row of rows) {
     // people: by e-mail, else by name; someone unknown with an e-mail is invited
@@ -231,14 +238,10 @@ export function planImport(tracker: Tracker, rows: ImportRow[], existing: Existi
     }
     task.rows++;
 
-    const ref = rowRef(tracker, row);
-    const first = seen.get(ref);
-    if (first !== undefined) {
-      repeated.push({ line: row.line, reason: `the same entry as line ${first}` });
-      continue;
-    }
-    seen.set(ref, row.line);
-    planned.push({ row, ref, person_key: pk, client_key: ck, project_key: prk, task_key: tk });
+    const identity = rowRef(tracker, row);
+    const occurrence = (occurrences.get(identity) ?? 0) + 1;
+    occurrences.set(identity, occurrence);
+    planned.push({ row, ref: occurrenceRef(identity, occurrence), person_key: pk, client_key: ck, project_key: prk, task_key: tk });
   }
   if (problems.length) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more line${problems.length > 2 ? 's' : ''}; nothing was imported)` : ' (nothing was imported)';
@@ -275,7 +278,6 @@ export function planImport(tracker: Tracker, rows: ImportRow[], existing: Existi
     tasks: [...tasks.values()],
     rates: kept,
     rows: planned,
-    repeated,
     warnings,
   };
 }

@@ -37,7 +37,7 @@ export const ImportReportSchema = Type.Object(
     ),
     skipped_count: Type.Integer(),
     skipped: Type.Array(Type.Object({ line: Line, reason: Type.String() }, { additionalProperties: false }), {
-      description: 'Rows not imported and why (imported before, or repeating an earlier line): the first 100.',
+      description: 'Rows not imported and why (imported before): the first 100.',
     }),
     warnings_count: Type.Integer({ description: 'How many warnings the import has; `warnings` lists the first 100.' }),
     warnings: Type.Array(Type.Object({ line: Line, message: Type.String() }, { additionalProperties: false })),

@@ -20,8 +20,8 @@ import { TRACKER_NAMES, type Tracker } from './row.ts';
  * onto the workspace, and the import itself, all of one file in one tenant transaction
  * (any failure leaves nothing behind). Owners and administrators only; the CLI acts as
  * the operator. Idempotent: every entry carries external_reference {service:
- * IMPORT_SERVICE, id: <tracker>:<row hash>}, and a row whose reference the workspace has
- * is skipped, so the same file twice adds nothing.
+ * IMPORT_SERVICE, id: <tracker>:<row hash>, with :<n> for the n-th of identical rows}, and
+ * a row whose reference the workspace has is skipped, so the same file twice adds nothing.
  */
 
 /** How many skipped rows a report lists (it counts them all). */
@@ -101,10 +101,9 @@ export async function importFile(db: Kysely<DB>, p: Principal, data: Buffer | st
     const existing = await loadExisting(trx, companyId);
     const plan = planImport(parsed.tracker, parsed.rows, { ...existing, identities });
     const done = await importedRefs(trx, companyId, plan.tracker, plan.rows.map((r) => r.ref));
-    const skipped: ImportReport['skipped'] = [
-      ...plan.repeated,
-      ...plan.rows.filter((r) => done.has(r.ref)).map((r) => ({ line: r.row.line, reason: 'imported before (the same entry is in the workspace)' })),
-    ].sort((a, b) => a.line - b.line);
+    const skipped: ImportReport['skipped'] = plan.rows
+      .filter((r) => done.has(r.ref))
+      .map((r) => ({ line: r.row.line, reason: 'imported before (the same entry is in the workspace)' }));
     const fresh = plan.rows.filter((r) => !done.has(r.ref));
     // Rates already in force from their date (an earlier import, or set by hand) are not written again.
     const rates: typeof plan.rates = [];

@@ -33,7 +33,7 @@ export function Counts({ id, title, created }: { id: string; title: string; crea
   );
 }
 
-/** Lines of the file with what is said about them ("Line 9: the same entry as line 2"); `heading` makes the label an h3. */
+/** Lines of the file with what is said about them ("Line 2: imported before (the same entry is in the workspace)"); `heading` makes the label an h3. */
 export function ItemList({ label, items, heading }: { label: string; items: { line: number | null; message: string }[]; heading?: boolean }) {
   const t = useImportTexts();
   const format = useFormat();
