@@ -14,7 +14,7 @@ describe('lockOf', () => {
   });
   it('says billed before approved (a withdrawal would not open it)', () => {
     expect(lockOf({ is_locked: true, is_closed: true, is_billed: true })?.short).toBe('billed, locked');
-    expect(lockOf({ is_locked: true, is_closed: false, is_billed: true })?.reason).toMatch(/draft invoice/);
+    expect(lockOf({ is_locked: true, is_closed: false, is_billed: true })?.reason).toMatch(/Billed on an invoice/);
   });
   it('locks an open entry of an approved week', () => {
     expect(lockOf(open, true)).toMatchObject({ short: 'week approved, locked', reason: expect.stringMatching(/^This week is approved and locked/) });
