@@ -4,7 +4,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportClientError } from '../src/cli/client/command.ts';
 import { completionScript } from '../src/cli/client/completion.ts';
+import { ApiRefusal } from '../src/cli/client/http.ts';
+import { timeCommands } from '../src/cli/client/time.ts';
+import { timerCommands } from '../src/cli/client/timer.ts';
 import { COMMANDS } from '../src/cli/main.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { provisionWorkspace } from '../src/provisioning.ts';
@@ -157,6 +161,55 @@ describe('timer', () => {
       ['cli', false],
     ]);
   });
+  it('restart without an id takes your latest stopped entry up to today, not one logged ahead; a conflict names the running timer', async () => {
+    const env = asMember();
+    const timer = await sheaf(env, 'timer', 'start', '--project', 'SUP', '--notes', 'Triage', '--json');
+    expect(timer.code, timer.stderr).toBe(0);
+    expect((await sheaf(env, 'timer', 'stop')).code).toBe(0);
+    // An entry logged ahead, after the stop: the newest by date and by change, but no timer can run on it.
+    const ahead = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const future = await sheaf(env, 'log', '--project', 'WEB', '--task', 'Design', '--hours', '1', '--date', ahead, '--json');
+    expect(future.code, future.stderr).toBe(0);
+    try {
+      const restarted = await sheaf(env, 'timer', 'restart', '--json');
+      expect(restarted.code, restarted.stderr).toBe(0);
+      expect(restarted.json).toMatchObject({ id: timer.json.id, is_running: true });
+
+      // A second start: the running timer named (project, task, since when, notes), and the option that replaces it.
+      const conflict = await sheaf(env, 'timer', 'start', '--project', 'WEB', '--task', 'Design');
+      expect(conflict.code).toBe(4);
+      expect(conflict.stderr).toMatch(/^sheaf: Another timer is already running: Support \/ Design: [\d.]+ h so far, since \d\d:\d\d – Triage \(entry [0-9a-f-]{36}\)\. Stop it with "sheaf timer stop", or add --replace/);
+      expect(conflict.stderr).not.toContain('replace_running');
+      expect((await sheaf(env, 'timer', 'stop')).code).toBe(0);
+
+      // The future entry named: the API's refusal names its field, but no --date, which restart does not have.
+      const refused = await sheaf(env, 'timer', 'restart', future.json.id);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe('sheaf: A timer cannot run on a future date. (field spent_date)\n');
+    } finally {
+      await api(member, 'DELETE', `/api/v2/time_entries/${future.json.id}`);
+    }
+  });
+});
+
+describe('refusals name the option that set the field', () => {
+  const reported = (err: unknown, command: (typeof timeCommands)[number]) => {
+    let text = '';
+    const code = reportClientError(err, { json: false, out: () => {}, err: (t) => (text += t) }, command);
+    return { code, text };
+  };
+  const entries = timeCommands.find((c) => c.name === 'entries')!;
+  const restart = timerCommands.find((c) => c.name === 'timer restart')!;
+
+  it('user_id is --user; a field whose option the command lacks is named without one', () => {
+    expect(reported(new ApiRefusal(400, 'invalid_request', 'user_id must be an id.', 'user_id'), entries)).toEqual({
+      code: 2,
+      text: 'sheaf: user_id must be an id. (field user_id: --user)',
+    });
+    expect(reported(new ApiRefusal(400, 'invalid_request', 'A timer cannot run on a future date.', 'spent_date'), restart).text).toBe(
+      'sheaf: A timer cannot run on a future date. (field spent_date)',
+    );
+  });
 });
 
 describe('log and entries', () => {
@@ -189,6 +242,22 @@ describe('log and entries', () => {
     // The owner's "entries" are their own; --user all shows the member's too.
     expect((await sheaf(asOwner(), 'entries', '--week', '2026-W45', '--json')).json).toEqual([]);
     expect((await sheaf(asOwner(), 'entries', '--week', '2026-W45', '--user', 'all', '--json')).json).toHaveLength(2);
+  });
+
+  it('entries --user takes an e-mail address (any case) as the person who has it; nobody with it is exit 3', async () => {
+    const own = await sheaf(asOwner(), 'entries', '--week', '2026-W45', '--user', owner.email.toUpperCase(), '--json');
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.json).toEqual([]);
+    const theirs = await sheaf(asOwner(), 'entries', '--week', '2026-W45', '--user', member.email, '--json');
+    expect(theirs.code, theirs.stderr).toBe(0);
+    expect(theirs.json).toHaveLength(2);
+    expect(theirs.json.every((e: { user_id: string }) => e.user_id === member.userId)).toBe(true);
+    const nobody = await sheaf(asOwner(), 'entries', '--user', 'nobody@example.com');
+    expect(nobody.code).toBe(3);
+    expect(nobody.stderr).toBe("sheaf: --user: nobody with the e-mail address 'nobody@example.com' in this workspace that you can see.\n");
+    const bad = await sheaf(asOwner(), 'entries', '--user', 'Mia');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--user must be me, all, a user id or an e-mail address, not 'Mia'.");
   });
 
   it('bad input: exit 2 before any request, and the API refusal with its message and field', async () => {

@@ -89,10 +89,21 @@ const OPTION_OF_FIELD: Record<string, string> = {
   receipt: '--receipt',
   recipients: '--to',
   cc_recipients: '--cc',
+  user_id: '--user',
 };
 
+/**
+ * The option that set an API field: OPTION_OF_FIELD's, else the field's own
+ * name as an option; none when the command has no such option (restart's
+ * entry date is not something its user typed, so no --date is named).
+ */
+function optionOf(field: string, command?: Pick<ClientCommand<unknown>, 'options'>): string | undefined {
+  const option = OPTION_OF_FIELD[field] ?? `--${field.replaceAll('_', '-')}`;
+  return command && Object.hasOwn(command.options, option.slice(2)) ? option : undefined;
+}
+
 /** Prints an error the way the user asked (text or JSON, on stderr) and returns the exit code (docs/cli.md). */
-export function reportClientError(err: unknown, output: Output, command?: Pick<ClientCommand<unknown>, 'name' | 'usage'>): number {
+export function reportClientError(err: unknown, output: Output, command?: Pick<ClientCommand<unknown>, 'name' | 'usage' | 'options'>): number {
   let code: number;
   let body: Record<string, unknown>;
   let hint: string | undefined;
@@ -106,7 +117,7 @@ export function reportClientError(err: unknown, output: Output, command?: Pick<C
   } else if (err instanceof ApiRefusal) {
     const s = err.status;
     code = s === 401 || s === 403 ? EXIT.auth : s === 404 ? EXIT.notFound : s === 409 || s === 412 || s === 428 ? EXIT.conflict : s < 500 && s !== 429 ? EXIT.usage : EXIT.failure;
-    const option = err.field ? (OPTION_OF_FIELD[err.field] ?? `--${err.field.replaceAll('_', '-')}`) : undefined;
+    const option = err.field ? optionOf(err.field, command) : undefined;
     const message = err.field ? `${err.message} (field ${err.field}${option ? `: ${option}` : ''})` : err.message;
     body = { error: err.code, message, status: s, ...(err.field ? { field: err.field } : {}) };
   } else if (err instanceof ConnectionFailure) {

@@ -7,7 +7,8 @@ import { UsageError } from '../output.ts';
  */
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const iso = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+/** A UTC midnight as YYYY-MM-DD. */
+export const isoDate = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 
 /** This machine's calendar date, as a UTC midnight (all arithmetic below is on UTC midnights). */
 export function today(now = new Date()): Date {
@@ -19,14 +20,14 @@ export const addDays = (d: Date, days: number) => new Date(d.getTime() + days * 
 function isRealDate(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   const d = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && iso(d) === text;
+  return !Number.isNaN(d.getTime()) && isoDate(d) === text;
 }
 
 /** A --date value: YYYY-MM-DD, today or yesterday. */
 export function parseDate(value: string | undefined, option: string, now = new Date()): string | undefined {
   if (value === undefined) return undefined;
-  if (value === 'today') return iso(today(now));
-  if (value === 'yesterday') return iso(addDays(today(now), -1));
+  if (value === 'today') return isoDate(today(now));
+  if (value === 'yesterday') return isoDate(addDays(today(now), -1));
   if (!isRealDate(value)) throw new UsageError(`${option} must be a date YYYY-MM-DD (or today, yesterday), not '${value}'.`);
   return value;
 }
@@ -52,7 +53,7 @@ export function isoWeek(value: string | undefined, now = new Date()): { from: st
     const weeks = weeksIn(year);
     if (week < 1 || week > weeks) throw new UsageError(`--week: ${year} has weeks 1 to ${weeks}, not ${week}.`);
   }
-  return { from: iso(monday), to: iso(addDays(monday, 6)), week: weekName(monday) };
+  return { from: isoDate(monday), to: isoDate(addDays(monday, 6)), week: weekName(monday) };
 }
 
 /** The ISO week a Monday is in, e.g. 2026-W07. */

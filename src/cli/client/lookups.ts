@@ -1,5 +1,5 @@
 import { UsageError } from '../output.ts';
-import type { ApiClient } from './http.ts';
+import { ApiRefusal, type ApiClient } from './http.ts';
 
 /**
  * Records named the way a person names them: a project by id, code or name, a
@@ -18,6 +18,9 @@ interface Named {
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** "project" → "projects", "expense category" → "expense categories". */
+const plural = (noun: string) => (/[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`);
+
 export function pick<T extends Named>(items: T[], typed: string, what: string, option: string): T {
   const needle = typed.trim().toLowerCase();
   const byId = items.find((i) => i.id === typed);
@@ -27,7 +30,7 @@ export function pick<T extends Named>(items: T[], typed: string, what: string, o
   const prefix = exact.length ? exact : items.filter((i) => i.name.toLowerCase().startsWith(needle) || i.code?.toLowerCase().startsWith(needle));
   if (prefix.length === 1) return prefix[0];
   const label = (i: T) => `${i.code ? `[${i.code}] ` : ''}${i.name} (${i.id})`;
-  if (prefix.length > 1) throw new UsageError(`${option} '${typed}' matches ${prefix.length} ${what}s: ${prefix.slice(0, 8).map(label).join('; ')}. Give more of the name, the code or the id.`);
+  if (prefix.length > 1) throw new UsageError(`${option} '${typed}' matches ${prefix.length} ${plural(what)}: ${prefix.slice(0, 8).map(label).join('; ')}. Give more of the name, the code or the id.`);
   throw new UsageError(`No ${what} '${typed}' that you can see${items.length ? ` (there are: ${items.slice(0, 8).map(label).join('; ')}${items.length > 8 ? '; …' : ''})` : ''}.`);
 }
 
@@ -42,6 +45,26 @@ export interface Me {
 }
 
 export const me = (api: ApiClient) => api.get<Me>('/api/v2/users/me');
+
+/**
+ * A person as --user names them: an id as it is, an e-mail address (any case)
+ * as the member who has it, the way the admin commands take ID|EMAIL. The key's
+ * own address is answered by users/me; others come from the users list, which
+ * shows e-mail addresses to owners, administrators and managers only (members
+ * see their own entries only anyway). Nobody with it is exit 3.
+ */
+export const isUserRef = (typed: string) => ID.test(typed) || /^[^\s@]+@[^\s@]+$/.test(typed.trim());
+
+export async function findUserId(api: ApiClient, typed: string, option: string): Promise<string> {
+  if (ID.test(typed)) return typed;
+  const email = typed.trim().toLowerCase();
+  const self = await me(api);
+  if (self.email.toLowerCase() === email) return self.id;
+  const users = await api.all<{ id: string; email?: string }>('/api/v2/users', 'users');
+  const found = users.find((u) => u.email?.toLowerCase() === email);
+  if (!found) throw new ApiRefusal(404, 'not_found', `${option}: nobody with the e-mail address '${typed}' in this workspace that you can see.`);
+  return found.id;
+}
 
 export interface Project extends Named {
   client?: { id: string; name: string; currency?: string | null } | null;

@@ -5,7 +5,7 @@ import type { ClientCommand } from './command.ts';
 import { dateRange, parseClock, parseDate } from './dates.ts';
 import { grid, show, span, sum, terminalWidth } from './format.ts';
 import type { ApiClient } from './http.ts';
-import { findClient, findProject, findTask, me } from './lookups.ts';
+import { findClient, findProject, findTask, findUserId, isUserRef, me } from './lookups.ts';
 import { boolOption, entrySentence, type Entry } from './timer.ts';
 
 /**
@@ -69,7 +69,7 @@ export const FILTER_OPTIONS: Options = {
   source: str,
 };
 export const FILTER_USAGE =
-  '[--week current|last|YYYY-Www | --date D | --from D --to D] [--project P] [--task ID|NAME] [--client C] [--user me|all|ID] [--billed B] [--running B] [--source S]';
+  '[--week current|last|YYYY-Www | --date D | --from D --to D] [--project P] [--task ID|NAME] [--client C] [--user me|all|ID|EMAIL] [--billed B] [--running B] [--source S]';
 
 export interface EntryFilters {
   range: { from?: string; to?: string };
@@ -84,6 +84,7 @@ export interface EntryFilters {
 
 export function parseFilters(v: Values, fallback: 'week' | 'none'): EntryFilters {
   if (v.task && !/^[0-9a-f-]{36}$/i.test(v.task) && !v.project) throw new UsageError('--task by name needs --project (or give the task id).');
+  if (v.user && v.user !== 'me' && v.user !== 'all' && !isUserRef(v.user)) throw new UsageError(`--user must be me, all, a user id or an e-mail address, not '${v.user}'.`);
   return {
     range: dateRange(v, fallback),
     project: v.project,
@@ -101,7 +102,7 @@ export async function filterQuery(api: ApiClient, f: EntryFilters): Promise<Reco
   const project = f.project ? await findProject(api, f.project) : undefined;
   const task = f.task ? (/^[0-9a-f-]{36}$/i.test(f.task) ? { id: f.task } : await findTask(api, project!.id, f.task)) : undefined;
   const client = f.client ? await findClient(api, f.client) : undefined;
-  const userId = f.user === 'all' ? undefined : f.user === 'me' ? (await me(api)).id : f.user;
+  const userId = f.user === 'all' ? undefined : f.user === 'me' ? (await me(api)).id : await findUserId(api, f.user, '--user');
   return {
     from: f.range.from,
     to: f.range.to,

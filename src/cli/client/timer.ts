@@ -3,6 +3,7 @@ import { UsageError } from '../output.ts';
 import type { ClientCommand } from './command.ts';
 import { grid, show, span, terminalWidth } from './format.ts';
 import { ApiRefusal, type ApiClient } from './http.ts';
+import { isoDate, today } from './dates.ts';
 import { findProject, findTask, me } from './lookups.ts';
 
 /**
@@ -61,9 +62,8 @@ const start: ClientCommand<{ project: string; task?: string; notes?: string; rep
     const client = await api();
     const project = await findProject(client, input.project);
     const task = await findTask(client, project.id, input.task);
-    let entry: Entry;
-    try {
-      entry = await client.json<Entry>('POST', '/api/v2/time_entries', {
+    const entry = await client
+      .json<Entry>('POST', '/api/v2/time_entries', {
         json: {
           project_id: project.id,
           task_id: task.id,
@@ -73,16 +73,31 @@ const start: ClientCommand<{ project: string; task?: string; notes?: string; rep
           ...(input.billable !== undefined ? { billable: input.billable } : {}),
           ...(input.replace ? { replace_running: true } : {}),
         },
-      });
-    } catch (err) {
-      if (err instanceof ApiRefusal && err.code === 'running_timer_conflict') {
-        throw new ApiRefusal(409, err.code, `${err.message} Stop it with "sheaf timer stop", or start with --replace to stop it first.`, undefined, err.body);
-      }
-      throw err;
-    }
+      })
+      .catch(async (err) => Promise.reject(await namingTheRunning(client, err)));
     show(output, entry, () => `Started: ${entrySentence(entry, project.name)}`);
   },
 };
+
+/**
+ * The API's 409 running_timer_conflict speaks to API clients ("send
+ * replace_running: true") and names the running entry by id only: a person is
+ * told which timer runs (project, task, notes, since when) and the option that
+ * replaces it. Any other error is returned as it is.
+ */
+async function namingTheRunning(api: ApiClient, err: unknown): Promise<unknown> {
+  if (!(err instanceof ApiRefusal) || err.code !== 'running_timer_conflict') return err;
+  const id = (err.body?.running_entry as { id?: string } | undefined)?.id;
+  const running = id ? await api.get<Entry>(`/api/v2/time_entries/${id}`).catch(() => null) : await runningTimer(api);
+  const what = running ? `: ${entrySentence(running, await projectName(api, running.project_id))}.` : '.';
+  return new ApiRefusal(
+    409,
+    err.code,
+    `Another timer is already running${what} Stop it with "sheaf timer stop", or add --replace to stop it and start this one.`,
+    undefined,
+    err.body,
+  );
+}
 
 const stop: ClientCommand<{ notes?: string }> = {
   name: 'timer stop',
@@ -103,24 +118,40 @@ const stop: ClientCommand<{ notes?: string }> = {
 const restart: ClientCommand<{ entry?: string; replace: boolean }> = {
   name: 'timer restart',
   usage: '[ENTRY_ID] [--replace]',
-  summary: 'run a stopped entry again (default: your latest stopped entry); --replace stops a running timer first',
+  summary:
+    'run a stopped entry again (default: your latest stopped entry, the one on your latest day up to today that you stopped, logged or edited last); --replace stops a running timer first',
   options: { replace: { type: 'boolean' } },
   positionals: ['entry'],
   parse: (v) => ({ entry: v.entry, replace: Boolean(v.replace) }),
   async run({ api, output }, input) {
     const client = await api();
-    let id = input.entry;
-    if (!id) {
-      const user = await me(client);
-      const latest = await client.get<{ time_entries: Entry[] }>('/api/v2/time_entries', { user_id: user.id, is_running: false, per_page: 1 });
-      if (!latest.time_entries[0]) throw new ApiRefusal(404, 'not_found', 'You have no stopped entry to restart.');
-      id = latest.time_entries[0].id;
-    }
-    const entry = await client.json<Entry>('PATCH', `/api/v2/time_entries/${id}/restart`, { json: input.replace ? { replace_running: true } : {} });
+    const id = input.entry ?? (await latestStopped(client)).id;
+    const entry = await client
+      .json<Entry>('PATCH', `/api/v2/time_entries/${id}/restart`, { json: input.replace ? { replace_running: true } : {} })
+      .catch(async (err) => Promise.reject(await namingTheRunning(client, err)));
     const name = output.json ? undefined : await projectName(client, entry.project_id);
     show(output, entry, () => `Restarted: ${entrySentence(entry, name)}`);
   },
 };
+
+/**
+ * What a person means by "my latest stopped entry": what they were doing last,
+ * so of their days up to today (this machine's date: a timer cannot run on a
+ * future date, so an entry logged ahead is never it) the latest, and on that
+ * day the entry changed last (a stop sets updated_at, so normally the timer
+ * stopped last; an entry logged or edited after it counts too, as the API does
+ * not tell a stopped timer from a logged entry). The list is ordered by date,
+ * so the latest day's entries are two small requests, whatever the history.
+ */
+async function latestStopped(api: ApiClient): Promise<Entry> {
+  const user = await me(api);
+  const query = { user_id: user.id, is_running: false, to: isoDate(today()) };
+  const newest = await api.get<{ time_entries: Entry[] }>('/api/v2/time_entries', { ...query, per_page: 1 });
+  const day = newest.time_entries[0]?.spent_date;
+  if (!day) throw new ApiRefusal(404, 'not_found', 'You have no stopped entry dated today or earlier to restart.');
+  const entries = await api.all<Entry & { updated_at: string }>('/api/v2/time_entries', 'time_entries', { ...query, from: day, to: day });
+  return entries.reduce((a, b) => (b.updated_at > a.updated_at ? b : a));
+}
 
 const status: ClientCommand<Record<string, never>> = {
   name: 'timer status',
