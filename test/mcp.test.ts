@@ -49,7 +49,7 @@ let memberAgent: Caller;
 let clientId: string;
 let projectId: string;
 let taskId: string;
-let foreign: { project: string; task: string; entry: string };
+let foreign: { project: string; task: string; entry: string; user: string };
 const clients: Client[] = [];
 
 /** Today where this process runs: the workspace uses the same zone, so "today" agrees. */
@@ -126,7 +126,7 @@ beforeAll(async () => {
   await assignTask(ctx.db, other.companyId, otherProject, otherTask);
   await assignUser(ctx.db, other.companyId, otherProject, other.userId);
   const entry = await api(other, 'POST', '/api/v2/time_entries', { project_id: otherProject, task_id: otherTask, is_running: true });
-  foreign = { project: otherProject, task: otherTask, entry: entry.json().id };
+  foreign = { project: otherProject, task: otherTask, entry: entry.json().id, user: other.userId };
 
   baseUrl = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
 });
@@ -278,8 +278,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(logged.json).toMatchObject({ source: 'agent', user_id: memberAgent.userId });
     const listed = await callTool(client, 'list_time_entries', {});
     expect(listed.json.time_entries.map((e: { user_id: string }) => e.user_id)).toEqual([memberAgent.userId]);
+    // Another person's week is the API's refusal, never an empty week of 0 hours.
     const others = await callTool(client, 'summarize_week', { user_id: agent.userId });
-    expect(others.json?.entry_count ?? 0).toBe(0);
+    expect(others).toMatchObject({ isError: true });
+    expect(others.text).toMatch(/^HTTP 403 forbidden: /);
   });
 
   it("answers bad arguments with the API's own message and field", async () => {
@@ -311,6 +313,13 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
 
   it("gives another workspace's ids the API's not found", async () => {
     const client = await httpClient(agent);
+    // A week of nobody, or of someone in another workspace: not found, not 0 hours.
+    for (const userId of ['01a00000-0000-7000-8000-000000000000', foreign.user]) {
+      const week = await callTool(client, 'summarize_week', { user_id: userId });
+      expect(week, userId).toMatchObject({ isError: true, text: `Not found: no person with user_id '${userId}' in this workspace that you can see (field: user_id).` });
+    }
+    const ownersWeek = await callTool(client, 'summarize_week', { user_id: owner.userId });
+    expect(ownersWeek.json).toMatchObject({ user_id: owner.userId });
     const stop = await callTool(client, 'stop_timer', { time_entry_id: foreign.entry });
     expect(stop.isError).toBe(true);
     expect(stop.text).toMatch(/^HTTP 404 not_found: /);

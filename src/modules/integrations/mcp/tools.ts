@@ -277,11 +277,30 @@ export const TOOLS = [
 /** A person's week: the summary and the entries it sums (the summarize_week tool and the current-week resource). */
 export async function weekSummary(api: ApiCaller, day: string, weekStart: WeekStartDay, userId?: string) {
   if (!isIsoDate(day)) throw new ToolRefusal(`date must be a day as YYYY-MM-DD, not '${day}'.`);
-  const user = userId ?? (await myUserId(api));
+  const me = await myUserId(api);
+  const user = userId ?? me;
   const week = weekContaining(day, weekStart);
+  if (user.toLowerCase() !== me) await mayReadTimeOf(api, user, week);
   const [entries, projects] = await Promise.all([
     allPages<EntryLike & { id: string }>(api, '/time_entries', 'time_entries', { user_id: user, from: week.from, to: week.to }),
     allPages<ProjectLike>(api, '/projects', 'projects'),
   ]);
   return { user_id: user, ...summarizeWeek(week, entries, projects), entries };
+}
+
+/**
+ * The time entries list leaves out whom the caller may not see, so someone
+ * else's week would be an empty week (0 hours) for a person who does not
+ * exist or is out of sight, and an agent would report it. So the API is asked
+ * first: the team report answers whether the caller may read other people's
+ * time (its 403, as the API words it: members see only their own), and the
+ * users list, as the caller sees it, whether the person is there (else not
+ * found).
+ */
+async function mayReadTimeOf(api: ApiCaller, userId: string, week: { from: string; to: string }) {
+  await ok(api, 'GET', '/reports/time/team', { query: { from: week.from, to: week.to, per_page: 1 } });
+  const people = await allPages<{ id: string }>(api, '/users', 'users');
+  if (!people.some((p) => p.id === userId.toLowerCase())) {
+    throw new ToolRefusal(`Not found: no person with user_id '${userId}' in this workspace that you can see (field: user_id).`);
+  }
 }
