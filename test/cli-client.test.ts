@@ -444,7 +444,9 @@ describe('profiles', () => {
 
     expect((await sheaf(env, 'logout', '--profile', 'boss')).code).toBe(0);
     expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).profiles)).toEqual(['default']);
-    expect((await sheaf(env, 'logout', '--profile', 'boss')).code).toBe(5);
+    const gone = await sheaf(env, 'logout', '--profile', 'boss');
+    expect(gone.code).toBe(3);
+    expect(gone.stderr).toContain('There is no profile "boss"');
   });
 });
 
@@ -482,6 +484,21 @@ describe('bad credentials and servers', () => {
     const dns = await sheaf({ ...asMember(), SHEAF_URL: 'http://sheaf-test.invalid' }, 'projects');
     expect(dns.code).toBe(1);
     expect(dns.stderr).toMatch(/sheaf-test\.invalid.*(host not found|DNS)/);
+
+    // No scheme: bad input (2) saying what to write; the API's base copied whole (/api/v2) is dropped.
+    const host = new URL(url).host;
+    const bare = await sheaf({ ...asMember(), SHEAF_URL: host }, 'projects');
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toBe(`sheaf: SHEAF_URL must be an http:// or https:// URL, not '${host}' (did you mean http://${host}?).\n`);
+    expect((await sheaf({ ...asMember(), SHEAF_URL: host }, 'projects', '--json')).error).toMatchObject({ error: 'bad_url' });
+    for (const base of [`${url}/api/v2`, `${url}/api/v2/`]) {
+      const viaBase = await sheaf({ ...asMember(), SHEAF_URL: base }, 'whoami', '--json');
+      expect(viaBase.code, viaBase.stderr).toBe(0);
+      expect(viaBase.json).toMatchObject({ id: member.userId });
+    }
+    const badLogin = await sheaf(envWith(), 'login', '--url', host, '--workspace', workspaceId);
+    expect(badLogin.code).toBe(2);
+    expect(badLogin.stderr).toContain(`--url must be an http:// or https:// URL, not '${host}'`);
 
     const notSheaf = await sheaf({ ...asMember(), SHEAF_URL: `${url}/nowhere` }, 'projects');
     expect(notSheaf.code).toBe(3);

@@ -10,6 +10,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createServer } from 'node:net';
 import { fetchCaller } from '../src/modules/integrations/mcp/api-caller.ts';
 import { createMcpServer } from '../src/modules/integrations/mcp/server.ts';
+import { stdioSettings } from '../src/modules/integrations/mcp/stdio.ts';
 import { ROOT, runCli } from './cli-runner.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, issueKey, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import { assignTask, assignUser, insertClient, insertProject, insertRate, insertTask, setWorkspace } from './fixtures/catalog.ts';
@@ -434,5 +435,13 @@ describe('MCP over stdio (sheaf mcp)', () => {
     expect(result.stderr).toContain('Set SHEAF_API_KEY, SHEAF_WORKSPACE_ID.');
     expect(result.stderr).toContain('Settings, API and Developers');
     expect(result.stdout).toBe('');
+  });
+
+  it('takes SHEAF_URL with the API base (/api/v2) as the server; one without http:// is exit 2 saying what to write', async () => {
+    const keys = { SHEAF_API_KEY: 'k', SHEAF_WORKSPACE_ID: 'w' };
+    expect(stdioSettings({ ...keys, SHEAF_URL: 'https://sheaf.example.com/api/v2/' })).toMatchObject({ baseUrl: 'https://sheaf.example.com' });
+    const bare = await runCli(['mcp'], { env: { ...keys, SHEAF_URL: '127.0.0.1:18183' } });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain("SHEAF_URL must be an http:// or https:// URL, not '127.0.0.1:18183' (did you mean http://127.0.0.1:18183?).");
   });
 });

@@ -13,6 +13,6 @@ export const EXIT = {
   notFound: 3,
   /** The change conflicts with the current state (already a member, last active owner, ...). */
   conflict: 4,
-  /** The person commands: no API key, the server refused the key (401), or its user may not do this (403). */
+  /** Not allowed, in the person commands: no API key, the server refused the key (401), or refused its user the action (403: role, permission, or a workspace setting such as approvals off). */
   auth: 5,
 } as const;

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Command, Options, Values } from '../command.ts';
+import { BadServerUrl } from '../../server-url.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UsageError, type Output } from '../output.ts';
 import { usageLine } from '../parse-options.ts';
@@ -111,6 +112,9 @@ export function reportClientError(err: unknown, output: Output, command?: Pick<C
     code = EXIT.usage;
     body = { error: 'usage', message: err.message };
     hint = err.usage ? `Usage: ${err.usage}` : command ? `Usage: ${usageLine(command)}` : 'Run "sheaf help" for usage.';
+  } else if (err instanceof BadServerUrl) {
+    code = EXIT.usage;
+    body = { error: 'bad_url', message: err.message };
   } else if (err instanceof NotSignedIn) {
     code = EXIT.auth;
     body = { error: 'not_signed_in', message: err.message };

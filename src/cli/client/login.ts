@@ -1,9 +1,10 @@
 import { createInterface } from 'node:readline';
+import { BadServerUrl, serverUrl } from '../../server-url.ts';
 import { str } from '../command.ts';
 import { UsageError } from '../output.ts';
 import type { ClientCommand, ClientContext } from './command.ts';
 import { grid, show } from './format.ts';
-import { ApiClient } from './http.ts';
+import { ApiClient, ApiRefusal } from './http.ts';
 import { me } from './lookups.ts';
 import { DEFAULT_URL, NotSignedIn, profileName, profilesPath, readProfiles, writeProfiles, type Profile } from './profiles.ts';
 
@@ -15,7 +16,14 @@ import { DEFAULT_URL, NotSignedIn, profileName, profilesPath, readProfiles, writ
  * stdin (so it never has to be on a command line, where `ps` shows it).
  */
 
-const URL_PATTERN = /^https?:\/\/[^\s]+$/;
+/** A bad --url is a usage error (before any request, with the usage line). */
+function usageOf<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    throw err instanceof BadServerUrl ? new UsageError(err.message) : err;
+  }
+}
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One line typed at the terminal, on stderr's prompt; `hidden`: nothing is echoed (raw mode, so no line editing beyond backspace). */
@@ -75,9 +83,8 @@ const login: ClientCommand<{ url?: string; workspace?: string }> = {
     'save a server URL, full-access API key and workspace id as a profile (--profile NAME, default "default") after checking them; asks for what is not given (the key without echo; off a terminal from SHEAF_API_KEY or stdin)',
   options: { url: str, workspace: str },
   parse(v) {
-    if (v.url !== undefined && !URL_PATTERN.test(v.url)) throw new UsageError(`--url must be an http(s) URL, not '${v.url}'.`);
     if (v.workspace !== undefined && !ID.test(v.workspace)) throw new UsageError(`--workspace must be a workspace id (a UUID), not '${v.workspace}'.`);
-    return { url: v.url, workspace: v.workspace };
+    return { url: v.url === undefined ? undefined : usageOf(() => serverUrl(v.url!, '--url')), workspace: v.workspace };
   },
   async run(ctx, input) {
     const { env, output, stdin } = ctx;
@@ -88,8 +95,7 @@ const login: ClientCommand<{ url?: string; workspace?: string }> = {
     const interactive = stdin.isTTY === true;
     let url = input.url ?? env.SHEAF_URL;
     if (!url && interactive) url = (await ask(ctx, `Server URL [${before?.url ?? DEFAULT_URL}]: `)) || before?.url || DEFAULT_URL;
-    url = (url ?? before?.url ?? DEFAULT_URL).replace(/\/+$/, '');
-    if (!URL_PATTERN.test(url)) throw new UsageError(`The server URL must be an http(s) URL, not '${url}'.`);
+    url = serverUrl(url ?? before?.url ?? DEFAULT_URL, input.url ? '--url' : env.SHEAF_URL ? 'SHEAF_URL' : 'The server URL');
     let key = env.SHEAF_API_KEY;
     if (!key) key = interactive ? await ask(ctx, 'API key (not shown): ', true) : await firstLine(ctx);
     if (!key) throw new NotSignedIn('No API key given. ' + KEY_SOURCES);
@@ -130,7 +136,8 @@ const logout: ClientCommand<Record<string, never>> = {
     const { env, output } = ctx;
     const name = profileName(env, ctx.profile);
     const file = await readProfiles(env);
-    if (!file.profiles[name]) throw new NotSignedIn(`There is no profile "${name}" in ${profilesPath(env)}.`);
+    // Nothing to forget is "not found" (exit 3), as for any name that does not exist.
+    if (!file.profiles[name]) throw new ApiRefusal(404, 'profile_not_found', `There is no profile "${name}" in ${profilesPath(env)}.`);
     delete file.profiles[name];
     const path = await writeProfiles(env, file);
     show(output, { profile: name, removed: true, path }, () => `Removed the profile "${name}" from ${path}.`);

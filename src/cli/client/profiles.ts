@@ -1,6 +1,7 @@
 import { chmod, mkdir, open, readFile, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { serverUrl } from '../../server-url.ts';
 import type { Credentials } from './http.ts';
 
 /**
@@ -92,14 +93,13 @@ export async function resolveCredentials(env: Env, profileOption?: string): Prom
   }
   const key = env.SHEAF_API_KEY || profile?.api_key;
   const workspaceId = env.SHEAF_WORKSPACE_ID || profile?.workspace_id;
-  const url = env.SHEAF_URL || profile?.url || DEFAULT_URL;
   if (!key) throw new NotSignedIn(NO_KEY);
   if (!workspaceId) {
     throw new NotSignedIn(
       'No workspace id: set SHEAF_WORKSPACE_ID, or run "sheaf login". The workspace (company) id is shown beside the key in the web app (Settings → API and Developers), and by "sheaf admin workspace list" on the server.',
     );
   }
-  if (!/^https?:\/\/[^\s]+$/.test(url)) throw new NotSignedIn(`The server URL must be an http(s) URL, not '${url}' (SHEAF_URL or the profile's url).`);
+  const url = serverUrl(env.SHEAF_URL || profile?.url || DEFAULT_URL, env.SHEAF_URL ? 'SHEAF_URL' : profile?.url ? `The url of profile "${name}" (${profilesPath(env)})` : 'The server URL');
   const source = [
     env.SHEAF_API_KEY ? 'SHEAF_API_KEY' : `profile "${name}" (${profilesPath(env)})`,
     env.SHEAF_WORKSPACE_ID && !env.SHEAF_API_KEY ? 'SHEAF_WORKSPACE_ID' : undefined,

@@ -1,3 +1,4 @@
+import { BadServerUrl, serverUrl } from '../../../server-url.ts';
 import { fetchCaller } from './api-caller.ts';
 
 /**
@@ -26,13 +27,14 @@ export function stdioSettings(env: Record<string, string | undefined>): StdioSet
         '(Settings, API and Developers), which also shows the workspace id; or with "sheaf admin key create".',
     };
   }
+  let base: string;
   try {
-    const url = new URL(baseUrl!);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-  } catch {
-    return { missing: `SHEAF_URL must be an http:// or https:// address, not '${baseUrl}'.` };
+    base = serverUrl(baseUrl!, 'SHEAF_URL');
+  } catch (err) {
+    if (err instanceof BadServerUrl) return { missing: err.message };
+    throw err;
   }
-  return { baseUrl: baseUrl!, apiKey: apiKey!, workspaceId: workspaceId! };
+  return { baseUrl: base, apiKey: apiKey!, workspaceId: workspaceId! };
 }
 
 /** Serves MCP on stdin/stdout until stdin ends. */
