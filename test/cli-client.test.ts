@@ -390,6 +390,11 @@ describe('reports and invoices', () => {
     expect(sent.code, sent.stderr).toBe(0);
     expect((await api(owner, 'GET', `/api/v2/invoices/${created.json.id}`)).state).toBe('open');
 
+    const noDir = await sheaf(asOwner(), 'invoice', 'pdf', created.json.id, '--out', join(work, 'missing', 'y.pdf'));
+    expect(noDir.code).toBe(2);
+    expect(noDir.stderr).toContain(`sheaf: --out: cannot write ${join(work, 'missing', 'y.pdf')}: the directory ${join(work, 'missing')} does not exist.`);
+    expect(noDir.stderr).not.toContain('ENOENT');
+    expect((await sheaf(asOwner(), 'invoice', 'pdf', created.json.id, '--out', '-', '--json')).code).toBe(2);
     const unknown = await sheaf(asOwner(), 'invoice', 'pdf', '0199a0a0-0000-7000-8000-000000000000', '--out', join(work, 'x.pdf'));
     expect(unknown.code).toBe(3);
     expect(existsSync(join(work, 'x.pdf'))).toBe(false);
@@ -551,6 +556,16 @@ describe('the installed command', () => {
     expect(readFileSync(out).subarray(0, 2).toString()).toBe('PK');
     const bad = await sheaf(asMember(), 'export', '--format', 'pdf');
     expect(bad.code).toBe(2);
+    // A directory that does not exist: bad input in words, not node's ENOENT.
+    const nowhere = join(work, 'missing', 'x.csv');
+    const unwritable = await sheaf(asMember(), 'export', '--week', '2026-W45', '--out', nowhere);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toMatch(new RegExp(`^sheaf: --out: cannot write ${nowhere}: the directory ${join(work, 'missing')} does not exist\\.\n`));
+    // --json is one JSON document on stdout: not with the file itself there.
+    const both = await spawnCli(['export', '--week', '2026-W45', '--json'], asMember());
+    expect(both.code).toBe(2);
+    expect(both.stdout).toBe('');
+    expect(both.error).toMatchObject({ error: 'usage', message: expect.stringContaining('--json prints one JSON document on stdout') });
   });
 });
 

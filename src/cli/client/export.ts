@@ -1,10 +1,10 @@
-import { createWriteStream } from 'node:fs';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { str } from '../command.ts';
 import { UsageError } from '../output.ts';
 import type { ClientCommand } from './command.ts';
+import { refuseJsonOnStdout, writeDownload } from './files.ts';
 import { show } from './format.ts';
 import { FILTER_OPTIONS, FILTER_USAGE, filterQuery, parseFilters, type EntryFilters } from './time.ts';
 
@@ -27,6 +27,7 @@ const exportCommand: ClientCommand<EntryFilters & { format: 'csv' | 'xlsx'; out?
   },
   async run({ api, output, stdout }, input) {
     const toStdout = !input.out || input.out === '-';
+    refuseJsonOnStdout(output, toStdout, 'the export');
     if (toStdout && input.format === 'xlsx' && output.tty) throw new UsageError('XLSX is a binary file: write it with --out FILE.xlsx (or redirect stdout).');
     const client = await api();
     const query = await filterQuery(client, input);
@@ -36,10 +37,7 @@ const exportCommand: ClientCommand<EntryFilters & { format: 'csv' | 'xlsx'; out?
       await pipeline(body, stdout, { end: false });
       return;
     }
-    const file = createWriteStream(input.out!);
-    let bytes = 0;
-    body.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    await pipeline(body, file);
+    const bytes = await writeDownload(body, input.out!, '--out');
     show(output, { file: input.out, format: input.format, bytes }, () => `Wrote ${input.out} (${input.format.toUpperCase()}, ${bytes} bytes).`);
   },
 };

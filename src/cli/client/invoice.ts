@@ -1,10 +1,10 @@
-import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { str } from '../command.ts';
 import { UsageError } from '../output.ts';
 import type { ClientCommand } from './command.ts';
 import { parseDate } from './dates.ts';
+import { refuseJsonOnStdout, writeDownload } from './files.ts';
 import { grid, money, show, terminalWidth } from './format.ts';
 import { findClient, findProject } from './lookups.ts';
 
@@ -179,6 +179,7 @@ const pdf: ClientCommand<{ id: string; out?: string }> = {
   positionals: ['id'],
   parse: (v) => ({ id: invoiceId(v.id), out: v.out }),
   async run({ api, output, stdout }, input) {
+    refuseJsonOnStdout(output, input.out === '-', 'the PDF');
     const client = await api();
     const res = await client.send('GET', `/api/v2/invoices/${input.id}/pdf`, { accept: 'application/pdf' });
     const named = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1]?.replace(/[/\\]/g, '_');
@@ -187,8 +188,8 @@ const pdf: ClientCommand<{ id: string; out?: string }> = {
       await pipeline(Readable.fromWeb(res.body as never), stdout, { end: false });
       return;
     }
-    await pipeline(Readable.fromWeb(res.body as never), createWriteStream(out));
-    const bytes = Number(res.headers.get('content-length')) || undefined;
+    const written = await writeDownload(Readable.fromWeb(res.body as never), out, '--out');
+    const bytes = Number(res.headers.get('content-length')) || written || undefined;
     show(output, { file: out, bytes: bytes ?? null, content_type: res.headers.get('content-type') }, () => `Wrote ${out}${bytes ? ` (${bytes} bytes)` : ''}.`);
   },
 };
