@@ -6,7 +6,10 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportClientError } from '../src/cli/client/command.ts';
 import { completionScript } from '../src/cli/client/completion.ts';
+import { reportRange } from '../src/cli/client/dates.ts';
 import { ApiRefusal } from '../src/cli/client/http.ts';
+import { clientCommands } from '../src/cli/client/index.ts';
+import { pick } from '../src/cli/client/lookups.ts';
 import { timeCommands } from '../src/cli/client/time.ts';
 import { timerCommands } from '../src/cli/client/timer.ts';
 import { COMMANDS } from '../src/cli/main.ts';
@@ -212,6 +215,35 @@ describe('refusals name the option that set the field', () => {
   });
 });
 
+describe('ranges, plurals, docs', () => {
+  it('a range with one end: entries leave it open, the reports end a lone --from today (or on it, when later) and start a lone --to 364 days before', () => {
+    const now = new Date(2026, 11, 6, 12);
+    expect(reportRange({ from: '2027-01-01' }, 'year', now)).toEqual({ from: '2027-01-01', to: '2027-01-01' });
+    expect(reportRange({ from: '2026-11-01' }, 'week', now)).toEqual({ from: '2026-11-01', to: '2026-12-06' });
+    expect(reportRange({ to: '2026-11-30' }, 'week', now)).toEqual({ from: '2025-12-01', to: '2026-11-30' });
+    expect(reportRange({}, 'year', now)).toEqual({ from: '2025-12-07', to: '2026-12-06' });
+    expect(reportRange({}, 'week', now)).toEqual({ from: '2026-11-30', to: '2026-12-06' });
+    expect(reportRange({ week: '2026-W45' }, 'year', now)).toEqual({ from: '2026-11-02', to: '2026-11-08' });
+  });
+
+  it('names several matches in the plural', () => {
+    const categories = [{ id: 'a', name: 'Travel by rail' }, { id: 'b', name: 'Travel by air' }];
+    expect(() => pick(categories, 'travel', 'expense category', '--category')).toThrow("--category 'travel' matches 2 expense categories: ");
+    expect(() => pick([{ id: 'c', name: 'Web a' }, { id: 'd', name: 'Web b' }], 'web', 'project', '--project')).toThrow('matches 2 projects: ');
+  });
+
+  it("docs/cli.md lists every option of each person command in the command's row", () => {
+    const doc = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8').split('\n');
+    for (const c of clientCommands) {
+      const row = doc.find((l) => new RegExp(`^\\| \`sheaf ${c.name}[\` ]`).test(l));
+      expect(row, c.name).toBeDefined();
+      // export documents its filters as those of entries.
+      const options = Object.keys(c.options).filter((o) => o !== 'profile' && !(c.name === 'export' && o in (clientCommands.find((e) => e.name === 'entries')!.options)));
+      expect(options.filter((o) => !row!.includes(`--${o}`)), c.name).toEqual([]);
+    }
+  });
+});
+
 describe('log and entries', () => {
   it('log with --from/--to and with --hours; entries of a week as a table with totals, and as the API JSON', async () => {
     const env = asMember();
@@ -366,6 +398,15 @@ describe('reports and invoices', () => {
     expect(team.code, team.stderr).toBe(0);
     expect(team.stdout).toMatch(/^Mia Member +1\.75 +1\.5 +150\.00 +EUR$/m);
     expect(team.stdout).toContain('2026-11-02 to 2026-11-08: 1.75 h, billable 1.5 h');
+
+    // A lone --from: up to today, or that one day when it is later (no "--to" the person never typed).
+    const ahead = await sheaf(asOwner(), 'report', 'uninvoiced', '--from', '2099-01-01');
+    expect(ahead.code, ahead.stderr).toBe(0);
+    expect(ahead.stdout).toContain('2099-01-01 to 2099-01-01');
+    // report team's lone --from likewise runs to today (it was that one day): Mia's 2 November and 3 November.
+    const since = await sheaf(asOwner(), 'report', 'team', '--from', '2026-11-02', '--json');
+    expect(since.code, since.stderr).toBe(0);
+    expect(since.json.find((r: { user_id: string }) => r.user_id === member.userId).total_hours).toBeGreaterThanOrEqual(1.75);
 
     const refused = await sheaf(asMember(), 'report', 'uninvoiced');
     expect(refused.code).toBe(5);

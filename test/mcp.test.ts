@@ -152,6 +152,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     const log = tools.find((t) => t.name === 'log_time')!;
     expect(log.inputSchema.required).toEqual(expect.arrayContaining(['project_id', 'task_id', 'spent_date']));
     expect(log.inputSchema.additionalProperties).toBe(false);
+    // per_page's default as the API has it: 100 for lists, 2000 (the largest) for reports.
+    const perPage = (name: string) => (tools.find((t) => t.name === name)!.inputSchema.properties!.per_page as { description: string }).description;
+    for (const name of ['report_uninvoiced', 'report_project_budget', 'report_time_team']) expect(perPage(name), name).toBe('Rows per page (default and at most 2000).');
+    expect(perPage('list_time_entries')).toBe('Records per page (default 100, at most 2000).');
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(['sheaf://projects', 'sheaf://week/current']);
   });

@@ -101,3 +101,17 @@ export function parseClock(value: string | undefined, option: string): string | 
   if (!m) throw new UsageError(`${option} must be a time HH:MM (24-hour, in the workspace's time zone), not '${value}'.`);
   return `${m[1].padStart(2, '0')}:${m[2]}`;
 }
+
+/**
+ * The range of a report, which needs both ends. One rule for a range with one
+ * end, as `entries` reads it (open on the other side): a lone --from runs up to
+ * today (or is that one day when it is later), a lone --to starts 364 days
+ * before it (365 days, the longest span the uninvoiced report takes). Nothing
+ * given: this ISO week ('week') or the 365 days up to today ('year').
+ */
+export function reportRange(values: Record<string, string | undefined>, fallback: 'week' | 'year', now = new Date()): { from: string; to: string } {
+  const range = dateRange(values, fallback === 'week' ? 'week' : 'none', now);
+  const todayIso = isoDate(today(now));
+  const to = range.to ?? (range.from && range.from > todayIso ? range.from : todayIso);
+  return { from: range.from ?? isoDate(addDays(new Date(`${to}T00:00:00Z`), -364)), to };
+}

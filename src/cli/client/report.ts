@@ -1,6 +1,6 @@
 import { str } from '../command.ts';
 import type { ClientCommand } from './command.ts';
-import { addDays, dateRange, today } from './dates.ts';
+import { reportRange } from './dates.ts';
 import { grid, money, show, sum, terminalWidth } from './format.ts';
 import type { ApiClient } from './http.ts';
 
@@ -12,18 +12,13 @@ import type { ApiClient } from './http.ts';
  */
 
 const all = (api: ApiClient, path: string, query: Record<string, string | boolean | undefined>) => api.all<any>(path, 'results', query);
-const iso = (d: Date) => d.toISOString().slice(0, 10);
 
 const uninvoiced: ClientCommand<{ from: string; to: string; fixedFee: boolean }> = {
   name: 'report uninvoiced',
-  usage: '[--from D --to D | --week W] [--no-fixed-fee]',
-  summary: 'billable work not invoiced yet, per project (default: the last 365 days up to today)',
+  usage: '[--week current|last|YYYY-Www | --from D --to D] [--no-fixed-fee]',
+  summary: 'billable work not invoiced yet, per project (default: the last 365 days up to today; --from alone runs to today, --to alone is the 365 days up to it); --no-fixed-fee leaves out fixed-fee projects',
   options: { from: str, to: str, week: str, 'no-fixed-fee': { type: 'boolean' } },
-  parse(v) {
-    const range = dateRange(v, 'none');
-    const to = range.to ?? iso(today());
-    return { from: range.from ?? iso(addDays(new Date(`${to}T00:00:00Z`), -364)), to, fixedFee: !v['no-fixed-fee'] };
-  },
+  parse: (v) => ({ ...reportRange(v, 'year'), fixedFee: !v['no-fixed-fee'] }),
   async run({ api, output }, input) {
     const rows = await all(await api(), '/api/v2/reports/uninvoiced', { from: input.from, to: input.to, include_fixed_fee: input.fixedFee });
     show(output, rows, () =>
@@ -72,12 +67,9 @@ const budget: ClientCommand<{ all: boolean }> = {
 const team: ClientCommand<{ from: string; to: string }> = {
   name: 'report team',
   usage: '[--week current|last|YYYY-Www | --from D --to D]',
-  summary: 'hours per person (total, billable, and the billable amount when you may see rates); default this ISO week',
+  summary: 'hours per person (total, billable, and the billable amount when you may see rates); default this ISO week; --from alone runs to today, --to alone is the 365 days up to it',
   options: { week: str, from: str, to: str },
-  parse(v) {
-    const range = dateRange(v, 'week');
-    return { from: range.from ?? range.to!, to: range.to ?? range.from! };
-  },
+  parse: (v) => reportRange(v, 'week'),
   async run({ api, output }, input) {
     const rows = await all(await api(), '/api/v2/reports/time/team', { from: input.from, to: input.to });
     show(output, rows, () =>

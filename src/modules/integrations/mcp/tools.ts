@@ -40,6 +40,11 @@ const page = {
   page: z.number().int().optional().describe('Page number, from 1 (default 1).'),
   per_page: z.number().int().optional().describe('Records per page (default 100, at most 2000).'),
 };
+/** The reports page by project or person: the API's default page is its largest. */
+const reportPage = {
+  page: page.page,
+  per_page: z.number().int().optional().describe('Rows per page (default and at most 2000).'),
+};
 const timeZone = z
   .string()
   .optional()
@@ -250,7 +255,7 @@ export const TOOLS = [
       from: date('First work day'),
       to: date('Last work day'),
       include_fixed_fee: z.boolean().optional().describe('Include fixed-fee projects (default true).'),
-      ...page,
+      ...reportPage,
     }),
     readOnly: true,
     run: ({ api }, a) => ok(api, 'GET', '/reports/uninvoiced', { query: { ...a, include_fixed_fee: flag(a.include_fixed_fee) } }),
@@ -259,7 +264,7 @@ export const TOOLS = [
     name: 'report_project_budget',
     title: 'Report: project budgets',
     description: 'Per project: budget, spent and remaining (hours or money, as budget_by says). Needs a role that may view billable rates.',
-    input: args({ is_active: z.boolean().optional().describe('Only active (true) or archived (false) projects.'), ...page }),
+    input: args({ is_active: z.boolean().optional().describe('Only active (true) or archived (false) projects.'), ...reportPage }),
     readOnly: true,
     run: ({ api }, a) => ok(api, 'GET', '/reports/project_budget', { query: { ...a, is_active: flag(a.is_active) } }),
   }),
@@ -268,7 +273,7 @@ export const TOOLS = [
     title: 'Report: time per person',
     description:
       'Per person between from and to (inclusive): total and billable hours (rounded by the workspace rule) and, for roles that may view billable rates, billable amounts per currency. Administrators see everyone, managers themselves and their teammates.',
-    input: args({ from: date('First work day'), to: date('Last work day'), ...page }),
+    input: args({ from: date('First work day'), to: date('Last work day'), ...reportPage }),
     readOnly: true,
     run: ({ api }, a) => ok(api, 'GET', '/reports/time/team', { query: a }),
   }),
