@@ -640,17 +640,45 @@ describe('help and completion', () => {
     expect((await complete(['sheaf', 'timer', ''])).stdout.split('\n').filter(Boolean).sort()).toEqual(['restart', 'start', 'status', 'stop']);
     expect((await complete(['sheaf', 'timer', 'start', '--re'])).stdout.trim()).toBe('--replace');
     expect((await complete(['sheaf', 'rep'])).stdout.trim()).toBe('report');
+    // A positional is not a subcommand: the command's options still complete after it; completion takes a shell; import a file.
+    expect((await complete(['sheaf', 'completion', ''])).stdout.split('\n').filter(Boolean)).toEqual(['bash', 'zsh', 'fish']);
+    expect((await complete(['sheaf', 'timer', 'restart', '0199a0a0-0000-7000-8000-000000000000', '--r'])).stdout.trim()).toBe('--replace');
+    expect((await complete(['sheaf', 'import', 'taxi.csv', '--dry'])).stdout.trim()).toBe('--dry-run');
+    writeFileSync(join(work, 'hours.csv'), '');
+    expect((await complete(['sheaf', 'import', join(work, 'hours.')])).stdout.trim()).toBe(join(work, 'hours.csv'));
     const bad = await sheaf(envWith(), 'completion', 'tcsh');
     expect(bad.code).toBe(2);
   });
 
   // zsh and fish from Debian's packages (.ci/run installs them); where a shell is missing its check says so and skips.
   const hasShell = (shell: string) => ['/usr/bin', '/bin'].some((dir) => existsSync(join(dir, shell)));
-  it.skipIf(!hasShell('zsh'))('zsh accepts its script', async () => {
+  it.skipIf(!hasShell('zsh'))('zsh accepts its script and completes commands, a positional\'s values, options after a positional', async () => {
     const file = join(work, 'sheaf.zsh');
     writeFileSync(file, (await sheaf(envWith(), 'completion', 'zsh')).stdout);
     const checked = await new Promise<number>((done) => execFile('zsh', ['-n', file], (err) => done(err ? Number(err.code) : 0)));
     expect(checked).toBe(0);
+
+    // The function run with zsh's completion builtins stubbed to print what they are given.
+    const harness = join(work, 'harness.zsh');
+    writeFileSync(
+      harness,
+      [
+        'compdef() { :; }',
+        'compadd() { [[ $1 == -- ]] && shift; print -r -- "$*"; }',
+        '_describe() { local name=$4; print -r -- "${(@)${(P)name}%%:*}"; }',
+        '_files() { print -r -- "(files)"; }',
+        `source ${file}`,
+        'words=("$@"); CURRENT=$#',
+        '_sheaf',
+      ].join('\n'),
+    );
+    const complete = (...words: string[]) =>
+      new Promise<string>((done, fail) => execFile('zsh', [harness, ...words], (err, stdout) => (err ? fail(err) : done(stdout.trim()))));
+    expect(await complete('sheaf', 'timer', '')).toBe('start stop restart status');
+    expect(await complete('sheaf', 'completion', '')).toBe('bash zsh fish');
+    expect(await complete('sheaf', 'timer', 'restart', '0199a0a0-0000-7000-8000-000000000000', '--r')).toBe('--replace --profile --json --help');
+    expect(await complete('sheaf', 'import', 'taxi.csv', '--')).toBe('--workspace --format --dry-run --json --help');
+    expect(await complete('sheaf', 'import', '')).toBe('(files)');
   });
   it.skipIf(!hasShell('fish'))('fish accepts its script and completes a group and an option', async () => {
     const file = join(work, 'sheaf.fish');
@@ -662,5 +690,10 @@ describe('help and completion', () => {
     const names = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]).sort();
     expect(names(await fish('sheaf timer '))).toEqual(['restart', 'start', 'status', 'stop']);
     expect(names(await fish('sheaf entries --w'))).toEqual(['--week']);
+    expect(names(await fish('sheaf completion '))).toEqual(['bash', 'fish', 'zsh']);
+    expect(names(await fish('sheaf timer restart 0199a0a0-0000-7000-8000-000000000000 --r'))).toEqual(['--replace']);
+    expect(names(await fish('sheaf import taxi.csv --dry'))).toEqual(['--dry-run']);
+    writeFileSync(join(work, 'hours.csv'), '');
+    expect(names(await fish(`sheaf import ${join(work, 'hours.')}`))).toEqual([join(work, 'hours.csv')]);
   });
 });

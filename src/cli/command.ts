@@ -24,6 +24,8 @@ export interface Command<T = unknown> {
   options: Options;
   /** Names given to positional arguments, in order (default none: a positional is a usage error). */
   positionals?: string[];
+  /** The values the first positional may take, for completion (e.g. the shells of `completion`). */
+  positionalValues?: readonly string[];
   parse(values: Values): T;
   run(
     ctx: { config: Config; output: Output; env?: Record<string, string | undefined>; openDatabase?: (config: Config) => Promise<Database> },

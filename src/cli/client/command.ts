@@ -33,6 +33,7 @@ export interface ClientCommand<T> {
   summary: string;
   options: Options;
   positionals?: string[];
+  positionalValues?: readonly string[];
   /** Checks the options (no network); throws UsageError. */
   parse(values: Values): T;
   run(ctx: ClientContext, input: T): Promise<number | void>;
@@ -50,6 +51,7 @@ export function asCommand<T>(c: ClientCommand<T>): Command<T & { profile?: strin
     summary: c.summary,
     options,
     positionals: c.positionals,
+    positionalValues: c.positionalValues,
     parse: (values) => ({ ...c.parse(values), profile: values.profile }),
     run: ({ output, env }, input) => runClient(c, input, { output, env: env ?? process.env }),
   };
