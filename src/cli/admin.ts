@@ -14,6 +14,9 @@ import { str, type AdminContext, type Command, type Options, type Values } from 
 import { fields, print, table, UsageError, type Output } from './output.ts';
 import { bool, required, workspaceOption } from './options.ts';
 import { requireWorkspace, resolveUser } from './lookups.ts';
+import { signInLink } from '../bootstrap.ts';
+import { LINK_LIFETIME_MS } from '../auth/one-time-links.ts';
+import { issueOperatorSignInLink } from '../modules/people/sessions/index.ts';
 
 // ---------------------------------------------------------------- option parsing (no database)
 
@@ -313,6 +316,31 @@ export const adminCommands = [
       const userId = await resolveUser(db, id, user, 'user');
       const member = memberView(await deactivateMember(db, operatorPrincipal(id), userId));
       print(output, member, () => fields(member));
+    },
+  }),
+  admin({
+    name: 'admin user sign-in-link',
+    usage: '--workspace ID --user ID|EMAIL',
+    summary:
+      "print a one-time link that signs a member in to the web app (24 hours; the hour after, they choose a password without the old one): the way back in without e-mail",
+    options: { workspace: str, user: str },
+    parse: (values) => ({ id: workspaceOption(values), user: userOption(values, 'user') }),
+    async run({ db, output, clock, baseUrl }, { id, user }) {
+      await requireWorkspace(db, id);
+      const userId = await resolveUser(db, id, user, 'user');
+      const member = await db
+        .selectFrom('memberships as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select(['u.email', 'u.user_type', 'm.is_active'])
+        .where('m.company_id', '=', id)
+        .where('m.user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      if (member.user_type !== 'human') throw new ApiError('invalid_request', `${member.email} is an agent: agents use API keys and never sign in to the web app.`, { field: 'user' });
+      if (!member.is_active) throw new ApiError('invalid_request', `${member.email} is deactivated here: reactivate them first ("user update --active true").`, { field: 'user' });
+      const link = signInLink(baseUrl, await issueOperatorSignInLink(db, userId, clock()));
+      print(output, { user_id: userId, email: member.email, link, expires_in_hours: LINK_LIFETIME_MS.sign_in / 3_600_000 }, () =>
+        [`A sign-in link for ${member.email}; it works once, within 24 hours, and replaces their earlier one:`, `  ${link}`].join('\n'),
+      );
     },
   }),
   admin({

@@ -167,6 +167,20 @@ export async function switchSessionWorkspace(db: Kysely<DB>, session: SessionRow
   return sessionBody(db, { ...session, company_id: companyId });
 }
 
+/**
+ * A one-time sign-in link issued by the server's operator (`sheaf admin user sign-in-link`): the
+ * way back in for a person without a password they know and without e-mail to reset it (the
+ * first start's link used up before a password was chosen, a server with no SMTP_URL). The link
+ * signs them in once, within 24 hours, and the hour after lets them choose a password without the
+ * old one; it replaces their earlier unused sign-in link. Recorded in the audit log of each of
+ * their workspaces.
+ */
+export async function issueOperatorSignInLink(db: Kysely<DB>, userId: string, now: Date): Promise<string> {
+  const token = await issueLink(db, userId, 'sign_in', now);
+  await auditAccountEvent(db, userId, 'session.link_issued', { by: 'operator' });
+  return token;
+}
+
 /** The person a one-time sign-in link signs in (400 link_invalid when it cannot be used). */
 export async function redeemSignInLink(db: Kysely<DB>, token: string, now: Date): Promise<string> {
   const userId = await redeemLink(db, token, 'sign_in', now);

@@ -15,7 +15,7 @@ describe('sentenceKey', () => {
   });
 
   it('has a sentence for the passkey and single sign-on actions', () => {
-    for (const action of ['passkey.added', 'passkey.removed', 'sso.configured', 'sso.removed', 'sso.member_joined', 'two_factor.reset']) {
+    for (const action of ['passkey.added', 'passkey.removed', 'sso.configured', 'sso.removed', 'sso.member_joined', 'two_factor.reset', 'session.link_issued']) {
       expect(hasActionText(action), action).toBe(true);
     }
   });

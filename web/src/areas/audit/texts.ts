@@ -52,6 +52,7 @@ const en = {
       sign_in_failed_passkey: 'Failed to sign in (passkey refused)',
       sign_in_failed_sso: 'Failed to sign in with single sign-on',
       ended_all: 'Signed {{subject}} out everywhere',
+      link_issued: 'Was given a one-time sign-in link by the server’s operator',
     },
     two_factor: {
       enabled: 'Turned on two-factor sign-in',
@@ -186,6 +187,7 @@ export const { useTexts: useAuditTexts } = defineTexts('audit', en, {
       sign_in_failed_passkey: 'Anmeldung fehlgeschlagen (Passkey abgelehnt)',
       sign_in_failed_sso: 'Anmeldung per Single Sign-on fehlgeschlagen',
       ended_all: '{{subject}} überall abgemeldet',
+      link_issued: 'Vom Betreiber des Servers einen einmaligen Anmeldelink erhalten',
     },
     two_factor: {
       enabled: 'Anmeldung in zwei Schritten eingeschaltet',
