@@ -64,6 +64,7 @@ export function firstStartMessage(first: FirstStart, baseUrl: string): string {
     '',
     `Open the web app and choose the owner's password (this link works once, for ${LINK_LIFETIME_MS.sign_in / 3_600_000} hours):`,
     `  ${signInLink(baseUrl, first.sign_in_token)}`,
+    `(Another one: sheaf admin user sign-in-link --workspace ${first.workspace_id} --user ${first.owner_email})`,
     '',
     'Its full-access API key is shown only this once: store it now.',
     '',

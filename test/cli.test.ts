@@ -205,7 +205,7 @@ const lane1: Step[] = [
       expect(helpJson.json.commands.map((c: { name: string }) => c.name)).toEqual([
         'serve', 'migrate',
         'admin workspace create', 'admin workspace list', 'admin workspace settings',
-        'admin user create', 'admin user update', 'admin user deactivate', 'admin user list',
+        'admin user create', 'admin user update', 'admin user deactivate', 'admin user sign-in-link', 'admin user list',
         'admin teammate assign', 'admin teammate unassign', 'admin teammate list',
         'admin key create', 'admin key rotate', 'admin key revoke', 'admin key list',
         'admin task create', 'admin task update', 'admin task list', 'admin task assign', 'admin task unassign',
@@ -247,7 +247,7 @@ const lane1: Step[] = [
       expect(unknownJson.code).toBe(2);
       expect(unknownJson.error).toEqual({ error: 'usage', message: 'Unknown command: sheaf frobnicate' });
       expect(adminOnly.code).toBe(2);
-      expect(adminOnly.stderr).toContain('needs one of: create, update, deactivate, list');
+      expect(adminOnly.stderr).toContain('needs one of: create, update, deactivate, sign-in-link, list');
       expect(unknownFlag.code).toBe(2);
       expect(unknownFlag.error.message).toBe('Unknown option --bogus for "sheaf admin workspace list".');
       expect(missingValue.code).toBe(2);
