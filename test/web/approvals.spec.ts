@@ -82,6 +82,13 @@ test('submit, review the preflight, acknowledge and approve, see the lock, withd
   await signInAs(page, t.mia);
   await visit(page, `/time/week?start=${t.from}`, 'approvals-time-locked');
   await expect(page.getByRole('link', { name: /Website, Design, .*: 2:00, approved, locked; open the day/ })).toBeVisible();
+  // Nothing in the week takes typing (every try was a 409 after the typing), and the page says why up front.
+  await expect(page.getByRole('status').filter({ hasText: 'This week is approved and locked. Ask an approver to withdraw the approval.' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: /^Website, Design, / })).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Add row' })).toHaveCount(0);
+  await visit(page, `/time/day?date=${t.to}`, 'approvals-day-locked');
+  await expect(page.getByRole('status').filter({ hasText: 'This week is approved and locked.' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add entry' })).toHaveCount(0);
   await visit(page, '/approvals', 'approvals-member-approved');
   await expect(page.getByRole('button', { name: 'Submit week for approval' })).toBeDisabled();
 

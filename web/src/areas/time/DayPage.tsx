@@ -15,6 +15,7 @@ import { sheetQuery, useSavePrivateNotes, useUpdateEntry, type WebEntry } from '
 import { byTime, EntryDialog } from './EntryEditDialog.tsx';
 import { ContinueButton, entryLabel } from './EntryEditor.tsx';
 import { lockOf, weekApproved, type Lock } from './locks.ts';
+import { WeekLocked } from './WeekLocked.tsx';
 import { AddEntryForm } from './AddEntryForm.tsx';
 import { useTimeTexts } from './texts.ts';
 import { TimeHeader } from './TimeHeader.tsx';
@@ -82,7 +83,7 @@ export function DayPage() {
           </tfoot>
         </table>
       </div>
-      {own && <AddEntryForm date={day} />}
+      {own && (locked ? <WeekLocked text={t('lock.week')} /> : <AddEntryForm date={day} />)}
     </div>
   );
 }

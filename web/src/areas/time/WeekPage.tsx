@@ -15,7 +15,8 @@ import { cx } from '../../ui/styles.ts';
 import { fetchChoices, sheetQuery, useSaveCell, type Choice, type WebEntry } from './api.ts';
 import { choiceId } from './choices.ts';
 import { CellEntries } from './EntryEditDialog.tsx';
-import { lockOf } from './locks.ts';
+import { lockOf, weekApproved } from './locks.ts';
+import { WeekLocked } from './WeekLocked.tsx';
 import { usePairOptions } from './pair-options.ts';
 import { PersonPicker } from './PersonPicker.tsx';
 import { useTimeTexts } from './texts.ts';
@@ -52,6 +53,9 @@ export function WeekPage() {
   // Someone else's week is read here, not typed into: a cell's create would record the caller's time.
   const own = sheet.user.id === session.user.id;
   const who = own ? '' : `&user=${sheet.user.id}`;
+  // An approved week refuses every change to the person's time in it: its cells are read, not typed into, and say why.
+  const locked = weekApproved(sheet.entries);
+  const typing = own && !locked;
 
   const copyLastWeek = async () => {
     const [last, choices] = await Promise.all([queryClient.fetchQuery(sheetQuery(addDays(sheet.from, -7))), fetchChoices(queryClient)]);
@@ -66,6 +70,7 @@ export function WeekPage() {
     <div className="flex flex-col gap-6">
       <TimeHeader view="week" from={sheet.from} today={sheet.today} user={own ? undefined : sheet.user.id} person={own ? undefined : sheet.user.name} />
       <PersonPicker from={sheet.from} person={sheet.user} />
+      {own && locked && <WeekLocked text={t('lock.week')} />}
       <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
         <table data-stack className="w-full min-w-[52rem] border-collapse text-sm">
           <caption className="sr-only">{t('grid.caption', { day: format.weekday(sheet.from) })}</caption>
@@ -104,7 +109,7 @@ export function WeekPage() {
                 </th>
                 {days.map((d, c) => (
                   <td key={d} className="px-1 py-1.5 text-center align-top">
-                    {own ? <GridCell row={r} col={c} name={cellName(format, row, d)} week={start} choice={row.choice} entries={row.cells[d] ?? []} date={d} now={now} format={format} t={t} /> : <span className="block px-1 py-1.5 tabular-nums">{row.cells[d]?.length ? format.duration(secondsOf(row.cells[d], now)) : ''}</span>}
+                    {own ? <GridCell locked={locked} row={r} col={c} name={cellName(format, row, d)} week={start} choice={row.choice} entries={row.cells[d] ?? []} date={d} now={now} format={format} t={t} /> : <span className="block px-1 py-1.5 tabular-nums">{row.cells[d]?.length ? format.duration(secondsOf(row.cells[d], now)) : ''}</span>}
                   </td>
                 ))}
                 <td className="px-3 py-2 text-right font-medium tabular-nums text-stone-900">{format.duration(secondsOf(Object.values(row.cells).flat(), now))}</td>
@@ -139,7 +144,7 @@ export function WeekPage() {
           </tfoot>
         </table>
       </div>
-      {own && <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      {typing && <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <AddRow have={rows} onAdd={(c) => setAdded((a) => [...a, c])} />
         <Button variant="secondary" onPress={() => void copyLastWeek()}>
           {t('grid.copyRows')}
@@ -187,10 +192,12 @@ interface GridCellProps {
   /** The page's formatter and texts, handed down: each is a hook (a session query observer, an i18n subscription) that 210 cells would otherwise each hold. */
   format: Format;
   t: ReturnType<typeof useTimeTexts>;
+  /** The person's week is approved: no cell takes typing. */
+  locked: boolean;
 }
 
 /** One day of one row: typed into when it holds no entry or one; otherwise says why it cannot be. */
-function GridCell({ row, col, name, week, choice, date, entries, now, format, t }: GridCellProps) {
+function GridCell({ row, col, name, week, choice, date, entries, now, format, t, locked }: GridCellProps) {
   const save = useSaveCell(week, { choice, date });
   const seconds = secondsOf(entries, now);
   const shown = entries.length ? format.duration(seconds) : '';
@@ -205,12 +212,14 @@ function GridCell({ row, col, name, week, choice, date, entries, now, format, t 
   const [problem, setProblem] = useState('');
   const only = entries[0];
 
-  const readOnly = entries.length > 1 ? 'several' : only?.is_running ? 'running' : only?.is_locked ? 'locked' : null;
+  // An approved week takes no new time: an empty cell has nothing to type into (the note above the grid says why).
+  if (locked && !only) return <span className="block px-1 py-1.5" />;
+  const readOnly = entries.length > 1 ? 'several' : only?.is_running ? 'running' : only?.is_locked || locked ? 'locked' : null;
   if (readOnly === 'several') return <CellEntries name={name} week={week} date={date} entries={entries} total={format.duration(seconds)} />;
   if (readOnly) {
     const hours = format.duration(seconds);
     const label =
-      readOnly === 'running' ? t('grid.runningCell', { name, hours }) : t('grid.lockedCell', { name, hours, lock: lockOf(only)?.short ?? t('grid.lockedShort') });
+      readOnly === 'running' ? t('grid.runningCell', { name, hours }) : t('grid.lockedCell', { name, hours, lock: lockOf(only, locked)?.short ?? t('grid.lockedShort') });
     return (
       <Link href={`/time/day?date=${date}`} aria-label={label} className="block rounded px-1 py-1.5 tabular-nums no-underline">
         {hours}
