@@ -149,6 +149,23 @@ describe('invoice PDF', () => {
     expect(text).not.toMatch(/Invoice number|Amount due|Page 1 of/);
   });
 
+  it('breaks a long period after its dash, never inside a day', async () => {
+    const german = await insertClient(ctx.db, w.companyId, { name: 'Café Noir GmbH' });
+    expect((await api(w.owner, 'PATCH', `/api/v2/clients/${german}`, { language: 'de' })).statusCode).toBe(200);
+    const invoice = await api(w.owner, 'POST', '/api/v2/invoices', {
+      client_id: german,
+      service_period_start: '2026-11-30',
+      service_period_end: '2026-12-06',
+      line_items: [{ description: 'Beratung', quantity: 1, unit_price: 100 }],
+    });
+    expect(invoice.statusCode, invoice.body).toBe(201);
+    const pdf = await getDocumentProxy(new Uint8Array((await api(w.owner, 'GET', `/api/v2/invoices/${invoice.json().id}/pdf`)).rawPayload));
+    const lines = (await (await pdf.getPage(1)).getTextContent()).items.map((i) => ('str' in i ? i.str.replace(/\u00a0/g, ' ').trim() : ''));
+    // The period does not fit the facts' column on one line: each day stays whole on a line of its own.
+    expect(lines).toContain('30. November 2026 –');
+    expect(lines).toContain('6. Dezember 2026');
+  });
+
   it('prints line kinds as people read them: the import\'s SERVICE as Service, beside Expense (issue 21)', async () => {
     const inv = await create({
       line_items: [

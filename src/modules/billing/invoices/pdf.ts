@@ -439,10 +439,13 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     [tr('invoice.paymentTerms'), termLabel(inv.payment_term, inv.issue_date, inv.due_date, language)],
   ];
   if (inv.purchase_order) facts.push([tr('invoice.purchaseOrder'), inv.purchase_order]);
+  // Each day's words held together (no-break spaces): a period too long for the column breaks
+  // after its dash, never inside a day ("30. November 2026 – 6." over "Dezember 2026").
+  const period = (from: string | null, to: string | null) => [from, to].map((x) => (x ? date(x).replaceAll(' ', '\u00a0') : '…')).join(' – ');
   if (inv.service_period_start || inv.service_period_end) {
-    facts.push([tr('invoice.servicePeriod'), [inv.service_period_start, inv.service_period_end].map((x) => (x ? date(x) : '…')).join(' – ')]);
+    facts.push([tr('invoice.servicePeriod'), period(inv.service_period_start, inv.service_period_end)]);
   } else if (inv.period_start || inv.period_end) {
-    facts.push([tr('invoice.period'), [inv.period_start, inv.period_end].map((x) => (x ? date(x) : '…')).join(' – ')]);
+    facts.push([tr('invoice.period'), period(inv.period_start, inv.period_end)]);
   }
   let y = doc.y;
   // The label column is as wide as its longest label (German ones are longer), within half the column.

@@ -32,18 +32,20 @@ export function SettingsLayout() {
   const { workspace } = useWorkspaceSession();
   const t = useTexts();
   const entries = ENTRIES.filter((e) => !e.visible || e.visible(workspace));
+  // Fifteen pages do not fit one row of tabs beside the main navigation (two thirds of them were
+  // scrolled out of sight at 1366 px): from lg on they are a column of their own, left of the page.
   return (
-    <div className="flex flex-col gap-6">
-      <nav aria-label={t('settingsNav')} className="-mx-4 overflow-x-auto border-b border-stone-200 px-4 sm:mx-0 sm:px-0">
-        <ul className="flex gap-1">
+    <div className="flex flex-col gap-6 lg:flex-row lg:items-start lg:gap-8">
+      <nav aria-label={t('settingsNav')} className="-mx-4 overflow-x-auto border-b border-stone-200 px-4 sm:mx-0 sm:px-0 lg:sticky lg:top-4 lg:w-52 lg:shrink-0 lg:overflow-visible lg:border-b-0">
+        <ul className="flex gap-1 lg:flex-col">
           {entries.map(({ to, label }) => (
             <li key={to} className="shrink-0">
               <NavLink
                 to={to}
                 className={({ isActive }) =>
                   cx(
-                    '-mb-px block border-b-2 px-3 py-2.5 text-sm font-medium whitespace-nowrap',
-                    isActive ? 'border-teal-700 text-teal-900' : 'border-transparent text-stone-600 hover:border-stone-300 hover:text-stone-900',
+                    '-mb-px block border-b-2 px-3 py-2.5 text-sm font-medium whitespace-nowrap lg:mb-0 lg:rounded-md lg:border-b-0 lg:py-2 lg:whitespace-normal',
+                    isActive ? 'border-teal-700 text-teal-900 lg:bg-teal-50' : 'border-transparent text-stone-600 hover:border-stone-300 hover:text-stone-900 lg:hover:bg-stone-100',
                     focusRingCss,
                   )
                 }
@@ -54,7 +56,9 @@ export function SettingsLayout() {
           ))}
         </ul>
       </nav>
-      <Outlet />
+      <div className="min-w-0 flex-1">
+        <Outlet />
+      </div>
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { pickerDate } from '../../ui/dates.ts';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
+import { focusRingCss } from '../../ui/styles.ts';
 import { AUDIT_KINDS, auditLogQuery, auditPeopleQuery, exportUrl, type AuditEntry, type AuditFilter } from './api.ts';
 import { filterOf, searchOf } from './filter.ts';
 import { hasActionText, sentenceKey, useAuditTexts } from './texts.ts';
@@ -103,7 +104,8 @@ function Filters({ filter, onChange }: { filter: AuditFilter; onChange: (f: Audi
 function AuditTable({ entries }: { entries: AuditEntry[] }) {
   const t = useAuditTexts();
   return (
-    <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+    // Focusable: beside the settings' own column it scrolls sideways, and the keyboard must reach that too.
+    <div tabIndex={0} role="region" aria-label={t('caption')} className={`relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs ${focusRingCss}`}>
       <table data-stack className="w-full min-w-[56rem] border-collapse text-sm">
         <caption className="sr-only">{t('caption')}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">

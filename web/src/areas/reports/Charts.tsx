@@ -29,7 +29,11 @@ export interface BarsChartProps {
   rankBy?: string;
 }
 
-const truncate = (text: string, max = 18) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/** Names on the axis: whole up to a full name's length ("Mara Lindqvist-Berg" was cut at 18), then cut. */
+const LABEL_CHARS = 26;
+const truncate = (text: string, max = LABEL_CHARS) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/** The axis as wide as its longest (cut) name at 12 px, about 6.5 px a character: short names leave the bars their room. */
+const axisWidth = (names: string[]) => Math.min(180, Math.max(60, Math.ceil(Math.max(0, ...names.map((n) => Math.min(n.length, LABEL_CHARS))) * 6.5) + 12));
 
 export function BarsChart({ label, data, series, unit, limit = 15, rankBy = series[0]?.key ?? 'name' }: BarsChartProps) {
   const t = useReportTexts();
@@ -46,7 +50,7 @@ export function BarsChart({ label, data, series, unit, limit = 15, rankBy = seri
           <BarChart layout="vertical" data={rows} margin={{ top: 4, right: 16, bottom: 4, left: 4 }} accessibilityLayer={false}>
             <CartesianGrid horizontal={false} stroke="#e7e5e4" />
             <XAxis type="number" tickFormatter={(v: number) => tick(v)} stroke="#57534e" fontSize={12} />
-            <YAxis type="category" dataKey="name" width={110} tickFormatter={(v: string) => truncate(v)} stroke="#57534e" fontSize={12} interval={0} />
+            <YAxis type="category" dataKey="name" width={axisWidth(rows.map((r) => String(r.name)))} tickFormatter={(v: string) => truncate(v)} stroke="#57534e" fontSize={12} interval={0} />
             <Tooltip formatter={(v) => exact(Number(v))} isAnimationActive={false} />
             <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span className="text-stone-700">{value}</span>} />
             {series.map((s) => (

@@ -10,7 +10,7 @@ import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
-import { cx } from '../../ui/styles.ts';
+import { cx, focusRingCss } from '../../ui/styles.ts';
 import { Switch } from '../../ui/Switch.tsx';
 import {
   deliveriesQuery,
@@ -211,7 +211,8 @@ function DeliveryLog({ endpoint: e }: { endpoint: WebhookEndpoint }) {
       )}
       {deliveries?.length === 0 && <div className="rounded-lg border border-dashed border-stone-300 bg-white p-6 text-sm text-stone-700">{t('log.empty')}</div>}
       {deliveries && deliveries.length > 0 && (
-        <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
+        // Focusable: beside the settings' own column it scrolls sideways, and the keyboard must reach that too.
+        <div tabIndex={0} role="region" aria-label={t('log.caption', { url: e.url })} className={`relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs ${focusRingCss}`}>
           <table data-stack className="w-full min-w-[56rem] border-collapse text-sm">
             <caption className="sr-only">{t('log.caption', { url: e.url })}</caption>
             <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
