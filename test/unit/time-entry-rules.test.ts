@@ -146,8 +146,15 @@ describe('completed durations', () => {
   it('measures across a DST change in the zone', () => {
     expect(completedDuration({ started: '01:00', ended: '04:00' }, '2026-03-29', 'Europe/Berlin')).toMatchObject({ seconds: 7200 });
     expect(completedDuration({ started: '01:00', ended: '04:00' }, '2026-10-25', 'Europe/Berlin')).toMatchObject({ seconds: 14400 });
-    // 02:30 does not exist on 2026-03-29 in Berlin: it is 03:30, so 02:30..03:30 is empty.
-    expect(err(completedDuration({ started: '02:30', ended: '03:30' }, '2026-03-29', 'Europe/Berlin'))?.field).toBe('ended_time');
+    // 02:30 does not exist on 2026-03-29 in Berlin: it is 03:30, so 02:30..03:30 is empty, and the refusal says why.
+    expect(err(completedDuration({ started: '02:30', ended: '03:30' }, '2026-03-29', 'Europe/Berlin'))).toEqual({
+      field: 'started_time',
+      message: 'started_time 02:30 does not exist on 2026-03-29 in Europe/Berlin (the clocks went forward); it counts as 03:30, which leaves no time between started_time and ended_time.',
+    });
+    expect(err(completedDuration({ started: '03:00', ended: '02:00' }, '2026-03-29', 'Europe/Berlin'))?.message).toContain('ended_time 02:00 does not exist');
+    // A span inside the gap keeps its length (both ends move forward alike), and an end before its start is still that.
+    expect(completedDuration({ started: '02:10', ended: '02:40' }, '2026-03-29', 'Europe/Berlin')).toMatchObject({ seconds: 1800 });
+    expect(err(completedDuration({ started: '05:00', ended: '04:00' }, '2026-03-29', 'Europe/Berlin'))?.message).toBe('ended_time must be after started_time.');
   });
 });
 

@@ -72,7 +72,7 @@ export function completedDuration(
   }
   if (started != null && ended != null) {
     const span = wallClockSeconds(date, started, ended, zone);
-    if (span <= 0) return { field: 'ended_time', message: 'ended_time must be after started_time.' };
+    if (span <= 0) return emptySpan(date, started, ended, zone);
     if (hours !== undefined && Math.abs(hoursToSeconds(hours) - span) >= 60) {
       return {
         field: 'hours',
@@ -83,6 +83,22 @@ export function completedDuration(
   }
   if (hours !== undefined) return { seconds: hoursToSeconds(hours), hours };
   return null;
+}
+
+/**
+ * Why a span of wall-clock times holds no time. A time the clocks skipped (02:30 on the night
+ * they go forward) counts as the time it became (03:30), as wallClockInstant says; a span that
+ * this leaves empty is named for that cause, not as an end before its start.
+ */
+function emptySpan(date: string, started: string, ended: string, zone: string): RuleError {
+  const skipped = ([['started_time', started], ['ended_time', ended]] as const).find(([, hhmm]) => wallClockOf(wallClockInstant(date, hhmm, zone), zone).time !== hhmm);
+  if (!skipped) return { field: 'ended_time', message: 'ended_time must be after started_time.' };
+  const [field, hhmm] = skipped;
+  const became = wallClockOf(wallClockInstant(date, hhmm, zone), zone).time;
+  return {
+    field,
+    message: `${field} ${hhmm} does not exist on ${date} in ${zone} (the clocks went forward); it counts as ${became}, which leaves no time between started_time and ended_time.`,
+  };
 }
 
 export type TimerStart = { spentDate: string; startedTime: string | null; startedAt: Date };
