@@ -31,7 +31,7 @@ export const roundedMicroHours = (co: Pick<ReportSettings, 'rounding' | 'roundin
   roundedMicroSql(ENTRY_MICRO_HOURS, { rounding: co.rounding as Rounding, rounding_minutes: co.rounding_minutes });
 
 /** roundedMicroHours in decimal hours (numeric, six places). */
-export const roundedHours = (co: Pick<ReportSettings, 'rounding' | 'rounding_minutes'>) => sql`(${roundedMicroHours(co)} * 0.000001)`;
+export const roundedHoursSql = (co: Pick<ReportSettings, 'rounding' | 'rounding_minutes'>) => sql`(${roundedMicroHours(co)} * 0.000001)`;
 
 /**
  * Rates are looked up set-based, not by calling billable_rate() / effective_rate()

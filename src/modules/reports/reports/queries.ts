@@ -14,7 +14,7 @@ import {
   periods,
   rateCtes,
   reportSettings,
-  roundedHours,
+  roundedHoursSql,
   roundedMicroHours,
 } from './pricing.ts';
 
@@ -335,7 +335,7 @@ export async function teamRows(
   scope: RawBuilder<boolean>,
   options: { from: string; to: string; limit: number; offset: number },
 ): Promise<TeamRow[]> {
-  const hours = roundedHours(await reportSettings(trx, companyId));
+  const hours = roundedHoursSql(await reportSettings(trx, companyId));
   const result = await sql<TeamRow>`
     with people as (
       select m.user_id, u.first_name, u.last_name, m.is_contractor, m.is_active

@@ -3,7 +3,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { timeRecordVisible } from '../../../access/time.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
-import { BILLABLE_RATE, BILLABLE_RATE_JOINS, ENTRY_MICRO_HOURS, rateCtes, reportSettings, roundedHours } from './pricing.ts';
+import { BILLABLE_RATE, BILLABLE_RATE_JOINS, ENTRY_MICRO_HOURS, rateCtes, reportSettings, roundedHoursSql } from './pricing.ts';
 
 /**
  * The web app's time report (issue 16 item 5): time over any period, grouped by
@@ -73,7 +73,7 @@ export interface TimeGroupRow {
  */
 export async function timeGroupRows(trx: Tx, p: Principal, groupBy: GroupBy, filter: TimeFilter, amounts: boolean): Promise<TimeGroupRow[]> {
   const g = GROUPS[groupBy];
-  const hours = roundedHours(await reportSettings(trx, p.companyId));
+  const hours = roundedHoursSql(await reportSettings(trx, p.companyId));
   const result = await sql<TimeGroupRow>`
     with ${amounts ? sql`${rateCtes(p.companyId)},` : sql``}
     by_currency as (
@@ -129,7 +129,7 @@ export async function timeEntryBatch(
   options: { after: { date: string; id: string } | null; limit: number; amounts: boolean },
 ): Promise<TimeEntryRow[]> {
   const after = options.after ? sql` and (te.spent_date, te.id) > (${options.after.date}::date, ${options.after.id}::uuid)` : sql``;
-  const rounded = roundedHours(await reportSettings(trx, p.companyId));
+  const rounded = roundedHoursSql(await reportSettings(trx, p.companyId));
   // The batch is picked first, alone, along the (company_id, spent_date, id) index, and only its rows
   // are joined and priced: joining first made every batch hash and sort the whole rest of the period.
   const result = await sql<TimeEntryRow>`

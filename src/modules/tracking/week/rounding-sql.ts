@@ -4,8 +4,8 @@ import type { RoundingRule } from './rules.ts';
 /**
  * rules.ts's roundMicroHours in SQL, on the bigint micro-hours `micro`, with the rule folded in
  * as constants: the time-entry export (written by the database) and the reports round as the
- * entries' `rounded_hours` do. A change to the rule there needs its twin here (the tests compare
- * the two on every step of 1 to 60 minutes).
+ * entries' `rounded_hours` do. A change to the rule there needs its twin here (test/hours-agree.test.ts
+ * compares the two on and around the boundaries of steps from 1 to 60 minutes).
  */
 export function roundedMicroSql(micro: RawBuilder<unknown>, rule: RoundingRule): RawBuilder<unknown> {
   if (rule.rounding === 'none') return micro;
