@@ -32,7 +32,7 @@ export function SettingsLayout() {
   const { workspace } = useWorkspaceSession();
   const t = useTexts();
   const entries = ENTRIES.filter((e) => !e.visible || e.visible(workspace));
-  // Fifteen pages do not fit one row of tabs beside the main navigation (two thirds of them were
+  // Fifteen pages do not fit one row of tabs beside the main navigation (six of them were
   // scrolled out of sight at 1366 px): from lg on they are a column of their own, left of the page.
   return (
     <div className="flex flex-col gap-6 lg:flex-row lg:items-start lg:gap-8">
