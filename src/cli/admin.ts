@@ -328,18 +328,10 @@ export const adminCommands = [
     async run({ db, output, clock, baseUrl }, { id, user }) {
       await requireWorkspace(db, id);
       const userId = await resolveUser(db, id, user, 'user');
-      const member = await db
-        .selectFrom('memberships as m')
-        .innerJoin('users as u', 'u.id', 'm.user_id')
-        .select(['u.email', 'u.user_type', 'm.is_active'])
-        .where('m.company_id', '=', id)
-        .where('m.user_id', '=', userId)
-        .executeTakeFirstOrThrow();
-      if (member.user_type !== 'human') throw new ApiError('invalid_request', `${member.email} is an agent: agents use API keys and never sign in to the web app.`, { field: 'user' });
-      if (!member.is_active) throw new ApiError('invalid_request', `${member.email} is deactivated here: reactivate them first ("user update --active true").`, { field: 'user' });
-      const link = signInLink(baseUrl, await issueOperatorSignInLink(db, userId, clock()));
-      print(output, { user_id: userId, email: member.email, link, expires_in_hours: LINK_LIFETIME_MS.sign_in / 3_600_000 }, () =>
-        [`A sign-in link for ${member.email}; it works once, within 24 hours, and replaces their earlier one:`, `  ${link}`].join('\n'),
+      const { token, email } = await issueOperatorSignInLink(db, id, userId, clock());
+      const link = signInLink(baseUrl, token);
+      print(output, { user_id: userId, email, link, expires_in_hours: LINK_LIFETIME_MS.sign_in / 3_600_000 }, () =>
+        [`A sign-in link for ${email}; it works once, within 24 hours, and replaces their earlier one:`, `  ${link}`].join('\n'),
       );
     },
   }),

@@ -173,12 +173,22 @@ export async function switchSessionWorkspace(db: Kysely<DB>, session: SessionRow
  * first start's link used up before a password was chosen, a server with no SMTP_URL). The link
  * signs them in once, within 24 hours, and the hour after lets them choose a password without the
  * old one; it replaces their earlier unused sign-in link. Recorded in the audit log of each of
- * their workspaces.
+ * their workspaces. Agents (who never sign in there) and deactivated members are refused.
  */
-export async function issueOperatorSignInLink(db: Kysely<DB>, userId: string, now: Date): Promise<string> {
+export async function issueOperatorSignInLink(db: Kysely<DB>, companyId: string, userId: string, now: Date): Promise<{ token: string; email: string }> {
+  const member = await db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.email', 'u.user_type', 'm.is_active'])
+    .where('m.company_id', '=', companyId)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!member) throw new ApiError('not_found', 'The user was not found.', { field: 'user' });
+  if (member.user_type !== 'human') throw badRequest(`${member.email} is an agent: agents use API keys and never sign in to the web app.`, { field: 'user' });
+  if (!member.is_active) throw badRequest(`${member.email} is deactivated here: reactivate them first ("user update --active true").`, { field: 'user' });
   const token = await issueLink(db, userId, 'sign_in', now);
   await auditAccountEvent(db, userId, 'session.link_issued', { by: 'operator' });
-  return token;
+  return { token, email: member.email };
 }
 
 /** The person a one-time sign-in link signs in (400 link_invalid when it cannot be used). */
