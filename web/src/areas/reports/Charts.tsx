@@ -32,8 +32,11 @@ export interface BarsChartProps {
 /** Names on the axis: whole up to a full name's length ("Mara Lindqvist-Berg" was cut at 18), then cut. */
 const LABEL_CHARS = 26;
 const truncate = (text: string, max = LABEL_CHARS) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-/** The axis as wide as its longest (cut) name at 12 px, about 6.5 px a character: short names leave the bars their room. */
-const axisWidth = (names: string[]) => Math.min(180, Math.max(60, Math.ceil(Math.max(0, ...names.map((n) => Math.min(n.length, LABEL_CHARS))) * 6.5) + 12));
+/**
+ * The axis as wide as its longest (cut) name at 12 px, about 7.2 px a character with the tick's
+ * own gap (at 6.5, "Olive Owner" still broke onto two lines): short names leave the bars their room.
+ */
+const axisWidth = (names: string[]) => Math.min(200, Math.max(60, Math.ceil(Math.max(0, ...names.map((n) => Math.min(n.length, LABEL_CHARS))) * 7.2) + 16));
 
 export function BarsChart({ label, data, series, unit, limit = 15, rankBy = series[0]?.key ?? 'name' }: BarsChartProps) {
   const t = useReportTexts();
