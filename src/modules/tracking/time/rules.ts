@@ -91,10 +91,10 @@ export function completedDuration(
  * this leaves empty is named for that cause, not as an end before its start.
  */
 function emptySpan(date: string, started: string, ended: string, zone: string): RuleError {
-  const skipped = ([['started_time', started], ['ended_time', ended]] as const).find(([, hhmm]) => wallClockOf(wallClockInstant(date, hhmm, zone), zone).time !== hhmm);
+  const times = [['started_time', started], ['ended_time', ended]] as const;
+  const skipped = times.map(([field, hhmm]) => ({ field, hhmm, became: wallClockOf(wallClockInstant(date, hhmm, zone), zone).time })).find((t) => t.became !== t.hhmm);
   if (!skipped) return { field: 'ended_time', message: 'ended_time must be after started_time.' };
-  const [field, hhmm] = skipped;
-  const became = wallClockOf(wallClockInstant(date, hhmm, zone), zone).time;
+  const { field, hhmm, became } = skipped;
   return {
     field,
     message: `${field} ${hhmm} does not exist on ${date} in ${zone} (the clocks went forward); it counts as ${became}, which leaves no time between started_time and ended_time.`,
