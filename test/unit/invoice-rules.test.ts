@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { entryRoundedHours, groupExpenses, groupTime, invoiceableStatuses } from '../../src/modules/billing/invoices/import.ts';
+import { groupExpenses, groupTime, invoiceableStatuses } from '../../src/modules/billing/invoices/import.ts';
+import { entryRoundedHours } from '../../src/modules/tracking/week/rules.ts';
 import { fileSafe, formatMoney, formatQuantity } from '../../src/modules/billing/invoices/format.ts';
 import { patchDue, resolveDue, termLabel } from '../../src/modules/billing/invoices/rules.ts';
 import type { ImportableEntry, ImportableExpense } from '../../src/modules/billing/invoices/queries.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  entryRoundedHours,
   hoursToSeconds,
-  roundedHours,
   roundSeconds,
   secondsToHours,
   wallClockInstant,
@@ -26,7 +26,7 @@ describe('time rules', () => {
     expect(roundSeconds(s, { rounding: 'nearest', rounding_minutes: 15 })).toBe(900); // half up
     expect(roundSeconds(7 * 60, { rounding: 'nearest', rounding_minutes: 15 })).toBe(0);
     expect(roundSeconds(900, { rounding: 'up', rounding_minutes: 15 })).toBe(900); // exact stays
-    expect(roundedHours(61 * 60, { rounding: 'up', rounding_minutes: 6 }).toString()).toBe('1.1');
+    expect(entryRoundedHours({ hours_entered: null, duration_seconds: 61 * 60 }, { rounding: 'up', rounding_minutes: 6 }).toString()).toBe('1.1');
   });
 
   it('measures wall-clock spans across a DST change in the workspace zone', () => {

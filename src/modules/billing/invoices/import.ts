@@ -3,7 +3,7 @@ import type { ApprovalStatus } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { badRequest } from '../../../errors.ts';
 import { newId } from '../../../ids.ts';
-import { roundHours, secondsToHours, type RoundingRule } from '../../tracking/week/index.ts';
+import { entryRoundedHours, type RoundingRule } from '../../tracking/week/index.ts';
 import type { InvoiceProjects } from './projects.ts';
 import {
   linkBilled,
@@ -107,16 +107,6 @@ function sortDrafts(lines: DraftLine[]) {
   );
 }
 
-/**
- * An entry's `rounded_hours` exactly as the time entries API shows it: its hours
- * (as entered, else from its seconds) after the workspace rounding rule, to six
- * decimal places. A line's quantity is the sum of its entries' rounded hours, so
- * it matches what people see on their entries (to the line's four places).
- */
-export function entryRoundedHours(e: Pick<ImportableEntry, 'hours_entered' | 'duration_seconds'>, rule: RoundingRule): Decimal {
-  const hours = e.hours_entered !== null ? new Decimal(e.hours_entered) : secondsToHours(e.duration_seconds);
-  return roundHours(hours, rule);
-}
 
 /** A record as grouping reads it: its project, its person, its date and notes. */
 interface GroupedRecord {

@@ -10,7 +10,7 @@ import { Decimal } from 'decimal.js';
 import { maySeeRates } from '../../../access/catalog.ts';
 import { minorUnitDigits } from '../../../money.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { peopleNamed, withTimeSettings, lockPersonTimeForApproval, weeksOf, checkWeekDate, roundHours, secondsToHours, weekEndOf, weekStartOf } from '../week/index.ts';
+import { peopleNamed, withTimeSettings, lockPersonTimeForApproval, weeksOf, checkWeekDate, entryRoundedHours, secondsToHours, weekEndOf, weekStartOf } from '../week/index.ts';
 import { byWeek, daysInReach } from './queue.ts';
 import { lastRejectionOf, reviewDetails } from './web-queries.ts';
 import { mailDate, mailNumber, translator } from '../../../i18n/index.ts';
@@ -561,8 +561,8 @@ export function reviewOf(db: Kysely<DB>, p: Principal, input: ReviewInput) {
       }),
       time_entries: time.sort(byDate).map((i) => {
         const seconds = i.duration_seconds ?? 0;
-        // The entry's rounded_hours (its hours as entered, else its seconds): the list's, the reports' and an invoice's figure.
-        const hours = roundHours(i.hours_entered != null && !i.is_running ? i.hours_entered : secondsToHours(seconds), rounding);
+        // The entry's rounded_hours: the list's, the reports' and an invoice's figure (a running timer's entered hours are not its hours).
+        const hours = entryRoundedHours({ hours_entered: i.is_running ? null : (i.hours_entered ?? null), duration_seconds: seconds }, rounding);
         const detail = details.entries.get(i.id);
         const entry = {
           id: i.id,

@@ -5,6 +5,6 @@ export { loadTimeSettings, peopleNamed, projectsWithOwnAssignment, withTimeSetti
 export type { TimeSettings } from './queries.ts';
 export { findRecord, listRecords, recordConditions } from './records.ts';
 export type { RecordFilter, RecordTable } from './records.ts';
-export { HOURS_DECIMALS, checkSpentDate, checkWeekDate, hoursToSeconds, isRuleError, roundHours, roundHoursNumber, roundMicroHours, roundedHours, sameJson, secondsToHours, secondsToHoursNumber, wallClockInstant, wallClockOf, wallClockSeconds, weekEndOf, weekStartOf } from './rules.ts';
+export { HOURS_DECIMALS, checkSpentDate, checkWeekDate, entryRoundedHours, hoursToSeconds, isRuleError, roundHours, roundHoursNumber, roundMicroHours, sameJson, secondsToHours, secondsToHoursNumber, wallClockInstant, wallClockOf, wallClockSeconds, weekEndOf, weekStartOf } from './rules.ts';
 export type { RoundingRule, RuleError } from './rules.ts';
 export { roundedMicroSql } from './rounding-sql.ts';

@@ -53,9 +53,14 @@ export function roundSeconds(seconds: number, rule: RoundingRule): number {
   return rounded.mul(step).toNumber();
 }
 
-/** `rounded_hours` of an entry: its duration after the rounding rule, in decimal hours. */
-export function roundedHours(seconds: number, rule: RoundingRule): Decimal {
-  return secondsToHours(roundSeconds(seconds, rule));
+/**
+ * A finished entry's `rounded_hours` exactly as the time entries API shows it: its hours (as
+ * entered, else from its seconds) after the workspace rounding rule, to six decimal places.
+ * Invoice imports sum these into a line's quantity, and the approvals review prices them.
+ */
+export function entryRoundedHours(e: { hours_entered: string | null; duration_seconds: number }, rule: RoundingRule): Decimal {
+  const hours = e.hours_entered !== null ? new Decimal(e.hours_entered) : secondsToHours(e.duration_seconds);
+  return roundHours(hours, rule);
 }
 
 /**
