@@ -89,6 +89,8 @@ test('submit, review the preflight, acknowledge and approve, see the lock, withd
   await visit(page, `/time/day?date=${t.to}`, 'approvals-day-locked');
   await expect(page.getByRole('status').filter({ hasText: 'This week is approved and locked.' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add entry' })).toHaveCount(0);
+  // The empty day does not point to a form that is not there.
+  await expect(page.getByRole('cell', { name: 'No entries on this day.', exact: true })).toBeVisible();
   await visit(page, '/approvals', 'approvals-member-approved');
   await expect(page.getByRole('button', { name: 'Submit week for approval' })).toBeDisabled();
 

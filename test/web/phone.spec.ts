@@ -54,4 +54,25 @@ test('the week grid stacks into days per row, and wide lists into labelled lines
     expect(await scrollsSideways(page), path).toBe(false);
   }
   await expect(page.locator('td[data-label]').first()).toBeVisible();
+  // The day's total row names only what it totals: its filler under Billable is not shown.
+  await expect(page.locator('tfoot td[data-label="Hours"]')).toBeVisible();
+  await expect(page.locator('tfoot td[data-label="Billable"]')).toBeHidden();
+});
+
+test('a stacked cell holds its column’s name, however many lines the name takes', async ({ page, workspace }) => {
+  const project = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'] });
+  expect((await workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: project.taskIds[0], spent_date: '2026-01-06', hours: 1.5 })).status).toBe(201);
+
+  // The team report's amount columns have the longest names ("Billable amount (EUR)").
+  await visit(page, '/reports/team?from=2026-01-01&to=2026-01-31', 'phone-team-report');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator('td[data-label]').first()).toBeVisible();
+  const cells = await page.locator('td[data-label]').evaluateAll((tds) =>
+    tds.map((td) => {
+      const name = getComputedStyle(td, '::before');
+      return { label: td.getAttribute('data-label'), cell: td.getBoundingClientRect().height, name: parseFloat(name.height) + parseFloat(name.marginTop) };
+    }),
+  );
+  expect(cells.some((c) => c.name > 30), 'a name of two lines or more').toBe(true);
+  for (const c of cells) expect(c.cell, `the cell of ${c.label}`).toBeGreaterThanOrEqual(c.name);
 });

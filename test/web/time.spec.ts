@@ -133,6 +133,7 @@ test('a member adds an entry in the day view, by duration or by start and end', 
   const calls = await visit(page, `/time/day?date=${today}`, 'time-day-empty');
   expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);
   const form = page.getByRole('region', { name: 'Add entry' });
+  await expect(page.getByRole('cell', { name: 'No entries on this day. Start the timer, or add an entry below.' })).toBeVisible();
 
   // Nothing chosen, nothing typed: said under the fields, nothing sent.
   await form.getByRole('button', { name: 'Add entry' }).click();
@@ -147,6 +148,8 @@ test('a member adds an entry in the day view, by duration or by start and end', 
   await expect(form.getByRole('checkbox', { name: 'Billable' })).not.toBeChecked();
   await form.getByRole('button', { name: 'Add entry' }).click();
   await expect(page.getByRole('row', { name: /Checkout page/ })).toContainText('1:45');
+  // Hours alone have no span: one dash in the start – end column.
+  await expect(page.getByRole('row', { name: /Checkout page/ }).getByRole('cell').first()).toHaveText('–');
   const entries = async () => (await workspace.api('GET', `/web/api/timesheet?date=${today}`, undefined, mia.id)).body.entries as { notes: string; hours: number; billable: boolean; spent_date: string; started_time: string | null; ended_time: string | null }[];
   const added = (await entries()).find((e) => e.notes === 'Checkout page')!;
   expect(added).toMatchObject({ hours: 1.75, billable: false, spent_date: today });

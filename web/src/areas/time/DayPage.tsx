@@ -61,7 +61,8 @@ export function DayPage() {
           <tbody className="divide-y divide-stone-100">
             {entries.length === 0 && (
               <tr>
-                <td colSpan={5} className="px-3 py-6 text-center text-stone-600">{t('dayView.empty')}</td>
+                {/* Only the person themself, on a week still open, has the timer and the form below to add with. */}
+                <td colSpan={5} className="px-3 py-6 text-center text-stone-600">{t(own && !locked ? 'dayView.empty' : 'dayView.emptyClosed')}</td>
               </tr>
             )}
             {entries.map((e) => {
@@ -138,7 +139,10 @@ function EntryRow({ entry, now, own, today, lock }: EntryRowProps) {
         )}
       </th>
       <td className="px-3 py-2 tabular-nums text-stone-800">
-        {entry.started_time ? format.time(entry.started_time) : '–'} – {entry.is_running ? t('running') : entry.ended_time ? format.time(entry.ended_time) : '–'}
+        {/* An entry of hours alone has no span: one dash, not "– – –". */}
+        {!entry.started_time && !entry.ended_time && !entry.is_running
+          ? '–'
+          : `${entry.started_time ? format.time(entry.started_time) : '–'} – ${entry.is_running ? t('running') : entry.ended_time ? format.time(entry.ended_time) : '–'}`}
       </td>
       <td className="px-3 py-2 text-right tabular-nums">{format.duration(secondsOf([entry], now))}</td>
       <td className="px-3 py-2">
