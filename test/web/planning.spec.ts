@@ -203,6 +203,34 @@ test('a placeholder is added, planned, and staffed with a person', async ({ page
   await expectClean(page);
 });
 
+test('someone planned without working hours: the page says why every hour is over-allocated, and where patterns are set', async ({ page, workspace }) => {
+  const t = await team(workspace);
+  // Olive (the owner) has no working pattern and no weekly hours; Mia has 40.
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.website.id, user_id: workspace.owner.id, starts_on: t.monday, ends_on: plusDays(t.monday, 4), hours_per_day: 1 }));
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.website.id, user_id: t.mia.id, starts_on: t.monday, ends_on: plusDays(t.monday, 4), hours_per_day: 1 }));
+  await signIn(page, t.admin);
+  await visit(page, '/planning', 'planning-no-capacity');
+  await expect(weekCells(page, 'Olive Owner').first()).toHaveText('5 / 0, over-allocated');
+  const note = page.getByRole('note');
+  await expect(note).toHaveText('Olive Owner has no working hours in these weeks, so every hour planned for them shows as over-allocated. Set working patterns under Settings → Members');
+  await note.getByRole('link', { name: 'Set working patterns under Settings → Members' }).click();
+  await expect(page).toHaveURL(/\/settings\/members$/);
+
+  // A manager cannot open Members: the note says who can.
+  const max = await workspace.seed.memberWithPassword('Max', 'manager');
+  await signIn(page, max);
+  await visit(page, '/planning', 'planning-no-capacity-manager');
+  await expect(page.getByRole('note')).toContainText('Owners and administrators set working patterns under Settings → Members.');
+  await expect(page.getByRole('note').getByRole('link')).toHaveCount(0);
+
+  // Once Olive has hours a week, the note is gone.
+  await ok(workspace.api('PATCH', `/web/api/members/${workspace.owner.id}`, { expected_weekly_hours: '40' }));
+  await visit(page, '/planning', 'planning-capacity-set');
+  await expect(weekCells(page, 'Olive Owner').first()).toHaveText('5 / 40');
+  await expect(page.getByRole('note')).toHaveCount(0);
+  await expectClean(page);
+});
+
 test('a manager moves the plans of the projects they manage; another project’s bar is read-only', async ({ page, workspace }) => {
   const t = await team(workspace);
   const max = await workspace.seed.memberWithPassword('Max', 'manager');
@@ -316,7 +344,7 @@ test('a long schedule: the rows past the first screenful follow at once, down to
 
 test('in German: the planner in German', async ({ page, workspace }) => {
   await workspace.seed.german();
-  await workspace.seed.memberWithPassword('Mia');
+  const mia = await workspace.seed.memberWithPassword('Mia');
   await visit(page, '/planning', 'planning-de');
   await expect(page.getByRole('heading', { level: 1, name: 'Planung' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Planung' })).toHaveAttribute('aria-current', 'page');
@@ -324,5 +352,14 @@ test('in German: the planner in German', async ({ page, workspace }) => {
   await expect(page.getByRole('button', { name: 'Platzhalter hinzufügen' })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: /^Woche vom/ })).toHaveCount(12);
   await expect(page.getByText('Geplante Stunden / Kapazität:')).toBeVisible();
+  // Mia has no working hours: planned for, she is named in German.
+  const project = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'], members: [mia.id] });
+  const today = (await ok(workspace.api('GET', '/web/api/home'))).today as string;
+  const monday = (await ok(workspace.api('GET', `/web/api/schedule?from=${today}&weeks=1`))).weeks[0] as string;
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: project.id, user_id: mia.id, starts_on: monday, ends_on: monday, hours_per_day: 2 }));
+  await page.reload();
+  await expect(page.getByRole('note')).toHaveText(
+    'Mia Tester hat in diesen Wochen keine Arbeitszeit: Jede dort geplante Stunde erscheint als überplant. Arbeitszeitmodelle unter Einstellungen → Mitglieder festlegen',
+  );
   await expectClean(page);
 });

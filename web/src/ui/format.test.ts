@@ -132,3 +132,12 @@ describe('numbers without a currency', () => {
     }
   });
 });
+
+describe('lists of names', () => {
+  it('are joined as the language joins them', () => {
+    expect(berlin('en-GB').list(['Ada', 'Max', 'Mia'])).toBe('Ada, Max and Mia');
+    expect(berlin('en-US').list(['Ada', 'Max', 'Mia'])).toBe('Ada, Max, and Mia');
+    expect(berlin('de-DE').list(['Ada', 'Max', 'Mia'])).toBe('Ada, Max und Mia');
+    expect(berlin('de-DE').list(['Ada'])).toBe('Ada');
+  });
+});

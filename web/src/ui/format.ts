@@ -57,6 +57,8 @@ export interface Format {
   number(value: number, maxDigits?: number, minDigits?: number): string;
   /** The calendar day (YYYY-MM-DD) an instant falls on in the workspace zone. */
   dayOf(instant: string | number): string;
+  /** Names joined as the language joins them: "Ada, Max and Mia", „Ada, Max und Mia“. */
+  list(items: readonly string[]): string;
 }
 
 const cache = new Map<string, Format>();
@@ -85,6 +87,7 @@ function build(settings: FormatSettings): Format {
   // The workspace zone's wall clock as numbers, for the person's date pattern.
   const zonedParts = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
   const decimalHours = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const listFormat = new Intl.ListFormat(locale, { type: 'conjunction' });
   const money = new Map<string, Intl.NumberFormat>();
   const numbers = new Map<string, Intl.NumberFormat>();
   const moneyFormat = (currency: string, digits?: number) => {
@@ -144,6 +147,7 @@ function build(settings: FormatSettings): Format {
       const ms = typeof instant === 'number' ? instant : Date.parse(instant);
       return toCalendarDate(fromAbsolute(ms, timeZone)).toString();
     },
+    list: (items) => listFormat.format(items),
   };
 }
 

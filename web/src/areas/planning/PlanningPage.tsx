@@ -1,19 +1,23 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { isAdministrator } from '../../api/access.ts';
 import { describeError } from '../../api/errors.ts';
 import { useFormat } from '../../api/format.ts';
 import { serverNow } from '../../api/server-clock.ts';
+import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { Link } from '../../ui/Link.tsx';
 import { addDays } from '../../ui/dates.ts';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { cx } from '../../ui/styles.ts';
-import { cachedAssignment, scheduleQuery, useUpdateAssignment } from './api.ts';
+import type { Format } from '../../ui/format.ts';
+import { cachedAssignment, scheduleQuery, useUpdateAssignment, type Schedule } from './api.ts';
 import type { Open } from './PlanningDialogs.tsx';
 import { CELL, KEYS_HINT_ID, OverIcon, ScheduleGrid, type GridActions } from './ScheduleGrid.tsx';
-import { movedByWeeks, newAssignmentDates, resizedByWeeks, scheduleParams, STEP_WEEKS, WEEK_CHOICES } from './schedule.ts';
+import { movedByWeeks, newAssignmentDates, plannedWithoutCapacity, resizedByWeeks, scheduleParams, STEP_WEEKS, WEEK_CHOICES } from './schedule.ts';
 import { usePlanningTexts } from './texts.ts';
 
 /** The forms (date pickers, type-aheads: most of the page's code) load when one is first opened, or once the browser is idle. */
@@ -128,6 +132,7 @@ export function PlanningPage() {
       )}
       {data && (
         <div aria-busy={isPlaceholderData} className={cx('flex flex-col gap-2', isPlaceholderData && 'opacity-70')}>
+          <NoCapacityNote people={data.people} format={format} />
           <ScheduleGrid schedule={data} today={today} format={format} actions={actions} />
           <p id={KEYS_HINT_ID} className="text-xs text-stone-600">
             {t('hint')}
@@ -141,6 +146,20 @@ export function PlanningPage() {
         </Suspense>
       )}
     </div>
+  );
+}
+
+/** Why someone without working hours is over-allocated from their first planned hour, and where that is set. */
+function NoCapacityNote({ people, format }: { people: Schedule['people']; format: Format }) {
+  const t = usePlanningTexts();
+  const { workspace } = useWorkspaceSession();
+  const names = useMemo(() => plannedWithoutCapacity(people).map((p) => p.name), [people]);
+  if (names.length === 0) return null;
+  return (
+    <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+      {t('noCapacity.text', { count: names.length, names: format.list(names) })}{' '}
+      {isAdministrator(workspace) ? <Link href="/settings/members">{t('noCapacity.setPatterns')}</Link> : t('noCapacity.askAdmin')}
+    </p>
   );
 }
 

@@ -6,6 +6,7 @@ import {
   mondayOf,
   movedByWeeks,
   newAssignmentDates,
+  plannedWithoutCapacity,
   resizedByWeeks,
   scheduleParams,
   shortestResize,
@@ -120,5 +121,19 @@ describe('a label template', () => {
     expect(name('Shop', 'Bolt', '1 May')).toBe('Shop (Bolt), 1 May: Shop');
     expect(template(() => 'Planung', [])()).toBe('Planung');
     expect(calls).toBe(1);
+  });
+});
+
+describe('people planned without capacity', () => {
+  const person = (name: string, cells: [planned: number, capacity: number][]) => ({ name, cells: cells.map(([planned_hours, capacity_hours]) => ({ planned_hours, capacity_hours })) });
+  it('names those planned in a week while no shown week gives them an hour', () => {
+    const people = [
+      person('No hours, planned', [[0, 0], [5, 0]]),
+      person('No hours, nothing planned', [[0, 0], [0, 0]]),
+      person('Hours in one week only', [[5, 0], [0, 8]]),
+      person('Hours', [[50, 40], [0, 40]]),
+      person('A rounding crumb of hours', [[3, 0.004]]),
+    ];
+    expect(plannedWithoutCapacity(people).map((p) => p.name)).toEqual(['No hours, planned', 'A rounding crumb of hours']);
   });
 });

@@ -42,6 +42,15 @@ export function loadOf(planned: number, capacity: number): Load {
   return p >= c * NEAR_FULL ? 'full' : 'under';
 }
 
+/**
+ * The people planned for although no shown week gives them an hour of capacity (no working
+ * pattern, as the first-start owner has none): every hour planned for them shows as
+ * over-allocated, which reads as a planning mistake unless the page says why.
+ */
+export function plannedWithoutCapacity<P extends { name: string; cells: readonly { planned_hours: number; capacity_hours: number }[] }>(people: readonly P[]): P[] {
+  return people.filter((p) => p.cells.some((c) => loadOf(c.planned_hours, 0) === 'over') && p.cells.every((c) => loadOf(0, c.capacity_hours) === 'none'));
+}
+
 export interface Dated {
   starts_on: string;
   ends_on: string;

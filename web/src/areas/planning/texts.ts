@@ -38,6 +38,13 @@ const en = {
     replaceFor: 'Replace {{name}} with a person',
     noPeople: 'Nobody to plan yet: invite people under Settings → Members.',
   },
+  // People planned for with no capacity in any week shown (plannedWithoutCapacity).
+  noCapacity: {
+    text_one: '{{names}} has no working hours in these weeks, so every hour planned for them shows as over-allocated.',
+    text_other: '{{names}} have no working hours in these weeks, so every hour planned for them shows as over-allocated.',
+    setPatterns: 'Set working patterns under Settings → Members',
+    askAdmin: 'Owners and administrators set working patterns under Settings → Members.',
+  },
   bar: {
     name: '{{project}} ({{client}}), {{range}}, {{hours}}',
     perDay: '{{hours}} h a day',
@@ -144,6 +151,12 @@ export const { useTexts: usePlanningTexts } = defineTexts('planning', en, {
     replace: 'Besetzen',
     replaceFor: '{{name}} mit einer Person besetzen',
     noPeople: 'Noch niemand zu planen: Laden Sie Personen unter Einstellungen → Mitglieder ein.',
+  },
+  noCapacity: {
+    text_one: '{{names}} hat in diesen Wochen keine Arbeitszeit: Jede dort geplante Stunde erscheint als überplant.',
+    text_other: '{{names}} haben in diesen Wochen keine Arbeitszeit: Jede dort geplante Stunde erscheint als überplant.',
+    setPatterns: 'Arbeitszeitmodelle unter Einstellungen → Mitglieder festlegen',
+    askAdmin: 'Arbeitszeitmodelle legen Inhaber und Administratoren unter Einstellungen → Mitglieder fest.',
   },
   bar: {
     name: '{{project}} ({{client}}), {{range}}, {{hours}}',
