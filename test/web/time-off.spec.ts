@@ -62,7 +62,7 @@ test.describe('as a member', () => {
     await checkPage(page, 'time-off-new');
     await dialog.getByRole('button', { name: 'Save time off' }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole('status').filter({ hasText: /^Vacation from .* is added\.$/ })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: /^Vacation, .+, is added\.$/ })).toBeVisible();
     const vacation = table.getByRole('row', { name: /Baltic Sea/ });
     await expect(vacation).toContainText('Vacation');
     await expect(vacation).toContainText('Whole days (5)');
@@ -117,7 +117,7 @@ test.describe('as a member', () => {
     const confirm = page.getByRole('dialog', { name: 'Delete this time off?' });
     await expectAccessible(page, 'the delete question');
     await confirm.getByRole('button', { name: 'Delete time off' }).click();
-    await expect(page.getByRole('status').filter({ hasText: /^Vacation from .* is deleted\.$/ })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: /^Vacation, .*, is deleted\.$/ })).toBeVisible();
     await expect(edited).toHaveCount(0);
     const left = await timeOffOf(workspace, mia.id);
     expect(left.map((t) => t.kind).sort()).toEqual(['other', 'public_holiday']);
