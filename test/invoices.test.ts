@@ -173,6 +173,16 @@ describe('create with explicit lines', () => {
     expect([inv.tax, inv.tax2, inv.discount]).toEqual([20, 5, 10]);
   });
 
+  it('taxes the net it prints; an invoice made before that rule keeps the tax it was made with', async () => {
+    const inv = await create({ discount: 10, tax: 19, line_items: [{ description: 'Beratung', quantity: 1, unit_price: 101.26, taxed: true }] });
+    // 101.26 − 10.13 = 91.13 net; 19 % of it is 17.31 (of the unrounded 91.134 it would be 17.32).
+    expect([inv.subtotal, inv.discount_amount, inv.tax_amount, inv.amount]).toEqual([101.26, 10.13, 17.31, 108.44]);
+    // Made before 2026-12-06 (migration 0104 marks those): its totals stay as they were sent.
+    await ctx.db.updateTable('invoices').set({ tax_base_rounded: false }).where('id', '=', inv.id).execute();
+    const before = (await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}`)).json();
+    expect([before.tax_amount, before.amount, before.due_amount]).toEqual([17.32, 108.45, 108.45]);
+  });
+
   it('rounds to the currency minor unit (JPY has none)', async () => {
     const inv = await create({ currency: 'JPY', tax: 10, line_items: [{ quantity: 1.5, unit_price: 333 }, { quantity: 3, unit_price: 0.5 }] });
     // 499.5 → 500; 1.5 → 2; tax 10% of 502 = 50.2 → 50

@@ -512,6 +512,10 @@ export interface Invoices {
   state: Generated<InvoiceState>;
   subject: string | null;
   tax: Numeric | null;
+  /**
+   * true: each tax is a rate of its lines' discounted sum rounded to the minor unit; false (invoices made before 2026-12-06): of the unrounded sum. Never changed after the invoice is made.
+   */
+  tax_base_rounded: Generated<boolean>;
   tax2: Numeric | null;
   updated_at: Generated<Timestamp>;
 }

@@ -42,6 +42,30 @@ describe('invoice totals', () => {
     expect(t.dueAmount.toString()).toBe('966.5');
   });
 
+  it('taxes the discounted base as printed: the flagged lines less their rounded share of the discount', () => {
+    // 101.26 − 10 % = 91.134 unrounded; the document prints the discount 10.13 and the net 91.13.
+    const t = computeTotals([line('1', '101.26', { taxed: true })], { discount: '10', tax: '19' }, 'EUR');
+    expect(t.discountAmount.toString()).toBe('10.13');
+    expect(t.taxBase.toString()).toBe('91.13');
+    expect(t.taxAmount.toString()).toBe('17.31'); // 19 % of 91.13 = 17.3147; of 91.134 it was 17.32
+    expect(t.amount.toString()).toBe('108.44');
+    // USD, two taxes, 5 % off 969.10: both bases are the printed net 920.64 (it printed 920.65).
+    const usd = computeTotals([line('1', '969.10', { taxed: true, taxed2: true })], { discount: '5', tax: '8.25', tax2: '1.5' }, 'USD');
+    expect(usd.discountAmount.toString()).toBe('48.46');
+    expect([usd.taxBase.toString(), usd.tax2Base.toString()]).toEqual(['920.64', '920.64']);
+    // Only some lines taxed: their own sum less their own rounded share (33.33 − 3.33).
+    const some = computeTotals([line('1', '33.33', { taxed: true }), line('1', '66.67')], { discount: '10', tax: '10' }, 'EUR');
+    expect(some.taxBase.toString()).toBe('30');
+    expect(some.taxAmount.toString()).toBe('3');
+  });
+
+  it('keeps the unrounded base for invoices made before (their totals never change)', () => {
+    const t = computeTotals([line('1', '101.26', { taxed: true })], { discount: '10', tax: '19', roundedTaxBase: false }, 'EUR');
+    expect(t.taxBase.toString()).toBe('91.134');
+    expect(t.taxAmount.toString()).toBe('17.32');
+    expect(t.amount.toString()).toBe('108.45');
+  });
+
   it('rounds to zero digits for JPY', () => {
     const t = computeTotals([line('1.5', '333')], { tax: '10' }, 'JPY');
     expect(t.subtotal.toString()).toBe('500'); // 499.5 → 500

@@ -261,16 +261,13 @@ interface LineTax {
 }
 
 /** The taxes of the invoice (a rate above zero), each with its lines and base. */
-function lineTaxes(inv: InvoiceRow, totals: Totals, lines: LineRow[]): LineTax[] {
-  const keep = new Decimal(1).sub(new Decimal(inv.discount ?? 0).div(100));
-  const baseOf = (flag: 'taxed' | 'taxed2') =>
-    lines.reduce((sum, l, i) => (l[flag] ? sum.add(l.effect === 'credit' ? totals.lineAmounts[i].neg() : totals.lineAmounts[i]) : sum), new Decimal(0)).mul(keep);
+function lineTaxes(inv: InvoiceRow, totals: Totals): LineTax[] {
   const out: LineTax[] = [];
   if (Number(inv.tax ?? 0) > 0) {
-    out.push({ marker: '1', label: (language) => translator(language)('invoice.tax', { percent: formatPercent(inv.tax!, language) }), applies: (l) => l.taxed, base: baseOf('taxed') });
+    out.push({ marker: '1', label: (language) => translator(language)('invoice.tax', { percent: formatPercent(inv.tax!, language) }), applies: (l) => l.taxed, base: totals.taxBase });
   }
   if (Number(inv.tax2 ?? 0) > 0) {
-    out.push({ marker: '2', label: (language) => translator(language)('invoice.tax2', { percent: formatPercent(inv.tax2!, language) }), applies: (l) => l.taxed2, base: baseOf('taxed2') });
+    out.push({ marker: '2', label: (language) => translator(language)('invoice.tax2', { percent: formatPercent(inv.tax2!, language) }), applies: (l) => l.taxed2, base: totals.tax2Base });
   }
   return out;
 }
@@ -479,7 +476,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   }
 
   // -- lines; with a tax on the invoice, a last column marks the taxes each line bears
-  const taxes = lineTaxes(inv, totals, d.lines);
+  const taxes = lineTaxes(inv, totals);
   // As wide as its title ("STEUER" is wider than "TAX"), which must not wrap.
   doc.font('bold').fontSize(8.5);
   const taxTitle = t(tr('invoice.columns.taxes').toLocaleUpperCase(documentLocale(language)));

@@ -14,10 +14,10 @@ import type { messageSelect } from './messages.ts';
 
 const num = (d: Decimal) => Number(d.toFixed());
 
-export function invoiceTotals(row: Pick<InvoiceRow, 'tax' | 'tax2' | 'discount' | 'currency' | 'paid_total'>, lines: LineRow[]): Totals {
+export function invoiceTotals(row: Pick<InvoiceRow, 'tax' | 'tax2' | 'discount' | 'tax_base_rounded' | 'currency' | 'paid_total'>, lines: LineRow[]): Totals {
   return computeTotals(
     lines.map((l) => ({ quantity: l.quantity, unit_price: l.unit_price, effect: l.effect, taxed: l.taxed, taxed2: l.taxed2, retainer: l.retainer_id !== null })),
-    { tax: row.tax, tax2: row.tax2, discount: row.discount },
+    { tax: row.tax, tax2: row.tax2, discount: row.discount, roundedTaxBase: row.tax_base_rounded },
     row.currency,
     row.paid_total,
   );
@@ -28,7 +28,7 @@ export function invoiceTotals(row: Pick<InvoiceRow, 'tax' | 'tax2' | 'discount' 
  * PDF (the client's page, the invoice page): the subtotal of every line but the credits drawing
  * on a retainer, and those credits (positive; 0: none), which follow the taxes.
  */
-export function printedTotals(row: Pick<InvoiceRow, 'tax' | 'tax2' | 'discount' | 'currency' | 'paid_total'>, lines: LineRow[]) {
+export function printedTotals(row: Pick<InvoiceRow, 'tax' | 'tax2' | 'discount' | 'tax_base_rounded' | 'currency' | 'paid_total'>, lines: LineRow[]) {
   const totals = invoiceTotals(row, lines);
   return { subtotal: num(printedSubtotal(totals)), retainer_credit: num(totals.retainerCredit) };
 }

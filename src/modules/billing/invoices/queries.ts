@@ -109,6 +109,7 @@ function invoiceSelect(trx: Tx, companyId: string) {
       'i.tax',
       'i.tax2',
       'i.discount',
+      'i.tax_base_rounded',
       'i.notes',
       'i.period_start',
       'i.period_end',

@@ -9,7 +9,10 @@ import { minorUnitDigits } from '../../../money.ts';
  * - discount_amount is subtotal × discount %, leaving out the lines linked to a
  *   retainer (`retainer`: its funding line, or a credit drawing on it): prepaid
  *   money is not discounted (docs/decisions.md, "Retainers");
- * - each tax applies to the discounted sum of the lines flagged for it;
+ * - each tax applies to the discounted sum of the lines flagged for it: that sum less its share
+ *   of the discount, the share rounded as the discount is, so the base is a figure in the
+ *   currency's minor unit and rate × base is what a reader recomputes from the printed net
+ *   (tax on an unrounded base was a cent off it: 19 % of 101.26 − 10 % is 17.31, not 17.32);
  * - amount = subtotal − discount + taxes; due_amount = amount − payments.
  *
  * `retainerCredit` is for documents only: the credits drawing on a retainer (positive), which
@@ -30,12 +33,20 @@ export interface InvoiceRates {
   tax?: Decimal.Value | null;
   tax2?: Decimal.Value | null;
   discount?: Decimal.Value | null;
+  /**
+   * false: the taxes are rates of the unrounded discounted sums, as every invoice made before
+   * 2026-12-06 was computed (`invoices.tax_base_rounded`; its totals must never change).
+   */
+  roundedTaxBase?: boolean;
 }
 
 export interface Totals {
   lineAmounts: Decimal[];
   subtotal: Decimal;
   discountAmount: Decimal;
+  /** What each tax is a rate of: the discounted sum of the lines flagged for it (`taxed`, `taxed2`). */
+  taxBase: Decimal;
+  tax2Base: Decimal;
   taxAmount: Decimal;
   tax2Amount: Decimal;
   /** The credit lines linked to a retainer, summed (positive); already part of subtotal. */
@@ -62,14 +73,19 @@ export function computeTotals(lines: LineInput[], rates: InvoiceRates, currency:
   const subtotal = sum(signed);
   const discountRate = pct(rates.discount);
   const discountAmount = round(sum(signed.filter((_, i) => !lines[i].retainer)).mul(discountRate));
-  const keep = new Decimal(1).sub(discountRate);
-  const taxAmount = round(sum(signed.filter((_, i) => lines[i].taxed)).mul(keep).mul(pct(rates.tax)));
-  const tax2Amount = round(sum(signed.filter((_, i) => lines[i].taxed2)).mul(keep).mul(pct(rates.tax2)));
+  const discounted = (flagged: Decimal) =>
+    rates.roundedTaxBase === false ? flagged.mul(new Decimal(1).sub(discountRate)) : flagged.sub(round(flagged.mul(discountRate)));
+  const taxBase = discounted(sum(signed.filter((_, i) => lines[i].taxed)));
+  const tax2Base = discounted(sum(signed.filter((_, i) => lines[i].taxed2)));
+  const taxAmount = round(taxBase.mul(pct(rates.tax)));
+  const tax2Amount = round(tax2Base.mul(pct(rates.tax2)));
   const amount = subtotal.sub(discountAmount).add(taxAmount).add(tax2Amount);
   return {
     lineAmounts: signed.map((d) => d.abs()),
     subtotal,
     discountAmount,
+    taxBase,
+    tax2Base,
     taxAmount,
     tax2Amount,
     retainerCredit: sum(signed.filter((_, i) => lines[i].retainer && lines[i].effect === 'credit')).neg(),

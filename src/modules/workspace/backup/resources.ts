@@ -277,9 +277,9 @@ export const RESOURCES: ResourceSpec[] = [
     kind: 'table',
     name: 'invoices',
     description:
-      'Invoices with their state, dates, taxes and notes; nested: `line_items`, `payments`, `messages` (sends, reminders, thank-yous, without the delivery queue), `attachments` (with `download_url`) and `expense_receipts` (the receipts of the expenses it bills, with `download_url`).',
+      'Invoices with their state, dates, taxes and notes (`tax_base_rounded`: each tax is a rate of its lines\' discounted sum rounded to the minor unit; false for invoices made before 2026-12-06, whose taxes are rates of the unrounded sum); nested: `line_items`, `payments`, `messages` (sends, reminders, thank-yous, without the delivery queue), `attachments` (with `download_url`) and `expense_receipts` (the receipts of the expenses it bills, with `download_url`).',
     columns: `i.id, i.client_id, i.number, i.state, i.subject, i.issue_date, i.due_date, i.payment_term, i.currency,
-      i.purchase_order, i.tax, i.tax2, i.discount, i.notes, i.period_start, i.period_end, i.service_period_start,
+      i.purchase_order, i.tax, i.tax2, i.discount, i.tax_base_rounded, i.notes, i.period_start, i.period_end, i.service_period_start,
       i.service_period_end, i.created_by, i.sent_at, i.paid_at, i.created_at, i.updated_at`,
     from: 'invoices i',
     ...ownRows('i'),
