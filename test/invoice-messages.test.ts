@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
 import { newId } from '../src/ids.ts';
@@ -295,7 +296,9 @@ describe('states', () => {
     expect((await send(inv.id, { event_type: 'thank_you' })).statusCode).toBe(409);
     const paid = await transitionInvoice(ctx.db, operatorPrincipal(w.companyId), inv.id, 'mark-paid', { now: ctx.clock.now(), paidDate: '2026-03-20' });
     expect(paid).toMatchObject({ state: 'paid', paid_amount: 200, due_amount: 0 });
-    expect(paid.paid_at).not.toBeNull();
+    // Paid on the day of its payment, not at the moment it was recorded.
+    const zone = (await ctx.db.selectFrom('companies').select('timezone').where('id', '=', w.companyId).executeTakeFirstOrThrow()).timezone;
+    expect(paid.paid_at).toBe(DateTime.fromISO('2026-03-20', { zone }).toUTC().toISO({ suppressMilliseconds: false }));
     const thanks = await send(inv.id, { event_type: 'thank_you' });
     expect(thanks.statusCode).toBe(201);
     expect(thanks.json().subject).toBe(`Thank you for your payment of invoice ${inv.number}`);

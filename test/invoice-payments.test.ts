@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, createWorkspaceWithOwner, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import { insertClient, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
@@ -184,6 +185,21 @@ describe('DELETE /web/api/invoices/:id/payments/:paymentId', () => {
       const after = await get(id);
       expect(after).toMatchObject({ paid_amount: 100, due_amount: 142, state: 'open' });
     }
+  });
+});
+
+describe('the day an invoice was paid', () => {
+  it('is the day of its latest payment in the workspace zone, whenever that payment is recorded; today: the moment it was', async () => {
+    const zone = (await ctx.db.selectFrom('companies').select('timezone').where('id', '=', w.companyId).executeTakeFirstOrThrow()).timezone;
+    const id = await openInvoice();
+    expect((await pay(s.admin, id, { amount: 200, paid_date: '2026-03-12' })).statusCode).toBe(201);
+    // The rest arrived earlier but is recorded last: the invoice was paid in full on the 12th.
+    const last = await pay(s.admin, id, { amount: 42, paid_date: '2026-03-05' });
+    expect(last.json()).toMatchObject({ state: 'paid', paid_at: DateTime.fromISO('2026-03-12', { zone }).toUTC().toISO() });
+
+    const today = await openInvoice();
+    const paid = await pay(s.admin, today, { amount: 242, paid_date: DateTime.fromJSDate(ctx.clock.now(), { zone }).toISODate() });
+    expect(paid.json()).toMatchObject({ state: 'paid', paid_at: ctx.clock.now().toISOString() });
   });
 });
 

@@ -5,6 +5,16 @@ export function todayIn(timezone: string, now: Date): string {
   return DateTime.fromJSDate(now, { zone: timezone }).toISODate()!;
 }
 
+/**
+ * The instant that stands for something dated a calendar day (an invoice paid by a payment of
+ * that day): now when the day is today in the workspace zone, else the day's first instant
+ * there, so the instant falls on the day it stands for wherever it is shown in that zone.
+ */
+export function instantOn(date: string, timezone: string, now: Date): Date {
+  if (date === todayIn(timezone, now)) return now;
+  return DateTime.fromISO(date, { zone: timezone }).startOf('day').toJSDate();
+}
+
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**

@@ -12,7 +12,7 @@ import { isWorkDate } from '../../../time/workspace-time.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { deletePaymentRow, insertPayment, overdrawnRetainers, paymentsOf, touchInvoice } from './queries.ts';
 import { invoiceTotals, presentPayment, type PresentedInvoice, type PresentedPayment } from './presenter.ts';
-import { assertMayUseInvoices, loadInvoice } from './service.ts';
+import { assertMayUseInvoices, loadInvoice, paidAtOf } from './service.ts';
 import type { PaymentInput } from './schemas.ts';
 
 /**
@@ -53,7 +53,7 @@ export async function recordPayment(db: Kysely<DB>, p: Principal, invoiceId: str
     if (amount.gt(due)) throw badRequest(`amount is more than the ${due.toFixed(digits)} ${row.currency} due.`, { field: 'amount' });
     await insertPayment(trx, companyId, row.id, { amount: amount.toFixed(), paid_date: input.paid_date, method: input.method ?? null, notes: input.notes ?? null, now });
     const paidInFull = amount.eq(due);
-    await touchInvoice(trx, companyId, row.id, paidInFull ? { state: 'paid', paid_at: now } : {}, now);
+    await touchInvoice(trx, companyId, row.id, paidInFull ? { state: 'paid', paid_at: await paidAtOf(trx, companyId, row.id, now) } : {}, now);
     await audit(trx, {
       ...auditActor(p),
       action: paidInFull ? 'invoice.paid' : 'invoice.payment_recorded',

@@ -9,7 +9,7 @@ import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
-import { todayIn } from '../../../time/workspace-time.ts';
+import { instantOn, todayIn } from '../../../time/workspace-time.ts';
 import { pauseAt } from '../../../test-pause.ts';
 import { RETAINER_KIND } from './kinds.ts';
 import { audit } from '../../workspace/audit/index.ts';
@@ -31,6 +31,7 @@ import {
   linesOf,
   listInvoices as listInvoiceRows,
   loadWorkspace,
+  paymentsOf,
   releaseBilled,
   touchInvoice,
   updateLine,
@@ -122,6 +123,15 @@ async function workspaceOf(trx: Tx, companyId: string): Promise<WorkspaceRow> {
   const w = await loadWorkspace(trx, companyId);
   if (!w) throw notFound('workspace');
   return w;
+}
+
+/**
+ * When a paid invoice was paid: the day of its latest payment (a payment recorded today for money
+ * that arrived on 1 December makes it paid on 1 December), now when it has none (nothing was due).
+ */
+export async function paidAtOf(trx: Tx, companyId: string, invoiceId: string, now: Date): Promise<Date> {
+  const last = (await paymentsOf(trx, companyId, invoiceId)).at(-1);
+  return last ? instantOn(last.paid_date, (await workspaceOf(trx, companyId)).timezone, now) : now;
 }
 
 /** 403 unless the caller may use the invoice routes at all (owners, administrators, managers). */
@@ -646,7 +656,7 @@ async function transitionIn(
         now,
       });
     }
-    changes.paid_at = now;
+    changes.paid_at = await paidAtOf(trx, companyId, row.id, now);
   }
   await touchInvoice(trx, companyId, row.id, changes, now);
   await audit(trx, { companyId, actorUserId: actingUserId(p), action, subjectType: 'invoice', subjectId: row.id, details: { from_state: row.state, payment } });
