@@ -105,6 +105,15 @@ describe('HTTP contract', () => {
       expect(res.json().echo).toEqual({ name: 'Café 東京 🙂' });
     });
 
+    it('a DELETE that declares a JSON body and sends none is a DELETE (many HTTP clients send the header on every call); a POST is not', async () => {
+      const res = await request(ctx.app, owner, { method: 'DELETE', url: '/api/v2/_test/guarded', payload: '', headers: { 'content-type': 'application/json' } });
+      expect(res.statusCode, res.body).toBe(204);
+      const blank = await request(ctx.app, owner, { method: 'DELETE', url: '/api/v2/_test/guarded', payload: ' \r\n', headers: { 'content-type': 'application/json' } });
+      expect(blank.statusCode, blank.body).toBe(204);
+      const post = await request(ctx.app, owner, { method: 'POST', url: '/api/v2/_test/echo', payload: '', headers: { 'content-type': 'application/json' } });
+      expect(post.statusCode).toBe(400);
+    });
+
     it('a malformed URL (bad percent-encoding) → 400 in the API error shape, not Fastify\'s', async () => {
       for (const url of ['/healthz%zz', '/api/v2/clients/%E0%A4%A']) {
         const res = await request(ctx.app, owner, { method: 'GET', url });

@@ -12,6 +12,8 @@ import { ApiError } from '../errors.ts';
  * accepted whatever a client declares, as before.
  *
  * `empty: 'undefined'` is for the timer's stop and restart, which also accept no body at all.
+ * A DELETE never needs one: many HTTP clients send `Content-Type: application/json` on every
+ * call, and an empty body with it is no body, not malformed JSON.
  */
 export function registerJsonBody(app: FastifyInstance, { empty = 'error' }: { empty?: 'error' | 'undefined' } = {}) {
   const parse = app.getDefaultJsonParser('error', 'error');
@@ -20,7 +22,7 @@ export function registerJsonBody(app: FastifyInstance, { empty = 'error' }: { em
     const body = bytes as Buffer;
     if (!isUtf8(body)) return done(new ApiError('invalid_json', 'The request body is not valid UTF-8.'), undefined);
     const text = body.toString('utf8');
-    if (empty === 'undefined' && text.trim() === '') return done(null, undefined);
+    if ((empty === 'undefined' || request.method === 'DELETE') && text.trim() === '') return done(null, undefined);
     return parse(request, text, done);
   });
 }
