@@ -22407,7 +22407,7 @@ export interface operations {
                     anchor_day: number;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD. The first occurrence is the first matching day on or after it.
+                     * @description YYYY-MM-DD. The first occurrence is the first matching day on or after it and not before today (a schedule made, changed or resumed never invoices days already past: next_run_date says when it runs).
                      */
                     start_date: string;
                     end_date?: string | null;
@@ -22813,7 +22813,7 @@ export interface operations {
                     anchor_day?: number;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD. The first occurrence is the first matching day on or after it.
+                     * @description YYYY-MM-DD. The first occurrence is the first matching day on or after it and not before today (a schedule made, changed or resumed never invoices days already past: next_run_date says when it runs).
                      */
                     start_date?: string;
                     end_date?: string | null;

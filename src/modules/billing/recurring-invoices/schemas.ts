@@ -14,7 +14,7 @@ const writable = {
   anchor_day: Type.Integer({
     description: 'weekly: the ISO weekday (1 Monday .. 7 Sunday); otherwise the day of the month 1..31 (a month without it: its last day).',
   }),
-  start_date: IsoDate('The first occurrence is the first matching day on or after it.'),
+  start_date: IsoDate('The first occurrence is the first matching day on or after it and not before today (a schedule made, changed or resumed never invoices days already past: next_run_date says when it runs).'),
   end_date: Nullable(IsoDate('No occurrence after it; on or after start_date. Null: no end.')),
   source: Enum(SOURCES, '`lines`: the template `line_items`; `uninvoiced`: the uninvoiced work of `project_ids` in the occurrence\'s period.'),
   line_items: Type.Array(LineItemCreate, { maxItems: LINES_MAX, description: 'The template lines (source `lines`).' }),
