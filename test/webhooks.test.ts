@@ -267,6 +267,33 @@ describe('events', () => {
     expect((await deliveries(late.id)).map((d) => d.record_id)).toEqual([b]);
   });
 
+  it('sends a new invoice one invoice.created, with its number, though it is written in steps (pending number, periods, number)', async () => {
+    const hook = await addEndpoint(s.owner, { url: receiverUrl, events: ['invoice.created', 'invoice.updated'] });
+    const explicit = await request(ctx.app, w.owner, { method: 'POST', url: '/api/v2/invoices', payload: { client_id: w.clientId, line_items: [{ description: 'Workshop', quantity: 1, unit_price: 500 }] } });
+    expect(explicit.statusCode, explicit.body).toBe(201);
+    const entry = await postEntry(ctx.app, w.member, { project_id: w.project, task_id: w.task, spent_date: '2025-11-10', hours: 2 });
+    expect(entry.statusCode, entry.body).toBe(201);
+    // The workspace invoices approved time only.
+    await ctx.db.updateTable('time_entries').set({ approval_status: 'approved' }).where('id', '=', entry.json().id).execute();
+    const imported = await request(ctx.app, w.owner, {
+      method: 'POST',
+      url: '/api/v2/invoices',
+      payload: { client_id: w.clientId, line_items_import: { project_ids: [w.project], time: { summary_type: 'project', from: '2025-11-01', to: '2025-11-30' } } },
+    });
+    expect(imported.statusCode, imported.body).toBe(201);
+    const rows = await deliveries(hook.id);
+    expect(rows.map((d) => [d.event_type, d.record_id])).toEqual([
+      ['invoice.created', explicit.json().id],
+      ['invoice.created', imported.json().id],
+    ]);
+    const data = await ctx.db.selectFrom('webhook_deliveries').select(['data']).where('endpoint_id', '=', hook.id).orderBy('seq').execute();
+    expect(data.map((d) => (d.data as { number: string }).number)).toEqual([explicit.json().number, imported.json().number]);
+    expect((data[1]!.data as { period_start: string | null }).period_start).toBe(imported.json().period_start);
+    // A later change of the invoice, in a transaction of its own, is its own event.
+    expect((await request(ctx.app, w.owner, { method: 'PATCH', url: `/api/v2/invoices/${explicit.json().id}`, payload: { subject: 'Workshop, March' } })).statusCode).toBe(200);
+    expect((await deliveries(hook.id)).map((d) => d.event_type)).toEqual(['invoice.created', 'invoice.created', 'invoice.updated']);
+  });
+
   it("keeps a change whose events are not fanned out yet from the change feed's retention", async () => {
     const hook = await addEndpoint(s.owner, { url: receiverUrl, events: ['client.created'] });
     const id = await insertClient(ctx.db, w.companyId, 'Outlives the retention');
