@@ -133,6 +133,19 @@ describe('endpoints in the web app', () => {
     expect((await web(s.admin, 'GET', `/web/api/webhook_endpoints/${made.id}`)).statusCode).toBe(404);
   });
 
+  it('keeps no copy of the secret to show again: a create is not replayed by Idempotency-Key', async () => {
+    const create = () =>
+      request(ctx.app, s.owner, { method: 'POST', url: '/web/api/webhook_endpoints', payload: { url: 'https://example.com/idem', events: ['client.created'] }, headers: { 'idempotency-key': 'webhook-create-once' } });
+    const first = await create();
+    expect(first.statusCode, first.body).toBe(201);
+    const second = await create();
+    expect(second.statusCode, second.body).toBe(201);
+    expect(second.json().secret).not.toBe(first.json().secret);
+    const stored = await ctx.db.selectFrom('idempotency_keys').select(sql<string>`response_body::text`.as('body')).execute();
+    expect(stored.some((r) => String(r.body).includes(first.json().secret))).toBe(false);
+    for (const id of [first.json().id, second.json().id]) expect((await web(s.owner, 'DELETE', `/web/api/webhook_endpoints/${id}`)).statusCode).toBe(204);
+  });
+
   it('refuses bad input with a 400 naming the field, and writes nothing', async () => {
     const before = await endpointCount();
     const cases: Array<[Record<string, unknown>, string]> = [

@@ -49,7 +49,9 @@ export async function webhooksWebRoutes(app: TypedApp) {
   app.post(
     '/web/api/webhook_endpoints',
     {
-      config: { ...config, idempotent: true },
+      // Not idempotent by key, as API keys are not: a replay would show the signing secret again,
+      // and the stored response would keep it in clear for a day.
+      config,
       preValidation: rejectReadOnly({ readOnly: READ_ONLY }),
       schema: {
         tags,
