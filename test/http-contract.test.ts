@@ -105,13 +105,14 @@ describe('HTTP contract', () => {
       expect(res.json().echo).toEqual({ name: 'Café 東京 🙂' });
     });
 
-    it('a DELETE that declares a JSON body and sends none is a DELETE (many HTTP clients send the header on every call); a POST is not', async () => {
+    it('an empty body that declares JSON is no body (many HTTP clients send the header on every call); a route that needs a body still says so', async () => {
       const res = await request(ctx.app, owner, { method: 'DELETE', url: '/api/v2/_test/guarded', payload: '', headers: { 'content-type': 'application/json' } });
       expect(res.statusCode, res.body).toBe(204);
       const blank = await request(ctx.app, owner, { method: 'DELETE', url: '/api/v2/_test/guarded', payload: ' \r\n', headers: { 'content-type': 'application/json' } });
       expect(blank.statusCode, blank.body).toBe(204);
-      const post = await request(ctx.app, owner, { method: 'POST', url: '/api/v2/_test/echo', payload: '', headers: { 'content-type': 'application/json' } });
-      expect(post.statusCode).toBe(400);
+      const post = await request(ctx.app, owner, { method: 'POST', url: '/api/v2/clients', payload: '', headers: { 'content-type': 'application/json' } });
+      expect(post.statusCode, post.body).toBe(400);
+      expect(expectShape(post, 'invalid_request').message).toMatch(/body/);
     });
 
     it('a malformed URL (bad percent-encoding) → 400 in the API error shape, not Fastify\'s', async () => {

@@ -11,18 +11,18 @@ import { ApiError } from '../errors.ts';
  * prototype-poisoning guard included). The charset parameter is not read: UTF-8 bytes are
  * accepted whatever a client declares, as before.
  *
- * `empty: 'undefined'` is for the timer's stop and restart, which also accept no body at all.
- * A DELETE never needs one: many HTTP clients send `Content-Type: application/json` on every
- * call, and an empty body with it is no body, not malformed JSON.
+ * An empty body is no body, whatever its Content-Type says: many HTTP clients send
+ * `Content-Type: application/json` on every call, also a DELETE or an action that takes none
+ * (`rotate_secret`). A route whose schema asks for a body still refuses it (400 naming the body).
  */
-export function registerJsonBody(app: FastifyInstance, { empty = 'error' }: { empty?: 'error' | 'undefined' } = {}) {
+export function registerJsonBody(app: FastifyInstance) {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
     const body = bytes as Buffer;
     if (!isUtf8(body)) return done(new ApiError('invalid_json', 'The request body is not valid UTF-8.'), undefined);
     const text = body.toString('utf8');
-    if ((empty === 'undefined' || request.method === 'DELETE') && text.trim() === '') return done(null, undefined);
+    if (text.trim() === '') return done(null, undefined);
     return parse(request, text, done);
   });
 }

@@ -5,7 +5,6 @@ import { ApiError, badRequest, forbidden } from '../../../errors.ts';
 import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../http/pagination.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
-import { registerJsonBody } from '../../../http/json-body.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { IdParams, type TypedApp } from '../../../http/route-kit.ts';
@@ -293,9 +292,8 @@ export async function timeEntriesRoutes(app: TypedApp) {
     },
   );
 
-  // Stop and restart accept no body at all, an empty JSON body, or a JSON object.
+  // Stop and restart accept no body at all, an empty body (whatever its type, json-body.ts), or a JSON object.
   await app.register(async (timers: TypedApp) => {
-    registerJsonBody(timers, { empty: 'undefined' });
 
     timers.patch(
       '/api/v2/time_entries/:id/stop',
