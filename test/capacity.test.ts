@@ -61,6 +61,22 @@ describe('working patterns', () => {
     expect((await web(s.admin, 'DELETE', `/web/api/working_patterns/${later.json().id}`)).statusCode).toBe(204);
   });
 
+  it('keeps hours typed as minutes (7:20 a day) to the micro-hour: a week of 36:40, not 36:39', async () => {
+    const person = await freshPerson(ctx.db, w);
+    const day = 7 + 20 / 60; // 7.333333333333333, as the form sends 7:20
+    const made = await web(s.admin, 'POST', '/web/api/working_patterns', { user_id: person.userId, effective_from: '2026-01-01', monday: day, tuesday: day, wednesday: day, thursday: day, friday: day });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json()).toMatchObject({ monday: 7.333333, weekly_hours: 36.666665 });
+    // Whole seconds, as the pages show hours: 36:40:00.
+    expect(Math.round(made.json().weekly_hours * 3600)).toBe(36 * 3600 + 40 * 60);
+    const cap = await web(s.admin, 'GET', `/web/api/capacity?user_id=${person.userId}&from=2026-06-08&to=2026-06-14`);
+    expect(cap.json().total_hours).toBe(36.666665);
+    // Time off by the hour too: 2:40 off on one day.
+    const off = await web(s.admin, 'POST', '/web/api/time_off', { user_id: person.userId, kind: 'other', starts_on: '2026-06-09', hours: 2 + 40 / 60 });
+    expect(off.statusCode, off.body).toBe(201);
+    expect(off.json().hours).toBe(2.666667);
+  });
+
   it('refuses bad patterns with a 400 naming the field, and writes nothing', async () => {
     const person = await freshPerson(ctx.db, w);
     const before = await rows('planning_working_patterns');
@@ -120,6 +136,7 @@ describe('time off and holidays', () => {
       [{ kind: 'holiday', starts_on: '2026-08-03' }, 'kind'],
       [{ kind: 'vacation', starts_on: '2026-08-05', ends_on: '2026-08-03' }, 'ends_on'],
       [{ kind: 'vacation', starts_on: '2026-08-03', hours: 0 }, 'hours'],
+      [{ kind: 'vacation', starts_on: '2026-08-03', hours: 0.0000001 }, 'hours'],
       [{ kind: 'vacation', starts_on: '2026-08-03', hours: 25 }, 'hours'],
       [{ kind: 'vacation', starts_on: '2026-08-03', hours: -2 }, 'hours'],
       [{ kind: 'vacation', starts_on: '2025-01-01', ends_on: '2026-12-31' }, 'ends_on'],

@@ -90,11 +90,18 @@ export function listPatterns(db: Kysely<DB>, p: Principal, userId?: string): Pro
   });
 }
 
+/**
+ * Hours of a working pattern's day or of time off, as stored: micro-hours, as time entries'
+ * hours (numeric(8, 6), migration 0106). Hundredths could not hold a typed 7:20 (7.33: a week of
+ * 36:39 instead of 36:40); a millionth of an hour is under a second a day.
+ */
+const storedHours = (hours: number) => new Decimal(hours).toFixed(6, Decimal.ROUND_HALF_UP);
+
 export type PatternInput = { user_id?: string; effective_from?: string } & Partial<Record<Weekday, number>>;
 
 function patternValues(input: PatternInput) {
   const values: Partial<Record<Weekday, string>> = {};
-  for (const d of WEEKDAYS) if (input[d] !== undefined) values[d] = new Decimal(input[d]!).toFixed(2);
+  for (const d of WEEKDAYS) if (input[d] !== undefined) values[d] = storedHours(input[d]!);
   return values;
 }
 
@@ -157,6 +164,8 @@ function assertMayWriteTimeOff(p: Principal, userId: string | null, kind: TimeOf
 async function checkTimeOff(trx: Tx, p: Principal, v: Required<Omit<TimeOffInput, 'name' | 'hours'>> & Pick<TimeOffInput, 'hours'>, exceptId?: string) {
   if (v.user_id === null && v.kind !== 'public_holiday') throw badRequest('A time off of nobody in particular is a public holiday: kind public_holiday, or name user_id.', { field: 'kind' });
   checkRange(v.starts_on, v.ends_on, ['starts_on', 'ends_on']);
+  // Above 0 as stored, not only as sent (0.0000001 is 0 micro-hours: the column's check would refuse it with a 500).
+  if (v.hours !== null && v.hours !== undefined && new Decimal(storedHours(v.hours)).isZero()) throw badRequest('hours must be at least 0.000001, or null for whole days.', { field: 'hours' });
   if (v.user_id !== null) await assertMayRead(trx, p, v.user_id);
   assertMayWriteTimeOff(p, v.user_id, v.kind);
   await lockTimeOffOwner(trx, p.companyId, v.user_id);
@@ -189,7 +198,7 @@ export function createTimeOff(db: Kysely<DB>, p: Principal, input: TimeOffInput 
       'planning_time_off',
       p.companyId,
       id,
-      { ...v, hours: v.hours === null ? null : new Decimal(v.hours).toFixed(2), name: input.name?.trim() || null, created_by: actingUserId(p) },
+      { ...v, hours: v.hours === null ? null : storedHours(v.hours), name: input.name?.trim() || null, created_by: actingUserId(p) },
       now,
     );
     await audit(trx, { ...auditActor(p), action: 'time_off.created', subjectType: v.user_id ? 'user' : 'workspace', subjectId: v.user_id, details: { id, kind: v.kind, starts_on: v.starts_on, ends_on: v.ends_on } });
@@ -216,7 +225,7 @@ export function updateTimeOff(db: Kysely<DB>, p: Principal, id: string, input: T
       'planning_time_off',
       p.companyId,
       id,
-      { kind: v.kind, starts_on: v.starts_on, ends_on: v.ends_on, hours: v.hours === null ? null : new Decimal(v.hours).toFixed(2), ...(input.name !== undefined ? { name: input.name?.trim() || null } : {}) },
+      { kind: v.kind, starts_on: v.starts_on, ends_on: v.ends_on, hours: v.hours === null ? null : storedHours(v.hours), ...(input.name !== undefined ? { name: input.name?.trim() || null } : {}) },
       now,
     );
     await audit(trx, { ...auditActor(p), action: 'time_off.updated', subjectType: row.user_id ? 'user' : 'workspace', subjectId: row.user_id, details: { id, changes: Object.keys(input) } });
