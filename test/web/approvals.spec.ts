@@ -66,12 +66,12 @@ test('submit, review the preflight, acknowledge and approve, see the lock, withd
   expect(managerCalls.length, managerCalls.join(', ')).toBeLessThanOrEqual(4); // session, timer, week, queue: side by side
   await page.getByRole('button', { name: `Review Mia Tester, ${week}` }).click();
   const dialog = page.getByRole('dialog');
-  const warning = dialog.getByRole('checkbox', { name: /2 hours tracked, below the 40 hours expected/ });
+  const warning = dialog.getByRole('checkbox', { name: /^2 h tracked, below the 40 h expected for the week\.$/ });
   await expect(warning).toBeVisible();
   const approve = dialog.getByRole('button', { name: 'Acknowledge and approve' });
   await expect(approve).toBeDisabled();
   await checkPage(page, 'approvals-review');
-  await dialog.getByText(/2 hours tracked, below/).click(); // React Aria's input is visually hidden: the label takes the click
+  await dialog.getByText(/2 h tracked, below/).click(); // React Aria's input is visually hidden: the label takes the click
   await expect(warning).toBeChecked();
   await approve.click();
   await expect(page.getByRole('status').filter({ hasText: `Approved 1 item of Mia Tester, ${week}.` })).toBeVisible();

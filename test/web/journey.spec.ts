@@ -100,8 +100,8 @@ test('track, expense, submit, approve, lock, withdraw, invoice, send, get paid; 
   await visit(page, '/approvals', 'journey-queue');
   await page.getByRole('button', { name: `Review Mia Tester, ${week}` }).click();
   const review = page.getByRole('dialog');
-  await expect(review.getByRole('checkbox', { name: /below the 40 hours expected/ })).toBeVisible();
-  await review.getByText(/below the 40 hours expected/).click();
+  await expect(review.getByRole('checkbox', { name: /below the 40 h expected/ })).toBeVisible();
+  await review.getByText(/below the 40 h expected/).click();
   await review.getByRole('button', { name: 'Acknowledge and approve' }).click();
   await expect(page.getByRole('status').filter({ hasText: /^Approved \d+ items? of Mia Tester/ })).toBeVisible();
 
@@ -123,7 +123,7 @@ test('track, expense, submit, approve, lock, withdraw, invoice, send, get paid; 
   await signInAs(page, t.max);
   await visit(page, '/approvals', 'journey-reapprove');
   await page.getByRole('button', { name: `Review Mia Tester, ${week}` }).click();
-  await page.getByRole('dialog').getByText(/below the 40 hours expected/).click();
+  await page.getByRole('dialog').getByText(/below the 40 h expected/).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Acknowledge and approve' }).click();
   await expect(page.getByRole('status').filter({ hasText: /^Approved \d+ items? of Mia Tester/ })).toBeVisible();
 

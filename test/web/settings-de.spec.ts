@@ -98,6 +98,7 @@ test('approvals with a submitted week and its review in German', async ({ page, 
     workspace.api('POST', '/api/v2/projects', { client_id: client.id, name: 'Website', task_ids: [task.id], is_billable: true, bill_by: 'project', hourly_rate: 823 }),
   );
   await ok(workspace.api('POST', `/api/v2/projects/${project.id}/user_assignments`, { user_id: mia.id }));
+  await ok(workspace.api('PATCH', `/web/api/members/${mia.id}`, { expected_weekly_hours: '19.5' }));
   const week = await ok(workspace.api('GET', '/web/api/approvals/week', undefined, mia.id));
   await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: task.id, spent_date: week.from, hours: 1.5, notes: 'Startseite' }, mia.id));
   await ok(workspace.api('POST', '/api/v2/approvals/submit', { from: week.from, to: week.to }, mia.id));
@@ -118,9 +119,16 @@ test('approvals with a submitted week and its review in German', async ({ page, 
   const row = dialog.getByRole('row', { name: /Startseite/ });
   await expect(row).toContainText('1,50');
   await expect(row).toContainText('1.234,50 €');
-  await expect(dialog.getByRole('button', { name: 'Die Woche freigeben' })).toBeEnabled();
+  // The preflight's warning in German, its hours with a decimal comma.
+  const warning = dialog.getByRole('checkbox', { name: '1,5 Std. erfasst, weniger als die für die Woche erwarteten 19,5 Std.' });
+  await expect(warning).toBeVisible();
+  const approve = dialog.getByRole('button', { name: 'Bestätigen und die Woche freigeben' });
+  await expect(approve).toBeDisabled();
   await expectAccessible(page, 'approvals review dialog in German');
-  await dialog.getByRole('button', { name: 'Die Woche freigeben' }).click();
+  await checkPage(page, 'approvals-review-de');
+  await dialog.getByText('1,5 Std. erfasst', { exact: false }).click(); // React Aria's input is visually hidden: the label takes the click
+  await expect(warning).toBeChecked();
+  await approve.click();
   await expect(page.getByRole('status').filter({ hasText: `1 Eintrag von Mia Tester, ${range} freigegeben.` }).first()).toBeVisible();
   await expectClean(page);
 });

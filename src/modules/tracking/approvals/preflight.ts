@@ -16,8 +16,7 @@ export const MAX_PERIOD_DAYS = 366;
 /** A reject (or withdrawal) reason holds at most this many characters. */
 export const REASON_MAX = 2000;
 
-export const BLOCKER_CODES = ['running_timer', 'unsubmitted_time'] as const;
-export const WARNING_CODES = ['hours_below_expected', 'outside_working_capacity', 'overlapping_entries', 'break_missing'] as const;
+export { BLOCKER_CODES, WARNING_CODES } from './codes.ts';
 
 export interface Period {
   from: string;

@@ -9,6 +9,7 @@ import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { reviewQuery, useApprove, useReject, type Period, type QueueRow, type Review, type ReviewEntry, type ReviewExpense, type ReviewProject } from './api.ts';
+import { findingText } from './findings.ts';
 import { useApprovalTexts } from './texts.ts';
 
 const STATUSES = ['unsubmitted', 'submitted', 'approved', 'rejected'] as const;
@@ -43,6 +44,7 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
   const reject = useReject();
   const keyFor = useIdempotencyKey();
   const t = useApprovalTexts();
+  const format = useFormat();
   if (error && !review) return <Alert>{describeError(error).message}</Alert>;
   if (!review) return <p className="text-sm text-stone-600">{t('review.reading')}</p>;
   const codes = [...new Set(review.warnings.map((w) => w.code))];
@@ -97,7 +99,7 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
         <Alert title={t('review.cannotApprove')}>
           <ul className="list-disc pl-5">
             {review.blockers.map((b) => (
-              <li key={b.code}>{b.message}</li>
+              <li key={b.code}>{findingText(b, t, format)}</li>
             ))}
           </ul>
         </Alert>
@@ -136,7 +138,7 @@ function ReviewBody({ period, title, onDone }: { period: Period; title: string; 
               isSelected={acknowledged.includes(w.code)}
               onChange={(on) => setAcknowledged((a) => (on ? [...a, w.code] : a.filter((c) => c !== w.code)))}
             >
-              {w.message}
+              {findingText(w, t, format)}
             </Checkbox>
           ))}
         </fieldset>

@@ -96,6 +96,19 @@ const en = {
     expense: 'Expense: {{category}}',
     units: '{{units}} {{unit}}',
   },
+  /** The preflight's blockers and warnings by code (findings.ts); hours are "19.5", days "Mon 7 Dec". */
+  findings: {
+    running_timer: 'A timer is running in this week: it must be stopped and the time submitted first.',
+    unsubmitted_time_one: '{{count}} item of this week is not submitted, or was returned for correction and not submitted again.',
+    unsubmitted_time_other: '{{count}} items of this week are not submitted, or were returned for correction and not submitted again.',
+    hours_below_expected: '{{tracked}} h tracked, below the {{expected}} h expected for the week.',
+    outside_working_capacity: '{{tracked}} h tracked, above the working capacity of {{capacity}} h for the week.',
+    outside_working_capacity_onDays: '{{tracked}} h tracked, above the working capacity of {{capacity}} h for the week, with time on a day off or more than 24 h in one day: {{days}}.',
+    outside_working_capacity_daysOnly: 'Time tracked on a day off, or more than 24 h on one day: {{days}}.',
+    overlapping_entries: 'Time entries of one day overlap in time.',
+    break_missing: 'Less break than the workspace’s break rules require: {{days}}.',
+    breakDay: '{{day}} ({{taken}} of {{required}} min)',
+  },
   withdraw: {
     title: 'Withdraw approval: {{name}}, {{week}}',
     done_one: 'Approval withdrawn: {{count}} item of {{name}} went back to submitted; the week of {{week}} is unlocked.',
@@ -203,6 +216,18 @@ export const { useTexts: useApprovalTexts } = defineTexts('approvals', en, {
     noAmount: 'Kein Betrag',
     expense: 'Ausgabe: {{category}}',
     units: '{{units}} {{unit}}',
+  },
+  findings: {
+    running_timer: 'In dieser Woche läuft ein Timer: Er muss zuerst gestoppt und die Zeit eingereicht werden.',
+    unsubmitted_time_one: '{{count}} Eintrag dieser Woche ist nicht eingereicht oder wurde zur Korrektur zurückgegeben und nicht erneut eingereicht.',
+    unsubmitted_time_other: '{{count}} Einträge dieser Woche sind nicht eingereicht oder wurden zur Korrektur zurückgegeben und nicht erneut eingereicht.',
+    hours_below_expected: '{{tracked}} Std. erfasst, weniger als die für die Woche erwarteten {{expected}} Std.',
+    outside_working_capacity: '{{tracked}} Std. erfasst, mehr als die Kapazität der Woche von {{capacity}} Std.',
+    outside_working_capacity_onDays: '{{tracked}} Std. erfasst, mehr als die Kapazität der Woche von {{capacity}} Std., mit Zeit an einem freien Tag oder mehr als 24 Std. an einem Tag: {{days}}.',
+    outside_working_capacity_daysOnly: 'Zeit an einem freien Tag oder mehr als 24 Std. an einem Tag erfasst: {{days}}.',
+    overlapping_entries: 'Zeiteinträge eines Tages überschneiden sich.',
+    break_missing: 'Weniger Pause, als die Pausenregeln des Arbeitsbereichs verlangen: {{days}}.',
+    breakDay: '{{day}} ({{taken}} von {{required}} min)',
   },
   withdraw: {
     title: 'Freigabe zurückziehen: {{name}}, {{week}}',
