@@ -120,7 +120,7 @@ describe('time off and holidays', () => {
     const before = await rows('planning_time_off');
     const overlap = await web(me, 'POST', '/web/api/time_off', { kind: 'sick', starts_on: '2026-07-10', ends_on: '2026-07-11' });
     expectError(overlap, 400, 'invalid_request', 'starts_on');
-    expect(overlap.json().overlapping_id).toBe(made.json().id);
+    expect(overlap.json()).toMatchObject({ overlapping_id: made.json().id, overlapping_starts_on: '2026-07-06', overlapping_ends_on: '2026-07-10' });
     // Hours of a day: a half day next to it is fine.
     expect((await web(me, 'POST', '/web/api/time_off', { kind: 'other', starts_on: '2026-07-13', hours: 4 })).statusCode).toBe(201);
     // Moving the first onto the second overlaps too.

@@ -70,14 +70,14 @@ test.describe('as a member', () => {
       expect.arrayContaining([expect.objectContaining({ user_id: mia.id, kind: 'vacation', starts_on: day('08-03'), ends_on: day('08-07'), hours: null, name: 'Baltic Sea' })]),
     );
 
-    // A sick day inside it is refused: the server's message under the first day.
+    // A sick day inside it is refused: the app's sentence, naming the vacation's days, under the first day.
     await page.getByRole('button', { name: 'Add time off' }).click();
     await dialog.getByRole('button', { name: /Kind/ }).click();
     await page.getByRole('option', { name: 'Sick' }).click();
     await typeDate(dialog, 'First day', day('08-05'));
     await dialog.getByRole('button', { name: 'Save time off' }).click();
     const firstDay = dialog.getByRole('group', { name: 'First day' });
-    await expect(dialog.getByText(`This overlaps other time off from ${day('08-03')} to ${day('08-07')}`)).toBeVisible();
+    await expect(dialog.getByText(`This overlaps other time off (${day('08-03')} – ${day('08-07')}): change that one instead.`, { exact: true })).toBeVisible();
     await expect(firstDay.getByRole('spinbutton').first()).toHaveAttribute('aria-invalid', 'true');
     await expectAccessible(page, 'the time off dialog refused');
     await checkPage(page, 'time-off-overlap');
@@ -304,6 +304,12 @@ test('the time off page and the holidays settings in German', async ({ page, wor
   await expect(dialog.getByRole('group', { name: 'Erster Tag' })).toBeVisible();
   await expect(dialog.getByRole('radio', { name: 'Ganze Tage' })).toBeChecked();
   await checkPage(page, 'time-off-de-new');
+  // A day inside the vacation is refused in German, its days in the person's date format.
+  await typeDate(dialog, 'Erster Tag', day('07-22'));
+  await dialog.getByRole('button', { name: 'Abwesenheit speichern' }).click();
+  await expect(dialog.getByText(`Das überschneidet sich mit einer anderen Abwesenheit (20.07.${YEAR} – 24.07.${YEAR}): Ändern Sie stattdessen diese.`, { exact: true })).toBeVisible();
+  await expect(dialog.getByRole('group', { name: 'Erster Tag' }).getByRole('spinbutton').first()).toHaveAttribute('aria-invalid', 'true');
+  await checkPage(page, 'time-off-de-overlap');
   await page.keyboard.press('Escape');
 
   await visit(page, '/settings/holidays', 'holidays-de');

@@ -174,6 +174,9 @@ async function checkTimeOff(trx: Tx, p: Principal, v: Required<Omit<TimeOffInput
     throw badRequest(`This overlaps ${v.user_id === null ? 'a holiday' : 'other time off'} from ${clash.starts_on} to ${clash.ends_on}; change that one instead.`, {
       field: 'starts_on',
       overlapping_id: clash.id,
+      // The clash's days, so a client can word the refusal in its own language.
+      overlapping_starts_on: clash.starts_on,
+      overlapping_ends_on: clash.ends_on,
     });
   }
 }

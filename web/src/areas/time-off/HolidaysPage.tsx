@@ -20,7 +20,7 @@ import { SettingsSection } from '../../ui/SettingsSection.tsx';
 import { cx, fieldDescription, fieldLabel, focusRingCss, inputBox } from '../../ui/styles.ts';
 import { TextField } from '../../ui/TextField.tsx';
 import { breakRulesQuery, timeOffQuery, useCreateTimeOff, useDeleteTimeOff, useImportHolidays, useSetBreakRules, type StoredBreakRule, type TimeOff } from './api.ts';
-import { datesText, YearNav } from './parts.tsx';
+import { datesText, useTimeOffFormErrors, YearNav } from './parts.tsx';
 import { breakRulesOf, GERMAN_LAW, inDateOrder, isHoliday, ruleRow, ruleRows, yearOf, type RuleProblem, type RuleRow } from './rules.ts';
 import { useTimeOffTexts } from './texts.ts';
 
@@ -152,7 +152,8 @@ function HolidayForm({ onSaved }: { onSaved: (message: string) => void }) {
   const [endsOn, setEndsOn] = useState<CalendarDate | null>(null);
   const { reset } = create;
   useEffect(() => reset(), [name, startsOn, endsOn, reset]);
-  const { fieldErrors, summary } = formErrors(create.error, ['name', 'starts_on', 'ends_on']);
+  const errorsOf = useTimeOffFormErrors(true);
+  const { fieldErrors, summary } = errorsOf(create.error, ['name', 'starts_on', 'ends_on']);
   return (
     <Form
       validationErrors={fieldErrors}

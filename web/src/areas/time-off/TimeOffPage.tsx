@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { DialogTrigger } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { isAdministrator } from '../../api/access.ts';
-import { describeError, formErrors } from '../../api/errors.ts';
+import { describeError } from '../../api/errors.ts';
 import { useFormat } from '../../api/format.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { serverNow } from '../../api/server-clock.ts';
@@ -23,7 +23,7 @@ import { RadioGroup } from '../../ui/RadioGroup.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { capacityQuery, timeOffQuery, useCreateTimeOff, useDeleteTimeOff, useUpdateTimeOff, type Capacity, type TimeOff, type TimeOffKind } from './api.ts';
-import { datesText, useLengthText, YearNav } from './parts.tsx';
+import { datesText, useLengthText, useTimeOffFormErrors, YearNav } from './parts.tsx';
 import { hoursPerDay, inDateOrder, isHoliday, kindsFor, timeOffValues, yearOf } from './rules.ts';
 import { useTimeOffTexts } from './texts.ts';
 
@@ -194,7 +194,8 @@ function TimeOffForm({ item, administrator, onSaved }: { item?: TimeOff; adminis
   // A refusal is about the values sent: once one changes, its message goes.
   const { reset } = mutation;
   useEffect(() => reset(), [kind, startsOn, endsOn, whole, hours, name, reset]);
-  const { fieldErrors, summary } = formErrors(mutation.error, FIELDS);
+  const errorsOf = useTimeOffFormErrors(false);
+  const { fieldErrors, summary } = errorsOf(mutation.error, FIELDS);
   const kinds = kindsFor(administrator);
   // An existing entry keeps its kind as a choice (a holiday recorded for the person by an administrator).
   const options = (kinds.includes(kind) ? kinds : [...kinds, kind]).map((k) => ({ id: k, label: t(`kinds.${k}`) }));

@@ -1,11 +1,28 @@
+import { formErrors } from '../../api/errors.ts';
+import { useFormat } from '../../api/format.ts';
 import type { Format } from '../../ui/format.ts';
 import { Link } from '../../ui/Link.tsx';
 import type { TimeOff } from './api.ts';
-import { daysIn } from './rules.ts';
+import { daysIn, overlapOf } from './rules.ts';
 import { useTimeOffTexts } from './texts.ts';
 
 /** A range of days as the person writes dates: one day alone, or first – last. */
 export const datesText = (format: Format, t: Pick<TimeOff, 'starts_on' | 'ends_on'>) => (t.starts_on === t.ends_on ? format.day(t.starts_on) : format.dayRange(t.starts_on, t.ends_on));
+
+/**
+ * A refused save split for a time off or holiday form (api/errors.ts formErrors), with an overlap
+ * worded here in the person's language and date format, under the first day.
+ */
+export function useTimeOffFormErrors(holiday: boolean) {
+  const t = useTimeOffTexts();
+  const format = useFormat();
+  return (error: unknown, fields: readonly string[]): ReturnType<typeof formErrors> => {
+    const clash = overlapOf(error);
+    if (!clash) return formErrors(error, fields);
+    const message = t(holiday ? 'overlapsHoliday' : 'overlapsTimeOff', { dates: datesText(format, clash) });
+    return fields.includes('starts_on') ? { fieldErrors: { starts_on: message } } : { summary: message };
+  };
+}
 
 /** "Whole days (3)" or "4 h per day". */
 export function useLengthText() {

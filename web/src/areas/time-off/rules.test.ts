@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { breakRulesOf, daysIn, GERMAN_LAW, hoursPerDay, inDateOrder, kindsFor, ruleRow, ruleRows, sameRules, timeOffValues, yearOf, type TimeOffDraft } from './rules.ts';
+import { HttpError, type ErrorBody } from '../../api/call.ts';
+import { breakRulesOf, daysIn, GERMAN_LAW, hoursPerDay, inDateOrder, kindsFor, overlapOf, ruleRow, ruleRows, sameRules, timeOffValues, yearOf, type TimeOffDraft } from './rules.ts';
 
 const draft = (over: Partial<TimeOffDraft> = {}): TimeOffDraft => ({ kind: 'vacation', starts_on: '2026-08-03', ends_on: null, whole: true, hours: '', name: '', ...over });
 
@@ -57,6 +58,22 @@ describe('the time off form', () => {
 
   it('is incomplete without a first day', () => {
     expect(timeOffValues(draft({ starts_on: null }))).toBeNull();
+  });
+});
+
+describe('an overlap refused by the server', () => {
+  const refused = (extra: Partial<ErrorBody>) =>
+    new HttpError(400, { error: 'invalid_request', error_description: 'This overlaps …', message: 'This overlaps …', field: 'starts_on', ...extra }, new Headers());
+
+  it('gives the days of the time off it overlaps, so the form words it', () => {
+    expect(overlapOf(refused({ overlapping_id: 'a1', overlapping_starts_on: '2026-12-09', overlapping_ends_on: '2026-12-11' }))).toEqual({ starts_on: '2026-12-09', ends_on: '2026-12-11' });
+  });
+
+  it('is null for other refusals, and for an overlap without its days (the server’s message stays)', () => {
+    expect(overlapOf(refused({}))).toBeNull();
+    expect(overlapOf(refused({ overlapping_id: 'a1' }))).toBeNull();
+    expect(overlapOf(new HttpError(409, { error: 'conflict', overlapping_id: 'a1', overlapping_starts_on: '2026-12-09', overlapping_ends_on: '2026-12-09' }, new Headers()))).toBeNull();
+    expect(overlapOf(new Error('x'))).toBeNull();
   });
 });
 

@@ -19,6 +19,8 @@ const en = {
   firstDay: 'First day',
   lastDay: 'Last day',
   lastDayHint: 'The same as the first day for a single day.',
+  overlapsTimeOff: 'This overlaps other time off ({{dates}}): change that one instead.',
+  overlapsHoliday: 'This overlaps another holiday ({{dates}}): change that one instead.',
   page: {
     heading: 'Time off',
     intro: 'Your vacation, sick days and other time off, with the workspace’s public holidays. Time off lowers the hours expected of you.',
@@ -133,6 +135,8 @@ export const { useTexts: useTimeOffTexts, t: timeOffTexts } = defineTexts('time-
   firstDay: 'Erster Tag',
   lastDay: 'Letzter Tag',
   lastDayHint: 'Bei einem einzelnen Tag derselbe wie der erste.',
+  overlapsTimeOff: 'Das überschneidet sich mit einer anderen Abwesenheit ({{dates}}): Ändern Sie stattdessen diese.',
+  overlapsHoliday: 'Das überschneidet sich mit einem anderen Feiertag ({{dates}}): Ändern Sie stattdessen diesen.',
   page: {
     heading: 'Abwesenheiten',
     intro: 'Ihr Urlaub, Ihre Krankheitstage und andere Abwesenheiten, mit den Feiertagen des Arbeitsbereichs. Abwesenheiten senken die von Ihnen erwarteten Stunden.',
