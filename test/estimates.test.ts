@@ -447,3 +447,33 @@ describe('backup and PDF', () => {
     for (const part of ['ANGEBOT', `Angebotsnummer ${de.number}`, 'ERSTELLT FÜR', 'Müller GmbH', 'Schränke', '1.234,50 €', 'Gesamt (EUR)']) expect(deText).toContain(part);
   });
 });
+
+describe('the seller the invoice settings name', () => {
+  it('prints and signs the estimate as the invoice does: legal name, VAT ID, register number, the client’s VAT ID, the footer', async () => {
+    const seller = await makeInvoiceWorkspace(ctx.db); // workspace name "Acme Studio"
+    await ctx.db
+      .insertInto('invoice_settings')
+      .values({ company_id: seller.companyId, legal_name: 'Agentur Blau GmbH', vat_id: 'DE987654321', registration_number: 'HRB 12345 B', footer: 'Geschäftsführerin: Anna Blau · Amtsgericht Charlottenburg' })
+      .execute();
+    const client = await insertClient(ctx.db, seller.companyId, { name: 'Müller GmbH', address: 'Hauptstraße 12\n10115 Berlin' });
+    await ctx.db.updateTable('clients').set({ language: 'de', vat_id: 'DE123456789' }).where('id', '=', client).execute();
+    const owner = await sessionFor(ctx.db, seller.owner, ctx.clock.now());
+    const res = await api(owner, 'POST', '/web/api/estimates', { client_id: client, line_items: [line] });
+    expect(res.statusCode, res.body).toBe(201);
+    const e = res.json();
+    const pdf = await api(owner, 'GET', `/web/api/estimates/${e.id}/pdf`);
+    const text = (await extractText(new Uint8Array(pdf.rawPayload), { mergePages: true })).text.replace(/[\s\u00a0\u202f]+/g, ' ');
+    for (const part of ['Agentur Blau GmbH', 'USt-IdNr. DE987654321', 'HRB 12345 B', 'USt-IdNr. DE123456789', 'Geschäftsführerin: Anna Blau · Amtsgericht Charlottenburg', `Agentur Blau GmbH · Angebot ${e.number} · Seite 1 von 1`]) {
+      expect(text).toContain(part);
+    }
+    expect(text).not.toContain('Acme Studio');
+    // The e-mail names and signs with the same name.
+    const sent = await api(owner, 'POST', `/web/api/estimates/${e.id}/send`, { recipients: [{ email: 'einkauf@mueller.test' }] });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const mail = await ctx.db.selectFrom('outbox').select('payload').where('company_id', '=', seller.companyId).executeTakeFirstOrThrow();
+    const payload = mail.payload as { subject: string; text: string };
+    expect(payload.subject).toBe(`Angebot ${e.number} von Agentur Blau GmbH`);
+    expect(payload.text).toContain('Mit freundlichen Grüßen\nAgentur Blau GmbH\n');
+    expect(payload.text).not.toContain('Acme Studio');
+  });
+});

@@ -129,6 +129,30 @@ describe('sending', () => {
     expect(typed.json()).toMatchObject({ subject: 'Invoice attached', body: 'Hi!' });
   });
 
+  it('names and signs with the invoice settings’ legal name, as the PDF does, in sends, reminders and thank-yous', async () => {
+    const seller = await makeInvoiceWorkspace(ctx.db); // workspace name "Acme Studio"
+    await ctx.db.insertInto('invoice_settings').values({ company_id: seller.companyId, legal_name: 'Agentur Blau GmbH' }).execute();
+    const buyer = await insertClient(ctx.db, seller.companyId, { name: 'Müller GmbH' });
+    await ctx.db.updateTable('clients').set({ language: 'de' }).where('id', '=', buyer).execute();
+    const created = await api(seller.owner, 'POST', '/api/v2/invoices', { client_id: buyer, issue_date: '2026-03-01', line_items: [{ description: 'Beratung', quantity: 1, unit_price: 100 }] });
+    const inv = created.json();
+    const message = async (event_type: string) => {
+      const res = await api(seller.owner, 'POST', `/api/v2/invoices/${inv.id}/messages`, { recipients: to, event_type });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as { subject: string; body: string };
+    };
+    const sent = await message('send');
+    expect(sent.subject).toBe(`Rechnung ${inv.number} von Agentur Blau GmbH`);
+    expect(sent.body).toMatch(/Mit freundlichen Grüßen\nAgentur Blau GmbH\n$/);
+    const reminder = await message('reminder');
+    expect(reminder.subject).toMatch(/^Erinnerung: Rechnung .* von Agentur Blau GmbH ist (über)?fällig$/);
+    expect(reminder.body).toMatch(/\nAgentur Blau GmbH\n$/);
+    await transitionInvoice(ctx.db, operatorPrincipal(seller.companyId), inv.id, 'mark-paid', { now: ctx.clock.now() });
+    expect((await message('thank_you')).body).toMatch(/\nAgentur Blau GmbH\n$/);
+    const mails = await outboxOf(seller.companyId);
+    expect(mails.map((m) => (m.payload as { subject: string }).subject).join(' | ')).not.toContain('Acme Studio');
+  });
+
   it('moves a draft to open and records the message and its e-mail together', async () => {
     const inv = await draft();
     const before = (await outboxOf(w.companyId)).length;

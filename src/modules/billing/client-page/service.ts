@@ -33,6 +33,7 @@ import {
   renderInvoicePdf,
   translatedKind,
   type EInvoiceAttachment,
+  type Seller,
 } from '../invoices/index.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { paymentsOf } from './queries.ts';
@@ -107,15 +108,6 @@ export async function clientPagePdf(db: Kysely<DB>, token: unknown, now: Date): 
     return { pdf: await renderEstimatePdf(doc), filename: estimatePdfFilename(fileSafe(doc.estimate.number)) };
   }
   return clientInvoicePdf(db, { companyId: link.companyId, invoiceId: link.subject.id });
-}
-
-/** The seller's details as an invoice's or an estimate's document holds them (an invoice's may lack the optional ones). */
-interface Seller {
-  name: string;
-  address: string | null;
-  sender_email?: string | null;
-  sender_phone?: string | null;
-  tax_id?: string | null;
 }
 
 /**

@@ -7,7 +7,7 @@ import { translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailAddress, type MailAttachment } from '../../../outbox/enqueue.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { makeClientLink } from '../client-links/index.ts';
-import { assertMayUseInvoices, fileSafe, formatDate, formatMoney, loadWorkspace, validateMessage } from '../invoices/index.ts';
+import { assertMayUseInvoices, fileSafe, formatDate, formatMoney, loadWorkspace, signatureName, validateMessage } from '../invoices/index.ts';
 import { ESTIMATE_PDF_RENDERER } from './pdf.ts';
 import { pdfFilename, assertAllows } from './rules.ts';
 import type { EstimateMessageInput } from './schemas.ts';
@@ -68,10 +68,9 @@ export async function sendEstimate(
   return withTenant(db, p.companyId, async (trx) => {
     const { row, body: estimate } = await loadEstimate(trx, p.companyId, id, { lock: true, visibleTo: p });
     assertAllows('send', row.state);
-    const workspace = (await loadWorkspace(trx, p.companyId))!;
+    const workspace = await signatureName(trx, p.companyId, (await loadWorkspace(trx, p.companyId))!);
     const language = row.client_language;
-    const subject =
-      m.subject ?? defaultSubject({ number: row.number, workspace: workspace.name, language });
+    const subject = m.subject ?? defaultSubject({ number: row.number, workspace, language });
     const text =
       m.body ??
       defaultBody({
@@ -81,7 +80,7 @@ export async function sendEstimate(
         date: formatDate(row.issue_date, language),
         validUntil: row.valid_until ? formatDate(row.valid_until, language) : null,
         subject: row.subject,
-        workspace: workspace.name,
+        workspace,
         attachPdf: m.attachPdf,
         language,
       });

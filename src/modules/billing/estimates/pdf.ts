@@ -11,16 +11,20 @@ import {
   MUTED,
   RULE,
   assertMayUseInvoices,
+  drawClient,
+  drawSeller,
   drawTotals,
   fileSafe,
   findClient,
   formatDate,
   formatQuantity,
   kindColumnWidth,
-  loadWorkspace,
+  loadSeller,
   openPdf,
+  pageFooters,
   totalsRows,
   translatedKind,
+  type Seller,
 } from '../invoices/index.ts';
 import { estimateTotals } from './presenter.ts';
 import type { EstimateLineRow, EstimateRow } from './queries.ts';
@@ -30,7 +34,9 @@ import { loadEstimate } from './service.ts';
 /**
  * The estimate as a PDF (pdfkit), in the client's language, with the invoice
  * PDF's fonts, colours, long-word breaking and number formats (shared through
- * the invoices' index): workspace and client, "ESTIMATE"/"ANGEBOT", number and
+ * the invoices' index): the seller and the client as the invoice prints them
+ * (the invoice settings' legal name, IDs, logo and footer: an estimate goes to
+ * the same client from the same business), "ESTIMATE"/"ANGEBOT", number and
  * date, subject, the lines, subtotal, discount, taxes, total and notes, and a
  * "page i of n" footer. Letter paper for USD and CAD, A4 otherwise.
  */
@@ -40,17 +46,17 @@ export const ESTIMATE_PDF_RENDERER = 'estimate_pdf';
 export interface EstimateDocument {
   estimate: EstimateRow;
   lines: EstimateLineRow[];
-  workspace: { name: string; address: string | null; sender_email: string | null; sender_phone: string | null; tax_id: string | null };
-  client: { name: string; address: string | null; language: string };
+  workspace: Seller;
+  client: { name: string; address: string | null; language: string; vat_id?: string | null };
 }
 
 /** The estimate with what its PDF prints (workspace, client); `visibleTo`: only one in that principal's reach (404 otherwise). */
 export async function loadDocument(trx: Tx, companyId: string, id: string, visibleTo?: Principal): Promise<EstimateDocument> {
   const { row, lines } = await loadEstimate(trx, companyId, id, { visibleTo });
-  const workspace = await loadWorkspace(trx, companyId);
+  const loaded = await loadSeller(trx, companyId);
   const client = await findClient(trx, companyId, row.client_id);
-  if (!workspace || !client) throw notFound('estimate');
-  return { estimate: row, lines, workspace, client: { name: client.name, address: client.address, language: client.language } };
+  if (!loaded || !client) throw notFound('estimate');
+  return { estimate: row, lines, workspace: loaded.seller, client: { name: client.name, address: client.address, language: client.language, vat_id: client.vat_id } };
 }
 
 /** The web app's PDF of an estimate and its download name. */
@@ -71,16 +77,10 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
   const language = d.client.language;
   const pdf = openPdf(e, 'estimate.title', d);
   const { doc, t, tr, money, left, right, width, bottom, done } = pdf;
-
+  const footers = pageFooters(pdf, d.workspace.footer);
 
   // Sender (left) and the document's title and facts (right).
-  const senderW = width * 0.42;
-  doc.fillColor(INK).font('bold').fontSize(16).text(t(d.workspace.name, senderW), left, 50, { width: senderW });
-  const senderLines = [d.workspace.address, d.workspace.sender_email, d.workspace.sender_phone, d.workspace.tax_id ? tr('invoice.taxId', { id: d.workspace.tax_id }) : null];
-  for (const line of senderLines.filter((x): x is string => Boolean(x))) {
-    doc.font('body').fontSize(9).fillColor(MUTED).text(t(line, senderW), { width: senderW });
-  }
-  const senderBottom = doc.y;
+  const senderBottom = drawSeller(pdf, d.workspace);
   const factsX = left + width * 0.5;
   const factsW = right - factsX;
   doc.fillColor(INK).font('bold').fontSize(22).text(t(tr('estimate.heading')), factsX, 46, { width: factsW, align: 'right' });
@@ -97,10 +97,7 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
   y = Math.max(y, senderBottom) + 22;
 
   // The client, the subject.
-  doc.font('body').fontSize(9).fillColor(MUTED).text(t(tr('estimate.preparedFor')), left, y, { characterSpacing: 0.5 });
-  doc.font('bold').fontSize(11).fillColor(INK).text(t(d.client.name, width * 0.6), left, doc.y + 2, { width: width * 0.6 });
-  if (d.client.address) doc.font('body').fontSize(9.5).text(t(d.client.address, width * 0.6), { width: width * 0.6 });
-  y = doc.y + 14;
+  y = drawClient(pdf, tr('estimate.preparedFor'), d.client, y);
   if (e.subject) {
     doc.font('bold').fontSize(10.5).fillColor(INK).text(t(e.subject, width), left, y, { width });
     y = doc.y + 12;
@@ -160,14 +157,6 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
     doc.font('body').fontSize(9.5).fillColor(INK).text(t(e.notes, width), left, doc.y + 3, { width });
   }
 
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    const saved = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    const footer = tr('estimate.footer', { workspace: d.workspace.name, number: e.number, page: i + 1, pages: range.count });
-    doc.font('body').fontSize(8).fillColor(MUTED).text(t(footer), left, doc.page.height - 40, { width, align: 'center', lineBreak: false });
-    doc.page.margins.bottom = saved;
-  }
+  footers.draw((page, pages) => tr('estimate.footer', { workspace: d.workspace.name, number: e.number, page, pages }));
   return done();
 }

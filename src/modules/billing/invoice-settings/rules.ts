@@ -67,6 +67,15 @@ export const DEFAULT_SETTINGS: InvoiceSettingsState = {
   vat_exemption_reason: null,
 };
 
+/**
+ * The name the business signs with: the legal name of the invoice settings when it is set, else
+ * the workspace's name. What the client reads as the sender, alike on the invoice and estimate
+ * PDFs and in their e-mails' subjects and signatures.
+ */
+export function businessName(settings: Pick<InvoiceSettingsState, 'legal_name'>, workspaceName: string): string {
+  return settings.legal_name ?? workspaceName;
+}
+
 /** A short text setting: null or blank clears it; otherwise at most `max` characters, no NUL. */
 function optionalText(field: string, value: unknown, max: number, { trim }: { trim: boolean }): string | null {
   if (value === null) return null;

@@ -28,7 +28,7 @@ export { assertMayUseInvoices, createInvoice, explicitLines, getInvoice, kindCho
 // For retainers (billing/retainers): the locked invoice, and its funding and credit lines.
 export { addRetainerLineIn, loadInvoice, removeRetainerLineIn } from './service.ts';
 export { RETAINER_KIND } from './kinds.ts';
-export { sendInvoiceMessageIn, validateMessage } from './messages.ts';
+export { sendInvoiceMessageIn, signatureName, validateMessage } from './messages.ts';
 export { invoiceProjects } from './projects.ts';
 export { SuggestedRecipientsSchema, recipientsForClient } from './recipients.ts';
 export { findClient, loadWorkspace } from './queries.ts';
@@ -36,7 +36,8 @@ export { IsoDate, LineItemCreate, RecipientSchema, TotalsProperties } from './sc
 export type { CreateInput, LineInput, Recipient } from './schemas.ts';
 export { creatorOf, documentHead, presentInvoice, presentTotals, printedTotals } from './presenter.ts';
 export { fileSafe, formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
-export { BAND, INK, MUTED, RULE, drawTotals, kindColumnWidth, loadInvoiceDocument, openPdf, renderInvoicePdf, totalsRows } from './pdf.ts';
+export { BAND, INK, MUTED, RULE, drawClient, drawSeller, drawTotals, kindColumnWidth, loadInvoiceDocument, loadSeller, openPdf, pageFooters, renderInvoicePdf, totalsRows } from './pdf.ts';
+export type { Seller } from './pdf.ts';
 // For the client page: which e-invoices an invoice can be, and the writer (loaded on first use).
 export { E_INVOICE_ATTACHMENTS, attachmentFormat, attachmentProfile, eInvoiceFilename, missingFields } from './e-invoice-data.ts';
 export type { EInvoiceAttachment } from './e-invoice-data.ts';

@@ -11,6 +11,7 @@ import { todayIn } from '../../../time/workspace-time.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { makeClientLink } from '../client-links/index.ts';
 import { attachmentsForMail } from '../invoice-attachments/index.ts';
+import { businessName, invoiceSettingsOf } from '../invoice-settings/index.ts';
 import { formatDate, formatMoney, pdfFilename } from './format.ts';
 import { assertComplete, attachmentFormat, attachmentProfile, E_INVOICE_RENDERER, eInvoiceFilename } from './e-invoice-data.ts';
 import { INVOICE_PDF_RENDERER, loadInvoiceDocument } from './pdf.ts';
@@ -89,8 +90,17 @@ export function validateMessage(input: MessageInput) {
   };
 }
 
+/**
+ * The name an e-mail about an invoice or an estimate is sent and signed with: the one its PDF
+ * prints as the seller (businessName: the legal name when set), not the internal workspace name.
+ */
+export async function signatureName(trx: Tx, companyId: string, workspace: { name: string }): Promise<string> {
+  return businessName(await invoiceSettingsOf(trx, companyId), workspace.name);
+}
+
 interface Letter {
   clientName: string;
+  /** The business's name in the subject and under the closing (signatureName). */
   workspaceName: string;
   number: string;
   amount: string;
@@ -200,7 +210,7 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
 
   const letter: Letter = {
     clientName: row.client_name,
-    workspaceName: workspace.name,
+    workspaceName: await signatureName(trx, p.companyId, workspace),
     number: row.number,
     amount: String(invoice.amount),
     dueAmount: String(invoice.due_amount),

@@ -17,7 +17,7 @@ import { assertMayUseInvoices, loadInvoice } from './service.ts';
 import { printedSubtotal, type Totals } from './totals.ts';
 import type { EInvoiceParties } from './e-invoice-data.ts';
 import { defaultBankAccount, drawPaymentDetails, type BankAccountRow } from '../bank-accounts/index.ts';
-import { invoiceLogoOf, invoiceSettingsOf } from '../invoice-settings/index.ts';
+import { businessName, invoiceLogoOf, invoiceSettingsOf, type InvoiceSettingsState } from '../invoice-settings/index.ts';
 
 /**
  * The invoice as a PDF (pdfkit): the seller (logo, legal name, address, sender
@@ -37,44 +37,46 @@ import { invoiceLogoOf, invoiceSettingsOf } from '../invoice-settings/index.ts';
 
 export const INVOICE_PDF_RENDERER = 'invoice_pdf';
 
+/**
+ * The seller as the invoice and the estimate print it, from the invoice settings (the name the
+ * business signs with, VAT ID, registration number, logo, footer) and the workspace settings
+ * (address, sender e-mail and phone, tax ID).
+ */
+export interface Seller {
+  /** The seller's name: the invoice settings' legal name, else the workspace's name (businessName). */
+  name: string;
+  address: string | null;
+  sender_email?: string | null;
+  sender_phone?: string | null;
+  tax_id?: string | null;
+  vat_id?: string | null;
+  registration_number?: string | null;
+  /** PNG, JPEG or (cleaned) SVG bytes. */
+  logo?: { content_type: string; data: Buffer } | null;
+  /** Printed at the foot of every page. */
+  footer?: string | null;
+}
+
 /** What the PDF prints, and (the parties' parts) what its e-invoice also needs (e-invoice-data.ts). */
 export interface InvoiceDocument extends EInvoiceParties {
   invoice: InvoiceRow;
   lines: LineRow[];
-  workspace: {
-    /** The seller's name: the invoice settings' legal name, else the workspace's name. */
-    name: string;
-    address: string | null;
-    sender_email?: string | null;
-    sender_phone?: string | null;
-    tax_id?: string | null;
-    vat_id?: string | null;
-    registration_number?: string | null;
-    /** PNG, JPEG or (cleaned) SVG bytes. */
-    logo?: { content_type: string; data: Buffer } | null;
-    /** Printed at the foot of every page. */
-    footer?: string | null;
-  };
+  workspace: Seller;
   client: { name: string; address: string | null; language: string; vat_id?: string | null };
   /** The default bank account of the invoice's currency, printed as payment details. */
   bankAccount?: BankAccountRow | null;
 }
 
-/** The invoice and what its document prints; with `visibleTo`, only an invoice in that principal's reach. */
-export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId: string, visibleTo?: Principal): Promise<InvoiceDocument> {
-  const { row, lines } = await loadInvoice(trx, companyId, invoiceId, { visibleTo });
+/** The seller every document of the workspace prints, and the invoice settings it comes from; null when the workspace is gone. */
+export async function loadSeller(trx: Tx, companyId: string): Promise<{ seller: Seller; settings: InvoiceSettingsState } | null> {
   const workspace = await loadWorkspace(trx, companyId);
-  const client = await findClient(trx, companyId, row.client_id);
-  if (!workspace || !client) throw notFound('invoice');
+  if (!workspace) return null;
   const settings = await invoiceSettingsOf(trx, companyId);
-  const bankAccount = (await defaultBankAccount(trx, companyId, row.currency)) ?? null;
   const logo = await invoiceLogoOf(trx, companyId);
   const { address, sender_email, sender_phone, tax_id } = workspace;
   return {
-    invoice: row,
-    lines,
-    workspace: {
-      name: settings.legal_name ?? workspace.name,
+    seller: {
+      name: businessName(settings, workspace.name),
       address,
       sender_email,
       sender_phone,
@@ -84,6 +86,22 @@ export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId:
       logo: logo ?? null,
       footer: settings.footer,
     },
+    settings,
+  };
+}
+
+/** The invoice and what its document prints; with `visibleTo`, only an invoice in that principal's reach. */
+export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId: string, visibleTo?: Principal): Promise<InvoiceDocument> {
+  const { row, lines } = await loadInvoice(trx, companyId, invoiceId, { visibleTo });
+  const loaded = await loadSeller(trx, companyId);
+  const client = await findClient(trx, companyId, row.client_id);
+  if (!loaded || !client) throw notFound('invoice');
+  const { seller, settings } = loaded;
+  const bankAccount = (await defaultBankAccount(trx, companyId, row.currency)) ?? null;
+  return {
+    invoice: row,
+    lines,
+    workspace: seller,
     client: { name: client.name, address: client.address, language: client.language, vat_id: client.vat_id },
     bankAccount,
     seller: {
@@ -385,6 +403,74 @@ export function drawTotals({ doc, t, right, bottom }: OpenPdf, y: number, rows: 
   return y + 44;
 }
 
+/**
+ * The seller's block at the top left, as both documents print it: the logo, the name, the
+ * address, then the sender details (a tax number, VAT ID and registration number are required
+ * on invoices in many countries, and an estimate names the same business). Returns where it ends.
+ */
+export function drawSeller({ doc, t, tr, left, width }: OpenPdf, seller: Seller): number {
+  const w = width * 0.42;
+  const logoBottom = seller.logo ? drawLogo(doc, seller.logo, left, 50) : null;
+  doc.fillColor(INK).font('bold').fontSize(16);
+  doc.text(t(seller.name, w), left, logoBottom === null ? 50 : logoBottom + 8, { width: w });
+  const details = [
+    seller.address,
+    seller.sender_email,
+    seller.sender_phone,
+    seller.tax_id ? tr('invoice.taxId', { id: seller.tax_id }) : null,
+    seller.vat_id ? tr('invoice.vatId', { id: seller.vat_id }) : null,
+    seller.registration_number ? tr('invoice.registrationNumber', { number: seller.registration_number }) : null,
+  ];
+  for (const line of details.filter((x): x is string => Boolean(x))) {
+    doc.font('body').fontSize(9).fillColor(MUTED);
+    doc.text(t(line, w), { width: w });
+  }
+  return doc.y;
+}
+
+/** The client's block from `y` under its heading ("BILL TO", "PREPARED FOR"): name, address, VAT ID. Returns where the text below starts. */
+export function drawClient({ doc, t, tr, left, width }: OpenPdf, heading: string, client: { name: string; address: string | null; vat_id?: string | null }, y: number): number {
+  const w = width * 0.6;
+  doc.font('body').fontSize(9).fillColor(MUTED).text(t(heading), left, y, { characterSpacing: 0.5 });
+  doc.font('bold').fontSize(11).fillColor(INK);
+  doc.text(t(client.name, w), left, doc.y + 2, { width: w });
+  doc.font('body').fontSize(9.5);
+  if (client.address) doc.text(t(client.address, w), { width: w });
+  if (client.vat_id) doc.text(t(tr('invoice.vatId', { id: client.vat_id }), w), { width: w });
+  return doc.y + 14;
+}
+
+/**
+ * The foot of every page: the settings' footer (when set) above a page line. Called before
+ * anything is drawn, it makes the text area of every page end above the footer; `draw`, called
+ * last, writes both on every page (`pageLine` gives the page's line from its number and the count).
+ */
+export function pageFooters({ doc, t, left, width }: OpenPdf, footer: string | null | undefined) {
+  const footerText = footer ? t(footer, width) : null;
+  doc.font('body').fontSize(FOOTER_SIZE);
+  const footerHeight = footerText ? Math.min(doc.heightOfString(footerText, { width }), FOOTER_MAX_HEIGHT) + 6 : 0;
+  if (footerHeight > 0) {
+    doc.page.margins.bottom += footerHeight;
+    doc.options.margins = { ...doc.page.margins };
+  }
+  return {
+    draw(pageLine: (page: number, pages: number) => string) {
+      const range = doc.bufferedPageRange();
+      for (let i = range.start; i < range.start + range.count; i++) {
+        doc.switchToPage(i);
+        const savedBottom = doc.page.margins.bottom;
+        doc.page.margins.bottom = 0;
+        if (footerText) {
+          doc.font('body').fontSize(FOOTER_SIZE).fillColor(MUTED);
+          doc.text(footerText, left, doc.page.height - 44 - footerHeight, { width, height: FOOTER_MAX_HEIGHT, align: 'center', ellipsis: true });
+        }
+        doc.font('body').fontSize(8).fillColor(MUTED).text(t(pageLine(i + 1, range.count)), left, doc.page.height - 40, { width, align: 'center', lineBreak: false });
+        doc.page.margins.bottom = savedBottom;
+      }
+    },
+  };
+}
+
 export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const inv = d.invoice;
   const totals: Totals = invoiceTotals(inv, d.lines);
@@ -394,36 +480,10 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const { doc, t, tr, money, left, right, width, bottom, done } = pdf;
   const date = (x: string) => formatDate(x, language);
 
-  // The settings' footer sits above the page line on every page: the text area ends above it.
-  const footerText = d.workspace.footer ? t(d.workspace.footer, width) : null;
-  doc.font('body').fontSize(FOOTER_SIZE);
-  const footerHeight = footerText ? Math.min(doc.heightOfString(footerText, { width }), FOOTER_MAX_HEIGHT) + 6 : 0;
-  if (footerHeight > 0) {
-    doc.page.margins.bottom += footerHeight;
-    doc.options.margins = { ...doc.page.margins };
-  }
+  const footers = pageFooters(pdf, d.workspace.footer);
 
   // -- header: the seller (logo, name, details; left), "INVOICE" and the facts (right)
-  const logoBottom = d.workspace.logo ? drawLogo(doc, d.workspace.logo, left, 50) : null;
-  doc.fillColor(INK).font('bold').fontSize(16);
-  doc.text(t(d.workspace.name, width * 0.42), left, logoBottom === null ? 50 : logoBottom + 8, { width: width * 0.42 });
-  if (d.workspace.address) {
-    doc.font('body').fontSize(9).fillColor(MUTED);
-    doc.text(t(d.workspace.address, width * 0.42), { width: width * 0.42 });
-  }
-  // The sender details the workspace settings hold (a tax number is required on invoices in many countries).
-  const sender = [
-    d.workspace.sender_email,
-    d.workspace.sender_phone,
-    d.workspace.tax_id ? tr('invoice.taxId', { id: d.workspace.tax_id }) : null,
-    d.workspace.vat_id ? tr('invoice.vatId', { id: d.workspace.vat_id }) : null,
-    d.workspace.registration_number ? tr('invoice.registrationNumber', { number: d.workspace.registration_number }) : null,
-  ];
-  for (const line of sender.filter((x): x is string => Boolean(x))) {
-    doc.font('body').fontSize(9).fillColor(MUTED);
-    doc.text(t(line, width * 0.42), { width: width * 0.42 });
-  }
-  const leftBottom = doc.y;
+  const leftBottom = drawSeller(pdf, d.workspace);
 
   const factsX = left + width * 0.45;
   const factsW = right - factsX;
@@ -457,18 +517,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   y = Math.max(y, leftBottom) + 22;
 
   // -- bill to, subject
-  doc.font('body').fontSize(9).fillColor(MUTED).text(t(tr('invoice.billTo')), left, y, { characterSpacing: 0.5 });
-  doc.font('bold').fontSize(11).fillColor(INK);
-  doc.text(t(d.client.name, width * 0.6), left, doc.y + 2, { width: width * 0.6 });
-  if (d.client.address) {
-    doc.font('body').fontSize(9.5);
-    doc.text(t(d.client.address, width * 0.6), { width: width * 0.6 });
-  }
-  if (d.client.vat_id) {
-    doc.font('body').fontSize(9.5);
-    doc.text(t(tr('invoice.vatId', { id: d.client.vat_id }), width * 0.6), { width: width * 0.6 });
-  }
-  y = doc.y + 14;
+  y = drawClient(pdf, tr('invoice.billTo'), d.client, y);
   if (inv.subject) {
     doc.font('bold').fontSize(10.5).fillColor(INK);
     doc.text(t(inv.subject, width), left, y, { width });
@@ -580,26 +629,6 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   // -- payment details: the bank account of the currency, and a GiroCode for EUR (billing/bank-accounts)
   await drawPaymentDetails(doc, { account: d.bankAccount, currency: inv.currency, amountDue: totals.dueAmount, invoiceNumber: inv.number, language, encode: t });
 
-  // -- footer on every page
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    const savedBottom = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    if (footerText) {
-      doc.font('body').fontSize(FOOTER_SIZE).fillColor(MUTED);
-      doc.text(footerText, left, doc.page.height - 44 - footerHeight, { width, height: FOOTER_MAX_HEIGHT, align: 'center', ellipsis: true });
-    }
-    doc
-      .font('body')
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text(t(tr('invoice.footer', { workspace: d.workspace.name, number: inv.number, page: i + 1, pages: range.count })), left, doc.page.height - 40, {
-        width,
-        align: 'center',
-        lineBreak: false,
-      });
-    doc.page.margins.bottom = savedBottom;
-  }
+  footers.draw((page, pages) => tr('invoice.footer', { workspace: d.workspace.name, number: inv.number, page, pages }));
   return done();
 }
