@@ -163,6 +163,24 @@ describe('drawing', () => {
     expect(shown.json().available.map((x: any) => x.id)).toContain(retainer.id);
   });
 
+  it('sends an invoice the credit covers in full as covered by the prepayment, not as 0.00 due on a date', async () => {
+    const german = await insertClient(ctx.db, w.companyId, { name: 'Müller GmbH', tax: '19' });
+    await ctx.db.updateTable('clients').set({ language: 'de' }).where('id', '=', german).execute();
+    for (const [clientId, covered, not] of [
+      [client, 'Please find invoice {{number}}. It is covered by your prepayment: there is nothing to pay. The invoice is attached as a PDF.', '€0.00'],
+      [german, 'anbei erhalten Sie die Rechnung {{number}}. Sie ist durch Ihre Vorauszahlung gedeckt; es ist nichts zu zahlen. Die Rechnung liegt als PDF bei.', '0,00'],
+    ]) {
+      const { retainer } = await fundedRetainer(1000, { client_id: clientId });
+      const inv = await draft(50, clientId);
+      expect((await draw(retainer.id, inv.id, inv.amount)).statusCode).toBe(201);
+      expect(await getInvoice(inv.id)).toMatchObject({ amount: 0, due_amount: 0 });
+      const res = await api(w.owner, 'POST', `/api/v2/invoices/${inv.id}/messages`, { recipients: [{ email: 'bill@globex.test' }] });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().body).toContain(covered.replace('{{number}}', inv.number));
+      expect(res.json().body).not.toContain(not);
+    }
+  });
+
   it('refuses more than the retainer holds, naming amount, and writes nothing', async () => {
     const { retainer } = await fundedRetainer(100);
     const inv = await draft(300);

@@ -58,6 +58,7 @@ export const de: Catalog = {
     thankYouSubject: 'Vielen Dank für Ihre Zahlung der Rechnung {{number}}',
     greeting: 'Guten Tag {{client}},',
     send: 'anbei erhalten Sie die Rechnung {{number}} über {{amount}}, fällig am {{date}}.',
+    sendCovered: 'anbei erhalten Sie die Rechnung {{number}}. Sie ist durch Ihre Vorauszahlung gedeckt; es ist nichts zu zahlen.',
     reminderDue: 'wir möchten Sie daran erinnern, dass die Rechnung {{number}} am {{date}} fällig ist; es sind noch {{amount}} offen.',
     reminderOverdue: 'wir möchten Sie daran erinnern, dass die Rechnung {{number}} am {{date}} fällig war; es sind noch {{amount}} offen.',
     thankYou: 'vielen Dank für Ihre Zahlung der Rechnung {{number}}. Wir freuen uns auf die weitere Zusammenarbeit.',

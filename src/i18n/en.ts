@@ -62,6 +62,7 @@ export const en = {
     thankYouSubject: 'Thank you for your payment of invoice {{number}}',
     greeting: 'Hello {{client}},',
     send: 'Please find invoice {{number}} for {{amount}}, due on {{date}}.',
+    sendCovered: 'Please find invoice {{number}}. It is covered by your prepayment: there is nothing to pay.',
     reminderDue: 'This is a reminder that invoice {{number}} is due on {{date}}; {{amount}} remains to be paid.',
     reminderOverdue: 'This is a reminder that invoice {{number}} was due on {{date}}; {{amount}} remains to be paid.',
     thankYou: 'Thank you for your payment of invoice {{number}}. We appreciate your business.',

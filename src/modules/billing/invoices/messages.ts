@@ -15,7 +15,7 @@ import { businessName, invoiceSettingsOf } from '../invoice-settings/index.ts';
 import { formatDate, formatMoney, pdfFilename } from './format.ts';
 import { assertComplete, attachmentFormat, attachmentProfile, E_INVOICE_RENDERER, eInvoiceFilename } from './e-invoice-data.ts';
 import { INVOICE_PDF_RENDERER, loadInvoiceDocument } from './pdf.ts';
-import { presentMessage, type PresentedMessage } from './presenter.ts';
+import { invoiceTotals, presentMessage, type PresentedMessage } from './presenter.ts';
 import { findClient, loadWorkspace, receiptsOf, touchInvoice } from './queries.ts';
 import { translator } from '../../../i18n/index.ts';
 import { assertNoNul, isEmail, type MessageEvent } from './rules.ts';
@@ -105,6 +105,8 @@ interface Letter {
   number: string;
   amount: string;
   dueAmount: string;
+  /** Nothing is left to pay because a retainer credit covers the invoice (a total of 0 after the credit). */
+  coveredByRetainer: boolean;
   currency: string;
   dueDate: string;
   subject: string | null;
@@ -133,7 +135,8 @@ export function defaultBody(event: MessageEvent, l: Letter): string {
   const attached = l.attachPdf ? ` ${t('invoiceMail.attached')}` : '';
   const about = l.subject ? `\n\n${t('invoiceMail.about', { subject: l.subject })}` : '';
   const lines = {
-    send: t('invoiceMail.send', { number: l.number, amount: formatMoney(l.amount, l.currency, { language: l.language }), date }) + attached,
+    // A total of 0.00 "due on" a date reads as an error: an invoice the prepayment covers says so.
+    send: (l.coveredByRetainer ? t('invoiceMail.sendCovered', { number: l.number }) : t('invoiceMail.send', { number: l.number, amount: formatMoney(l.amount, l.currency, { language: l.language }), date })) + attached,
     reminder:
       t(l.overdue ? 'invoiceMail.reminderOverdue' : 'invoiceMail.reminderDue', { number: l.number, date, amount: formatMoney(l.dueAmount, l.currency, { language: l.language }) }) +
       attached,
@@ -196,7 +199,7 @@ export async function sendInvoiceMessage(db: Kysely<DB>, p: Principal, id: strin
 export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, input: MessageInput, now: Date, { baseUrl }: SendOptions = {}): Promise<PresentedMessage> {
   assertMayUseInvoices(p);
   const m = validateMessage(input);
-  const { row, body: invoice } = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
+  const { row, lines, body: invoice } = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
   const workspace = (await loadWorkspace(trx, p.companyId))!;
   if (m.event === 'send' && row.state !== 'draft' && row.state !== 'open') {
     throw conflict(`A ${row.state} invoice cannot be sent; only draft and open invoices can.`, { state: row.state });
@@ -214,6 +217,7 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
     number: row.number,
     amount: String(invoice.amount),
     dueAmount: String(invoice.due_amount),
+    coveredByRetainer: invoice.due_amount <= 0 && invoiceTotals(row, lines).retainerCredit.gt(0),
     currency: row.currency,
     dueDate: row.due_date,
     subject: row.subject,
