@@ -7,6 +7,8 @@ import jsqr from 'jsqr';
 import { PNG } from 'pngjs';
 import { extractText } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operatorPrincipal } from '../src/access/operator.ts';
+import { transitionInvoice } from '../src/modules/billing/invoices/service.ts';
 import { createTestContext, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 import { apiOf, insertClient, makeInvoiceWorkspace, type InvoiceWorkspace } from './fixtures/invoices.ts';
 
@@ -115,6 +117,29 @@ describe('invoice PDF payment details', () => {
     expect(text).toContain('ZAHLUNGSINFORMATIONEN');
     expect(text).toMatch(/Kontoinhaber ?Acme Studio GmbH/);
     expect(await qrOf(pdf, 'de')).toBe(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Acme Studio GmbH', 'DE89370400440532013000', 'EUR1234.50', '', '', 'Rechnung 2026-102'].join('\n'));
+  });
+
+  it('keeps the account but prints no code and no "scan to pay" when nothing is owed: paid, closed, voided, or nothing due', async () => {
+    const pdfOf = async (transition: 'mark-paid' | 'close' | 'void' | null, items: Array<Record<string, unknown>> = lines) => {
+      const res = await api(w.owner, 'POST', '/api/v2/invoices', { client_id: eurClient, issue_date: '2026-03-01', line_items: items });
+      expect(res.statusCode, res.body).toBe(201);
+      const inv = res.json();
+      expect((await api(w.owner, 'POST', `/api/v2/invoices/${inv.id}/messages`, { recipients: [{ email: 'ap@globex.test' }] })).statusCode).toBe(201);
+      if (transition) await transitionInvoice(ctx.db, operatorPrincipal(w.companyId), inv.id, transition, { now: ctx.clock.now() });
+      return (await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf`)).rawPayload;
+    };
+    for (const [name, pdf] of [
+      ['paid', await pdfOf('mark-paid')],
+      ['closed', await pdfOf('close')],
+      ['voided', await pdfOf('void')],
+      ['nothing-due', await pdfOf(null, [{ description: 'Goodwill', quantity: 1, unit_price: 0 }])],
+    ] as const) {
+      const text = await textOf(pdf);
+      expect(text, name).toContain('DE89 3704 0044 0532 0130 00');
+      expect(text, name).not.toContain('Scan with your banking app');
+      // No payment code: jsQR finds nothing, or at most a spurious empty match in the page's text.
+      expect((await qrOf(pdf, name)) ?? '', name).not.toMatch(/^BCD/);
+    }
   });
 
   it('prints a local account for another currency, without a GiroCode (SEPA transfers are in EUR)', async () => {

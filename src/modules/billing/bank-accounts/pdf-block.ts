@@ -1,5 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import { isSEPACountry } from 'ibantools';
+import type { InvoiceState } from '../../../db/types.ts';
 import { translator } from '../../../i18n/index.ts';
 import { epcPayload } from './girocode.ts';
 import type { BankAccountRow } from './queries.ts';
@@ -10,7 +11,9 @@ import { groupedIban } from './rules.ts';
  * currency (holder, IBAN in groups of four, BIC, bank, local account), and for an
  * EUR invoice paid into a SEPA IBAN a GiroCode (girocode.ts) that a banking app
  * scans into a transfer with the amount due and the invoice number as reference.
- * Nothing is drawn when the currency has no default account.
+ * Nothing is drawn when the currency has no default account. The account stays on
+ * an invoice with nothing left to pay (it is where the money went), but the code
+ * and its "scan and pay" do not: they would invite a payment that is not owed.
  *
  * Drawn into the invoice's pdfkit document (billing/invoices/pdf.ts), which has
  * registered the fonts 'body' and 'bold'; `encode` is its text encoder (the built-in
@@ -22,6 +25,8 @@ export interface PaymentDetails {
   account: BankAccountRow | null | undefined;
   currency: string;
   amountDue: Decimal;
+  /** The invoice's state: a paid, closed (written off) or voided invoice asks for no payment. */
+  state: InvoiceState;
   invoiceNumber: string;
   /** The client's language, in which the document speaks. */
   language: string;
@@ -33,8 +38,15 @@ const MUTED = '#6b7280';
 /** The code's side in points (about 3.2 cm: the EPC asks for at least 2 cm). */
 const QR_SIZE = 92;
 
-/** The GiroCode's text for this invoice, or null when none applies (not EUR, no IBAN, or an IBAN outside SEPA). */
+/** States in which an invoice asks for no payment, whatever its figures say. */
+const SETTLED: ReadonlySet<InvoiceState> = new Set(['paid', 'closed', 'voided']);
+
+/**
+ * The GiroCode's text for this invoice, or null when none applies: nothing to pay (no amount
+ * due, or paid, closed or voided), not EUR, no IBAN, or an IBAN outside SEPA.
+ */
 export function girocodeOf(d: Omit<PaymentDetails, 'encode'>): string | null {
+  if (!d.amountDue.gt(0) || SETTLED.has(d.state)) return null;
   const a = d.account;
   if (!a?.iban || d.currency !== 'EUR' || a.currency !== 'EUR' || !isSEPACountry(a.iban.slice(0, 2))) return null;
   const text = translator(d.language)('paymentDetails.reference', { number: d.invoiceNumber });

@@ -626,8 +626,8 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   }
   // Further blocks (payment details) continue from `y`, after the notes.
 
-  // -- payment details: the bank account of the currency, and a GiroCode for EUR (billing/bank-accounts)
-  await drawPaymentDetails(doc, { account: d.bankAccount, currency: inv.currency, amountDue: totals.dueAmount, invoiceNumber: inv.number, language, encode: t });
+  // -- payment details: the bank account of the currency, and a GiroCode for EUR while something is owed (billing/bank-accounts)
+  await drawPaymentDetails(doc, { account: d.bankAccount, currency: inv.currency, amountDue: totals.dueAmount, state: inv.state, invoiceNumber: inv.number, language, encode: t });
 
   footers.draw((page, pages) => tr('invoice.footer', { workspace: d.workspace.name, number: inv.number, page, pages }));
   return done();
