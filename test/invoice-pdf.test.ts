@@ -149,6 +149,27 @@ describe('invoice PDF', () => {
     expect(text).not.toMatch(/Invoice number|Amount due|Page 1 of/);
   });
 
+  it('gives the description the width the figures do not need, also beside a long kind ("Vorauszahlung")', async () => {
+    await insertItemCategories(ctx.db, w.companyId, ['Vorauszahlung']);
+    const german = await insertClient(ctx.db, w.companyId, { name: 'Blau GmbH' });
+    expect((await api(w.owner, 'PATCH', `/api/v2/clients/${german}`, { language: 'de' })).statusCode).toBe(200);
+    const description = 'Wartung und Pflege der Website inkl. Sicherheitsupdates, Backups, Monitoring und bis zu 4 Stunden Änderungen pro Monat – Leistungszeitraum Januar bis Dezember 2027';
+    const inv = await create({
+      client_id: german,
+      tax: 19,
+      line_items: [
+        { description, quantity: 12, unit_price: 349.9 },
+        { kind: 'Vorauszahlung', description: 'Wartungsbudget', quantity: 1, unit_price: 700, effect: 'credit', taxed: false },
+      ],
+    });
+    const res = await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf`);
+    const page = await (await getDocumentProxy(new Uint8Array(res.rawPayload))).getPage(1);
+    const rows = (await page.getTextContent()).items.map((item) => ('str' in item ? item.str.trim() : '')).filter((str) => str.length > 3 && str !== 'Leistung' && description.includes(str)); // the kind's word is in the text too
+    // 160 characters: nine rows in the old fixed figures' columns beside the kind; seven now.
+    expect(rows.join(' ').replace(/\s+/g, ' ')).toBe(description);
+    expect(rows.length).toBeLessThanOrEqual(7);
+  });
+
   it('breaks a long period after its dash, never inside a day', async () => {
     const german = await insertClient(ctx.db, w.companyId, { name: 'Café Noir GmbH' });
     expect((await api(w.owner, 'PATCH', `/api/v2/clients/${german}`, { language: 'de' })).statusCode).toBe(200);

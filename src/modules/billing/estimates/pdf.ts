@@ -14,6 +14,7 @@ import {
   drawClient,
   drawSeller,
   drawTotals,
+  figureColumnWidth,
   fileSafe,
   findClient,
   formatDate,
@@ -105,15 +106,20 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
 
   // The lines: type, description, quantity, unit price, amount.
   const pad = 5;
+  const locale = documentLocale(language);
   const kindW = kindColumnWidth(doc, d.lines, language);
+  // The figures' columns fit what they print (the invoice's rule), the description keeps the rest.
+  const upper = (key: 'quantity' | 'unitPrice' | 'amount') => t(tr(`invoice.columns.${key}`).toLocaleUpperCase(locale));
+  const quantityW = figureColumnWidth(doc, upper('quantity'), d.lines.map((l) => formatQuantity(l.quantity, language)));
+  const unitPriceW = figureColumnWidth(doc, upper('unitPrice'), d.lines.map((l) => money(l.unit_price, { unitPrice: true })));
+  const amountW = figureColumnWidth(doc, upper('amount'), totals.lineAmounts.map((a) => money(a)), { bold: true });
   const cols = [
     { title: tr('invoice.columns.kind'), w: kindW, align: 'left' as const },
-    { title: tr('invoice.columns.description'), w: width - kindW - 66 - 80 - 86, align: 'left' as const },
-    { title: tr('invoice.columns.quantity'), w: 66, align: 'right' as const },
-    { title: tr('invoice.columns.unitPrice'), w: 80, align: 'right' as const },
-    { title: tr('invoice.columns.amount'), w: 86, align: 'right' as const },
+    { title: tr('invoice.columns.description'), w: width - kindW - quantityW - unitPriceW - amountW, align: 'left' as const },
+    { title: tr('invoice.columns.quantity'), w: quantityW, align: 'right' as const },
+    { title: tr('invoice.columns.unitPrice'), w: unitPriceW, align: 'right' as const },
+    { title: tr('invoice.columns.amount'), w: amountW, align: 'right' as const },
   ];
-  const locale = documentLocale(language);
   const tableHeader = () => {
     doc.rect(left, y, width, 20).fill(BAND);
     let x = left;

@@ -344,14 +344,27 @@ export interface TotalsRow {
 
 /**
  * The width of a document's Type column: as wide as the longest word of its lines' kinds (German
- * "Vorauszahlung" broke mid-word at the old fixed 64 pt), from 64 up to 110 pt; a longer category
- * name still breaks (breakLongWords) rather than squeezing the description. 14 pt: the cell's
+ * "Vorauszahlung" broke mid-word at the old fixed 64 pt), from 64 up to 90 pt; a longer category
+ * name breaks (breakLongWords) rather than taking the description's width. 14 pt: the cell's
  * padding (2 × 5) and the slack pdfkit's line breaking needs. Leaves the font at the cells' (body, 9.5).
  */
 export function kindColumnWidth(doc: PDFKit.PDFDocument, lines: Array<{ kind: string }>, language: string): number {
   doc.font('body').fontSize(9.5);
   const words = lines.flatMap((line) => translatedKind(line.kind, language).split(/\s+/));
-  return Math.min(110, Math.max(64, ...words.map((word) => Math.ceil(doc.widthOfString(word)) + 14)));
+  return Math.min(90, Math.max(64, ...words.map((word) => Math.ceil(doc.widthOfString(word)) + 14)));
+}
+
+/**
+ * The width of a figures column (quantity, unit price, amount): its title (bold 8.5, upper-case, as
+ * the header prints it) or its widest value (9.5, bold for amounts), whichever is wider, plus 14 pt
+ * as for the Type column. Fixed widths sized for the longest figure left the description a quarter
+ * of the table; fitted to what is printed, the description keeps the rest.
+ */
+export function figureColumnWidth(doc: PDFKit.PDFDocument, title: string, values: string[], { bold = false } = {}): number {
+  doc.font('bold').fontSize(8.5);
+  const titleW = doc.widthOfString(title, { characterSpacing: 0.3 });
+  doc.font(bold ? 'bold' : 'body').fontSize(9.5);
+  return Math.ceil(Math.max(titleW, ...values.map((v) => doc.widthOfString(v)))) + 14;
 }
 
 /**
@@ -531,12 +544,20 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const taxTitle = t(tr('invoice.columns.taxes').toLocaleUpperCase(documentLocale(language)));
   const taxW = taxes.length > 0 ? Math.max(36, Math.ceil(doc.widthOfString(taxTitle, { characterSpacing: 0.3 })) + 14) : 0;
   const kindW = kindColumnWidth(doc, d.lines, language);
+  const upper = (key: 'quantity' | 'unitPrice' | 'amount') => t(tr(`invoice.columns.${key}`).toLocaleUpperCase(documentLocale(language)));
+  // Time lines are hours: their unit is printed with the quantity.
+  const quantityText = (line: LineRow) =>
+    line.import_source === 'time' ? t(tr('invoice.hours', { quantity: formatQuantity(line.quantity, language) })) : formatQuantity(line.quantity, language);
+  const amountText = (line: LineRow, i: number) => (line.effect === 'credit' ? money(totals.lineAmounts[i].neg()) : money(totals.lineAmounts[i]));
+  const quantityW = figureColumnWidth(doc, upper('quantity'), d.lines.map(quantityText));
+  const unitPriceW = figureColumnWidth(doc, upper('unitPrice'), d.lines.map((l) => money(l.unit_price, { unitPrice: true })));
+  const amountW = figureColumnWidth(doc, upper('amount'), d.lines.map(amountText), { bold: true });
   const cols = [
     { key: 'kind', title: tr('invoice.columns.kind'), w: kindW, align: 'left' as const },
-    { key: 'description', title: tr('invoice.columns.description'), w: width - kindW - 66 - 80 - 86 - taxW, align: 'left' as const },
-    { key: 'quantity', title: tr('invoice.columns.quantity'), w: 66, align: 'right' as const },
-    { key: 'unit_price', title: tr('invoice.columns.unitPrice'), w: 80, align: 'right' as const },
-    { key: 'amount', title: tr('invoice.columns.amount'), w: 86, align: 'right' as const },
+    { key: 'description', title: tr('invoice.columns.description'), w: width - kindW - quantityW - unitPriceW - amountW - taxW, align: 'left' as const },
+    { key: 'quantity', title: tr('invoice.columns.quantity'), w: quantityW, align: 'right' as const },
+    { key: 'unit_price', title: tr('invoice.columns.unitPrice'), w: unitPriceW, align: 'right' as const },
+    { key: 'amount', title: tr('invoice.columns.amount'), w: amountW, align: 'right' as const },
     ...(taxW > 0 ? [{ key: 'taxes', title: tr('invoice.columns.taxes'), w: taxW, align: 'right' as const }] : []),
   ];
   const pad = 5;
@@ -552,17 +573,15 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   header();
   const colX = (key: string) => left + cols.slice(0, cols.findIndex((c) => c.key === key)).reduce((sum, c) => sum + c.w, 0);
   d.lines.forEach((line, i) => {
-    const amount = totals.lineAmounts[i];
     doc.font('body').fontSize(9.5);
     const cellWidth = (key: string) => cols.find((c) => c.key === key)!.w - 2 * pad;
     const cells: Record<string, string> = {
       kind: t(translatedKind(line.kind, language), cellWidth('kind')),
       description: t(line.description ?? '', cellWidth('description')),
-      // Time lines are hours: their unit is printed with the quantity.
-      quantity: line.import_source === 'time' ? t(tr('invoice.hours', { quantity: formatQuantity(line.quantity, language) })) : formatQuantity(line.quantity, language),
+      quantity: quantityText(line),
       taxes: taxes.filter((x) => x.applies(line)).map((x) => x.marker).join(' ') || '–',
       unit_price: money(line.unit_price, { unitPrice: true }),
-      amount: line.effect === 'credit' ? money(amount.neg()) : money(amount),
+      amount: amountText(line, i),
     };
     const h = Math.max(...cols.map((c) => doc.heightOfString(cells[c.key] || ' ', { width: c.w - 2 * pad }))) + 8;
     if (y + h > bottom()) {
