@@ -88,7 +88,7 @@ test('the owner writes an estimate, sends it, marks it accepted and converts it 
   expect(delivered()!.raw).toMatch(/estimate-1\.pdf/);
   expect(delivered()!.raw).toMatch(/Content-Type: application\/pdf/i);
   expect(delivered()!.raw.replace(/=\r\n/g, '')).toMatch(/\/c#[\w-]{43}/);
-  await expect(page.getByText(/1 link works\./)).toBeVisible();
+  await expect(page.getByText('1 link works. The client has not opened the estimate yet.')).toBeVisible();
 
   // The client said yes: mark it accepted, then convert it.
   await page.getByRole('button', { name: 'Mark accepted' }).click();

@@ -56,7 +56,8 @@ test('the owner attaches a file, downloads it and sends the invoice with it', as
   await expectAccessible(page, 'the send dialog with attachments');
   await dialog.getByRole('button', { name: 'Send invoice' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'The invoice is on its way.' })).toBeVisible();
-  await expect(page.getByText(/1 link works\./)).toBeVisible();
+  // The sentence after the count speaks of the invoice, not of "it" (which read as the links).
+  await expect(page.getByText('1 link works. The client has not opened the invoice yet.')).toBeVisible();
 
   // Delivered by the outbox worker (a PDF with its attachment): on a loaded machine that passed 15 s once.
   const toClient = () => sheaf.mail!.received.find((m) => m.rcpt.includes('ap@acme.example'));
