@@ -4,8 +4,8 @@ import { expectClean, visit } from './visit.ts';
 /**
  * Issue 21, item 8 (smaller things seen on day one): a new project in a EUR workspace
  * prices in EUR before a client is picked; the report chart draws the largest items, not
- * the alphabetically first; an invoice reads "Service" beside "Expense", never the
- * import's "SERVICE". (The reset link and the invitation are in session.spec.ts and
+ * the alphabetically first; an invoice, and the client's page of it, reads "Service" beside
+ * "Expense", never the import's "SERVICE". (The reset link and the invitation are in session.spec.ts and
  * members.spec.ts.)
  */
 
@@ -47,7 +47,7 @@ test('the time report chart draws the 15 largest of 20 projects, not the alphabe
   await expectClean(page);
 });
 
-test('invoice line kinds read "Service" beside "Expense" on the invoice and its edit page', async ({ page, workspace }) => {
+test('invoice line kinds read "Service" beside "Expense" on the invoice, its edit page and the client’s page', async ({ page, workspace }) => {
   // Imported work: the import writes the spec's `SERVICE` for time and `Expense` for expenses.
   expect((await workspace.api('PATCH', '/web/api/workspace', { invoice_before_approval: true })).status).toBe(200);
   const client = await workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' });
@@ -78,4 +78,14 @@ test('invoice line kinds read "Service" beside "Expense" on the invoice and its 
   // Showing the label changes nothing: the API keeps the spec's value until someone edits the kind.
   expect((await workspace.api('GET', `/api/v2/invoices/${invoice.body.id}`)).body.line_items[0].kind).toBe('SERVICE');
   await expectClean(page);
+
+  // The client's page of the sent invoice reads the kinds as the team's page does.
+  expect((await workspace.api('POST', `/api/v2/invoices/${invoice.body.id}/messages`, { recipients: [{ email: 'ap@acme.example' }] })).status).toBe(201);
+  const link = await workspace.api('POST', `/web/api/invoices/${invoice.body.id}/client-links`);
+  expect(link.status, JSON.stringify(link.body)).toBe(201);
+  const url = new URL(link.body.url);
+  await visit(page, `${url.pathname}${url.hash}`, 'client-page-kinds');
+  await expect(page.getByRole('row', { name: /Design work/ })).toContainText('Service');
+  await expect(page.getByRole('row', { name: /Train ticket/ })).toContainText('Expense');
+  await expect(page.getByText('SERVICE', { exact: true })).toHaveCount(0);
 });

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { createFormat } from '../../ui/format.ts';
+import { kindText } from '../../ui/kinds.ts';
 import { Logo } from '../../ui/Logo.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { documentTotals, LinesTable, type ShownTotal } from '../../ui/LinesTable.tsx';
@@ -104,7 +105,8 @@ export function LinesAndTotals<L extends Line>({
         columns={{ description: t('description'), quantity: t('quantity'), unitPrice: t('unitPrice'), amount: t('amount') }}
         lines={lines.map((l, n) => ({
           id: String(n),
-          kind: l.kind,
+          // As the team's invoice page shows it: "Service", not the import's "SERVICE".
+          kind: kindText(t, l.kind),
           description: l.description ?? '',
           quantity: format.number(l.quantity, 4),
           unitPrice: money(l.unit_price),

@@ -26,6 +26,8 @@ const en = {
     'xrechnung-cii': 'XRechnung CII (XML)',
     'xrechnung-ubl': 'XRechnung UBL (XML)',
   },
+  /** The kinds Sheaf writes itself, as the staff's invoice page and the PDF read them (ui/kinds.ts kindText). */
+  kinds: { service: 'Service', expense: 'Expense', product: 'Product', retainer: 'Retainer' },
   lines: 'Lines',
   lineCaption: 'The invoice’s lines',
   description: 'Description',
@@ -100,6 +102,7 @@ const de = {
     'xrechnung-cii': 'XRechnung CII (XML)',
     'xrechnung-ubl': 'XRechnung UBL (XML)',
   },
+  kinds: { service: 'Leistung', expense: 'Auslage', product: 'Produkt', retainer: 'Vorauszahlung' },
   lines: 'Positionen',
   lineCaption: 'Die Positionen der Rechnung',
   description: 'Beschreibung',
