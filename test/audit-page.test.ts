@@ -386,3 +386,34 @@ describe('deactivating a member', () => {
     expect(entry.details).toMatchObject({ is_active: false, sessions_ended: 1 });
   });
 });
+
+describe('what the log records of member and saved-report changes', () => {
+  const changesOf = async (userId: string) =>
+    (await all(s.owner, `&kind=people`)).filter((e) => e.action === 'member.updated' && e.subject.id === userId).map((e) => e.details);
+
+  it('says when a member was deactivated or reactivated, and not when a save left them as they were', async () => {
+    const person = await addMember(ctx.db, w.companyId, { role: 'member', firstName: 'Reva' });
+    await sessionFor(ctx.db, person, ctx.clock.now());
+    for (const body of [{ is_active: false }, { is_active: true, role: 'member' }, { is_active: true, role: 'member' }]) {
+      const res = await send(s.admin, 'PATCH', `/web/api/members/${person.userId}`, body);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    // Newest first: the form's save that changed nothing, the reactivation, the deactivation.
+    const details = await changesOf(person.userId);
+    expect(details.map((d) => d.activation ?? null)).toEqual([null, 'reactivated', 'deactivated']);
+    expect(details[2]).toMatchObject({ is_active: false, sessions_ended: 1 });
+  });
+
+  it('names a saved report by its name, on the page and in the CSV, also after it was deleted', async () => {
+    const made = await send(s.owner, 'POST', '/web/api/saved_reports', { name: 'Monthly hours', report: 'time' });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().id as string;
+    expect((await send(s.owner, 'PATCH', `/web/api/saved_reports/${id}`, { name: 'Hours by month' })).statusCode).toBe(200);
+    const labels = async () => Object.fromEntries((await all(s.owner, '&kind=records')).filter((e) => e.subject.id === id).map((e) => [e.action, e.subject.label]));
+    expect(await labels()).toEqual({ 'saved_report.created': 'Hours by month', 'saved_report.updated': 'Hours by month' });
+    const csv = parse((await get(s.owner, '/web/api/audit_logs.csv?kind=records')).body, { bom: true, columns: true }) as Record<string, string>[];
+    expect(csv.find((r) => r.Action === 'saved_report.updated' && r['Subject id'] === id)!.Subject).toBe('Hours by month');
+    expect((await send(s.owner, 'DELETE', `/web/api/saved_reports/${id}`)).statusCode).toBe(204);
+    expect(await labels()).toEqual({ 'saved_report.created': 'Monthly hours', 'saved_report.updated': 'Hours by month', 'saved_report.deleted': 'Hours by month' });
+  });
+});

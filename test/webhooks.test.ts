@@ -102,6 +102,14 @@ async function deliveries(endpointId: string) {
     .execute();
 }
 
+/** The audit log's entries about an endpoint, oldest first, as the audit page shows them. */
+async function auditOf(endpointId: string) {
+  const res = await web(s.owner, 'GET', '/web/api/audit_logs?per_page=200');
+  expect(res.statusCode, res.body).toBe(200);
+  type Entry = { action: string; actor: { type: string; user_id: string | null }; subject: { id: string | null; label: string | null }; details: Record<string, unknown> };
+  return (res.json().audit_logs as Entry[]).filter((e) => e.subject.id === endpointId).reverse();
+}
+
 async function endpointCount(companyId = w.companyId) {
   const r = await ctx.db.selectFrom('webhook_endpoints').select(sql<number>`count(*)::int`.as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
   return r.n;
@@ -129,8 +137,21 @@ describe('endpoints in the web app', () => {
     const patched = await web(s.admin, 'PATCH', `/web/api/webhook_endpoints/${made.id}`, { events: ['invoice.paid'], description: null, is_active: false });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(patched.json()).toMatchObject({ events: ['invoice.paid'], description: null, is_active: false, disabled_reason: null, disabled_at: expect.any(String) });
+    // Turned off and on by hand: the log says which, names the URL, and records no change of state that did not happen.
+    for (const is_active of [true, false, false]) expect((await web(s.admin, 'PATCH', `/web/api/webhook_endpoints/${made.id}`, { is_active })).statusCode).toBe(200);
+    expect((await web(s.admin, 'POST', `/web/api/webhook_endpoints/${made.id}/rotate_secret`)).statusCode).toBe(200);
+    expect((await auditOf(made.id)).map((e) => [e.action, e.subject.label, e.details.is_active])).toEqual([
+      ['webhook_endpoint.created', 'https://hooks.example.com/sheaf', undefined],
+      ['webhook_endpoint.updated', 'https://hooks.example.com/sheaf', false],
+      ['webhook_endpoint.updated', 'https://hooks.example.com/sheaf', true],
+      ['webhook_endpoint.updated', 'https://hooks.example.com/sheaf', false],
+      ['webhook_endpoint.updated', 'https://hooks.example.com/sheaf', undefined],
+      ['webhook_endpoint.secret_rotated', 'https://hooks.example.com/sheaf', undefined],
+    ]);
     expect((await web(s.admin, 'DELETE', `/web/api/webhook_endpoints/${made.id}`)).statusCode).toBe(204);
     expect((await web(s.admin, 'GET', `/web/api/webhook_endpoints/${made.id}`)).statusCode).toBe(404);
+    // Deleted, its entries keep the URL their records hold.
+    expect(new Set((await auditOf(made.id)).map((e) => e.subject.label))).toEqual(new Set(['https://hooks.example.com/sheaf']));
   });
 
   it('keeps no copy of the secret to show again: a create is not replayed by Idempotency-Key', async () => {

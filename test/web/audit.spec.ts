@@ -7,7 +7,9 @@ import { checkPage, expectClean, visit } from './visit.ts';
  * address) and failed sign-in, a key created and revoked, filters by kind
  * and person (the list follows, the URL and the CSV link carry the filters), an empty filtered
  * list says so; signs the member out everywhere on the Members page, which the log then
- * shows; a member finds no audit log. Screenshots at 1280 and 390 px (checkPage); German once.
+ * shows; changes to clients, projects, planning, a member's deactivation and a webhook endpoint
+ * turned off and on read as sentences (no raw codes), in English and German; a member finds no
+ * audit log. Screenshots at 1280 and 390 px (checkPage); German twice.
  */
 
 const settingsNav = (page: Page, name = 'Settings') => page.getByRole('navigation', { name });
@@ -70,6 +72,45 @@ test('an owner reads, filters and exports the audit log, and signs a member out 
   await expect(page.getByRole('status').filter({ hasText: /was signed out of 1 session\./ })).toBeVisible();
   await visit(page, '/settings/audit?kind=sign_ins', 'audit-signed-out');
   await expect(table.getByRole('row').filter({ hasText: /Signed Mia.* out everywhere/ })).toBeVisible();
+  await expectClean(page);
+});
+
+test('the audit log words changes to records, members and webhook endpoints, in English and German', async ({ page, workspace }) => {
+  test.setTimeout(200_000);
+  const mia = await workspace.seed.memberWithPassword('Mia');
+  const project = await workspace.seed.project({ client: 'Globex', name: 'Website', tasks: ['Design'] });
+  const { client_id: clientId } = await ok(workspace.api('GET', `/api/v2/projects/${project.id}`)).then((p) => ({ client_id: p.client.id as string }));
+  await ok(workspace.api('PATCH', `/api/v2/clients/${clientId}`, { address: 'Main Street 1' }));
+  await ok(workspace.api('PATCH', `/api/v2/projects/${project.id}`, { notes: 'Relaunch' }));
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: project.id, user_id: mia.id, starts_on: '2026-06-08', ends_on: '2026-06-12', hours_per_day: 4 }));
+  await ok(workspace.api('PATCH', `/web/api/members/${mia.id}`, { is_active: false }));
+  const hook = await ok(workspace.api('POST', '/web/api/webhook_endpoints', { url: 'https://hooks.example.com/sheaf', events: ['client.created'] }));
+  await ok(workspace.api('PATCH', `/web/api/webhook_endpoints/${hook.id}`, { is_active: false }));
+  await ok(workspace.api('PATCH', `/web/api/webhook_endpoints/${hook.id}`, { is_active: true }));
+
+  await visit(page, '/settings/audit', 'audit-words');
+  const table = page.getByRole('table', { name: 'Audit log entries, newest first' });
+  const row = (text: string) => table.getByRole('row').filter({ hasText: text });
+  await expect(row('Changed the client Globex')).toBeVisible();
+  await expect(row('Changed the project Website')).toBeVisible();
+  await expect(row('Planned work on Website')).toBeVisible();
+  await expect(row('Deactivated Mia Tester')).toBeVisible();
+  await expect(row('Turned off the webhook endpoint https://hooks.example.com/sheaf')).toBeVisible();
+  await expect(row('Turned on the webhook endpoint https://hooks.example.com/sheaf')).toBeVisible();
+  // Every action is a sentence: no raw code in the list.
+  await expect(table.locator('code')).toHaveCount(0);
+
+  await workspace.seed.german();
+  await visit(page, '/settings/audit', 'audit-words-de');
+  const tableDe = page.getByRole('table', { name: 'Protokolleinträge, neueste zuerst' });
+  const rowDe = (text: string) => tableDe.getByRole('row').filter({ hasText: text });
+  await expect(rowDe('Kunde Globex geändert')).toBeVisible();
+  await expect(rowDe('Projekt Website geändert')).toBeVisible();
+  await expect(rowDe('Arbeit an Website eingeplant')).toBeVisible();
+  await expect(rowDe('Mia Tester deaktiviert')).toBeVisible();
+  await expect(rowDe('Webhook-Endpunkt https://hooks.example.com/sheaf ausgeschaltet')).toBeVisible();
+  await expect(rowDe('Webhook-Endpunkt https://hooks.example.com/sheaf eingeschaltet')).toBeVisible();
+  await expect(tableDe.locator('code')).toHaveCount(0);
   await expectClean(page);
 });
 

@@ -12,7 +12,7 @@ import { isId, newId } from '../../../ids.ts';
 import { instantOn, todayIn } from '../../../time/workspace-time.ts';
 import { pauseAt } from '../../../test-pause.ts';
 import { RETAINER_KIND } from './kinds.ts';
-import { audit } from '../../workspace/audit/index.ts';
+import { audit, type AuditAction } from '../../workspace/audit/index.ts';
 import { activeKindNames, matchKind, sameName } from '../item-categories/index.ts';
 import { invoiceSettingsOf } from '../invoice-settings/index.ts';
 import { prepareImport, validateImportRequest } from './import.ts';
@@ -569,7 +569,7 @@ export async function deleteInvoice(db: Kysely<DB>, p: Principal, id: string, { 
 
 export type InvoiceTransition = 'mark-paid' | 'close' | 'void';
 
-const TRANSITIONS: Record<InvoiceTransition, { to: InvoiceState; action: string }> = {
+const TRANSITIONS: Record<InvoiceTransition, { to: InvoiceState; action: AuditAction }> = {
   'mark-paid': { to: 'paid', action: 'invoice.paid' },
   close: { to: 'closed', action: 'invoice.closed' },
   void: { to: 'voided', action: 'invoice.voided' },

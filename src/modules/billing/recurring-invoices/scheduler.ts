@@ -10,7 +10,7 @@ import { newId } from '../../../ids.ts';
 import { repeatEvery } from '../../../repeat.ts';
 import { pauseAt } from '../../../test-pause.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { audit } from '../../workspace/audit/index.ts';
+import { audit, type AuditAction } from '../../workspace/audit/index.ts';
 import { createInvoiceIn, sendInvoiceMessageIn } from '../invoices/index.ts';
 import { dueCandidates, findCreator, findSchedule, insertOccurrence, type DueCandidate, type ScheduleRow } from './queries.ts';
 import { nextOccurrence, periodOf } from './rules.ts';
@@ -76,7 +76,7 @@ async function claimDue(trx: Tx, c: DueCandidate, now: Date) {
 }
 
 /** An occurrence in the audit log: done by the scheduler (nobody), about the schedule. */
-const auditOccurrence = (trx: Tx, s: ScheduleRow, action: string, details: Record<string, unknown>) =>
+const auditOccurrence = (trx: Tx, s: ScheduleRow, action: AuditAction, details: Record<string, unknown>) =>
   audit(trx, { companyId: s.company_id, actorUserId: null, credentialId: null, action, subjectType: 'recurring_invoice', subjectId: s.id, details });
 
 async function advance(trx: Tx, s: ScheduleRow, date: string, now: Date) {

@@ -138,7 +138,15 @@ export async function updateEndpoint(db: Kysely<DB>, p: Principal, id: string, i
       },
       now,
     );
-    await audit(trx, { ...auditActor(p), action: 'webhook_endpoint.updated', subjectType: 'webhook_endpoint', subjectId: id, details: { changes: Object.keys(input) } });
+    // The URL names the endpoint in the log (its subject label); is_active says whether it was turned on or off.
+    const turned = input.is_active !== undefined && input.is_active !== row.is_active ? { is_active: input.is_active } : {};
+    await audit(trx, {
+      ...auditActor(p),
+      action: 'webhook_endpoint.updated',
+      subjectType: 'webhook_endpoint',
+      subjectId: id,
+      details: { url: url ?? row.url, changes: Object.keys(input), ...turned },
+    });
     return presentEndpoint((await findEndpoint(trx, p.companyId, id))!, (await deliveryCounts(trx, p.companyId)).get(id), now);
   });
 }
@@ -157,7 +165,7 @@ export async function rotateSecret(db: Kysely<DB>, p: Principal, id: string, now
       { secret, previous_secret: row.secret, previous_secret_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS) },
       now,
     );
-    await audit(trx, { ...auditActor(p), action: 'webhook_endpoint.secret_rotated', subjectType: 'webhook_endpoint', subjectId: id, details: {} });
+    await audit(trx, { ...auditActor(p), action: 'webhook_endpoint.secret_rotated', subjectType: 'webhook_endpoint', subjectId: id, details: { url: row.url } });
     return { ...presentEndpoint((await findEndpoint(trx, p.companyId, id))!, (await deliveryCounts(trx, p.companyId)).get(id), now), secret };
   });
 }
@@ -200,7 +208,7 @@ export function listDeliveries(
 export function resendDelivery(db: Kysely<DB>, p: Principal, endpointId: string, deliveryId: string): Promise<PresentedDelivery> {
   assertAdministrator(p);
   return withTenant(db, p.companyId, async (trx) => {
-    await endpointOrThrow(trx, p, endpointId);
+    const endpoint = await endpointOrThrow(trx, p, endpointId);
     const row = isId(deliveryId) ? await findDelivery(trx, p.companyId, endpointId, deliveryId) : undefined;
     if (!row) throw notFound('webhook delivery');
     const updated = await trx
@@ -211,7 +219,7 @@ export function resendDelivery(db: Kysely<DB>, p: Principal, endpointId: string,
       .where('seq', '=', row.seq)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await audit(trx, { ...auditActor(p), action: 'webhook_delivery.resent', subjectType: 'webhook_endpoint', subjectId: endpointId, details: { delivery_id: deliveryId } });
+    await audit(trx, { ...auditActor(p), action: 'webhook_delivery.resent', subjectType: 'webhook_endpoint', subjectId: endpointId, details: { url: endpoint.url, delivery_id: deliveryId } });
     return presentDelivery(updated);
   });
 }

@@ -164,14 +164,18 @@ export async function updateMemberIn(trx: Transaction<DB>, p: Principal, userId:
   // A deactivated member's sessions in this workspace end at once (they could not use them anyway:
   // authentication refuses an inactive membership); their sessions elsewhere are other workspaces'.
   const deactivated = current.is_active && membershipChanges.is_active === false;
+  const reactivated = !current.is_active && membershipChanges.is_active === true;
   const sessionsEnded = deactivated ? await endSessionsIn(trx, companyId, userId) : undefined;
+  // The details hold what was asked (the members form sends is_active on every save), so
+  // `activation` says when the membership really was turned off or on.
+  const activation = deactivated ? { activation: 'deactivated' } : reactivated ? { activation: 'reactivated' } : {};
   await audit(trx, {
     companyId,
     action: 'member.updated',
     subjectType: 'user',
     subjectId: userId,
     actorUserId: actingUserId(p),
-    details: { ...input, ...(sessionsEnded === undefined ? {} : { sessions_ended: sessionsEnded }) },
+    details: { ...input, ...activation, ...(sessionsEnded === undefined ? {} : { sessions_ended: sessionsEnded }) },
   });
   return memberOrThrow(trx, companyId, userId);
 }

@@ -97,7 +97,7 @@ async function deliver(db: Kysely<DB>, c: DueSavedReport, deps: SavedReportSched
       action: refusal ? 'saved_report.skipped' : 'saved_report.sent',
       subjectType: 'saved_report',
       subjectId: row.id,
-      details: { delivery_id: deliveryId, period_start: periodStart, ...(range ?? {}), ...(refusal ? { reason: refusal } : {}) },
+      details: { name: row.name, delivery_id: deliveryId, period_start: periodStart, ...(range ?? {}), ...(refusal ? { reason: refusal } : {}) },
     });
     return refusal ? 'skipped' : 'sent';
   });

@@ -169,7 +169,7 @@ export function updateSavedReport(db: Kysely<DB>, p: Principal, id: string, inpu
     const next_send_date = schedule === row.schedule ? row.next_send_date : sendDateFor(schedule, today, weekStart);
     const name = input.name === undefined ? row.name : nameOf(input.name);
     await updateRow(trx, 'saved_reports', p.companyId, id, { name, ...def, visibility: input.visibility ?? row.visibility, schedule, next_send_date }, now);
-    await audit(trx, { ...auditActor(p), action: 'saved_report.updated', subjectType: 'saved_report', subjectId: id, details: { changes: Object.keys(input) } });
+    await audit(trx, { ...auditActor(p), action: 'saved_report.updated', subjectType: 'saved_report', subjectId: id, details: { name, changes: Object.keys(input) } });
     return presentSavedReport(p, (await findSavedReport(trx, p.companyId, id))!, today);
   });
 }

@@ -15,7 +15,7 @@ import { byWeek, daysInReach } from './queue.ts';
 import { lastRejectionOf, reviewDetails } from './web-queries.ts';
 import { mailDate, mailNumber, translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailMessage } from '../../../outbox/enqueue.ts';
-import { audit } from '../../workspace/audit/index.ts';
+import { audit, type AuditAction } from '../../workspace/audit/index.ts';
 import { breakRulesOf, capacityIn } from '../../planning/capacity/index.ts';
 import {
   checkPeriod,
@@ -68,7 +68,7 @@ export const weekLink = (baseUrl: string, weekStart: string) => `${baseUrl}/time
  */
 function auditTimesheet(
   trx: Tx,
-  action: string,
+  action: AuditAction,
   entry: { companyId: string; personId: string; actor: Principal; moved: PeriodItem[]; details: Record<string, unknown> },
 ) {
   return audit(trx, {

@@ -13,8 +13,8 @@ export interface AuditFilter {
  * A page of the workspace's audit log, newest first, with who acted and a label
  * for the subject: `before` is the id of the last row of the previous page (keyset
  * on occurred_at, id: audit_logs_time_idx). Names are read from the tables as they
- * are now (a renamed project shows its new name); a subject deleted since falls back
- * to the name or number its record kept in details.
+ * are now (a renamed project shows its new name, a webhook endpoint its URL); a subject
+ * deleted since falls back to the name, number or URL its record kept in details.
  */
 export function auditLogPage(trx: Tx, companyId: string, filter: AuditFilter, limit: number, before?: string) {
   let q = trx
@@ -28,6 +28,8 @@ export function auditLogPage(trx: Tx, companyId: string, filter: AuditFilter, li
     .leftJoin('projects as sp', (j) => j.onRef('sp.company_id', '=', 'a.company_id').onRef('sp.id', '=', 'a.subject_id').on('a.subject_type', '=', 'project'))
     .leftJoin('tasks as st', (j) => j.onRef('st.company_id', '=', 'a.company_id').onRef('st.id', '=', 'a.subject_id').on('a.subject_type', '=', 'task'))
     .leftJoin('credentials as sk', (j) => j.onRef('sk.company_id', '=', 'a.company_id').onRef('sk.id', '=', 'a.subject_id').on('a.subject_type', '=', 'credential'))
+    .leftJoin('webhook_endpoints as sw', (j) => j.onRef('sw.company_id', '=', 'a.company_id').onRef('sw.id', '=', 'a.subject_id').on('a.subject_type', '=', 'webhook_endpoint'))
+    .leftJoin('saved_reports as sr', (j) => j.onRef('sr.company_id', '=', 'a.company_id').onRef('sr.id', '=', 'a.subject_id').on('a.subject_type', '=', 'saved_report'))
     .select([
       'a.id',
       'a.occurred_at',
@@ -43,8 +45,8 @@ export function auditLogPage(trx: Tx, companyId: string, filter: AuditFilter, li
       'c.prefix as key_prefix',
       sql<string | null>`coalesce(
         nullif(trim(su.first_name || ' ' || su.last_name), ''),
-        si.number, se.number, sc.name, sp.name, st.name, nullif(sk.name, ''),
-        a.details->>'name', a.details->>'number')`.as('subject_label'),
+        si.number, se.number, sc.name, sp.name, st.name, nullif(sk.name, ''), sw.url, sr.name,
+        a.details->>'name', a.details->>'number', a.details->>'url')`.as('subject_label'),
     ])
     .where('a.company_id', '=', companyId);
   if (filter.actorUserId) q = q.where('a.actor_user_id', '=', filter.actorUserId);

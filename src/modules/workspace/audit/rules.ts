@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { badRequest } from '../../../errors.ts';
 import { isIsoDate } from '../../../time/workspace-time.ts';
+import type { AuditAction } from './actions.ts';
 
 /**
  * The audit page's kinds: groups of actions an administrator filters by (issue 28
@@ -65,9 +66,9 @@ export const kindsOf = (action: string): AuditKind[] => AUDIT_KIND_NAMES.filter(
 export const likePattern = (pattern: string) => pattern.replace(/_/g, '\\_');
 
 /** Actions the sign-in code writes (src/modules/people/sessions) and the administrator's sign-out of a person. */
-export const SIGN_IN_SUCCEEDED = 'session.signed_in';
-export const SIGN_IN_FAILED = 'session.sign_in_failed';
-export const SESSIONS_ENDED = 'session.ended_all';
+export const SIGN_IN_SUCCEEDED = 'session.signed_in' satisfies AuditAction;
+export const SIGN_IN_FAILED = 'session.sign_in_failed' satisfies AuditAction;
+export const SESSIONS_ENDED = 'session.ended_all' satisfies AuditAction;
 
 export interface AuditPeriod {
   /** The first instant included. */

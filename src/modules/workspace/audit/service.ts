@@ -10,10 +10,11 @@ import { isId, newId } from '../../../ids.ts';
 import { auditLogPage, workspaceTimezone, type AuditFilter } from './queries.ts';
 import { AUDIT_CSV_COLUMNS, auditCsvRow, presentAuditEntry, type AuditEntry } from './presenter.ts';
 import { auditPeriod, SIGN_IN_FAILED, SIGN_IN_SUCCEEDED, type AuditKind } from './rules.ts';
+import type { AuditAction } from './actions.ts';
 
 export interface AuditEntryInput {
   companyId: string;
-  action: string;
+  action: AuditAction;
   subjectType: string;
   subjectId?: string | null;
   actorUserId?: string | null;
@@ -73,13 +74,13 @@ export function auditFailedSignIn(db: Kysely<DB>, email: string, record: SignInR
  * person's, not one workspace's, so it goes to the log of each workspace where they are
  * an active member, with them as actor and subject.
  */
-export function auditAccountEvent(db: Kysely<DB>, userId: string, action: string, details: Record<string, unknown> = {}) {
+export function auditAccountEvent(db: Kysely<DB>, userId: string, action: AuditAction, details: Record<string, unknown> = {}) {
   return auditInWorkspacesOf(db, { userId }, action, details);
 }
 
 const whereFrom = (r: SignInRecord) => ({ address: r.address, ...(r.userAgent ? { user_agent: r.userAgent.slice(0, 512) } : {}) });
 
-async function auditInWorkspacesOf(db: Kysely<DB>, who: { userId: string } | { email: string }, action: string, details: object) {
+async function auditInWorkspacesOf(db: Kysely<DB>, who: { userId: string } | { email: string }, action: AuditAction, details: object) {
   // The rows' ids are the database's random UUIDs: how many workspaces there are is known only to the
   // statement. The log's order is occurred_at (then id), so an id's kind does not matter to it.
   const person = 'userId' in who ? sql`u.id = ${who.userId}` : sql`u.email = ${who.email} and u.user_type = 'human'`;

@@ -154,13 +154,14 @@ function actorOf(e: AuditEntry, t: T): string {
   return e.actor.type === 'key' && e.actor.key_label ? `${name} (${t('viaKey', { label: e.actor.key_label })})` : name;
 }
 
-/** What matters besides the sentence: a sign-in's address, a reason, a role, the recipients. */
+/** What matters besides the sentence: a sign-in's address, a reason, a role, the sessions a deactivation ended, the recipients. */
 function detailsOf(e: AuditEntry, t: T): string {
   const d = e.details;
   const parts: string[] = [];
   if (e.address) parts.push(t('from_address', { address: e.address }));
   if (typeof d.role === 'string') parts.push(roleLabel(d.role));
   if (typeof d.reason === 'string') parts.push(d.reason);
+  if (typeof d.sessions_ended === 'number' && d.sessions_ended > 0) parts.push(t('sessionsEnded', { count: d.sessions_ended }));
   if (Array.isArray(d.recipients)) parts.push(d.recipients.filter((r): r is string => typeof r === 'string').join(', '));
   return parts.join(' · ');
 }

@@ -38,6 +38,8 @@ const en = {
   unknownPerson: 'A former member',
   unknownSubject: 'a record since deleted',
   from_address: 'from {{address}}',
+  sessionsEnded_one: '{{count}} session ended',
+  sessionsEnded_other: '{{count}} sessions ended',
   loadOlder: 'Show older entries',
   empty: {
     title: 'Nothing recorded',
@@ -65,8 +67,14 @@ const en = {
     passkey: { added: 'Added a passkey', removed: 'Removed a passkey' },
     sso: { configured: 'Set up single sign-on', removed: 'Turned off single sign-on', member_joined: 'Joined through single sign-on' },
     credential: { created: 'Created the API key {{subject}}', revoked: 'Revoked the API key {{subject}}', rotated: 'Rotated the API key {{subject}}' },
-    member: { created: 'Added {{subject}}', updated: 'Changed the membership of {{subject}}', email_changed: 'Changed the e-mail address of {{subject}}' },
-    teammate: { assigned: 'Gave {{subject}} a teammate', unassigned: 'Took a teammate from {{subject}}' },
+    member: {
+      created: 'Added {{subject}}',
+      updated: 'Changed the membership of {{subject}}',
+      deactivated: 'Deactivated {{subject}}',
+      reactivated: 'Reactivated {{subject}}',
+      email_changed: 'Changed the e-mail address of {{subject}}',
+    },
+    teammate: { assigned: 'Made {{subject}} a manager’s teammate', unassigned: 'Took {{subject}} off a manager’s teammates' },
     invitation: { created: 'Invited someone', resent: 'Sent an invitation again', revoked: 'Revoked an invitation', accepted: 'Accepted an invitation' },
     workspace: {
       created: 'Created the workspace',
@@ -78,11 +86,18 @@ const en = {
     break_rules: { updated: 'Changed the break rules' },
     holidays: { imported: 'Imported public holidays' },
     working_pattern: { created: 'Set a working pattern of {{subject}}', updated: 'Changed a working pattern of {{subject}}', deleted: 'Deleted a working pattern of {{subject}}' },
-    bank_account: { created: 'Added a bank account', deleted: 'Deleted a bank account' },
-    webhook_endpoint: { created: 'Added a webhook endpoint', updated: 'Changed a webhook endpoint', deleted: 'Deleted a webhook endpoint', secret_rotated: 'Rotated a webhook secret' },
-    webhook_delivery: { resent: 'Sent a webhook delivery again' },
-    expense_category: { created: 'Added an expense category' },
-    invoice_item_category: { created: 'Added an item category' },
+    bank_account: { created: 'Added a bank account', updated: 'Changed a bank account', made_default: 'Made a bank account the default', deleted: 'Deleted a bank account' },
+    webhook_endpoint: {
+      created: 'Added the webhook endpoint {{subject}}',
+      updated: 'Changed the webhook endpoint {{subject}}',
+      turned_on: 'Turned on the webhook endpoint {{subject}}',
+      turned_off: 'Turned off the webhook endpoint {{subject}}',
+      deleted: 'Deleted the webhook endpoint {{subject}}',
+      secret_rotated: 'Rotated the secret of the webhook endpoint {{subject}}',
+    },
+    webhook_delivery: { resent: 'Sent a delivery to the webhook endpoint {{subject}} again' },
+    expense_category: { created: 'Added an expense category', updated: 'Changed an expense category', archived: 'Archived an expense category', restored: 'Restored an expense category' },
+    invoice_item_category: { created: 'Added an item category', renamed: 'Renamed an item category', archived: 'Archived an item category', restored: 'Restored an item category' },
     outbox: { retried: 'Retried an e-mail' },
     invoice: {
       created: 'Created invoice {{subject}}',
@@ -112,7 +127,15 @@ const en = {
       converted: 'Turned estimate {{subject}} into an invoice',
       client_links_revoked: 'Revoked the client links to estimate {{subject}}',
     },
-    recurring_invoice: { created: 'Set up a recurring invoice', deleted: 'Deleted a recurring invoice' },
+    recurring_invoice: {
+      created: 'Set up a recurring invoice',
+      updated: 'Changed a recurring invoice',
+      paused: 'Paused a recurring invoice',
+      resumed: 'Resumed a recurring invoice',
+      deleted: 'Deleted a recurring invoice',
+      occurred: 'Made invoice {{subject}} from a recurring invoice',
+      skipped: 'Skipped a due invoice of a recurring invoice',
+    },
     retainer: {
       created: 'Created a retainer',
       updated: 'Changed a retainer',
@@ -126,16 +149,36 @@ const en = {
       rejected: 'Rejected the timesheet of {{subject}}',
       approval_withdrawn: 'Withdrew the approval of {{subject}}’s timesheet',
     },
-    client: { created: 'Added the client {{subject}}', deleted: 'Deleted the client {{subject}}' },
+    client: {
+      created: 'Added the client {{subject}}',
+      updated: 'Changed the client {{subject}}',
+      archived: 'Archived the client {{subject}}',
+      restored: 'Restored the client {{subject}}',
+      deleted: 'Deleted the client {{subject}}',
+    },
     contact: { created: 'Added a contact' },
-    project: { created: 'Added the project {{subject}}', deleted: 'Deleted the project {{subject}}' },
+    project: {
+      created: 'Added the project {{subject}}',
+      updated: 'Changed the project {{subject}}',
+      archived: 'Archived the project {{subject}}',
+      restored: 'Restored the project {{subject}}',
+      deleted: 'Deleted the project {{subject}}',
+    },
     task: { created: 'Added the task {{subject}}', updated: 'Changed the task {{subject}}' },
     rate: { set: 'Set a rate', removed: 'Removed a rate' },
     project_assignment: { created: 'Assigned someone to {{subject}}', updated: 'Changed an assignment to {{subject}}', removed: 'Removed someone from {{subject}}' },
     task_assignment: { created: 'Added a task to a project', updated: 'Changed a task of a project' },
     expense: { created: 'Recorded an expense', updated: 'Changed an expense', deleted: 'Deleted an expense' },
     time_off: { created: 'Recorded time off', updated: 'Changed time off', deleted: 'Deleted time off' },
-    saved_report: { created: 'Saved a report', updated: 'Changed a saved report', deleted: 'Deleted a saved report', sent: 'E-mailed a saved report', skipped: 'Skipped a saved report’s e-mail' },
+    planning_assignment: { created: 'Planned work on {{subject}}', updated: 'Changed planned work on {{subject}}', deleted: 'Deleted planned work on {{subject}}' },
+    planning_placeholder: { created: 'Added a placeholder to the planner', updated: 'Changed a placeholder in the planner', replaced: 'Gave a placeholder’s assignments to a person' },
+    saved_report: {
+      created: 'Saved the report {{subject}}',
+      updated: 'Changed the saved report {{subject}}',
+      deleted: 'Deleted the saved report {{subject}}',
+      sent: 'E-mailed the saved report {{subject}}',
+      skipped: 'Skipped the e-mail of the saved report {{subject}}',
+    },
     import: { completed: 'Imported data' },
   },
 };
@@ -173,6 +216,8 @@ export const { useTexts: useAuditTexts } = defineTexts('audit', en, {
   unknownPerson: 'Ein ehemaliges Mitglied',
   unknownSubject: 'einen inzwischen gelöschten Eintrag',
   from_address: 'von {{address}}',
+  sessionsEnded_one: '{{count}} Sitzung beendet',
+  sessionsEnded_other: '{{count}} Sitzungen beendet',
   loadOlder: 'Ältere Einträge zeigen',
   empty: {
     title: 'Nichts protokolliert',
@@ -200,8 +245,14 @@ export const { useTexts: useAuditTexts } = defineTexts('audit', en, {
     passkey: { added: 'Einen Passkey hinzugefügt', removed: 'Einen Passkey entfernt' },
     sso: { configured: 'Single Sign-on eingerichtet', removed: 'Single Sign-on ausgeschaltet', member_joined: 'Über Single Sign-on beigetreten' },
     credential: { created: 'API-Schlüssel {{subject}} erstellt', revoked: 'API-Schlüssel {{subject}} widerrufen', rotated: 'API-Schlüssel {{subject}} erneuert' },
-    member: { created: '{{subject}} hinzugefügt', updated: 'Mitgliedschaft von {{subject}} geändert', email_changed: 'E-Mail-Adresse von {{subject}} geändert' },
-    teammate: { assigned: '{{subject}} ein Teammitglied zugeordnet', unassigned: '{{subject}} ein Teammitglied abgenommen' },
+    member: {
+      created: '{{subject}} hinzugefügt',
+      updated: 'Mitgliedschaft von {{subject}} geändert',
+      deactivated: '{{subject}} deaktiviert',
+      reactivated: '{{subject}} wieder aktiviert',
+      email_changed: 'E-Mail-Adresse von {{subject}} geändert',
+    },
+    teammate: { assigned: '{{subject}} einem Manager als Teammitglied zugeordnet', unassigned: '{{subject}} als Teammitglied eines Managers entfernt' },
     invitation: { created: 'Jemanden eingeladen', resent: 'Einladung erneut gesendet', revoked: 'Einladung widerrufen', accepted: 'Einladung angenommen' },
     workspace: {
       created: 'Arbeitsbereich angelegt',
@@ -213,11 +264,18 @@ export const { useTexts: useAuditTexts } = defineTexts('audit', en, {
     break_rules: { updated: 'Pausenregeln geändert' },
     holidays: { imported: 'Feiertage importiert' },
     working_pattern: { created: 'Arbeitszeitmodell von {{subject}} angelegt', updated: 'Arbeitszeitmodell von {{subject}} geändert', deleted: 'Arbeitszeitmodell von {{subject}} gelöscht' },
-    bank_account: { created: 'Bankkonto hinzugefügt', deleted: 'Bankkonto gelöscht' },
-    webhook_endpoint: { created: 'Webhook-Endpunkt hinzugefügt', updated: 'Webhook-Endpunkt geändert', deleted: 'Webhook-Endpunkt gelöscht', secret_rotated: 'Webhook-Geheimnis erneuert' },
-    webhook_delivery: { resent: 'Webhook-Zustellung erneut gesendet' },
-    expense_category: { created: 'Ausgabenkategorie hinzugefügt' },
-    invoice_item_category: { created: 'Positionskategorie hinzugefügt' },
+    bank_account: { created: 'Bankkonto hinzugefügt', updated: 'Bankkonto geändert', made_default: 'Bankkonto zum Standard gemacht', deleted: 'Bankkonto gelöscht' },
+    webhook_endpoint: {
+      created: 'Webhook-Endpunkt {{subject}} hinzugefügt',
+      updated: 'Webhook-Endpunkt {{subject}} geändert',
+      turned_on: 'Webhook-Endpunkt {{subject}} eingeschaltet',
+      turned_off: 'Webhook-Endpunkt {{subject}} ausgeschaltet',
+      deleted: 'Webhook-Endpunkt {{subject}} gelöscht',
+      secret_rotated: 'Geheimnis des Webhook-Endpunkts {{subject}} erneuert',
+    },
+    webhook_delivery: { resent: 'Zustellung an den Webhook-Endpunkt {{subject}} erneut gesendet' },
+    expense_category: { created: 'Ausgabenkategorie hinzugefügt', updated: 'Ausgabenkategorie geändert', archived: 'Ausgabenkategorie archiviert', restored: 'Ausgabenkategorie wiederhergestellt' },
+    invoice_item_category: { created: 'Positionskategorie hinzugefügt', renamed: 'Positionskategorie umbenannt', archived: 'Positionskategorie archiviert', restored: 'Positionskategorie wiederhergestellt' },
     outbox: { retried: 'E-Mail erneut versucht' },
     invoice: {
       created: 'Rechnung {{subject}} erstellt',
@@ -247,7 +305,15 @@ export const { useTexts: useAuditTexts } = defineTexts('audit', en, {
       converted: 'Angebot {{subject}} in eine Rechnung umgewandelt',
       client_links_revoked: 'Kundenlinks zu Angebot {{subject}} widerrufen',
     },
-    recurring_invoice: { created: 'Wiederkehrende Rechnung eingerichtet', deleted: 'Wiederkehrende Rechnung gelöscht' },
+    recurring_invoice: {
+      created: 'Wiederkehrende Rechnung eingerichtet',
+      updated: 'Wiederkehrende Rechnung geändert',
+      paused: 'Wiederkehrende Rechnung pausiert',
+      resumed: 'Wiederkehrende Rechnung fortgesetzt',
+      deleted: 'Wiederkehrende Rechnung gelöscht',
+      occurred: 'Rechnung {{subject}} aus einer wiederkehrenden Rechnung erstellt',
+      skipped: 'Fällige Rechnung einer wiederkehrenden Rechnung ausgelassen',
+    },
     retainer: {
       created: 'Vorauszahlung angelegt',
       updated: 'Vorauszahlung geändert',
@@ -261,25 +327,45 @@ export const { useTexts: useAuditTexts } = defineTexts('audit', en, {
       rejected: 'Stundenzettel von {{subject}} abgelehnt',
       approval_withdrawn: 'Freigabe des Stundenzettels von {{subject}} zurückgenommen',
     },
-    client: { created: 'Kunde {{subject}} angelegt', deleted: 'Kunde {{subject}} gelöscht' },
+    client: {
+      created: 'Kunde {{subject}} angelegt',
+      updated: 'Kunde {{subject}} geändert',
+      archived: 'Kunde {{subject}} archiviert',
+      restored: 'Kunde {{subject}} wiederhergestellt',
+      deleted: 'Kunde {{subject}} gelöscht',
+    },
     contact: { created: 'Kontakt hinzugefügt' },
-    project: { created: 'Projekt {{subject}} angelegt', deleted: 'Projekt {{subject}} gelöscht' },
+    project: {
+      created: 'Projekt {{subject}} angelegt',
+      updated: 'Projekt {{subject}} geändert',
+      archived: 'Projekt {{subject}} archiviert',
+      restored: 'Projekt {{subject}} wiederhergestellt',
+      deleted: 'Projekt {{subject}} gelöscht',
+    },
     task: { created: 'Aufgabe {{subject}} angelegt', updated: 'Aufgabe {{subject}} geändert' },
     rate: { set: 'Stundensatz festgelegt', removed: 'Stundensatz entfernt' },
     project_assignment: { created: 'Jemanden {{subject}} zugeordnet', updated: 'Zuordnung zu {{subject}} geändert', removed: 'Jemanden von {{subject}} entfernt' },
     task_assignment: { created: 'Aufgabe einem Projekt hinzugefügt', updated: 'Aufgabe eines Projekts geändert' },
     expense: { created: 'Ausgabe erfasst', updated: 'Ausgabe geändert', deleted: 'Ausgabe gelöscht' },
     time_off: { created: 'Abwesenheit erfasst', updated: 'Abwesenheit geändert', deleted: 'Abwesenheit gelöscht' },
-    saved_report: { created: 'Bericht gespeichert', updated: 'Gespeicherten Bericht geändert', deleted: 'Gespeicherten Bericht gelöscht', sent: 'Gespeicherten Bericht per E-Mail gesendet', skipped: 'E-Mail eines gespeicherten Berichts ausgelassen' },
+    planning_assignment: { created: 'Arbeit an {{subject}} eingeplant', updated: 'Eingeplante Arbeit an {{subject}} geändert', deleted: 'Eingeplante Arbeit an {{subject}} gelöscht' },
+    planning_placeholder: { created: 'Platzhalter in der Planung hinzugefügt', updated: 'Platzhalter in der Planung geändert', replaced: 'Einplanungen eines Platzhalters an eine Person übergeben' },
+    saved_report: {
+      created: 'Bericht {{subject}} gespeichert',
+      updated: 'Gespeicherten Bericht {{subject}} geändert',
+      deleted: 'Gespeicherten Bericht {{subject}} gelöscht',
+      sent: 'Gespeicherten Bericht {{subject}} per E-Mail gesendet',
+      skipped: 'E-Mail des gespeicherten Berichts {{subject}} ausgelassen',
+    },
     import: { completed: 'Daten importiert' },
   },
 });
 
-/** Whether the texts word an action (`invoice.send`); anything else shows as its code. */
 /**
  * The sentence key of an entry: its action, except where the details say more than the code
  * (a failed sign-in with a wrong two-factor code; a settings change that only turned the
- * two-factor requirement on or off).
+ * two-factor requirement on or off; a member deactivated or reactivated; a webhook endpoint
+ * that was only turned off or on).
  */
 export function sentenceKey(action: string, details: Record<string, unknown>): string {
   if (action === 'session.sign_in_failed' && details.reason === 'wrong_code') return 'session.sign_in_failed_code';
@@ -288,9 +374,16 @@ export function sentenceKey(action: string, details: Record<string, unknown>): s
   if (action === 'workspace.settings_changed' && Object.keys(details).length === 1 && typeof details.require_two_factor === 'boolean') {
     return details.require_two_factor ? 'workspace.two_factor_required' : 'workspace.two_factor_not_required';
   }
+  // `activation` is there only when the change did (the members form sends is_active on every save); it is the
+  // change that matters most, and a role changed with it shows in the details.
+  if (action === 'member.updated' && (details.activation === 'deactivated' || details.activation === 'reactivated')) return `member.${details.activation}`;
+  if (action === 'webhook_endpoint.updated' && typeof details.is_active === 'boolean' && Array.isArray(details.changes) && details.changes.length === 1) {
+    return details.is_active ? 'webhook_endpoint.turned_on' : 'webhook_endpoint.turned_off';
+  }
   return action;
 }
 
+/** Whether the texts word an action (`invoice.send`); anything else shows as its code. */
 export function hasActionText(action: string): boolean {
   const [group, name, ...rest] = action.split('.');
   const words = (en.actions as Record<string, Record<string, string> | undefined>)[group];
