@@ -387,7 +387,7 @@ describe('deactivating a member', () => {
   });
 });
 
-describe('what the log records of member and saved-report changes', () => {
+describe('what the log records of member, role and saved-report changes', () => {
   const changesOf = async (userId: string) =>
     (await all(s.owner, `&kind=people`)).filter((e) => e.action === 'member.updated' && e.subject.id === userId).map((e) => e.details);
 
@@ -402,6 +402,28 @@ describe('what the log records of member and saved-report changes', () => {
     const details = await changesOf(person.userId);
     expect(details.map((d) => d.activation ?? null)).toEqual([null, 'reactivated', 'deactivated']);
     expect(details[2]).toMatchObject({ is_active: false, sessions_ended: 1 });
+  });
+
+  it('records the teammates and permissions a manager loses by leaving the role, one entry per teammate', async () => {
+    const manny = await addMember(ctx.db, w.companyId, { role: 'member', firstName: 'Manny' });
+    const [ted, tia] = [await addMember(ctx.db, w.companyId, { role: 'member', firstName: 'Ted' }), await addMember(ctx.db, w.companyId, { role: 'member', firstName: 'Tia' })];
+    const made = await send(s.owner, 'PATCH', `/web/api/members/${manny.userId}`, { role: 'manager', permissions: ['view_billable_rates'], teammate_ids: [ted.userId, tia.userId] });
+    expect(made.statusCode, made.body).toBe(200);
+    const promoted = await send(s.owner, 'PATCH', `/web/api/members/${manny.userId}`, { role: 'administrator' });
+    expect(promoted.statusCode, promoted.body).toBe(200);
+    expect(promoted.json()).toMatchObject({ role: 'administrator', permissions: [], teammate_ids: [] });
+
+    const log = await all(s.owner, '&kind=people');
+    const unassigned = log.filter((e) => e.action === 'teammate.unassigned' && e.details.manager_id === manny.userId);
+    expect(unassigned.map((e) => e.subject.id).sort()).toEqual([ted.userId, tia.userId].sort());
+    for (const e of unassigned) expect(e).toMatchObject({ actor: { user_id: w.owner.userId }, details: { reason: 'manager_role_changed' } });
+    expect((await changesOf(manny.userId))[0]).toMatchObject({ role: 'administrator', teammates_unassigned: 2, permissions_removed: ['view_billable_rates'] });
+    // A role change that takes nothing away says nothing of it.
+    const again = await send(s.owner, 'PATCH', `/web/api/members/${manny.userId}`, { role: 'member' });
+    expect(again.statusCode, again.body).toBe(200);
+    const latest = (await changesOf(manny.userId))[0];
+    expect(latest).not.toHaveProperty('teammates_unassigned');
+    expect(latest).not.toHaveProperty('permissions_removed');
   });
 
   it('names a saved report by its name, on the page and in the CSV, also after it was deleted', async () => {

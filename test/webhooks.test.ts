@@ -469,6 +469,12 @@ describe('delivery', () => {
     const shown = (await web(s.admin, 'GET', `/web/api/webhook_endpoints/${hook.id}`)).json();
     expect(shown).toMatchObject({ is_active: false, disabled_reason: 'delivery_failing', failed_count: 2 });
     expect((await web(s.admin, 'PATCH', `/web/api/webhook_endpoints/${hook.id}`, { is_active: true })).json()).toMatchObject({ is_active: true, disabled_reason: null, created_by: { id: w.admin.userId } });
+    // The audit log has it too: turned off once by Sheaf (no person), why, and on again by the administrator, each naming the URL.
+    expect((await auditOf(hook.id)).map((e) => [e.action, e.actor.type, e.subject.label, e.details])).toEqual([
+      ['webhook_endpoint.created', 'user', receiverUrl, { url: receiverUrl, events: ['client.created'] }],
+      ['webhook_endpoint.disabled', 'operator', receiverUrl, { url: receiverUrl, reason: 'delivery_failing' }],
+      ['webhook_endpoint.updated', 'user', receiverUrl, { url: receiverUrl, changes: ['is_active'], is_active: true }],
+    ]);
     answers = [];
     await insertClient(ctx.db, w.companyId, 'Alive');
     received.length = 0;
@@ -536,6 +542,9 @@ describe('delivery', () => {
       disabled_reason: 'administrator_inactive',
     });
     expect((await deliveries(hook.id))[0]).toMatchObject({ state: 'pending' });
+    expect((await auditOf(hook.id)).filter((e) => e.action === 'webhook_endpoint.disabled')).toEqual([
+      expect.objectContaining({ actor: expect.objectContaining({ type: 'operator', user_id: null }), details: { url: receiverUrl, reason: 'administrator_inactive' } }),
+    ]);
     await web(s.owner, 'PATCH', `/web/api/webhook_endpoints/${hook.id}`, { is_active: true });
     await drain();
     expect(received.map((r) => JSON.parse(r.body).data.name)).toEqual(['Held']);

@@ -8,6 +8,7 @@ import { translator } from '../../../i18n/index.ts';
 import { enqueueMail } from '../../../outbox/enqueue.ts';
 import { repeatEvery } from '../../../repeat.ts';
 import { activeHumanMembers } from '../../people/users/index.ts';
+import { audit } from '../../workspace/audit/index.ts';
 import type { Resolver } from './address.ts';
 import { fanOutEvents } from './fan-out.ts';
 import { payloadOf } from './presenter.ts';
@@ -58,7 +59,7 @@ async function creatorProblem(db: Kysely<DB>, d: ClaimedDelivery, cache: Map<str
 
 /**
  * Turns an endpoint off, once (the first caller), and tells the workspace's active owners
- * and administrators by e-mail through the outbox, in the same transaction.
+ * and administrators by e-mail through the outbox and records it in the audit log, in the same transaction.
  */
 export async function disableEndpoint(db: Kysely<DB>, companyId: string, endpointId: string, reason: DisabledReason, baseUrl: string, now: Date): Promise<boolean> {
   return withTenant(db, companyId, async (trx) => {
@@ -71,6 +72,8 @@ export async function disableEndpoint(db: Kysely<DB>, companyId: string, endpoin
       .returning(['url'])
       .executeTakeFirst();
     if (!off) return false;
+    // Sheaf turned it off, not a person: no actor, as the schedules' entries (the page shows the operator).
+    await audit(trx, { companyId, action: 'webhook_endpoint.disabled', subjectType: 'webhook_endpoint', subjectId: endpointId, details: { url: off.url, reason } });
     const admins = await activeHumanMembers(trx, companyId)
       .select(['u.email', 'u.first_name', 'u.last_name', 'u.language'])
       .where('m.role', 'in', ['owner', 'administrator'])

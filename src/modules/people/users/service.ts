@@ -140,11 +140,31 @@ export async function updateMemberIn(trx: Transaction<DB>, p: Principal, userId:
   const role = membershipChanges.role ?? current.role;
   assertPermissionsFitRole(role, membershipChanges.permissions);
   const leavesManagerRole = current.role === 'manager' && role !== 'manager';
+  // What leaving the manager role took away, for the membership's record.
+  const cleared: { teammates_unassigned?: number; permissions_removed?: string[] } = {};
   if (leavesManagerRole) {
     // A former manager keeps neither flags nor teammates: promoting them again
     // later must not silently bring back what they held before.
     membershipChanges.permissions = [];
-    await trx.deleteFrom('teammate_assignments').where('company_id', '=', companyId).where('manager_id', '=', userId).execute();
+    if (current.permissions.length > 0) cleared.permissions_removed = current.permissions;
+    const unassigned = await trx
+      .deleteFrom('teammate_assignments')
+      .where('company_id', '=', companyId)
+      .where('manager_id', '=', userId)
+      .returning('teammate_id')
+      .execute();
+    // One entry per teammate, as unassigning one by hand writes, so each teammate's history shows it.
+    for (const { teammate_id } of unassigned) {
+      await audit(trx, {
+        companyId,
+        action: 'teammate.unassigned',
+        subjectType: 'user',
+        subjectId: teammate_id,
+        actorUserId: actingUserId(p),
+        details: { manager_id: userId, reason: 'manager_role_changed' },
+      });
+    }
+    if (unassigned.length > 0) cleared.teammates_unassigned = unassigned.length;
   }
   if (first_name !== undefined || last_name !== undefined) {
     await trx
@@ -175,7 +195,7 @@ export async function updateMemberIn(trx: Transaction<DB>, p: Principal, userId:
     subjectType: 'user',
     subjectId: userId,
     actorUserId: actingUserId(p),
-    details: { ...input, ...activation, ...(sessionsEnded === undefined ? {} : { sessions_ended: sessionsEnded }) },
+    details: { ...input, ...activation, ...(sessionsEnded === undefined ? {} : { sessions_ended: sessionsEnded }), ...cleared },
   });
   return memberOrThrow(trx, companyId, userId);
 }

@@ -49,6 +49,7 @@ export const AUDIT_ACTIONS = [
   'bank_account.deleted',
   'webhook_endpoint.created',
   'webhook_endpoint.updated',
+  'webhook_endpoint.disabled',
   'webhook_endpoint.secret_rotated',
   'webhook_endpoint.deleted',
   'webhook_delivery.resent',

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
 import { useFormat } from '../../api/format.ts';
-import { roleLabel } from '../../api/roles.ts';
+import { permissionLabel, roleLabel } from '../../api/roles.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { pickerDate } from '../../ui/dates.ts';
@@ -12,7 +12,7 @@ import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { focusRingCss } from '../../ui/styles.ts';
 import { AUDIT_KINDS, auditLogQuery, auditPeopleQuery, exportUrl, type AuditEntry, type AuditFilter } from './api.ts';
 import { filterOf, searchOf } from './filter.ts';
-import { hasActionText, sentenceKey, useAuditTexts } from './texts.ts';
+import { hasActionText, hasReasonText, sentenceKey, useAuditTexts } from './texts.ts';
 
 /**
  * Settings → Audit log (issue 28 item 4; owners and administrators): who did what and when,
@@ -154,14 +154,22 @@ function actorOf(e: AuditEntry, t: T): string {
   return e.actor.type === 'key' && e.actor.key_label ? `${name} (${t('viaKey', { label: e.actor.key_label })})` : name;
 }
 
-/** What matters besides the sentence: a sign-in's address, a reason, a role, the sessions a deactivation ended, the recipients. */
+/**
+ * What matters besides the sentence: a sign-in's address, a reason (worded when Sheaf acted by
+ * itself), a role, the sessions a deactivation ended, what leaving the manager role took away,
+ * the recipients.
+ */
 function detailsOf(e: AuditEntry, t: T): string {
   const d = e.details;
   const parts: string[] = [];
   if (e.address) parts.push(t('from_address', { address: e.address }));
   if (typeof d.role === 'string') parts.push(roleLabel(d.role));
-  if (typeof d.reason === 'string') parts.push(d.reason);
+  if (typeof d.reason === 'string') parts.push(hasReasonText(d.reason) ? t(`reasons.${d.reason}`) : d.reason);
   if (typeof d.sessions_ended === 'number' && d.sessions_ended > 0) parts.push(t('sessionsEnded', { count: d.sessions_ended }));
+  if (typeof d.teammates_unassigned === 'number') parts.push(t('teammatesUnassigned', { count: d.teammates_unassigned }));
+  if (Array.isArray(d.permissions_removed) && d.permissions_removed.length > 0) {
+    parts.push(t('permissionsRemoved', { permissions: d.permissions_removed.map((p) => permissionLabel(String(p))).join(', ') }));
+  }
   if (Array.isArray(d.recipients)) parts.push(d.recipients.filter((r): r is string => typeof r === 'string').join(', '));
   return parts.join(' · ');
 }

@@ -40,6 +40,15 @@ const en = {
   from_address: 'from {{address}}',
   sessionsEnded_one: '{{count}} session ended',
   sessionsEnded_other: '{{count}} sessions ended',
+  teammatesUnassigned_one: '{{count}} teammate unassigned',
+  teammatesUnassigned_other: '{{count}} teammates unassigned',
+  permissionsRemoved: 'Manager permissions removed: {{permissions}}',
+  // Why Sheaf did something by itself (details.reason codes); any other reason is the person's own words.
+  reasons: {
+    delivery_failing: 'Its deliveries failed for more than a day',
+    administrator_inactive: 'The administrator whose view its events carry is no longer an active owner or administrator',
+    manager_role_changed: 'Their manager is no longer a manager',
+  },
   loadOlder: 'Show older entries',
   empty: {
     title: 'Nothing recorded',
@@ -92,6 +101,7 @@ const en = {
       updated: 'Changed the webhook endpoint {{subject}}',
       turned_on: 'Turned on the webhook endpoint {{subject}}',
       turned_off: 'Turned off the webhook endpoint {{subject}}',
+      disabled: 'Turned off the webhook endpoint {{subject}} automatically',
       deleted: 'Deleted the webhook endpoint {{subject}}',
       secret_rotated: 'Rotated the secret of the webhook endpoint {{subject}}',
     },
@@ -218,6 +228,14 @@ export const { useTexts: useAuditTexts } = defineTexts('audit', en, {
   from_address: 'von {{address}}',
   sessionsEnded_one: '{{count}} Sitzung beendet',
   sessionsEnded_other: '{{count}} Sitzungen beendet',
+  teammatesUnassigned_one: '{{count}} Teammitglied nicht mehr zugeordnet',
+  teammatesUnassigned_other: '{{count}} Teammitglieder nicht mehr zugeordnet',
+  permissionsRemoved: 'Manager-Rechte entfernt: {{permissions}}',
+  reasons: {
+    delivery_failing: 'Seine Zustellungen sind länger als einen Tag fehlgeschlagen',
+    administrator_inactive: 'Die Person, deren Sicht seine Ereignisse tragen, ist nicht mehr aktiv als Inhaber oder Administrator',
+    manager_role_changed: 'Der zuständige Manager ist kein Manager mehr',
+  },
   loadOlder: 'Ältere Einträge zeigen',
   empty: {
     title: 'Nichts protokolliert',
@@ -270,6 +288,7 @@ export const { useTexts: useAuditTexts } = defineTexts('audit', en, {
       updated: 'Webhook-Endpunkt {{subject}} geändert',
       turned_on: 'Webhook-Endpunkt {{subject}} eingeschaltet',
       turned_off: 'Webhook-Endpunkt {{subject}} ausgeschaltet',
+      disabled: 'Webhook-Endpunkt {{subject}} automatisch ausgeschaltet',
       deleted: 'Webhook-Endpunkt {{subject}} gelöscht',
       secret_rotated: 'Geheimnis des Webhook-Endpunkts {{subject}} erneuert',
     },
@@ -389,3 +408,6 @@ export function hasActionText(action: string): boolean {
   const words = (en.actions as Record<string, Record<string, string> | undefined>)[group];
   return rest.length === 0 && name !== undefined && typeof words?.[name] === 'string';
 }
+
+/** Whether a details.reason is a code the texts word (why Sheaf acted by itself), not a person's own words. */
+export const hasReasonText = (reason: string): reason is keyof typeof en.reasons => Object.hasOwn(en.reasons, reason);
