@@ -293,50 +293,47 @@ export async function timeEntriesRoutes(app: TypedApp) {
   );
 
   // Stop and restart accept no body at all, an empty body (whatever its type, json-body.ts), or a JSON object.
-  await app.register(async (timers: TypedApp) => {
+  app.patch(
+    '/api/v2/time_entries/:id/stop',
+    {
+      config: { access: 'authenticated', idempotent: true },
+      preValidation: shapeStopBody,
+      schema: {
+        tags,
+        summary: 'Stop a running timer',
+        description:
+          'No body, an empty object, or only notes (which replace the notes). The server measures the elapsed time and sets ended_time. Do not send hours, ended_time or is_running (400). A stopped entry gives 409 timer_not_running.',
+        params: IdParams,
+        body: StopBody,
+        response: Item,
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const result = await stopEntry(requestDb(request), principalOf(request), id, request.body, app.config.clock());
+      return presentEntry(result.row, result.present);
+    },
+  );
 
-    timers.patch(
-      '/api/v2/time_entries/:id/stop',
-      {
-        config: { access: 'authenticated', idempotent: true },
-        preValidation: shapeStopBody,
-        schema: {
-          tags,
-          summary: 'Stop a running timer',
-          description:
-            'No body, an empty object, or only notes (which replace the notes). The server measures the elapsed time and sets ended_time. Do not send hours, ended_time or is_running (400). A stopped entry gives 409 timer_not_running.',
-          params: IdParams,
-          body: StopBody,
-          response: Item,
-        },
+  app.patch(
+    '/api/v2/time_entries/:id/restart',
+    {
+      config: { access: 'authenticated', idempotent: true },
+      preValidation: emptyBodyIsObject,
+      schema: {
+        tags,
+        summary: 'Restart a stopped time entry',
+        description:
+          "The entry runs again from now and keeps its time so far. Another running timer of the person gives 409 running_timer_conflict with running_entry unless replace_running is true. A running entry gives 409 timer_already_running; an approved one, or one in a week with approved time, 409 approved_timesheet_week_locked; a billed one 409 time_entry_locked.",
+        params: IdParams,
+        body: RestartBody,
+        response: Item,
       },
-      async (request) => {
-        const { id } = request.params;
-        const result = await stopEntry(requestDb(request), principalOf(request), id, request.body, app.config.clock());
-        return presentEntry(result.row, result.present);
-      },
-    );
-
-    timers.patch(
-      '/api/v2/time_entries/:id/restart',
-      {
-        config: { access: 'authenticated', idempotent: true },
-        preValidation: emptyBodyIsObject,
-        schema: {
-          tags,
-          summary: 'Restart a stopped time entry',
-          description:
-            "The entry runs again from now and keeps its time so far. Another running timer of the person gives 409 running_timer_conflict with running_entry unless replace_running is true. A running entry gives 409 timer_already_running; an approved one, or one in a week with approved time, 409 approved_timesheet_week_locked; a billed one 409 time_entry_locked.",
-          params: IdParams,
-          body: RestartBody,
-          response: Item,
-        },
-      },
-      async (request) => {
-        const { id } = request.params;
-        const result = await restartEntry(requestDb(request), principalOf(request), id, request.body, app.config.clock());
-        return presentEntry(result.row, result.present);
-      },
-    );
-  });
+    },
+    async (request) => {
+      const { id } = request.params;
+      const result = await restartEntry(requestDb(request), principalOf(request), id, request.body, app.config.clock());
+      return presentEntry(result.row, result.present);
+    },
+  );
 }
