@@ -11,8 +11,8 @@ import { parseDate, type CalendarDate } from '@internationalized/date';
 
 const DATE = /^\d{4}-\d\d-\d\d$/;
 
-/** Whether `value` is shaped as a calendar day (`YYYY-MM-DD`; the shape only, as URLs are read). */
-export const isDate = (value: string | null | undefined): value is string => !!value && DATE.test(value);
+/** Whether `value` is shaped as a calendar day (`YYYY-MM-DD`; the shape only, as URLs and error bodies are read). */
+export const isDate = (value: unknown): value is string => typeof value === 'string' && DATE.test(value);
 
 /** A calendar day as a UTC Date: for a weekday or for Intl, never shown in a zone. */
 export function utcDay(date: string): Date {

@@ -1,4 +1,5 @@
 import type { BLOCKER_CODES, WARNING_CODES } from '../../../../src/modules/tracking/approvals/codes.ts';
+import { isDate } from '../../ui/dates.ts';
 import type { Format } from '../../ui/format.ts';
 import type { useApprovalTexts } from './texts.ts';
 
@@ -24,7 +25,7 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 const list = (v: unknown): unknown[] | null => (Array.isArray(v) ? v : null);
 const days = (v: unknown): string[] | null => {
   const all = list(v);
-  return all && all.length > 0 && all.every((d): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d)) ? all : null;
+  return all && all.length > 0 && all.every(isDate) ? all : null;
 };
 /** Decimal hours as a plain number of the locale ("19,5" in German), beside the unit "h". */
 const hours = (format: Format, h: number) => format.number(h, 2);

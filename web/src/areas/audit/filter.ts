@@ -1,6 +1,5 @@
+import { isDate } from '../../ui/dates.ts';
 import { AUDIT_KINDS, type AuditFilter, type AuditKind } from './api.ts';
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The page's filters from its URL (`?person=…&kind=…&from=…&to=…`); anything malformed is left out. */
 export function filterOf(params: URLSearchParams): AuditFilter {
@@ -11,8 +10,8 @@ export function filterOf(params: URLSearchParams): AuditFilter {
   return {
     ...(person && /^[0-9a-f-]{36}$/i.test(person) ? { person_id: person } : {}),
     ...(kind && (AUDIT_KINDS as readonly string[]).includes(kind) ? { kind: kind as AuditKind } : {}),
-    ...(from && DAY.test(from) ? { from } : {}),
-    ...(to && DAY.test(to) ? { to } : {}),
+    ...(isDate(from) ? { from } : {}),
+    ...(isDate(to) ? { to } : {}),
   };
 }
 

@@ -4,6 +4,7 @@
  * rules' rows as typed and as the API takes them.
  */
 import { HttpError } from '../../api/call.ts';
+import { isDate } from '../../ui/dates.ts';
 import { parseDuration, secondsToHours } from '../../ui/duration.ts';
 import type { BreakRule, StoredBreakRule, TimeOff, TimeOffKind } from './api.ts';
 
@@ -73,8 +74,6 @@ export function timeOffValues(draft: TimeOffDraft): TimeOffValues | null {
   return { kind: draft.kind, starts_on: draft.starts_on, ends_on: draft.ends_on ?? draft.starts_on, hours, name: draft.name.trim() || null };
 }
 
-const isDay = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v);
-
 /**
  * The days of the time off (or holiday) a save overlaps, when that was the refusal: the server's
  * 400 names starts_on and carries `overlapping_id` with that one's days. Null for any other failure,
@@ -83,7 +82,7 @@ const isDay = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2
 export function overlapOf(error: unknown): { starts_on: string; ends_on: string } | null {
   if (!(error instanceof HttpError) || error.code !== 'invalid_request' || typeof error.body?.overlapping_id !== 'string') return null;
   const { overlapping_starts_on: starts_on, overlapping_ends_on: ends_on } = error.body;
-  return isDay(starts_on) && isDay(ends_on) ? { starts_on, ends_on } : null;
+  return isDate(starts_on) && isDate(ends_on) ? { starts_on, ends_on } : null;
 }
 
 // ---- break rules ----
