@@ -352,6 +352,26 @@ describe('the e-invoice on the e-mail', () => {
     expect(bytes.toString('utf8')).toContain('urn:xeinkauf.de:kosit:xrechnung_3.0');
   });
 
+  it('sends Factur-X in the plain PDF’s place, and the plain PDF beside an XML one', async () => {
+    const attachmentsOf = async (body: Record<string, unknown>) => {
+      const inv = await mixedInvoice();
+      const res = await api(w.owner, 'POST', `/api/v2/invoices/${inv.id}/messages`, { recipients: [{ email: 'ap@globex.example' }], ...body });
+      expect(res.statusCode, res.body).toBe(201);
+      const outbox = await ctx.db
+        .selectFrom('invoice_messages as m')
+        .innerJoin('outbox as o', 'o.id', 'm.outbox_id')
+        .select('o.payload')
+        .where('m.id', '=', res.json().id)
+        .executeTakeFirstOrThrow();
+      return (outbox.payload as { attachments: Array<{ filename: string }> }).attachments.map((a) => a.filename.replace(/^invoice-[^-]+-\d+/, 'invoice-N'));
+    };
+    // The same invoice twice (the plain PDF and the Factur-X PDF) was what attach_pdf's default gave.
+    expect(await attachmentsOf({ attach_e_invoice: 'facturx' })).toEqual(['invoice-N-facturx.pdf']);
+    expect(await attachmentsOf({ attach_e_invoice: 'facturx', attach_pdf: false })).toEqual(['invoice-N-facturx.pdf']);
+    expect(await attachmentsOf({ attach_e_invoice: 'cii' })).toEqual(['invoice-N.pdf', 'invoice-N-cii.xml']);
+    expect(await attachmentsOf({})).toEqual(['invoice-N.pdf']);
+  });
+
   it('refuses an incomplete one with 422 and sends nothing', async () => {
     const inv = await create({ line_items: [{ description: 'Work', unit_price: 10 }] }, bareClientId);
     const res = await api(w.owner, 'POST', `/api/v2/invoices/${inv.id}/messages`, {

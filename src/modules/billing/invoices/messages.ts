@@ -228,7 +228,9 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
   const subject = m.subject ?? defaultSubject(m.event, letter);
   const text = m.body ?? defaultBody(m.event, letter);
   const attachments: MailAttachment[] = [];
-  if (m.attachPdf) {
+  // A Factur-X file is the invoice's PDF with its XML inside: attached, it takes the plain PDF's
+  // place, so the client does not get the same invoice twice.
+  if (m.attachPdf && m.attachEInvoice !== 'facturx') {
     attachments.push({ filename: pdfFilename(row.number), content_type: 'application/pdf', render: INVOICE_PDF_RENDERER, params: { invoice_id: row.id } });
   }
   if (m.attachReceipts) {

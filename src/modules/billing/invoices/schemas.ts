@@ -149,7 +149,7 @@ export const MessageBody = Type.Object(
     send_me_a_copy: Type.Optional(Type.Boolean({ description: 'A blind copy to the key owner.' })),
     attach_e_invoice: Type.Optional(
       Nullable(
-        Enum(E_INVOICE_ATTACHMENTS, 'An e-invoice to attach (default none): `facturx` (PDF/A-3 with the CII XML), `cii`, `ubl`, `xrechnung-cii` or `xrechnung-ubl`. An invoice lacking data the format requires gives 422 `e_invoice_incomplete`, and nothing is sent.'),
+        Enum(E_INVOICE_ATTACHMENTS, 'An e-invoice to attach (default none): `facturx` (PDF/A-3 with the CII XML; it takes the place of the plain PDF that `attach_pdf` attaches), `cii`, `ubl`, `xrechnung-cii` or `xrechnung-ubl`. An invoice lacking data the format requires gives 422 `e_invoice_incomplete`, and nothing is sent.'),
       ),
     ),
     attachment_ids: Type.Optional(

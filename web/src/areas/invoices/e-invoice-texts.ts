@@ -14,7 +14,7 @@ const en = {
   downloaded: '{{format}} downloaded.',
   attach: 'Attach e-invoice',
   attachNone: 'None',
-  attachHint: 'An EN 16931 e-invoice as a second file. Factur-X is the PDF with the XML inside; XRechnung is for German public buyers.',
+  attachHint: 'An EN 16931 e-invoice. Factur-X is the invoice’s PDF with the XML inside, sent instead of the plain PDF; the XML formats come as a second file. XRechnung is for German public buyers.',
   incomplete: '{{format}} cannot be made yet. The invoice lacks:',
   incompleteHint: 'Fill these in, then try again.',
   missing: {
@@ -59,7 +59,7 @@ export const { useTexts: useEInvoiceTexts, t: eInvoiceTexts } = defineTexts('inv
   downloaded: '{{format}} heruntergeladen.',
   attach: 'E-Rechnung anhängen',
   attachNone: 'Keine',
-  attachHint: 'Eine E-Rechnung nach EN 16931 als zweite Datei. Factur-X ist das PDF mit dem XML darin; XRechnung ist für öffentliche Auftraggeber in Deutschland.',
+  attachHint: 'Eine E-Rechnung nach EN 16931. Factur-X ist das PDF der Rechnung mit dem XML darin und ersetzt das einfache PDF; die XML-Formate kommen als zweite Datei. XRechnung ist für öffentliche Auftraggeber in Deutschland.',
   incomplete: '{{format}} lässt sich noch nicht erstellen. Der Rechnung fehlt:',
   incompleteHint: 'Ergänzen Sie diese Angaben und versuchen Sie es erneut.',
   missing: {
