@@ -530,6 +530,26 @@ describe('delivery', () => {
     expect((await web(s.admin, 'GET', `/web/api/webhook_endpoints/${hook.id}`)).json().previous_secret_valid_until).toBeNull();
   });
 
+  it('shows an endpoint as off from the moment its administrator is no longer one, and turning it on takes it over', async () => {
+    const admin2 = await addMember(ctx.db, w.companyId, { role: 'administrator', firstName: 'Former' });
+    const hook = await addEndpoint(await sessionFor(ctx.db, admin2, ctx.clock.now()), { url: receiverUrl, events: ['client.created'] });
+    const other = await addEndpoint(s.owner, { url: receiverUrl, events: ['client.created'] });
+    await ctx.db.updateTable('memberships').set({ role: 'member' }).where('company_id', '=', w.companyId).where('user_id', '=', admin2.userId).execute();
+    // No event has reached the worker yet: the endpoint is still on in the database, but it would deliver nothing.
+    const listed = (await web(s.owner, 'GET', '/web/api/webhook_endpoints')).json().webhook_endpoints;
+    const shown = (id: string) => listed.find((e: { id: string }) => e.id === id);
+    expect(shown(hook.id)).toMatchObject({ is_active: false, disabled_reason: 'administrator_inactive', created_by: { id: admin2.userId } });
+    expect(shown(other.id)).toMatchObject({ is_active: true, disabled_reason: null });
+    expect((await web(s.owner, 'GET', `/web/api/webhook_endpoints/${hook.id}`)).json()).toMatchObject({ is_active: false, disabled_reason: 'administrator_inactive' });
+    const on = await web(s.owner, 'PATCH', `/web/api/webhook_endpoints/${hook.id}`, { is_active: true });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json()).toMatchObject({ is_active: true, disabled_reason: null, created_by: { id: w.owner.userId } });
+    expect((await auditOf(hook.id)).find((e) => e.action === 'webhook_endpoint.updated')).toMatchObject({ details: expect.objectContaining({ is_active: true }) });
+    await insertClient(ctx.db, w.companyId, 'Taken over');
+    await drain();
+    expect(received.map((r) => JSON.parse(r.body).data.name)).toEqual(['Taken over', 'Taken over']);
+  });
+
   it("holds deliveries when the endpoint's administrator is no longer one", async () => {
     const admin2 = await addMember(ctx.db, w.companyId, { role: 'administrator', firstName: 'Temp' });
     const hook = await addEndpoint(await sessionFor(ctx.db, admin2, ctx.clock.now()), { url: receiverUrl, events: ['client.created'] });

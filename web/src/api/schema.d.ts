@@ -18248,7 +18248,7 @@ export interface operations {
                             description: string | null;
                             events: ("time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "timer.started" | "timer.stopped" | "expense.created" | "expense.updated" | "expense.deleted" | "approval.submitted" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "invoice.created" | "invoice.updated" | "invoice.sent" | "invoice.paid" | "invoice.deleted" | "estimate.sent" | "estimate.accepted" | "estimate.declined" | "client.created" | "client.updated" | "client.archived" | "client.deleted" | "project.created" | "project.updated" | "project.archived" | "project.deleted")[];
                             is_active: boolean;
-                            /** @description Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one); null when a person did, or it is on. */
+                            /** @description Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one: shown, with is_active false, from the moment the role is lost, before its next event turns it off); null when a person did, or it is on. */
                             disabled_reason: ("delivery_failing" | "administrator_inactive") | null;
                             disabled_at: string | null;
                             /** @description After a rotation: until when the previous secret signs too. */
@@ -18348,7 +18348,7 @@ export interface operations {
                         description: string | null;
                         events: ("time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "timer.started" | "timer.stopped" | "expense.created" | "expense.updated" | "expense.deleted" | "approval.submitted" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "invoice.created" | "invoice.updated" | "invoice.sent" | "invoice.paid" | "invoice.deleted" | "estimate.sent" | "estimate.accepted" | "estimate.declined" | "client.created" | "client.updated" | "client.archived" | "client.deleted" | "project.created" | "project.updated" | "project.archived" | "project.deleted")[];
                         is_active: boolean;
-                        /** @description Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one); null when a person did, or it is on. */
+                        /** @description Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one: shown, with is_active false, from the moment the role is lost, before its next event turns it off); null when a person did, or it is on. */
                         disabled_reason: ("delivery_failing" | "administrator_inactive") | null;
                         disabled_at: string | null;
                         /** @description After a rotation: until when the previous secret signs too. */
@@ -18439,7 +18439,7 @@ export interface operations {
                         description: string | null;
                         events: ("time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "timer.started" | "timer.stopped" | "expense.created" | "expense.updated" | "expense.deleted" | "approval.submitted" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "invoice.created" | "invoice.updated" | "invoice.sent" | "invoice.paid" | "invoice.deleted" | "estimate.sent" | "estimate.accepted" | "estimate.declined" | "client.created" | "client.updated" | "client.archived" | "client.deleted" | "project.created" | "project.updated" | "project.archived" | "project.deleted")[];
                         is_active: boolean;
-                        /** @description Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one); null when a person did, or it is on. */
+                        /** @description Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one: shown, with is_active false, from the moment the role is lost, before its next event turns it off); null when a person did, or it is on. */
                         disabled_reason: ("delivery_failing" | "administrator_inactive") | null;
                         disabled_at: string | null;
                         /** @description After a rotation: until when the previous secret signs too. */
@@ -18600,7 +18600,7 @@ export interface operations {
                         description: string | null;
                         events: ("time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "timer.started" | "timer.stopped" | "expense.created" | "expense.updated" | "expense.deleted" | "approval.submitted" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "invoice.created" | "invoice.updated" | "invoice.sent" | "invoice.paid" | "invoice.deleted" | "estimate.sent" | "estimate.accepted" | "estimate.declined" | "client.created" | "client.updated" | "client.archived" | "client.deleted" | "project.created" | "project.updated" | "project.archived" | "project.deleted")[];
                         is_active: boolean;
-                        /** @description Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one); null when a person did, or it is on. */
+                        /** @description Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one: shown, with is_active false, from the moment the role is lost, before its next event turns it off); null when a person did, or it is on. */
                         disabled_reason: ("delivery_failing" | "administrator_inactive") | null;
                         disabled_at: string | null;
                         /** @description After a rotation: until when the previous secret signs too. */
@@ -18688,7 +18688,7 @@ export interface operations {
                         description: string | null;
                         events: ("time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "timer.started" | "timer.stopped" | "expense.created" | "expense.updated" | "expense.deleted" | "approval.submitted" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "invoice.created" | "invoice.updated" | "invoice.sent" | "invoice.paid" | "invoice.deleted" | "estimate.sent" | "estimate.accepted" | "estimate.declined" | "client.created" | "client.updated" | "client.archived" | "client.deleted" | "project.created" | "project.updated" | "project.archived" | "project.deleted")[];
                         is_active: boolean;
-                        /** @description Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one); null when a person did, or it is on. */
+                        /** @description Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one: shown, with is_active false, from the moment the role is lost, before its next event turns it off); null when a person did, or it is on. */
                         disabled_reason: ("delivery_failing" | "administrator_inactive") | null;
                         disabled_at: string | null;
                         /** @description After a rotation: until when the previous secret signs too. */

@@ -73,16 +73,19 @@ export function payloadOf(d: DeliveryContent): string {
   return JSON.stringify({ type: d.event_type as EventType, timestamp: d.occurred_at.toISOString(), data: presentData(d.record_type, d.data as Raw) });
 }
 
-/** An endpoint as the web app and the CLI show it: never its secrets. */
-export function presentEndpoint(row: EndpointView, counts: { pending: number; failed: number } | undefined, now: Date): PresentedEndpoint {
+/**
+ * An endpoint as the web app and the CLI show it: never its secrets. `held` is why it delivers
+ * nothing although it was not turned off yet (holder.ts): it is shown as off, for that reason.
+ */
+export function presentEndpoint(row: EndpointView, counts: { pending: number; failed: number } | undefined, now: Date, held: DisabledReason | null = null): PresentedEndpoint {
   const overlap = row.previous_secret_expires_at && row.previous_secret_expires_at > now ? row.previous_secret_expires_at : null;
   return {
     id: row.id,
     url: row.url,
     description: row.description,
     events: row.events as EventType[],
-    is_active: row.is_active,
-    disabled_reason: row.disabled_reason as DisabledReason | null,
+    is_active: row.is_active && held === null,
+    disabled_reason: held ?? (row.disabled_reason as DisabledReason | null),
     disabled_at: row.disabled_at?.toISOString() ?? null,
     previous_secret_valid_until: overlap?.toISOString() ?? null,
     created_by: row.created_by ? { id: row.created_by, name: row.created_by_name ?? '' } : null,

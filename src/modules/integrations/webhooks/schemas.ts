@@ -24,7 +24,7 @@ export const EndpointSchema = Type.Object(
     events: Type.Array(EventKind),
     is_active: Type.Boolean(),
     disabled_reason: Type.Union([Enum(DISABLED_REASONS), Type.Null()], {
-      description: 'Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one); null when a person did, or it is on.',
+      description: 'Why Sheaf turned it off: delivery_failing (a delivery failed for more than a day) or administrator_inactive (its administrator is no longer one: shown, with is_active false, from the moment the role is lost, before its next event turns it off); null when a person did, or it is on.',
     }),
     disabled_at: Type.Union([Timestamp, Type.Null()]),
     previous_secret_valid_until: Type.Union([Timestamp, Type.Null()], { description: 'After a rotation: until when the previous secret signs too.' }),

@@ -9,10 +9,11 @@ import { badRequest, forbidden, notFound } from '../../../errors.ts';
 import { isId, newId } from '../../../ids.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { privateAddressOf, type Resolver } from './address.ts';
+import { holderProblem } from './holder.ts';
 import { presentDelivery, presentEndpoint } from './presenter.ts';
 import type { PresentedDelivery, PresentedEndpoint } from './schemas.ts';
-import { deliveryCounts, deliveryLog, endpointsOf, findDelivery, findEndpoint } from './queries.ts';
-import { newSecret, normalizedEvents, ROTATION_OVERLAP_MS, urlProblem, type EventType } from './rules.ts';
+import { deliveryCounts, deliveryLog, endpointsOf, findDelivery, findEndpoint, type EndpointView } from './queries.ts';
+import { newSecret, normalizedEvents, ROTATION_OVERLAP_MS, urlProblem, type DisabledReason, type EventType } from './rules.ts';
 
 /**
  * Webhook endpoints: administrators (and the operator, `sheaf admin webhook`) register,
@@ -62,6 +63,18 @@ function checkedEvents(events: string[]): EventType[] {
 
 const description = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
 
+/** Endpoints as shown: one whose holder has lost the role is off from that moment (holder.ts). */
+async function presented(trx: Tx, companyId: string, rows: EndpointView[], now: Date): Promise<PresentedEndpoint[]> {
+  const counts = await deliveryCounts(trx, companyId);
+  const problems = new Map<string | null, DisabledReason | null>();
+  for (const r of rows) {
+    if (r.is_active && !problems.has(r.created_by)) problems.set(r.created_by, await holderProblem(trx, companyId, r.created_by));
+  }
+  return rows.map((r) => presentEndpoint(r, counts.get(r.id), now, r.is_active ? (problems.get(r.created_by) ?? null) : null));
+}
+
+const presentedOne = async (trx: Tx, companyId: string, row: EndpointView, now: Date) => (await presented(trx, companyId, [row], now))[0]!;
+
 async function endpointOrThrow(trx: Tx, p: Principal, id: string, lock = false) {
   const row = isId(id) ? await findEndpoint(trx, p.companyId, id, lock) : undefined;
   if (!row) throw notFound('webhook endpoint');
@@ -72,16 +85,14 @@ export function listEndpoints(db: Kysely<DB>, p: Principal, now: Date): Promise<
   assertAdministrator(p);
   return withTenant(db, p.companyId, async (trx) => {
     const rows = await endpointsOf(trx, p.companyId).orderBy('e.created_at').orderBy('e.id').execute();
-    const counts = await deliveryCounts(trx, p.companyId);
-    return rows.map((r) => presentEndpoint(r, counts.get(r.id), now));
+    return presented(trx, p.companyId, rows, now);
   });
 }
 
 export function getEndpoint(db: Kysely<DB>, p: Principal, id: string, now: Date): Promise<PresentedEndpoint> {
   assertAdministrator(p);
   return withTenant(db, p.companyId, async (trx) => {
-    const row = await endpointOrThrow(trx, p, id);
-    return presentEndpoint(row, (await deliveryCounts(trx, p.companyId)).get(row.id), now);
+    return presentedOne(trx, p.companyId, await endpointOrThrow(trx, p, id), now);
   });
 }
 
@@ -108,7 +119,7 @@ export async function createEndpoint(
       now,
     );
     await audit(trx, { ...auditActor(p), action: 'webhook_endpoint.created', subjectType: 'webhook_endpoint', subjectId: id, details: { url, events } });
-    return { ...presentEndpoint((await findEndpoint(trx, p.companyId, id))!, undefined, now), secret };
+    return { ...(await presentedOne(trx, p.companyId, (await findEndpoint(trx, p.companyId, id))!, now)), secret };
   });
 }
 
@@ -122,7 +133,9 @@ export async function updateEndpoint(db: Kysely<DB>, p: Principal, id: string, i
   const events = input.events === undefined ? undefined : checkedEvents(input.events);
   return withTenant(db, p.companyId, async (trx) => {
     const row = await endpointOrThrow(trx, p, id, true);
-    const reactivated = input.is_active === true && !row.is_active;
+    // Held (its holder lost the role) is off, though not turned off yet: turning it on takes it over.
+    const wasActive = row.is_active && (await holderProblem(trx, p.companyId, row.created_by)) === null;
+    const reactivated = input.is_active === true && !wasActive;
     await updateRow(
       trx,
       'webhook_endpoints',
@@ -139,7 +152,7 @@ export async function updateEndpoint(db: Kysely<DB>, p: Principal, id: string, i
       now,
     );
     // The URL names the endpoint in the log (its subject label); is_active says whether it was turned on or off.
-    const turned = input.is_active !== undefined && input.is_active !== row.is_active ? { is_active: input.is_active } : {};
+    const turned = input.is_active !== undefined && input.is_active !== wasActive ? { is_active: input.is_active } : {};
     await audit(trx, {
       ...auditActor(p),
       action: 'webhook_endpoint.updated',
@@ -147,7 +160,7 @@ export async function updateEndpoint(db: Kysely<DB>, p: Principal, id: string, i
       subjectId: id,
       details: { url: url ?? row.url, changes: Object.keys(input), ...turned },
     });
-    return presentEndpoint((await findEndpoint(trx, p.companyId, id))!, (await deliveryCounts(trx, p.companyId)).get(id), now);
+    return presentedOne(trx, p.companyId, (await findEndpoint(trx, p.companyId, id))!, now);
   });
 }
 
@@ -166,7 +179,7 @@ export async function rotateSecret(db: Kysely<DB>, p: Principal, id: string, now
       now,
     );
     await audit(trx, { ...auditActor(p), action: 'webhook_endpoint.secret_rotated', subjectType: 'webhook_endpoint', subjectId: id, details: { url: row.url } });
-    return { ...presentEndpoint((await findEndpoint(trx, p.companyId, id))!, (await deliveryCounts(trx, p.companyId)).get(id), now), secret };
+    return { ...(await presentedOne(trx, p.companyId, (await findEndpoint(trx, p.companyId, id))!, now)), secret };
   });
 }
 

@@ -1,6 +1,4 @@
 import type { Kysely } from 'kysely';
-import { memberPrincipal } from '../../../auth/authenticate.ts';
-import { isAdmin } from '../../../access/policy.ts';
 import type { Clock } from '../../../clock.ts';
 import { withTenant } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
@@ -11,6 +9,7 @@ import { activeHumanMembers } from '../../people/users/index.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import type { Resolver } from './address.ts';
 import { fanOutEvents } from './fan-out.ts';
+import { holderProblem } from './holder.ts';
 import { payloadOf } from './presenter.ts';
 import { claimDue, pruneDeliveries, recordOutcome, type ClaimedDelivery } from './queries.ts';
 import { LEASE_MS, LOG_RETENTION_DAYS, messageId, retryAfter, type DisabledReason } from './rules.ts';
@@ -46,14 +45,11 @@ export interface DeliveryRunSummary {
 
 type Outcome = keyof DeliveryRunSummary | 'held';
 
-/** Whose view the payloads carry must still be an administrator's; the operator's (null) always is. */
+/** holderProblem (holder.ts), once per holder in a pass. */
 async function creatorProblem(db: Kysely<DB>, d: ClaimedDelivery, cache: Map<string, DisabledReason | null>): Promise<DisabledReason | null> {
   if (d.created_by === null) return null;
   const key = `${d.company_id}:${d.created_by}`;
-  if (!cache.has(key)) {
-    const principal = await withTenant(db, d.company_id, (trx) => memberPrincipal(trx, d.company_id, d.created_by!));
-    cache.set(key, principal && isAdmin(principal) ? null : 'administrator_inactive');
-  }
+  if (!cache.has(key)) cache.set(key, await withTenant(db, d.company_id, (trx) => holderProblem(trx, d.company_id, d.created_by)));
   return cache.get(key)!;
 }
 
