@@ -190,6 +190,18 @@ describe('endpoints in the web app', () => {
     expect(await endpointCount()).toBe(before);
   });
 
+  it('says why a URL is refused in a code the web app words in the reader’s language', async () => {
+    const cases: Array<[string, string]> = [
+      ['ftp://example.com/x', 'scheme'],
+      ['not a url', 'not_absolute'],
+      ['https://u:p@example.com/', 'credentials'],
+    ];
+    for (const [url, refusal] of cases) {
+      const res = await web(s.admin, 'POST', '/web/api/webhook_endpoints', { url, events: ['client.created'] });
+      expect(res.json(), url).toMatchObject({ error: 'invalid_request', field: 'url', refusal });
+    }
+  });
+
   it('lets only owners and administrators manage webhooks', async () => {
     for (const who of ['manager', 'member'] as const) {
       expectError(await web(s[who], 'GET', '/web/api/webhook_endpoints'), 403, 'forbidden');
@@ -224,7 +236,7 @@ describe('private targets', () => {
     for (const url of ['http://127.0.0.1:8080/x', 'http://[::1]/x', 'http://169.254.169.254/latest', 'http://10.1.2.3/', 'http://rebind.test/x']) {
       await expect(createEndpoint(ctx.db, operatorPrincipal(w.companyId), { url, events: ['client.created'] }, strict, ctx.clock.now()), url).rejects.toMatchObject({
         code: 'invalid_request',
-        extras: { field: 'url' },
+        extras: { field: 'url', refusal: 'private_address' },
       });
     }
     // The real resolver: localhost is a name for 127.0.0.1.

@@ -7,10 +7,10 @@ describe('webhook URLs', () => {
   it('takes absolute http(s) URLs without credentials', () => {
     expect(urlProblem('https://hooks.example.com/sheaf?x=1')).toBeNull();
     expect(urlProblem('http://example.com:8080')).toBeNull();
-    expect(urlProblem('ftp://example.com/x')).toMatch(/http or https URL, not ftp/);
-    expect(urlProblem('javascript:alert(1)')).toMatch(/not javascript/);
-    expect(urlProblem('/relative')).toMatch(/absolute/);
-    expect(urlProblem('https://user:pw@example.com/')).toMatch(/user name or password/);
+    expect(urlProblem('ftp://example.com/x')).toEqual({ refusal: 'scheme', message: expect.stringMatching(/http or https URL, not ftp/) });
+    expect(urlProblem('javascript:alert(1)')).toEqual({ refusal: 'scheme', message: expect.stringMatching(/not javascript/) });
+    expect(urlProblem('/relative')).toEqual({ refusal: 'not_absolute', message: expect.stringMatching(/absolute/) });
+    expect(urlProblem('https://user:pw@example.com/')).toEqual({ refusal: 'credentials', message: expect.stringMatching(/user name or password/) });
   });
 
   it('counts only public unicast addresses as public', () => {

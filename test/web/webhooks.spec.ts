@@ -54,7 +54,7 @@ test('an owner adds an endpoint, sees its secret once and changes its events', a
   // A private address: the server's message under the URL field.
   await url.fill('http://127.0.0.1:9/x');
   await dialog.getByRole('button', { name: 'Add endpoint' }).click();
-  await expect(dialog.getByText(/url points at 127\.0\.0\.1, a private, loopback or link-local address/)).toBeVisible();
+  await expect(dialog.getByText('This address is in a private network (such as 10.x.x.x or localhost), which Sheaf does not post to. Use an address the internet can reach; whoever runs Sheaf can allow private ones.')).toBeVisible();
   await expect(url).toHaveAttribute('aria-invalid', 'true');
   await expectAccessible(page, 'the new endpoint dialog with an error');
   await checkPage(page, 'webhooks-new-error');
@@ -62,7 +62,7 @@ test('an owner adds an endpoint, sees its secret once and changes its events', a
   // Not http(s): refused the same way.
   await url.fill('ftp://x');
   await dialog.getByRole('button', { name: 'Add endpoint' }).click();
-  await expect(dialog.getByText('url must be an http or https URL, not ftp.')).toBeVisible();
+  await expect(dialog.getByText('Sheaf posts events over http or https only: start the address with https:// (or http://).')).toBeVisible();
   await expect(url).toHaveAttribute('aria-invalid', 'true');
   expect((await workspace.api('GET', '/web/api/webhook_endpoints')).body.webhook_endpoints).toEqual([]);
 
@@ -263,6 +263,13 @@ test('the webhooks pages in German', async ({ page, workspace, sheaf }) => {
   await expect(dialog.getByRole('group', { name: 'Zeiteinträge' }).getByRole('checkbox', { name: /Angelegt time_entry\.created/ })).toBeVisible();
   await expect(dialog.getByRole('checkbox', { name: 'Alle wählen: Kunden' })).toBeVisible();
   await checkPage(page, 'webhooks-de-new');
+  // A refused URL is worded in the reader's language, not in the API's English.
+  const url = dialog.getByRole('textbox', { name: 'URL' });
+  await url.fill('https://nutzer:geheim@hooks.example.com/sheaf');
+  await toggle(dialog.getByRole('checkbox', { name: 'Alle wählen: Kunden' }));
+  await dialog.getByRole('button', { name: 'Endpunkt hinzufügen' }).click();
+  await expect(dialog.getByText('Lassen Sie Benutzername und Passwort aus der Adresse weg: Der Empfänger prüft stattdessen die Signatur jedes Ereignisses.')).toBeVisible();
+  await expect(url).toHaveAttribute('aria-invalid', 'true');
   await page.keyboard.press('Escape');
 
   const endpoint = await ok(workspace.api('POST', '/web/api/webhook_endpoints', { url: 'https://hooks.example.com/sheaf', events: ['client.created', 'client.deleted'] }));

@@ -41,17 +41,24 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const URL_MAX = 2000;
 export const DESCRIPTION_MAX = 500;
 
+/**
+ * Why a URL cannot be an endpoint's: the 400's `refusal` (the web app words it in the reader's
+ * language) and the API's English sentence. A private address is checked apart (address.ts).
+ */
+export const URL_REFUSALS = ['not_absolute', 'scheme', 'credentials', 'private_address'] as const;
+export type UrlRefusal = (typeof URL_REFUSALS)[number];
+
 /** Why a URL cannot be an endpoint's, or null when it can (its address is checked apart: address.ts). */
-export function urlProblem(raw: string): string | null {
+export function urlProblem(raw: string): { refusal: UrlRefusal; message: string } | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return 'must be an absolute http(s) URL.';
+    return { refusal: 'not_absolute', message: 'must be an absolute http(s) URL.' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must be an http or https URL, not ${url.protocol.slice(0, -1)}.`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { refusal: 'scheme', message: `must be an http or https URL, not ${url.protocol.slice(0, -1)}.` };
   // A password in the URL would be shown in every list and exported by the backup: the signature authenticates instead.
-  if (url.username || url.password) return 'must not carry a user name or password; receivers check the webhook-signature header instead.';
+  if (url.username || url.password) return { refusal: 'credentials', message: 'must not carry a user name or password; receivers check the webhook-signature header instead.' };
   return null;
 }
 

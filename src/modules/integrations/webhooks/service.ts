@@ -13,7 +13,7 @@ import { holderProblem } from './holder.ts';
 import { presentDelivery, presentEndpoint } from './presenter.ts';
 import type { PresentedDelivery, PresentedEndpoint } from './schemas.ts';
 import { deliveryCounts, deliveryLog, endpointsOf, findDelivery, findEndpoint, type EndpointView } from './queries.ts';
-import { newSecret, normalizedEvents, ROTATION_OVERLAP_MS, urlProblem, type DisabledReason, type EventType } from './rules.ts';
+import { newSecret, normalizedEvents, ROTATION_OVERLAP_MS, urlProblem, type DisabledReason, type EventType, type UrlRefusal } from './rules.ts';
 
 /**
  * Webhook endpoints: administrators (and the operator, `sheaf admin webhook`) register,
@@ -43,12 +43,13 @@ function assertAdministrator(p: Principal) {
 async function checkedUrl(raw: string, deps: WebhookDeps): Promise<string> {
   const url = raw.trim();
   const problem = urlProblem(url);
-  if (problem) throw badRequest(`url ${problem}`, { field: 'url' });
+  if (problem) throw badRequest(`url ${problem.message}`, { field: 'url', refusal: problem.refusal });
   if (!deps.allowPrivate) {
     const address = await privateAddressOf(new URL(url).hostname, deps.resolve);
     if (address) {
       throw badRequest(`url points at ${address}, a private, loopback or link-local address; webhooks go to public addresses only (an operator may allow private ones with WEBHOOK_ALLOW_PRIVATE).`, {
         field: 'url',
+        refusal: 'private_address' satisfies UrlRefusal,
       });
     }
   }

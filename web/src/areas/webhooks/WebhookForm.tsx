@@ -11,6 +11,7 @@ import { cx, fieldDescription, fieldError } from '../../ui/styles.ts';
 import { TextField } from '../../ui/TextField.tsx';
 import { useCreateWebhookEndpoint, useUpdateWebhookEndpoint, type WebhookEndpoint, type WebhookEndpointPatch, type WithSecret } from './api.ts';
 import { actionOf, groupEvents, normalized, withKind, withRecord, type EventKind } from './events.ts';
+import { urlRefusalOf } from './refusals.ts';
 import { useWebhookTexts } from './texts.ts';
 
 const URL_MAX = 2000;
@@ -69,7 +70,10 @@ function EndpointForm({ endpoint, onCreated, onSaved }: { endpoint?: WebhookEndp
   // A refusal is about the values sent: once one changes, its message goes.
   const { reset } = mutation;
   useEffect(() => reset(), [url, description, events, isActive, reset]);
-  const { fieldErrors, summary } = formErrors(mutation.error, ['url', 'description', 'events']);
+  const { fieldErrors: refused, summary } = formErrors(mutation.error, ['url', 'description', 'events']);
+  // A refused URL in the reader's words; other refusals read as the server wrote them.
+  const refusal = urlRefusalOf(mutation.error);
+  const fieldErrors = refusal ? { ...refused, url: t(`form.refusals.${refusal}`) } : refused;
   const eventsError = noEvents ? t('form.chooseEvents') : fieldErrors?.events;
 
   return (

@@ -56,6 +56,12 @@ const en = {
   form: {
     url: 'URL',
     urlHint: 'Where Sheaf posts the events: an http or https address that the internet can reach.',
+    refusals: {
+      not_absolute: 'Enter a whole address, starting with https:// (or http://).',
+      scheme: 'Sheaf posts events over http or https only: start the address with https:// (or http://).',
+      credentials: 'Leave the user name and password out of the address: the receiver checks the signature on each event instead.',
+      private_address: 'This address is in a private network (such as 10.x.x.x or localhost), which Sheaf does not post to. Use an address the internet can reach; whoever runs Sheaf can allow private ones.',
+    },
     description: 'Description (optional)',
     descriptionHint: 'What the endpoint is for, e.g. “Accounting sync”.',
     events: 'Events',
@@ -187,6 +193,12 @@ export const { useTexts: useWebhookTexts, t: webhookTexts } = defineTexts('webho
   form: {
     url: 'URL',
     urlHint: 'Wohin Sheaf die Ereignisse sendet: eine http- oder https-Adresse, die aus dem Internet erreichbar ist.',
+    refusals: {
+      not_absolute: 'Geben Sie die ganze Adresse ein, beginnend mit https:// (oder http://).',
+      scheme: 'Sheaf sendet Ereignisse nur über http oder https: Beginnen Sie die Adresse mit https:// (oder http://).',
+      credentials: 'Lassen Sie Benutzername und Passwort aus der Adresse weg: Der Empfänger prüft stattdessen die Signatur jedes Ereignisses.',
+      private_address: 'Diese Adresse liegt in einem privaten Netz (etwa 10.x.x.x oder localhost), an das Sheaf nicht sendet. Verwenden Sie eine aus dem Internet erreichbare Adresse; wer Sheaf betreibt, kann private erlauben.',
+    },
     description: 'Beschreibung (optional)',
     descriptionHint: 'Wofür der Endpunkt da ist, z. B. „Abgleich mit der Buchhaltung“.',
     events: 'Ereignisse',
