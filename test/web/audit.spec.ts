@@ -1,4 +1,6 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { MANAGER_PERMISSIONS } from '../../src/db/types.ts';
+import { deliverDueWebhooks } from '../../src/modules/integrations/webhooks/index.ts';
 import { expect, ok, signIn as signInAs, test } from './fixtures.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
 
@@ -9,10 +11,21 @@ import { checkPage, expectClean, visit } from './visit.ts';
  * list says so; signs the member out everywhere on the Members page, which the log then
  * shows; changes to clients, projects, planning, a member's deactivation and a webhook endpoint
  * turned off and on read as sentences (no raw codes), in English and German; a member finds no
- * audit log. Screenshots at 1280 and 390 px (checkPage); German twice.
+ * audit log. With long names, URLs and reasons the log fits beside the settings' navigation at
+ * 1280 px and stacks at 390 px, in English and German. Screenshots at 1280 and 390 px
+ * (checkPage); German three times.
  */
 
 const settingsNav = (page: Page, name = 'Settings') => page.getByRole('navigation', { name });
+
+/** The table's scroll container and the page, at this width: nothing to scroll sideways. */
+async function expectNoSidewaysScroll(page: Page, region: Locator, width: number) {
+  await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+  await expect(region).toBeVisible();
+  const [scroll, client] = await region.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+  expect(scroll, `the audit log scrolls sideways at ${width} px (${scroll} > ${client})`).toBeLessThanOrEqual(client);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(width);
+}
 
 test('an owner reads, filters and exports the audit log, and signs a member out everywhere', async ({ page, workspace, sheaf }) => {
   test.setTimeout(300_000);
@@ -111,6 +124,54 @@ test('the audit log words changes to records, members and webhook endpoints, in 
   await expect(rowDe('Webhook-Endpunkt https://hooks.example.com/sheaf ausgeschaltet')).toBeVisible();
   await expect(rowDe('Webhook-Endpunkt https://hooks.example.com/sheaf eingeschaltet')).toBeVisible();
   await expect(tableDe.locator('code')).toHaveCount(0);
+  await expectClean(page);
+});
+
+test('long names, URLs and reasons: the log fits beside the settings’ navigation at 1280 px, in English and German', async ({ page, workspace, sheaf }) => {
+  test.setTimeout(300_000);
+  // A member with a long name signs in; a manager with every permission and a teammate becomes a member.
+  const maxi = await workspace.seed.memberWithPassword('Maximiliane-Charlotte');
+  const signedIn = await fetch(`${sheaf.url}/web/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: maxi.email, password: maxi.password }) });
+  expect(signedIn.status).toBe(200);
+  const konstantin = await workspace.seed.memberWithPassword('Konstantin-Alexander', 'manager');
+  await ok(workspace.api('PATCH', `/web/api/members/${konstantin.id}`, { permissions: [...MANAGER_PERMISSIONS], teammate_ids: [maxi.id] }));
+  await ok(workspace.api('PATCH', `/web/api/members/${konstantin.id}`, { role: 'member' }));
+  // A long client and project, changed through a key with a long name.
+  const key = await ok(workspace.api('POST', '/web/api/keys', { kind: 'integration', name: 'Buchhaltungs-Synchronisierung (DATEV-Export, nächtlich)' }));
+  const viaKey = await fetch(`${sheaf.url}/api/v2/clients`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}`, 'service-account-id': workspace.id },
+    body: JSON.stringify({ name: 'Bundesanstalt für Landwirtschaft und Ernährung (Referat 412, Digitalisierung)' }),
+  });
+  expect(viaKey.status).toBe(201);
+  await workspace.seed.project({ client: 'Landesbetrieb Straßenbau Nordrhein-Westfalen', name: 'Relaunch der Unternehmenswebsite mit Barrierefreiheitsprüfung', tasks: ['Konzeption'] });
+  // A webhook endpoint with a long URL, added by an administrator who is then a member: Sheaf turns it off, with its reason.
+  const ada = await workspace.seed.memberWithPassword('Ada', 'administrator');
+  const url = 'https://automation.integrationen.beispiel-unternehmen.example/webhooks/sheaf/eingehend/7f3c9a2e-41b8-4c1d-9e6a-2b5d8f0c3a71?quelle=zeiterfassung';
+  await ok(workspace.api('POST', '/web/api/webhook_endpoints', { url, events: ['client.created'] }, ada.id));
+  await ok(workspace.api('PATCH', `/web/api/members/${ada.id}`, { role: 'member' }));
+  await ok(workspace.api('POST', '/api/v2/clients', { name: 'Initech' }));
+  await deliverDueWebhooks({ db: sheaf.db, clock: sheaf.clock.now, allowPrivate: false, baseUrl: sheaf.url });
+
+  await visit(page, '/settings/audit', 'audit-long');
+  const table = page.getByRole('table', { name: 'Audit log entries, newest first' });
+  const row = (text: string) => table.getByRole('row').filter({ hasText: text });
+  await expect(row(`Turned off the webhook endpoint ${url} automatically`)).toContainText('The administrator whose view its events carry is no longer an active owner or administrator');
+  await expect(row('Manager permissions removed: ')).toContainText('Changed the membership of Konstantin-Alexander Tester');
+  await expect(row('Added the client Bundesanstalt für Landwirtschaft')).toContainText('key “Buchhaltungs-Synchronisierung (DATEV-Export, nächtlich)”');
+  await expect(row('Added the project Relaunch der Unternehmenswebsite mit Barrierefreiheitsprüfung')).toBeVisible();
+  const region = page.getByRole('region', { name: 'Audit log entries, newest first' });
+  await expectNoSidewaysScroll(page, region, 1280);
+  await expectNoSidewaysScroll(page, region, 390);
+
+  await workspace.seed.german();
+  await visit(page, '/settings/audit', 'audit-long-de');
+  const rowDe = (text: string) => page.getByRole('table', { name: 'Protokolleinträge, neueste zuerst' }).getByRole('row').filter({ hasText: text });
+  await expect(rowDe('Manager-Rechte entfernt: ')).toContainText('Konstantin-Alexander Tester');
+  await expect(rowDe(`Webhook-Endpunkt ${url} automatisch ausgeschaltet`)).toContainText('Die Person, deren Sicht seine Ereignisse tragen, ist nicht mehr aktiv als Inhaber oder Administrator');
+  const regionDe = page.getByRole('region', { name: 'Protokolleinträge, neueste zuerst' });
+  await expectNoSidewaysScroll(page, regionDe, 1280);
+  await expectNoSidewaysScroll(page, regionDe, 390);
   await expectClean(page);
 });
 

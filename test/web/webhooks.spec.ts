@@ -10,7 +10,9 @@ import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
  * refused under the URL field), changes its events; on the endpoint's page turns it off and on,
  * rotates the secret (the new one shown once), sees a client's creation in the delivery log,
  * sends it again and deletes the endpoint. A member finds no Webhooks in the settings and is
- * told at its address that it is not for their role; the pages in German.
+ * told at its address that it is not for their role; the pages in German. With a long URL and
+ * long errors the delivery log fits beside the settings' navigation at 1280 px and stacks at
+ * 390 px, in English and German.
  */
 
 const settingsNav = (page: Page, name = 'Settings') => page.getByRole('navigation', { name });
@@ -229,6 +231,49 @@ test('an endpoint Sheaf turned off says why, and turning it on makes you its adm
   await expect(page.getByText(reason)).toHaveCount(0);
   await expect(page.getByRole('definition').filter({ hasText: 'Olive Owner' })).toBeVisible();
   expect((await workspace.api('GET', `/web/api/webhook_endpoints/${endpoint.id}`)).body).toMatchObject({ is_active: true, disabled_reason: null });
+  await expectClean(page);
+});
+
+/** The delivery log's scroll container and the page, at this width: nothing to scroll sideways. */
+async function expectNoSidewaysScroll(page: Page, region: Locator, width: number) {
+  await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+  await expect(region).toBeVisible();
+  const [scroll, client] = await region.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+  expect(scroll, `the delivery log scrolls sideways at ${width} px (${scroll} > ${client})`).toBeLessThanOrEqual(client);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(width);
+}
+
+test('a long URL and long errors: the delivery log fits beside the settings’ navigation at 1280 px, in English and German', async ({ page, workspace, sheaf }) => {
+  test.setTimeout(300_000);
+  const url = 'https://automation.integrationen.beispiel-unternehmen.example/webhooks/sheaf/eingehend/7f3c9a2e-41b8-4c1d-9e6a-2b5d8f0c3a71?quelle=zeiterfassung&signatur=pruefen';
+  const host = new URL(url).hostname;
+  const endpoint = await ok(workspace.api('POST', '/web/api/webhook_endpoints', { url, events: ['client.created', 'project.created', 'time_entry.created'], description: 'Buchhaltung und Controlling (DATEV-Export)' }));
+  const project = await workspace.seed.project({ client: 'Bundesanstalt für Landwirtschaft und Ernährung', name: 'Relaunch der Unternehmenswebsite mit Barrierefreiheitsprüfung', tasks: ['Konzeption'] });
+  await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: project.taskIds[0], spent_date: '2026-01-06', hours: 1.5 }));
+  // The receiver's name stands for a private address, or for none: each attempt fails with a long error (and waits for its next).
+  let n = 0;
+  const resolve = async (name: string) => {
+    if (n++ % 2 === 0) return [{ address: '10.20.30.40', family: 4 }];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+  };
+  await fannedOut(sheaf.db);
+  await deliverDueWebhooks({ db: sheaf.db, clock: sheaf.clock.now, allowPrivate: false, baseUrl: sheaf.url, resolve });
+
+  await visit(page, `/settings/webhooks/${endpoint.id}`, 'webhooks-long');
+  const log = page.getByRole('table', { name: `Deliveries to ${url}, newest first` });
+  await expect(log.getByRole('row').filter({ hasText: 'time_entry.created' })).toContainText(/Pending/);
+  await expect(log.getByRole('row').filter({ hasText: `${host} resolves to 10.20.30.40, a private, loopback or link-local address` })).toHaveCount(2);
+  await expect(log.getByRole('row').filter({ hasText: `getaddrinfo ENOTFOUND ${host}` })).toHaveCount(1);
+  const region = page.getByRole('region', { name: `Deliveries to ${url}, newest first` });
+  await expectNoSidewaysScroll(page, region, 1280);
+  await expectNoSidewaysScroll(page, region, 390);
+
+  await workspace.seed.german();
+  await visit(page, `/settings/webhooks/${endpoint.id}`, 'webhooks-long-de');
+  await expect(page.getByRole('table', { name: `Zustellungen an ${url}, neueste zuerst` }).getByRole('row').filter({ hasText: 'project.created' })).toContainText('Ausstehend');
+  const regionDe = page.getByRole('region', { name: `Zustellungen an ${url}, neueste zuerst` });
+  await expectNoSidewaysScroll(page, regionDe, 1280);
+  await expectNoSidewaysScroll(page, regionDe, 390);
   await expectClean(page);
 });
 

@@ -104,16 +104,16 @@ function Filters({ filter, onChange }: { filter: AuditFilter; onChange: (f: Audi
 function AuditTable({ entries }: { entries: AuditEntry[] }) {
   const t = useAuditTexts();
   return (
-    // Focusable: beside the settings' own column it scrolls sideways, and the keyboard must reach that too.
+    // Three columns fit beside the settings' own column from 1280 px on (long names, URLs and
+    // reasons wrap); narrower, between lg and 1280, it scrolls sideways, so the keyboard must reach it.
     <div tabIndex={0} role="region" aria-label={t('caption')} className={`relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs ${focusRingCss}`}>
-      <table data-stack className="w-full min-w-[56rem] border-collapse text-sm">
+      <table data-stack className="w-full min-w-[36rem] border-collapse text-sm">
         <caption className="sr-only">{t('caption')}</caption>
         <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
           <tr>
             <th scope="col" className="px-3 py-2">{t('when')}</th>
             <th scope="col" className="px-3 py-2">{t('who')}</th>
             <th scope="col" className="px-3 py-2">{t('what')}</th>
-            <th scope="col" className="px-3 py-2">{t('details')}</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-stone-100">
@@ -126,32 +126,36 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
   );
 }
 
+/** One entry: when, who (the key under the name, when one was used), and what, with what matters besides under the sentence. */
 function AuditRow({ entry: e }: { entry: AuditEntry }) {
   const t = useAuditTexts();
   const format = useFormat();
   const subject = e.subject.label ?? t('unknownSubject');
   const key = sentenceKey(e.action, e.details);
+  const details = detailsOf(e, t);
   return (
     <tr className="align-top">
       <td className="px-3 py-2.5 whitespace-nowrap text-stone-700 tabular-nums">
         <time dateTime={e.occurred_at}>{format.dateTime(e.occurred_at)}</time>
       </td>
-      <td className="px-3 py-2.5 text-stone-900">{actorOf(e, t)}</td>
-      <td className="px-3 py-2.5 text-stone-900">
-        {hasActionText(key) ? t(`actions.${key}` as never, { subject }) : <code className="text-xs text-stone-700">{e.action}</code>}
+      <td className="px-3 py-2.5 break-words text-stone-900">
+        {actorOf(e, t)}
+        {e.actor.type === 'key' && e.actor.key_label && <span className="block text-xs text-stone-600">{t('viaKey', { label: e.actor.key_label })}</span>}
       </td>
-      <td className="px-3 py-2.5 text-stone-600">{detailsOf(e, t)}</td>
+      <td className="px-3 py-2.5 wrap-anywhere text-stone-900">
+        {hasActionText(key) ? t(`actions.${key}` as never, { subject }) : <code className="text-xs text-stone-700">{e.action}</code>}
+        {details && <span className="mt-0.5 block text-xs text-stone-600">{details}</span>}
+      </td>
     </tr>
   );
 }
 
 type T = ReturnType<typeof useAuditTexts>;
 
-/** Who acted: a person's name (with the key, when one was used), or the operator (`sheaf admin`, Sheaf's schedules). */
+/** Who acted: a person's name (the key they used goes under it), or the operator (`sheaf admin`, Sheaf's schedules). */
 function actorOf(e: AuditEntry, t: T): string {
   if (e.actor.type === 'operator') return t('operator');
-  const name = e.actor.name ?? t('unknownPerson');
-  return e.actor.type === 'key' && e.actor.key_label ? `${name} (${t('viaKey', { label: e.actor.key_label })})` : name;
+  return e.actor.name ?? t('unknownPerson');
 }
 
 /**

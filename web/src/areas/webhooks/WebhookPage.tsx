@@ -211,19 +211,16 @@ function DeliveryLog({ endpoint: e }: { endpoint: WebhookEndpoint }) {
       )}
       {deliveries?.length === 0 && <div className="rounded-lg border border-dashed border-stone-300 bg-white p-6 text-sm text-stone-700">{t('log.empty')}</div>}
       {deliveries && deliveries.length > 0 && (
-        // Focusable: beside the settings' own column it scrolls sideways, and the keyboard must reach that too.
+        // Four columns fit beside the settings' own column from 1280 px on (the URL's host and the errors wrap);
+        // narrower, between lg and 1280, it scrolls sideways, so the keyboard must reach it.
         <div tabIndex={0} role="region" aria-label={t('log.caption', { url: e.url })} className={`relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs ${focusRingCss}`}>
-          <table data-stack className="w-full min-w-[56rem] border-collapse text-sm">
+          <table data-stack className="w-full min-w-[36rem] border-collapse text-sm">
             <caption className="sr-only">{t('log.caption', { url: e.url })}</caption>
             <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
               <tr>
                 <th scope="col" className="px-3 py-2">{t('log.event')}</th>
-                <th scope="col" className="px-3 py-2">{t('log.occurred')}</th>
                 <th scope="col" className="px-3 py-2">{t('log.state')}</th>
-                <th scope="col" className="px-3 py-2 text-right">{t('log.attempts')}</th>
-                <th scope="col" className="px-3 py-2 text-right">{t('log.response')}</th>
-                <th scope="col" className="px-3 py-2">{t('log.error')}</th>
-                <th scope="col" className="px-3 py-2">{t('log.nextAttempt')}</th>
+                <th scope="col" className="px-3 py-2">{t('log.result')}</th>
                 <th scope="col" className="px-3 py-2">
                   <span className="sr-only">{t('log.actions')}</span>
                 </th>
@@ -254,21 +251,42 @@ function DeliveryLog({ endpoint: e }: { endpoint: WebhookEndpoint }) {
   );
 }
 
+/**
+ * One delivery: the event and when it occurred; its state with the attempts so far and, while
+ * pending, when the next is due; the receiver's answer (its HTTP status) or the error, which
+ * wraps; Resend.
+ */
 function DeliveryRow({ delivery: d, when, isResending, onResend }: { delivery: WebhookDelivery; when: (iso: string | null) => string; isResending: boolean; onResend: () => void }) {
   const t = useWebhookTexts();
+  const status = d.response_status === null ? null : t('log.status', { status: d.response_status });
+  // The error of an answer other than 2xx is its status again, as the sender writes it ("HTTP 500"): said once.
+  const error = d.error !== null && d.error !== `HTTP ${d.response_status}` ? d.error : null;
   return (
     <tr className="align-top">
       <th scope="row" className="px-3 py-2.5 text-left font-medium">
         <code className="font-mono text-sm whitespace-nowrap">{d.event_type}</code>
+        <span className="block text-xs font-normal whitespace-nowrap text-stone-600">{when(d.occurred_at)}</span>
       </th>
-      <td className="px-3 py-2.5 whitespace-nowrap text-stone-800">{when(d.occurred_at)}</td>
       <td className="px-3 py-2.5">
         <DeliveryState state={d.state} />
+        <span className="mt-1 block text-xs text-stone-700">{t('log.attemptCount', { count: d.attempts })}</span>
+        {d.state === 'pending' && (
+          <span className="block text-xs text-stone-700">
+            {d.next_attempt_at ? (
+              <>
+                {t('log.nextAttempt')}: <span className="whitespace-nowrap">{when(d.next_attempt_at)}</span>
+              </>
+            ) : (
+              t('log.dueNow')
+            )}
+          </span>
+        )}
       </td>
-      <td className="px-3 py-2.5 text-right tabular-nums">{d.attempts}</td>
-      <td className="px-3 py-2.5 text-right tabular-nums">{d.response_status ?? t('log.none')}</td>
-      <td className="max-w-xs px-3 py-2.5 break-words text-stone-700">{d.error ?? t('log.none')}</td>
-      <td className="px-3 py-2.5 whitespace-nowrap text-stone-800">{d.state !== 'pending' ? t('log.none') : d.next_attempt_at ? when(d.next_attempt_at) : t('log.dueNow')}</td>
+      <td className="px-3 py-2.5 wrap-anywhere text-stone-700">
+        {status && <span className="block text-stone-900 tabular-nums">{status}</span>}
+        {error && <span className="block">{error}</span>}
+        {!status && !error && t('log.none')}
+      </td>
       <td className="px-3 py-2.5 text-right whitespace-nowrap">
         <Button variant="secondary" className="min-h-9 px-3" aria-label={t('log.resendNamed', { event: d.event_type, when: when(d.occurred_at) })} isPending={isResending} onPress={onResend}>
           {t('log.resend')}
