@@ -9,7 +9,8 @@ import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
  * it; adds a placeholder, plans it and staffs it with a person; sees Planned vs tracked per
  * project under Reports. A member has no Planning and is refused the page, and finds their
  * week's plan on the home page. On a phone the schedule scrolls sideways and still plans. In
- * German, the planner speaks German.
+ * German, the planner speaks German. Planned hours read as Home writes them, in the person's
+ * duration style: "22:30" in English (hours:minutes), "22,50" in a German profile (decimal).
  */
 
 const DAY = 86_400_000;
@@ -75,8 +76,8 @@ test('an administrator plans a person, sees the week fill and go over, moves the
   await expect(page.getByRole('columnheader', { name: /^Week of/ })).toHaveCount(12);
   await expect(page.getByRole('columnheader', { name: /this week$/ })).toHaveCount(1);
   const mia = weekCells(page, 'Mia Tester');
-  await expect(mia.first()).toHaveText('10 / 40');
-  await expect(weekCells(page, 'Ada Tester').first()).toHaveText('0 / 40');
+  await expect(mia.first()).toHaveText('10:00 / 40:00');
+  await expect(weekCells(page, 'Ada Tester').first()).toHaveText('0:00 / 40:00');
 
   // Add assignment on Mia's row: 8 hours a day on Website this week (the dialog starts on this week, Monday to Friday).
   await page.getByRole('button', { name: 'Add assignment for Mia Tester' }).click();
@@ -89,10 +90,13 @@ test('an administrator plans a person, sees the week fill and go over, moves the
   await expect(dialog).toBeHidden();
 
   // 50 of 40 hours: over-allocated, in words (read out) and with the marker, not only in colour.
-  await expect(mia.first()).toHaveText('50 / 40, over-allocated');
-  await expect(mia.nth(1)).toHaveText('0 / 40');
+  await expect(mia.first()).toHaveText('50:00 / 40:00, over-allocated');
+  await expect(mia.nth(1)).toHaveText('0:00 / 40:00');
+  // Bold and with its marker, the over-allocated week still fits its cell.
+  const [scroll, client] = await mia.first().evaluate((el) => [el.scrollWidth, el.clientWidth]);
+  expect(scroll, 'the over-allocated cell’s text is cut off').toBeLessThanOrEqual(client);
   const bar = page.getByRole('button', { name: /^Website \(Acme\)/ });
-  await expect(bar).toHaveAccessibleName(/8 h a day$/);
+  await expect(bar).toHaveAccessibleName(/, 8:00 h a day$/);
   let website = (await assignments(workspace, t.monday)).find((a) => a.project.name === 'Website')!;
   expect(website).toMatchObject({ user_id: t.mia.id, starts_on: t.monday, ends_on: plusDays(t.monday, 4), hours_per_day: 8, total_hours: null });
   await checkPage(page, 'planning-over');
@@ -101,8 +105,8 @@ test('an administrator plans a person, sees the week fill and go over, moves the
   await bar.press('Alt+ArrowRight');
   await expect(page.getByRole('status').filter({ hasText: /^Website moved to/ })).toBeAttached();
   await expect.poll(async () => (await assignments(workspace, t.monday)).find((a) => a.id === website.id)?.starts_on).toBe(plusDays(t.monday, 7));
-  await expect(mia.first()).toHaveText('10 / 40');
-  await expect(mia.nth(1)).toHaveText('40 / 40');
+  await expect(mia.first()).toHaveText('10:00 / 40:00');
+  await expect(mia.nth(1)).toHaveText('40:00 / 40:00');
   await expect(bar).toBeFocused();
   // Alt+Shift+→ makes it a week longer: it now ends on the Friday after.
   await bar.press('Alt+Shift+ArrowRight');
@@ -120,8 +124,8 @@ test('an administrator plans a person, sees the week fill and go over, moves the
   await page.mouse.up();
   await expect.poll(async () => (await assignments(workspace, t.monday)).find((a) => a.id === website.id)).toMatchObject({ starts_on: plusDays(t.monday, 14), ends_on: plusDays(t.monday, 18) });
   await expect(page.getByRole('dialog')).toHaveCount(0); // the drag's release opened nothing
-  await expect(mia.nth(1)).toHaveText('0 / 40');
-  await expect(mia.nth(2)).toHaveText('40 / 40');
+  await expect(mia.nth(1)).toHaveText('0:00 / 40:00');
+  await expect(mia.nth(2)).toHaveText('40:00 / 40:00');
 
   // Its right edge dragged a week further: it ends a week later.
   const moved = (await bar.boundingBox())!;
@@ -143,8 +147,8 @@ test('an administrator plans a person, sees the week fill and go over, moves the
   await expect(edit).toBeHidden();
   website = (await assignments(workspace, t.monday)).find((a) => a.id === website.id)!;
   expect(website).toMatchObject({ hours_per_day: null, total_hours: 20 });
-  await expect(bar).toHaveAccessibleName(/20 h in total$/);
-  await expect(mia.nth(2)).toHaveText('10 / 40');
+  await expect(bar).toHaveAccessibleName(/, 20:00 h in total$/);
+  await expect(mia.nth(2)).toHaveText('10:00 / 40:00');
 
   // More than 24 hours a day is refused, under the field.
   await bar.click();
@@ -159,7 +163,7 @@ test('an administrator plans a person, sees the week fill and go over, moves the
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(bar).toHaveCount(0);
   expect((await assignments(workspace, t.monday)).map((a) => a.project.name)).toEqual(['Shop']);
-  await expect(mia.nth(2)).toHaveText('0 / 40');
+  await expect(mia.nth(2)).toHaveText('0:00 / 40:00');
   await expectClean(page);
 });
 
@@ -177,7 +181,7 @@ test('a placeholder is added, planned, and staffed with a person', async ({ page
   await expectAccessible(page, 'the placeholder dialog');
   await add.getByRole('button', { name: 'Add placeholder' }).click();
   await expect(add).toBeHidden();
-  await expect(weekCells(page, 'Senior designer').first()).toHaveText('0 / 40');
+  await expect(weekCells(page, 'Senior designer').first()).toHaveText('0:00 / 40:00');
 
   await page.getByRole('button', { name: 'Add assignment for Senior designer' }).click();
   const plan = page.getByRole('dialog', { name: 'Add assignment' });
@@ -186,7 +190,7 @@ test('a placeholder is added, planned, and staffed with a person', async ({ page
   await plan.getByRole('textbox', { name: 'Hours per day' }).fill('6');
   await plan.getByRole('button', { name: 'Add assignment' }).click();
   await expect(plan).toBeHidden();
-  await expect(weekCells(page, 'Senior designer').first()).toHaveText('30 / 40');
+  await expect(weekCells(page, 'Senior designer').first()).toHaveText('30:00 / 40:00');
   await checkPage(page, 'planning-placeholder');
 
   await page.getByRole('button', { name: 'Replace Senior designer with a person' }).click();
@@ -197,9 +201,39 @@ test('a placeholder is added, planned, and staffed with a person', async ({ page
   await expect(replace).toBeHidden();
   await expect(page.getByRole('status').filter({ hasText: 'Senior designer is staffed: 1 assignment moved to Mia Tester.' })).toBeAttached();
   await expect(page.getByRole('row', { name: /^Senior designer/ })).toHaveCount(0);
-  await expect(weekCells(page, 'Mia Tester').first()).toHaveText('30 / 40');
+  await expect(weekCells(page, 'Mia Tester').first()).toHaveText('30:00 / 40:00');
   const [shop] = await assignments(workspace, t.monday);
   expect(shop).toMatchObject({ project: { name: 'Shop' }, user_id: t.mia.id, placeholder_id: null });
+  await expectClean(page);
+});
+
+test('planned hours read as Home writes them: in the person’s duration style, in English and in a German profile', async ({ page, workspace }) => {
+  test.setTimeout(240_000);
+  const t = await team(workspace);
+  // Ada plans herself on Website, 4.5 hours a day for two weeks: 22.5 hours in each.
+  await ok(workspace.api('POST', `/api/v2/projects/${t.website.id}/user_assignments`, { user_id: t.admin.id }));
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.website.id, user_id: t.admin.id, starts_on: t.monday, ends_on: plusDays(t.monday, 11), hours_per_day: 4.5 }, t.admin.id));
+  await signIn(page, t.admin);
+
+  await visit(page, '/', 'planning-hours-home');
+  await expect(page.getByRole('region', { name: 'Your plan this week' }).getByRole('listitem').filter({ hasText: 'Website' })).toContainText('22:30 h');
+  await visit(page, '/planning', 'planning-hours');
+  const ada = weekCells(page, 'Ada Tester');
+  await expect(ada.first()).toHaveText('22:30 / 40:00');
+  await expect(ada.nth(1)).toHaveText('22:30 / 40:00');
+  await expect(ada.nth(2)).toHaveText('0:00 / 40:00');
+  const bar = page.getByRole('button', { name: /^Website \(Acme\)/ });
+  await expect(bar).toHaveAccessibleName(/, 4:30 h a day$/);
+  await expect(bar.getByText('4:30 h/day')).toBeVisible();
+
+  await workspace.seed.german(t.admin.id);
+  await visit(page, '/', 'planning-hours-home-de');
+  await expect(page.getByRole('region', { name: 'Ihr Plan für diese Woche' }).getByRole('listitem').filter({ hasText: 'Website' })).toContainText('22,50 Std.');
+  await visit(page, '/planning', 'planning-hours-de');
+  await expect(ada.first()).toHaveText('22,50 / 40,00');
+  await expect(ada.nth(2)).toHaveText('0,00 / 40,00');
+  await expect(bar).toHaveAccessibleName(/, 4,50 Std\. pro Tag$/);
+  await expect(bar.getByText('4,50 Std./Tag')).toBeVisible();
   await expectClean(page);
 });
 
@@ -210,7 +244,7 @@ test('someone planned without working hours: the page says why every hour is ove
   await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.website.id, user_id: t.mia.id, starts_on: t.monday, ends_on: plusDays(t.monday, 4), hours_per_day: 1 }));
   await signIn(page, t.admin);
   await visit(page, '/planning', 'planning-no-capacity');
-  await expect(weekCells(page, 'Olive Owner').first()).toHaveText('5 / 0, over-allocated');
+  await expect(weekCells(page, 'Olive Owner').first()).toHaveText('5:00 / 0:00, over-allocated');
   const note = page.getByRole('note');
   await expect(note).toHaveText('Olive Owner has no working hours in these weeks, so every hour planned for them shows as over-allocated. Set working patterns under Settings → Members');
   await note.getByRole('link', { name: 'Set working patterns under Settings → Members' }).click();
@@ -226,7 +260,7 @@ test('someone planned without working hours: the page says why every hour is ove
   // Once Olive has hours a week, the note is gone.
   await ok(workspace.api('PATCH', `/web/api/members/${workspace.owner.id}`, { expected_weekly_hours: '40' }));
   await visit(page, '/planning', 'planning-capacity-set');
-  await expect(weekCells(page, 'Olive Owner').first()).toHaveText('5 / 40');
+  await expect(weekCells(page, 'Olive Owner').first()).toHaveText('5:00 / 40:00');
   await expect(page.getByRole('note')).toHaveCount(0);
   await expectClean(page);
 });
@@ -322,7 +356,7 @@ test('on a phone the schedule scrolls sideways and still plans', async ({ page, 
   await dialog.getByRole('textbox', { name: 'Hours per day' }).fill('4');
   await dialog.getByRole('button', { name: 'Add assignment' }).click();
   await expect(dialog).toBeHidden();
-  await expect(weekCells(page, 'Mia Tester').first()).toHaveText('20 / 40');
+  await expect(weekCells(page, 'Mia Tester').first()).toHaveText('20:00 / 40:00');
   await page.getByRole('button', { name: /^Website \(Acme\)/ }).press('Alt+ArrowRight');
   await expect.poll(async () => (await assignments(workspace, t.monday))[0]?.starts_on).toBe(plusDays(t.monday, 7));
   // 26 weeks from the menu.

@@ -35,8 +35,12 @@ export interface GridActions {
 
 type Texts = ReturnType<typeof usePlanningTexts>;
 
-/** A week column's width (rem), a load row's height, a lane's height and the gap above the first (px). */
-const WEEK_REM = 5.5;
+/**
+ * A week column's width (rem; the cells' and headers' `w-[6rem]` too), a load row's height, a
+ * lane's height and the gap above the first (px). The width holds an over-allocated week in the
+ * person's duration style, bold and with its marker ("50:00 / 40:00", "50,00 / 40,00").
+ */
+const WEEK_REM = 6;
 const LOAD_ROW = 34;
 const LANE = 30;
 const PAD = 4;
@@ -59,7 +63,7 @@ export const CELL: Record<Load, string> = {
   over: 'bg-red-100 font-semibold text-red-900 shadow-[inset_0_-3px_0_0_var(--color-red-600)]',
 };
 
-const cellBase = 'w-[5.5rem] shrink-0 border-t border-l border-stone-200 px-1 text-center text-xs leading-[33px] whitespace-nowrap tabular-nums';
+const cellBase = 'w-[6rem] shrink-0 border-t border-l border-stone-200 px-0.5 text-center text-xs leading-[33px] whitespace-nowrap tabular-nums';
 /** Each load's whole class string, made once (5,200 cells share 5 strings). */
 const CELL_CLASS = Object.fromEntries(Object.entries(CELL).map(([load, c]) => [load, `${cellBase} ${c}`])) as Record<Load, string>;
 /** Rows off screen skip layout and paint; their heights are fixed, so the scroll height stays right. */
@@ -74,11 +78,13 @@ interface Row {
 }
 
 function rowsOf(people: Schedule['people'], placeholders: Schedule['placeholders'], format: Format): Row[] {
-  // Hours repeat (0, 8, 40…): each is formatted once.
+  // Hours repeat (0, 8, 40…): each is formatted once. In the person's duration style, as Home
+  // writes planned hours ("22:30" or "22.50"); without the unit, as Home's week table writes its
+  // days: the cells are dense, and the legend says they are hours.
   const known = new Map<number, string>();
   const n = (hours: number) => {
     let s = known.get(hours);
-    if (s === undefined) known.set(hours, (s = format.number(hours, 1)));
+    if (s === undefined) known.set(hours, (s = format.hours(hours)));
     return s;
   };
   const cells = (list: { planned_hours: number; capacity_hours: number }[]) =>
@@ -143,7 +149,7 @@ function barTexts(format: Format, t: Texts) {
   return (a: Assignment): BarText => {
     let text = cache.get(a);
     if (text) return text;
-    const hours = format.number(a.hours_per_day ?? a.total_hours ?? 0, 2);
+    const hours = format.hours(a.hours_per_day ?? a.total_hours ?? 0);
     const daily = a.hours_per_day !== null;
     const name = named(a.project.name ?? '', a.project.client_name ?? '', range(a.starts_on, a.ends_on), daily ? perDay(hours) : total(hours));
     text = { name, short: daily ? perDayShort(hours) : totalShort(hours), title: a.may_change ? name : `${name}. ${locked}` };
@@ -291,7 +297,7 @@ export function ScheduleGrid({ schedule, today, format, actions }: GridProps) {
                 key={h.date}
                 role="columnheader"
                 aria-label={h.now ? `${t('grid.weekOf', { day: h.label })}, ${t('grid.thisWeek')}` : t('grid.weekOf', { day: h.label })}
-                className={cx('w-[5.5rem] shrink-0 border-l border-stone-200 px-1 py-2 text-center text-xs font-semibold whitespace-nowrap', h.now ? 'bg-teal-50 text-teal-900' : 'text-stone-600')}
+                className={cx('w-[6rem] shrink-0 border-l border-stone-200 px-1 py-2 text-center text-xs font-semibold whitespace-nowrap', h.now ? 'bg-teal-50 text-teal-900' : 'text-stone-600')}
               >
                 {h.label}
               </div>
