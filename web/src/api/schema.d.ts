@@ -1958,6 +1958,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/invoices/{id}/line_taxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set which taxes a draft's lines bear
+         * @description Web app only (the API's PATCH edits a line's description, unit_price and kind, as the spec says). Sets `taxed` and/or `taxed2` on lines of a draft, by id; the totals are recalculated. Whoever may PATCH the draft, with the same checks in the same order: unknown, other-workspace and out-of-reach ids 404, a stale optional `If-Match` 412, anything but a draft 409 naming its state, a line not of the invoice, given twice or with neither flag 400 naming it, a retainer line taxed 400; unknown fields 400. Recorded as PATCH records an edit (audit entry, `invoice.updated`). Returns the invoice.
+         */
+        patch: operations["setInvoiceLineTaxes"];
+        trace?: never;
+    };
     "/web/api/invoices/{id}/close": {
         parameters: {
             query?: never;
@@ -16280,6 +16300,148 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client: {
+                            id: string;
+                            name: string;
+                        };
+                        number: string;
+                        /** @enum {string} */
+                        state: "draft" | "open" | "paid" | "closed" | "voided";
+                        subject: string | null;
+                        purchase_order: string | null;
+                        /** Format: date */
+                        issue_date: string;
+                        /** Format: date */
+                        due_date: string;
+                        payment_term: ("upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom") | null;
+                        currency: string;
+                        /** @description Sum of the lines (credits subtract). */
+                        subtotal: number;
+                        discount: number;
+                        /** @description subtotal × discount %. */
+                        discount_amount: number;
+                        tax: number;
+                        /** @description tax % of the discounted sum of the lines flagged taxed. */
+                        tax_amount: number;
+                        tax2: number;
+                        /** @description tax2 % of the discounted sum of the lines flagged taxed2. */
+                        tax2_amount: number;
+                        /** @description subtotal − discount_amount + tax_amount + tax2_amount. */
+                        amount: number;
+                        /** @description Payments recorded (outside the API). */
+                        paid_amount: number;
+                        /** @description amount − paid_amount. */
+                        due_amount: number;
+                        notes: string | null;
+                        period_start: string | null;
+                        period_end: string | null;
+                        service_period_start: string | null;
+                        service_period_end: string | null;
+                        sent_at: string | null;
+                        paid_at: string | null;
+                        creator: {
+                            id: string;
+                            name: string;
+                        } | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        line_items: {
+                            id: string;
+                            kind: string;
+                            description: string | null;
+                            quantity: number;
+                            unit_price: number;
+                            /** @description quantity × unit_price, rounded half up to the currency minor unit; positive (see effect). */
+                            amount: number;
+                            /** @enum {string} */
+                            effect: "charge" | "credit";
+                            taxed: boolean;
+                            taxed2: boolean;
+                            project_id: string | null;
+                            sort_order: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+                         * @enum {string}
+                         */
+                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+                        error_description: string;
+                        message: string;
+                        field?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    setInvoiceLineTaxes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Lines of the draft by id, each with at least one of taxed, taxed2. */
+                    line_items: {
+                        /** @description The id of a line of this invoice. */
+                        id: string;
+                        /** @description The first tax applies to the line. */
+                        taxed?: boolean;
+                        /** @description The second tax applies to the line. */
+                        taxed2?: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong ETag of this body. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {

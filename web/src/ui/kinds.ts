@@ -3,6 +3,8 @@ import type { Translate } from './i18n.ts';
 
 /** The kind a typed line starts with: the API's value, which the PDF prints in the client's language. */
 export { DEFAULT_KIND, kindLabel };
+/** The kind of a retainer's line (the invoices' tax choices read it). */
+export { RETAINER_KIND };
 
 type KindTexts = { kinds: { service: string; expense: string; product: string; retainer: string } };
 

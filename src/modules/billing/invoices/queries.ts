@@ -218,7 +218,7 @@ export function updateLine(
   trx: Tx,
   companyId: string,
   lineId: string,
-  changes: Partial<Pick<LineRow, 'description' | 'unit_price' | 'kind'>>,
+  changes: Partial<Pick<LineRow, 'description' | 'unit_price' | 'kind' | 'taxed' | 'taxed2'>>,
   now: Date,
 ) {
   return updateRow(trx, 'invoice_line_items', companyId, lineId, changes, now);

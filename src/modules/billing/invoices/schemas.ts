@@ -132,6 +132,25 @@ export const InvoicePatchBody = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The web app's change of a draft's line taxes (PATCH /web/api/invoices/:id/line_taxes): lines by
+ * id, each with `taxed` and/or `taxed2`. Not part of the API's PATCH, whose line edits are the
+ * spec's `description`, `unit_price` and `kind` only.
+ */
+export const LineTaxesEdit = Type.Object(
+  {
+    id: Type.String({ description: 'The id of a line of this invoice.' }),
+    taxed: Type.Optional(Type.Boolean({ description: 'The first tax applies to the line.' })),
+    taxed2: Type.Optional(Type.Boolean({ description: 'The second tax applies to the line.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const LineTaxesBody = Type.Object(
+  { line_items: Type.Array(LineTaxesEdit, { minItems: 1, maxItems: 10_000, description: 'Lines of the draft by id, each with at least one of taxed, taxed2.' }) },
+  { additionalProperties: false },
+);
+
 export const RecipientSchema = Type.Object(
   { email: Type.String({ maxLength: 320 }), name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))) },
   { additionalProperties: false },
@@ -280,6 +299,7 @@ export type ImportRequest = Static<typeof LineItemsImport>;
 export type CreateInput = Static<typeof InvoiceCreateBody>;
 export type LineEdit = Static<typeof LineItemEdit>;
 export type UpdateInput = Static<typeof InvoicePatchBody>;
+export type LineTaxesInput = Static<typeof LineTaxesBody>;
 export type Recipient = Static<typeof RecipientSchema>;
 export type MessageInput = Static<typeof MessageBody>;
 export type PaymentInput = Static<typeof PaymentBody>;

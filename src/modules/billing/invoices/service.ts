@@ -16,7 +16,7 @@ import { audit, type AuditAction } from '../../workspace/audit/index.ts';
 import { activeKindNames, matchKind, sameName } from '../item-categories/index.ts';
 import { invoiceSettingsOf } from '../invoice-settings/index.ts';
 import { prepareImport, validateImportRequest } from './import.ts';
-import type { CreateInput, LineEdit, LineInput, UpdateInput } from './schemas.ts';
+import type { CreateInput, LineEdit, LineInput, LineTaxesInput, UpdateInput } from './schemas.ts';
 import { assignNumber, duplicateNumber, pendingNumber } from './numbering.ts';
 import { invoiceProjects, type InvoiceProjects } from './projects.ts';
 import { invoiceTotals, presentInvoice, type PresentedInvoice } from './presenter.ts';
@@ -396,6 +396,42 @@ export async function updateInvoice(
   p: Principal,
   id: string,
   input: UpdateInput,
+  options: { now: Date; precondition?: Precondition },
+): Promise<PresentedInvoice> {
+  return editDraft(db, p, id, input, options);
+}
+
+/**
+ * The web app's change of a draft's line taxes (`taxed`, `taxed2`), which the API's PATCH does not
+ * take (the spec names description, unit_price and kind): the same edit of the draft as PATCH, so
+ * the same reach, 404, 412, 409 for anything but a draft, totals, audit entry and change (the
+ * `invoice.updated` webhook). A line given neither flag is 400 naming it; a retainer line stays
+ * untaxed (400).
+ */
+export async function setLineTaxes(
+  db: Kysely<DB>,
+  p: Principal,
+  id: string,
+  input: LineTaxesInput,
+  options: { now: Date; precondition?: Precondition },
+): Promise<PresentedInvoice> {
+  input.line_items.forEach((line, i) => {
+    if (line.taxed === undefined && line.taxed2 === undefined) {
+      throw badRequest(`line_items.${i} sets neither taxed nor taxed2.`, { field: `line_items.${i}` });
+    }
+  });
+  return editDraft(db, p, id, { line_items: input.line_items }, options);
+}
+
+/** A draft's edit: the PATCH's fields and line edits, and the web app's line taxes. */
+type DraftEdit = Omit<UpdateInput, 'line_items'> & { line_items?: Array<LineEdit & Omit<LineTaxesInput['line_items'][number], 'id'>> };
+
+/** Every change of a draft, one path: PATCH /api/v2/invoices/:id and the web app's line taxes. */
+async function editDraft(
+  db: Kysely<DB>,
+  p: Principal,
+  id: string,
+  input: DraftEdit,
   { now, precondition }: { now: Date; precondition?: Precondition },
 ): Promise<PresentedInvoice> {
   assertMayUseInvoices(p);
@@ -442,7 +478,7 @@ export async function updateInvoice(
 }
 
 /** The invoice columns a PATCH changes (only those whose value differs), checked on the merged state. */
-function invoiceChanges(row: InvoiceRow, input: UpdateInput): InvoiceColumns {
+function invoiceChanges(row: InvoiceRow, input: DraftEdit): InvoiceColumns {
   const next: InvoiceColumns = {};
   if (input.subject !== undefined) next.subject = optionalText('subject', input.subject, SUBJECT_MAX);
   if (input.purchase_order !== undefined) next.purchase_order = optionalText('purchase_order', input.purchase_order, PURCHASE_ORDER_MAX);
@@ -479,27 +515,31 @@ function invoiceChanges(row: InvoiceRow, input: UpdateInput): InvoiceColumns {
   return changes;
 }
 
+/** What a line edit may change. */
+type LineColumns = { description?: string | null; unit_price?: string; kind?: string; taxed?: boolean; taxed2?: boolean };
+
 /**
  * Line edits: each by the id of a line of this invoice (400 naming the element otherwise); only
  * real changes. A kind that is the line's own (ignoring case) is no change, so an imported
  * `SERVICE` stays and a line keeps a category archived since; another kind must name an
- * active item category and is stored as the category spells it.
+ * active item category and is stored as the category spells it. The tax flags (the web app's
+ * only) may be set on any line but a retainer's, which is never taxed (totals.ts).
  */
 function lineChanges(
-  lines: Array<{ id: string; description: string | null; unit_price: string; kind: string; retainer_id: string | null }>,
-  edits: LineEdit[],
+  lines: Array<{ id: string; description: string | null; unit_price: string; kind: string; taxed: boolean; taxed2: boolean; retainer_id: string | null }>,
+  edits: NonNullable<DraftEdit['line_items']>,
   kinds: readonly string[],
 ) {
   const byId = new Map(lines.map((l) => [l.id, l]));
   const seen = new Set<string>();
-  const out: Array<{ id: string; changes: { description?: string | null; unit_price?: string; kind?: string } }> = [];
+  const out: Array<{ id: string; changes: LineColumns }> = [];
   edits.forEach((edit, i) => {
     const at = (field: string) => `line_items.${i}.${field}`;
     const line = byId.get(edit.id);
     if (!line) throw badRequest(`${at('id')} is not a line of this invoice.`, { field: at('id') });
     if (seen.has(edit.id)) throw badRequest(`${at('id')}: the line is listed twice.`, { field: at('id') });
     seen.add(edit.id);
-    const changes: { description?: string | null; unit_price?: string; kind?: string } = {};
+    const changes: LineColumns = {};
     if (edit.description !== undefined) {
       const description = lineDescription(at('description'), edit.description);
       if (description !== line.description) changes.description = description;
@@ -517,6 +557,12 @@ function lineChanges(
         if (line.retainer_id) throw badRequest(`${at('kind')}: a retainer line keeps its kind.`, { field: at('kind') });
         changes.kind = matchKind(kinds, kind, at('kind'));
       }
+    }
+    for (const flag of ['taxed', 'taxed2'] as const) {
+      const value = edit[flag];
+      if (value === undefined || value === line[flag]) continue;
+      if (line.retainer_id) throw badRequest(`${at(flag)}: a retainer line is never taxed.`, { field: at(flag) });
+      changes[flag] = value;
     }
     if (Object.keys(changes).length > 0) out.push({ id: edit.id, changes });
   });

@@ -1,17 +1,19 @@
 import { requestDb } from '../../../http/idempotency.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, NoQuery, readById, type TypedApp } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, NoQuery, readById, type TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { INVOICE_ACCESS } from '../../../access/invoices.ts';
 import { Type } from '@sinclair/typebox';
-import { InvoiceCreateBody, InvoiceSchema, PaymentBody, PaymentParams, PaymentSchema, explainUnsupported } from './schemas.ts';
-import { previewInvoice, transitionInvoiceById } from './service.ts';
+import { checkIfMatch, etagOf } from '../../../http/etag.ts';
+import { InvoiceCreateBody, InvoiceSchema, LineTaxesBody, PaymentBody, PaymentParams, PaymentSchema, explainUnsupported } from './schemas.ts';
+import { previewInvoice, setLineTaxes, transitionInvoiceById } from './service.ts';
 import { deletePayment, listPayments, recordPayment } from './payments.ts';
 import { SuggestedRecipientsSchema, invoiceRecipients } from './recipients.ts';
 
 /**
  * The web app's invoice routes the API does not have (issue 16 item 6, issue 25
- * item 5): recording, listing and deleting payments, previewing an invoice before creating it, closing and voiding.
+ * item 5): recording, listing and deleting payments, previewing an invoice before creating it, closing and voiding,
+ * and changing which taxes a draft's lines bear.
  */
 
 export async function invoicesWebRoutes(app: TypedApp) {
@@ -91,6 +93,35 @@ export async function invoicesWebRoutes(app: TypedApp) {
       },
     },
     async (request) => previewInvoice(app.db, principalOf(request), request.body, app.config.clock()),
+  );
+
+  app.patch(
+    '/web/api/invoices/:id/line_taxes',
+    {
+      config: { access: INVOICE_ACCESS, web: true, idempotent: true },
+      schema: {
+        tags: ['web'],
+        operationId: 'setInvoiceLineTaxes',
+        summary: "Set which taxes a draft's lines bear",
+        description:
+          "Web app only (the API's PATCH edits a line's description, unit_price and kind, as the spec says). Sets `taxed` and/or " +
+          '`taxed2` on lines of a draft, by id; the totals are recalculated. Whoever may PATCH the draft, with the same checks in ' +
+          'the same order: unknown, other-workspace and out-of-reach ids 404, a stale optional `If-Match` 412, anything but a ' +
+          'draft 409 naming its state, a line not of the invoice, given twice or with neither flag 400 naming it, a retainer ' +
+          'line taxed 400; unknown fields 400. Recorded as PATCH records an edit (audit entry, `invoice.updated`). Returns the invoice.',
+        params: IdParams,
+        body: LineTaxesBody,
+        response: { 200: { ...InvoiceSchema, headers: EtagHeader }, ...ErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const body = await setLineTaxes(requestDb(request), principalOf(request), request.params.id, request.body, {
+        now: app.config.clock(),
+        precondition: (current) => checkIfMatch(request, etagOf(current), { required: false }),
+      });
+      reply.header('ETag', etagOf(body));
+      return body;
+    },
   );
 
   const TRANSITION_ROUTES = [

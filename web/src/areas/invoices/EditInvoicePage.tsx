@@ -5,23 +5,25 @@ import { describeError, formErrors } from '../../api/errors.ts';
 import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
-import { invoiceQuery, useUpdateInvoice, type Invoice, type UpdateBody } from './api.ts';
+import { invoiceQuery, useSetLineTaxes, useUpdateInvoice, type Invoice, type LineTaxesBody, type UpdateBody } from './api.ts';
 import { bodyOf, FIELD_NAMES, fieldsOf, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
 import { KindPicker } from './KindPicker.tsx';
-import { kindLabel } from './kinds.ts';
+import { kindLabel, RETAINER_KIND } from './kinds.ts';
 import { useInvoiceTexts } from './texts.ts';
 
-type LineEdit = { id: string; kind: string; description: string; unit_price: number };
+type LineEdit = { id: string; kind: string; description: string; unit_price: number; taxed: boolean; taxed2: boolean };
 
 /**
  * /invoices/:id/edit: a draft's fields and its lines' kind, description and unit price
- * (the PATCH of the spec: lines by id; quantities and lines themselves stay). Only what
- * changed is sent; the totals shown afterwards are the server's.
+ * (the PATCH of the spec: lines by id; quantities and lines themselves stay), and which of the
+ * invoice's taxes each line bears (the web app's own route: the spec's PATCH takes no tax flags).
+ * Only what changed is sent, the PATCH first, then the taxes; the totals shown afterwards are the server's.
  */
 export function EditInvoicePage() {
   const { id } = useParams() as { id: string };
@@ -56,10 +58,18 @@ function EditForm({ invoice }: { invoice: Invoice }) {
   const t = useInvoiceTexts();
   const format = useFormat();
   const update = useUpdateInvoice(invoice.id);
+  const setTaxes = useSetLineTaxes(invoice.id);
   const [before] = useState(() => fieldsOf(invoice));
   const [fields, setFields] = useState<FieldValues>(before);
   // The kind as people read it ("Service", not the import's "SERVICE"); sent only when the person changes it.
-  const original: LineEdit[] = invoice.line_items.map((l) => ({ id: l.id, kind: kindLabel(l.kind), description: l.description ?? '', unit_price: l.unit_price }));
+  const original: LineEdit[] = invoice.line_items.map((l) => ({
+    id: l.id,
+    kind: kindLabel(l.kind),
+    description: l.description ?? '',
+    unit_price: l.unit_price,
+    taxed: l.taxed,
+    taxed2: l.taxed2,
+  }));
   const [lines, setLines] = useState<LineEdit[]>(original);
 
   const lineEdits = lines.flatMap((l, i) => {
@@ -71,7 +81,19 @@ function EditForm({ invoice }: { invoice: Invoice }) {
     return Object.keys(edit).length ? [{ id: l.id, ...edit }] : [];
   });
   const body = { ...bodyOf(fields, before), ...(lineEdits.length ? { line_items: lineEdits } : {}) } as UpdateBody;
-  const changed = Object.keys(body).length > 0;
+  // A line's tax is chosen only where the invoice has that tax (as the form now says); a retainer's line is never taxed.
+  const hasTax = fields.tax > 0;
+  const hasTax2 = fields.tax2 > 0;
+  const taxable = (l: { kind: string }) => l.kind !== RETAINER_KIND;
+  const taxEdits: LineTaxesBody['line_items'] = lines.flatMap((l, i) => {
+    const o = original[i]!;
+    const edit = {
+      ...(hasTax && l.taxed !== o.taxed ? { taxed: l.taxed } : {}),
+      ...(hasTax2 && l.taxed2 !== o.taxed2 ? { taxed2: l.taxed2 } : {}),
+    };
+    return taxable(l) && Object.keys(edit).length ? [{ id: l.id, ...edit }] : [];
+  });
+  const changed = Object.keys(body).length > 0 || taxEdits.length > 0;
 
   // Memoised on the error: React Aria drops a server error once the field is edited, unless it is handed a new object.
   // A line's error names its place among the lines sent (line_items.N.field): mapped back to the row shown.
@@ -101,14 +123,21 @@ function EditForm({ invoice }: { invoice: Invoice }) {
         e.preventDefault();
         if (!changed) return navigate(`/invoices/${invoice.id}`);
         // Not mutate's own onSuccess: the answer replaces the cached invoice, and a callback of a re-rendered form must still run.
-        update.mutateAsync(body).then(
+        // The fields first, then the taxes: a refused field stops before the taxes; either error shows (update.error, setTaxes.error).
+        setTaxes.reset();
+        const save = async () => {
+          if (Object.keys(body).length > 0) await update.mutateAsync(body);
+          if (taxEdits.length > 0) await setTaxes.mutateAsync({ line_items: taxEdits });
+        };
+        save().then(
           () => navigate(`/invoices/${invoice.id}`),
-          () => undefined, // shown beside the field (update.error)
+          () => undefined,
         );
       }}
       className="flex flex-col gap-6"
     >
       {summary && <Alert>{summary}</Alert>}
+      {setTaxes.error && <Alert>{describeError(setTaxes.error).message}</Alert>}
       <section aria-labelledby="edit-fields" className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
         <h2 id="edit-fields" className="text-lg font-semibold text-stone-900">
           {t('edit.invoice')}
@@ -137,13 +166,30 @@ function EditForm({ invoice }: { invoice: Invoice }) {
                   formatOptions={{ maximumFractionDigits: 4 }}
                   description={t('edit.unitPriceHint', { quantity: format.number(q.quantity, 4), amount: format.money(q.amount, invoice.currency) })}
                 />
+                {taxable(l) && (hasTax || hasTax2) && (
+                  <div role="group" aria-label={t('edit.taxes', { n: i + 1 })} className="flex flex-col gap-1 sm:col-span-3">
+                    <div className="flex flex-wrap gap-x-6 gap-y-2">
+                      {hasTax && (
+                        <Checkbox name={`line_items.${i}.taxed`} isSelected={l.taxed} onChange={(taxed) => setLine(i, { taxed })}>
+                          {t('edit.taxed', { percent: format.number(fields.tax, 4) })}
+                        </Checkbox>
+                      )}
+                      {hasTax2 && (
+                        <Checkbox name={`line_items.${i}.taxed2`} isSelected={l.taxed2} onChange={(taxed2) => setLine(i, { taxed2 })}>
+                          {t('edit.taxed2', { percent: format.number(fields.tax2, 4) })}
+                        </Checkbox>
+                      )}
+                    </div>
+                    {hasTax && hasTax2 && l.taxed && l.taxed2 && <p className="text-xs text-stone-600">{t('edit.bothTaxes')}</p>}
+                  </div>
+                )}
               </li>
             );
           })}
         </ol>
       </section>
       <div className="flex flex-wrap gap-3">
-        <Button type="submit" isPending={update.isPending}>
+        <Button type="submit" isPending={update.isPending || setTaxes.isPending}>
           {t('edit.save')}
         </Button>
         <Link href={`/invoices/${invoice.id}`} className="self-center">

@@ -143,6 +143,18 @@ export function useUpdateInvoice(id: string) {
   });
 }
 
+export type LineTaxesBody = NonNullable<paths['/web/api/invoices/{id}/line_taxes']['patch']['requestBody']>['content']['application/json'];
+
+/** Which taxes a draft's lines bear (web only: the API's PATCH takes no tax flags); the answer is the invoice with its new totals. */
+export function useSetLineTaxes(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: LineTaxesBody) => call(api.PATCH('/web/api/invoices/{id}/line_taxes', { params: { path: { id } }, body })),
+    onSuccess: (invoice) => queryClient.setQueryData(invoiceQuery(id).queryKey, invoice),
+    onSettled: () => markStale(queryClient, 'invoice'),
+  });
+}
+
 export function useDeleteInvoice(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
