@@ -7,7 +7,8 @@ import { assignUser, billableProject, insertClient, insertEntry, makeInvoiceWork
  * (review of 2026-12-06, third): `taxed`/`taxed2` of a draft's lines by id, the edit the API's
  * PATCH does not take (its line edits stay description, unit_price and kind, as the spec says).
  * The same edit of a draft as PATCH: reach, 404, 412, 409, totals, audit entry and the
- * invoice.updated change; strict body.
+ * invoice.updated change; strict body. And the preview the new-invoice page reads to warn about
+ * time billed at 0.00: imported time without a rate is a SERVICE line at unit price 0.
  */
 
 let ctx: TestContext;
@@ -231,5 +232,27 @@ describe('PATCH /web/api/invoices/:id/line_taxes', () => {
     }
     const res = await api(w.owner, 'PATCH', `/api/v2/invoices/${inv.id}`, { line_items: [{ id: inv.line_items[0].id, taxed2: false }] });
     expectError(res, 400, 'unknown_field', 'line_items.0.taxed2');
+  });
+});
+
+describe('the preview of time with no rate (what the new-invoice page warns about)', () => {
+  it('shows it as a SERVICE line of its project at unit price 0 with its hours, beside priced lines', async () => {
+    const unrated = await billableProject(ctx.db, w.companyId, clientId, { name: 'Intranet' }); // billable, no rate
+    const date = '2026-05-04';
+    await insertEntry(ctx.db, w.companyId, { userId: w.member.userId, projectId: unrated.projectId, taskId: unrated.taskId, date, seconds: 27000 });
+    await insertEntry(ctx.db, w.companyId, { userId: w.member.userId, projectId, taskId, date, seconds: 3600 });
+    const res = await api(s.owner, 'POST', '/web/api/invoices/preview', {
+      client_id: clientId,
+      line_items_import: { project_ids: [projectId, unrated.projectId], time: { summary_type: 'task', from: date, to: date } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const lines = res.json().line_items.map((l: any) => ({ kind: l.kind, project_id: l.project_id, quantity: l.quantity, unit_price: l.unit_price, amount: l.amount }));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        { kind: 'SERVICE', project_id: unrated.projectId, quantity: 7.5, unit_price: 0, amount: 0 },
+        { kind: 'SERVICE', project_id: projectId, quantity: 1, unit_price: 100, amount: 100 },
+      ]),
+    );
+    expect(lines).toHaveLength(2);
   });
 });

@@ -1,13 +1,79 @@
-import { expect, ok, test } from './fixtures.ts';
+import { expect, ok, test, type TestWorkspace } from './fixtures.ts';
 import { checkPage, visit } from './visit.ts';
 
 /**
- * Review of 2026-12-06, third: a draft's edit page sets which of the invoice's taxes each line
- * bears (PATCH /web/api/invoices/:id/line_taxes).
+ * Review of 2026-12-06, third: the new-invoice preview says which imported lines bill hours at
+ * 0.00 (time without a rate) before the create, and a draft's edit page sets which of the
+ * invoice's taxes each line bears (PATCH /web/api/invoices/:id/line_taxes).
  */
 
 // As the app writes amounts for an English-speaking person (en-GB).
 const money = (amount: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(amount);
+
+/** Globex's Intranet (billable, no rate) with 5 h of Design and 2.5 h of Support, and its Website (100 an hour) with 1 h of Design. */
+async function unratedWork(workspace: TestWorkspace) {
+  await ok(workspace.api('PATCH', '/web/api/workspace', { invoice_before_approval: true })); // no approvals to go through first
+  const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Globex', currency: 'EUR' }));
+  const design = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Design' }));
+  const support = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Support' }));
+  const intranet = await ok(
+    workspace.api('POST', '/api/v2/projects', { client_id: client.id, name: 'Intranet', task_ids: [design.id, support.id], is_billable: true, bill_by: 'project' }),
+  );
+  const website = await ok(
+    workspace.api('POST', '/api/v2/projects', { client_id: client.id, name: 'Website', task_ids: [design.id], is_billable: true, bill_by: 'project', hourly_rate: 100 }),
+  );
+  for (const [project, task, hours] of [
+    [intranet, design, 5],
+    [intranet, support, 2.5],
+    [website, design, 1],
+  ] as const) {
+    await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: task.id, spent_date: '2026-11-02', hours }));
+  }
+  return { client, intranet, website };
+}
+
+test('the preview warns that time without a rate bills at 0.00, names the lines, links to the project, and still creates', async ({ page, workspace }) => {
+  const { client, intranet } = await unratedWork(workspace);
+  await visit(page, `/invoices/new?client_id=${client.id}&from=2026-11-01&to=2026-11-30`, 'invoices-new-unpriced-form');
+  await page.getByRole('button', { name: 'Preview' }).click();
+  await expect(page.getByRole('heading', { name: /Preview of invoice/ })).toBeVisible();
+
+  const warning = page.getByRole('status').filter({ hasText: `2 lines bill 7:30 h at ${money(0)}` });
+  await expect(warning).toBeVisible();
+  await expect(warning).toContainText('No hourly rate is set for this work on the days it was done');
+  await expect(warning.getByRole('listitem').filter({ hasText: 'Intranet: Design – 5:00 h' })).toBeVisible();
+  await expect(warning.getByRole('listitem').filter({ hasText: 'Intranet: Support – 2:30 h' })).toBeVisible();
+  await expect(warning).not.toContainText('Website'); // priced at 100: nothing to say
+  await expect(warning).toContainText('Set a rate on the project');
+  const link = warning.getByRole('link', { name: 'Set a rate on Intranet' });
+  await expect(link).toHaveAttribute('href', `/projects/${intranet.id}`);
+  // The lines themselves, as the create will make them.
+  await expect(page.getByRole('row', { name: /Intranet: Design/ })).toContainText(money(0));
+  await expect(page.getByRole('row', { name: /Website: Design/ })).toContainText(money(100));
+  await checkPage(page, 'invoices-new-unpriced');
+
+  // In German, with the person's decimal hours: the same warning in their words.
+  await workspace.seed.german();
+  await page.goto(`/invoices/new?client_id=${client.id}&from=2026-11-01&to=2026-11-30`);
+  await page.getByRole('button', { name: 'Vorschau' }).click();
+  const german = page.getByRole('status').filter({ hasText: '2 Positionen berechnen 7,50 Std. zu 0,00 €' });
+  await expect(german).toBeVisible();
+  await expect(german).toContainText('Für diese Arbeit ist an den Arbeitstagen kein Stundensatz hinterlegt');
+  await expect(german.getByRole('listitem').filter({ hasText: 'Intranet: Design – 5,00 Std.' })).toBeVisible();
+  await expect(german.getByRole('link', { name: 'Stundensatz in Intranet hinterlegen' })).toBeVisible();
+  await checkPage(page, 'invoices-new-unpriced-de');
+
+  // A warning, not a refusal: the invoice is created as previewed, the 0.00 lines with it.
+  await page.getByRole('button', { name: 'Rechnung erstellen' }).click();
+  await expect(page).toHaveURL(/\/invoices\/[0-9a-f-]{36}$/);
+  const id = page.url().split('/').pop()!;
+  const created = await ok(workspace.api('GET', `/api/v2/invoices/${id}`));
+  expect(created.line_items.map((l: { unit_price: number; quantity: number }) => [l.quantity, l.unit_price])).toEqual([
+    [5, 0],
+    [2.5, 0],
+    [1, 100],
+  ]);
+});
 
 test("a draft's line taxes are set on its edit page, only where the invoice has that tax", async ({ page, workspace }) => {
   const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Initech', currency: 'EUR' }));

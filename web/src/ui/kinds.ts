@@ -1,10 +1,10 @@
-import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, PRODUCT_KIND, RETAINER_KIND, kindLabel } from '../../../src/modules/billing/invoices/kinds.ts';
+import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, IMPORTED_TIME_KIND, PRODUCT_KIND, RETAINER_KIND, kindLabel } from '../../../src/modules/billing/invoices/kinds.ts';
 import type { Translate } from './i18n.ts';
 
 /** The kind a typed line starts with: the API's value, which the PDF prints in the client's language. */
 export { DEFAULT_KIND, kindLabel };
-/** The kind of a retainer's line (the invoices' tax choices read it). */
-export { RETAINER_KIND };
+/** The kind of an imported time line, and of a retainer's line (the invoices' warnings and tax choices read them). */
+export { IMPORTED_TIME_KIND, RETAINER_KIND };
 
 type KindTexts = { kinds: { service: string; expense: string; product: string; retainer: string } };
 

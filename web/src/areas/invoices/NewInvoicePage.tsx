@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
+import { useFormat } from '../../api/format.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -16,12 +17,13 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { pickerDateOrNull } from '../../ui/dates.ts';
-import { activeClientsQuery, clientProjectsQuery, useCreateInvoice, usePreviewInvoice, type CreateBody, type Invoice } from './api.ts';
+import { activeClientsQuery, clientProjectNamesQuery, clientProjectsQuery, useCreateInvoice, usePreviewInvoice, type CreateBody, type Invoice } from './api.ts';
 import { bodyOf, emptyFields, FIELD_NAMES, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
 import { InvoiceLines } from './InvoiceLines.tsx';
 import { KindPicker } from './KindPicker.tsx';
 import { DEFAULT_KIND } from './kinds.ts';
 import { useInvoiceTexts } from './texts.ts';
+import { unpricedTime, type UnpricedTime } from './unpriced.ts';
 
 // The API's summary types and payment terms; their names are in texts.ts (`create.*`).
 const TIME_SUMMARIES = ['none', 'project', 'task', 'people', 'detailed'] as const;
@@ -228,6 +230,7 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
       {previewed && (
         <Preview
           invoice={previewed}
+          clientId={clientId}
           creating={create.isPending}
           onCreate={() => {
             const b = JSON.parse(current) as CreateBody;
@@ -284,14 +287,16 @@ function ProjectChoice({ clientId, chosen, onChange }: { clientId: string; chose
   );
 }
 
-function Preview({ invoice, creating, onCreate }: { invoice: Invoice; creating: boolean; onCreate: () => void }) {
+function Preview({ invoice, clientId, creating, onCreate }: { invoice: Invoice; clientId: string | null; creating: boolean; onCreate: () => void }) {
   const t = useInvoiceTexts();
+  const unpriced = unpricedTime(invoice);
   return (
     <section aria-labelledby="new-preview" className="flex flex-col gap-3">
       <h2 id="new-preview" className="text-lg font-semibold text-stone-900">
         {t('create.previewOf', { number: invoice.number })}
       </h2>
       <p className="text-sm text-stone-700">{t('create.previewNote')}</p>
+      {unpriced && clientId && <UnpricedWarning unpriced={unpriced} currency={invoice.currency} clientId={clientId} />}
       <InvoiceLines invoice={invoice} headingId="new-preview" />
       <div>
         <Button onPress={onCreate} isPending={creating}>
@@ -299,5 +304,39 @@ function Preview({ invoice, creating, onCreate }: { invoice: Invoice; creating: 
         </Button>
       </div>
     </section>
+  );
+}
+
+/**
+ * Imported time billed at 0.00 (unpriced.ts), said before the create: which lines and hours, why,
+ * what to do, and a link to each project (named once the client's projects are loaded). A warning,
+ * not a refusal: the spec's import takes such time, and creating still marks it billed.
+ */
+function UnpricedWarning({ unpriced, currency, clientId }: { unpriced: UnpricedTime; currency: string; clientId: string }) {
+  const t = useInvoiceTexts();
+  const format = useFormat();
+  const projects = useQuery(clientProjectNamesQuery(clientId));
+  const names = new Map((projects.data?.projects ?? []).map((p) => [p.id, p.code ? `[${p.code}] ${p.name}` : p.name]));
+  const linked = unpriced.projectIds.flatMap((id) => (names.has(id) ? [{ id, name: names.get(id)! }] : []));
+  const count = unpriced.lines.length;
+  return (
+    <Alert tone="warning" title={t('create.unpriced.title', { count, hours: format.hours(unpriced.hours), price: format.money(0, currency) })}>
+      <p>{t('create.unpriced.why')}</p>
+      <ul className="mt-1 list-disc space-y-0.5 pl-5">
+        {unpriced.lines.map((l) => (
+          <li key={l.id}>{t('create.unpriced.line', { description: l.description || t('create.unpriced.noDescription'), hours: format.hours(l.hours) })}</li>
+        ))}
+      </ul>
+      <p className="mt-2">{t('create.unpriced.fix')}</p>
+      {linked.length > 0 && (
+        <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+          {linked.map((p) => (
+            <li key={p.id}>
+              <Link href={`/projects/${encodeURIComponent(p.id)}`}>{t('create.unpriced.setRate', { project: p.name })}</Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Alert>
   );
 }

@@ -107,7 +107,17 @@ export const clientProjectsQuery = (clientId: string) =>
     staleTime: 60_000,
   });
 
-/** A client's contacts, offered as recipients when sending (loaded when the dialog opens). */
+/**
+ * All of a client's projects (active and archived: an import takes the work of both), for naming
+ * the projects of the preview's lines at 0.00 and linking to them (loaded only when it has some).
+ */
+export const clientProjectNamesQuery = (clientId: string) =>
+  queryOptions({
+    queryKey: ['projects', 'list', { client_id: clientId, per_page: 2000 }],
+    queryFn: () => call(api.GET('/api/v2/projects', { params: { query: { client_id: clientId, per_page: 2000 } } })),
+    staleTime: 60_000,
+  });
+
 /**
  * Who the invoice's e-mails go to first (the server's rule): the client's invoice e-mail
  * address when it has one, else its contacts with an e-mail address.

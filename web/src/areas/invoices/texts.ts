@@ -266,6 +266,15 @@ const en = {
     previewOf: 'Preview of invoice {{number}}',
     previewNote: 'Nothing is saved yet. These are the lines and totals the invoice will have.',
     createInvoice: 'Create invoice',
+    unpriced: {
+      title_one: '{{count}} line bills {{hours}} h at {{price}}',
+      title_other: '{{count}} lines bill {{hours}} h at {{price}}',
+      why: 'No hourly rate is set for this work on the days it was done:',
+      line: '{{description}} – {{hours}} h',
+      noDescription: 'A line without a description',
+      fix: 'Set a rate on the project (for the project, its tasks or its people), or change the line’s price after creating. Creating the invoice marks this time as billed either way.',
+      setRate: 'Set a rate on {{project}}',
+    },
   },
   edit: {
     backToInvoice: 'Back to the invoice',
@@ -581,6 +590,15 @@ export const { useTexts: useInvoiceTexts, t: invoiceTexts } = defineTexts('invoi
     previewOf: 'Vorschau der Rechnung {{number}}',
     previewNote: 'Noch ist nichts gespeichert. Diese Positionen und Summen wird die Rechnung haben.',
     createInvoice: 'Rechnung erstellen',
+    unpriced: {
+      title_one: '{{count}} Position berechnet {{hours}} Std. zu {{price}}',
+      title_other: '{{count}} Positionen berechnen {{hours}} Std. zu {{price}}',
+      why: 'Für diese Arbeit ist an den Arbeitstagen kein Stundensatz hinterlegt:',
+      line: '{{description}} – {{hours}} Std.',
+      noDescription: 'Eine Position ohne Beschreibung',
+      fix: 'Hinterlegen Sie im Projekt einen Stundensatz (für das Projekt, seine Aufgaben oder seine Personen) oder ändern Sie nach dem Erstellen den Preis der Position. Mit dem Erstellen gelten diese Zeiten so oder so als abgerechnet.',
+      setRate: 'Stundensatz in {{project}} hinterlegen',
+    },
   },
   edit: {
     backToInvoice: 'Zurück zur Rechnung',
