@@ -210,12 +210,16 @@ test('an endpoint Sheaf turned off says why, and turning it on makes you its adm
   const ada = await workspace.seed.memberWithPassword('Ada', 'administrator');
   const endpoint = await ok(workspace.api('POST', '/web/api/webhook_endpoints', { url: 'https://hooks.example.com/off', events: ['client.created'] }, ada.id));
   await ok(workspace.api('PATCH', `/web/api/members/${ada.id}`, { role: 'member' }));
+  const reason = 'Turned off by Sheaf: its administrator is no longer one; turning it on makes you its administrator';
+  const card = page.getByRole('list', { name: 'Webhook endpoints' }).getByRole('listitem');
+  // Off from the moment Ada is no longer an administrator, before any event reaches the worker.
+  await visit(page, '/settings/webhooks', 'webhooks-held');
+  await expect(card).toContainText('Off');
+  await expect(card).toContainText(reason);
   await ok(workspace.api('POST', '/api/v2/clients', { name: 'Initech' }));
   await deliverDueWebhooks({ db: sheaf.db, clock: sheaf.clock.now, allowPrivate: false, baseUrl: sheaf.url });
-  const reason = 'Turned off by Sheaf: its administrator is no longer one; turning it on makes you its administrator';
 
   await visit(page, '/settings/webhooks', 'webhooks-disabled');
-  const card = page.getByRole('list', { name: 'Webhook endpoints' }).getByRole('listitem');
   await expect(card).toContainText('Off');
   await expect(card).toContainText(reason);
   await expect(card).toContainText('1 pending');
@@ -223,6 +227,9 @@ test('an endpoint Sheaf turned off says why, and turning it on makes you its adm
   await expect(page.getByRole('heading', { level: 1, name: 'https://hooks.example.com/off' })).toBeVisible();
   await expect(page.getByText(reason)).toBeVisible();
   await expect(page.getByRole('definition').filter({ hasText: 'Ada Tester' })).toBeVisible();
+  // What waits for it is not "due now": it goes once the endpoint is on again.
+  const held = page.getByRole('table', { name: /^Deliveries to / }).getByRole('row').filter({ hasText: 'client.created' });
+  await expect(held).toContainText('Waits until the endpoint is turned on');
   await checkPage(page, 'webhooks-disabled-endpoint');
   const active = page.getByRole('switch', { name: 'Active' });
   await expect(active).not.toBeChecked();

@@ -231,6 +231,7 @@ function DeliveryLog({ endpoint: e }: { endpoint: WebhookEndpoint }) {
                 <DeliveryRow
                   key={d.id}
                   delivery={d}
+                  endpointOn={e.is_active}
                   when={when}
                   isResending={resend.isPending && resend.variables === d.id}
                   onResend={() => resend.mutate(d.id)}
@@ -253,10 +254,22 @@ function DeliveryLog({ endpoint: e }: { endpoint: WebhookEndpoint }) {
 
 /**
  * One delivery: the event and when it occurred; its state with the attempts so far and, while
- * pending, when the next is due; the receiver's answer (its HTTP status) or the error, which
+ * pending, when the next is due (or that it waits for the endpoint to be turned on); the receiver's answer (its HTTP status) or the error, which
  * wraps; Resend.
  */
-function DeliveryRow({ delivery: d, when, isResending, onResend }: { delivery: WebhookDelivery; when: (iso: string | null) => string; isResending: boolean; onResend: () => void }) {
+function DeliveryRow({
+  delivery: d,
+  endpointOn,
+  when,
+  isResending,
+  onResend,
+}: {
+  delivery: WebhookDelivery;
+  endpointOn: boolean;
+  when: (iso: string | null) => string;
+  isResending: boolean;
+  onResend: () => void;
+}) {
   const t = useWebhookTexts();
   const status = d.response_status === null ? null : t('log.status', { status: d.response_status });
   // The error of an answer other than 2xx is its status again, as the sender writes it ("HTTP 500"): said once.
@@ -272,7 +285,10 @@ function DeliveryRow({ delivery: d, when, isResending, onResend }: { delivery: W
         <span className="mt-1 block text-xs text-stone-700">{t('log.attemptCount', { count: d.attempts })}</span>
         {d.state === 'pending' && (
           <span className="block text-xs text-stone-700">
-            {d.next_attempt_at ? (
+            {/* An endpoint that is off sends nothing: what is pending waits for it, whatever its next attempt said. */}
+            {!endpointOn ? (
+              t('log.waitsForEndpoint')
+            ) : d.next_attempt_at ? (
               <>
                 {t('log.nextAttempt')}: <span className="whitespace-nowrap">{when(d.next_attempt_at)}</span>
               </>
