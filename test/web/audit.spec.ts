@@ -1,8 +1,8 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { MANAGER_PERMISSIONS } from '../../src/db/types.ts';
 import { deliverDueWebhooks } from '../../src/modules/integrations/webhooks/index.ts';
 import { expect, ok, signIn as signInAs, test } from './fixtures.ts';
-import { checkPage, expectClean, visit } from './visit.ts';
+import { checkPage, expectNoSidewaysScroll, expectClean, visit } from './visit.ts';
 
 /**
  * Settings → Audit log (issue 28 items 4 and 5): an owner sees a member's sign-in (with its
@@ -17,15 +17,6 @@ import { checkPage, expectClean, visit } from './visit.ts';
  */
 
 const settingsNav = (page: Page, name = 'Settings') => page.getByRole('navigation', { name });
-
-/** The table's scroll container and the page, at this width: nothing to scroll sideways. */
-async function expectNoSidewaysScroll(page: Page, region: Locator, width: number) {
-  await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
-  await expect(region).toBeVisible();
-  const [scroll, client] = await region.evaluate((el) => [el.scrollWidth, el.clientWidth]);
-  expect(scroll, `the audit log scrolls sideways at ${width} px (${scroll} > ${client})`).toBeLessThanOrEqual(client);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(width);
-}
 
 test('an owner reads, filters and exports the audit log, and signs a member out everywhere', async ({ page, workspace, sheaf }) => {
   test.setTimeout(300_000);

@@ -1,5 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, type Page, type Request } from '@playwright/test';
+import { expect, type Locator, type Page, type Request } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 
 /**
@@ -136,4 +136,13 @@ export function expectNoProblems(w: Watch) {
 /** For a test's end: nothing went wrong on the page since it was first watched. */
 export async function expectClean(page: Page) {
   expectNoProblems(await watch(page));
+}
+
+/** A table's scroll container (`region`) and the page, at this width: nothing to scroll sideways. */
+export async function expectNoSidewaysScroll(page: Page, region: Locator, width: number) {
+  await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+  await expect(region).toBeVisible();
+  const [scroll, client] = await region.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+  expect(scroll, `${await region.getAttribute('aria-label')} scrolls sideways at ${width} px (${scroll} > ${client})`).toBeLessThanOrEqual(client);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(width);
 }

@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { deliverDueWebhooks } from '../../src/modules/integrations/webhooks/index.ts';
 import { fannedOut } from '../fixtures/webhooks.ts';
 import { expect, ok, signIn, test } from './fixtures.ts';
-import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
+import { checkPage, expectNoSidewaysScroll, expectAccessible, expectClean, visit } from './visit.ts';
 
 /**
  * Settings → Webhooks: an owner sees what webhooks are while there are none, adds an endpoint
@@ -240,15 +240,6 @@ test('an endpoint Sheaf turned off says why, and turning it on makes you its adm
   expect((await workspace.api('GET', `/web/api/webhook_endpoints/${endpoint.id}`)).body).toMatchObject({ is_active: true, disabled_reason: null });
   await expectClean(page);
 });
-
-/** The delivery log's scroll container and the page, at this width: nothing to scroll sideways. */
-async function expectNoSidewaysScroll(page: Page, region: Locator, width: number) {
-  await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
-  await expect(region).toBeVisible();
-  const [scroll, client] = await region.evaluate((el) => [el.scrollWidth, el.clientWidth]);
-  expect(scroll, `the delivery log scrolls sideways at ${width} px (${scroll} > ${client})`).toBeLessThanOrEqual(client);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(width);
-}
 
 test('a long URL and long errors: the delivery log fits beside the settings’ navigation at 1280 px, in English and German', async ({ page, workspace, sheaf }) => {
   test.setTimeout(300_000);
