@@ -573,13 +573,17 @@ describe('delivery', () => {
       is_active: false,
       disabled_reason: 'administrator_inactive',
     });
-    expect((await deliveries(hook.id))[0]).toMatchObject({ state: 'pending' });
+    // Held is not an attempt: nothing was sent, so none is counted (nor taken from its retries) and no error is recorded.
+    expect((await deliveries(hook.id))[0]).toMatchObject({ state: 'pending', attempts: 0, last_status: null, last_error: null });
+    const logged = (await web(s.owner, 'GET', `/web/api/webhook_endpoints/${hook.id}/deliveries`)).json();
+    expect(logged.deliveries[0]).toMatchObject({ state: 'pending', attempts: 0, next_attempt_at: null, last_attempt_at: null, error: null });
     expect((await auditOf(hook.id)).filter((e) => e.action === 'webhook_endpoint.disabled')).toEqual([
       expect.objectContaining({ actor: expect.objectContaining({ type: 'operator', user_id: null }), details: { url: receiverUrl, reason: 'administrator_inactive' } }),
     ]);
     await web(s.owner, 'PATCH', `/web/api/webhook_endpoints/${hook.id}`, { is_active: true });
     await drain();
     expect(received.map((r) => JSON.parse(r.body).data.name)).toEqual(['Held']);
+    expect((await deliveries(hook.id))[0]).toMatchObject({ state: 'delivered', attempts: 1 });
   });
 });
 

@@ -164,6 +164,30 @@ export async function recordOutcome(
   return Number(r.numUpdatedRows) > 0;
 }
 
+/**
+ * Puts a claimed delivery back unsent, as if it had not been claimed: its attempt is given back
+ * (the retry budget counts what was sent), and a delivery never sent before has no attempt times
+ * again. Its last status and error stay those of its last real attempt. Only while the claim is
+ * still this worker's. Its next attempt is none: it waits for its endpoint to be turned on again.
+ */
+export async function putBack(db: Kysely<DB>, d: Pick<ClaimedDelivery, 'company_id' | 'endpoint_id' | 'seq' | 'attempts'>): Promise<boolean> {
+  const first = d.attempts === 1;
+  const r = await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      attempts: eb('attempts', '-', 1),
+      next_attempt_at: null,
+      ...(first ? { first_attempt_at: null, last_attempt_at: null } : {}),
+    }))
+    .where('company_id', '=', d.company_id)
+    .where('endpoint_id', '=', d.endpoint_id)
+    .where('seq', '=', d.seq)
+    .where('attempts', '=', d.attempts)
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
 /** Deletes delivered and failed deliveries older than the cutoff, in every workspace; how many. */
 export async function pruneDeliveries(db: Kysely<DB>, cutoff: Date): Promise<number> {
   const r = await db.deleteFrom('webhook_deliveries').where('state', '<>', 'pending').where('occurred_at', '<', cutoff).executeTakeFirst();

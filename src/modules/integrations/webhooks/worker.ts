@@ -11,7 +11,7 @@ import type { Resolver } from './address.ts';
 import { fanOutEvents } from './fan-out.ts';
 import { holderProblem } from './holder.ts';
 import { payloadOf } from './presenter.ts';
-import { claimDue, pruneDeliveries, recordOutcome, type ClaimedDelivery } from './queries.ts';
+import { claimDue, pruneDeliveries, putBack, recordOutcome, type ClaimedDelivery } from './queries.ts';
 import { LEASE_MS, LOG_RETENTION_DAYS, messageId, retryAfter, type DisabledReason } from './rules.ts';
 import { sendAttempt } from './sender.ts';
 
@@ -97,8 +97,8 @@ async function deliverOne(deps: WebhookWorkerDeps, d: ClaimedDelivery, creators:
   const now = deps.clock();
   const problem = await creatorProblem(deps.db, d, creators);
   if (problem) {
-    // Held, not failed: it goes once an administrator turns the endpoint on again.
-    await recordOutcome(deps.db, d, { state: 'pending', status: null, error: 'held: the endpoint was turned off (its administrator is no longer one)', nextAttemptAt: null, now });
+    // Held, not sent: it goes once an administrator turns the endpoint on again, with its attempts intact.
+    await putBack(deps.db, d);
     await disableEndpoint(deps.db, d.company_id, d.endpoint_id, problem, deps.baseUrl, now);
     return 'held';
   }
