@@ -239,10 +239,12 @@ describe('private targets', () => {
         extras: { field: 'url', refusal: 'private_address' },
       });
     }
-    // The real resolver: localhost is a name for 127.0.0.1.
-    await expect(createEndpoint(ctx.db, operatorPrincipal(w.companyId), { url: 'http://localhost:9/x', events: ['client.created'] }, { allowPrivate: false }, ctx.clock.now())).rejects.toMatchObject({
-      extras: { field: 'url' },
-    });
+    // The real resolver: localhost is a name for 127.0.0.1, with the root's closing dot too.
+    for (const url of ['http://localhost:9/x', 'http://localhost.:9/x']) {
+      await expect(createEndpoint(ctx.db, operatorPrincipal(w.companyId), { url, events: ['client.created'] }, { allowPrivate: false }, ctx.clock.now()), url).rejects.toMatchObject({
+        extras: { field: 'url', refusal: 'private_address' },
+      });
+    }
     const allowed = await createEndpoint(ctx.db, operatorPrincipal(w.companyId), { url: 'http://127.0.0.1:9/x', events: ['client.created'] }, { allowPrivate: true }, ctx.clock.now());
     expect(allowed.url).toBe('http://127.0.0.1:9/x');
   });

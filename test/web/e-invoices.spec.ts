@@ -160,7 +160,7 @@ test('an incomplete invoice names what it lacks, with links, on download and on 
   await page.getByRole('button', { name: 'E-invoice' }).click();
   await page.getByRole('menuitem', { name: 'XRechnung (CII)' }).click();
   const alert = page.getByRole('alert');
-  await expect(alert).toContainText('XRechnung (CII) cannot be made yet. The invoice lacks:');
+  await expect(alert).toContainText('XRechnung (CII) cannot be made from this invoice yet. Missing, or to change:');
   const country = alert.getByRole('link', { name: 'The country of Initech' });
   await expect(country).toHaveAttribute('href', `/clients/${client.id}`);
   await expect(alert.getByRole('link', { name: 'Your country (invoice settings)' })).toHaveAttribute('href', '/settings/invoicing');
@@ -178,7 +178,7 @@ test('an incomplete invoice names what it lacks, with links, on download and on 
   await page.getByRole('option', { name: 'Factur-X (PDF)' }).click();
   await dialog.getByRole('button', { name: 'Send invoice' }).click();
   const dialogAlert = dialog.getByRole('alert');
-  await expect(dialogAlert).toContainText('Factur-X (PDF) cannot be made yet. The invoice lacks:');
+  await expect(dialogAlert).toContainText('Factur-X (PDF) cannot be made from this invoice yet. Missing, or to change:');
   await expect(dialogAlert.getByRole('link', { name: 'The country of Initech' })).toBeVisible();
   await expectAccessible(page, 'the send dialog with an incomplete e-invoice');
   await checkPage(page, 'e-invoice-send-incomplete');

@@ -42,11 +42,13 @@ export const systemResolver: Resolver = (host) =>
  * (the delivery fails instead, and is retried).
  */
 export async function privateAddressOf(hostname: string, resolve: Resolver = systemResolver): Promise<string | null> {
-  const literal = literalAddress(hostname);
+  // "localhost." is localhost: a name's closing dot (the root) changes nothing, but the resolver may not know it.
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  const literal = literalAddress(name);
   if (literal) return isPublicAddress(literal) ? null : literal;
   let addresses: LookupAddress[];
   try {
-    addresses = await resolve(hostname);
+    addresses = await resolve(name);
   } catch {
     return null;
   }

@@ -15,8 +15,8 @@ const en = {
   attach: 'Attach e-invoice',
   attachNone: 'None',
   attachHint: 'An EN 16931 e-invoice. Factur-X is the invoice’s PDF with the XML inside, sent instead of the plain PDF; the XML formats come as a second file. XRechnung is for German public buyers.',
-  incomplete: '{{format}} cannot be made yet. The invoice lacks:',
-  incompleteHint: 'Fill these in, then try again.',
+  incomplete: '{{format}} cannot be made from this invoice yet. Missing, or to change:',
+  incompleteHint: 'Fix these, then try again.',
   missing: {
     invoice_settings: {
       country_code: 'Your country (invoice settings)',
@@ -60,8 +60,8 @@ export const { useTexts: useEInvoiceTexts, t: eInvoiceTexts } = defineTexts('inv
   attach: 'E-Rechnung anhängen',
   attachNone: 'Keine',
   attachHint: 'Eine E-Rechnung nach EN 16931. Factur-X ist das PDF der Rechnung mit dem XML darin und ersetzt das einfache PDF; die XML-Formate kommen als zweite Datei. XRechnung ist für öffentliche Auftraggeber in Deutschland.',
-  incomplete: '{{format}} lässt sich noch nicht erstellen. Der Rechnung fehlt:',
-  incompleteHint: 'Ergänzen Sie diese Angaben und versuchen Sie es erneut.',
+  incomplete: '{{format}} lässt sich aus dieser Rechnung noch nicht erstellen. Es fehlt oder ist zu ändern:',
+  incompleteHint: 'Beheben Sie das und versuchen Sie es erneut.',
   missing: {
     invoice_settings: {
       country_code: 'Ihr Land (Rechnungseinstellungen)',

@@ -19,8 +19,8 @@ const en = {
   openNamed: 'Open {{url}}',
   state: { active: 'Active', off: 'Off' },
   disabledReason: {
-    delivery_failing: 'Turned off by Sheaf: a delivery failed for more than a day',
-    administrator_inactive: 'Turned off by Sheaf: its administrator is no longer one; turning it on makes you its administrator',
+    delivery_failing: 'Turned off by Sheaf: a delivery failed for more than a day.',
+    administrator_inactive: 'Turned off by Sheaf: whoever added it or last turned it on is no longer an administrator. Turn it on, and its events carry your view.',
   },
   counts: { pending: '{{count}} pending', failed: '{{count}} failed' },
   events_one: '{{count}} event',
@@ -57,7 +57,7 @@ const en = {
     url: 'URL',
     urlHint: 'Where Sheaf posts the events: an http or https address that the internet can reach.',
     refusals: {
-      not_absolute: 'Enter a whole address, starting with https:// (or http://).',
+      not_absolute: 'This is not a valid web address. Enter it whole, e.g. https://hooks.example.com/sheaf.',
       scheme: 'Sheaf posts events over http or https only: start the address with https:// (or http://).',
       credentials: 'Leave the user name and password out of the address: the receiver checks the signature on each event instead.',
       private_address: 'This address is in a private network (such as 10.x.x.x or localhost), which Sheaf does not post to. Use an address the internet can reach; whoever runs Sheaf can allow private ones.',
@@ -157,8 +157,8 @@ export const { useTexts: useWebhookTexts, t: webhookTexts } = defineTexts('webho
   openNamed: '{{url}} öffnen',
   state: { active: 'Aktiv', off: 'Aus' },
   disabledReason: {
-    delivery_failing: 'Von Sheaf ausgeschaltet: Eine Zustellung schlug länger als einen Tag fehl',
-    administrator_inactive: 'Von Sheaf ausgeschaltet: Seine Administratorin bzw. sein Administrator ist es nicht mehr; wer ihn einschaltet, wird seine Administration',
+    delivery_failing: 'Von Sheaf ausgeschaltet: Eine Zustellung schlug länger als einen Tag fehl.',
+    administrator_inactive: 'Von Sheaf ausgeschaltet: Wer ihn angelegt oder zuletzt eingeschaltet hat, ist nicht mehr Administrator. Schalten Sie ihn ein, zeigen seine Ereignisse Ihre Sicht.',
   },
   counts: { pending: '{{count}} ausstehend', failed: '{{count}} fehlgeschlagen' },
   events_one: '{{count}} Ereignis',
@@ -195,7 +195,7 @@ export const { useTexts: useWebhookTexts, t: webhookTexts } = defineTexts('webho
     url: 'URL',
     urlHint: 'Wohin Sheaf die Ereignisse sendet: eine http- oder https-Adresse, die aus dem Internet erreichbar ist.',
     refusals: {
-      not_absolute: 'Geben Sie die ganze Adresse ein, beginnend mit https:// (oder http://).',
+      not_absolute: 'Das ist keine gültige Webadresse. Geben Sie sie ganz ein, z. B. https://hooks.example.com/sheaf.',
       scheme: 'Sheaf sendet Ereignisse nur über http oder https: Beginnen Sie die Adresse mit https:// (oder http://).',
       credentials: 'Lassen Sie Benutzername und Passwort aus der Adresse weg: Der Empfänger prüft stattdessen die Signatur jedes Ereignisses.',
       private_address: 'Diese Adresse liegt in einem privaten Netz (etwa 10.x.x.x oder localhost), an das Sheaf nicht sendet. Verwenden Sie eine aus dem Internet erreichbare Adresse; wer Sheaf betreibt, kann private erlauben.',
