@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
 import type { DB, WebhookDeliveries, WebhookEndpoints } from '../../../db/types.ts';
 import type { Behind } from './fan-out.ts';
@@ -137,13 +137,19 @@ export async function claimDue(db: Kysely<DB>, now: Date, leaseUntil: Date, limi
   return result.rows.map((r) => ({ ...r, occurred_at: new Date(r.occurred_at) }));
 }
 
+type Claim = Pick<ClaimedDelivery, 'company_id' | 'endpoint_id' | 'seq' | 'attempts'>;
+
+/** The delivery while it is still this claim's: pending, with the attempt count the claim set. */
+const ownClaim = (d: Claim) => (eb: ExpressionBuilder<DB, 'webhook_deliveries'>) =>
+  eb.and([eb('company_id', '=', d.company_id), eb('endpoint_id', '=', d.endpoint_id), eb('seq', '=', d.seq), eb('attempts', '=', d.attempts), eb('state', '=', 'pending')]);
+
 /**
  * Records an attempt's outcome, only while the claim is still this worker's (the attempt
  * count it set): a late answer never overwrites a newer claim's.
  */
 export async function recordOutcome(
   db: Kysely<DB>,
-  d: Pick<ClaimedDelivery, 'company_id' | 'endpoint_id' | 'seq' | 'attempts'>,
+  d: Claim,
   outcome: { state: 'pending' | 'delivered' | 'failed'; status: number | null; error: string | null; nextAttemptAt: Date | null; now: Date },
 ): Promise<boolean> {
   const r = await db
@@ -155,11 +161,7 @@ export async function recordOutcome(
       next_attempt_at: outcome.nextAttemptAt,
       delivered_at: outcome.state === 'delivered' ? outcome.now : null,
     })
-    .where('company_id', '=', d.company_id)
-    .where('endpoint_id', '=', d.endpoint_id)
-    .where('seq', '=', d.seq)
-    .where('attempts', '=', d.attempts)
-    .where('state', '=', 'pending')
+    .where(ownClaim(d))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
@@ -170,7 +172,7 @@ export async function recordOutcome(
  * again. Its last status and error stay those of its last real attempt. Only while the claim is
  * still this worker's. Its next attempt is none: it waits for its endpoint to be turned on again.
  */
-export async function putBack(db: Kysely<DB>, d: Pick<ClaimedDelivery, 'company_id' | 'endpoint_id' | 'seq' | 'attempts'>): Promise<boolean> {
+export async function putBack(db: Kysely<DB>, d: Claim): Promise<boolean> {
   const first = d.attempts === 1;
   const r = await db
     .updateTable('webhook_deliveries')
@@ -179,11 +181,7 @@ export async function putBack(db: Kysely<DB>, d: Pick<ClaimedDelivery, 'company_
       next_attempt_at: null,
       ...(first ? { first_attempt_at: null, last_attempt_at: null } : {}),
     }))
-    .where('company_id', '=', d.company_id)
-    .where('endpoint_id', '=', d.endpoint_id)
-    .where('seq', '=', d.seq)
-    .where('attempts', '=', d.attempts)
-    .where('state', '=', 'pending')
+    .where(ownClaim(d))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
