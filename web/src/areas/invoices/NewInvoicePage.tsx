@@ -17,7 +17,7 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { pickerDateOrNull } from '../../ui/dates.ts';
-import { activeClientsQuery, clientProjectNamesQuery, clientProjectsQuery, useCreateInvoice, usePreviewInvoice, type CreateBody, type Invoice } from './api.ts';
+import { activeClientsQuery, clientProjectsQuery, useCreateInvoice, usePreviewInvoice, type CreateBody, type Invoice } from './api.ts';
 import { bodyOf, emptyFields, FIELD_NAMES, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
 import { InvoiceLines } from './InvoiceLines.tsx';
 import { KindPicker } from './KindPicker.tsx';
@@ -242,6 +242,9 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
   );
 }
 
+/** A project as the invoice's choices name it: its code first, when it has one. */
+const projectLabel = (p: { name: string; code: string | null }) => (p.code ? `[${p.code}] ${p.name}` : p.name);
+
 /** All of the client's projects (the default, sent as no project_ids), or the ones ticked; the list loads when asked for. */
 function ProjectChoice({ clientId, chosen, onChange }: { clientId: string; chosen: string[] | null; onChange: (ids: string[] | null) => void }) {
   const t = useInvoiceTexts();
@@ -280,7 +283,7 @@ function ProjectChoice({ clientId, chosen, onChange }: { clientId: string; chose
             onChange(next.length === all.length ? null : next);
           }}
         >
-          {p.code ? `[${p.code}] ${p.name}` : p.name}
+          {projectLabel(p)}
         </Checkbox>
       ))}
     </fieldset>
@@ -315,8 +318,8 @@ function Preview({ invoice, clientId, creating, onCreate }: { invoice: Invoice; 
 function UnpricedWarning({ unpriced, currency, clientId }: { unpriced: UnpricedTime; currency: string; clientId: string }) {
   const t = useInvoiceTexts();
   const format = useFormat();
-  const projects = useQuery(clientProjectNamesQuery(clientId));
-  const names = new Map((projects.data?.projects ?? []).map((p) => [p.id, p.code ? `[${p.code}] ${p.name}` : p.name]));
+  const projects = useQuery(clientProjectsQuery(clientId, 'all'));
+  const names = new Map((projects.data?.projects ?? []).map((p) => [p.id, projectLabel(p)]));
   const linked = unpriced.projectIds.flatMap((id) => (names.has(id) ? [{ id, name: names.get(id)! }] : []));
   const count = unpriced.lines.length;
   return (

@@ -99,24 +99,19 @@ export const activeClientsQuery = queryOptions({
   staleTime: 5 * 60_000,
 });
 
-/** A client's active projects, for choosing which to invoice (loaded when the choice is opened). */
-export const clientProjectsQuery = (clientId: string) =>
-  queryOptions({
-    queryKey: ['projects', 'list', { client_id: clientId, is_active: true, per_page: 2000 }],
-    queryFn: () => call(api.GET('/api/v2/projects', { params: { query: { client_id: clientId, is_active: 'true', per_page: 2000 } } })),
-    staleTime: 60_000,
-  });
-
 /**
- * All of a client's projects (active and archived: an import takes the work of both), for naming
- * the projects of the preview's lines at 0.00 and linking to them (loaded only when it has some).
+ * A client's projects: the active ones, for choosing which to invoice (loaded when the choice is
+ * opened), or all of them, archived too (an import takes the work of both), for naming the
+ * projects of the preview's lines at 0.00 (loaded only when it has some).
  */
-export const clientProjectNamesQuery = (clientId: string) =>
-  queryOptions({
-    queryKey: ['projects', 'list', { client_id: clientId, per_page: 2000 }],
-    queryFn: () => call(api.GET('/api/v2/projects', { params: { query: { client_id: clientId, per_page: 2000 } } })),
+export const clientProjectsQuery = (clientId: string, which: 'active' | 'all' = 'active') => {
+  const query = { client_id: clientId, per_page: 2000, ...(which === 'active' ? { is_active: 'true' as const } : {}) };
+  return queryOptions({
+    queryKey: ['projects', 'list', { client_id: clientId, per_page: 2000, ...(which === 'active' ? { is_active: true } : {}) }],
+    queryFn: () => call(api.GET('/api/v2/projects', { params: { query } })),
     staleTime: 60_000,
   });
+};
 
 /**
  * Who the invoice's e-mails go to first (the server's rule): the client's invoice e-mail
