@@ -70,7 +70,14 @@ test('members, invitations and expense categories in German', async ({ page, wor
   await expect(invitation).toContainText(/läuft ab \d{2}\.\d{2}\.\d{4} \d{2}:\d{2}/);
   await expect(page.getByRole('button', { name: 'Die Einladung an nina@example.org widerrufen' })).toBeVisible();
   await page.getByRole('button', { name: 'Jemanden einladen' }).click();
-  await expect(page.getByRole('dialog', { name: 'Jemanden einladen' }).getByRole('button', { name: 'Einladung senden' })).toBeVisible();
+  const invite = page.getByRole('dialog', { name: 'Jemanden einladen' });
+  // The browser's own checks speak the profile's language, not the browser's (English here).
+  await invite.getByRole('button', { name: 'Einladung senden' }).click();
+  await expect(invite.getByText('Füllen Sie dieses Feld aus.')).toBeVisible();
+  await invite.getByRole('textbox', { name: 'E-Mail-Adresse' }).fill('nina');
+  await invite.getByRole('button', { name: 'Einladung senden' }).click();
+  await expect(invite.getByText('Geben Sie eine E-Mail-Adresse ein, etwa name@example.com.')).toBeVisible();
+  await expect(invite).not.toContainText('Please');
   await page.keyboard.press('Escape');
 
   await visit(page, '/settings/expense-categories', 'settings-expense-categories-de');

@@ -3,7 +3,6 @@ import {
   Button as AriaButton,
   ComboBox as AriaComboBox,
   ComboBoxStateContext,
-  FieldError,
   Input,
   Label,
   ListBox,
@@ -17,8 +16,9 @@ import {
 } from 'react-aria-components';
 import { ChevronDownIcon } from './icons.tsx';
 import { search, searchIndex } from './match.ts';
-import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from './styles.ts';
+import { cx, fieldDescription, fieldLabel, inputBox } from './styles.ts';
 import { useTexts } from './texts.ts';
+import { FieldErrorText } from './FieldErrorText.tsx';
 
 export interface ComboOption {
   id: Key;
@@ -91,7 +91,7 @@ export function ComboBox({ label, options, hideLabel, className, emptyText, erro
           {description}
         </Text>
       )}
-      <FieldError className={fieldError}>{errorMessage}</FieldError>
+      <FieldErrorText kind="choice">{errorMessage}</FieldErrorText>
       <ClearAfterPick picks={picks} />
       <Popover className="min-w-(--trigger-width) rounded-md border border-stone-200 bg-white shadow-lg outline-none">
         <Virtualizer layout={ListLayout} layoutOptions={layoutOptions}>

@@ -8,7 +8,6 @@ import {
   DatePicker as AriaDatePicker,
   DateSegment,
   Dialog,
-  FieldError,
   Group,
   Heading,
   Label,
@@ -16,8 +15,9 @@ import {
   type DatePickerProps as AriaDatePickerProps,
 } from 'react-aria-components';
 import { ChevronDownIcon } from './icons.tsx';
-import { cx, fieldError, fieldLabel, focusRing } from './styles.ts';
+import { cx, fieldLabel, focusRing } from './styles.ts';
 import { useTexts } from './texts.ts';
+import { FieldErrorText } from './FieldErrorText.tsx';
 
 /**
  * A date typed segment by segment or picked from a calendar (React Aria DatePicker);
@@ -42,7 +42,7 @@ export function DatePicker({ label, ...props }: Omit<AriaDatePickerProps<Calenda
           <ChevronDownIcon className="size-4" />
         </AriaButton>
       </Group>
-      <FieldError className={fieldError} />
+      <FieldErrorText kind="date" />
       <Popover className="rounded-md border border-stone-200 bg-white p-3 shadow-lg outline-none">
         <Dialog className="outline-none">
           <Calendar>

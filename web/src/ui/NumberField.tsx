@@ -1,5 +1,6 @@
-import { FieldError, Input, Label, NumberField as AriaNumberField, Text, type NumberFieldProps as AriaNumberFieldProps } from 'react-aria-components';
-import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from './styles.ts';
+import { Input, Label, NumberField as AriaNumberField, Text, type NumberFieldProps as AriaNumberFieldProps } from 'react-aria-components';
+import { cx, fieldDescription, fieldLabel, inputBox } from './styles.ts';
+import { FieldErrorText } from './FieldErrorText.tsx';
 
 /** A labelled number input (React Aria NumberField: locale-aware typing and formatting, e.g. a currency amount). */
 export function NumberField({ label, description, ...props }: Omit<AriaNumberFieldProps, 'children' | 'className'> & { label: string; description?: string }) {
@@ -14,7 +15,7 @@ export function NumberField({ label, description, ...props }: Omit<AriaNumberFie
               {description}
             </Text>
           )}
-          <FieldError className={fieldError} />
+          <FieldErrorText />
         </>
       )}
     </AriaNumberField>

@@ -1,5 +1,6 @@
-import { FieldError, Label, Radio, RadioGroup as AriaRadioGroup, Text, type RadioGroupProps as AriaRadioGroupProps } from 'react-aria-components';
-import { cx, fieldDescription, fieldError, fieldLabel } from './styles.ts';
+import { Label, Radio, RadioGroup as AriaRadioGroup, Text, type RadioGroupProps as AriaRadioGroupProps } from 'react-aria-components';
+import { cx, fieldDescription, fieldLabel } from './styles.ts';
+import { FieldErrorText } from './FieldErrorText.tsx';
 
 export interface RadioOption {
   id: string;
@@ -37,7 +38,7 @@ export function RadioGroup({
           {description}
         </Text>
       )}
-      <FieldError className={fieldError} />
+      <FieldErrorText kind="choice" />
     </AriaRadioGroup>
   );
 }

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import {
   Button as AriaButton,
-  FieldError,
   Label,
   ListBox,
   ListBoxItem,
@@ -13,7 +12,8 @@ import {
   type SelectProps as AriaSelectProps,
 } from 'react-aria-components';
 import { ChevronDownIcon, CheckIcon } from './icons.tsx';
-import { cx, fieldDescription, fieldError, fieldLabel, focusRing } from './styles.ts';
+import { cx, fieldDescription, fieldLabel, focusRing } from './styles.ts';
+import { FieldErrorText } from './FieldErrorText.tsx';
 
 export interface SelectOption {
   id: Key;
@@ -57,7 +57,7 @@ export function Select({ label, options, description, hideLabel, labelClassName,
           {description}
         </Text>
       )}
-      <FieldError className={fieldError} />
+      <FieldErrorText kind="choice" />
       <Popover className="min-w-(--trigger-width) overflow-auto rounded-md border border-stone-200 bg-white p-1 shadow-lg outline-none">
         <ListBox items={options} className="outline-none">
           {(option) => <Option option={option} />}

@@ -1,5 +1,6 @@
-import { FieldError, Label, Text, TextArea as AriaTextArea, TextField as AriaTextField, type TextFieldProps } from 'react-aria-components';
-import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from './styles.ts';
+import { Label, Text, TextArea as AriaTextArea, TextField as AriaTextField, type TextFieldProps } from 'react-aria-components';
+import { cx, fieldDescription, fieldLabel, inputBox } from './styles.ts';
+import { FieldErrorText } from './FieldErrorText.tsx';
 
 /** A labelled multi-line text input (an address); its error shows right under it, in the description's place. */
 export function TextArea({
@@ -20,7 +21,7 @@ export function TextArea({
               {description}
             </Text>
           )}
-          <FieldError className={fieldError} />
+          <FieldErrorText />
         </>
       )}
     </AriaTextField>

@@ -1,5 +1,6 @@
-import { FieldError, Input, Label, Text, TextField as AriaTextField, type TextFieldProps as AriaTextFieldProps } from 'react-aria-components';
-import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from './styles.ts';
+import { Input, Label, Text, TextField as AriaTextField, type TextFieldProps as AriaTextFieldProps } from 'react-aria-components';
+import { cx, fieldDescription, fieldLabel, inputBox } from './styles.ts';
+import { FieldErrorText, kindOfInput } from './FieldErrorText.tsx';
 
 export interface TextFieldProps extends Omit<AriaTextFieldProps, 'children' | 'className'> {
   label: string;
@@ -27,7 +28,7 @@ export function TextField({ label, description, placeholder, className, ...props
               {description}
             </Text>
           )}
-          <FieldError className={fieldError} />
+          <FieldErrorText kind={kindOfInput(props.type)} />
         </>
       )}
     </AriaTextField>

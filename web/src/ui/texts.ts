@@ -28,6 +28,21 @@ const en = {
   },
   northernIreland: 'Northern Ireland',
   countryHint: 'Type to find a country; empty the field for none.',
+  // The browser's own checks (required, e-mail, number…), said in the app's language, not the browser's.
+  invalid: {
+    missing: 'Fill in this field.',
+    choose: 'Choose one.',
+    email: 'Enter an e-mail address, such as name@example.com.',
+    url: 'Enter a web address, such as https://example.com.',
+    number: 'Enter a number.',
+    wholeNumber: 'Enter a whole number.',
+    tooSmall: 'Enter a larger number.',
+    tooLarge: 'Enter a smaller number.',
+    tooLong: 'This is too long.',
+    tooShort: 'This is too short.',
+    form: 'Enter it in the form the hint under the field shows.',
+    other: 'Check this field.',
+  },
 };
 
 const de = {
@@ -57,6 +72,20 @@ const de = {
   },
   northernIreland: 'Nordirland',
   countryHint: 'Tippen Sie, um ein Land zu finden; leeren Sie das Feld für keines.',
+  invalid: {
+    missing: 'Füllen Sie dieses Feld aus.',
+    choose: 'Wählen Sie eine Option.',
+    email: 'Geben Sie eine E-Mail-Adresse ein, etwa name@example.com.',
+    url: 'Geben Sie eine Webadresse ein, etwa https://example.com.',
+    number: 'Geben Sie eine Zahl ein.',
+    wholeNumber: 'Geben Sie eine ganze Zahl ein.',
+    tooSmall: 'Geben Sie eine größere Zahl ein.',
+    tooLarge: 'Geben Sie eine kleinere Zahl ein.',
+    tooLong: 'Das ist zu lang.',
+    tooShort: 'Das ist zu kurz.',
+    form: 'Geben Sie es in der Form ein, die der Hinweis unter dem Feld zeigt.',
+    other: 'Prüfen Sie dieses Feld.',
+  },
 };
 
 export const { useTexts, t } = defineTexts('ui', en, de);

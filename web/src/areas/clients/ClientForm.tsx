@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { FieldError, Label, TextArea, TextField as AriaTextField } from 'react-aria-components';
+import { Label, TextArea, TextField as AriaTextField } from 'react-aria-components';
 import { useNavigate } from 'react-router';
 import { HttpError } from '../../api/call.ts';
 import { formErrors } from '../../api/errors.ts';
@@ -12,13 +12,14 @@ import { Form } from '../../ui/Form.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { cx, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
+import { cx, fieldLabel, inputBox } from '../../ui/styles.ts';
 import type { ClientAccess } from './access.ts';
 import { useCreateClient, useUpdateClient, type Client } from './api.ts';
 import { changesOf, createOf, INVOICE_LANGUAGES, valuesOf, type InvoiceLanguage, type Values } from './client-values.ts';
 import { StaleAlert } from './StaleAlert.tsx';
 import { PAYMENT_TERMS, type PaymentTerms } from './terms.ts';
 import { useClientTexts } from './texts.ts';
+import { FieldErrorText } from '../../ui/FieldErrorText.tsx';
 
 /** Every writable property of a client (src/modules/catalog/clients/routes.ts); an error naming another goes above the form. */
 const FIELDS = ['name', 'address', 'currency', 'payment_terms', 'payment_days', 'tax', 'tax2', 'discount', 'language', 'vat_id', 'invoice_email', 'street', 'postal_code', 'city', 'country_code', 'buyer_reference', 'is_active'] as const;
@@ -91,7 +92,7 @@ export function ClientForm({ access, loaded, onReload }: { access: ClientAccess;
       <AriaTextField name="address" value={values.address} onChange={set('address')} maxLength={2000} className="flex flex-col gap-1.5">
         <Label className={fieldLabel}>{t('address')}</Label>
         <TextArea rows={3} className={cx(inputBox, 'resize-y')} />
-        <FieldError className={fieldError} />
+        <FieldErrorText />
       </AriaTextField>
       <TextField
         label={t('currency')}

@@ -1,7 +1,7 @@
 import { parseDate, type CalendarDate } from '@internationalized/date';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { DialogTrigger, DropZone, FieldError, FileTrigger, Label, Text, TextArea, TextField } from 'react-aria-components';
+import { DialogTrigger, DropZone, FileTrigger, Label, Text, TextArea, TextField } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
@@ -32,6 +32,7 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { ReceiptPreview, isDrawable, useObjectUrl } from './Receipt.tsx';
 import { lockReason } from './status.ts';
 import { useExpenseTexts } from './texts.ts';
+import { FieldErrorText } from '../../ui/FieldErrorText.tsx';
 
 /** The API's fields the form shows; an error naming another goes above the form. */
 const FIELDS = ['project_id', 'expense_category_id', 'spent_date', 'total_cost', 'units', 'notes', 'billable', 'receipt'] as const;
@@ -236,7 +237,7 @@ function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense
         <TextField name="notes" value={notes} onChange={setNotes} isDisabled={!!locked} className="flex flex-col gap-1.5">
           <Label className={fieldLabel}>{t('form.notes')}</Label>
           <TextArea rows={3} className={cx(inputBox, 'resize-y')} />
-          <FieldError className={fieldError} />
+          <FieldErrorText />
         </TextField>
         <Checkbox isSelected={isBillable} onChange={setBillable} isDisabled={!!locked}>
           {t('form.billable')}

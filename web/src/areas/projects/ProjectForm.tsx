@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { Label, TextArea, TextField as AriaTextField, FieldError } from 'react-aria-components';
+import { Label, TextArea, TextField as AriaTextField } from 'react-aria-components';
 import { formErrors } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
@@ -15,6 +15,7 @@ import type { Choices, Project } from './api.ts';
 import { useFormat } from '../../api/format.ts';
 import { useProjectTexts } from './texts.ts';
 import { PROJECT_LEVEL, rateChanged, type Values } from './values.ts';
+import { FieldErrorText } from '../../ui/FieldErrorText.tsx';
 
 /** The API's fields this form shows; an error naming another goes above the form. */
 const FIELDS = [
@@ -113,7 +114,7 @@ export function ProjectForm(props: {
         <AriaTextField name="notes" value={v.notes} onChange={(x) => set('notes', x)} isDisabled={disabled} className="flex flex-col gap-1.5">
           <Label className={fieldLabel}>{t('form.notes')}</Label>
           <TextArea rows={3} className={cx(inputBox, 'resize-y')} />
-          <FieldError className={fieldError} />
+          <FieldErrorText />
         </AriaTextField>
 
         {may.set_commercial && (

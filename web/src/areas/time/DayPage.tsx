@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
-import { DialogTrigger, Form, TextArea, TextField as AriaTextField, Label, FieldError, Text } from 'react-aria-components';
+import { DialogTrigger, Form, TextArea, TextField as AriaTextField, Label, Text } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { useFormat } from '../../api/format.ts';
 import { describeError, formErrors } from '../../api/errors.ts';
@@ -10,7 +10,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { LockIcon } from '../../ui/icons.tsx';
-import { cx, fieldDescription, fieldError, fieldLabel, inputBox } from '../../ui/styles.ts';
+import { cx, fieldDescription, fieldLabel, inputBox } from '../../ui/styles.ts';
 import { sheetQuery, useSavePrivateNotes, useUpdateEntry, type WebEntry } from './api.ts';
 import { byTime, EntryDialog } from './EntryEditDialog.tsx';
 import { ContinueButton, entryLabel } from './EntryEditor.tsx';
@@ -22,6 +22,7 @@ import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from '../../api/server-clock.ts';
 import { longDayLabel, secondsOf } from './week.ts';
 import { breaksBetween, type Break } from './breaks.ts';
+import { FieldErrorText } from '../../ui/FieldErrorText.tsx';
 
 /** One day's entries with their start and end times, billable flag, notes and private notes. */
 export function DayPage() {
@@ -202,7 +203,7 @@ function PrivateNoteButton({ entry, label }: { entry: WebEntry; label: string })
             <Text slot="description" className={fieldDescription}>
               {t('dayView.privateNoteHint')}
             </Text>
-            <FieldError className={fieldError} />
+            <FieldErrorText />
           </AriaTextField>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" slot="close">{t('cancel')}</Button>
