@@ -350,6 +350,15 @@ describe('the e-invoice on the e-mail', () => {
     const { eInvoiceRenderers } = await import('../src/modules/billing/invoices/e-invoice.ts');
     const bytes = await eInvoiceRenderers.invoice_e_invoice(ctx.db, w.companyId, { invoice_id: inv.id, format: 'xrechnung-cii' });
     expect(bytes.toString('utf8')).toContain('urn:xeinkauf.de:kosit:xrechnung_3.0');
+    // The message and its history say which e-invoice went with it; one without says none.
+    expect(res.json()).toMatchObject({ attach_pdf: true, attach_e_invoice: 'xrechnung-cii' });
+    const plain = await api(w.owner, 'POST', `/api/v2/invoices/${inv.id}/messages`, { recipients: [{ email: 'ap@globex.example' }], event_type: 'reminder' });
+    expect(plain.statusCode, plain.body).toBe(201);
+    const history = await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/messages`);
+    expect(history.json().invoice_messages.map((m: { event_type: string; attach_e_invoice: string | null }) => [m.event_type, m.attach_e_invoice])).toEqual([
+      ['send', 'xrechnung-cii'],
+      ['reminder', null],
+    ]);
   });
 
   it('sends Factur-X in the plain PDF’s place, and the plain PDF beside an XML one', async () => {

@@ -455,6 +455,10 @@ export interface InvoiceLineItems {
 }
 
 export interface InvoiceMessages {
+  /**
+   * The e-invoice attached to the e-mail (0107): facturx (in the plain PDF's place), cii, ubl, xrechnung-cii or xrechnung-ubl; null for none.
+   */
+  attach_e_invoice: "facturx" | "cii" | "ubl" | "xrechnung-cii" | "xrechnung-ubl" | null;
   attach_expense_receipts: Generated<boolean>;
   attach_pdf: Generated<boolean>;
   /**

@@ -43,6 +43,13 @@ async function seedInvoices(workspace: Parameters<Parameters<typeof test>[2]>[0]
     body: 'Thank you for your business.',
   });
   expect(message.status, JSON.stringify(message.body)).toBe(201);
+  const reminder = await workspace.api('POST', `/api/v2/invoices/${sent.body.id}/messages`, {
+    event_type: 'reminder',
+    recipients: [{ email: 'gina@globex.example' }],
+    attach_pdf: false,
+    attach_expense_receipts: false,
+  });
+  expect(reminder.status, JSON.stringify(reminder.body)).toBe(201);
   return { draft: draft.body, sent: (await workspace.api('GET', `/api/v2/invoices/${sent.body.id}`)).body };
 }
 
@@ -109,6 +116,10 @@ test('the owner lists invoices, filters them, and opens one with its lines, tota
   await expect(message).toContainText('Gina Globex <gina@globex.example>');
   await expect(message).toContainText('Thank you for your business.');
   await expect(message).toContainText('Sent');
+  await expect(message).toContainText('Attached: the invoice PDF and the expenses’ receipts, if any');
+  const reminder = page.getByRole('listitem').filter({ hasText: 'Reminder' });
+  await expect(reminder).toContainText('Nothing attached');
+  await checkPage(page, 'invoices-message-history');
 });
 
 test('the list is empty, and a member sees no Invoices entry', async ({ page, workspace }) => {

@@ -6690,7 +6690,9 @@ export interface operations {
                             }[];
                             subject: string | null;
                             body: string | null;
+                            /** @description As asked: when attach_e_invoice is `facturx`, the Factur-X went in the plain PDF's place. */
                             attach_pdf: boolean;
+                            attach_e_invoice: ("facturx" | "cii" | "ubl" | "xrechnung-cii" | "xrechnung-ubl") | null;
                             attach_expense_receipts: boolean;
                             send_me_a_copy: boolean;
                             /** @description The invoice attachments sent with the e-mail, named as they were then. */
@@ -6832,7 +6834,9 @@ export interface operations {
                         }[];
                         subject: string | null;
                         body: string | null;
+                        /** @description As asked: when attach_e_invoice is `facturx`, the Factur-X went in the plain PDF's place. */
                         attach_pdf: boolean;
+                        attach_e_invoice: ("facturx" | "cii" | "ubl" | "xrechnung-cii" | "xrechnung-ubl") | null;
                         attach_expense_receipts: boolean;
                         send_me_a_copy: boolean;
                         /** @description The invoice attachments sent with the e-mail, named as they were then. */

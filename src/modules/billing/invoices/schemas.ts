@@ -252,7 +252,8 @@ export const MessageSchema = Type.Object(
     cc_recipients: Type.Array(Address),
     subject: Nullable(Type.String()),
     body: Nullable(Type.String()),
-    attach_pdf: Type.Boolean(),
+    attach_pdf: Type.Boolean({ description: 'As asked: when attach_e_invoice is `facturx`, the Factur-X went in the plain PDF\'s place.' }),
+    attach_e_invoice: Nullable(Enum(E_INVOICE_ATTACHMENTS, 'The e-invoice attached to the e-mail; null for none (and for messages sent before Sheaf recorded it).')),
     attach_expense_receipts: Type.Boolean(),
     send_me_a_copy: Type.Boolean(),
     attachments: Type.Array(Type.Object({ id: Type.String(), file_name: Type.String() }, { additionalProperties: false }), {

@@ -302,7 +302,7 @@ export const RESOURCES: ResourceSpec[] = [
       {
         field: 'messages',
         columns: `x.id, x.invoice_id, x.event_type, x.recipients, x.cc_recipients, x.subject, x.body, x.attach_pdf,
-          x.attach_expense_receipts, x.send_me_a_copy, x.attachments, x.sent_by, x.created_at`,
+          x.attach_e_invoice, x.attach_expense_receipts, x.send_me_a_copy, x.attachments, x.sent_by, x.created_at`,
         from: 'invoice_messages x',
         parentColumn: 'x.invoice_id',
         orderBy: 'x.created_at, x.id',

@@ -2,13 +2,24 @@ import { useQuery } from '@tanstack/react-query';
 import { describeError } from '../../api/errors.ts';
 import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
-import { messagesQuery } from './api.ts';
+import { messagesQuery, type InvoiceMessages } from './api.ts';
+import { attachedTo } from './attached.ts';
+import { useEInvoiceTexts } from './e-invoice-texts.ts';
 import { useInvoiceTexts } from './texts.ts';
+
+type Message = InvoiceMessages['invoice_messages'][number];
 
 /** The e-mails sent about an invoice, oldest first as the API lists them, with who got them and whether they left. */
 export function MessageHistory({ invoiceId }: { invoiceId: string }) {
   const t = useInvoiceTexts();
   const format = useFormat();
+  const eInvoice = useEInvoiceTexts();
+  const attached = (m: Message) => {
+    const files = attachedTo(m).map((a) =>
+      a.kind === 'pdf' ? t('history.pdf') : a.kind === 'e-invoice' ? eInvoice(`choices.${a.choice}`) : a.kind === 'file' ? a.name : t('history.receipts'),
+    );
+    return files.length ? t('history.attached', { files: format.list(files) }) : t('history.nothingAttached');
+  };
   const { data, error } = useQuery(messagesQuery(invoiceId));
   if (error) return <Alert>{describeError(error).message}</Alert>;
   if (!data) {
@@ -36,6 +47,7 @@ export function MessageHistory({ invoiceId }: { invoiceId: string }) {
               ? t('history.deliveryError', { status: t(`history.delivery.${m.delivery_status}`), error: m.delivery_error })
               : t(`history.delivery.${m.delivery_status}`)}
           </p>
+          <p className="text-stone-700">{attached(m)}</p>
           {m.subject && <p className="mt-2 font-medium text-stone-900">{m.subject}</p>}
           {m.body && <p className="mt-1 whitespace-pre-line text-stone-800">{m.body}</p>}
         </li>

@@ -158,6 +158,10 @@ const en = {
     by: 'by {{name}}',
     to: 'To {{recipients}}',
     cc: 'Cc {{recipients}}',
+    attached: 'Attached: {{files}}',
+    nothingAttached: 'Nothing attached',
+    pdf: 'the invoice PDF',
+    receipts: 'the expenses’ receipts, if any',
   },
   message: {
     events: {
@@ -481,6 +485,10 @@ export const { useTexts: useInvoiceTexts, t: invoiceTexts } = defineTexts('invoi
     by: 'von {{name}}',
     to: 'An {{recipients}}',
     cc: 'Cc {{recipients}}',
+    attached: 'Angehängt: {{files}}',
+    nothingAttached: 'Nichts angehängt',
+    pdf: 'die Rechnung als PDF',
+    receipts: 'die Belege der Ausgaben, soweit vorhanden',
   },
   message: {
     events: {
