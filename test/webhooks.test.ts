@@ -340,6 +340,19 @@ describe('events', () => {
     // A later change of the invoice, in a transaction of its own, is its own event.
     expect((await request(ctx.app, w.owner, { method: 'PATCH', url: `/api/v2/invoices/${explicit.json().id}`, payload: { subject: 'Workshop, March' } })).statusCode).toBe(200);
     expect((await deliveries(hook.id)).map((d) => d.event_type)).toEqual(['invoice.created', 'invoice.created', 'invoice.updated']);
+    // A change of its lines or payments alone moves its amounts: an update too, though the
+    // invoice's own row changes only its updated_at.
+    const id = explicit.json().id;
+    const line = explicit.json().line_items[0].id;
+    const repriced = await request(ctx.app, w.owner, { method: 'PATCH', url: `/api/v2/invoices/${id}`, payload: { line_items: [{ id: line, unit_price: 650 }] } });
+    expect(repriced.statusCode, repriced.body).toBe(200);
+    expect((await request(ctx.app, w.owner, { method: 'POST', url: `/api/v2/invoices/${id}/messages`, payload: { recipients: [{ email: 'ap@example.com' }] } })).statusCode).toBe(201);
+    const paid = await web(s.owner, 'POST', `/web/api/invoices/${id}/payments`, { amount: 100, paid_date: '2025-12-01' });
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect((await deliveries(hook.id)).map((d) => d.event_type)).toEqual(['invoice.created', 'invoice.created', 'invoice.updated', 'invoice.updated', 'invoice.updated', 'invoice.updated']);
+    // A touch of another record is still no event.
+    await ctx.db.updateTable('clients').set({ updated_at: new Date() }).where('id', '=', w.clientId).execute();
+    expect(await deliveries(hook.id)).toHaveLength(6);
   });
 
   it("keeps a change whose events are not fanned out yet from the change feed's retention", async () => {
