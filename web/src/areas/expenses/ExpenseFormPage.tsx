@@ -33,6 +33,7 @@ import { ReceiptPreview, isDrawable, useObjectUrl } from './Receipt.tsx';
 import { lockReason } from './status.ts';
 import { useExpenseTexts } from './texts.ts';
 import { FieldErrorText } from '../../ui/FieldErrorText.tsx';
+import { projectLabel } from '../../ui/labels.ts';
 
 /** The API's fields the form shows; an error naming another goes above the form. */
 const FIELDS = ['project_id', 'expense_category_id', 'spent_date', 'total_cost', 'units', 'notes', 'billable', 'receipt'] as const;
@@ -177,7 +178,7 @@ function ExpenseForm({ choices, expense, listHref }: { choices: Choices; expense
         <ComboBox
           label={t('form.project')}
           name="project_id"
-          options={projects.map((p) => ({ id: p.id, label: `${p.client_name} - ${p.name}${p.code ? ` (${p.code})` : ''}` }))}
+          options={projects.map((p) => ({ id: p.id, label: `${p.client_name} - ${projectLabel(p)}` }))}
           selectedKey={projectId}
           onSelectionChange={(key) => setProjectId(key === null ? null : String(key))}
           isRequired

@@ -24,6 +24,7 @@ import { KindPicker } from './KindPicker.tsx';
 import { DEFAULT_KIND } from './kinds.ts';
 import { useInvoiceTexts } from './texts.ts';
 import { unpricedTime, type UnpricedTime } from './unpriced.ts';
+import { projectLabel } from '../../ui/labels.ts';
 
 // The API's summary types and payment terms; their names are in texts.ts (`create.*`).
 const TIME_SUMMARIES = ['none', 'project', 'task', 'people', 'detailed'] as const;
@@ -241,9 +242,6 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
     </Form>
   );
 }
-
-/** A project as the invoice's choices name it: its code first, when it has one. */
-const projectLabel = (p: { name: string; code: string | null }) => (p.code ? `[${p.code}] ${p.name}` : p.name);
 
 /** All of the client's projects (the default, sent as no project_ids), or the ones ticked; the list loads when asked for. */
 function ProjectChoice({ clientId, chosen, onChange }: { clientId: string; chosen: string[] | null; onChange: (ids: string[] | null) => void }) {

@@ -23,6 +23,7 @@ import {
   type ScheduleBody,
 } from './api.ts';
 import { useRecurringTexts } from './texts.ts';
+import { projectLabel } from '../../ui/labels.ts';
 
 type Frequency = Schedule['frequency'];
 type TimeSummary = NonNullable<ScheduleBody['time_summary']>;
@@ -303,7 +304,7 @@ function Projects({ clientId, chosen, onChange }: { clientId: string; chosen: st
           isSelected={chosen.includes(p.id)}
           onChange={(on) => onChange(on ? [...chosen, p.id] : chosen.filter((id) => id !== p.id))}
         >
-          {p.code ? `[${p.code}] ${p.name}` : p.name}
+          {projectLabel(p)}
         </Checkbox>
       ))}
     </fieldset>

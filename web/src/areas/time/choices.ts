@@ -1,8 +1,9 @@
 import type { Choice, RecentPair } from './api.ts';
+import { projectLabel } from '../../ui/labels.ts';
 
 /** How a project and task read in the type-ahead and the grid: "Client - Project (code) - Task". */
 export const choiceLabel = (c: Pick<Choice, 'client_name' | 'project_name' | 'project_code' | 'task_name'>) =>
-  `${c.client_name} - ${c.project_name}${c.project_code ? ` (${c.project_code})` : ''} - ${c.task_name}`;
+  `${c.client_name} - ${projectLabel({ name: c.project_name, code: c.project_code })} - ${c.task_name}`;
 
 export const choiceId = (c: Pick<Choice, 'project_id' | 'task_id'>) => `${c.project_id}/${c.task_id}`;
 
