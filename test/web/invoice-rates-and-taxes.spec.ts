@@ -38,11 +38,11 @@ test('the preview warns that time without a rate bills at 0.00, names the lines,
   await page.getByRole('button', { name: 'Preview' }).click();
   await expect(page.getByRole('heading', { name: /Preview of invoice/ })).toBeVisible();
 
-  const warning = page.getByRole('status').filter({ hasText: `2 lines bill 7:30 h at ${money(0)}` });
+  const warning = page.getByRole('status').filter({ hasText: `2 lines bill 7.5 h at ${money(0)}` });
   await expect(warning).toBeVisible();
   await expect(warning).toContainText('No hourly rate is set for this work on the days it was done');
-  await expect(warning.getByRole('listitem').filter({ hasText: 'Intranet: Design – 5:00 h' })).toBeVisible();
-  await expect(warning.getByRole('listitem').filter({ hasText: 'Intranet: Support – 2:30 h' })).toBeVisible();
+  await expect(warning.getByRole('listitem').filter({ hasText: 'Intranet: Design – 5 h' })).toBeVisible();
+  await expect(warning.getByRole('listitem').filter({ hasText: 'Intranet: Support – 2.5 h' })).toBeVisible();
   await expect(warning).not.toContainText('Website'); // priced at 100: nothing to say
   await expect(warning).toContainText('Set a rate on the project');
   const link = warning.getByRole('link', { name: 'Set a rate on Intranet' });
@@ -52,14 +52,14 @@ test('the preview warns that time without a rate bills at 0.00, names the lines,
   await expect(page.getByRole('row', { name: /Website: Design/ })).toContainText(money(100));
   await checkPage(page, 'invoices-new-unpriced');
 
-  // In German, with the person's decimal hours: the same warning in their words.
+  // In German: the same warning in their words, the hours written as the lines' quantities are.
   await workspace.seed.german();
   await page.goto(`/invoices/new?client_id=${client.id}&from=2026-11-01&to=2026-11-30`);
   await page.getByRole('button', { name: 'Vorschau' }).click();
-  const german = page.getByRole('status').filter({ hasText: '2 Positionen berechnen 7,50 Std. zu 0,00 €' });
+  const german = page.getByRole('status').filter({ hasText: '2 Positionen berechnen 7,5 Std. zu 0,00 €' });
   await expect(german).toBeVisible();
   await expect(german).toContainText('Für diese Arbeit ist an den Arbeitstagen kein Stundensatz hinterlegt');
-  await expect(german.getByRole('listitem').filter({ hasText: 'Intranet: Design – 5,00 Std.' })).toBeVisible();
+  await expect(german.getByRole('listitem').filter({ hasText: 'Intranet: Design – 5 Std.' })).toBeVisible();
   await expect(german.getByRole('link', { name: 'Stundensatz in Intranet hinterlegen' })).toBeVisible();
   await checkPage(page, 'invoices-new-unpriced-de');
 

@@ -321,11 +321,11 @@ function UnpricedWarning({ unpriced, currency, clientId }: { unpriced: UnpricedT
   const linked = unpriced.projectIds.flatMap((id) => (names.has(id) ? [{ id, name: names.get(id)! }] : []));
   const count = unpriced.lines.length;
   return (
-    <Alert tone="warning" title={t('create.unpriced.title', { count, hours: format.hours(unpriced.hours), price: format.money(0, currency) })}>
+    <Alert tone="warning" title={t('create.unpriced.title', { count, hours: format.number(unpriced.hours, 4), price: format.money(0, currency) })}>
       <p>{t('create.unpriced.why')}</p>
       <ul className="mt-1 list-disc space-y-0.5 pl-5">
         {unpriced.lines.map((l) => (
-          <li key={l.id}>{t('create.unpriced.line', { description: l.description || t('create.unpriced.noDescription'), hours: format.hours(l.hours) })}</li>
+          <li key={l.id}>{t('create.unpriced.line', { description: l.description || t('create.unpriced.noDescription'), hours: format.number(l.hours, 4) })}</li>
         ))}
       </ul>
       <p className="mt-2">{t('create.unpriced.fix')}</p>
