@@ -4,7 +4,6 @@ import type { Decimal } from 'decimal.js';
 import { computeTotals, printedSubtotal, type Totals } from './totals.ts';
 import type { InvoiceRow, LineRow, PaymentRow } from './queries.ts';
 import type { messageSelect } from './messages.ts';
-import type { EInvoiceAttachment } from './e-invoice-data.ts';
 
 /**
  * The invoice as the API shows it. Money and quantities are exact decimals in
@@ -124,7 +123,7 @@ export function presentMessage(row: MessageRow) {
     subject: row.subject,
     body: row.body,
     attach_pdf: row.attach_pdf,
-    attach_e_invoice: row.attach_e_invoice as EInvoiceAttachment | null,
+    attach_e_invoice: row.attach_e_invoice,
     attach_expense_receipts: row.attach_expense_receipts,
     send_me_a_copy: row.send_me_a_copy,
     attachments: row.attachments.map((a) => ({ id: a.id, file_name: a.file_name })),
