@@ -145,6 +145,12 @@ test('the owner records a partial payment, then the rest, and the invoice is pai
   await page.getByRole('button', { name: 'Record a payment' }).click();
   const dialog = page.getByRole('dialog', { name: `Record a payment on invoice ${sent.number}` });
   await expectAccessible(page, 'the payment dialog');
+  // More than is due is refused as typed, never lowered to the amount due and recorded as paid in full.
+  await dialog.getByRole('textbox', { name: 'Amount' }).fill('50000');
+  await dialog.getByRole('button', { name: 'Record payment' }).click();
+  await expect(dialog.getByText(`That is more than the ${money(30000, 'JPY')} due: enter at most the amount due.`)).toBeVisible();
+  await expect(dialog.getByRole('textbox', { name: 'Amount' })).toHaveValue(/^\D*50,000$/);
+  expect((await workspace.api('GET', `/api/v2/invoices/${sent.id}`)).body).toMatchObject({ state: 'open', paid_amount: 0 });
   await dialog.getByRole('textbox', { name: 'Amount' }).fill('10000');
   await dialog.getByRole('button', { name: 'Record payment' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Payment recorded.' })).toBeVisible();
@@ -351,9 +357,18 @@ test.describe('creating, editing, sending and settling', () => {
     await page.getByRole('button', { name: 'Remove line 2' }).click();
     await expect(page.getByRole('listitem', { name: /^Line \d$/ })).toHaveCount(2);
     await page.getByRole('textbox', { name: 'Number' }).fill('INV-2026-001');
+    // A value out of a field's range is refused as typed, never changed to the nearest allowed one.
     await page.getByRole('textbox', { name: 'Tax %' }).fill('200');
-    await page.getByRole('textbox', { name: 'Tax %' }).blur();
-    // The browser clamps the percentage to 100; the server's own message shows for a duplicate number below.
+    const licence = page.getByRole('listitem', { name: 'Line 2' }).getByRole('textbox', { name: 'Unit price' });
+    await licence.fill('-99');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(page.getByText('Enter 100 or less.')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Tax %' })).toHaveValue('200');
+    await expect(page.getByText('Enter 0 or more.')).toBeVisible();
+    await expect(page.getByRole('heading', { name: /Preview of invoice/ })).toHaveCount(0);
+    await page.getByRole('textbox', { name: 'Tax %' }).fill('20');
+    await licence.fill('99');
+    // The server's own message shows for a duplicate number below.
     await page.getByRole('button', { name: 'Preview' }).click();
     await expect(page.getByRole('row', { name: /Consulting/ })).toContainText(money(300, 'USD'));
     await expect(page.getByRole('row', { name: /Licence/ })).toContainText(money(99, 'USD'));

@@ -13,6 +13,7 @@ import { Select } from '../../ui/Select.tsx';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { useInvoiceTexts } from './texts.ts';
+import { paymentProblem } from './payment.ts';
 
 /** The server's payment methods (src/modules/billing/invoices/rules.ts PAYMENT_METHODS); their names are in texts.ts (`methods.*`). */
 const METHODS = ['bank_transfer', 'card', 'cash', 'check', 'paypal', 'other'] as const satisfies readonly PaymentMethod[];
@@ -36,7 +37,7 @@ export function PaymentDialog({ invoice, onDone }: { invoice: Invoice; onDone: (
   const { fieldErrors, summary } = useMemo(() => formErrors(record.error, ['amount', 'paid_date']), [record.error]);
 
   const onSubmit = () => {
-    if (!date || !(amount > 0)) return;
+    if (!date || paymentProblem(amount, invoice.due_amount, invoice.currency)) return;
     const body = { amount, paid_date: date.toString(), ...(method ? { method } : {}), ...(notes.trim() ? { notes: notes.trim() } : {}) };
     record.mutate(
       { body, key: keyFor(body) },
@@ -60,8 +61,10 @@ export function PaymentDialog({ invoice, onDone }: { invoice: Invoice; onDone: (
           name="amount"
           value={amount}
           onChange={setAmount}
-          minValue={0}
-          maxValue={invoice.due_amount}
+          validate={(value) => {
+            const problem = paymentProblem(value, invoice.due_amount, invoice.currency);
+            return problem && t(`payment.${problem}`, { due: format.money(invoice.due_amount, invoice.currency) });
+          }}
           isRequired
           formatOptions={{ style: 'currency', currency: invoice.currency }}
           description={t('payment.amountHint')}
