@@ -24,6 +24,9 @@ test('a member records an expense with a receipt, sees it listed, changes it and
   // Record one with a receipt photo.
   await page.getByRole('link', { name: 'Record an expense' }).click();
   await expect(page.getByRole('heading', { name: 'Record an expense' })).toBeVisible();
+  // A click opens the list, before anything is typed.
+  await page.getByRole('combobox', { name: 'Project', exact: true }).click();
+  await expect(page.getByRole('option', { name: 'Acme - Website' })).toBeVisible();
   await page.getByRole('combobox', { name: 'Project', exact: true }).fill('webs');
   await page.getByRole('option', { name: 'Acme - Website' }).click();
   await page.getByRole('button', { name: /Category$/ }).click();

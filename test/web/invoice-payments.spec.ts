@@ -46,6 +46,7 @@ test('the owner sees the payments, deletes a wrong one, pays the rest and is off
   await page.getByRole('option', { name: 'Card' }).click();
   await pay.getByRole('button', { name: 'Record payment' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'the invoice is paid' })).toBeVisible();
+  await expect(page.getByText('Payment deleted.')).toHaveCount(0);
   const offer = page.getByRole('status').filter({ hasText: `Invoice ${invoice.number} is paid` });
   await expect(offer).toContainText('Send Globex a thank-you e-mail?');
   await expect(table.getByRole('row').filter({ hasText: 'Card' })).toContainText(money(200));
@@ -64,6 +65,8 @@ test('the owner sees the payments, deletes a wrong one, pays the rest and is off
   await expect(confirm).toContainText('The invoice is then open again');
   await confirm.getByRole('button', { name: 'Delete payment' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Payment deleted: the invoice is open again.' })).toBeVisible();
+  // One notice on the page, the last action's: the thank-you's is gone, as nothing says the invoice is paid.
+  await expect(page.getByText('The thank-you is on its way.')).toHaveCount(0);
   await expect(page.getByText('Open', { exact: true }).first()).toBeVisible();
   expect(await ok(workspace.api('GET', `/api/v2/invoices/${invoice.id}`))).toMatchObject({ state: 'open', paid_amount: 100, due_amount: 200 });
   await expectClean(page);

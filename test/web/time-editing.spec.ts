@@ -50,8 +50,13 @@ test('every field of an entry is edited in the day view, and a refusal shows und
   // Project and task, start and end (typed loosely), notes, billable: one save.
   await dialog.getByRole('combobox', { name: 'Project and task' }).fill('build');
   await page.getByRole('option', { name: 'Acme - Website - Build' }).click();
-  await dialog.getByRole('textbox', { name: 'Start' }).fill('830');
+  // An end before the start is said here, in the app's words, and nothing is sent.
+  await dialog.getByRole('textbox', { name: 'Start' }).fill('1130');
   await dialog.getByRole('textbox', { name: 'End' }).fill('11am');
+  await dialog.getByRole('button', { name: 'Save entry' }).click();
+  await expect(dialog.getByText('Enter an end after the start (an entry cannot run past midnight).')).toBeVisible();
+  expect((await entryOf(workspace, entry.id)).body).toMatchObject({ started_time: '09:00', ended_time: '10:30' });
+  await dialog.getByRole('textbox', { name: 'Start' }).fill('830');
   await dialog.getByRole('textbox', { name: 'Notes' }).fill('Final');
   await setBillable(page, dialog, false);
   await dialog.getByRole('button', { name: 'Save entry' }).click();

@@ -2,6 +2,12 @@ import { Input, Label, Text, TextField as AriaTextField, type TextFieldProps as 
 import { cx, fieldDescription, fieldLabel, inputBox } from './styles.ts';
 import { FieldErrorText, kindOfInput } from './FieldErrorText.tsx';
 
+/**
+ * An e-mail address as the server takes one (one @, no spaces, a dot in the domain): the browser's
+ * own check lets `ben@example` through, which the server then refused in its English words.
+ */
+const EMAIL_PATTERN = '[^\\s@]+@[^\\s@]+\\.[^\\s@]+';
+
 export interface TextFieldProps extends Omit<AriaTextFieldProps, 'children' | 'className'> {
   label: string;
   /** A format hint under the field, read with it by screen readers. Give one to every field with a `validate` rule. */
@@ -18,7 +24,7 @@ export interface TextFieldProps extends Omit<AriaTextFieldProps, 'children' | 'c
  */
 export function TextField({ label, description, placeholder, className, ...props }: TextFieldProps) {
   return (
-    <AriaTextField {...props} className={cx('flex flex-col gap-1.5', className)}>
+    <AriaTextField pattern={props.type === 'email' ? EMAIL_PATTERN : undefined} {...props} className={cx('flex flex-col gap-1.5', className)}>
       {({ isInvalid }) => (
         <>
           <Label className={fieldLabel}>{label}</Label>

@@ -35,6 +35,7 @@ describe('invalidMessage', () => {
     expect(messageFor('tooLong', 'text')).toBe('<tooLong>');
     expect(messageFor('tooShort', 'text')).toBe('<tooShort>');
     expect(messageFor('patternMismatch', 'text')).toBe('<form>');
+    expect(messageFor('patternMismatch', 'email')).toBe('<email>');
   });
 
   it('shows a custom error (a validate rule, the server’s refusal) as it is', () => {

@@ -27,7 +27,7 @@ export function invalidMessage({ validationDetails: v, validationErrors }: Valid
   if (v.rangeOverflow) return say('tooLarge');
   if (v.tooLong) return say('tooLong');
   if (v.tooShort) return say('tooShort');
-  if (v.patternMismatch) return say('form');
+  if (v.patternMismatch) return say(kind === 'email' || kind === 'url' ? kind : 'form');
   return say('other');
 }
 

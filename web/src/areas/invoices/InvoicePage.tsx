@@ -205,7 +205,14 @@ function InvoiceView({ invoice: i }: { invoice: Invoice }) {
         </h2>
         <InvoiceLines invoice={i} headingId="invoice-lines" printed={retainers?.printed} />
       </section>
-      <PaymentsList invoice={i} />
+      <PaymentsList
+        invoice={i}
+        onDone={(text) => {
+          setDone(text);
+          setFailed(null);
+          setEInvoice(null);
+        }}
+      />
       {seesRetainers && <RetainerPanel invoice={i} />}
 
       <AttachmentsPanel invoice={i} />

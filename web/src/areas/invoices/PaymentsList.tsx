@@ -18,16 +18,16 @@ import { useInvoiceTexts } from './texts.ts';
  * amount, method and notes; owners and administrators delete a wrongly recorded one
  * (the server reopens a paid invoice that has money due again). When the invoice
  * becomes paid while the page is open, it offers a thank-you e-mail to the client.
- * Drafts take no payments, so they show no section.
+ * Drafts take no payments, so they show no section. A deletion is said by the page's one notice
+ * (`onDone`), which the next action replaces: a notice of its own here stayed beside the next one.
  */
-export function PaymentsList({ invoice: i }: { invoice: Invoice }) {
+export function PaymentsList({ invoice: i, onDone }: { invoice: Invoice; onDone: (message: string) => void }) {
   const t = useInvoiceTexts();
   const format = useFormat();
   const { workspace } = useWorkspaceSession();
   const mayDelete = isAdministrator(workspace) && (i.state === 'open' || i.state === 'paid');
   // Loaded beside the invoice (routes.tsx); nothing paid is no payments, whatever the list still says.
   const payments = useQuery(paymentsQuery(i.id));
-  const [done, setDone] = useState<string | null>(null);
 
   if (i.state === 'draft') return null;
   const list = i.paid_amount > 0 ? payments.data : [];
@@ -37,7 +37,6 @@ export function PaymentsList({ invoice: i }: { invoice: Invoice }) {
         {t('payments.heading')}
       </h2>
       <ThankYouOffer invoice={i} />
-      {done && <Alert tone="success">{done}</Alert>}
       {payments.error && <Alert>{describeError(payments.error).message}</Alert>}
       {!list ? (
         <p role="status" className="text-sm text-stone-600">
@@ -66,7 +65,7 @@ export function PaymentsList({ invoice: i }: { invoice: Invoice }) {
                   <td className="px-3 py-2.5 break-words whitespace-pre-line text-stone-800">{p.notes || '—'}</td>
                   {mayDelete && (
                     <td className="px-3 py-2 text-right">
-                      <DeletePayment invoice={i} payment={p} onDone={setDone} />
+                      <DeletePayment invoice={i} payment={p} onDone={onDone} />
                     </td>
                   )}
                 </tr>

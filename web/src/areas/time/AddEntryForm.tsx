@@ -13,7 +13,7 @@ import { parseTimeOfDay } from '../../ui/time-of-day.ts';
 import { Form } from '../../ui/Form.tsx';
 import { fieldsOf } from '../../ui/form-data.ts';
 import { TextField } from '../../ui/TextField.tsx';
-import { useCreateEntry, type NewEntry } from './api.ts';
+import { useCreateEntry, type NewEntry, NOTES_MAX } from './api.ts';
 import { choiceLabel } from './choices.ts';
 import { usePairOptions } from './pair-options.ts';
 import { useTimeTexts } from './texts.ts';
@@ -86,6 +86,8 @@ export function AddEntryForm({ date }: { date: string }) {
           };
           const start = time('started_time');
           const end = time('ended_time');
+          // HH:mm strings order as the times do. (A span the clocks skip is the server's to name.)
+          if (start && end && end <= start) found.ended_time = t('add.endAfterStart');
           const hoursText = fields.hours?.trim() ?? '';
           let hours: number | undefined;
           if (hoursText) {
@@ -145,7 +147,7 @@ export function AddEntryForm({ date }: { date: string }) {
             {t('billable')}
           </Checkbox>
         </div>
-        <TextField name="notes" onChange={edited} label={t('notes')} className="md:col-span-3" autoComplete="off" />
+        <TextField name="notes" onChange={edited} label={t('notes')} maxLength={NOTES_MAX} className="md:col-span-3" autoComplete="off" />
         <div className="flex items-end">
           <Button type="submit" isPending={create.isPending}>
             {t('addEntry')}

@@ -14,7 +14,7 @@ import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { parseTimeOfDay } from '../../ui/time-of-day.ts';
 import { TimeOfDayField } from '../../ui/TimeOfDayField.tsx';
-import { useContinueEntry, useCreateEntry, useDeleteEntry, useUpdateEntry, type EntryChanges, type NewEntry, type WebEntry } from './api.ts';
+import { useContinueEntry, useCreateEntry, useDeleteEntry, useUpdateEntry, type EntryChanges, type NewEntry, type WebEntry, NOTES_MAX } from './api.ts';
 import { choiceId, choiceLabel } from './choices.ts';
 import { usePairOptions } from './pair-options.ts';
 import type { Lock } from './locks.ts';
@@ -125,6 +125,8 @@ function EditableEntry({ entry, date, initialTimes, today, own, onDone }: EntryE
     };
     const startTime = time(start, 'started_time');
     const endTime = time(end, 'ended_time');
+    // HH:mm strings order as the times do, as in the day's add form.
+    if (startTime && endTime && endTime <= startTime) found.ended_time = t('add.endAfterStart');
     let seconds: number | undefined;
     if (hours.trim()) {
       const parsed = parseDuration(hours);
@@ -210,7 +212,7 @@ function EditableEntry({ entry, date, initialTimes, today, own, onDone }: EntryE
       />
       <TimeOfDayField name="started_time" label={t('start')} className="col-span-3 sm:col-span-1" value={start} onChange={on(setStart)} isDisabled={running} description={timeNote} />
       <TimeOfDayField name="ended_time" label={t('end')} className="col-span-3 sm:col-span-1" value={end} onChange={on(setEnd)} isDisabled={running} description={timeNote} />
-      <TextField name="notes" label={t('notes')} className="col-span-3" value={notes} onChange={on(setNotes)} autoComplete="off" />
+      <TextField name="notes" label={t('notes')} maxLength={NOTES_MAX} className="col-span-3" value={notes} onChange={on(setNotes)} autoComplete="off" />
       <Checkbox className="col-span-3" isSelected={billable ?? choice?.billable ?? true} onChange={on(setBillable)}>
         {t('billable')}
       </Checkbox>

@@ -11,7 +11,7 @@ import { useCommand } from '../../ui/commands.ts';
 import { formatElapsed } from '../../ui/duration.ts';
 import { TextField } from '../../ui/TextField.tsx';
 import { cx } from '../../ui/styles.ts';
-import { timerQuery, useStartTimer, useStopTimer, type StartTimer, type WebEntry } from './api.ts';
+import { timerQuery, useStartTimer, useStopTimer, type StartTimer, type WebEntry, NOTES_MAX } from './api.ts';
 import { choiceLabel } from './choices.ts';
 import { usePairOptions } from './pair-options.ts';
 import { useTimeTexts } from './texts.ts';
@@ -181,7 +181,7 @@ function Idle({ start, running, conflict, actionRef }: IdleProps) {
         isInvalid={missing}
         errorMessage={t('choosePair')}
       />
-      <TextField label={t('notes')} className={cx('order-last basis-full md:order-none md:flex md:basis-auto md:flex-[2]', !choice && !notes && 'max-md:hidden')} value={notes} onChange={setNotes} />
+      <TextField label={t('notes')} maxLength={NOTES_MAX} className={cx('order-last basis-full md:order-none md:flex md:basis-auto md:flex-[2]', !choice && !notes && 'max-md:hidden')} value={notes} onChange={setNotes} />
       <Button type="submit" isPending={start.isPending} ref={actionRef} className="shrink-0">
         {t('timer.start')}
       </Button>

@@ -6,6 +6,9 @@ import { serverNow } from '../../api/server-clock.ts';
 import { markStale } from '../../api/stale.ts';
 import { secondsToHours } from '../../ui/duration.ts';
 
+/** The longest notes a time entry takes (the API's maxLength): the fields stop there, rather than the server refusing in English. */
+export const NOTES_MAX = 10_000;
+
 /**
  * The time area's data (WEB-STYLE 2): keys rooted at ['time_entries'], so any change
  * stales every view of entries (and what else an entry changes: api/stale.ts); one hook per operation; optimistic writes rolled back

@@ -73,6 +73,7 @@ const en = {
     hoursHint: 'Such as 1:30 or 1.5; or give a start and end.',
     startHint: 'Such as 9:30 or 930; optional',
     endHint: 'Such as 5:30pm or 1730; optional',
+    endAfterStart: 'Enter an end after the start (an entry cannot run past midnight).',
     added: 'Added {{work}}.',
   },
   // The week grid.
@@ -214,6 +215,7 @@ export const { useTexts: useTimeTexts, t: timeTexts } = defineTexts('time', en, 
     hoursHint: 'Etwa 1:30 oder 1,5; oder Beginn und Ende angeben.',
     startHint: 'Etwa 9:30 oder 930; optional',
     endHint: 'Etwa 17:30 oder 1730; optional',
+    endAfterStart: 'Geben Sie ein Ende nach dem Beginn ein (ein Eintrag reicht nicht über Mitternacht).',
     added: '{{work}} hinzugefügt.',
   },
   grid: {
