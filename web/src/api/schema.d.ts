@@ -14417,7 +14417,7 @@ export interface operations {
                         sender_email: string | null;
                         /** @description Printed on invoices under the address */
                         sender_phone: string | null;
-                        /** @description Tax (VAT) number, printed on invoices */
+                        /** @description The tax number from the tax office, printed on invoices as such and sent in e-invoices as the seller's tax registration (BT-32); a VAT ID is the invoice settings' vat_id. */
                         tax_id: string | null;
                     };
                 };
@@ -14522,7 +14522,7 @@ export interface operations {
                         sender_email: string | null;
                         /** @description Printed on invoices under the address */
                         sender_phone: string | null;
-                        /** @description Tax (VAT) number, printed on invoices */
+                        /** @description The tax number from the tax office, printed on invoices as such and sent in e-invoices as the seller's tax registration (BT-32); a VAT ID is the invoice settings' vat_id. */
                         tax_id: string | null;
                     };
                 };

@@ -22,7 +22,7 @@ export const Workspace = Type.Object({
   require_two_factor: Type.Boolean({ description: 'Everyone signing in to the workspace needs two-factor codes; people without them may only set them up.' }),
   sender_email: OrNull(Type.String({ description: 'Printed on invoices under the address' })),
   sender_phone: OrNull(Type.String({ description: 'Printed on invoices under the address' })),
-  tax_id: OrNull(Type.String({ description: 'Tax (VAT) number, printed on invoices' })),
+  tax_id: OrNull(Type.String({ description: "The tax number from the tax office, printed on invoices as such and sent in e-invoices as the seller's tax registration (BT-32); a VAT ID is the invoice settings' vat_id." })),
 });
 
 /** A settings change: any subset (the operator's `sheaf admin workspace update` takes the same). */
