@@ -154,7 +154,7 @@ test('a member adds an entry in the day view, by duration or by start and end', 
   const added = (await entries()).find((e) => e.notes === 'Checkout page')!;
   expect(added).toMatchObject({ hours: 1.75, billable: false, spent_date: today });
 
-  // By start and end; the API's refusal (end before start) shows under a field, nothing stored.
+  // By start and end; an end before the start is said under its field in the app's words, nothing stored.
   await form.getByRole('combobox', { name: 'Project and task' }).fill('design');
   await page.getByRole('option', { name: 'Acme - Website - Design' }).click();
   await form.getByRole('textbox', { name: 'Start' }).fill('10:00');
@@ -162,7 +162,7 @@ test('a member adds an entry in the day view, by duration or by start and end', 
   await form.getByRole('textbox', { name: 'Notes' }).fill('Wireframes');
   await form.getByRole('button', { name: 'Add entry' }).click();
   await expect(form.getByRole('textbox', { name: 'End' })).toHaveAttribute('aria-invalid', 'true');
-  await expect(form).toContainText('ended_time must be after started_time.');
+  await expect(form).toContainText('Enter an end after the start (an entry cannot run past midnight).');
   await checkPage(page, 'time-day-add-refused');
   expect((await entries()).some((e) => e.notes === 'Wireframes')).toBe(false);
   await form.getByRole('textbox', { name: 'End' }).fill('11:30');

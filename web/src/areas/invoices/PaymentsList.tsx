@@ -36,7 +36,7 @@ export function PaymentsList({ invoice: i, onDone }: { invoice: Invoice; onDone:
       <h2 id="invoice-payments" className="text-lg font-semibold text-stone-900">
         {t('payments.heading')}
       </h2>
-      <ThankYouOffer invoice={i} />
+      <ThankYouOffer invoice={i} onDone={onDone} />
       {payments.error && <Alert>{describeError(payments.error).message}</Alert>}
       {!list ? (
         <p role="status" className="text-sm text-stone-600">
@@ -128,13 +128,13 @@ function DeletePayment({ invoice: i, payment: p, onDone }: { invoice: Invoice; p
  * payment recorded here, or elsewhere and seen when the invoice reloads): the server's
  * thank-you message (messages.ts), in the client's language, through the dialog of the
  * page's other e-mails. An invoice already paid when the page opens offers it in the header.
+ * That it was sent is the page's notice (`onDone`), as every other outcome there is.
  */
-function ThankYouOffer({ invoice: i }: { invoice: Invoice }) {
+function ThankYouOffer({ invoice: i, onDone }: { invoice: Invoice; onDone: (message: string) => void }) {
   const t = useInvoiceTexts();
   const before = useRef(i.state);
   const [offered, setOffered] = useState(false);
   const [writing, setWriting] = useState(false);
-  const [sent, setSent] = useState<string | null>(null);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (before.current === 'open' && i.state === 'paid') setOffered(true);
@@ -159,7 +159,6 @@ function ThankYouOffer({ invoice: i }: { invoice: Invoice }) {
           </Alert>
         </div>
       )}
-      {sent && <Alert tone="success">{sent}</Alert>}
       {writing && (
         <MessageDialog
           invoice={i}
@@ -168,7 +167,7 @@ function ThankYouOffer({ invoice: i }: { invoice: Invoice }) {
           onDone={(text) => {
             setWriting(false);
             setOffered(false);
-            setSent(text);
+            onDone(text);
           }}
         />
       )}
