@@ -17,9 +17,10 @@ import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { pickerDate } from '../../ui/dates.ts';
 import { DEFAULT_KIND, kindLabel } from '../../ui/kinds.ts';
-import { activeClientsQuery, estimateQuery, useCreateEstimate, useUpdateEstimate, type CreateBody, type Estimate, type UpdateBody } from './api.ts';
+import { estimateQuery, useCreateEstimate, useUpdateEstimate, type CreateBody, type Estimate, type UpdateBody } from './api.ts';
 import { KindPicker } from './KindPicker.tsx';
 import { useEstimateTexts } from './texts.ts';
+import { activeClientsQuery } from '../../api/clients.ts';
 
 /**
  * /estimates/new and /estimates/:id/edit: the client (new only), number, subject, date,

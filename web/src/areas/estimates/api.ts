@@ -28,13 +28,6 @@ export const estimateQuery = (id: string) =>
     queryFn: () => call(api.GET('/web/api/estimates/{id}', { params: { path: { id } } })),
   });
 
-/** The active clients to write estimates to (one request, up to 2,000). */
-export const activeClientsQuery = queryOptions({
-  queryKey: ['clients', 'list', { per_page: 2000, is_active: true }],
-  queryFn: () => call(api.GET('/api/v2/clients', { params: { query: { per_page: 2000, is_active: 'true' } } })),
-  staleTime: 5 * 60_000,
-});
-
 /** The PDF as the browser downloads it with the session cookie. */
 export const pdfHref = (id: string) => `/web/api/estimates/${encodeURIComponent(id)}/pdf?download=true`;
 

@@ -2,7 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { guardPage, isManagerOrAbove } from '../../api/access.ts';
 import { kindChoicesQuery } from '../../api/item-categories.ts';
-import { activeClientsQuery, estimateLinksQuery, estimateQuery, estimatesQuery, type EstimateState } from './api.ts';
+import { estimateLinksQuery, estimateQuery, estimatesQuery, type EstimateState } from './api.ts';
+import { activeClientsQuery } from '../../api/clients.ts';
 
 /**
  * /estimates (the list, its state in the URL), /estimates/new, /estimates/:id and

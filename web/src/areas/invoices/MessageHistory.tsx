@@ -2,19 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { describeError } from '../../api/errors.ts';
 import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
-import { messagesQuery, type InvoiceMessages } from './api.ts';
+import { messagesQuery, type InvoiceMessage } from './api.ts';
 import { attachedTo } from './attached.ts';
 import { useEInvoiceTexts } from './e-invoice-texts.ts';
 import { useInvoiceTexts } from './texts.ts';
-
-type Message = InvoiceMessages['invoice_messages'][number];
 
 /** The e-mails sent about an invoice, oldest first as the API lists them, with who got them and whether they left. */
 export function MessageHistory({ invoiceId }: { invoiceId: string }) {
   const t = useInvoiceTexts();
   const format = useFormat();
   const eInvoice = useEInvoiceTexts();
-  const attached = (m: Message) => {
+  const attached = (m: InvoiceMessage) => {
     const files = attachedTo(m).map((a) =>
       a.kind === 'pdf' ? t('history.pdf') : a.kind === 'e-invoice' ? eInvoice(`choices.${a.choice}`) : a.kind === 'file' ? a.name : t('history.receipts'),
     );

@@ -17,7 +17,7 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { pickerDateOrNull } from '../../ui/dates.ts';
-import { activeClientsQuery, clientProjectsQuery, useCreateInvoice, usePreviewInvoice, type CreateBody, type Invoice } from './api.ts';
+import { useCreateInvoice, usePreviewInvoice, type CreateBody, type Invoice } from './api.ts';
 import { bodyOf, emptyFields, FIELD_NAMES, InvoiceFields, type FieldValues } from './InvoiceFields.tsx';
 import { InvoiceLines } from './InvoiceLines.tsx';
 import { KindPicker } from './KindPicker.tsx';
@@ -25,6 +25,7 @@ import { DEFAULT_KIND } from './kinds.ts';
 import { useInvoiceTexts } from './texts.ts';
 import { unpricedTime, type UnpricedTime } from './unpriced.ts';
 import { projectLabel } from '../../ui/labels.ts';
+import { activeClientsQuery, clientProjectsQuery } from '../../api/clients.ts';
 
 // The API's summary types and payment terms; their names are in texts.ts (`create.*`).
 const TIME_SUMMARIES = ['none', 'project', 'task', 'people', 'detailed'] as const;

@@ -17,6 +17,7 @@ export type InvoiceFilter = { state?: InvoiceState; client_id?: string; page?: n
 export type Invoice = paths['/api/v2/invoices/{id}']['get']['responses'][200]['content']['application/json'];
 export type InvoiceState = Invoice['state'];
 export type InvoiceMessages = paths['/api/v2/invoices/{id}/messages']['get']['responses'][200]['content']['application/json'];
+export type InvoiceMessage = InvoiceMessages['invoice_messages'][number];
 
 export const PER_PAGE = 25;
 
@@ -91,27 +92,6 @@ export type CreateBody = NonNullable<paths['/api/v2/invoices']['post']['requestB
 export type UpdateBody = NonNullable<paths['/api/v2/invoices/{id}']['patch']['requestBody']>['content']['application/json'];
 export type MessageBody = NonNullable<paths['/api/v2/invoices/{id}/messages']['post']['requestBody']>['content']['application/json'];
 export type MessageEvent = NonNullable<MessageBody['event_type']>;
-
-/** The active clients to invoice (one request, up to 2,000, as the catalog lists load). */
-export const activeClientsQuery = queryOptions({
-  queryKey: ['clients', 'list', { per_page: 2000, is_active: true }],
-  queryFn: () => call(api.GET('/api/v2/clients', { params: { query: { per_page: 2000, is_active: 'true' } } })),
-  staleTime: 5 * 60_000,
-});
-
-/**
- * A client's projects: the active ones, for choosing which to invoice (loaded when the choice is
- * opened), or all of them, archived too (an import takes the work of both), for naming the
- * projects of the preview's lines at 0.00 (loaded only when it has some).
- */
-export const clientProjectsQuery = (clientId: string, which: 'active' | 'all' = 'active') => {
-  const query = { client_id: clientId, per_page: 2000, ...(which === 'active' ? { is_active: 'true' as const } : {}) };
-  return queryOptions({
-    queryKey: ['projects', 'list', { client_id: clientId, per_page: 2000, ...(which === 'active' ? { is_active: true } : {}) }],
-    queryFn: () => call(api.GET('/api/v2/projects', { params: { query } })),
-    staleTime: 60_000,
-  });
-};
 
 /**
  * Who the invoice's e-mails go to first (the server's rule): the client's invoice e-mail

@@ -1,6 +1,4 @@
-import type { InvoiceMessages } from './api.ts';
-
-type Message = InvoiceMessages['invoice_messages'][number];
+import type { InvoiceMessage as Message } from './api.ts';
 
 /** One thing that went with an invoice's e-mail. */
 export type Attached = { kind: 'pdf' } | { kind: 'e-invoice'; choice: NonNullable<Message['attach_e_invoice']> } | { kind: 'file'; name: string } | { kind: 'receipts' };

@@ -3,10 +3,11 @@ import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { guardPage, holds } from '../../api/access.ts';
 import { sessionQuery } from '../../api/session.ts';
 import { mayUseInvoices } from './access.ts';
-import { activeClientsQuery, invoiceQuery, invoicesQuery, kindChoicesQuery, paymentsQuery } from './api.ts';
+import { invoiceQuery, invoicesQuery, kindChoicesQuery, paymentsQuery } from './api.ts';
 import { filterOf } from './filters.ts';
 import { sharingQuery } from './sharing-api.ts';
 import { invoiceRetainersQuery } from './retainer-api.ts';
+import { activeClientsQuery } from '../../api/clients.ts';
 
 /**
  * /invoices (the list, its filters in the URL) and /invoices/:id (one invoice): one lazy

@@ -15,8 +15,6 @@ import { Switch } from '../../ui/Switch.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import {
-  scheduleClientsQuery,
-  scheduleProjectsQuery,
   useCreateSchedule,
   useUpdateSchedule,
   type Schedule,
@@ -24,6 +22,7 @@ import {
 } from './api.ts';
 import { useRecurringTexts } from './texts.ts';
 import { projectLabel } from '../../ui/labels.ts';
+import { activeClientsQuery, clientProjectsQuery } from '../../api/clients.ts';
 
 type Frequency = Schedule['frequency'];
 type TimeSummary = NonNullable<ScheduleBody['time_summary']>;
@@ -65,7 +64,7 @@ export function ScheduleForm({ schedule, onSaved }: { schedule?: Schedule; onSav
   const update = useUpdateSchedule();
   const keyFor = useIdempotencyKey();
   const mutation = schedule ? update : create;
-  const clients = useQuery({ ...scheduleClientsQuery, enabled: !schedule });
+  const clients = useQuery({ ...activeClientsQuery, enabled: !schedule });
 
   const [clientId, setClientId] = useState(schedule?.client.id ?? '');
   const [frequency, setFrequency] = useState<Frequency>(schedule?.frequency ?? 'monthly');
@@ -291,7 +290,7 @@ function Lines({ lines, setLines }: { lines: LineRow[]; setLines: (l: LineRow[])
 
 function Projects({ clientId, chosen, onChange }: { clientId: string; chosen: string[]; onChange: (ids: string[]) => void }) {
   const t = useRecurringTexts();
-  const projects = useQuery({ ...scheduleProjectsQuery(clientId), enabled: !!clientId });
+  const projects = useQuery({ ...clientProjectsQuery(clientId), enabled: !!clientId });
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-1 text-sm font-medium text-stone-900">{t('form.projects')}</legend>

@@ -18,21 +18,6 @@ export const schedulesQuery = queryOptions({
   select: (data) => data.recurring_invoices,
 });
 
-/** The clients a schedule may bill (loaded when the form opens). */
-export const scheduleClientsQuery = queryOptions({
-  queryKey: ['clients', 'list', { per_page: 2000, is_active: true }],
-  queryFn: () => call(api.GET('/api/v2/clients', { params: { query: { per_page: 2000, is_active: 'true' } } })),
-  staleTime: 5 * 60_000,
-});
-
-/** A client's active projects, for "uninvoiced work of these projects". */
-export const scheduleProjectsQuery = (clientId: string) =>
-  queryOptions({
-    queryKey: ['projects', 'list', { client_id: clientId, is_active: true, per_page: 2000 }],
-    queryFn: () => call(api.GET('/api/v2/projects', { params: { query: { client_id: clientId, is_active: 'true', per_page: 2000 } } })),
-    staleTime: 60_000,
-  });
-
 export function useCreateSchedule() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -15,8 +15,9 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { activeClientsQuery, retainersQuery, useCreateRetainer, type RetainerSummary } from './api.ts';
+import { retainersQuery, useCreateRetainer, type RetainerSummary } from './api.ts';
 import { useRetainerTexts } from './texts.ts';
+import { activeClientsQuery } from '../../api/clients.ts';
 
 /** The retainers with their balances (active, or ?archived=true the archived ones); New retainer opens a dialog. */
 export function RetainersPage() {

@@ -29,13 +29,6 @@ export const retainerQuery = (id: string) =>
     queryFn: () => call(api.GET('/web/api/retainers/{id}', { params: { path: { id } } })),
   });
 
-/** The active clients a retainer may be for (one request, up to 2,000). */
-export const activeClientsQuery = queryOptions({
-  queryKey: ['clients', 'list', { per_page: 2000, is_active: true }],
-  queryFn: () => call(api.GET('/api/v2/clients', { params: { query: { per_page: 2000, is_active: 'true' } } })),
-  staleTime: 5 * 60_000,
-});
-
 function useRetainerMutation<V, R extends { id: string } | { retainer: Retainer }>(fn: (v: V) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
