@@ -178,10 +178,10 @@ describe('timer', () => {
       expect(restarted.code, restarted.stderr).toBe(0);
       expect(restarted.json).toMatchObject({ id: timer.json.id, is_running: true });
 
-      // A second start: the running timer named (project, task, since when, notes), and the option that replaces it.
+      // A second start: the running timer named (project, task, its hours to the hundredth, since when, notes), and the option that replaces it.
       const conflict = await sheaf(env, 'timer', 'start', '--project', 'WEB', '--task', 'Design');
       expect(conflict.code).toBe(4);
-      expect(conflict.stderr).toMatch(/^sheaf: Another timer is already running: Support \/ Design: [\d.]+ h so far, since \d\d:\d\d – Triage \(entry [0-9a-f-]{36}\)\. Stop it with "sheaf timer stop", or add --replace/);
+      expect(conflict.stderr).toMatch(/^sheaf: Another timer is already running: Support \/ Design: \d+(\.\d\d?)? h so far, since \d\d:\d\d – Triage \(entry [0-9a-f-]{36}\)\. Stop it with "sheaf timer stop", or add --replace/);
       expect(conflict.stderr).not.toContain('replace_running');
       expect((await sheaf(env, 'timer', 'stop')).code).toBe(0);
 

@@ -307,10 +307,18 @@ describe('states', () => {
     await send(inv.id);
     const reminder = await send(inv.id, { event_type: 'reminder', cc_recipients: [{ email: 'cfo@globex.test' }] });
     expect(reminder.statusCode).toBe(201);
-    expect(reminder.json().subject).toMatch(/^Reminder: invoice .* from Acme Studio is (over)?due$/);
+    expect(reminder.json().subject).toMatch(/^Reminder: invoice .* from Acme Studio is overdue$/);
     expect(reminder.json().body).toContain('€200.00 remains to be paid');
     await transitionInvoice(ctx.db, operatorPrincipal(w.companyId), inv.number, 'mark-paid', { now: ctx.clock.now() });
     expect((await send(inv.id, { event_type: 'reminder' })).statusCode).toBe(409);
+  });
+
+  it('a reminder before the due date names the date in its subject and body, in the client\'s language', async () => {
+    const early = await draft({ issue_date: '2099-01-01' });
+    await send(early.id);
+    const reminder = (await send(early.id, { event_type: 'reminder' })).json();
+    expect(reminder.subject).toMatch(/^Reminder: invoice .* from Acme Studio is due on 31 January 2099$/);
+    expect(reminder.body).toContain('is due on 31 January 2099; €200.00 remains to be paid');
   });
 
   it('thank_you: only paid invoices', async () => {

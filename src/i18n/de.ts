@@ -53,7 +53,7 @@ export const de: Catalog = {
   },
   invoiceMail: {
     sendSubject: 'Rechnung {{number}} von {{workspace}}',
-    reminderSubjectDue: 'Erinnerung: Rechnung {{number}} von {{workspace}} ist fällig',
+    reminderSubjectDue: 'Erinnerung: Rechnung {{number}} von {{workspace}} ist am {{date}} fällig',
     reminderSubjectOverdue: 'Erinnerung: Rechnung {{number}} von {{workspace}} ist überfällig',
     thankYouSubject: 'Vielen Dank für Ihre Zahlung der Rechnung {{number}}',
     greeting: 'Guten Tag {{client}},',

@@ -57,7 +57,7 @@ export const en = {
   },
   invoiceMail: {
     sendSubject: 'Invoice {{number}} from {{workspace}}',
-    reminderSubjectDue: 'Reminder: invoice {{number}} from {{workspace}} is due',
+    reminderSubjectDue: 'Reminder: invoice {{number}} from {{workspace}} is due on {{date}}',
     reminderSubjectOverdue: 'Reminder: invoice {{number}} from {{workspace}} is overdue',
     thankYouSubject: 'Thank you for your payment of invoice {{number}}',
     greeting: 'Hello {{client}},',

@@ -270,9 +270,12 @@ test('the day view shows the break between two timed entries', async ({ page, wo
     ok(workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: project.taskIds[0], spent_date: today, started_time, ended_time, notes }));
   await entry('09:00', '12:00', 'Morning');
   await entry('12:30', '14:00', 'Afternoon');
+  await entry('18:52', '19:30', 'Evening');
   await visit(page, `/time/day?date=${today}`, 'time-day-break');
   const rows = page.getByRole('table', { name: /^Entries of / }).getByRole('row');
   await expect(rows.filter({ hasText: 'Break 12:00–12:30 · 30 min' })).toHaveCount(1);
+  // An hour or more reads as hours and minutes, not 292 min.
+  await expect(rows.filter({ hasText: 'Break 14:00–18:52 · 4:52 h' })).toHaveCount(1);
   // Between the two entries, with nothing to press.
   const texts = await rows.allInnerTexts();
   const at = (s: string) => texts.findIndex((t) => t.includes(s));

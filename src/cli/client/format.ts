@@ -4,9 +4,11 @@ import type { Output } from '../output.ts';
 
 /**
  * Output of the person commands: with --json the API's JSON as it came, else
- * aligned tables. Hours are the API's decimals as they came (1.5, never a
- * float's 1.4999…), sums are added as decimals, money has the currency's
- * minor units (formatMoney, as the admin commands show it).
+ * aligned tables. Hours are the API's decimals shown to the hundredth (a
+ * running timer's 0.016944 reads 0.02, 1.5 stays 1.5, never a float's
+ * 1.4999…), sums are added exactly as decimals before they are shown so, and
+ * money has the currency's minor units (formatMoney, as the admin commands
+ * show it).
  */
 
 export interface Column<R> {
@@ -48,6 +50,10 @@ export function show(output: Output, value: unknown, human: () => string) {
 /** The sum of decimals as the API gave them (numbers or strings), exactly. */
 export const sum = (values: Array<number | string | null | undefined>) =>
   values.reduce<Decimal>((a, v) => (v === null || v === undefined ? a : a.plus(new Decimal(String(v)))), new Decimal(0)).toString();
+
+/** Decimal hours (a number or a string) to the hundredth, as text: 0.016944 → "0.02", 7.50 → "7.5"; '-' for none. */
+export const hours = (value: number | string | null | undefined) =>
+  value === null || value === undefined ? '-' : new Decimal(String(value)).toDecimalPlaces(2).toString();
 
 /** An amount in its currency's minor units, or '-'. */
 export const money = (amount: number | string | null | undefined, currency: string | null | undefined) =>

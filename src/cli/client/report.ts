@@ -1,7 +1,7 @@
 import { str } from '../command.ts';
 import type { ClientCommand } from './command.ts';
 import { reportRange } from './dates.ts';
-import { grid, money, show, sum, terminalWidth } from './format.ts';
+import { grid, hours, money, show, sum, terminalWidth } from './format.ts';
 import type { ApiClient } from './http.ts';
 
 /**
@@ -27,8 +27,8 @@ const uninvoiced: ClientCommand<{ from: string; to: string; fixedFee: boolean }>
         [
           { title: 'client', value: (r) => r.client_name },
           { title: 'project', value: (r) => r.project_name, shrink: true },
-          { title: 'hours', value: (r) => r.total_hours, align: 'right' },
-          { title: 'uninvoiced h', value: (r) => r.uninvoiced_hours, align: 'right' },
+          { title: 'hours', value: (r) => hours(r.total_hours), align: 'right' },
+          { title: 'uninvoiced h', value: (r) => hours(r.uninvoiced_hours), align: 'right' },
           { title: 'expenses', value: (r) => money(r.uninvoiced_expenses, r.currency), align: 'right' },
           { title: 'amount', value: (r) => money(r.uninvoiced_amount, r.currency), align: 'right' },
           { title: 'currency', value: (r) => r.currency },
@@ -77,8 +77,8 @@ const team: ClientCommand<{ from: string; to: string }> = {
         rows,
         [
           { title: 'person', value: (r) => `${r.user_name}${r.is_contractor ? ' (contractor)' : ''}`, shrink: true },
-          { title: 'hours', value: (r) => r.total_hours, align: 'right' },
-          { title: 'billable h', value: (r) => r.billable_hours, align: 'right' },
+          { title: 'hours', value: (r) => hours(r.total_hours), align: 'right' },
+          { title: 'billable h', value: (r) => hours(r.billable_hours), align: 'right' },
           {
             title: 'billable amount',
             value: (r) =>
@@ -90,7 +90,7 @@ const team: ClientCommand<{ from: string; to: string }> = {
           { title: 'currency', value: (r) => r.currency },
         ],
         terminalWidth(output),
-      ) + (rows.length ? `\n\n${input.from} to ${input.to}: ${sum(rows.map((r) => r.total_hours))} h, billable ${sum(rows.map((r) => r.billable_hours))} h` : ''),
+      ) + (rows.length ? `\n\n${input.from} to ${input.to}: ${hours(sum(rows.map((r) => r.total_hours)))} h, billable ${hours(sum(rows.map((r) => r.billable_hours)))} h` : ''),
     );
   },
 };

@@ -3,7 +3,7 @@ import { str, type Options, type Values } from '../command.ts';
 import { UsageError } from '../output.ts';
 import type { ClientCommand } from './command.ts';
 import { dateRange, parseClock, parseDate } from './dates.ts';
-import { grid, show, span, sum, terminalWidth } from './format.ts';
+import { grid, hours, show, span, sum, terminalWidth } from './format.ts';
 import type { ApiClient } from './http.ts';
 import { findClient, findProject, findTask, findUserId, isUserRef, me } from './lookups.ts';
 import { boolOption, entrySentence, type Entry } from './timer.ts';
@@ -133,7 +133,7 @@ const entries: ClientCommand<EntryFilters> = {
       [
         { title: 'date', value: (e) => e.spent_date },
         { title: 'time', value: (e) => span(e) },
-        { title: 'hours', value: (e) => `${e.hours}${e.is_running ? '*' : ''}`, align: 'right' },
+        { title: 'hours', value: (e) => `${hours(e.hours)}${e.is_running ? '*' : ''}`, align: 'right' },
         { title: 'project', value: (e) => projects.get(e.project_id) ?? e.project_id },
         { title: 'task', value: (e) => e.task?.name },
         { title: 'notes', value: (e) => e.notes, shrink: true },
@@ -143,10 +143,10 @@ const entries: ClientCommand<EntryFilters> = {
       ],
       terminalWidth(output),
     );
-    const billable = sum(list.filter((e) => e.billable).map((e) => e.hours));
+    const billable = hours(sum(list.filter((e) => e.billable).map((e) => e.hours)));
     output.out(
       list.length
-        ? `${table}\n\n${list.length} entries${range}: ${sum(list.map((e) => e.hours))} h, billable ${billable} h${list.some((e) => e.is_running) ? ' (* running)' : ''}`
+        ? `${table}\n\n${list.length} entries${range}: ${hours(sum(list.map((e) => e.hours)))} h, billable ${billable} h${list.some((e) => e.is_running) ? ' (* running)' : ''}`
         : `No entries${range}.`,
     );
   },

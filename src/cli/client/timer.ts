@@ -1,7 +1,7 @@
 import { str } from '../command.ts';
 import { UsageError } from '../output.ts';
 import type { ClientCommand } from './command.ts';
-import { grid, show, span, terminalWidth } from './format.ts';
+import { grid, hours, show, span, terminalWidth } from './format.ts';
 import { ApiRefusal, type ApiClient } from './http.ts';
 import { isoDate, today } from './dates.ts';
 import { findProject, findTask, me } from './lookups.ts';
@@ -41,7 +41,7 @@ async function runningTimer(api: ApiClient): Promise<Entry | null> {
 /** One line about an entry: "Running: Website / Design, 0.25 h since 09:00 (notes)". */
 export function entrySentence(e: Entry, projectName?: string): string {
   const what = [projectName, e.task?.name].filter(Boolean).join(' / ') || e.project_id;
-  const when = e.is_running ? `${e.hours} h so far${e.started_time ? `, since ${e.started_time}` : ''}` : `${e.hours} h on ${e.spent_date}${e.started_time ? ` ${span(e)}` : ''}`;
+  const when = e.is_running ? `${hours(e.hours)} h so far${e.started_time ? `, since ${e.started_time}` : ''}` : `${hours(e.hours)} h on ${e.spent_date}${e.started_time ? ` ${span(e)}` : ''}`;
   return `${what}: ${when}${e.notes ? ` – ${e.notes}` : ''} (entry ${e.id})`;
 }
 
@@ -171,7 +171,7 @@ const status: ClientCommand<Record<string, never>> = {
           { title: 'project', value: () => name ?? running.project_id },
           { title: 'task', value: (e) => e.task?.name },
           { title: 'since', value: (e) => e.started_time },
-          { title: 'hours', value: (e) => e.hours, align: 'right' },
+          { title: 'hours', value: (e) => hours(e.hours), align: 'right' },
           { title: 'notes', value: (e) => e.notes, shrink: true },
           { title: 'id', value: (e) => e.id },
         ],

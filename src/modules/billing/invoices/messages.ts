@@ -123,7 +123,8 @@ export function defaultSubject(event: MessageEvent, l: Letter): string {
     case 'send':
       return t('invoiceMail.sendSubject', names);
     case 'reminder':
-      return t(l.overdue ? 'invoiceMail.reminderSubjectOverdue' : 'invoiceMail.reminderSubjectDue', names);
+      // Before its due date (a reminder may go out early) the subject names the date, so "is due" is not read as "late".
+      return t(l.overdue ? 'invoiceMail.reminderSubjectOverdue' : 'invoiceMail.reminderSubjectDue', { ...names, date: formatDate(l.dueDate, l.language) });
     case 'thank_you':
       return t('invoiceMail.thankYouSubject', names);
   }

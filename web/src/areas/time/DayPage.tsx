@@ -98,7 +98,9 @@ function BreakRow({ gap }: { gap: Break }) {
     <tr className="bg-stone-50/60">
       {/* A row header (not a cell): on a phone, the stacked table gives it no column name. */}
       <th scope="row" colSpan={5} className="px-3 py-1.5 text-left text-xs font-normal text-stone-600 italic">
-        {t('dayView.break', { from: format.time(gap.from), to: format.time(gap.to), minutes: gap.minutes })}
+        {gap.minutes < 60
+          ? t('dayView.break', { from: format.time(gap.from), to: format.time(gap.to), minutes: gap.minutes })
+          : t('dayView.breakLong', { from: format.time(gap.from), to: format.time(gap.to), duration: format.duration(gap.minutes * 60) })}
       </th>
     </tr>
   );

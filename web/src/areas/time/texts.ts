@@ -67,6 +67,8 @@ const en = {
     privateNoteHint: 'Only you and people who may edit this entry see it: never in reports, invoices, exports or the API.',
     savePrivateNote: 'Save private note',
     break: 'Break {{from}}–{{to}} · {{minutes}} min',
+    // An hour or more: as the person reads durations (4:52 or 4.87), not 292 min.
+    breakLong: 'Break {{from}}–{{to}} · {{duration}} h',
   },
   // The day view's Add entry.
   add: {
@@ -210,6 +212,7 @@ export const { useTexts: useTimeTexts, t: timeTexts } = defineTexts('time', en, 
     privateNoteHint: 'Nur Sie und Personen, die diesen Eintrag bearbeiten dürfen, sehen sie: nie in Berichten, Rechnungen, Exporten oder der API.',
     savePrivateNote: 'Private Notiz speichern',
     break: 'Pause {{from}}–{{to}} · {{minutes}} Min.',
+    breakLong: 'Pause {{from}}–{{to}} · {{duration}} Std.',
   },
   add: {
     hoursHint: 'Etwa 1:30 oder 1,5; oder Beginn und Ende angeben.',
