@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, ok, test } from './fixtures.ts';
 import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
 
 test('the navigation: sidebar links at 1280 px, a menu at 390 px', async ({ page }) => {
@@ -88,4 +88,20 @@ test('when your membership of the current workspace ends, its session ends and y
   await page.getByLabel('Password').fill(workspace.owner.password);
   await page.getByLabel('Password').press('Enter');
   await expect(page.getByText(`You are signed in to ${workspace.name} as`)).toBeVisible();
+});
+
+test('a long workspace name is cut to the sidebar and the bar, and shows whole on hover', async ({ page, workspace }) => {
+  const name = `Acme ${'Werbeagentur und Unternehmensberatung '.repeat(6).trim()}`;
+  await ok(workspace.api('PATCH', '/web/api/workspace', { name }));
+  await visit(page, '/', 'home-long-name');
+  const inSidebar = page.getByRole('complementary').getByText(name, { exact: true });
+  await expect(inSidebar).toHaveAttribute('title', name);
+  const box = await inSidebar.boundingBox();
+  expect(box!.height).toBeLessThan(30); // one line, not seven
+  await page.setViewportSize({ width: 390, height: 844 });
+  const inBar = page.getByRole('banner').getByText(name, { exact: true });
+  await expect(inBar).toHaveAttribute('title', name);
+  // Nothing wider than the phone's screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectClean(page);
 });

@@ -48,7 +48,9 @@ export function AppShell() {
 
       <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-stone-200 bg-white px-4 md:hidden">
         <Logo />
-        <span className="min-w-0 flex-1 truncate text-right text-sm text-stone-600">{workspace.name}</span>
+        <span className="min-w-0 flex-1 truncate text-right text-sm text-stone-600" title={workspace.name}>
+          {workspace.name}
+        </span>
         <DialogTrigger isOpen={menuOpen} onOpenChange={setMenuOpen}>
           <Button variant="secondary" className="min-h-10 px-3">
             <MenuIcon className="size-5" />

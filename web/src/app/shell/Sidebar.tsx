@@ -52,8 +52,12 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
           aria-label={t('yourProfile', { name, email: user.email })}
           className={cx('block rounded-md px-3 py-1.5 hover:bg-stone-100', focusRingCss)}
         >
-          <span className="block truncate text-sm font-medium text-stone-900">{name}</span>
-          <span className="block truncate text-xs text-stone-600">{user.email}</span>
+          <span className="block truncate text-sm font-medium text-stone-900" title={name}>
+            {name}
+          </span>
+          <span className="block truncate text-xs text-stone-600" title={user.email}>
+            {user.email}
+          </span>
         </NavLink>
         <Button
           variant="quiet"

@@ -22,7 +22,10 @@ export function WorkspaceSwitcher({ onSwitched }: { onSwitched?: () => void }) {
     return (
       <div className="px-3">
         <p className={CAPTION}>{t('workspace')}</p>
-        <p className="mt-1 truncate text-sm font-semibold text-stone-900">{workspace.name}</p>
+        {/* A long name is cut to the sidebar's width; the whole name shows on hover. */}
+        <p className="mt-1 truncate text-sm font-semibold text-stone-900" title={workspace.name}>
+          {workspace.name}
+        </p>
         <p className="text-xs text-stone-600">{roleLabel(workspace.role)}</p>
       </div>
     );
