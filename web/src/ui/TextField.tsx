@@ -3,8 +3,9 @@ import { cx, fieldDescription, fieldLabel, inputBox } from './styles.ts';
 import { FieldErrorText, kindOfInput } from './FieldErrorText.tsx';
 
 /**
- * An e-mail address as the server takes one (one @, no spaces, a dot in the domain): the browser's
- * own check lets `ben@example` through, which the server then refused in its English words.
+ * An e-mail address as the server takes one (src/email-address.ts: one @, no spaces, a dot in the
+ * domain): the browser's own check lets `ben@example` through, which the server then refused in its
+ * English words.
  */
 const EMAIL_PATTERN = '[^\\s@]+@[^\\s@]+\\.[^\\s@]+';
 

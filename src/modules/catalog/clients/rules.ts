@@ -6,6 +6,7 @@ import { isCurrencyCode, sameDecimal } from '../../../money.ts';
 import { countryCodeValue } from '../../../i18n/countries.ts';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../../../i18n/index.ts';
 import type { ClientInput } from './schemas.ts';
+import { isEmailAddress } from '../../../email-address.ts';
 
 /**
  * Pure rules for clients: which properties may be written, what values they
@@ -95,7 +96,6 @@ export const E_INVOICE_TEXTS = { street: 255, postal_code: 20, city: 100, buyer_
 
 export const VAT_ID_MAX = 50;
 export const EMAIL_MAX = 320;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A one-line text: trimmed; null or blank clears it. */
 function shortText(field: string, value: string | null, max: number): string | null {
@@ -156,7 +156,7 @@ export function applyClientInput(current: ClientState, input: ClientInput): Clie
   if (input.vat_id !== undefined) next.vat_id = shortText('vat_id', input.vat_id, VAT_ID_MAX);
   if (input.invoice_email !== undefined) {
     const email = shortText('invoice_email', input.invoice_email, EMAIL_MAX);
-    if (email !== null && !EMAIL.test(email)) throw badRequest('invoice_email must be an e-mail address such as billing@example.com.', { field: 'invoice_email' });
+    if (email !== null && !isEmailAddress(email)) throw badRequest('invoice_email must be an e-mail address such as billing@example.com.', { field: 'invoice_email' });
     next.invoice_email = email;
   }
   for (const [field, max] of Object.entries(E_INVOICE_TEXTS) as Array<[keyof typeof E_INVOICE_TEXTS, number]>) {

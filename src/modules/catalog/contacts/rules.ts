@@ -1,5 +1,6 @@
 import { badRequest } from '../../../errors.ts';
 import type { ContactInput } from './schemas.ts';
+import { isEmailAddress } from '../../../email-address.ts';
 
 /**
  * Pure rules for contacts: the properties of a new contact and their limits
@@ -29,8 +30,6 @@ export const CONTACT_LIMITS = {
 /** Response properties a request body may not set. */
 export const CONTACT_READ_ONLY = ['id', 'client', 'created_at', 'updated_at'] as const;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** Optional text: trimmed, blank is null; too long is a 400 naming the field. */
 function optionalText(field: keyof typeof CONTACT_LIMITS, value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
@@ -46,7 +45,7 @@ export function contactValues(input: ContactInput): ContactValues {
     throw badRequest('first_name must be 1 to 255 characters, not blank.', { field: 'first_name' });
   }
   const email = optionalText('email', input.email);
-  if (email !== null && !EMAIL.test(email)) throw badRequest('email must be a valid e-mail address.', { field: 'email' });
+  if (email !== null && !isEmailAddress(email)) throw badRequest('email must be a valid e-mail address.', { field: 'email' });
   return {
     first_name: first,
     last_name: optionalText('last_name', input.last_name) ?? '',

@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { isCurrencyCode } from '../../../money.ts';
 import { isWorkDate } from '../../../time/workspace-time.ts';
+import { isEmailAddress } from '../../../email-address.ts';
 
 /**
  * The common shape every tracker's row maps to, and the field readers the per-tracker
@@ -71,12 +72,10 @@ export function notesCell(r: Record_, column: string): string | null {
   return v;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export function emailCell(r: Record_, column: string): string | null {
   const v = cell(r, column).toLowerCase();
   if (v === '') return null;
-  if (!EMAIL.test(v) || v.length > 320) throw new RowProblem(`${column} '${v}' is not an e-mail address.`);
+  if (!isEmailAddress(v) || v.length > 320) throw new RowProblem(`${column} '${v}' is not an e-mail address.`);
   return v;
 }
 

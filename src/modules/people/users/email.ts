@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/types.ts';
 import { ApiError, badRequest } from '../../../errors.ts';
+import { isEmailAddress } from '../../../email-address.ts';
 
 /**
  * The rules of a person's e-mail address, in one place for every way it is set:
@@ -17,11 +18,9 @@ export const isPlaceholderEmail = (email: string) => email === FIRST_OWNER_EMAIL
 
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** Throws a 400 naming `field` unless `email` looks like an address (3 to 320 characters, as the users table allows). */
 export function assertValidEmail(email: string, field = 'email') {
-  if (!EMAIL_SHAPE.test(email) || email.length > 320) throw badRequest(`${field} must be a valid e-mail address.`, { field });
+  if (!isEmailAddress(email) || email.length > 320) throw badRequest(`${field} must be a valid e-mail address.`, { field });
 }
 
 /**

@@ -4,6 +4,7 @@ import { badRequest } from '../../../errors.ts';
 import type { CompanyUpdate } from '../../../db/types.ts';
 import { isCurrencyCode } from '../../../money.ts';
 import type { WorkspacePatch } from './schemas.ts';
+import { isEmailAddress } from '../../../email-address.ts';
 
 /** The workspace settings an operator may change (the web app's change), and their rules (DESIGN.md). */
 export type WorkspaceSettingsInput = Static<typeof WorkspacePatch>;
@@ -25,7 +26,6 @@ export const SETTING_NAMES = [
   'tax_id',
 ] as const satisfies ReadonlyArray<keyof WorkspaceSettingsInput>;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ()./-]{3,50}$/;
 
 /** A short optional text setting: trimmed, and '' or null clears it. */
@@ -86,7 +86,7 @@ export function validateSettings(input: WorkspaceSettingsInput): CompanyUpdate {
   }
   if (input.sender_email !== undefined) {
     const email = optionalText(input.sender_email, 'sender_email', 320);
-    if (email !== null && !EMAIL.test(email)) throw badRequest('sender_email must be an e-mail address.', { field: 'sender_email' });
+    if (email !== null && !isEmailAddress(email)) throw badRequest('sender_email must be an e-mail address.', { field: 'sender_email' });
     out.sender_email = email;
   }
   if (input.sender_phone !== undefined) {
