@@ -103,9 +103,57 @@ export class FrameworkError extends ApiError {
   }
 }
 
-export const badRequest = (message: string, extras?: Record<string, unknown>) =>
+/**
+ * Why a rule refused a request, for the refusals a person meets in the web app: the error body's
+ * `refusal`, beside the counts or field it names. The web app words it in the reader's language
+ * (web/src/api/errors.ts); `message` stays the English sentence API clients show. A refusal whose
+ * English and code already say it all (week locks, timers, taken e-mail) keeps its own `error`.
+ */
+export type Refusal =
+  /** Another record of the workspace has the name (clients, projects, tasks, categories, …). */
+  | 'name_taken'
+  /** Another invoice or estimate of the workspace has the number. */
+  | 'number_taken'
+  /** Only an archived client or project is deleted. */
+  | 'archive_first'
+  /** `active_project_count` of the client's projects are active, so it is not archived. */
+  | 'client_has_active_projects'
+  /** The client has `project_count` projects, so it is not deleted. */
+  | 'client_has_projects'
+  /** The client has `invoice_count` invoices, so it is never deleted. */
+  | 'client_has_invoices'
+  /** A project of an archived client is not restored. */
+  | 'client_archived'
+  /** `running_entry_count` timers run on the project, so it is not deleted. */
+  | 'project_has_running_timers'
+  /** The person or task is on the project already. */
+  | 'already_assigned'
+  /** The workspace's last active owner keeps that role. */
+  | 'last_owner'
+  /** The address has a pending invitation (`invitation_id`). */
+  | 'invitation_pending'
+  /** The address is a member already. */
+  | 'already_member'
+  /** An approval of the person's time is being written; a moment later the write goes through. */
+  | 'approval_in_progress'
+  /** Time and expenses are not recorded on an archived project. */
+  | 'project_archived'
+  /** The project is not one the caller may record on (gone, another workspace's, or no longer theirs). */
+  | 'project_unavailable'
+  /** The caller (field project_id) or the person (field user_id) is not on the project. */
+  | 'not_assigned'
+  /** A webhook URL that cannot be an endpoint's (integrations/webhooks/rules.ts, URL_REFUSALS). */
+  | 'not_absolute'
+  | 'scheme'
+  | 'credentials'
+  | 'private_address';
+
+/** Named extras of an error body; `refusal` is one of the words above. */
+export type ErrorExtras = Record<string, unknown> & { refusal?: Refusal };
+
+export const badRequest = (message: string, extras?: ErrorExtras) =>
   new ApiError('invalid_request', message, extras);
 export const unauthorized = (message: string) => new ApiError('unauthorized', message);
 export const forbidden = (message: string) => new ApiError('forbidden', message);
 export const notFound = (what = 'record') => new ApiError('not_found', `The ${what} was not found.`);
-export const conflict = (message: string, extras?: Record<string, unknown>) => new ApiError('conflict', message, extras);
+export const conflict = (message: string, extras?: ErrorExtras) => new ApiError('conflict', message, extras);

@@ -89,7 +89,7 @@ export async function nameTaken(trx: Tx, table: NamedTable, companyId: string, n
 
 /** The 409 when another row of the workspace has the name; `noun` with its article ('A client', 'An expense category'). */
 export const nameTakenError = (noun: string, name: string) =>
-  conflict(`${noun} named '${name}' already exists in this workspace.`, { field: 'name' });
+  conflict(`${noun} named '${name}' already exists in this workspace.`, { field: 'name', refusal: 'name_taken' });
 
 /**
  * What a write that checked nameTaken first throws when it fails: a unique-index race on the name

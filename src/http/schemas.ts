@@ -12,6 +12,12 @@ export const ErrorBody = Type.Object(
     error_description: Type.String(),
     message: Type.String(),
     field: Type.Optional(Type.String()),
+    refusal: Type.Optional(
+      Type.String({
+        description:
+          "which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English",
+      }),
+    ),
   },
   { additionalProperties: true },
 );

@@ -127,10 +127,10 @@ test('the list filters by status in the URL, searches by name, and archives from
   await page.getByRole('button', { name: 'Restore Cyberdyne' }).click();
   await expect(page.getByRole('row', { name: /Cyberdyne/ })).toBeHidden();
 
-  // A client with an active project cannot be archived: the API's reason, in words.
+  // A client with an active project cannot be archived: the rule's refusal, in the app's words.
   await page.goto('/clients');
   await page.getByRole('button', { name: 'Archive Initech' }).click();
-  await expect(page.getByRole('alert')).toContainText('Initech: The client has 1 active project(s); archive them before archiving the client.');
+  await expect(page.getByRole('alert')).toContainText('Initech: The client has 1 active project: archive it first.');
 
   // Deleting a client with a project: the 409's reason in the dialog, nothing deleted.
   const initech = (await workspace.api('GET', '/api/v2/clients')).body.clients.find((c: { name: string }) => c.name === 'Initech');
@@ -140,7 +140,7 @@ test('the list filters by status in the URL, searches by name, and archives from
   await page.goto(`/clients/${initech.id}`);
   await page.getByRole('button', { name: 'Delete client' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete client' }).click();
-  await expect(page.getByRole('dialog').getByRole('alert')).toContainText('The client has 1 project(s); delete them before deleting the client.');
+  await expect(page.getByRole('dialog').getByRole('alert')).toContainText('The client has 1 project: delete it first.');
   expect((await workspace.api('GET', `/api/v2/clients/${initech.id}`)).status).toBe(200);
   await expectClean(page);
 });

@@ -40,7 +40,7 @@ test('an owner manages the categories; a member records an expense by quantity a
   await page.getByRole('button', { name: 'New category' }).click();
   await dialog.getByRole('textbox', { name: 'Name' }).fill('MILEAGE');
   await dialog.getByRole('button', { name: 'Add category' }).click();
-  await expect(dialog.getByText("An expense category named 'MILEAGE' already exists in this workspace.")).toBeVisible();
+  await expect(dialog.getByText('This name is already used in this workspace.')).toBeVisible();
   // Half a unit: the missing price is named.
   await dialog.getByRole('textbox', { name: 'Name' }).fill('Parking');
   await dialog.getByRole('textbox', { name: 'Unit (optional)' }).fill('hour');

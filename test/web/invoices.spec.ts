@@ -384,7 +384,7 @@ test.describe('creating, editing, sending and settling', () => {
     await page.getByRole('option', { name: 'Lines I type' }).click();
     await page.getByRole('textbox', { name: 'Number' }).fill('INV-2026-001');
     await page.getByRole('button', { name: 'Preview' }).click();
-    await expect(page.getByText("An invoice numbered 'INV-2026-001' already exists in this workspace.")).toBeVisible();
+    await expect(page.getByText('This number is already used in this workspace.')).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'Number' })).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByRole('button', { name: 'Create invoice' })).toHaveCount(0);
 

@@ -41,7 +41,7 @@ test('an owner manages the item categories and picks one as a line kind; a membe
   await page.getByRole('button', { name: 'New category' }).click();
   await dialog.getByRole('textbox', { name: 'Name' }).fill('PRODUCT');
   await dialog.getByRole('button', { name: 'Add category' }).click();
-  await expect(dialog.getByText("An invoice item category named 'PRODUCT' already exists in this workspace.")).toBeVisible();
+  await expect(dialog.getByText('This name is already used in this workspace.')).toBeVisible();
   await expect(dialog.getByRole('textbox', { name: 'Name' })).toHaveAttribute('aria-invalid', 'true');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   const names = async () => (await workspace.api('GET', '/web/api/item-categories')).body.item_categories.map((c: { name: string; is_active: boolean }) => `${c.name}${c.is_active ? '' : ' (archived)'}`);

@@ -85,6 +85,13 @@ test('projects and tasks in German: the list, a project with tasks and a budget,
   await page.getByRole('button', { name: 'Design bearbeiten' }).click();
   await expect(page.getByRole('dialog', { name: 'Design bearbeiten' }).getByRole('button', { name: 'Aufgabe speichern' })).toBeVisible();
   await checkPage(page, 'tasks-de-dialog');
+
+  // A name another task has: the rule's refusal in German, under the name field.
+  await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Entwicklung' }));
+  const edit = page.getByRole('dialog', { name: 'Design bearbeiten' });
+  await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('entwicklung');
+  await edit.getByRole('button', { name: 'Aufgabe speichern' }).click();
+  await expect(edit.getByRole('textbox', { name: 'Name', exact: true })).toHaveAccessibleDescription('Dieser Name wird in diesem Arbeitsbereich bereits verwendet.');
 });
 
 test('reports in German: a chart and a table with decimal hours and a comma, money in German style', async ({ page, workspace }) => {

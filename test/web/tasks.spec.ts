@@ -32,7 +32,7 @@ test('an administrator adds a task with a rate, edits, archives and restores it'
   await page.getByRole('button', { name: 'New task' }).click();
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('design');
   await dialog.getByRole('button', { name: 'Create task' }).click();
-  await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).toHaveAccessibleDescription("A task named 'design' already exists in this workspace.");
+  await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).toHaveAccessibleDescription('This name is already used in this workspace.');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   // Edit: only what changed is sent.

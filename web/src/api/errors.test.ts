@@ -70,10 +70,30 @@ describe('describeError', () => {
     ['approval_preflight_stale', 409, 'This period changed since you reviewed it.'],
     ['approval_conflict', 409, 'Time changed while approving. Try again.'],
     ['approved_timesheet_week_locked', 409, 'This week is approved and locked.'],
+    ['time_entry_locked', 409, 'This entry is billed on an invoice, so it no longer changes.'],
+    ['expense_locked', 409, 'This expense is billed on an invoice, so it no longer changes.'],
+    ['email_taken', 409, 'Another Sheaf account already uses this e-mail address.'],
+    ['timer_not_running', 409, 'This timer is not running any more.'],
+    ['timer_already_running', 409, 'This timer is running already.'],
     ['internal_error', 500, 'The server could not complete the request. Try again in a moment.'],
   ];
   it.each(worded)('%s: the app’s sentence', (code, status, sentence) => {
     expect(describeError(fail(status, body(code)))).toMatchObject({ message: sentence, code });
+  });
+
+  it('words a rule\'s refusal itself, before the code\'s sentence or the API\'s English', () => {
+    const refused = (status: number, error: string, extra: Partial<ErrorBody>) => describeError(fail(status, body(error, 'English from the server', extra)));
+    expect(refused(409, 'conflict', { refusal: 'name_taken', field: 'name' })).toEqual({ message: 'This name is already used in this workspace.', field: 'name', code: 'conflict' });
+    expect(refused(409, 'conflict', { refusal: 'client_has_active_projects', active_project_count: 1 }).message).toBe('The client has 1 active project: archive it first.');
+    expect(refused(409, 'conflict', { refusal: 'client_has_projects', project_count: 3 }).message).toBe('The client has 3 projects: delete them first.');
+    expect(refused(409, 'conflict', { refusal: 'project_has_running_timers', running_entry_count: 2 }).message).toBe('2 timers are running on this project: stop them first.');
+    // One word, two sentences: the field says who or what.
+    expect(refused(409, 'conflict', { refusal: 'already_assigned', field: 'task_id' }).message).toBe('This task is on the project already.');
+    expect(refused(409, 'conflict', { refusal: 'already_assigned', field: 'user_id' }).message).toBe('This person is on the project already.');
+    expect(refused(400, 'invalid_request', { refusal: 'not_assigned', field: 'project_id' }).message).toBe('You are not on this project.');
+    expect(refused(400, 'invalid_request', { refusal: 'not_assigned', field: 'user_id' }).message).toBe('This person is not on this project.');
+    // A word this app does not know yet: the server's sentence.
+    expect(refused(409, 'conflict', { refusal: 'newer_rule' }).message).toBe('English from the server');
   });
 
   it('forbidden: the API says what is missing', () => {

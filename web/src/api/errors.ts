@@ -36,8 +36,40 @@ const SENTENCES: Record<string, Sentence> = {
   approval_preflight_stale: () => t('errors.periodChanged'),
   approval_conflict: () => t('errors.approvalConflict'),
   approved_timesheet_week_locked: () => t('errors.weekLocked'),
+  time_entry_locked: () => t('errors.entryBilled'),
+  expense_locked: () => t('errors.expenseBilled'),
+  email_taken: () => t('errors.emailTaken'),
+  timer_not_running: () => t('errors.timerNotRunning'),
+  timer_already_running: () => t('errors.timerAlreadyRunning'),
   internal_error: () => t('errors.internal'),
   service_unavailable: (e) => (e.retryAfter ? t('errors.unavailable', { wait: wait(e.retryAfter) }) : t('errors.unavailableSoon')),
+};
+
+/** A count the error body names (`project_count`, …), for the sentence's plural. */
+const countOf = (e: HttpError, name: string) => (typeof e.body?.[name] === 'number' ? (e.body[name] as number) : 1);
+
+/**
+ * Refusals of a rule (the body's `refusal`, src/errors.ts Refusal) the app words itself, with the
+ * count or field the body names; they go before the code's sentence, as they say more. A refusal
+ * the app does not know (a newer server's) shows the API's `message`.
+ */
+const REFUSALS: Record<string, Sentence> = {
+  name_taken: () => t('refusals.nameTaken'),
+  number_taken: () => t('refusals.numberTaken'),
+  archive_first: () => t('refusals.archiveFirst'),
+  client_has_active_projects: (e) => t('refusals.clientHasActiveProjects', { count: countOf(e, 'active_project_count') }),
+  client_has_projects: (e) => t('refusals.clientHasProjects', { count: countOf(e, 'project_count') }),
+  client_has_invoices: (e) => t('refusals.clientHasInvoices', { count: countOf(e, 'invoice_count') }),
+  client_archived: () => t('refusals.clientArchived'),
+  project_has_running_timers: (e) => t('refusals.projectHasRunningTimers', { count: countOf(e, 'running_entry_count') }),
+  already_assigned: (e) => t(e.body?.field === 'task_id' ? 'refusals.taskAssigned' : 'refusals.personAssigned'),
+  last_owner: () => t('refusals.lastOwner'),
+  already_member: () => t('refusals.alreadyMember'),
+  invitation_pending: () => t('refusals.invitationPending'),
+  approval_in_progress: () => t('refusals.approvalInProgress'),
+  project_archived: () => t('refusals.projectArchived'),
+  project_unavailable: () => t('refusals.projectUnavailable'),
+  not_assigned: (e) => t(e.body?.field === 'user_id' ? 'refusals.personNotAssigned' : 'refusals.youNotAssigned'),
 };
 
 /** A wait as people say it: seconds up to two minutes, then whole minutes (a failed-sign-in lock is 15 min, not 900 s). */
@@ -47,7 +79,8 @@ export function describeError(error: unknown): Described {
   if (error instanceof NetworkError) return { message: t('errors.network') };
   if (!(error instanceof HttpError)) return { message: t('errors.unknown') };
   const code = error.code ?? (error.status === 429 ? 'rate_limited' : error.status >= 500 ? 'internal_error' : undefined);
-  const sentence = code ? SENTENCES[code] : undefined;
+  const refusal = typeof error.body?.refusal === 'string' ? REFUSALS[error.body.refusal] : undefined;
+  const sentence = refusal ?? (code ? SENTENCES[code] : undefined);
   const message = sentence?.(error) ?? error.body?.message ?? (error.status >= 500 ? SENTENCES.internal_error(error) : t('errors.unknown'));
   const field = typeof error.body?.field === 'string' ? error.body.field : undefined;
   return { message, field, retryAfter: error.retryAfter, code };

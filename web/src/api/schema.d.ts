@@ -3610,6 +3610,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -3630,6 +3632,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -3712,6 +3716,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -3732,6 +3738,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -3840,6 +3848,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -3860,6 +3870,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4004,6 +4016,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4024,6 +4038,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4108,6 +4124,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4128,6 +4146,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4168,6 +4188,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4188,6 +4210,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4323,6 +4347,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4343,6 +4369,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4390,6 +4418,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4410,6 +4440,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4478,6 +4510,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4498,6 +4532,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4562,6 +4598,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4582,6 +4620,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4636,6 +4676,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4656,6 +4698,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4721,6 +4765,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4741,6 +4787,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4880,6 +4928,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4900,6 +4950,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5035,6 +5087,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5055,6 +5109,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5123,6 +5179,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5143,6 +5201,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5243,6 +5303,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5263,6 +5325,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5303,6 +5367,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5323,6 +5389,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5449,6 +5517,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5469,6 +5539,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5509,6 +5581,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5529,6 +5603,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5636,6 +5712,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5656,6 +5734,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5763,6 +5843,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5783,6 +5865,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5912,6 +5996,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5932,6 +6018,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6138,6 +6226,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6158,6 +6248,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6266,6 +6358,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6286,6 +6380,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6326,6 +6422,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6346,6 +6444,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6493,6 +6593,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6513,6 +6615,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6558,6 +6662,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6578,6 +6684,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6625,6 +6733,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6645,6 +6755,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6744,6 +6856,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6764,6 +6878,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6877,6 +6993,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6897,6 +7015,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6967,6 +7087,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6987,6 +7109,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7060,6 +7184,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7080,6 +7206,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7158,6 +7286,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7178,6 +7308,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7277,6 +7409,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7297,6 +7431,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7430,6 +7566,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7450,6 +7588,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7554,6 +7694,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7574,6 +7716,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7614,6 +7758,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7634,6 +7780,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7766,6 +7914,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7786,6 +7936,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7863,6 +8015,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7883,6 +8037,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7962,6 +8118,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7982,6 +8140,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8042,6 +8202,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8062,6 +8224,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8103,6 +8267,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8123,6 +8289,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8200,6 +8368,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8220,6 +8390,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8294,6 +8466,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8314,6 +8488,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8383,6 +8559,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8403,6 +8581,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8462,6 +8642,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8482,6 +8664,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8552,6 +8736,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8572,6 +8758,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8648,6 +8836,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8668,6 +8858,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8743,6 +8935,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8763,6 +8957,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8822,6 +9018,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8842,6 +9040,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8915,6 +9115,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8935,6 +9137,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9020,6 +9224,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9040,6 +9246,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9133,6 +9341,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9153,6 +9363,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9222,6 +9434,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9242,6 +9456,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9282,6 +9498,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9302,6 +9520,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9396,6 +9616,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9416,6 +9638,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9498,6 +9722,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9518,6 +9744,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9593,6 +9821,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9613,6 +9843,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9671,6 +9903,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9691,6 +9925,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9758,6 +9994,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9778,6 +10016,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9820,6 +10060,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9840,6 +10082,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9943,6 +10187,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9963,6 +10209,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10073,6 +10321,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10093,6 +10343,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10198,6 +10450,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10218,6 +10472,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10266,6 +10522,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10286,6 +10544,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10376,6 +10636,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10396,6 +10658,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10511,6 +10775,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10531,6 +10797,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10569,6 +10837,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10589,6 +10859,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10687,6 +10959,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10707,6 +10981,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10745,6 +11021,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10765,6 +11043,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10861,6 +11141,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10881,6 +11163,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10995,6 +11279,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11015,6 +11301,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11060,6 +11348,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11080,6 +11370,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11124,6 +11416,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11144,6 +11438,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11193,6 +11489,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11213,6 +11511,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11328,6 +11628,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11348,6 +11650,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11405,6 +11709,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11425,6 +11731,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11493,6 +11801,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11513,6 +11823,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11577,6 +11889,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11597,6 +11911,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11645,6 +11961,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11665,6 +11983,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11763,6 +12083,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11783,6 +12105,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11838,6 +12162,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11858,6 +12184,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11896,6 +12224,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11916,6 +12246,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11956,6 +12288,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11976,6 +12310,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12035,6 +12371,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12055,6 +12393,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12106,6 +12446,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12126,6 +12468,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12176,6 +12520,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12196,6 +12542,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12242,6 +12590,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12262,6 +12612,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12312,6 +12664,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12332,6 +12686,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12391,6 +12747,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12411,6 +12769,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12491,6 +12851,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12511,6 +12873,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12549,6 +12913,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12569,6 +12935,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12617,6 +12985,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12637,6 +13007,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12679,6 +13051,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12699,6 +13073,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12742,6 +13118,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12762,6 +13140,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12812,6 +13192,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12832,6 +13214,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12904,6 +13288,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12924,6 +13310,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12971,6 +13359,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12991,6 +13381,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13031,6 +13423,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13051,6 +13445,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13108,6 +13504,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13128,6 +13526,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13178,6 +13578,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13198,6 +13600,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13312,6 +13716,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13332,6 +13738,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13394,6 +13802,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13414,6 +13824,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13488,6 +13900,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13508,6 +13922,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13570,6 +13986,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13590,6 +14008,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13630,6 +14050,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13650,6 +14072,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13710,6 +14134,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13730,6 +14156,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13847,6 +14275,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13867,6 +14297,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13929,6 +14361,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13949,6 +14383,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14028,6 +14464,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14048,6 +14486,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14093,6 +14533,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14113,6 +14555,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14185,6 +14629,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14205,6 +14651,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14285,6 +14733,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14305,6 +14755,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14353,6 +14805,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14373,6 +14827,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14437,6 +14893,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14457,6 +14915,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14542,6 +15002,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14562,6 +15024,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14699,6 +15163,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14719,6 +15185,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14837,6 +15305,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14857,6 +15327,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14917,6 +15389,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14937,6 +15411,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14982,6 +15458,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15002,6 +15480,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15054,6 +15534,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15074,6 +15556,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15218,6 +15702,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15238,6 +15724,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15309,6 +15797,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15329,6 +15819,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15405,6 +15897,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15425,6 +15919,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15487,6 +15983,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15507,6 +16005,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15568,6 +16068,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15588,6 +16090,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15700,6 +16204,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15720,6 +16226,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15825,6 +16333,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15845,6 +16355,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15899,6 +16411,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -15919,6 +16433,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16039,6 +16555,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16059,6 +16577,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16166,6 +16686,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16186,6 +16708,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16389,6 +16913,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16409,6 +16935,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16531,6 +17059,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16551,6 +17081,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16657,6 +17189,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16677,6 +17211,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16783,6 +17319,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16803,6 +17341,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16909,6 +17449,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16929,6 +17471,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -16981,6 +17525,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17001,6 +17547,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17099,6 +17647,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17119,6 +17669,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17205,6 +17757,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17225,6 +17779,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17304,6 +17860,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17324,6 +17882,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17397,6 +17957,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17417,6 +17979,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17462,6 +18026,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17482,6 +18048,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17531,6 +18099,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17551,6 +18121,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17599,6 +18171,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17619,6 +18193,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17674,6 +18250,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17694,6 +18272,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17788,6 +18368,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17808,6 +18390,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17931,6 +18515,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -17951,6 +18537,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18045,6 +18633,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18065,6 +18655,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18105,6 +18697,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18125,6 +18719,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18250,6 +18846,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18270,6 +18868,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18344,6 +18944,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18364,6 +18966,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18384,6 +18988,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18452,6 +19058,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18472,6 +19080,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18554,6 +19164,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18574,6 +19186,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18642,6 +19256,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18662,6 +19278,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18702,6 +19320,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18722,6 +19342,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18803,6 +19425,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18823,6 +19447,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18894,6 +19520,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18914,6 +19542,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -18993,6 +19623,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19013,6 +19645,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19086,6 +19720,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19106,6 +19742,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19248,6 +19886,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19268,6 +19908,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19410,6 +20052,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19430,6 +20074,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19473,6 +20119,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19493,6 +20141,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19538,6 +20188,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19558,6 +20210,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19605,6 +20259,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19625,6 +20281,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19663,6 +20321,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19683,6 +20343,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19749,6 +20411,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19769,6 +20433,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19857,6 +20523,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19877,6 +20545,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19917,6 +20587,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -19937,6 +20609,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20025,6 +20699,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20045,6 +20721,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20118,6 +20796,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20138,6 +20818,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20229,6 +20911,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20249,6 +20933,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20289,6 +20975,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20309,6 +20997,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20400,6 +21090,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20420,6 +21112,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20472,6 +21166,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20492,6 +21188,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20537,6 +21235,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20557,6 +21257,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20613,6 +21315,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20633,6 +21337,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20694,6 +21400,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20714,6 +21422,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20816,6 +21526,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20836,6 +21548,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20930,6 +21644,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20950,6 +21666,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -20990,6 +21708,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21010,6 +21730,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21106,6 +21828,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21126,6 +21850,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21178,6 +21904,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21198,6 +21926,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21257,6 +21987,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21277,6 +22009,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21338,6 +22072,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21358,6 +22094,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21409,6 +22147,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21429,6 +22169,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21487,6 +22229,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21507,6 +22251,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21644,6 +22390,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21664,6 +22412,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21736,6 +22486,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21756,6 +22508,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21842,6 +22596,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21862,6 +22618,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21937,6 +22695,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21957,6 +22717,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -21997,6 +22759,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22017,6 +22781,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22072,6 +22838,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22092,6 +22860,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22160,6 +22930,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22180,6 +22952,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22235,6 +23009,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22255,6 +23031,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22295,6 +23073,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22315,6 +23095,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22385,6 +23167,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22405,6 +23189,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22525,6 +23311,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22545,6 +23333,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22731,6 +23521,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22751,6 +23543,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22871,6 +23665,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22891,6 +23687,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22931,6 +23729,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -22951,6 +23751,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23137,6 +23939,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23157,6 +23961,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23209,6 +24015,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23229,6 +24037,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23286,6 +24096,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23306,6 +24118,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23367,6 +24181,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23387,6 +24203,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23441,6 +24259,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23461,6 +24281,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23524,6 +24346,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23544,6 +24368,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23585,6 +24411,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23605,6 +24433,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23652,6 +24482,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23672,6 +24504,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23721,6 +24555,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23741,6 +24577,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23781,6 +24619,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23801,6 +24641,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23861,6 +24703,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -23881,6 +24725,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24044,6 +24890,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24064,6 +24912,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24110,6 +24960,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24130,6 +24982,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24182,6 +25036,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24202,6 +25058,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24300,6 +25158,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24320,6 +25180,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24419,6 +25281,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24439,6 +25303,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24536,6 +25402,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24556,6 +25424,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24690,6 +25560,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24710,6 +25582,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24804,6 +25678,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24824,6 +25700,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24864,6 +25742,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -24884,6 +25764,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25016,6 +25898,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25036,6 +25920,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25081,6 +25967,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25101,6 +25989,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25215,6 +26105,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25235,6 +26127,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25329,6 +26223,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25349,6 +26245,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25443,6 +26341,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25463,6 +26363,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25557,6 +26459,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25577,6 +26481,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25679,6 +26585,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25699,6 +26607,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25746,6 +26656,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25766,6 +26678,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25806,6 +26720,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25826,6 +26742,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25878,6 +26796,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25898,6 +26818,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25971,6 +26893,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -25991,6 +26915,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26087,6 +27013,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26107,6 +27035,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26151,6 +27081,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26171,6 +27103,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26244,6 +27178,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26264,6 +27200,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26337,6 +27275,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26357,6 +27297,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26421,6 +27363,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26441,6 +27385,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26531,6 +27477,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26551,6 +27499,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26632,6 +27582,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26652,6 +27604,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26742,6 +27696,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26762,6 +27718,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26861,6 +27819,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26881,6 +27841,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26975,6 +27937,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -26995,6 +27959,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -27077,6 +28043,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -27097,6 +28065,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -27173,6 +28143,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -27193,6 +28165,8 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
+                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        refusal?: string;
                     } & {
                         [key: string]: unknown;
                     };

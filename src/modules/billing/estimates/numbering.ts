@@ -17,7 +17,7 @@ import { conflict } from '../../../errors.ts';
 const LOCK_CLASS = 0x53_45_53; // "SES": Sheaf estimate sequence
 
 export const duplicateNumber = (number: string) =>
-  conflict(`An estimate numbered '${number}' already exists in this workspace.`, { field: 'number' });
+  conflict(`An estimate numbered '${number}' already exists in this workspace.`, { field: 'number', refusal: 'number_taken' });
 
 /** The number the estimate gets: `requested` (409 when another estimate has it) or the next free one. Call it last. */
 export async function estimateNumber(trx: Tx, companyId: string, estimateId: string | undefined, requested: string | undefined): Promise<string> {

@@ -71,7 +71,7 @@ async function nextFormattedNumber(trx: Tx, companyId: string, issueDate: string
 }
 
 export const duplicateNumber = (number: string) =>
-  conflict(`An invoice numbered '${number}' already exists in this workspace.`, { field: 'number' });
+  conflict(`An invoice numbered '${number}' already exists in this workspace.`, { field: 'number', refusal: 'number_taken' });
 
 /**
  * Gives the invoice its number: `requested` (409 when another invoice has it) or

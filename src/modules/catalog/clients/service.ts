@@ -111,6 +111,7 @@ export async function updateClient(
         if (active > 0) {
           throw conflict(`The client has ${active} active project(s); archive them before archiving the client.`, {
             active_project_count: active,
+            refusal: 'client_has_active_projects',
           });
         }
       }
@@ -134,7 +135,7 @@ export async function updateClient(
 async function assertNoBlockingProjects(trx: Tx, companyId: string, clientId: string) {
   const projects = await countProjects(trx, companyId, clientId, { activeOnly: false });
   if (projects > 0) {
-    throw conflict(`The client has ${projects} project(s); delete them before deleting the client.`, { project_count: projects });
+    throw conflict(`The client has ${projects} project(s); delete them before deleting the client.`, { project_count: projects, refusal: 'client_has_projects' });
   }
 }
 
@@ -147,7 +148,7 @@ async function assertNoBlockingProjects(trx: Tx, companyId: string, clientId: st
 export async function assertNoFinancialDocuments(trx: Tx, companyId: string, clientId: string): Promise<void> {
   const invoices = await countClientInvoices(trx, companyId, clientId);
   if (invoices > 0) {
-    throw conflict(`The client has ${invoices} invoice(s); a client with invoices cannot be deleted.`, { invoice_count: invoices });
+    throw conflict(`The client has ${invoices} invoice(s); a client with invoices cannot be deleted.`, { invoice_count: invoices, refusal: 'client_has_invoices' });
   }
 }
 
@@ -163,7 +164,7 @@ export async function deleteClient(db: Kysely<DB>, p: Principal, id: string, { p
     await withTenant(db, p.companyId, async (trx) => {
       const row = await visibleOrThrow(trx, p, id, true);
       precondition?.(row);
-      if (row.is_active) throw conflict('Archive the client before deleting it.', { is_active: true });
+      if (row.is_active) throw conflict('Archive the client before deleting it.', { is_active: true, refusal: 'archive_first' });
       await assertNoBlockingProjects(trx, p.companyId, row.id);
       await assertNoFinancialDocuments(trx, p.companyId, row.id);
       await deleteClientRow(trx, p.companyId, row.id);

@@ -164,7 +164,7 @@ function auditAssignment(trx: Tx, p: Principal, change: 'created' | 'updated' | 
 }
 
 const alreadyAssigned = () =>
-  conflict('The member is already assigned to this project; change the assignment with PATCH instead.', { field: 'user_id' });
+  conflict('The member is already assigned to this project; change the assignment with PATCH instead.', { field: 'user_id', refusal: 'already_assigned' });
 
 /**
  * Changes an assignment: manager flag, active flag, budget, and a new rate from

@@ -279,7 +279,7 @@ export async function updateProject(
 async function assertClientActiveForRestore(trx: Tx, companyId: string, clientId: string) {
   const client = await lockClient(trx, companyId, null, clientId);
   if (!client?.is_active) {
-    throw conflict("The project's client is archived; restore the client before restoring the project.", { field: 'is_active' });
+    throw conflict("The project's client is archived; restore the client before restoring the project.", { field: 'is_active', refusal: 'client_archived' });
   }
 }
 
@@ -297,7 +297,7 @@ async function assertClientActiveForRestore(trx: Tx, companyId: string, clientId
 export async function assertProjectDeletable(trx: Tx, companyId: string, projectId: string): Promise<void> {
   const running = await countRunningTimers(trx, companyId, projectId);
   if (running > 0) {
-    throw conflict(`${running} timer(s) are running on this project; stop them before deleting it.`, { running_entry_count: running });
+    throw conflict(`${running} timer(s) are running on this project; stop them before deleting it.`, { running_entry_count: running, refusal: 'project_has_running_timers' });
   }
 }
 
@@ -350,7 +350,7 @@ export async function deleteProject(db: Kysely<DB>, p: Principal, id: string, { 
     await withTenant(db, p.companyId, async (trx) => {
       const current = await itemOrThrow(trx, p, id, await workspaceToday(trx, p.companyId, now), { lock: true });
       precondition?.(current);
-      if (current.row.is_active) throw conflict('Archive the project before deleting it.', { field: 'is_active' });
+      if (current.row.is_active) throw conflict('Archive the project before deleting it.', { field: 'is_active', refusal: 'archive_first' });
       await assertProjectDeletable(trx, p.companyId, current.row.id);
       await deleteProjectDependents(trx, p.companyId, current.row.id);
       await trx.deleteFrom('projects').where('company_id', '=', p.companyId).where('id', '=', current.row.id).execute();

@@ -138,7 +138,7 @@ export async function createTaskAssignment(
 }
 
 const alreadyAssigned = () =>
-  conflict('The task is already assigned to this project; change the assignment with PATCH instead.', { field: 'task_id' });
+  conflict('The task is already assigned to this project; change the assignment with PATCH instead.', { field: 'task_id', refusal: 'already_assigned' });
 
 async function create(trx: Tx, { companyId, actor, projectId, taskId, columns, rate, now }: Change) {
   const project = await projectScopeOrThrow(trx, companyId, actor, projectId, true);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Refusal } from '../../../errors.ts';
 
 /**
  * What a webhook is: the event kinds there are, what a URL may be, the secret's form and
@@ -45,7 +46,7 @@ export const DESCRIPTION_MAX = 500;
  * Why a URL cannot be an endpoint's: the 400's `refusal` (the web app words it in the reader's
  * language) and the API's English sentence. A private address is checked apart (address.ts).
  */
-export const URL_REFUSALS = ['not_absolute', 'scheme', 'credentials', 'private_address'] as const;
+export const URL_REFUSALS = ['not_absolute', 'scheme', 'credentials', 'private_address'] as const satisfies readonly Refusal[];
 export type UrlRefusal = (typeof URL_REFUSALS)[number];
 
 /** Why a URL cannot be an endpoint's, or null when it can (its address is checked apart: address.ts). */

@@ -158,7 +158,7 @@ export async function createInvitation(db: Kysely<DB>, p: Principal, input: Stat
     if (member) {
       throw conflict(
         member.is_active ? `${email} is already a member of this workspace.` : `${email} is a deactivated member of this workspace: reactivate them instead.`,
-        { field: 'email' },
+        { field: 'email', refusal: 'already_member' },
       );
     }
     const pending = await trx
@@ -170,7 +170,7 @@ export async function createInvitation(db: Kysely<DB>, p: Principal, input: Stat
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', now)
       .executeTakeFirst();
-    if (pending) throw conflict(`${email} has a pending invitation already: resend it instead.`, { field: 'email', invitation_id: pending.id });
+    if (pending) throw conflict(`${email} has a pending invitation already: resend it instead.`, { field: 'email', invitation_id: pending.id, refusal: 'invitation_pending' });
     const id = await sendInvitation(trx, p, { email, role: input.role, permissions: input.permissions ?? [], is_contractor: input.is_contractor ?? false }, { token, language, baseUrl, now });
     return present(await invitationQuery(trx, p.companyId).where('i.id', '=', id).executeTakeFirstOrThrow(), now);
   });

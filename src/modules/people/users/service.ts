@@ -216,7 +216,7 @@ async function assertAnotherActiveOwner(trx: Transaction<DB>, companyId: string,
     .where('is_active', '=', true)
     .where('user_id', '<>', userId)
     .executeTakeFirst();
-  if (!other) throw conflict('A workspace needs at least one active owner: make another member owner first.');
+  if (!other) throw conflict('A workspace needs at least one active owner: make another member owner first.', { refusal: 'last_owner' });
 }
 
 /** Every membership of the principal's workspace with the person's identity, by name. */

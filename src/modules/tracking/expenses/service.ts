@@ -103,17 +103,17 @@ async function mayWrite(trx: Tx, p: Principal, personId: string, project: Pick<P
  */
 async function projectForWrite(trx: Tx, p: Principal, projectId: string, personId: string): Promise<ProjectContext> {
   const project = await loadProjectContext(trx, p.companyId, { projectId, personId, callerId: p.userId });
-  const unknown = () => badRequest('project_id does not name a project of this workspace that you can see.', { field: 'project_id' });
+  const unknown = () => badRequest('project_id does not name a project of this workspace that you can see.', { field: 'project_id', refusal: 'project_unavailable' });
   if (!project) throw unknown();
   const { allowed, teammate } = await mayWrite(trx, p, personId, project);
   const reachable = seesAllProjects(p) || project.caller_assignment_active === true || teammate;
   if (!reachable) throw unknown();
   if (!allowed) throw forbidden('You may not record expenses for this person on this project.');
-  if (!project.project_active) throw badRequest('The project is archived; expenses cannot be recorded on it.', { field: 'project_id' });
+  if (!project.project_active) throw badRequest('The project is archived; expenses cannot be recorded on it.', { field: 'project_id', refusal: 'project_archived' });
   if (project.person_role === null || !mayRecordOnProject({ role: project.person_role }, { is_active: project.person_assignment_active })) {
     throw personId === p.userId
-      ? badRequest('You are not assigned to this project.', { field: 'project_id' })
-      : badRequest('The person is not assigned to this project.', { field: 'user_id' });
+      ? badRequest('You are not assigned to this project.', { field: 'project_id', refusal: 'not_assigned' })
+      : badRequest('The person is not assigned to this project.', { field: 'user_id', refusal: 'not_assigned' });
   }
   return project;
 }

@@ -95,7 +95,7 @@ export function runningTimerConflict(running: readonly { id: string }[]): ApiErr
 }
 
 const projectNotUsable = () =>
-  badRequest('project_id must be a project of this workspace that you can see.', { field: 'project_id' });
+  badRequest('project_id must be a project of this workspace that you can see.', { field: 'project_id', refusal: 'project_unavailable' });
 
 function isRunningTimerViolation(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; message?: string };
@@ -169,11 +169,11 @@ function checkWorkTarget(p: Principal, personId: string, ctx: WriteContext): Wor
   if (!mayWriteTimeFor(p, { own, teammate, managesProject: managesProject(p, mine) })) {
     throw forbidden('You may record time only for yourself, your teammates, and people on projects you manage.');
   }
-  if (!ctx.project_active) throw badRequest('The project is archived; time cannot be recorded on it.', { field: 'project_id' });
+  if (!ctx.project_active) throw badRequest('The project is archived; time cannot be recorded on it.', { field: 'project_id', refusal: 'project_archived' });
   if (ctx.person_role === null || !mayRecordOnProject({ role: ctx.person_role }, { is_active: ctx.person_assignment_active })) {
     throw own
-      ? badRequest('You are not assigned to this project.', { field: 'project_id' })
-      : badRequest('The person is not assigned to this project.', { field: 'user_id' });
+      ? badRequest('You are not assigned to this project.', { field: 'project_id', refusal: 'not_assigned' })
+      : badRequest('The person is not assigned to this project.', { field: 'user_id', refusal: 'not_assigned' });
   }
   if (ctx.task_assignment_active !== true || ctx.task_active !== true) {
     throw badRequest('task_id must be an active task assigned to the project.', { field: 'task_id' });

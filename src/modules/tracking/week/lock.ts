@@ -127,7 +127,7 @@ export const ENTERED_PERSON_TIME = sql<boolean>`coalesce(current_setting('sheaf.
 
 /** Throws the 409 of a write that met an approval of the person's time in progress (tryEnterPersonTime false). */
 export function enteredPersonTime(entered: boolean | undefined): void {
-  if (!entered) throw conflict("An approval of this person's time is in progress; retry in a moment.");
+  if (!entered) throw conflict("An approval of this person's time is in progress; retry in a moment.", { refusal: 'approval_in_progress' });
 }
 
 /** Takes the shared lock of a person's time in its own statement (see tryEnterPersonTime). */
