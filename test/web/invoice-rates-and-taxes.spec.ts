@@ -75,6 +75,22 @@ test('the preview warns that time without a rate bills at 0.00, names the lines,
   ]);
 });
 
+test("the preview warns that an import in another currency than the client's keeps the rates' numbers", async ({ page, workspace }) => {
+  const { client } = await unratedWork(workspace);
+  await visit(page, `/invoices/new?client_id=${client.id}&from=2026-11-01&to=2026-11-30`, 'invoices-new-other-currency-form');
+  // In the client's currency: nothing to say.
+  await page.getByRole('button', { name: 'Preview' }).click();
+  await expect(page.getByRole('heading', { name: /Preview of invoice/ })).toBeVisible();
+  await expect(page.getByText('Amounts are not converted')).toHaveCount(0);
+
+  await page.getByRole('textbox', { name: 'Currency' }).fill('GBP');
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const warning = page.getByRole('status').filter({ hasText: 'Amounts are not converted' });
+  await expect(warning).toContainText("a rate of €100.00 bills £100.00. Leave the currency empty to invoice in the client's currency, EUR.");
+  await expect(page.getByRole('row', { name: /Website: Design/ })).toContainText('£100.00');
+  await checkPage(page, 'invoices-new-other-currency');
+});
+
 test("a draft's line taxes are set on its edit page, only where the invoice has that tax", async ({ page, workspace }) => {
   const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Initech', currency: 'EUR' }));
   const draft = await ok(

@@ -233,6 +233,8 @@ function NewInvoiceForm({ clients }: { clients: Array<{ id: string; name: string
         <Preview
           invoice={previewed}
           clientId={clientId}
+          // Imported in another currency than the client's: the rates' numbers are kept, not converted.
+          unconvertedFrom={source === 'import' && clientCurrency && previewed.currency !== clientCurrency ? clientCurrency : null}
           creating={create.isPending}
           onCreate={() => {
             const b = JSON.parse(current) as CreateBody;
@@ -289,8 +291,21 @@ function ProjectChoice({ clientId, chosen, onChange }: { clientId: string; chose
   );
 }
 
-function Preview({ invoice, clientId, creating, onCreate }: { invoice: Invoice; clientId: string | null; creating: boolean; onCreate: () => void }) {
+function Preview({
+  invoice,
+  clientId,
+  unconvertedFrom,
+  creating,
+  onCreate,
+}: {
+  invoice: Invoice;
+  clientId: string | null;
+  unconvertedFrom: string | null;
+  creating: boolean;
+  onCreate: () => void;
+}) {
   const t = useInvoiceTexts();
+  const format = useFormat();
   const unpriced = unpricedTime(invoice);
   return (
     <section aria-labelledby="new-preview" className="flex flex-col gap-3">
@@ -298,6 +313,12 @@ function Preview({ invoice, clientId, creating, onCreate }: { invoice: Invoice; 
         {t('create.previewOf', { number: invoice.number })}
       </h2>
       <p className="text-sm text-stone-700">{t('create.previewNote')}</p>
+      {unconvertedFrom && invoice.line_items.length > 0 && (
+        // A warning, not a refusal: the spec's import takes any currency, as Harvest's does (docs/decisions.md).
+        <Alert tone="warning" title={t('create.unconverted.title')}>
+          {t('create.unconverted.text', { rate: format.money(100, unconvertedFrom), copied: format.money(100, invoice.currency), client: unconvertedFrom })}
+        </Alert>
+      )}
       {unpriced && clientId && <UnpricedWarning unpriced={unpriced} currency={invoice.currency} clientId={clientId} />}
       <InvoiceLines invoice={invoice} headingId="new-preview" />
       <div>

@@ -272,6 +272,10 @@ const en = {
     previewOf: 'Preview of invoice {{number}}',
     previewNote: 'Nothing is saved yet. These are the lines and totals the invoice will have.',
     createInvoice: 'Create invoice',
+    unconverted: {
+      title: 'Amounts are not converted',
+      text: "The time and expenses keep their numbers in this invoice's currency: a rate of {{rate}} bills {{copied}}. Leave the currency empty to invoice in the client's currency, {{client}}.",
+    },
     unpriced: {
       title_one: '{{count}} line bills {{hours}} h at {{price}}',
       title_other: '{{count}} lines bill {{hours}} h at {{price}}',
@@ -602,6 +606,10 @@ export const { useTexts: useInvoiceTexts, t: invoiceTexts } = defineTexts('invoi
     previewOf: 'Vorschau der Rechnung {{number}}',
     previewNote: 'Noch ist nichts gespeichert. Diese Positionen und Summen wird die Rechnung haben.',
     createInvoice: 'Rechnung erstellen',
+    unconverted: {
+      title: 'Beträge werden nicht umgerechnet',
+      text: 'Zeiten und Ausgaben behalten in der Währung dieser Rechnung ihre Zahlen: Ein Satz von {{rate}} berechnet {{copied}}. Lassen Sie die Währung leer, um in der Währung des Kunden ({{client}}) abzurechnen.',
+    },
     unpriced: {
       title_one: '{{count}} Position berechnet {{hours}} Std. zu {{price}}',
       title_other: '{{count}} Positionen berechnen {{hours}} Std. zu {{price}}',
