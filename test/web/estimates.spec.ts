@@ -1,4 +1,5 @@
 import { expect, ok, test } from './fixtures.ts';
+import { typeDate } from './dates.ts';
 import { checkPage, visit } from './visit.ts';
 
 /**
@@ -46,9 +47,8 @@ test('the owner writes an estimate, sends it, marks it accepted and converts it 
   await checkPage(page, 'estimates-kind-picker');
   await page.getByRole('option', { name: 'Hosting and domains' }).click();
   await expect(second.getByRole('button', { name: /Type/ })).toContainText('Hosting and domains');
-  // Valid until: typed into the date's segments (day first, as the page's locale has it).
-  await page.getByRole('group', { name: 'Valid until' }).getByRole('spinbutton').first().click();
-  await page.keyboard.type('31012099');
+  // Valid until: typed into the date's segments, in the order the field shows them.
+  await typeDate(page.locator('body'), 'Valid until', '2099-01-31');
   await second.getByRole('textbox', { name: 'Unit price' }).fill('19.99');
   await checkPage(page, 'estimates-new');
   await page.getByRole('button', { name: 'Create estimate' }).click();

@@ -1,4 +1,5 @@
 import { expect, ok, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { typeDate } from './dates.ts';
 import { checkPage, expectAccessible, visit } from './visit.ts';
 
 /**
@@ -250,11 +251,8 @@ test.describe('creating, editing, sending and settling', () => {
     const line = page.getByRole('listitem', { name: 'Line 1' });
     await line.getByRole('textbox', { name: 'Description' }).fill('Website design, November');
     await line.getByRole('textbox', { name: 'Unit price' }).fill('120');
-    // The service period (typed into the date fields' segments, day first as the page's locale has it).
-    for (const [label, digits] of [['Service period from', '01112026'], ['Service period to', '30112026']] as const) {
-      await page.getByRole('group', { name: label }).getByRole('spinbutton').first().click();
-      await page.keyboard.type(digits);
-    }
+    // The service period, typed into the date fields' segments in the order the fields show them.
+    for (const [label, date] of [['Service period from', '2026-11-01'], ['Service period to', '2026-11-30']] as const) await typeDate(page.locator('body'), label, date);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page).toHaveURL(new RegExp(`/invoices/${id}$`));
     await expect(page.getByRole('row', { name: /Website design, November/ })).toContainText(money(360, 'EUR'));

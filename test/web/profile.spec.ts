@@ -1,5 +1,6 @@
-import { expect, signIn, test, type SheafServer } from './fixtures.ts';
+import { expect, ok, signIn, test, type SheafServer } from './fixtures.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
+import { typeDate } from './dates.ts';
 import { createMember } from '../../src/modules/people/users/service.ts';
 import { createWorkspace } from '../../src/provisioning.ts';
 import { FIRST_OWNER_EMAIL } from '../../src/modules/people/users/email.ts';
@@ -184,4 +185,29 @@ test.describe('the first start’s owner', () => {
     expect(row).toEqual({ email, first_name: 'Ada' });
     await expectClean(page);
   });
+});
+
+test("date fields are typed in the order of the person's date pattern; the calendar stays in the app's language", async ({ page, workspace }) => {
+  await visit(page, '/time-off', 'date-order-iso');
+  await page.getByRole('button', { name: 'Add time off' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New time off' });
+  const firstDay = dialog.getByRole('group', { name: 'First day' });
+  // The default pattern, as the rest of the app writes dates: 2026-03-31.
+  await expect(firstDay).toHaveText('yyyy-mm-dd');
+  await typeDate(dialog, 'First day', '2026-03-31');
+  await expect(firstDay).toHaveText('2026-03-31');
+  // The calendar: English month names, the week from Monday.
+  await dialog.getByRole('button', { name: 'Calendar' }).first().click();
+  await expect(page.getByRole('heading', { name: 'March 2026' })).toBeVisible();
+  // (the weekday letters are hidden from screen readers, which read each day's full date)
+  await expect(page.locator('.react-aria-CalendarHeaderCell')).toHaveText(['M', 'T', 'W', 'T', 'F', 'S', 'S']);
+  await page.keyboard.press('Escape');
+
+  await ok(workspace.api('PATCH', '/web/api/profile', { date_format: 'MM/DD/YYYY' }));
+  await page.reload();
+  await page.getByRole('button', { name: 'Add time off' }).click();
+  await expect(dialog.getByRole('group', { name: 'First day' })).toHaveText('mm/dd/yyyy');
+  await typeDate(dialog, 'First day', '2026-03-31');
+  await expect(dialog.getByRole('group', { name: 'First day' })).toHaveText('03/31/2026');
+  await checkPage(page, 'date-order-us');
 });

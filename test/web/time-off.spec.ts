@@ -1,5 +1,5 @@
-import type { Locator } from '@playwright/test';
 import { expect, ok, signIn, test } from './fixtures.ts';
+import { typeDate } from './dates.ts';
 import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
 
 /**
@@ -13,13 +13,6 @@ import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
 
 const YEAR = new Date().getUTCFullYear();
 const day = (mmdd: string) => `${YEAR}-${mmdd}`;
-
-/** Types a day into a date field's segments (day, month, year: the order en-GB and de-DE share). */
-async function typeDate(scope: Locator, label: string, date: string) {
-  const [y, m, d] = date.split('-');
-  await scope.getByRole('group', { name: label }).getByRole('spinbutton').first().click();
-  await scope.page().keyboard.type(`${d}${m}${y}`);
-}
 
 const timeOffOf = async (workspace: { api: (m: 'GET', url: string, body?: unknown, as?: string) => Promise<{ status: number; body: any }> }, userId: string) =>
   (await ok(workspace.api('GET', `/web/api/time_off?from=${YEAR}-01-01&to=${YEAR}-12-31&user_id=${userId}`, undefined, userId))).time_off as Array<Record<string, unknown>>;
