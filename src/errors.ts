@@ -136,6 +136,10 @@ export type Refusal =
   | 'already_member'
   /** An approval of the person's time is being written; a moment later the write goes through. */
   | 'approval_in_progress'
+  /** The invoice's `state` (draft, open, paid, closed, voided) does not allow this any more: someone changed it meanwhile. */
+  | 'invoice_state'
+  /** The estimate's `state` does not allow this any more. */
+  | 'estimate_state'
   /** Time and expenses are not recorded on an archived project. */
   | 'project_archived'
   /** The project is not one the caller may record on (gone, another workspace's, or no longer theirs). */

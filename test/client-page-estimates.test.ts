@@ -236,7 +236,7 @@ describe('the client’s answer', () => {
     const before = await snapshot(e.id);
     for (const again of [await accept(token), await decline(token, 'Changed my mind')]) {
       expect(again.statusCode, again.body).toBe(409);
-      expect(again.json()).toMatchObject({ error: 'conflict', message: 'This estimate was accepted already.', state: 'accepted' });
+      expect(again.json()).toMatchObject({ error: 'conflict', message: 'This estimate was accepted already.', state: 'accepted', refusal: 'estimate_state' });
     }
     expect(await snapshot(e.id)).toEqual(before);
   });

@@ -266,6 +266,7 @@ describe('sending, accepting and declining', () => {
     const draft = await create();
     const r = await api(s.owner, 'POST', `/web/api/estimates/${draft.id}/accept`);
     expectError(r, 409, 'conflict', 'state');
+    expect(r.json()).toMatchObject({ state: 'draft', refusal: 'estimate_state' });
     expect(r.json().message).toMatch(/Only sent estimates can be accepted; this one is draft/);
     expect(await stateOf(draft.id)).toBe('draft');
 

@@ -196,7 +196,7 @@ describe('POST /web/api/invoices/:id/close and /void', () => {
     const draft = await invoice({ draft: true });
     const res = await api(s.owner, 'POST', `/web/api/invoices/${draft}/void`);
     expectError(res, 409, 'conflict');
-    expect(res.json()).toMatchObject({ state: 'draft' });
+    expect(res.json()).toMatchObject({ state: 'draft', refusal: 'invoice_state' });
     expect(res.json().message).toMatch(/Only open invoices can be voided; this one is draft/);
     expect(await state(draft)).toBe('draft');
 

@@ -92,6 +92,11 @@ describe('describeError', () => {
     expect(refused(409, 'conflict', { refusal: 'already_assigned', field: 'user_id' }).message).toBe('This person is on the project already.');
     expect(refused(400, 'invalid_request', { refusal: 'not_assigned', field: 'project_id' }).message).toBe('You are not on this project.');
     expect(refused(400, 'invalid_request', { refusal: 'not_assigned', field: 'user_id' }).message).toBe('This person is not on this project.');
+    // A record's state changed meanwhile: the state in words.
+    expect(refused(409, 'conflict', { refusal: 'invoice_state', state: 'paid' }).message).toBe('This invoice is paid now, so that is no longer possible: reload the page to see what changed.');
+    expect(refused(409, 'conflict', { refusal: 'estimate_state', state: 'accepted', field: 'state' }).message).toBe(
+      'This estimate is accepted now, so that is no longer possible: reload the page to see what changed.',
+    );
     // A word this app does not know yet: the server's sentence.
     expect(refused(409, 'conflict', { refusal: 'newer_rule' }).message).toBe('English from the server');
   });

@@ -45,6 +45,11 @@ const SENTENCES: Record<string, Sentence> = {
   service_unavailable: (e) => (e.retryAfter ? t('errors.unavailable', { wait: wait(e.retryAfter) }) : t('errors.unavailableSoon')),
 };
 
+const INVOICE_STATES = ['draft', 'open', 'paid', 'closed', 'voided'] as const;
+const ESTIMATE_STATES = ['draft', 'sent', 'accepted', 'declined'] as const;
+/** The record's state the body names, or the word for "changed" when it is one this app does not know. */
+const stateOf = <S extends string>(e: HttpError, states: readonly S[]): S | 'other' => states.find((s) => s === e.body?.state) ?? 'other';
+
 /** A count the error body names (`project_count`, …), for the sentence's plural. */
 const countOf = (e: HttpError, name: string) => (typeof e.body?.[name] === 'number' ? (e.body[name] as number) : 1);
 
@@ -70,6 +75,8 @@ const REFUSALS: Record<string, Sentence> = {
   project_archived: () => t('refusals.projectArchived'),
   project_unavailable: () => t('refusals.projectUnavailable'),
   not_assigned: (e) => t(e.body?.field === 'user_id' ? 'refusals.personNotAssigned' : 'refusals.youNotAssigned'),
+  invoice_state: (e) => t('refusals.invoiceState', { state: t(`refusals.invoiceStates.${stateOf(e, INVOICE_STATES)}`) }),
+  estimate_state: (e) => t('refusals.estimateState', { state: t(`refusals.estimateStates.${stateOf(e, ESTIMATE_STATES)}`) }),
 };
 
 /** A wait as people say it: seconds up to two minutes, then whole minutes (a failed-sign-in lock is 15 min, not 900 s). */

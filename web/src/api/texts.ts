@@ -58,6 +58,10 @@ const en = {
     projectUnavailable: 'This project is not available to you: it may have been deleted, or you are no longer on it.',
     youNotAssigned: 'You are not on this project.',
     personNotAssigned: 'This person is not on this project.',
+    invoiceState: 'This invoice is {{state}} now, so that is no longer possible: reload the page to see what changed.',
+    invoiceStates: { draft: 'a draft', open: 'open', paid: 'paid', closed: 'closed', voided: 'voided', other: 'changed' },
+    estimateState: 'This estimate is {{state}} now, so that is no longer possible: reload the page to see what changed.',
+    estimateStates: { draft: 'a draft', sent: 'sent', accepted: 'accepted', declined: 'declined', other: 'changed' },
   },
   roles: { owner: 'Owner', administrator: 'Administrator', manager: 'Manager', member: 'Member', client: 'Client' },
   passkeys: {
@@ -137,6 +141,10 @@ const de = {
     projectUnavailable: 'Dieses Projekt steht Ihnen nicht zur Verfügung: Vielleicht wurde es gelöscht, oder Sie sind ihm nicht mehr zugeordnet.',
     youNotAssigned: 'Sie sind diesem Projekt nicht zugeordnet.',
     personNotAssigned: 'Diese Person ist diesem Projekt nicht zugeordnet.',
+    invoiceState: 'Diese Rechnung ist jetzt {{state}}, daher ist das nicht mehr möglich: Laden Sie die Seite neu, um die Änderung zu sehen.',
+    invoiceStates: { draft: 'ein Entwurf', open: 'offen', paid: 'bezahlt', closed: 'abgeschlossen', voided: 'storniert', other: 'geändert' },
+    estimateState: 'Dieses Angebot ist jetzt {{state}}, daher ist das nicht mehr möglich: Laden Sie die Seite neu, um die Änderung zu sehen.',
+    estimateStates: { draft: 'ein Entwurf', sent: 'versendet', accepted: 'angenommen', declined: 'abgelehnt', other: 'geändert' },
   },
   roles: { owner: 'Inhaber', administrator: 'Administrator', manager: 'Manager', member: 'Mitglied', client: 'Kunde' },
   passkeys: {

@@ -41,7 +41,7 @@ export const allows = (action: EstimateAction, state: EstimateState) => FROM[act
 
 /** 409 naming the state (field `state`) unless `action` may start from `state`. */
 export function assertAllows(action: EstimateAction, state: EstimateState) {
-  if (!allows(action, state)) throw conflict(`${WHY[action]}; this one is ${state}.`, { field: 'state', state });
+  if (!allows(action, state)) throw conflict(`${WHY[action]}; this one is ${state}.`, { field: 'state', state, refusal: 'estimate_state' });
 }
 
 /** The state an answer leads to, and the timestamp column it stamps. */

@@ -257,7 +257,7 @@ function answeredAlready(row: EstimateRow) {
       : row.state === 'declined'
         ? 'This estimate was declined already.'
         : 'This estimate is being revised; it cannot be answered now.';
-  return conflict(why, { field: 'state', state: row.state });
+  return conflict(why, { field: 'state', state: row.state, refusal: 'estimate_state' });
 }
 
 /** A user of the workspace records the client's answer (the web app's Accept and Decline). */

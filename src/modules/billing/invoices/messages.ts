@@ -204,13 +204,13 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
   const { row, lines, body: invoice } = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
   const workspace = (await loadWorkspace(trx, p.companyId))!;
   if (m.event === 'send' && row.state !== 'draft' && row.state !== 'open') {
-    throw conflict(`A ${row.state} invoice cannot be sent; only draft and open invoices can.`, { state: row.state });
+    throw conflict(`A ${row.state} invoice cannot be sent; only draft and open invoices can.`, { state: row.state, refusal: 'invoice_state' });
   }
   if (m.event === 'reminder' && (row.state !== 'open' || invoice.due_amount <= 0)) {
-    throw conflict(`Reminders are for open invoices with an amount due; this one is ${row.state}.`, { state: row.state });
+    throw conflict(`Reminders are for open invoices with an amount due; this one is ${row.state}.`, { state: row.state, refusal: 'invoice_state' });
   }
   if (m.event === 'thank_you' && row.state !== 'paid') {
-    throw conflict(`A thank-you is for paid invoices; this one is ${row.state}.`, { state: row.state });
+    throw conflict(`A thank-you is for paid invoices; this one is ${row.state}.`, { state: row.state, refusal: 'invoice_state' });
   }
 
   const letter: Letter = {

@@ -40,7 +40,7 @@ export async function recordPayment(db: Kysely<DB>, p: Principal, invoiceId: str
     const { row, lines } = await lockedInvoice(trx, companyId, invoiceId);
     if (row.state !== 'open') {
       const hint = row.state === 'draft' ? ' Send it first.' : '';
-      throw conflict(`Payments are recorded on open invoices; this one is ${row.state}.${hint}`, { state: row.state });
+      throw conflict(`Payments are recorded on open invoices; this one is ${row.state}.${hint}`, { state: row.state, refusal: 'invoice_state' });
     }
     if (!isWorkDate(input.paid_date)) throw badRequest('paid_date must be a date (YYYY-MM-DD).', { field: 'paid_date' });
     // The JSON number as written (its shortest decimal form), so its decimal places are the ones sent.
@@ -88,7 +88,7 @@ export async function deletePayment(db: Kysely<DB>, p: Principal, invoiceId: str
   return withTenant(db, companyId, async (trx) => {
     const { row } = await lockedInvoice(trx, companyId, invoiceId);
     if (row.state !== 'open' && row.state !== 'paid') {
-      throw conflict(`Payments are deleted on open or paid invoices; this one is ${row.state}.`, { state: row.state });
+      throw conflict(`Payments are deleted on open or paid invoices; this one is ${row.state}.`, { state: row.state, refusal: 'invoice_state' });
     }
     const deleted = isId(paymentId) ? await deletePaymentRow(trx, companyId, row.id, paymentId) : undefined;
     if (!deleted) throw notFound('payment');

@@ -443,7 +443,7 @@ async function editDraft(
       precondition?.(current.body);
       const row = current.row;
       if (row.state !== 'draft') {
-        throw conflict(`Only draft invoices can be changed; this one is ${row.state}.`, { state: row.state });
+        throw conflict(`Only draft invoices can be changed; this one is ${row.state}.`, { state: row.state, refusal: 'invoice_state' });
       }
       const changes = invoiceChanges(row, input);
       const lineEdits = lineChanges(current.lines, input.line_items ?? [], await kindChoices(trx, p.companyId, input.line_items));
@@ -582,7 +582,7 @@ export async function deleteInvoice(db: Kysely<DB>, p: Principal, id: string, { 
     const current = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
     precondition?.(current.body);
     if (current.row.state !== 'draft') {
-      throw conflict(`Only draft invoices can be deleted; this one is ${current.row.state}.`, { state: current.row.state });
+      throw conflict(`Only draft invoices can be deleted; this one is ${current.row.state}.`, { state: current.row.state, refusal: 'invoice_state' });
     }
     const released = await releaseBilled(trx, p.companyId, current.row.id, now);
     await deleteInvoiceRow(trx, p.companyId, current.row.id);
@@ -686,7 +686,7 @@ async function transitionIn(
   if (repeatIsDone && row.state === to) return body;
   if (row.state !== 'open') {
     const hint = row.state === 'draft' ? ' Send it first, or delete the draft.' : '';
-    throw conflict(`Only open invoices can be ${to === 'paid' ? 'marked paid' : to}; this one is ${row.state}.${hint}`, { state: row.state });
+    throw conflict(`Only open invoices can be ${to === 'paid' ? 'marked paid' : to}; this one is ${row.state}.${hint}`, { state: row.state, refusal: 'invoice_state' });
   }
   const changes: Record<string, unknown> = { state: to };
   let payment: string | null = null;

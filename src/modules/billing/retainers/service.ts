@@ -181,7 +181,7 @@ export async function applyCredit(db: Kysely<DB>, p: Principal, id: string, inpu
       throw err;
     });
     if (invoice.row.state !== 'draft') {
-      throw conflict(`Retainer credits go on draft invoices; this one is ${invoice.row.state}.`, { field: 'invoice_id', state: invoice.row.state });
+      throw conflict(`Retainer credits go on draft invoices; this one is ${invoice.row.state}.`, { field: 'invoice_id', state: invoice.row.state, refusal: 'invoice_state' });
     }
     if (invoice.row.client_id !== row.client_id) throw badRequest("invoice_id: the invoice is for another client than the retainer's.", { field: 'invoice_id' });
     if (invoice.row.currency !== row.currency) {
@@ -215,7 +215,7 @@ export async function removeCredit(db: Kysely<DB>, p: Principal, id: string, lin
     if (!line || line.effect !== 'credit') throw notFound('retainer credit');
     const invoice = await loadInvoice(trx, p.companyId, line.invoice_id, { lock: true, visibleTo: p });
     if (invoice.row.state !== 'draft') {
-      throw conflict(`Credits are removed from draft invoices; this one is ${invoice.row.state}. Void the invoice to release its credit.`, { state: invoice.row.state });
+      throw conflict(`Credits are removed from draft invoices; this one is ${invoice.row.state}. Void the invoice to release its credit.`, { state: invoice.row.state, refusal: 'invoice_state' });
     }
     const removed = await removeRetainerLineIn(trx, p.companyId, invoice.row.id, line.id, now);
     if (!removed) throw notFound('retainer credit');
