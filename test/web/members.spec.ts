@@ -49,7 +49,7 @@ test('invite by e-mail, accept, and the new member sees only what a member may',
   await page.getByRole('button', { name: 'Invite someone' }).click();
   await dialog.getByLabel('E-mail address').fill(email);
   await dialog.getByRole('button', { name: 'Send invitation' }).click();
-  await expect(dialog.getByText(/has a pending invitation already/)).toBeVisible();
+  await expect(dialog.getByText('This address has an invitation waiting: resend that one instead.')).toBeVisible();
   await expect(dialog.getByLabel('E-mail address')).toHaveAttribute('aria-invalid', 'true');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('list', { name: 'Invitations' }).getByRole('listitem')).toHaveCount(1);

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, ok, signIn, test, type TestWorkspace } from './fixtures.ts';
+import { typeDate } from './dates.ts';
 import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
 
 /**
@@ -395,5 +396,23 @@ test('in German: the planner in German', async ({ page, workspace }) => {
   await expect(page.getByRole('note')).toHaveText(
     'Mia Tester hat in diesen Wochen keine Arbeitszeit: Jede dort geplante Stunde erscheint als überplant. Arbeitszeitmodelle unter Einstellungen → Mitglieder festlegen',
   );
+
+  // The dialog's refusals in German, under their fields, before anything is sent: more than a day
+  // holds, and an end before the start.
+  const posts: string[] = [];
+  page.on('request', (r) => void (r.method() === 'POST' && r.url().includes('/web/api/planning_assignments') && posts.push(r.url())));
+  await page.getByRole('button', { name: 'Mia Tester einplanen' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Einplanen' });
+  await pick(dialog, 'Projekt', 'webs', 'Acme – Website');
+  const perDay = dialog.getByRole('textbox', { name: 'Stunden pro Tag' });
+  await perDay.fill('30');
+  await typeDate(dialog, 'Endet am', '2020-01-01');
+  await dialog.getByRole('button', { name: 'Einplanen' }).click();
+  await expect(perDay).toHaveAccessibleDescription('Geben Sie 24 oder weniger ein.');
+  await perDay.fill('4,5');
+  await dialog.getByRole('button', { name: 'Einplanen' }).click();
+  await expect(dialog.getByText('Geben Sie ein Ende am oder nach dem Beginn ein.')).toBeVisible();
+  expect(posts).toEqual([]);
+  await dialog.getByRole('button', { name: 'Abbrechen' }).click();
   await expectClean(page);
 });

@@ -97,7 +97,7 @@ test('an address another account has is refused in place, and nothing is sent', 
   await page.getByRole('textbox', { name: 'New e-mail address' }).fill(other.email);
   await page.getByLabel('Current password').fill(workspace.owner.password);
   await page.getByRole('button', { name: 'Send confirmation link' }).click();
-  await expect(page.getByText('This e-mail address is already used by another Sheaf account.')).toBeVisible(SAVING);
+  await expect(page.getByText('Another Sheaf account already uses this e-mail address.')).toBeVisible(SAVING);
   await checkPage(page, 'profile-email-taken-error');
   expect(sheaf.mail!.received.filter((m) => m.rcpt.includes(other.email))).toHaveLength(0);
 });

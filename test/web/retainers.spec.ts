@@ -35,6 +35,10 @@ test('the owner creates a retainer, funds it, and draws on it from a draft invoi
   // Fund: a retainer invoice of 1,000 opens.
   await page.getByRole('button', { name: 'Fund' }).click();
   const fund = page.getByRole('dialog', { name: 'Fund Support 2026' });
+  // Nothing to fund is said, not met with silence.
+  await fund.getByRole('textbox', { name: 'Amount' }).fill('0');
+  await fund.getByRole('button', { name: 'Create retainer invoice' }).click();
+  await expect(fund.getByRole('textbox', { name: 'Amount' })).toHaveAccessibleDescription(/^Enter more than .0\.00\.$/);
   await fund.getByRole('textbox', { name: 'Amount' }).fill('1000');
   await fund.getByRole('button', { name: 'Create retainer invoice' }).click();
   await expect(page.getByRole('heading', { level: 1, name: /Invoice/ })).toBeVisible();
@@ -64,8 +68,15 @@ test('the owner creates a retainer, funds it, and draws on it from a draft invoi
   // subtotal and tax, then the retainer's credit.
   await expect(page.getByLabel('Totals')).toContainText(money(464));
   await expect(page.getByLabel('Totals')).toContainText(`Subtotal${money(600)}Tax (19%)${money(114)}Retainer credit−${money(250)}Amount${money(464)}`);
-  await expect(page.getByRole('list', { name: 'Paid from a retainer' })).toContainText(`Support 2026: ${money(-250)}`);
+  await expect(page.getByRole('list', { name: 'Paid from a retainer' })).toContainText(`Support 2026: −${money(250)}`);
   await checkPage(page, 'invoice-retainer-applied');
+  // On the draft's edit page the credit line is shown, not offered: the retainer sets its price.
+  await visit(page, `/invoices/${draft.id}/edit`, 'invoice-retainer-edit');
+  const creditLine = page.getByRole('listitem', { name: 'Line 2' });
+  await expect(creditLine.getByRole('textbox', { name: 'Unit price' })).toHaveAttribute('readonly', '');
+  await expect(creditLine.getByRole('textbox', { name: 'Unit price' })).toHaveAccessibleDescription(/^Set by the retainer/);
+  await expect(creditLine.getByRole('button', { name: /Kind/ })).toBeDisabled();
+  await expect(page.getByRole('listitem', { name: 'Line 1' }).getByRole('textbox', { name: 'Unit price' })).not.toHaveAttribute('readonly', '');
 
   // The history: the funding and the credit; the list shows the balance.
   await visit(page, `/invoices/retainers/${retainerId}`, 'retainer-history');

@@ -271,8 +271,9 @@ test('a long URL and long errors: the delivery log fits beside the settings’ n
   await visit(page, `/settings/webhooks/${endpoint.id}`, 'webhooks-long');
   const log = page.getByRole('table', { name: `Deliveries to ${url}, newest first` });
   await expect(log.getByRole('row').filter({ hasText: 'time_entry.created' })).toContainText(/Pending/);
-  await expect(log.getByRole('row').filter({ hasText: `${host} resolves to 10.20.30.40, a private, loopback or link-local address` })).toHaveCount(2);
-  await expect(log.getByRole('row').filter({ hasText: `getaddrinfo ENOTFOUND ${host}` })).toHaveCount(1);
+  // Both long errors are in the log (how the attempts fall between the two answers varies with the passes: at least one each).
+  await expect(log.getByRole('row').filter({ hasText: `${host} resolves to 10.20.30.40, a private, loopback or link-local address` }).first()).toBeVisible();
+  await expect(log.getByRole('row').filter({ hasText: `getaddrinfo ENOTFOUND ${host}` }).first()).toBeVisible();
   const region = page.getByRole('region', { name: `Deliveries to ${url}, newest first` });
   await expectNoSidewaysScroll(page, region, 1280);
   await expectNoSidewaysScroll(page, region, 390);

@@ -15,6 +15,7 @@ export function KindPicker({
   onChange,
   kinds: active,
   kindText,
+  isDisabled,
 }: {
   label: string;
   name: string;
@@ -22,6 +23,7 @@ export function KindPicker({
   onChange: (kind: string) => void;
   kinds: string[];
   kindText: (kind: string) => string;
+  isDisabled?: boolean;
 }) {
   const current = active.find((k) => same(k, value));
   const kinds = current === undefined ? [...active, value] : active;
@@ -32,6 +34,7 @@ export function KindPicker({
       options={kinds.map((k) => ({ id: k, label: kindText(k) }))}
       selectedKey={current ?? value}
       onSelectionChange={(key) => key !== null && onChange(String(key))}
+      isDisabled={isDisabled}
     />
   );
 }

@@ -1,6 +1,6 @@
 import { Label, Text, TextArea as AriaTextArea, TextField as AriaTextField, type TextFieldProps } from 'react-aria-components';
 import { cx, fieldDescription, fieldLabel, inputBox } from './styles.ts';
-import { FieldErrorText } from './FieldErrorText.tsx';
+import { FieldErrorText, recheckWhileShown } from './FieldErrorText.tsx';
 
 /** A labelled multi-line text input (an address); its error shows right under it, in the description's place. */
 export function TextArea({
@@ -15,7 +15,7 @@ export function TextArea({
       {({ isInvalid }) => (
         <>
           <Label className={fieldLabel}>{label}</Label>
-          <AriaTextArea rows={rows} className={cx(inputBox, 'resize-y')} />
+          <AriaTextArea rows={rows} className={cx(inputBox, 'resize-y')} onInput={recheckWhileShown} />
           {description && !isInvalid && (
             <Text slot="description" className={fieldDescription}>
               {description}

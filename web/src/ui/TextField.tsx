@@ -1,6 +1,6 @@
 import { Input, Label, Text, TextField as AriaTextField, type TextFieldProps as AriaTextFieldProps } from 'react-aria-components';
 import { cx, fieldDescription, fieldLabel, inputBox } from './styles.ts';
-import { FieldErrorText, kindOfInput } from './FieldErrorText.tsx';
+import { FieldErrorText, kindOfInput, recheckWhileShown } from './FieldErrorText.tsx';
 
 /**
  * An e-mail address as the server takes one (src/email-address.ts: one @, no spaces, a dot in the
@@ -29,7 +29,7 @@ export function TextField({ label, description, placeholder, className, ...props
       {({ isInvalid }) => (
         <>
           <Label className={fieldLabel}>{label}</Label>
-          <Input placeholder={placeholder} className={inputBox} />
+          <Input placeholder={placeholder} className={inputBox} onInput={recheckWhileShown} />
           {description && !isInvalid && (
             <Text slot="description" className={fieldDescription}>
               {description}

@@ -66,6 +66,9 @@ describe('times of day, money and numbers', () => {
     expect(berlin('en-GB').money(1234.5, 'EUR')).toBe('€1,234.50');
     expect(berlin('de-DE').money(1234.5, 'EUR')).toBe('1.234,50\u00a0€');
     expect(berlin('en-GB').money(1234, 'JPY')).toBe('JP¥1,234');
+    // A negative amount with the minus sign, as the totals write their credits: one sign on every page.
+    expect(berlin('en-GB').money(-250, 'EUR')).toBe('\u2212€250.00');
+    expect(berlin('de-DE').money(-500, 'EUR')).toBe('\u2212500,00\u00a0€');
     expect(berlin('de-DE').number(1234.567)).toBe('1.234,57');
   });
 });

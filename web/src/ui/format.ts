@@ -49,7 +49,7 @@ export interface Format {
   duration(seconds: number): string;
   /** Decimal hours (the API's `hours`) as duration() shows them. */
   hours(hours: number): string;
-  /** An amount in its own currency (JPY without decimals). Never adds amounts. */
+  /** An amount in its own currency (JPY without decimals), a negative one with a minus sign (−), as the totals' credits write it. Never adds amounts. */
   money(amount: number, currency: string): string;
   /** A unit price in its currency with every digit it has (0.000015 per token), at least the currency's. */
   unitPrice(amount: number, currency: string): string;
@@ -130,7 +130,8 @@ function build(settings: FormatSettings): Format {
     duration,
     // Through whole seconds, as the browser sums hours (never a float sum of hours).
     hours: (hours) => duration(Math.round(hours * 3600)),
-    money: (amount, currency) => moneyFormat(currency).format(amount),
+    // Intl writes a hyphen; the totals write their credits with the minus sign, and one page showed both.
+    money: (amount, currency) => (amount < 0 ? moneyFormat(currency).format(amount).replace('-', '\u2212') : moneyFormat(currency).format(amount)),
     unitPrice: (amount, currency) => {
       const own = moneyFormat(currency);
       // The digits the number has as written (the API's decimals come as numbers: 0.000015).

@@ -153,9 +153,11 @@ function EditForm({ invoice }: { invoice: Invoice }) {
         <ol className="flex flex-col gap-3">
           {lines.map((l, i) => {
             const q = invoice.line_items[i]!;
+            // A retainer's credit is set by the retainer (the server refuses another price or kind): shown, not offered.
+            const fromRetainer = !taxable(l);
             return (
               <li key={l.id} aria-label={t('edit.line', { n: i + 1 })} className="grid gap-3 rounded-lg border border-stone-200 bg-white p-3 shadow-xs sm:grid-cols-[8rem_1fr_9rem]">
-                <KindPicker label={t('edit.kind')} name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} />
+                <KindPicker label={t('edit.kind')} name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} isDisabled={fromRetainer} />
                 <TextArea label={t('edit.description')} name={`line_items.${i}.description`} rows={2} value={l.description} onChange={(description) => setLine(i, { description })} />
                 <NumberField
                   label={t('edit.unitPrice')}
@@ -164,7 +166,12 @@ function EditForm({ invoice }: { invoice: Invoice }) {
                   onChange={(unit_price) => setLine(i, { unit_price })}
                   minValue={0}
                   formatOptions={{ maximumFractionDigits: 4 }}
-                  description={t('edit.unitPriceHint', { quantity: format.number(q.quantity, 4), amount: format.money(q.amount, invoice.currency) })}
+                  isReadOnly={fromRetainer}
+                  description={
+                    fromRetainer
+                      ? t('edit.retainerPriceHint')
+                      : t('edit.unitPriceHint', { quantity: format.number(q.quantity, 4), amount: format.money(q.amount, invoice.currency) })
+                  }
                 />
                 {taxable(l) && (hasTax || hasTax2) && (
                   <div role="group" aria-label={t('edit.taxes', { n: i + 1 })} className="flex flex-col gap-1 sm:col-span-3">

@@ -42,6 +42,8 @@ export type Open = { kind: 'assignment'; assignment?: Assignment; row?: RowKey }
  */
 
 type By = 'hours_per_day' | 'total_hours';
+/** The web route's bounds (planning/assignments/web-routes.ts): a day holds 24 hours; a plan at most 100,000. */
+const TOTAL_HOURS_MAX = 100_000;
 const FIELDS = ['project_id', 'user_id', 'starts_on', 'ends_on', 'hours_per_day', 'total_hours', 'notes'] as const;
 
 /** A refusal split for the assignment form: placeholder_id is the "who" field's too. */
@@ -110,6 +112,8 @@ export function AssignmentForm({ assignment, row, people, placeholders, dates, o
     if (!Number.isFinite(hours) || hours <= 0) problems[by] = t('dialog.hoursNeeded');
     if (!start) problems.starts_on = t('dialog.chooseDate');
     if (!end) problems.ends_on = t('dialog.chooseDate');
+    // Said here in the person's words, where the server's refusal names its fields in English.
+    else if (start && end.compare(start) < 0) problems.ends_on = t('dialog.endBeforeStart');
     if (!projectId || !who || !start || !end || Object.keys(problems).length) {
       setMissing(problems);
       return;
@@ -181,6 +185,7 @@ export function AssignmentForm({ assignment, row, people, placeholders, dates, o
           value={hours}
           onChange={setHours}
           minValue={0}
+          maxValue={by === 'hours_per_day' ? 24 : TOTAL_HOURS_MAX}
           formatOptions={{ maximumFractionDigits: 2 }}
           isDisabled={readOnly}
         />

@@ -160,7 +160,7 @@ function FundRetainer({ retainer: r }: { retainer: Retainer }) {
             name="amount"
             value={amount}
             onChange={setAmount}
-            minValue={0}
+            moreThan={0}
             isRequired
             formatOptions={{ style: 'currency', currency: r.currency }}
           />
