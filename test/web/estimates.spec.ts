@@ -122,6 +122,24 @@ test('the owner writes an estimate, sends it, marks it accepted and converts it 
   await expect(page.getByRole('row', { name: /Estimate 1, Acme/ })).toContainText('Accepted');
 });
 
+test('sending an estimate past its validity says first that the client can no longer accept it', async ({ page, workspace }) => {
+  const acme = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' }));
+  const e = await ok(
+    workspace.api('POST', '/web/api/estimates', { client_id: acme.id, issue_date: '2026-01-01', valid_until: '2026-01-31', line_items: [{ description: 'Audit', quantity: 1, unit_price: 100 }] }),
+  );
+  await visit(page, `/estimates/${e.id}`, 'estimates-expired');
+  await page.getByRole('button', { name: 'Send estimate' }).click();
+  const send = page.getByRole('dialog', { name: `Send estimate ${e.number}` });
+  await expect(send.getByRole('status').filter({ hasText: 'This estimate was valid until 2026-01-31' })).toContainText('no longer accept it');
+  await checkPage(page, 'estimates-send-expired');
+  // One still valid says nothing of the kind.
+  const valid = await ok(workspace.api('POST', '/web/api/estimates', { client_id: acme.id, valid_until: '2099-12-31', line_items: [{ description: 'Audit', quantity: 1, unit_price: 100 }] }));
+  await visit(page, `/estimates/${valid.id}`, 'estimates-valid');
+  await page.getByRole('button', { name: 'Send estimate' }).click();
+  await expect(page.getByRole('dialog', { name: `Send estimate ${valid.number}` }).getByRole('textbox', { name: 'Recipient e-mail' })).toBeVisible();
+  await expect(page.getByText(/was valid until/)).toHaveCount(0);
+});
+
 test('a declined estimate is reopened as a draft and edited', async ({ page, workspace }) => {
   const acme = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Acme', currency: 'EUR' }));
   const e = await ok(workspace.api('POST', '/web/api/estimates', { client_id: acme.id, line_items: [{ description: 'Audit', quantity: 2, unit_price: 100 }] }));

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { formErrors } from '../../api/errors.ts';
+import { useFormat } from '../../api/format.ts';
+import { serverNow } from '../../api/server-clock.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -24,6 +26,9 @@ export function SendDialog({ estimate, onDone, onClose }: { estimate: Estimate; 
   const send = useSendEstimate(estimate.id);
   const keyFor = useIdempotencyKey();
   const suggested = useQuery(recipientsQuery(estimate.id)).data;
+  const format = useFormat();
+  // Past its validity (in the workspace's calendar), the client's page no longer lets them accept it: said before it goes.
+  const expired = estimate.valid_until !== null && estimate.valid_until < format.dayOf(serverNow());
   const first = suggested?.recipients[0];
   // Until the person types, the suggestion (as it arrives); then what they typed.
   const [typed, setTyped] = useState<{ name: string; email: string } | null>(null);
@@ -61,6 +66,11 @@ export function SendDialog({ estimate, onDone, onClose }: { estimate: Estimate; 
         className="flex flex-col gap-4 text-sm"
       >
         {summary && <Alert>{summary}</Alert>}
+        {expired && (
+          <Alert tone="warning" title={t('send.expired.title', { date: format.day(estimate.valid_until!) })}>
+            {t('send.expired.text')}
+          </Alert>
+        )}
         <div className="grid gap-3 sm:grid-cols-2">
           <TextField label={t('send.recipientName')} name="recipients.0.name" value={name} onChange={setName} />
           <TextField label={t('send.recipientEmail')} name="recipients.0.email" type="email" value={email} onChange={setEmail} isRequired description={hint} />

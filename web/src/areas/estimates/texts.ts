@@ -121,6 +121,10 @@ const en = {
   },
   send: {
     title: 'Send estimate {{number}}',
+    expired: {
+      title: 'This estimate was valid until {{date}}',
+      text: 'The client can read it but no longer accept it. To ask for their answer, edit the estimate and give it a later “Valid until” first.',
+    },
     recipientName: 'Recipient name',
     recipientEmail: 'Recipient e-mail',
     fromInvoiceEmail: 'Filled in with the client’s invoice e-mail address.',
@@ -277,6 +281,10 @@ export const { useTexts: useEstimateTexts } = defineTexts('estimates', en, {
   },
   send: {
     title: 'Angebot {{number}} senden',
+    expired: {
+      title: 'Dieses Angebot galt bis {{date}}',
+      text: 'Der Kunde kann es lesen, aber nicht mehr annehmen. Um seine Antwort zu erbitten, bearbeiten Sie das Angebot und geben Sie zuerst ein späteres „Gültig bis“ an.',
+    },
     recipientName: 'Name des Empfängers',
     recipientEmail: 'E-Mail des Empfängers',
     fromInvoiceEmail: 'Vorausgefüllt mit der Rechnungs-E-Mail-Adresse des Kunden.',
