@@ -12,12 +12,8 @@ export const ErrorBody = Type.Object(
     error_description: Type.String(),
     message: Type.String(),
     field: Type.Optional(Type.String()),
-    refusal: Type.Optional(
-      Type.String({
-        description:
-          "which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English",
-      }),
-    ),
+    // Kept short: the body's schema is written out in every route's responses.
+    refusal: Type.Optional(Type.String({ description: 'the rule that refused, as a word to translate (README, Errors)' })),
   },
   { additionalProperties: true },
 );

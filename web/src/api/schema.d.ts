@@ -3610,7 +3610,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -3632,7 +3632,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -3716,7 +3716,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -3738,7 +3738,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -3848,7 +3848,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -3870,7 +3870,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4016,7 +4016,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4038,7 +4038,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4124,7 +4124,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4146,7 +4146,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4188,7 +4188,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4210,7 +4210,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4347,7 +4347,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4369,7 +4369,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4418,7 +4418,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4440,7 +4440,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4510,7 +4510,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4532,7 +4532,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4598,7 +4598,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4620,7 +4620,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4676,7 +4676,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4698,7 +4698,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4765,7 +4765,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4787,7 +4787,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4928,7 +4928,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -4950,7 +4950,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5087,7 +5087,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5109,7 +5109,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5179,7 +5179,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5201,7 +5201,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5303,7 +5303,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5325,7 +5325,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5367,7 +5367,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5389,7 +5389,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5517,7 +5517,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5539,7 +5539,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5581,7 +5581,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5603,7 +5603,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5712,7 +5712,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5734,7 +5734,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5843,7 +5843,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5865,7 +5865,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -5996,7 +5996,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6018,7 +6018,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6226,7 +6226,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6248,7 +6248,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6358,7 +6358,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6380,7 +6380,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6422,7 +6422,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6444,7 +6444,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6593,7 +6593,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6615,7 +6615,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6662,7 +6662,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6684,7 +6684,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6733,7 +6733,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6755,7 +6755,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6856,7 +6856,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6878,7 +6878,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -6993,7 +6993,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7015,7 +7015,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7087,7 +7087,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7109,7 +7109,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7184,7 +7184,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7206,7 +7206,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7286,7 +7286,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7308,7 +7308,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7409,7 +7409,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7431,7 +7431,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7566,7 +7566,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7588,7 +7588,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7694,7 +7694,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7716,7 +7716,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7758,7 +7758,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7780,7 +7780,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7914,7 +7914,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -7936,7 +7936,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8015,7 +8015,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8037,7 +8037,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8118,7 +8118,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8140,7 +8140,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8202,7 +8202,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8224,7 +8224,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8267,7 +8267,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8289,7 +8289,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8368,7 +8368,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8390,7 +8390,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8466,7 +8466,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8488,7 +8488,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8559,7 +8559,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8581,7 +8581,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8642,7 +8642,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8664,7 +8664,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8736,7 +8736,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8758,7 +8758,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8836,7 +8836,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8858,7 +8858,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8935,7 +8935,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -8957,7 +8957,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9018,7 +9018,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9040,7 +9040,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9115,7 +9115,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9137,7 +9137,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9224,7 +9224,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9246,7 +9246,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9341,7 +9341,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9363,7 +9363,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9434,7 +9434,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9456,7 +9456,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9498,7 +9498,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9520,7 +9520,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9616,7 +9616,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9638,7 +9638,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9722,7 +9722,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9744,7 +9744,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9821,7 +9821,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9843,7 +9843,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9903,7 +9903,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9925,7 +9925,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -9994,7 +9994,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10016,7 +10016,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10060,7 +10060,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10082,7 +10082,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10187,7 +10187,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10209,7 +10209,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10321,7 +10321,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10343,7 +10343,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10450,7 +10450,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10472,7 +10472,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10522,7 +10522,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10544,7 +10544,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10636,7 +10636,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10658,7 +10658,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10775,7 +10775,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10797,7 +10797,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10837,7 +10837,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10859,7 +10859,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10959,7 +10959,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -10981,7 +10981,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11021,7 +11021,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11043,7 +11043,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11141,7 +11141,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11163,7 +11163,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11279,7 +11279,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11301,7 +11301,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11348,7 +11348,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11370,7 +11370,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11416,7 +11416,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11438,7 +11438,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11489,7 +11489,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11511,7 +11511,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11628,7 +11628,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11650,7 +11650,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11709,7 +11709,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11731,7 +11731,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11801,7 +11801,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11823,7 +11823,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11889,7 +11889,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11911,7 +11911,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11961,7 +11961,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -11983,7 +11983,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12083,7 +12083,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12105,7 +12105,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12162,7 +12162,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12184,7 +12184,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12224,7 +12224,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12246,7 +12246,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12288,7 +12288,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12310,7 +12310,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12371,7 +12371,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12393,7 +12393,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12446,7 +12446,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12468,7 +12468,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12520,7 +12520,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12542,7 +12542,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12590,7 +12590,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12612,7 +12612,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12664,7 +12664,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12686,7 +12686,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12747,7 +12747,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12769,7 +12769,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12851,7 +12851,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12873,7 +12873,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12913,7 +12913,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12935,7 +12935,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -12985,7 +12985,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13007,7 +13007,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13051,7 +13051,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13073,7 +13073,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13118,7 +13118,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13140,7 +13140,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13192,7 +13192,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13214,7 +13214,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13288,7 +13288,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13310,7 +13310,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13359,7 +13359,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13381,7 +13381,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13423,7 +13423,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13445,7 +13445,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13504,7 +13504,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13526,7 +13526,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13578,7 +13578,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13600,7 +13600,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13716,7 +13716,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13738,7 +13738,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13802,7 +13802,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13824,7 +13824,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13900,7 +13900,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13922,7 +13922,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -13986,7 +13986,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14008,7 +14008,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14050,7 +14050,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14072,7 +14072,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14134,7 +14134,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14156,7 +14156,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14275,7 +14275,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14297,7 +14297,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14361,7 +14361,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14383,7 +14383,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14464,7 +14464,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14486,7 +14486,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14533,7 +14533,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14555,7 +14555,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14629,7 +14629,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14651,7 +14651,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14733,7 +14733,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14755,7 +14755,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14805,7 +14805,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14827,7 +14827,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14893,7 +14893,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -14915,7 +14915,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15002,7 +15002,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15024,7 +15024,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15163,7 +15163,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15185,7 +15185,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15305,7 +15305,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15327,7 +15327,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15389,7 +15389,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15411,7 +15411,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15458,7 +15458,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15480,7 +15480,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15534,7 +15534,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15556,7 +15556,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15702,7 +15702,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15724,7 +15724,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15797,7 +15797,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15819,7 +15819,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15897,7 +15897,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15919,7 +15919,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -15983,7 +15983,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16005,7 +16005,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16068,7 +16068,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16090,7 +16090,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16204,7 +16204,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16226,7 +16226,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16333,7 +16333,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16355,7 +16355,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16411,7 +16411,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16433,7 +16433,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16555,7 +16555,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16577,7 +16577,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16686,7 +16686,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16708,7 +16708,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16913,7 +16913,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -16935,7 +16935,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17059,7 +17059,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17081,7 +17081,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17189,7 +17189,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17211,7 +17211,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17319,7 +17319,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17341,7 +17341,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17449,7 +17449,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17471,7 +17471,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17525,7 +17525,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17547,7 +17547,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17647,7 +17647,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17669,7 +17669,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17757,7 +17757,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17779,7 +17779,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17860,7 +17860,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17882,7 +17882,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17957,7 +17957,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -17979,7 +17979,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18026,7 +18026,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18048,7 +18048,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18099,7 +18099,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18121,7 +18121,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18171,7 +18171,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18193,7 +18193,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18250,7 +18250,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18272,7 +18272,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18368,7 +18368,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18390,7 +18390,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18515,7 +18515,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18537,7 +18537,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18633,7 +18633,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18655,7 +18655,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18697,7 +18697,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18719,7 +18719,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18846,7 +18846,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18868,7 +18868,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18944,7 +18944,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18966,7 +18966,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -18988,7 +18988,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19058,7 +19058,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19080,7 +19080,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19164,7 +19164,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19186,7 +19186,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19256,7 +19256,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19278,7 +19278,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19320,7 +19320,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19342,7 +19342,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19425,7 +19425,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19447,7 +19447,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19520,7 +19520,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19542,7 +19542,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19623,7 +19623,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19645,7 +19645,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19720,7 +19720,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19742,7 +19742,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19886,7 +19886,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -19908,7 +19908,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20052,7 +20052,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20074,7 +20074,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20119,7 +20119,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20141,7 +20141,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20188,7 +20188,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20210,7 +20210,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20259,7 +20259,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20281,7 +20281,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20321,7 +20321,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20343,7 +20343,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20411,7 +20411,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20433,7 +20433,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20523,7 +20523,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20545,7 +20545,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20587,7 +20587,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20609,7 +20609,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20699,7 +20699,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20721,7 +20721,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20796,7 +20796,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20818,7 +20818,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20911,7 +20911,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20933,7 +20933,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20975,7 +20975,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -20997,7 +20997,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21090,7 +21090,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21112,7 +21112,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21166,7 +21166,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21188,7 +21188,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21235,7 +21235,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21257,7 +21257,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21315,7 +21315,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21337,7 +21337,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21400,7 +21400,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21422,7 +21422,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21526,7 +21526,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21548,7 +21548,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21644,7 +21644,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21666,7 +21666,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21708,7 +21708,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21730,7 +21730,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21828,7 +21828,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21850,7 +21850,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21904,7 +21904,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21926,7 +21926,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -21987,7 +21987,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22009,7 +22009,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22072,7 +22072,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22094,7 +22094,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22147,7 +22147,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22169,7 +22169,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22229,7 +22229,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22251,7 +22251,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22390,7 +22390,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22412,7 +22412,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22486,7 +22486,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22508,7 +22508,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22596,7 +22596,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22618,7 +22618,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22695,7 +22695,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22717,7 +22717,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22759,7 +22759,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22781,7 +22781,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22838,7 +22838,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22860,7 +22860,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22930,7 +22930,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -22952,7 +22952,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23009,7 +23009,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23031,7 +23031,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23073,7 +23073,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23095,7 +23095,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23167,7 +23167,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23189,7 +23189,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23311,7 +23311,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23333,7 +23333,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23521,7 +23521,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23543,7 +23543,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23665,7 +23665,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23687,7 +23687,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23729,7 +23729,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23751,7 +23751,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23939,7 +23939,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -23961,7 +23961,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24015,7 +24015,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24037,7 +24037,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24096,7 +24096,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24118,7 +24118,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24181,7 +24181,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24203,7 +24203,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24259,7 +24259,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24281,7 +24281,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24346,7 +24346,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24368,7 +24368,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24411,7 +24411,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24433,7 +24433,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24482,7 +24482,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24504,7 +24504,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24555,7 +24555,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24577,7 +24577,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24619,7 +24619,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24641,7 +24641,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24703,7 +24703,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24725,7 +24725,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24890,7 +24890,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24912,7 +24912,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24960,7 +24960,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -24982,7 +24982,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25036,7 +25036,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25058,7 +25058,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25158,7 +25158,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25180,7 +25180,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25281,7 +25281,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25303,7 +25303,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25402,7 +25402,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25424,7 +25424,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25560,7 +25560,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25582,7 +25582,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25678,7 +25678,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25700,7 +25700,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25742,7 +25742,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25764,7 +25764,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25898,7 +25898,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25920,7 +25920,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25967,7 +25967,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -25989,7 +25989,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26105,7 +26105,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26127,7 +26127,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26223,7 +26223,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26245,7 +26245,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26341,7 +26341,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26363,7 +26363,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26459,7 +26459,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26481,7 +26481,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26585,7 +26585,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26607,7 +26607,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26656,7 +26656,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26678,7 +26678,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26720,7 +26720,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26742,7 +26742,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26796,7 +26796,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26818,7 +26818,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26893,7 +26893,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -26915,7 +26915,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27013,7 +27013,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27035,7 +27035,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27081,7 +27081,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27103,7 +27103,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27178,7 +27178,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27200,7 +27200,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27275,7 +27275,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27297,7 +27297,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27363,7 +27363,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27385,7 +27385,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27477,7 +27477,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27499,7 +27499,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27582,7 +27582,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27604,7 +27604,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27696,7 +27696,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27718,7 +27718,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27819,7 +27819,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27841,7 +27841,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27937,7 +27937,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -27959,7 +27959,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -28043,7 +28043,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -28065,7 +28065,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -28143,7 +28143,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
@@ -28165,7 +28165,7 @@ export interface operations {
                         error_description: string;
                         message: string;
                         field?: string;
-                        /** @description which rule refused the request, for the refusals a person meets in an app (name_taken, archive_first, not_assigned, …): a word to translate, where `message` is English */
+                        /** @description the rule that refused, as a word to translate (README, Errors) */
                         refusal?: string;
                     } & {
                         [key: string]: unknown;
