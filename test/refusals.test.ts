@@ -118,6 +118,14 @@ describe('people and billing', () => {
     refused(await api(ownerSession, 'POST', '/web/api/invitations', { email, role: 'member' }), 409, 'invitation_pending', { field: 'email' });
   });
 
+  it('client_has_invoices: a client with an invoice is kept', async () => {
+    const c = await client();
+    await created(owner, '/api/v2/invoices', { client_id: c.id, line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }] });
+    expect((await api(owner, 'PATCH', `/api/v2/clients/${c.id}`, { is_active: false })).statusCode).toBe(200);
+    refused(await api(owner, 'DELETE', `/api/v2/clients/${c.id}`, undefined, { 'if-match': await etag(`/api/v2/clients/${c.id}`) }), 409, 'client_has_invoices', { invoice_count: 1 });
+    expect((await api(owner, 'GET', `/api/v2/clients/${c.id}`)).statusCode).toBe(200);
+  });
+
   it('number_taken: a second invoice with a number', async () => {
     const c = await client();
     const first = await created(owner, '/api/v2/invoices', { client_id: c.id, number: unique('INV').replace(/ /g, '-'), line_items: [{ description: 'Work', quantity: 1, unit_price: 10 }] });
