@@ -28,6 +28,7 @@ export { assertMayUseInvoices, createInvoice, explicitLines, getInvoice, kindCho
 // For retainers (billing/retainers): the locked invoice, and its funding and credit lines.
 export { addRetainerLineIn, loadInvoice, removeRetainerLineIn } from './service.ts';
 export { RETAINER_KIND } from './kinds.ts';
+export { wrongState } from './rules.ts';
 export { sendInvoiceMessageIn, signatureName, validateMessage } from './messages.ts';
 export { invoiceProjects } from './projects.ts';
 export { SuggestedRecipientsSchema, recipientsForClient } from './recipients.ts';

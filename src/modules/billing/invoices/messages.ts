@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
-import { badRequest, conflict } from '../../../errors.ts';
+import { badRequest } from '../../../errors.ts';
 import { fetchPage, type PageParams } from '../../../http/pagination.ts';
 import { newId } from '../../../ids.ts';
 import { enqueueMail, type MailAddress, type MailAttachment } from '../../../outbox/enqueue.ts';
@@ -18,7 +18,7 @@ import { INVOICE_PDF_RENDERER, loadInvoiceDocument } from './pdf.ts';
 import { invoiceTotals, presentMessage, type PresentedMessage } from './presenter.ts';
 import { findClient, loadWorkspace, receiptsOf, touchInvoice } from './queries.ts';
 import { translator } from '../../../i18n/index.ts';
-import { assertNoNul, isEmail, type MessageEvent } from './rules.ts';
+import { assertNoNul, isEmail, wrongState, type MessageEvent } from './rules.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
 import type { MessageInput, Recipient } from './schemas.ts';
 
@@ -204,13 +204,13 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
   const { row, lines, body: invoice } = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
   const workspace = (await loadWorkspace(trx, p.companyId))!;
   if (m.event === 'send' && row.state !== 'draft' && row.state !== 'open') {
-    throw conflict(`A ${row.state} invoice cannot be sent; only draft and open invoices can.`, { state: row.state, refusal: 'invoice_state' });
+    throw wrongState(`A ${row.state} invoice cannot be sent; only draft and open invoices can.`, row.state);
   }
   if (m.event === 'reminder' && (row.state !== 'open' || invoice.due_amount <= 0)) {
-    throw conflict(`Reminders are for open invoices with an amount due; this one is ${row.state}.`, { state: row.state, refusal: 'invoice_state' });
+    throw wrongState(`Reminders are for open invoices with an amount due; this one is ${row.state}.`, row.state);
   }
   if (m.event === 'thank_you' && row.state !== 'paid') {
-    throw conflict(`A thank-you is for paid invoices; this one is ${row.state}.`, { state: row.state, refusal: 'invoice_state' });
+    throw wrongState(`A thank-you is for paid invoices; this one is ${row.state}.`, row.state);
   }
 
   const letter: Letter = {

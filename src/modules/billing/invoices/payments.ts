@@ -14,6 +14,7 @@ import { deletePaymentRow, insertPayment, overdrawnRetainers, paymentsOf, touchI
 import { invoiceTotals, presentPayment, type PresentedInvoice, type PresentedPayment } from './presenter.ts';
 import { assertMayUseInvoices, loadInvoice, paidAtOf } from './service.ts';
 import type { PaymentInput } from './schemas.ts';
+import { wrongState } from './rules.ts';
 
 /**
  * The invoice, locked, as it is once the lock is ours. The locking statement waits for
@@ -40,7 +41,7 @@ export async function recordPayment(db: Kysely<DB>, p: Principal, invoiceId: str
     const { row, lines } = await lockedInvoice(trx, companyId, invoiceId);
     if (row.state !== 'open') {
       const hint = row.state === 'draft' ? ' Send it first.' : '';
-      throw conflict(`Payments are recorded on open invoices; this one is ${row.state}.${hint}`, { state: row.state, refusal: 'invoice_state' });
+      throw wrongState(`Payments are recorded on open invoices; this one is ${row.state}.${hint}`, row.state);
     }
     if (!isWorkDate(input.paid_date)) throw badRequest('paid_date must be a date (YYYY-MM-DD).', { field: 'paid_date' });
     // The JSON number as written (its shortest decimal form), so its decimal places are the ones sent.
@@ -88,7 +89,7 @@ export async function deletePayment(db: Kysely<DB>, p: Principal, invoiceId: str
   return withTenant(db, companyId, async (trx) => {
     const { row } = await lockedInvoice(trx, companyId, invoiceId);
     if (row.state !== 'open' && row.state !== 'paid') {
-      throw conflict(`Payments are deleted on open or paid invoices; this one is ${row.state}.`, { state: row.state, refusal: 'invoice_state' });
+      throw wrongState(`Payments are deleted on open or paid invoices; this one is ${row.state}.`, row.state);
     }
     const deleted = isId(paymentId) ? await deletePaymentRow(trx, companyId, row.id, paymentId) : undefined;
     if (!deleted) throw notFound('payment');

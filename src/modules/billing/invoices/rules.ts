@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import type { InvoiceState, PaymentTerms } from '../../../db/types.ts';
-import { badRequest } from '../../../errors.ts';
+import { badRequest, conflict, type ErrorExtras } from '../../../errors.ts';
 import { PAYMENT_TERMS } from '../../catalog/clients/index.ts';
 import { isCurrencyCode } from '../../../money.ts';
 import { translator } from '../../../i18n/index.ts';
@@ -10,10 +10,13 @@ import { DEFAULT_KIND, IMPORTED_EXPENSE_KIND, PRODUCT_KIND, RETAINER_KIND, kindL
 /**
  * Pure invoice rules (no I/O): field values, payment terms and due dates, date
  * ranges, line defaults. Arithmetic lives in totals.ts; the import's grouping in
- * import.ts. Every failure is a 400 naming the field.
+ * import.ts. Every failure is a 400 naming the field, but a state's refusal (wrongState, 409).
  */
 
 export const INVOICE_STATES = ['draft', 'open', 'paid', 'closed', 'voided'] as const satisfies readonly InvoiceState[];
+
+/** The 409 of an action the invoice's state does not allow: it names the state, and the rule as `invoice_state`. */
+export const wrongState = (message: string, state: InvoiceState, extras?: ErrorExtras) => conflict(message, { ...extras, state, refusal: 'invoice_state' });
 export { PAYMENT_TERMS };
 export const TIME_SUMMARY_TYPES = ['project', 'task', 'people', 'detailed'] as const;
 export const EXPENSE_SUMMARY_TYPES = ['project', 'category', 'people', 'detailed'] as const;

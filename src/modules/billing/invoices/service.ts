@@ -6,7 +6,7 @@ import { actingUserId, auditActor } from '../../../access/operator.ts';
 import type { DB, InvoiceState, PaymentTerms } from '../../../db/types.ts';
 import { insertRow } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { instantOn, todayIn } from '../../../time/workspace-time.ts';
@@ -60,6 +60,7 @@ import {
   quantityValue,
   resolveDue,
   unitPriceValue,
+  wrongState,
 } from './rules.ts';
 
 /**
@@ -443,7 +444,7 @@ async function editDraft(
       precondition?.(current.body);
       const row = current.row;
       if (row.state !== 'draft') {
-        throw conflict(`Only draft invoices can be changed; this one is ${row.state}.`, { state: row.state, refusal: 'invoice_state' });
+        throw wrongState(`Only draft invoices can be changed; this one is ${row.state}.`, row.state);
       }
       const changes = invoiceChanges(row, input);
       const lineEdits = lineChanges(current.lines, input.line_items ?? [], await kindChoices(trx, p.companyId, input.line_items));
@@ -582,7 +583,7 @@ export async function deleteInvoice(db: Kysely<DB>, p: Principal, id: string, { 
     const current = await loadInvoice(trx, p.companyId, id, { lock: true, visibleTo: p });
     precondition?.(current.body);
     if (current.row.state !== 'draft') {
-      throw conflict(`Only draft invoices can be deleted; this one is ${current.row.state}.`, { state: current.row.state, refusal: 'invoice_state' });
+      throw wrongState(`Only draft invoices can be deleted; this one is ${current.row.state}.`, current.row.state);
     }
     const released = await releaseBilled(trx, p.companyId, current.row.id, now);
     await deleteInvoiceRow(trx, p.companyId, current.row.id);
@@ -686,7 +687,7 @@ async function transitionIn(
   if (repeatIsDone && row.state === to) return body;
   if (row.state !== 'open') {
     const hint = row.state === 'draft' ? ' Send it first, or delete the draft.' : '';
-    throw conflict(`Only open invoices can be ${to === 'paid' ? 'marked paid' : to}; this one is ${row.state}.${hint}`, { state: row.state, refusal: 'invoice_state' });
+    throw wrongState(`Only open invoices can be ${to === 'paid' ? 'marked paid' : to}; this one is ${row.state}.${hint}`, row.state);
   }
   const changes: Record<string, unknown> = { state: to };
   let payment: string | null = null;

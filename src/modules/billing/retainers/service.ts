@@ -9,7 +9,7 @@ import type { DB } from '../../../db/types.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import { isId, newId } from '../../../ids.ts';
 import { audit } from '../../workspace/audit/index.ts';
-import { addRetainerLineIn, createInvoiceIn, currencyValue, findClient, invoiceTotals, loadInvoice, loadWorkspace, printedTotals, removeRetainerLineIn } from '../invoices/index.ts';
+import { addRetainerLineIn, createInvoiceIn, currencyValue, findClient, invoiceTotals, loadInvoice, loadWorkspace, printedTotals, removeRetainerLineIn, wrongState } from '../invoices/index.ts';
 import { presentRetainer, presentRetainerWithEntries, type PresentedRetainer, type PresentedRetainerWithEntries } from './presenter.ts';
 import {
   creditsOfInvoice,
@@ -181,7 +181,7 @@ export async function applyCredit(db: Kysely<DB>, p: Principal, id: string, inpu
       throw err;
     });
     if (invoice.row.state !== 'draft') {
-      throw conflict(`Retainer credits go on draft invoices; this one is ${invoice.row.state}.`, { field: 'invoice_id', state: invoice.row.state, refusal: 'invoice_state' });
+      throw wrongState(`Retainer credits go on draft invoices; this one is ${invoice.row.state}.`, invoice.row.state, { field: 'invoice_id' });
     }
     if (invoice.row.client_id !== row.client_id) throw badRequest("invoice_id: the invoice is for another client than the retainer's.", { field: 'invoice_id' });
     if (invoice.row.currency !== row.currency) {
@@ -215,7 +215,7 @@ export async function removeCredit(db: Kysely<DB>, p: Principal, id: string, lin
     if (!line || line.effect !== 'credit') throw notFound('retainer credit');
     const invoice = await loadInvoice(trx, p.companyId, line.invoice_id, { lock: true, visibleTo: p });
     if (invoice.row.state !== 'draft') {
-      throw conflict(`Credits are removed from draft invoices; this one is ${invoice.row.state}. Void the invoice to release its credit.`, { state: invoice.row.state, refusal: 'invoice_state' });
+      throw wrongState(`Credits are removed from draft invoices; this one is ${invoice.row.state}. Void the invoice to release its credit.`, invoice.row.state);
     }
     const removed = await removeRetainerLineIn(trx, p.companyId, invoice.row.id, line.id, now);
     if (!removed) throw notFound('retainer credit');
