@@ -3,7 +3,8 @@
  * `ben@example` (which no mail reaches) is refused. One rule for people (users/email.ts), contacts,
  * a client's invoice address, the workspace's sender and the import; the web app's e-mail fields
  * copy it as their `pattern` (web/src/ui/TextField.tsx) so the browser refuses what the server
- * would. An invoice's recipients are checked by their schema's `format: 'email'`.
+ * would. The recipients of an invoice's or estimate's e-mail are checked more strictly still
+ * (billing/invoices/rules.ts `isEmail`: no character a mail header would have to quote).
  */
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

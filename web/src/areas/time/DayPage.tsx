@@ -94,13 +94,12 @@ export function DayPage() {
 function BreakRow({ gap }: { gap: Break }) {
   const t = useTimeTexts();
   const format = useFormat();
+  const span = { from: format.time(gap.from), to: format.time(gap.to) };
   return (
     <tr className="bg-stone-50/60">
       {/* A row header (not a cell): on a phone, the stacked table gives it no column name. */}
       <th scope="row" colSpan={5} className="px-3 py-1.5 text-left text-xs font-normal text-stone-600 italic">
-        {gap.minutes < 60
-          ? t('dayView.break', { from: format.time(gap.from), to: format.time(gap.to), minutes: gap.minutes })
-          : t('dayView.breakLong', { from: format.time(gap.from), to: format.time(gap.to), duration: format.duration(gap.minutes * 60) })}
+        {gap.minutes < 60 ? t('dayView.break', { ...span, minutes: gap.minutes }) : t('dayView.breakLong', { ...span, duration: format.duration(gap.minutes * 60) })}
       </th>
     </tr>
   );
