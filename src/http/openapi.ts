@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
+import { ErrorSchema } from './schemas.ts';
 
 /**
  * The OpenAPI document served at GET /api/v2/openapi.json: document-level
@@ -11,7 +12,10 @@ import { SESSION_COOKIE } from '../auth/sessions.ts';
  */
 export async function registerOpenApi(app: FastifyInstance) {
   registerOperationIds(app);
+  app.addSchema(ErrorSchema);
   await app.register(swagger, {
+    // A shared schema is a component under its own $id (`Error`), not `def-0`.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {

@@ -1,8 +1,13 @@
 import { Type, type Static, type TOptional, type TProperties, type TSchema } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../errors.ts';
 
-/** The error body every 4xx/5xx response has (see src/errors.ts). */
-export const ErrorBody = Type.Object(
+/**
+ * The error body every 4xx/5xx response has (see src/errors.ts), registered once with the app
+ * (`app.addSchema`, src/http/openapi.ts) and referenced by every route, so the OpenAPI document
+ * has it once, as `components.schemas.Error`: SDK generators make one error type of it, not one
+ * per response (written out per route, it was half the document).
+ */
+export const ErrorSchema = Type.Object(
   {
     error: Type.Unsafe<ErrorCode>({
       type: 'string',
@@ -12,11 +17,13 @@ export const ErrorBody = Type.Object(
     error_description: Type.String(),
     message: Type.String(),
     field: Type.Optional(Type.String()),
-    // Kept short: the body's schema is written out in every route's responses.
     refusal: Type.Optional(Type.String({ description: 'the rule that refused, as a word to translate (README, Errors)' })),
   },
-  { additionalProperties: true },
+  { $id: 'Error', additionalProperties: true },
 );
+
+/** A response schema of the error body: a reference to the one registered schema. */
+export const ErrorBody = Type.Unsafe<Static<typeof ErrorSchema>>(Type.Ref('Error'));
 
 /** Response schemas for the errors any authenticated route can give. */
 export const ErrorResponses = {

@@ -1,4 +1,5 @@
 import fastJsonStringify, { type Schema } from 'fast-json-stringify';
+import { ErrorSchema } from './schemas.ts';
 
 /**
  * A serializer compiler for routes whose presenter builds every property exactly
@@ -60,7 +61,7 @@ function isSliceable(data: unknown): data is Record<string, unknown> {
 }
 
 /**
- * Fastify's own serializer (fast-json-stringify, with no shared schemas), compiled once per
+ * Fastify's own serializer (fast-json-stringify, given the one shared schema, the error body), compiled once per
  * response schema per process rather than once per app, so an app built again in the same
  * process (each test file builds several) reuses them. A server builds one app, for which
  * nothing changes. Keyed by the schema's JSON text, not the object: Fastify hands the
@@ -72,6 +73,6 @@ const compiledSerializers = new Map<string, (data: unknown) => string>();
 export function cachedSerializerCompiler({ schema }: { schema: object }) {
   const key = JSON.stringify(schema);
   let serialize = compiledSerializers.get(key);
-  if (!serialize) compiledSerializers.set(key, (serialize = fastJsonStringify(schema as Schema, { schema: {} })));
+  if (!serialize) compiledSerializers.set(key, (serialize = fastJsonStringify(schema as Schema, { schema: { Error: ErrorSchema as Schema } })));
   return serialize;
 }

@@ -3540,7 +3540,22 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        Error: {
+            /**
+             * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
+             * @enum {string}
+             */
+            error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+            error_description: string;
+            message: string;
+            field?: string;
+            /** @description the rule that refused, as a word to translate (README, Errors) */
+            refusal?: string;
+        } & {
+            [key: string]: unknown;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -3601,20 +3616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -3623,20 +3625,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3707,20 +3696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -3729,20 +3705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3839,20 +3802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -3861,20 +3811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4007,20 +3944,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4029,20 +3953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4115,20 +4026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4137,20 +4035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4179,20 +4064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4201,20 +4073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4338,20 +4197,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4360,20 +4206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4409,20 +4242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4431,20 +4251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4501,20 +4308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4523,20 +4317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4589,20 +4370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4611,20 +4379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4667,20 +4422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4689,20 +4431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4756,20 +4485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4778,20 +4494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4919,20 +4622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4941,20 +4631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5078,20 +4755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5100,20 +4764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5170,20 +4821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5192,20 +4830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5294,20 +4919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5316,20 +4928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5358,20 +4957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5380,20 +4966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5508,20 +5081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5530,20 +5090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5572,20 +5119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5594,20 +5128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5703,20 +5224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5725,20 +5233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5834,20 +5329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5856,20 +5338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5987,20 +5456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6009,20 +5465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6217,20 +5660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6239,20 +5669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6349,20 +5766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6371,20 +5775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6413,20 +5804,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6435,20 +5813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6584,20 +5949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6606,20 +5958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6653,20 +5992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6675,20 +6001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6724,20 +6037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6746,20 +6046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6847,20 +6134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6869,20 +6143,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6984,20 +6245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7006,20 +6254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7078,20 +6313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7100,20 +6322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7175,20 +6384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7197,20 +6393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7277,20 +6460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7299,20 +6469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7400,20 +6557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7422,20 +6566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7557,20 +6688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7579,20 +6697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7685,20 +6790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7707,20 +6799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7749,20 +6828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7771,20 +6837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7905,20 +6958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7927,20 +6967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8006,20 +7033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8028,20 +7042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8109,20 +7110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8131,20 +7119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8193,20 +7168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8215,20 +7177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8258,20 +7207,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8280,20 +7216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8359,20 +7282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8381,20 +7291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8457,20 +7354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8479,20 +7363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8550,20 +7421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8572,20 +7430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8633,20 +7478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8655,20 +7487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8727,20 +7546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8749,20 +7555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8827,20 +7620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8849,20 +7629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8926,20 +7693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8948,20 +7702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9009,20 +7750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -9031,20 +7759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9106,20 +7821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -9128,20 +7830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9215,20 +7904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -9237,20 +7913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9332,20 +7995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -9354,20 +8004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9425,20 +8062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -9447,20 +8071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9489,20 +8100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -9511,20 +8109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9607,20 +8192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -9629,20 +8201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9713,20 +8272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -9735,20 +8281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9812,20 +8345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -9834,20 +8354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9894,20 +8401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -9916,20 +8410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9985,20 +8466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -10007,20 +8475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10051,20 +8506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -10073,20 +8515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10178,20 +8607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -10200,20 +8616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10312,20 +8715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -10334,20 +8724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10441,20 +8818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -10463,20 +8827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10513,20 +8864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -10535,20 +8873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10627,20 +8952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -10649,20 +8961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10766,20 +9065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -10788,20 +9074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10828,20 +9101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -10850,20 +9110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10950,20 +9197,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -10972,20 +9206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11012,20 +9233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -11034,20 +9242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11132,20 +9327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -11154,20 +9336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11270,20 +9439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -11292,20 +9448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11339,20 +9482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -11361,20 +9491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11407,20 +9524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -11429,20 +9533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11480,20 +9571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -11502,20 +9580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11619,20 +9684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -11641,20 +9693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11700,20 +9739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -11722,20 +9748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11792,20 +9805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -11814,20 +9814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11880,20 +9867,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -11902,20 +9876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11952,20 +9913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -11974,20 +9922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12074,20 +10009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12096,20 +10018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12153,20 +10062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12175,20 +10071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12215,20 +10098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12237,20 +10107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12279,20 +10136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12301,20 +10145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12362,20 +10193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12384,20 +10202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12437,20 +10242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12459,20 +10251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12511,20 +10290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12533,20 +10299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12581,20 +10334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12603,20 +10343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12655,20 +10382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12677,20 +10391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12738,20 +10439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12760,20 +10448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12842,20 +10517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12864,20 +10526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12904,20 +10553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12926,20 +10562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12976,20 +10599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -12998,20 +10608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13042,20 +10639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13064,20 +10648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13109,20 +10680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13131,20 +10689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13183,20 +10728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13205,20 +10737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13279,20 +10798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13301,20 +10807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13350,20 +10843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13372,20 +10852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13414,20 +10881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13436,20 +10890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13495,20 +10936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13517,20 +10945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13569,20 +10984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13591,20 +10993,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13707,20 +11096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13729,20 +11105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13793,20 +11156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13815,20 +11165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13891,20 +11228,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13913,20 +11237,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13977,20 +11288,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -13999,20 +11297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14041,20 +11326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -14063,20 +11335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14125,20 +11384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -14147,20 +11393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14266,20 +11499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -14288,20 +11508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14352,20 +11559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -14374,20 +11568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14455,20 +11636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -14477,20 +11645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14524,20 +11679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -14546,20 +11688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14620,20 +11749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -14642,20 +11758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14724,20 +11827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -14746,20 +11836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14796,20 +11873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -14818,20 +11882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14884,20 +11935,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -14906,20 +11944,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -14993,20 +12018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -15015,20 +12027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15154,20 +12153,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -15176,20 +12162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15296,20 +12269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -15318,20 +12278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15380,20 +12327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -15402,20 +12336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15449,20 +12370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -15471,20 +12379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15525,20 +12420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -15547,20 +12429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15693,20 +12562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -15715,20 +12571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15788,20 +12631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -15810,20 +12640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15888,20 +12705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -15910,20 +12714,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -15974,20 +12765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -15996,20 +12774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16059,20 +12824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -16081,20 +12833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16195,20 +12934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -16217,20 +12943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16324,20 +13037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -16346,20 +13046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16402,20 +13089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -16424,20 +13098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16546,20 +13207,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -16568,20 +13216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16677,20 +13312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -16699,20 +13321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -16904,20 +13513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -16926,20 +13522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17050,20 +13633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -17072,20 +13642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17180,20 +13737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -17202,20 +13746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17310,20 +13841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -17332,20 +13850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17440,20 +13945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -17462,20 +13954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17516,20 +13995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -17538,20 +14004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17638,20 +14091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -17660,20 +14100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17748,20 +14175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -17770,20 +14184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17851,20 +14252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -17873,20 +14261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -17948,20 +14323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -17970,20 +14332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18017,20 +14366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -18039,20 +14375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18090,20 +14413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -18112,20 +14422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18162,20 +14459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -18184,20 +14468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18241,20 +14512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -18263,20 +14521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18359,20 +14604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -18381,20 +14613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18506,20 +14725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -18528,20 +14734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18624,20 +14817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -18646,20 +14826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18688,20 +14855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -18710,20 +14864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18837,20 +14978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -18859,20 +14987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -18935,20 +15050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -18957,20 +15059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -18979,20 +15068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19049,20 +15125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -19071,20 +15134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19155,20 +15205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -19177,20 +15214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19247,20 +15271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -19269,20 +15280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19311,20 +15309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -19333,20 +15318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19416,20 +15388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -19438,20 +15397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19511,20 +15457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -19533,20 +15466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19614,20 +15534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -19636,20 +15543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19711,20 +15605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -19733,20 +15614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -19877,20 +15745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -19899,20 +15754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20043,20 +15885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20065,20 +15894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20110,20 +15926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20132,20 +15935,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20179,20 +15969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20201,20 +15978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20250,20 +16014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20272,20 +16023,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20312,20 +16050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20334,20 +16059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20402,20 +16114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20424,20 +16123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20514,20 +16200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20536,20 +16209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20578,20 +16238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20600,20 +16247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20690,20 +16324,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20712,20 +16333,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20787,20 +16395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20809,20 +16404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20902,20 +16484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20924,20 +16493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -20966,20 +16522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -20988,20 +16531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -21081,20 +16611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -21103,20 +16620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -21157,20 +16661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -21179,20 +16670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -21226,20 +16704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -21248,20 +16713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -21306,20 +16758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -21328,20 +16767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -21391,20 +16817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -21413,20 +16826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -21517,20 +16917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -21539,20 +16926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -21635,20 +17009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -21657,20 +17018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -21699,20 +17047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -21721,20 +17056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -21819,20 +17141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -21841,20 +17150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -21895,20 +17191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -21917,20 +17200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -21978,20 +17248,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -22000,20 +17257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -22063,20 +17307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -22085,20 +17316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -22138,20 +17356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -22160,20 +17365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -22220,20 +17412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -22242,20 +17421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -22381,20 +17547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -22403,20 +17556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -22477,20 +17617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -22499,20 +17626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -22587,20 +17701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -22609,20 +17710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -22686,20 +17774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -22708,20 +17783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -22750,20 +17812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -22772,20 +17821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -22829,20 +17865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -22851,20 +17874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -22921,20 +17931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -22943,20 +17940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -23000,20 +17984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -23022,20 +17993,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -23064,20 +18022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -23086,20 +18031,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -23158,20 +18090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -23180,20 +18099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -23302,20 +18208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -23324,20 +18217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -23512,20 +18392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -23534,20 +18401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -23656,20 +18510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -23678,20 +18519,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -23720,20 +18548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -23742,20 +18557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -23930,20 +18732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -23952,20 +18741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24006,20 +18782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24028,20 +18791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24087,20 +18837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24109,20 +18846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24172,20 +18896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24194,20 +18905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24250,20 +18948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24272,20 +18957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24337,20 +19009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24359,20 +19018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24402,20 +19048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24424,20 +19057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24473,20 +19093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24495,20 +19102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24546,20 +19140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24568,20 +19149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24610,20 +19178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24632,20 +19187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24694,20 +19236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24716,20 +19245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24881,20 +19397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24903,20 +19406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -24951,20 +19441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -24973,20 +19450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -25027,20 +19491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -25049,20 +19500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -25149,20 +19587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -25171,20 +19596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -25272,20 +19684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -25294,20 +19693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -25393,20 +19779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -25415,20 +19788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -25551,20 +19911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -25573,20 +19920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -25669,20 +20003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -25691,20 +20012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -25733,20 +20041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -25755,20 +20050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -25889,20 +20171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -25911,20 +20180,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -25958,20 +20214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -25980,20 +20223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -26096,20 +20326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -26118,20 +20335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -26214,20 +20418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -26236,20 +20427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -26332,20 +20510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -26354,20 +20519,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -26450,20 +20602,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -26472,20 +20611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -26576,20 +20702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -26598,20 +20711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -26647,20 +20747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -26669,20 +20756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -26711,20 +20785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -26733,20 +20794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -26787,20 +20835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -26809,20 +20844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -26884,20 +20906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -26906,20 +20915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -27004,20 +21000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -27026,20 +21009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -27072,20 +21042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -27094,20 +21051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -27169,20 +21113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -27191,20 +21122,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -27266,20 +21184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -27288,20 +21193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -27354,20 +21246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -27376,20 +21255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -27468,20 +21334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -27490,20 +21343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -27573,20 +21413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -27595,20 +21422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -27687,20 +21501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -27709,20 +21510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -27810,20 +21598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -27832,20 +21607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -27928,20 +21690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -27950,20 +21699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -28034,20 +21770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -28056,20 +21779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -28134,20 +21844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -28156,20 +21853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description machine-readable code, snake_case (src/errors.ts gives the status of each)
-                         * @enum {string}
-                         */
-                        error: "invalid_request" | "invalid_json" | "unknown_field" | "integration_not_enabled" | "link_invalid" | "unauthorized" | "invalid_credentials" | "invalid_code" | "passkey_refused" | "forbidden" | "session_required" | "csrf_failed" | "two_factor_enrolment_required" | "password_sign_in_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "idempotency_permission_changed" | "email_taken" | "running_timer_conflict" | "timer_not_running" | "timer_already_running" | "time_entry_locked" | "expense_locked" | "approved_timesheet_week_locked" | "running_timer" | "submission_stale" | "approval_blocked" | "approval_warnings_unacknowledged" | "approval_preflight_stale" | "approval_conflict" | "approval_withdrawal_billed" | "cursor_expired" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "e_invoice_incomplete" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
-                        error_description: string;
-                        message: string;
-                        field?: string;
-                        /** @description the rule that refused, as a word to translate (README, Errors) */
-                        refusal?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
