@@ -38,9 +38,16 @@ let dataDir: string | undefined;
 let schema: string | undefined;
 const ids: Record<string, string> = {};
 
+/**
+ * The person's clock: the workspace's zone (Europe/Berlin, below). The CLI's "today" is the
+ * machine's date (src/cli/client/dates.ts), so on a machine in UTC the two dates differ for an
+ * hour each night and a timer started then is dated after the CLI's today.
+ */
+const PERSON_TZ = 'Europe/Berlin';
+
 /** The environment of a command: no profile file of the real user, the key given (or none). */
 function envWith(extra: CliEnv = {}): CliEnv {
-  return { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ...extra };
+  return { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), TZ: PERSON_TZ, ...extra };
 }
 const asOwner = () => envWith({ SHEAF_URL: url, SHEAF_API_KEY: owner.key, SHEAF_WORKSPACE_ID: workspaceId });
 const asMember = () => envWith({ SHEAF_URL: url, SHEAF_API_KEY: member.key, SHEAF_WORKSPACE_ID: workspaceId });
@@ -67,14 +74,19 @@ function spawnWithStdin(args: string[], env: CliEnv, stdin: string): Promise<{ c
   });
 }
 
+// In-process commands read the clock of this test process; the file's process is shared with
+// other test files (vitest.config.ts: isolate false), so the zone is put back after.
+const machineTz = process.env.TZ;
+
 beforeAll(async () => {
+  process.env.TZ = PERSON_TZ;
   // The workspace and its people are made on the database before the server opens it (the embedded one is one process at a time).
   dataDir = onPostgres ? undefined : migratedDataDir();
   schema = onPostgres ? uniqueSchema() : undefined;
   const database = await openDatabase({ databaseUrl: DATABASE_URL, dataDir: dataDir ? dataDir : null, schema, poolSize: 2 });
   try {
     if (schema) await (await import('../src/db/migrate.ts')).migrate(database.db);
-    const company = await provisionWorkspace(database.db, { name: 'Acme', currency: 'EUR', timezone: 'Europe/Berlin', approvals_enabled: true, invoice_before_approval: true });
+    const company = await provisionWorkspace(database.db, { name: 'Acme', currency: 'EUR', timezone: PERSON_TZ, approvals_enabled: true, invoice_before_approval: true });
     workspaceId = company.id;
     owner = await addMember(database.db, company.id, { role: 'owner', firstName: 'Olive', lastName: 'Owner' });
     member = await addMember(database.db, company.id, { role: 'member', firstName: 'Mia', lastName: 'Member' });
@@ -103,6 +115,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  if (machineTz === undefined) delete process.env.TZ;
+  else process.env.TZ = machineTz;
   server?.kill('SIGTERM');
   await new Promise((r) => (server?.exitCode !== null ? r(undefined) : server.on('exit', r)));
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
