@@ -169,7 +169,7 @@ describe('Toggl Track through the web routes', () => {
     const res = await post(admin, '/web/api/imports', fixture('toggl'));
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ created: { clients: 0, projects: 0, tasks: 0, people: 0, invitations: 0, rates: 0, time_entries: 0 }, skipped_count: 7 });
-    expect(res.json().skipped[0]).toEqual({ line: 2, reason: 'imported before (the same entry is in the workspace)' });
+    expect(res.json().skipped[0]).toEqual({ line: 2, reason: 'imported before (the same entry is in the workspace)', problem: 'imported_before' });
     // The file's rates are listed as in force already, none written (created.rates counts the new ones).
     expect(res.json().rates.map((r: { status: string }) => r.status)).toEqual(['existing', 'existing', 'existing']);
     expect(await counts()).toEqual(before);
@@ -190,12 +190,26 @@ describe('bad input', () => {
     const wrong = await post(admin, '/web/api/imports', 'Name,Value\nx,1\n');
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toMatchObject({ error: 'invalid_request', field: 'file', error_description: expect.stringMatching(/^Line 1: the header is not that of a known export/) });
+    // What is wrong, also as a word with the values it names, for the web app to say in the reader's language.
+    expect(wrong.json()).toMatchObject({
+      problem: 'not_a_known_export',
+      values: { trackers: 'Toggl Track, Clockify, Harvest, solidtime, Kimai', header: 'Name, Value' },
+      problems: [{ line: 1, message: 'unknown header', problem: 'unknown_header' }],
+    });
 
     const text = fixture('clockify').toString().split('\n');
     text[3] = text[3].replace('"00:45:00","0.75"', '"00:45:00","zero"').replace('"04:45:00 PM"', '"4:99 PM"');
     const bad = await post(admin, '/web/api/imports', text.join('\n'));
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ field: 'file', problems: [{ line: 4, message: "End Time '4:99 PM' is not a time of day." }] });
+    expect(bad.json()).toEqual({
+      error: 'invalid_request',
+      error_description: "Line 4: End Time '4:99 PM' is not a time of day. (nothing was imported)",
+      message: "Line 4: End Time '4:99 PM' is not a time of day. (nothing was imported)",
+      field: 'file',
+      problem: 'lines_at_fault',
+      values: { line: 4, first: "End Time '4:99 PM' is not a time of day.", more: 0 },
+      problems: [{ line: 4, message: "End Time '4:99 PM' is not a time of day.", problem: 'not_a_time', values: { column: 'End Time', value: '4:99 PM' } }],
+    });
 
     const mismatch = await post(admin, '/web/api/imports', fixture('kimai'), { format: 'harvest' });
     expect(mismatch.statusCode).toBe(400);
@@ -368,9 +382,10 @@ describe('sheaf import', () => {
       error: 'invalid_request',
       message: `${worse}: Line 2: Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY). (and 1 more line; nothing was imported)`,
       field: 'file',
+      // Each line also as a word with its values, for a reader in another language (problems.ts).
       problems: [
-        { line: 2, message: "Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY)." },
-        { line: 3, message: "Date '2024-02-30' is not a date." },
+        { line: 2, message: "Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY).", problem: 'not_a_date_format', values: { column: 'Date', value: 'someday' } },
+        { line: 3, message: "Date '2024-02-30' is not a date.", problem: 'not_a_date', values: { column: 'Date', value: '2024-02-30' } },
       ],
     });
 

@@ -56,6 +56,30 @@ describe('Toggl Track', () => {
     expect(rows[5]).toMatchObject({ client: null, task: null, billable: false, rate: null });
   });
 
+  it('warns, as a word with its values, of a client in another currency and of a project that prices by its own rates', () => {
+    const project = rows.find((r) => r.client === 'Northwind')!.project!;
+    const existing: Existing = {
+      ...nobody,
+      clients: [{ id: 'c1', name: 'Northwind', currency: 'GBP' }],
+      projects: [{ id: 'p1', client_id: 'c1', name: project, bill_by: 'tasks', is_billable: true }],
+    };
+    const { warnings } = planImport('toggl', rows, existing);
+    expect(warnings).toEqual([
+      {
+        line: 2,
+        message: "the client Northwind bills in GBP; the file's rates are in EUR and are kept as numbers.",
+        problem: 'client_currency',
+        values: { client: 'Northwind', client_currency: 'GBP', currency: 'EUR' },
+      },
+      {
+        line: 2,
+        message: `the project ${project} exists and bills by tasks: its own rates price the imported entries, the file's are not applied.`,
+        problem: 'project_bills_by',
+        values: { project, bill_by: 'tasks' },
+      },
+    ]);
+  });
+
   it('keeps a rate when rounding of the amount alone differs, and starts a new one from its first date', () => {
     const plan = planImport('toggl', rows, nobody);
     expect(plan.rates.map((r) => [r.person, r.effective_from, r.hourly_rate])).toEqual([
@@ -163,7 +187,12 @@ describe('files that cannot be imported', () => {
     expect(text).not.toMatch(/,(Yes|No),\d{4}/);
     const err = refusal(() => parseExport(text));
     expect(err.message).toBe('Line 1: the header of this Toggl Track export lacks Billable, which every row needs: export the report again with all its columns.');
-    expect(err.extras).toEqual({ field: 'file', problems: [{ line: 1, message: 'missing Billable' }] });
+    expect(err.extras).toEqual({
+      field: 'file',
+      problem: 'header_lacks',
+      values: { tracker: 'Toggl Track', missing: 'Billable' },
+      problems: [{ line: 1, message: 'missing Billable', problem: 'missing_columns', values: { missing: 'Billable' } }],
+    });
   });
 
   it('lists every bad line and why', () => {

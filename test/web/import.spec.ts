@@ -111,7 +111,7 @@ test('an owner previews a Toggl export, imports it, and the same file again is a
   await fileInput(page).setInputFiles(csv);
   await preview.click();
   await expect(section.getByRole('heading', { level: 3, name: '7 rows skipped' })).toBeVisible();
-  await expect(section.getByRole('list', { name: '7 rows skipped' }).getByRole('listitem').first()).toHaveText('Line 2: imported before (the same entry is in the workspace)');
+  await expect(section.getByRole('list', { name: '7 rows skipped' }).getByRole('listitem').first()).toHaveText('Line 2: Imported before (the same entry is in the workspace).');
   for (const label of ['Time entries', 'Clients', 'People', 'Rates']) await expect(count(section.getByRole('region', { name: 'The import would create' }), label)).toHaveText(`${label}0`);
   await expect(section).toContainText('Nothing new to import: the entries of this file are in the workspace already.');
   await expect(section.getByRole('button', { name: /^Import/ })).toHaveCount(0);
@@ -134,8 +134,9 @@ test('a file that cannot be imported says which lines and why, and imports nothi
   await fileInput(page).setInputFiles({ name: 'notes.csv', mimeType: 'text/csv', buffer: Buffer.from('Foo,Bar,Baz\n1,2,3\n') });
   await preview.click();
   await expect(alert).toContainText('This file cannot be imported');
-  await expect(alert).toContainText('Line 1: the header is not that of a known export');
-  await expect(alert.getByRole('list', { name: 'Lines at fault' }).getByRole('listitem')).toHaveText(['Line 1: unknown header']);
+  await expect(alert).toContainText('The header is not that of a known export (Toggl Track, Clockify, Harvest, solidtime, Kimai): it has Foo, Bar, Baz.');
+  // Said once: the file's header is the problem, not a line of it.
+  await expect(alert.getByRole('list', { name: 'Lines at fault' })).toHaveCount(0);
   await expect(page.getByLabel('CSV export', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await checkPage(page, 'import-unknown-header');
 
@@ -152,8 +153,8 @@ test('a file that cannot be imported says which lines and why, and imports nothi
   await preview.click();
   const lines = alert.getByRole('list', { name: 'Lines at fault' }).getByRole('listitem');
   await expect(lines).toHaveCount(2);
-  await expect(lines.nth(0)).toContainText('Line 3:');
-  await expect(lines.nth(1)).toContainText('Line 4:');
+  await expect(lines.nth(0)).toHaveText('Line 3: Start date ‘yesterday’ is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY).');
+  await expect(lines.nth(1)).toHaveText('Line 4: Email ‘not-an-address’ is not an e-mail address.');
   await expect(alert).toContainText('Nothing of it was imported');
   await checkPage(page, 'import-bad-rows');
 
@@ -162,7 +163,7 @@ test('a file that cannot be imported says which lines and why, and imports nothi
   await page.getByRole('button', { name: /^Detect automatically/ }).click();
   await page.getByRole('option', { name: 'Clockify' }).click();
   await preview.click();
-  await expect(alert).toContainText('Line 1: this is not a Clockify export');
+  await expect(alert).toContainText('This is not a Clockify export: the header lacks');
 
   // Over 10 MiB: said at once, nothing sent.
   const sent: string[] = [];
@@ -215,5 +216,15 @@ test('the import page in German', async ({ page, workspace }) => {
   await expect(section.getByRole('table', { name: /^Stundensätze aus der Datei/ }).getByRole('row').filter({ hasText: '11.03.2024' })).toContainText('120,00 €');
   await expect(section.getByRole('button', { name: '7 Einträge importieren' })).toBeVisible();
   await checkPage(page, 'import-de-preview');
+
+  // A file's problems in German too: the server names each as a word with its values.
+  const header = readFileSync('test/fixtures/import/toggl.csv', 'utf8').split('\n')[0];
+  const bad = [header, 'Ada Known,ada.known@import.test,Northwind,Website,,Bad date,Vielleicht,2024-03-04,09:00:00,2024-03-04,10:00:00,01:00:00,,'].join('\n');
+  await fileInput(page, 'CSV-Export').setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+  await page.getByRole('button', { name: 'Vorschau' }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('Nichts davon wurde importiert.');
+  await expect(alert.getByRole('listitem')).toHaveText(['Zeile 2: Billable muss Yes oder No sein, nicht „Vielleicht“.']);
+  await checkPage(page, 'import-de-problems');
   await expectClean(page);
 });

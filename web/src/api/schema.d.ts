@@ -15676,6 +15676,11 @@ export interface operations {
                             /** @description The line of the file (1 is the header). */
                             line: number;
                             reason: string;
+                            /**
+                             * @description What the message says, as a word to translate (README, Import).
+                             * @enum {string}
+                             */
+                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
                         }[];
                         /** @description How many warnings the import has; `warnings` lists the first 100. */
                         warnings_count: number;
@@ -15683,6 +15688,15 @@ export interface operations {
                             /** @description The line of the file (1 is the header). */
                             line: number;
                             message: string;
+                            /**
+                             * @description What the message says, as a word to translate (README, Import).
+                             * @enum {string}
+                             */
+                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
+                            /** @description The values the message names (a column, a cell, a count). */
+                            values?: {
+                                [key: string]: string | number;
+                            };
                         }[];
                         people: {
                             name: string | null;
@@ -15816,6 +15830,11 @@ export interface operations {
                             /** @description The line of the file (1 is the header). */
                             line: number;
                             reason: string;
+                            /**
+                             * @description What the message says, as a word to translate (README, Import).
+                             * @enum {string}
+                             */
+                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
                         }[];
                         /** @description How many warnings the import has; `warnings` lists the first 100. */
                         warnings_count: number;
@@ -15823,6 +15842,15 @@ export interface operations {
                             /** @description The line of the file (1 is the header). */
                             line: number;
                             message: string;
+                            /**
+                             * @description What the message says, as a word to translate (README, Import).
+                             * @enum {string}
+                             */
+                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
+                            /** @description The values the message names (a column, a cell, a count). */
+                            values?: {
+                                [key: string]: string | number;
+                            };
                         }[];
                         people: {
                             name: string | null;

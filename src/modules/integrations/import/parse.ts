@@ -5,6 +5,7 @@ import { harvest } from './formats/harvest.ts';
 import { kimai } from './formats/kimai.ts';
 import { solidtime } from './formats/solidtime.ts';
 import { toggl } from './formats/toggl.ts';
+import { lineProblem, said, type ImportProblem, type LineProblem } from './problems.ts';
 import { RowProblem, TRACKERS, TRACKER_NAMES, type ImportRow, type Record_, type Tracker, type TrackerFormat } from './row.ts';
 
 /**
@@ -20,10 +21,7 @@ export const FORMATS: Record<Tracker, TrackerFormat> = { toggl, clockify, harves
 /** How many of a file's bad rows an error lists (the message names the first). */
 export const MAX_LISTED = 50;
 
-export interface LineProblem {
-  line: number;
-  message: string;
-}
+export type { LineProblem } from './problems.ts';
 
 export interface ParsedFile {
   tracker: Tracker;
@@ -37,9 +35,18 @@ function separatorOf(text: string): string {
   return candidates[0][1] > 0 ? candidates[0][0] : ',';
 }
 
-/** The error of a file that cannot be imported: 400, field `file`, the lines and why. */
-export function fileError(message: string, problems: LineProblem[] = []): ApiError {
-  return badRequest(message, { field: 'file', ...(problems.length ? { problems: problems.slice(0, MAX_LISTED) } : {}) });
+/**
+ * The error of a file that cannot be imported: 400, field `file`, what is wrong (the English
+ * `message`, and as a word with its values, problems.ts), and the lines at fault and why.
+ */
+export function fileError(problem: ImportProblem, values: Record<string, string | number> = {}, problems: LineProblem[] = []): ApiError {
+  const { message, ...word } = said(problem, values);
+  return badRequest(message, { field: 'file', ...word, ...(problems.length ? { problems: problems.slice(0, MAX_LISTED) } : {}) });
+}
+
+/** The error of a file with lines that cannot be imported: the first named, the rest counted, each listed. */
+export function linesAtFault(problems: LineProblem[]): ApiError {
+  return fileError('lines_at_fault', { line: problems[0].line, first: problems[0].message, more: problems.length - 1 }, problems);
 }
 
 /** Which tracker a header is, or null. */
@@ -56,14 +63,14 @@ function checkHeader(format: TrackerFormat, header: string[]) {
   const name = TRACKER_NAMES[format.tracker];
   const missing = missingColumns([...format.required, ...(format.needs ?? [])], header);
   if (missing.length === 0) return;
-  const problems = [{ line: 1, message: `missing ${missing.join(', ')}` }];
-  if (missingColumns(format.required, header).length) throw fileError(`Line 1: this is not a ${name} export: the header lacks ${missing.join(', ')}.`, problems);
-  throw fileError(`Line 1: the header of this ${name} export lacks ${missing.join(', ')}, which every row needs: export the report again with all its columns.`, problems);
+  const problems = [lineProblem(1, 'missing_columns', { missing: missing.join(', ') })];
+  if (missingColumns(format.required, header).length) throw fileError('not_this_export', { tracker: name, missing: missing.join(', ') }, problems);
+  throw fileError('header_lacks', { tracker: name, missing: missing.join(', ') }, problems);
 }
 
 export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile {
   const text = typeof data === 'string' ? data : data.toString('utf8');
-  if (text.includes('\uFFFD')) throw fileError('The file is not UTF-8 text: export it again as CSV (UTF-8).');
+  if (text.includes('\uFFFD')) throw fileError('not_utf8');
   let records: string[][];
   try {
     // Empty lines are kept (and skipped below), so each record's line is known by counting:
@@ -71,7 +78,7 @@ export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile 
     records = parseCsv(text, { bom: true, delimiter: separatorOf(text.replace(/^\uFEFF/, '')), relax_column_count: true }) as string[][];
   } catch (err) {
     const e = err as { lines?: number; message?: string };
-    throw fileError(`Line ${e.lines ?? '?'}: the file is not valid CSV (${e.message ?? 'unreadable'}).`, [{ line: e.lines ?? 0, message: e.message ?? 'not CSV' }]);
+    throw fileError('not_csv', { line: e.lines ?? '?', reason: e.message ?? 'unreadable' }, [lineProblem(e.lines ?? 0, 'not_csv_line', { reason: e.message ?? 'not CSV' })]);
   }
   const newlines = (record: string[]) => record.reduce((n, c) => (c.includes('\n') ? n + c.split('\n').length - 1 : n), 0);
   let next = 1;
@@ -79,14 +86,15 @@ export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile 
     records.shift();
     next++;
   }
-  if (records.length === 0) throw fileError('The file is empty: export the detailed report as CSV, with its header line.');
+  if (records.length === 0) throw fileError('empty_file');
   const header = records[0].map((h) => h.trim());
   next += 1 + newlines(records[0]);
   const tracker = given ?? detectTracker(header);
   if (!tracker) {
     throw fileError(
-      `Line 1: the header is not that of a known export (${TRACKERS.map((t) => TRACKER_NAMES[t]).join(', ')}): it has ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', …' : ''}.`,
-      [{ line: 1, message: 'unknown header' }],
+      'not_a_known_export',
+      { trackers: TRACKERS.map((t) => TRACKER_NAMES[t]).join(', '), header: `${header.slice(0, 8).join(', ')}${header.length > 8 ? ', …' : ''}` },
+      [lineProblem(1, 'unknown_header')],
     );
   }
   const format = FORMATS[tracker];
@@ -100,7 +108,7 @@ export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile 
     next += 1 + newlines(record);
     if (record.every((c) => c.trim() === '')) continue;
     if (record.length > header.length && record.slice(header.length).some((c) => c.trim() !== '')) {
-      problems.push({ line, message: `it has ${record.length} fields, the header ${header.length}.` });
+      problems.push(lineProblem(line, 'field_count', { fields: record.length, header: header.length }));
       continue;
     }
     const r: Record_ = {};
@@ -109,14 +117,11 @@ export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile 
       rows.push({ line, ...format.map(r, header) });
     } catch (err) {
       if (!(err instanceof RowProblem)) throw err;
-      problems.push({ line, message: err.message });
+      problems.push(lineProblem(line, err.problem, err.values));
     }
   }
-  if (problems.length) {
-    const more = problems.length > 1 ? ` (and ${problems.length - 1} more line${problems.length > 2 ? 's' : ''}; nothing was imported)` : ' (nothing was imported)';
-    throw fileError(`Line ${problems[0].line}: ${problems[0].message}${more}`, problems);
-  }
-  if (rows.length === 0) throw fileError('The file has a header but no entries.');
+  if (problems.length) throw linesAtFault(problems);
+  if (rows.length === 0) throw fileError('no_entries');
   return { tracker, rows };
 }
 

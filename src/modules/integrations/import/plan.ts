@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
-import { fileError, type LineProblem } from './parse.ts';
+import { linesAtFault } from './parse.ts';
+import { lineProblem, type LineProblem } from './problems.ts';
 import type { ImportRow, Tracker } from './row.ts';
 
 /**
@@ -165,7 +166,7 @@ export function planImport(tracker: Tracker, rows: ImportRow[], existing: Existi
       } else if (row.person.email) {
         const identity = identities.get(row.person.email);
         if (identity && identity.user_type !== 'human') {
-          problems.push({ line: row.line, message: `${row.person.email} belongs to an agent identity, which cannot be invited.` });
+          problems.push(lineProblem(row.line, 'agent_identity', { email: row.person.email }));
           continue;
         }
         person = {
@@ -179,15 +180,10 @@ export function planImport(tracker: Tracker, rows: ImportRow[], existing: Existi
           rows: 0,
         };
       } else if (byName.length > 1) {
-        problems.push({ line: row.line, message: `${byName.length} members are called '${row.person.name}': the file has no e-mail to tell them apart.` });
+        problems.push(lineProblem(row.line, 'ambiguous_name', { count: byName.length, name: row.person.name! }));
         continue;
       } else {
-        problems.push({
-          line: row.line,
-          message: row.person.name
-            ? `no member is called '${row.person.name}' and the file has no e-mail to invite them: add them to the workspace first.`
-            : 'the entry names no person.',
-        });
+        problems.push(row.person.name ? lineProblem(row.line, 'unknown_person', { name: row.person.name }) : lineProblem(row.line, 'no_person'));
         continue;
       }
       people.set(pk, person);
@@ -202,7 +198,7 @@ export function planImport(tracker: Tracker, rows: ImportRow[], existing: Existi
       client = { key: ck, name: found?.name ?? clientName, status: found ? 'existing' : 'new', id: found?.id ?? null, rows: 0 };
       clients.set(ck, client);
       if (found && row.currency && found.currency && found.currency !== row.currency) {
-        warnings.push({ line: row.line, message: `the client ${found.name} bills in ${found.currency}; the file's rates are in ${row.currency} and are kept as numbers.` });
+        warnings.push(lineProblem(row.line, 'client_currency', { client: found.name, client_currency: found.currency, currency: row.currency }));
       }
     }
     client.rows++;
@@ -243,10 +239,7 @@ export function planImport(tracker: Tracker, rows: ImportRow[], existing: Existi
     occurrences.set(identity, occurrence);
     planned.push({ row, ref: occurrenceRef(identity, occurrence), person_key: pk, client_key: ck, project_key: prk, task_key: tk });
   }
-  if (problems.length) {
-    const more = problems.length > 1 ? ` (and ${problems.length - 1} more line${problems.length > 2 ? 's' : ''}; nothing was imported)` : ' (nothing was imported)';
-    throw fileError(`Line ${problems[0].line}: ${problems[0].message}${more}`, problems);
-  }
+  if (problems.length) throw linesAtFault(problems);
 
   const rates = rateTimeline(planned, projects, people, warnings);
   // A new project bills by person when the file has rates for it; otherwise as Sheaf's default.
@@ -261,10 +254,11 @@ export function planImport(tracker: Tracker, rows: ImportRow[], existing: Existi
     const project = projects.get(r.project_key)!;
     if (project.status === 'existing' && project.bill_by !== 'people') {
       if (ratedExisting.delete(r.project_key)) {
-        warnings.push({
-          line: r.line,
-          message: `the project ${project.name} exists and bills ${project.bill_by === 'none' ? 'no rate' : `by ${project.bill_by}`}: its own rates price the imported entries, the file's are not applied.`,
-        });
+        warnings.push(
+          project.bill_by === 'none' || project.bill_by === null
+            ? lineProblem(r.line, 'project_bills_no_rate', { project: project.name })
+            : lineProblem(r.line, 'project_bills_by', { project: project.name, bill_by: project.bill_by }),
+        );
       }
       continue;
     }
@@ -303,10 +297,7 @@ function rateTimeline(rows: PlannedRow[], projects: Map<string, ProjectMap>, peo
     for (const { row, project_key, person_key } of list) {
       if (current && reproduces(current.hourly_rate, row)) continue;
       if (current && current.effective_from === row.date) {
-        warnings.push({
-          line: row.line,
-          message: `the rate ${row.rate} differs from ${current.hourly_rate} (line ${current.line}) for the same person and project on ${row.date}; that day is priced at ${current.hourly_rate}.`,
-        });
+        warnings.push(lineProblem(row.line, 'rate_same_day', { rate: row.rate!, current: current.hourly_rate, line: current.line, date: row.date }));
         continue;
       }
       const person = people.get(person_key)!;

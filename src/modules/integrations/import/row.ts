@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import { isCurrencyCode } from '../../../money.ts';
 import { isWorkDate } from '../../../time/workspace-time.ts';
 import { isEmailAddress } from '../../../email-address.ts';
+import { RowProblem } from './problems.ts';
 
 /**
  * The common shape every tracker's row maps to, and the field readers the per-tracker
@@ -46,8 +47,7 @@ export interface ImportRow {
   currency: string | null;
 }
 
-/** A field that cannot be read; the parser turns it into "Line N: …". */
-export class RowProblem extends Error {}
+export { RowProblem };
 
 /** A record: the header's column names to the cell's text. */
 export type Record_ = Record<string, string>;
@@ -59,7 +59,7 @@ export const cell = (r: Record_, column: string): string => (r[column] ?? '').tr
 export function nameCell(r: Record_, column: string): string | null {
   const v = cell(r, column);
   if (v === '') return null;
-  if ([...v].length > 255) throw new RowProblem(`${column} is longer than 255 characters.`);
+  if ([...v].length > 255) throw new RowProblem('too_long', { column, max: 255 });
   return v;
 }
 
@@ -67,15 +67,15 @@ export function nameCell(r: Record_, column: string): string | null {
 export function notesCell(r: Record_, column: string): string | null {
   const v = (r[column] ?? '').trim();
   if (v === '') return null;
-  if ([...v].length > 10_000) throw new RowProblem(`${column} is longer than 10,000 characters.`);
-  if (v.includes('\u0000')) throw new RowProblem(`${column} contains the NUL character.`);
+  if ([...v].length > 10_000) throw new RowProblem('too_long', { column, max: 10_000 });
+  if (v.includes('\u0000')) throw new RowProblem('nul_character', { column });
   return v;
 }
 
 export function emailCell(r: Record_, column: string): string | null {
   const v = cell(r, column).toLowerCase();
   if (v === '') return null;
-  if (!isEmailAddress(v) || v.length > 320) throw new RowProblem(`${column} '${v}' is not an e-mail address.`);
+  if (!isEmailAddress(v) || v.length > 320) throw new RowProblem('not_an_email', { column, value: v });
   return v;
 }
 
@@ -85,14 +85,14 @@ export function yesNo(r: Record_, column: string, emptyIs?: boolean): boolean {
   if (['yes', 'true', '1', 'ja', 'y'].includes(v)) return true;
   if (['no', 'false', '0', 'nein', 'n'].includes(v)) return false;
   if (v === '' && emptyIs !== undefined) return emptyIs;
-  throw new RowProblem(`${column} must be Yes or No, not '${cell(r, column)}'.`);
+  throw new RowProblem('not_yes_no', { column, value: cell(r, column) });
 }
 
 function checkedDate(y: number, m: number, d: number, text: string, column: string): string {
   const iso = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
   const back = new Date(`${iso}T00:00:00Z`);
   if (Number.isNaN(back.getTime()) || back.getUTCMonth() + 1 !== m || back.getUTCDate() !== d || !isWorkDate(iso)) {
-    throw new RowProblem(`${column} '${text}' is not a date.`);
+    throw new RowProblem('not_a_date', { column, value: text });
   }
   return iso;
 }
@@ -108,29 +108,29 @@ export function dateText(text: string, column: string): string {
   if (m) return checkedDate(+m[3], +m[1], +m[2], text, column);
   m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(text);
   if (m) return checkedDate(+m[3], +m[2], +m[1], text, column);
-  throw new RowProblem(`${column} '${text}' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY).`);
+  throw new RowProblem('not_a_date_format', { column, value: text });
 }
 
 /** A time of day, 24-hour (13:05, 13:05:09) or 12-hour (1:05 PM, 01:05:09 pm), as HH:mm. Seconds are dropped. */
 export function timeText(text: string, column: string): { hhmm: string; seconds: number } {
   const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$/.exec(text);
-  if (!m) throw new RowProblem(`${column} '${text}' is not a time of day.`);
+  if (!m) throw new RowProblem('not_a_time', { column, value: text });
   let h = +m[1];
   const min = +m[2];
   const s = m[3] === undefined ? 0 : +m[3];
   if (m[4]) {
-    if (h < 1 || h > 12) throw new RowProblem(`${column} '${text}' is not a time of day.`);
+    if (h < 1 || h > 12) throw new RowProblem('not_a_time', { column, value: text });
     const pm = m[4].toLowerCase() === 'pm';
     h = (h % 12) + (pm ? 12 : 0);
   }
-  if (h > 23 || min > 59 || s > 59) throw new RowProblem(`${column} '${text}' is not a time of day.`);
+  if (h > 23 || min > 59 || s > 59) throw new RowProblem('not_a_time', { column, value: text });
   return { hhmm: `${String(h).padStart(2, '0')}:${String(min).padStart(2, '0')}`, seconds: h * 3600 + min * 60 + s };
 }
 
 /** A duration H:MM or H:MM:SS (hours may exceed 24 in the text; the entry may not). */
 export function clockDuration(text: string, column: string): number {
   const m = /^(\d+):(\d{2})(?::(\d{2}))?$/.exec(text);
-  if (!m || +m[2] > 59 || (m[3] !== undefined && +m[3] > 59)) throw new RowProblem(`${column} '${text}' is not a duration (H:MM or H:MM:SS).`);
+  if (!m || +m[2] > 59 || (m[3] !== undefined && +m[3] > 59)) throw new RowProblem('not_a_duration', { column, value: text });
   return +m[1] * 3600 + +m[2] * 60 + (m[3] === undefined ? 0 : +m[3]);
 }
 
@@ -142,7 +142,7 @@ export function clockDuration(text: string, column: string): number {
  */
 export function decimalText(text: string, column: string): string {
   let t = text.replace(/[\s\u00a0']/g, '');
-  if (t === '') throw new RowProblem(`${column} is empty.`);
+  if (t === '') throw new RowProblem('empty', { column });
   const dot = t.lastIndexOf('.');
   const comma = t.lastIndexOf(',');
   if (dot >= 0 && comma >= 0) {
@@ -150,7 +150,7 @@ export function decimalText(text: string, column: string): string {
   } else if (comma >= 0) {
     t = /^-?\d{1,3}(,\d{3})+$/.test(t) ? t.replaceAll(',', '') : t.replace(',', '.');
   }
-  if (!/^-?\d+(\.\d+)?$/.test(t)) throw new RowProblem(`${column} '${text}' is not a number.`);
+  if (!/^-?\d+(\.\d+)?$/.test(t)) throw new RowProblem('not_a_number', { column, value: text });
   return new Decimal(t).toFixed();
 }
 
@@ -163,7 +163,7 @@ export function decimalText(text: string, column: string): string {
 export function eitherSeparatorDecimal(text: string, column: string): string {
   const t = text.replace(/[\s\u00a0']/g, '');
   if (/^-?[1-9]\d{0,2}[.,]\d{3}$/.test(t)) {
-    throw new RowProblem(`${column} '${text}' could be a thousands or a decimal separator: export the file again without thousands separators.`);
+    throw new RowProblem('either_separator', { column, value: text });
   }
   // A lone ',' is the decimal one here (decimalText reads 0,500 as a thousands group).
   return /^-?\d+,\d+$/.test(t) ? decimalText(t.replace(',', '.'), column) : decimalText(text, column);
@@ -174,12 +174,13 @@ const MAX_RATE = new Decimal('9999999999.99');
 
 /**
  * An hourly rate as Sheaf stores it: not negative, at most MAX_RATE (a larger one would fail
- * the whole import with the database's "numeric field overflow"), rounded to cents. `what`
- * names it in the problem: the cell (Rate '12') or how it was derived (Toggl's amount).
+ * the whole import with the database's "numeric field overflow"), rounded to cents. The
+ * problem names the cell it was read from (Rate '12'), and for a rate derived from an amount
+ * (Toggl's) the rate and the duration too.
  */
-export function checkedRate(rate: Decimal, what: string): string {
-  if (rate.isNegative()) throw new RowProblem(`${what} is negative.`);
-  if (rate.gt(MAX_RATE)) throw new RowProblem(`${what} is larger than Sheaf's largest rate.`);
+export function checkedRate(rate: Decimal, cellOf: { column: string; value: string }, derived?: { duration: string }): string {
+  if (rate.isNegative()) throw new RowProblem('negative', cellOf);
+  if (rate.gt(MAX_RATE)) throw new RowProblem(derived ? 'derived_rate_too_large' : 'rate_too_large', derived ? { ...cellOf, rate: rate.toFixed(2), ...derived } : cellOf);
   return rate.toDecimalPlaces(2).toFixed();
 }
 
@@ -190,18 +191,18 @@ export function checkedRate(rate: Decimal, what: string): string {
 export function rateCell(r: Record_, column: string, read: (text: string, column: string) => string = decimalText): string | null {
   const v = cell(r, column);
   if (v === '') return null;
-  return checkedRate(new Decimal(read(v, column)), `${column} '${v}'`);
+  return checkedRate(new Decimal(read(v, column)), { column, value: v });
 }
 
 /** A duration in decimal hours as whole seconds, checked to fit one entry (at most 24 hours). */
 export function hoursToSeconds(hours: string, column: string): number {
   const d = new Decimal(hours);
-  if (d.isNegative() || d.gt(24)) throw new RowProblem(`${column} '${hours}' must be between 0 and 24 hours for one entry.`);
+  if (d.isNegative() || d.gt(24)) throw new RowProblem('hours_out_of_range', { column, value: hours });
   return d.mul(3600).toDecimalPlaces(0).toNumber();
 }
 
 export function checkSeconds(seconds: number, column: string): number {
-  if (seconds < 0 || seconds > 86_400) throw new RowProblem(`${column}: an entry lasts between 0 and 24 hours, not ${(seconds / 3600).toFixed(2)} hours.`);
+  if (seconds < 0 || seconds > 86_400) throw new RowProblem('duration_out_of_range', { column, hours: (seconds / 3600).toFixed(2) });
   return seconds;
 }
 
@@ -216,7 +217,7 @@ export function currencyCell(r: Record_, column: string): string | null {
   const v = cell(r, column);
   if (v === '') return null;
   const code = (/([A-Za-z]{3})\s*$/.exec(v)?.[1] ?? '').toUpperCase();
-  if (!isCurrencyCode(code)) throw new RowProblem(`${column} '${v}' is not a currency.`);
+  if (!isCurrencyCode(code)) throw new RowProblem('not_a_currency', { column, value: v });
   return code;
 }
 
@@ -232,7 +233,7 @@ export function spanOf(
   if (!start.time || !end?.time) return { startTime: null, endTime: null, seconds: null };
   const days = (Date.parse(`${end.date}T00:00:00Z`) - Date.parse(`${start.date}T00:00:00Z`)) / 86_400_000;
   const seconds = days * 86_400 + end.time.seconds - start.time.seconds;
-  if (seconds < 0) throw new RowProblem('The entry ends before it starts.');
+  if (seconds < 0) throw new RowProblem('ends_before_start');
   const sameDay = days === 0;
   return { startTime: sameDay ? start.time.hhmm : null, endTime: sameDay ? end.time.hhmm : null, seconds };
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Enum } from '../../../http/schemas.ts';
+import { IMPORT_PROBLEMS } from './problems.ts';
 import { TRACKERS } from './row.ts';
 
 /** The multipart form of both import routes, as its schema sees it (the file described; its bytes kept aside). */
@@ -15,6 +16,9 @@ export const ImportForm = Type.Object(
 );
 
 const Line = Type.Integer({ minimum: 1, description: 'The line of the file (1 is the header).' });
+/** What a warning or a skipped row is, as a word to translate, and the values it names (problems.ts). */
+const Problem = Enum(IMPORT_PROBLEMS, 'What the message says, as a word to translate (README, Import).');
+const Values = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: 'The values the message names (a column, a cell, a count).' });
 const Status = Enum(['existing', 'new'], 'existing: matched by name; new: the import creates it.');
 
 export const ImportReportSchema = Type.Object(
@@ -36,11 +40,11 @@ export const ImportReportSchema = Type.Object(
       { additionalProperties: false, description: 'What the import creates (a preview: would create).' },
     ),
     skipped_count: Type.Integer(),
-    skipped: Type.Array(Type.Object({ line: Line, reason: Type.String() }, { additionalProperties: false }), {
+    skipped: Type.Array(Type.Object({ line: Line, reason: Type.String(), problem: Problem }, { additionalProperties: false }), {
       description: 'Rows not imported and why (imported before): the first 100.',
     }),
     warnings_count: Type.Integer({ description: 'How many warnings the import has; `warnings` lists the first 100.' }),
-    warnings: Type.Array(Type.Object({ line: Line, message: Type.String() }, { additionalProperties: false })),
+    warnings: Type.Array(Type.Object({ line: Line, message: Type.String(), problem: Problem, values: Type.Optional(Values) }, { additionalProperties: false })),
     people: Type.Array(
       Type.Object(
         {

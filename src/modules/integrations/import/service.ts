@@ -8,6 +8,7 @@ import { conflict, forbidden } from '../../../errors.ts';
 import { newId } from '../../../ids.ts';
 import { sameDecimal } from '../../../money.ts';
 import { rateOn, setRate } from '../../catalog/rates/index.ts';
+import { said, type ImportProblem, type LineProblem } from './problems.ts';
 import { inviteImportedMember } from '../../people/invitations/index.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { parseExport } from './parse.ts';
@@ -44,9 +45,9 @@ export interface ImportReport {
   rows: number;
   created: { clients: number; projects: number; tasks: number; people: number; invitations: number; rates: number; time_entries: number };
   skipped_count: number;
-  skipped: Array<{ line: number; reason: string }>;
+  skipped: Array<{ line: number; reason: string; problem: ImportProblem }>;
   warnings_count: number;
-  warnings: Array<{ line: number; message: string }>;
+  warnings: LineProblem[];
   people: Array<{ name: string | null; email: string | null; status: 'member' | 'invite'; rows: number }>;
   clients: Array<{ name: string; status: 'existing' | 'new'; rows: number }>;
   projects: Array<{ name: string; client: string; status: 'existing' | 'new'; bill_by: string | null; rows: number }>;
@@ -103,7 +104,10 @@ export async function importFile(db: Kysely<DB>, p: Principal, data: Buffer | st
     const done = await importedRefs(trx, companyId, plan.tracker, plan.rows.map((r) => r.ref));
     const skipped: ImportReport['skipped'] = plan.rows
       .filter((r) => done.has(r.ref))
-      .map((r) => ({ line: r.row.line, reason: 'imported before (the same entry is in the workspace)' }));
+      .map((r) => {
+        const { message, problem } = said('imported_before');
+        return { line: r.row.line, reason: message, problem };
+      });
     const fresh = plan.rows.filter((r) => !done.has(r.ref));
     // Rates already in force from their date (an earlier import, or set by hand) are not written again.
     const rates: typeof plan.rates = [];

@@ -9,6 +9,7 @@ import { cx, fieldDescription, fieldLabel, focusRingCss } from '../../ui/styles.
 import { IMPORT_MAX_BYTES, TRACKERS, useImport, usePreviewImport, type ImportFormat, type ImportReport } from './api.ts';
 import { importFailure, type ImportFailure } from './failure.ts';
 import { Counts, ItemList, MappingTables } from './Report.tsx';
+import { useSaid } from './said.ts';
 import { useImportTexts } from './texts.ts';
 
 /**
@@ -143,18 +144,26 @@ function formatOptions(t: T): SelectOption[] {
 /** Why the file was not previewed or imported: one alert, with the lines at fault when the server named them. */
 function FailureAlert({ failure }: { failure: ImportFailure }) {
   const t = useImportTexts();
+  const say = useSaid();
   if (failure.kind === 'other') return <Alert>{failure.message}</Alert>;
+  if (failure.kind === 'too_large') {
+    return (
+      <Alert title={t('failure.title')}>
+        <p>{t('failure.tooLarge')}</p>
+      </Alert>
+    );
+  }
+  const { said, problems } = failure;
+  // The server's summary of lines at fault names the first of them, which the list below says
+  // too; a file refused as a whole (its header, not CSV) is said by the summary alone.
+  const listed = said.problem === 'lines_at_fault' || (!said.problem && problems.some((p) => said.message.includes(p.message)));
+  const list = listed || !said.problem ? problems : [];
   return (
     <Alert title={t('failure.title')}>
-      {failure.kind === 'too_large' ? (
-        <p>{t('failure.tooLarge')}</p>
-      ) : (
-        <div className="flex flex-col gap-2">
-          {/* The server's summary names the first line at fault; when the list below says the same, it is not said twice. */}
-          <p className="break-words">{failure.problems.some((p) => failure.message.includes(p.message)) ? t('failure.nothingImported') : failure.message}</p>
-          {failure.problems.length > 0 && <ItemList label={t('failure.problems')} items={failure.problems} />}
-        </div>
-      )}
+      <div className="flex flex-col gap-2">
+        <p className="break-words">{listed ? t('failure.nothingImported') : say(said)}</p>
+        {list.length > 0 && <ItemList label={t('failure.problems')} items={list.map((p) => ({ line: p.line, message: say(p) }))} />}
+      </div>
     </Alert>
   );
 }
@@ -198,6 +207,7 @@ function PreviewSection({ report, isImporting, onImport }: { report: ImportRepor
 
 function SkippedAndWarnings({ report }: { report: ImportReport }) {
   const t = useImportTexts();
+  const say = useSaid();
   return (
     <>
       {report.skipped_count > 0 && (
@@ -205,12 +215,12 @@ function SkippedAndWarnings({ report }: { report: ImportReport }) {
           <ItemList
             label={t('skipped', { count: report.skipped_count })}
             heading
-            items={report.skipped.map((s) => ({ line: s.line, message: s.reason }))}
+            items={report.skipped.map((s) => ({ line: s.line, message: say({ message: s.reason, problem: s.problem }) }))}
           />
           {report.skipped.length < report.skipped_count && <p className="text-sm text-stone-600">{t('skippedListed', { count: report.skipped.length })}</p>}
         </div>
       )}
-      {report.warnings.length > 0 && <ItemList label={t('warnings')} heading items={report.warnings} />}
+      {report.warnings.length > 0 && <ItemList label={t('warnings')} heading items={report.warnings.map((w) => ({ line: w.line, message: say(w) }))} />}
       {report.warnings.length < report.warnings_count && <p className="text-sm text-stone-600">{t('skippedListed', { count: report.warnings.length })}</p>}
     </>
   );

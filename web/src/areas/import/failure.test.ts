@@ -20,7 +20,7 @@ describe('importFailure', () => {
     };
     expect(importFailure(fail(400, body))).toEqual({
       kind: 'file',
-      message: 'Line 3: Duration is not a duration (and 1 more line; nothing was imported)',
+      said: { message: 'Line 3: Duration is not a duration (and 1 more line; nothing was imported)' },
       problems: [
         { line: 3, message: 'Duration is not a duration' },
         { line: null, message: 'not CSV' },
@@ -30,7 +30,31 @@ describe('importFailure', () => {
   });
 
   it('a refused file without problems (empty, not UTF-8): the message alone', () => {
-    expect(importFailure(fail(400, { error: 'invalid_request', message: 'The file is empty.', field: 'file' }))).toEqual({ kind: 'file', message: 'The file is empty.', problems: [] });
+    expect(importFailure(fail(400, { error: 'invalid_request', message: 'The file is empty.', field: 'file' }))).toEqual({ kind: 'file', said: { message: 'The file is empty.' }, problems: [] });
+  });
+
+  it('the words the server names, with their values (strings and numbers only), for the page to say in the reader’s language', () => {
+    const body: ErrorBody = {
+      error: 'invalid_request',
+      message: 'Line 1: the header of this Toggl Track export lacks Billable, which every row needs: export the report again with all its columns.',
+      field: 'file',
+      problem: 'header_lacks',
+      values: { tracker: 'Toggl Track', missing: 'Billable', junk: { nested: true } },
+      problems: [
+        { line: 1, message: 'missing Billable', problem: 'missing_columns', values: { missing: 'Billable' } },
+        { line: 2, message: 'it has 5 fields, the header 4.', problem: 'field_count', values: { fields: 5, header: 4 } },
+        { line: 3, message: 'no word', problem: 7, values: { x: 'y' } },
+      ],
+    };
+    expect(importFailure(fail(400, body))).toEqual({
+      kind: 'file',
+      said: { message: body.message, problem: 'header_lacks', values: { tracker: 'Toggl Track', missing: 'Billable' } },
+      problems: [
+        { line: 1, message: 'missing Billable', problem: 'missing_columns', values: { missing: 'Billable' } },
+        { line: 2, message: 'it has 5 fields, the header 4.', problem: 'field_count', values: { fields: 5, header: 4 } },
+        { line: 3, message: 'no word' },
+      ],
+    });
   });
 
   it('too large: 413, with or without a body', () => {

@@ -41,7 +41,7 @@ function secondsOf(r: Record_, span: { seconds: number | null } | null): number 
   if (decimal !== '') return hoursToSeconds(decimalText(decimal, 'Duration (decimal)'), 'Duration (decimal)');
   const clock = cell(r, 'Duration (h)');
   if (clock !== '') return clock.includes(':') ? clockDuration(clock, 'Duration (h)') : hoursToSeconds(decimalText(clock, 'Duration (h)'), 'Duration (h)');
-  throw new RowProblem('The entry has no duration: End Date and End Time, Duration (decimal) and Duration (h) are empty or absent.');
+  throw new RowProblem('no_duration');
 }
 
 export const clockify: TrackerFormat = {

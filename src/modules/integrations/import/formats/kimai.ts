@@ -65,7 +65,7 @@ export const kimai: TrackerFormat = {
     const from = cell(r, col('From'));
     const to = cell(r, col('To'));
     const start = from === '' ? null : timeText(from, col('From'));
-    if (to === '') throw new RowProblem(`${col('To')} is empty: a running timer cannot be imported.`);
+    if (to === '') throw new RowProblem('running_timer', { column: col('To') });
     const end = timeText(to, col('To'));
     const duration = cell(r, col('Duration'));
     const seconds = /^\d+:\d{2}(:\d{2})?$/.test(duration)

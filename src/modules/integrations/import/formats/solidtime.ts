@@ -10,7 +10,7 @@ const required = [['Description'], ['Project'], ['User'], ['Start'], ['End'], ['
 
 function dateTime(text: string, column: string) {
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2}(?::\d{2})?)(?:Z|[+-]\d{2}:?\d{2})?$/.exec(text);
-  if (!m) throw new RowProblem(`${column} '${text}' is not a date and time (YYYY-MM-DD HH:MM:SS).`);
+  if (!m) throw new RowProblem('not_a_date_time', { column, value: text });
   return { date: dateText(m[1], column), time: timeText(m[2], column) };
 }
 
@@ -22,7 +22,7 @@ export const solidtime: TrackerFormat = {
     const start = dateTime(cell(r, 'Start'), 'Start');
     const endText = cell(r, 'End');
     // A running timer has no end yet: it is not completed work.
-    if (endText === '') throw new RowProblem('End is empty: a running timer cannot be imported.');
+    if (endText === '') throw new RowProblem('running_timer', { column: 'End' });
     const span = spanOf(start, dateTime(endText, 'End'));
     return {
       client: nameCell(r, 'Client'),

@@ -44,11 +44,11 @@ export const toggl: TrackerFormat = {
     let amount: string | null = null;
     if (amountColumn && cell(r, amountColumn) !== '' && billable && seconds > 0) {
       const text = cell(r, amountColumn);
-      if (!/^-?\d+(\.\d+)?$/.test(text)) throw new RowProblem(`${amountColumn} '${text}' is not a number.`);
+      if (!/^-?\d+(\.\d+)?$/.test(text)) throw new RowProblem('not_a_number', { column: amountColumn, value: text });
       amount = new Decimal(text).toFixed();
-      if (new Decimal(amount).isNegative()) throw new RowProblem(`${amountColumn} '${text}' is negative.`);
+      if (new Decimal(amount).isNegative()) throw new RowProblem('negative', { column: amountColumn, value: text });
       const perHour = new Decimal(amount).mul(3600).div(seconds);
-      rate = checkedRate(perHour, `The rate ${perHour.toFixed(2)} an hour (${amountColumn} '${text}' for ${cell(r, 'Duration')})`);
+      rate = checkedRate(perHour, { column: amountColumn, value: text }, { duration: cell(r, 'Duration') });
     }
     return {
       client: nameCell(r, 'Client'),
