@@ -112,7 +112,8 @@ describe('every check, through the statement', () => {
     const person = await freshPerson(ctx.db, w);
     await ctx.db.transaction().execute(async (trx) => {
       await lockPersonTimeForApproval(trx, w.companyId, person.userId);
-      await refused(person, body(), 409, 'conflict');
+      // The rule as a word, for the web app to say in the person's language (src/errors.ts, Refusal).
+      expect(await refused(person, body(), 409, 'conflict')).toMatchObject({ refusal: 'approval_in_progress' });
       await refused(person, body({ project_id: newId() }), 409, 'conflict');
       await refused(w.owner, body({ user_id: person.userId.toUpperCase(), task_id: newId() }), 409, 'conflict');
     });

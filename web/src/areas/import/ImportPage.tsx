@@ -10,7 +10,7 @@ import { IMPORT_MAX_BYTES, TRACKERS, useImport, usePreviewImport, type ImportFor
 import { importFailure, type ImportFailure } from './failure.ts';
 import { Counts, ItemList, MappingTables } from './Report.tsx';
 import { useSaid } from './said.ts';
-import { useImportTexts } from './texts.ts';
+import { IMPORT_PROBLEMS, useImportTexts } from './texts.ts';
 
 /**
  * Settings → Import (issue 27 item 3; owners and administrators): choose a tracker's CSV
@@ -155,9 +155,10 @@ function FailureAlert({ failure }: { failure: ImportFailure }) {
   }
   const { said, problems } = failure;
   // The server's summary of lines at fault names the first of them, which the list below says
-  // too; a file refused as a whole (its header, not CSV) is said by the summary alone.
+  // too; a file refused as a whole (its header, not CSV) is said by the summary alone, when the
+  // app knows its word (else the server's English summary, with the lines under it).
   const listed = said.problem === 'lines_at_fault' || (!said.problem && problems.some((p) => said.message.includes(p.message)));
-  const list = listed || !said.problem ? problems : [];
+  const list = listed || !said.problem || !IMPORT_PROBLEMS.has(said.problem) ? problems : [];
   return (
     <Alert title={t('failure.title')}>
       <div className="flex flex-col gap-2">
