@@ -463,6 +463,8 @@ describe('the seller the invoice settings name', () => {
     expect(res.statusCode, res.body).toBe(201);
     const e = res.json();
     const pdf = await api(owner, 'GET', `/web/api/estimates/${e.id}/pdf`);
+    // Named in the client's language, as it is written.
+    expect(pdf.headers['content-disposition']).toBe(`inline; filename="Angebot-${e.number}.pdf"`);
     const text = (await extractText(new Uint8Array(pdf.rawPayload), { mergePages: true })).text.replace(/[\s\u00a0\u202f]+/g, ' ');
     for (const part of ['Agentur Blau GmbH', 'USt-IdNr. DE987654321', 'HRB 12345 B', 'USt-IdNr. DE123456789', 'Geschäftsführerin: Anna Blau · Amtsgericht Charlottenburg', `Agentur Blau GmbH · Angebot ${e.number} · Seite 1 von 1`]) {
       expect(text).toContain(part);
@@ -472,8 +474,9 @@ describe('the seller the invoice settings name', () => {
     const sent = await api(owner, 'POST', `/web/api/estimates/${e.id}/send`, { recipients: [{ email: 'einkauf@mueller.test' }] });
     expect(sent.statusCode, sent.body).toBe(200);
     const mail = await ctx.db.selectFrom('outbox').select('payload').where('company_id', '=', seller.companyId).executeTakeFirstOrThrow();
-    const payload = mail.payload as { subject: string; text: string };
+    const payload = mail.payload as { subject: string; text: string; attachments: Array<{ filename: string }> };
     expect(payload.subject).toBe(`Angebot ${e.number} von Agentur Blau GmbH`);
+    expect(payload.attachments.map((a) => a.filename)).toEqual([`Angebot-${e.number}.pdf`]);
     expect(payload.text).toContain('Mit freundlichen Grüßen\nAgentur Blau GmbH\n');
     expect(payload.text).not.toContain('Acme Studio');
   });

@@ -124,6 +124,11 @@ describe('sending', () => {
     expect(m.body).toBe(
       `Guten Tag ${german.name},\n\nanbei erhalten Sie die Rechnung ${inv.number} über 200,00\u00a0€, fällig am 31. März 2026. Die Rechnung liegt als PDF bei.\n\nMit freundlichen Grüßen\nAcme Studio\n`,
     );
+    // The PDF is named in the client's language, as it is written: attached and downloaded.
+    const mail = (await outboxOf(w.companyId)).find((o) => (o.payload as { subject: string }).subject === m.subject)!;
+    expect((mail.payload as { attachments: Array<{ filename: string }> }).attachments.map((a) => a.filename)).toEqual([`Rechnung-${inv.number}.pdf`]);
+    const pdf = await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf`);
+    expect(pdf.headers['content-disposition']).toBe(`attachment; filename="Rechnung-${inv.number}.pdf"`);
     // What the sender typed is sent as typed, in any language.
     const typed = await send((await draft({ client_id: german.id, number: `DE-${newId().slice(-6)}` })).id, { subject: 'Invoice attached', body: 'Hi!' });
     expect(typed.json()).toMatchObject({ subject: 'Invoice attached', body: 'Hi!' });

@@ -2,6 +2,7 @@ import type { Catalog } from './en.ts';
 
 /** The server's German texts (see en.ts). Formal address (Sie), as business letters are written. */
 export const de: Catalog = {
+  files: { invoice: 'Rechnung', estimate: 'Angebot' },
   invoice: {
     title: 'Rechnung {{number}}',
     heading: 'RECHNUNG',

@@ -6,6 +6,8 @@
  * i18next syntax: {{name}} interpolation, _one/_other plurals on `count`.
  */
 export const en = {
+  /** A document's file name before its number (invoice-2026-001.pdf): the client's language, as the document's. */
+  files: { invoice: 'invoice', estimate: 'estimate' },
   invoice: {
     title: 'Invoice {{number}}',
     heading: 'INVOICE',

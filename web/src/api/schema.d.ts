@@ -357,7 +357,7 @@ export interface paths {
         };
         /**
          * The invoice as a PDF, or as a Factur-X e-invoice
-         * @description A4 (Letter for USD and CAD), as an attachment named `invoice-<number>.pdf`; private and uncached. With `format=facturx`: the same PDF as PDF/A-3 with its EN 16931 CII XML embedded as `factur-x.xml` (Factur-X / ZUGFeRD, profile EN 16931), named `invoice-<number>-facturx.pdf`; an invoice lacking data that EN 16931 requires gives 422 `e_invoice_incomplete` naming every missing field in `missing_fields`.
+         * @description A4 (Letter for USD and CAD), as an attachment named `invoice-<number>.pdf` (in the client’s language, as the document: `Rechnung-<number>.pdf` in German); private and uncached. With `format=facturx`: the same PDF as PDF/A-3 with its EN 16931 CII XML embedded as `factur-x.xml` (Factur-X / ZUGFeRD, profile EN 16931), named `invoice-<number>-facturx.pdf` (`Rechnung-…` in German); an invoice lacking data that EN 16931 requires gives 422 `e_invoice_incomplete` naming every missing field in `missing_fields`.
          */
         get: operations["getInvoicePdf"];
         put?: never;
@@ -377,7 +377,7 @@ export interface paths {
         };
         /**
          * The invoice as an EN 16931 e-invoice (XML)
-         * @description `syntax=cii` (UN/CEFACT Cross Industry Invoice D16B, the default) or `syntax=ubl` (UBL 2.1 Invoice); `profile=en16931` (the default) or `profile=xrechnung` (XRechnung 3.0, for German public buyers). Named `invoice-<number>[-xrechnung]-<syntax>.xml`; private and uncached. An invoice lacking data the profile requires (the seller’s country and VAT id, the client’s country, for XRechnung the buyer reference, addresses, contact and payment details, …) gives 422 `e_invoice_incomplete` naming every missing field in `missing_fields`; never an invalid file.
+         * @description `syntax=cii` (UN/CEFACT Cross Industry Invoice D16B, the default) or `syntax=ubl` (UBL 2.1 Invoice); `profile=en16931` (the default) or `profile=xrechnung` (XRechnung 3.0, for German public buyers). Named `invoice-<number>[-xrechnung]-<syntax>.xml` (`Rechnung-…` for a client in German); private and uncached. An invoice lacking data the profile requires (the seller’s country and VAT id, the client’s country, for XRechnung the buyer reference, addresses, contact and payment details, …) gives 422 `e_invoice_incomplete` naming every missing field in `missing_fields`; never an invalid file.
          */
         get: operations["getInvoiceXml"];
         put?: never;

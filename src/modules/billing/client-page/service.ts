@@ -22,7 +22,6 @@ import {
   attachmentProfile,
   eInvoiceFilename,
   eInvoiceWriter,
-  fileSafe,
   getInvoice,
   loadInvoiceDocument,
   loadWorkspace,
@@ -105,7 +104,7 @@ export async function clientPagePdf(db: Kysely<DB>, token: unknown, now: Date): 
   if (link.subject.type === 'estimate') {
     const doc = await withTenant(db, link.companyId, (trx) => estimateOf(trx, link.companyId, link.subject.id));
     if (!doc) throw gone();
-    return { pdf: await renderEstimatePdf(doc), filename: estimatePdfFilename(fileSafe(doc.estimate.number)) };
+    return { pdf: await renderEstimatePdf(doc), filename: estimatePdfFilename(doc.estimate.number, doc.client.language) };
   }
   return clientInvoicePdf(db, { companyId: link.companyId, invoiceId: link.subject.id });
 }
@@ -168,7 +167,7 @@ async function clientInvoicePage(db: Kysely<DB>, link: { companyId: string; invo
 async function clientInvoicePdf(db: Kysely<DB>, link: { companyId: string; invoiceId: string }): Promise<{ pdf: Buffer; filename: string }> {
   const doc = await withTenant(db, link.companyId, (trx) => documentOf(trx, link.companyId, link.invoiceId));
   if (!doc) throw gone();
-  return { pdf: await renderInvoicePdf(doc), filename: pdfFilename(doc.invoice.number) };
+  return { pdf: await renderInvoicePdf(doc), filename: pdfFilename(doc.invoice.number, doc.client.language) };
 }
 
 /** POST /web/api/client-page/e-invoice: one of the e-invoices the page offers, for an invoice's link only. */
@@ -181,7 +180,7 @@ export async function clientPageEInvoice(db: Kysely<DB>, token: unknown, name: E
   const { renderEInvoice } = await eInvoiceWriter();
   return {
     body: await renderEInvoice(doc, format),
-    filename: eInvoiceFilename(doc.invoice.number, format),
+    filename: eInvoiceFilename(doc.invoice.number, format, doc.client.language),
     contentType: format.kind === 'facturx' ? 'application/pdf' : 'application/xml; charset=utf-8',
   };
 }

@@ -7,7 +7,7 @@ import { translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailAddress, type MailAttachment } from '../../../outbox/enqueue.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { makeClientLink } from '../client-links/index.ts';
-import { assertMayUseInvoices, fileSafe, formatDate, formatMoney, loadWorkspace, signatureName, validateMessage } from '../invoices/index.ts';
+import { assertMayUseInvoices, formatDate, formatMoney, loadWorkspace, signatureName, validateMessage } from '../invoices/index.ts';
 import { ESTIMATE_PDF_RENDERER } from './pdf.ts';
 import { pdfFilename, assertAllows } from './rules.ts';
 import type { EstimateMessageInput } from './schemas.ts';
@@ -85,7 +85,7 @@ export async function sendEstimate(
         language,
       });
     const attachments: MailAttachment[] = m.attachPdf
-      ? [{ filename: pdfFilename(fileSafe(row.number)), content_type: 'application/pdf', render: ESTIMATE_PDF_RENDERER, params: { estimate_id: row.id } }]
+      ? [{ filename: pdfFilename(row.number, language), content_type: 'application/pdf', render: ESTIMATE_PDF_RENDERER, params: { estimate_id: row.id } }]
       : [];
     let mailText = text;
     let linkId: string | undefined;

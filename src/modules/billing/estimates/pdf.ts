@@ -15,7 +15,6 @@ import {
   drawSeller,
   drawTotals,
   figureColumnWidth,
-  fileSafe,
   findClient,
   formatDate,
   formatQuantity,
@@ -64,7 +63,7 @@ export async function loadDocument(trx: Tx, companyId: string, id: string, visib
 export async function getEstimatePdf(db: Kysely<DB>, p: Principal, id: string): Promise<{ pdf: Buffer; filename: string }> {
   assertMayUseInvoices(p);
   const doc = await withTenant(db, p.companyId, (trx) => loadDocument(trx, p.companyId, id, p));
-  return { pdf: await renderEstimatePdf(doc), filename: pdfFilename(fileSafe(doc.estimate.number)) };
+  return { pdf: await renderEstimatePdf(doc), filename: pdfFilename(doc.estimate.number, doc.client.language) };
 }
 
 /** The outbox renderer: the PDF attached to an estimate's e-mail, rendered at delivery time. */

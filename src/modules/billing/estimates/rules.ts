@@ -1,5 +1,6 @@
 import type { EstimateState } from '../../../db/types.ts';
 import { conflict } from '../../../errors.ts';
+import { documentFilename } from '../invoices/index.ts';
 
 /**
  * Estimate states and the moves between them (no I/O). Field rules (numbers,
@@ -51,4 +52,5 @@ export const ANSWERS = {
 } as const;
 export type EstimateAnswer = keyof typeof ANSWERS;
 
-export const pdfFilename = (fileSafeNumber: string) => `estimate-${fileSafeNumber}.pdf`;
+/** The estimate's PDF, named in the client's language (invoices' documentFilename). */
+export const pdfFilename = (number: string, language: string) => documentFilename('estimate', number, language);

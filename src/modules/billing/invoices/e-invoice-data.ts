@@ -6,7 +6,7 @@ import { minorUnitDigits } from '../../../money.ts';
 import type { InvoiceSettingsState } from '../invoice-settings/index.ts';
 import type { InvoiceDocument } from './pdf.ts';
 import type { InvoiceClientRow } from './queries.ts';
-import { fileSafe, formatPercent } from './format.ts';
+import { documentFilename, formatPercent } from './format.ts';
 import { invoiceTotals } from './presenter.ts';
 import { translatedKind } from './rules.ts';
 
@@ -50,10 +50,8 @@ export function attachmentFormat(name: EInvoiceAttachment): EInvoiceFormat {
   return { kind: 'xml', syntax: name.replace('xrechnung-', '') as EInvoiceSyntax, profile: attachmentProfile(name) };
 }
 
-export const eInvoiceFilename = (number: string, format: EInvoiceFormat) =>
-  format.kind === 'facturx'
-    ? `invoice-${fileSafe(number)}-facturx.pdf`
-    : `invoice-${fileSafe(number)}-${format.profile === 'xrechnung' ? 'xrechnung-' : ''}${format.syntax}.xml`;
+export const eInvoiceFilename = (number: string, format: EInvoiceFormat, language: string) =>
+  documentFilename('invoice', number, language, format.kind === 'facturx' ? '-facturx.pdf' : `-${format.profile === 'xrechnung' ? 'xrechnung-' : ''}${format.syntax}.xml`);
 
 /** What an e-invoice document is made of beyond the PDF's document: the seller's and buyer's parts (0087). */
 export interface EInvoiceParties {

@@ -106,7 +106,7 @@ export async function renderEInvoice(doc: InvoiceDocument, format: EInvoiceForma
     const out = await generate(data, {
       format: 'Factur-X-EN16931',
       lang,
-      pdf: { buffer: pdf, filename: pdfFilename(doc.invoice.number), mimetype: 'application/pdf' },
+      pdf: { buffer: pdf, filename: pdfFilename(doc.invoice.number, language), mimetype: 'application/pdf' },
     });
     return Buffer.from(out as Uint8Array);
   }
@@ -120,7 +120,7 @@ export async function getEInvoice(db: Kysely<DB>, p: Principal, id: string, form
   const doc = await withTenant(db, p.companyId, (trx) => loadInvoiceDocument(trx, p.companyId, id, p));
   return {
     body: await renderEInvoice(doc, format),
-    filename: eInvoiceFilename(doc.invoice.number, format),
+    filename: eInvoiceFilename(doc.invoice.number, format, doc.client.language),
   };
 }
 

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { DOCUMENT_LOCALES, documentLocale, isLanguage, type Language } from '../../../i18n/index.ts';
+import { DOCUMENT_LOCALES, documentLocale, isLanguage, translator, type Language } from '../../../i18n/index.ts';
 import { minorUnitDigits } from '../../../money.ts';
 
 /**
@@ -61,4 +61,12 @@ export function fileSafe(text: string): string {
   return text.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'invoice';
 }
 
-export const pdfFilename = (number: string) => `invoice-${fileSafe(number)}.pdf`;
+/**
+ * A document's file name, in its language (the client's, as the document is written in):
+ * invoice-2026_001.pdf, Rechnung-2026_001.pdf, estimate-7.pdf, Angebot-7.pdf; `rest` follows
+ * the number (".pdf", "-facturx.pdf", "-cii.xml").
+ */
+export const documentFilename = (kind: 'invoice' | 'estimate', number: string, language: string, rest = '.pdf') =>
+  `${translator(language)(`files.${kind}`)}-${fileSafe(number)}${rest}`;
+
+export const pdfFilename = (number: string, language: string) => documentFilename('invoice', number, language);

@@ -233,7 +233,7 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
   // A Factur-X file is the invoice's PDF with its XML inside: attached, it takes the plain PDF's
   // place, so the client does not get the same invoice twice.
   if (m.attachPdf && m.attachEInvoice !== 'facturx') {
-    attachments.push({ filename: pdfFilename(row.number), content_type: 'application/pdf', render: INVOICE_PDF_RENDERER, params: { invoice_id: row.id } });
+    attachments.push({ filename: pdfFilename(row.number, letter.language), content_type: 'application/pdf', render: INVOICE_PDF_RENDERER, params: { invoice_id: row.id } });
   }
   if (m.attachReceipts) {
     for (const f of await receiptsOf(trx, p.companyId, row.id)) attachments.push({ filename: f.filename, content_type: f.content_type, file_id: f.id });
@@ -244,7 +244,7 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
     assertComplete(doc, attachmentProfile(m.attachEInvoice));
     const format = attachmentFormat(m.attachEInvoice);
     attachments.push({
-      filename: eInvoiceFilename(row.number, format),
+      filename: eInvoiceFilename(row.number, format, letter.language),
       content_type: format.kind === 'facturx' ? 'application/pdf' : 'application/xml',
       render: E_INVOICE_RENDERER,
       params: { invoice_id: row.id, format: m.attachEInvoice },

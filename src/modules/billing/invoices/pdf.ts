@@ -127,7 +127,7 @@ export async function loadInvoiceDocument(trx: Tx, companyId: string, invoiceId:
 export async function getInvoicePdf(db: Kysely<DB>, p: Principal, id: string): Promise<{ pdf: Buffer; filename: string }> {
   assertMayUseInvoices(p);
   const doc = await withTenant(db, p.companyId, (trx) => loadInvoiceDocument(trx, p.companyId, id, p));
-  return { pdf: await renderInvoicePdf(doc), filename: pdfFilename(doc.invoice.number) };
+  return { pdf: await renderInvoicePdf(doc), filename: pdfFilename(doc.invoice.number, doc.client.language) };
 }
 
 /** The outbox renderer: the invoice PDF attached to a message, rendered at delivery time. */

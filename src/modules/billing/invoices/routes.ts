@@ -197,9 +197,9 @@ export async function invoicesRoutes(app: TypedApp) {
         tags: ['invoices'],
         summary: 'The invoice as a PDF, or as a Factur-X e-invoice',
         description:
-          'A4 (Letter for USD and CAD), as an attachment named `invoice-<number>.pdf`; private and uncached. ' +
+          'A4 (Letter for USD and CAD), as an attachment named `invoice-<number>.pdf` (in the client’s language, as the document: `Rechnung-<number>.pdf` in German); private and uncached. ' +
           'With `format=facturx`: the same PDF as PDF/A-3 with its EN 16931 CII XML embedded as `factur-x.xml` ' +
-          '(Factur-X / ZUGFeRD, profile EN 16931), named `invoice-<number>-facturx.pdf`; an invoice lacking data ' +
+          '(Factur-X / ZUGFeRD, profile EN 16931), named `invoice-<number>-facturx.pdf` (`Rechnung-…` in German); an invoice lacking data ' +
           'that EN 16931 requires gives 422 `e_invoice_incomplete` naming every missing field in `missing_fields`.',
         params: IdParams,
         querystring: PdfQuery,
@@ -233,7 +233,7 @@ export async function invoicesRoutes(app: TypedApp) {
         description:
           '`syntax=cii` (UN/CEFACT Cross Industry Invoice D16B, the default) or `syntax=ubl` (UBL 2.1 Invoice); ' +
           '`profile=en16931` (the default) or `profile=xrechnung` (XRechnung 3.0, for German public buyers). ' +
-          'Named `invoice-<number>[-xrechnung]-<syntax>.xml`; private and uncached. An invoice lacking data the ' +
+          'Named `invoice-<number>[-xrechnung]-<syntax>.xml` (`Rechnung-…` for a client in German); private and uncached. An invoice lacking data the ' +
           'profile requires (the seller\u2019s country and VAT id, the client\u2019s country, for XRechnung the ' +
           'buyer reference, addresses, contact and payment details, …) gives 422 `e_invoice_incomplete` naming ' +
           'every missing field in `missing_fields`; never an invalid file.',
