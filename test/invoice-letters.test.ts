@@ -7,7 +7,7 @@ import { defaultBody, defaultSubject } from '../src/modules/billing/invoices/mes
  */
 
 const letter = (language: string, overdue: boolean) => ({
-  clientName: 'Globex',
+  greeted: 'Globex',
   workspaceName: 'Acme Studio',
   number: 'INV-7',
   amount: '200.00',

@@ -122,7 +122,7 @@ describe('sending', () => {
     const m = res.json();
     expect(m.subject).toBe(`Rechnung ${inv.number} von Acme Studio`);
     expect(m.body).toBe(
-      `Guten Tag ${german.name},\n\nanbei erhalten Sie die Rechnung ${inv.number} über 200,00\u00a0€, fällig am 31. März 2026. Die Rechnung liegt als PDF bei.\n\nMit freundlichen Grüßen\nAcme Studio\n`,
+      `Guten Tag Bill Payer,\n\nanbei erhalten Sie die Rechnung ${inv.number} über 200,00\u00a0€, fällig am 31. März 2026. Die Rechnung liegt als PDF bei.\n\nMit freundlichen Grüßen\nAcme Studio\n`,
     );
     // The PDF is named in the client's language, as it is written: attached and downloaded.
     const mail = (await outboxOf(w.companyId)).find((o) => (o.payload as { subject: string }).subject === m.subject)!;
@@ -132,6 +132,14 @@ describe('sending', () => {
     // What the sender typed is sent as typed, in any language.
     const typed = await send((await draft({ client_id: german.id, number: `DE-${newId().slice(-6)}` })).id, { subject: 'Invoice attached', body: 'Hi!' });
     expect(typed.json()).toMatchObject({ subject: 'Invoice attached', body: 'Hi!' });
+  });
+
+  it('greets the one recipient by the name given, else (several, or an address alone) the client', async () => {
+    expect((await send((await draft()).id)).json().body).toMatch(/^Hello Bill Payer,\n/);
+    expect((await send((await draft()).id, { recipients: [{ email: 'bill@globex.test' }] })).json().body).toMatch(/^Hello Globex,\n/);
+    expect((await send((await draft()).id, { recipients: [...to, { email: 'ap@globex.test', name: 'Accounts' }] })).json().body).toMatch(/^Hello Globex,\n/);
+    // A name of spaces alone is no name.
+    expect((await send((await draft()).id, { recipients: [{ email: 'bill@globex.test', name: '  ' }] })).json().body).toMatch(/^Hello Globex,\n/);
   });
 
   it('names and signs with the invoice settings’ legal name, as the PDF does, in sends, reminders and thank-yous', async () => {
@@ -179,7 +187,7 @@ describe('sending', () => {
       delivered_at: null,
       delivery_error: null,
     });
-    expect(m.body).toContain('Hello Globex,');
+    expect(m.body).toContain('Hello Bill Payer,');
     expect(m.body).toContain(`invoice ${inv.number} for €200.00, due on 31 March 2026`);
 
     const after = (await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}`)).json();
@@ -434,7 +442,7 @@ describe('delivery over SMTP', () => {
       expect(top.headers['reply-to']).toBe(`Olive Owner <${ws.owner.email}>`);
       const parts = leaves(top);
       const text = parts.find((p) => (p.headers['content-type'] ?? '').startsWith('text/plain'))!;
-      expect(text.body.toString('utf8')).toContain('Hello Initech,');
+      expect(text.body.toString('utf8')).toContain('Hello Accounts Payable,');
       const pdf = parts.find((p) => filenameOf(p) === `invoice-${inv.number}.pdf`)!;
       expect(pdf.headers['content-type']).toMatch(/^application\/pdf/);
       expect(pdf.body.subarray(0, 5).toString()).toBe('%PDF-');

@@ -7,7 +7,7 @@ import { translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailAddress, type MailAttachment } from '../../../outbox/enqueue.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { makeClientLink } from '../client-links/index.ts';
-import { assertMayUseInvoices, formatDate, formatMoney, loadWorkspace, signatureName, validateMessage } from '../invoices/index.ts';
+import { assertMayUseInvoices, formatDate, greeted, formatMoney, loadWorkspace, signatureName, validateMessage } from '../invoices/index.ts';
 import { ESTIMATE_PDF_RENDERER } from './pdf.ts';
 import { pdfFilename, assertAllows } from './rules.ts';
 import type { EstimateMessageInput } from './schemas.ts';
@@ -74,7 +74,7 @@ export async function sendEstimate(
     const text =
       m.body ??
       defaultBody({
-        client: row.client_name,
+        client: greeted(m.to, row.client_name),
         number: row.number,
         amount: formatMoney(String(estimate.amount), row.currency, { language }),
         date: formatDate(row.issue_date, language),

@@ -60,6 +60,14 @@ function recipientList(field: string, list: Recipient[] | undefined, required: b
   });
 }
 
+/**
+ * Whom a default body greets: the one recipient, by the name the sender gave them (a contact's,
+ * as the web app fills it in); else, for several recipients or an address alone, the client.
+ */
+export function greeted(to: MailAddress[], clientName: string): string {
+  return to.length === 1 && to[0].name ? to[0].name : clientName;
+}
+
 /** Checks a message body without the database (400 naming the field). */
 export function validateMessage(input: MessageInput) {
   const event: MessageEvent = input.event_type ?? 'send';
@@ -99,7 +107,8 @@ export async function signatureName(trx: Tx, companyId: string, workspace: { nam
 }
 
 interface Letter {
-  clientName: string;
+  /** Whom the greeting names (greeted). */
+  greeted: string;
   /** The business's name in the subject and under the closing (signatureName). */
   workspaceName: string;
   number: string;
@@ -143,7 +152,7 @@ export function defaultBody(event: MessageEvent, l: Letter): string {
       attached,
     thank_you: t('invoiceMail.thankYou', { number: l.number }),
   }[event];
-  return `${t('invoiceMail.greeting', { client: l.clientName })}\n\n${lines}${about}\n\n${t('invoiceMail.closing')}\n${l.workspaceName}\n`;
+  return `${t('invoiceMail.greeting', { client: l.greeted })}\n\n${lines}${about}\n\n${t('invoiceMail.closing')}\n${l.workspaceName}\n`;
 }
 
 export function messageSelect(trx: Tx, companyId: string) {
@@ -214,7 +223,7 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
   }
 
   const letter: Letter = {
-    clientName: row.client_name,
+    greeted: greeted(m.to, row.client_name),
     workspaceName: await signatureName(trx, p.companyId, workspace),
     number: row.number,
     amount: String(invoice.amount),
