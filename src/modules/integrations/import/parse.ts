@@ -21,8 +21,6 @@ export const FORMATS: Record<Tracker, TrackerFormat> = { toggl, clockify, harves
 /** How many of a file's bad rows an error lists (the message names the first). */
 export const MAX_LISTED = 50;
 
-export type { LineProblem } from './problems.ts';
-
 export interface ParsedFile {
   tracker: Tracker;
   rows: ImportRow[];
