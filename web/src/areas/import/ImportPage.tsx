@@ -155,10 +155,11 @@ function FailureAlert({ failure }: { failure: ImportFailure }) {
   }
   const { said, problems } = failure;
   // The server's summary of lines at fault names the first of them, which the list below says
-  // too; a file refused as a whole (its header, not CSV) is said by the summary alone, when the
-  // app knows its word (else the server's English summary, with the lines under it).
+  // too. A file refused as a whole (its header, not CSV) is said by the summary alone when the
+  // app words it; else the server's English summary keeps the lines under it.
   const listed = said.problem === 'lines_at_fault' || (!said.problem && problems.some((p) => said.message.includes(p.message)));
-  const list = listed || !said.problem || !IMPORT_PROBLEMS.has(said.problem) ? problems : [];
+  const worded = said.problem !== undefined && IMPORT_PROBLEMS.has(said.problem);
+  const list = listed || !worded ? problems : [];
   return (
     <Alert title={t('failure.title')}>
       <div className="flex flex-col gap-2">
