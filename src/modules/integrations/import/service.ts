@@ -102,12 +102,8 @@ export async function importFile(db: Kysely<DB>, p: Principal, data: Buffer | st
     const existing = await loadExisting(trx, companyId);
     const plan = planImport(parsed.tracker, parsed.rows, { ...existing, identities });
     const done = await importedRefs(trx, companyId, plan.tracker, plan.rows.map((r) => r.ref));
-    const skipped: ImportReport['skipped'] = plan.rows
-      .filter((r) => done.has(r.ref))
-      .map((r) => {
-        const { message, problem } = said('imported_before');
-        return { line: r.row.line, reason: message, problem };
-      });
+    const before = said('imported_before');
+    const skipped: ImportReport['skipped'] = plan.rows.filter((r) => done.has(r.ref)).map((r) => ({ line: r.row.line, reason: before.message, problem: before.problem }));
     const fresh = plan.rows.filter((r) => !done.has(r.ref));
     // Rates already in force from their date (an earlier import, or set by hand) are not written again.
     const rates: typeof plan.rates = [];

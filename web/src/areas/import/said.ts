@@ -2,7 +2,7 @@ import { useFormat } from '../../api/format.ts';
 import type { Format } from '../../ui/format.ts';
 import type { TextKey, Translate } from '../../ui/i18n.ts';
 import type { Said } from './failure.ts';
-import { IMPORT_PROBLEMS, useImportTexts, type ImportTexts } from './texts.ts';
+import { BILL_BY_TEXTS, IMPORT_PROBLEMS, useImportTexts, type ImportTexts } from './texts.ts';
 
 /** Values that are counts or line numbers, written in the person's number format. */
 const COUNTS = new Set(['max', 'count', 'line', 'fields', 'header', 'more']);
@@ -28,7 +28,7 @@ export function saying(t: Translate<ImportTexts>, format: Format): (said: Said) 
       else if (typeof value === 'string' && DECIMALS.has(name) && /^-?\d+(\.\d+)?$/.test(value)) values[name] = format.number(Number(value), 2, 2);
       else if (typeof value === 'string' && name === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value)) values[name] = format.day(value);
     }
-    if (typeof values.bill_by === 'string' && ['project', 'tasks', 'people', 'none'].includes(values.bill_by)) {
+    if (typeof values.bill_by === 'string' && BILL_BY_TEXTS.has(values.bill_by)) {
       values.bill_by = t(`billBy.${values.bill_by}` as TextKey<ImportTexts>);
     }
     return t(`problems.${said.problem}` as TextKey<ImportTexts>, values);

@@ -144,6 +144,9 @@ export type ImportTexts = typeof en;
 /** The words of the server's import problems that this app words itself (said.ts). */
 export const IMPORT_PROBLEMS: ReadonlySet<string> = new Set(Object.keys(en.problems));
 
+/** The ways a project bills that a warning can name, each worded (`billBy`). */
+export const BILL_BY_TEXTS: ReadonlySet<string> = new Set(Object.keys(en.billBy));
+
 export const { useTexts: useImportTexts } = defineTexts('import', en, {
   heading: 'Import',
   intro:
