@@ -9,6 +9,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
+import { NoticePage } from '../../ui/NoticePage.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { SettingsSection } from '../../ui/SettingsSection.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -26,12 +27,9 @@ export function ItemCategoriesPage() {
   const t = useItemCategoryTexts();
   if (!isAdministrator(workspace)) {
     return (
-      <div className="flex max-w-2xl flex-col gap-4">
-        <PageHeading>{t('heading')}</PageHeading>
-        <Alert tone="info" title={t('notForRoleTitle')}>
-          {t('notForRole')}
-        </Alert>
-      </div>
+      <NoticePage heading={t('heading')} title={t('notForRoleTitle')}>
+        {t('notForRole')}
+      </NoticePage>
     );
   }
   return <ManageCategories />;
