@@ -125,6 +125,20 @@ async function makeMixedInvoice() {
   return inv;
 }
 
+/** Prices of four, two, three and one decimals (made once). */
+let fine: Promise<Awaited<ReturnType<typeof create>>> | undefined;
+const fineInvoice = () =>
+  (fine ??= create({
+    issue_date: '2026-11-30',
+    tax: 19,
+    line_items: [
+      { kind: 'Design', description: 'Thirds of an hour', quantity: 3, unit_price: 33.3333, taxed: true },
+      { kind: 'Design', description: 'A fine rate', quantity: 2, unit_price: 123.45, taxed: true },
+      { kind: 'Hosting', description: 'Three decimals', quantity: 2, unit_price: 12.345, taxed: true },
+      { kind: 'Training', description: 'Half a euro', quantity: 1, unit_price: 87.5, taxed: true },
+    ],
+  }));
+
 const xmlOf = async (id: string, query = '') => {
   const res = await api(w.owner, 'GET', `/api/v2/invoices/${id}/xml${query}`);
   expect(res.statusCode, res.body).toBe(200);
@@ -174,6 +188,23 @@ describe('e-invoice downloads', () => {
     // SEPA credit transfer to the euro account, referenced by the number.
     expect(body).toContain('<cbc:PaymentMeansCode>58</cbc:PaymentMeansCode>');
     expect(body).toContain('<cbc:ID>DE89370400440532013000</cbc:ID>');
+  });
+
+  it('writes a price of three or four decimals exactly, per 10 or 100 units, as each syntax and Factur-X', async () => {
+    // The writer takes BT-146 with at most two decimals; these prices were a 500.
+    const inv = await fineInvoice();
+    const { body: ubl } = await xmlOf(inv.id, '?syntax=ubl');
+    expect(ubl).toMatch(/<cbc:PriceAmount currencyID="EUR">3333\.33<\/cbc:PriceAmount>\s*<cbc:BaseQuantity unitCode="C62">100<\/cbc:BaseQuantity>/);
+    expect(ubl).toMatch(/<cbc:PriceAmount currencyID="EUR">123\.45<\/cbc:PriceAmount>\s*<cbc:BaseQuantity unitCode="C62">10<\/cbc:BaseQuantity>/);
+    // A price of two decimals or fewer has no base quantity.
+    expect(ubl).toMatch(/<cbc:PriceAmount currencyID="EUR">87\.5<\/cbc:PriceAmount>\s*<\/cac:Price>/);
+    // 3 × 33.3333 = 99.9999 → 100.00; 2 × 123.45 = 246.90; 2 × 12.345 = 24.69; 1 × 87.5.
+    expect(ubl).toContain('<cbc:LineExtensionAmount currencyID="EUR">459.09</cbc:LineExtensionAmount>');
+    const { body: cii } = await xmlOf(inv.id);
+    expect(cii).toMatch(/<ram:ChargeAmount>3333\.33<\/ram:ChargeAmount>\s*<ram:BasisQuantity unitCode="C62">100<\/ram:BasisQuantity>/);
+    expect((await xmlOf(inv.id, '?profile=xrechnung')).statusCode).toBe(200);
+    const fx = await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf?format=facturx`);
+    expect(fx.statusCode, fx.body).toBe(200);
   });
 
   it('writes Factur-X: a PDF/A-3 with the CII XML embedded as factur-x.xml', async () => {
@@ -410,6 +441,7 @@ describe.skipIf(Boolean(facturXSchemaMissingReason()) && !process.env.CI)('CII c
       { name: 'mixed CII', xml: (await xmlOf(mixed.id)).rawPayload },
       { name: 'mixed XRechnung CII', xml: (await xmlOf(mixed.id, '?profile=xrechnung')).rawPayload },
       { name: 'retainer credit CII', xml: (await xmlOf(credit.id)).rawPayload },
+      { name: 'fine prices CII', xml: (await xmlOf((await fineInvoice()).id)).rawPayload },
       { name: 'Factur-X factur-x.xml', xml: extractFacturXXml(fx.rawPayload) },
     ];
     for (const d of documents) {
@@ -431,6 +463,7 @@ describe.skipIf(!artefactsAvailable() && !artefactsRequired())('validated agains
   beforeAll(async () => {
     if (!artefactsAvailable()) throw new Error(`EINVOICE_ARTEFACTS_REQUIRED=1 but: ${artefactsMissingReason()}`);
     const mixed = await mixedInvoice();
+    const fine = await fineInvoice();
     const usdClient = await insertClient(ctx.db, w.companyId, { name: 'Wayne Enterprises', currency: 'USD' });
     await api(w.owner, 'PATCH', `/api/v2/clients/${usdClient}`, { country_code: 'US', city: 'Gotham', postal_code: '10001', street: '1 Wayne Tower', invoice_email: 'ap@wayne.example' });
     const usd = await create({ currency: 'USD', tax: 0, line_items: [{ kind: 'Design', description: 'Logo', quantity: 3, unit_price: 333.33 }] }, usdClient);
@@ -456,6 +489,8 @@ describe.skipIf(!artefactsAvailable() && !artefactsRequired())('validated agains
       ['USD UBL', usd.id, '?syntax=ubl', 'ubl', false],
       ['time CII', time.id, '', 'cii', false],
       ['time UBL', time.id, '?syntax=ubl', 'ubl', false],
+      ['fine prices XRechnung CII', fine.id, '?profile=xrechnung', 'cii', true],
+      ['fine prices XRechnung UBL', fine.id, '?syntax=ubl&profile=xrechnung', 'ubl', true],
     ] as const) {
       documents.push({ name, xml: (await xmlOf(id, query)).rawPayload, syntax, xrechnung });
     }

@@ -66,6 +66,20 @@ type Line = InvoiceDocument['lines'][number];
 /** UN/ECE Recommendation 20 units: hours for imported time, "one" (C62) for everything else. */
 const unitOf = (line: Line) => (line.import_source === 'time' ? 'HUR' : 'C62');
 
+/**
+ * BG-29, the line's price. BT-146 is an amount, which the writer's schema takes with at most
+ * two decimals, while a line's unit price has up to four (a rate of 33.3333). Such a price is
+ * written per 10 or 100 units (BT-149, the base quantity, in the line's unit), so it stays exact:
+ * 33.3333 per hour is 3333.33 per 100 hours, and quantity × price / base is the line's amount.
+ */
+function price(line: Line): { 'cbc:PriceAmount': string; 'cbc:BaseQuantity'?: string; 'cbc:BaseQuantity@unitCode'?: string } {
+  const unitPrice = new Decimal(line.unit_price);
+  const extra = unitPrice.decimalPlaces() - 2;
+  if (extra <= 0) return { 'cbc:PriceAmount': unitPrice.toFixed() };
+  const base = new Decimal(10).pow(extra);
+  return { 'cbc:PriceAmount': unitPrice.mul(base).toFixed(), 'cbc:BaseQuantity': base.toFixed(), 'cbc:BaseQuantity@unitCode': unitOf(line) };
+}
+
 interface Category {
   code: 'S' | 'E';
   rate: Decimal;
@@ -326,7 +340,7 @@ export function eInvoiceData(doc: EInvoiceDocument, profile: EInvoiceProfile, la
           'cbc:Name': itemName(line, language),
           'cac:ClassifiedTaxCategory': taxCategory(category, null),
         },
-        'cac:Price': { 'cbc:PriceAmount': new Decimal(line.unit_price).toFixed(), 'cbc:PriceAmount@currencyID': currency },
+        'cac:Price': { ...price(line), 'cbc:PriceAmount@currencyID': currency },
       };
     }),
   } as unknown as Invoice['ubl:Invoice'];
