@@ -119,7 +119,7 @@ describe('invoice PDF payment details', () => {
     expect(await qrOf(pdf, 'de')).toBe(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Acme Studio GmbH', 'DE89370400440532013000', 'EUR1234.50', '', '', 'Rechnung 2026-102'].join('\n'));
   });
 
-  it('keeps the account but prints no code and no "scan to pay" when nothing is owed: paid, closed, voided, or nothing due', async () => {
+  it('keeps the account but prints no code and no "scan to pay" when nothing is owed: paid, closed, or nothing due; a voided invoice says so and prints no payment details', async () => {
     const pdfOf = async (transition: 'mark-paid' | 'close' | 'void' | null, items: Array<Record<string, unknown>> = lines) => {
       const res = await api(w.owner, 'POST', '/api/v2/invoices', { client_id: eurClient, issue_date: '2026-03-01', line_items: items });
       expect(res.statusCode, res.body).toBe(201);
@@ -131,7 +131,6 @@ describe('invoice PDF payment details', () => {
     for (const [name, pdf] of [
       ['paid', await pdfOf('mark-paid')],
       ['closed', await pdfOf('close')],
-      ['voided', await pdfOf('void')],
       ['nothing-due', await pdfOf(null, [{ description: 'Goodwill', quantity: 1, unit_price: 0 }])],
     ] as const) {
       const text = await textOf(pdf);
@@ -139,7 +138,14 @@ describe('invoice PDF payment details', () => {
       expect(text, name).not.toContain('Scan with your banking app');
       // No payment code: jsQR finds nothing, or at most a spurious empty match in the page's text.
       expect((await qrOf(pdf, name)) ?? '', name).not.toMatch(/^BCD/);
+      expect(text, name).not.toContain('VOIDED');
     }
+    // Voided: cancelled, so nothing is asked for, though nothing was paid (due_amount stays the arithmetic).
+    const voided = await textOf(await pdfOf('void'));
+    expect(voided).toMatch(/INVOICE VOIDED/);
+    expect(voided).toContain('Amount due €0.00');
+    expect(voided).not.toContain('PAYMENT DETAILS');
+    expect(voided).not.toContain('DE89 3704 0044 0532 0130 00');
   });
 
   it('prints a local account for another currency, without a GiroCode (SEPA transfers are in EUR)', async () => {

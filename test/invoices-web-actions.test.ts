@@ -178,6 +178,16 @@ describe('POST /web/api/invoices/:id/close and /void', () => {
     });
   }
 
+  it('a voided invoice asks for nothing: due_amount 0 in the invoice and the list; a closed one still says what was not paid', async () => {
+    const voided = await invoice();
+    const closed = await invoice();
+    expect((await api(s.admin, 'POST', `/web/api/invoices/${voided}/void`)).json()).toMatchObject({ amount: 100, paid_amount: 0, due_amount: 0 });
+    expect((await api(s.admin, 'POST', `/web/api/invoices/${closed}/close`)).json()).toMatchObject({ amount: 100, due_amount: 100 });
+    expect((await api(s.owner, 'GET', `/api/v2/invoices/${voided}`)).json()).toMatchObject({ state: 'voided', amount: 100, due_amount: 0 });
+    const list = (await api(s.owner, 'GET', '/api/v2/invoices?state=voided&per_page=2000')).json().invoices as Array<{ id: string; due_amount: number }>;
+    expect(list.find((i) => i.id === voided)?.due_amount).toBe(0);
+  });
+
   it('mark-paid: an open invoice becomes paid with a payment of what is due, dated today; once only', async () => {
     const id = await invoice();
     const res = await api(s.owner, 'POST', `/web/api/invoices/${id}/mark-paid`);

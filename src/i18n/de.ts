@@ -43,6 +43,7 @@ export const de: Catalog = {
     total: 'Gesamt ({{currency}})',
     paid: 'Bezahlt',
     amountDue: 'Offener Betrag',
+    voided: 'STORNIERT',
     notes: 'ANMERKUNGEN',
     footer: '{{workspace}} · Rechnung {{number}} · Seite {{page}} von {{pages}}',
     terms: {

@@ -48,6 +48,8 @@ export const en = {
     total: 'Total ({{currency}})',
     paid: 'Paid',
     amountDue: 'Amount due',
+    /** A voided invoice's mark under the heading (it then asks for nothing: amount due 0). */
+    voided: 'VOIDED',
     notes: 'NOTES',
     footer: '{{workspace}} · Invoice {{number}} · Page {{page}} of {{pages}}',
     terms: {

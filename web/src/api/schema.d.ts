@@ -5404,7 +5404,7 @@ export interface operations {
                             amount: number;
                             /** @description Payments recorded (outside the API). */
                             paid_amount: number;
-                            /** @description amount − paid_amount. */
+                            /** @description amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing). */
                             due_amount: number;
                             notes: string | null;
                             period_start: string | null;
@@ -5619,7 +5619,7 @@ export interface operations {
                         amount: number;
                         /** @description Payments recorded (outside the API). */
                         paid_amount: number;
-                        /** @description amount − paid_amount. */
+                        /** @description amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing). */
                         due_amount: number;
                         notes: string | null;
                         period_start: string | null;
@@ -5725,7 +5725,7 @@ export interface operations {
                         amount: number;
                         /** @description Payments recorded (outside the API). */
                         paid_amount: number;
-                        /** @description amount − paid_amount. */
+                        /** @description amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing). */
                         due_amount: number;
                         notes: string | null;
                         period_start: string | null;
@@ -5908,7 +5908,7 @@ export interface operations {
                         amount: number;
                         /** @description Payments recorded (outside the API). */
                         paid_amount: number;
-                        /** @description amount − paid_amount. */
+                        /** @description amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing). */
                         due_amount: number;
                         notes: string | null;
                         period_start: string | null;
@@ -13166,7 +13166,7 @@ export interface operations {
                         amount: number;
                         /** @description Payments recorded (outside the API). */
                         paid_amount: number;
-                        /** @description amount − paid_amount. */
+                        /** @description amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing). */
                         due_amount: number;
                         notes: string | null;
                         period_start: string | null;
@@ -13271,7 +13271,7 @@ export interface operations {
                         amount: number;
                         /** @description Payments recorded (outside the API). */
                         paid_amount: number;
-                        /** @description amount − paid_amount. */
+                        /** @description amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing). */
                         due_amount: number;
                         notes: string | null;
                         period_start: string | null;
@@ -13472,7 +13472,7 @@ export interface operations {
                         amount: number;
                         /** @description Payments recorded (outside the API). */
                         paid_amount: number;
-                        /** @description amount − paid_amount. */
+                        /** @description amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing). */
                         due_amount: number;
                         notes: string | null;
                         period_start: string | null;
@@ -13592,7 +13592,7 @@ export interface operations {
                         amount: number;
                         /** @description Payments recorded (outside the API). */
                         paid_amount: number;
-                        /** @description amount − paid_amount. */
+                        /** @description amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing). */
                         due_amount: number;
                         notes: string | null;
                         period_start: string | null;
@@ -13696,7 +13696,7 @@ export interface operations {
                         amount: number;
                         /** @description Payments recorded (outside the API). */
                         paid_amount: number;
-                        /** @description amount − paid_amount. */
+                        /** @description amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing). */
                         due_amount: number;
                         notes: string | null;
                         period_start: string | null;
@@ -13800,7 +13800,7 @@ export interface operations {
                         amount: number;
                         /** @description Payments recorded (outside the API). */
                         paid_amount: number;
-                        /** @description amount − paid_amount. */
+                        /** @description amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing). */
                         due_amount: number;
                         notes: string | null;
                         period_start: string | null;
@@ -13904,7 +13904,7 @@ export interface operations {
                         amount: number;
                         /** @description Payments recorded (outside the API). */
                         paid_amount: number;
-                        /** @description amount − paid_amount. */
+                        /** @description amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing). */
                         due_amount: number;
                         notes: string | null;
                         period_start: string | null;

@@ -9,7 +9,7 @@ import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { notFound } from '../../../errors.ts';
 import type { Renderer } from '../../../outbox/worker.ts';
 import { formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
-import { invoiceTotals } from './presenter.ts';
+import { askedFor, invoiceTotals } from './presenter.ts';
 import { findClient, loadWorkspace, type InvoiceRow, type LineRow } from './queries.ts';
 import { termLabel, translatedKind } from './rules.ts';
 import { documentLocale, translator } from '../../../i18n/index.ts';
@@ -238,6 +238,8 @@ export const INK = '#1f2328';
 export const MUTED = '#6b7280';
 export const RULE = '#d0d7de';
 export const BAND = '#f3f4f6';
+/** The mark of a voided invoice. */
+const VOID_RED = '#b42318';
 
 const FOOTER_SIZE = 7.5;
 /** The settings' footer takes at most this much of every page (2,000 characters fit; longer layouts are cut). */
@@ -492,6 +494,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const pdf = openPdf(inv, 'invoice.title', d);
   const { doc, t, tr, money, left, right, width, bottom, done } = pdf;
   const date = (x: string) => formatDate(x, language);
+  const voided = inv.state === 'voided';
 
   const footers = pageFooters(pdf, d.workspace.footer);
 
@@ -501,6 +504,8 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const factsX = left + width * 0.45;
   const factsW = right - factsX;
   doc.fillColor(INK).font('bold').fontSize(22).text(t(tr('invoice.heading')), factsX, 46, { width: factsW, align: 'right' });
+  // A voided invoice says so where it is read first: a copy of it must never pass for a bill.
+  if (voided) doc.fillColor(VOID_RED).font('bold').fontSize(14).text(t(tr('invoice.voided')), factsX, doc.y, { width: factsW, align: 'right', characterSpacing: 1 });
   doc.moveDown(0.3);
   const facts: Array<[string, string]> = [
     [tr('invoice.number'), inv.number],
@@ -627,7 +632,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const rows = totalsRows(pdf, inv, totals, language);
   rows.push({ label: tr('invoice.total', { currency: inv.currency }), value: money(totals.amount), strong: true });
   if (Number(inv.paid_total) > 0) rows.push({ label: tr('invoice.paid'), value: money(`-${inv.paid_total}`) });
-  y = drawTotals(pdf, y, rows, { label: tr('invoice.amountDue'), value: money(totals.dueAmount) }, 40);
+  y = drawTotals(pdf, y, rows, { label: tr('invoice.amountDue'), value: money(askedFor(inv, totals)) }, 40);
 
   // -- notes
   if (inv.notes) {
@@ -646,7 +651,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   // Further blocks (payment details) continue from `y`, after the notes.
 
   // -- payment details: the bank account of the currency, and a GiroCode for EUR while something is owed (billing/bank-accounts)
-  await drawPaymentDetails(doc, { account: d.bankAccount, currency: inv.currency, amountDue: totals.dueAmount, state: inv.state, invoiceNumber: inv.number, language, encode: t });
+  if (!voided) await drawPaymentDetails(doc, { account: d.bankAccount, currency: inv.currency, amountDue: totals.dueAmount, state: inv.state, invoiceNumber: inv.number, language, encode: t });
 
   footers.draw((page, pages) => tr('invoice.footer', { workspace: d.workspace.name, number: inv.number, page, pages }));
   return done();

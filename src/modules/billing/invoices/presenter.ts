@@ -1,6 +1,6 @@
 import { decimalNumber } from '../../../money.ts';
 import { clientRef } from '../../catalog/clients/index.ts';
-import type { Decimal } from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { computeTotals, printedSubtotal, type Totals } from './totals.ts';
 import type { InvoiceRow, LineRow, PaymentRow } from './queries.ts';
 import type { messageSelect } from './messages.ts';
@@ -75,6 +75,14 @@ export function documentHead<R extends { id: string; client_id: string; client_n
   return { id: row.id, client: clientRef(row), number: row.number as R['number'], state: row.state as R['state'], subject: row.subject as R['subject'] };
 }
 
+/**
+ * What the invoice asks the client to pay: its amount less what was paid, and nothing once it is
+ * voided (cancelled: a voided invoice's document and `due_amount` must never read as a bill).
+ * A closed one was written off and still says what was not paid.
+ */
+export const askedFor = (row: Pick<InvoiceRow, 'state'>, totals: Pick<Totals, 'dueAmount'>): Decimal =>
+  row.state === 'voided' ? new Decimal(0) : totals.dueAmount;
+
 export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
   const totals = invoiceTotals(row, lines);
   // Object.assign, not a literal opening with a spread: Node.js 20 is slow at those, once per row (decisions: "Node.js 20's spreads").
@@ -90,7 +98,7 @@ export function presentInvoice(row: InvoiceRow, lines: LineRow[]) {
     presentTotals(row, totals),
     {
       paid_amount: Number(row.paid_total),
-      due_amount: num(totals.dueAmount),
+      due_amount: num(askedFor(row, totals)),
       notes: row.notes,
       period_start: row.period_start,
       period_end: row.period_end,

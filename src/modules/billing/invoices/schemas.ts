@@ -225,7 +225,7 @@ export const InvoiceSchema = Type.Object(
     tax2_amount: Type.Number({ description: 'tax2 % of the discounted sum of the lines flagged taxed2.' }),
     amount: Type.Number({ description: 'subtotal − discount_amount + tax_amount + tax2_amount.' }),
     paid_amount: Type.Number({ description: 'Payments recorded (outside the API).' }),
-    due_amount: Type.Number({ description: 'amount − paid_amount.' }),
+    due_amount: Type.Number({ description: 'amount − paid_amount; 0 for a voided invoice (cancelled, it asks for nothing).' }),
     notes: Nullable(Type.String()),
     period_start: DateOrNull,
     period_end: DateOrNull,
