@@ -26,7 +26,7 @@ afterAll(async () => {
 
 const sum = (values: Array<number | string>) => values.reduce<Decimal>((a, v) => a.add(v), new Decimal(0));
 
-async function workspaceWith(rule: RoundingRule, entries: Array<Record<string, unknown>>) {
+async function workspaceWith(rule: RoundingRule, entries: Array<Record<string, unknown>>, rate = '100') {
   const w: TimeWorkspace = await makeTimeWorkspace(ctx.db, { name: `Hours ${rule.rounding} ${rule.rounding_minutes}` });
   await ctx.db
     .updateTable('companies')
@@ -34,7 +34,7 @@ async function workspaceWith(rule: RoundingRule, entries: Array<Record<string, u
     .where('id', '=', w.companyId)
     .execute();
   await ctx.db.updateTable('projects').set({ budget_by: 'project', budget: '100' }).where('id', '=', w.project).execute();
-  await insertRate(ctx.db, w.companyId, { projectId: w.project }, '2026-01-01', '100');
+  await insertRate(ctx.db, w.companyId, { projectId: w.project }, '2026-01-01', rate);
   for (const [i, entry] of entries.entries()) {
     const res = await postEntry(ctx.app, w.owner, { project_id: w.project, task_id: w.task, spent_date: `2026-11-${String(10 + i).padStart(2, '0')}`, ...entry });
     expect(res.statusCode, res.body).toBe(201);
@@ -58,8 +58,9 @@ async function figures(w: TimeWorkspace) {
     payload: { client_id: w.clientId, line_items_import: { time: { summary_type: 'detailed' } } },
   });
   expect(invoice.statusCode, invoice.body).toBe(201);
-  const lines = invoice.json().line_items as Array<{ amount: number }>;
+  const lines = invoice.json().line_items as Array<{ amount: number; quantity: number }>;
   return {
+    quantities: lines.map((l) => l.quantity),
     entries: list.map((e) => e.rounded_hours),
     listHours: sum(list.map((e) => e.rounded_hours)).toString(),
     reports: [uninvoiced.total_hours, uninvoiced.uninvoiced_hours, budget.budget_spent, sum(team.map((t) => t.total_hours)).toNumber()].map(String),
@@ -88,6 +89,17 @@ describe('an entry’s hours agree everywhere', () => {
     expect(f.reports).toEqual(Array(4).fill('0.500001'));
     expect(f.reportAmount).toBe('50.01');
     expect(f.invoiceAmount).toBe('50.01');
+  });
+
+  it('a 20-minute timer is billed its six places of hours: 0.333333 h at 95.99 is 32.00 in the report and on the invoice', async () => {
+    // Lines were rounded to four places (0.3333 h, 31.99) where the report priced 0.333333 h (32.00).
+    const f = await figures(
+      await workspaceWith({ rounding: 'none', rounding_minutes: 15 }, [{ started_time: '09:00', ended_time: '09:20' }, { hours: 1.120278 }], '95.99'),
+    );
+    expect(f.quantities.sort()).toEqual([0.333333, 1.120278]);
+    // 31.99663 → 32.00; 107.535485… → 107.54
+    expect(f.reportAmount).toBe('139.54');
+    expect(f.invoiceAmount).toBe('139.54');
   });
 
   it('a 5-minute entry rounded down to 5 minutes is 5 minutes, not nothing', async () => {

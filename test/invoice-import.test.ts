@@ -187,7 +187,7 @@ describe('time: workspace rounding (15 minutes), per entry then summed', () => {
   // 10, 10, 22 and 8 minutes at 100 an hour.
   const minutes = [10, 10, 22, 8];
   const cases: Array<[WorkspaceSettingsInput['rounding'], number, number]> = [
-    ['none', 0.8333, 83.33], // 0.166667 + 0.166667 + 0.366667 + 0.133333 = 0.833334 → 0.8333
+    ['none', 0.833334, 83.33], // 0.166667 + 0.166667 + 0.366667 + 0.133333 = 0.833334, the exact sum
     ['up', 1.25, 125], // 0.25 + 0.25 + 0.5 + 0.25
     ['nearest', 1, 100], // 0.25 + 0.25 + 0.25 + 0.25
     ['down', 0.25, 25], // 0 + 0 + 0.25 + 0

@@ -1129,7 +1129,7 @@ describe('DELETE /api/v2/projects/:id', () => {
     const res = await api(ws.owner, 'DELETE', `/api/v2/projects/${p.id}`, undefined, { 'if-match': etag });
     expect(res.statusCode, res.body).toBe(204);
     const line = await ctx.db.selectFrom('invoice_line_items').selectAll().where('id', '=', lineId).executeTakeFirst();
-    expect(line).toMatchObject({ description: 'May work', quantity: '1.0000', unit_price: '50.0000', project_id: null });
+    expect(line).toMatchObject({ description: 'May work', quantity: '1.000000', unit_price: '50.0000', project_id: null });
     expect(await dependents(p.id)).toEqual({ users: 0, tasks: 0, rates: 0, entries: 0 });
   });
 

@@ -442,6 +442,9 @@ export interface InvoiceLineItems {
   invoice_id: string;
   kind: Generated<string>;
   project_id: string | null;
+  /**
+   * Not negative. Explicit lines: at most four places (the API checks); imported time: the entries' rounded hours summed, six places (0109).
+   */
   quantity: Generated<Numeric>;
   /**
    * The retainer this line funds (effect charge) or draws on (effect credit) (0085); null for every other line.

@@ -35,10 +35,13 @@ export function formatMoney(value: Decimal.Value, currency: string, { unitPrice 
   return format.format(new Decimal(value).toFixed() as unknown as number);
 }
 
-/** A quantity as stored (up to four decimals), without trailing zeros: "1.5", "0.3333", "12" ("1,5" in German). */
+/**
+ * A quantity as stored, without trailing zeros: "1.5", "0.3333", "12" ("1,5" in German); an
+ * imported time line's hours keep their six places ("0.333333"), as its amount is priced from them.
+ */
 export function formatQuantity(value: Decimal.Value, language?: string): string {
   const locale = documentLocale(language);
-  return cached(`q|${locale}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 4 })).format(new Decimal(value).toFixed() as unknown as number);
+  return cached(`q|${locale}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 6 })).format(new Decimal(value).toFixed() as unknown as number);
 }
 
 /** A percentage: "20%", "8.25%" ("8,25 %" in German), from the exact decimal. */

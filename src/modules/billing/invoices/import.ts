@@ -18,7 +18,6 @@ import {
 import {
   IMPORTED_EXPENSE_KIND,
   IMPORTED_TIME_KIND,
-  QUANTITY_DECIMALS,
   assertDates,
   type ExpenseSummaryType,
   type TimeSummaryType,
@@ -38,8 +37,8 @@ import type { ImportRequest } from './schemas.ts';
  * that day, following the project's bill_by), never today's rate; an entry
  * without any rate is priced 0. Quantity: the entries' rounded hours (the
  * workspace rounding rule applied to each entry, as the time entries API shows
- * `rounded_hours`, six decimal places), summed per line, then rounded half up
- * to the line's four decimal places (0.36 seconds).
+ * `rounded_hours`, six decimal places), summed per line: exact, so a detailed
+ * line bills its entry what the uninvoiced report counts for it (migration 0109).
  * Expenses: quantity 1, unit price the (summed) total cost.
  *
  * Lines: one per group of the summary type and project, split by unit price so a
@@ -193,8 +192,6 @@ export function groupTime(
       },
     },
   );
-  // The line's quantity: the exact sum, rounded once (half up) to the column's four places.
-  for (const g of lines) g.quantity = g.quantity.toDecimalPlaces(QUANTITY_DECIMALS, Decimal.ROUND_HALF_UP);
   return sortDrafts(lines);
 }
 
