@@ -257,6 +257,19 @@ describe('HTTP contract', () => {
       expect(hooks.calls).toBe(calls);
     });
 
+    it('the same fields in another order are the same input: replayed, not 409; a nested difference is another body', async () => {
+      const key = `reordered-${Date.now()}`;
+      const first = await post(owner, { name: 'a', amount: 5, nested: { note: 'x' } }, { 'idempotency-key': key });
+      expect(first.statusCode, first.body).toBe(201);
+      const calls = hooks.calls;
+      const again = await post(owner, { nested: { note: 'x' }, amount: 5, name: 'a' }, { 'idempotency-key': key });
+      expect(again.statusCode, again.body).toBe(201);
+      expect(again.body).toBe(first.body);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(hooks.calls).toBe(calls);
+      expectShape(await post(owner, { name: 'a', amount: 5, nested: { note: 'y' } }, { 'idempotency-key': key }), 'idempotency_key_reused');
+    });
+
     it('the same key with another body → 409; another credential runs anew', async () => {
       const key = `other-body-${Date.now()}`;
       await post(owner, { name: 'a' }, { 'idempotency-key': key });

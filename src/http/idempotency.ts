@@ -8,6 +8,7 @@ import type {
   preHandlerAsyncHookHandler,
 } from 'fastify';
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { stringify as stableStringify } from 'safe-stable-stringify';
 import type { Principal } from '../auth/principal.ts';
 import { SharedTransaction } from '../db/shared-transaction.ts';
 import { withTenant, type Tx } from '../db/tenant.ts';
@@ -109,7 +110,9 @@ export function registerIdempotency(app: FastifyInstance) {
     // this process either sees it or comes after the stored response.
     if (inFlight.has(id)) throw inUse();
     inFlight.add(id);
-    const requestHash = sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
+    // The body with its keys sorted: JSON objects are unordered, so a retry whose client wrote the
+    // same fields in another order is the same input and replays (the spec's 409 is for different input).
+    const requestHash = sha256(`${request.method} ${request.url}\n${stableStringify(request.body ?? null)}`);
     const permHash = permissionHash(principal);
     const now = app.config.clock();
 
