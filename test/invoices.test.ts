@@ -274,9 +274,8 @@ describe('invoice fields', () => {
     expect(given.json()).toMatchObject({ issue_date: '2024-04-01', due_date: '2024-04-15', payment_term: 'net_15' });
     expect((await api(w.owner, 'GET', `/api/v2/invoices/${given.json().id}`)).json()).toMatchObject({ due_date: '2024-04-15', payment_term: 'net_15' });
     expect((await post({ payment_term: 'upon_receipt', due_date: '2026-02-10' })).json()).toMatchObject({ due_date: '2026-02-10', payment_term: 'upon_receipt' });
-    const custom = await post({ payment_term: 'custom' });
-    expect(custom.statusCode).toBe(400);
-    expect(custom.json().field).toBe('due_date');
+    // custom without a due date: the spec's default of 30 days (it was a 400), or the client's own custom days below
+    expect((await post({ payment_term: 'custom' })).json()).toMatchObject({ due_date: '2026-03-02', payment_term: 'custom' });
     const early = await post({ due_date: '2026-01-30' });
     expect(early.statusCode).toBe(400);
     expect((await post({ payment_term: 'net_90' })).statusCode).toBe(400);
@@ -287,6 +286,8 @@ describe('invoice fields', () => {
     expect((await post({ payment_term: 'net_15' }, net45)).json()).toMatchObject({ due_date: '2026-02-15', payment_term: 'net_15' });
     const custom10 = await insertClient(ctx.db, w.companyId, { paymentTerms: 'custom', paymentDays: 10 });
     expect((await post({}, custom10)).json()).toMatchObject({ due_date: '2026-02-10', payment_term: 'custom' });
+    expect((await post({ payment_term: 'custom' }, custom10)).json()).toMatchObject({ due_date: '2026-02-10', payment_term: 'custom' });
+    expect((await post({ payment_term: 'custom' }, net45)).json()).toMatchObject({ due_date: '2026-03-02', payment_term: 'custom' });
   });
 
   it("defaults currency, tax, tax2 and discount from the client, else the workspace's currency and 0", async () => {

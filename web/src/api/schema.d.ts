@@ -5543,7 +5543,7 @@ export interface operations {
                         sort_order?: number;
                     }[];
                     /**
-                     * @description Gives the default due date (`custom` has none, so needs `due_date`); an explicit `due_date` is kept with any term.
+                     * @description Gives the default due date (`custom`: the client’s custom days, else 30 days); an explicit `due_date` is kept with any term.
                      * @enum {string}
                      */
                     payment_term?: "upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom";
@@ -13399,7 +13399,7 @@ export interface operations {
                         sort_order?: number;
                     }[];
                     /**
-                     * @description Gives the default due date (`custom` has none, so needs `due_date`); an explicit `due_date` is kept with any term.
+                     * @description Gives the default due date (`custom`: the client’s custom days, else 30 days); an explicit `due_date` is kept with any term.
                      * @enum {string}
                      */
                     payment_term?: "upon_receipt" | "net_15" | "net_30" | "net_45" | "net_60" | "custom";

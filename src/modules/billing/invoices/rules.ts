@@ -166,7 +166,8 @@ export interface ClientTerms {
  * date only (issue 13): an explicit `due_date` is stored as given, with any term.
  * - a `due_date`: kept; the term is the one given, else `custom`;
  * - a non-custom `payment_term` alone: issue + 0/15/30/45/60 days;
- * - `custom` alone: a 400 (it has no default to give);
+ * - `custom` alone: the client's custom days when it has them, else the spec's default of
+ *   issue + 30 days (the spec makes due_date optional with that default for any term);
  * - neither: the client's default terms (custom: its payment_days), else issue + 30
  *   days with no term.
  */
@@ -186,8 +187,8 @@ function assertComputedDue(due: string) {
 function resolveDueUnchecked(input: DueInput, client: ClientTerms): { due_date: string; payment_term: PaymentTerms | null } {
   const { issueDate, paymentTerm, dueDate } = input;
   if (paymentTerm === 'custom') {
-    if (!dueDate) throw badRequest("payment_term 'custom' needs a due_date.", { field: 'due_date' });
-    return { due_date: dueDate, payment_term: 'custom' };
+    const days = client.payment_terms === 'custom' && client.payment_days !== null ? client.payment_days : DEFAULT_DUE_DAYS;
+    return { due_date: dueDate ?? addDays(issueDate, days), payment_term: 'custom' };
   }
   if (dueDate) return { due_date: dueDate, payment_term: paymentTerm ?? 'custom' };
   if (paymentTerm) return { due_date: addDays(issueDate, termDays(paymentTerm)), payment_term: paymentTerm };

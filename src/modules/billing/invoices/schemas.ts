@@ -107,7 +107,7 @@ export const InvoiceCreateBody = Type.Object(
     client_id: Type.String({ description: 'An active client of the workspace that the caller can see (404 otherwise; archived: 400).' }),
     line_items_import: Type.Optional(LineItemsImport),
     line_items: Type.Optional(Type.Array(LineItemCreate, { minItems: 1, maxItems: 1000 })),
-    payment_term: Type.Optional(Enum(PAYMENT_TERMS, 'Gives the default due date (`custom` has none, so needs `due_date`); an explicit `due_date` is kept with any term.')),
+    payment_term: Type.Optional(Enum(PAYMENT_TERMS, 'Gives the default due date (`custom`: the client’s custom days, else 30 days); an explicit `due_date` is kept with any term.')),
     currency: Type.Optional(Type.String({ description: "ISO 4217; default: the client's currency, else the workspace's." })),
     ...optional(invoiceFields),
   },
