@@ -286,8 +286,8 @@ describe('resource pages', () => {
     const invoice = all.invoices.find((i) => i.id === a.seeded.invoiceIds[0]);
     expect(invoice).toMatchObject({ number: '1001', state: 'open', issue_date: '2026-03-31', tax: '19.0000', sent_at: '2026-03-31T10:00:00.000Z', attachments: [] });
     expect(invoice.line_items.map((l: any) => [l.description, l.quantity, l.unit_price])).toEqual([
-      ['Design', '10.0000', '100.0000'],
-      ['Licence', '1.0000', '50.0000'],
+      ['Design', '10.000000', '100.0000'],
+      ['Licence', '1.000000', '50.0000'],
     ]);
     expect(invoice.payments).toEqual([expect.objectContaining({ amount: '500.00', paid_date: '2026-04-02' })]);
     expect(invoice.messages).toEqual([expect.objectContaining({ event_type: 'send', recipients: [{ email: 'carla@example.com' }] })]);

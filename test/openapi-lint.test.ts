@@ -81,6 +81,26 @@ describe('OpenAPI document', () => {
     expect(Object.keys(res.json())).toEqual(expect.arrayContaining(['error', 'error_description', 'message']));
   });
 
+  it('declares Idempotency-Key and If-Match as header parameters where the routes read them (428 where If-Match is required)', async () => {
+    const doc = JSON.parse(source);
+    const headers = (path: string, method: string) =>
+      Object.fromEntries(
+        (doc.paths[path][method].parameters as Array<{ in: string; name: string; required?: boolean }>)
+          .filter((p) => p.in === 'header')
+          .map((p) => [p.name, p.required ?? false]),
+      );
+    for (const resource of ['clients', 'projects']) {
+      expect(headers(`/api/v2/${resource}/{id}`, 'delete'), resource).toEqual({ 'If-Match': true });
+      expect(headers(`/api/v2/${resource}/{id}`, 'patch'), resource).toEqual({ 'Idempotency-Key': false, 'If-Match': false });
+      expect(headers(`/api/v2/${resource}`, 'post'), resource).toEqual({ 'Idempotency-Key': false });
+    }
+    for (const resource of ['invoices', 'expenses']) {
+      expect(headers(`/api/v2/${resource}/{id}`, 'delete'), resource).toMatchObject({ 'If-Match': false });
+    }
+    expect(doc.paths['/api/v2/users/me'].get.parameters ?? []).toEqual([]);
+    // The handlers read the same flag (checkIfMatch): the 428s are tested with each resource.
+  });
+
   it('serves relative servers and the MIT licence', () => {
     const doc = JSON.parse(source);
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);

@@ -14,8 +14,10 @@ export function etagOf(body: unknown): string {
  * Checks `If-Match` against the record's current ETag: a stale tag is 412, a
  * missing one 428 where the operation requires it (permanent deletes). `*`
  * matches any existing record. Weak tags never match (strong comparison).
+ * Whether it is required is the route's `config.ifMatch`, which the OpenAPI
+ * document also reads (src/http/openapi.ts), so the two never disagree.
  */
-export function checkIfMatch(request: FastifyRequest, currentEtag: string, { required }: { required: boolean }) {
+export function checkIfMatch(request: FastifyRequest, currentEtag: string, { required = request.routeOptions.config.ifMatch === 'required' } = {}) {
   const header = request.headers['if-match'];
   if (header === undefined || header === '') {
     if (required) throw new ApiError('precondition_required', 'This request requires an If-Match header with the current ETag.');

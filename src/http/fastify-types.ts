@@ -16,6 +16,8 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** The route accepts an `Idempotency-Key` header. */
     idempotent?: boolean;
+    /** The route compares `If-Match` with the record's ETag (checkIfMatch); `required`: 428 without one. */
+    ifMatch?: 'optional' | 'required';
     /**
      * A web-app operation (under /web/api): only a browser session may call it, never an
      * API key or JWT, so a leaked key cannot mint keys, members or settings.

@@ -37,7 +37,7 @@ import { appendRouteHook } from './route-hooks.ts';
  * queueing behind the holder on PGlite, where one transaction holds the database).
  */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-const KEY_PATTERN = /^[A-Za-z0-9._-]{8,255}$/;
+export const KEY_PATTERN = /^[A-Za-z0-9._-]{8,255}$/;
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag'];
 
 export interface IdempotencyState {

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
+import { KEY_PATTERN } from './idempotency.ts';
 import { ErrorSchema } from './schemas.ts';
 
 /**
@@ -44,9 +45,38 @@ export async function registerOpenApi(app: FastifyInstance) {
           : route.config?.web
             ? [{ session: [] }]
             : [{ bearer: [], account: [] }, { bearer: [] }];
-      return { schema: { ...schema, security } as typeof schema, url };
+      const headers = documentedHeaders(route.config);
+      return { schema: { ...schema, security, ...(headers ? { headers } : {}) } as typeof schema, url };
     },
   });
+}
+
+/**
+ * The request headers a route reads from its handlers rather than its schema, as header
+ * parameters of the document, so a generated client can send them: `Idempotency-Key` where the
+ * route is idempotent, `If-Match` where it compares ETags (required where a missing one is 428).
+ * The document only: validating them in the schema would cost every request of the route.
+ */
+function documentedHeaders(config: { idempotent?: boolean; ifMatch?: 'optional' | 'required' } | undefined) {
+  const properties: Record<string, object> = {};
+  if (config?.idempotent) {
+    properties['Idempotency-Key'] = {
+      type: 'string',
+      pattern: KEY_PATTERN.source,
+      description: 'Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409.',
+    };
+  }
+  if (config?.ifMatch) {
+    properties['If-Match'] = {
+      type: 'string',
+      description:
+        config.ifMatch === 'required'
+          ? 'The record’s current ETag (or `*`): 428 when missing, 412 when stale.'
+          : 'The record’s current ETag (or `*`): 412 when stale; without it the change is not checked.',
+    };
+  }
+  if (!Object.keys(properties).length) return null;
+  return { type: 'object', properties, ...(config?.ifMatch === 'required' ? { required: ['If-Match'] } : {}) };
 }
 
 interface Document {

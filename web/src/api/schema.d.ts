@@ -3819,7 +3819,10 @@ export interface operations {
     createExpense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4043,7 +4046,10 @@ export interface operations {
     deleteExpense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The record’s current ETag (or `*`): 412 when stale; without it the change is not checked. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4081,7 +4087,12 @@ export interface operations {
     updateExpense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+                /** @description The record’s current ETag (or `*`): 412 when stale; without it the change is not checked. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4325,7 +4336,10 @@ export interface operations {
     createExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4439,7 +4453,10 @@ export interface operations {
     updateExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4639,7 +4656,10 @@ export interface operations {
     createTimeEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4685,6 +4705,7 @@ export interface operations {
             /** @description A personal sync key sees only the fields from id to updated_at. external_reference, approval_status, metadata, task and budgeted need a full-access credential; billable_rate also the permission to view billable rates. There is never a billable_amount. */
             201: {
                 headers: {
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4974,7 +4995,10 @@ export interface operations {
     updateTimeEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5136,7 +5160,10 @@ export interface operations {
     stopTimeEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5241,7 +5268,10 @@ export interface operations {
     restartTimeEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5473,7 +5503,10 @@ export interface operations {
     createInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5783,7 +5816,10 @@ export interface operations {
     deleteInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The record’s current ETag (or `*`): 412 when stale; without it the change is not checked. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5821,7 +5857,12 @@ export interface operations {
     updateInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+                /** @description The record’s current ETag (or `*`): 412 when stale; without it the change is not checked. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6151,7 +6192,10 @@ export interface operations {
     createInvoiceMessage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6574,7 +6618,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6807,7 +6854,10 @@ export interface operations {
     deleteProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The record’s current ETag (or `*`): 428 when missing, 412 when stale. */
+                "If-Match": string;
+            };
             path: {
                 id: string;
             };
@@ -6845,7 +6895,12 @@ export interface operations {
     updateProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+                /** @description The record’s current ETag (or `*`): 412 when stale; without it the change is not checked. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7050,7 +7105,10 @@ export interface operations {
     createProjectUserAssignment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 project_id: string;
             };
@@ -7224,7 +7282,10 @@ export interface operations {
     updateProjectUserAssignment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 project_id: string;
                 user_id: string;
@@ -7371,7 +7432,10 @@ export interface operations {
     createTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7495,7 +7559,10 @@ export interface operations {
     updateTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The record’s current ETag (or `*`): 412 when stale; without it the change is not checked. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7921,7 +7988,10 @@ export interface operations {
     createClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8079,7 +8149,10 @@ export interface operations {
     deleteClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The record’s current ETag (or `*`): 428 when missing, 412 when stale. */
+                "If-Match": string;
+            };
             path: {
                 id: string;
             };
@@ -8117,7 +8190,12 @@ export interface operations {
     updateClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+                /** @description The record’s current ETag (or `*`): 412 when stale; without it the change is not checked. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -8289,7 +8367,10 @@ export interface operations {
     createContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8497,7 +8578,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/heic": string;
+                    "image/heif": string;
                 };
             };
             /** @description Default Response */
@@ -8523,7 +8609,10 @@ export interface operations {
     submitForApproval: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8624,7 +8713,10 @@ export interface operations {
     approveSubmission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8732,7 +8824,10 @@ export interface operations {
     rejectSubmission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13106,7 +13201,10 @@ export interface operations {
     recordInvoicePayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -13530,7 +13628,12 @@ export interface operations {
     setInvoiceLineTaxes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+                /** @description The record’s current ETag (or `*`): 412 when stale; without it the change is not checked. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -13650,7 +13753,10 @@ export interface operations {
     closeInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -13754,7 +13860,10 @@ export interface operations {
     voidInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -13858,7 +13967,10 @@ export interface operations {
     markInvoicePaid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -14621,7 +14733,10 @@ export interface operations {
     createSavedReport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16159,7 +16274,10 @@ export interface operations {
     createWorkingPattern: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16440,7 +16558,10 @@ export interface operations {
     createTimeOff: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16962,7 +17083,10 @@ export interface operations {
     createPlanningAssignment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17236,7 +17360,10 @@ export interface operations {
     createPlanningPlaceholder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17910,7 +18037,10 @@ export interface operations {
     createBankAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18067,7 +18197,10 @@ export interface operations {
     updateBankAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -18253,7 +18386,10 @@ export interface operations {
     createRecurringInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18827,7 +18963,10 @@ export interface operations {
     createItemCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18882,7 +19021,10 @@ export interface operations {
     updateItemCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -18993,7 +19135,10 @@ export interface operations {
     addInvoiceAttachment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -19824,7 +19969,10 @@ export interface operations {
     createEstimate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20086,7 +20234,10 @@ export interface operations {
     updateEstimate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -20259,7 +20410,10 @@ export interface operations {
     sendEstimate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -21291,7 +21445,10 @@ export interface operations {
     createRetainer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -21458,7 +21615,10 @@ export interface operations {
     updateRetainer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -21546,7 +21706,10 @@ export interface operations {
     fundRetainer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -21643,7 +21806,10 @@ export interface operations {
     applyRetainerCredit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating the request with the same key within 24 hours replays the first response (`Idempotent-Replayed: true`); other input with the key is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };

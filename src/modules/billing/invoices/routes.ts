@@ -57,8 +57,8 @@ function sendFile(reply: FastifyReply, body: Buffer, type: string, filename: str
 
 export async function invoicesRoutes(app: TypedApp) {
   app.features.add('invoice-line-item-edit', 'invoice-pdf', 'e-invoice-en16931');
-  const ifMatch = (request: FastifyRequest, required: boolean) => (current: PresentedInvoice) =>
-    checkIfMatch(request, etagOf(current), { required });
+  const ifMatch = (request: FastifyRequest) => (current: PresentedInvoice) =>
+    checkIfMatch(request, etagOf(current));
 
   app.get(
     '/api/v2/invoices',
@@ -145,7 +145,7 @@ export async function invoicesRoutes(app: TypedApp) {
   app.patch(
     '/api/v2/invoices/:id',
     {
-      config: { access: INVOICE_ACCESS, idempotent: true },
+      config: { access: INVOICE_ACCESS, idempotent: true, ifMatch: 'optional' },
       preValidation: explainUnsupported,
       schema: {
         tags: ['invoices'],
@@ -161,7 +161,7 @@ export async function invoicesRoutes(app: TypedApp) {
       const { id } = request.params;
       const body = await updateInvoice(requestDb(request), principalOf(request), id, request.body, {
         now: app.config.clock(),
-        precondition: ifMatch(request, false),
+        precondition: ifMatch(request),
       });
       reply.header('ETag', etagOf(body));
       return body;
@@ -171,7 +171,7 @@ export async function invoicesRoutes(app: TypedApp) {
   app.delete(
     '/api/v2/invoices/:id',
     {
-      config: { access: INVOICE_DELETE_ACCESS },
+      config: { access: INVOICE_DELETE_ACCESS, ifMatch: 'optional' },
       schema: {
         tags: ['invoices'],
         summary: 'Delete a draft invoice',
@@ -184,7 +184,7 @@ export async function invoicesRoutes(app: TypedApp) {
     },
     async (request, reply) => {
       const { id } = request.params;
-      await deleteInvoice(app.db, principalOf(request), id, { now: app.config.clock(), precondition: ifMatch(request, false) });
+      await deleteInvoice(app.db, principalOf(request), id, { now: app.config.clock(), precondition: ifMatch(request) });
       return reply.code(204).send(null);
     },
   );

@@ -98,7 +98,7 @@ export async function invoicesWebRoutes(app: TypedApp) {
   app.patch(
     '/web/api/invoices/:id/line_taxes',
     {
-      config: { access: INVOICE_ACCESS, web: true, idempotent: true },
+      config: { access: INVOICE_ACCESS, web: true, idempotent: true, ifMatch: 'optional' },
       schema: {
         tags: ['web'],
         operationId: 'setInvoiceLineTaxes',
@@ -117,7 +117,7 @@ export async function invoicesWebRoutes(app: TypedApp) {
     async (request, reply) => {
       const body = await setLineTaxes(requestDb(request), principalOf(request), request.params.id, request.body, {
         now: app.config.clock(),
-        precondition: (current) => checkIfMatch(request, etagOf(current), { required: false }),
+        precondition: (current) => checkIfMatch(request, etagOf(current)),
       });
       reply.header('ETag', etagOf(body));
       return body;

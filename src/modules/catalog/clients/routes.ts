@@ -55,8 +55,8 @@ const ClientsQuery = Type.Object(
 export async function clientsRoutes(app: TypedApp) {
   const present = (request: FastifyRequest, row: ClientRow) =>
     presentClient(row, { billing: seesClientBilling(principalOf(request)) });
-  const ifMatch = (request: FastifyRequest, required: boolean) => (row: ClientRow) =>
-    checkIfMatch(request, etagOf(present(request, row)), { required });
+  const ifMatch = (request: FastifyRequest) => (row: ClientRow) =>
+    checkIfMatch(request, etagOf(present(request, row)));
 
   app.get(
     '/api/v2/clients',
@@ -137,7 +137,7 @@ export async function clientsRoutes(app: TypedApp) {
   app.patch(
     '/api/v2/clients/:id',
     {
-      config: { access: 'edit_clients_and_tasks', idempotent: true },
+      config: { access: 'edit_clients_and_tasks', idempotent: true, ifMatch: 'optional' },
       preValidation: rejectReadOnly({ readOnly: CLIENT_READ_ONLY, requireOneOf: CLIENT_WRITABLE }),
       schema: {
         tags: ['clients'],
@@ -153,7 +153,7 @@ export async function clientsRoutes(app: TypedApp) {
       const { id } = request.params;
       const row = await updateClient(requestDb(request), principalOf(request), id, request.body, {
         now: app.config.clock(),
-        precondition: ifMatch(request, false),
+        precondition: ifMatch(request),
       });
       const body = present(request, row);
       reply.header('ETag', etagOf(body));
@@ -164,7 +164,7 @@ export async function clientsRoutes(app: TypedApp) {
   app.delete(
     '/api/v2/clients/:id',
     {
-      config: { access: 'administrator' },
+      config: { access: 'administrator', ifMatch: 'required' },
       schema: {
         tags: ['clients'],
         summary: 'Delete an archived client',
@@ -177,7 +177,7 @@ export async function clientsRoutes(app: TypedApp) {
     },
     async (request, reply) => {
       const { id } = request.params;
-      await deleteClient(app.db, principalOf(request), id, { precondition: ifMatch(request, true) });
+      await deleteClient(app.db, principalOf(request), id, { precondition: ifMatch(request) });
       return reply.code(204).send(null);
     },
   );

@@ -60,8 +60,8 @@ export async function projectsRoutes(app: TypedApp) {
   const present = (item: ProjectItem) => presentProject(item.row, item.view, item.tasks);
   /** What a write returns: the full project (a personal sync key, the directory's only reader, never writes). */
   const presentWritten = (item: ProjectItem) => presentFullProject(item.row, item.view, item.tasks);
-  const ifMatch = (request: FastifyRequest, required: boolean) => (item: ProjectItem) =>
-    checkIfMatch(request, etagOf(present(item)), { required });
+  const ifMatch = (request: FastifyRequest) => (item: ProjectItem) =>
+    checkIfMatch(request, etagOf(present(item)));
 
   app.get(
     '/api/v2/projects',
@@ -142,7 +142,7 @@ export async function projectsRoutes(app: TypedApp) {
   app.patch(
     '/api/v2/projects/:id',
     {
-      config: { access: 'authenticated', idempotent: true },
+      config: { access: 'authenticated', idempotent: true, ifMatch: 'optional' },
       preValidation: rejectReadOnly(PATCH_RULE),
       schema: {
         tags: ['projects'],
@@ -158,7 +158,7 @@ export async function projectsRoutes(app: TypedApp) {
       const { id } = request.params;
       const item = await updateProject(requestDb(request), principalOf(request), id, request.body, {
         now: app.config.clock(),
-        precondition: ifMatch(request, false),
+        precondition: ifMatch(request),
       });
       const body = presentWritten(item);
       reply.header('ETag', etagOf(body));
@@ -169,7 +169,7 @@ export async function projectsRoutes(app: TypedApp) {
   app.delete(
     '/api/v2/projects/:id',
     {
-      config: { access: 'administrator' },
+      config: { access: 'administrator', ifMatch: 'required' },
       schema: {
         tags: ['projects'],
         summary: 'Delete an archived project',
@@ -182,7 +182,7 @@ export async function projectsRoutes(app: TypedApp) {
     },
     async (request, reply) => {
       const { id } = request.params;
-      await deleteProject(app.db, principalOf(request), id, { now: app.config.clock(), precondition: ifMatch(request, true) });
+      await deleteProject(app.db, principalOf(request), id, { now: app.config.clock(), precondition: ifMatch(request) });
       return reply.code(204).send(null);
     },
   );

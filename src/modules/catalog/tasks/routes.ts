@@ -138,7 +138,7 @@ export async function tasksRoutes(app: TypedApp) {
   app.patch(
     '/api/v2/tasks/:id',
     {
-      config: { access: 'edit_clients_and_tasks' },
+      config: { access: 'edit_clients_and_tasks', ifMatch: 'optional' },
       preValidation: rejectReadOnly({ readOnly: TASK_READ_ONLY, requireOneOf: TASK_WRITABLE }),
       schema: {
         tags: ['tasks'],
@@ -156,7 +156,7 @@ export async function tasksRoutes(app: TypedApp) {
       const { row, view } = await updateTask(app.db, p.companyId, p, id, request.body, {
         now: app.config.clock(),
         precondition: (current, currentView) =>
-          checkIfMatch(request, etagOf(presentTask(current, currentView)), { required: false }),
+          checkIfMatch(request, etagOf(presentTask(current, currentView))),
       });
       const body = presentTask(row, view);
       reply.header('ETag', etagOf(body));

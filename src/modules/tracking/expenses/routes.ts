@@ -121,8 +121,8 @@ export async function expensesRoutes(app: TypedApp) {
     limits: { fileSize: RECEIPT_MAX_BYTES, files: 1, fieldSize: FORM_FIELD_MAX_BYTES },
   });
 
-  const ifMatch = (request: FastifyRequest, required: boolean) => (row: ExpenseRow) =>
-    checkIfMatch(request, etagOf(presentExpense(row)), { required });
+  const ifMatch = (request: FastifyRequest) => (row: ExpenseRow) =>
+    checkIfMatch(request, etagOf(presentExpense(row)));
 
   app.get(
     '/api/v2/expenses',
@@ -212,7 +212,7 @@ export async function expensesRoutes(app: TypedApp) {
   app.patch(
     '/api/v2/expenses/:id',
     {
-      config: { access: 'authenticated', idempotent: true },
+      config: { access: 'authenticated', idempotent: true, ifMatch: 'optional' },
       preValidation: prepareBody({ patch: true }),
       schema: {
         tags: ['expenses'],
@@ -228,7 +228,7 @@ export async function expensesRoutes(app: TypedApp) {
       const { id } = request.params;
       const row = await updateExpense(requestDb(request), principalOf(request), id, inputOf(request.body), uploads.get(request) ?? null, {
         now: app.config.clock(),
-        precondition: ifMatch(request, false),
+        precondition: ifMatch(request),
       });
       const body = presentExpense(row);
       reply.header('ETag', etagOf(body));
@@ -239,7 +239,7 @@ export async function expensesRoutes(app: TypedApp) {
   app.delete(
     '/api/v2/expenses/:id',
     {
-      config: { access: 'authenticated' },
+      config: { access: 'authenticated', ifMatch: 'optional' },
       schema: {
         tags: ['expenses'],
         summary: 'Delete an expense',
@@ -252,7 +252,7 @@ export async function expensesRoutes(app: TypedApp) {
     },
     async (request, reply) => {
       const { id } = request.params;
-      await deleteExpense(app.db, principalOf(request), id, { precondition: ifMatch(request, false) });
+      await deleteExpense(app.db, principalOf(request), id, { precondition: ifMatch(request) });
       return reply.code(204).send(null);
     },
   );

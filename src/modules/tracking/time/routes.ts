@@ -220,7 +220,7 @@ export async function timeEntriesRoutes(app: TypedApp) {
         description:
           "A completed entry (hours, or started_time and ended_time) or a running timer (is_running: true). The project must be active and the person actively assigned to it (owners and administrators: any project), the task actively assigned to it. A timer cannot start in the future; one that started in the past needs the workspace setting allow_past_timer_starts. Another running timer of the person gives 409 running_timer_conflict unless replace_running is true. Time in a week with approved time gives 409 approved_timesheet_week_locked. Returns 201 with Location.",
         body: CreateBody,
-        response: { 201: TimeEntrySchema, ...ErrorResponses },
+        response: { 201: { ...TimeEntrySchema, headers: { Location: { type: 'string' } } }, ...ErrorResponses },
       },
     },
     async (request, reply) => {

@@ -6,6 +6,7 @@ import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { LinksSchema } from '../../../http/pagination.ts';
 import { IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
+import { UPLOAD_TYPES } from '../files/index.ts';
 import { BACKUP_DEFAULT_PER_PAGE, BACKUP_MAX_PER_PAGE, BACKUP_SCHEMA_VERSION } from './resources.ts';
 import { backupReadAhead, invoiceExpenseReceipt, manifest, resourcePage, resourcePath } from './service.ts';
 
@@ -150,7 +151,8 @@ export async function backupRoutes(app: TypedApp) {
         params: IdParams,
         querystring: NoQuery,
         response: {
-          200: { description: 'The file.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          // The receipt's own type: receipts are uploads, so one of these.
+          200: { description: 'The file.', content: Object.fromEntries(UPLOAD_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) },
           ...ErrorResponses,
         },
       },

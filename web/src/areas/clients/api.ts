@@ -89,7 +89,7 @@ export function useUpdateClient(id: string) {
 export function useDeleteClient(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (etag: string) => call(api.DELETE('/api/v2/clients/{id}', { params: { path: { id } }, headers: { 'If-Match': etag } })),
+    mutationFn: (etag: string) => call(api.DELETE('/api/v2/clients/{id}', { params: { path: { id }, header: { 'If-Match': etag } } })),
     onSuccess: () => queryClient.removeQueries({ queryKey: clientQuery(id).queryKey }),
     onSettled: () => markStale(queryClient, 'client'),
   });

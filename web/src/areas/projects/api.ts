@@ -113,7 +113,7 @@ export function useUpdateProject(id: string) {
 export function useDeleteProject(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (etag: string) => call(api.DELETE('/api/v2/projects/{id}', { params: { path: { id } }, headers: { 'If-Match': etag } })),
+    mutationFn: (etag: string) => call(api.DELETE('/api/v2/projects/{id}', { params: { path: { id }, header: { 'If-Match': etag } } })),
     onSuccess: () => queryClient.removeQueries({ queryKey: projectQuery(id).queryKey }),
     onSettled: () => markStale(queryClient, 'project'),
   });
