@@ -19,6 +19,17 @@ export function minorUnitDigits(currency: string): number {
 }
 
 /**
+ * The most digits an entry's amount (its rounded hours × its rate) is rounded to: the reports
+ * keep amounts in integer cents, so a currency of three or four digits counts entries to the
+ * cent, while one of none or one counts them to its minor unit, as invoices do (docs/decisions.md,
+ * "Review of 2026-12-07").
+ */
+export const ENTRY_AMOUNT_MAX_DIGITS = 2;
+
+/** The digits an entry's amount is rounded to in the currency: its minor unit, at most cents. */
+export const entryAmountDigits = (currency: string) => Math.min(minorUnitDigits(currency), ENTRY_AMOUNT_MAX_DIGITS);
+
+/**
  * An amount as people read it: at least the currency's minor-unit digits
  * (4812.4 EUR → "4812.40", 1200 JPY → "1200", 1.5 BHD → "1.500"). Digits
  * beyond them (a rate of 12.50 in JPY, a per-token unit price) are kept, never

@@ -163,6 +163,37 @@ describe('kept time totals of the reports', () => {
     expect(await figures(alpha)).toEqual(base);
   });
 
+  it('counts each entry to its currency’s unit (whole yen), kept or live; a change of the currency its work is in shows at once', async () => {
+    const team = async () => {
+      const res = await request(ctx.app, owner, { method: 'GET', url: `/api/v2/reports/time/team?from=${kept.replaceAll('-', '')}&to=${today.replaceAll('-', '')}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().results[0].billable_amounts as Array<{ currency: string; billable_amount: number }>;
+    };
+    const plain = await insertClient(ctx.db, companyId, 'No currency of its own');
+    const gamma = await project(plain, 'Gamma');
+    await rate(gamma, '2020-01-01', '15000.50');
+    // 1.333333 h = 20000.661… and 0.1 h = 1500.05: to the cent in dollars (the workspace's), to the yen in yen.
+    const entries = [await log(gamma, kept, 1.333333), await log(gamma, today, 0.1)];
+    expect((await figures(gamma)).amount).toBe(21500.71);
+    expect(Math.round(((await team()).find((a) => a.currency === 'USD')!.billable_amount * 100) % 100)).toBe(71);
+    await ctx.db.updateTable('companies').set({ currency: 'JPY' }).where('id', '=', companyId).execute();
+    expect((await figures(gamma)).amount).toBe(21501); // 20001 + 1500, the yen an invoice of these lines bills
+    // The team report (all of the person's work, now in yen): whole yen too, where it had gamma's 71 cents.
+    expect(Number.isInteger((await team()).find((a) => a.currency === 'JPY')?.billable_amount)).toBe(true);
+    await ctx.db.updateTable('companies').set({ currency: 'USD' }).where('id', '=', companyId).execute();
+    expect((await figures(gamma)).amount).toBe(21500.71);
+    // The client's currency, and a move to another client.
+    await ctx.db.updateTable('clients').set({ currency: 'JPY' }).where('id', '=', plain).execute();
+    expect((await figures(gamma)).amount).toBe(21501);
+    const euros = await insertClient(ctx.db, companyId, 'Euro client');
+    await ctx.db.updateTable('clients').set({ currency: 'EUR' }).where('id', '=', euros).execute();
+    await ctx.db.updateTable('projects').set({ client_id: euros }).where('id', '=', gamma).execute();
+    expect((await figures(gamma)).amount).toBe(21500.71);
+    await ctx.db.updateTable('projects').set({ client_id: plain }).where('id', '=', gamma).execute();
+    expect((await figures(gamma)).amount).toBe(21501);
+    for (const id of entries) expect((await request(ctx.app, owner, { method: 'DELETE', url: `/api/v2/time_entries/${id}` })).statusCode).toBeLessThan(300);
+  });
+
   it('sums again only the project whose rate changed; a person’s default or cost rate, every project', async () => {
     const version = (projectId: string) =>
       withTenant(ctx.db, companyId, async (trx) => (await sql<{ v: string }>`select xmin::text as v from project_time_totals where project_id = ${projectId}`.execute(trx)).rows[0].v);

@@ -316,7 +316,7 @@ describe('bad input and access', () => {
 });
 
 describe('the amount', () => {
-  it('is round(rounded hours × rate, 2) in the currency’s digits, exactly as formatMoney writes the decimal product', async () => {
+  it('is rounded hours × rate, half up to the currency’s minor unit at most cents (whole yen), exactly as formatMoney writes the decimal product', async () => {
     const { amountOf } = await import('../src/modules/tracking/time/export.ts');
     const { formatMoney } = await import('../src/money.ts');
     const hours = [0, 0.000001, 0.25, 1.1, 2.333333, 7.999999, 23.5, 24];
@@ -324,7 +324,8 @@ describe('the amount', () => {
     for (const h of hours) {
       for (const rate of rates) {
         for (const currency of ['EUR', 'JPY', 'BHD']) {
-          const expected = formatMoney(new Decimal(h).mul(rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP), currency);
+          const digits = currency === 'JPY' ? 0 : 2; // BHD's three digits: to the cent (ENTRY_AMOUNT_MAX_DIGITS)
+          const expected = formatMoney(new Decimal(h).mul(rate).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP), currency);
           expect(amountOf(h, rate, currency), `${h} × ${rate} ${currency}`).toBe(expected);
         }
       }

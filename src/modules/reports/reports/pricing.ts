@@ -1,6 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
 import type { Rounding } from '../../../db/types.ts';
+import { minorDigitsSql } from '../../../db/money-sql.ts';
+import { ENTRY_AMOUNT_MAX_DIGITS } from '../../../money.ts';
 import { roundedMicroSql } from '../../tracking/week/index.ts';
 
 /**
@@ -9,8 +11,8 @@ import { roundedMicroSql } from '../../tracking/week/index.ts';
  * by the workspace rule (roundedMicroSql, the SQL twin of rules.roundMicroHours) and priced by the rate in
  * force on its work date (billable_rate / effective_rate over the effective-dated
  * `rates` table), so a later rate change never reprices earlier work. An entry's
- * amount is its rounded hours (six places) × rate, rounded to cents; report
- * amounts are sums of entry amounts.
+ * amount is its rounded hours (six places) × rate, rounded to its currency's minor unit at most
+ * cents (entryAmountDigits: whole yen, a euro's cents); report amounts are sums of entry amounts.
  */
 
 /**
@@ -108,14 +110,29 @@ export const OPEN_TIME = (statuses: string) =>
   sql`te.billable and not te.is_billed and p.is_billable and te.approval_status = any(${statuses}::text[])`;
 
 /**
- * An entry's amount in cents, exactly round(hours × rate, 2) × 100 with hours = micro / 10⁶: for
- * non-negative integers round-half-up is floor((micro · rate_cents + 500000) / 10⁶), in bigint
+ * The digits an entry's amount in `currency` (an SQL expression) is rounded to: its minor unit,
+ * at most cents (entryAmountDigits), for the workspace's `currencies`.
+ */
+export const amountDigits = (currency: RawBuilder<unknown>, co: Pick<ReportSettings, 'currencies'>) =>
+  minorDigitsSql(currency, co.currencies, { atMost: ENTRY_AMOUNT_MAX_DIGITS });
+
+/** The cents in one unit an entry's amount in `currency` is rounded to: 100 (whole yen), 10, or 1. */
+export const centsStep = (currency: RawBuilder<unknown>, co: Pick<ReportSettings, 'currencies'>) =>
+  sql<number>`(case ${amountDigits(currency, co)} when 0 then 100 when 1 then 10 else 1 end)`;
+
+/** The currency a project's work is counted in: its client's, else the workspace's (`c` the project's client). */
+export const workCurrency = (co: Pick<ReportSettings, 'currency'>) => sql`coalesce(c.currency, ${co.currency}::text)`;
+
+/**
+ * An entry's amount in cents, exactly round(hours × rate, d) × 100 with hours = micro / 10⁶ and d
+ * the digits of `step` (centsStep: 2 for a step of 1 cent, 0 for 100): for non-negative integers
+ * round-half-up is floor((micro · rate_cents + 500000 · step) / (10⁶ · step)) · step, in bigint
  * when the rate has an integer twin (MAX_CENTS_RATE) and the hours are below 10⁵; otherwise (never
  * in practice) the numeric formula. A missing rate stays null either way.
  */
-export const entryCents = (micro: RawBuilder<unknown>, rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>) => sql`case
-          when ${rateCents} is not null and ${micro} < 100000000000 then (${micro} * ${rateCents} + 500000) / 1000000
-          else (round(${micro}::numeric / 1000000 * ${rate}, 2) * 100)::bigint end`;
+export const entryCents = (micro: RawBuilder<unknown>, rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>, step: RawBuilder<number>) => sql`case
+          when ${rateCents} is not null and ${micro} < 100000000000 then (${micro} * ${rateCents} + 500000 * ${step}) / (1000000 * ${step}) * ${step}
+          else (round(${micro}::numeric / 1000000 * ${rate} * 100 / ${step}) * ${step})::bigint end`;
 
 /** The workspace settings a report folds into its SQL as constants (see uninvoicedRows). */
 export interface ReportSettings {
@@ -125,12 +142,15 @@ export interface ReportSettings {
   timezone: string;
   /** The approval states an invoice import takes (invoiceableStatuses in billing/invoices/import.ts). */
   statuses: string[];
+  /** The workspace's and its clients' currencies: those its work is counted in (amountDigits). */
+  currencies: string[];
 }
 
 export async function reportSettings(trx: Tx, companyId: string): Promise<ReportSettings> {
   const r = await sql<ReportSettings>`
     select rounding, rounding_minutes, currency, timezone,
-      case when invoice_before_approval or not approvals_enabled then array['unsubmitted', 'submitted', 'approved'] else array['approved'] end as statuses
+      case when invoice_before_approval or not approvals_enabled then array['unsubmitted', 'submitted', 'approved'] else array['approved'] end as statuses,
+      array(select currency union select cl.currency from clients cl where cl.company_id = ${companyId} and cl.currency is not null) as currencies
     from companies where id = ${companyId}`.execute(trx);
   return r.rows[0];
 }

@@ -16,7 +16,12 @@ import {
   reportSettings,
   roundedHoursSql,
   roundedMicroHours,
+  amountDigits,
+  centsStep,
+  workCurrency,
 } from './pricing.ts';
+import { minorDigitsSql } from '../../../db/money-sql.ts';
+import { ENTRY_AMOUNT_MAX_DIGITS, entryAmountDigits } from '../../../money.ts';
 
 export interface BudgetRow {
   project_id: string;
@@ -55,7 +60,7 @@ export async function projectBudgetRows(
   const active = options.isActive === undefined ? sql`true` : sql`p.is_active = ${options.isActive}`;
   const horizon = await ensureTimeTotals(trx, companyId, scope);
   // The page carries the workspace's rounding rule too (on every row; one round trip less).
-  const page = await sql<PageRow & { bill_by: string; is_billable: boolean; rounding: string; rounding_minutes: number }>`
+  const page = await sql<PageRow & { bill_by: string; is_billable: boolean; rounding: string; rounding_minutes: number; work_currency: string; workspace_currency: string }>`
     select p.id as project_id, p.name as project_name, c.id as client_id, c.name as client_name,
       p.budget_is_monthly, p.budget_by, p.is_active, p.total::text as total,
       case
@@ -67,7 +72,8 @@ export async function projectBudgetRows(
           select sum(pua.budget) from project_user_assignments pua
           where pua.company_id = p.company_id and pua.project_id = p.id and pua.is_active)
       end as budget,
-      p.bill_by, p.is_billable, co.rounding, co.rounding_minutes
+      p.bill_by, p.is_billable, co.rounding, co.rounding_minutes,
+      coalesce(c.currency, co.currency) as work_currency, co.currency as workspace_currency
     from (
       select p.*, count(*) over () as total
       from projects p
@@ -86,22 +92,28 @@ export async function projectBudgetRows(
   // period. Fees of a project without billable rates (not billable, bill_by none) are null per
   // entry, so 0: nothing to read.
   type Kind = 'hours' | 'cost' | 'fees:project' | 'fees:tasks' | 'fees:people';
-  const groups = new Map<string, { kind: Kind; monthly: boolean; ids: string[] }>();
+  // Each entry's amount is rounded to its currency's unit (`step` cents, entryAmountDigits): fees
+  // are in the project's work currency, cost in the workspace's; a group has one step.
+  const groups = new Map<string, { kind: Kind; monthly: boolean; step: number; ids: string[] }>();
+  const stepOf = (currency: string) => 10 ** (ENTRY_AMOUNT_MAX_DIGITS - entryAmountDigits(currency));
   for (const r of page.rows) {
     let kind: Kind = 'hours';
+    let step = 1;
     if (r.budget_by === 'project_cost') {
       if (options.costVisible === false) continue;
       kind = 'cost';
+      step = stepOf(r.workspace_currency);
     } else if (r.budget_by === 'task_fees') {
       if (!r.is_billable || !['project', 'tasks', 'people'].includes(r.bill_by)) continue;
       kind = `fees:${r.bill_by as 'project' | 'tasks' | 'people'}`;
+      step = stepOf(r.work_currency);
     }
-    const key = `${kind}:${r.budget_is_monthly}`;
-    const group = groups.get(key) ?? { kind, monthly: r.budget_is_monthly, ids: [] };
+    const key = `${kind}:${r.budget_is_monthly}:${step}`;
+    const group = groups.get(key) ?? { kind, monthly: r.budget_is_monthly, step, ids: [] };
     group.ids.push(r.project_id);
     groups.set(key, group);
   }
-  const cents = (rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>) => sql`sum(${entryCents(micro, rateCents, rate)})`;
+  const cents = (rateCents: RawBuilder<unknown>, rate: RawBuilder<unknown>, step: number) => sql`sum(${entryCents(micro, rateCents, rate, sql.lit(step))})`;
   // The joins of BILLABLE_RATE_JOINS with bill_by known: plain column equalities the planner hashes.
   // The rate periods are subqueries over the branch's own projects and scope kind (a filter on the
   // columns the periods are partitioned by, so each period keeps its end), estimated from `rates`'
@@ -126,16 +138,16 @@ export async function projectBudgetRows(
     } else if (g.kind === 'cost') {
       from = sql`
       left join (${periods(companyId, sql`kind = 'cost'`)}) cr on cr.user_id = te.user_id and ${IN_PERIOD('cr')}`;
-      [spent, kept] = [cents(COST_RATE_CENTS, COST_RATE), sql`t.cost_cents`];
+      [spent, kept] = [cents(COST_RATE_CENTS, COST_RATE, g.step), sql`t.cost_cents`];
     } else if (g.kind === 'fees:project') {
-      [from, spent, kept] = [projectRate(ids, NIL, NIL, sql`coalesce(task_id, ${NIL}) = ${NIL} and coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`), sql`t.fee_cents`];
+      [from, spent, kept] = [projectRate(ids, NIL, NIL, sql`coalesce(task_id, ${NIL}) = ${NIL} and coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`, g.step), sql`t.fee_cents`];
     } else if (g.kind === 'fees:tasks') {
-      [from, spent, kept] = [projectRate(ids, sql`te.task_id`, NIL, sql`coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`), sql`t.fee_cents`];
+      [from, spent, kept] = [projectRate(ids, sql`te.task_id`, NIL, sql`coalesce(user_id, ${NIL}) = ${NIL}`), cents(sql`br.rate_cents`, sql`br.hourly_rate`, g.step), sql`t.fee_cents`];
     } else {
       from = sql`
       left ${projectRate(ids, NIL, sql`te.user_id`, sql`coalesce(task_id, ${NIL}) = ${NIL}`)}
       left join (${periods(companyId, sql`kind = 'billable' and project_id is null`)}) bu on bu.user_id = te.user_id and ${IN_PERIOD('bu')}`;
-      [spent, kept] = [cents(sql`case when br.hourly_rate is not null then br.rate_cents else bu.rate_cents end`, sql`coalesce(br.hourly_rate, bu.hourly_rate)`), sql`t.fee_cents`];
+      [spent, kept] = [cents(sql`case when br.hourly_rate is not null then br.rate_cents else bu.rate_cents end`, sql`coalesce(br.hourly_rate, bu.hourly_rate)`, g.step), sql`t.fee_cents`];
     }
     const total = sql`coalesce(live.spent, 0)${g.monthly ? sql`` : sql` + ${kept}`}`;
     branches.push(sql`
@@ -155,7 +167,7 @@ export async function projectBudgetRows(
       ${sql.join(branches, sql`\n      union all`)}`.execute(trx);
     for (const s of spent.rows) spentBy.set(s.project_id, s.budget_spent);
   }
-  return page.rows.map(({ bill_by: _billBy, is_billable: _isBillable, rounding: _rounding, rounding_minutes: _minutes, ...r }) => ({
+  return page.rows.map(({ bill_by: _billBy, is_billable: _isBillable, rounding: _rounding, rounding_minutes: _minutes, work_currency: _work, workspace_currency: _workspace, ...r }) => ({
     ...r,
     budget_spent: spentBy.get(r.project_id) ?? '0',
   }));
@@ -199,6 +211,9 @@ export interface UninvoicedRow {
  * Both read only the days of the range that are not whole months before the horizon, and add
  * those months' kept totals (totals.ts, project_month_time_totals).
  */
+/** An invoice line's amount is rounded to its invoice's currency's minor unit (billing/invoices totals.ts lineAmount). */
+const INVOICE_LINE_DIGITS = minorDigitsSql(sql`i.currency`, Intl.supportedValuesOf('currency'));
+
 export async function uninvoicedRows(
   trx: Tx,
   companyId: string,
@@ -217,7 +232,8 @@ export async function uninvoicedRows(
         union all`);
   const result = await sql<UninvoicedRow>`
     with projects_in_scope as not materialized (
-      select p.* from projects p
+      select p.*, ${centsStep(workCurrency(co), co)} as cents_step from projects p
+      join clients c on c.company_id = p.company_id and c.id = p.client_id
       where p.company_id = ${companyId} and ${scope} and ${fixedFee}
     ),
     ${rateCtes(companyId)},
@@ -250,7 +266,7 @@ export async function uninvoicedRows(
         round((sum(cents) filter (where not is_fixed_fee))::numeric / 100, 2) as time_amount
       from (${liveAndKept(
         (r) => sql`
-        select te.project_id, p.is_fixed_fee, ${micro} as micro, ${entryCents(micro, BILLABLE_RATE_CENTS, BILLABLE_RATE)} as cents
+        select te.project_id, p.is_fixed_fee, ${micro} as micro, ${entryCents(micro, BILLABLE_RATE_CENTS, BILLABLE_RATE, sql`p.cents_step`)} as cents
         from time_entries te
         join projects_in_scope p on p.company_id = te.company_id and p.id = te.project_id
         ${BILLABLE_RATE_JOINS}
@@ -273,7 +289,7 @@ export async function uninvoicedRows(
     fixed_fee as (
       select p.id as project_id,
         greatest(p.fee - coalesce((
-          select sum(case when li.effect = 'credit' then -1 else 1 end * round(li.quantity * li.unit_price, 2))
+          select sum(case when li.effect = 'credit' then -1 else 1 end * round(li.quantity * li.unit_price, ${INVOICE_LINE_DIGITS}))
           from invoice_line_items li
           join invoices i on i.company_id = li.company_id and i.id = li.invoice_id
           where li.company_id = p.company_id and li.project_id = p.id and i.state <> 'voided' and lower(li.kind) = 'service'
@@ -335,7 +351,8 @@ export async function teamRows(
   scope: RawBuilder<boolean>,
   options: { from: string; to: string; limit: number; offset: number },
 ): Promise<TeamRow[]> {
-  const hours = roundedHoursSql(await reportSettings(trx, companyId));
+  const co = await reportSettings(trx, companyId);
+  const hours = roundedHoursSql(co);
   const result = await sql<TeamRow>`
     with people as (
       select m.user_id, u.first_name, u.last_name, m.is_contractor, m.is_active
@@ -347,7 +364,7 @@ export async function teamRows(
       select te.user_id, coalesce(c.currency, co.currency) as currency,
         sum(${hours}) as total_hours,
         sum(${hours}) filter (where te.billable) as billable_hours,
-        sum(round(${hours} * ${BILLABLE_RATE}, 2)) filter (where te.billable) as billable_amount
+        sum(round(${hours} * ${BILLABLE_RATE}, ${amountDigits(sql`coalesce(c.currency, co.currency)`, co)})) filter (where te.billable) as billable_amount
       from time_entries te
       join companies co on co.id = te.company_id
       join projects p on p.company_id = te.company_id and p.id = te.project_id

@@ -30,7 +30,8 @@ import type {
   UninvoicedExportQuery,
   UninvoicedQuery,
 } from './schemas.ts';
-import { timeEntryBatch, timeGroupRows, workspaceCurrencies, type GroupBy, type TimeFilter } from './web-queries.ts';
+import { timeEntryBatch, timeGroupRows, type GroupBy, type TimeFilter } from './web-queries.ts';
+import { workspaceCurrencies } from '../../../db/money-sql.ts';
 
 /**
  * The reports: the API's three (one page each) and the web app's time report, and a streamed

@@ -1,7 +1,21 @@
 import { sql, type RawBuilder } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Tx } from '../../../db/tenant.ts';
-import { BILLABLE_RATE, BILLABLE_RATE_CENTS, BILLABLE_RATE_JOINS, COST_RATE, COST_RATE_CENTS, entryCents, IN_PERIOD, OPEN_TIME, rateCtes, reportSettings, roundedMicroHours } from './pricing.ts';
+import {
+  BILLABLE_RATE,
+  BILLABLE_RATE_CENTS,
+  BILLABLE_RATE_JOINS,
+  centsStep,
+  COST_RATE,
+  COST_RATE_CENTS,
+  entryCents,
+  IN_PERIOD,
+  OPEN_TIME,
+  rateCtes,
+  reportSettings,
+  roundedMicroHours,
+  workCurrency,
+} from './pricing.ts';
 
 /**
  * Kept totals of time for the reports (migration 0101; docs/decisions.md, "Hot paths: kept time
@@ -71,8 +85,9 @@ export async function ensureTimeTotals(trx: Tx, companyId: string, scope: RawBui
 async function sumTotals(trx: Tx, companyId: string, horizon: string, companyGeneration: string, ids: string) {
   const co = await reportSettings(trx, companyId);
   const micro = roundedMicroHours(co);
-  const cents = entryCents(micro, BILLABLE_RATE_CENTS, BILLABLE_RATE);
-  const cost = entryCents(micro, COST_RATE_CENTS, COST_RATE);
+  // Fees in the currency of the project's work, cost in the workspace's (cost rates are its).
+  const cents = entryCents(micro, BILLABLE_RATE_CENTS, BILLABLE_RATE, centsStep(workCurrency(co), co));
+  const cost = entryCents(micro, COST_RATE_CENTS, COST_RATE, centsStep(sql`${co.currency}::text`, co));
   const open = OPEN_TIME(`{${co.statuses.join(',')}}`);
   // What each report would read live, as in queries.ts: the uninvoiced report's total and open
   // time per month; the budget report's hours, fees (billable entries) and cost in all.
@@ -88,6 +103,7 @@ async function sumTotals(trx: Tx, companyId: string, horizon: string, companyGen
         sum(${cost}) as cost_cents
       from time_entries te
       join projects p on p.company_id = te.company_id and p.id = te.project_id
+      join clients c on c.company_id = p.company_id and c.id = p.client_id
       ${BILLABLE_RATE_JOINS}
       left join cost_rates cr on cr.user_id = te.user_id and ${IN_PERIOD('cr')}
       where te.company_id = ${companyId} and te.project_id = any(${ids}::uuid[])

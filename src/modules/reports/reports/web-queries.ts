@@ -3,7 +3,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { timeRecordVisible } from '../../../access/time.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
-import { BILLABLE_RATE, BILLABLE_RATE_JOINS, ENTRY_MICRO_HOURS, rateCtes, reportSettings, roundedHoursSql } from './pricing.ts';
+import { amountDigits, BILLABLE_RATE, BILLABLE_RATE_JOINS, ENTRY_MICRO_HOURS, rateCtes, reportSettings, roundedHoursSql } from './pricing.ts';
 
 /**
  * The web app's time report (issue 16 item 5): time over any period, grouped by
@@ -73,7 +73,8 @@ export interface TimeGroupRow {
  */
 export async function timeGroupRows(trx: Tx, p: Principal, groupBy: GroupBy, filter: TimeFilter, amounts: boolean): Promise<TimeGroupRow[]> {
   const g = GROUPS[groupBy];
-  const hours = roundedHoursSql(await reportSettings(trx, p.companyId));
+  const co = await reportSettings(trx, p.companyId);
+  const hours = roundedHoursSql(co);
   const result = await sql<TimeGroupRow>`
     with ${amounts ? sql`${rateCtes(p.companyId)},` : sql``}
     by_currency as (
@@ -81,7 +82,7 @@ export async function timeGroupRows(trx: Tx, p: Principal, groupBy: GroupBy, fil
         coalesce(c.currency, co.currency) as currency,
         sum(${hours}) as hours,
         sum(${hours}) filter (where te.billable) as billable_hours,
-        ${amounts ? sql`sum(round(${hours} * ${BILLABLE_RATE}, 2)) filter (where te.billable)` : sql`null::numeric`} as billable_amount
+        ${amounts ? sql`sum(round(${hours} * ${BILLABLE_RATE}, ${amountDigits(sql`coalesce(c.currency, co.currency)`, co)})) filter (where te.billable)` : sql`null::numeric`} as billable_amount
       from time_entries te
       join companies co on co.id = te.company_id
       join projects p on p.company_id = te.company_id and p.id = te.project_id
@@ -129,7 +130,8 @@ export async function timeEntryBatch(
   options: { after: { date: string; id: string } | null; limit: number; amounts: boolean },
 ): Promise<TimeEntryRow[]> {
   const after = options.after ? sql` and (te.spent_date, te.id) > (${options.after.date}::date, ${options.after.id}::uuid)` : sql``;
-  const rounded = roundedHoursSql(await reportSettings(trx, p.companyId));
+  const co = await reportSettings(trx, p.companyId);
+  const rounded = roundedHoursSql(co);
   // The batch is picked first, alone, along the (company_id, spent_date, id) index, and only its rows
   // are joined and priced: joining first made every batch hash and sort the whole rest of the period.
   const result = await sql<TimeEntryRow>`
@@ -144,7 +146,7 @@ export async function timeEntryBatch(
       c.name as client_name, p.name as project_name, t.name as task_name, te.notes,
       (${ENTRY_MICRO_HOURS} * 0.000001)::text as hours, ${rounded}::text as rounded_hours, te.billable,
       coalesce(c.currency, co.currency) as currency,
-      ${options.amounts ? sql`case when te.billable then round(${rounded} * ${BILLABLE_RATE}, 2)::text end` : sql`null::text`} as billable_amount
+      ${options.amounts ? sql`case when te.billable then round(${rounded} * ${BILLABLE_RATE}, ${amountDigits(sql`coalesce(c.currency, co.currency)`, co)})::text end` : sql`null::text`} as billable_amount
     from batch te
     join companies co on co.id = te.company_id
     join projects p on p.company_id = te.company_id and p.id = te.project_id
@@ -156,13 +158,3 @@ export async function timeEntryBatch(
   return result.rows;
 }
 
-/** The currencies the workspace's work can be in (its clients' and its own), by code: the export's amount columns. */
-export async function workspaceCurrencies(trx: Tx, companyId: string): Promise<string[]> {
-  const result = await sql<{ currency: string }>`
-    select distinct coalesce(c.currency, co.currency) as currency
-    from companies co left join clients c on c.company_id = co.id
-    where co.id = ${companyId}
-    union select currency from companies where id = ${companyId}
-    order by currency`.execute(trx);
-  return result.rows.map((r) => r.currency);
-}

@@ -4,7 +4,8 @@ import { copyCsv } from '../../../db/csv-copy.ts';
 import { FORMULA_STARTS } from '../../../http/exports.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
-import { minorUnitDigits } from '../../../money.ts';
+import { minorDigitsSql, workspaceCurrencies } from '../../../db/money-sql.ts';
+import { ENTRY_AMOUNT_MAX_DIGITS } from '../../../money.ts';
 import { roundedMicroSql, type RoundingRule } from '../week/index.ts';
 import { exportCurrency, exportRows, listPositionOf, type EntryFilter, type ListPosition } from './queries.ts';
 import { MAX_ENTRY_SECONDS } from './rules.ts';
@@ -28,28 +29,6 @@ import { MAX_ENTRY_SECONDS } from './rules.ts';
 
 /** The characters String.prototype.trim() removes (WhiteSpace and LineTerminator). */
 export const JS_WHITESPACE = ' \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
-
-/**
- * The minor-unit digits of the currency in the SQL expression `currency`, for the currencies
- * `used` (Intl's data, as formatMoney's minorUnitDigits): a CASE over only those not of two
- * digits, since a CASE over all of Intl's forty such currencies cost a fifth of the export's time.
- */
-function minorDigitsOf(currency: RawBuilder<unknown>, used: readonly string[]) {
-  const odd = used.filter((code) => minorUnitDigits(code) !== 2);
-  if (!odd.length) return sql`2`;
-  return sql`case ${currency} ${sql.join(
-    odd.map((code) => sql`when ${sql.lit(code)} then ${sql.lit(minorUnitDigits(code))}`),
-    sql` `,
-  )} else 2 end`;
-}
-
-/** The currencies of the workspace and its clients: the only ones an entry of it can be in. */
-async function currenciesOf(trx: Tx, companyId: string): Promise<string[]> {
-  const { rows } = await sql<{ currency: string }>`
-    select currency from companies where id = ${companyId}
-    union select currency from clients where company_id = ${companyId} and currency is not null`.execute(trx);
-  return rows.map((r) => r.currency);
-}
 
 /** formatMoney in SQL: the amount with at least the currency's minor digits, more only when it has them. */
 const money = (amount: RawBuilder<unknown>, digits: RawBuilder<unknown>) => sql`round(${amount}, greatest(${digits}, scale(trim_scale(${amount}))))::text`;
@@ -99,7 +78,7 @@ export function csvCellsQuery(
     )
     .innerJoinLateral(() => trx.selectNoFrom(roundedMicroSql(micro, rounding).as('micro')).as('r'), (j) => j.onTrue())
     .innerJoinLateral(
-      () => trx.selectNoFrom([exportCurrency().as('code'), minorDigitsOf(exportCurrency(), currencies).as('digits')]).as('cur'),
+      () => trx.selectNoFrom([exportCurrency().as('code'), minorDigitsSql(exportCurrency(), currencies).as('digits')]).as('cur'),
       (j) => j.onTrue(),
     )
     .select([
@@ -119,7 +98,7 @@ export function csvCellsQuery(
         ? [
             sql`cur.code`.as('currency'),
             money(sql`te.billable_rate`, sql`cur.digits`).as('billable_rate'),
-            sql`case when te.billable then ${money(sql`round(${rounded} * 0.000001 * te.billable_rate, 2)`, sql`cur.digits`)} end`.as(
+            sql`case when te.billable then ${money(sql`round(${rounded} * 0.000001 * te.billable_rate, least(cur.digits, ${sql.lit(ENTRY_AMOUNT_MAX_DIGITS)}))`, sql`cur.digits`)} end`.as(
               'billable_amount',
             ),
           ]
@@ -150,7 +129,7 @@ export function copyBatch(
   cells: CsvCells,
 ): Promise<CsvBatch> {
   return withTenant(db, p.companyId, async (trx) => {
-    const query = csvCellsQuery(trx, p, filter, after, limit, cells, cells.rates ? await currenciesOf(trx, p.companyId) : []);
+    const query = csvCellsQuery(trx, p, filter, after, limit, cells, cells.rates ? await workspaceCurrencies(trx, p.companyId) : []);
     const lines = await copyCsv(trx, query);
     if (lines.length === 0) return { lines, next: null };
     // The entry id is the last column of every line, 36 characters that are never quoted.

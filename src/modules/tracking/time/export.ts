@@ -6,7 +6,7 @@ import { withTenant } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
 import type { Column, ExportFile, Format, Row } from '../../../http/exports.ts';
 import { MAX_PER_PAGE } from '../../../http/pagination.ts';
-import { formatMoney, minorUnitDigits } from '../../../money.ts';
+import { entryAmountDigits, formatMoney, minorUnitDigits } from '../../../money.ts';
 import { withTimeSettings, roundHoursNumber, type RoundingRule } from '../week/index.ts';
 import { entryHours } from './presenter.ts';
 import { copyBatch, type CsvBatch } from './export-sql.ts';
@@ -72,18 +72,20 @@ function hoursOf(row: Batch[number], rounding: RoundingRule, now: Date) {
 }
 
 /**
- * round(hours × rate, 2) as formatMoney writes it, exactly, in integers: the rounded hours in
- * micro-hours (exact, see hoursOf) times the rate in its own decimal places, to cents half up.
+ * An entry's amount as formatMoney writes it: rounded hours × rate, half up to the currency's
+ * minor unit at most cents (entryAmountDigits: whole yen, cents of a euro), exactly, in integers:
+ * the rounded hours in micro-hours (exact, see hoursOf) times the rate in its own decimal places.
  */
 export function amountOf(roundedHours: number, rate: string, currency: string): string {
+  const digits = entryAmountDigits(currency);
   const [whole, fraction = ''] = rate.split('.');
-  if (whole.startsWith('-')) return formatMoney(new Decimal(rate).mul(roundedHours).toDecimalPlaces(2, Decimal.ROUND_HALF_UP), currency);
+  if (whole.startsWith('-')) return formatMoney(new Decimal(rate).mul(roundedHours).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP), currency);
   const product = BigInt(Math.round(roundedHours * 1e6)) * BigInt(whole + fraction);
-  const divisor = 10n ** BigInt(4 + fraction.length);
-  const cents = ((product + divisor / 2n) / divisor).toString().padStart(3, '0');
-  let places = cents.slice(-2).replace(/0+$/, '');
-  places = places.padEnd(minorUnitDigits(currency), '0');
-  return places ? `${cents.slice(0, -2)}.${places}` : cents.slice(0, -2);
+  const divisor = 10n ** BigInt(6 - digits + fraction.length);
+  const minor = ((product + divisor / 2n) / divisor).toString().padStart(digits + 1, '0');
+  const places = (digits ? minor.slice(-digits) : '').padEnd(minorUnitDigits(currency), '0');
+  const units = digits ? minor.slice(0, -digits) : minor;
+  return places ? `${units}.${places}` : units;
 }
 
 function rowOf(row: Batch[number], rates: boolean, rounding: RoundingRule, now: Date, money: (rate: string, currency: string) => string): Row {
