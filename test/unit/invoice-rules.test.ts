@@ -15,7 +15,9 @@ describe('due dates', () => {
     expect(resolveDue({ issueDate: '2026-01-31', dueDate: '2026-02-05' }, noTerms)).toEqual({ due_date: '2026-02-05', payment_term: 'custom' });
     expect(resolveDue({ issueDate: '2026-01-31' }, { payment_terms: 'net_15', payment_days: null })).toEqual({ due_date: '2026-02-15', payment_term: 'net_15' });
     expect(resolveDue({ issueDate: '2026-01-31' }, { payment_terms: 'custom', payment_days: 7 })).toEqual({ due_date: '2026-02-07', payment_term: 'custom' });
-    expect(() => resolveDue({ issueDate: '2026-01-31', paymentTerm: 'custom' }, noTerms)).toThrow(/due_date/);
+    // custom alone: the client's custom days, else the spec's 30 days
+    expect(resolveDue({ issueDate: '2026-01-31', paymentTerm: 'custom' }, noTerms)).toEqual({ due_date: '2026-03-02', payment_term: 'custom' });
+    expect(resolveDue({ issueDate: '2026-01-31', paymentTerm: 'custom' }, { payment_terms: 'custom', payment_days: 7 })).toEqual({ due_date: '2026-02-07', payment_term: 'custom' });
     // the term gives the default only: an explicit due date is kept, with the term given
     expect(resolveDue({ issueDate: '2026-01-31', paymentTerm: 'net_15', dueDate: '2026-02-01' }, noTerms)).toEqual({ due_date: '2026-02-01', payment_term: 'net_15' });
     expect(resolveDue({ issueDate: '2026-01-31', paymentTerm: 'upon_receipt', dueDate: '2026-03-01' }, noTerms)).toEqual({ due_date: '2026-03-01', payment_term: 'upon_receipt' });
