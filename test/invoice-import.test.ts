@@ -599,6 +599,77 @@ describe('all or nothing', () => {
   });
 });
 
+describe('fixed-fee projects', () => {
+  /** A fixed-fee project (fee 5,000, an hourly rate of 100 for its budget) with 5 hours logged. */
+  async function fixedFee() {
+    const s = await scenario();
+    await ctx.db.updateTable('projects').set({ is_fixed_fee: true, fee: '5000' }).where('id', '=', s.projectId).execute();
+    await setRate(ctx.db, s.c, { projectId: s.projectId, from: '2025-01-01', rate: '100' });
+    const entries = [await s.entry({ date: '2026-01-05', seconds: 3 * 3600 }), await s.entry({ date: '2026-01-06', seconds: 2 * 3600, notes: 'Review' })];
+    const uninvoiced = async () => {
+      const res = await api(s.ws.owner, 'GET', '/api/v2/reports/uninvoiced?from=20260101&to=20261231');
+      return (res.json().results as Array<{ project_id: string; uninvoiced_amount: number }>).find((r) => r.project_id === s.projectId)?.uninvoiced_amount;
+    };
+    return { ...s, entries, uninvoiced };
+  }
+
+  it('bill the fee’s balance as one Service line carrying the time, whatever the summary: what the uninvoiced report counts', async () => {
+    for (const summary of ['project', 'task', 'people', 'detailed']) {
+      const s = await fixedFee();
+      expect(await s.uninvoiced()).toBe(5000);
+      const inv = await s.importTime(summary);
+      // Not 5 h × 100 = 500, which left 4,500 of the fee counted as uninvoiced with no work to carry it.
+      expect(brief(inv.line_items), summary).toEqual([['[WEB] Website: Fixed fee', 1, 5000, 5000]]);
+      expect(inv.line_items[0]).toMatchObject({ kind: 'Service', project_id: s.projectId }); // the fee, not hours (SERVICE)
+      const links = await billing(ctx.db, 'time_entries', s.entries);
+      for (const id of s.entries) expect(links.get(id)).toMatchObject({ is_billed: true, invoice_id: inv.id });
+      expect(await s.uninvoiced(), summary).toBe(0); // nothing left: no balance, no open hours (the project shows for its hours)
+    }
+  });
+
+  it('bill what is left after earlier Service lines; later time bills 0; a deleted draft gives the balance back', async () => {
+    const s = await fixedFee();
+    const first = await s.post({ line_items: [{ kind: 'Service', description: 'Deposit', quantity: 1, unit_price: 2000, project_id: s.projectId }] });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(await s.uninvoiced()).toBe(3000);
+    const second = await s.importTime('task');
+    expect(brief(second.line_items)).toEqual([['[WEB] Website: Fixed fee', 1, 3000, 3000]]);
+    await s.entry({ date: '2026-01-07', seconds: 3600 });
+    const third = await s.importTime('task');
+    expect(brief(third.line_items)).toEqual([['[WEB] Website: Fixed fee', 1, 0, 0]]);
+    expect((await api(s.ws.owner, 'DELETE', `/api/v2/invoices/${second.id}`)).statusCode).toBe(204);
+    expect(await s.uninvoiced()).toBe(3000);
+  });
+
+  it('sit beside hourly projects and expenses; a fee line prints no hours', async () => {
+    const s = await fixedFee();
+    const hourly = await billableProject(ctx.db, s.c, s.clientId, { rate: '80', name: 'Support' });
+    await s.entry({ date: '2026-01-08', seconds: 5400, projectId: hourly.projectId, taskId: hourly.taskId });
+    const cat = await insertCategory(ctx.db, s.c);
+    await insertExpense(ctx.db, s.c, { userId: s.ws.member.userId, projectId: s.projectId, categoryId: cat, date: '2026-01-05', cost: '40' });
+    const res = await s.post({ line_items_import: { time: { summary_type: 'project' }, expenses: { summary_type: 'project' } } });
+    expect(res.statusCode, res.body).toBe(201);
+    const inv = res.json();
+    expect(brief(inv.line_items)).toEqual([
+      ['Support', 1.5, 80, 120],
+      ['[WEB] Website: Fixed fee', 1, 5000, 5000],
+      ['[WEB] Website: Expenses', 1, 40, 40],
+    ]);
+    const line = await ctx.db.selectFrom('invoice_line_items').select(['import_source']).where('id', '=', inv.line_items[1].id).executeTakeFirstOrThrow();
+    expect(line.import_source).toBeNull();
+  });
+
+  it('bill the balance once when two imports of different days race', async () => {
+    const s = await fixedFee();
+    const [a, b] = await Promise.all([
+      s.post({ line_items_import: { time: { summary_type: 'task', from: '2026-01-05', to: '2026-01-05' } } }),
+      s.post({ line_items_import: { time: { summary_type: 'task', from: '2026-01-06', to: '2026-01-06' } } }),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect([a.json().amount, b.json().amount].sort((x, y) => x - y)).toEqual([0, 5000]);
+  });
+});
+
 describe('concurrent imports', () => {
   it('bill each entry exactly once when two imports race for the same work', async () => {
     const s = await scenario();

@@ -8,6 +8,7 @@ import type { InvoiceProjects } from './projects.ts';
 import {
   linkBilled,
   lockImportableExpenses,
+  lockFixedFeeBalances,
   lockImportableTime,
   type ImportableEntry,
   type ImportableExpense,
@@ -16,6 +17,7 @@ import {
   type WorkspaceRow,
 } from './queries.ts';
 import {
+  DEFAULT_KIND,
   IMPORTED_EXPENSE_KIND,
   IMPORTED_TIME_KIND,
   assertDates,
@@ -39,6 +41,8 @@ import type { ImportRequest } from './schemas.ts';
  * workspace rounding rule applied to each entry, as the time entries API shows
  * `rounded_hours`, six decimal places), summed per line: exact, so a detailed
  * line bills its entry what the uninvoiced report counts for it (migration 0109).
+ * A fixed-fee project's time is one line instead, whatever the summary: quantity 1 at what is
+ * left of its fee (lockFixedFeeBalances; the uninvoiced report's rule 7), kind Service.
  * Expenses: quantity 1, unit price the (summed) total cost.
  *
  * Lines: one per group of the summary type and project, split by unit price so a
@@ -93,6 +97,8 @@ export interface DraftLine {
   quantity: Decimal;
   unitPrice: Decimal;
   recordIds: string[];
+  /** A fixed-fee project's line: its balance, carrying its time (not hours at a rate). */
+  fee?: true;
 }
 
 // One collator for every comparison: localeCompare with a locale argument builds a
@@ -173,15 +179,32 @@ function groupRecords<R extends GroupedRecord>(
   return [...groups.values()];
 }
 
-/** Groups time entries into lines (pure; exported for unit tests). */
+/**
+ * Groups time entries into lines (pure; exported for unit tests). The time of a fixed-fee project
+ * (`fees`: its balance, lockFixedFeeBalances) is one line of that balance, whatever the summary:
+ * the fee is what it bills, as the uninvoiced report counts it (rule 7), not its hours at a rate.
+ */
 export function groupTime(
   entries: ImportableEntry[],
   summary: TimeSummaryType,
   rule: RoundingRule,
   projects: Map<string, ProjectInfo>,
+  fees: ReadonlyMap<string, string> = new Map(),
 ): DraftLine[] {
+  const feeLines = new Map<string, DraftLine>();
+  for (const e of entries) {
+    const balance = fees.get(e.project_id);
+    if (balance === undefined) continue;
+    let line = feeLines.get(e.project_id);
+    if (!line) {
+      const project = projects.get(e.project_id)!;
+      line = { projectId: project.id, order: [project.name, '', '0'], description: `${projectLabel(project)}: Fixed fee`, quantity: new Decimal(1), unitPrice: new Decimal(balance), recordIds: [], fee: true };
+      feeLines.set(e.project_id, line);
+    }
+    line.recordIds.push(e.id);
+  }
   const lines = groupRecords(
-    entries,
+    entries.filter((e) => !fees.has(e.project_id)),
     projects,
     (e, label) => groupOf(summary, e, label, { id: e.task_id, name: e.task_name }, label),
     {
@@ -192,7 +215,7 @@ export function groupTime(
       },
     },
   );
-  return sortDrafts(lines);
+  return sortDrafts([...lines, ...feeLines.values()]);
 }
 
 /** Groups expenses into lines (pure; exported for unit tests). */
@@ -252,11 +275,12 @@ export async function prepareImport(
 
   const statuses = invoiceableStatuses(workspace);
   const scope = (part: { from?: string; to?: string }): ImportScope => ({ clientId, projectIds, from: part.from, to: part.to, statuses });
+  const fees = request.time ? await lockFixedFeeBalances(trx, companyId, projectIds) : new Map<string, string>();
   const entries = request.time ? await lockImportableTime(trx, companyId, scope(request.time)) : [];
   const expenses = request.expenses ? await lockImportableExpenses(trx, companyId, scope(request.expenses)) : [];
   if (entries.length === 0 && expenses.length === 0) throw nothing();
 
-  const timeDrafts = request.time ? groupTime(entries, request.time.summary_type, workspace, projects) : [];
+  const timeDrafts = request.time ? groupTime(entries, request.time.summary_type, workspace, projects, fees) : [];
   const expenseDrafts = request.expenses ? groupExpenses(expenses, request.expenses.summary_type, projects) : [];
   const timeLinks: Array<{ id: string; lineId: string }> = [];
   const expenseLinks: Array<{ id: string; lineId: string }> = [];
@@ -265,7 +289,9 @@ export async function prepareImport(
     const id = newId();
     lines.push({
       id,
-      kind: source === 'time' ? IMPORTED_TIME_KIND : IMPORTED_EXPENSE_KIND,
+      // A fee line is the fee, not hours: the kind a typed Service line has (rule 7 counts both), so
+      // nothing reads it as time priced at 0 (the new-invoice page's warning).
+      kind: d.fee ? DEFAULT_KIND : source === 'time' ? IMPORTED_TIME_KIND : IMPORTED_EXPENSE_KIND,
       description: d.description,
       quantity: d.quantity.toFixed(),
       unit_price: d.unitPrice.toFixed(),
@@ -274,7 +300,7 @@ export async function prepareImport(
       taxed2: true,
       project_id: d.projectId,
       sort_order: lines.length,
-      import_source: source,
+      import_source: d.fee ? null : source, // nor hours on the PDF (no "h") or the e-invoice (no HUR)
     });
     for (const recordId of d.recordIds) (source === 'time' ? timeLinks : expenseLinks).push({ id: recordId, lineId: id });
   };

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
+import { fixedFeeBalanceSql } from '../../billing/invoices/index.ts';
 import { ensureTimeTotals, splitByHorizon } from './totals.ts';
 import {
   BILLABLE_RATE,
@@ -20,7 +21,6 @@ import {
   centsStep,
   workCurrency,
 } from './pricing.ts';
-import { minorDigitsSql } from '../../../db/money-sql.ts';
 import { ENTRY_AMOUNT_MAX_DIGITS, entryAmountDigits } from '../../../money.ts';
 
 export interface BudgetRow {
@@ -211,9 +211,6 @@ export interface UninvoicedRow {
  * Both read only the days of the range that are not whole months before the horizon, and add
  * those months' kept totals (totals.ts, project_month_time_totals).
  */
-/** An invoice line's amount is rounded to its invoice's currency's minor unit (billing/invoices totals.ts lineAmount). */
-const INVOICE_LINE_DIGITS = minorDigitsSql(sql`i.currency`, Intl.supportedValuesOf('currency'));
-
 export async function uninvoicedRows(
   trx: Tx,
   companyId: string,
@@ -287,13 +284,7 @@ export async function uninvoicedRows(
       group by ex.project_id
     ),
     fixed_fee as (
-      select p.id as project_id,
-        greatest(p.fee - coalesce((
-          select sum(case when li.effect = 'credit' then -1 else 1 end * round(li.quantity * li.unit_price, ${INVOICE_LINE_DIGITS}))
-          from invoice_line_items li
-          join invoices i on i.company_id = li.company_id and i.id = li.invoice_id
-          where li.company_id = p.company_id and li.project_id = p.id and i.state <> 'voided' and lower(li.kind) = 'service'
-        ), 0), 0) as balance
+      select p.id as project_id, ${fixedFeeBalanceSql()} as balance
       from projects_in_scope p
       where p.is_fixed_fee
         and ${to}::date >= coalesce(p.starts_on, (p.created_at at time zone ${co.timezone}::text)::date)
