@@ -448,6 +448,23 @@ describe('backup and PDF', () => {
     );
     for (const part of ['ANGEBOT', `Angebotsnummer ${de.number}`, 'ERSTELLT FÜR', 'Müller GmbH', 'Schränke', '1.234,50 €', 'Gesamt (EUR)']) expect(deText).toContain(part);
   });
+
+  it('marks the taxes each line bears, as the invoice does, when one tax is on some lines only', async () => {
+    const e = await create({
+      tax: 19,
+      tax2: 7,
+      line_items: [
+        { description: 'Design', quantity: 1, unit_price: 100, taxed: true, taxed2: false },
+        { description: 'Printed guide', quantity: 2, unit_price: 10, taxed: false, taxed2: true },
+      ],
+    });
+    const res = await api(s.owner, 'GET', `/web/api/estimates/${e.id}/pdf`);
+    const flat = (await extractText(new Uint8Array(res.rawPayload), { mergePages: true })).text.replace(/[\s\u00a0\u202f]+/g, ' ');
+    // The Tax column: Design bears tax 1, the guide tax 2, and the legend names each base.
+    expect(flat).toMatch(/Design 1 €100\.00 €100\.00 1 /);
+    expect(flat).toMatch(/Printed guide 2 €10\.00 €20\.00 2 /);
+    expect(flat).toContain('The Tax column shows the taxes each line bears: 1 = Tax (19%) on €100.00 2 = Tax 2 (7%) on €20.00');
+  });
 });
 
 describe('the seller the invoice settings name', () => {

@@ -3,27 +3,21 @@ import type { Principal } from '../../../auth/principal.ts';
 import type { DB } from '../../../db/types.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
 import { notFound } from '../../../errors.ts';
-import { documentLocale } from '../../../i18n/index.ts';
 import type { Renderer } from '../../../outbox/worker.ts';
 import {
-  BAND,
   INK,
   MUTED,
-  RULE,
   assertMayUseInvoices,
   drawClient,
+  drawLines,
   drawSeller,
   drawTotals,
-  figureColumnWidth,
   findClient,
   formatDate,
-  formatQuantity,
-  kindColumnWidth,
   loadSeller,
   openPdf,
   pageFooters,
   totalsRows,
-  translatedKind,
   type Seller,
 } from '../invoices/index.ts';
 import { estimateTotals } from './presenter.ts';
@@ -76,7 +70,7 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
   const totals = estimateTotals(e, d.lines);
   const language = d.client.language;
   const pdf = openPdf(e, 'estimate.title', d);
-  const { doc, t, tr, money, left, right, width, bottom, done } = pdf;
+  const { doc, t, tr, money, left, right, width, done } = pdf;
   const footers = pageFooters(pdf, d.workspace.footer);
 
   // Sender (left) and the document's title and facts (right).
@@ -103,56 +97,8 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
     y = doc.y + 12;
   }
 
-  // The lines: type, description, quantity, unit price, amount.
-  const pad = 5;
-  const locale = documentLocale(language);
-  const kindW = kindColumnWidth(doc, d.lines, language);
-  // The figures' columns fit what they print (the invoice's rule), the description keeps the rest.
-  const upper = (key: 'quantity' | 'unitPrice' | 'amount') => t(tr(`invoice.columns.${key}`).toLocaleUpperCase(locale));
-  const quantityW = figureColumnWidth(doc, upper('quantity'), d.lines.map((l) => formatQuantity(l.quantity, language)));
-  const unitPriceW = figureColumnWidth(doc, upper('unitPrice'), d.lines.map((l) => money(l.unit_price, { unitPrice: true })));
-  const amountW = figureColumnWidth(doc, upper('amount'), totals.lineAmounts.map((a) => money(a)), { bold: true });
-  const cols = [
-    { title: tr('invoice.columns.kind'), w: kindW, align: 'left' as const },
-    { title: tr('invoice.columns.description'), w: width - kindW - quantityW - unitPriceW - amountW, align: 'left' as const },
-    { title: tr('invoice.columns.quantity'), w: quantityW, align: 'right' as const },
-    { title: tr('invoice.columns.unitPrice'), w: unitPriceW, align: 'right' as const },
-    { title: tr('invoice.columns.amount'), w: amountW, align: 'right' as const },
-  ];
-  const tableHeader = () => {
-    doc.rect(left, y, width, 20).fill(BAND);
-    let x = left;
-    for (const c of cols) {
-      doc.font('bold').fontSize(8.5).fillColor(MUTED).text(t(c.title.toLocaleUpperCase(locale)), x + pad, y + 6, { width: c.w - 2 * pad, align: c.align });
-      x += c.w;
-    }
-    y += 24;
-  };
-  tableHeader();
-  d.lines.forEach((line, i) => {
-    doc.font('body').fontSize(9.5);
-    const cells = [
-      t(translatedKind(line.kind, language), cols[0].w - 2 * pad),
-      t(line.description ?? '', cols[1].w - 2 * pad),
-      formatQuantity(line.quantity, language),
-      money(line.unit_price, { unitPrice: true }),
-      money(totals.lineAmounts[i]),
-    ];
-    const h = Math.max(...cells.map((c, k) => doc.heightOfString(c || ' ', { width: cols[k].w - 2 * pad }))) + 8;
-    if (y + h > bottom()) {
-      doc.addPage();
-      y = doc.page.margins.top;
-      tableHeader();
-    }
-    let x = left;
-    cells.forEach((c, k) => {
-      doc.font(k === 4 ? 'bold' : 'body').fontSize(9.5).fillColor(INK).text(c, x + pad, y + 3, { width: cols[k].w - 2 * pad, align: cols[k].align });
-      x += cols[k].w;
-    });
-    y += h;
-    doc.moveTo(left, y).lineTo(right, y).lineWidth(0.5).strokeColor(RULE).stroke();
-    y += 2;
-  });
+  // The lines, as the invoice prints them (with the column of the taxes each line bears).
+  y = drawLines(pdf, e, d.lines, totals, language, y);
 
   // Totals.
   y = drawTotals(pdf, y, totalsRows(pdf, e, totals, language), { label: tr('estimate.total', { currency: e.currency }), value: money(totals.amount) }, 50);

@@ -275,13 +275,16 @@ interface LineTax {
   marker: string;
   /** The tax's label as the totals print it, e.g. "Tax (20%)". */
   label: (language: string) => string;
-  applies: (line: LineRow) => boolean;
+  applies: (line: Pick<PrintedLine, 'taxed' | 'taxed2'>) => boolean;
   /** What the tax is charged on: its lines' signed amounts after the discount. */
   base: Decimal;
 }
 
-/** The taxes of the invoice (a rate above zero), each with its lines and base. */
-function lineTaxes(inv: InvoiceRow, totals: Totals): LineTax[] {
+/** A document's two tax rates. */
+type TaxRates = { tax: string | null; tax2: string | null };
+
+/** The taxes of the document (a rate above zero), each with its lines and base. */
+function lineTaxes(inv: TaxRates, totals: Totals): LineTax[] {
   const out: LineTax[] = [];
   if (Number(inv.tax ?? 0) > 0) {
     out.push({ marker: '1', label: (language) => translator(language)('invoice.tax', { percent: formatPercent(inv.tax!, language) }), applies: (l) => l.taxed, base: totals.taxBase });
@@ -486,6 +489,114 @@ export function pageFooters({ doc, t, left, width }: OpenPdf, footer: string | n
   };
 }
 
+/** A line as the documents' table prints it (an invoice's; an estimate's has no effect or source). */
+export interface PrintedLine {
+  kind: string;
+  description: string | null;
+  quantity: string;
+  unit_price: string;
+  taxed: boolean;
+  taxed2: boolean;
+  effect?: 'charge' | 'credit';
+  import_source?: 'time' | 'expense' | null;
+}
+
+/**
+ * The lines table both documents print, from `y`: type, description, quantity (time lines in
+ * hours), unit price, amount and, with a tax on the document, a last column marking the taxes
+ * each line bears, with its legend; a description taller than a page flows onto the next pages.
+ * Returns where it ends.
+ */
+export function drawLines(pdf: OpenPdf, document: TaxRates, lines: PrintedLine[], totals: Totals, language: string, y: number): number {
+  const { doc, t, tr, money, left, right, width, bottom } = pdf;
+  const taxes = lineTaxes(document, totals);
+  // As wide as its title ("STEUER" is wider than "TAX"), which must not wrap.
+  doc.font('bold').fontSize(8.5);
+  const taxTitle = t(tr('invoice.columns.taxes').toLocaleUpperCase(documentLocale(language)));
+  const taxW = taxes.length > 0 ? Math.max(36, Math.ceil(doc.widthOfString(taxTitle, { characterSpacing: 0.3 })) + 14) : 0;
+  const kindW = kindColumnWidth(doc, lines, language);
+  const upper = (key: 'quantity' | 'unitPrice' | 'amount') => t(tr(`invoice.columns.${key}`).toLocaleUpperCase(documentLocale(language)));
+  // Time lines are hours: their unit is printed with the quantity.
+  const quantityText = (line: PrintedLine) =>
+    line.import_source === 'time' ? t(tr('invoice.hours', { quantity: formatQuantity(line.quantity, language) })) : formatQuantity(line.quantity, language);
+  const amountText = (line: PrintedLine, i: number) => (line.effect === 'credit' ? money(totals.lineAmounts[i].neg()) : money(totals.lineAmounts[i]));
+  const quantityW = figureColumnWidth(doc, upper('quantity'), lines.map(quantityText));
+  const unitPriceW = figureColumnWidth(doc, upper('unitPrice'), lines.map((l) => money(l.unit_price, { unitPrice: true })));
+  const amountW = figureColumnWidth(doc, upper('amount'), lines.map(amountText), { bold: true });
+  const cols = [
+    { key: 'kind', title: tr('invoice.columns.kind'), w: kindW, align: 'left' as const },
+    { key: 'description', title: tr('invoice.columns.description'), w: width - kindW - quantityW - unitPriceW - amountW - taxW, align: 'left' as const },
+    { key: 'quantity', title: tr('invoice.columns.quantity'), w: quantityW, align: 'right' as const },
+    { key: 'unit_price', title: tr('invoice.columns.unitPrice'), w: unitPriceW, align: 'right' as const },
+    { key: 'amount', title: tr('invoice.columns.amount'), w: amountW, align: 'right' as const },
+    ...(taxW > 0 ? [{ key: 'taxes', title: tr('invoice.columns.taxes'), w: taxW, align: 'right' as const }] : []),
+  ];
+  const pad = 5;
+  const header = () => {
+    doc.rect(left, y, width, 20).fill(BAND);
+    let x = left;
+    for (const c of cols) {
+      doc.font('bold').fontSize(8.5).fillColor(MUTED).text(t(c.title.toLocaleUpperCase(documentLocale(language))), x + pad, y + 6, { width: c.w - 2 * pad, align: c.align, characterSpacing: 0.3 });
+      x += c.w;
+    }
+    y += 24;
+  };
+  header();
+  const colX = (key: string) => left + cols.slice(0, cols.findIndex((c) => c.key === key)).reduce((sum, c) => sum + c.w, 0);
+  lines.forEach((line, i) => {
+    doc.font('body').fontSize(9.5);
+    const cellWidth = (key: string) => cols.find((c) => c.key === key)!.w - 2 * pad;
+    const cells: Record<string, string> = {
+      kind: t(translatedKind(line.kind, language), cellWidth('kind')),
+      description: t(line.description ?? '', cellWidth('description')),
+      quantity: quantityText(line),
+      taxes: taxes.filter((x) => x.applies(line)).map((x) => x.marker).join(' ') || '–',
+      unit_price: money(line.unit_price, { unitPrice: true }),
+      amount: amountText(line, i),
+    };
+    const h = Math.max(...cols.map((c) => doc.heightOfString(cells[c.key] || ' ', { width: c.w - 2 * pad }))) + 8;
+    if (y + h > bottom()) {
+      doc.addPage();
+      y = doc.page.margins.top;
+      header();
+    }
+    // A line taller than a page: its description flows onto the next pages (pdfkit
+    // continues the text there); the figures stay on the row's first page and the
+    // table goes on below the end of the description.
+    const rowPage = doc.bufferedPageRange().count - 1;
+    let flowed: { page: number; y: number } | null = null;
+    for (const c of cols) {
+      if (flowed) doc.switchToPage(rowPage);
+      doc.font(c.key === 'amount' ? 'bold' : 'body').fontSize(9.5).fillColor(line.effect === 'credit' && c.key === 'amount' ? '#b42318' : INK);
+      doc.text(cells[c.key], colX(c.key) + pad, y + 3, { width: c.w - 2 * pad, align: c.align });
+      const last = doc.bufferedPageRange().count - 1;
+      if (!flowed && last > rowPage) flowed = { page: last, y: doc.y };
+    }
+    if (flowed) doc.switchToPage(flowed.page);
+    y = flowed ? flowed.y + 5 : y + h;
+    doc.moveTo(left, y).lineTo(right, y).lineWidth(0.5).strokeColor(RULE).stroke();
+    y += 2;
+  });
+  if (lines.length === 0) {
+    doc.font('body').fontSize(9.5).fillColor(MUTED).text(t(tr('invoice.noLines')), left + pad, y + 4);
+    y = doc.y + 6;
+  }
+  // The legend of the tax column: each tax, its marker and the amount it is charged on (after the discount).
+  if (taxes.length > 0) {
+    const legend = [tr('invoice.taxLegend'), ...taxes.map((x) => tr('invoice.taxLegendItem', { marker: x.marker, tax: x.label(language), base: money(x.base) }))].join('  ');
+    doc.font('body').fontSize(8).fillColor(MUTED);
+    const legendText = t(legend, width);
+    if (y + 4 + doc.heightOfString(legendText, { width }) > bottom()) {
+      doc.addPage();
+      y = doc.page.margins.top;
+    }
+    doc.text(legendText, left, y + 4, { width });
+    y = doc.y + 2;
+  }
+
+  return y;
+}
+
 export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   const inv = d.invoice;
   const totals: Totals = invoiceTotals(inv, d.lines);
@@ -542,91 +653,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     y = doc.y + 12;
   }
 
-  // -- lines; with a tax on the invoice, a last column marks the taxes each line bears
-  const taxes = lineTaxes(inv, totals);
-  // As wide as its title ("STEUER" is wider than "TAX"), which must not wrap.
-  doc.font('bold').fontSize(8.5);
-  const taxTitle = t(tr('invoice.columns.taxes').toLocaleUpperCase(documentLocale(language)));
-  const taxW = taxes.length > 0 ? Math.max(36, Math.ceil(doc.widthOfString(taxTitle, { characterSpacing: 0.3 })) + 14) : 0;
-  const kindW = kindColumnWidth(doc, d.lines, language);
-  const upper = (key: 'quantity' | 'unitPrice' | 'amount') => t(tr(`invoice.columns.${key}`).toLocaleUpperCase(documentLocale(language)));
-  // Time lines are hours: their unit is printed with the quantity.
-  const quantityText = (line: LineRow) =>
-    line.import_source === 'time' ? t(tr('invoice.hours', { quantity: formatQuantity(line.quantity, language) })) : formatQuantity(line.quantity, language);
-  const amountText = (line: LineRow, i: number) => (line.effect === 'credit' ? money(totals.lineAmounts[i].neg()) : money(totals.lineAmounts[i]));
-  const quantityW = figureColumnWidth(doc, upper('quantity'), d.lines.map(quantityText));
-  const unitPriceW = figureColumnWidth(doc, upper('unitPrice'), d.lines.map((l) => money(l.unit_price, { unitPrice: true })));
-  const amountW = figureColumnWidth(doc, upper('amount'), d.lines.map(amountText), { bold: true });
-  const cols = [
-    { key: 'kind', title: tr('invoice.columns.kind'), w: kindW, align: 'left' as const },
-    { key: 'description', title: tr('invoice.columns.description'), w: width - kindW - quantityW - unitPriceW - amountW - taxW, align: 'left' as const },
-    { key: 'quantity', title: tr('invoice.columns.quantity'), w: quantityW, align: 'right' as const },
-    { key: 'unit_price', title: tr('invoice.columns.unitPrice'), w: unitPriceW, align: 'right' as const },
-    { key: 'amount', title: tr('invoice.columns.amount'), w: amountW, align: 'right' as const },
-    ...(taxW > 0 ? [{ key: 'taxes', title: tr('invoice.columns.taxes'), w: taxW, align: 'right' as const }] : []),
-  ];
-  const pad = 5;
-  const header = () => {
-    doc.rect(left, y, width, 20).fill(BAND);
-    let x = left;
-    for (const c of cols) {
-      doc.font('bold').fontSize(8.5).fillColor(MUTED).text(t(c.title.toLocaleUpperCase(documentLocale(language))), x + pad, y + 6, { width: c.w - 2 * pad, align: c.align, characterSpacing: 0.3 });
-      x += c.w;
-    }
-    y += 24;
-  };
-  header();
-  const colX = (key: string) => left + cols.slice(0, cols.findIndex((c) => c.key === key)).reduce((sum, c) => sum + c.w, 0);
-  d.lines.forEach((line, i) => {
-    doc.font('body').fontSize(9.5);
-    const cellWidth = (key: string) => cols.find((c) => c.key === key)!.w - 2 * pad;
-    const cells: Record<string, string> = {
-      kind: t(translatedKind(line.kind, language), cellWidth('kind')),
-      description: t(line.description ?? '', cellWidth('description')),
-      quantity: quantityText(line),
-      taxes: taxes.filter((x) => x.applies(line)).map((x) => x.marker).join(' ') || '–',
-      unit_price: money(line.unit_price, { unitPrice: true }),
-      amount: amountText(line, i),
-    };
-    const h = Math.max(...cols.map((c) => doc.heightOfString(cells[c.key] || ' ', { width: c.w - 2 * pad }))) + 8;
-    if (y + h > bottom()) {
-      doc.addPage();
-      y = doc.page.margins.top;
-      header();
-    }
-    // A line taller than a page: its description flows onto the next pages (pdfkit
-    // continues the text there); the figures stay on the row's first page and the
-    // table goes on below the end of the description.
-    const rowPage = doc.bufferedPageRange().count - 1;
-    let flowed: { page: number; y: number } | null = null;
-    for (const c of cols) {
-      if (flowed) doc.switchToPage(rowPage);
-      doc.font(c.key === 'amount' ? 'bold' : 'body').fontSize(9.5).fillColor(line.effect === 'credit' && c.key === 'amount' ? '#b42318' : INK);
-      doc.text(cells[c.key], colX(c.key) + pad, y + 3, { width: c.w - 2 * pad, align: c.align });
-      const last = doc.bufferedPageRange().count - 1;
-      if (!flowed && last > rowPage) flowed = { page: last, y: doc.y };
-    }
-    if (flowed) doc.switchToPage(flowed.page);
-    y = flowed ? flowed.y + 5 : y + h;
-    doc.moveTo(left, y).lineTo(right, y).lineWidth(0.5).strokeColor(RULE).stroke();
-    y += 2;
-  });
-  if (d.lines.length === 0) {
-    doc.font('body').fontSize(9.5).fillColor(MUTED).text(t(tr('invoice.noLines')), left + pad, y + 4);
-    y = doc.y + 6;
-  }
-  // The legend of the tax column: each tax, its marker and the amount it is charged on (after the discount).
-  if (taxes.length > 0) {
-    const legend = [tr('invoice.taxLegend'), ...taxes.map((x) => tr('invoice.taxLegendItem', { marker: x.marker, tax: x.label(language), base: money(x.base) }))].join('  ');
-    doc.font('body').fontSize(8).fillColor(MUTED);
-    const legendText = t(legend, width);
-    if (y + 4 + doc.heightOfString(legendText, { width }) > bottom()) {
-      doc.addPage();
-      y = doc.page.margins.top;
-    }
-    doc.text(legendText, left, y + 4, { width });
-    y = doc.y + 2;
-  }
+  y = drawLines(pdf, inv, d.lines, totals, language, y);
 
   // -- totals
   const rows = totalsRows(pdf, inv, totals, language);
@@ -644,11 +671,10 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     }
     doc.font('bold').fontSize(9).fillColor(MUTED).text(t(tr('invoice.notes')), left, y, { characterSpacing: 0.5 });
     doc.font('body').fontSize(9.5).fillColor(INK).text(notes, left, doc.y + 3, { width });
-    y = doc.y + 14;
   } else {
     doc.y = y;
   }
-  // Further blocks (payment details) continue from `y`, after the notes.
+  // Further blocks (payment details) continue from doc.y: after the notes, or the totals.
 
   // -- payment details: the bank account of the currency, and a GiroCode for EUR while something is owed (billing/bank-accounts)
   if (!voided) await drawPaymentDetails(doc, { account: d.bankAccount, currency: inv.currency, amountDue: totals.dueAmount, state: inv.state, invoiceNumber: inv.number, language, encode: t });
