@@ -515,6 +515,14 @@ describe('GET /api/v2/clients and /api/v2/clients/:id: visibility by identity', 
     expect(await names(v.owner, '?updated_since=2031-01-01T00:00:01Z')).toEqual([]);
     expect(await names(v.owner, `?updated_since=${encodeURIComponent('2031-01-01T01:00:00+02:00')}`)).toEqual(['gamma']);
     expect(await names(v.memberPersonal, '?updated_since=2030-12-31T00:00:00Z')).toEqual([]);
+    // "An ISO 8601 timestamp" (the spec) in any of its forms: a date alone is its midnight UTC, a
+    // time without an offset is UTC, the basic format, RFC 3339's space; each was a 400.
+    for (const since of ['2031-01-01', '2031-01-01T00:00:00', '20310101T000000Z', '20310101', '2031-01-01 00:00:00Z', '2031-001']) {
+      expect(await names(v.owner, `?updated_since=${encodeURIComponent(since)}`), since).toEqual(['gamma']);
+    }
+    for (const since of ['2031-01-02', '2031-01-01T00:00:01', '20310101T000001Z']) {
+      expect(await names(v.owner, `?updated_since=${encodeURIComponent(since)}`), since).toEqual([]);
+    }
   });
 
   it('pages with the envelope', async () => {

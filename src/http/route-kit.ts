@@ -13,7 +13,18 @@ import type {
 import type { Principal } from '../auth/principal.ts';
 import type { DB } from '../db/types.ts';
 import { ApiError, badRequest } from '../errors.ts';
+import { parseIsoInstant } from '../time/workspace-time.ts';
 import { principalOf } from './security.ts';
+
+/**
+ * An `updated_since` query parameter: records changed at or after it. Any ISO 8601 timestamp, as
+ * the spec says (parseIsoInstant): a date alone is its midnight, a time without an offset is UTC.
+ */
+export const UpdatedSince = (what: string) =>
+  Type.Optional(Type.String({ format: 'iso-instant', description: `An ISO 8601 timestamp (a date alone: its midnight; no offset: UTC); ${what}` }));
+
+/** An `updated_since` value as the instant it names (the schema has checked it). */
+export const updatedSinceOf = (value: string | undefined): Date | undefined => (value === undefined ? undefined : parseIsoInstant(value)!);
 
 /** The `:id` of a record's route. */
 export const IdParams = Type.Object({ id: Type.String() }, { additionalProperties: false });

@@ -1,7 +1,7 @@
 import Ajv, { type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { isIsoDate, isStorableInstant } from '../time/workspace-time.ts';
+import { isIsoDate, isStorableInstant, parseIsoInstant } from '../time/workspace-time.ts';
 import type { FastifyInstance, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { findUnstorableString } from './storable-strings.ts';
 
@@ -29,6 +29,8 @@ function makeAjv(options: Options) {
     type: 'string',
     validate: (value: string) => dateTime.validate(value) && isStorableInstant(new Date(value)),
   });
+  // `updated_since`: "an ISO 8601 timestamp" (the spec), in any of its forms (UpdatedSince, route-kit.ts).
+  ajv.addFormat('iso-instant', { type: 'string', validate: (value: string) => parseIsoInstant(value) !== null });
   return ajv;
 }
 

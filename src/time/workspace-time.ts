@@ -48,3 +48,18 @@ export function isStorableInstant(at: Date): boolean {
   const t = at.getTime();
   return t >= INSTANT_MIN && t <= INSTANT_MAX;
 }
+
+/**
+ * A timestamp a client filters by (`updated_since`), read as the spec names it, "an ISO 8601
+ * timestamp", in any of ISO 8601's forms, extended or basic: a date alone is its midnight, a time
+ * without an offset is UTC (2026-12-07, 2026-12-07T09:30, 20261207T093000Z, 2026-12-07T09:30+01:00),
+ * and RFC 3339's lower-case letters and space before the time too. Null when it is none of them
+ * or outside what the database stores.
+ */
+export function parseIsoInstant(value: string): Date | null {
+  const text = value.toUpperCase().replace(/^(\d{4}-\d{2}-\d{2}) (?=\d)/, '$1T');
+  const parsed = DateTime.fromISO(text, { zone: 'UTC' });
+  if (!parsed.isValid) return null;
+  const at = parsed.toJSDate();
+  return isStorableInstant(at) ? at : null;
+}

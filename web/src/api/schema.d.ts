@@ -3634,6 +3634,7 @@ export interface operations {
         parameters: {
             query?: {
                 is_active?: "true" | "false";
+                /** @description An ISO 8601 timestamp (a date alone: its midnight; no offset: UTC); only people whose membership or profile changed at or after it. */
                 updated_since?: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -3726,7 +3727,7 @@ export interface operations {
                 /** @description Inclusive spent_date upper bound; not before from. */
                 to?: string;
                 is_billed?: "true" | "false";
-                /** @description ISO 8601 date-time; expenses changed at or after it. */
+                /** @description An ISO 8601 timestamp (a date alone: its midnight; no offset: UTC); expenses changed at or after it. */
                 updated_since?: string;
             };
             header?: never;
@@ -4537,7 +4538,7 @@ export interface operations {
                 to?: string;
                 is_billed?: "true" | "false";
                 is_running?: "true" | "false";
-                /** @description ISO 8601 date-time; entries updated at or after it. */
+                /** @description An ISO 8601 timestamp (a date alone: its midnight; no offset: UTC); entries updated at or after it. */
                 updated_since?: string;
                 /** @description With external_reference_service. */
                 external_reference_id?: string;
@@ -4813,7 +4814,7 @@ export interface operations {
                 to?: string;
                 is_billed?: "true" | "false";
                 is_running?: "true" | "false";
-                /** @description ISO 8601 date-time; entries updated at or after it. */
+                /** @description An ISO 8601 timestamp (a date alone: its midnight; no offset: UTC); entries updated at or after it. */
                 updated_since?: string;
                 /** @description With external_reference_service. */
                 external_reference_id?: string;
@@ -5382,7 +5383,7 @@ export interface operations {
                 from?: string;
                 /** @description YYYY-MM-DD. Issue date on or before. */
                 to?: string;
-                /** @description ISO 8601 date-time; only invoices updated at or after it. */
+                /** @description An ISO 8601 timestamp (a date alone: its midnight; no offset: UTC); only invoices updated at or after it. */
                 updated_since?: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -6524,7 +6525,7 @@ export interface operations {
                 is_active?: "true" | "false";
                 /** @description Not for personal sync keys. */
                 client_id?: string;
-                /** @description ISO 8601 date-time: projects changed (or whose client or owner changed) at or after it. Not for personal sync keys. */
+                /** @description An ISO 8601 timestamp (a date alone: its midnight; no offset: UTC); projects changed (or whose client or owner changed) at or after it. Not for personal sync keys. */
                 updated_since?: string;
                 owner_id?: string;
                 /** @description Page number, from 1. */
@@ -7363,7 +7364,7 @@ export interface operations {
                 is_active?: "true" | "false";
                 /** @description Only tasks actively assigned to this project (visible to the caller, else 404), with their budget where visible. */
                 project_id?: string;
-                /** @description ISO 8601 date-time; only tasks updated at or after it. */
+                /** @description An ISO 8601 timestamp (a date alone: its midnight; no offset: UTC); only tasks updated at or after it. */
                 updated_since?: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -7906,7 +7907,7 @@ export interface operations {
         parameters: {
             query?: {
                 is_active?: "true" | "false";
-                /** @description ISO 8601 date-time; only clients updated at or after it. */
+                /** @description An ISO 8601 timestamp (a date alone: its midnight; no offset: UTC); only clients updated at or after it. */
                 updated_since?: string;
                 /** @description Page number, from 1. */
                 page?: number;
@@ -8289,7 +8290,7 @@ export interface operations {
             query?: {
                 /** @description Only this client's contacts. */
                 client_id?: string;
-                /** @description ISO 8601 date-time. */
+                /** @description An ISO 8601 timestamp (a date alone: its midnight; no offset: UTC); only contacts updated at or after it. */
                 updated_since?: string;
                 /** @description Page number, from 1. */
                 page?: number;

@@ -7,7 +7,7 @@ import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../ht
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { Enum, ErrorResponses } from '../../../http/schemas.ts';
-import { EtagHeader, IdParams, NoQuery, type TypedApp } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, NoQuery, type TypedApp, UpdatedSince, updatedSinceOf } from '../../../http/route-kit.ts';
 import { isId } from '../../../ids.ts';
 import { publicUrlOf } from '../../../config.ts';
 import { listInvoiceMessages, sendInvoiceMessage } from './messages.ts';
@@ -26,7 +26,7 @@ const InvoicesQuery = Type.Object(
     state: Type.Optional(Enum(INVOICE_STATES)),
     from: Type.Optional(IsoDate('Issue date on or after.')),
     to: Type.Optional(IsoDate('Issue date on or before.')),
-    updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 date-time; only invoices updated at or after it.' })),
+    updated_since: UpdatedSince('only invoices updated at or after it.'),
     ...PageQuery,
   },
   { additionalProperties: false },
@@ -79,10 +79,7 @@ export async function invoicesRoutes(app: TypedApp) {
         throw badRequest(`Invalid query parameter 'client_id': '${query.client_id}' is not an id.`, { field: 'client_id' });
       }
       assertDates(query, ['from', 'to']);
-      const updatedSince = query.updated_since === undefined ? undefined : new Date(query.updated_since);
-      if (updatedSince && !(updatedSince.getUTCFullYear() >= 1 && updatedSince.getUTCFullYear() <= 9999)) {
-        throw badRequest(`Invalid query parameter 'updated_since': a date-time from year 1 to 9999.`, { field: 'updated_since' });
-      }
+      const updatedSince = updatedSinceOf(query.updated_since);
       const page = pageParams(query);
       const { invoices, total } = await listInvoices(
         app.db,

@@ -5,7 +5,7 @@ import { EnvelopeSchema, PageQuery, pageEnvelope, pageParams } from '../../../ht
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
-import { EtagHeader, IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, NoQuery, rejectReadOnly, type TypedApp, UpdatedSince, updatedSinceOf } from '../../../http/route-kit.ts';
 import { presentClient, type ClientRow } from './presenter.ts';
 import { CLIENT_READ_ONLY, CLIENT_WRITABLE } from './rules.ts';
 import { ClientCreateBody, ClientPatchBody, PaymentTermsSchema, writable } from './schemas.ts';
@@ -46,7 +46,7 @@ export const ClientSchema = Type.Object(
 const ClientsQuery = Type.Object(
   {
     is_active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-    updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 date-time; only clients updated at or after it.' })),
+    updated_since: UpdatedSince('only clients updated at or after it.'),
     ...PageQuery,
   },
   { additionalProperties: false },
@@ -80,7 +80,7 @@ export async function clientsRoutes(app: TypedApp) {
         p,
         {
           isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
-          updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+          updatedSince: updatedSinceOf(query.updated_since),
         },
         page,
       );

@@ -6,7 +6,7 @@ import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
 import { presentContact } from './presenter.ts';
 import { CONTACT_READ_ONLY } from './rules.ts';
 import { ContactCreateBody } from './schemas.ts';
-import { rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
+import { rejectReadOnly, type TypedApp, UpdatedSince, updatedSinceOf } from '../../../http/route-kit.ts';
 import { createContact, listContacts } from './service.ts';
 
 export const ContactSchema = Type.Object(
@@ -29,7 +29,7 @@ export const ContactSchema = Type.Object(
 const ContactsQuery = Type.Object(
   {
     client_id: Type.Optional(Type.String({ format: 'uuid', description: "Only this client's contacts." })),
-    updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 date-time.' })),
+    updated_since: UpdatedSince('only contacts updated at or after it.'),
     ...PageQuery,
   },
   { additionalProperties: false },
@@ -56,7 +56,7 @@ export async function contactsRoutes(app: TypedApp) {
       const { rows, total } = await listContacts(
         app.db,
         p,
-        { clientId: query.client_id, updatedSince: query.updated_since ? new Date(query.updated_since) : undefined },
+        { clientId: query.client_id, updatedSince: updatedSinceOf(query.updated_since) },
         page,
       );
       return { contacts: rows.map(presentContact), ...pageEnvelope(request, page, total) };

@@ -7,7 +7,7 @@ import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { etagHeader, IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
+import { etagHeader, IdParams, NoQuery, rejectReadOnly, type TypedApp, UpdatedSince } from '../../../http/route-kit.ts';
 import { presentFullProject, presentProject } from './presenter.ts';
 import { CREATE_ONLY, PROJECT_READ_ONLY, PROJECT_WRITABLE, projectListFilter } from './rules.ts';
 import { DirectoryProjectSchema, ProjectCreateBody, ProjectListItemSchema, ProjectPatchBody, ProjectSchema } from './schemas.ts';
@@ -19,9 +19,7 @@ const ProjectsQuery = Type.Object(
   {
     is_active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
     client_id: Type.Optional(Type.String({ format: 'uuid', description: 'Not for personal sync keys.' })),
-    updated_since: Type.Optional(
-      Type.String({ format: 'date-time', description: 'ISO 8601 date-time: projects changed (or whose client or owner changed) at or after it. Not for personal sync keys.' }),
-    ),
+    updated_since: UpdatedSince('projects changed (or whose client or owner changed) at or after it. Not for personal sync keys.'),
     owner_id: Type.Optional(Type.String({ format: 'uuid' })),
     ...PageQuery,
   },

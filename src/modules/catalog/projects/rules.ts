@@ -1,4 +1,5 @@
 import { sameDecimal } from '../../../money.ts';
+import { updatedSinceOf } from '../../../http/route-kit.ts';
 import type { BillBy, BudgetBy } from '../../../db/types.ts';
 import { changedColumns as changedOf } from '../../../db/rows.ts';
 import { badRequest } from '../../../errors.ts';
@@ -275,7 +276,7 @@ export function projectListFilter(query: {
     isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
     clientId: query.client_id,
     ownerId: query.owner_id,
-    updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+    updatedSince: updatedSinceOf(query.updated_since),
     search: query.search,
   };
 }

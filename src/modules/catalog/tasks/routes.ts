@@ -7,7 +7,7 @@ import { ErrorResponses, Nullable } from '../../../http/schemas.ts';
 import { presentTask } from './presenter.ts';
 import { TASK_READ_ONLY, TASK_WRITABLE } from './rules.ts';
 import { TaskCreateBody, TaskPatchBody } from './schemas.ts';
-import { EtagHeader, IdParams, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, rejectReadOnly, type TypedApp, UpdatedSince, updatedSinceOf } from '../../../http/route-kit.ts';
 import { createTask, getTask, listTasks, updateTask } from './service.ts';
 
 
@@ -36,7 +36,7 @@ const TasksQuery = Type.Object(
     project_id: Type.Optional(
       Type.String({ minLength: 1, description: 'Only tasks actively assigned to this project (visible to the caller, else 404), with their budget where visible.' }),
     ),
-    updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 date-time; only tasks updated at or after it.' })),
+    updated_since: UpdatedSince('only tasks updated at or after it.'),
     ...PageQuery,
   },
   { additionalProperties: false },
@@ -78,7 +78,7 @@ export async function tasksRoutes(app: TypedApp) {
         p,
         {
           isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
-          updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+          updatedSince: updatedSinceOf(query.updated_since),
           projectId: query.project_id,
         },
         page,

@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import { updatedSinceOf } from '../../../http/route-kit.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Principal } from '../../../auth/principal.ts';
 import { actingUserId, isOperator } from '../../../access/operator.ts';
@@ -240,7 +241,7 @@ export async function listUsers(db: Kysely<DB>, p: Principal, query: Static<type
       p.companyId,
       {
         isActive: query.is_active === undefined ? undefined : query.is_active === 'true',
-        updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+        updatedSince: updatedSinceOf(query.updated_since),
         directoryOnly: !full,
       },
       page,

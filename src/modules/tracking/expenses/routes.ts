@@ -8,7 +8,7 @@ import { sendStoredFile } from '../../../http/files.ts';
 import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { EtagHeader, IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
+import { EtagHeader, IdParams, NoQuery, rejectReadOnly, type TypedApp, UpdatedSince, updatedSinceOf } from '../../../http/route-kit.ts';
 import { presentExpense } from './presenter.ts';
 import type { ExpenseRow } from './queries.ts';
 import { FORM_FIELD_MAX_BYTES, RECEIPT_MAX_BYTES, RECEIPT_TYPES, formToBody, readReceiptForm, type FormFieldType, type ReceiptUpload } from './receipts.ts';
@@ -48,7 +48,7 @@ const ListQuery = Type.Object(
     from: Type.Optional(Type.String({ format: 'date', description: 'Inclusive spent_date lower bound.' })),
     to: Type.Optional(Type.String({ format: 'date', description: 'Inclusive spent_date upper bound; not before from.' })),
     is_billed: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-    updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 date-time; expenses changed at or after it.' })),
+    updated_since: UpdatedSince('expenses changed at or after it.'),
   },
   { additionalProperties: false },
 );
@@ -152,7 +152,7 @@ export async function expensesRoutes(app: TypedApp) {
           to,
           isBilled: query.is_billed === undefined ? undefined : query.is_billed === 'true',
           source: query.source,
-          updatedSince: query.updated_since === undefined ? undefined : new Date(query.updated_since),
+          updatedSince: updatedSinceOf(query.updated_since),
         },
         page,
       );

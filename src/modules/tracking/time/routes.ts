@@ -7,7 +7,7 @@ import { requestDb } from '../../../http/idempotency.ts';
 import { principalOf } from '../../../http/security.ts';
 import { plainJsonSerializer } from '../../../http/serializers.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
-import { IdParams, type TypedApp } from '../../../http/route-kit.ts';
+import { IdParams, type TypedApp, UpdatedSince, updatedSinceOf } from '../../../http/route-kit.ts';
 import { isId } from '../../../ids.ts';
 import { FormatQuery, fileResponse, sendExport } from '../../../http/exports.ts';
 import { exportEntries } from './export.ts';
@@ -30,7 +30,7 @@ const LIST_FILTERS = {
     to: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive; not before from.' })),
     is_billed: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
     is_running: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-    updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 date-time; entries updated at or after it.' })),
+    updated_since: UpdatedSince('entries updated at or after it.'),
     external_reference_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'With external_reference_service.' })),
     external_reference_service: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'With external_reference_id.' })),
 };
@@ -126,7 +126,7 @@ function listFilter(p: Principal, query: Omit<ListQueryT, 'page' | 'per_page'>, 
     isBilled: query.is_billed === undefined ? undefined : query.is_billed === 'true',
     isRunning: query.is_running === undefined ? undefined : query.is_running === 'true',
     source: query.source,
-    updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+    updatedSince: updatedSinceOf(query.updated_since),
     externalReference: refId !== undefined ? { id: refId, service: refService! } : undefined,
   };
 }
