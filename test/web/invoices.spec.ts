@@ -396,6 +396,24 @@ test.describe('creating, editing, sending and settling', () => {
     expect((await ok(workspace.api('GET', '/api/v2/invoices'))).total_entries).toBe(0);
   });
 
+  test("a fixed-fee project's time is previewed as its fee, the amount the uninvoiced report shows", async ({ page, workspace }) => {
+    await ok(workspace.api('PATCH', '/web/api/workspace', { approvals_enabled: false }));
+    const client = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Initech', currency: 'EUR' }));
+    const task = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Build' }));
+    const project = await ok(
+      workspace.api('POST', '/api/v2/projects', { client_id: client.id, name: 'Shop', task_ids: [task.id], is_billable: true, bill_by: 'project', hourly_rate: 100, is_fixed_fee: true, fee: 5000 }),
+    );
+    const week = await ok(workspace.api('GET', '/web/api/approvals/week'));
+    await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: task.id, spent_date: week.from, hours: 5 }));
+    await visit(page, `/invoices/new?client_id=${client.id}&project_ids=${project.id}`, 'invoices-new-fixed-fee');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    // One line of the fee, not 5 h × €100; and no warning of time billed at 0.
+    await expect(page.getByRole('row', { name: /Shop: Fixed fee/ })).toContainText(money(5000, 'EUR'));
+    await expect(page.getByRole('row', { name: /Shop: Build/ })).toHaveCount(0);
+    await expect(page.getByText(money(500, 'EUR'))).toHaveCount(0);
+    await checkPage(page, 'invoices-new-fixed-fee-preview');
+  });
+
   test("the reports' link chooses projects; a manager gets no payment, close, void or delete", async ({ page, workspace }) => {
     const t = await trackedWork(workspace);
     const other = await ok(workspace.api('POST', '/api/v2/projects', { client_id: t.client.id, name: 'Intranet', is_billable: true, bill_by: 'project', hourly_rate: 90 }));
