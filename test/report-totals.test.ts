@@ -178,6 +178,10 @@ describe('kept time totals of the reports', () => {
     expect(Math.round(((await team()).find((a) => a.currency === 'USD')!.billable_amount * 100) % 100)).toBe(71);
     await ctx.db.updateTable('companies').set({ currency: 'JPY' }).where('id', '=', companyId).execute();
     expect((await figures(gamma)).amount).toBe(21501); // 20001 + 1500, the yen an invoice of these lines bills
+    // A fee budget spends the same yen.
+    await ctx.db.updateTable('projects').set({ budget_by: 'task_fees', budget: null }).where('id', '=', gamma).execute();
+    expect((await figures(gamma)).spent).toBe(21501);
+    await ctx.db.updateTable('projects').set({ budget_by: 'project', budget: '1000' }).where('id', '=', gamma).execute();
     // The team report (all of the person's work, now in yen): whole yen too, where it had gamma's 71 cents.
     expect(Number.isInteger((await team()).find((a) => a.currency === 'JPY')?.billable_amount)).toBe(true);
     await ctx.db.updateTable('companies').set({ currency: 'USD' }).where('id', '=', companyId).execute();

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
 import type { Rounding } from '../../../db/types.ts';
 import { minorDigitsSql } from '../../../db/money-sql.ts';
-import { ENTRY_AMOUNT_MAX_DIGITS } from '../../../money.ts';
+import { ENTRY_AMOUNT_MAX_DIGITS, entryAmountDigits } from '../../../money.ts';
 import { roundedMicroSql } from '../../tracking/week/index.ts';
 
 /**
@@ -116,9 +116,18 @@ export const OPEN_TIME = (statuses: string) =>
 export const amountDigits = (currency: RawBuilder<unknown>, co: Pick<ReportSettings, 'currencies'>) =>
   minorDigitsSql(currency, co.currencies, { atMost: ENTRY_AMOUNT_MAX_DIGITS });
 
-/** The cents in one unit an entry's amount in `currency` is rounded to: 100 (whole yen), 10, or 1. */
-export const centsStep = (currency: RawBuilder<unknown>, co: Pick<ReportSettings, 'currencies'>) =>
-  sql<number>`(case ${amountDigits(currency, co)} when 0 then 100 when 1 then 10 else 1 end)`;
+/** The cents in one unit an entry's amount in the currency is rounded to: 100 (whole yen), 10, or 1. */
+export const centsPerUnit = (currency: string) => 10 ** (ENTRY_AMOUNT_MAX_DIGITS - entryAmountDigits(currency));
+
+/** centsPerUnit of the currency in the SQL expression `currency`, for the workspace's `currencies` (1 when all count cents). */
+export function centsStep(currency: RawBuilder<unknown>, co: Pick<ReportSettings, 'currencies'>): RawBuilder<number> {
+  const other = co.currencies.filter((code) => centsPerUnit(code) !== 1);
+  if (!other.length) return sql<number>`1`;
+  return sql<number>`(case ${currency} ${sql.join(
+    other.map((code) => sql`when ${sql.lit(code)} then ${sql.lit(centsPerUnit(code))}`),
+    sql` `,
+  )} else 1 end)`;
+}
 
 /** The currency a project's work is counted in: its client's, else the workspace's (`c` the project's client). */
 export const workCurrency = (co: Pick<ReportSettings, 'currency'>) => sql`coalesce(c.currency, ${co.currency}::text)`;

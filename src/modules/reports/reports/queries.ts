@@ -18,10 +18,10 @@ import {
   roundedHoursSql,
   roundedMicroHours,
   amountDigits,
+  centsPerUnit,
   centsStep,
   workCurrency,
 } from './pricing.ts';
-import { ENTRY_AMOUNT_MAX_DIGITS, entryAmountDigits } from '../../../money.ts';
 
 export interface BudgetRow {
   project_id: string;
@@ -92,21 +92,20 @@ export async function projectBudgetRows(
   // period. Fees of a project without billable rates (not billable, bill_by none) are null per
   // entry, so 0: nothing to read.
   type Kind = 'hours' | 'cost' | 'fees:project' | 'fees:tasks' | 'fees:people';
-  // Each entry's amount is rounded to its currency's unit (`step` cents, entryAmountDigits): fees
+  // Each entry's amount is rounded to its currency's unit (`step` cents, centsPerUnit): fees
   // are in the project's work currency, cost in the workspace's; a group has one step.
   const groups = new Map<string, { kind: Kind; monthly: boolean; step: number; ids: string[] }>();
-  const stepOf = (currency: string) => 10 ** (ENTRY_AMOUNT_MAX_DIGITS - entryAmountDigits(currency));
   for (const r of page.rows) {
     let kind: Kind = 'hours';
     let step = 1;
     if (r.budget_by === 'project_cost') {
       if (options.costVisible === false) continue;
       kind = 'cost';
-      step = stepOf(r.workspace_currency);
+      step = centsPerUnit(r.workspace_currency);
     } else if (r.budget_by === 'task_fees') {
       if (!r.is_billable || !['project', 'tasks', 'people'].includes(r.bill_by)) continue;
       kind = `fees:${r.bill_by as 'project' | 'tasks' | 'people'}`;
-      step = stepOf(r.work_currency);
+      step = centsPerUnit(r.work_currency);
     }
     const key = `${kind}:${r.budget_is_monthly}:${step}`;
     const group = groups.get(key) ?? { kind, monthly: r.budget_is_monthly, step, ids: [] };
@@ -355,7 +354,7 @@ export async function teamRows(
       select te.user_id, coalesce(c.currency, co.currency) as currency,
         sum(${hours}) as total_hours,
         sum(${hours}) filter (where te.billable) as billable_hours,
-        sum(round(${hours} * ${BILLABLE_RATE}, ${amountDigits(sql`coalesce(c.currency, co.currency)`, co)})) filter (where te.billable) as billable_amount
+        sum(round(${hours} * ${BILLABLE_RATE}, ${amountDigits(workCurrency(co), co)})) filter (where te.billable) as billable_amount
       from time_entries te
       join companies co on co.id = te.company_id
       join projects p on p.company_id = te.company_id and p.id = te.project_id

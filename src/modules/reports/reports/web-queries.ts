@@ -3,7 +3,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { timeRecordVisible } from '../../../access/time.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
-import { amountDigits, BILLABLE_RATE, BILLABLE_RATE_JOINS, ENTRY_MICRO_HOURS, rateCtes, reportSettings, roundedHoursSql } from './pricing.ts';
+import { amountDigits, BILLABLE_RATE, BILLABLE_RATE_JOINS, ENTRY_MICRO_HOURS, rateCtes, reportSettings, roundedHoursSql, workCurrency } from './pricing.ts';
 
 /**
  * The web app's time report (issue 16 item 5): time over any period, grouped by
@@ -82,7 +82,7 @@ export async function timeGroupRows(trx: Tx, p: Principal, groupBy: GroupBy, fil
         coalesce(c.currency, co.currency) as currency,
         sum(${hours}) as hours,
         sum(${hours}) filter (where te.billable) as billable_hours,
-        ${amounts ? sql`sum(round(${hours} * ${BILLABLE_RATE}, ${amountDigits(sql`coalesce(c.currency, co.currency)`, co)})) filter (where te.billable)` : sql`null::numeric`} as billable_amount
+        ${amounts ? sql`sum(round(${hours} * ${BILLABLE_RATE}, ${amountDigits(workCurrency(co), co)})) filter (where te.billable)` : sql`null::numeric`} as billable_amount
       from time_entries te
       join companies co on co.id = te.company_id
       join projects p on p.company_id = te.company_id and p.id = te.project_id
@@ -146,7 +146,7 @@ export async function timeEntryBatch(
       c.name as client_name, p.name as project_name, t.name as task_name, te.notes,
       (${ENTRY_MICRO_HOURS} * 0.000001)::text as hours, ${rounded}::text as rounded_hours, te.billable,
       coalesce(c.currency, co.currency) as currency,
-      ${options.amounts ? sql`case when te.billable then round(${rounded} * ${BILLABLE_RATE}, ${amountDigits(sql`coalesce(c.currency, co.currency)`, co)})::text end` : sql`null::text`} as billable_amount
+      ${options.amounts ? sql`case when te.billable then round(${rounded} * ${BILLABLE_RATE}, ${amountDigits(workCurrency(co), co)})::text end` : sql`null::text`} as billable_amount
     from batch te
     join companies co on co.id = te.company_id
     join projects p on p.company_id = te.company_id and p.id = te.project_id
