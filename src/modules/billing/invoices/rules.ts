@@ -36,7 +36,7 @@ export const PURCHASE_ORDER_MAX = 255;
 export const NOTES_MAX = 10_000;
 export const KIND_MAX = 64;
 export const DESCRIPTION_MAX = 10_000;
-/** invoice_line_items.quantity and unit_price are NUMERIC(14, 4). */
+/** A typed line's quantity and unit price take four places (unit_price is NUMERIC(14, 4); quantity NUMERIC(18, 6), for imported time's six, 0109). */
 export const QUANTITY_DECIMALS = 4;
 export const UNIT_PRICE_DECIMALS = 4;
 export const MAX_QUANTITY = new Decimal('9999999999.9999');
