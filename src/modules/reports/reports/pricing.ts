@@ -119,14 +119,18 @@ export const amountDigits = (currency: RawBuilder<unknown>, co: Pick<ReportSetti
 /** The cents in one unit an entry's amount in the currency is rounded to: 100 (whole yen), 10, or 1. */
 export const centsPerUnit = (currency: string) => 10 ** (ENTRY_AMOUNT_MAX_DIGITS - entryAmountDigits(currency));
 
-/** centsPerUnit of the currency in the SQL expression `currency`, for the workspace's `currencies` (1 when all count cents). */
-export function centsStep(currency: RawBuilder<unknown>, co: Pick<ReportSettings, 'currencies'>): RawBuilder<number> {
+/**
+ * centsPerUnit of the currency in the SQL expression `currency`, for the workspace's `currencies`;
+ * `isConstant` when all of them count cents (the step is 1, and `currency` is not read).
+ */
+export function centsStep(currency: RawBuilder<unknown>, co: Pick<ReportSettings, 'currencies'>): RawBuilder<number> & { isConstant: boolean } {
   const other = co.currencies.filter((code) => centsPerUnit(code) !== 1);
-  if (!other.length) return sql<number>`1`;
-  return sql<number>`(case ${currency} ${sql.join(
+  if (!other.length) return Object.assign(sql<number>`1`, { isConstant: true });
+  const step = sql<number>`(case ${currency} ${sql.join(
     other.map((code) => sql`when ${sql.lit(code)} then ${sql.lit(centsPerUnit(code))}`),
     sql` `,
   )} else 1 end)`;
+  return Object.assign(step, { isConstant: false });
 }
 
 /** The currency a project's work is counted in: its client's, else the workspace's (`c` the project's client). */
