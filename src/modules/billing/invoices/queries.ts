@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
 import { clientVisible, projectVisible } from '../../../access/catalog.ts';
 import { invoiceableProject, invoiceVisible } from '../../../access/invoices.ts';
 import type { Principal } from '../../../auth/principal.ts';
@@ -509,19 +509,19 @@ export async function findInvoiceIdByNumber(trx: Tx, companyId: string, number: 
 const LINE_AMOUNT = sql`round(li.quantity * li.unit_price, ${minorDigitsSql(sql`i.currency`, Intl.supportedValuesOf('currency'))})`;
 
 /**
- * What is left to invoice of a fixed-fee project (`p`, with `fee`): its fee less the invoice
- * lines of kind Service attributed to it on invoices that are not voided (credits subtract),
- * never below 0. The uninvoiced report's rule 7, and what an import bills for the project's time.
+ * What is left to invoice of a fixed-fee project (the row `p`): its fee less the invoice lines
+ * of kind Service attributed to it on invoices that are not voided (credits subtract), never
+ * below 0. The uninvoiced report's rule 7, and what an import bills for the project's time.
  */
-export const fixedFeeBalanceSql = (p: RawBuilder<unknown> = sql`p`): RawBuilder<string> => sql<string>`greatest(${p}.fee - coalesce((
+export const FIXED_FEE_BALANCE = sql<string>`greatest(p.fee - coalesce((
           select sum(case when li.effect = 'credit' then -1 else 1 end * ${LINE_AMOUNT})
           from invoice_line_items li
           join invoices i on i.company_id = li.company_id and i.id = li.invoice_id
-          where li.company_id = ${p}.company_id and li.project_id = ${p}.id and i.state <> 'voided' and lower(li.kind) = 'service'
+          where li.company_id = p.company_id and li.project_id = p.id and i.state <> 'voided' and lower(li.kind) = 'service'
         ), 0), 0)`;
 
 /**
- * Locks the fixed-fee projects among `projectIds` and returns each one's balance (fixedFeeBalanceSql):
+ * Locks the fixed-fee projects among `projectIds` and returns each one's balance (FIXED_FEE_BALANCE):
  * two imports of one project's time wait for each other, so its balance is billed once. Taken
  * before the entries' locks (as a project's delete takes them), and FOR NO KEY UPDATE, so new
  * entries of the project (whose foreign key takes KEY SHARE) are not held up.
@@ -532,8 +532,10 @@ export async function lockFixedFeeBalances(trx: Tx, companyId: string, projectId
     select p.id from projects p where p.company_id = ${companyId} and p.id = any(${`{${projectIds.join(',')}}`}::uuid[]) and p.is_fixed_fee
     order by p.id for no key update`.execute(trx);
   if (!locked.rows.length) return new Map();
+  // A statement of its own after the lock: its snapshot sees the lines of an import that
+  // committed while this one waited (a locking read's own subquery would not).
   const { rows } = await sql<{ id: string; balance: string }>`
-    select p.id, ${fixedFeeBalanceSql()} as balance from projects p
+    select p.id, ${FIXED_FEE_BALANCE} as balance from projects p
     where p.company_id = ${companyId} and p.id = any(${`{${locked.rows.map((r) => r.id).join(',')}}`}::uuid[])`.execute(trx);
   return new Map(rows.map((r) => [r.id, r.balance]));
 }

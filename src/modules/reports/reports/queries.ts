@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
-import { fixedFeeBalanceSql } from '../../billing/invoices/index.ts';
+import { FIXED_FEE_BALANCE } from '../../billing/invoices/index.ts';
 import { ensureTimeTotals, splitByHorizon } from './totals.ts';
 import {
   BILLABLE_RATE,
@@ -286,7 +286,7 @@ export async function uninvoicedRows(
       group by ex.project_id
     ),
     fixed_fee as (
-      select p.id as project_id, ${fixedFeeBalanceSql()} as balance
+      select p.id as project_id, ${FIXED_FEE_BALANCE} as balance
       from projects_in_scope p
       where p.is_fixed_fee
         and ${to}::date >= coalesce(p.starts_on, (p.created_at at time zone ${co.timezone}::text)::date)
