@@ -134,6 +134,14 @@ describe('numbers without a currency', () => {
       expect(de.number(value, 6, 2)).toBe(german);
     }
   });
+
+  it('show an invoice line’s quantity with all six stored decimals and no padding', () => {
+    const en = createFormat({ locale: 'en-GB', timeZone: 'UTC', durationStyle: 'clock' });
+    const de = createFormat({ locale: 'de-DE', timeZone: 'UTC', durationStyle: 'clock' });
+    expect(en.quantity(0.333333)).toBe('0.333333');
+    expect(de.quantity(1234.5)).toBe('1.234,5');
+    expect(en.quantity(3)).toBe('3');
+  });
 });
 
 describe('lists of names', () => {

@@ -55,11 +55,16 @@ export interface Format {
   unitPrice(amount: number, currency: string): string;
   /** A plain number with up to `maxDigits` decimals and at least `minDigits` (a rate without its currency: `120.00`). */
   number(value: number, maxDigits?: number, minDigits?: number): string;
+  /** An invoice line's quantity with every decimal it is stored with (six: an imported time line keeps its entries' exact hours). */
+  quantity(value: number): string;
   /** The calendar day (YYYY-MM-DD) an instant falls on in the workspace zone. */
   dayOf(instant: string | number): string;
   /** Names joined as the language joins them: "Ada, Max and Mia", „Ada, Max und Mia“. */
   list(items: readonly string[]): string;
 }
+
+/** `invoice_line_items.quantity` is numeric(18, 6) (migration 0109). */
+const QUANTITY_DIGITS = 6;
 
 const cache = new Map<string, Format>();
 
@@ -90,6 +95,12 @@ function build(settings: FormatSettings): Format {
   const listFormat = new Intl.ListFormat(locale, { type: 'conjunction' });
   const money = new Map<string, Intl.NumberFormat>();
   const numbers = new Map<string, Intl.NumberFormat>();
+  const number = (value: number, maxDigits = 2, minDigits = 0) => {
+    const key = `${maxDigits}|${minDigits}`;
+    let f = numbers.get(key);
+    if (!f) numbers.set(key, (f = new Intl.NumberFormat(locale, { minimumFractionDigits: minDigits, maximumFractionDigits: Math.max(minDigits, maxDigits) })));
+    return f.format(value);
+  };
   const moneyFormat = (currency: string, digits?: number) => {
     const key = `${currency}|${digits ?? ''}`;
     let f = money.get(key);
@@ -138,12 +149,8 @@ function build(settings: FormatSettings): Format {
       const digits = Math.min(20, (String(amount).split('.')[1] ?? '').length);
       return digits <= own.resolvedOptions().minimumFractionDigits! ? own.format(amount) : moneyFormat(currency, digits).format(amount);
     },
-    number: (value, maxDigits = 2, minDigits = 0) => {
-      const key = `${maxDigits}|${minDigits}`;
-      let f = numbers.get(key);
-      if (!f) numbers.set(key, (f = new Intl.NumberFormat(locale, { minimumFractionDigits: minDigits, maximumFractionDigits: Math.max(minDigits, maxDigits) })));
-      return f.format(value);
-    },
+    number,
+    quantity: (value) => number(value, QUANTITY_DIGITS),
     dayOf: (instant) => {
       const ms = typeof instant === 'number' ? instant : Date.parse(instant);
       return toCalendarDate(fromAbsolute(ms, timeZone)).toString();

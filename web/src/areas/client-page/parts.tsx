@@ -108,7 +108,7 @@ export function LinesAndTotals<L extends Line>({
           // As the team's invoice page shows it: "Service", not the import's "SERVICE".
           kind: kindText(t, l.kind),
           description: l.description ?? '',
-          quantity: format.number(l.quantity, 6),
+          quantity: format.quantity(l.quantity),
           unitPrice: money(l.unit_price),
           amount: amountText(l),
         }))}

@@ -170,7 +170,7 @@ function EditForm({ invoice }: { invoice: Invoice }) {
                   description={
                     fromRetainer
                       ? t('edit.retainerPriceHint')
-                      : t('edit.unitPriceHint', { quantity: format.number(q.quantity, 6), amount: format.money(q.amount, invoice.currency) })
+                      : t('edit.unitPriceHint', { quantity: format.quantity(q.quantity), amount: format.money(q.amount, invoice.currency) })
                   }
                 />
                 {taxable(l) && (hasTax || hasTax2) && (

@@ -50,7 +50,7 @@ export function InvoiceLines({ invoice: i, headingId, printed }: { invoice: Invo
           kind: kindText(t, l.kind),
           description: l.description ?? '',
           note: taxes && taxNote[taxes],
-          quantity: format.number(l.quantity, 6),
+          quantity: format.quantity(l.quantity),
           unitPrice: money(l.unit_price),
           amount: l.effect === 'credit' ? t('lines.credit', { amount: money(l.amount) }) : money(l.amount),
         };
