@@ -105,3 +105,28 @@ test('a long workspace name is cut to the sidebar and the bar, and shows whole o
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expectClean(page);
 });
+
+test('the keyboard’s place is visible on every control it reaches', async ({ page }) => {
+  // Tailwind 4's `outline-none` sets the outline style that a focus rule's `outline-2` reads:
+  // the ring was 2 px of `none` on every button and link until the rule named its style.
+  await visit(page, '/time/week', 'week-keyboard');
+  const seen: string[] = [];
+  for (let i = 0; i < 25; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const style = getComputedStyle(el);
+      const outlined = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 && !style.outlineColor.endsWith(', 0)');
+      return { name: `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`, shown: outlined || style.boxShadow !== 'none' };
+    });
+    if (!focused) continue;
+    seen.push(focused.name);
+    expect(focused.shown, `${focused.name} shows no focus ring`).toBe(true);
+  }
+  // The walk went through the navigation, the week's links and its buttons, not one field.
+  expect(seen.some((s) => s.startsWith('a '))).toBe(true);
+  expect(seen.some((s) => s.startsWith('button '))).toBe(true);
+  await page.screenshot({ path: 'test-results/screens/week-keyboard-focus-1280.png' });
+  await expectClean(page);
+});

@@ -1,9 +1,14 @@
-/** Class strings shared by the wrapped components: one visible focus ring for every control (WEB-STYLE 3). */
+/**
+ * Class strings shared by the wrapped components: one visible focus ring for every control (WEB-STYLE 3).
+ * The ring names its style: Tailwind 4's `outline-hidden` (and `outline-none`) set the style variable that
+ * `outline-2` reads to `none`, so a ring of width alone is never drawn. `outline-hidden` rather than `none`
+ * keeps a transparent outline that forced-colours mode paints.
+ */
 export const focusRing =
-  'outline-none data-focus-visible:outline-2 data-focus-visible:outline-offset-2 data-focus-visible:outline-teal-600';
+  'outline-hidden data-focus-visible:outline-2 data-focus-visible:outline-solid data-focus-visible:outline-offset-2 data-focus-visible:outline-teal-600';
 
 /** The same ring for elements focused through CSS :focus-visible (plain links, the skip link). */
-export const focusRingCss = 'outline-none focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-600';
+export const focusRingCss = 'outline-hidden focus-visible:outline-2 focus-visible:outline-solid focus-visible:outline-offset-2 focus-visible:outline-teal-600';
 
 export const fieldLabel = 'text-sm font-medium text-stone-800';
 export const fieldDescription = 'text-sm text-stone-600';

@@ -408,7 +408,7 @@ const ScheduleRow = memo(function ScheduleRow({ row, bars, from, weeks, texts, n
 
 const BAR = {
   // A resizable bar's right edge (its last 8 px) shows the resize cursor; a press there resizes (onPointerDown).
-  base: "@container absolute flex data-resizable:after:absolute data-resizable:after:inset-y-0 data-resizable:after:right-0 data-resizable:after:w-2 data-resizable:after:cursor-ew-resize data-resizable:after:content-[''] h-[26px] min-w-0 touch-pan-y items-center gap-1 overflow-hidden rounded-md px-1.5 text-left text-xs whitespace-nowrap select-none outline-none focus-visible:z-[5] focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-stone-900",
+  base: "@container absolute flex data-resizable:after:absolute data-resizable:after:inset-y-0 data-resizable:after:right-0 data-resizable:after:w-2 data-resizable:after:cursor-ew-resize data-resizable:after:content-[''] h-[26px] min-w-0 touch-pan-y items-center gap-1 overflow-hidden rounded-md px-1.5 text-left text-xs whitespace-nowrap select-none outline-hidden focus-visible:z-[5] focus-visible:outline-2 focus-visible:outline-solid focus-visible:outline-offset-1 focus-visible:outline-stone-900",
   person: 'cursor-grab border border-teal-800 bg-teal-700 text-white hover:bg-teal-800 active:cursor-grabbing',
   placeholder: 'cursor-grab border border-amber-800 bg-amber-700 text-white hover:bg-amber-800 active:cursor-grabbing',
   locked: 'cursor-pointer border border-dashed border-stone-400 bg-stone-100 text-stone-800',
