@@ -129,9 +129,12 @@ test('continue restarts today\u2019s entry and starts a new timer from an earlie
   await confirm.getByRole('button', { name: 'Keep it' }).click();
   expect((await entryOf(workspace, earlier.id)).status).toBe(200);
   await dialog.getByRole('button', { name: 'Delete entry: Website, Build' }).click();
-  await confirm.getByRole('button', { name: 'Delete entry' }).click();
+  await confirm.getByRole('button', { name: 'Delete entry' }).press('Enter');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByRole('row', { name: /Earlier work/ })).toHaveCount(0);
+  // The Edit button that opened the dialog went with its row: focus goes to the day's entries, not the page body, and the deletion is said.
+  await expect(page.getByRole('region', { name: /^Entries of/ })).toBeFocused();
+  await expect(page.getByRole('status').filter({ hasText: 'Entry deleted: Website, Build' })).toHaveCount(1);
   expect((await entryOf(workspace, earlier.id)).status).toBe(404);
   await expectClean(page);
 });
@@ -289,6 +292,14 @@ test('the calendar places entries by time, edits them, creates by drag and resiz
   await expect(next.getByRole('textbox', { name: 'Start' })).toHaveValue('11:30');
   await expect(next.getByRole('textbox', { name: 'End' })).toHaveValue('12:30');
   await next.getByRole('button', { name: 'Close' }).click();
+
+  // Deleting the dragged entry from its block: focus goes to the timeline, not the page body, and the deletion is said.
+  await page.getByRole('button', { name: 'Website, Design, 09:00 – 10:30, Dragged' }).click();
+  await page.getByRole('dialog', { name: 'Edit entry' }).getByRole('button', { name: 'Delete entry: Website, Design' }).click();
+  await page.getByRole('dialog', { name: 'Delete this entry?' }).getByRole('button', { name: 'Delete entry' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'The week by time' })).toBeFocused();
+  await expect(page.getByRole('status').filter({ hasText: 'Entry deleted: Website, Design' })).toHaveCount(1);
   await expectClean(page);
 });
 

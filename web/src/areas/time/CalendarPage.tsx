@@ -17,6 +17,7 @@ import { useTimeTexts } from './texts.ts';
 import { TimeHeader } from './TimeHeader.tsx';
 import { useServerNow } from '../../api/server-clock.ts';
 import { entrySummary, longDayLabel, secondsOf } from './week.ts';
+import { useDeletedEntry } from './deleted.tsx';
 
 /** Pixels per hour of the timeline (a quarter hour is 12 px: a block of 15 minutes still takes a click). */
 const HOUR_PX = 48;
@@ -46,6 +47,7 @@ export function CalendarPage() {
   const [editing, setEditing] = useState<Editing | null>(null);
   const [picked, setPicked] = useState<number | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
+  const deleted = useDeletedEntry(scroller);
   const resize = useUpdateEntry();
   const loaded = Boolean(sheet);
   useEffect(() => {
@@ -145,8 +147,10 @@ export function CalendarPage() {
           lock={editingEntry ? lockOf(editingEntry, locked) : null}
           today={sheet.today}
           own={own}
+          onDeleted={deleted.onDeleted}
         />
       )}
+      {deleted.status}
     </div>
   );
 }

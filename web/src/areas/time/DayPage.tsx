@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, useState } from 'react';
+import { Fragment, useRef, useState } from 'react';
 import { DialogTrigger, Form, TextArea, TextField as AriaTextField, Label, Text } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { useFormat } from '../../api/format.ts';
@@ -23,6 +23,7 @@ import { useServerNow } from '../../api/server-clock.ts';
 import { longDayLabel, secondsOf } from './week.ts';
 import { breaksBetween, type Break } from './breaks.ts';
 import { FieldErrorText } from '../../ui/FieldErrorText.tsx';
+import { useDeletedEntry } from './deleted.tsx';
 
 /** One day's entries with their start and end times, billable flag, notes and private notes. */
 export function DayPage() {
@@ -37,6 +38,8 @@ export function DayPage() {
   const entries = byTime((sheet?.entries ?? []).filter((e) => e.spent_date === day));
   const now = useServerNow(entries.some((e) => e.is_running));
   const breaks = new Map(breaksBetween(entries).map((b) => [b.after, b]));
+  const region = useRef<HTMLDivElement>(null);
+  const deleted = useDeletedEntry(region);
   if (error && !sheet) return <Alert>{describeError(error).message}</Alert>;
   if (!sheet || !day) return <TimeHeader view="day" />;
   // Someone else's day: no "Add entry" (it would record the caller's time) and no private notes (theirs to keep).
@@ -47,7 +50,7 @@ export function DayPage() {
     <div className="flex flex-col gap-6">
       <TimeHeader view="day" date={day} today={sheet.today} from={sheet.from} user={own ? undefined : sheet.user.id} person={own ? undefined : sheet.user.name} />
       {/* Focusable: at 390 px the table scrolls sideways, and an empty day has nothing else to focus to scroll it by keyboard. */}
-      <div tabIndex={0} role="region" aria-label={t('dayView.entriesOf', { day: longDayLabel(format, day) })} className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-teal-600">
+      <div ref={region} tabIndex={0} role="region" aria-label={t('dayView.entriesOf', { day: longDayLabel(format, day) })} className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-teal-600">
         <table data-stack className="w-full min-w-[40rem] border-collapse text-sm">
           <caption className="sr-only">{t('dayView.entriesOf', { day: longDayLabel(format, day) })}</caption>
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
@@ -70,7 +73,7 @@ export function DayPage() {
               const gap = breaks.get(e.id);
               return (
                 <Fragment key={e.id}>
-                  <EntryRow entry={e} now={now} own={own} today={sheet.today} lock={lockOf(e, locked)} />
+                  <EntryRow entry={e} now={now} own={own} today={sheet.today} lock={lockOf(e, locked)} onDeleted={deleted.onDeleted} />
                   {gap && <BreakRow gap={gap} />}
                 </Fragment>
               );
@@ -85,6 +88,7 @@ export function DayPage() {
           </tfoot>
         </table>
       </div>
+      {deleted.status}
       {own && (locked ? <WeekLocked text={t('lock.week')} /> : <AddEntryForm date={day} />)}
     </div>
   );
@@ -111,10 +115,11 @@ interface EntryRowProps {
   own: boolean;
   today: string;
   lock: Lock | null;
+  onDeleted: (entry: WebEntry) => void;
 }
 
 /** One entry: Edit opens the entry editor, Continue runs it again; a locked one says why instead. */
-function EntryRow({ entry, now, own, today, lock }: EntryRowProps) {
+function EntryRow({ entry, now, own, today, lock, onDeleted }: EntryRowProps) {
   const update = useUpdateEntry();
   const t = useTimeTexts();
   const format = useFormat();
@@ -169,7 +174,7 @@ function EntryRow({ entry, now, own, today, lock }: EntryRowProps) {
           {own && <PrivateNoteButton entry={entry} label={label} />}
         </div>
         {editing && (
-          <EntryDialog title={t('editEntry')} isOpen={editing} onOpenChange={setEditing} entry={entry} date={entry.spent_date} lock={lock} today={today} own={own} />
+          <EntryDialog title={t('editEntry')} isOpen={editing} onOpenChange={setEditing} entry={entry} date={entry.spent_date} lock={lock} today={today} own={own} onDeleted={onDeleted} />
         )}
       </td>
     </tr>

@@ -38,6 +38,8 @@ export interface EntryEditorProps {
   own: boolean;
   /** After a save, a create or a delete (a dialog closes). */
   onDone?: () => void;
+  /** After a delete, once the entry is gone (the view moves focus and says so: deleted.tsx). */
+  onDeleted?: (entry: WebEntry) => void;
 }
 
 /**
@@ -69,7 +71,7 @@ function LockedEntry({ entry, lock }: { entry: WebEntry; lock: Lock }) {
   );
 }
 
-function EditableEntry({ entry, date, initialTimes, today, own, onDone }: EntryEditorProps) {
+function EditableEntry({ entry, date, initialTimes, today, own, onDone, onDeleted }: EntryEditorProps) {
   const update = useUpdateEntry();
   const create = useCreateEntry();
   const keyFor = useIdempotencyKey();
@@ -217,7 +219,15 @@ function EditableEntry({ entry, date, initialTimes, today, own, onDone }: EntryE
         {t('billable')}
       </Checkbox>
       <div className="col-span-3 flex flex-wrap items-center justify-end gap-2">
-        {entry && <DeleteEntryButton entry={entry} onDeleted={onDone} />}
+        {entry && (
+          <DeleteEntryButton
+            entry={entry}
+            onDeleted={() => {
+              onDone?.();
+              onDeleted?.(entry);
+            }}
+          />
+        )}
         {entry && own && !running && <ContinueButton entry={entry} today={today} />}
         <Button type="submit" isPending={saving.isPending}>
           {entry ? t('editor.save') : t('addEntry')}
