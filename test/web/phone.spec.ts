@@ -15,6 +15,14 @@ test('the timer bar is one line until a project is chosen, then the notes join',
   const picker = bar.getByRole('combobox', { name: 'Project and task' });
   const start = bar.getByRole('button', { name: 'Start timer' });
   await expect(picker).toHaveAttribute('placeholder', 'Project and task');
+  // The placeholder is the field's only visible label here: a label's grey (stone-600), not a hint's (stone-400, 2.6:1).
+  const labelGrey = await page.evaluate(() => {
+    const probe = document.body.appendChild(Object.assign(document.createElement('span'), { className: 'text-stone-600' }));
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  });
+  expect(await picker.evaluate((el) => getComputedStyle(el, '::placeholder').color)).toBe(labelGrey);
   await expect(bar.getByRole('textbox', { name: 'Notes' })).toBeHidden();
   const [p, s] = [await picker.boundingBox(), await start.boundingBox()];
   expect(Math.abs(p!.y + p!.height / 2 - (s!.y + s!.height / 2)), 'the picker and Start on one line').toBeLessThan(4);

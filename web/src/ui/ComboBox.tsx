@@ -81,7 +81,8 @@ export function ComboBox({ label, options, hideLabel, className, emptyText, erro
     >
       <Label className={cx(fieldLabel, hideLabel === 'narrow' ? 'max-md:sr-only' : hideLabel && 'sr-only')}>{label}</Label>
       <div className="relative">
-        <Input className={cx(inputBox, 'pr-9')} placeholder={hideLabel === 'narrow' ? label : undefined} onChange={(e) => setTyped(e.target.value)} />
+        {/* Where the placeholder is the field's only visible label, it is written at a label's contrast (WCAG 1.4.3), not a hint's. */}
+        <Input className={cx(inputBox, 'pr-9', hideLabel === 'narrow' && 'max-md:placeholder:text-stone-600')} placeholder={hideLabel === 'narrow' ? label : undefined} onChange={(e) => setTyped(e.target.value)} />
         <AriaButton className="absolute inset-y-0 right-0 flex w-9 items-center justify-center rounded-r-md text-stone-500 outline-hidden data-focus-visible:outline-2 data-focus-visible:outline-solid data-focus-visible:outline-teal-600">
           <ChevronDownIcon className="size-4" />
         </AriaButton>
