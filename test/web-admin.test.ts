@@ -257,7 +257,7 @@ describe('members', () => {
 });
 
 describe('API keys (Settings -> API and Developers)', () => {
-  const KEY_KEYS = ['created_at', 'expires_at', 'id', 'kind', 'last_used_at', 'name', 'prefix', 'revoked_at', 'user'];
+  const KEY_KEYS = ['created_at', 'expires_at', 'id', 'kind', 'last_used_at', 'may_revoke', 'name', 'prefix', 'revoked_at', 'user'];
 
   it('an administrator creates a full-access key for a member: the secret once, never in the list; it works with Service-Account-Id', async () => {
     const res = await call(s.admin, 'POST', '/web/api/keys', { kind: 'integration', name: 'Reporting', user_id: member.userId });
@@ -370,6 +370,34 @@ describe('API keys (Settings -> API and Developers)', () => {
     expect((await me(secret)).statusCode).toBe(401);
     expect((await me(rotated.json().secret)).statusCode).toBe(401);
     expect((await call(s.member, 'POST', '/web/api/keys', { kind: 'personal' })).statusCode).toBe(201);
+  });
+
+  it('a key that acts as an owner is made, rotated and revoked by an owner only, not an administrator', async () => {
+    const ownersKeys = async () =>
+      Number((await ctx.db.selectFrom('credentials').select((eb) => eb.fn.countAll<string>().as('n')).where('company_id', '=', companyId).where('user_id', '=', owner.userId).executeTakeFirstOrThrow()).n);
+    const ownerKey = (await call(s.owner, 'POST', '/web/api/keys', { kind: 'integration', name: 'Owner sync' })).json();
+    const before = await ownersKeys();
+    // An administrator with such a key could act as the owner; with a revoke, cut the owner's integrations off.
+    expectError(await call(s.admin, 'POST', '/web/api/keys', { kind: 'integration', name: 'As owner', user_id: owner.userId }), 403, 'forbidden');
+    const listed = async (who: Caller) =>
+      (await call(who, 'GET', '/web/api/keys')).json().keys.find((k: { id: string }) => k.id === ownerKey.key.id) as { may_revoke: boolean; revoked_at: string | null };
+    expect(await listed(s.admin)).toMatchObject({ may_revoke: false });
+    expect(await listed(s.owner)).toMatchObject({ may_revoke: true });
+    expectError(await call(s.admin, 'POST', `/web/api/keys/${ownerKey.key.id}/rotate`), 403, 'forbidden');
+    expectError(await call(s.admin, 'DELETE', `/web/api/keys/${ownerKey.key.id}`), 403, 'forbidden');
+    // Nothing changed: no key made, the owner's still works, not rotated, not revoked.
+    expect(await ownersKeys()).toBe(before);
+    expect((await me(ownerKey.secret)).statusCode).toBe(200);
+    expect(await listed(s.owner)).toMatchObject({ revoked_at: null, expires_at: null });
+    // A second owner may (owners administer owners); an administrator's own and members' keys stay theirs to manage.
+    const second = await addMember(ctx.db, companyId, { role: 'owner', firstName: 'Otto', lastName: 'Owner' });
+    const secondSession = await sessionFor(ctx.db, second, ctx.clock.now());
+    expect((await call(secondSession, 'POST', `/web/api/keys/${ownerKey.key.id}/rotate`)).statusCode).toBe(201);
+    expect((await call(secondSession, 'DELETE', `/web/api/keys/${ownerKey.key.id}`)).statusCode).toBe(204);
+    expect((await me(ownerKey.secret)).statusCode).toBe(401);
+    const adminOwn = (await call(s.admin, 'POST', '/web/api/keys', { kind: 'integration', name: 'Admin own' })).json();
+    expect(adminOwn.key.may_revoke).toBe(true);
+    expect((await call(s.admin, 'DELETE', `/web/api/keys/${adminOwn.key.id}`)).statusCode).toBe(204);
   });
 
   it('refuses client memberships, bad input and keys it cannot see', async () => {

@@ -61,8 +61,13 @@ export function assertRouteAccess(p: Principal, method: string, routeUrl: string
  * flags, deactivation) or invitation role: an administrator administers the
  * workspace but can neither take it over nor lock its owners out. Throws 403.
  */
-export function assertMayAdministerRole(p: Principal, role: Role) {
-  if (role === 'owner' && p.role !== 'owner') throw forbidden('Only an owner can make someone an owner or change an owner’s membership.');
+export function assertMayAdministerRole(p: Principal, role: Role, message = 'Only an owner can make someone an owner or change an owner’s membership.') {
+  if (!mayAdministerRole(p, role)) throw forbidden(message);
+}
+
+/** Whether the caller may act on a membership of this role: an owner's (its role, sessions, keys) only another owner. */
+export function mayAdministerRole(p: Principal, role: Role): boolean {
+  return role !== 'owner' || p.role === 'owner';
 }
 
 /** Whether the caller sees other members with e-mail, type and roles, or only the directory. */

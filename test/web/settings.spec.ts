@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures.ts';
+import { expect, ok, signIn, test } from './fixtures.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
 
 /** What a program does with a key (the curl line of the page, as a fetch). */
@@ -98,6 +98,26 @@ test.describe('API and Developers', () => {
     // The list shows the key, never its value.
     await expect(page.getByRole('list', { name: 'Keys' })).toContainText('Payroll export');
     await expect(page.getByText(secret)).toHaveCount(0);
+  });
+
+  test('an administrator neither makes nor revokes a key that acts as an owner', async ({ page, workspace }) => {
+    await ok(workspace.api('POST', '/web/api/keys', { kind: 'integration', name: 'Owner sync' }));
+    const ada = await workspace.seed.memberWithPassword('Ada', 'administrator');
+    await signIn(page, ada);
+    await visit(page, '/settings/api', 'settings-api-administrator');
+    // The owner's key is listed, without a Revoke.
+    const keys = page.getByRole('list', { name: 'Keys' }).getByRole('listitem');
+    const ownersKey = keys.filter({ hasText: 'Olive Owner' });
+    await expect(ownersKey).not.toHaveCount(0);
+    await expect(ownersKey.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
+    // The people a new key may act as leave the owner out.
+    await page.getByRole('button', { name: 'Create full-access key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a full-access key' });
+    await dialog.getByRole('button', { name: /Acts as/ }).click();
+    await expect(page.getByRole('option', { name: /Ada/ })).toBeVisible();
+    await expect(page.getByRole('option', { name: /Olive Owner/ })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expectClean(page);
   });
 
   test('a member rotates their personal key: the old one works until revoked', async ({ page, workspace, baseURL }) => {

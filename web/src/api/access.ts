@@ -21,6 +21,9 @@ export const isAdministrator = (w: Who) => w.role === 'owner' || w.role === 'adm
  */
 export const holds = (w: Who, permission: PermissionId) => isAdministrator(w) || (w.role === 'manager' && !!w.permissions?.includes(permission));
 
+/** Whether the caller may act on a membership of this role (the server's mayAdministerRole): an owner's only another owner. */
+export const mayAdministerRole = (w: Who, role: string) => role !== 'owner' || w.role === 'owner';
+
 /**
  * Owners, administrators and managers (the server's isAdmin || isManager): they review
  * time, use invoices, run the team report and pick another person's week or expenses.

@@ -17763,6 +17763,8 @@ export interface operations {
                             expires_at: string | null;
                             /** Format: date-time */
                             revoked_at: string | null;
+                            /** @description Whether the caller may revoke it (a key that acts as an owner: only an owner) */
+                            may_revoke: boolean;
                         }[];
                     };
                 };
@@ -17845,6 +17847,8 @@ export interface operations {
                             expires_at: string | null;
                             /** Format: date-time */
                             revoked_at: string | null;
+                            /** @description Whether the caller may revoke it (a key that acts as an owner: only an owner) */
+                            may_revoke: boolean;
                         };
                         /** @description The key itself: shown this once, never stored. Send it as "Authorization: Bearer <secret>". */
                         secret: string;
@@ -17918,6 +17922,8 @@ export interface operations {
                             expires_at: string | null;
                             /** Format: date-time */
                             revoked_at: string | null;
+                            /** @description Whether the caller may revoke it (a key that acts as an owner: only an owner) */
+                            may_revoke: boolean;
                         };
                         /** @description The key itself: shown this once, never stored. Send it as "Authorization: Bearer <secret>". */
                         secret: string;

@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely, Transaction } from 'kysely';
-import type { CredentialKind, DB } from '../../../db/types.ts';
+import type { CredentialKind, DB, Role } from '../../../db/types.ts';
 import type { Principal } from '../../../auth/principal.ts';
-import { isAdmin } from '../../../access/policy.ts';
+import { assertMayAdministerRole, isAdmin, mayAdministerRole } from '../../../access/policy.ts';
 import { isId, newId } from '../../../ids.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import { generateKey } from '../../../auth/keys.ts';
@@ -38,8 +38,11 @@ export interface IssuedKey {
  * Who may hold which key. Full-access keys: any active human or agent member
  * except client memberships (which cannot use general credentials). Personal sync
  * keys: active internal humans only, never agents or clients, one live key each.
+ * A key that acts as an owner is issued by an owner only: an administrator who
+ * could mint one could act as the owner, which assertMayAdministerRole forbids.
  */
-async function assertMayHold(trx: Transaction<DB>, companyId: string, userId: string, kind: CredentialKind) {
+async function assertMayHold(trx: Transaction<DB>, p: Principal, userId: string, kind: CredentialKind) {
+  const companyId = p.companyId;
   const member = await trx
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -53,6 +56,7 @@ async function assertMayHold(trx: Transaction<DB>, companyId: string, userId: st
   if (kind === 'personal' && member.user_type === 'agent') {
     throw badRequest('Agent identities cannot create personal sync keys.', { field: 'user' });
   }
+  assertMayAdministerRole(p, member.role, 'Only an owner creates or rotates a key that acts as an owner.');
 }
 
 async function insertKey(
@@ -88,7 +92,7 @@ export async function createKey(
   if (input.kind !== 'integration' && input.kind !== 'personal') throw badRequest('kind must be integration or personal.');
   if ((input.name ?? '').length > 255) throw badRequest('name must be at most 255 characters.', { field: 'name' });
   return db.transaction().execute(async (trx) => {
-    await assertMayHold(trx, companyId, input.userId, input.kind);
+    await assertMayHold(trx, p, input.userId, input.kind);
     const issued = await insertKey(trx, { companyId, userId: input.userId, kind: input.kind, name: input.name ?? '', familyId: newId() });
     await audit(trx, {
       companyId,
@@ -115,7 +119,7 @@ export async function rotateKey(db: Kysely<DB>, p: Principal, keyId: string, now
       .executeTakeFirst();
     if (!old) throw notFound('key');
     if (old.revoked_at || old.replaced_at) throw conflict('Only the current key of a family can be rotated.');
-    await assertMayHold(trx, companyId, old.user_id, old.kind);
+    await assertMayHold(trx, p, old.user_id, old.kind);
     await trx
       .updateTable('credentials')
       .set({ replaced_at: now, expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS) })
@@ -192,13 +196,23 @@ function keyQuery(db: Kysely<DB>, companyId: string) {
   return db
     .selectFrom('credentials as c')
     .innerJoin('users as u', 'u.id', 'c.user_id')
+    .leftJoin('memberships as m', (j) => j.onRef('m.company_id', '=', 'c.company_id').onRef('m.user_id', '=', 'c.user_id'))
     .select(['c.id', 'c.kind', 'c.name', 'c.prefix', 'c.user_id', 'u.first_name', 'u.last_name', 'c.created_at', 'c.last_used_at', 'c.expires_at', 'c.revoked_at'])
+    .select('m.role as holder_role')
     .where('c.company_id', '=', companyId);
 }
 
 type KeyRow = Awaited<ReturnType<ReturnType<typeof keyQuery>['executeTakeFirstOrThrow']>>;
 
-function presentKey(r: KeyRow) {
+/** Why the caller may not revoke this key, or nothing: the refusal and the page's Revoke button follow it. */
+function revokeRefusal(p: Principal, key: { kind: CredentialKind; holder_role: Role | null }): string | undefined {
+  if (key.kind === 'integration' && !isAdmin(p)) return 'Only an owner or administrator revokes full-access keys.';
+  // Taking an owner's access away is changing an owner's membership (sessions, keys): another owner's to do.
+  if (key.holder_role && !mayAdministerRole(p, key.holder_role)) return 'Only an owner revokes a key that acts as an owner.';
+  return undefined;
+}
+
+function presentKey(p: Principal, r: KeyRow) {
   return {
     id: r.id,
     kind: r.kind,
@@ -209,13 +223,14 @@ function presentKey(r: KeyRow) {
     last_used_at: r.last_used_at?.toISOString() ?? null,
     expires_at: r.expires_at?.toISOString() ?? null,
     revoked_at: r.revoked_at?.toISOString() ?? null,
+    may_revoke: !revokeRefusal(p, r),
   };
 }
 
 export async function listWebKeys(db: Kysely<DB>, p: Principal) {
   let q = keyQuery(db, p.companyId);
   if (!isAdmin(p)) q = q.where('c.user_id', '=', p.userId);
-  return (await q.orderBy('c.created_at').orderBy('c.id').execute()).map(presentKey);
+  return (await q.orderBy('c.created_at').orderBy('c.id').execute()).map((r) => presentKey(p, r));
 }
 
 /** A key the caller can see (404 otherwise: another workspace's, another member's for a non-administrator, unknown, malformed). */
@@ -229,7 +244,7 @@ async function visibleKey(db: Kysely<DB>, p: Principal, id: string): Promise<Key
 }
 
 async function issuedTo(db: Kysely<DB>, p: Principal, key: IssuedKey) {
-  return { key: presentKey(await visibleKey(db, p, key.credential.id)), secret: key.secret };
+  return { key: presentKey(p, await visibleKey(db, p, key.credential.id)), secret: key.secret };
 }
 
 export async function createWebKey(db: Kysely<DB>, p: Principal, input: Static<typeof NewKey>) {
@@ -256,6 +271,7 @@ export async function rotateWebKey(db: Kysely<DB>, p: Principal, id: string, now
 
 export async function revokeWebKey(db: Kysely<DB>, p: Principal, id: string, now: Date) {
   const key = await visibleKey(db, p, id);
-  if (key.kind === 'integration' && !isAdmin(p)) throw forbidden('Only an owner or administrator revokes full-access keys.');
+  const refusal = revokeRefusal(p, key);
+  if (refusal) throw forbidden(refusal);
   await revokeKey(db, p, key.id, now);
 }

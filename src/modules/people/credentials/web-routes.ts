@@ -21,6 +21,7 @@ const Key = Type.Object({
   last_used_at: OrNull(Type.String({ format: 'date-time', description: 'Updated at most once a minute' })),
   expires_at: OrNull(Type.String({ format: 'date-time', description: 'Set on a rotated key: it stops working then' })),
   revoked_at: OrNull(Type.String({ format: 'date-time' })),
+  may_revoke: Type.Boolean({ description: 'Whether the caller may revoke it (a key that acts as an owner: only an owner)' }),
 });
 
 const Issued = Type.Object({

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DialogTrigger } from 'react-aria-components';
-import { isAdministrator } from '../../api/access.ts';
+import { isAdministrator, mayAdministerRole } from '../../api/access.ts';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { useWorkspaceSession } from '../../api/session.ts';
@@ -159,14 +159,16 @@ function KeyList({ keys, previous }: { keys?: ApiKey[]; previous: (k: ApiKey) =>
                 {previous(k)?.expires_at && t('previousStopsShort', { when: at(previous(k)!.expires_at) })}
               </p>
             </div>
-            <Button
-              variant="secondary"
-              className="self-start sm:self-center"
-              aria-label={t('revokeNamed', { name: k.name, prefix: k.prefix })}
-              onPress={() => revoke.mutate(k.id)}
-            >
-              {t('revoke')}
-            </Button>
+            {k.may_revoke && (
+              <Button
+                variant="secondary"
+                className="self-start sm:self-center"
+                aria-label={t('revokeNamed', { name: k.name, prefix: k.prefix })}
+                onPress={() => revoke.mutate(k.id)}
+              >
+                {t('revoke')}
+              </Button>
+            )}
           </li>
         ))}
       </ul>
@@ -193,6 +195,7 @@ function CreateKeyDialog({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
 }
 
 function CreateKeyForm({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
+  const { workspace } = useWorkspaceSession();
   const owners = useQuery(keyOwnersQuery);
   const create = useCreateKey();
   const keyFor = useIdempotencyKey();
@@ -217,7 +220,8 @@ function CreateKeyForm({ onIssued }: { onIssued: (k: IssuedKey) => void }) {
         name="user_id"
         label={t('actsAs')}
         description={t('actsAsHint')}
-        options={(owners.data ?? []).map((m) => ({ id: m.id, label: m.name, detail: m.email ?? t('agent') }))}
+        // A key that acts as an owner is an owner's to make (the server refuses an administrator).
+        options={(owners.data ?? []).filter((m) => mayAdministerRole(workspace, m.role)).map((m) => ({ id: m.id, label: m.name, detail: m.email ?? t('agent') }))}
         isDisabled={!owners.data}
         isRequired
       />

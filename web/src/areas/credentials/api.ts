@@ -42,7 +42,7 @@ export function useRevokeKey() {
 }
 
 /** A person (with their e-mail address) or an agent (`email` null: the page names it an agent). */
-export type MemberChoice = { id: string; name: string; email: string | null };
+export type MemberChoice = { id: string; name: string; email: string | null; role: string };
 
 /**
  * The people a full-access key can be bound to (active humans and agents). Same key as
@@ -58,5 +58,6 @@ export const keyOwnersQuery = queryOptions({
         id: m.id,
         name: [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email,
         email: m.user_type === 'agent' ? null : m.email,
+        role: m.role,
       })),
 });
