@@ -339,7 +339,7 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(traversal.text).toMatch(/^HTTP 404 not_found: /);
   });
 
-  it('answers 401 without a key, 403 to a personal sync key and to a browser session, 405 to GET; inner calls do not count against the rate limit', async () => {
+  it('answers 401 without a key, 403 to a personal sync key and to a browser session, 405 to GET; the API calls of its tools count against the rate limit', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const anonymous = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) });
@@ -361,9 +361,29 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     const mcp = await request(ctx.app, agent, { method: 'POST', url: '/mcp', headers, payload: call });
     expect(mcp.statusCode).toBe(200);
     expect(mcp.json().result.isError).toBeUndefined();
-    // summarize_week made three API calls or more; the limiter counted the /mcp request once.
+    // The /mcp request counts once as it arrives; then each of summarize_week's three or more API calls counts too.
     expect(remaining(mcp)).toBe(before - 1);
-    expect(remaining(await api(agent, 'GET', '/api/v2/users/me'))).toBe(before - 2);
+    expect(remaining(await api(agent, 'GET', '/api/v2/users/me'))).toBeLessThanOrEqual(before - 5);
+  });
+
+  it('a batch of tool calls in one message cannot pass the rate limit: each API call counts', async () => {
+    const limited = await createTestContext({ env: { RATE_LIMIT_MAX: '10' } });
+    try {
+      const company = await createWorkspace(limited.db, { name: 'Limited', timezone: ZONE });
+      const bot = await addMember(limited.db, company.id, { role: 'administrator', userType: 'agent', firstName: 'Bot' });
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const batch = Array.from({ length: 20 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'list_time_entries', arguments: {} } }));
+      const res = await request(limited.app, bot, { method: 'POST', url: '/mcp', headers, payload: batch as never });
+      expect(res.statusCode).toBe(200);
+      const results = res.json() as Array<{ result: { isError?: boolean; content: Array<{ text: string }> } }>;
+      expect(results).toHaveLength(20);
+      // Nine calls fit in the window beside the /mcp request itself; the rest are refused, as the API refuses them.
+      expect(results.filter((r) => !r.result.isError)).toHaveLength(9);
+      expect(results.filter((r) => r.result.isError).every((r) => /rate limit/i.test(r.result.content[0]!.text))).toBe(true);
+      expect((await request(limited.app, bot, { method: 'GET', url: '/api/v2/users/me' })).statusCode).toBe(429);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('passes the MCP inspector CLI (tools/list, tools/call)', async () => {

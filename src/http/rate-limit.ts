@@ -6,7 +6,6 @@ import { bearerToken } from '../auth/credential-headers.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { appendRouteHook } from './route-hooks.ts';
-import { isInnerCall } from './inner-calls.ts';
 import { memoryStore, redisStore, type Hits, type Store, type Window } from './rate-limit-stores.ts';
 
 export type RateLimitConfig = Config['rateLimit'];
@@ -97,8 +96,8 @@ export async function registerRateLimit(app: FastifyInstance, config: RateLimitC
   };
 
   const limit: onRequestHookHandler = (request, reply, done) => {
-    // A call the server makes to itself for a request already counted (MCP tools): not counted again.
-    if (isInnerCall(request)) return done();
+    // The API calls an /mcp request's tools make (app.inject, with its credential) count too:
+    // one message may carry a batch of tool calls, and a tool may read many pages.
     const token = bearerToken(request.headers.authorization);
     const now = Date.now();
     let key: string;

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { innerCallHeaders } from '../../../http/inner-calls.ts';
 
 /**
  * How the MCP tools reach Sheaf: only through the public API (/api/v2), so the API's
@@ -52,8 +51,8 @@ function parseBody(text: string): unknown {
 /**
  * Inside the server: the request's own Authorization and Service-Account-Id (and
  * Accept-Language, for the API's messages) on every inner call. Inner calls are
- * authenticated and checked like any request, but not counted again by the rate
- * limiter (src/http/inner-calls.ts): the /mcp request was.
+ * authenticated, checked and counted by the rate limiter like any request, as they
+ * are when `sheaf mcp` sends them over the network.
  */
 export function injectCaller(app: FastifyInstance, request: FastifyRequest): ApiCaller {
   const forwarded: Record<string, string> = {};
@@ -66,7 +65,7 @@ export function injectCaller(app: FastifyInstance, request: FastifyRequest): Api
       const res = await app.inject({
         method,
         url: apiUrl(path, query),
-        headers: { ...forwarded, ...innerCallHeaders(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { ...forwarded, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         payload: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: res.statusCode, body: parseBody(res.body) };

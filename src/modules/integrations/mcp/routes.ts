@@ -13,7 +13,7 @@ let handler: Promise<typeof import('./http.ts')> | undefined;
  * balancer answers any message and nothing is kept between requests. Authentication,
  * the rate limit and the personal key's refusal are the API's own (config.access);
  * the tools then call the API with the request's own credential (api-caller.ts),
- * not counted again by the rate limiter. Left out of the OpenAPI documents: it is
+ * each call counted by the rate limiter as well. Left out of the OpenAPI documents: it is
  * JSON-RPC, described by the MCP specification, not a REST resource.
  */
 export async function mcpRoutes(app: TypedApp) {
