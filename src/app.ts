@@ -12,6 +12,7 @@ import { cachedSerializerCompiler } from './http/serializers.ts';
 import { answerClientError, registerBodyTimeout, registerConnectAnswer, registerHostRequirement } from './http/malformed-requests.ts';
 import { FeatureSet } from './http/features.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerAfterAnswer } from './http/after-answer.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerResponseHeaders } from './http/response-headers.ts';
 import { registerIdempotency } from './http/idempotency.ts';
@@ -181,6 +182,7 @@ export async function buildApp({ config, db, plugins = [], logStream }: AppDeps)
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('features', new FeatureSet());
+  registerAfterAnswer(app);
 
   registerValidation(app);
   app.setSerializerCompiler(cachedSerializerCompiler);

@@ -21,8 +21,31 @@ export const linkInvalid = () =>
 
 /** `newEmail`: the address an email_change link sets (required for that purpose, absent otherwise). */
 export async function issueLink(db: Kysely<DB>, userId: string, purpose: OneTimeLinkPurpose, now: Date, newEmail?: string): Promise<string> {
+  return (await issue(db, userId, purpose, now, newEmail, undefined))!;
+}
+
+/**
+ * A new link, unless the person's latest of this purpose is younger than `gapMs` (null: that one
+ * stands). The person's row is locked first, so of concurrent requests one issues and the rest see it.
+ */
+export async function issueLinkUnlessRecent(db: Kysely<DB>, userId: string, purpose: OneTimeLinkPurpose, now: Date, gapMs: number): Promise<string | null> {
+  return issue(db, userId, purpose, now, undefined, gapMs);
+}
+
+async function issue(db: Kysely<DB>, userId: string, purpose: OneTimeLinkPurpose, now: Date, newEmail: string | undefined, unlessIssuedWithinMs: number | undefined): Promise<string | null> {
   const token = newToken();
-  await db.transaction().execute(async (trx) => {
+  const issued = await db.transaction().execute(async (trx) => {
+    if (unlessIssuedWithinMs !== undefined) {
+      await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+      const recent = await trx
+        .selectFrom('one_time_links')
+        .select('token_hash')
+        .where('user_id', '=', userId)
+        .where('purpose', '=', purpose)
+        .where('created_at', '>', new Date(now.getTime() - unlessIssuedWithinMs))
+        .executeTakeFirst();
+      if (recent) return false;
+    }
     await trx.deleteFrom('one_time_links').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
     await trx
       .insertInto('one_time_links')
@@ -35,8 +58,9 @@ export async function issueLink(db: Kysely<DB>, userId: string, purpose: OneTime
         new_email: newEmail ?? null,
       })
       .execute();
+    return true;
   });
-  return token;
+  return issued ? token : null;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { IdempotencyClaim } from './idempotency.ts';
 import type { RouteEntry } from './security.ts';
 import type { Store } from './rate-limit-stores.ts';
 import type { ValidKeys } from '../auth/valid-keys.ts';
+import type { AfterAnswer } from './after-answer.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,6 +39,8 @@ declare module 'fastify' {
     rateLimitMode: () => Store['mode'];
     /** The API keys that may work (src/auth/valid-keys.ts). */
     validKeys: ValidKeys;
+    /** Work started by a route and not waited for (src/http/after-answer.ts). */
+    afterAnswer: AfterAnswer;
   }
   interface FastifyRequest {
     principal: Principal | null;

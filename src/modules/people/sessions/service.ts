@@ -6,7 +6,7 @@ import { translator } from '../../../i18n/index.ts';
 import { enqueueMail } from '../../../outbox/enqueue.ts';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from '../../../auth/passwords.ts';
 import { endAllSessions, openedByRecentLink, switchWorkspace, type SessionRow } from '../../../auth/sessions.ts';
-import { issueLink, linkInvalid, redeemLink } from '../../../auth/one-time-links.ts';
+import { issueLink, issueLinkUnlessRecent, linkInvalid, redeemLink } from '../../../auth/one-time-links.ts';
 import { beginSignInAttempt, forgetDevices, signInSucceeded, throttled } from '../../../auth/sign-in-throttle.ts';
 import { ApiError, badRequest } from '../../../errors.ts';
 import { assertPasswordSignInAllowed, passwordSignInAllowed } from '../../../auth/password-sign-in.ts';
@@ -96,9 +96,13 @@ export async function assertCurrentPassword(db: Kysely<DB>, userId: string, curr
   }
 }
 
+/** One reset e-mail per person per minute however often it is asked for: the route is public, and each mail lands in someone's inbox. */
+export const RESET_MAIL_EVERY_MS = 60_000;
+
 /**
  * E-mails a password-reset link to the person with this address, if there is one
- * who may sign in. The mail goes through the outbox of one of their workspaces
+ * who may sign in, and none was sent in the last minute (RESET_MAIL_EVERY_MS; the
+ * earlier link still works). The mail goes through the outbox of one of their workspaces
  * (mailWorkspaceOf); someone with no active membership gets none, as there is
  * nothing they could sign in to. In the person's language (read with them).
  */
@@ -111,7 +115,8 @@ export async function requestPasswordReset(db: Kysely<DB>, address: string, base
     .executeTakeFirst();
   const companyId = user ? await mailWorkspaceOf(db, user.id, null) : null;
   if (!user || !companyId || !(await passwordSignInAllowed(db, user.id))) return;
-  const token = await issueLink(db, user.id, 'password_reset', now);
+  const token = await issueLinkUnlessRecent(db, user.id, 'password_reset', now, RESET_MAIL_EVERY_MS);
+  if (token === null) return;
   const t = translator(user.language);
   await withTenant(db, companyId, (trx) =>
     enqueueMail(
