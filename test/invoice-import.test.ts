@@ -600,10 +600,10 @@ describe('all or nothing', () => {
 });
 
 describe('fixed-fee projects', () => {
-  /** A fixed-fee project (fee 5,000, an hourly rate of 100 for its budget) with 5 hours logged. */
+  /** A fixed-fee project (fee 5,000 from 1 January 2026, an hourly rate of 100 for its budget) with 5 hours logged. */
   async function fixedFee() {
     const s = await scenario();
-    await ctx.db.updateTable('projects').set({ is_fixed_fee: true, fee: '5000' }).where('id', '=', s.projectId).execute();
+    await ctx.db.updateTable('projects').set({ is_fixed_fee: true, fee: '5000', starts_on: '2026-01-01' }).where('id', '=', s.projectId).execute();
     await setRate(ctx.db, s.c, { projectId: s.projectId, from: '2025-01-01', rate: '100' });
     const entries = [await s.entry({ date: '2026-01-05', seconds: 3 * 3600 }), await s.entry({ date: '2026-01-06', seconds: 2 * 3600, notes: 'Review' })];
     const uninvoiced = async () => {
@@ -639,6 +639,26 @@ describe('fixed-fee projects', () => {
     expect(brief(third.line_items)).toEqual([['[WEB] Website: Fixed fee', 1, 0, 0]]);
     expect((await api(s.ws.owner, 'DELETE', `/api/v2/invoices/${second.id}`)).statusCode).toBe(204);
     expect(await s.uninvoiced()).toBe(3000);
+  });
+
+  it('bill the fee only for a range that reaches the project’s start date, as the uninvoiced report counts it', async () => {
+    const s = await fixedFee();
+    await ctx.db.updateTable('projects').set({ starts_on: '2026-02-01' }).where('id', '=', s.projectId).execute();
+    const report = async (to: string) => {
+      const res = await api(s.ws.owner, 'GET', `/api/v2/reports/uninvoiced?from=20260101&to=${to}`);
+      return (res.json().results as Array<{ project_id: string; uninvoiced_amount: number }>).find((r) => r.project_id === s.projectId)?.uninvoiced_amount;
+    };
+    // January: the fee is not due yet (rule 7), so the report counts 0 and an import bills nothing, its time left uninvoiced.
+    expect(await report('20260131')).toBe(0);
+    const early = await s.post({ line_items_import: { time: { summary_type: 'project', to: '2026-01-31' } } });
+    expect(early.statusCode).toBe(400);
+    expect(early.json()).toMatchObject({ error: 'invalid_request', field: 'line_items_import' });
+    const links = await billing(ctx.db, 'time_entries', s.entries);
+    for (const id of s.entries) expect(links.get(id)).toMatchObject({ is_billed: false });
+    // Through February the fee is due, for both.
+    expect(await report('20260228')).toBe(5000);
+    const due = await s.importTime('project', { time: { summary_type: 'project', to: '2026-02-28' } });
+    expect(brief(due.line_items)).toEqual([['[WEB] Website: Fixed fee', 1, 5000, 5000]]);
   });
 
   it('sit beside hourly projects and expenses; a fee line prints no hours', async () => {

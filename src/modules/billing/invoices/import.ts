@@ -3,6 +3,7 @@ import type { ApprovalStatus } from '../../../db/types.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import { badRequest } from '../../../errors.ts';
 import { newId } from '../../../ids.ts';
+import { todayIn } from '../../../time/workspace-time.ts';
 import { entryRoundedHours, type RoundingRule } from '../../tracking/week/index.ts';
 import type { InvoiceProjects } from './projects.ts';
 import {
@@ -252,7 +253,7 @@ export interface ImportResult {
 export async function prepareImport(
   trx: Tx,
   companyId: string,
-  args: { clientId: string; request: ImportRequest; workspace: WorkspaceRow; reach: InvoiceProjects; everyProject: boolean },
+  args: { clientId: string; request: ImportRequest; workspace: WorkspaceRow; reach: InvoiceProjects; everyProject: boolean; now: Date },
 ): Promise<ImportResult & { link(invoiceId: string, now: Date): Promise<void> }> {
   const { clientId, request, workspace, reach } = args;
   // Omitted project_ids: every project of the client the caller may invoice (projects.ts).
@@ -274,13 +275,18 @@ export async function prepareImport(
   if (projectIds.length === 0) throw nothing();
 
   const statuses = invoiceableStatuses(workspace);
-  const scope = (part: { from?: string; to?: string }): ImportScope => ({ clientId, projectIds, from: part.from, to: part.to, statuses });
-  const fees = request.time ? await lockFixedFeeBalances(trx, companyId, projectIds) : new Map<string, string>();
-  const entries = request.time ? await lockImportableTime(trx, companyId, scope(request.time)) : [];
+  const scope = (part: { from?: string; to?: string }, ids = projectIds): ImportScope => ({ clientId, projectIds: ids, from: part.from, to: part.to, statuses });
+  // A fixed-fee project's time is billed as its fee, once the fee is eligible for the range
+  // (rule 7, as the uninvoiced report counts it); before that its time stays uninvoiced.
+  const fees = request.time
+    ? await lockFixedFeeBalances(trx, companyId, projectIds, { to: request.time.to ?? todayIn(workspace.timezone, args.now), timezone: workspace.timezone })
+    : { balances: new Map<string, string>(), notYet: new Set<string>() };
+  const timeProjects = projectIds.filter((id) => !fees.notYet.has(id));
+  const entries = request.time && timeProjects.length ? await lockImportableTime(trx, companyId, scope(request.time, timeProjects)) : [];
   const expenses = request.expenses ? await lockImportableExpenses(trx, companyId, scope(request.expenses)) : [];
   if (entries.length === 0 && expenses.length === 0) throw nothing();
 
-  const timeDrafts = request.time ? groupTime(entries, request.time.summary_type, workspace, projects, fees) : [];
+  const timeDrafts = request.time ? groupTime(entries, request.time.summary_type, workspace, projects, fees.balances) : [];
   const expenseDrafts = request.expenses ? groupExpenses(expenses, request.expenses.summary_type, projects) : [];
   const timeLinks: Array<{ id: string; lineId: string }> = [];
   const expenseLinks: Array<{ id: string; lineId: string }> = [];

@@ -32,7 +32,7 @@ export { wrongState } from './rules.ts';
 export { greeted, sendInvoiceMessageIn, signatureName, validateMessage } from './messages.ts';
 export { invoiceProjects } from './projects.ts';
 export { SuggestedRecipientsSchema, recipientsForClient } from './recipients.ts';
-export { FIXED_FEE_BALANCE, findClient, loadWorkspace } from './queries.ts';
+export { FIXED_FEE_BALANCE, findClient, fixedFeeEligible, loadWorkspace } from './queries.ts';
 export { IsoDate, LineItemCreate, RecipientSchema, TotalsProperties } from './schemas.ts';
 export type { CreateInput, LineInput, Recipient } from './schemas.ts';
 export { creatorOf, documentHead, presentInvoice, presentTotals, printedTotals } from './presenter.ts';

@@ -521,21 +521,39 @@ export const FIXED_FEE_BALANCE = sql<string>`greatest(p.fee - coalesce((
         ), 0), 0)`;
 
 /**
- * Locks the fixed-fee projects among `projectIds` and returns each one's balance (FIXED_FEE_BALANCE):
+ * Whether a fixed-fee project (the row `p`) is billable for work up to `to`: once that day reaches
+ * its start date, or without one the day it was created in the workspace's zone. Rule 7's
+ * eligibility, which the uninvoiced report and an import both apply.
+ */
+export const fixedFeeEligible = (to: string, timezone: string) =>
+  sql<boolean>`${to}::date >= coalesce(p.starts_on, (p.created_at at time zone ${timezone}::text)::date)`;
+
+/**
+ * Locks the fixed-fee projects among `projectIds` and returns the balance (FIXED_FEE_BALANCE) of
+ * each that is eligible for work up to `to` (fixedFeeEligible), and those that are not yet:
  * two imports of one project's time wait for each other, so its balance is billed once. Taken
  * before the entries' locks (as a project's delete takes them), and FOR NO KEY UPDATE, so new
  * entries of the project (whose foreign key takes KEY SHARE) are not held up.
  */
-export async function lockFixedFeeBalances(trx: Tx, companyId: string, projectIds: string[]): Promise<Map<string, string>> {
-  if (!projectIds.length) return new Map();
+export async function lockFixedFeeBalances(
+  trx: Tx,
+  companyId: string,
+  projectIds: string[],
+  eligibleBy: { to: string; timezone: string },
+): Promise<{ balances: Map<string, string>; notYet: Set<string> }> {
+  const none = { balances: new Map<string, string>(), notYet: new Set<string>() };
+  if (!projectIds.length) return none;
   const locked = await sql<{ id: string }>`
     select p.id from projects p where p.company_id = ${companyId} and p.id = any(${`{${projectIds.join(',')}}`}::uuid[]) and p.is_fixed_fee
     order by p.id for no key update`.execute(trx);
-  if (!locked.rows.length) return new Map();
+  if (!locked.rows.length) return none;
   // A statement of its own after the lock: its snapshot sees the lines of an import that
   // committed while this one waited (a locking read's own subquery would not).
-  const { rows } = await sql<{ id: string; balance: string }>`
-    select p.id, ${FIXED_FEE_BALANCE} as balance from projects p
+  const { rows } = await sql<{ id: string; balance: string; eligible: boolean }>`
+    select p.id, ${FIXED_FEE_BALANCE} as balance, ${fixedFeeEligible(eligibleBy.to, eligibleBy.timezone)} as eligible from projects p
     where p.company_id = ${companyId} and p.id = any(${`{${locked.rows.map((r) => r.id).join(',')}}`}::uuid[])`.execute(trx);
-  return new Map(rows.map((r) => [r.id, r.balance]));
+  return {
+    balances: new Map(rows.filter((r) => r.eligible).map((r) => [r.id, r.balance])),
+    notYet: new Set(rows.filter((r) => !r.eligible).map((r) => r.id)),
+  };
 }

@@ -341,6 +341,7 @@ export async function createInvoiceIn(trx: Tx, p: Principal, input: CreateInput,
         workspace,
         reach,
         everyProject: invoicesEveryProject(p),
+        now,
       });
       await insertLines(trx, p.companyId, id, imported.lines, now);
       await imported.link(id, now);

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
-import { FIXED_FEE_BALANCE } from '../../billing/invoices/index.ts';
+import { FIXED_FEE_BALANCE, fixedFeeEligible } from '../../billing/invoices/index.ts';
 import { ensureTimeTotals, splitByHorizon } from './totals.ts';
 import {
   BILLABLE_RATE,
@@ -289,7 +289,7 @@ export async function uninvoicedRows(
       select p.id as project_id, ${FIXED_FEE_BALANCE} as balance
       from projects_in_scope p
       where p.is_fixed_fee
-        and ${to}::date >= coalesce(p.starts_on, (p.created_at at time zone ${co.timezone}::text)::date)
+        and ${fixedFeeEligible(to, co.timezone)}
     ),
     report as (
       select p.id as project_id, p.name as project_name, c.id as client_id, c.name as client_name,
