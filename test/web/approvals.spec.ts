@@ -140,3 +140,26 @@ test('a withdrawal that billed work depends on is refused with the reason', asyn
   expect(await statusOf(workspace, t.entry.id, t.mia.id)).toBe('approved');
   await expectClean(page);
 });
+
+test('a week returned for correction says so, who returned it and why, in the person’s timesheet', async ({ page, workspace }) => {
+  const t = await team(workspace);
+  await ok(workspace.api('POST', '/api/v2/approvals/submit', { from: t.from, to: t.to }, t.mia.id));
+  await ok(workspace.api('POST', '/api/v2/approvals/reject', { user_id: t.mia.id, from: t.from, to: t.to, reason: 'Monday is the workshop: book it on Design.' }, t.max.id));
+
+  await signInAs(page, t.mia);
+  // The rejection e-mail links to the week: the timesheet says what happened and where to submit again.
+  await visit(page, `/time/week?start=${t.from}`, 'time-week-returned');
+  const banner = page.getByRole('status').filter({ hasText: 'Returned for correction by Max' });
+  await expect(banner).toContainText('Monday is the workshop: book it on Design.');
+  await expect(banner.getByRole('link', { name: 'Approvals' })).toHaveAttribute('href', `/approvals?date=${t.from}`);
+  await checkPage(page, 'time-week-returned');
+  await visit(page, `/time/day?date=${t.from}`, 'time-day-returned');
+  await expect(page.getByRole('status').filter({ hasText: 'Returned for correction by Max' })).toBeVisible();
+
+  // Submitted again, the banner goes.
+  await ok(workspace.api('POST', '/api/v2/approvals/submit', { from: t.from, to: t.to }, t.mia.id));
+  await visit(page, `/time/week?start=${t.from}`, 'time-week-resubmitted');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText('Returned for correction')).toHaveCount(0);
+  await expectClean(page);
+});

@@ -16,6 +16,7 @@ import { byTime, EntryDialog } from './EntryEditDialog.tsx';
 import { ContinueButton, entryLabel } from './EntryEditor.tsx';
 import { lockOf, weekApproved, type Lock } from './locks.ts';
 import { WeekLocked } from './WeekLocked.tsx';
+import { ReturnedWeek } from './ReturnedWeek.tsx';
 import { AddEntryForm } from './AddEntryForm.tsx';
 import { useTimeTexts } from './texts.ts';
 import { TimeHeader } from './TimeHeader.tsx';
@@ -49,6 +50,7 @@ export function DayPage() {
   return (
     <div className="flex flex-col gap-6">
       <TimeHeader view="day" date={day} today={sheet.today} from={sheet.from} user={own ? undefined : sheet.user.id} person={own ? undefined : sheet.user.name} />
+      {own && <ReturnedWeek from={sheet.from} entries={sheet.entries} />}
       {/* Focusable: at 390 px the table scrolls sideways, and an empty day has nothing else to focus to scroll it by keyboard. */}
       <div ref={region} tabIndex={0} role="region" aria-label={t('dayView.entriesOf', { day: longDayLabel(format, day) })} className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs focus-visible:outline-2 focus-visible:outline-teal-600">
         <table data-stack className="w-full min-w-[40rem] border-collapse text-sm">

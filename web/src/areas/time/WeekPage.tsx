@@ -17,6 +17,7 @@ import { choiceId } from './choices.ts';
 import { CellEntries } from './EntryEditDialog.tsx';
 import { lockOf, weekApproved } from './locks.ts';
 import { WeekLocked } from './WeekLocked.tsx';
+import { ReturnedWeek } from './ReturnedWeek.tsx';
 import { usePairOptions } from './pair-options.ts';
 import { PersonPicker } from './PersonPicker.tsx';
 import { useTimeTexts } from './texts.ts';
@@ -71,6 +72,7 @@ export function WeekPage() {
       <TimeHeader view="week" from={sheet.from} today={sheet.today} user={own ? undefined : sheet.user.id} person={own ? undefined : sheet.user.name} />
       <PersonPicker from={sheet.from} person={sheet.user} />
       {own && locked && <WeekLocked text={t('lock.week')} />}
+      {own && <ReturnedWeek from={sheet.from} entries={sheet.entries} />}
       <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
         <table data-stack className="w-full min-w-[52rem] border-collapse text-sm">
           <caption className="sr-only">{t('grid.caption', { day: format.weekday(sheet.from) })}</caption>

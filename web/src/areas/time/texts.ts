@@ -143,11 +143,20 @@ const en = {
   // Why an entry cannot change (locks.ts).
   lock: {
     billedShort: 'billed, locked',
-    billed: 'Billed on an invoice, so it cannot be changed or deleted. While that invoice is a draft, deleting it releases the entry.',
+    billed: 'Billed on an invoice, so it cannot be changed or deleted. Only deleting that invoice, while it is still a draft, releases it.',
     approvedShort: 'approved, locked',
     approved: 'Approved, so it cannot be changed or deleted. Ask an approver to withdraw the approval.',
     weekShort: 'week approved, locked',
     week: 'This week is approved and locked. Ask an approver to withdraw the approval.',
+  },
+  // Your own week, when an approver returned some of it (the e-mail links here).
+  returned: {
+    title: 'Returned for correction',
+    titleBy: 'Returned for correction by {{name}}',
+    noReason: 'No reason was given.',
+    before: 'Correct the time, then submit the week again on ',
+    link: 'Approvals',
+    after: '.',
   },
 };
 
@@ -283,10 +292,18 @@ export const { useTexts: useTimeTexts, t: timeTexts } = defineTexts('time', en, 
   },
   lock: {
     billedShort: 'abgerechnet, gesperrt',
-    billed: 'Auf einer Rechnung abgerechnet, daher nicht änderbar oder löschbar. Solange die Rechnung ein Entwurf ist, gibt ihr Löschen den Eintrag frei.',
+    billed: 'Auf einer Rechnung abgerechnet, daher nicht änderbar oder löschbar. Nur das Löschen dieser Rechnung, solange sie ein Entwurf ist, gibt den Eintrag frei.',
     approvedShort: 'freigegeben, gesperrt',
     approved: 'Freigegeben, daher nicht änderbar oder löschbar. Bitten Sie eine freigebende Person, die Freigabe zurückzunehmen.',
     weekShort: 'Woche freigegeben, gesperrt',
     week: 'Diese Woche ist freigegeben und gesperrt. Bitten Sie eine freigebende Person, die Freigabe zurückzunehmen.',
+  },
+  returned: {
+    title: 'Zur Korrektur zurückgegeben',
+    titleBy: 'Von {{name}} zur Korrektur zurückgegeben',
+    noReason: 'Es wurde kein Grund angegeben.',
+    before: 'Korrigieren Sie die Zeiten und reichen Sie die Woche dann unter ',
+    link: 'Freigaben',
+    after: ' erneut ein.',
   },
 });
