@@ -117,6 +117,10 @@ describe('assignments', () => {
     expectError(await web(s.member, 'GET', '/web/api/schedule?from=2026-09-07'), 403, 'forbidden');
     const schedule = (await web(s.manager, 'GET', '/web/api/schedule?from=2026-09-07&weeks=1')).json();
     expect(schedule.assignments.find((x: { id: string }) => x.id === managed.json().id)).toMatchObject({ may_change: true });
+    // What the planner's form offers a manager: the projects they plan, not the one they only work on.
+    expect(schedule.plannable_project_ids).toContain(w.managed);
+    expect(schedule.plannable_project_ids).not.toContain(w.project);
+    expect((await web(s.admin, 'GET', '/web/api/schedule?from=2026-09-07&weeks=1')).json().plannable_project_ids).toBeNull();
   });
 
   it("gives 404 for another workspace's projects, people and assignments", async () => {

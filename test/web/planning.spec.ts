@@ -270,6 +270,8 @@ test('a manager moves the plans of the projects they manage; another project’s
   const t = await team(workspace);
   const max = await workspace.seed.memberWithPassword('Max', 'manager');
   await ok(workspace.api('POST', `/api/v2/projects/${t.website.id}/user_assignments`, { user_id: max.id, is_project_manager: true }));
+  // On Shop Max works but does not manage: he sees it, and may not plan it.
+  await ok(workspace.api('POST', `/api/v2/projects/${t.shop.id}/user_assignments`, { user_id: max.id }));
   const week = { user_id: t.mia.id, starts_on: t.monday, ends_on: plusDays(t.monday, 4), hours_per_day: 2 };
   await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.website.id, ...week }));
   await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.shop.id, ...week }));
@@ -286,6 +288,16 @@ test('a manager moves the plans of the projects they manage; another project’s
   await expect(view.getByRole('textbox', { name: 'Hours per day' })).toBeDisabled();
   await view.getByRole('button', { name: 'Close' }).first().click();
   await expect(view).toBeHidden();
+
+  // A new assignment offers the projects Max plans: Website, not Shop (which the server would refuse).
+  await page.getByRole('button', { name: 'Add assignment for Mia Tester' }).click();
+  const add = page.getByRole('dialog', { name: 'Add assignment' });
+  await add.getByRole('button', { name: 'Show suggestions' }).first().click();
+  await expect(page.getByRole('option', { name: 'Acme – Website' })).toBeVisible();
+  await expect(page.getByRole('option', { name: 'Bolt – Shop' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await add.getByRole('button', { name: 'Close' }).first().click();
+  await expect(add).toBeHidden();
 
   await page.getByRole('button', { name: /^Website \(Acme\)/ }).press('Alt+ArrowRight');
   await expect.poll(async () => (await assignments(workspace, t.monday)).map((a) => [a.project.name, a.starts_on]).sort()).toEqual([

@@ -1009,7 +1009,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail a password-reset link
-         * @description Always 202, whether or not the address belongs to an account, so the answer tells nobody which addresses exist.
+         * @description Always 202, whether or not the address belongs to an account, and at once (the e-mail is made after the answer), so neither the answer nor its timing tells which addresses exist. One e-mail per person per minute; the earlier link works meanwhile.
          */
         post: operations["requestPasswordReset"];
         delete?: never;
@@ -17058,6 +17058,8 @@ export interface operations {
                         } & {
                             may_change: boolean;
                         })[];
+                        /** @description The projects the caller plans (a manager: those they manage); null: every project (owners and administrators). */
+                        plannable_project_ids: string[] | null;
                     };
                 };
             };

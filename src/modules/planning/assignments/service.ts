@@ -282,6 +282,7 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
       assignments: assignments
         .filter((a) => rows.has(a.user_id ?? a.placeholder_id!))
         .map((a) => ({ ...presentAssignment(a), may_change: managed === null || managed.includes(a.project_id) })),
+      plannable_project_ids: managed,
     };
   });
 }

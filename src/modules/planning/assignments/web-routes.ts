@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { requestDb } from '../../../http/idempotency.ts';
-import { createBody, ErrorResponses, patchBody } from '../../../http/schemas.ts';
+import { createBody, ErrorResponses, OrNull, patchBody } from '../../../http/schemas.ts';
 import { IdParams, NoQuery, rejectReadOnly, type TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import {
@@ -85,6 +85,9 @@ export async function planningWebRoutes(app: TypedApp) {
             people: Type.Array(Type.Object({ user_id: Id, name: Type.String(), cells: Type.Array(Cell) }, { additionalProperties: false })),
             placeholders: Type.Array(Type.Intersect([PlaceholderSchema, Type.Object({ cells: Type.Array(Cell) })])),
             assignments: Type.Array(Type.Intersect([AssignmentSchema, Type.Object({ may_change: Type.Boolean() })])),
+            plannable_project_ids: OrNull(
+              Type.Array(Id, { description: 'The projects the caller plans (a manager: those they manage); null: every project (owners and administrators).' }),
+            ),
           }),
           ...ErrorResponses,
         },

@@ -63,10 +63,12 @@ export interface AssignmentFormProps {
   placeholders: Placeholder[];
   /** A new assignment's dates. */
   dates: Dated;
+  /** The projects the caller plans (the schedule's plannable_project_ids); null: every one. */
+  plannable: string[] | null;
   onDone: (message: string) => void;
 }
 
-export function AssignmentForm({ assignment, row, people, placeholders, dates, onDone }: AssignmentFormProps) {
+export function AssignmentForm({ assignment, row, people, placeholders, dates, plannable, onDone }: AssignmentFormProps) {
   const t = usePlanningTexts();
   const projects = useQuery(projectChoicesQuery);
   const create = useCreateAssignment();
@@ -92,8 +94,12 @@ export function AssignmentForm({ assignment, row, people, placeholders, dates, o
 
   const projectOptions: ComboOption[] = useMemo(() => {
     const list = projects.data ?? (assignment ? [{ id: assignment.project.id, name: assignment.project.name ?? '', client_name: assignment.project.client_name ?? '' }] : []);
-    return list.map((p) => ({ id: p.id, label: `${p.client_name} – ${p.name}` })).sort((a, b) => a.label.localeCompare(b.label));
-  }, [projects.data, assignment]);
+    // A manager is offered the projects they plan only: the server refuses the others.
+    return list
+      .filter((p) => plannable === null || plannable.includes(p.id) || p.id === assignment?.project.id)
+      .map((p) => ({ id: p.id, label: `${p.client_name} – ${p.name}` }))
+      .sort((a, b) => a.label.localeCompare(b.label));
+  }, [projects.data, assignment, plannable]);
   const whoOptions: ComboOption[] = useMemo(
     () => [
       ...people.map((p) => ({ id: `user:${p.user_id}`, label: p.name })),
@@ -334,7 +340,15 @@ export function PlanningDialog({ open, schedule, dates, onClose, onDone }: { ope
   return (
     <Dialog title={title} isOpen onOpenChange={(isOpen) => !isOpen && onClose()}>
       {open.kind === 'assignment' && (
-        <AssignmentForm assignment={open.assignment} row={open.row} people={schedule.people} placeholders={schedule.placeholders} dates={dates} onDone={onDone} />
+        <AssignmentForm
+          assignment={open.assignment}
+          row={open.row}
+          people={schedule.people}
+          placeholders={schedule.placeholders}
+          dates={dates}
+          plannable={schedule.plannable_project_ids}
+          onDone={onDone}
+        />
       )}
       {open.kind === 'placeholder' && <PlaceholderForm onDone={onDone} />}
       {open.kind === 'replace' && placeholder && <ReplaceForm placeholder={placeholder} people={schedule.people} onDone={onDone} />}
