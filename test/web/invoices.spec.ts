@@ -224,7 +224,8 @@ test.describe('creating, editing, sending and settling', () => {
     await expect(page.getByRole('combobox', { name: 'Client' })).toHaveValue('Globex');
     await expect(page.getByRole('button', { name: 'Create invoice' })).toHaveCount(0); // a preview comes first
     await page.getByRole('button', { name: 'Preview' }).click();
-    await expect(page.getByRole('heading', { name: /Preview of invoice 1/ })).toBeVisible();
+    // The preview's heading takes focus: a screen reader says it arrived.
+    await expect(page.getByRole('heading', { name: /Preview of invoice 1/ })).toBeFocused();
     await expect(page.getByRole('row', { name: /Website: Design/ })).toContainText(money(300, 'EUR'));
     await expect(page.getByRole('row', { name: /Website: Travel/ })).toContainText(money(42.5, 'EUR'));
     await expect(page.getByRole('definition').filter({ hasText: money(342.5, 'EUR') }).first()).toBeVisible();

@@ -41,8 +41,9 @@ export function LinesTable({
 }) {
   return (
     <>
-      {/* Scrolls sideways at 390 px; focusable so the keyboard can scroll it too (nothing in it takes focus). */}
-      <div tabIndex={0} role="region" aria-labelledby={headingId} className={`relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs ${focusRingCss}`}>
+      {/* Scrolls sideways at 390 px; focusable so the keyboard can scroll it too (nothing in it takes focus).
+          A group, not a region: the section around it is the region of that heading, and two landmarks of one name are one too many. */}
+      <div tabIndex={0} role="group" aria-labelledby={headingId} className={`relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs ${focusRingCss}`}>
         <table data-stack className="w-full min-w-[36rem] border-collapse text-sm">
           {caption && <caption className="sr-only">{caption}</caption>}
           <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">

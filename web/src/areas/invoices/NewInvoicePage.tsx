@@ -1,6 +1,6 @@
 import type { CalendarDate } from '@internationalized/date';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError, formErrors } from '../../api/errors.ts';
 import { useFormat } from '../../api/format.ts';
@@ -307,9 +307,12 @@ function Preview({
   const t = useInvoiceTexts();
   const format = useFormat();
   const unpriced = unpricedTime(invoice);
+  // Each new preview takes focus to its heading, so a screen reader says it arrived (as the import's preview does).
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [invoice]);
   return (
     <section aria-labelledby="new-preview" className="flex flex-col gap-3">
-      <h2 id="new-preview" className="text-lg font-semibold text-stone-900">
+      <h2 id="new-preview" ref={heading} tabIndex={-1} className="text-lg font-semibold text-stone-900 outline-none">
         {t('create.previewOf', { number: invoice.number })}
       </h2>
       <p className="text-sm text-stone-700">{t('create.previewNote')}</p>
