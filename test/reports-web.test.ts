@@ -245,7 +245,7 @@ describe('the exports', () => {
     const bcsv = csvRows((await get(s.owner, '/web/api/reports/project_budget/export?format=csv')).body);
     const cell = (v: unknown) => (v === null ? '' : v === true ? 'yes' : v === false ? 'no' : String(v));
     expect(bcsv.slice(1)).toEqual(
-      budget.map((r) => [r.client_name, r.project_name, r.budget_by, r.budget_is_monthly, r.is_active, r.budget, r.budget_spent, r.budget_remaining].map(cell)),
+      budget.map((r) => [r.client_name, r.project_name, r.budget_by, r.budget_is_monthly, r.is_active, r.budget, r.budget_spent, r.budget_remaining, r.currency].map(cell)),
     );
   });
 

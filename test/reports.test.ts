@@ -189,6 +189,9 @@ describe('reports', () => {
       expect(r[ids.fees]).toMatchObject({ budget_by: 'task_fees', budget: 1000, budget_spent: 320, budget_remaining: 680 });
       expect(r[ids.cost]).toMatchObject({ budget_by: 'project_cost', budget: 500, budget_spent: 120, budget_remaining: 380 });
       expect(r[ids.monthly]).toMatchObject({ budget_is_monthly: true, budget: 5, budget_spent: 1, budget_remaining: 4 });
+      // A money budget names its currency (the client has none: the workspace's); an hours budget none.
+      const { currency } = await ctx.db.selectFrom('companies').select('currency').where('id', '=', owner.companyId).executeTakeFirstOrThrow();
+      expect([r[ids.hours].currency, r[ids.fees].currency, r[ids.cost].currency]).toEqual([null, currency, currency]);
       expect(res.headers['x-service-features']).toContain('financial-reports-v1');
       expect(res.headers['x-service-features']).toContain('project-task-budgets');
     });

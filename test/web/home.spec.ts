@@ -113,7 +113,11 @@ test('an administrator: everything, with uninvoiced and overdue amounts per curr
   // Mia's 3 h at 100 in the workspace currency; an hour at 80 for a EUR client; an overdue EUR invoice of 250.
   const globex = await ok(workspace.api('POST', '/api/v2/clients', { name: 'Globex', currency: 'EUR' }));
   const task = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Support' }));
-  const intranet = await ok(workspace.api('POST', '/api/v2/projects', { client_id: globex.id, name: 'Intranet', task_ids: [task.id], is_billable: true, bill_by: 'project', hourly_rate: 80 }));
+  // A fee budget of 90 (in the client's euros), 80 of it used by the hour below.
+  const intranet = await ok(
+    workspace.api('POST', '/api/v2/projects', { client_id: globex.id, name: 'Intranet', task_ids: [task.id], is_billable: true, bill_by: 'project', hourly_rate: 80, budget_by: 'task_fees' }),
+  );
+  await ok(workspace.api('PATCH', `/api/v2/projects/${intranet.id}/task_assignments/${task.id}`, { budget: 90 }));
   await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: intranet.id, task_id: task.id, spent_date: t.day, hours: 1 }));
   const invoice = await ok(
     workspace.api('POST', '/api/v2/invoices', {
@@ -139,6 +143,8 @@ test('an administrator: everything, with uninvoiced and overdue amounts per curr
   await expect(overdue.getByRole('listitem')).toHaveText([/€250\.00\s*1 invoice/]);
   await expect(overdue.getByRole('link', { name: 'Open invoices' })).toHaveAttribute('href', '/invoices?state=open');
   await expect(page.getByRole('region', { name: 'Budgets' })).toContainText('Website');
+  // A money budget says its currency: the client's euros, not a bare 80.00 of 90.00.
+  await expect(page.getByRole('region', { name: 'Budgets' })).toContainText('€80.00 of €90.00');
   await expect(page.getByRole('region', { name: 'Awaiting your approval' })).toHaveCount(0); // approvals are off
   await overdue.getByRole('link', { name: 'Open invoices' }).click();
   await expect(page).toHaveURL('/invoices?state=open');

@@ -99,7 +99,7 @@ test('an administrator views each report with its chart and table, and the downl
   expect(websiteBudget).toMatchObject({ budget: 10, budget_spent: 3.5, budget_remaining: 6.5 });
   await expect(page.getByRole('row', { name: /Website/ })).toContainText('6:30');
   const budgetCsv = await downloadCsv(page, 'Download CSV of the project budgets');
-  expect(budgetCsv.find((r) => r[1] === 'Website')?.slice(5)).toEqual(['10', '3.5', '6.5']);
+  expect(budgetCsv.find((r) => r[1] === 'Website')?.slice(5)).toEqual(['10', '3.5', '6.5', '']); // an hours budget: no currency
 
   // Uninvoiced: per client and project, with "Create invoice" per client.
   calls = await visit(page, `/reports/uninvoiced?${MARCH}`, 'reports-uninvoiced');

@@ -6336,6 +6336,8 @@ export interface operations {
                             budget: number | null;
                             budget_spent: number | null;
                             budget_remaining: number | null;
+                            /** @description The currency of a money budget (fees: the project client's, else the workspace's; internal cost: the workspace's); null for hours. Amounts of different currencies are never added. */
+                            currency: string | null;
                         }[];
                         per_page: number;
                         total_pages: number;
@@ -17668,6 +17670,8 @@ export interface operations {
                                 budget_is_monthly: boolean;
                                 budget: number;
                                 budget_spent: number;
+                                /** @description A money budget's currency (the report's); null for hours. */
+                                currency: string | null;
                                 /** @description Spent as a whole percentage of the budget (rounded down). */
                                 percent: number;
                                 /** @enum {string} */

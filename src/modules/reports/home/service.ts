@@ -56,6 +56,7 @@ async function budgetsOf(trx: Tx, p: Principal, today: string) {
         budget_is_monthly: r.budget_is_monthly,
         budget: Number(r.budget),
         budget_spent: Number(r.budget_spent),
+        currency: r.currency,
         ...hit,
       },
     ];

@@ -78,6 +78,7 @@ const Home = Type.Object(
                 budget_is_monthly: Type.Boolean(),
                 budget: Type.Number(),
                 budget_spent: Type.Number(),
+                currency: OrNull(Type.String({ description: 'A money budget\'s currency (the report\'s); null for hours.' })),
                 percent: Type.Integer({ description: 'Spent as a whole percentage of the budget (rounded down).' }),
                 level: Enum(['over_80', 'over_100']),
               },

@@ -38,6 +38,7 @@ export function presentBudgetRow(r: BudgetRow, costVisible: boolean) {
     budget: hidden ? null : num(r.budget),
     budget_spent: hidden ? null : num(r.budget_spent),
     budget_remaining: hidden || r.budget === null ? null : new Decimal(r.budget).sub(r.budget_spent).toNumber(),
+    currency: r.currency,
   };
 }
 

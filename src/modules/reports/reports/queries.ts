@@ -33,10 +33,12 @@ export interface BudgetRow {
   is_active: boolean;
   budget: string | null;
   budget_spent: string;
+  /** A money budget's currency: fees the project's work currency, internal cost the workspace's; null for hours. */
+  currency: string | null;
   total: string;
 }
 
-type PageRow = Omit<BudgetRow, 'budget_spent'>;
+type PageRow = Omit<BudgetRow, 'budget_spent' | 'currency'>;
 
 /**
  * The budget report in two steps. The page (projects in scope, their budget and the total) comes
@@ -166,9 +168,10 @@ export async function projectBudgetRows(
       ${sql.join(branches, sql`\n      union all`)}`.execute(trx);
     for (const s of spent.rows) spentBy.set(s.project_id, s.budget_spent);
   }
-  return page.rows.map(({ bill_by: _billBy, is_billable: _isBillable, rounding: _rounding, rounding_minutes: _minutes, work_currency: _work, workspace_currency: _workspace, ...r }) => ({
+  return page.rows.map(({ bill_by: _billBy, is_billable: _isBillable, rounding: _rounding, rounding_minutes: _minutes, work_currency, workspace_currency, ...r }) => ({
     ...r,
     budget_spent: spentBy.get(r.project_id) ?? '0',
+    currency: r.budget_by === 'project_cost' ? workspace_currency : r.budget_by === 'task_fees' ? work_currency : null,
   }));
 }
 

@@ -30,6 +30,9 @@ const BudgetResult = Type.Object({
   budget: NullableNum,
   budget_spent: NullableNum,
   budget_remaining: NullableNum,
+  currency: Type.Union([Type.String(), Type.Null()], {
+    description: 'The currency of a money budget (fees: the project client\'s, else the workspace\'s; internal cost: the workspace\'s); null for hours. Amounts of different currencies are never added.',
+  }),
 });
 
 const UninvoicedResult = Type.Object({

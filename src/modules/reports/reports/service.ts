@@ -204,7 +204,7 @@ export async function budgetExport(ctx: ReportContext, p: Principal, query: Stat
     format: query.format,
     name: `project-budget-${today}`,
     sheet: 'Project budget',
-    columns: columnsOf({ client_name: 'Client', project_name: 'Project', budget_by: 'Budget by', budget_is_monthly: 'Monthly', is_active: 'Active', budget: 'Budget', budget_spent: 'Spent', budget_remaining: 'Remaining' }),
+    columns: columnsOf({ client_name: 'Client', project_name: 'Project', budget_by: 'Budget by', budget_is_monthly: 'Monthly', is_active: 'Active', budget: 'Budget', budget_spent: 'Spent', budget_remaining: 'Remaining', currency: 'Currency' }),
     batches: pagedRows(
       ctx,
       p,

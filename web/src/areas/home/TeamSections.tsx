@@ -32,8 +32,9 @@ export function ApprovalsSection({ approvals }: { approvals: Approvals }) {
 export function BudgetsSection({ budgets }: { budgets: Budgets }) {
   const t = useHomeTexts();
   const format = useFormat();
-  // Money budgets come without their currency: a plain amount.
-  const amount = (budgetBy: string, value: number) => (isMoneyBudget(budgetBy) ? format.number(value, 2, 2) : t('budgets.hours', { hours: format.hours(value) }));
+  // A money budget in its currency (fees: the client's; internal cost: the workspace's).
+  const amount = (p: { budget_by: string; currency: string | null }, value: number) =>
+    isMoneyBudget(p.budget_by) ? (p.currency ? format.money(value, p.currency) : format.number(value, 2, 2)) : t('budgets.hours', { hours: format.hours(value) });
   return (
     <Section title={t('budgets.title')}>
       {budgets.count === 0 ? (
@@ -50,7 +51,7 @@ export function BudgetsSection({ budgets }: { budgets: Budgets }) {
                       {p.project_name}
                     </Link>
                     <p className="truncate text-xs text-stone-600">
-                      {p.client_name} · {t(p.budget_is_monthly ? 'budgets.usedThisMonth' : 'budgets.used', { spent: amount(p.budget_by, p.budget_spent), budget: amount(p.budget_by, p.budget) })}
+                      {p.client_name} · {t(p.budget_is_monthly ? 'budgets.usedThisMonth' : 'budgets.used', { spent: amount(p, p.budget_spent), budget: amount(p, p.budget) })}
                     </p>
                   </div>
                   <span
