@@ -57,7 +57,10 @@ export function RecentSection({ recent, running }: { recent: RecentWork[]; runni
             return (
               <li key={key} className="flex items-center justify-between gap-3 py-2.5">
                 <div className="min-w-0">
-                  <p className="truncate text-sm font-medium text-stone-900">{label}</p>
+                  {/* Two lines before an ellipsis: client – project – task is often longer than half the page. */}
+                  <p className="line-clamp-2 text-sm font-medium break-words text-stone-900" title={label}>
+                    {label}
+                  </p>
                   <p className="truncate text-sm text-stone-600">{w.notes ?? t('recent.noNotes')}</p>
                 </div>
                 <Button
