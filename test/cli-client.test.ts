@@ -288,6 +288,10 @@ describe('log and entries', () => {
     // The owner's "entries" are their own; --user all shows the member's too.
     expect((await sheaf(asOwner(), 'entries', '--week', '2026-W45', '--json')).json).toEqual([]);
     expect((await sheaf(asOwner(), 'entries', '--week', '2026-W45', '--user', 'all', '--json')).json).toHaveLength(2);
+    // In a table, everyone's entries say whose they are; your own need no such column.
+    const everyone = await sheaf(asOwner(), 'entries', '--week', '2026-W45', '--user', 'all');
+    expect(everyone.stdout.split('\n')[0]).toMatch(/^date +person +time +hours +project/);
+    expect(everyone.stdout.split('\n')[1]).toMatch(/^2026-11-0\d +Mia Member +/);
   });
 
   it('entries --user takes an e-mail address (any case) as the person who has it; nobody with it is exit 3', async () => {

@@ -127,11 +127,19 @@ const entries: ClientCommand<EntryFilters> = {
     const list = await client.all<Entry>('/api/v2/time_entries', 'time_entries', await filterQuery(client, input));
     if (output.json) return show(output, list, () => '');
     const projects = new Map((await client.all<{ id: string; name: string }>('/api/v2/projects', 'projects')).map((p) => [p.id, p.name]));
+    // Someone else's or everyone's entries say whose they are (entries carry only user_id).
+    const people =
+      input.user === 'me'
+        ? null
+        : new Map(
+            (await client.all<{ id: string; first_name: string; last_name: string }>('/api/v2/users', 'users')).map((u) => [u.id, `${u.first_name} ${u.last_name}`.trim()]),
+          );
     const range = input.range.from || input.range.to ? ` (${input.range.from ?? '…'} to ${input.range.to ?? '…'})` : '';
     const table = grid(
       list,
       [
         { title: 'date', value: (e) => e.spent_date },
+        ...(people ? [{ title: 'person', value: (e: Entry) => people.get(e.user_id) ?? e.user_id }] : []),
         { title: 'time', value: (e) => span(e) },
         { title: 'hours', value: (e) => `${hours(e.hours)}${e.is_running ? '*' : ''}`, align: 'right' },
         { title: 'project', value: (e) => projects.get(e.project_id) ?? e.project_id },
