@@ -369,7 +369,7 @@ export async function dropRowArrayParsers(pglite: PGlite): Promise<void> {
 }
 
 async function openPglite(dataDir: string | null, timeouts?: DatabaseTimeouts): Promise<Database> {
-  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  const unlock = dataDir ? await lockDataDir(dataDir) : () => {};
   try {
     const pglite = new PGlite(dataDir ? join(dataDir, 'pglite') : undefined, { parsers: typeParsers, serializers: pgliteSerializers, ...(await pgliteAssets()) });
     await pglite.waitReady;
