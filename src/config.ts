@@ -112,6 +112,37 @@ function publicUrl(raw: string): string {
   return url.toString().replace(/\/$/, '');
 }
 
+/** A URL setting of one of `schemes` (`smtp`, `smtps`; `redis`, `rediss`): a typo is said at start, not at the first e-mail or request. */
+function serviceUrl(env: Env, name: string, schemes: readonly string[], example: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !schemes.includes(url.protocol.slice(0, -1)) || !url.hostname) {
+    throw new Error(`${name} must be a ${schemes.map((s) => `${s}://`).join(' or ')} URL such as ${example}`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function logLevel(env: Env): string {
+  const raw = env.LOG_LEVEL?.trim();
+  if (!raw) return 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${raw}'`);
+  return raw;
+}
+
+function port(env: Env): number {
+  const value = int(env, 'PORT', 8080, 0);
+  if (value > 65535) throw new Error('PORT must be at most 65535');
+  return value;
+}
+
 /** Where people reach the server, for links in e-mails. */
 export const publicUrlOf = (config: Pick<Config, 'publicUrl' | 'host' | 'port'>) =>
   config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -153,7 +184,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     throw new Error('JWT_ISSUER and JWT_AUDIENCE are required with JWT_JWKS_URL or JWT_PUBLIC_KEY');
   }
   return {
-    port: int(env, 'PORT', 8080, 0),
+    port: port(env),
     host: env.HOST || '127.0.0.1',
     publicUrl: env.PUBLIC_URL ? publicUrl(env.PUBLIC_URL) : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
@@ -172,12 +203,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       max: int(env, 'RATE_LIMIT_MAX', 100),
       windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 15_000),
       invalidMax: int(env, 'RATE_LIMIT_INVALID_MAX', 20),
-      redisUrl: env.REDIS_URL || undefined,
+      redisUrl: serviceUrl(env, 'REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
       redisPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'sheaf:rl:',
       keyRefreshMs: 1000,
     },
     trustProxy: trustProxy(env),
-    smtpUrl: env.SMTP_URL || undefined,
+    smtpUrl: serviceUrl(env, 'SMTP_URL', ['smtp', 'smtps'], 'smtps://user:pass@smtp.example.com:465'),
     smtpFrom: env.SMTP_FROM || undefined,
     outboxIntervalMs: int(env, 'OUTBOX_INTERVAL_MS', 5000),
     recurringIntervalMs: int(env, 'RECURRING_INTERVAL_MS', 60_000, 0),
@@ -195,7 +226,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
           maxLifetimeSeconds: int(env, 'JWT_MAX_LIFETIME_SECONDS', 24 * 60 * 60),
         }
       : null,
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: logLevel(env),
     clock: systemClock,
     webDist: env.WEB_DIST && env.WEB_DIST !== 'off' ? resolve(env.WEB_DIST) : null,
     webBuild: !env.WEB_DIST,
