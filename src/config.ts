@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
 import type { JwtConfig } from './auth/jwt.ts';
 import { MIN_SECRET_KEY_LENGTH } from './auth/secret-box.ts';
@@ -143,6 +144,16 @@ function port(env: Env): number {
   return value;
 }
 
+/** WEB_DIST: a built web app (a folder holding index.html), or `off`; a wrong path would serve every page as a bare 404. */
+function webDist(env: Env): string | null {
+  if (!env.WEB_DIST || env.WEB_DIST === 'off') return null;
+  const dist = resolve(env.WEB_DIST);
+  if (!existsSync(join(dist, 'index.html'))) {
+    throw new Error(`WEB_DIST must be a built web app (a folder holding index.html), not ${dist}; npm run build:web makes one, WEB_DIST=off serves the API alone`);
+  }
+  return dist;
+}
+
 /** Where people reach the server, for links in e-mails. */
 export const publicUrlOf = (config: Pick<Config, 'publicUrl' | 'host' | 'port'>) =>
   config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -228,7 +239,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       : null,
     logLevel: logLevel(env),
     clock: systemClock,
-    webDist: env.WEB_DIST && env.WEB_DIST !== 'off' ? resolve(env.WEB_DIST) : null,
+    webDist: webDist(env),
     webBuild: !env.WEB_DIST,
     secretKeys: secretKeys(env),
     ...overrides,

@@ -20,6 +20,7 @@ describe('settings checked at start', () => {
     [{ REDIS_URL: 'notaurl' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'verbose'/],
     [{ PORT: '99999' }, /^PORT must be at most 65535/],
+    [{ WEB_DIST: '/nonexistent' }, /^WEB_DIST must be a built web app \(a folder holding index.html\), not \/nonexistent/],
   ])('refuses %o, naming it', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
