@@ -6,6 +6,13 @@ import { setFlagsFromString } from 'node:v8';
 import { register } from 'tsx/esm/api';
 import { loadServerLibraries } from './server-libraries.js';
 
+// A reader that stops early (`sheaf export | head`) closes the pipe: the output was not wanted
+// any more, which is no failure of the command's (exit 0, no "write EPIPE").
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 const command = process.argv[2];
 const asksHelp = command === 'help' || process.argv.includes('--help') || process.argv.includes('-h');
 if (['serve', 'migrate', 'admin'].includes(command) || asksHelp) {

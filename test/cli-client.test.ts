@@ -377,6 +377,10 @@ describe('expenses, submit, projects', () => {
     expect(blocked.stderr).toMatch(/^sheaf: .*timer/i);
     expect((await sheaf(env, 'timer', 'stop')).code).toBe(0);
 
+    // Two ranges at once are a usage error naming what was given (submit takes no --date to suggest).
+    const both = await sheaf(env, 'submit', '--week', '2026-W45', '--from', '2026-11-02');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^sheaf: --week and --from\/--to cannot be combined: give one of them.\n/);
     const submitted = await sheaf(env, 'submit', '--week', '2026-W45');
     expect(submitted.code, submitted.stderr).toBe(0);
     expect(submitted.stdout).toMatch(/^Submitted 4 records \(1:45 h of time\) from 2026-11-02 to 2026-11-08 for approval\.$/m);
@@ -608,6 +612,15 @@ describe('the installed command', () => {
     expect(rows).toHaveLength(3);
     expect(rows[1]).toContain('2026-11-03');
     expect(rows[2]).toContain('Wireframes');
+    // A reader that stops at once (`sheaf export | head -0`): no "write EPIPE", exit 0.
+    const cut = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [...SHEAF_BIN, 'export', '--week', '2026-W45'], { cwd: ROOT, env: asMember() });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d));
+      child.on('close', (code) => done({ code, stderr }));
+    });
+    expect(cut).toEqual({ code: 0, stderr: '' });
     const out = join(work, 'week.xlsx');
     const xlsx = await sheaf(asMember(), 'export', '--week', '2026-W45', '--out', out, '--json');
     expect(xlsx.code, xlsx.stderr).toBe(0);

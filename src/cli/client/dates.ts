@@ -80,8 +80,9 @@ export function dateRange(
   const from = parseDate(values.from, '--from', now);
   const to = parseDate(values.to, '--to', now);
   const date = parseDate(values.date, '--date', now);
-  const given = [values.week !== undefined, Boolean(from || to), Boolean(date)].filter(Boolean).length;
-  if (given > 1) throw new UsageError('Give one of --week, --date, or --from/--to.');
+  // Named from what was given: not every command takes --date.
+  const given = [values.week !== undefined && '--week', Boolean(from || to) && '--from/--to', Boolean(date) && '--date'].filter(Boolean);
+  if (given.length > 1) throw new UsageError(`${given.join(' and ')} cannot be combined: give one of them.`);
   if (date) return { from: date, to: date };
   if (from || to) {
     if (from && to && from > to) throw new UsageError(`--from (${from}) is after --to (${to}).`);

@@ -104,7 +104,7 @@ const login: ClientCommand<{ url?: string; workspace?: string }> = {
     workspace ??= before?.workspace_id;
     if (!workspace) throw new UsageError('--workspace is required: the workspace (company) id shown beside the key in Settings → API and Developers.');
     if (!ID.test(workspace)) throw new UsageError(`The workspace id must be a UUID, not '${workspace}'.`);
-    const user = await me(new ApiClient({ url, key, workspaceId: workspace, source: 'the key given to sheaf login' }));
+    const user = await me(new ApiClient({ url, key, workspaceId: workspace, source: 'this login' }));
     const profile: Profile = {
       url,
       workspace_id: workspace,
