@@ -464,6 +464,10 @@ describe('reports and invoices', () => {
     const nothing = await sheaf(asOwner(), 'invoice', 'create', '--client', 'Globex', '--from', '2026-11-01', '--to', '2026-11-30');
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toMatch(/^sheaf: /);
+    // A refusal of the range names the option typed, not the API's field.
+    const backwards = await sheaf(asOwner(), 'invoice', 'create', '--client', 'Globex', '--from', '2026-11-30', '--to', '2026-11-01');
+    expect(backwards.code).toBe(2);
+    expect(backwards.stderr).toMatch(/\(field line_items_import\.time\.to: --to\)/);
   });
 });
 

@@ -93,6 +93,11 @@ const OPTION_OF_FIELD: Record<string, string> = {
   recipients: '--to',
   cc_recipients: '--cc',
   user_id: '--user',
+  // invoice create's range, sent as the import's time and expenses ranges
+  'line_items_import.time.from': '--from',
+  'line_items_import.time.to': '--to',
+  'line_items_import.expenses.from': '--from',
+  'line_items_import.expenses.to': '--to',
 };
 
 /**
