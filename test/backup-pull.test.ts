@@ -235,6 +235,11 @@ describe('sheaf backup pull', () => {
     const noKey = await sheaf(['backup', 'pull', '--out', dir], { SHEAF_URL: baseUrl });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('SHEAF_API_KEY');
+    // No workspace id: said as such, before a request whose 401 would blame the key.
+    const { SHEAF_WORKSPACE_ID: _id, ...noWorkspace } = envOf(owner);
+    const unnamed = await sheaf(['backup', 'pull', '--out', dir], noWorkspace);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain('No workspace id: give --workspace ID or set SHEAF_WORKSPACE_ID');
     const forbidden = await sheaf(['backup', 'pull', '--out', dir, '--json'], envOf(member));
     expect(forbidden.code).toBe(2);
     expect(JSON.parse(forbidden.stderr)).toMatchObject({ error: 'forbidden' });

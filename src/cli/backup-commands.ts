@@ -58,13 +58,16 @@ const pull: Command<PullInput> = {
   async run({ output, env = process.env }, input) {
     const key = env.SHEAF_API_KEY;
     if (!key) throw new UsageError('Set SHEAF_API_KEY to a full-access key of an owner or administrator.');
+    const workspaceId = input.workspace ?? env.SHEAF_WORKSPACE_ID;
+    // Said before any request: without it the server answers 401, which reads as a bad key.
+    if (!workspaceId) throw new UsageError('No workspace id: give --workspace ID or set SHEAF_WORKSPACE_ID (shown beside the keys in Settings → API and Developers).');
     const baseUrl = input.url ?? env.SHEAF_URL ?? DEFAULT_URL;
     if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new UsageError(`SHEAF_URL must be an http(s) URL, not '${baseUrl}'.`);
     try {
       const summary = await pullBackup({
         baseUrl,
         key,
-        workspaceId: input.workspace ?? env.SHEAF_WORKSPACE_ID ?? undefined,
+        workspaceId,
         outDir: input.out,
         perPage: input.perPage,
         retries: input.retries,
