@@ -470,6 +470,9 @@ describe('request logging', () => {
       const app = await buildApp({ config: ctx.config, db: ctx.db, logStream: { write: (line) => void lines.push(line) } });
       await request(app, owner, { method: 'GET', url: '/api/v2/users/me' });
       await request(app, owner, { method: 'GET', url: '/api/v2/users?bogus=1' });
+      // The probes are not logged at info (a load balancer's every second would be most of the log).
+      expect((await app.inject({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
       await app.close();
       const log = lines.join('');
       expect(log).toContain('/api/v2/users/me');
@@ -478,6 +481,7 @@ describe('request logging', () => {
       expect(log).not.toContain(owner.key.slice(12));
       const entries = lines.map((l) => JSON.parse(l));
       expect(entries.filter((e) => e.msg === 'request completed')).toHaveLength(2);
+      expect(log).not.toMatch(/\/livez|\/healthz/);
     } finally {
       await ctx.close();
     }

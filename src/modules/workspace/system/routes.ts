@@ -9,6 +9,8 @@ export async function systemRoutes(app: TypedApp) {
     '/livez',
     {
       config: { access: 'public' },
+      // A probe every second or so would be most of the log at info: its lines from warn up only.
+      logLevel: 'warn',
       // Not in the API document, like /healthz. Answers without touching the database,
       // so an orchestrator does not restart a process that is healthy but waiting for
       // its database: that process serves again by itself once the database is back.
@@ -26,6 +28,7 @@ export async function systemRoutes(app: TypedApp) {
     '/healthz',
     {
       config: { access: 'public' },
+      logLevel: 'warn',
       // Not in the API document: a probe for load balancers and orchestrators, not an
       // API v2 operation an SDK should offer (and it has no client error to document).
       schema: {
