@@ -109,7 +109,7 @@ beforeAll(async () => {
   ids.website = website.id;
   const tasks = await api(owner, 'GET', `/api/v2/tasks?project_id=${website.id}`);
   ids.design = tasks.tasks.find((t: { name: string }) => t.name === 'Design').id;
-  const support = await api(owner, 'POST', '/api/v2/projects', { client_id: client.id, name: 'Support', code: 'SUP', task_ids: [ids.design] });
+  const support = await api(owner, 'POST', '/api/v2/projects', { client_id: client.id, name: 'Support', code: 'SUP', task_ids: [ids.design], budget_by: 'project_cost', budget: 500 });
   ids.support = support.id;
   for (const project of [website.id, support.id]) await api(owner, 'POST', `/api/v2/projects/${project}/user_assignments`, { user_id: member.userId });
 }, 120_000);
@@ -414,6 +414,8 @@ describe('reports and invoices', () => {
     const budget = await sheaf(asOwner(), 'report', 'budget');
     expect(budget.code, budget.stderr).toBe(0);
     expect(budget.stdout).toMatch(/^Globex +Website +project +40 +\d[\d.]* +\d[\d.]*$/m);
+    // A money budget is in its currency's minor units (the report names the currency).
+    expect(budget.stdout).toMatch(/^Globex +Support +project_cost +500\.00 +\d+\.\d\d +\d+\.\d\d$/m);
     expect((await sheaf(asOwner(), 'report', 'budget', '--json')).json).toEqual((await api(owner, 'GET', '/api/v2/reports/project_budget?is_active=true')).results);
 
     const team = await sheaf(asOwner(), 'report', 'team', '--week', '2026-W45');

@@ -39,6 +39,8 @@ const uninvoiced: ClientCommand<{ from: string; to: string; fixedFee: boolean }>
   },
 };
 
+const amount = (r: { currency: string | null }, value: number | null) => (r.currency ? money(value, r.currency) : hours(value));
+
 const budget: ClientCommand<{ all: boolean }> = {
   name: 'report budget',
   usage: '[--all]',
@@ -54,9 +56,10 @@ const budget: ClientCommand<{ all: boolean }> = {
           { title: 'client', value: (r) => r.client_name },
           { title: 'project', value: (r) => r.project_name, shrink: true },
           { title: 'by', value: (r) => `${r.budget_by}${r.budget_is_monthly ? ' monthly' : ''}` },
-          { title: 'budget', value: (r) => r.budget, align: 'right' },
-          { title: 'spent', value: (r) => r.budget_spent, align: 'right' },
-          { title: 'remaining', value: (r) => r.budget_remaining, align: 'right' },
+          // In the budget's unit: a money budget in its currency (the report names it), hours as every table shows them.
+          { title: 'budget', value: (r) => amount(r, r.budget), align: 'right' },
+          { title: 'spent', value: (r) => amount(r, r.budget_spent), align: 'right' },
+          { title: 'remaining', value: (r) => amount(r, r.budget_remaining), align: 'right' },
         ],
         terminalWidth(output),
       ),
