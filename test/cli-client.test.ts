@@ -632,6 +632,10 @@ describe('the installed command', () => {
     expect(xlsx.code, xlsx.stderr).toBe(0);
     expect(xlsx.json).toMatchObject({ file: out, format: 'xlsx' });
     expect(readFileSync(out).subarray(0, 2).toString()).toBe('PK');
+    const ods = await sheaf(asMember(), 'export', '--week', '2026-W45', '--out', join(work, 'week.ods'));
+    expect(ods.code).toBe(2);
+    expect(ods.stderr).toContain('the export is CSV or XLSX; name the file .csv or .xlsx, or choose with --format.');
+    expect(existsSync(join(work, 'week.ods'))).toBe(false);
     const bad = await sheaf(asMember(), 'export', '--format', 'pdf');
     expect(bad.code).toBe(2);
     // A directory that does not exist: bad input in words, not node's ENOENT.

@@ -21,6 +21,10 @@ const exportCommand: ClientCommand<EntryFilters & { format: 'csv' | 'xlsx'; out?
   options: { ...FILTER_OPTIONS, format: str, out: str },
   parse(v) {
     const byName = v.out && v.out !== '-' ? extname(v.out).toLowerCase().slice(1) : undefined;
+    // A file named for another format (week.ods) would get CSV under that name: said, unless --format chooses.
+    if (v.format === undefined && byName && byName !== 'csv' && byName !== 'xlsx') {
+      throw new UsageError(`--out ${v.out}: the export is CSV or XLSX; name the file .csv or .xlsx, or choose with --format.`);
+    }
     const format = v.format ?? (byName === 'xlsx' ? 'xlsx' : 'csv');
     if (format !== 'csv' && format !== 'xlsx') throw new UsageError(`--format must be csv or xlsx, not '${format}'.`);
     return { ...parseFilters(v, 'none'), format, out: v.out };
