@@ -172,7 +172,8 @@ function trustProxy(env: Env): Config['trustProxy'] {
   const entries = raw.split(',').map((a) => a.trim()).filter(Boolean);
   for (const entry of entries) {
     const [address, bits, ...rest] = entry.split('/');
-    const valid = PROXY_RANGES.has(entry) || (isIP(address!) !== 0 && rest.length === 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    const family = isIP(address!);
+    const valid = PROXY_RANGES.has(entry) || (family !== 0 && rest.length === 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))));
     if (!valid) throw new Error(`TRUST_PROXY must list proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal), not ${entry}`);
   }
   return entries;
