@@ -198,7 +198,7 @@ test('approved and billed entries say why and offer no edit', async ({ page, wor
 
   await visit(page, `/time/day?date=${lastWeek}`, 'time-edit-billed');
   const billed = page.getByRole('row', { name: /Invoiced work/ });
-  await expect(billed).toContainText('Billed on an invoice, so it cannot be changed or deleted. While that invoice is a draft, deleting it releases the entry.');
+  await expect(billed).toContainText('Billed on an invoice, so it cannot be changed or deleted. Only deleting that invoice, while it is still a draft, releases it.');
   await expect(billed.getByRole('button', { name: /^Edit entry/ })).toHaveCount(0);
   // The week grid says the same, in its short words.
   await visit(page, `/time/week?start=${lastWeek}`, 'time-edit-billed-week');
