@@ -1,7 +1,6 @@
 import { Link } from '../../ui/Link.tsx';
 import type { Home } from './api.ts';
 import { Emphasis } from './Emphasis.tsx';
-import { isMoneyBudget } from './home.ts';
 import { Section } from './Section.tsx';
 import { useHomeTexts } from './texts.ts';
 import { useFormat } from '../../api/format.ts';
@@ -32,9 +31,8 @@ export function ApprovalsSection({ approvals }: { approvals: Approvals }) {
 export function BudgetsSection({ budgets }: { budgets: Budgets }) {
   const t = useHomeTexts();
   const format = useFormat();
-  // A money budget in its currency (fees: the client's; internal cost: the workspace's).
-  const amount = (p: { budget_by: string; currency: string | null }, value: number) =>
-    isMoneyBudget(p.budget_by) ? (p.currency ? format.money(value, p.currency) : format.number(value, 2, 2)) : t('budgets.hours', { hours: format.hours(value) });
+  // A money budget in its currency (fees: the client's; internal cost: the workspace's); hours have none.
+  const amount = (p: { currency: string | null }, value: number) => (p.currency ? format.money(value, p.currency) : t('budgets.hours', { hours: format.hours(value) }));
   return (
     <Section title={t('budgets.title')}>
       {budgets.count === 0 ? (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elapsedMs, isMoneyBudget, shareOf, withRunning } from './home.ts';
+import { elapsedMs, shareOf, withRunning } from './home.ts';
 
 describe('home page rules', () => {
   it('elapsed time: the server\u2019s duration plus the time since its answer, whatever the start', () => {
@@ -26,11 +26,5 @@ describe('home page rules', () => {
     expect(shareOf(0, 0)).toBe(0);
     expect(shareOf(60, 0)).toBe(1);
     expect(shareOf(60, null)).toBeNull();
-  });
-
-  it('tells money budgets from hour budgets', () => {
-    expect(isMoneyBudget('task_fees')).toBe(true);
-    expect(isMoneyBudget('project_cost')).toBe(true);
-    expect(isMoneyBudget('project')).toBe(false);
   });
 });

@@ -23,6 +23,3 @@ export function shareOf(trackedSeconds: number, expectedHours: number | null): n
   if (expectedHours <= 0) return trackedSeconds > 0 ? 1 : 0;
   return Math.min(1, trackedSeconds / 3600 / expectedHours);
 }
-
-/** Budgets in hours (project, task, person) or money (task fees, project cost). */
-export const isMoneyBudget = (budgetBy: string) => budgetBy === 'task_fees' || budgetBy === 'project_cost';

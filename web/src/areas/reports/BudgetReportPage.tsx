@@ -73,7 +73,7 @@ function BudgetTable({ rows }: { rows: BudgetRow[] }) {
     return unit ? t(`budget.units.${unit}`) : t('budget.noBudget');
   };
   const show = (r: BudgetRow, value: number | null) =>
-    value === null ? <span className="text-stone-500">—</span> : isMoney(r.budget_by) ? (r.currency ? format.money(value, r.currency) : format.number(value, 2, 2)) : format.hours(value);
+    value === null ? <span className="text-stone-500">—</span> : r.currency ? format.money(value, r.currency) : format.hours(value);
   return (
     <TableBox label={t('budget.table')}>
       <table data-stack className="w-full min-w-[40rem] border-collapse text-sm">

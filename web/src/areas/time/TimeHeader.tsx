@@ -13,6 +13,9 @@ import { longDayLabel } from './week.ts';
  * (their data is fetched when the pointer or focus reaches the link, not on load), and
  * the switch between week, day and calendar.
  */
+/** A link of the Week/Day/Calendar group; the group does not clip (a focus ring would be cut), so its ends round themselves. */
+const VIEW_LINK = 'px-3 py-1.5 no-underline first:rounded-l-[5px] last:rounded-r-[5px]';
+
 export function TimeHeader({ view, from, today, date, user, person }: { view: 'week' | 'day' | 'calendar'; from?: string; today?: string; date?: string; user?: string; person?: string }) {
   const queryClient = useQueryClient();
   const t = useTimeTexts();
@@ -45,15 +48,14 @@ export function TimeHeader({ view, from, today, date, user, person }: { view: 'w
           <Link href={href(addDays(anchor, step))} onHoverStart={prefetch(addDays(anchor, step))} onFocus={prefetch(addDays(anchor, step))}>
             {weekly ? t('nextWeek') : t('nextDayNamed', { day: format.weekday(addDays(anchor, 1)) })}
           </Link>
-          {/* Not overflow-hidden: that would cut the focus ring of the links inside; the ends round themselves. */}
           <span className="flex rounded-md border border-stone-300" role="group" aria-label={t('view')}>
-            <Link href={view === 'week' ? '#' : `/time/week?start=${anchor}${who}`} aria-current={view === 'week' ? 'page' : undefined} className={cx('px-3 py-1.5 no-underline first:rounded-l-[5px] last:rounded-r-[5px]', view === 'week' && 'bg-teal-700 text-white')}>
+            <Link href={view === 'week' ? '#' : `/time/week?start=${anchor}${who}`} aria-current={view === 'week' ? 'page' : undefined} className={cx(VIEW_LINK, view === 'week' && 'bg-teal-700 text-white')}>
               {t('week')}
             </Link>
-            <Link href={view === 'day' ? '#' : `/time/day?date=${dayOfWeek}${who}`} aria-current={view === 'day' ? 'page' : undefined} className={cx('px-3 py-1.5 no-underline first:rounded-l-[5px] last:rounded-r-[5px]', view === 'day' && 'bg-teal-700 text-white')}>
+            <Link href={view === 'day' ? '#' : `/time/day?date=${dayOfWeek}${who}`} aria-current={view === 'day' ? 'page' : undefined} className={cx(VIEW_LINK, view === 'day' && 'bg-teal-700 text-white')}>
               {t('day')}
             </Link>
-            <Link href={view === 'calendar' ? '#' : `/time/calendar?start=${anchor}${who}`} aria-current={view === 'calendar' ? 'page' : undefined} className={cx('px-3 py-1.5 no-underline first:rounded-l-[5px] last:rounded-r-[5px]', view === 'calendar' && 'bg-teal-700 text-white')}>
+            <Link href={view === 'calendar' ? '#' : `/time/calendar?start=${anchor}${who}`} aria-current={view === 'calendar' ? 'page' : undefined} className={cx(VIEW_LINK, view === 'calendar' && 'bg-teal-700 text-white')}>
               {t('calendar')}
             </Link>
           </span>
