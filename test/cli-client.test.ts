@@ -246,6 +246,13 @@ describe('ranges, plurals, docs', () => {
     expect(() => pick([{ id: 'c', name: 'Web a' }, { id: 'd', name: 'Web b' }], 'web', 'project', '--project')).toThrow('matches 2 projects: ');
   });
 
+  it('matches names without case or accents, as the web app’s pickers do', () => {
+    const clients = [{ id: 'a', name: 'Café Zürich' }, { id: 'b', name: 'Acme' }];
+    expect(pick(clients, 'cafe', 'client', '--client').id).toBe('a');
+    expect(pick(clients, 'CAFE ZURICH', 'client', '--client').id).toBe('a');
+    expect(pick([{ id: 'p', name: 'Relaunch', code: 'ÉTÉ' }], 'ete', 'project', '--project').id).toBe('p');
+  });
+
   it("docs/cli.md lists every option of each person command in the command's row", () => {
     const doc = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8').split('\n');
     for (const c of clientCommands) {

@@ -21,13 +21,16 @@ const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** "project" → "projects", "expense category" → "expense categories". */
 const plural = (noun: string) => (/[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`);
 
+/** A name as it is matched: without case or accents ("cafe" finds "Café Zürich", as the web app's pickers do). */
+const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
 export function pick<T extends Named>(items: T[], typed: string, what: string, option: string): T {
-  const needle = typed.trim().toLowerCase();
+  const needle = folded(typed.trim());
   const byId = items.find((i) => i.id === typed);
   if (byId) return byId;
-  const exact = items.filter((i) => i.name.toLowerCase() === needle || i.code?.toLowerCase() === needle);
+  const exact = items.filter((i) => folded(i.name) === needle || (i.code != null && folded(i.code) === needle));
   if (exact.length === 1) return exact[0];
-  const prefix = exact.length ? exact : items.filter((i) => i.name.toLowerCase().startsWith(needle) || i.code?.toLowerCase().startsWith(needle));
+  const prefix = exact.length ? exact : items.filter((i) => folded(i.name).startsWith(needle) || (i.code != null && folded(i.code).startsWith(needle)));
   if (prefix.length === 1) return prefix[0];
   const label = (i: T) => `${i.code ? `[${i.code}] ` : ''}${i.name} (${i.id})`;
   if (prefix.length > 1) throw new UsageError(`${option} '${typed}' matches ${prefix.length} ${plural(what)}: ${prefix.slice(0, 8).map(label).join('; ')}. Give more of the name, the code or the id.`);
