@@ -86,11 +86,12 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
-function int(env: Env, name: string, fallback: number, min = 1): number {
+function int(env: Env, name: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer of at least ${min}`);
+  if (value > max) throw new Error(`${name} must be at most ${max}`);
   return value;
 }
 
@@ -136,12 +137,6 @@ function logLevel(env: Env): string {
   if (!raw) return 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${raw}'`);
   return raw;
-}
-
-function port(env: Env): number {
-  const value = int(env, 'PORT', 8080, 0);
-  if (value > 65535) throw new Error('PORT must be at most 65535');
-  return value;
 }
 
 /** WEB_DIST: a built web app (a folder holding index.html), or `off`; a wrong path would serve every page as a bare 404. */
@@ -196,7 +191,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     throw new Error('JWT_ISSUER and JWT_AUDIENCE are required with JWT_JWKS_URL or JWT_PUBLIC_KEY');
   }
   return {
-    port: port(env),
+    port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     publicUrl: env.PUBLIC_URL ? publicUrl(env.PUBLIC_URL) : undefined,
     databaseUrl: env.DATABASE_URL || undefined,

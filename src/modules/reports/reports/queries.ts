@@ -94,21 +94,20 @@ export async function projectBudgetRows(
   // period. Fees of a project without billable rates (not billable, bill_by none) are null per
   // entry, so 0: nothing to read.
   type Kind = 'hours' | 'cost' | 'fees:project' | 'fees:tasks' | 'fees:people';
-  // Each entry's amount is rounded to its currency's unit (`step` cents, centsPerUnit): fees
-  // are in the project's work currency, cost in the workspace's; a group has one step.
+  // Each entry's amount is rounded to its currency's unit (`step` cents, centsPerUnit; the
+  // currency: budgetCurrency); a group has one step.
   const groups = new Map<string, { kind: Kind; monthly: boolean; step: number; ids: string[] }>();
   for (const r of page.rows) {
     let kind: Kind = 'hours';
-    let step = 1;
     if (r.budget_by === 'project_cost') {
       if (options.costVisible === false) continue;
       kind = 'cost';
-      step = centsPerUnit(r.workspace_currency);
     } else if (r.budget_by === 'task_fees') {
       if (!r.is_billable || !['project', 'tasks', 'people'].includes(r.bill_by)) continue;
       kind = `fees:${r.bill_by as 'project' | 'tasks' | 'people'}`;
-      step = centsPerUnit(r.work_currency);
     }
+    const currency = budgetCurrency(r);
+    const step = currency ? centsPerUnit(currency) : 1;
     const key = `${kind}:${r.budget_is_monthly}:${step}`;
     const group = groups.get(key) ?? { kind, monthly: r.budget_is_monthly, step, ids: [] };
     group.ids.push(r.project_id);
@@ -171,8 +170,13 @@ export async function projectBudgetRows(
   return page.rows.map(({ bill_by: _billBy, is_billable: _isBillable, rounding: _rounding, rounding_minutes: _minutes, work_currency, workspace_currency, ...r }) => ({
     ...r,
     budget_spent: spentBy.get(r.project_id) ?? '0',
-    currency: r.budget_by === 'project_cost' ? workspace_currency : r.budget_by === 'task_fees' ? work_currency : null,
+    currency: budgetCurrency({ budget_by: r.budget_by, work_currency, workspace_currency }),
   }));
+}
+
+/** The currency a money budget is counted in: internal cost the workspace's, fees the project's work currency; none for hours. */
+function budgetCurrency(r: { budget_by: string; work_currency: string; workspace_currency: string }): string | null {
+  return r.budget_by === 'project_cost' ? r.workspace_currency : r.budget_by === 'task_fees' ? r.work_currency : null;
 }
 
 export async function countScopedProjects(trx: Tx, companyId: string, scope: RawBuilder<boolean>, isActive?: boolean) {

@@ -6,7 +6,8 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { addDays } from '../../ui/dates.ts';
 import { Link } from '../../ui/Link.tsx';
-import { myWeekQuery, useSubmitWeek } from './api.ts';
+import { myWeekQuery } from '../../api/approval-week.ts';
+import { useSubmitWeek } from './api.ts';
 import { useApprovalTexts } from './texts.ts';
 
 const STATES = ['unsubmitted', 'rejected', 'submitted', 'approved'] as const;

@@ -12,7 +12,6 @@ import type { paths } from '../../api/schema';
  * names (entries and expenses carry their approval state and lock).
  */
 
-export type MyWeek = paths['/web/api/approvals/week']['get']['responses'][200]['content']['application/json'];
 export type Queue = paths['/web/api/approvals/queue']['get']['responses'][200]['content']['application/json'];
 export type QueueRow = Queue['submitted'][number];
 export type Review = paths['/web/api/approvals/review']['get']['responses'][200]['content']['application/json'];
@@ -22,11 +21,6 @@ export type ReviewProject = Review['projects'][number];
 export type Withdrawal = paths['/web/api/approvals/withdraw']['post']['responses'][200]['content']['application/json'];
 export type LockedWeek = Withdrawal['still_locked_weeks'][number];
 
-export const myWeekQuery = (date?: string) =>
-  queryOptions({
-    queryKey: ['approvals', 'week', { date: date ?? 'today' }],
-    queryFn: () => call(api.GET('/web/api/approvals/week', { params: { query: date ? { date } : {} } })),
-  });
 
 export const queueQuery = queryOptions({
   queryKey: ['approvals', 'queue'],

@@ -2,7 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { guardMemberPage, isManagerOrAbove } from '../../api/access.ts';
 import { sessionQuery } from '../../api/session.ts';
-import { myWeekQuery, queueQuery } from './api.ts';
+import { myWeekQuery } from '../../api/approval-week.ts';
+import { queueQuery } from './api.ts';
 
 /**
  * /approvals?date=YYYY-MM-DD: the caller's week (submit) and, for approvers, the queue.

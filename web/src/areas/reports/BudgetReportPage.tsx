@@ -12,7 +12,6 @@ import { Chart, Downloads, Empty, LoadError, Loading, TableBox, num, th, useSear
 const UNITS = ['project', 'task', 'person', 'task_fees', 'project_cost'] as const;
 type Unit = (typeof UNITS)[number];
 const unitOf = (budgetBy: string): Unit | undefined => UNITS.find((u) => u === budgetBy);
-const isMoney = (budgetBy: string) => budgetBy === 'task_fees' || budgetBy === 'project_cost';
 
 const ACTIVE = ['true', 'false', 'all'] as const;
 
@@ -24,8 +23,9 @@ export function BudgetReportPage() {
   const isActive = activeOf(params);
   const { data, error, isPlaceholderData } = useQuery(budgetQuery(isActive));
   const budgeted = (data?.results ?? []).filter((r) => r.budget !== null && r.budget_spent !== null);
-  const hours = budgeted.filter((r) => !isMoney(r.budget_by));
-  const money = budgeted.filter((r) => isMoney(r.budget_by));
+  // A money budget is one with a currency (the report names it); the rest count hours.
+  const hours = budgeted.filter((r) => r.currency === null);
+  const money = budgeted.filter((r) => r.currency !== null);
   const bars = (rows: BudgetRow[]) => rows.map((r) => ({ name: r.project_name, spent: r.budget_spent, budget: r.budget }));
   const series = [
     { key: 'spent', label: t('budget.spent'), color: '#0f766e' },

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../ui/Alert.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { returnedWeekQuery, type WebEntry } from './api.ts';
+import { myWeekQuery } from '../../api/approval-week.ts';
+import type { WebEntry } from './api.ts';
 import { useTimeTexts } from './texts.ts';
 
 /**
@@ -11,7 +12,7 @@ import { useTimeTexts } from './texts.ts';
  */
 export function ReturnedWeek({ from, entries }: { from: string; entries: readonly Pick<WebEntry, 'approval_status'>[] }) {
   const returned = entries.some((e) => e.approval_status === 'rejected');
-  const { data: week } = useQuery({ ...returnedWeekQuery(from), enabled: returned });
+  const { data: week } = useQuery({ ...myWeekQuery(from), enabled: returned });
   const t = useTimeTexts();
   if (!returned) return null;
   const rejection = week?.rejection;

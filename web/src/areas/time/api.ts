@@ -47,16 +47,6 @@ export const sheetQuery = (date?: string, user?: string) =>
   });
 
 /**
- * The caller's approval week holding `date` (its last rejection: who and why), for the banner of a
- * returned week. The key is the approvals page's own, so its Submit refreshes this too.
- */
-export const returnedWeekQuery = (date: string) =>
-  queryOptions({
-    queryKey: ['approvals', 'week', { date }],
-    queryFn: () => call(api.GET('/web/api/approvals/week', { params: { query: { date } } })),
-  });
-
-/**
  * The projects and tasks the caller may record on (every type-ahead of the area, "Copy last
  * week's rows"): one request, on first need, kept for minutes. Looked at again, it sends the
  * ETag it has and the server answers 304 without a body while nothing changed: the list
