@@ -333,12 +333,12 @@ describe('log and entries', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toContain(message);
     }
-    // A name that matches nothing, or several.
+    // A name that matches several is bad input (2); one that matches nothing is not found (3), as its id would be.
     const ambiguous = await sheaf(env, 'log', '--project', 'WEB', '--hours', '1');
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('--task is required: the project has 5 tasks');
     const unknown = await sheaf(env, 'log', '--project', 'Nope', '--hours', '1');
-    expect(unknown.code).toBe(2);
+    expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain("No project 'Nope' that you can see (there are: [SUP] Support");
     // The API's own refusal: its message, and the field as the option that set it.
     const refused = await sheaf(env, 'log', '--project', 'SUP', '--hours', '1', '--date', '1800-01-01');

@@ -34,7 +34,8 @@ export function pick<T extends Named>(items: T[], typed: string, what: string, o
   if (prefix.length === 1) return prefix[0];
   const label = (i: T) => `${i.code ? `[${i.code}] ` : ''}${i.name} (${i.id})`;
   if (prefix.length > 1) throw new UsageError(`${option} '${typed}' matches ${prefix.length} ${plural(what)}: ${prefix.slice(0, 8).map(label).join('; ')}. Give more of the name, the code or the id.`);
-  throw new UsageError(`No ${what} '${typed}' that you can see${items.length ? ` (there are: ${items.slice(0, 8).map(label).join('; ')}${items.length > 8 ? '; …' : ''})` : ''}.`);
+  // Not found (exit 3), as the same record's id and an unknown person are; several matches above are bad input (exit 2).
+  throw new ApiRefusal(404, 'not_found', `No ${what} '${typed}' that you can see${items.length ? ` (there are: ${items.slice(0, 8).map(label).join('; ')}${items.length > 8 ? '; …' : ''})` : ''}.`);
 }
 
 export interface Me {
