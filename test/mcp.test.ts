@@ -13,7 +13,7 @@ import { createMcpServer } from '../src/modules/integrations/mcp/server.ts';
 import { stdioSettings } from '../src/modules/integrations/mcp/stdio.ts';
 import { ROOT, runCli } from './cli-runner.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, issueKey, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
-import { assignTask, assignUser, insertClient, insertProject, insertRate, insertTask, setWorkspace } from './fixtures/catalog.ts';
+import { assignTask, assignTeammate, assignUser, insertClient, insertProject, insertRate, insertTask, setWorkspace } from './fixtures/catalog.ts';
 
 /**
  * The MCP server (issue 27 item 2) as agents use it: the SDK's own client over
@@ -27,6 +27,7 @@ const run = promisify(execFile);
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const TOOL_NAMES = [
   'draft_invoice',
+  'list_people',
   'list_projects',
   'list_tasks',
   'list_time_entries',
@@ -283,10 +284,56 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(logged.json).toMatchObject({ source: 'agent', user_id: memberAgent.userId });
     const listed = await callTool(client, 'list_time_entries', {});
     expect(listed.json.time_entries.map((e: { user_id: string }) => e.user_id)).toEqual([memberAgent.userId]);
-    // Another person's week is the API's refusal, never an empty week of 0 hours.
+    // Another person's week is refused, never an empty week of 0 hours.
     const others = await callTool(client, 'summarize_week', { user_id: agent.userId });
-    expect(others).toMatchObject({ isError: true });
-    expect(others.text).toMatch(/^HTTP 403 forbidden: /);
+    expect(others).toMatchObject({ isError: true, text: 'You may read only your own time: leave user_id out (or give your own id).' });
+  });
+
+  it("refuses a week it would see only in part: a manager's non-teammate, a member's colleague; list_people names them", async () => {
+    const company = owner.companyId;
+    const manager = await addMember(ctx.db, company, { role: 'manager', userType: 'agent', firstName: 'Manny' });
+    const teammate = await addMember(ctx.db, company, { role: 'member', firstName: 'Tess' });
+    const outsider = await addMember(ctx.db, company, { role: 'member', firstName: 'Ivan', lastName: 'Outside' });
+    await assignTeammate(ctx.db, company, manager.userId, teammate.userId);
+    const managed = await insertProject(ctx.db, company, clientId, { name: 'Managed' });
+    const secret = await insertProject(ctx.db, company, clientId, { name: 'Secret' });
+    for (const p of [managed, secret]) await assignTask(ctx.db, company, p, taskId);
+    await assignUser(ctx.db, company, managed, manager.userId, { manager: true });
+    for (const person of [teammate, outsider]) await assignUser(ctx.db, company, managed, person.userId);
+    await assignUser(ctx.db, company, secret, outsider.userId);
+    const day = todayHere();
+    for (const [person, project, hours] of [[teammate, managed, 2], [outsider, managed, 4], [outsider, secret, 6]] as const) {
+      expect((await api(owner, 'POST', '/api/v2/time_entries', { project_id: project, task_id: taskId, spent_date: day, hours, user_id: person.userId })).statusCode).toBe(201);
+    }
+    const client = await httpClient(manager);
+    // The outsider's week as the manager sees it would be 4 of their 10 hours: refused, saying why.
+    const partial = await callTool(client, 'summarize_week', { user_id: outsider.userId });
+    expect(partial).toMatchObject({ isError: true });
+    expect(partial.text).toBe(
+      'Ivan Outside is not your teammate: you see their time only on the projects you manage, so this would not be their week. Use list_time_entries with user_id and project_id for a project you manage.',
+    );
+    // A teammate's week is whole; the outsider's hours on the managed project are listed.
+    const team = await callTool(client, 'summarize_week', { user_id: teammate.userId });
+    expect(team.json).toMatchObject({ user_id: teammate.userId, hours: 2 });
+    const listed = await callTool(client, 'list_time_entries', { user_id: outsider.userId, project_id: managed });
+    expect(listed.json.time_entries.map((e: { hours: number }) => e.hours)).toEqual([4]);
+    // An administrator reads the outsider's whole week.
+    const whole = await callTool(await httpClient(agent), 'summarize_week', { user_id: outsider.userId });
+    expect(whole.json).toMatchObject({ hours: 10 });
+    // A member may name nobody else, in a week or a list.
+    const member = await httpClient(memberAgent);
+    for (const tool of ['summarize_week', 'list_time_entries']) {
+      expect(await callTool(member, tool, { user_id: teammate.userId }), tool).toEqual({
+        isError: true,
+        text: 'You may read only your own time: leave user_id out (or give your own id).',
+        json: undefined,
+      });
+    }
+    // Whom the ids belong to: list_people, the API's users list as the caller sees it.
+    const people = await callTool(member, 'list_people', { is_active: true });
+    const direct = await api(memberAgent, 'GET', '/api/v2/users?is_active=true&page=1');
+    expect(people.json).toEqual(direct.json());
+    expect(people.json.users.map((u: { first_name: string }) => u.first_name)).toContain('Ivan');
   });
 
   it("answers bad arguments with the API's own message and field", async () => {
@@ -306,6 +353,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     const expense = await callTool(client, 'record_llm_usage', { project_id: projectId, model: 'm', cost: 0.123 });
     expect(expense.isError).toBe(true);
     expect(expense.text).toMatch(/^HTTP 400 .*\(field: total_cost\)/);
+    // An empty model name would be an expense that says nothing of what it cost for.
+    const nameless = await callTool(client, 'record_llm_usage', { project_id: projectId, model: '', cost: 1 });
+    expect(nameless.isError).toBe(true);
+    expect(nameless.text).toContain('model');
     const report = await callTool(client, 'report_uninvoiced', { from: '2026-01-01', to: '2027-06-01' });
     expect(report.text).toMatch(/^HTTP 400 /);
     // Arguments the tool does not have: refused by the tool's schema before any call.

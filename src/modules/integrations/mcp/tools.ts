@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isIsoDate } from '../../../time/workspace-time.ts';
 import { LLM_USAGE_CATEGORY } from '../../tracking/expense-categories/index.ts';
 import { path, type ApiCaller } from './api-caller.ts';
-import { ToolRefusal, allPages, flag, myUserId, ok } from './calls.ts';
+import { ApiRefusal, ToolRefusal, allPages, flag, myUserId, ok } from './calls.ts';
 import { WEEK_STARTS, summarizeWeek, today, weekContaining, type EntryLike, type ProjectLike, type WeekStartDay } from './rules.ts';
 
 /**
@@ -119,7 +119,7 @@ export const TOOLS = [
     description: `Records what a language model cost as an expense on a project, in the workspace's "${LLM_USAGE_CATEGORY}" expense category, with source "agent". The model and token counts are kept in the expense's metadata and notes. cost is the amount in the currency of the project's client (else the workspace's), at most two decimals. Returns the new expense.`,
     input: args({
       project_id: id('The project the usage is for (list_projects).'),
-      model: z.string().describe('The model, e.g. claude-sonnet-4.'),
+      model: z.string().min(1).describe('The model, e.g. claude-sonnet-4.'),
       cost: z.number().describe('The amount, e.g. 0.42.'),
       input_tokens: z.number().int().nonnegative().optional().describe('Prompt tokens.'),
       output_tokens: z.number().int().nonnegative().optional().describe('Completion tokens.'),
@@ -176,10 +176,19 @@ export const TOOLS = [
     run: ({ api }, a) => ok(api, 'GET', '/tasks', { query: { ...a, is_active: flag(a.is_active) } }),
   }),
   tool({
+    name: 'list_people',
+    title: 'List people',
+    description:
+      'The people of the workspace with their ids (for user_id in the other tools) and names. Administrators and managers also get e-mail addresses, roles and agent identities; members get the directory of people.',
+    input: args({ is_active: z.boolean().optional().describe('true: active only; false: deactivated only; default both.'), ...page }),
+    readOnly: true,
+    run: ({ api }, a) => ok(api, 'GET', '/users', { query: { ...a, is_active: flag(a.is_active) } }),
+  }),
+  tool({
     name: 'list_time_entries',
     title: 'List time entries',
     description:
-      'Time entries you may see (members: their own; managers: their teammates\u2019 too; administrators: everyone\u2019s), newest first, filtered. from and to are inclusive work dates. The envelope (page, total_pages, total_entries) says whether to ask for the next page.',
+      'Time entries you may see (members: their own; managers: their teammates\u2019 and those on projects they manage too; administrators: everyone\u2019s), newest first, filtered. from and to are inclusive work dates. The envelope (page, total_pages, total_entries) says whether to ask for the next page. Another person\u2019s user_id is refused when you may not read their time, and not found when you cannot see them (list_people has the ids).',
     input: args({
       from: date('First work day').optional(),
       to: date('Last work day').optional(),
@@ -193,18 +202,24 @@ export const TOOLS = [
       ...page,
     }),
     readOnly: true,
-    run: ({ api }, a) => ok(api, 'GET', '/time_entries', { query: { ...a, is_running: flag(a.is_running), is_billed: flag(a.is_billed) } }),
+    async run({ api, now }, a) {
+      if (a.user_id !== undefined && a.user_id.toLowerCase() !== (await myUserId(api))) {
+        const day = a.to ?? a.from ?? today(now());
+        await mayReadTimeOf(api, a.user_id, { from: day, to: day }, { whole: false });
+      }
+      return ok(api, 'GET', '/time_entries', { query: { ...a, is_running: flag(a.is_running), is_billed: flag(a.is_billed) } });
+    },
   }),
   tool({
     name: 'summarize_week',
     title: 'Summarize a week',
     description:
-      'One person\u2019s week (default yours, default this week): hours per day and per project, billable and not billable, and how many timers run (counted with their hours so far). Hours are as tracked, before the workspace rounding.',
+      'One person\u2019s week (default yours, default this week): hours per day and per project, billable and not billable, and how many timers run (counted with their hours so far). Hours are as tracked, before the workspace rounding. Another person\u2019s week needs a role that reads all their time (administrators: everyone\u2019s; managers: their teammates\u2019); list_people has the ids.',
     input: args({
       date: date('Any day of the week; default today').optional(),
       week_start: z.enum(WEEK_STARTS).optional().describe('The first day of a week (default monday).'),
       time_zone: timeZone,
-      user_id: id('Whose week (default yours).').optional(),
+      user_id: id('Whose week (default yours; list_people has the ids).').optional(),
     }),
     readOnly: true,
     run: async ({ api, now }, a) => weekSummary(api, a.date ?? today(now(), a.time_zone), a.week_start ?? 'monday', a.user_id),
@@ -285,7 +300,7 @@ export async function weekSummary(api: ApiCaller, day: string, weekStart: WeekSt
   const me = await myUserId(api);
   const user = userId ?? me;
   const week = weekContaining(day, weekStart);
-  if (user.toLowerCase() !== me) await mayReadTimeOf(api, user, week);
+  if (user.toLowerCase() !== me) await mayReadTimeOf(api, user, { from: week.from, to: week.to });
   const [entries, projects] = await Promise.all([
     allPages<EntryLike & { id: string }>(api, '/time_entries', 'time_entries', { user_id: user, from: week.from, to: week.to }),
     allPages<ProjectLike>(api, '/projects', 'projects'),
@@ -294,18 +309,32 @@ export async function weekSummary(api: ApiCaller, day: string, weekStart: WeekSt
 }
 
 /**
- * The time entries list leaves out whom the caller may not see, so someone
- * else's week would be an empty week (0 hours) for a person who does not
- * exist or is out of sight, and an agent would report it. So the API is asked
- * first: the team report answers whether the caller may read other people's
- * time (its 403, as the API words it: members see only their own), and the
- * users list, as the caller sees it, whether the person is there (else not
- * found).
+ * The time entries list leaves out what the caller may not see, so someone else's week would
+ * be an empty or partial week for a person who does not exist, is out of sight, or whose time
+ * the caller sees only on the projects they manage, and an agent would report it as the
+ * person's week. So the API is asked first: the team report lists whose time the caller reads
+ * whole (administrators: everyone; managers: themselves and their teammates; members: a 403),
+ * and the users list whether the person is there at all (else not found). With `whole: false`
+ * (a list of entries, which may be narrowed to a managed project) only those two are asked.
  */
-async function mayReadTimeOf(api: ApiCaller, userId: string, week: { from: string; to: string }) {
-  await ok(api, 'GET', '/reports/time/team', { query: { from: week.from, to: week.to, per_page: 1 } });
-  const people = await allPages<{ id: string }>(api, '/users', 'users');
-  if (!people.some((p) => p.id === userId.toLowerCase())) {
-    throw new ToolRefusal(`Not found: no person with user_id '${userId}' in this workspace that you can see (field: user_id).`);
-  }
+async function mayReadTimeOf(api: ApiCaller, userId: string, period: { from: string; to: string }, { whole } = { whole: true }) {
+  const id = userId.toLowerCase();
+  const team = await allPages<{ user_id: string }>(api, '/reports/time/team', 'results', period).catch((err: unknown) => {
+    if (err instanceof ApiRefusal && err.answer.status === 403) {
+      throw new ToolRefusal('You may read only your own time: leave user_id out (or give your own id).');
+    }
+    throw err;
+  });
+  if (whole && team.some((r) => r.user_id === id)) return;
+  const people = await allPages<{ id: string; first_name: string; last_name: string }>(api, '/users', 'users');
+  const person = people.find((p) => p.id === id);
+  if (!person) throw new ToolRefusal(`Not found: no person with user_id '${userId}' in this workspace that you can see (field: user_id).`);
+  if (!whole) return;
+  // Administrators' team report lists everyone active and anyone with time in the period: a
+  // person missing from it has no time there, so 0 hours is their week.
+  const { roles } = await ok<{ roles: string[] }>(api, 'GET', '/users/me');
+  if (roles.includes('administrator')) return;
+  throw new ToolRefusal(
+    `${person.first_name} ${person.last_name} is not your teammate: you see their time only on the projects you manage, so this would not be their week. Use list_time_entries with user_id and project_id for a project you manage.`,
+  );
 }
