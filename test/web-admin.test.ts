@@ -569,6 +569,20 @@ describe('invitations', () => {
     for (const token of ['x'.repeat(43), 'short']) expectError(await lookup(token), 400, 'link_invalid');
   });
 
+  it("a new account takes the language of the page it accepted on; an account with a password keeps its own", async () => {
+    await invite(s.admin, { email: 'page-language@example.com', role: 'member' });
+    expectError(await accept({ token: await tokenFor('page-language@example.com'), first_name: 'Jonas', password: PASSWORD, language: 'fr' }), 400, 'invalid_request', 'language');
+    const created = await accept({ token: await tokenFor('page-language@example.com'), first_name: 'Jonas', password: PASSWORD, language: 'de' });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().user.preferences.language).toBe('de');
+    const elsewhere = await createWorkspaceWithOwner(ctx.db, 'Englisch GmbH');
+    await setPassword(ctx.db, elsewhere.owner.userId, PASSWORD);
+    await invite(s.admin, { email: elsewhere.owner.email, role: 'member' });
+    const kept = await accept({ token: await tokenFor(elsewhere.owner.email), password: PASSWORD, language: 'de' });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json().user.preferences.language).toBe('en');
+  });
+
   it('an existing account accepts with its password (throttled like a sign-in) or its session', async () => {
     const elsewhere = await createWorkspaceWithOwner(ctx.db, 'Their Own Place');
     const person = elsewhere.owner;

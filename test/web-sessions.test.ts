@@ -444,6 +444,20 @@ describe('one-time links and passwords', () => {
     }
   });
 
+  it("a sign-in link opened on a German page makes an account that never signed in German; one with a password keeps its language", async () => {
+    const fresh = await addMember(ctx.db, companyId, { role: 'owner' });
+    const unknown = await ctx.app.inject({ method: 'POST', url: '/web/api/sign-in-links/redeem', payload: { token: await issueLink(ctx.db, fresh.userId, 'sign_in', ctx.clock.now()), language: 'xx' } });
+    expect(unknown.statusCode).toBe(400);
+    const res = await ctx.app.inject({ method: 'POST', url: '/web/api/sign-in-links/redeem', payload: { token: await issueLink(ctx.db, fresh.userId, 'sign_in', ctx.clock.now()), language: 'de' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().user.preferences.language).toBe('de');
+    const settled = await addMember(ctx.db, companyId, { role: 'member' });
+    await setPassword(ctx.db, settled.userId, PASSWORD);
+    const again = await ctx.app.inject({ method: 'POST', url: '/web/api/sign-in-links/redeem', payload: { token: await issueLink(ctx.db, settled.userId, 'sign_in', ctx.clock.now()), language: 'de' } });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().user.preferences.language).toBe('en');
+  });
+
   it('changing a password needs the current one, and ends the other sessions', async () => {
     const m = await addMember(ctx.db, companyId, { role: 'member' });
     await setPassword(ctx.db, m.userId, PASSWORD);

@@ -9450,6 +9450,8 @@ export interface operations {
             content: {
                 "application/json": {
                     token: string;
+                    /** @description The page's language; an account that has never signed in (no password yet) takes it as its own. */
+                    language?: "en" | "de";
                 };
             };
         };
@@ -11510,6 +11512,8 @@ export interface operations {
                     first_name?: string;
                     last_name?: string;
                     password?: string;
+                    /** @description The page's language; an account that has never signed in (no password yet) takes it as its own. */
+                    language?: "en" | "de";
                 };
             };
         };

@@ -4,6 +4,7 @@ import { call } from './call.ts';
 import { isUnauthorized } from './errors.ts';
 import { hearOtherTabs, tellOtherTabs } from './channel.ts';
 import { markStale } from './stale.ts';
+import { currentLanguage } from '../ui/i18n.ts';
 import type { paths } from './schema';
 
 /**
@@ -162,9 +163,12 @@ export function useSwitchWorkspace() {
   });
 }
 
-/** Signs in with the token of a one-time link (first start, an administrator's link). */
+/**
+ * Signs in with the token of a one-time link (first start, an administrator's link). The page's
+ * language goes with it: an account that never signed in (the first start's owner) takes it.
+ */
 export async function redeemSignInLink(queryClient: QueryClient, token: string): Promise<SignInAnswer> {
-  const answer: SignInAnswer = await call(api.POST('/web/api/sign-in-links/redeem', { body: { token } }));
+  const answer: SignInAnswer = await call(api.POST('/web/api/sign-in-links/redeem', { body: { token, language: currentLanguage() } }));
   acceptSignIn(queryClient, answer);
   return answer;
 }

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { MANAGER_PERMISSIONS } from '../../../db/types.ts';
 import { Enum, Nullable } from '../../../http/schemas.ts';
 import { ROLES } from '../users/index.ts';
+import { PageLanguage } from '../sessions/index.ts';
 
 /** An invitation as the Members page shows it, a new one, its preview and its acceptance. */
 
@@ -38,6 +39,7 @@ export const Acceptance = Type.Object(
     first_name: Type.Optional(Type.String({ maxLength: 255 })),
     last_name: Type.Optional(Type.String({ maxLength: 255 })),
     password: Type.Optional(Type.String({ maxLength: 1024 })),
+    language: PageLanguage,
   },
   { additionalProperties: false },
 );

@@ -357,6 +357,8 @@ async function accept(
     if (first) names = { first_name: first, last_name: last };
   }
 
+  // An account that signs in for the first time here takes the page's language (an account with a password keeps its own).
+  const pageLanguage = input.language ? { language: input.language } : {};
   return db.transaction().execute(async (trx) => {
     const claimed = await trx
       .updateTable('invitations')
@@ -372,7 +374,7 @@ async function accept(
     if (!userId) {
       const created = await trx
         .insertInto('users')
-        .values({ id: newId(now.getTime()), email: inv.email, first_name: names!.first_name, last_name: names!.last_name, user_type: 'human', password_hash: passwordHash })
+        .values({ id: newId(now.getTime()), email: inv.email, first_name: names!.first_name, last_name: names!.last_name, user_type: 'human', password_hash: passwordHash, ...pageLanguage })
         .onConflict((oc) => oc.column('email').doNothing())
         .returning('id')
         .executeTakeFirst();
@@ -381,7 +383,7 @@ async function accept(
     } else if (passwordHash) {
       const set = await trx
         .updateTable('users')
-        .set({ password_hash: passwordHash, ...(names ?? {}), updated_at: now })
+        .set({ password_hash: passwordHash, ...(names ?? {}), ...pageLanguage, updated_at: now })
         .where('id', '=', userId)
         .where('password_hash', 'is', null)
         .executeTakeFirst();

@@ -49,6 +49,16 @@ export const Session = Type.Object({
 /** A one-time link's token (a sign-in link, a password reset, an invitation, an address confirmation). */
 export const Token = Type.Object({ token: Type.String({ maxLength: 200 }) }, { additionalProperties: false });
 
+/**
+ * The language of the page a link was opened on (the browser's, before anyone chose one): an
+ * account that has never signed in takes it, so its first pages and e-mails are in it.
+ */
+export const PageLanguage = Type.Optional(
+  Type.Union(LANGUAGES.map((l) => Type.Literal(l)), { description: "The page's language; an account that has never signed in (no password yet) takes it as its own." }),
+);
+
+export const SignInLink = Type.Object({ token: Type.String({ maxLength: 200 }), language: PageLanguage }, { additionalProperties: false });
+
 export const SignIn = Type.Object(
   { email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1024 }) },
   { additionalProperties: false },

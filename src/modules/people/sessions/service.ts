@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/types.ts';
+import type { DB, Language } from '../../../db/types.ts';
 import { withTenant } from '../../../db/tenant.ts';
 import { translator } from '../../../i18n/index.ts';
 import { enqueueMail } from '../../../outbox/enqueue.ts';
@@ -197,9 +197,11 @@ export async function issueOperatorSignInLink(db: Kysely<DB>, companyId: string,
 }
 
 /** The person a one-time sign-in link signs in (400 link_invalid when it cannot be used). */
-export async function redeemSignInLink(db: Kysely<DB>, token: string, now: Date): Promise<string> {
-  const userId = await redeemLink(db, token, 'sign_in', now);
+export async function redeemSignInLink(db: Kysely<DB>, link: { token: string; language?: Language }, now: Date): Promise<string> {
+  const userId = await redeemLink(db, link.token, 'sign_in', now);
   if (!userId) throw linkInvalid();
+  // The first start's owner opens this link before choosing a password: they get the page's language.
+  if (link.language) await db.updateTable('users').set({ language: link.language }).where('id', '=', userId).where('password_hash', 'is', null).execute();
   return userId;
 }
 

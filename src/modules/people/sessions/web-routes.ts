@@ -8,7 +8,7 @@ import { lookUpLink } from '../../../auth/one-time-links.ts';
 import { endAllSessions, endSession } from '../../../auth/sessions.ts';
 import { assertPasswordSignInAllowed } from '../../../auth/password-sign-in.ts';
 import { clearSessionCookie, deviceCookie, openSession, rememberThisDevice, withRetryAfter } from './cookies.ts';
-import { NewPassword, ResetRedeem, SecondFactorChallenge, SecondFactorSignIn, Session, SignIn, Token } from './schemas.ts';
+import { NewPassword, ResetRedeem, SecondFactorChallenge, SecondFactorSignIn, Session, SignIn, SignInLink, Token } from './schemas.ts';
 import {
   changePassword,
   passwordSignIn,
@@ -141,9 +141,9 @@ export async function sessionsWebRoutes(app: TypedApp) {
     '/web/api/sign-in-links/redeem',
     {
       config: web('public'),
-      schema: { tags, operationId: 'redeemSignInLink', summary: 'Sign in with a one-time link', body: Token, response: { 200: Session, 202: SecondFactorChallenge, ...ErrorResponses } },
+      schema: { tags, operationId: 'redeemSignInLink', summary: 'Sign in with a one-time link', body: SignInLink, response: { 200: Session, 202: SecondFactorChallenge, ...ErrorResponses } },
     },
-    async (request, reply) => signIn(request, reply, await redeemSignInLink(app.db, request.body.token, now()), true),
+    async (request, reply) => signIn(request, reply, await redeemSignInLink(app.db, request.body, now()), true),
   );
 
   app.put(

@@ -5,6 +5,7 @@ import { api } from '../../api/client.ts';
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import type { paths } from '../../api/schema';
 import { acceptSignIn, type SignInAnswer } from '../../api/session.ts';
+import { currentLanguage } from '../../ui/i18n.ts';
 import type { QueryClient } from '@tanstack/react-query';
 
 /** Members, agents and invitations (/web/api/members, /web/api/agents, /web/api/invitations). */
@@ -90,7 +91,8 @@ export function useInvitationLookup(token: string, { accepted }: { accepted: boo
 
 export function useAcceptInvitation(queryClient: QueryClient) {
   return useMutation({
-    mutationFn: (body: Acceptance): Promise<SignInAnswer> => call(api.POST('/web/api/invitations/accept', { body })),
+    // The page's language: a new account (or one signing in for the first time) takes it as its own.
+    mutationFn: (body: Acceptance): Promise<SignInAnswer> => call(api.POST('/web/api/invitations/accept', { body: { ...body, language: currentLanguage() } })),
     // Someone with two-factor codes is asked for the code next (the invitation is accepted already).
     onSuccess: (answer) => acceptSignIn(queryClient, answer),
   });
