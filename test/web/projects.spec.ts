@@ -253,3 +253,21 @@ test("a project's manager without \"See billable rates\" edits it without ever r
   for (const body of bodies) expect(body).not.toMatch(rate);
   await expectClean(page);
 });
+
+test("an internal cost budget is in the workspace's currency, a rate in the client's", async ({ page, workspace }) => {
+  // The test workspace is in US dollars.
+  const swiss = await workspace.api('POST', '/api/v2/clients', { name: 'Uhren AG', currency: 'CHF' });
+  expect(swiss.status).toBe(201);
+  const project = await workspace.api('POST', '/api/v2/projects', {
+    client_id: swiss.body.id, name: 'Markenauftritt', task_ids: [], bill_by: 'project', hourly_rate: 150, budget_by: 'project_cost', budget: 25000,
+  });
+  expect(project.status, JSON.stringify(project.body)).toBe(201);
+  await page.goto('/projects');
+  const row = page.getByRole('row').filter({ hasText: 'Markenauftritt' });
+  await expect(row).toContainText('CHF 150.00');
+  await expect(row).toContainText('$25,000.00');
+  await page.getByRole('link', { name: 'Markenauftritt' }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${project.body.id}`));
+  await expect(page.getByRole('textbox', { name: 'Budget (cost)' })).toHaveValue(/^(US)?\$25,000\.00$/);
+  await expectClean(page);
+});

@@ -205,7 +205,8 @@ export function ProjectForm(props: {
                 value={v.budget}
                 onChange={(x) => set('budget', x)}
                 minValue={0}
-                formatOptions={v.budget_by === 'project' ? { maximumFractionDigits: 2 } : money}
+                // An internal cost budget is the workspace's money (choices.currency), not the client's.
+                formatOptions={v.budget_by === 'project' ? { maximumFractionDigits: 2 } : { style: 'currency', currency: choices.currency }}
                 isRequired
                 isDisabled={disabled}
               />

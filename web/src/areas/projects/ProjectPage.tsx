@@ -4,6 +4,7 @@ import { DialogTrigger } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
 import { HttpError } from '../../api/call.ts';
 import { describeError } from '../../api/errors.ts';
+import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -129,6 +130,7 @@ function Summary({ project: p }: { project: Project }) {
   const t = useProjectTexts();
   const format = useFormat();
   const money = (amount: number) => format.money(amount, p.client.currency);
+  const { workspace } = useWorkspaceSession();
   const rows: [string, string][] = [
     [t('client'), p.client.name],
     [t('page.code'), p.code ?? '—'],
@@ -144,7 +146,8 @@ function Summary({ project: p }: { project: Project }) {
   if (p.hourly_rate !== undefined)
     rows.push([t('billing'), p.hourly_rate != null && p.bill_by === 'project' ? t('perHour', { amount: money(p.hourly_rate) }) : t(`billBy.${p.bill_by}`)]);
   if (p.fee != null) rows.push([t('form.fixedFee'), money(p.fee)]);
-  if (p.budget != null) rows.push([t('budget'), p.budget_by === 'project_cost' ? money(p.budget) : t('hours', { hours: format.number(p.budget) })]);
+  // An internal cost budget is the workspace's money, not the client's.
+  if (p.budget != null) rows.push([t('budget'), p.budget_by === 'project_cost' ? format.money(p.budget, workspace.currency) : t('hours', { hours: format.number(p.budget) })]);
   return (
     <div className="rounded-lg border border-stone-200 bg-white p-4 shadow-xs">
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">

@@ -168,6 +168,8 @@ function ProjectRow({ project: p, showRate, showBudget }: { project: ListedProje
   const t = useProjectTexts();
   const format = useFormat();
   const currency = p.client.currency ?? 'USD';
+  // An internal cost budget is the workspace's money, not the client's.
+  const { workspace } = useWorkspaceSession();
   return (
     <tr className="align-top">
       <th scope="row" className="px-3 py-2.5 text-left font-normal">
@@ -190,7 +192,7 @@ function ProjectRow({ project: p, showRate, showBudget }: { project: ListedProje
       )}
       {showBudget && (
         <td className="px-3 py-2.5 text-right tabular-nums">
-          {p.budget == null ? '' : p.budget_by === 'project_cost' ? format.money(p.budget, currency) : t('hours', { hours: format.number(p.budget) })}
+          {p.budget == null ? '' : p.budget_by === 'project_cost' ? format.money(p.budget, workspace.currency) : t('hours', { hours: format.number(p.budget) })}
         </td>
       )}
     </tr>
