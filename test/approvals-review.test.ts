@@ -232,7 +232,7 @@ describe("approval e-mails in the recipient's language (users.language)", () => 
       expect(de.to.map((t) => t.email)).toEqual([w.manager.email]);
       expect(de.subject).toBe(`${name} hat Zeiten vom ${german(week.from)} bis ${german(week.to)} eingereicht`);
       expect(de.text).toBe(
-        `${name} (${email}) hat in ${companyName} 2 Zeiteinträge (3,5 Stunden) und 2 Auslagen vom ${german(week.from)} bis ${german(week.to)} zur Freigabe eingereicht.\n\n` +
+        `${name} (${email}) hat in ${companyName} 2 Zeiteinträge (3,5 Stunden) und 2 Ausgaben vom ${german(week.from)} bis ${german(week.to)} zur Freigabe eingereicht.\n\n` +
           `Bitte prüfen Sie die Einträge auf der Seite „Freigaben“ und geben Sie sie frei oder weisen Sie sie zurück:\n${PUBLIC_URL}/approvals`,
       );
       expect(en.to.map((t) => t.email)).not.toContain(w.manager.email);
@@ -261,7 +261,7 @@ describe("approval e-mails in the recipient's language (users.language)", () => 
     const de = job.payload as Mail;
     expect(de.subject).toBe(`Ihre Zeiten vom ${german(week.from)} bis ${german(week.to)} wurden zur Korrektur zurückgegeben`);
     expect(de.text).toBe(
-      `${manager} hat in ${companyName} 1 Zeiteintrag und 1 Auslage vom ${german(week.from)} bis ${german(week.to)} zur Korrektur an Sie zurückgegeben.\n\n` +
+      `${manager} hat in ${companyName} 1 Zeiteintrag und 1 Ausgabe vom ${german(week.from)} bis ${german(week.to)} zur Korrektur an Sie zurückgegeben.\n\n` +
         'Grund:\nBitte Logo aufteilen\n\n' +
         `Bitte korrigieren Sie die Einträge und reichen Sie den Zeitraum erneut ein:\n${PUBLIC_URL}/time/week?start=${week.mon}`,
     );

@@ -665,7 +665,7 @@ describe('invitations', () => {
       [
         'Guten Tag,',
         '',
-        `Ada Admin hat Sie eingeladen, ${name} in Sheaf beizutreten, um dort Zeiten und Auslagen zu erfassen.`,
+        `Ada Admin hat Sie eingeladen, ${name} in Sheaf beizutreten, um dort Zeiten und Ausgaben zu erfassen.`,
         'Öffnen Sie diesen Link innerhalb von 7 Tagen, um die Einladung anzunehmen:',
         '',
         `${base()}/invitations/accept#${token}`,

@@ -12,7 +12,7 @@ import { mkdirSync } from 'node:fs';
 export const SCREENS_DIR = 'test-results/screens';
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 390, height: 844 };
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 interface Watch {
   problems: string[];

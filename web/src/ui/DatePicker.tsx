@@ -37,11 +37,11 @@ export function DatePicker({ label, ...props }: Omit<AriaDatePickerProps<Calenda
       <AriaDatePicker shouldForceLeadingZeros={order.shouldForceLeadingZeros} {...props} className="flex flex-col gap-1.5">
         <Label className={fieldLabel}>{label}</Label>
         <Group className="flex w-full items-center rounded-md border border-stone-300 bg-white pl-3 shadow-xs data-focus-within:border-teal-600 data-focus-within:ring-2 data-focus-within:ring-teal-600/25 data-invalid:border-red-600 data-disabled:bg-stone-100">
-          <DateInput className="flex flex-1 py-2 text-base sm:text-sm">
+          <DateInput className="flex flex-1 py-1.5 text-base sm:text-sm">
             {(segment) => (
               <DateSegment
                 segment={segment}
-                className="rounded-xs px-0.5 text-stone-900 tabular-nums outline-none data-disabled:text-stone-500 data-focused:bg-teal-700 data-focused:text-white data-placeholder:text-stone-500 data-focused:data-placeholder:text-white data-[type=literal]:px-0"
+                className="min-w-6 rounded-xs px-0.5 text-center leading-6 text-stone-900 tabular-nums outline-none data-disabled:text-stone-500 data-focused:bg-teal-700 data-focused:text-white data-placeholder:text-stone-500 data-focused:data-placeholder:text-white data-[type=literal]:min-w-0 data-[type=literal]:px-0"
               />
             )}
           </DateInput>

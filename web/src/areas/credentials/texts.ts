@@ -52,10 +52,10 @@ const en = {
 export const { useTexts: useCredentialTexts, t: credentialTexts } = defineTexts('credentials', en, {
   heading: 'API und Entwickler',
   introBefore: 'Programme rufen die Sheaf-API mit einem Schlüssel im Header ',
-  introMiddle: ' und der Company ID dieses Arbeitsbereichs im Header ',
+  introMiddle: ' und der Arbeitsbereichs-ID (Company ID) im Header ',
   introAfter: ' auf.',
-  companyId: 'Company ID',
-  copyCompanyId: 'Company ID kopieren',
+  companyId: 'Arbeitsbereichs-ID',
+  copyCompanyId: 'Arbeitsbereichs-ID kopieren',
   personal: 'Ihr persönlicher Sync-Schlüssel',
   personalHint: 'Handelt als Sie, mit Ihren Rechten, für Ihre eigenen Werkzeuge. Nach dem Erneuern funktioniert der alte Wert noch 15 Minuten.',
   keysAdmin: 'Schlüssel dieses Arbeitsbereichs',

@@ -64,7 +64,7 @@ export const { useTexts: useCategoryTexts, t: categoryTexts } = defineTexts('exp
   newTitle: 'Neue Ausgabenkategorie',
   name: 'Name',
   unit: 'Einheit (optional)',
-  unitHint: 'Etwa km. Mit Stückpreis werden Ausgaben als Menge erfasst.',
+  unitHint: 'z. B. km. Mit Stückpreis werden Ausgaben als Menge erfasst.',
   unitPrice: 'Stückpreis (optional)',
   unitPriceHint: 'Pro Einheit, in der Währung des jeweiligen Projekts; bis zu 6 Nachkommastellen.',
   newPriceNote: 'Ein neuer Preis gilt für ab jetzt erfasste Ausgaben; erfasste Ausgaben behalten ihre Summe.',

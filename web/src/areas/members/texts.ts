@@ -143,7 +143,7 @@ export const { useTexts: useMemberTexts, t: memberTexts } = defineTexts('members
     agentIntro:
       'Ein Agent ist ein Programm, das in diesem Arbeitsbereich handelt. Er meldet sich nie an; geben Sie ihm einen Schlüssel unter Einstellungen → API und Entwickler.',
     name: 'Name',
-    agentNameHint: 'Etwa „Rechnungs-Bot“.',
+    agentNameHint: 'z. B. „Rechnungs-Bot“.',
   },
   patterns: {
     open: 'Arbeitszeitmodell',

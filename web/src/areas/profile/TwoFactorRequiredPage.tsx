@@ -1,4 +1,5 @@
-import { useNavigate, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useSession, useSignOut } from '../../api/session.ts';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -18,10 +19,15 @@ const within = (next: string | null) =>
  */
 export function TwoFactorRequiredPage() {
   const t = useProfileTexts();
-  const { workspace } = useSession();
+  const { workspace, two_factor } = useSession();
   const navigate = useNavigate();
   const signOut = useSignOut();
   const next = within(useSearchParams()[0].get('next'));
+  // Opened without the requirement (a bookmark, the address typed): nothing holds the person here, and the
+  // page would claim a rule the workspace does not have. Decided as the page opens: once the codes are
+  // turned on here the requirement is met, and the recovery codes must still be shown.
+  const [notHeld] = useState(() => !two_factor.enrolment_required);
+  if (notHeld) return <Navigate to={next} replace />;
   return (
     <AuthLayout
       title={t('twoFactorStart')}

@@ -314,7 +314,7 @@ export const { useTexts: useProjectTexts, t: projectTexts } = defineTexts('proje
     table: 'Personentabelle',
     caption: 'Personen in {{name}}',
     person: 'Person',
-    roleHere: 'Rolle hier',
+    roleHere: 'Rolle im Projekt',
     manager: 'Manager',
     member: 'Mitglied',
     editNamed: '{{name}} in diesem Projekt bearbeiten',
