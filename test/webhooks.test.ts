@@ -432,6 +432,88 @@ describe('delivery', () => {
     expect(new Set(received.map((r) => r.body)).size).toBe(1);
   });
 
+  it('judges an attempt by its status within the deadline: a trickled body is delivered, a status line that never completes fails at it', async () => {
+    const open = new Set<import('node:net').Socket>();
+    // Answers 200 at once, then a byte of body every 100 ms for a second: the status is the answer.
+    const trickle = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-length': '10' });
+      let n = 0;
+      const timer = setInterval(() => {
+        res.write('x');
+        if (++n === 10) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 100);
+    });
+    // Accepts the connection and sends a status line, then headers a byte at a time that never end:
+    // never idle, never an answer (a socket's idle timeout alone would wait for ever).
+    const stutter = (await import('node:net')).createServer((socket) => {
+      open.add(socket);
+      socket.on('error', () => {});
+      const text = `HTTP/1.1 200 OK\r\n${'x-pad: 1\r\n'.repeat(1000)}`;
+      let i = 0;
+      const timer = setInterval(() => socket.write(text[i++ % text.length]!), 50);
+      socket.on('close', () => clearInterval(timer));
+    });
+    await Promise.all([new Promise<void>((r) => trickle.listen(0, '127.0.0.1', r)), new Promise<void>((r) => stutter.listen(0, '127.0.0.1', r))]);
+    try {
+      const a = await addEndpoint(s.owner, { url: `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/a`, events: ['client.created'] });
+      const b = await addEndpoint(s.owner, { url: `http://127.0.0.1:${(stutter.address() as AddressInfo).port}/b`, events: ['client.created'] });
+      await insertClient(ctx.db, w.companyId, 'Deadline');
+      await drain({ requestTimeoutMs: 500 });
+      expect((await deliveries(a.id))[0]).toMatchObject({ state: 'delivered', attempts: 1, last_status: 200 });
+      expect((await deliveries(b.id))[0]).toMatchObject({ state: 'pending', attempts: 1, last_status: null, last_error: 'no answer within 0.5 s' });
+    } finally {
+      for (const socket of open) socket.destroy();
+      await Promise.all([new Promise((r) => trickle.close(r)), new Promise((r) => stutter.close(r))]);
+    }
+  });
+
+  it("lets a silent receiver hold a few lanes only: another endpoint's event goes out while its deliveries wait", async () => {
+    const held: import('node:http').ServerResponse[] = [];
+    let answering = false;
+    const silent = createServer((req, res) => {
+      req.resume();
+      if (answering) res.end();
+      else held.push(res);
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const dead = await addEndpoint(s.owner, { url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/silent`, events: ['client.created'] });
+      for (let i = 0; i < 12; i++) await insertClient(ctx.db, w.companyId, `Silent ${i}`);
+      const live = await addEndpoint(s.owner, { url: receiverUrl, events: ['client.created'] });
+      await insertClient(ctx.db, w.companyId, 'Live');
+      await fannedOut(ctx.db);
+      let heldWhenLiveArrived = -1;
+      const arrived = new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (received.length > 0) {
+            heldWhenLiveArrived = held.length;
+            clearInterval(poll);
+            resolve();
+          }
+        }, 5);
+      });
+      const pass = deliverDueWebhooks(worker());
+      await arrived;
+      // The live endpoint's one event went out while the silent one held its four lanes (not all 32).
+      expect(JSON.parse(received[0]!.body).data.name).toBe('Live');
+      expect(heldWhenLiveArrived).toBeLessThanOrEqual(4);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(held.length).toBe(4);
+      answering = true;
+      for (const res of held) res.end();
+      const summary = await pass;
+      expect(summary).toEqual({ delivered: 14, retried: 0, failed: 0 }); // 13 to the silent one, 1 to the live one
+      expect((await deliveries(dead.id)).every((d) => d.state === 'delivered')).toBe(true);
+      expect((await deliveries(live.id))[0]).toMatchObject({ state: 'delivered' });
+    } finally {
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
   it("keeps a record's events in order: the next waits until the one before it is through", async () => {
     const hook = await addEndpoint(s.owner, { url: receiverUrl, events: ['client.created', 'client.updated'] });
     const a = await insertClient(ctx.db, w.companyId, 'Ordered A');
@@ -679,7 +761,7 @@ describe.runIf(onPostgres)('order across transactions (PostgreSQL)', () => {
       expect(behind.workspaces).toContain(w.companyId);
       expect(behind.records.filter((r) => r.company_id === w.companyId)).toEqual([]);
       // The delivery made before the transaction began is due, yet waits with the rest of its workspace.
-      const claimed = await claimDue(ctx.db, new Date(), new Date(Date.now() + 60_000), 200, behind);
+      const claimed = await claimDue(ctx.db, new Date(), new Date(Date.now() + 60_000), 200, behind, { busy: new Map(), perEndpoint: 200 });
       expect(claimed.filter((d) => d.company_id === w.companyId)).toEqual([]);
       await sql`commit`.execute(long);
     });

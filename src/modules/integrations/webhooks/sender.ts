@@ -21,6 +21,8 @@ export interface Attempt {
   now: Date;
   allowPrivate: boolean;
   resolve?: Resolver;
+  /** The deadline for the answer's status (default REQUEST_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 export interface AttemptResult {
@@ -67,6 +69,10 @@ export function sendAttempt(a: Attempt): Promise<AttemptResult> {
         resolve(r);
       }
     };
+    // A deadline for the whole answer, not the socket's idle timeout: a receiver that trickles a
+    // byte every few seconds would otherwise hold the attempt (and its lane) for minutes.
+    const timeoutMs = a.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
     const req = client.request(
       url,
       {
@@ -81,18 +87,21 @@ export function sendAttempt(a: Attempt): Promise<AttemptResult> {
           'webhook-timestamp': String(Math.floor(a.now.getTime() / 1000)),
           'webhook-signature': signatures(a.secrets, a.webhookId, a.now, a.body),
         },
-        timeout: REQUEST_TIMEOUT_MS,
       },
       (res) => {
         const status = res.statusCode ?? 0;
-        // The answer's body is not kept; it is read to free the connection for the next event.
+        // The status is the answer: it is judged now. The body is not kept; it is read to free the
+        // connection for the next event, and the deadline still ends one that never finishes.
+        finish({ ok: status >= 200 && status < 300, status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` });
         res.resume();
-        res.on('end', () => finish({ ok: status >= 200 && status < 300, status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` }));
-        res.on('error', (err) => finish({ ok: false, status, error: short(err.message) }));
+        res.on('end', () => clearTimeout(deadline));
+        res.on('error', () => clearTimeout(deadline));
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)));
-    req.on('error', (err: NodeJS.ErrnoException) => finish({ ok: false, status: null, error: short(err.code && !err.message.includes(err.code) ? `${err.code}: ${err.message}` : err.message) }));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(deadline);
+      finish({ ok: false, status: null, error: short(err.code && !err.message.includes(err.code) ? `${err.code}: ${err.message}` : err.message) });
+    });
     req.end(body);
   });
 }

@@ -12,7 +12,7 @@ import { fanOutEvents } from './fan-out.ts';
 import { holderProblem } from './holder.ts';
 import { payloadOf } from './presenter.ts';
 import { claimDue, pruneDeliveries, putBack, recordOutcome, type ClaimedDelivery } from './queries.ts';
-import { LEASE_MS, LOG_RETENTION_DAYS, messageId, retryAfter, type DisabledReason } from './rules.ts';
+import { LEASE_MS, LOG_RETENTION_DAYS, PER_ENDPOINT_LANES, messageId, retryAfter, type DisabledReason } from './rules.ts';
 import { sendAttempt } from './sender.ts';
 
 /**
@@ -35,6 +35,8 @@ export interface WebhookWorkerDeps {
   resolve?: Resolver;
   batchSize?: number;
   concurrency?: number;
+  /** An attempt's deadline (REQUEST_TIMEOUT_MS; shorter in tests). */
+  requestTimeoutMs?: number;
 }
 
 export interface DeliveryRunSummary {
@@ -103,7 +105,9 @@ async function deliverOne(deps: WebhookWorkerDeps, d: ClaimedDelivery, creators:
     return 'held';
   }
   const secrets = [d.secret, ...(d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at > now ? [d.previous_secret] : [])];
-  const result = await sendAttempt({ url: d.url, webhookId: messageId(d.id), body: payloadOf(d), secrets, now, allowPrivate: deps.allowPrivate, resolve: deps.resolve });
+  const result = await sendAttempt({
+    url: d.url, webhookId: messageId(d.id), body: payloadOf(d), secrets, now, allowPrivate: deps.allowPrivate, resolve: deps.resolve, timeoutMs: deps.requestTimeoutMs,
+  });
   const done = deps.clock();
   if (result.ok) {
     await recordOutcome(deps.db, d, { state: 'delivered', status: result.status, error: null, nextAttemptAt: null, now: done });
@@ -116,21 +120,51 @@ async function deliverOne(deps: WebhookWorkerDeps, d: ClaimedDelivery, creators:
   return 'failed';
 }
 
-/** One pass: fans out the events recorded since the last, then claims a batch of due deliveries and sends them; how each ended. */
-export async function deliverDueWebhooks(deps: WebhookWorkerDeps): Promise<DeliveryRunSummary> {
-  const behind = await fanOutEvents(deps.db);
-  const now = deps.clock();
-  const claimed = await claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), deps.batchSize ?? 200, behind);
+/**
+ * One pass: fans out the events recorded since the last and sends what is due, `concurrency` at a
+ * time, claiming more whenever a lane is free (never waiting for the slowest of a batch), until
+ * nothing more is due or `keepGoing` says stop; how each ended. An endpoint gets at most
+ * PER_ENDPOINT_LANES at once (claimDue), so a silent receiver holds a few lanes for its deadline,
+ * never the others' events.
+ */
+export async function deliverDueWebhooks(deps: WebhookWorkerDeps, keepGoing: () => boolean = () => true): Promise<DeliveryRunSummary> {
+  const concurrency = deps.concurrency ?? 32;
   const summary: DeliveryRunSummary = { delivered: 0, retried: 0, failed: 0 };
   const creators = new Map<string, DisabledReason | null>();
-  let next = 0;
-  const lane = async () => {
-    while (next < claimed.length) {
-      const outcome = await deliverOne(deps, claimed[next++]!, creators);
-      if (outcome !== 'held') summary[outcome]++;
-    }
+  const busy = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+  let failure: { err: unknown } | null = null;
+  const send = (d: ClaimedDelivery) => {
+    busy.set(d.endpoint_id, (busy.get(d.endpoint_id) ?? 0) + 1);
+    const task: Promise<void> = deliverOne(deps, d, creators)
+      .then((outcome) => {
+        if (outcome !== 'held') summary[outcome]++;
+      })
+      .catch((err: unknown) => {
+        failure ??= { err };
+      })
+      .finally(() => {
+        running.delete(task);
+        busy.set(d.endpoint_id, busy.get(d.endpoint_id)! - 1);
+      });
+    running.add(task);
   };
-  await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 32, claimed.length) }, lane));
+  for (;;) {
+    const free = concurrency - running.size;
+    let short = true;
+    if (free > 0 && !failure && keepGoing()) {
+      const behind = await fanOutEvents(deps.db);
+      const now = deps.clock();
+      const want = Math.min(free, deps.batchSize ?? 200);
+      const claimed = await claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), want, behind, { busy, perEndpoint: PER_ENDPOINT_LANES });
+      for (const d of claimed) send(d);
+      short = claimed.length < want;
+    }
+    if (running.size === 0) break;
+    // Lanes are full, or nothing more is due until one finishes (its endpoint's next may be).
+    if (short || running.size >= concurrency) await Promise.race(running);
+  }
+  if (failure) throw (failure as { err: unknown }).err;
   return summary;
 }
 
@@ -141,7 +175,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps, intervalMs: number, 
     intervalMs,
     async () => {
       while (!stopping) {
-        const s = await deliverDueWebhooks(deps);
+        const s = await deliverDueWebhooks(deps, () => !stopping);
         if (s.delivered + s.retried + s.failed === 0) return;
       }
     },
