@@ -86,6 +86,14 @@ describe('Toggl Track through the web routes', () => {
     }
   });
 
+  it('refuses an empty file in a word the web app translates, writing nothing', async () => {
+    const before = await counts();
+    const res = await post(admin, '/web/api/imports/preview', Buffer.alloc(0));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.body).toContain('empty_file');
+    expect(await counts()).toEqual(before);
+  });
+
   it('previews how the file maps, writing nothing', async () => {
     const before = await counts();
     const res = await post(admin, '/web/api/imports/preview', fixture('toggl'));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { detectTracker, parseExport } from '../../src/modules/integrations/import/parse.ts';
-import { planImport, rowRef, type Existing } from '../../src/modules/integrations/import/plan.ts';
+import { keyOf, planImport, rowRef, type Existing } from '../../src/modules/integrations/import/plan.ts';
 import { decimalText, eitherSeparatorDecimal, timeText } from '../../src/modules/integrations/import/row.ts';
 import type { ApiError } from '../../src/errors.ts';
 
@@ -212,7 +212,9 @@ describe('files that cannot be imported', () => {
 
   it('refuses an entry longer than a day, one that ends before it starts, empty files and non-UTF-8 bytes', () => {
     expect(refusal(() => parseExport(fixture('harvest').toString().replace('"3,0"', '"25,0"'))).message).toMatch(/^Line 4: Hours '25' must be between 0 and 24 hours/);
-    expect(refusal(() => parseExport(fixture('solidtime').toString().replace('2024-05-06 10:30:00', '2024-05-06 08:30:00'))).message).toMatch(/^Line 2: The entry ends before it starts/);
+    // Without a duration of its own (a row that has one keeps it: 'a clock change' below).
+    const endsEarly = fixture('solidtime').toString().replace('2024-05-06 10:30:00,01:30:00,1.5', '2024-05-06 08:30:00,,');
+    expect(refusal(() => parseExport(endsEarly)).message).toMatch(/^Line 2: The entry ends before it starts/);
     expect(refusal(() => parseExport('')).message).toMatch(/empty/);
     expect(refusal(() => parseExport(Buffer.from([0x55, 0x73, 0x65, 0x72, 0xff, 0xfe, 0x0a]))).message).toMatch(/not UTF-8/);
   });
@@ -223,5 +225,83 @@ describe('files that cannot be imported', () => {
     expect(err.message).toMatch(/^Line 2: no member is called 'Ada Known' and the file has no e-mail to invite them/);
     const known = planImport('harvest', rows, { ...nobody, members: [{ user_id: 'u1', email: 'a@x.test', name: 'Ada Known', is_active: true }] });
     expect(known.people).toMatchObject([{ status: 'member', user_id: 'u1' }]);
+  });
+});
+
+describe('a clock change', () => {
+  const clockifyHeader = fixture('clockify').toString().split('\n')[0];
+  const clockifyRow = (start: string, end: string, h: string, decimal: string) =>
+    `"Mobile app","Contoso","Night shift","Development","Ada Known","","ada.known@import.test","","Yes","${start}","${end}","${h}","${decimal}","80.00","80.00"`;
+
+  it("Clockify: the Duration columns, not end minus start, on the night the clocks go forward (US, 2024-03-10)", () => {
+    const row = clockifyRow('03/10/2024","01:30:00 AM","03/10/2024', '03:30:00 AM', '01:00:00', '1.00');
+    expect(parseExport([clockifyHeader, row].join('\n')).rows[0]).toMatchObject({ date: '2024-03-10', startTime: '01:30', endTime: '03:30', seconds: 3600 });
+    // Duration (h) when the file has no Duration (decimal).
+    const noDecimal = [clockifyHeader.replace(',"Duration (decimal)"', ''), row.replace(',"1.00"', '')].join('\n');
+    expect(parseExport(noDecimal).rows[0]).toMatchObject({ seconds: 3600, startTime: '01:30' });
+    // An ordinary row keeps its exact span (2,897 s), which Duration (decimal) 0.80 only rounds.
+    const ordinary = clockifyRow('03/11/2024","09:13:27 AM","03/11/2024', '10:01:44 AM', '00:48:17', '0.80');
+    expect(parseExport([clockifyHeader, ordinary].join('\n')).rows[0].seconds).toBe(2897);
+  });
+
+  it('Toggl, Clockify, solidtime: an entry across the clocks going back keeps its duration and drops its times', () => {
+    const togglHeader = fixture('toggl').toString().split('\n')[0];
+    const toggl = 'Ada Known,ada.known@import.test,Northwind,Website relaunch,Design,Night,Yes,2024-10-27,02:50:00,2024-10-27,02:10:00,00:20:00,,';
+    expect(togglHeader.split(',').length).toBe(toggl.split(',').length);
+    expect(parseExport([togglHeader, toggl].join('\n')).rows[0]).toMatchObject({ date: '2024-10-27', startTime: null, endTime: null, seconds: 1200 });
+
+    const clockify = clockifyRow('10/27/2024","02:50:00 AM","10/27/2024', '02:10:00 AM', '00:20:00', '0.33');
+    expect(parseExport([clockifyHeader, clockify].join('\n')).rows[0]).toMatchObject({ date: '2024-10-27', startTime: null, endTime: null, seconds: 1188 });
+
+    const solidHeader = fixture('solidtime').toString().split('\n')[0];
+    const solid = 'Night,,Platform,Tailspin,Ada Known,2024-10-27 02:50:00,2024-10-27 02:10:00,0:20:00,0.3333333333333333,Yes,';
+    expect(parseExport([solidHeader, solid].join('\n')).rows[0]).toMatchObject({ date: '2024-10-27', startTime: null, endTime: null, seconds: 1200 });
+    // solidtime's Duration (decimal) when Duration is empty.
+    expect(parseExport([solidHeader, solid.replace(',0:20:00,', ',,')].join('\n')).rows[0].seconds).toBe(1200);
+
+    // Without a positive duration of its own, an end before the start is still refused.
+    expect(refusal(() => parseExport([togglHeader, toggl.replace('00:20:00', '00:00:00')].join('\n'))).message).toMatch(/^Line 2: The entry ends before it starts/);
+    const noDuration = [clockifyHeader, clockifyRow('10/27/2024","02:50:00 AM","10/27/2024', '02:10:00 AM', '', '')].join('\n');
+    expect(refusal(() => parseExport(noDuration)).extras).toMatchObject({ problem: 'lines_at_fault', problems: [{ line: 2, problem: 'ends_before_start' }] });
+  });
+});
+
+describe('Clockify: a billable row billed at 0.00', () => {
+  it('is imported not billable, so no rate of the same person prices it, and keeps the identity earlier imports gave it', () => {
+    const [header, rated] = fixture('clockify').toString().split('\n');
+    const free = rated.replace('"Login screen"', '"Goodwill fix"').replace('"80.00","160.00"', '"0.00","0.00"');
+    const { rows } = parseExport([header, rated, free].join('\n'));
+    expect(rows[0]).toMatchObject({ billable: true, rate: '80' });
+    expect(rows[1]).toMatchObject({ billable: false, rate: null, seconds: 7200 });
+    const plan = planImport('clockify', rows, nobody);
+    expect(plan.rates.map((r) => [r.effective_from, r.hourly_rate])).toEqual([['2024-03-04', '80']]);
+    expect(plan.rows.map((r) => r.row.billable)).toEqual([true, false]);
+    // The hash of the file's own Billable (Yes), as before this row became not billable.
+    expect(rowRef('clockify', rows[1])).toBe(rowRef('clockify', { ...rows[1], billable: true, fileBillable: undefined }));
+    // A rate of 0.00 with an amount is not billed at 0 (it cannot happen; the row stays as it was).
+    const odd = free.replace('"0.00","0.00"', '"0.00","5.00"');
+    expect(parseExport([header, odd].join('\n')).rows[0]).toMatchObject({ billable: true, rate: null });
+  });
+});
+
+describe('matching names', () => {
+  it('matches people, clients, projects and tasks after NFC and with inner whitespace collapsed', () => {
+    const nfc = 'Zo\u00eb \u00c5ngstr\u00f6m';
+    const nfd = nfc.normalize('NFD');
+    expect(nfd).not.toBe(nfc);
+    // solidtime's export has no e-mail: people are matched by name.
+    const header = fixture('solidtime').toString().split('\n')[0];
+    const row = (user: string, client: string) => `Work,,Platform,"${client}",${user},2024-05-06 09:00:00,2024-05-06 10:00:00,1:00:00,1,Yes,`;
+    const { rows } = parseExport([header, row('Zo\u00eb  \u00c5ngstr\u00f6m', 'Caf\u00e9  Zucker, GmbH'), row(nfd, 'caf\u00e9 zucker,\tGmbH')].join('\n'));
+    expect(rows.map((r) => r.person.name)).toEqual(['Zo\u00eb  \u00c5ngstr\u00f6m', nfd]);
+    const existing: Existing = {
+      ...nobody,
+      members: [{ user_id: 'u1', email: 'zoe@x.test', name: nfc, is_active: true }],
+      clients: [{ id: 'c1', name: 'Caf\u00e9 Zucker, GmbH', currency: null }],
+    };
+    const plan = planImport('harvest', rows, existing);
+    expect(plan.people).toMatchObject([{ status: 'member', user_id: 'u1', rows: 2 }]);
+    expect(plan.clients).toMatchObject([{ status: 'existing', id: 'c1', name: 'Caf\u00e9 Zucker, GmbH', rows: 2 }]);
+    expect(keyOf(' Caf\u00e9\u00a0 Zucker ')).toBe(keyOf('caf\u0065\u0301 zucker'));
   });
 });

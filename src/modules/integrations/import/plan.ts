@@ -88,7 +88,20 @@ export interface Plan {
   warnings: LineProblem[];
 }
 
-export const keyOf = (name: string) => name.trim().toLowerCase();
+/**
+ * The one rule by which names match (people without e-mail, clients, projects, tasks): the
+ * same text after Unicode NFC (Zoë typed as e + combining diaeresis is Zoë), with runs of
+ * whitespace collapsed to one space and none at either end ("Café  Zucker" is "Café Zucker"),
+ * in lower case.
+ */
+export const keyOf = (name: string) => name.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * A person's name as row identities (rowRef) have always hashed it: trimmed and in lower case
+ * only. Not keyOf: a row must keep the identity earlier imports gave it, or the same file
+ * imported again would add its rows a second time.
+ */
+const refName = (name: string) => name.trim().toLowerCase();
 const personKey = (row: ImportRow) => (row.person.email ? `e:${row.person.email}` : `n:${keyOf(row.person.name ?? '')}`);
 export const projectKey = (clientKey: string, name: string) => `${clientKey}\u0000${keyOf(name)}`;
 
@@ -99,7 +112,7 @@ export const projectKey = (clientKey: string, name: string) => `${clientKey}\u00
  */
 export function rowRef(tracker: Tracker, row: ImportRow): string {
   const parts = [
-    row.person.email ?? keyOf(row.person.name ?? ''),
+    row.person.email ?? refName(row.person.name ?? ''),
     row.client,
     row.project,
     row.task,
@@ -109,7 +122,7 @@ export function rowRef(tracker: Tracker, row: ImportRow): string {
     row.seconds,
     row.hours,
     row.notes,
-    row.billable,
+    row.fileBillable ?? row.billable,
     row.rate,
   ];
   return `${tracker}:${createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40)}`;

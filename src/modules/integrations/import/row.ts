@@ -40,6 +40,12 @@ export interface ImportRow {
   hours: string | null;
   notes: string | null;
   billable: boolean;
+  /**
+   * The file's own Billable when the entry's differs from it (a Clockify entry billed at 0 is
+   * imported as not billable): rowRef hashes the file's, so the entry keeps the identity
+   * earlier imports gave it and importing the file again adds nothing.
+   */
+  fileBillable?: boolean;
   /** The billable hourly rate, an exact decimal string with at most two places, or null. */
   rate: string | null;
   /** The entry's billable amount when the rate was derived from it (Toggl gives amounts, not rates). */
@@ -221,25 +227,76 @@ export function currencyCell(r: Record_, column: string): string | null {
   return code;
 }
 
+/** An entry's wall-clock times (both or neither) and its seconds; null seconds when nothing says them. */
+export interface Span {
+  startTime: string | null;
+  endTime: string | null;
+  seconds: number | null;
+}
+
 /**
  * Start and end as one entry: the work date is the start's, the times are kept when the
- * end falls on the same date at or after the start (an entry past midnight keeps only its
- * duration: Sheaf's times are one day's wall clock).
+ * end falls on the same date (an entry past midnight keeps only its duration: Sheaf's times
+ * are one day's wall clock). The seconds are end minus start and may be negative (an end
+ * before the start, which is the clocks going back or a bad row): withDuration decides.
  */
 export function spanOf(
   start: { date: string; time: { hhmm: string; seconds: number } | null },
   end: { date: string; time: { hhmm: string; seconds: number } | null } | null,
-): { startTime: string | null; endTime: string | null; seconds: number | null } {
+): Span {
   if (!start.time || !end?.time) return { startTime: null, endTime: null, seconds: null };
   const days = (Date.parse(`${end.date}T00:00:00Z`) - Date.parse(`${start.date}T00:00:00Z`)) / 86_400_000;
   const seconds = days * 86_400 + end.time.seconds - start.time.seconds;
-  if (seconds < 0) throw new RowProblem('ends_before_start');
   const sameDay = days === 0;
   return { startTime: sameDay ? start.time.hhmm : null, endTime: sameDay ? end.time.hhmm : null, seconds };
 }
 
+/**
+ * A duration the file states in a column of its own: its seconds, and how far the exact
+ * duration may lie from them because the file rounded it (Clockify's 1.00 hours: 18 seconds).
+ */
+export interface StatedDuration {
+  seconds: number;
+  rounding: number;
+}
+
+/** A stated H:MM:SS (exact to the second) or H:MM (to the minute). */
+export function statedClock(text: string, column: string): StatedDuration {
+  return { seconds: clockDuration(text, column), rounding: text.split(':').length === 3 ? 0 : 30 };
+}
+
+/** Stated decimal hours: rounded to their last decimal place (1.00 is within 18 seconds, 0.3333333333 within a fraction of one). */
+export function statedHours(text: string, column: string): StatedDuration {
+  const places = /[.,](\d+)\s*$/.exec(text)?.[1].length ?? 0;
+  return { seconds: hoursToSeconds(decimalText(text, column), column), rounding: 1800 / 10 ** places };
+}
+
+/**
+ * The entry's times and seconds from its clock times (span) and the duration its file states
+ * (null when it states none). The stated duration is what the tracker counted and wins: on the
+ * nights the clocks change, end minus start of wall-clock times is an hour off (01:30 to 03:30
+ * is one hour when the clocks go forward; 02:50 summer time to 02:10 winter time is twenty
+ * minutes that read as an end before the start). The span's own seconds are kept when they are
+ * the stated duration before the file rounded it: exact where decimal hours are not, and what
+ * earlier imports counted, so their rows keep their identity (rowRef).
+ *
+ * An end before its start with a positive stated duration keeps the duration and drops both
+ * times: Sheaf's entries have both times or neither (started_time and ended_time go together,
+ * tracking/time/rules.ts), and kept, these two would read as an end before the start. Without
+ * a positive stated duration such a row says nothing of the work's length and is refused.
+ */
+export function withDuration(span: Span | null, stated: StatedDuration | null): Span {
+  if (span === null || span.seconds === null) return { startTime: null, endTime: null, seconds: stated?.seconds ?? null };
+  if (span.seconds < 0) {
+    if (stated === null || stated.seconds <= 0) throw new RowProblem('ends_before_start');
+    return { startTime: null, endTime: null, seconds: stated.seconds };
+  }
+  if (stated === null || Math.abs(span.seconds - stated.seconds) <= stated.rounding) return span;
+  return { ...span, seconds: stated.seconds };
+}
+
 /** spanOf for an export that writes the end in a date and a time column (Toggl's, Clockify's): none without both. */
-export function spanToColumns(r: Record_, start: { date: string; time: { hhmm: string; seconds: number } }, endDateColumn: string, endTimeColumn: string) {
+export function spanToColumns(r: Record_, start: { date: string; time: { hhmm: string; seconds: number } }, endDateColumn: string, endTimeColumn: string): Span | null {
   const endDate = cell(r, endDateColumn);
   const endTime = cell(r, endTimeColumn);
   return endDate && endTime ? spanOf(start, { date: dateText(endDate, endDateColumn), time: timeText(endTime, endTimeColumn) }) : null;

@@ -192,13 +192,12 @@ export async function readUploadForm(request: FastifyRequest, kind: UploadKind):
 /**
  * Reads a multipart body whose file is text of any kind (an import's CSV export): the same
  * limits and answers as readUploadForm (10 MiB, 413; one file part named `kind.part`;
- * fields once each), without the document type checks, which are for stored files.
+ * fields once each), without the document type checks, which are for stored files. An empty
+ * file is the reader's to refuse: the importer says so in a word the web app translates.
  */
 export async function readTextUploadForm(request: FastifyRequest, kind: UploadKind): Promise<{ fields: Record<string, string>; file: { filename: string; data: Buffer } | null }> {
   const form = await readForm(request, kind, async (part) => {
-    const data = await part.toBuffer();
-    if (data.length === 0) throw badRequest(`The ${kind.noun} file is empty.`, { field: kind.part });
-    return { filename: part.filename, data };
+    return { filename: part.filename, data: await part.toBuffer() };
   });
   return { fields: Object.fromEntries(Object.entries(form.fields).map(([name, value]) => [name, String(value)])), file: form.file };
 }

@@ -1,4 +1,21 @@
-import { RowProblem, cell, checkSeconds, dateText, hasColumns, nameCell, notesCell, spanOf, timeText, yesNo, type TrackerFormat } from '../row.ts';
+import {
+  RowProblem,
+  cell,
+  checkSeconds,
+  dateText,
+  hasColumns,
+  nameCell,
+  notesCell,
+  spanOf,
+  statedClock,
+  statedHours,
+  timeText,
+  withDuration,
+  yesNo,
+  type Record_,
+  type StatedDuration,
+  type TrackerFormat,
+} from '../row.ts';
 
 /**
  * solidtime's detailed time-entry report as CSV: Description, Task, Project, Client, User,
@@ -14,6 +31,18 @@ function dateTime(text: string, column: string) {
   return { date: dateText(m[1], column), time: timeText(m[2], column) };
 }
 
+/**
+ * The duration the row states, when the export has the columns (solidtime computes both from
+ * the instants, so they hold across a clock change where Start and End, wall-clock times, do
+ * not): Duration (H:MM:SS, exact), else Duration (decimal) (PHP's float: 1.5, 0.3333333333333333).
+ */
+function statedOf(r: Record_): StatedDuration | null {
+  const clock = cell(r, 'Duration');
+  if (clock !== '') return statedClock(clock, 'Duration');
+  const decimal = cell(r, 'Duration (decimal)');
+  return decimal === '' ? null : statedHours(decimal, 'Duration (decimal)');
+}
+
 export const solidtime: TrackerFormat = {
   tracker: 'solidtime',
   required,
@@ -23,7 +52,7 @@ export const solidtime: TrackerFormat = {
     const endText = cell(r, 'End');
     // A running timer has no end yet: it is not completed work.
     if (endText === '') throw new RowProblem('running_timer', { column: 'End' });
-    const span = spanOf(start, dateTime(endText, 'End'));
+    const span = withDuration(spanOf(start, dateTime(endText, 'End')), statedOf(r));
     return {
       client: nameCell(r, 'Client'),
       project: nameCell(r, 'Project'),

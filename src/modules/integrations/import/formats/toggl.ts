@@ -4,7 +4,6 @@ import {
   cell,
   checkSeconds,
   checkedRate,
-  clockDuration,
   currencyOfHeader,
   dateText,
   emailCell,
@@ -13,7 +12,9 @@ import {
   notesCell,
   pick,
   spanToColumns,
+  statedClock,
   timeText,
+  withDuration,
   yesNo,
   type TrackerFormat,
 } from '../row.ts';
@@ -36,8 +37,9 @@ export const toggl: TrackerFormat = {
   map(r, header) {
     const date = dateText(cell(r, 'Start date'), 'Start date');
     const start = timeText(cell(r, 'Start time'), 'Start time');
-    const span = spanToColumns(r, { date, time: start }, 'End date', 'End time');
-    const seconds = checkSeconds(clockDuration(cell(r, 'Duration'), 'Duration'), 'Duration');
+    // Duration is exact to the second and always wins over the clock times (withDuration).
+    const span = withDuration(spanToColumns(r, { date, time: start }, 'End date', 'End time'), statedClock(cell(r, 'Duration'), 'Duration'));
+    const seconds = checkSeconds(span.seconds!, 'Duration');
     const amountColumn = header.find((h) => /^Amount( \(.*\))?$/.test(h));
     const billable = yesNo(r, 'Billable');
     let rate: string | null = null;
@@ -56,8 +58,8 @@ export const toggl: TrackerFormat = {
       task: nameCell(r, 'Task'),
       person: { name: nameCell(r, pick(header, 'User', 'Member')), email: emailCell(r, 'Email') },
       date,
-      startTime: span?.startTime ?? null,
-      endTime: span?.endTime ?? null,
+      startTime: span.startTime,
+      endTime: span.endTime,
       seconds,
       hours: null,
       notes: notesCell(r, 'Description'),
