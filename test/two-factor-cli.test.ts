@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -190,6 +190,19 @@ describe('the key at start', () => {
       await expect(settleSecretKeys(db, [], null)).rejects.toThrow(/SHEAF_SECRET_KEY is not set/);
       await expect(settleSecretKeys(db, [NEW_KEY], null)).rejects.toThrow(/SHEAF_SECRET_KEY_PREVIOUS/);
       await expect(settleSecretKeys(db, [NEW_KEY, OLD_KEY], null)).resolves.toEqual({ generated: null });
+      // An embedded database whose key file was deleted: refused, naming the file and the way out, and no new key is written.
+      const dir = mkdtempSync(join(tmpdir(), 'sheaf-key-'));
+      try {
+        await expect(settleSecretKeys(db, [], { dataDir: dir })).rejects.toThrow(
+          `${join(dir, 'secret-key')} is missing, but two-factor secrets are stored encrypted with the key it held: put the file back from a copy of ${dir}`,
+        );
+        expect(readEmbeddedSecretKey(dir)).toBeNull();
+        // One replaced by another key: named as the file, not as SHEAF_SECRET_KEY.
+        writeFileSync(join(dir, 'secret-key'), `${NEW_KEY}\n`);
+        await expect(settleSecretKeys(db, [], { dataDir: dir })).rejects.toThrow(`${join(dir, 'secret-key')} cannot open the two-factor secrets stored`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     } finally {
       await db.deleteFrom('user_two_factor').where('user_id', '=', person.userId).execute();
     }

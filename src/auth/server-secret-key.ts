@@ -35,24 +35,34 @@ export async function settleSecretKeys(
   embedded: { dataDir: string | null } | null,
 ): Promise<{ generated: string | null }> {
   let generated: string | null = null;
+  let keyFile: string | null = null;
   if (keys.length === 0 && embedded?.dataDir) {
-    const file = embeddedKeyFile(embedded.dataDir);
+    keyFile = embeddedKeyFile(embedded.dataDir);
     const existing = readEmbeddedSecretKey(embedded.dataDir);
     if (existing) keys.push(existing);
     else {
+      // A new key would open nothing sealed with the lost one, and, written, would make every later start fail the same way.
+      const [sealed] = await sampleSealedValues(db);
+      if (sealed) {
+        throw new Error(`${keyFile} is missing, but ${sealed.what} are stored encrypted with the key it held: ${EMBEDDED_WAY_OUT(embedded.dataDir)}`);
+      }
       const key = newSecretKey();
       await mkdir(embedded.dataDir, { recursive: true });
-      await writeFile(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
-      await chmod(file, 0o600);
+      await writeFile(keyFile, `${key}\n`, { mode: 0o600, flag: 'wx' });
+      await chmod(keyFile, 0o600);
       keys.push(key);
-      generated = file;
+      generated = keyFile;
     }
   }
-  await assertKeysOpenSealedSecrets(db, keys);
+  await assertKeysOpenSealedSecrets(db, keys, keyFile && embedded?.dataDir ? { keyFile, dataDir: embedded.dataDir } : null);
   return { generated };
 }
 
-async function assertKeysOpenSealedSecrets(db: Kysely<DB>, keys: SecretKeys) {
+/** What an embedded database's owner can do about a lost or replaced key file. */
+const EMBEDDED_WAY_OUT = (dataDir: string) =>
+  `put the file back from a copy of ${dataDir}, or reset what it sealed (\`sheaf admin two-factor reset\` for each person with two-factor codes; single sign-on: its client secret entered again) and start again.`;
+
+async function assertKeysOpenSealedSecrets(db: Kysely<DB>, keys: SecretKeys, embedded: { keyFile: string; dataDir: string } | null) {
   for (const sample of await sampleSealedValues(db)) {
     if (keys.length === 0) {
       throw new Error(`${sample.what} are stored encrypted, but SHEAF_SECRET_KEY is not set: set it to the key they were sealed with.`);
@@ -61,7 +71,9 @@ async function assertKeysOpenSealedSecrets(db: Kysely<DB>, keys: SecretKeys) {
       openSecret(keys, sample.value);
     } catch (err) {
       throw new Error(
-        `SHEAF_SECRET_KEY cannot open the ${sample.what} stored (${(err as Error).message}); keep the old key in SHEAF_SECRET_KEY_PREVIOUS until \`sheaf admin secret-key rotate\` has run.`,
+        embedded
+          ? `${embedded.keyFile} cannot open the ${sample.what} stored (${(err as Error).message}): it is not the key they were sealed with; ${EMBEDDED_WAY_OUT(embedded.dataDir)}`
+          : `SHEAF_SECRET_KEY cannot open the ${sample.what} stored (${(err as Error).message}); keep the old key in SHEAF_SECRET_KEY_PREVIOUS until \`sheaf admin secret-key rotate\` has run.`,
         { cause: err },
       );
     }

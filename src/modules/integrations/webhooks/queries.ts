@@ -91,7 +91,8 @@ export interface ClaimedDelivery {
  * per endpoint and record only the oldest one still pending (by the change it comes from),
  * and none while an earlier change of the record is `behind` the fan-out, so a record's events go out
  * in the order they were made, each after the one before it was delivered or gave up; per
- * endpoint at most `perEndpoint` less the deliveries of it this process is sending (`busy`).
+ * endpoint at most `perEndpoint` less the deliveries of it this process is sending (`busy`),
+ * unless the endpoint is `fast` (it answers promptly: as many as there are lanes).
  * `FOR UPDATE SKIP LOCKED`: several processes claim disjoint batches.
  */
 export async function claimDue(
@@ -100,44 +101,52 @@ export async function claimDue(
   leaseUntil: Date,
   limit: number,
   behind: Behind,
-  lanes: { busy: ReadonlyMap<string, number>; perEndpoint: number },
+  lanes: { busy: ReadonlyMap<string, number>; perEndpoint: number; fast: ReadonlySet<string> },
 ): Promise<ClaimedDelivery[]> {
   const { records, workspaces } = behind;
   const busy = [...lanes.busy].filter(([, n]) => n > 0);
+  const full = busy.filter(([id, n]) => n >= lanes.perEndpoint && !lanes.fast.has(id)).map(([id]) => id);
   const result = await sql<ClaimedDelivery>`
-    with due as (
-      select x.company_id, x.endpoint_id, x.seq
-      from webhook_endpoints e
-      left join unnest(${busy.map(([id]) => id)}::uuid[], ${busy.map(([, n]) => n)}::int[]) as b(endpoint_id, n) on b.endpoint_id = e.id
-      -- Each endpoint's first due deliveries, at most its free lanes (a silent receiver holds its
-      -- own lanes, never the others' events), read in order through its own pending rows.
-      cross join lateral (
-        select d.company_id, d.endpoint_id, d.seq
-        from webhook_deliveries d
-        where d.endpoint_id = e.id and d.company_id = e.company_id and d.state = 'pending'
-          and (d.next_attempt_at is null or d.next_attempt_at <= ${now})
-          -- Endpoint and record ids are unique across workspaces and record types: matched on
-          -- them alone, this can only be read through webhook_deliveries_record_idx (with the
-          -- workspace too, a planner with stale statistics reads every delivery of the endpoint
-          -- through the primary key, for every candidate).
-          and not exists (
-            select 1 from webhook_deliveries p
-            where p.endpoint_id = d.endpoint_id and p.record_id = d.record_id and p.state = 'pending' and (p.change_seq, p.seq) < (d.change_seq, d.seq)
-          )
-          -- An earlier change of the record whose events are not fanned out yet (fan-out.ts).
-          and d.company_id <> all(${workspaces}::uuid[])
-          and not exists (
-            select 1 from unnest(${records.map((u) => u.company_id)}::uuid[], ${records.map((u) => u.record_id)}::uuid[], ${records.map((u) => u.first_seq)}::bigint[])
-              as u(company_id, record_id, first_seq)
-            where u.company_id = d.company_id and u.record_id = d.record_id and u.first_seq < d.change_seq
-          )
-        order by d.seq
-        limit greatest(0, ${lanes.perEndpoint} - coalesce(b.n, 0))
-        for update of d skip locked
-      ) x
-      where e.is_active
-      order by x.seq
+    with candidates as (
+      select d.company_id, d.endpoint_id, d.seq, row_number() over (partition by d.endpoint_id order by d.seq) as n
+      from (select d.company_id, d.endpoint_id, d.seq
+      from webhook_deliveries d
+      join webhook_endpoints e on e.company_id = d.company_id and e.id = d.endpoint_id and e.is_active
+      where d.state = 'pending'
+        and (d.next_attempt_at is null or d.next_attempt_at <= ${now})
+        -- An endpoint with all its lanes busy (a silent receiver) is passed over, so the others'
+        -- deliveries behind its backlog are reached.
+        and d.endpoint_id <> all(${full}::uuid[])
+        -- Endpoint and record ids are unique across workspaces and record types: matched on
+        -- them alone, this can only be read through webhook_deliveries_record_idx (with the
+        -- workspace too, a planner with stale statistics reads every delivery of the endpoint
+        -- through the primary key, for every candidate).
+        and not exists (
+          select 1 from webhook_deliveries p
+          where p.endpoint_id = d.endpoint_id and p.record_id = d.record_id and p.state = 'pending' and (p.change_seq, p.seq) < (d.change_seq, d.seq)
+        )
+        -- An earlier change of the record whose events are not fanned out yet (fan-out.ts).
+        and d.company_id <> all(${workspaces}::uuid[])
+        and not exists (
+          select 1 from unnest(${records.map((u) => u.company_id)}::uuid[], ${records.map((u) => u.record_id)}::uuid[], ${records.map((u) => u.first_seq)}::bigint[])
+            as u(company_id, record_id, first_seq)
+          where u.company_id = d.company_id and u.record_id = d.record_id and u.first_seq < d.change_seq
+        )
+      order by d.seq
+      -- Room for several endpoints' first deliveries when one endpoint's come first.
+      limit ${limit * 4}) d
+    ), due as (
+      -- Each endpoint's first, up to its free lanes; only these are locked (a lock writes the row),
+      -- and checked again once locked, for a claim another process made meanwhile.
+      select d.company_id, d.endpoint_id, d.seq
+      from candidates c
+      join webhook_deliveries d on d.company_id = c.company_id and d.endpoint_id = c.endpoint_id and d.seq = c.seq
+      left join unnest(${busy.map(([id]) => id)}::uuid[], ${busy.map(([, n]) => n)}::int[]) as b(endpoint_id, n) on b.endpoint_id = c.endpoint_id
+      where (c.endpoint_id = any(${[...lanes.fast]}::uuid[]) or c.n <= ${lanes.perEndpoint} - coalesce(b.n, 0))
+        and d.state = 'pending' and (d.next_attempt_at is null or d.next_attempt_at <= ${now})
+      order by d.seq
       limit ${limit}
+      for update of d skip locked
     ), claimed as (
       update webhook_deliveries d
       set attempts = d.attempts + 1, next_attempt_at = ${leaseUntil}, first_attempt_at = coalesce(d.first_attempt_at, ${now}), last_attempt_at = ${now}

@@ -124,21 +124,31 @@ async function deliverOne(deps: WebhookWorkerDeps, d: ClaimedDelivery, creators:
  * One pass: fans out the events recorded since the last and sends what is due, `concurrency` at a
  * time, claiming more whenever a lane is free (never waiting for the slowest of a batch), until
  * nothing more is due or `keepGoing` says stop; how each ended. An endpoint gets at most
- * PER_ENDPOINT_LANES at once (claimDue), so a silent receiver holds a few lanes for its deadline,
- * never the others' events.
+ * PER_ENDPOINT_LANES at once (claimDue) until it has answered promptly, and again once it does
+ * not: a silent receiver holds a few lanes for its deadline, never the others' events, while a
+ * receiver that keeps up gets all of them.
  */
 export async function deliverDueWebhooks(deps: WebhookWorkerDeps, keepGoing: () => boolean = () => true): Promise<DeliveryRunSummary> {
   const concurrency = deps.concurrency ?? 32;
   const summary: DeliveryRunSummary = { delivered: 0, retried: 0, failed: 0 };
   const creators = new Map<string, DisabledReason | null>();
   const busy = new Map<string, number>();
+  // Endpoints whose last attempt answered 2xx within FAST_MS: they may take every free lane.
+  const fast = new Set<string>();
   const running = new Set<Promise<void>>();
   let failure: { err: unknown } | null = null;
+  let finished = 0;
+  let wake: (() => void) | null = null;
+  let behind: Awaited<ReturnType<typeof fanOutEvents>> | null = null;
+  let fannedOutAt = 0;
   const send = (d: ClaimedDelivery) => {
     busy.set(d.endpoint_id, (busy.get(d.endpoint_id) ?? 0) + 1);
+    const started = performance.now();
     const task: Promise<void> = deliverOne(deps, d, creators)
       .then((outcome) => {
         if (outcome !== 'held') summary[outcome]++;
+        if (outcome === 'delivered' && performance.now() - started < FAST_MS) fast.add(d.endpoint_id);
+        else fast.delete(d.endpoint_id);
       })
       .catch((err: unknown) => {
         failure ??= { err };
@@ -146,27 +156,56 @@ export async function deliverDueWebhooks(deps: WebhookWorkerDeps, keepGoing: () 
       .finally(() => {
         running.delete(task);
         busy.set(d.endpoint_id, busy.get(d.endpoint_id)! - 1);
+        finished++;
+        wake?.();
       });
     running.add(task);
   };
+  /** Until `n` more sends finished (or all), or `ms` passed: a claim is a query, worth a few lanes. */
+  const settle = (n: number, ms: number) =>
+    new Promise<void>((resolve) => {
+      const target = finished + n;
+      const done = () => {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      wake = () => {
+        if (finished >= target || running.size === 0) done();
+      };
+    });
   for (;;) {
     const free = concurrency - running.size;
     let short = true;
     if (free > 0 && !failure && keepGoing()) {
-      const behind = await fanOutEvents(deps.db);
+      // New events are fanned out at most every FAN_OUT_EVERY_MS within a pass: a claim is worth a
+      // few lanes, a fan-out many. Until the next one no delivery is added, so `behind` still holds.
+      if (behind === null || performance.now() - fannedOutAt >= FAN_OUT_EVERY_MS) {
+        behind = await fanOutEvents(deps.db);
+        fannedOutAt = performance.now();
+      }
       const now = deps.clock();
       const want = Math.min(free, deps.batchSize ?? 200);
-      const claimed = await claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), want, behind, { busy, perEndpoint: PER_ENDPOINT_LANES });
+      const claimed = await claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), want, behind, { busy, perEndpoint: PER_ENDPOINT_LANES, fast });
       for (const d of claimed) send(d);
       short = claimed.length < want;
     }
     if (running.size === 0) break;
-    // Lanes are full, or nothing more is due until one finishes (its endpoint's next may be).
-    if (short || running.size >= concurrency) await Promise.race(running);
+    // Nothing more was due (or every lane is busy): claim again once a few lanes are free again,
+    // or soon, for what falls due meanwhile (a running endpoint's next delivery, new events).
+    if (short || running.size >= concurrency) await settle(Math.min(running.size, CLAIM_EVERY), CLAIM_WAIT_MS);
   }
   if (failure) throw (failure as { err: unknown }).err;
   return summary;
 }
+
+/** Within a pass, a new claim waits for this many sends to finish, or CLAIM_WAIT_MS. */
+const CLAIM_EVERY = 8;
+const CLAIM_WAIT_MS = 20;
+const FAN_OUT_EVERY_MS = 100;
+/** An endpoint that answered within this is fast: it may take every free lane. */
+const FAST_MS = 1_000;
 
 /** Runs until nothing is due, then sleeps `intervalMs`; prunes the log hourly. Returns how to stop. */
 export function startWebhookWorker(deps: WebhookWorkerDeps, intervalMs: number, onError: (err: unknown) => void): () => Promise<void> {
