@@ -92,8 +92,9 @@ export const LEASE_MS = 60_000;
 export const REQUEST_TIMEOUT_MS = 15_000;
 
 /**
- * How many of one endpoint's deliveries a server process sends at once: a slow or silent receiver
- * holds this many lanes until its deadline, and the other endpoints' events go out meanwhile.
+ * How many of one endpoint's deliveries a server process sends at once until it answers promptly
+ * (then it may take every lane, worker.ts): a slow or silent receiver holds this many lanes until
+ * its deadline, and the other endpoints' events go out meanwhile.
  */
 export const PER_ENDPOINT_LANES = 8;
 /** Deliveries are kept in the log this long after they were delivered or failed. */
